@@ -1,0 +1,7 @@
+"""``python -m bot`` is ``podkeeper``."""
+
+import sys
+
+from bot.cli import main
+
+sys.exit(main())

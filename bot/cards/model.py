@@ -1,0 +1,174 @@
+"""The card model shared by the card database, deck checks, mulligans and rendering.
+
+Field names follow Scryfall, so a Scryfall record, a record of the bundled JSONL data set and an
+MTGJSON card (after ``bot.cards.importers`` maps it) all become the same ``Card``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+WUBRG = "WUBRG"
+PRINTED_LANGUAGES = ("ja", "zh-Hans", "zh-Hant")
+
+
+def wubrg(letters: Any) -> str:
+    """Colour letters in WUBRG order, deduplicated: ['G', 'W'] -> 'WG'."""
+    present = set(letters or ())
+    return "".join(c for c in WUBRG if c in present)
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One face of a card (the whole card for single-faced cards)."""
+
+    name: str
+    mana_cost: str = ""
+    type_line: str = ""
+    oracle_text: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    colors: str = ""
+    color_indicator: str = ""
+
+    @classmethod
+    def from_scryfall(cls, data: dict[str, Any]) -> Face:
+        return cls(
+            name=data.get("name", ""),
+            mana_cost=data.get("mana_cost") or "",
+            type_line=data.get("type_line") or "",
+            oracle_text=(data.get("oracle_text") or "").replace("\r\n", "\n"),
+            power=data.get("power"),
+            toughness=data.get("toughness"),
+            loyalty=data.get("loyalty"),
+            colors=wubrg(data.get("colors")),
+            color_indicator=wubrg(data.get("color_indicator")),
+        )
+
+    def to_scryfall(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "mana_cost": self.mana_cost, "type_line": self.type_line,
+                               "oracle_text": self.oracle_text, "colors": list(self.colors)}
+        for key in ("power", "toughness", "loyalty"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.color_indicator:
+            out["color_indicator"] = list(self.color_indicator)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A card as the rules see it (oracle data, not a printing)."""
+
+    name: str
+    layout: str = "normal"
+    mana_cost: str = ""
+    type_line: str = ""
+    oracle_text: str = ""
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    colors: str = ""
+    color_indicator: str = ""
+    color_identity: str = ""
+    commander_legality: str = "not_legal"
+    faces: tuple[Face, ...] = ()
+    printed_names: dict[str, str] = field(default_factory=dict)
+    printings: tuple[str, ...] = ()
+    meld_parts: tuple[str, ...] = ()
+    legalities: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_scryfall(cls, data: dict[str, Any]) -> Card:
+        """Build from a Scryfall-shaped record (the bundled data set uses the same fields)."""
+        faces = tuple(Face.from_scryfall(f) for f in data.get("card_faces") or ())
+        legalities = {k: str(v) for k, v in (data.get("legalities") or {}).items()}
+        front = faces[0] if faces else None
+        meld = data.get("meld_parts") or [p.get("name") for p in data.get("all_parts") or ()
+                                          if p.get("component", "").startswith("meld")]
+        return cls(
+            name=data["name"],
+            layout=data.get("layout") or "normal",
+            mana_cost=data.get("mana_cost") or (front.mana_cost if front else ""),
+            type_line=data.get("type_line") or (front.type_line if front else ""),
+            oracle_text=(data.get("oracle_text") or "").replace("\r\n", "\n"),
+            power=data.get("power"),
+            toughness=data.get("toughness"),
+            loyalty=data.get("loyalty"),
+            colors=wubrg(data.get("colors")),
+            color_indicator=wubrg(data.get("color_indicator")),
+            color_identity=wubrg(data.get("color_identity")),
+            commander_legality=legalities.get("commander", "not_legal"),
+            faces=faces,
+            printed_names={k: v for k, v in (data.get("printed_names") or {}).items() if v},
+            printings=tuple(data.get("printings") or ()),
+            meld_parts=tuple(p for p in meld if p),
+            legalities=legalities,
+        )
+
+    def to_scryfall(self) -> dict[str, Any]:
+        """The inverse of ``from_scryfall`` (what the database stores)."""
+        out: dict[str, Any] = {
+            "name": self.name, "layout": self.layout, "mana_cost": self.mana_cost,
+            "type_line": self.type_line, "oracle_text": self.oracle_text, "colors": list(self.colors),
+            "color_identity": list(self.color_identity),
+            "legalities": self.legalities or {"commander": self.commander_legality},
+        }
+        for key in ("power", "toughness", "loyalty"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.color_indicator:
+            out["color_indicator"] = list(self.color_indicator)
+        if self.faces:
+            out["card_faces"] = [f.to_scryfall() for f in self.faces]
+        if self.printed_names:
+            out["printed_names"] = dict(self.printed_names)
+        if self.printings:
+            out["printings"] = list(self.printings)
+        if self.meld_parts:
+            out["meld_parts"] = list(self.meld_parts)
+        return out
+
+    # -- derived views -----------------------------------------------------------------------
+
+    @property
+    def all_faces(self) -> tuple[Face, ...]:
+        """The faces, or the card itself as one face."""
+        if self.faces:
+            return self.faces
+        return (Face(self.name, self.mana_cost, self.type_line, self.oracle_text, self.power,
+                     self.toughness, self.loyalty, self.colors, self.color_indicator),)
+
+    @property
+    def front(self) -> Face:
+        return self.all_faces[0]
+
+    @property
+    def face_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.faces) if self.faces else (self.name,)
+
+    @property
+    def is_land(self) -> bool:
+        """A land for deck statistics: the front face's type line says Land."""
+        return "Land" in self.front.type_line
+
+    @property
+    def is_mdfc_land_back(self) -> bool:
+        """A modal double-faced card whose back (only) is a land: counted as half a land in odds."""
+        return (self.layout == "modal_dfc" and len(self.faces) > 1 and not self.is_land
+                and "Land" in self.faces[1].type_line)
+
+    @property
+    def mana_value(self) -> float:
+        from bot.cards.mana import mana_value
+
+        return mana_value(self.front.mana_cost if self.layout in {"transform", "modal_dfc", "flip", "meld"}
+                          else self.mana_cost)
+
+    def printed_name(self, language: str | None) -> str:
+        """The printed name in ``language`` when the data has one, else the English name."""
+        if language and language in self.printed_names:
+            return self.printed_names[language]
+        return self.name

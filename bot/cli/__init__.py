@@ -1,0 +1,63 @@
+"""The ``podkeeper`` command line.
+
+Each module of this package with a ``register(subparsers)`` function adds one subcommand (``run``,
+``db``, ``cards``, ``deck``, ...). ``register`` sets ``func`` on its parser: a callable taking the
+parsed ``argparse.Namespace`` and returning the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from bot import __version__
+from bot.config import ConfigError, load_config
+from bot.storage.db import DatabaseError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="podkeeper",
+        description="Podkeeper: a Discord bot for Commander (EDH) playgroups, and its tools.")
+    parser.add_argument("--version", action="version", version=f"podkeeper {__version__}")
+    parser.add_argument("--config", metavar="PATH", help="config file (default: ./config.toml when present)")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    package = importlib.import_module(__name__)
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
+        if hasattr(module, "register"):
+            module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        args.config_obj = load_config(args.config)
+    except ConfigError as exc:
+        print(f"podkeeper: configuration error: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=getattr(logging, args.config_obj.log_level, logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+    try:
+        return int(args.func(args) or 0)
+    except (DatabaseError, ConfigError) as exc:
+        print(f"podkeeper: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""The discord.py client: start-up wiring, cog loading, translator, command sync, errors.
+
+``PodkeeperBot`` owns the process-wide resources (config, database, card database) that cogs reach
+through ``interaction.client``. Cogs are discovered: every module in the ``cogs`` package with an
+async ``setup(bot)`` is loaded, so a new feature adds a file and touches nothing here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.config import Config
+from bot.i18n import pick_language, t
+from bot.i18n.translator import PodkeeperTranslator
+from bot.storage.db import Database
+from bot.storage.settings import GuildSettingsRepository
+
+log = logging.getLogger(__name__)
+
+
+def cog_modules() -> list[str]:
+    """Module names of every cog (every module of the ``cogs`` package)."""
+    return sorted(f"cogs.{m.name}" for m in pkgutil.iter_modules(cogs.__path__) if not m.name.startswith("_"))
+
+
+def bot_intents() -> discord.Intents:
+    """Only what slash commands need: guilds (channels, threads, roles). No privileged intents."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_scheduled_events = True
+    return intents
+
+
+class PodkeeperBot(commands.Bot):
+    def __init__(self, config: Config, *, sync_commands: bool = True, **options: Any) -> None:
+        options.setdefault("intents", bot_intents())
+        options.setdefault("command_prefix", commands.when_mentioned)
+        options.setdefault("help_command", None)
+        super().__init__(**options)
+        self.config = config
+        self.sync_commands = sync_commands
+        self.db: Database | None = None
+        self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
+        self.guild_settings: GuildSettingsRepository | None = None
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    # -- start-up ------------------------------------------------------------------------------
+
+    async def setup_hook(self) -> None:
+        await self.open_resources()
+        await self.tree.set_translator(PodkeeperTranslator())
+        for module in cog_modules():
+            mod = importlib.import_module(module)
+            if hasattr(mod, "setup"):
+                await self.load_extension(module)
+        if self.sync_commands:
+            await self.sync_command_tree()
+
+    async def open_resources(self) -> None:
+        """Open the database and the card database (importing bundled cards when empty)."""
+        if self.db is None:
+            self.db = await Database.open(self.config.database_path)
+        self.guild_settings = GuildSettingsRepository(self.db)
+        if self.cards is None:
+            from bot.cards.database import CardDatabase
+
+            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
+
+    async def sync_command_tree(self) -> None:
+        guild_id = self.config.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to development guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self.db is not None:
+                await self.db.close()
+                self.db = None
+                log.info("database closed")
+
+    # -- helpers for cogs ----------------------------------------------------------------------
+
+    async def language_for(self, interaction: discord.Interaction) -> str:
+        """The reply language: the user's locale, then the server's setting or locale, then the default."""
+        guild_language = None
+        if interaction.guild_id and self.guild_settings is not None:
+            guild_language = (await self.guild_settings.get(interaction.guild_id)).locale
+        return pick_language(interaction.locale, guild_language, interaction.guild_locale,
+                             default=self.config.default_locale)
+
+    async def ruleset_for(self, guild_id: int | None) -> str:
+        if guild_id and self.guild_settings is not None:
+            chosen = (await self.guild_settings.get(guild_id)).ruleset
+            if chosen:
+                return chosen
+        return self.config.default_ruleset
+
+    # -- errors ----------------------------------------------------------------------------------
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        language = await self.language_for(interaction)
+        if isinstance(error, app_commands.NoPrivateMessage):
+            message = t("core.error.not_in_guild", language)
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+            message = t("core.error.missing_permission", language)
+        else:
+            log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
+                          exc_info=error)
+            message = t("core.error.generic", language)
+        await send_ephemeral(interaction, message)
+
+
+async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:
+    """Reply privately whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message for interaction %s", interaction.id)

@@ -1,0 +1,198 @@
+"""Configuration: defaults < config.toml < environment.
+
+Every setting is declared once in ``SETTINGS`` (section, key, type, default, help). The same table
+drives validation, environment names (``PODKEEPER_<SECTION>_<KEY>``) and ``config.example.toml``, so
+the three can never drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RULESETS = ("commander", "edh-2010", "duel-zh")
+LOCALES = ("en", "ja", "zh-Hans", "zh-Hant")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class ConfigError(Exception):
+    """A configuration problem, phrased for the person who has to fix it."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    section: str
+    key: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    secret: bool = False
+
+    @property
+    def env_name(self) -> str:
+        return f"PODKEEPER_{self.section}_{self.key}".upper()
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("discord", "token", str, "", "Bot token from the Discord developer portal. Prefer the DISCORD_TOKEN "
+            "environment variable; never commit it.", secret=True),
+    Setting("discord", "dev_guild_id", int, 0, "A server (guild) id for instant slash-command sync while developing; "
+            "0 syncs globally (can take up to an hour to show)."),
+    Setting("database", "path", str, "data/podkeeper.sqlite3", "The SQLite database file (created on first start)."),
+    Setting("cards", "path", str, "", "Card data to import when the card tables are empty; empty = the bundled "
+            "data set in assets/cards/."),
+    Setting("cards", "scryfall_bulk_url", str, "https://api.scryfall.com/bulk-data",
+            "Where `podkeeper cards sync` asks for the newest Scryfall bulk file."),
+    Setting("cards", "mtgjson_url", str, "https://mtgjson.com/api/v5/AtomicCards.json.gz",
+            "Where `podkeeper cards sync` downloads MTGJSON AtomicCards for printed names in other languages."),
+    Setting("defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS),
+    Setting("defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES),
+    Setting("logging", "level", str, "INFO", "Log level.", LOG_LEVELS),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    values: dict[tuple[str, str], Any] = field(default_factory=dict)
+    source: str = "defaults"
+
+    def get(self, section: str, key: str) -> Any:
+        return self.values[(section, key)]
+
+    @property
+    def token(self) -> str:
+        return self.get("discord", "token")
+
+    @property
+    def dev_guild_id(self) -> int:
+        return self.get("discord", "dev_guild_id")
+
+    @property
+    def database_path(self) -> Path:
+        return Path(self.get("database", "path"))
+
+    @property
+    def cards_path(self) -> str:
+        return self.get("cards", "path")
+
+    @property
+    def default_ruleset(self) -> str:
+        return self.get("defaults", "ruleset")
+
+    @property
+    def default_locale(self) -> str:
+        return self.get("defaults", "locale")
+
+    @property
+    def log_level(self) -> str:
+        return self.get("logging", "level")
+
+    def with_values(self, **overrides: Any) -> Config:
+        """A copy with ``section__key=value`` overrides (used by tests and the sandbox)."""
+        values = dict(self.values)
+        for name, value in overrides.items():
+            section, key = name.split("__", 1)
+            values[(section, key)] = value
+        return Config(values, self.source)
+
+
+_BY_NAME = {(s.section, s.key): s for s in SETTINGS}
+
+
+def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
+    where = f"[{setting.section}] {setting.key} in {origin}"
+    if setting.type is int:
+        if isinstance(raw, bool):
+            raise ConfigError(f"{where}: expected a whole number, got {raw!r}")
+        try:
+            value: Any = int(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{where}: expected a whole number, got {raw!r}") from None
+    elif setting.type is str:
+        if not isinstance(raw, str):
+            raise ConfigError(f"{where}: expected text, got {type(raw).__name__} {raw!r}")
+        value = raw
+    else:  # pragma: no cover - SETTINGS only uses int and str
+        value = raw
+    if setting.choices and value not in setting.choices:
+        raise ConfigError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
+    return value
+
+
+def _toml_error_line(text: str, error: tomllib.TOMLDecodeError) -> str:
+    lineno = getattr(error, "lineno", None)
+    if lineno is None:
+        return ""
+    lines = text.splitlines()
+    line = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+    key = line.split("=", 1)[0].strip() if "=" in line else line.strip()
+    return f" (line {lineno}, near {key!r})" if key else f" (line {lineno})"
+
+
+def _read_file(path: Path) -> dict[tuple[str, str], Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: TOML syntax error: {exc}{_toml_error_line(text, exc)}") from None
+    values: dict[tuple[str, str], Any] = {}
+    for section, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: unknown top-level key {section!r}; settings live in sections "
+                              f"like [discord] or [database]")
+        for key, raw in table.items():
+            setting = _BY_NAME.get((section, key))
+            if setting is None:
+                known = ", ".join(k for s, k in _BY_NAME if s == section) or "none"
+                raise ConfigError(f"{path}: unknown key [{section}] {key} (known in [{section}]: {known})")
+            values[(section, key)] = _coerce(setting, raw, str(path))
+    return values
+
+
+def load_config(path: str | Path | None = None, environ: dict[str, str] | None = None) -> Config:
+    """Load settings: defaults, then ``path`` (or ./config.toml when present), then the environment.
+
+    An explicitly given path must exist; the implicit ./config.toml is optional.
+    """
+    env = os.environ if environ is None else environ
+    values = {(s.section, s.key): s.default for s in SETTINGS}
+    sources = ["defaults"]
+    explicit = path is not None or "PODKEEPER_CONFIG" in env
+    config_path = Path(path or env.get("PODKEEPER_CONFIG", "config.toml"))
+    if config_path.exists() or explicit:
+        values.update(_read_file(config_path))
+        sources.append(str(config_path))
+    for setting in SETTINGS:
+        raw = env.get(setting.env_name)
+        if raw is None and (setting.section, setting.key) == ("discord", "token"):
+            raw = env.get("DISCORD_TOKEN")
+        if raw is not None:
+            values[(setting.section, setting.key)] = _coerce(setting, raw, "the environment")
+            sources.append("environment")
+    return Config(values, " < ".join(dict.fromkeys(sources)))
+
+
+def example_toml() -> str:
+    """The documented example config, generated from ``SETTINGS``."""
+    out = ["# Podkeeper configuration. Copy to config.toml (untracked) and edit.",
+           "# Every setting can also come from the environment as PODKEEPER_<SECTION>_<KEY>;",
+           "# the token also as DISCORD_TOKEN. Load order: defaults < this file < environment.", ""]
+    section = None
+    for s in SETTINGS:
+        if s.section != section:
+            section = s.section
+            out += ["", f"[{section}]"] if out[-1] else [f"[{section}]"]
+        out.append(f"# {s.help}")
+        if s.choices:
+            out.append(f"# One of: {', '.join(s.choices)}.")
+        out.append(f"# Environment: {s.env_name}")
+        value = f'"{s.default}"' if s.type is str else str(s.default)
+        out.append(f"{'# ' if s.secret else ''}{s.key} = {value}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,1 @@
+"""domain layer of Podkeeper."""

@@ -1,0 +1,115 @@
+"""Message catalogues in English, Japanese, Simplified and Traditional Chinese.
+
+Each feature keeps its strings in ``bot/i18n/messages/<feature>.toml``; a key is a table with one
+entry per language, so all four translations of a message sit together and a missing one is easy
+to spot (``tests/test_i18n.py`` fails on a missing language or differing ``{placeholders}``)::
+
+    ["deck.size"]
+    en = "The deck has {count} cards; it needs {needed}."
+    ja = "..."
+    zh-Hans = "..."
+    zh-Hant = "..."
+
+Keys starting with ``app.`` localise slash-command names, descriptions and choices: the key is
+``app.`` + the English text that the command declares (see ``PodkeeperTranslator``).
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
+DEFAULT_LANGUAGE = "en"
+MESSAGES_DIR = Path(__file__).with_name("messages")
+
+# Discord locale codes (discord.Locale values) to our catalogue languages.
+_DISCORD_LOCALES = {
+    "en-US": "en",
+    "en-GB": "en",
+    "ja": "ja",
+    "zh-CN": "zh-Hans",
+    "zh-TW": "zh-Hant",
+}
+
+
+class MissingMessage(KeyError):
+    """A key that no catalogue defines: a programming error, caught by the catalogue tests."""
+
+
+def language_for(locale: Any, fallback: str | None = None) -> str | None:
+    """Map a Discord locale (``discord.Locale`` or its string value) or a language code to ours.
+
+    Returns ``fallback`` when the locale is not one we translate.
+    """
+    if locale is None:
+        return fallback
+    value = str(getattr(locale, "value", locale))
+    if value in LANGUAGES:
+        return value
+    if value in _DISCORD_LOCALES:
+        return _DISCORD_LOCALES[value]
+    lowered = value.lower().replace("_", "-")
+    if lowered.startswith("zh"):
+        return "zh-Hant" if lowered in ("zh-tw", "zh-hk", "zh-hant", "zh-mo") else "zh-Hans"
+    if lowered.startswith("ja"):
+        return "ja"
+    if lowered.startswith("en"):
+        return "en"
+    return fallback
+
+
+def pick_language(*locales: Any, default: str = DEFAULT_LANGUAGE) -> str:
+    """The first of ``locales`` we translate (user, then guild), else ``default``."""
+    for locale in locales:
+        language = language_for(locale)
+        if language:
+            return language
+    return default
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> dict[str, dict[str, str]]:
+    """All messages: key -> {language: text}. Loaded once from every ``messages/*.toml``."""
+    messages: dict[str, dict[str, str]] = {}
+    for path in sorted(MESSAGES_DIR.glob("*.toml")):
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        for key, table in data.items():
+            if key in messages:
+                raise ValueError(f"message key {key!r} defined twice (again in {path.name})")
+            messages[key] = {lang: str(text) for lang, text in table.items()}
+    return messages
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a message expects (used to check translations agree)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def t(key: str, language: str | None = None, /, **values: Any) -> str:
+    """The message ``key`` in ``language`` (falling back to English), formatted with ``values``."""
+    entry = catalogue().get(key)
+    if entry is None:
+        raise MissingMessage(key)
+    text = entry.get(language or DEFAULT_LANGUAGE) or entry[DEFAULT_LANGUAGE]
+    return text.format(**values) if values else text
+
+
+def has(key: str) -> bool:
+    return key in catalogue()
+
+
+class Translate:
+    """A language bound to ``t``: ``tr = Translate('ja'); tr('deck.size', count=3)``."""
+
+    __slots__ = ("language",)
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def __call__(self, key: str, /, **values: Any) -> str:
+        return t(key, self.language, **values)

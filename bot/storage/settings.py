@@ -1,0 +1,46 @@
+"""Per-server settings (ruleset, locale, thread preference, organiser and winner roles)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from bot.storage.db import Database, now_iso
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    guild_id: int
+    ruleset: str | None = None
+    locale: str | None = None
+    pod_threads: bool = False
+    organiser_role_id: int | None = None
+    winner_role_id: int | None = None
+
+
+_COLUMNS = [f.name for f in fields(GuildSettings)]
+
+
+class GuildSettingsRepository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, guild_id: int) -> GuildSettings:
+        row = await self.db.fetchone(
+            f"SELECT {', '.join(_COLUMNS)} FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildSettings(guild_id)
+        values = dict(zip(_COLUMNS, row, strict=True))
+        values["pod_threads"] = bool(values["pod_threads"])
+        return GuildSettings(**values)
+
+    async def update(self, guild_id: int, **changes: object) -> GuildSettings:
+        """Change some settings of a server, keeping the others."""
+        settings = replace(await self.get(guild_id), **changes)
+        values = [getattr(settings, name) for name in _COLUMNS]
+        placeholders = ", ".join("?" for _ in _COLUMNS)
+        updates = ", ".join(f"{name} = excluded.{name}" for name in _COLUMNS[1:])
+        await self.db.execute(
+            f"INSERT INTO guild_settings ({', '.join(_COLUMNS)}, updated_at) VALUES ({placeholders}, ?) "
+            f"ON CONFLICT (guild_id) DO UPDATE SET {updates}, updated_at = excluded.updated_at",
+            (*values, now_iso()))
+        return settings

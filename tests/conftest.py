@@ -1,0 +1,34 @@
+"""Shared fixtures: a real SQLite file per test, real card data from tests/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage.db import Database
+
+TESTS_DIR = Path(__file__).parent
+TEST_DATA = TESTS_DIR / "data"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true", default=False,
+                     help="run long randomized tests at their full counts (e.g. 10,000 Hydra games)")
+
+
+@pytest.fixture
+def full_run(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--full"))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "podkeeper.sqlite3"
+
+
+@pytest.fixture
+async def db(db_path: Path):
+    database = await Database.open(db_path)
+    yield database
+    await database.close()
