@@ -8,6 +8,7 @@ the three can never drift apart.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,9 +125,12 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
 
 
 def _toml_error_line(text: str, error: tomllib.TOMLDecodeError) -> str:
-    lineno = getattr(error, "lineno", None)
+    lineno = getattr(error, "lineno", None)  # Python 3.14+; older versions only say it in the message
     if lineno is None:
-        return ""
+        match = re.search(r"at line (\d+)", str(error))
+        if not match:
+            return ""
+        lineno = int(match.group(1))
     lines = text.splitlines()
     line = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
     key = line.split("=", 1)[0].strip() if "=" in line else line.strip()

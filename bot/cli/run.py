@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -66,10 +67,8 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: object) -> 
         stopping.set()
 
     for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # non-Unix event loops
             loop.add_signal_handler(sig, request_stop, sig.name)
-        except (NotImplementedError, RuntimeError):  # pragma: no cover - non-Unix
-            pass
     runner = asyncio.create_task(bot.start(config.token))
     stopper = asyncio.create_task(stopping.wait())
     try:

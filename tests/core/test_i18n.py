@@ -1,0 +1,57 @@
+"""Message catalogues: every key in all four languages with the same placeholders."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import LANGUAGES, MissingMessage, catalogue, language_for, pick_language, placeholders, t
+
+
+def test_every_message_has_all_languages_and_matching_placeholders() -> None:
+    problems = []
+    for key, entry in catalogue().items():
+        missing = [lang for lang in LANGUAGES if not entry.get(lang, "").strip()]
+        if missing:
+            problems.append(f"{key}: missing {', '.join(missing)}")
+            continue
+        extra = set(entry) - set(LANGUAGES)
+        if extra:
+            problems.append(f"{key}: unknown languages {sorted(extra)}")
+        expected = placeholders(entry["en"])
+        for lang in LANGUAGES[1:]:
+            if placeholders(entry[lang]) != expected:
+                problems.append(f"{key}: {lang} placeholders {sorted(placeholders(entry[lang]))} "
+                                f"!= en {sorted(expected)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_keys_are_namespaced_by_their_file() -> None:
+    import tomllib
+
+    from bot.i18n import MESSAGES_DIR
+
+    for path in MESSAGES_DIR.glob("*.toml"):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for key in data:
+            assert key.startswith(("app.", f"{path.stem}.")), f"{path.name}: key {key!r} outside its namespace"
+
+
+def test_lookup_formats_and_falls_back() -> None:
+    assert t("core.page", "ja", page=2, pages=5) == "2/5 ページ"
+    assert t("core.page", None, page=1, pages=1) == "Page 1/1"
+    with pytest.raises(MissingMessage):
+        t("core.no_such_key", "en")
+
+
+@pytest.mark.parametrize(("locale", "language"), [
+    ("en-US", "en"), ("en-GB", "en"), ("ja", "ja"), ("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant"),
+    ("zh-Hant", "zh-Hant"), ("fr", None),
+])
+def test_discord_locales_map_to_catalogue_languages(locale: str, language: str | None) -> None:
+    assert language_for(locale) == language
+
+
+def test_pick_language_prefers_user_then_guild_then_default() -> None:
+    assert pick_language("fr", "zh-TW", default="en") == "zh-Hant"
+    assert pick_language("ja", "zh-TW") == "ja"
+    assert pick_language(None, None, default="zh-Hans") == "zh-Hans"
