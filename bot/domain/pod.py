@@ -1,0 +1,665 @@
+"""A Commander game at the table as a list of events; the state is a fold over them.
+
+Every change anybody makes (a life change, commander damage, a cast from the command zone, the next
+turn, a concession …) is one :class:`Event` saying who did what and when. :func:`replay` folds the
+events into a :class:`PodState`; undo is itself an event naming the events it drops, so the log is
+append-only (restart-safe, auditable) while the state behaves as if the dropped events never happened.
+
+Rules (``shared/RULES.md``):
+
+* G1 starting life 40 (overridable per game).
+* G3 commander tax: G3a +{2} per previous cast from the command zone (``edh-2010``, ``commander``);
+  G3b +{2} per death counter, a counter being added each time the commander is put into the command
+  zone (``duel-zh``).
+* G5 commander damage is combat damage, kept per (player hit, commander) pair, also lowers life; 21 or
+  more from the same commander makes that player lose, whoever controls the commander.
+* Poison: 10 counters make a player lose (today's rule 704.5c, kept by every ruleset here).
+* 0 or less life makes a player lose (state-based action, 704.5a).
+
+This module is plain Python: no Discord, no SQL, no clock, no randomness (seat shuffles arrive as an
+already-shuffled order), so a replay is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+MAX_COMMANDERS = 2
+STARTING_LIFE = 40  # G1
+COMMANDER_DAMAGE_LIMIT = 21  # G5
+POISON_LIMIT = 10
+TAX_STEP = 2  # G3a / G3b: {2} per previous cast or per death counter
+MAX_ABS_AMOUNT = 1_000_000  # bounds on typed numbers, so a typo can't overflow anything
+MAX_COUNTER_NAME = 32
+
+RULESETS = ("commander", "edh-2010", "duel-zh")
+# Which commander-tax variant each ruleset uses (RULES.md, table "Rulesets").
+TAX_VARIANT = {"commander": "G3a", "edh-2010": "G3a", "duel-zh": "G3b"}
+MULLIGAN_STYLE = {"commander": "london", "edh-2010": "partial-paris", "duel-zh": "partial-paris"}
+
+# Reasons a player leaves the game.
+LOST_LIFE = "life"
+LOST_COMMANDER_DAMAGE = "commander_damage"
+LOST_POISON = "poison"
+LOST_CONCEDED = "conceded"
+
+# How a game ends.
+END_LAST_STANDING = "last_standing"
+END_DRAW = "draw"
+END_STOPPED = "stopped"
+
+# Event kinds. Each has an ``_apply_<kind>`` below; the service builds events, this module checks them.
+CREATE = "create"
+JOIN = "join"
+SEATS = "seats"
+COMMANDERS = "commanders"
+MULLIGAN = "mulligan"
+LIFE = "life"
+SET_LIFE = "set_life"
+COMMANDER_DAMAGE = "commander_damage"
+CAST = "cast"
+TO_COMMAND_ZONE = "to_command_zone"
+POISON = "poison"
+COUNTER = "counter"
+MONARCH = "monarch"
+INITIATIVE = "initiative"
+NEXT_TURN = "next_turn"
+CONCEDE = "concede"
+DRAW_VOTE = "draw_vote"
+STOP = "stop"
+UNDO = "undo"
+
+
+class PodError(Exception):
+    """A change the rules or the game's state refuse. ``key`` is an i18n message key under ``pod.error.``."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = f"pod.error.{key}"
+        self.values = values
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change: ``seq`` orders a game's events, ``actor`` is the Discord user id who made it."""
+
+    seq: int
+    kind: str
+    actor: int | None
+    at: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Commander:
+    """A commander of one player (partners make two). ``index`` is 0 or 1 within its owner."""
+
+    owner: int
+    index: int
+    name: str | None = None
+    casts: int = 0  # G3a: casts from the command zone so far
+    death_counters: int = 0  # G3b
+    tax_paid: int = 0
+
+    @property
+    def key(self) -> str:
+        return commander_key(self.owner, self.index)
+
+
+@dataclass
+class Elimination:
+    player: int
+    reason: str
+    turn: int
+    seq: int
+    at: str
+    by_commander: str | None = None  # commander key when reason is commander damage
+
+
+@dataclass
+class Player:
+    user_id: int
+    name: str
+    life: int
+    poison: int = 0
+    commanders: list[Commander] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    commander_damage_taken: dict[str, int] = field(default_factory=dict)  # commander key -> damage (G5)
+    mulligans: int = 0
+    mulligan_status: str = "deciding"  # deciding | kept
+    kept_cards: int | None = None
+    mulligan_log: list[dict[str, Any]] = field(default_factory=list)
+    eliminated: Elimination | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.eliminated is None
+
+
+@dataclass
+class PodState:
+    ruleset: str
+    starting_life: int
+    own_totals_only: bool
+    created_by: int | None
+    players: list[Player] = field(default_factory=list)  # in seat order
+    turn: int = 0  # 0 = before the first turn (joining, seats, mulligans)
+    active_seat: int = 0
+    monarch: int | None = None
+    initiative: int | None = None
+    draw_votes: set[int] = field(default_factory=set)
+    eliminations: list[Elimination] = field(default_factory=list)
+    ended: str | None = None  # END_* once the game is over
+    ended_at: str | None = None
+    last_seq: int = 0
+    # Tournament statistics: turn -> source user id -> combat damage dealt (commander damage included).
+    combat_damage: dict[int, dict[int, int]] = field(default_factory=dict)
+    life_log: list[dict[str, Any]] = field(default_factory=list)
+    cast_log: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- lookups -------------------------------------------------------------------------------------
+
+    @property
+    def tax_variant(self) -> str:
+        return TAX_VARIANT[self.ruleset]
+
+    @property
+    def started(self) -> bool:
+        return self.turn > 0
+
+    @property
+    def finished(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def alive(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    @property
+    def active_player(self) -> Player | None:
+        return self.players[self.active_seat] if self.started and self.players else None
+
+    def player(self, user_id: int) -> Player:
+        for candidate in self.players:
+            if candidate.user_id == user_id:
+                return candidate
+        raise PodError("not_a_player")
+
+    def is_player(self, user_id: int) -> bool:
+        return any(p.user_id == user_id for p in self.players)
+
+    def commander(self, key: str) -> Commander:
+        owner, index = parse_commander_key(key)
+        commanders = self.player(owner).commanders
+        if not 0 <= index < len(commanders):
+            raise PodError("unknown_commander")
+        return commanders[index]
+
+    def all_commanders(self) -> list[Commander]:
+        return [c for p in self.players for c in p.commanders]
+
+    def next_tax(self, commander: Commander) -> int:
+        """The extra cost of the next cast from the command zone (G3a or G3b)."""
+        if self.tax_variant == "G3b":
+            return TAX_STEP * commander.death_counters
+        return TAX_STEP * commander.casts
+
+    def standings(self) -> list[tuple[int, list[int]]]:
+        """Final standing: (place, user ids). Survivors share first place; the eliminated follow in
+        reverse order of elimination (the last one out places just behind the survivors)."""
+        places: list[tuple[int, list[int]]] = []
+        survivors = [p.user_id for p in self.alive]
+        if survivors:
+            places.append((1, survivors))
+        place = len(survivors) + 1
+        for elimination in reversed(self.eliminations):
+            places.append((place, [elimination.player]))
+            place += 1
+        return places
+
+
+def commander_key(owner: int, index: int) -> str:
+    return f"{owner}:{index}"
+
+
+def parse_commander_key(key: str) -> tuple[int, int]:
+    try:
+        owner, index = str(key).split(":")
+        return int(owner), int(index)
+    except ValueError:
+        raise PodError("unknown_commander") from None
+
+
+# -- permissions -----------------------------------------------------------------------------------
+
+def check_may_change(state: PodState, actor: int, target: int | None, *, manager: bool) -> None:
+    """Who may change a game: its players (or members with Manage Server); with the game's
+    "own totals only" option a player changes only their own totals (``target``)."""
+    if manager:
+        return
+    if not state.is_player(actor):
+        raise PodError("not_your_game")
+    if state.own_totals_only and target is not None and target != actor:
+        raise PodError("own_totals_only")
+
+
+def event_target(event: Event) -> int | None:
+    """The player whose totals an event changes (None for table-wide events like next turn)."""
+    if event.kind == COMMANDER_DAMAGE:
+        return event.data.get("target")
+    if event.kind in (CAST, TO_COMMAND_ZONE):
+        return parse_commander_key(event.data["commander"])[0]
+    return event.data.get("player")
+
+
+# -- the fold --------------------------------------------------------------------------------------
+
+def replay(events: Iterable[Event]) -> PodState:
+    """The state after ``events`` (in seq order), skipping those that an undo dropped."""
+    events = list(events)
+    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
+    state: PodState | None = None
+    for event in events:
+        if event.kind == UNDO or event.seq in dropped:
+            if state is not None:
+                state.last_seq = event.seq
+            continue
+        state = apply(state, event)
+    if state is None:
+        raise PodError("no_game")
+    return state
+
+
+def undoable(events: Iterable[Event], steps: int) -> list[int]:
+    """The seqs of the last ``steps`` effective events an undo would drop (never the creation)."""
+    events = list(events)
+    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
+    effective = [e.seq for e in events if e.kind not in (UNDO, CREATE) and e.seq not in dropped]
+    if steps < 1:
+        raise PodError("bad_amount")
+    if not effective:
+        raise PodError("nothing_to_undo")
+    return effective[-steps:]
+
+
+def step(state: PodState | None, events: list[Event], event: Event) -> PodState:
+    """The state after appending ``event`` to ``events`` (whose state is ``state``).
+
+    Ordinary events are applied in place; an undo refolds the log without the events it drops
+    (a finished game is final: undo is refused like any other change)."""
+    if event.kind != UNDO:
+        return apply(state, event)
+    if state is None:
+        raise PodError("no_game")
+    if state.finished:
+        raise PodError("game_over")
+    allowed = set(undoable(events, 1 if not events else len(events)))
+    seqs = [int(s) for s in event.data.get("seqs", [])]
+    if not seqs or not set(seqs) <= allowed:
+        raise PodError("nothing_to_undo")
+    return replay([*events, event])
+
+
+def apply(state: PodState | None, event: Event) -> PodState:
+    """Check ``event`` against ``state`` and apply it (mutating ``state``); raises PodError and
+    changes nothing when the event is not allowed."""
+    if event.kind == CREATE:
+        if state is not None:
+            raise PodError("already_created")
+        return _create(event)
+    if state is None:
+        raise PodError("no_game")
+    if state.finished:
+        raise PodError("game_over")
+    handler = _HANDLERS.get(event.kind)
+    if handler is None:
+        raise PodError("unknown_change")
+    handler(state, event)
+    state.last_seq = event.seq
+    if event.kind not in (DRAW_VOTE, STOP):
+        state.draw_votes.clear()  # a draw is agreed on the current board, not an older one
+    _check_losses(state, event)
+    _check_end(state, event)
+    return state
+
+
+def _create(event: Event) -> PodState:
+    data = event.data
+    ruleset = data["ruleset"]
+    if ruleset not in RULESETS:
+        raise PodError("unknown_ruleset")
+    life = _amount(data.get("starting_life", STARTING_LIFE), minimum=1)
+    state = PodState(ruleset=ruleset, starting_life=life, own_totals_only=bool(data.get("own_totals_only")),
+                     created_by=event.actor, last_seq=event.seq)
+    for entry in data.get("players", []):
+        _add_player(state, int(entry["user_id"]), str(entry["name"]))
+    if len(state.players) < 1:
+        raise PodError("too_few_players")
+    return state
+
+
+def _add_player(state: PodState, user_id: int, name: str) -> None:
+    if state.is_player(user_id):
+        raise PodError("already_joined")
+    if len(state.players) >= MAX_PLAYERS:
+        raise PodError("too_many_players")
+    state.players.append(Player(user_id=user_id, name=name, life=state.starting_life))
+
+
+def _amount(value: Any, *, minimum: int = -MAX_ABS_AMOUNT) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise PodError("bad_amount") from None
+    if isinstance(value, bool) or not minimum <= number <= MAX_ABS_AMOUNT:
+        raise PodError("bad_amount")
+    return number
+
+
+def _alive_player(state: PodState, user_id: Any) -> Player:
+    player = state.player(int(user_id))
+    if not player.alive:
+        raise PodError("player_out")
+    return player
+
+
+def _before_first_turn(state: PodState) -> None:
+    if state.started:
+        raise PodError("already_started")
+
+
+def _apply_join(state: PodState, event: Event) -> None:
+    _before_first_turn(state)
+    _add_player(state, int(event.data["player"]), str(event.data["name"]))
+
+
+def _apply_seats(state: PodState, event: Event) -> None:
+    """A new seat order (the service shuffles; the fold only checks it is the same players)."""
+    _before_first_turn(state)
+    order = [int(u) for u in event.data["order"]]
+    if sorted(order) != sorted(p.user_id for p in state.players):
+        raise PodError("bad_seat_order")
+    by_id = {p.user_id: p for p in state.players}
+    state.players = [by_id[u] for u in order]
+
+
+def _apply_commanders(state: PodState, event: Event) -> None:
+    """Name a player's commanders: 0, 1 or 2 (partners count as two). Before the first turn only."""
+    _before_first_turn(state)
+    player = state.player(int(event.data["player"]))
+    names = [n if n is None else str(n).strip() or None for n in event.data["names"]]
+    if len(names) > MAX_COMMANDERS:
+        raise PodError("too_many_commanders")
+    player.commanders = [Commander(owner=player.user_id, index=i, name=n) for i, n in enumerate(names)]
+
+
+def _apply_mulligan(state: PodState, event: Event) -> None:
+    """A mulligan-step decision, as worked out by the mulligan procedure: ``kept`` (final hand size)
+    or another mulligan. Before the first turn only; the log goes into the game record."""
+    _before_first_turn(state)
+    player = _alive_player(state, event.data["player"])
+    if player.mulligan_status == "kept":
+        raise PodError("already_kept")
+    decision = dict(event.data)
+    if decision.get("kept"):
+        player.mulligan_status = "kept"
+        player.kept_cards = _amount(decision.get("hand_size", 7), minimum=0)
+    else:
+        player.mulligans += 1
+    player.mulligan_log.append(decision)
+
+
+def _apply_life(state: PodState, event: Event) -> None:
+    player = _alive_player(state, event.data["player"])
+    amount = _amount(event.data["amount"])
+    if amount == 0:
+        raise PodError("bad_amount")
+    _change_life(state, event, player, amount)
+
+
+def _apply_set_life(state: PodState, event: Event) -> None:
+    player = _alive_player(state, event.data["player"])
+    total = _amount(event.data["total"])
+    if total == player.life:
+        raise PodError("no_change")
+    _change_life(state, event, player, total - player.life)
+
+
+def _change_life(state: PodState, event: Event, player: Player, amount: int) -> None:
+    """Life changes, with the source player and combat flag kept for tournament statistics (T2)."""
+    source = event.data.get("source")
+    combat = bool(event.data.get("combat")) and amount < 0
+    if source is not None:
+        state.player(int(source))
+    player.life += amount
+    state.life_log.append({"turn": state.turn, "seq": event.seq, "player": player.user_id, "amount": amount,
+                           "source": None if source is None else int(source), "combat": combat})
+    if combat and source is not None:
+        _count_combat(state, int(source), -amount)
+
+
+def _count_combat(state: PodState, source: int, damage: int) -> None:
+    per_source = state.combat_damage.setdefault(state.turn, {})
+    per_source[source] = per_source.get(source, 0) + damage
+
+
+def _apply_commander_damage(state: PodState, event: Event) -> None:
+    """G5: combat damage by a commander, per (player hit, commander); it lowers life too."""
+    commander = state.commander(event.data["commander"])
+    target = _alive_player(state, event.data["target"])
+    amount = _amount(event.data["amount"], minimum=1)
+    controller = int(event.data.get("controller") or commander.owner)
+    state.player(controller)
+    target.commander_damage_taken[commander.key] = target.commander_damage_taken.get(commander.key, 0) + amount
+    target.life -= amount
+    state.life_log.append({"turn": state.turn, "seq": event.seq, "player": target.user_id, "amount": -amount,
+                           "source": controller, "combat": True, "commander": commander.key})
+    _count_combat(state, controller, amount)
+
+
+def _apply_cast(state: PodState, event: Event) -> None:
+    """A cast from the command zone: the tax paid is the current tax (G3a or G3b), then a G3a cast
+    raises the next one by {2}."""
+    commander = state.commander(event.data["commander"])
+    _alive_player(state, commander.owner)
+    tax = state.next_tax(commander)
+    commander.casts += 1
+    commander.tax_paid += tax
+    state.cast_log.append({"turn": state.turn, "seq": event.seq, "commander": commander.key,
+                           "owner": commander.owner, "name": commander.name, "tax": tax})
+
+
+def _apply_to_command_zone(state: PodState, event: Event) -> None:
+    """G3b: a commander put into the command zone from anywhere gets a death counter."""
+    commander = state.commander(event.data["commander"])
+    _alive_player(state, commander.owner)
+    if state.tax_variant != "G3b":
+        raise PodError("no_death_counters")
+    commander.death_counters += 1
+
+
+def _apply_poison(state: PodState, event: Event) -> None:
+    player = _alive_player(state, event.data["player"])
+    amount = _amount(event.data["amount"])
+    if amount == 0 or player.poison + amount < 0:
+        raise PodError("bad_amount")
+    player.poison += amount
+
+
+def _apply_counter(state: PodState, event: Event) -> None:
+    """Custom named counters (energy, experience, storm …); a counter at 0 disappears."""
+    player = _alive_player(state, event.data["player"])
+    name = str(event.data["name"]).strip().lower()
+    if not name or len(name) > MAX_COUNTER_NAME:
+        raise PodError("bad_counter_name")
+    amount = _amount(event.data["amount"])
+    value = player.counters.get(name, 0) + amount
+    if amount == 0 or value < 0:
+        raise PodError("bad_amount")
+    if value:
+        player.counters[name] = value
+    else:
+        player.counters.pop(name, None)
+
+
+def _apply_monarch(state: PodState, event: Event) -> None:
+    holder = event.data.get("player")
+    state.monarch = None if holder is None else _alive_player(state, holder).user_id
+
+
+def _apply_initiative(state: PodState, event: Event) -> None:
+    holder = event.data.get("player")
+    state.initiative = None if holder is None else _alive_player(state, holder).user_id
+
+
+def _apply_next_turn(state: PodState, event: Event) -> None:
+    """Turn 1 starts with the first seat; each next turn passes to the next living player in seat order."""
+    if not state.started:
+        if len(state.players) < MIN_PLAYERS:
+            raise PodError("too_few_players")
+        state.turn, state.active_seat = 1, 0
+        return
+    seat = state.active_seat
+    for _ in range(len(state.players)):
+        seat = (seat + 1) % len(state.players)
+        if state.players[seat].alive:
+            break
+    state.turn += 1
+    state.active_seat = seat
+
+
+def _apply_concede(state: PodState, event: Event) -> None:
+    player = _alive_player(state, event.data["player"])
+    if not state.started:
+        raise PodError("not_started")
+    _eliminate(state, event, player, LOST_CONCEDED)
+
+
+def _apply_draw_vote(state: PodState, event: Event) -> None:
+    """The remaining players agree on a draw: each living player votes; all votes end the game."""
+    player = _alive_player(state, event.data["player"])
+    if not state.started:
+        raise PodError("not_started")
+    if event.data.get("withdraw"):
+        state.draw_votes.discard(player.user_id)
+    else:
+        state.draw_votes.add(player.user_id)
+
+
+def _apply_stop(state: PodState, event: Event) -> None:
+    """Stopped early (``/pod end``): whoever is alive is a survivor; not a draw, not a win."""
+    state.ended, state.ended_at = END_STOPPED, event.at
+
+
+_HANDLERS = {
+    JOIN: _apply_join, SEATS: _apply_seats, COMMANDERS: _apply_commanders, MULLIGAN: _apply_mulligan,
+    LIFE: _apply_life, SET_LIFE: _apply_set_life, COMMANDER_DAMAGE: _apply_commander_damage,
+    CAST: _apply_cast, TO_COMMAND_ZONE: _apply_to_command_zone, POISON: _apply_poison,
+    COUNTER: _apply_counter, MONARCH: _apply_monarch, INITIATIVE: _apply_initiative,
+    NEXT_TURN: _apply_next_turn, CONCEDE: _apply_concede, DRAW_VOTE: _apply_draw_vote, STOP: _apply_stop,
+}
+
+
+# -- state-based checks ------------------------------------------------------------------------------
+
+def _check_losses(state: PodState, event: Event) -> None:
+    """Automatic elimination: 0 life, 21+ combat damage from one commander (G5), 10 poison."""
+    for player in state.alive:
+        worst = max(player.commander_damage_taken.items(), key=lambda kv: kv[1], default=(None, 0))
+        if worst[1] >= COMMANDER_DAMAGE_LIMIT:
+            _eliminate(state, event, player, LOST_COMMANDER_DAMAGE, by_commander=worst[0])
+        elif player.life <= 0:
+            _eliminate(state, event, player, LOST_LIFE)
+        elif player.poison >= POISON_LIMIT:
+            _eliminate(state, event, player, LOST_POISON)
+
+
+def _eliminate(state: PodState, event: Event, player: Player, reason: str, by_commander: str | None = None) -> None:
+    elimination = Elimination(player=player.user_id, reason=reason, turn=state.turn, seq=event.seq, at=event.at,
+                              by_commander=by_commander)
+    player.eliminated = elimination
+    state.eliminations.append(elimination)
+    state.draw_votes.discard(player.user_id)
+    if state.monarch == player.user_id:
+        state.monarch = None
+    if state.initiative == player.user_id:
+        state.initiative = None
+
+
+def _check_end(state: PodState, event: Event) -> None:
+    if state.finished or not state.started:
+        return
+    alive = state.alive
+    if len(alive) <= 1:
+        state.ended, state.ended_at = END_LAST_STANDING, event.at
+    elif state.draw_votes and state.draw_votes >= {p.user_id for p in alive}:
+        state.ended, state.ended_at = END_DRAW, event.at
+
+
+# -- the record tournaments read --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameRecordPlayer:
+    user_id: int
+    name: str
+    seat: int
+    commanders: list[str | None]
+    final_life: int
+    poison: int
+    mulligans: int
+    kept_cards: int | None
+
+
+@dataclass(frozen=True)
+class PodGameRecord:
+    """What a finished game leaves behind (dispatched as ``pod_game_finished``).
+
+    ``combat_damage``: turn -> source user id -> combat damage dealt that turn (commander damage
+    included), for T2 prizes such as "most combat damage in a single turn".
+    ``commander_damage``: (player hit, commander key) -> damage. ``casts``: each cast from the command
+    zone with the tax paid (T2 "most mana spent on casting one's commander").
+    """
+
+    guild_id: int | None
+    channel_id: int | None
+    game_id: int
+    ruleset: str
+    players: list[GameRecordPlayer]
+    survivors: list[int]
+    eliminations: list[Elimination]
+    standings: list[tuple[int, list[int]]]
+    draw: bool
+    ended: str
+    turns: int
+    combat_damage: dict[int, dict[int, int]]
+    commander_damage: dict[tuple[int, str], int]
+    casts: list[dict[str, Any]]
+    life_changes: list[dict[str, Any]]
+    mulligans: dict[int, list[dict[str, Any]]]
+    tournament_id: int | None = None
+    round_number: int | None = None
+    ended_at: str | None = None
+
+    @property
+    def winner(self) -> int | None:
+        return self.survivors[0] if self.ended == END_LAST_STANDING and len(self.survivors) == 1 else None
+
+
+def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_id: int | None,
+                tournament_id: int | None = None, round_number: int | None = None) -> PodGameRecord:
+    players = [GameRecordPlayer(user_id=p.user_id, name=p.name, seat=i + 1, commanders=[c.name for c in p.commanders],
+                                final_life=p.life, poison=p.poison, mulligans=p.mulligans, kept_cards=p.kept_cards)
+               for i, p in enumerate(state.players)]
+    return PodGameRecord(
+        guild_id=guild_id, channel_id=channel_id, game_id=game_id, ruleset=state.ruleset, players=players,
+        survivors=[p.user_id for p in state.alive], eliminations=list(state.eliminations),
+        standings=state.standings(), draw=state.ended == END_DRAW, ended=state.ended or END_STOPPED,
+        turns=state.turn, combat_damage={t: dict(s) for t, s in state.combat_damage.items()},
+        commander_damage={(p.user_id, k): v for p in state.players for k, v in p.commander_damage_taken.items()},
+        casts=list(state.cast_log), life_changes=list(state.life_log),
+        mulligans={p.user_id: list(p.mulligan_log) for p in state.players},
+        tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at)

@@ -1,0 +1,305 @@
+"""The pod game as a fold over events (bot/domain/pod.py). Rule IDs from shared/RULES.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.domain import pod
+from bot.domain.pod import Event, PodError, commander_key, replay
+
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+class Game:
+    """Builds a list of events the way the service does, replaying after each one."""
+
+    def __init__(self, ruleset: str = "commander", players=(ALICE, BOB, CAROL), **create) -> None:
+        self.events: list[Event] = []
+        names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
+        self.add(pod.CREATE, ruleset=ruleset, players=[{"user_id": u, "name": names.get(u, str(u))} for u in players],
+                 **create)
+
+    def add(self, kind: str, actor: int | None = ALICE, **data) -> pod.PodState:
+        event = Event(seq=len(self.events) + 1, kind=kind, actor=actor, at=f"t{len(self.events) + 1}", data=data)
+        state = replay(self.events) if self.events else None
+        pod.step(state, self.events, event)  # raises without appending when refused
+        self.events.append(event)
+        return self.state
+
+    def undo(self, steps: int = 1) -> pod.PodState:
+        return self.add(pod.UNDO, seqs=pod.undoable(self.events, steps))
+
+    @property
+    def state(self) -> pod.PodState:
+        return replay(self.events)
+
+    def start(self) -> pod.PodState:
+        return self.add(pod.NEXT_TURN)
+
+
+def test_g1_starting_life_is_40_and_overridable():
+    assert [p.life for p in Game().state.players] == [40, 40, 40]
+    assert [p.life for p in Game(starting_life=20).state.players] == [20, 20, 20]
+
+
+def test_life_changes_and_exact_total():
+    game = Game()
+    game.add(pod.LIFE, player=BOB, amount=-5)
+    game.add(pod.LIFE, player=BOB, amount=+1)
+    assert game.state.player(BOB).life == 36
+    game.add(pod.SET_LIFE, player=BOB, total=12)
+    assert game.state.player(BOB).life == 12
+    assert [c["amount"] for c in game.state.life_log] == [-5, 1, -24]
+
+
+def test_bad_amounts_change_nothing():
+    game = Game()
+    for bad in ("abc", None, 0, 10**9, True):
+        with pytest.raises(PodError) as excinfo:
+            game.add(pod.LIFE, player=BOB, amount=bad)
+        assert excinfo.value.key == "pod.error.bad_amount"
+    assert len(game.events) == 1 and game.state.player(BOB).life == 40
+
+
+def test_players_join_before_the_first_turn_only_up_to_eight():
+    game = Game(players=(ALICE, BOB))
+    game.add(pod.JOIN, player=CAROL, name="Carol")
+    with pytest.raises(PodError, match="already_joined"):
+        game.add(pod.JOIN, player=CAROL, name="Carol")
+    for user in range(4, 9):
+        game.add(pod.JOIN, player=user, name=str(user))
+    with pytest.raises(PodError, match="too_many_players"):
+        game.add(pod.JOIN, player=9, name="9")
+    game.start()
+    assert game.state.turn == 1
+    started = Game(players=(ALICE, BOB))
+    started.start()
+    with pytest.raises(PodError, match="already_started"):
+        started.add(pod.JOIN, player=CAROL, name="Carol")
+
+
+def test_one_player_cannot_start():
+    game = Game(players=(ALICE,))
+    with pytest.raises(PodError, match="too_few_players"):
+        game.start()
+
+
+def test_seat_order_and_turns_skip_the_eliminated():
+    game = Game()
+    game.add(pod.SEATS, order=[CAROL, ALICE, BOB])
+    with pytest.raises(PodError, match="bad_seat_order"):
+        game.add(pod.SEATS, order=[CAROL, ALICE])
+    state = game.start()
+    assert (state.turn, state.active_player.user_id) == (1, CAROL)
+    game.add(pod.CONCEDE, player=ALICE)
+    state = game.add(pod.NEXT_TURN)
+    assert (state.turn, state.active_player.user_id) == (2, BOB)
+    state = game.add(pod.NEXT_TURN)
+    assert (state.turn, state.active_player.user_id) == (3, CAROL)
+    with pytest.raises(PodError, match="already_started"):
+        game.add(pod.SEATS, order=[ALICE, BOB, CAROL])
+
+
+def _with_commanders(ruleset: str = "commander") -> Game:
+    game = Game(ruleset)
+    game.add(pod.COMMANDERS, player=ALICE, names=["Tymna the Weaver", "Thrasios, Triton Hero"])
+    game.add(pod.COMMANDERS, player=BOB, names=["Atraxa, Praetors' Voice"])
+    game.add(pod.COMMANDERS, player=CAROL, names=[None])
+    return game
+
+
+def test_partners_count_as_two_commanders_and_three_is_refused():
+    game = _with_commanders()
+    assert [c.name for c in game.state.player(ALICE).commanders] == ["Tymna the Weaver", "Thrasios, Triton Hero"]
+    assert game.state.player(CAROL).commanders[0].name is None
+    with pytest.raises(PodError, match="too_many_commanders"):
+        game.add(pod.COMMANDERS, player=BOB, names=["a", "b", "c"])
+
+
+def test_g5_commander_damage_lowers_life_and_is_kept_per_commander():
+    game = _with_commanders()
+    game.start()
+    tymna, thrasios = commander_key(ALICE, 0), commander_key(ALICE, 1)
+    game.add(pod.COMMANDER_DAMAGE, commander=tymna, target=BOB, amount=11)
+    state = game.add(pod.COMMANDER_DAMAGE, commander=thrasios, target=BOB, amount=11)
+    bob = state.player(BOB)
+    # G5: never summed across commanders: 22 in total but 11 from each, so Bob is still in.
+    assert bob.commander_damage_taken == {tymna: 11, thrasios: 11}
+    assert bob.life == 18 and bob.alive
+    state = game.add(pod.COMMANDER_DAMAGE, commander=tymna, target=BOB, amount=10)
+    assert state.player(BOB).eliminated.reason == pod.LOST_COMMANDER_DAMAGE
+    assert state.player(BOB).eliminated.by_commander == tymna
+    assert state.player(BOB).life == 8  # eliminated by G5 with life left
+
+
+def test_g5_commander_damage_not_reduced_by_life_gain():
+    game = _with_commanders()
+    game.start()
+    atraxa = commander_key(BOB, 0)
+    game.add(pod.COMMANDER_DAMAGE, commander=atraxa, target=CAROL, amount=20)
+    game.add(pod.LIFE, player=CAROL, amount=30)
+    state = game.add(pod.COMMANDER_DAMAGE, commander=atraxa, target=CAROL, amount=1)
+    assert state.player(CAROL).life == 49
+    assert state.player(CAROL).eliminated.reason == pod.LOST_COMMANDER_DAMAGE
+
+
+def test_g5_a_player_can_lose_to_their_own_commander_controlled_by_someone_else():
+    game = _with_commanders()
+    game.start()
+    atraxa = commander_key(BOB, 0)
+    state = game.add(pod.COMMANDER_DAMAGE, commander=atraxa, target=BOB, amount=21, controller=CAROL)
+    assert state.player(BOB).eliminated.reason == pod.LOST_COMMANDER_DAMAGE
+    assert state.combat_damage == {1: {CAROL: 21}}
+
+
+def test_g3a_tax_two_per_previous_cast():
+    game = _with_commanders("edh-2010")
+    atraxa = commander_key(BOB, 0)
+    state = game.state
+    assert state.next_tax(state.commander(atraxa)) == 0
+    for expected_paid in (0, 2, 4):
+        state = game.add(pod.CAST, commander=atraxa)
+        assert state.cast_log[-1]["tax"] == expected_paid
+    assert state.next_tax(state.commander(atraxa)) == 6
+    assert state.commander(atraxa).tax_paid == 6
+    with pytest.raises(PodError, match="no_death_counters"):
+        game.add(pod.TO_COMMAND_ZONE, commander=atraxa)
+
+
+def test_g3b_tax_two_per_death_counter():
+    game = _with_commanders("duel-zh")
+    atraxa = commander_key(BOB, 0)
+    game.add(pod.CAST, commander=atraxa)
+    game.add(pod.CAST, commander=atraxa)  # e.g. bounced to hand and recast from hand would not be recorded
+    state = game.state
+    # G3b: casting does not raise the tax; only going to the command zone does.
+    assert state.next_tax(state.commander(atraxa)) == 0
+    game.add(pod.TO_COMMAND_ZONE, commander=atraxa)
+    state = game.add(pod.TO_COMMAND_ZONE, commander=atraxa)
+    assert state.next_tax(state.commander(atraxa)) == 4
+    state = game.add(pod.CAST, commander=atraxa)
+    assert state.cast_log[-1]["tax"] == 4 and state.commander(atraxa).tax_paid == 4
+
+
+def test_poison_ten_eliminates_and_counters():
+    game = Game()
+    game.start()
+    game.add(pod.POISON, player=CAROL, amount=9)
+    with pytest.raises(PodError, match="bad_amount"):
+        game.add(pod.POISON, player=CAROL, amount=-10)
+    state = game.add(pod.POISON, player=CAROL, amount=1)
+    assert state.player(CAROL).eliminated.reason == pod.LOST_POISON
+    game.add(pod.COUNTER, player=ALICE, name=" Energy ", amount=3)
+    state = game.add(pod.COUNTER, player=ALICE, name="energy", amount=-1)
+    assert state.player(ALICE).counters == {"energy": 2}
+    state = game.add(pod.COUNTER, player=ALICE, name="energy", amount=-2)
+    assert state.player(ALICE).counters == {}
+    with pytest.raises(PodError, match="bad_counter_name"):
+        game.add(pod.COUNTER, player=ALICE, name="  ", amount=1)
+
+
+def test_zero_life_eliminates_and_changes_to_the_eliminated_are_refused():
+    game = Game()
+    game.start()
+    state = game.add(pod.LIFE, player=BOB, amount=-40)
+    assert state.player(BOB).eliminated.reason == pod.LOST_LIFE
+    with pytest.raises(PodError, match="player_out"):
+        game.add(pod.LIFE, player=BOB, amount=5)
+
+
+def test_monarch_and_initiative_markers_leave_with_the_player():
+    game = Game()
+    game.start()
+    game.add(pod.MONARCH, player=BOB)
+    state = game.add(pod.INITIATIVE, player=BOB)
+    assert (state.monarch, state.initiative) == (BOB, BOB)
+    state = game.add(pod.CONCEDE, player=BOB)
+    assert (state.monarch, state.initiative) == (None, None)
+
+
+def test_last_player_standing_ends_the_game_with_standings():
+    game = Game()
+    game.start()
+    game.add(pod.LIFE, player=BOB, amount=-40, source=ALICE, combat=True)
+    state = game.add(pod.CONCEDE, player=CAROL)
+    assert state.ended == pod.END_LAST_STANDING
+    assert state.standings() == [(1, [ALICE]), (2, [CAROL]), (3, [BOB])]
+    with pytest.raises(PodError, match="game_over"):
+        game.add(pod.LIFE, player=ALICE, amount=1)
+
+
+def test_draw_needs_every_remaining_player_and_a_change_resets_the_votes():
+    game = Game()
+    game.start()
+    game.add(pod.CONCEDE, player=CAROL)
+    game.add(pod.DRAW_VOTE, player=ALICE)
+    game.add(pod.LIFE, player=ALICE, amount=-1)  # the board changed: the vote is void
+    state = game.add(pod.DRAW_VOTE, player=BOB)
+    assert not state.finished and state.draw_votes == {BOB}
+    state = game.add(pod.DRAW_VOTE, player=ALICE)
+    assert state.ended == pod.END_DRAW
+    assert state.standings() == [(1, [ALICE, BOB]), (3, [CAROL])]
+
+
+def test_undo_drops_the_last_events_including_an_elimination():
+    game = Game()
+    game.start()
+    game.add(pod.LIFE, player=BOB, amount=-30)
+    game.add(pod.LIFE, player=BOB, amount=-10)
+    assert not game.state.player(BOB).alive
+    state = game.undo()
+    assert state.player(BOB).alive and state.player(BOB).life == 10
+    state = game.undo(2)  # the -30 and the first turn
+    assert state.player(BOB).life == 40 and state.turn == 0
+    # Undo never drops the creation, and an undo itself is not re-undone.
+    with pytest.raises(PodError, match="nothing_to_undo"):
+        game.undo()
+    assert [e.kind for e in game.events][-2:] == [pod.UNDO, pod.UNDO]
+
+
+def test_record_keeps_what_tournaments_need():
+    game = _with_commanders("edh-2010")
+    game.add(pod.MULLIGAN, player=ALICE, kept=False, hand_size=7)
+    game.add(pod.MULLIGAN, player=ALICE, kept=True, hand_size=6)
+    game.add(pod.MULLIGAN, player=BOB, kept=True, hand_size=7)
+    with pytest.raises(PodError, match="already_kept"):
+        game.add(pod.MULLIGAN, player=BOB, kept=True, hand_size=7)
+    game.start()
+    tymna = commander_key(ALICE, 0)
+    game.add(pod.CAST, commander=tymna)
+    game.add(pod.COMMANDER_DAMAGE, commander=tymna, target=BOB, amount=2)
+    game.add(pod.LIFE, player=CAROL, amount=-3, source=ALICE, combat=True)
+    game.add(pod.NEXT_TURN)
+    game.add(pod.LIFE, player=ALICE, amount=-40, source=BOB, combat=True)
+    state = game.add(pod.CONCEDE, player=CAROL)
+    record = pod.game_record(state, game_id=7, guild_id=10, channel_id=20, tournament_id=3, round_number=2)
+    assert record.winner == BOB and record.survivors == [BOB] and not record.draw
+    assert record.combat_damage == {1: {ALICE: 5}, 2: {BOB: 40}}
+    assert record.commander_damage == {(BOB, tymna): 2}
+    assert record.casts[0]["tax"] == 0 and record.casts[0]["name"] == "Tymna the Weaver"
+    assert [(e.player, e.reason, e.turn) for e in record.eliminations] == [
+        (ALICE, pod.LOST_LIFE, 2), (CAROL, pod.LOST_CONCEDED, 2)]
+    assert record.standings == [(1, [BOB]), (2, [CAROL]), (3, [ALICE])]
+    assert [p.mulligans for p in record.players] == [1, 0, 0]
+    assert record.players[0].kept_cards == 6
+    assert (record.tournament_id, record.round_number) == (3, 2)
+
+
+def test_permissions_players_or_managers_and_own_totals_only():
+    open_game = Game().state
+    pod.check_may_change(open_game, BOB, ALICE, manager=False)
+    with pytest.raises(PodError, match="not_your_game"):
+        pod.check_may_change(open_game, 99, ALICE, manager=False)
+    pod.check_may_change(open_game, 99, ALICE, manager=True)
+    strict = Game(own_totals_only=True).state
+    with pytest.raises(PodError, match="own_totals_only"):
+        pod.check_may_change(strict, BOB, ALICE, manager=False)
+    pod.check_may_change(strict, BOB, BOB, manager=False)
+    pod.check_may_change(strict, BOB, None, manager=False)
+
+
+def test_replay_is_deterministic():
+    game = _with_commanders()
+    game.start()
+    game.add(pod.COMMANDER_DAMAGE, commander=commander_key(BOB, 0), target=ALICE, amount=7)
+    assert replay(game.events) == replay(list(game.events))
