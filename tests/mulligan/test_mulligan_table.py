@@ -1,0 +1,174 @@
+"""The table step of a pod game: M1 partial Paris, London (free first mulligan in multiplayer), Vancouver."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.domain.mulligan import (
+    Choice,
+    Instruction,
+    MulliganError,
+    MulliganStyle,
+    SeatState,
+    TableMulligan,
+    style_for_ruleset,
+)
+
+ALICE, BOB, CAROL = 101, 202, 303
+
+
+def states(table: TableMulligan) -> list[tuple[object, str, int]]:
+    return [(s.player, s.state.value, s.keeps) for s in table.status()]
+
+
+def test_rulesets_pick_their_mulligan():
+    """RULES.md rulesets table: edh-2010 and duel-zh use M1, commander uses London."""
+    assert style_for_ruleset("edh-2010") is MulliganStyle.PARTIAL_PARIS
+    assert style_for_ruleset("duel-zh") is MulliganStyle.PARTIAL_PARIS
+    assert style_for_ruleset("commander") is MulliganStyle.LONDON
+
+
+def test_partial_paris_walkthrough_m1():
+    """M1: set aside N, draw N-1; repeat only after setting aside; shuffle back once all kept."""
+    table = TableMulligan.start("partial_paris", [ALICE, BOB, CAROL])
+    assert table.whose_turn == ALICE
+    assert states(table) == [(ALICE, "deciding", 7), (BOB, "waiting", 7), (CAROL, "waiting", 7)]
+
+    table, told = table.decide(ALICE, 3)
+    assert told == (Instruction("draw", 2),)
+    table, told = table.decide(BOB, 0)
+    assert told == (Instruction("keep", 7),)
+    table, told = table.decide(CAROL, 7)  # all of it: draws 6
+    assert told == (Instruction("draw", 6),)
+    assert table.round == 2 and table.whose_turn == ALICE
+    assert states(table) == [(ALICE, "deciding", 6), (BOB, "kept", 7), (CAROL, "waiting", 6)]
+
+    table, told = table.decide(ALICE, 1)  # 6 in hand, sets aside 1, draws 0: hand of 5
+    assert told == (Instruction("draw", 0),)
+    table, _ = table.decide(CAROL, Choice.KEEP)
+    assert table.whose_turn == ALICE and not table.finished
+    table, told = table.decide(ALICE, 0)
+    assert told == (Instruction("keep", 5),)
+    assert table.finished and table.whose_turn is None
+    assert states(table) == [(ALICE, "kept", 5), (BOB, "kept", 7), (CAROL, "kept", 6)]
+    assert table.closing_instructions() == {ALICE: (Instruction("shuffle_back", 4),),
+                                            CAROL: (Instruction("shuffle_back", 7),)}
+    record = table.result()
+    assert record["style"] == "partial_paris" and record["free_first_mulligan"] is False
+    assert [(p["player"], p["mulligans"], p["kept"], p["set_aside"]) for p in record["players"]] == [
+        (ALICE, 2, 5, 4), (BOB, 0, 7, 0), (CAROL, 1, 6, 7)]
+    assert record["decisions"] == [[ALICE, 3], [BOB, 0], [CAROL, 7], [ALICE, 1], [CAROL, "keep"], [ALICE, 0]]
+
+
+def test_partial_paris_rejects_bad_answers_and_changes_nothing():
+    table = TableMulligan.start(MulliganStyle.PARTIAL_PARIS, [ALICE, BOB])
+    for bad, key in [(8, "mulligan.error.set_aside_range"), (-1, "mulligan.error.set_aside_range"),
+                     (Choice.MULLIGAN, "mulligan.error.how_many")]:
+        with pytest.raises(MulliganError) as caught:
+            table.decide(ALICE, bad)
+        assert caught.value.key == key
+    with pytest.raises(MulliganError) as caught:
+        table.decide(BOB, 0)
+    assert caught.value.key == "mulligan.error.not_your_turn" and caught.value.values == {"expected": ALICE}
+    with pytest.raises(MulliganError) as caught:
+        table.decide(CAROL, 0)
+    assert caught.value.key == "mulligan.error.not_playing"
+    assert table.whose_turn == ALICE and table.decisions == ()
+
+
+def test_partial_paris_hand_runs_out_at_zero():
+    """The hand shrinks by one each time (M1): after seven repeats nothing is left and the player is done."""
+    table = TableMulligan.start("partial_paris", [ALICE])
+    for expected_hand in range(7, 0, -1):
+        assert table.player(ALICE).hand_size == expected_hand
+        table, _ = table.decide(ALICE, 1)
+    assert table.finished and table.player(ALICE).keeps == 0
+    assert table.closing_instructions() == {ALICE: (Instruction("shuffle_back", 7),)}
+    with pytest.raises(MulliganError) as caught:
+        table.decide(ALICE, 0)
+    assert caught.value.key == "mulligan.error.finished"
+
+
+def test_london_first_mulligan_free_with_three_players():
+    """London: draw 7 each time; bottom N = mulligans - 1 in a game of 3+ (CR 103.5c)."""
+    table = TableMulligan.start("london", [ALICE, BOB, CAROL])
+    table, told = table.decide(ALICE, Choice.MULLIGAN)
+    assert told == (Instruction("new_hand", 7),)
+    table, _ = table.decide(BOB, Choice.MULLIGAN)
+    table, _ = table.decide(CAROL, Choice.KEEP)
+    table, told = table.decide(ALICE, Choice.KEEP)  # the free one: nothing on the bottom
+    assert told == (Instruction("keep", 7),)
+    table, told = table.decide(BOB, Choice.MULLIGAN)
+    assert told == (Instruction("new_hand", 7),)
+    assert table.status()[1].keeps == 6
+    table, told = table.decide(BOB, Choice.KEEP)
+    assert told == (Instruction("bottom", 1),)
+    assert table.finished and table.closing_instructions() == {}
+    assert [(p["mulligans"], p["kept"], p["bottomed"]) for p in table.result()["players"]] == [
+        (1, 7, 0), (2, 6, 1), (0, 7, 0)]
+
+
+def test_london_in_a_duel_has_no_free_mulligan():
+    table = TableMulligan.start("london", [ALICE, BOB])
+    table, _ = table.decide(ALICE, Choice.MULLIGAN)
+    table, _ = table.decide(BOB, Choice.KEEP)
+    table, told = table.decide(ALICE, Choice.KEEP)
+    assert told == (Instruction("bottom", 1),)
+    assert table.result()["free_first_mulligan"] is False
+
+
+def test_player_count_overrides_seats():
+    """A pod tracked with fewer seats on the board still gets the multiplayer free mulligan if told so."""
+    table = TableMulligan.start("london", [ALICE, BOB], player_count=4)
+    assert table.result()["free_first_mulligan"] is True
+
+
+def test_london_down_to_zero_then_no_more():
+    table = TableMulligan.start("london", [ALICE], player_count=2)
+    for _ in range(6):
+        table, _ = table.decide(ALICE, Choice.MULLIGAN)
+    assert table.player(ALICE).keeps == 1
+    table, told = table.decide(ALICE, Choice.MULLIGAN)  # would keep 0: kept automatically, all 7 to the bottom
+    assert told == (Instruction("new_hand", 7), Instruction("bottom", 7))
+    assert table.finished and table.player(ALICE).keeps == 0
+
+
+def test_london_rejects_a_card_count():
+    table = TableMulligan.start("london", [ALICE, BOB, CAROL])
+    with pytest.raises(MulliganError) as caught:
+        table.decide(ALICE, 2)
+    assert caught.value.key == "mulligan.error.keep_or_mulligan"
+
+
+def test_vancouver_shrinks_and_scries():
+    """Vancouver: one fewer card per mulligan after the free multiplayer one; scry 1 when below 7."""
+    table = TableMulligan.start("vancouver", [ALICE, BOB, CAROL])
+    table, told = table.decide(ALICE, Choice.MULLIGAN)
+    assert told == (Instruction("new_hand", 7),)
+    table, _ = table.decide(BOB, Choice.KEEP)
+    table, _ = table.decide(CAROL, Choice.KEEP)
+    table, told = table.decide(ALICE, Choice.MULLIGAN)
+    assert told == (Instruction("new_hand", 6),)
+    table, told = table.decide(ALICE, Choice.KEEP)
+    assert told == (Instruction("keep", 6),)
+    assert table.closing_instructions() == {ALICE: (Instruction("scry", 1),)}
+
+
+def test_replay_rebuilds_and_undo_drops_the_last_decision():
+    table = TableMulligan.start("partial_paris", [ALICE, BOB])
+    table, _ = table.decide(ALICE, 2)
+    table, _ = table.decide(BOB, 0)
+    table, _ = table.decide(ALICE, 0)
+    stored = table.result()["decisions"]
+    again = TableMulligan.replay("partial_paris", [ALICE, BOB], None, stored)
+    assert again == table
+    undone = TableMulligan.replay("partial_paris", [ALICE, BOB], None, stored[:-1])
+    assert not undone.finished and undone.whose_turn == ALICE
+    assert undone.status()[0].state is SeatState.DECIDING and undone.status()[0].keeps == 6
+
+
+def test_start_rejects_empty_or_repeated_seats():
+    for seats, key in [([], "mulligan.error.no_players"), ([ALICE, ALICE], "mulligan.error.duplicate_player")]:
+        with pytest.raises(MulliganError) as caught:
+            TableMulligan.start("london", seats)
+        assert caught.value.key == key
