@@ -1,0 +1,193 @@
+"""Pod games as a service: load → domain step → store → result, one game at a time.
+
+Concurrency (ARCHITECTURE.md "Concurrency"): every change of a game runs under an asyncio lock keyed by
+the game id, so two players pressing at the same moment are applied one after the other and neither is
+lost. The event is committed before the caller sees the new state (and so before any Discord message
+is edited). The lock and the in-memory cache assume ONE bot process; a multi-process deployment would
+drop the cache and rely on the (game_id, seq) primary key as a row version, retrying on conflict.
+
+A restart loses nothing: the cache is rebuilt by folding the stored events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.domain import pod
+from bot.domain.pod import Event, PodError, PodGameRecord, PodState
+from bot.storage.db import Database, now_iso
+from bot.storage.pods import GameFinish, PodGameRow, PodRepository
+
+Notify = Callable[[str, Any], None]
+
+# Changes a player makes for themselves only (a vote, a concession, joining); a manager may still
+# concede for someone who left the table, but nobody votes for somebody else.
+_SELF_ONLY = {pod.DRAW_VOTE, pod.JOIN}
+
+
+@dataclass
+class LoadedGame:
+    row: PodGameRow
+    events: list[Event]
+    state: PodState
+    record: PodGameRecord | None = field(default=None)
+
+    @property
+    def game_id(self) -> int:
+        return self.row.game_id
+
+
+class PodService:
+    """Starts games, applies changes, and tells listeners when a game finishes.
+
+    ``notify(event_name, payload)`` is ``bot.dispatch`` in the bot (``"pod_game_finished"`` with a
+    :class:`PodGameRecord`); services never import Discord.
+    """
+
+    def __init__(self, db: Database, *, notify: Notify | None = None, clock: Callable[[], str] = now_iso,
+                 rng: random.Random | None = None) -> None:
+        self.repo = PodRepository(db)
+        self.notify = notify or (lambda name, payload: None)
+        self.clock = clock
+        self.rng = rng or secrets.SystemRandom()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._games: dict[int, LoadedGame] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # -- starting ---------------------------------------------------------------------------------
+
+    async def start_game(self, *, guild_id: int | None, channel_id: int | None, created_by: int | None,
+                         players: Sequence[tuple[int, str]], ruleset: str, starting_life: int | None = None,
+                         own_totals_only: bool = False, tournament_id: int | None = None,
+                         round_number: int | None = None) -> LoadedGame:
+        """Create a game (optionally linked to a tournament round) with its first players in seat order.
+
+        ``players`` are (user id, display name). Raises PodError for an unknown ruleset, a bad life
+        total, or a repeated or excess player; nothing is stored then."""
+        data = {"ruleset": ruleset, "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
+                "own_totals_only": own_totals_only,
+                "players": [{"user_id": int(u), "name": str(n)} for u, n in players]}
+        first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
+        state = pod.apply(None, first)  # validate before storing anything
+        game_id = await self.repo.create(guild_id=guild_id, channel_id=channel_id, ruleset=ruleset,
+                                         first_event=first, tournament_id=tournament_id, round_number=round_number)
+        row = await self.repo.game(game_id)
+        assert row is not None
+        loaded = LoadedGame(row=row, events=[first], state=state)
+        self._games[game_id] = loaded
+        return loaded
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> LoadedGame:
+        """The game, from the cache or folded from its stored events."""
+        cached = self._games.get(game_id)
+        if cached is not None:
+            return cached
+        async with self.lock(game_id):
+            return await self._load(game_id)
+
+    async def _load(self, game_id: int) -> LoadedGame:
+        cached = self._games.get(game_id)
+        if cached is not None:
+            return cached
+        row = await self.repo.game(game_id)
+        if row is None:
+            raise PodError("no_game")
+        events = await self.repo.events(game_id)
+        state = pod.replay(events)
+        loaded = LoadedGame(row=row, events=events, state=state, record=self._record(row, state))
+        self._games[game_id] = loaded
+        return loaded
+
+    async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:
+        return await self.repo.recent(guild_id, limit)
+
+    async def open_in_channel(self, channel_id: int) -> list[PodGameRow]:
+        return await self.repo.open_in_channel(channel_id)
+
+    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
+        async with self.lock(game_id):
+            await self.repo.set_message(game_id, channel_id, message_id)
+            loaded = await self._load(game_id)
+            refreshed = await self.repo.game(game_id)
+            assert refreshed is not None
+            loaded.row = refreshed
+
+    # -- changing ---------------------------------------------------------------------------------
+
+    async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
+                     **data: Any) -> LoadedGame:
+        """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused."""
+        async with self.lock(game_id):
+            loaded = await self._load(game_id)
+            event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
+            self._check_permission(loaded.state, actor, event, manager)
+            return await self._commit(loaded, event)
+
+    async def undo(self, game_id: int, actor: int, steps: int = 1, *, manager: bool = False) -> LoadedGame:
+        async with self.lock(game_id):
+            loaded = await self._load(game_id)
+            pod.check_may_change(loaded.state, actor, None, manager=manager)
+            seqs = pod.undoable(loaded.events, steps)
+            event = Event(seq=loaded.events[-1].seq + 1, kind=pod.UNDO, actor=actor, at=self.clock(),
+                          data={"seqs": seqs})
+            return await self._commit(loaded, event)
+
+    async def shuffle_seats(self, game_id: int, actor: int, *, manager: bool = False) -> LoadedGame:
+        """A random seat order before turn 1 (``secrets.SystemRandom`` unless a test seeds one)."""
+        async with self.lock(game_id):
+            loaded = await self._load(game_id)
+            order = [p.user_id for p in loaded.state.players]
+            self.rng.shuffle(order)
+            event = Event(seq=loaded.events[-1].seq + 1, kind=pod.SEATS, actor=actor, at=self.clock(),
+                          data={"order": order})
+            pod.check_may_change(loaded.state, actor, None, manager=manager)
+            return await self._commit(loaded, event)
+
+    @staticmethod
+    def _check_permission(state: PodState, actor: int, event: Event, manager: bool) -> None:
+        if event.kind in _SELF_ONLY:
+            if event.data.get("player") != actor:
+                raise PodError("only_yourself")
+            return
+        if event.kind == pod.CONCEDE and event.data.get("player") == actor:
+            return
+        pod.check_may_change(state, actor, pod.event_target(event), manager=manager)
+
+    async def _commit(self, loaded: LoadedGame, event: Event) -> LoadedGame:
+        """Domain step, then store; if storing fails the cache is dropped so the next read refolds."""
+        new_state = pod.step(loaded.state, loaded.events, event)
+        finish = None
+        if new_state.finished:
+            finish = GameFinish(ended=new_state.ended or pod.END_STOPPED, ended_at=new_state.ended_at,
+                                survivors=[p.user_id for p in new_state.alive])
+        try:
+            await self.repo.append(loaded.game_id, event, finish)
+        except BaseException:
+            self._games.pop(loaded.game_id, None)  # the in-place step must not outlive a failed write
+            raise
+        loaded.events.append(event)
+        loaded.state = new_state
+        if finish is not None:
+            row = await self.repo.game(loaded.game_id)
+            assert row is not None
+            loaded.row = row
+            loaded.record = self._record(row, new_state)
+            self.notify("pod_game_finished", loaded.record)
+        return loaded
+
+    @staticmethod
+    def _record(row: PodGameRow, state: PodState) -> PodGameRecord | None:
+        if not state.finished:
+            return None
+        return pod.game_record(state, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
+                               tournament_id=row.tournament_id, round_number=row.round_number)
+

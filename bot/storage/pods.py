@@ -1,0 +1,111 @@
+"""Pod games in SQLite: an append-only event log per game plus a row saying where its board lives.
+
+Appending an event and (when it ends the game) marking the game finished happen in one transaction,
+so the log and the summary never disagree. Seqs are assigned by the caller under the game's lock;
+the primary key (game_id, seq) would reject a second writer that raced it (the guard a
+multi-process PostgreSQL deployment would rely on).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bot.domain.pod import Event
+from bot.storage.db import Database, now_iso
+
+
+@dataclass(frozen=True)
+class PodGameRow:
+    game_id: int
+    guild_id: int | None
+    channel_id: int | None
+    message_id: int | None
+    created_by: int | None
+    created_at: str
+    ruleset: str
+    status: str  # open | finished
+    ended: str | None
+    ended_at: str | None
+    survivors: list[int]
+    tournament_id: int | None
+    round_number: int | None
+
+
+@dataclass(frozen=True)
+class GameFinish:
+    """What to write on the game row when an event ends the game."""
+
+    ended: str
+    ended_at: str | None
+    survivors: list[int]
+
+
+_GAME_COLUMNS = ("game_id, guild_id, channel_id, message_id, created_by, created_at, ruleset, status, ended, "
+                 "ended_at, survivors, tournament_id, round_number")
+
+
+def _game(row) -> PodGameRow:
+    values = dict(zip(_GAME_COLUMNS.split(", "), row, strict=True))
+    values["survivors"] = json.loads(values["survivors"]) if values["survivors"] else []
+    return PodGameRow(**values)
+
+
+def _event(row) -> Event:
+    return Event(seq=row[0], kind=row[1], actor=row[2], at=row[3], data=json.loads(row[4]))
+
+
+class PodRepository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(self, *, guild_id: int | None, channel_id: int | None, ruleset: str, first_event: Event,
+                     tournament_id: int | None = None, round_number: int | None = None) -> int:
+        """A new game with its creation event, in one transaction; returns the game id."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO pod_games (guild_id, channel_id, created_by, created_at, ruleset, status, "
+                "tournament_id, round_number) VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
+                (guild_id, channel_id, first_event.actor, now_iso(), ruleset, tournament_id, round_number))
+            game_id = int(cursor.lastrowid)
+            await self._insert_event(conn, game_id, first_event)
+        return game_id
+
+    async def append(self, game_id: int, event: Event, finish: GameFinish | None = None) -> None:
+        async with self.db.transaction() as conn:
+            await self._insert_event(conn, game_id, event)
+            if finish is not None:
+                await conn.execute(
+                    "UPDATE pod_games SET status = 'finished', ended = ?, ended_at = ?, survivors = ? "
+                    "WHERE game_id = ?", (finish.ended, finish.ended_at, json.dumps(finish.survivors), game_id))
+
+    @staticmethod
+    async def _insert_event(conn, game_id: int, event: Event) -> None:
+        await conn.execute(
+            "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)))
+
+    async def game(self, game_id: int) -> PodGameRow | None:
+        row = await self.db.fetchone(f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE game_id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def events(self, game_id: int) -> list[Event]:
+        rows = await self.db.fetchall(
+            "SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [_event(r) for r in rows]
+
+    async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
+        await self.db.execute("UPDATE pod_games SET channel_id = ?, message_id = ? WHERE game_id = ?",
+                              (channel_id, message_id, game_id))
+
+    async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:
+        rows = await self.db.fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE guild_id = ? ORDER BY game_id DESC LIMIT ?",
+            (guild_id, limit))
+        return [_game(r) for r in rows]
+
+    async def open_in_channel(self, channel_id: int) -> list[PodGameRow]:
+        rows = await self.db.fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE channel_id = ? AND status = 'open' ORDER BY game_id DESC",
+            (channel_id,))
+        return [_game(r) for r in rows]
