@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.domain.mulligan import MulliganError, MulliganStyle, TableMulligan, parse_decision, style_for_ruleset
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_COMMANDERS = 2
@@ -39,7 +41,6 @@ MAX_COUNTER_NAME = 32
 RULESETS = ("commander", "edh-2010", "duel-zh")
 # Which commander-tax variant each ruleset uses (RULES.md, table "Rulesets").
 TAX_VARIANT = {"commander": "G3a", "edh-2010": "G3a", "duel-zh": "G3b"}
-MULLIGAN_STYLE = {"commander": "london", "edh-2010": "partial-paris", "duel-zh": "partial-paris"}
 
 # Reasons a player leaves the game.
 LOST_LIFE = "life"
@@ -79,7 +80,7 @@ class PodError(Exception):
 
     def __init__(self, key: str, **values: Any) -> None:
         super().__init__(key)
-        self.key = f"pod.error.{key}"
+        self.key = key if "." in key else f"pod.error.{key}"  # a dotted key comes from another catalogue
         self.values = values
 
 
@@ -129,10 +130,6 @@ class Player:
     commanders: list[Commander] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     commander_damage_taken: dict[str, int] = field(default_factory=dict)  # commander key -> damage (G5)
-    mulligans: int = 0
-    mulligan_status: str = "deciding"  # deciding | kept
-    kept_cards: int | None = None
-    mulligan_log: list[dict[str, Any]] = field(default_factory=list)
     eliminated: Elimination | None = None
 
     @property
@@ -146,6 +143,8 @@ class PodState:
     starting_life: int
     own_totals_only: bool
     created_by: int | None
+    mulligan_style: MulliganStyle = MulliganStyle.LONDON
+    mulligan: TableMulligan | None = None  # the mulligan step once someone has answered (before turn 1)
     players: list[Player] = field(default_factory=list)  # in seat order
     turn: int = 0  # 0 = before the first turn (joining, seats, mulligans)
     active_seat: int = 0
@@ -333,8 +332,12 @@ def _create(event: Event) -> PodState:
     if ruleset not in RULESETS:
         raise PodError("unknown_ruleset")
     life = _amount(data.get("starting_life", STARTING_LIFE), minimum=1)
+    try:
+        style = MulliganStyle(data.get("mulligan_style") or style_for_ruleset(ruleset))
+    except ValueError:
+        raise PodError("unknown_mulligan_style") from None
     state = PodState(ruleset=ruleset, starting_life=life, own_totals_only=bool(data.get("own_totals_only")),
-                     created_by=event.actor, last_seq=event.seq)
+                     created_by=event.actor, mulligan_style=style, last_seq=event.seq)
     for entry in data.get("players", []):
         _add_player(state, int(entry["user_id"]), str(entry["name"]))
     if len(state.players) < 1:
@@ -372,14 +375,20 @@ def _before_first_turn(state: PodState) -> None:
         raise PodError("already_started")
 
 
-def _apply_join(state: PodState, event: Event) -> None:
+def _before_mulligans(state: PodState) -> None:
     _before_first_turn(state)
+    if state.mulligan is not None:
+        raise PodError("mulligans_started")
+
+
+def _apply_join(state: PodState, event: Event) -> None:
+    _before_mulligans(state)
     _add_player(state, int(event.data["player"]), str(event.data["name"]))
 
 
 def _apply_seats(state: PodState, event: Event) -> None:
     """A new seat order (the service shuffles; the fold only checks it is the same players)."""
-    _before_first_turn(state)
+    _before_mulligans(state)
     order = [int(u) for u in event.data["order"]]
     if sorted(order) != sorted(p.user_id for p in state.players):
         raise PodError("bad_seat_order")
@@ -398,19 +407,33 @@ def _apply_commanders(state: PodState, event: Event) -> None:
 
 
 def _apply_mulligan(state: PodState, event: Event) -> None:
-    """A mulligan-step decision, as worked out by the mulligan procedure: ``kept`` (final hand size)
-    or another mulligan. Before the first turn only; the log goes into the game record."""
+    """One answer in the table's mulligan step (M1 partial Paris, London, Vancouver), in seat order.
+
+    The procedure itself is ``bot.domain.mulligan.TableMulligan``; the first answer fixes the seats
+    (no joining or reseating afterwards). ``decision``: cards set aside (partial Paris) or keep/mulligan."""
     _before_first_turn(state)
     player = _alive_player(state, event.data["player"])
-    if player.mulligan_status == "kept":
-        raise PodError("already_kept")
-    decision = dict(event.data)
-    if decision.get("kept"):
-        player.mulligan_status = "kept"
-        player.kept_cards = _amount(decision.get("hand_size", 7), minimum=0)
-    else:
-        player.mulligans += 1
-    player.mulligan_log.append(decision)
+    if len(state.players) < MIN_PLAYERS:
+        raise PodError("too_few_players")
+    table = state.mulligan or TableMulligan.start(state.mulligan_style, [p.user_id for p in state.players])
+    try:
+        state.mulligan, _ = table.decide(player.user_id, parse_decision(event.data["decision"]))
+    except MulliganError as error:
+        raise PodError(error.key, **error.values) from None
+
+
+def mulligan_instructions(state: PodState, player: int) -> tuple:
+    """What ``player`` does with their cards after their last answer (for the reply to that player)."""
+    table = state.mulligan
+    if table is None:
+        return ()
+    replayed = TableMulligan.start(table.style, table.seat_order, table.player_count)
+    told: tuple = ()
+    for who, decision in table.decisions:
+        replayed, instructions = replayed.decide(who, decision)
+        if who == player:
+            told = instructions
+    return told
 
 
 def _apply_life(state: PodState, event: Event) -> None:
@@ -521,6 +544,8 @@ def _apply_next_turn(state: PodState, event: Event) -> None:
     if not state.started:
         if len(state.players) < MIN_PLAYERS:
             raise PodError("too_few_players")
+        if state.mulligan is not None and not state.mulligan.finished:
+            raise PodError("mulligans_unfinished")
         state.turn, state.active_seat = 1, 0
         return
     seat = state.active_seat
@@ -611,7 +636,7 @@ class GameRecordPlayer:
     final_life: int
     poison: int
     mulligans: int
-    kept_cards: int | None
+    kept_cards: int | None  # None when the table skipped the mulligan step
 
 
 @dataclass(frozen=True)
@@ -639,7 +664,7 @@ class PodGameRecord:
     commander_damage: dict[tuple[int, str], int]
     casts: list[dict[str, Any]]
     life_changes: list[dict[str, Any]]
-    mulligans: dict[int, list[dict[str, Any]]]
+    mulligans: dict[str, Any] | None  # TableMulligan.result(): style, per player mulligans/kept, decisions
     tournament_id: int | None = None
     round_number: int | None = None
     ended_at: str | None = None
@@ -651,8 +676,12 @@ class PodGameRecord:
 
 def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_id: int | None,
                 tournament_id: int | None = None, round_number: int | None = None) -> PodGameRecord:
+    table = state.mulligan
+    hands = {s.player: s for s in table.status()} if table else {}
     players = [GameRecordPlayer(user_id=p.user_id, name=p.name, seat=i + 1, commanders=[c.name for c in p.commanders],
-                                final_life=p.life, poison=p.poison, mulligans=p.mulligans, kept_cards=p.kept_cards)
+                                final_life=p.life, poison=p.poison,
+                                mulligans=hands[p.user_id].mulligans if p.user_id in hands else 0,
+                                kept_cards=hands[p.user_id].keeps if p.user_id in hands else None)
                for i, p in enumerate(state.players)]
     return PodGameRecord(
         guild_id=guild_id, channel_id=channel_id, game_id=game_id, ruleset=state.ruleset, players=players,
@@ -661,5 +690,5 @@ def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_
         turns=state.turn, combat_damage={t: dict(s) for t, s in state.combat_damage.items()},
         commander_damage={(p.user_id, k): v for p in state.players for k, v in p.commander_damage_taken.items()},
         casts=list(state.cast_log), life_changes=list(state.life_log),
-        mulligans={p.user_id: list(p.mulligan_log) for p in state.players},
+        mulligans=table.result() if table else None,
         tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at)

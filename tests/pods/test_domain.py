@@ -259,11 +259,10 @@ def test_undo_drops_the_last_events_including_an_elimination():
 
 def test_record_keeps_what_tournaments_need():
     game = _with_commanders("edh-2010")
-    game.add(pod.MULLIGAN, player=ALICE, kept=False, hand_size=7)
-    game.add(pod.MULLIGAN, player=ALICE, kept=True, hand_size=6)
-    game.add(pod.MULLIGAN, player=BOB, kept=True, hand_size=7)
-    with pytest.raises(PodError, match="already_kept"):
-        game.add(pod.MULLIGAN, player=BOB, kept=True, hand_size=7)
+    game.add(pod.MULLIGAN, player=ALICE, decision=2)  # M1: sets 2 aside, draws 1
+    game.add(pod.MULLIGAN, player=BOB, decision=0)
+    game.add(pod.MULLIGAN, player=CAROL, decision="0")
+    game.add(pod.MULLIGAN, player=ALICE, decision=0)  # keeps 6
     game.start()
     tymna = commander_key(ALICE, 0)
     game.add(pod.CAST, commander=tymna)
@@ -281,7 +280,9 @@ def test_record_keeps_what_tournaments_need():
         (ALICE, pod.LOST_LIFE, 2), (CAROL, pod.LOST_CONCEDED, 2)]
     assert record.standings == [(1, [BOB]), (2, [CAROL]), (3, [ALICE])]
     assert [p.mulligans for p in record.players] == [1, 0, 0]
-    assert record.players[0].kept_cards == 6
+    assert [p.kept_cards for p in record.players] == [6, 7, 7]
+    assert record.mulligans["style"] == "partial_paris"
+    assert record.mulligans["decisions"] == [[ALICE, 2], [BOB, 0], [CAROL, 0], [ALICE, 0]]
     assert (record.tournament_id, record.round_number) == (3, 2)
 
 
@@ -303,3 +304,30 @@ def test_replay_is_deterministic():
     game.start()
     game.add(pod.COMMANDER_DAMAGE, commander=commander_key(BOB, 0), target=ALICE, amount=7)
     assert replay(game.events) == replay(list(game.events))
+
+
+def test_m1_partial_paris_mulligan_step_in_seat_order():
+    game = Game("duel-zh", players=(ALICE, BOB))
+    with pytest.raises(PodError) as excinfo:
+        game.add(pod.MULLIGAN, player=BOB, decision=1)
+    assert excinfo.value.key == "mulligan.error.not_your_turn"
+    state = game.add(pod.MULLIGAN, player=ALICE, decision=3)
+    assert pod.mulligan_instructions(state, ALICE)[0].count == 2  # M1: draw one fewer than set aside
+    with pytest.raises(PodError, match="mulligans_started"):
+        game.add(pod.JOIN, player=CAROL, name="Carol")
+    with pytest.raises(PodError, match="mulligans_unfinished"):
+        game.start()
+    game.add(pod.MULLIGAN, player=BOB, decision=0)
+    state = game.add(pod.MULLIGAN, player=ALICE, decision=0)
+    assert state.mulligan.finished
+    assert game.start().turn == 1
+
+
+def test_london_first_mulligan_free_with_three_players_and_vancouver_option():
+    game = Game("commander")
+    state = game.add(pod.MULLIGAN, player=ALICE, decision="mulligan")
+    assert state.mulligan.style == "london" and state.mulligan.player(ALICE).to_bottom == 0
+    vancouver = Game("commander", mulligan_style="vancouver")
+    assert vancouver.state.mulligan_style == "vancouver"
+    with pytest.raises(PodError, match="unknown_mulligan_style"):
+        Game("commander", mulligan_style="paris")
