@@ -11,7 +11,7 @@ from bot.domain.tournament.votes import validate_votes
 
 def checked_game(game: object, players: Iterable[Player], survivors: Iterable[Player],
                  votes: Mapping[Player, Player] | None = None, *, draw: bool = False,
-                 eliminations: Mapping[Player, int] | None = None,
+                 eliminations: Mapping[Player, int] | None = None, stopped: bool = False,
                  known: Iterable[Player] = ()) -> GameResult:
     """A ``GameResult`` after checking it makes sense; ``game`` labels the game in error messages.
 
@@ -29,4 +29,4 @@ def checked_game(game: object, players: Iterable[Player], survivors: Iterable[Pl
             raise TournamentError("survivor_not_at_table", game=game, player=survivor)
     votes = dict(votes or {})
     validate_votes(game, players, votes, known)
-    return GameResult(players, survivors, votes, draw, dict(eliminations or {}))
+    return GameResult(players, survivors, votes, draw, dict(eliminations or {}), stopped)

@@ -64,7 +64,8 @@ class GameResult:
 
     ``survivors`` are the players alive when the game ended; in a draw, everyone still in (T3).
     A game that is not a draw and has exactly one survivor was won by that survivor.
-    ``eliminations`` counts the opponents each player knocked out.
+    ``eliminations`` counts the opponents each player knocked out. A game ``stopped`` early (``/pod end``)
+    is neither a win nor a draw: only survival, votes and eliminations score.
     """
 
     players: tuple[Player, ...]
@@ -72,17 +73,18 @@ class GameResult:
     votes: Mapping[Player, Player] = field(default_factory=dict)
     draw: bool = False
     eliminations: Mapping[Player, int] = field(default_factory=dict)
+    stopped: bool = False
 
     @property
     def winner(self) -> Player | None:
-        if self.draw or len(self.survivors) != 1:
+        if self.draw or self.stopped or len(self.survivors) != 1:
             return None
         return next(iter(self.survivors))
 
     @property
     def is_draw(self) -> bool:
         """A draw was agreed, or the game ended with several (or no) players still in."""
-        return self.winner is None
+        return not self.stopped and self.winner is None
 
 
 @dataclass

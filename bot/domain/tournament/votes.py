@@ -21,13 +21,13 @@ def validate_vote(game: object, players: Iterable[Player], voter: Player, votee:
                   known: Iterable[Player] = ()) -> None:
     """Refuse a vote that T3 does not allow. ``game`` labels the game in the message.
 
-    ``known`` lists every player of the tournament, so a name that appears nowhere is reported as
-    unknown (a typo) rather than as someone from another table.
+    ``known`` (when given) lists every player of the tournament, so a name that appears nowhere is
+    reported as unknown (a typo) rather than as someone from another table.
     """
     at_table = set(players)
     everyone = at_table | set(known)
     for who in (voter, votee):
-        if who not in everyone:
+        if known and who not in everyone:
             raise TournamentError("vote_unknown_player", game=game, voter=voter, votee=votee, player=who)
     if voter not in at_table:
         raise TournamentError("vote_voter_not_at_table", game=game, voter=voter, votee=votee)
