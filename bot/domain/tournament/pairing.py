@@ -25,6 +25,9 @@ REMAINDER_SIZES = (3, 5)
 MIN_PLAYERS = 2
 REPEAT_WEIGHT = 1000  # one repeated pairing costs more than any spread of points within a pod
 SWAP_PASSES = 4
+SMALL_FIELD = 64  # up to this many players, try more random restarts when repeats remain
+RESTARTS_SMALL_FIELD = 40
+RESTARTS = 4
 
 
 def pod_sizes(player_count: int, pod_size: int = POD_SIZE, remainder_size: int = 3) -> list[int]:
@@ -67,10 +70,11 @@ def pair_round(players: Sequence[Player], round_number: int, seed: int, *,
     rng.shuffle(order)  # random draw in round 1; random order among equal points later
     if round_number > 1:
         order.sort(key=lambda player: -points.get(player, 0))
-    pods = _chunk(order, pod_sizes(len(order), pod_size, remainder_size))
+    sizes = pod_sizes(len(order), pod_size, remainder_size)
+    pods = _chunk(order, sizes)
     seen = opponent_counts(past_pods)
     if seen:
-        _reduce_repeats(pods, seen, points)
+        pods = _least_repeats(pods, sizes, seen, points, rng)
     for pod in pods:
         rng.shuffle(pod)
     return pods
@@ -102,6 +106,44 @@ def _pod_cost(pod: Sequence[Player], seen: Counter, points: Mapping[Player, floa
     values = [points.get(player, 0) for player in pod]
     spread = max(values) - min(values) if values else 0
     return REPEAT_WEIGHT * _pod_repeats(pod, seen) + spread
+
+
+def _least_repeats(pods: list[list[Player]], sizes: list[int], seen: Counter, points: Mapping[Player, float],
+                   rng: random.Random) -> list[list[Player]]:
+    """Improve the standings-ordered pods; if repeats remain, also try a few random starting orders
+    (the hill-climb can stop in a local optimum) and keep the cheapest arrangement."""
+    _reduce_repeats(pods, seen, points)
+    best, best_cost = pods, _total_cost(pods, seen, points)
+    restarts = RESTARTS_SMALL_FIELD if sum(sizes) <= SMALL_FIELD else RESTARTS
+    for _ in range(restarts):
+        if best_cost < REPEAT_WEIGHT:
+            break
+        order = [player for pod in best for player in pod]
+        rng.shuffle(order)
+        candidate = _greedy_pods(order, sizes, seen)
+        _reduce_repeats(candidate, seen, points)
+        cost = _total_cost(candidate, seen, points)
+        if cost < best_cost:
+            best, best_cost = candidate, cost
+    return best
+
+
+def _greedy_pods(order: list[Player], sizes: list[int], seen: Counter) -> list[list[Player]]:
+    """Fill pods one by one, each time adding the waiting player who has met the pod least."""
+    waiting = list(order)
+    pods = []
+    for size in sizes:
+        pod = [waiting.pop(0)]
+        while len(pod) < size:
+            index = min(range(len(waiting)),
+                        key=lambda i: sum(seen[_pair(waiting[i], member)] for member in pod))
+            pod.append(waiting.pop(index))
+        pods.append(pod)
+    return pods
+
+
+def _total_cost(pods: Sequence[Sequence[Player]], seen: Counter, points: Mapping[Player, float]) -> float:
+    return sum(_pod_cost(pod, seen, points) for pod in pods)
 
 
 def _reduce_repeats(pods: list[list[Player]], seen: Counter, points: Mapping[Player, float]) -> None:

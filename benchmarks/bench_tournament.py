@@ -1,0 +1,65 @@
+"""Pairing and scoring speed for a large tournament (issue #8).
+
+Run: /work/venv/bin/python benchmarks/bench_tournament.py [--players 256] [--rounds 5]
+
+Simulates a whole tournament in the domain layer: each round is paired by standings (avoiding repeat
+opponents), every pod plays a random game with a democratic vote (T3), then standings with all
+tiebreakers are computed. Prints the time per pairing and per standings computation, and how many
+repeat pairings the pairing could not avoid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bot.domain.tournament import DEMOCRATIC
+from bot.domain.tournament.games import checked_game
+from bot.domain.tournament.pairing import pair_round, repeat_pairings
+from bot.domain.tournament.standings import compute_standings, standings_csv
+
+
+def random_game(number: int, pod: list[int], rng: random.Random):
+    survivors = set(rng.sample(pod, rng.choice([1, 1, 1, 2])))
+    votes = {voter: rng.choice([p for p in pod if p != voter]) for voter in pod}
+    return checked_game(number, pod, survivors, votes, draw=len(survivors) > 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=2010)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    players = list(range(1, args.players + 1))
+    results, past_pods = [], []
+    pair_times, standing_times, repeats = [], [], []
+    points: dict[int, int] = {}
+    for round_number in range(1, args.rounds + 1):
+        start = time.perf_counter()
+        pods = pair_round(players, round_number, args.seed, points=points, past_pods=past_pods)
+        pair_times.append(time.perf_counter() - start)
+        repeats.append(repeat_pairings(pods, past_pods))
+        past_pods += pods
+        results += [random_game(len(results) + 1, pod, rng) for pod in pods]
+        start = time.perf_counter()
+        standings = compute_standings(results, DEMOCRATIC, seed=args.seed, players=players)
+        standing_times.append(time.perf_counter() - start)
+        points = {s.player: s.points for s in standings}
+    start = time.perf_counter()
+    csv_text = standings_csv(standings)
+    csv_time = time.perf_counter() - start
+    print(f"{args.players} players, {args.rounds} rounds, {len(results)} games")
+    print(f"pairing per round:   mean {statistics.mean(pair_times) * 1000:.1f} ms, "
+          f"max {max(pair_times) * 1000:.1f} ms")
+    print(f"standings per round: mean {statistics.mean(standing_times) * 1000:.1f} ms, "
+          f"max {max(standing_times) * 1000:.1f} ms")
+    print(f"CSV export: {csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines)")
+    print(f"repeat pairings left per round (pairs that met before): {repeats}")
+
+
+if __name__ == "__main__":
+    main()
