@@ -1,0 +1,57 @@
+"""The standings image: real Pillow output, decoded and checked for size, colours and row count."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.domain.tournament import DEMOCRATIC
+from bot.domain.tournament.games import checked_game
+from bot.domain.tournament.prizes import PrizeStats
+from bot.domain.tournament.standings import compute_standings
+from bot.render.fonts import png_bytes
+from bot.render.standings import (
+    ACCENT,
+    COLUMN_HEADER_HEIGHT,
+    FOOTER_HEIGHT,
+    HEADER_HEIGHT,
+    MAX_ROWS,
+    ROW_HEIGHT,
+    ROW_SHADES,
+    WIDTH,
+    render_standings,
+)
+
+
+def decoded(image: Image.Image) -> Image.Image:
+    return Image.open(io.BytesIO(png_bytes(image))).convert("RGB")
+
+
+def test_one_row_per_player_in_cjk_and_latin():
+    games = [checked_game(1, ["アトラクサ使い", "Ben", "魔判官之声", "Dan"], {"Ben"}, {"Ben": "Dan"})]
+    standings = compute_standings(games, DEMOCRATIC, seed=1, prizes={"Ben": PrizeStats(12, 1, 18, 9)})
+    image = decoded(render_standings("金曜 EDH", standings, str, "ja"))
+    assert image.size == (WIDTH, HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + 4 * ROW_HEIGHT + FOOTER_HEIGHT)
+    first_row = HEADER_HEIGHT + COLUMN_HEADER_HEIGHT
+    # zebra stripes at the right edge (no text there), one band per player
+    for index in range(4):
+        assert image.getpixel((WIDTH - 2, first_row + index * ROW_HEIGHT + 2)) == ROW_SHADES[index % 2]
+    # the title is drawn in the accent colour
+    title_band = image.crop((0, 0, WIDTH, HEADER_HEIGHT))
+    assert ACCENT in {colour for _, colour in title_band.getcolors(maxcolors=100_000)}
+    # text is drawn inside each row (not just the background)
+    row = image.crop((0, first_row, WIDTH, first_row + ROW_HEIGHT))
+    assert len(row.getcolors(maxcolors=100_000)) > 10
+
+
+def test_large_fields_are_capped_with_a_note():
+    players = [f"player {i}" for i in range(MAX_ROWS + 25)]
+    standings = compute_standings([], DEMOCRATIC, seed=1, players=players)
+    image = decoded(render_standings("Big", standings, str, "en"))
+    assert image.height == HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + MAX_ROWS * ROW_HEIGHT + FOOTER_HEIGHT
+
+
+def test_empty_standings_still_render():
+    image = decoded(render_standings("Empty", [], str, "zh-Hans"))
+    assert image.width == WIDTH and image.height > HEADER_HEIGHT
