@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from bot.cards.model import Card
 from bot.domain.mulligan.procedure import (
@@ -32,6 +33,9 @@ from bot.domain.mulligan.procedure import (
     MulliganStyle,
     PlayerMulligan,
 )
+
+if TYPE_CHECKING:
+    from bot.domain.mulligan.odds import ParisChoice
 
 PRACTICE_PLAYERS = 4  # a practice hand models a usual Commander pod (free first London mulligan)
 
@@ -84,14 +88,15 @@ class PracticeHand:
 
     @classmethod
     def deal(cls, library: Sequence[Card], style: MulliganStyle | str, *, seed: int | str | None = None,
-             player_count: int = PRACTICE_PLAYERS) -> PracticeHand:
+             player_count: int = PRACTICE_PLAYERS, rng: random.Random | None = None) -> PracticeHand:
         """Shuffle ``library`` (the deck without its commanders) and draw 7.
 
+        ``rng`` (for many runs from one generator) takes precedence over ``seed``.
         Raises ``MulliganError('mulligan.error.too_few_cards')`` for a library under 7 cards.
         """
         if len(library) < OPENING_HAND:
             raise MulliganError("mulligan.error.too_few_cards", count=len(library))
-        practice = cls(list(library), MulliganStyle(style), make_rng(seed), player_count)
+        practice = cls(list(library), MulliganStyle(style), rng or make_rng(seed), player_count)
         practice.rng.shuffle(practice.library)
         practice._draw(OPENING_HAND)
         return practice
@@ -211,3 +216,82 @@ class PracticeHand:
     def _logged(self, told: tuple[Instruction, ...]) -> tuple[Instruction, ...]:
         self.log += told
         return told
+
+
+# -- automatic play, for Monte Carlo odds -------------------------------------------------------------
+
+ParisPolicy = Callable[[int, int, int, int], "ParisChoice | None"]
+
+
+def play_to_keep(style: MulliganStyle | str, library: Sequence[Card], samples: int, keep: tuple[int, int], *,
+                 player_count: int = PRACTICE_PLAYERS, seed: int | str | None = None,
+                 paris_policy: ParisPolicy | None = None) -> list[int | None]:
+    """Play ``samples`` practice hands with the odds' policy ("mulligan until keepable", see
+    ``odds``); return the size of each kept keepable hand, or None when none was reached."""
+    style = MulliganStyle(style)
+    rng = make_rng(seed)
+    results: list[int | None] = []
+    for _ in range(samples):
+        practice = PracticeHand.deal(library, style, rng=rng, player_count=player_count)
+        if style is MulliganStyle.PARTIAL_PARIS:
+            results.append(_play_partial_paris(practice, keep, paris_policy))
+        else:
+            results.append(_play_keep_or_mulligan(practice, keep))
+    return results
+
+
+def _lands(cards: Sequence[Card]) -> int:
+    return sum(card.is_land for card in cards)
+
+
+def _positions_of(cards: Sequence[Card], lands: int, others: int) -> list[int]:
+    """The first ``lands`` land positions and the first ``others`` non-land positions of ``cards``."""
+    land_positions = [i for i, c in enumerate(cards) if c.is_land][:lands]
+    other_positions = [i for i, c in enumerate(cards) if not c.is_land][:others]
+    return land_positions + other_positions
+
+
+def _play_partial_paris(practice: PracticeHand, keep: tuple[int, int], policy: ParisPolicy | None) -> int | None:
+    if policy is None:
+        raise ValueError("partial Paris needs the policy of bot.domain.mulligan.odds.paris_policy")
+    while not practice.finished:
+        lands = _lands(practice.hand)
+        if keep[0] <= lands <= keep[1]:
+            practice.keep()
+            return len(practice.hand)
+        choice = policy(len(practice.hand), lands, len(practice.library), _lands(practice.library))
+        if choice is None:
+            practice.keep()
+            return None
+        practice.set_aside(_positions_of(practice.hand, choice.lands, choice.others))
+    lands = _lands(practice.hand)
+    return len(practice.hand) if keep[0] <= lands <= keep[1] else None
+
+
+def _play_keep_or_mulligan(practice: PracticeHand, keep: tuple[int, int]) -> int | None:
+    from bot.domain.mulligan.odds import london_keepable, london_lands_to_keep
+
+    london = practice.style is MulliganStyle.LONDON
+    while True:
+        size = practice.procedure.keeps
+        if size < keep[0]:
+            return None
+        lands = _lands(practice.hand)
+        keepable = london_keepable(lands, size, keep) if london else keep[0] <= lands <= keep[1]
+        if keepable:
+            break
+        if not practice.procedure.can_mulligan:
+            return None
+        practice.mulligan()
+        if practice.phase is not Phase.DECIDING:  # kept automatically at 0 cards
+            break
+    if practice.phase is Phase.DECIDING:
+        practice.keep()
+    if practice.phase is Phase.BOTTOM:
+        kept_lands = london_lands_to_keep(lands, practice.procedure.keeps, keep)
+        practice.bottom(_positions_of(practice.hand, lands - kept_lands,
+                                      practice.procedure.to_bottom - (lands - kept_lands)))
+    if practice.phase is Phase.SCRY:
+        practice.scry(to_bottom=False)
+    lands = _lands(practice.hand)
+    return len(practice.hand) if keep[0] <= lands <= keep[1] else None
