@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
+from bot.cards.importers import read_cards
 from bot.cards.index import CardIndex
 from bot.cards.model import Card
 
-SUBSET = Path(__file__).parent.parent / "data" / "cards_subset.jsonl"
+TESTS_DIR = Path(__file__).parent.parent
+SUBSET = TESTS_DIR / "data" / "cards_subset.jsonl"
+FIXTURES = Path(__file__).parent / "data"
+SCRYFALL_FILE = FIXTURES / "scryfall_cards.json"
+MTGJSON_FILE = FIXTURES / "mtgjson_atomic.json"
 
 
 def subset_cards() -> list[Card]:
-    with SUBSET.open(encoding="utf-8") as handle:
-        return [Card.from_scryfall(json.loads(line)) for line in handle if line.strip()]
+    return read_cards(SUBSET).cards
 
 
 @pytest.fixture(scope="session")

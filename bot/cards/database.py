@@ -1,0 +1,142 @@
+"""The card database the bot and the CLI use: SQLite rows plus the in-memory ``CardIndex``.
+
+``CardDatabase.open`` imports the bundled data set when the card tables are empty (a fresh install
+checks decks with no network), then loads every card into a ``CardIndex``. Imports and syncs read
+the whole file first (``bot.cards.importers``), then replace the stored cards in one transaction,
+then rebuild the index: a bad file leaves both the database and the index as they were.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import paths
+from bot.cards.importers import ImportedCards, ProgressCallback, read_cards, with_printed_names
+from bot.cards.index import CardIndex, Resolution
+from bot.cards.model import Card
+from bot.config import Config
+from bot.storage.cards import CardImportRecord, CardRepository
+from bot.storage.db import Database
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What an import did, for the CLI to print and the log to record."""
+
+    source: str
+    format: str
+    card_count: int
+    skipped: int
+    kept_printed_names: int
+    seconds: float
+
+
+class LoggedProgress:
+    """A progress callback that logs every quarter of the file (used when nobody watches a bar)."""
+
+    def __init__(self, what: str, step: int = 25) -> None:
+        self._what = what
+        self._step = step
+        self._next = step
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = done * 100 // total if total else 100
+        if percent >= self._next:
+            log.info("%s: %d%%", self._what, min(percent, 100))
+            self._next = (percent // self._step + 1) * self._step
+
+
+class CardDatabase:
+    """Stored cards and their index. ``resolve``/``autocomplete``/``get`` answer from memory."""
+
+    def __init__(self, db: Database, index: CardIndex) -> None:
+        self.db = db
+        self.repository = CardRepository(db)
+        self.index = index
+
+    @classmethod
+    async def open(cls, db: Database, bundled_path: str | Path | None = None) -> CardDatabase:
+        """The card database of ``db``, importing ``bundled_path`` (default: the bundled data set)
+        first when the card tables are empty."""
+        cards = cls(db, CardIndex.from_cards(()))
+        if await cards.repository.count() == 0:
+            source = Path(bundled_path) if bundled_path else paths.BUNDLED_CARDS
+            log.info("the card tables are empty: importing %s", source)
+            result = await cards.import_file(source, progress=LoggedProgress(f"importing {source.name}"))
+            log.info("imported %d cards from %s in %.1f s", result.card_count, source, result.seconds)
+        else:
+            await cards.reload()
+        return cards
+
+    # -- lookups ------------------------------------------------------------------------------------
+
+    def resolve(self, name: str) -> Resolution:
+        return self.index.resolve(name)
+
+    def autocomplete(self, text: str, language: str = "en", limit: int = 25) -> list[tuple[str, str]]:
+        return self.index.autocomplete(text, language, limit)
+
+    def get(self, english_name: str) -> Card | None:
+        return self.index.get(english_name)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    # -- changing the data ----------------------------------------------------------------------------
+
+    async def reload(self) -> None:
+        """Rebuild the index from the stored cards (after another process imported or synced)."""
+        self.index = CardIndex.from_cards(await self.repository.load_all())
+        log.info("card index ready: %d cards", len(self.index))
+
+    async def import_file(self, path: str | Path, fmt: str | None = None,
+                          progress: ProgressCallback | None = None) -> ImportResult:
+        """Import a card file (format detected when ``fmt`` is None) in place of the current cards.
+
+        Raises ``CardImportError`` for a missing, corrupt, truncated or wrong-shaped file, before
+        anything is written.
+        """
+        started = time.perf_counter()
+        imported = read_cards(path, fmt, progress)
+        return await self.store(imported, started=started)
+
+    async def store(self, imported: ImportedCards, *, printed_names: dict[str, dict[str, str]] | None = None,
+                    started: float | None = None) -> ImportResult:
+        """Replace the stored cards with ``imported`` and rebuild the index.
+
+        Printed names come from ``printed_names`` when given (``cards sync`` passes MTGJSON's);
+        names the new data lacks are kept from the current data, so importing an English-only
+        Scryfall file does not throw away the Japanese and Chinese names.
+        """
+        started = time.perf_counter() if started is None else started
+        cards = imported.cards
+        if printed_names:
+            cards = with_printed_names(cards, printed_names)
+        before = sum(1 for c in cards if c.printed_names)
+        cards = with_printed_names(cards, await self.repository.printed_names(), overwrite=False)
+        kept = sum(1 for c in cards if c.printed_names) - before
+        count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format)
+        self.index = CardIndex.from_cards(cards)
+        return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
+                            time.perf_counter() - started)
+
+    async def last_import(self) -> CardImportRecord | None:
+        return await self.repository.last_import()
+
+
+async def open_card_database(config: Config) -> tuple[Database, CardDatabase]:
+    """For CLI commands that need cards (``cards lookup``, ``deck check``, ``mulligan odds``, ...):
+    the database of ``config`` and its card database, importing the bundled data when empty.
+    The caller closes the ``Database``."""
+    db = await Database.open(config.database_path)
+    try:
+        cards = await CardDatabase.open(db, config.cards_path or None)
+    except BaseException:
+        await db.close()
+        raise
+    return db, cards

@@ -1,0 +1,96 @@
+"""Card rows in SQLite: load them all, or replace them all atomically (issue #2, "Card database").
+
+The database is the card data's durable home; lookups go to the in-memory ``CardIndex`` built from
+``load_all()``. ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``
+in ONE transaction: if anything fails (a bad record, a full disk, a crash), the transaction rolls
+back and the old cards are untouched; readers never see a half-imported set.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.cards.model import Card
+from bot.storage.db import Database, now_iso
+
+# The same columns as migration 0002_cards.sql; tests/cards/test_card_storage.py checks they agree.
+CARD_COLUMNS_DDL = """(
+    name               TEXT PRIMARY KEY,
+    layout             TEXT NOT NULL,
+    type_line          TEXT NOT NULL,
+    color_identity     TEXT NOT NULL,
+    commander_legality TEXT NOT NULL,
+    name_ja            TEXT,
+    name_zh_hans       TEXT,
+    name_zh_hant       TEXT,
+    data               TEXT NOT NULL
+)"""
+_INSERT = ("INSERT INTO cards_new (name, layout, type_line, color_identity, commander_legality, "
+           "name_ja, name_zh_hans, name_zh_hant, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_BATCH = 2000
+
+
+@dataclass(frozen=True)
+class CardImportRecord:
+    """One successful import: where the cards came from and when."""
+
+    source: str
+    format: str
+    card_count: int
+    imported_at: str
+
+
+def card_row(card: Card) -> tuple[str, ...]:
+    data = json.dumps(card.to_scryfall(), ensure_ascii=False, separators=(",", ":"))
+    names = card.printed_names
+    return (card.name, card.layout, card.type_line, card.color_identity, card.commander_legality,
+            names.get("ja"), names.get("zh-Hans"), names.get("zh-Hant"), data)
+
+
+class CardRepository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def count(self) -> int:
+        return int(await self.db.scalar("SELECT COUNT(*) FROM cards") or 0)
+
+    async def load_all(self) -> list[Card]:
+        rows = await self.db.fetchall("SELECT data FROM cards")
+        return [Card.from_scryfall(json.loads(row[0])) for row in rows]
+
+    async def printed_names(self) -> dict[str, dict[str, str]]:
+        """English name -> printed names, for the cards that have any."""
+        rows = await self.db.fetchall(
+            "SELECT name, name_ja, name_zh_hans, name_zh_hant FROM cards "
+            "WHERE name_ja IS NOT NULL OR name_zh_hans IS NOT NULL OR name_zh_hant IS NOT NULL")
+        out: dict[str, dict[str, str]] = {}
+        for name, ja, hans, hant in rows:
+            out[name] = {lang: value for lang, value in (("ja", ja), ("zh-Hans", hans), ("zh-Hant", hant))
+                         if value}
+        return out
+
+    async def replace_all(self, cards: Sequence[Card], *, source: str, fmt: str) -> int:
+        """Make ``cards`` the whole card set, atomically. Returns how many were stored."""
+        if not cards:
+            raise ValueError("refusing to replace the card data with no cards")
+        rows = [card_row(card) for card in cards]
+        async with self.db.transaction() as conn:
+            await conn.execute("DROP TABLE IF EXISTS cards_new")
+            await conn.execute(f"CREATE TABLE cards_new {CARD_COLUMNS_DDL}")
+            for start in range(0, len(rows), _BATCH):
+                await conn.executemany(_INSERT, rows[start:start + _BATCH])
+            await conn.execute("DROP TABLE cards")
+            await conn.execute("ALTER TABLE cards_new RENAME TO cards")
+            async with conn.execute("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") as cursor:
+                sequence = (await cursor.fetchone())[0]
+            await conn.execute(
+                "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
+                "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
+        return len(rows)
+
+    async def last_import(self) -> CardImportRecord | None:
+        row = await self.db.fetchone(
+            "SELECT source, format, card_count, imported_at FROM card_imports ORDER BY sequence DESC LIMIT 1")
+        return None if row is None else CardImportRecord(*row)
