@@ -1,0 +1,806 @@
+"""The Face the Hydra engine: the bot plays the Hydra, the players tell it what their cards do.
+
+Rules cited are RULES.md H1–H13. The engine is deterministic: the only randomness is the shuffle at
+set-up (``random.Random(seed)``), every choice the Hydra's cards need is made by the players (H9)
+through :attr:`HydraGame.pending`, so ``replay(setup, actions)`` rebuilds any state exactly — that is
+how games are saved, resumed and undone.
+
+The Hydra's turn is written as a generator that ``yield``s a :class:`Decision` whenever the players
+must answer (a choice, or a response window to counter a spell (H11) or prevent the damage step);
+``choose`` sends the answer back in. Player actions at instant speed (damage, destroy, ...) are
+allowed while a response window is open, never in the middle of a choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from bot.domain.hydra import cards as C
+from bot.domain.hydra.actions import Action, parse_action
+from bot.domain.hydra.errors import HydraError
+
+MAX_PLAYERS = 4  # H10
+MIN_HEADS, MAX_HEADS = 1, 11  # H2: difficulty is a number of the 11 "Hydra Head" cards
+STARTING_LIFE = 20  # H2
+
+# Decision topics and their documented defaults (used after a timeout, or when a script says nothing).
+COUNTER = "counter"  # H11 window: "pass" (let it resolve) — default pass
+PREVENT = "prevent"  # window before the damage step: "pass" — default pass
+DISTRACT_SACRIFICE = "distract_sacrifice"  # "decline" (lose 3 life) — default decline ("may")
+DISTRACT_TAP = "distract_tap"  # head to tap — default the first untapped head
+SWALLOW_EXILE = "swallow_exile"  # creature exiled (free text) or "none" — default "a creature"
+BREATH_MODE = "breath_mode"  # "damage" | "destroy" — default damage (the mode the bot can carry out)
+STRIKE_TARGET = "strike_target"  # head to destroy — default the first non-elite head
+NECK_TANGLE_TAP = "neck_tangle_tap"  # exactly two heads — default the first two untapped heads
+TORN_TAP = "torn_tap"  # up to two heads — default the first two untapped heads
+TRIGGER_ORDER = "trigger_order"  # which end-step trigger resolves next — default collector order
+
+WINDOW_TOPICS = (COUNTER, PREVENT)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSetup:
+    name: str
+    heroes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """Everything needed, with the action log, to rebuild a game."""
+
+    heads: int
+    players: tuple[PlayerSetup, ...]
+    seed: int
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    heroes: tuple[str, ...]
+    starting_life: int
+    life: int
+    lost: bool = False
+    # Life ledger, so tests can prove no life comes from nowhere.
+    reward_gain: int = 0
+    adjusted: int = 0
+    damage_taken: int = 0
+    life_lost: int = 0
+
+
+@dataclass(slots=True, eq=False)
+class Head:
+    """A Head on the battlefield. A new object each time a card enters (no memory of earlier visits)."""
+
+    card_id: int
+    card: C.HydraCard
+    damage: int = 0
+    tapped: bool = False
+    indestructible_through: int = 0  # Hydra turn number through whose end it is indestructible
+    frozen_for: int = 0  # Hydra turn number whose untap step it skips
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+
+@dataclass(slots=True)
+class SwallowWindow:
+    """Swallow the Hero Whole's return: until the Hydra's turn ``ends_at`` begins."""
+
+    ends_at: int
+    exiled: list[tuple[int, str]] = field(default_factory=list)  # (player index, creature)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A question to the players. ``player`` is a seat index, or None for "the players" together.
+
+    ``kind`` is ``option`` (one of ``options``), ``heads`` (``min_heads``..``max_heads`` distinct
+    head positions) or ``text`` (free text, e.g. the creature a player exiles).
+    """
+
+    topic: str
+    kind: str
+    default: str
+    player: int | None = None
+    options: tuple[str, ...] = ()
+    card: str | None = None
+    min_heads: int = 0
+    max_heads: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of the game log: an i18n key (``hydra.log.*``) and its values."""
+
+    key: str
+    values: dict[str, object]
+
+
+class _GameOver(Exception):
+    """Raised inside the Hydra's turn when the last challenger loses: the turn stops there."""
+
+
+Flow = Generator[Decision, object, None]
+
+
+class HydraGame:
+    """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        _validate_setup(setup)
+        self.setup = setup
+        names = C.deck_list()
+        self.card_names: list[str] = names
+        ids = list(range(C.DECK_SIZE))
+        starting = [i for i in ids if names[i] == C.HYDRA_HEAD][: setup.heads]
+        library = [i for i in ids if i not in set(starting)]
+        random.Random(setup.seed).shuffle(library)
+        self.library: list[int] = library  # the top card is the LAST element
+        self.battlefield: list[Head] = [self._new_head(i) for i in starting]
+        self.graveyard: list[int] = []
+        self.stack: list[int] = []
+        self.players: list[Player] = [self._new_player(p) for p in setup.players]
+        self.turn = 1  # overall turn number; turn 1 is the players' first turn (H3)
+        self.hydra_turns = 0
+        self.active = "players"
+        self.outcome = "ongoing"
+        self.glower_until = 0  # Hydra turn whose start ends Disorienting Glower's lock (0: no lock)
+        self.swallows: list[SwallowWindow] = []
+        self.extra_turns = 0
+        self.heads_severed = 0
+        self.pending: Decision | None = None
+        self.events: list[Event] = []
+        self.actions: list[str] = []
+        self._flow: Flow | None = None
+        self._in_flow = False
+        self._log("hydra.log.setup", heads=setup.heads, players=len(self.players))
+        self._log("hydra.log.players_turn", turn=self.turn)
+        self._log("hydra.log.no_first_draw")
+
+    @classmethod
+    def new(cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0) -> HydraGame:
+        if isinstance(players, int):
+            players = tuple(PlayerSetup(f"Player {i + 1}") for i in range(players))
+        return cls(GameSetup(heads=heads, players=tuple(players), seed=seed))
+
+    # ----------------------------------------------------------------- set-up helpers
+    def _new_head(self, card_id: int) -> Head:
+        return Head(card_id, C.CARDS[self.card_names[card_id]])
+
+    @staticmethod
+    def _new_player(setup: PlayerSetup) -> Player:
+        bonus = sum(C.HEROES[name].starting_life_bonus for name in setup.heroes)
+        return Player(setup.name, setup.heroes, STARTING_LIFE + bonus, STARTING_LIFE + bonus)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def over(self) -> bool:
+        return self.outcome != "ongoing"
+
+    @property
+    def spells_locked(self) -> bool:
+        """Disorienting Glower: players can't cast spells until the Hydra's next turn."""
+        return self.glower_until > self.hydra_turns
+
+    def alive(self) -> list[int]:
+        return [i for i, p in enumerate(self.players) if not p.lost]
+
+    def name_of(self, card_id: int) -> str:
+        return self.card_names[card_id]
+
+    def head_damage_output(self) -> int:
+        """H6 step 3: 1 per untapped card named Hydra Head, 2 per untapped elite Head."""
+        total = 0
+        for head in self.battlefield:
+            if not head.tapped:
+                total += 2 if head.card.elite else (1 if head.name == C.HYDRA_HEAD else 0)
+        return total
+
+    @staticmethod
+    def is_indestructible(head: Head) -> bool:
+        """Hydra's Impenetrable Hide; the mark is cleared in the cleanup of the Hydra's next turn."""
+        return head.indestructible_through > 0
+
+    # ----------------------------------------------------------------- driving
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply one player action; returns the events it caused. Raises HydraError, changing nothing."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        if self.over:
+            raise HydraError("hydra.error.game_over")
+        start = len(self.events)
+        handler = getattr(self, f"_do_{action.verb}")
+        handler(action)
+        self.actions.append(action.line())
+        return self.events[start:]
+
+    def choose_default(self) -> list[Event]:
+        """Answer the pending decision with its documented default (a timeout, or a silent script)."""
+        if self.pending is None:
+            raise HydraError("hydra.error.nothing_to_choose")
+        return self.apply(Action("choose", text=self.pending.default))
+
+    def play_until_players(self) -> None:
+        """Answer every pending decision with its default until the players may act (or it ends)."""
+        while self.pending is not None and not self.over:
+            self.choose_default()
+
+    # ----------------------------------------------------------------- player actions
+    def _require_players_may_act(self, *, instant: bool) -> None:
+        """Sorcery-speed actions need the players' own turn with nothing pending; instant-speed
+        ones may also be taken while a response window is open (never in the middle of a choice)."""
+        if self.pending is not None:
+            if not (instant and self.pending.topic in WINDOW_TOPICS):
+                raise HydraError("hydra.error.answer_first")
+        elif self.active != "players":
+            raise HydraError("hydra.error.not_your_turn")
+
+    def _head_at(self, position: int) -> Head:
+        if not 1 <= position <= len(self.battlefield):
+            raise HydraError("hydra.error.no_such_head", head=position, count=len(self.battlefield))
+        return self.battlefield[position - 1]
+
+    def _do_attack(self, action: Action) -> None:
+        """H4: attackers are assigned to heads; all combat damage is dealt at once, then the
+        state-based check destroys every head with lethal damage together."""
+        self._require_players_may_act(instant=False)
+        pairs = list(zip(action.numbers[::2], action.numbers[1::2], strict=True))
+        targets = [(self._head_at(pos), amount) for pos, amount in pairs]
+        for head, amount in targets:
+            if amount:
+                head.damage += amount
+                self._log("hydra.log.combat_damage", head=head.name, amount=amount)
+        self._check_lethal()
+
+    def _do_damage(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        head = self._head_at(action.numbers[0])
+        if action.numbers[1]:
+            head.damage += action.numbers[1]
+            self._log("hydra.log.damage", head=head.name, amount=action.numbers[1])
+        self._check_lethal()
+
+    def _do_loselife(self, action: Action) -> None:
+        """H8: life the Hydra would lose (or damage to it) is dealt to a head the players choose."""
+        self._require_players_may_act(instant=True)
+        head = self._head_at(action.numbers[0])
+        if action.numbers[1]:
+            head.damage += action.numbers[1]
+            self._log("hydra.log.redirected", head=head.name, amount=action.numbers[1])
+        self._check_lethal()
+
+    def _do_destroy(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        self._destroy(self._head_at(action.numbers[0]))
+
+    def _do_exile(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        self._leave([self._head_at(action.numbers[0])], how="exile")
+
+    def _do_bounce(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        self._leave([self._head_at(action.numbers[0])], how="bounce")
+
+    def _do_tap(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        head = self._head_at(action.numbers[0])
+        if not head.tapped:
+            head.tapped = True
+            self._log("hydra.log.tapped", head=head.name)
+
+    def _do_mill(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        milled = [self.library.pop() for _ in range(min(action.numbers[0], len(self.library)))]
+        self.graveyard.extend(milled)
+        self._log("hydra.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+
+    def _player_at(self, seat: int) -> int:
+        if not 1 <= seat <= len(self.players):
+            raise HydraError("hydra.error.no_such_player", player=seat, count=len(self.players))
+        if self.players[seat - 1].lost:
+            raise HydraError("hydra.error.player_out", player=self.players[seat - 1].name)
+        return seat - 1
+
+    def _do_life(self, action: Action) -> None:
+        """A player's own cards changed their life (lifelink, paying life, ...)."""
+        self._require_players_may_act(instant=True)
+        index = self._player_at(action.numbers[0])
+        delta = action.numbers[1]
+        player = self.players[index]
+        player.life += delta
+        player.adjusted += delta
+        self._log("hydra.log.life", player=player.name, delta=f"{delta:+d}", life=player.life)
+        self._check_players()
+
+    def _do_concede(self, action: Action) -> None:
+        seats = [self._player_at(action.numbers[0])] if action.numbers else self.alive()
+        for index in seats:
+            self.players[index].lost = True
+            self._log("hydra.log.conceded", player=self.players[index].name)
+        self._check_players_after_concession()
+
+    def _check_players_after_concession(self) -> None:
+        if not self.alive() and not self.over:
+            self._finish("lost")
+            self._flow = None
+            self.pending = None
+
+    def _do_end(self, action: Action) -> None:
+        self._require_players_may_act(instant=False)
+        self._log("hydra.log.players_end", turn=self.turn)
+        self._cleanup()
+        if self._win_check():
+            return
+        self._start_flow(self._hydra_phase())
+
+    def _do_choose(self, action: Action) -> None:
+        decision = self.pending
+        if decision is None:
+            raise HydraError("hydra.error.nothing_to_choose")
+        answer = self._validate_answer(decision, action.text)
+        self._advance(answer)
+
+    # ----------------------------------------------------------------- answers
+    def _validate_answer(self, decision: Decision, text: str) -> object:
+        text = text.strip()
+        if decision.kind == "option":
+            lowered = text.lower()
+            if lowered not in decision.options:
+                raise HydraError("hydra.error.bad_option", option=text, options=", ".join(decision.options))
+            return lowered
+        if decision.kind == "text":
+            if not text:
+                raise HydraError("hydra.error.usage", usage="choose OPTION")
+            return None if text.lower() == "none" else text
+        tokens = [] if text.lower() == "none" else text.replace(",", " ").split()
+        positions: list[int] = []
+        for token in tokens:
+            try:
+                positions.append(int(token))
+            except ValueError:
+                raise HydraError("hydra.error.not_a_number", value=token, line=text) from None
+        if len(set(positions)) != len(positions):
+            raise HydraError("hydra.error.same_head_twice")
+        if not decision.min_heads <= len(positions) <= decision.max_heads:
+            raise HydraError("hydra.error.head_count", min=decision.min_heads, max=decision.max_heads)
+        return [self._head_at(p) for p in positions]
+
+    def default_heads(self, count: int, prefer: str = "untapped") -> str:
+        """The documented default pick: the first ``count`` heads in printed order, untapped ones
+        first (``prefer='nonelite'`` puts non-elite heads first instead)."""
+        order = list(range(len(self.battlefield)))
+        if prefer == "untapped":
+            order.sort(key=lambda i: self.battlefield[i].tapped)
+        else:
+            order.sort(key=lambda i: self.battlefield[i].card.elite)
+        chosen = sorted(order[:count])
+        return " ".join(str(i + 1) for i in chosen) or "none"
+
+    # ----------------------------------------------------------------- the flow machinery
+    def _start_flow(self, flow: Flow) -> None:
+        self._flow = flow
+        self._advance(None)
+
+    def _advance(self, answer: object) -> None:
+        assert self._flow is not None
+        self._in_flow = True
+        try:
+            self.pending = self._flow.send(answer)
+        except (StopIteration, _GameOver):
+            self._flow = None
+            self.pending = None
+        finally:
+            self._in_flow = False
+
+    # ----------------------------------------------------------------- the Hydra's turns (H6)
+    def _hydra_phase(self) -> Flow:
+        yield from self._hydra_turn()
+        while not self.over and self.extra_turns:
+            self.extra_turns -= 1
+            self._log("hydra.log.extra_turn")
+            yield from self._hydra_turn()
+        if not self.over:
+            self.turn += 1
+            self.active = "players"
+            self._log("hydra.log.players_turn", turn=self.turn)
+            self._log("hydra.log.draw_reminder")
+            if self.spells_locked:
+                self._log("hydra.log.glower_active")
+
+    def _hydra_turn(self) -> Flow:
+        self.turn += 1
+        self.hydra_turns += 1
+        self.active = "hydra"
+        number = self.hydra_turns
+        self._log("hydra.log.hydra_turn", turn=self.turn)
+        self._begin_hydra_turn(number)
+        self._untap_step(number)
+        yield from self._reveal_and_cast()
+        yield from self._damage_step()
+        yield from self._end_step()
+        self._cleanup()
+        self._win_check()
+
+    def _begin_hydra_turn(self, number: int) -> None:
+        """Effects lasting "until the Hydra's next turn" end as this turn begins."""
+        if self.glower_until and self.glower_until <= number:
+            self.glower_until = 0
+            self._log("hydra.log.glower_ends")
+        for window in [w for w in self.swallows if w.ends_at <= number]:
+            self.swallows.remove(window)
+            if window.exiled:
+                self._log("hydra.log.swallow_closed",
+                          creatures=", ".join(f"{self.players[p].name}: {c}" for p, c in window.exiled))
+
+    def _untap_step(self, number: int) -> None:
+        for head in self.battlefield:
+            if head.frozen_for == number:
+                head.frozen_for = 0
+                if head.tapped:
+                    self._log("hydra.log.stays_tapped", head=head.name)
+            elif head.tapped:
+                head.tapped = False
+        self._log("hydra.log.untap")
+
+    def _reveal_and_cast(self) -> Flow:
+        """H6 step 2: reveal the top card and cast it; an empty library just does nothing (H7)."""
+        if not self.library:
+            self._log("hydra.log.library_empty")
+            return
+        card_id = self.library.pop()
+        self._log("hydra.log.reveal", card=self.name_of(card_id))
+        yield from self._cast(card_id)
+
+    def _cast(self, card_id: int) -> Flow:
+        """The Hydra casts a card: targets are chosen, the players may counter it (H11), it resolves."""
+        name = self.name_of(card_id)
+        if card_id not in self.stack:
+            self.stack.append(card_id)
+        target: Head | None = None
+        if name == C.STRIKE_THE_WEAK_SPOT:
+            if not self.battlefield:
+                self._log("hydra.log.no_target", card=name)
+                self._to_graveyard_from_stack(card_id)
+                return
+            heads = yield Decision(STRIKE_TARGET, "heads", self.default_heads(1, "nonelite"),
+                                   card=name, min_heads=1, max_heads=1)
+            target = heads[0]
+            self._log("hydra.log.targets", card=name, head=target.name)
+        answer = yield Decision(COUNTER, "option", "pass", options=("pass", "counter"), card=name)
+        if answer == "counter":
+            self._log("hydra.log.countered", card=name)
+            self._to_graveyard_from_stack(card_id)
+            return
+        card = C.CARDS[name]
+        if card.is_head:
+            self.stack.remove(card_id)
+            self.battlefield.append(self._new_head(card_id))
+            self._log("hydra.log.head_enters", head=name)
+            return
+        follow_up = yield from self._resolve_sorcery(name, target)
+        self._to_graveyard_from_stack(card_id)
+        if follow_up is not None:
+            yield from self._cast(follow_up)
+
+    def _to_graveyard_from_stack(self, card_id: int) -> None:
+        self.stack.remove(card_id)
+        self.graveyard.append(card_id)
+
+    def _damage_step(self) -> Flow:
+        """H6 step 3: all at once, combat damage (so Fog-style prevention works)."""
+        amount = self.head_damage_output()
+        if amount == 0 or not self.alive():
+            self._log("hydra.log.no_damage")
+            return
+        answer = yield Decision(PREVENT, "option", "pass", options=("pass", "prevent"))
+        if answer == "prevent":
+            self._log("hydra.log.damage_prevented", amount=amount)
+            return
+        self._log("hydra.log.heads_attack", amount=amount)
+        self._damage_players(amount)
+
+    def _end_step(self) -> Flow:
+        """Elite heads' "at the beginning of the Hydra's end step" triggers; the players order them (H9)."""
+        triggers = [h.name for h in self.battlefield
+                    if h.name in (C.SAVAGE_VIGOR_HEAD, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD)]
+        triggers.sort(key=lambda n: C.CARDS[n].collector_number)
+        while triggers:
+            if len(triggers) > 1:
+                chosen = yield Decision(TRIGGER_ORDER, "option", triggers[0].lower(),
+                                        options=tuple(t.lower() for t in triggers))
+                name = next(t for t in triggers if t.lower() == chosen)
+            else:
+                name = triggers[0]
+            triggers.remove(name)
+            yield from self._end_step_trigger(name)
+
+    def _end_step_trigger(self, name: str) -> Flow:
+        self._log("hydra.log.trigger", head=name)
+        if name == C.SAVAGE_VIGOR_HEAD:
+            yield from self._reveal_and_cast()
+        elif name == C.SHRIEKING_TITAN_HEAD:
+            self._log("hydra.log.each_discards")  # exactly one card each (not two: CHALLENGE_DECKS §6)
+        else:
+            self._damage_players(1, source=name)
+
+    def _cleanup(self) -> None:
+        """End of a turn: marked damage wears off and "until end of turn" effects end at the same
+        time (CR 514.2), so a head losing indestructible here does not die of old damage."""
+        for head in self.battlefield:
+            head.damage = 0
+            if self.active == "hydra" and head.indestructible_through == self.hydra_turns:
+                head.indestructible_through = 0
+
+    def _win_check(self) -> bool:
+        """H7: at the end of any turn, no heads on the battlefield means the players win."""
+        if not self.battlefield and not self.over:
+            self._finish("won")
+            return True
+        return False
+
+    def _finish(self, outcome: str) -> None:
+        self.outcome = outcome
+        self._log("hydra.log.won" if outcome == "won" else "hydra.log.lost")
+
+    # ----------------------------------------------------------------- sorceries
+    def _resolve_sorcery(self, name: str, target: Head | None) -> Generator[Decision, object, int | None]:
+        """Each card does what its oracle text says, no more; returns a card to cast afterwards."""
+        number = self.hydra_turns
+        if name == C.DISORIENTING_GLOWER:
+            self.glower_until = max(self.glower_until, number + 1)
+            self._log("hydra.log.glower")
+        elif name == C.DISTRACT_THE_HYDRA:
+            yield from self._distract()
+        elif name == C.GROWN_FROM_THE_STUMP:
+            self._grown_from_the_stump()
+        elif name == C.IMPENETRABLE_HIDE:
+            for head in self.battlefield:  # only the heads there now (CHALLENGE_DECKS §6)
+                head.indestructible_through = max(head.indestructible_through, number + 1)
+            self._log("hydra.log.hide", count=len(self.battlefield))
+        elif name == C.NECK_TANGLE:
+            if len(self.battlefield) >= 5:
+                heads = yield Decision(NECK_TANGLE_TAP, "heads", self.default_heads(2), card=name,
+                                       min_heads=2, max_heads=2)
+                self._tap_and_freeze(heads, number + 1)
+            else:
+                self._log("hydra.log.neck_tangle_cast")
+                if not self.library:
+                    self._log("hydra.log.library_empty")
+                    return None
+                card_id = self.library.pop()
+                self.stack.append(card_id)  # cast during Neck Tangle's resolution
+                self._log("hydra.log.reveal", card=self.name_of(card_id))
+                return card_id
+        elif name == C.NOXIOUS_HYDRA_BREATH:
+            mode = yield Decision(BREATH_MODE, "option", "damage", options=("damage", "destroy"), card=name)
+            if mode == "damage":
+                self._damage_players(5, source=name)
+            else:
+                self._log("hydra.log.destroy_tapped_creatures")
+        elif name == C.STRIKE_THE_WEAK_SPOT:
+            assert target is not None
+            if target not in self.battlefield:
+                self._log("hydra.log.fizzles", card=name)  # its only target is gone: it does nothing
+                return None
+            was_elite = target.card.elite
+            self._destroy(target)
+            if was_elite:  # "If that Head was elite" — whether or not it was destroyed
+                self.extra_turns += 1
+                self._log("hydra.log.extra_turn_earned")
+        elif name == C.SWALLOW_THE_HERO_WHOLE:
+            yield from self._swallow(number)
+        elif name == C.TORN_BETWEEN_HEADS:
+            most = min(2, len(self.battlefield))
+            heads = yield Decision(TORN_TAP, "heads", self.default_heads(most), card=name,
+                                   min_heads=0, max_heads=most)
+            self._tap_and_freeze(heads, number + 1)
+            self._damage_players(5, source=name)
+        elif name == C.UNIFIED_LUNGE:
+            self._damage_players(len(self.battlefield), source=name)
+        return None
+
+    def _distract(self) -> Flow:
+        sacrificed: list[int] = []
+        for index in self.alive():
+            answer = yield Decision(DISTRACT_SACRIFICE, "option", "decline", player=index,
+                                    options=("sacrifice", "decline"), card=C.DISTRACT_THE_HYDRA)
+            if answer == "sacrifice":
+                sacrificed.append(index)
+                self._log("hydra.log.sacrifices", player=self.players[index].name)
+        for index in sacrificed:
+            if not self.battlefield:
+                break
+            heads = yield Decision(DISTRACT_TAP, "heads", self.default_heads(1), player=index,
+                                   card=C.DISTRACT_THE_HYDRA, min_heads=1, max_heads=1)
+            if not heads[0].tapped:
+                heads[0].tapped = True
+            self._log("hydra.log.player_taps", player=self.players[index].name, head=heads[0].name)
+        losers = [i for i in self.alive() if i not in sacrificed]
+        for index in losers:
+            self._lose_life(index, 3)
+        self._check_players()
+
+    def _swallow(self, number: int) -> Flow:
+        window = SwallowWindow(ends_at=number + 1)
+        for index in self.alive():
+            creature = yield Decision(SWALLOW_EXILE, "text", "a creature", player=index,
+                                      card=C.SWALLOW_THE_HERO_WHOLE)
+            if creature is None:
+                self._log("hydra.log.nothing_to_exile", player=self.players[index].name)
+            else:
+                window.exiled.append((index, str(creature)))
+                self._log("hydra.log.exiles", player=self.players[index].name, creature=creature)
+        self.swallows.append(window)
+
+    def _grown_from_the_stump(self) -> None:
+        in_graveyard = [i for i in self.graveyard if self.name_of(i) == C.HYDRA_HEAD]
+        if len(in_graveyard) >= 2:
+            for card_id in in_graveyard[:2]:
+                self.graveyard.remove(card_id)
+                self.battlefield.append(self._new_head(card_id))
+            self._log("hydra.log.stump_graveyard")
+            return
+        revealed: list[int] = []
+        while self.library:
+            card_id = self.library.pop()
+            if C.CARDS[self.name_of(card_id)].is_head:
+                self.battlefield.append(self._new_head(card_id))
+                self._log("hydra.log.stump_library", head=self.name_of(card_id), milled=len(revealed))
+                break
+            revealed.append(card_id)
+        else:
+            self._log("hydra.log.stump_nothing", milled=len(revealed))
+        self.graveyard.extend(revealed)
+
+    def _tap_and_freeze(self, heads: Iterable[Head], untap_step: int) -> None:
+        for head in heads:
+            head.tapped = True
+            head.frozen_for = untap_step
+            self._log("hydra.log.tapped_frozen", head=head.name)
+
+    # ----------------------------------------------------------------- heads leaving (H5, H9)
+    def _check_lethal(self) -> None:
+        """State-based actions: heads with lethal damage are destroyed together."""
+        dying = [h for h in self.battlefield if h.card.toughness is not None
+                 and h.damage >= h.card.toughness]
+        survivors = [h for h in dying if self.is_indestructible(h)]
+        for head in survivors:
+            self._log("hydra.log.indestructible", head=head.name)
+        dead = [h for h in dying if h not in survivors]
+        if dead:
+            self._leave(dead, how="dies")
+
+    def _destroy(self, head: Head) -> None:
+        if self.is_indestructible(head):
+            self._log("hydra.log.indestructible", head=head.name)
+            return
+        self._leave([head], how="destroyed")
+
+    def _leave(self, heads: list[Head], how: str) -> None:
+        """Heads leave the battlefield. Whatever the way, they go to the graveyard (H9), and each
+        departure triggers Hero's Reward, growing new heads (H5) and any Swallow return."""
+        for head in heads:
+            self.battlefield.remove(head)
+            self.graveyard.append(head.card_id)
+            self.heads_severed += 1
+            self._log(f"hydra.log.leaves_{how}", head=head.name)
+        for head in heads:
+            self._heros_reward(head.card)
+            self._grow_new_heads()
+            self._swallow_return()
+        self._check_players()
+
+    def _heros_reward(self, card: C.HydraCard) -> None:
+        for index in self.alive():
+            player = self.players[index]
+            player.life += card.reward_life
+            player.reward_gain += card.reward_life
+        self._log("hydra.log.reward", head=card.name, life=card.reward_life)
+        if card.reward_draw:
+            self._log("hydra.log.reward_draw")
+
+    def _grow_new_heads(self) -> None:
+        """H5: reveal the top two cards; heads onto the battlefield, the rest into the graveyard."""
+        revealed = [self.library.pop() for _ in range(min(2, len(self.library)))]
+        if not revealed:
+            self._log("hydra.log.grow_empty")
+            return
+        for card_id in revealed:
+            if C.CARDS[self.name_of(card_id)].is_head:
+                self.battlefield.append(self._new_head(card_id))
+            else:
+                self.graveyard.append(card_id)
+        self._log("hydra.log.grow", cards=", ".join(self.name_of(i) for i in revealed))
+
+    def _swallow_return(self) -> None:
+        for window in self.swallows:
+            for index, creature in window.exiled:
+                self._log("hydra.log.swallow_return", player=self.players[index].name, creature=creature)
+            window.exiled.clear()
+
+    # ----------------------------------------------------------------- players' life
+    def _damage_players(self, amount: int, source: str | None = None) -> None:
+        if source:
+            self._log("hydra.log.deals_damage", card=source, amount=amount)
+        for index in self.alive():
+            player = self.players[index]
+            player.life -= amount
+            player.damage_taken += amount
+        self._check_players()
+
+    def _lose_life(self, index: int, amount: int) -> None:
+        player = self.players[index]
+        player.life -= amount
+        player.life_lost += amount
+        self._log("hydra.log.loses_life", player=player.name, amount=amount)
+
+    def _check_players(self) -> None:
+        """A player at 0 life or less loses; with no challenger left the Hydra has won."""
+        for player in self.players:
+            if not player.lost and player.life <= 0:
+                player.lost = True
+                self._log("hydra.log.player_loses", player=player.name)
+        if not self.alive() and not self.over:
+            self._finish("lost")
+            if self._in_flow:
+                raise _GameOver
+            self._flow = None  # an instant-speed action ended the game during a response window
+            self.pending = None
+
+    def _log(self, key: str, **values: object) -> None:
+        self.events.append(Event(key, values))
+
+    # ----------------------------------------------------------------- output
+    def snapshot(self) -> dict[str, object]:
+        """The state as plain data (the CLI's ``--json``; log lines are added by the caller)."""
+        return {
+            "turn": self.turn,
+            "active": self.active,
+            "outcome": self.outcome,
+            "players": [{"name": p.name, "life": p.life, "lost": p.lost, "heroes": list(p.heroes)}
+                        for p in self.players],
+            "heads": [{"name": h.name, "damage": h.damage, "tapped": h.tapped, "elite": h.card.elite,
+                       "toughness": h.card.toughness, "indestructible": self.is_indestructible(h),
+                       "skips_untap": h.frozen_for > self.hydra_turns}
+                      for h in self.battlefield],
+            "library_count": len(self.library),
+            "graveyard": [self.name_of(i) for i in self.graveyard],
+            "spells_locked": self.spells_locked,
+            "swallowed": [{"player": self.players[p].name, "creature": c}
+                          for w in self.swallows for p, c in w.exiled],
+            "heads_severed": self.heads_severed,
+            "pending": None if self.pending is None else {
+                "topic": self.pending.topic, "kind": self.pending.kind, "default": self.pending.default,
+                "options": list(self.pending.options), "card": self.pending.card,
+                "player": None if self.pending.player is None else self.players[self.pending.player].name},
+        }
+
+
+def _validate_setup(setup: GameSetup) -> None:
+    if not MIN_HEADS <= setup.heads <= MAX_HEADS:
+        raise HydraError("hydra.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
+    if not 1 <= len(setup.players) <= MAX_PLAYERS:
+        raise HydraError("hydra.error.players_range", max=MAX_PLAYERS)
+    for player in setup.players:
+        if len(player.heroes) > C.MAX_HEROES_PER_PLAYER:
+            raise HydraError("hydra.error.too_many_heroes", max=C.MAX_HEROES_PER_PLAYER)
+        for hero in player.heroes:
+            if hero not in C.HEROES:
+                raise HydraError("hydra.error.unknown_hero", hero=hero)
+
+
+def replay(setup: GameSetup, actions: Iterable[str]) -> HydraGame:
+    """Rebuild a game from its seed and action log (deterministic: same input, same state)."""
+    game = HydraGame(setup)
+    for line in actions:
+        game.apply(line)
+    return game
+
+
+def undoable(actions: Sequence[str]) -> bool:
+    """The players may undo their last action if it was taken in their current turn (not an
+    ``end``, not an answer to the Hydra, not a concession)."""
+    return bool(actions) and actions[-1].split()[0] not in ("end", "choose", "concede")

@@ -1,0 +1,39 @@
+"""Invariants of a Hydra game, checked after every step by the tests and the fuzz run."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.domain.hydra import cards as C
+from bot.domain.hydra.engine import HydraGame
+
+
+def check_invariants(game: HydraGame) -> None:
+    """Raise AssertionError naming the broken invariant.
+
+    - the 60 Hydra cards are all accounted for, each exactly once (library, battlefield, graveyard,
+      the spell being cast) and the deck is the H1 deck;
+    - only Heads are on the battlefield; no negative damage;
+    - every player's life is exactly starting life + Hero's Reward gains + the players' own
+      changes − damage − life loss (no life from nowhere), and no ledger entry is negative;
+    - the outcome agrees with the board (won ⇒ no heads; lost ⇒ no challenger left).
+    """
+    ids = game.library + [h.card_id for h in game.battlefield] + game.graveyard + game.stack
+    assert sorted(ids) == list(range(C.DECK_SIZE)), f"cards not all accounted for: {Counter(ids)}"
+    assert Counter(game.card_names) == Counter({c.name: c.count for c in C.CARDS.values()}), "not the H1 deck"
+    for head in game.battlefield:
+        assert head.card.is_head, f"{head.name} on the battlefield is not a Head"
+        assert head.damage >= 0, f"negative damage on {head.name}"
+        assert game.name_of(head.card_id) == head.name
+    for player in game.players:
+        assert min(player.reward_gain, player.damage_taken, player.life_lost) >= 0, f"negative ledger {player}"
+        expected = (player.starting_life + player.reward_gain + player.adjusted
+                    - player.damage_taken - player.life_lost)
+        assert player.life == expected, f"life from nowhere: {player}"
+        assert player.lost or player.life > 0, f"{player.name} at {player.life} life has not lost"
+    if game.outcome == "won":
+        assert not game.battlefield, "won with heads on the battlefield"
+    if game.outcome == "lost":
+        assert not game.alive(), "lost with a challenger standing"
+    if game.over:
+        assert game.pending is None

@@ -1,0 +1,88 @@
+"""Random legal play for the Hydra engine: the fuzz test and the benchmark share it.
+
+The random players are deliberately clumsy (they attack random heads with random power, sometimes
+tap or destroy a head, sometimes lose or gain a little life, answer choices at random), so that
+every rule path gets exercised. ``random.Random(seed)`` makes each game reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.domain.hydra.engine import WINDOW_TOPICS, HydraGame, PlayerSetup
+from bot.domain.hydra.errors import HydraError
+
+MAX_TURNS = 1_000  # a random game that runs this long is a bug (the fuzz test asserts it never does)
+
+
+def random_answer(game: HydraGame, rng: random.Random) -> str:
+    """A random legal answer to the pending decision."""
+    decision = game.pending
+    assert decision is not None
+    if decision.kind == "option":
+        return rng.choice(decision.options)
+    if decision.kind == "text":
+        return rng.choice(("none", "Grizzly Bears", "a creature"))
+    count = rng.randint(decision.min_heads, decision.max_heads)
+    positions = rng.sample(range(1, len(game.battlefield) + 1), count)
+    return " ".join(map(str, positions)) or "none"
+
+
+def random_player_action(game: HydraGame, rng: random.Random, *, instant: bool) -> str:
+    """A random legal players' action (instant-speed ones only while a window is open)."""
+    heads = len(game.battlefield)
+    roll = rng.random()
+    if heads and roll < 0.45 and not instant:
+        pairs = []
+        for _ in range(rng.randint(1, 3)):
+            pairs += [rng.randint(1, heads), rng.randint(0, 6)]
+        return "attack " + " ".join(map(str, pairs))
+    if heads and roll < 0.6:
+        return f"damage {rng.randint(1, heads)} {rng.randint(1, 4)}"
+    if heads and roll < 0.62:
+        return f"{rng.choice(('destroy', 'exile', 'bounce', 'tap'))} {rng.randint(1, heads)}"
+    if heads and roll < 0.64:
+        return f"loselife {rng.randint(1, heads)} {rng.randint(1, 3)}"
+    if roll < 0.7:
+        seat = rng.choice(game.alive()) + 1
+        return f"life {seat} {rng.choice((-3, -1, 1, 2))}"
+    if roll < 0.71:
+        return f"mill {rng.randint(1, 3)}"
+    return "end"
+
+
+def play_random_game(seed: int, *, heads: int | None = None, players: int | None = None,
+                     after_step: Callable[[HydraGame], None] | None = None) -> HydraGame:
+    """Play one game to its end with random legal actions; ``after_step`` sees every state."""
+    rng = random.Random(seed)
+    setup_players = [PlayerSetup(f"P{i + 1}", tuple(rng.sample(("The Slayer", "The Protector", "The Warrior"),
+                                                                rng.randint(0, 2))))
+                     for i in range(players or rng.randint(1, 4))]
+    game = HydraGame.new(heads or rng.randint(1, 6), setup_players, seed=seed)
+    actions_this_turn = 0
+    while not game.over:
+        if game.turn > MAX_TURNS:
+            raise AssertionError(f"random game {seed} did not end within {MAX_TURNS} turns")
+        line = _next_line(game, rng, actions_this_turn)
+        try:
+            game.apply(line)
+        except HydraError as error:
+            raise AssertionError(f"random legal action {line!r} rejected in game {seed}: {error}") from error
+        actions_this_turn = 0 if line == "end" else actions_this_turn + 1
+        if after_step is not None:
+            after_step(game)
+    return game
+
+
+def _next_line(game: HydraGame, rng: random.Random, actions_this_turn: int) -> str:
+    decision = game.pending
+    if decision is not None:
+        if decision.topic in WINDOW_TOPICS and rng.random() < 0.05:
+            line = random_player_action(game, rng, instant=True)
+            if line != "end":
+                return line
+        return "choose " + random_answer(game, rng)
+    if actions_this_turn >= 4:
+        return "end"
+    return random_player_action(game, rng, instant=False)
