@@ -11,9 +11,15 @@ its states into words here::
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
 
+from bot.cards.model import Card
+from bot.domain.decklist import Section, parse_decklist
 from bot.domain.mulligan import Instruction, MulliganError, MulliganStyle, SeatState, TableMulligan
+from bot.domain.mulligan.odds import DEFAULT_KEEP, DEFAULT_PLAYERS, DeckCounts, DeckOdds, deck_odds
+from bot.domain.rules import CardResolver, resolve_decklist
 from bot.i18n import t
+from bot.services.decks import DeckCards
 
 
 def style_name(style: MulliganStyle | str, language: str) -> str:
@@ -42,3 +48,54 @@ def error_text(error: MulliganError, language: str, names: Mapping[Hashable, str
     values = {key: (names or {}).get(value, value) if isinstance(value, Hashable) else value
               for key, value in error.values.items()}
     return t(error.key, language, **values)
+
+
+# -- decks for practice and odds -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DeckLibrary:
+    """The library a hand is drawn from: the deck without its commanders (``deck_size`` of the odds).
+
+    Cards the card data does not know stay in the library as unknown non-lands (so the deck size is
+    right) and are listed in ``unknown`` so front ends can say so.
+    """
+
+    library: tuple[Card, ...]
+    commanders: tuple[Card, ...] = ()
+    unknown: tuple[str, ...] = ()
+
+    @property
+    def counts(self) -> DeckCounts:
+        return DeckCounts.of(self.library)
+
+
+def _unknown_card(name: str) -> Card:
+    return Card(name=name, type_line="")
+
+
+def library_from_list(data: bytes | str, resolver: CardResolver, filename: str | None = None,
+                      commander_names: Iterable[str] = ()) -> DeckLibrary:
+    """Parse and resolve a deck list the way ``/deck check`` does; keep the main deck as the library.
+
+    Raises ``DecklistRefused`` for input that is not a deck list.
+    """
+    deck = resolve_decklist(parse_decklist(data, filename), resolver, commander_names)
+    library: list[Card] = []
+    unknown: list[str] = []
+    for entry in deck.in_section(Section.MAIN):
+        if entry.card is None:
+            unknown.append(entry.entry.name)
+        library += [entry.card or _unknown_card(entry.entry.name)] * entry.count
+    commanders = tuple(entry.card for entry in deck.commanders if entry.card is not None)
+    return DeckLibrary(tuple(library), commanders, tuple(unknown))
+
+
+def library_from_registered(deck: DeckCards) -> DeckLibrary:
+    """A registered deck (``DeckService.deck_cards``) as a library."""
+    return DeckLibrary(tuple(deck.library()), tuple(deck.commanders), tuple(deck.unresolved))
+
+
+def odds_for(deck: DeckLibrary, keep: tuple[int, int] = DEFAULT_KEEP, *,
+             player_count: int = DEFAULT_PLAYERS) -> DeckOdds:
+    """Exact odds of a deck. Raises ``MulliganError`` (no lands, under 7 cards, bad range)."""
+    return deck_odds(deck.counts, keep, player_count=player_count)
