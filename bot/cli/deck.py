@@ -1,0 +1,98 @@
+"""``podkeeper deck check FILE [--ruleset NAME] [--json]``: check a deck list from the shell.
+
+Exit status (issue #3): 0 legal, 1 illegal or unverifiable, 2 unreadable input (or unknown ruleset).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from bot.config import RULESETS
+from bot.domain.decklist import DecklistRefused
+from bot.domain.rules import UnknownRuleset
+from bot.i18n import LANGUAGES, t
+from bot.render.deck import note_message, refusal_message, verdict_headline, verdict_json, verdict_lines
+from bot.services.decks import DeckCheck, check_deck_text
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("deck", help="check deck lists", description="Deck lists.")
+    sub = parser.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
+    check = sub.add_parser(
+        "check", help="check a deck list's legality",
+        description="Check a deck list (text, Arena/MTGO/Moxfield/Archidekt export, .dek or .csv). "
+                    "Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input.")
+    check.add_argument("file", type=Path, help="the deck list file ('-' reads standard input)")
+    check.add_argument("--ruleset", choices=RULESETS, default=None,
+                       help="commander, edh-2010 or duel-zh (default: [defaults] ruleset of the config)")
+    check.add_argument("--commander", action="append", default=[], metavar="NAME",
+                       help="the commander when the list names none (twice for partners)")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.add_argument("--language", choices=LANGUAGES, default=None,
+                       help="language of the messages (default: [defaults] locale of the config)")
+    check.set_defaults(func=_check)
+
+
+def _read(path: Path) -> bytes:
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
+    return path.read_bytes()
+
+
+def _check(args: argparse.Namespace) -> int:
+    config = args.config_obj
+    language = args.language or config.default_locale
+    ruleset = args.ruleset or config.default_ruleset
+    try:
+        data = _read(args.file)
+    except OSError as exc:
+        print(t("deck.refused.unreadable_file", language, path=args.file, error=exc.strerror), file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        result = asyncio.run(_run_check(config, data, ruleset, args.file.name, args.commander))
+    except DecklistRefused as refusal:
+        print(refusal_message(refusal, language), file=sys.stderr)
+        return EXIT_UNREADABLE
+    except UnknownRuleset as exc:
+        print(t("deck.refused.unknown_ruleset", language, name=exc.name, choices=", ".join(RULESETS)),
+              file=sys.stderr)
+        return EXIT_UNREADABLE
+    verdict = result.verdict
+    if args.json:
+        print(json.dumps(verdict_json(verdict, language), ensure_ascii=False, indent=2))
+    else:
+        _print_text(result, language)
+    return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
+
+
+async def _run_check(config, data: bytes, ruleset: str, filename: str, commanders: list[str]) -> DeckCheck:
+    from bot.cards.database import open_card_database
+
+    db, cards = await open_card_database(config)
+    try:
+        return check_deck_text(data, cards, ruleset, filename, commanders)
+    finally:
+        await db.close()
+
+
+def _print_text(result: DeckCheck, language: str) -> None:
+    verdict = result.verdict
+    print(verdict_headline(verdict, language))
+    commanders = " + ".join(verdict.commanders) or t("deck.summary.none", language)
+    print(f"{t('deck.summary.commanders', language)}: {commanders}")
+    print(f"{t('deck.summary.identity', language)}: {verdict.colour_identity or 'C'}")
+    print(f"{t('deck.summary.cards', language)}: {verdict.card_count}")
+    types = ", ".join(f"{t(f'deck.type.{name}', language)} {count}" for name, count in result.summary.types.items())
+    print(f"{t('deck.summary.types', language)}: {types}")
+    curve = " ".join(f"{value if value < 7 else '7+'}:{count}" for value, count in enumerate(result.summary.curve))
+    print(f"{t('deck.summary.curve', language)}: {curve}")
+    for line in verdict_lines(verdict, language):
+        print(f"  {line}")
+    for note in verdict.notes:
+        print(f"  ({note_message(note, language)})")

@@ -1,0 +1,412 @@
+"""Deck list parsing: every format players paste or attach, one result shape.
+
+Supported (issue #3, "Input"):
+
+* plain lines ``1 Name``, ``1x Name``, ``Name`` (count 1);
+* Arena/MTGO/Moxfield lines ``1 Name (SET) 123 *F*`` and Archidekt ``1x Name (set) 123 [Category]``;
+* section headers ``Commander``, ``Companion``, ``Deck``/``Mainboard``, ``Sideboard``, ``Maybeboard``
+  (with an optional ``:`` or ``(12)`` count, or as a ``// Commander`` comment), Arena's ``About`` block;
+* ``Commander: Name`` header lines and ``SB: 1 Name`` sideboard lines;
+* MTGO ``.dek`` XML and CSV exports (a header row naming the count and name columns);
+* ``#`` and ``//`` comments, blank lines, CRLF/CR line ends, a UTF-8 BOM (or UTF-16 with its BOM),
+  Japanese and Chinese card names (resolved later by the card index, not here).
+
+Nothing is dropped silently: a line that can't be read becomes a ``LineIssue`` with its line number,
+and maybeboard cards are kept in ``ignored`` so the verdict can say they were left out. Input that is
+not a deck list at all (binary, over 1 MB or 1,000 lines, broken XML) raises ``DecklistRefused``.
+
+Pure: no I/O, no card data. The parser only splits text into (count, name, section, line).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+from xml.parsers import expat
+
+MAX_BYTES = 1_000_000
+MAX_LINES = 1_000
+MAX_COUNT = 999
+MAX_NAME_LENGTH = 150
+ISSUE_TEXT_LENGTH = 80
+
+
+class Section(StrEnum):
+    COMMANDER = "commander"
+    COMPANION = "companion"
+    MAIN = "main"
+    SIDEBOARD = "sideboard"
+    MAYBEBOARD = "maybeboard"
+    ABOUT = "about"  # Arena's "About / Name ..." block: deck metadata, not cards
+
+
+_SECTION_WORDS: dict[str, Section] = {
+    "commander": Section.COMMANDER, "commanders": Section.COMMANDER,
+    "companion": Section.COMPANION, "companions": Section.COMPANION,
+    "deck": Section.MAIN, "main": Section.MAIN, "maindeck": Section.MAIN, "mainboard": Section.MAIN,
+    "sideboard": Section.SIDEBOARD, "side": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD, "maybe": Section.MAYBEBOARD, "considering": Section.MAYBEBOARD,
+    "about": Section.ABOUT,
+}
+
+
+class DecklistRefused(ValueError):
+    """The input is not something we read as a deck list at all (nothing of it was used).
+
+    ``reason`` is a message key suffix (``deck.refused.<reason>``) and ``values`` its placeholders,
+    so every front end (CLI, Discord) words the refusal in the user's language.
+    """
+
+    def __init__(self, reason: str, **values: Any) -> None:
+        super().__init__(f"{reason}: {values}" if values else reason)
+        self.reason = reason
+        self.values = values
+
+
+@dataclass(frozen=True, slots=True)
+class DeckLine:
+    """One card entry as written: ``count`` copies of ``name`` in ``section``, from line ``line``."""
+
+    count: int
+    name: str
+    section: Section
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class LineIssue:
+    """A line we could not read. ``reason`` is a key suffix: ``deck.parse.<reason>``."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Decklist:
+    """The parsed list. ``entries`` excludes the maybeboard, which is kept in ``ignored``."""
+
+    entries: tuple[DeckLine, ...] = ()
+    issues: tuple[LineIssue, ...] = ()
+    ignored: tuple[DeckLine, ...] = ()
+    format: str = "text"
+    notes: tuple[str, ...] = field(default=())  # note keys: deck.note.<key>
+
+    def in_section(self, section: Section) -> list[DeckLine]:
+        return [entry for entry in self.entries if entry.section is section]
+
+    @property
+    def commander_names(self) -> list[str]:
+        return [entry.name for entry in self.in_section(Section.COMMANDER)]
+
+
+# -- decoding -------------------------------------------------------------------------------------
+
+
+def decode(data: bytes | str) -> str:
+    """Text from an upload or a paste, or ``DecklistRefused`` for binary or oversized input.
+
+    UTF-8 (with or without BOM) is expected; UTF-16 is accepted when it carries a BOM (Windows
+    Notepad's "Unicode"). Line ends are normalised to ``\\n``.
+    """
+    size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
+    if size > MAX_BYTES:
+        raise DecklistRefused("too_large", size=size, limit=MAX_BYTES)
+    if isinstance(data, bytes):
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            try:
+                text = data.decode("utf-16")
+            except UnicodeDecodeError:
+                raise DecklistRefused("binary") from None
+        else:
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise DecklistRefused("binary") from None
+    else:
+        text = data
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if _looks_binary(text):
+        raise DecklistRefused("binary")
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if len(lines) > MAX_LINES:
+        raise DecklistRefused("too_many_lines", lines=len(lines), limit=MAX_LINES)
+    return "\n".join(lines)
+
+
+def _looks_binary(text: str) -> bool:
+    """NUL or many control characters: an image or archive that happens to decode."""
+    if "\x00" in text:
+        return True
+    controls = sum(1 for char in text[:4096] if ord(char) < 32 and char not in "\n\t")
+    return controls > 8
+
+
+# -- entry point ----------------------------------------------------------------------------------
+
+
+def parse_decklist(data: bytes | str, filename: str | None = None) -> Decklist:
+    """Parse a deck list in any supported format (chosen by file name, then by content)."""
+    text = decode(data)
+    if not text.strip():
+        raise DecklistRefused("empty")
+    lowered = (filename or "").lower()
+    head = text.lstrip()[:200].lower()
+    if lowered.endswith(".dek") or head.startswith(("<?xml", "<deck")):
+        return parse_dek(text)
+    if lowered.endswith(".csv") or _looks_like_csv_header(text.split("\n", 1)[0]):
+        return parse_csv(text)
+    return parse_text(text)
+
+
+# -- plain text, Arena, MTGO, Moxfield, Archidekt -------------------------------------------------
+
+_HEADER = re.compile(
+    r"^(?P<word>[a-z ]+?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*$", re.IGNORECASE)
+_NAMED_HEADER = re.compile(r"^(?P<word>commanders?|companions?)\s*:\s*(?P<rest>.+)$", re.IGNORECASE)
+_SIDEBOARD_PREFIX = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)
+_COUNT = re.compile(r"^(?P<count>\d+)\s*[xX×ｘＸ]?(?:\s+|$)(?P<rest>.*)$")
+_SUFFIXES = (
+    re.compile(r"\s+\*[A-Za-z]+\*$"),                  # *F* foil, *E* etched (Moxfield, Arena)
+    re.compile(r"\s+\^[^^]*\^$"),                       # ^tag^ (Archidekt colour tags)
+    re.compile(r"\s+\[(?P<category>[^\]]*)\]$"),         # [Ramp] or [Commander{top}] (Archidekt)
+    re.compile(r"\s+\((?P<set>[A-Za-z0-9_]{2,8})\)(?:\s+[A-Za-z0-9★\-]+)?$"),  # (SET) 123
+)
+_BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
+
+
+@dataclass
+class _Reader:
+    """Accumulates entries and issues while walking the lines."""
+
+    entries: list[DeckLine] = field(default_factory=list)
+    ignored: list[DeckLine] = field(default_factory=list)
+    issues: list[LineIssue] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def issue(self, line: int, text: str, reason: str) -> None:
+        shown = text if len(text) <= ISSUE_TEXT_LENGTH else text[: ISSUE_TEXT_LENGTH - 1] + "…"
+        self.issues.append(LineIssue(line, shown, reason))
+
+    def add(self, count: int, name: str, section: Section, line: int) -> None:
+        entry = DeckLine(count, name, section, line)
+        (self.ignored if section is Section.MAYBEBOARD else self.entries).append(entry)
+
+    def result(self, fmt: str) -> Decklist:
+        notes = list(self.notes)
+        if self.ignored:
+            notes.append("maybeboard_ignored")
+        return Decklist(tuple(self.entries), tuple(self.issues), tuple(self.ignored), fmt,
+                        tuple(dict.fromkeys(notes)))
+
+
+def section_for(word: str) -> Section | None:
+    """The section a header word names ("Mainboard", "commanders", "Main deck"), else None."""
+    return _SECTION_WORDS.get(word.lower().replace(" ", "").replace("_", ""))
+
+
+def parse_text(text: str) -> Decklist:
+    """Line-based formats. A line is a header, a comment, or one card entry."""
+    reader = _Reader()
+    section = Section.MAIN
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith(("#", "//")):
+            # "// Commander" style headers are comments that name a section.
+            header = _section_header(line.lstrip("#/ ").strip())
+            if header is not None:
+                section = header
+            continue
+        header = _section_header(line)
+        if header is not None:
+            section = header
+            continue
+        if section is Section.ABOUT:
+            continue  # Arena's "Name My Deck" line
+        named = _NAMED_HEADER.match(line)
+        if named:
+            _read_entry(reader, named.group("rest"), section_for(named.group("word")) or section, number, line)
+            continue
+        sideboard = _SIDEBOARD_PREFIX.match(line)
+        if sideboard:
+            _read_entry(reader, sideboard.group("rest"), Section.SIDEBOARD, number, line)
+            continue
+        _read_entry(reader, line, section, number, line)
+    return reader.result("text")
+
+
+def _section_header(line: str) -> Section | None:
+    match = _HEADER.match(line)
+    return section_for(match.group("word")) if match else None
+
+
+def _read_entry(reader: _Reader, body: str, section: Section, number: int, original: str) -> None:
+    """``[count][x] name [(SET) num] [*F*] [[Category]]`` -> an entry, or an issue."""
+    body = body.strip()
+    count = 1
+    match = _COUNT.match(body)
+    if match:
+        count = int(match.group("count"))
+        body = match.group("rest").strip()
+    name, category_section = _strip_suffixes(body)
+    if category_section is not None:
+        section = category_section
+    reason = _name_problem(name) or _count_problem(count)
+    if reason:
+        reader.issue(number, original, reason)
+        return
+    reader.add(count, name, section, number)
+
+
+def _strip_suffixes(body: str) -> tuple[str, Section | None]:
+    """Remove printing details and Archidekt categories; a category may name the section."""
+    section: Section | None = None
+    changed = True
+    while changed:
+        changed = False
+        for pattern in _SUFFIXES:
+            match = pattern.search(body)
+            if match and match.start() > 0:
+                category = match.groupdict().get("category")
+                if category:
+                    first = re.split(r"[{,]", category, maxsplit=1)[0].strip()
+                    section = section_for(first) or section
+                body = body[: match.start()].rstrip()
+                changed = True
+    return body, section
+
+
+def _name_problem(name: str) -> str | None:
+    if not name or not any(char.isalpha() for char in name):
+        return "no_name"
+    if len(name) > MAX_NAME_LENGTH:
+        return "name_too_long"
+    if _BAD_NAME_CHARS.search(name):
+        return "bad_characters"
+    return None
+
+
+def _count_problem(count: int) -> str | None:
+    if count < 1:
+        return "zero_count"
+    if count > MAX_COUNT:
+        return "count_too_large"
+    return None
+
+
+# -- CSV exports ----------------------------------------------------------------------------------
+
+_CSV_COUNT = ("count", "quantity", "qty", "amount", "number")
+_CSV_NAME = ("name", "card", "card name", "cardname", "card_name")
+_CSV_SECTION = ("board", "section", "category", "categories", "zone")
+
+
+def _looks_like_csv_header(first_line: str) -> bool:
+    cells = [cell.strip().strip('"').lower() for cell in first_line.split(",")]
+    return len(cells) > 1 and any(c in _CSV_NAME for c in cells) and any(c in _CSV_COUNT for c in cells)
+
+
+def parse_csv(text: str) -> Decklist:
+    """A CSV export: a header row naming count and name columns (Moxfield, Archidekt, Deckbox), or
+    header-less ``count,name`` rows."""
+    reader = _Reader()
+    rows = csv.reader(io.StringIO(text))
+    columns: dict[str, int] | None = None
+    try:
+        for row in rows:
+            number = rows.line_num
+            cells = [cell.strip() for cell in row]
+            if not any(cells):
+                continue
+            if columns is None and _looks_like_csv_header(",".join(cells)):
+                columns = _csv_columns(cells)
+                continue
+            _read_csv_row(reader, cells, columns, number)
+    except csv.Error:
+        raise DecklistRefused("bad_csv", line=rows.line_num) from None
+    return reader.result("csv")
+
+
+def _csv_columns(cells: list[str]) -> dict[str, int]:
+    lowered = [cell.lower() for cell in cells]
+    found: dict[str, int] = {}
+    for role, names in (("count", _CSV_COUNT), ("name", _CSV_NAME), ("section", _CSV_SECTION)):
+        for position, cell in enumerate(lowered):
+            if cell in names:
+                found[role] = position
+                break
+    return found
+
+
+def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | None, number: int) -> None:
+    original = ",".join(cells)
+    if columns is None:
+        columns = {"count": 0, "name": 1}
+    try:
+        count_text = cells[columns["count"]]
+        name = cells[columns["name"]]
+    except (IndexError, KeyError):
+        reader.issue(number, original, "missing_column")
+        return
+    if not count_text.isdigit():
+        reader.issue(number, original, "bad_count")
+        return
+    section = Section.MAIN
+    if "section" in columns and columns["section"] < len(cells):
+        word = re.split(r"[{,;]", cells[columns["section"]] or "main", maxsplit=1)[0].strip()
+        section = section_for(word) or Section.MAIN
+    _read_entry(reader, f"{count_text} {name}", section, number, original)
+
+
+# -- MTGO .dek XML --------------------------------------------------------------------------------
+
+
+def parse_dek(text: str) -> Decklist:
+    """MTGO's ``.dek``: ``<Cards Quantity="1" Sideboard="false" Name="..."/>`` elements.
+
+    MTGO keeps a Commander deck's commander(s) as its only sideboard card(s): when the main deck has
+    98–99 cards and the sideboard 1–2, those are read as the commanders (and a note says so).
+    """
+    if "<!ENTITY" in text or "<!DOCTYPE" in text:
+        raise DecklistRefused("bad_xml", line=1)  # no entity expansion tricks in a deck file
+    reader = _Reader()
+    sideboard: list[DeckLine] = []
+    parser = expat.ParserCreate()
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag != "Cards":
+            return
+        number = parser.CurrentLineNumber
+        name = (attrs.get("Name") or "").strip()
+        quantity = (attrs.get("Quantity") or "").strip()
+        original = f'<Cards Quantity="{quantity}" Name="{name}">'
+        if not quantity.isdigit():
+            reader.issue(number, original, "bad_count")
+            return
+        in_sideboard = (attrs.get("Sideboard") or "").lower() == "true"
+        before = len(reader.entries)
+        _read_entry(reader, f"{quantity} {name}", Section.SIDEBOARD if in_sideboard else Section.MAIN,
+                    number, original)
+        if in_sideboard and len(reader.entries) > before:
+            sideboard.append(reader.entries[-1])
+
+    parser.StartElementHandler = start
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        raise DecklistRefused("bad_xml", line=exc.lineno) from None
+    main_count = sum(e.count for e in reader.entries if e.section is Section.MAIN)
+    side_count = sum(e.count for e in sideboard)
+    if 98 <= main_count <= 99 and 1 <= side_count <= 2 and main_count + side_count == 100:
+        reader.entries = [DeckLine(e.count, e.name, Section.COMMANDER, e.line) if e in sideboard else e
+                          for e in reader.entries]
+        reader.notes.append("dek_commander_from_sideboard")
+    return reader.result("dek")

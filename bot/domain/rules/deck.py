@@ -1,0 +1,130 @@
+"""A parsed deck list with each name resolved to a card (or to "did you mean" suggestions).
+
+Resolution goes through anything with ``resolve(name)`` returning an object with ``card``,
+``suggestions`` and ``ambiguous`` — in practice ``bot.cards.index.CardIndex``, the one name
+resolution every command shares. Japanese and Chinese names resolve there too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.cards.model import Card
+from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
+
+
+class _Resolution(Protocol):
+    card: Card | None
+    suggestions: tuple[str, ...]
+    ambiguous: tuple[str, ...]
+
+
+class CardResolver(Protocol):
+    def resolve(self, name: str) -> _Resolution: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCard:
+    """One entry of the list with its card; ``card`` is None for an unknown or ambiguous name."""
+
+    entry: DeckLine
+    card: Card | None
+    suggestions: tuple[str, ...] = ()
+    ambiguous: tuple[str, ...] = ()
+
+    @property
+    def count(self) -> int:
+        return self.entry.count
+
+    @property
+    def section(self) -> Section:
+        return self.entry.section
+
+    @property
+    def name(self) -> str:
+        """The English name when known, else the name as written."""
+        return self.card.name if self.card is not None else self.entry.name
+
+
+@dataclass(frozen=True)
+class ResolvedDeck:
+    """Everything a legality check needs, with nothing looked up any more."""
+
+    cards: tuple[DeckCard, ...]
+    issues: tuple[LineIssue, ...] = ()
+    ignored: tuple[DeckLine, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def in_section(self, *sections: Section) -> list[DeckCard]:
+        return [card for card in self.cards if card.section in sections]
+
+    @property
+    def commanders(self) -> list[DeckCard]:
+        return self.in_section(Section.COMMANDER)
+
+    @property
+    def unresolved(self) -> list[DeckCard]:
+        return [card for card in self.cards if card.card is None]
+
+    @property
+    def main_count(self) -> int:
+        """The 100 of D1 / CR 903.5a: commander(s) and main deck."""
+        return sum(card.count for card in self.in_section(Section.COMMANDER, Section.MAIN))
+
+
+def resolve_decklist(decklist: Decklist, resolver: CardResolver,
+                     commander_names: Iterable[str] = ()) -> ResolvedDeck:
+    """Look every name up; ``commander_names`` (a command option) overrides the list's commanders.
+
+    With the option, a named commander that the list has in its main deck is moved out of it (the
+    list was pasted as 100 cards), and list commanders not named by the option become main-deck cards.
+    """
+    entries = list(decklist.entries)
+    notes = list(decklist.notes)
+    chosen = [name.strip() for name in commander_names if name and name.strip()]
+    if chosen:
+        entries, moved = _apply_commander_option(entries, chosen, resolver)
+        if moved:
+            notes.append("commander_moved_to_main")
+    cache: dict[str, DeckCard] = {}
+    cards: list[DeckCard] = []
+    for entry in entries:
+        known = cache.get(entry.name)
+        if known is None:
+            resolution = resolver.resolve(entry.name)
+            known = DeckCard(entry, resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous))
+            cache[entry.name] = known
+        cards.append(DeckCard(entry, known.card, known.suggestions, known.ambiguous))
+    return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes))
+
+
+def _apply_commander_option(entries: list[DeckLine], chosen: list[str],
+                            resolver: CardResolver) -> tuple[list[DeckLine], bool]:
+    def key(name: str) -> str:
+        card = resolver.resolve(name).card
+        return card.name if card is not None else name.casefold()
+
+    wanted = {key(name): name for name in chosen}
+    out: list[DeckLine] = []
+    moved = False
+    for entry in entries:
+        entry_key = key(entry.name)
+        if entry.section is Section.COMMANDER and entry_key not in wanted:
+            out.append(DeckLine(entry.count, entry.name, Section.MAIN, entry.line))
+            moved = True
+            continue
+        if entry.section is Section.COMMANDER:
+            wanted.pop(entry_key)
+            out.append(entry)
+            continue
+        if entry.section is Section.MAIN and entry_key in wanted:
+            out.append(DeckLine(1, entry.name, Section.COMMANDER, entry.line))
+            wanted.pop(entry_key)
+            if entry.count > 1:
+                out.append(DeckLine(entry.count - 1, entry.name, Section.MAIN, entry.line))
+            continue
+        out.append(entry)
+    out[:0] = [DeckLine(1, name, Section.COMMANDER, 0) for name in wanted.values()]
+    return out, moved

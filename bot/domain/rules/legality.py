@@ -1,0 +1,268 @@
+"""The deck check: a resolved deck and a ruleset in, a verdict with every problem out.
+
+A problem carries the rule ID its ruleset cites (``D4``, ``CR 903.5c``...), the card, a message key
+and its values; front ends word it in the user's language. An unknown or ambiguous name, or an
+unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.cards.model import Card
+from bot.domain.decklist import Section
+from bot.domain.rules.commanders import ineligibility, pair_eligible, valid_pair
+from bot.domain.rules.deck import DeckCard, ResolvedDeck
+from bot.domain.rules.identity import (
+    CR_903_4,
+    ColourOrigin,
+    Identity,
+    Source,
+    card_identity,
+    combined_colours,
+)
+from bot.domain.rules.rulesets import Check, Ruleset
+
+log = logging.getLogger(__name__)
+
+UNLIMITED = 10**6
+_ANY_NUMBER = re.compile(r"A deck can have any number of cards named", re.IGNORECASE)
+_UP_TO = re.compile(r"A deck can have up to (\w+) cards named", re.IGNORECASE)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
+_reported_disagreements: set[str] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One reason the deck is not legal. ``key`` is ``deck.problem.<...>``; ``values`` fill it."""
+
+    check: Check
+    rule: str
+    card: str | None
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+    origins: tuple[ColourOrigin, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something the user should know that is not a problem (``deck.note.<key>``)."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ruleset: str
+    commanders: tuple[str, ...]
+    colour_identity: str
+    card_count: int
+    problems: tuple[Problem, ...]
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    @property
+    def unverifiable(self) -> bool:
+        return any(p.check in (Check.PARSE, Check.UNKNOWN) for p in self.problems)
+
+    @property
+    def status(self) -> str:
+        """``legal``, ``illegal`` or ``unverifiable`` (an unknown card outranks any other problem)."""
+        if self.unverifiable:
+            return "unverifiable"
+        return "illegal" if self.problems else "legal"
+
+
+class _Collector:
+    """Problems in the order they are found, at most one per (check, card)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.problems: list[Problem] = []
+        self._seen: set[tuple[Check, str | None, str]] = set()
+
+    def add(self, check: Check, card: str | None, key: str, *, origins: tuple[ColourOrigin, ...] = (),
+            **values: Any) -> None:
+        marker = (check, card, key)
+        if card is not None and marker in self._seen:
+            return
+        self._seen.add(marker)
+        self.problems.append(Problem(check, self.ruleset.rule(check), card, key, values, origins))
+
+
+def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
+    """Every rule of ``ruleset`` applied to ``deck`` (see ``rulesets`` for which rule is which)."""
+    found = _Collector(ruleset)
+    _check_lines(deck, found)
+    commanders = [c for c in deck.commanders if c.card is not None]
+    _check_commanders(deck, ruleset, found)
+    identities = [card_identity(c.card, ruleset.identity) for c in commanders]
+    colours = combined_colours(identities, land_types=ruleset.identity.land_types_are_symbols)
+    _check_size(deck, ruleset, found)
+    _check_singleton(deck, ruleset, found)
+    if commanders and len(commanders) == len(deck.commanders):
+        _check_identity(deck, ruleset, colours, found)
+    _check_bans_and_legality(deck, ruleset, found)
+    _check_sideboard(deck, ruleset, found)
+    return Verdict(ruleset.name, tuple(c.name for c in deck.commanders), colours, deck.main_count,
+                   tuple(found.problems), _notes(deck, ruleset))
+
+
+def _notes(deck: ResolvedDeck, ruleset: Ruleset) -> tuple[Note, ...]:
+    notes: list[Note] = []
+    for key in dict.fromkeys(deck.notes):
+        if key == "maybeboard_ignored":
+            notes.append(Note(key, {"count": sum(line.count for line in deck.ignored)}))
+        else:
+            notes.append(Note(key))
+    sideboard = sum(c.count for c in deck.in_section(Section.SIDEBOARD))
+    if ruleset.sideboard_sizes is None and sideboard:
+        notes.append(Note("sideboard_ignored", {"count": sideboard}))
+    return tuple(notes)
+
+
+def _check_lines(deck: ResolvedDeck, found: _Collector) -> None:
+    """Unreadable lines and unknown names: the deck can't be verified."""
+    for issue in deck.issues:
+        found.add(Check.PARSE, None, "deck.problem.parse", line=issue.line, text=issue.text, reason=issue.reason)
+    for card in deck.unresolved:
+        if card.ambiguous:
+            found.add(Check.UNKNOWN, card.entry.name, "deck.problem.ambiguous", line=card.entry.line,
+                      candidates=card.ambiguous)
+        else:
+            found.add(Check.UNKNOWN, card.entry.name, "deck.problem.unknown", line=card.entry.line,
+                      suggestions=card.suggestions)
+
+
+def _check_commanders(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+    """D3 / CR 903.3: who leads; CR 702.124: which two may lead together."""
+    entries = deck.commanders
+    if not entries:
+        found.add(Check.COMMANDER, None, "deck.problem.commander_missing")
+        return
+    total = sum(entry.count for entry in entries)
+    if total > ruleset.max_commanders:
+        found.add(Check.COMMANDER, None, "deck.problem.too_many_commanders", count=total,
+                  limit=ruleset.max_commanders)
+    known = [entry.card for entry in entries if entry.card is not None]
+    for card in known:
+        others = [other for other in known if other is not card]
+        reason = ineligibility(card, allow_text=ruleset.commander_text_allowed)
+        if reason and not (ruleset.max_commanders > 1 and any(pair_eligible(card, o) for o in others)):
+            found.add(Check.COMMANDER, card.name, "deck.problem.commander_ineligible", reason=reason)
+        if card.name in ruleset.banned_as_commander:
+            found.add(Check.BANNED_COMMANDER, card.name, "deck.problem.banned_as_commander")
+    if ruleset.max_commanders > 1 and len(known) == 2 and total == 2 and not valid_pair(*known):
+        found.add(Check.PARTNER, known[0].name, "deck.problem.invalid_pair", other=known[1].name)
+
+
+def _check_size(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+    """D1 / CR 903.5a: exactly 100 cards with the commander(s)."""
+    commanders = sum(c.count for c in deck.commanders)
+    total = deck.main_count
+    if total != ruleset.deck_size:
+        found.add(Check.SIZE, None, "deck.problem.size", count=total, needed=ruleset.deck_size,
+                  commanders=commanders, main=total - commanders)
+
+
+def copy_limit(card: Card) -> int:
+    """How many copies D2 / CR 903.5b allow: basic lands and "any number" cards unlimited, Seven Dwarves 7."""
+    if "Basic" in card.front.type_line.split("—", 1)[0]:
+        return UNLIMITED
+    text = card.oracle_text or card.front.oracle_text
+    if _ANY_NUMBER.search(text):
+        return UNLIMITED
+    match = _UP_TO.search(text)
+    if match:
+        word = match.group(1).lower()
+        return int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 1)
+    return 1
+
+
+def _singleton_sections(ruleset: Ruleset) -> tuple[Section, ...]:
+    """D7: singleton covers main deck and sideboard together (110 cards) where a sideboard exists."""
+    if ruleset.sideboard_sizes is None:
+        return (Section.COMMANDER, Section.MAIN)
+    return (Section.COMMANDER, Section.MAIN, Section.SIDEBOARD)
+
+
+def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+    copies: Counter[str] = Counter()
+    cards: dict[str, Card] = {}
+    for entry in deck.in_section(*_singleton_sections(ruleset)):
+        if entry.card is not None:
+            copies[entry.card.name] += entry.count
+            cards[entry.card.name] = entry.card
+    for name, count in copies.items():
+        limit = copy_limit(cards[name])
+        if count > limit:
+            found.add(Check.SINGLETON, name, "deck.problem.duplicate", copies=count, limit=limit)
+
+
+def _checked_cards(deck: ResolvedDeck, ruleset: Ruleset) -> list[DeckCard]:
+    sections = [Section.MAIN, Section.COMPANION]
+    if ruleset.sideboard_sizes is not None:
+        sections.append(Section.SIDEBOARD)
+    return [c for c in deck.in_section(*sections) if c.card is not None]
+
+
+def _check_identity(deck: ResolvedDeck, ruleset: Ruleset, colours: str, found: _Collector) -> None:
+    """D4 / CR 903.5c: every colour of a card within the commander's; D4d / 903.5d for land types."""
+    for entry in deck.cards:
+        if entry.card is not None and ruleset.identity is CR_903_4:
+            report_disagreement(entry.card, card_identity(entry.card, CR_903_4))
+    for entry in _checked_cards(deck, ruleset):
+        identity = card_identity(entry.card, ruleset.identity)
+        outside = "".join(c for c in identity.colours() if c not in colours)
+        if not outside:
+            continue
+        origins = identity.origins_of(outside)
+        only_land_types = all(o.source is Source.LAND_TYPE for o in origins)
+        check = Check.LAND_TYPE if only_land_types else Check.IDENTITY
+        found.add(check, entry.card.name, "deck.problem.colour_identity", origins=origins,
+                  colours=outside, identity=colours)
+
+
+def _check_bans_and_legality(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+    """D5 / banned list; D6 Vintage legality (edh-2010, duel-zh) or Commander legality (commander)."""
+    for entry in [c for c in deck.commanders if c.card is not None] + _checked_cards(deck, ruleset):
+        card = entry.card
+        if ruleset.is_banned(card):
+            found.add(Check.BANNED, card.name, "deck.problem.banned")
+            continue
+        reason = ruleset.legality_problem(card)
+        if reason:
+            found.add(Check.LEGALITY, card.name, "deck.problem.not_legal", reason=reason)
+
+
+def _check_sideboard(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+    """D7: no sideboard, or exactly 10 cards."""
+    if ruleset.sideboard_sizes is None:
+        return
+    count = sum(c.count for c in deck.in_section(Section.SIDEBOARD))
+    if count not in ruleset.sideboard_sizes:
+        found.add(Check.SIDEBOARD, None, "deck.problem.sideboard_size", count=count)
+
+
+def report_disagreement(card: Card, identity: Identity) -> bool:
+    """Log (once per card) when our CR 903.4 identity differs from the card data's ``color_identity``.
+
+    Land types count here, as Scryfall and MTGJSON fold 903.5d into ``color_identity``.
+    """
+    ours = identity.colours()
+    if ours == card.color_identity:
+        return False
+    if card.name not in _reported_disagreements:
+        _reported_disagreements.add(card.name)
+        log.warning("colour identity of %s: computed %r from its text, card data says %r",
+                    card.name, ours or "colourless", card.color_identity or "colourless")
+    return True

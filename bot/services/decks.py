@@ -1,0 +1,231 @@
+"""Deck checks and registered decks: the one path the CLI, the cog and other features share.
+
+``check_deck_text`` is parse → resolve → check (no storage). ``DeckService`` adds the registered
+decks of each (server, user): register (asking before overwriting), list, show, delete, export,
+recheck when the server's ruleset or the card data changes, and a small API other features use::
+
+    service = DeckService(db, cards)              # cards: anything with resolve(name) and get(name)
+    await service.list_decks(guild_id, user_id)    # -> [DeckRecord], name order
+    deck = await service.deck_cards(guild_id, user_id, "Kaalia")  # -> DeckCards | None
+    deck.commanders                                # (Card, ...)
+    deck.cards                                     # ((count, Card), ...) main deck, commanders excluded
+    deck.library()                                 # [Card, ...] one per copy: the 99 (for mulligans)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.cards.model import Card
+from bot.domain.decklist import Decklist, DecklistRefused, Section, parse_decklist
+from bot.domain.rules import (
+    CardResolver,
+    DeckSummary,
+    ResolvedDeck,
+    Verdict,
+    check_deck,
+    get_ruleset,
+    resolve_decklist,
+    summarise,
+)
+from bot.storage.db import Database
+from bot.storage.decks import DeckRecord, DeckRepository
+
+log = logging.getLogger(__name__)
+
+MAX_DECK_NAME = 64
+
+
+class CardSource(CardResolver, Protocol):
+    def get(self, english_name: str) -> Card | None: ...
+
+
+class DeckNameError(ValueError):
+    """A deck name that can't be used (``deck.error.<reason>``)."""
+
+    def __init__(self, reason: str, **values: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.values = values
+
+
+@dataclass(frozen=True)
+class DeckCheck:
+    """Everything one check produced: the parsed list, the resolved deck, the verdict, the summary."""
+
+    decklist: Decklist
+    deck: ResolvedDeck
+    verdict: Verdict
+    summary: DeckSummary
+
+
+def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
+                    filename: str | None = None, commander_names: Iterable[str] = ()) -> DeckCheck:
+    """Parse, resolve and check a deck list. Raises ``DecklistRefused`` or ``UnknownRuleset``."""
+    rules = get_ruleset(ruleset)
+    decklist = parse_decklist(data, filename)
+    deck = resolve_decklist(decklist, resolver, commander_names)
+    return DeckCheck(decklist, deck, check_deck(deck, rules), summarise(deck))
+
+
+def clean_deck_name(name: str) -> str:
+    """A deck name as stored: trimmed, single-spaced, 1–64 characters (shown escaped, never trusted)."""
+    cleaned = " ".join((name or "").split())
+    if not cleaned:
+        raise DeckNameError("name_empty")
+    if len(cleaned) > MAX_DECK_NAME:
+        raise DeckNameError("name_too_long", length=len(cleaned), limit=MAX_DECK_NAME)
+    return cleaned
+
+
+@dataclass(frozen=True)
+class DeckCards:
+    """A registered deck's cards, for other features (pods, mulligans)."""
+
+    record: DeckRecord
+    commanders: tuple[Card, ...]
+    cards: tuple[tuple[int, Card], ...]
+    unresolved: tuple[str, ...]
+
+    def library(self) -> list[Card]:
+        """One entry per copy of each main-deck card (the library the game starts with)."""
+        return [card for count, card in self.cards for _ in range(count)]
+
+
+@dataclass(frozen=True)
+class RegisterResult:
+    record: DeckRecord | None
+    check: DeckCheck
+    needs_confirmation: bool  # a deck of that name exists and overwrite was not confirmed
+
+
+def _resolved_json(deck: ResolvedDeck) -> str:
+    """The resolved cards as stored: [section, count, written name, English name or null]."""
+    rows = [[c.section.value, c.count, c.entry.name, c.card.name if c.card else None] for c in deck.cards]
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def _verdict_json(verdict: Verdict) -> str:
+    return json.dumps({"status": verdict.status, "legal": verdict.legal, "ruleset": verdict.ruleset,
+                       "color_identity": verdict.colour_identity, "card_count": verdict.card_count,
+                       "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems]},
+                      ensure_ascii=False)
+
+
+class DeckService:
+    """Registered decks of each (server, user) over the deck repository and the card database."""
+
+    def __init__(self, db: Database, cards: CardSource, cards_version: str = "") -> None:
+        self.repository = DeckRepository(db)
+        self.cards = cards
+        self.cards_version = cards_version
+
+    def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
+              commander_names: Iterable[str] = ()) -> DeckCheck:
+        return check_deck_text(data, self.cards, ruleset, filename, commander_names)
+
+    async def register(self, guild_id: int, user_id: int, name: str, data: bytes | str, ruleset: str, *,
+                       filename: str | None = None, commander_names: Iterable[str] = (),
+                       overwrite: bool = False) -> RegisterResult:
+        """Check and save a deck. An existing name is replaced only with ``overwrite=True``."""
+        name = clean_deck_name(name)
+        result = self.check(data, ruleset, filename, commander_names)
+        existing = await self.repository.get(guild_id, user_id, name)
+        if existing is not None and not overwrite:
+            return RegisterResult(None, result, needs_confirmation=True)
+        raw = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        if filename and filename.lower().endswith((".dek", ".csv")):
+            raw = _as_text_list(result.deck)  # store the list in the plain format we export
+        record = await self.repository.save(
+            guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
+            resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
+            verdict=_verdict_json(result.verdict), cards_version=self.cards_version)
+        return RegisterResult(record, result, needs_confirmation=False)
+
+    async def list_decks(self, guild_id: int, user_id: int) -> list[DeckRecord]:
+        return await self.repository.list_for_user(guild_id, user_id)
+
+    async def get(self, guild_id: int, user_id: int, name: str) -> DeckRecord | None:
+        return await self.repository.get(guild_id, user_id, name)
+
+    async def show(self, record: DeckRecord, ruleset: str) -> DeckCheck:
+        """Re-check a stored list (cheap: ~1 ms) so the shown verdict is current; store it if it changed."""
+        result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
+        await self._store_verdict(record, result, ruleset)
+        return result
+
+    async def delete(self, guild_id: int, user_id: int, name: str) -> bool:
+        return await self.repository.delete(guild_id, user_id, name)
+
+    async def deck_cards(self, guild_id: int, user_id: int, name: str) -> DeckCards | None:
+        """A registered deck's resolved commanders and cards (for pods and mulligans)."""
+        record = await self.repository.get(guild_id, user_id, name)
+        if record is None:
+            return None
+        commanders: list[Card] = []
+        cards: list[tuple[int, Card]] = []
+        unresolved: list[str] = []
+        for section, count, written, english in json.loads(record.resolved):
+            card = self.cards.get(english) if english else None
+            if card is None:
+                unresolved.append(written)
+            elif section == Section.COMMANDER.value:
+                commanders.append(card)
+            elif section == Section.MAIN.value:
+                cards.append((count, card))
+        return DeckCards(record, tuple(commanders), tuple(cards), tuple(unresolved))
+
+    async def recheck_guild(self, guild_id: int, ruleset: str) -> int:
+        """Re-check every deck of a server under its new ruleset; returns how many verdicts changed."""
+        changed = 0
+        for record in await self.repository.list_for_guild(guild_id):
+            result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
+            changed += await self._store_verdict(record, result, ruleset)
+        return changed
+
+    async def recheck_stale(self, ruleset_for: Any) -> int:
+        """Re-check decks checked against older card data (``cards_version`` differs)."""
+        changed = 0
+        for record in await self.repository.list_stale(self.cards_version):
+            ruleset = await ruleset_for(record.guild_id)
+            result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
+            changed += await self._store_verdict(record, result, ruleset)
+        return changed
+
+    async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
+        resolved, verdict = _resolved_json(result.deck), _verdict_json(result.verdict)
+        if (record.ruleset, record.verdict, record.resolved, record.cards_version) == (
+                ruleset, verdict, resolved, self.cards_version):
+            return 0
+        await self.repository.update_verdict(record.id, ruleset=ruleset, status=result.verdict.status,
+                                             verdict=verdict, resolved=resolved, cards_version=self.cards_version)
+        return 1
+
+
+def _as_text_list(deck: ResolvedDeck) -> str:
+    """A resolved deck as a plain list with sections (how ``/deck export`` writes it)."""
+    return export_text(deck)
+
+
+def export_text(deck: ResolvedDeck) -> str:
+    """Plain text with Commander / Companion / Deck / Sideboard sections, English names where known."""
+    out: list[str] = []
+    titles = ((Section.COMMANDER, "Commander"), (Section.COMPANION, "Companion"), (Section.MAIN, "Deck"),
+              (Section.SIDEBOARD, "Sideboard"))
+    for section, title in titles:
+        entries = deck.in_section(section)
+        if not entries:
+            continue
+        if out:
+            out.append("")
+        out.append(title)
+        out.extend(f"{entry.count} {entry.name}" for entry in entries)
+    return "\n".join(out) + "\n"
+
+
+__all__ = ["DeckCards", "DeckCheck", "DeckNameError", "DeckService", "DecklistRefused", "RegisterResult",
+           "check_deck_text", "clean_deck_name", "export_text"]

@@ -1,0 +1,75 @@
+"""``podkeeper deck check``: exit status 0/1/2 and exactly the JSON shape of issue #3, on a real SQLite
+card database imported from the committed card subset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+DATA = Path(__file__).parent.parent / "data"
+DECKS = DATA / "decks"
+
+
+@pytest.fixture
+def config_file(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[database]\npath = "{tmp_path / "db.sqlite3"}"\n\n'
+                    f'[cards]\npath = "{DATA / "deck_cards.jsonl"}"\n', encoding="utf-8")
+    return path
+
+
+def run(config_file: Path, *args: str) -> int:
+    return main(["--config", str(config_file), "deck", "check", *args])
+
+
+def test_legal_deck_exits_0_with_exact_json(config_file, capsys) -> None:
+    code = run(config_file, str(DECKS / "heavenly_inferno_cmd2011.txt"), "--json")
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"legal": True, "ruleset": "commander", "commanders": ["Kaalia of the Vast"],
+                   "color_identity": "WBR", "card_count": 100, "problems": []}
+
+
+def test_illegal_deck_exits_1_and_lists_problems(config_file, capsys) -> None:
+    code = run(config_file, str(DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt"),
+               "--ruleset", "edh-2010", "--json")
+    assert code == 1
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["legal", "ruleset", "commanders", "color_identity", "card_count", "problems"]
+    assert out["legal"] is False and out["ruleset"] == "edh-2010" and out["color_identity"] == "UR"
+    assert out["problems"] == [{"rule": "D3", "card": None,
+                                "message": "2 commanders; this ruleset allows at most 1."}]
+
+
+def test_unverifiable_deck_exits_1(config_file, tmp_path, capsys) -> None:
+    deck = tmp_path / "typo.txt"
+    deck.write_text("Commander: Kaalia of the Vast\n1 Sol Rign\n98 Plains\n", encoding="utf-8")
+    assert run(config_file, str(deck), "--json") == 1
+    [problem] = json.loads(capsys.readouterr().out)["problems"]
+    assert problem["rule"] == "UNKNOWN" and problem["card"] == "Sol Rign"
+    assert "Did you mean “Sol Ring”" in problem["message"]
+
+
+@pytest.mark.parametrize("content", [b"\x89PNG\r\n\x1a\n\x00\x00binary", b""])
+def test_unreadable_input_exits_2(config_file, tmp_path, capsys, content) -> None:
+    deck = tmp_path / "deck.txt"
+    deck.write_bytes(content)
+    assert run(config_file, str(deck)) == 2
+    assert capsys.readouterr().err.strip()
+
+
+def test_missing_file_exits_2(config_file, tmp_path, capsys) -> None:
+    assert run(config_file, str(tmp_path / "nope.txt")) == 2
+    assert "nope.txt" in capsys.readouterr().err
+
+
+def test_text_output_in_japanese(config_file, capsys) -> None:
+    assert run(config_file, str(DECKS / "kaalia_mtgo.dek"), "--language", "ja") == 0
+    out = capsys.readouterr().out
+    assert "commander で適正です。" in out
+    assert "統率者: Kaalia of the Vast" in out
+    assert "MTGO と同様に" in out
