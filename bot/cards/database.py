@@ -92,7 +92,7 @@ class CardDatabase:
     async def reload(self) -> None:
         """Rebuild the index from the stored cards (after another process imported or synced)."""
         self.index = CardIndex.from_cards(await self.repository.load_all())
-        log.info("card index ready: %d cards", len(self.index))
+        log.debug("card index ready: %d cards", len(self.index))
 
     async def import_file(self, path: str | Path, fmt: str | None = None,
                           progress: ProgressCallback | None = None) -> ImportResult:

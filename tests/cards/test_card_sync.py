@@ -1,0 +1,173 @@
+"""``cards sync`` against a local HTTP server on 127.0.0.1 (issue #2: download to a temp file, import into
+new tables, swap atomically; on any failure the current data stays; offline fails fast)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from bot import __version__
+from bot.cards.database import CardDatabase
+from bot.cards.importers import CardImportError
+from bot.cards.sync import CardSyncError, sync_cards
+from bot.config import load_config
+from bot.storage.db import Database
+from tests.cards.conftest import MTGJSON_FILE, SCRYFALL_FILE, SUBSET
+
+
+class FakeScryfall:
+    """Scryfall's bulk-data list, an oracle_cards file and MTGJSON AtomicCards.json.gz, served locally."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, str]] = []
+        self.oracle_body = SCRYFALL_FILE.read_bytes()
+        self.oracle_mode = "ok"
+        self.bulk_status = 200
+        self.base = ""
+
+    async def bulk(self, request: web.Request) -> web.StreamResponse:
+        self.requests.append((request.path, request.headers.get("User-Agent", "")))
+        listing = {"object": "list", "has_more": False, "data": [
+            {"object": "bulk_data", "type": "default_cards", "download_uri": f"{self.base}/nope.json"},
+            {"object": "bulk_data", "type": "oracle_cards", "download_uri": f"{self.base}/oracle-cards.json"},
+        ]}
+        return web.json_response(listing, status=self.bulk_status)
+
+    async def oracle(self, request: web.Request) -> web.StreamResponse:
+        self.requests.append((request.path, request.headers.get("User-Agent", "")))
+        if self.oracle_mode == "truncated":  # announce the whole file, send half, hang up
+            response = web.StreamResponse(headers={"Content-Type": "application/json"})
+            response.content_length = len(self.oracle_body)
+            await response.prepare(request)
+            await response.write(self.oracle_body[: len(self.oracle_body) // 2])
+            request.transport.close()
+            return response
+        return web.Response(body=self.oracle_body, content_type="application/json")
+
+    async def atomic(self, request: web.Request) -> web.StreamResponse:
+        self.requests.append((request.path, request.headers.get("User-Agent", "")))
+        return web.Response(body=gzip.compress(MTGJSON_FILE.read_bytes()), content_type="application/gzip")
+
+
+@pytest.fixture
+async def server():
+    fake = FakeScryfall()
+    app = web.Application()
+    app.router.add_get("/bulk-data", fake.bulk)
+    app.router.add_get("/oracle-cards.json", fake.oracle)
+    app.router.add_get("/AtomicCards.json.gz", fake.atomic)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    fake.base = f"http://127.0.0.1:{port}"
+    yield fake
+    await runner.cleanup()
+
+
+def config_for(tmp_path: Path, bulk_url: str, mtgjson_url: str):
+    return load_config(None, environ={}).with_values(
+        database__path=str(tmp_path / "p.sqlite3"), cards__scryfall_bulk_url=bulk_url, cards__mtgjson_url=mtgjson_url)
+
+
+@pytest.fixture
+async def subset_db(db: Database) -> CardDatabase:
+    return await CardDatabase.open(db, SUBSET)
+
+
+async def assert_untouched(cards: CardDatabase, tmp_path: Path) -> None:
+    assert await cards.repository.count() == 398
+    assert (await cards.repository.last_import()).source == str(SUBSET)
+    assert cards.get("Counterspell") is not None
+    assert not list((tmp_path / "work").iterdir())  # temporary downloads removed
+
+
+async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryfall, subset_db: CardDatabase,
+                                                               tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
+    labels: list[str] = []
+    progress_calls: list[tuple[int, int]] = []
+
+    def progress(label: str):
+        labels.append(label)
+        return lambda done, total: progress_calls.append((done, total))
+
+    result = await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")
+    assert result.card_count == 10 and result.source == f"{server.base}/oracle-cards.json"
+    assert [path for path, _ in server.requests] == ["/bulk-data", "/oracle-cards.json", "/AtomicCards.json.gz"]
+    assert {agent for _, agent in server.requests} == {f"Podkeeper/{__version__}"}
+    assert labels == ["Scryfall oracle cards", "MTGJSON printed names"]
+    assert progress_calls[-1][0] == progress_calls[-1][1] > 0
+    # The new set is Scryfall's, with MTGJSON's names laid over it.
+    assert subset_db.get("Counterspell") is None
+    researcher = subset_db.get("Aberrant Researcher // Perfected Form")
+    assert researcher.printed_names["ja"] == "逸脱した研究者 // 完成態"
+    assert subset_db.resolve("悪夢の声、ブリセラ").card.name == "Brisela, Voice of Nightmares"
+    assert await subset_db.repository.count() == 10
+    assert not list((tmp_path / "work").iterdir())
+
+
+async def test_a_truncated_download_leaves_the_data_intact(server: FakeScryfall, subset_db: CardDatabase,
+                                                           tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    server.oracle_mode = "truncated"
+    config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
+    with pytest.raises(CardSyncError, match="oracle-cards.json") as error:
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    assert "not completed" in str(error.value) and "unchanged" in str(error.value)
+    await assert_untouched(subset_db, tmp_path)
+
+
+async def test_a_corrupt_download_leaves_the_data_intact(server: FakeScryfall, subset_db: CardDatabase,
+                                                         tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    server.oracle_body = b'[{"object": "card", "name": "Sol Ring"}, {"object": "card", "na'
+    config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
+    with pytest.raises(CardImportError, match="truncated"):
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    await assert_untouched(subset_db, tmp_path)
+
+
+@pytest.mark.parametrize("what", ["bulk status", "missing mtgjson", "no oracle entry"])
+async def test_http_errors_leave_the_data_intact(server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path,
+                                                 what: str) -> None:
+    (tmp_path / "work").mkdir()
+    bulk, mtgjson = f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz"
+    if what == "bulk status":
+        server.bulk_status = 503
+    elif what == "missing mtgjson":
+        mtgjson = f"{server.base}/missing.json.gz"
+    else:
+        bulk = f"{server.base}/AtomicCards.json.gz"  # answers, but not with a bulk-data list
+    with pytest.raises(CardSyncError, match="503|404|JSON|bulk-data list"):
+        await sync_cards(subset_db, config_for(tmp_path, bulk, mtgjson), workdir=tmp_path / "work")
+    await assert_untouched(subset_db, tmp_path)
+
+
+async def test_offline_fails_fast_with_a_clear_message(subset_db: CardDatabase, tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = config_for(tmp_path, f"http://127.0.0.1:{port}/bulk-data", f"http://127.0.0.1:{port}/a.json.gz")
+    started = time.monotonic()
+    with pytest.raises(CardSyncError, match=r"cannot reach 127\.0\.0\.1:\d+ .*offline.*unchanged"):
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    assert time.monotonic() - started < 5
+    await assert_untouched(subset_db, tmp_path)
+
+
+def test_bulk_listing_shape() -> None:
+    from bot.cards.sync import newest_bulk_file
+
+    assert newest_bulk_file({"data": [{"type": "oracle_cards", "download_uri": "u"}]}, "x") == "u"
+    with pytest.raises(CardSyncError, match="lists no oracle_cards"):
+        newest_bulk_file(json.loads('{"data": [{"type": "rulings", "download_uri": "r"}]}'), "x")
