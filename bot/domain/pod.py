@@ -350,7 +350,10 @@ def _add_player(state: PodState, user_id: int, name: str) -> None:
         raise PodError("already_joined")
     if len(state.players) >= MAX_PLAYERS:
         raise PodError("too_many_players")
-    state.players.append(Player(user_id=user_id, name=name, life=state.starting_life))
+    player = Player(user_id=user_id, name=name, life=state.starting_life)
+    # One unnamed commander until the player names theirs (or says they have none / partners).
+    player.commanders = [Commander(owner=user_id, index=0)]
+    state.players.append(player)
 
 
 def _amount(value: Any, *, minimum: int = -MAX_ABS_AMOUNT) -> int:

@@ -66,13 +66,14 @@ class PodService:
     async def start_game(self, *, guild_id: int | None, channel_id: int | None, created_by: int | None,
                          players: Sequence[tuple[int, str]], ruleset: str, starting_life: int | None = None,
                          own_totals_only: bool = False, tournament_id: int | None = None,
-                         round_number: int | None = None) -> LoadedGame:
+                         round_number: int | None = None, mulligan_style: str | None = None) -> LoadedGame:
         """Create a game (optionally linked to a tournament round) with its first players in seat order.
 
-        ``players`` are (user id, display name). Raises PodError for an unknown ruleset, a bad life
+        ``players`` are (user id, display name); ``mulligan_style`` overrides the ruleset's (e.g.
+        "vancouver" for groups that use it). Raises PodError for an unknown ruleset, a bad life
         total, or a repeated or excess player; nothing is stored then."""
         data = {"ruleset": ruleset, "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
-                "own_totals_only": own_totals_only,
+                "own_totals_only": own_totals_only, "mulligan_style": mulligan_style,
                 "players": [{"user_id": int(u), "name": str(n)} for u, n in players]}
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
         state = pod.apply(None, first)  # validate before storing anything

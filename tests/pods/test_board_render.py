@@ -33,7 +33,8 @@ def _count(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int
 
 
 def test_size_grows_with_players_and_the_matrix():
-    two = _decode(board.render_board(_state(2)))
+    no_commanders = [(pod.COMMANDERS, {"player": i, "names": []}) for i in (1, 2)]
+    two = _decode(board.render_board(_state(2, *no_commanders)))
     assert two.size == (board.WIDTH, board.HEADER_HEIGHT + board.MARGIN + board.CARD_HEIGHT + board.GAP + board.MARGIN)
     eight = _state(8, *[(pod.COMMANDERS, {"player": i, "names": ["A", "B"]}) for i in range(1, 9)])
     image = _decode(board.render_board(eight))
