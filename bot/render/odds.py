@@ -87,7 +87,7 @@ def _lands_panel(draw: ImageDraw.ImageDraw, odds: DeckOdds, language: str, box: 
     left, top, right, bottom = box
     draw.text((left, top), t("mulligan.odds.lands_in_7", language), font=font(22, bold=True, language=language),
               fill=TEXT)
-    base, ceiling = bottom - 36, top + 70
+    base, ceiling = bottom - 36, top + 90
     highest = max(odds.p_lands_in_opening) or 1.0
     slot = (right - left) / len(odds.p_lands_in_opening)
     label_font, value_font = font(22, language=language), font(18, language=language)
@@ -100,7 +100,7 @@ def _lands_panel(draw: ImageDraw.ImageDraw, odds: DeckOdds, language: str, box: 
         draw.rectangle((x0, y0, x1, base), fill=colour)
         centre = (x0 + x1) / 2
         draw.text((centre, base + 6), str(k), font=label_font, fill=TEXT, anchor="mt")
-        draw.text((centre, y0 - 4), f"{p * 100:.0f}", font=value_font, fill=MUTED, anchor="mb")
+        draw.text((centre, y0 - 4), f"{p * 100:.0f}%", font=value_font, fill=MUTED, anchor="mb")
     legend = t("mulligan.odds.chart_keepable", language, low=odds.keep[0], high=odds.keep[1],
                percent=percent(odds.p_keepable_opening))
     draw.text((left, top + 34), legend, font=font(18, language=language), fill=KEEPABLE)
