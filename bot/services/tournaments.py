@@ -238,6 +238,10 @@ class TournamentService:
             return VoteStatus(game_id, ballot.cast_count, len(ballot.players), outcome is not None,
                               game.vote_deadline), outcome
 
+    async def vote_of(self, game_id: int, voter_id: int) -> int | None:
+        """The voter's own current vote (shown only to them, so they can change it)."""
+        return (await self.repo.votes(game_id)).get(voter_id)
+
     async def vote_status(self, game_id: int) -> VoteStatus:
         game = await self.game(game_id)
         votes = await self.repo.votes(game_id)
@@ -251,14 +255,22 @@ class TournamentService:
     async def _close(self, game: TournamentGame) -> VoteOutcome | None:
         if not await self.repo.close_vote(game.game_id, self.clock().isoformat()):
             return None
-        closed = await self.game(game.game_id)
-        tournament = await self.repo.get(game.tournament_id)
+        return await self.outcome(game.game_id)
+
+    async def outcome(self, game_id: int) -> VoteOutcome:
+        """Votes received and points of one game (shown to the table once its vote has closed)."""
+        closed = await self.game(game_id)
+        tournament = await self.repo.get(closed.tournament_id)
         assert tournament is not None
-        result = self._result(closed, await self.repo.votes(game.game_id))
+        result = self._result(closed, await self.repo.votes(game_id))
         tallies = score_game(result, self.rule(tournament))
         names = await self.names(tournament.tournament_id)
         return VoteOutcome(closed, tournament, {p: t.votes for p, t in tallies.items()},
                            {p: t.points for p, t in tallies.items()}, names)
+
+    async def set_vote_message(self, game_id: int, message_id: int) -> None:
+        """Remember the public vote message, so its count and result can be edited after a restart."""
+        await self.repo.set_vote_message(game_id, message_id)
 
     async def open_votes(self) -> list[TournamentGame]:
         """Votes still open (after a restart: reschedule each deadline, closing overdue ones at once)."""
@@ -296,6 +308,14 @@ class TournamentService:
             raise TournamentError("not_at_table", game=report.game_id)
         await self.repo.confirm_mana_report(report_id, user_id)
         return report.user_id
+
+    async def current_game_of(self, guild_id: int, user_id: int) -> int:
+        """The pod game ``user_id`` plays (or played) in the current round."""
+        tournament = await self.active(guild_id)
+        for pod in await self.repo.pods(tournament.tournament_id, tournament.current_round):
+            if user_id in pod.seats and pod.game_id is not None:
+                return pod.game_id
+        raise TournamentError("no_current_game")
 
     async def _pod_of_game(self, guild_id: int, game_id: int) -> PodAssignment:
         tournament = await self.active(guild_id)

@@ -83,6 +83,7 @@ class TournamentGame:
     finished_at: str
     vote_deadline: str | None
     vote_closed_at: str | None
+    vote_message_id: int | None = None
     players: list[GamePlayer] = field(default_factory=list)
 
     @property
@@ -229,7 +230,7 @@ class TournamentRepository:
     async def _games(self, where: str, params: list[object]) -> list[TournamentGame]:
         rows = await self.db.fetchall(
             f"SELECT g.game_id, g.tournament_id, g.round_number, g.channel_id, g.draw, g.stopped, g.finished_at, "
-            f"g.vote_deadline, g.vote_closed_at, p.user_id, p.seat, p.survived, p.eliminations, p.combat_damage, "
+            f"g.vote_deadline, g.vote_closed_at, g.vote_message_id, p.user_id, p.seat, p.survived, p.eliminations, p.combat_damage, "
             f"p.commander_kills, p.commander_mana FROM tournament_games g "
             f"JOIN tournament_game_players p ON p.game_id = g.game_id WHERE {where} ORDER BY g.game_id, p.seat",
             params)
@@ -237,9 +238,13 @@ class TournamentRepository:
         for row in rows:
             game_id = row[0]
             if game_id not in games:
-                games[game_id] = TournamentGame(*row[0:4], bool(row[4]), bool(row[5]), *row[6:9])
-            games[game_id].players.append(GamePlayer(row[9], row[10], bool(row[11]), *row[12:16]))
+                games[game_id] = TournamentGame(*row[0:4], bool(row[4]), bool(row[5]), *row[6:10])
+            games[game_id].players.append(GamePlayer(row[10], row[11], bool(row[12]), *row[13:17]))
         return list(games.values())
+
+    async def set_vote_message(self, game_id: int, message_id: int) -> None:
+        await self.db.execute("UPDATE tournament_games SET vote_message_id = ? WHERE game_id = ?",
+                              (message_id, game_id))
 
     async def cast_vote(self, game_id: int, voter_id: int, votee_id: int) -> None:
         await self.db.execute(

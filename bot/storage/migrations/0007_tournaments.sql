@@ -58,7 +58,8 @@ CREATE TABLE tournament_games (
     stopped        INTEGER NOT NULL DEFAULT 0,
     finished_at    TEXT NOT NULL,
     vote_deadline  TEXT,
-    vote_closed_at TEXT
+    vote_closed_at TEXT,
+    vote_message_id BIGINT
 );
 
 CREATE INDEX tournament_games_open_votes ON tournament_games (vote_closed_at, vote_deadline);
