@@ -1,0 +1,306 @@
+"""Face the Hydra tables as a service: load → engine step → store → result, one table at a time.
+
+A table's game is rebuilt by replaying its stored actions through the engine (seed + action log),
+so a restart loses nothing. Every change runs under an asyncio lock per table, and the action is
+committed before the caller sees the new state (and so before any Discord message is edited).
+Who may do what is checked here, not in the cog: only seated challengers act, and a question the
+Hydra's card asks one particular player (Distract the Hydra, Swallow the Hero Whole) is answered
+by that player alone (H9, H10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.domain.hydra import (
+    Action,
+    Event,
+    GameSetup,
+    HydraError,
+    HydraGame,
+    PlayerSetup,
+    parse_action,
+    undoable,
+)
+from bot.domain.hydra.cards import MAX_HEROES_PER_PLAYER, THE_SLAYER, find_hero
+from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
+from bot.storage.db import Database, now_iso
+from bot.storage.hydra import (
+    FINISHED,
+    IDLE,
+    LOBBY,
+    PLAYING,
+    HydraActionRow,
+    HydraFinish,
+    HydraGameRow,
+    HydraProfile,
+    HydraRepository,
+    HydraSeat,
+    SeatError,
+)
+
+Notify = Callable[[str, Any], None]
+
+
+@dataclass
+class HydraTable:
+    """A table as the cog sees it: where it lives, who sits at it, and the game (None in the lobby)."""
+
+    row: HydraGameRow
+    seats: list[HydraSeat]
+    actions: list[HydraActionRow]
+    game: HydraGame | None
+
+    @property
+    def game_id(self) -> int:
+        return self.row.game_id
+
+    def seat_of(self, user_id: int) -> HydraSeat | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def user_to_answer(self) -> int | None:
+        """The user who must answer the pending question, or None when any challenger may."""
+        if self.game is None or self.game.pending is None or self.game.pending.player is None:
+            return None
+        return self.seats[self.game.pending.player].user_id
+
+
+@dataclass
+class ActResult:
+    table: HydraTable
+    events: list[Event]
+    hydra_turn_started: bool  # the players ended their turn: the cog opens a new turn message
+    finished: bool
+
+
+@dataclass(frozen=True)
+class HydraFinished:
+    """Dispatched as ``hydra_game_finished`` when a table ends (for events, issue #7)."""
+
+    game_id: int
+    guild_id: int | None
+    outcome: str
+    user_ids: tuple[int, ...]
+    turns: int
+    heads_severed: int
+
+
+class HydraService:
+    def __init__(self, db: Database, *, notify: Notify | None = None) -> None:
+        self.repo = HydraRepository(db)
+        self.notify = notify or (lambda name, payload: None)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tables: dict[int, HydraTable] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # -- the lobby ----------------------------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, heads: int,
+                     language: str = "en", seed: int | None = None) -> HydraTable:
+        if not MIN_HEADS <= heads <= MAX_HEADS:
+            raise HydraError("hydra.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
+        game_id = await self.repo.create(
+            guild_id=guild_id, channel_id=channel_id, created_by=user_id, creator_name=name, heads=heads,
+            seed=secrets.randbelow(2**31) if seed is None else seed, language=language)
+        return await self.load(game_id)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> HydraTable:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            try:
+                await self.repo.add_seat(game_id, user_id, name, limit=MAX_PLAYERS)
+            except SeatError as error:
+                key = "hydra.error.already_seated" if "already" in str(error) else "hydra.error.table_full"
+                raise HydraError(key, max=MAX_PLAYERS) from None
+            return await self._reload(table.game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> HydraTable:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._seat(table, user_id)
+            await self.repo.remove_seat(game_id, user_id)
+            return await self._reload(game_id)
+
+    async def set_heroes(self, game_id: int, user_id: int, names: Sequence[str]) -> HydraTable:
+        """H2: up to two Hero cards per player (the same one may be used twice)."""
+        heroes = []
+        for name in names:
+            hero = find_hero(name)
+            if hero is None:
+                raise HydraError("hydra.error.unknown_hero", hero=name)
+            heroes.append(hero.name)
+        if len(heroes) > MAX_HEROES_PER_PLAYER:
+            raise HydraError("hydra.error.too_many_heroes", max=MAX_HEROES_PER_PLAYER)
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._seat(table, user_id)
+            await self.repo.set_heroes(game_id, user_id, heroes)
+            return await self._reload(game_id)
+
+    async def start(self, game_id: int, user_id: int) -> HydraTable:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._seat(table, user_id)
+            await self.repo.update_game(game_id, status=PLAYING)
+            return await self._reload(game_id)
+
+    # -- playing ------------------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int | None, line: str) -> ActResult:
+        """Apply one player action (a script-language line). ``user_id`` None is the bot itself
+        answering a timed-out question with its default."""
+        action = parse_action(line)
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game = self._playing(table)
+            if user_id is not None:
+                seat = self._seat(table, user_id)
+                self._check_may(table, seat, action)
+            ended_players_turn = action.verb == "end"
+            events = game.apply(action)
+            await self._store(table, action.line(), user_id)
+            return ActResult(table, events, ended_players_turn, game.over)
+
+    async def answer_default(self, game_id: int, topic: str) -> ActResult | None:
+        """A response window or question timed out: answer it with its documented default, unless
+        it was answered meanwhile (``topic`` names the question that timed out)."""
+        table = await self.load(game_id)
+        game = table.game
+        if game is None or game.over or game.pending is None or game.pending.topic != topic:
+            return None
+        return await self.act(game_id, None, f"choose {game.pending.default}")
+
+    async def undo(self, game_id: int, user_id: int) -> HydraTable:
+        """Take back the players' last action of their current turn (never the Hydra's answers)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            self._playing(table)
+            self._seat(table, user_id)
+            lines = [a.line for a in table.actions]
+            if not undoable(lines) or table.game is None or table.game.active != "players":
+                raise HydraError("hydra.error.nothing_to_undo")
+            await self.repo.delete_last(game_id, table.actions[-1].seq)
+            return await self._reload(game_id)
+
+    async def concede(self, game_id: int, user_id: int) -> ActResult:
+        table = await self.load(game_id)
+        seat = self._seat(table, user_id)
+        return await self.act(game_id, user_id, f"concede {seat.seat}")
+
+    async def set_idle(self, game_id: int) -> None:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status == PLAYING:
+                await self.repo.update_game(game_id, status=IDLE)
+                await self._reload(game_id)
+
+    async def resume(self, game_id: int, user_id: int) -> HydraTable:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status != IDLE:
+                raise HydraError("hydra.error.not_idle")
+            self._seat(table, user_id)
+            await self.repo.update_game(game_id, status=PLAYING)
+            return await self._reload(game_id)
+
+    async def set_messages(self, game_id: int, **ids: int | None) -> None:
+        await self.repo.update_game(game_id, **ids)
+        await self._reload(game_id)
+
+    # -- queries ------------------------------------------------------------------------------------
+    async def load(self, game_id: int) -> HydraTable:
+        table = self._tables.get(game_id)
+        if table is None:
+            table = await self._reload(game_id)
+        return table
+
+    async def open_tables(self) -> list[HydraTable]:
+        """Tables still in the lobby or playing (the cog re-arms their timers after a restart)."""
+        rows = await self.repo.games_with_status((LOBBY, PLAYING))
+        return [await self.load(row.game_id) for row in rows]
+
+    async def table_in_channel(self, channel_id: int, statuses: Sequence[str]) -> HydraTable | None:
+        row = await self.repo.latest_in_channel(channel_id, statuses)
+        return None if row is None else await self.load(row.game_id)
+
+    async def profile(self, user_id: int) -> HydraProfile:
+        return await self.repo.profile(user_id)
+
+    # -- internals ----------------------------------------------------------------------------------
+    async def _reload(self, game_id: int) -> HydraTable:
+        """Rebuild a table from storage: the game is its seed replayed with its actions."""
+        row = await self.repo.game(game_id)
+        if row is None:
+            raise HydraError("hydra.error.no_table")
+        seats = await self.repo.seats(game_id)
+        actions = await self.repo.actions(game_id)
+        game = None
+        if row.status != LOBBY:
+            setup = GameSetup(heads=row.heads, seed=row.seed,
+                              players=tuple(PlayerSetup(s.name, s.heroes) for s in seats))
+            game = HydraGame(setup)
+            for action in actions:
+                game.apply(action.line)
+        table = HydraTable(row, seats, actions, game)
+        self._tables[game_id] = table
+        return table
+
+    async def _store(self, table: HydraTable, line: str, user_id: int | None) -> None:
+        game = table.game
+        assert game is not None
+        seq = (table.actions[-1].seq if table.actions else 0) + 1
+        finish = None
+        if game.over:
+            finish = HydraFinish(outcome=game.outcome, turns=game.turn, heads_severed=game.heads_severed,
+                                 starting_heads=table.row.heads)
+        try:
+            await self.repo.append(table.game_id, seq, line, user_id, finish)
+        except BaseException:
+            self._tables.pop(table.game_id, None)  # the cached game ran ahead of storage: rebuild it
+            raise
+        table.actions.append(HydraActionRow(seq, line, user_id, now_iso()))
+        row = await self.repo.game(table.game_id)
+        assert row is not None
+        table.row = row
+        if finish is not None:
+            self.notify("hydra_game_finished", HydraFinished(
+                table.game_id, table.row.guild_id, finish.outcome, tuple(s.user_id for s in table.seats),
+                finish.turns, finish.heads_severed))
+
+    async def _lobby(self, game_id: int) -> HydraTable:
+        table = await self.load(game_id)
+        if table.row.status != LOBBY:
+            raise HydraError("hydra.error.not_in_lobby")
+        return table
+
+    @staticmethod
+    def _playing(table: HydraTable) -> HydraGame:
+        if table.row.status == IDLE:
+            raise HydraError("hydra.error.idle")
+        if table.row.status == FINISHED or table.game is None or table.game.over:
+            raise HydraError("hydra.error.not_playing")
+        return table.game
+
+    @staticmethod
+    def _seat(table: HydraTable, user_id: int) -> HydraSeat:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise HydraError("hydra.error.not_a_challenger")
+        return seat
+
+    @staticmethod
+    def _check_may(table: HydraTable, seat: HydraSeat, action: Action) -> None:
+        """A question asked of one player is theirs to answer; a player concedes only for themself."""
+        if action.verb == "choose":
+            owner = table.user_to_answer()
+            if owner is not None and owner != seat.user_id:
+                raise HydraError("hydra.error.not_your_choice")
+        if action.verb == "concede" and action.numbers != (seat.seat,):
+            raise HydraError("hydra.error.not_your_choice")
+
+
+__all__ = ["THE_SLAYER", "ActResult", "HydraFinished", "HydraService", "HydraTable"]
