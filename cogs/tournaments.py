@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -52,6 +53,15 @@ SCORING_CHOICES = [app_commands.Choice(name=_T("Democratic victory (T3)"), value
                    app_commands.Choice(name=_T("Custom points"), value="custom")]
 REMAINDER_CHOICES = [app_commands.Choice(name="3", value=3), app_commands.Choice(name="5", value=5)]
 _PLAYER_VALUES = ("voter", "votee", "player")
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    """What the pod tracker reads of a player (``id``, ``display_name``), without fetching members:
+    the bot has no members intent, and a 256-player round should not cost 256 requests."""
+
+    id: int
+    display_name: str
 
 
 def _mention(user_id: Any) -> str:
@@ -293,19 +303,20 @@ class TournamentCog(commands.Cog, name="Tournaments"):
                               names: dict[int, str]) -> None:
         """Give the pod a pod board (the pod tracker) linked to the tournament and round."""
         pods_cog = self.bot.get_cog("Pods")
-        starter = getattr(pods_cog, "start_linked_game", None)
-        if starter is None:
+        if pods_cog is None or interaction.channel is None:
             log.warning("pod tracker not loaded: tournament %s table %s has no board", tournament.tournament_id,
                         pod.table_number)
             return
+        players = [SeatedPlayer(user, names.get(user, str(user))) for user in pod.seats]
         try:
-            game_id = await starter(interaction, players=[(user, names.get(user, str(user))) for user in pod.seats],
-                                    tournament_id=tournament.tournament_id, round_number=pod.round_number,
-                                    table_number=pod.table_number)
+            loaded, _message = await pods_cog.start_linked_game(  # type: ignore[attr-defined]
+                interaction.channel, players, ruleset=await self.bot.ruleset_for(interaction.guild_id),  # type: ignore[attr-defined]
+                guild_id=interaction.guild_id, created_by=interaction.user.id,
+                tournament_id=tournament.tournament_id, round_number=pod.round_number)
         except PodError as error:
             await self._refuse(interaction, error)
             return
-        await self.service.link_game(pod.pod_id, game_id)
+        await self.service.link_game(pod.pod_id, loaded.game_id)
 
     # -- /tournament standings | prizes | correct | log ------------------------------------------------
 
@@ -560,7 +571,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
                    points=outcome.points[user],
                    survived="✅" if any(p.user_id == user and p.survived for p in outcome.game.players) else "—")
                  for user in sorted(outcome.points, key=lambda u: (-outcome.points[u], -outcome.received[u]))]
-        return discord.Embed(title=t("tournament.result.title", language, game=outcome.game.game_id),
+        title = "tournament.result.title" if outcome.game.vote_deadline else "tournament.result.title_no_vote"
+        return discord.Embed(title=t(title, language, game=outcome.game.game_id),
                              description="\n".join(lines), colour=COLOUR)
 
     async def _announce(self, outcome: VoteOutcome) -> None:

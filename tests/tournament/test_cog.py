@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from bot.domain import pod
-from bot.services.pods import PodService
 from bot.testing.harness import DiscordHarness
 
 CARDS = Path(__file__).parent.parent / "data" / "tournament_cards.jsonl"
@@ -36,18 +35,25 @@ async def start_tournament(h, players=("alice", "bob", "carol", "dave"), **optio
     return tournament
 
 
-async def finish_linked_game(h, tournament, players=("alice", "bob", "carol", "dave")):
-    """A real pod game linked to round 1: dave and carol are knocked out, alice and bob draw."""
-    pods = PodService(h.bot.db, notify=h.bot.dispatch)
-    ids = [h.user(name).id for name in players]
-    game = await pods.start_game(guild_id=h.guild.id, channel_id=h.channel("games").id, created_by=ids[0],
-                                 players=[(i, n) for i, n in zip(ids, players, strict=True)], ruleset="commander",
-                                 tournament_id=tournament.tournament_id, round_number=1)
-    await pods.change(game.game_id, ids[0], pod.NEXT_TURN)
-    await pods.change(game.game_id, ids[3], pod.CONCEDE, player=ids[3])
-    await pods.change(game.game_id, ids[2], pod.CONCEDE, player=ids[2])
-    await pods.change(game.game_id, ids[0], pod.DRAW_VOTE, player=ids[0])
-    await pods.change(game.game_id, ids[1], pod.DRAW_VOTE, player=ids[1])
+async def finish_linked_game(h, tournament):
+    """Pair round 1 (one pod, its board from the pod tracker), then play that game through the pod
+    tracker's own service: dave and carol concede, alice and bob agree a draw."""
+    paired = await h.slash("tournament pair", user="admin", channel="games")
+    assert "Table 1" in paired.text
+    (pairing,) = await h.bot.get_cog("Tournaments").service.repo.pods(tournament.tournament_id, 1)
+    assert pairing.game_id is not None, "the pod got no board"
+    pods = h.bot.get_cog("Pods").service
+    game = await pods.get(pairing.game_id)
+    assert (game.row.tournament_id, game.row.round_number) == (tournament.tournament_id, 1)
+    board = [m for m in h.messages("games") if any(str(c.get("custom_id", "")).startswith(f"pod:{game.game_id}:")
+                                                   for c in m.walk_components())]
+    assert len(board) == 1 and game.row.message_id == board[0].id
+    alice, bob, carol, dave = (h.user(name).id for name in ("alice", "bob", "carol", "dave"))
+    await pods.change(game.game_id, alice, pod.NEXT_TURN, manager=True)
+    await pods.change(game.game_id, dave, pod.CONCEDE, player=dave)
+    await pods.change(game.game_id, carol, pod.CONCEDE, player=carol)
+    await pods.change(game.game_id, alice, pod.DRAW_VOTE, player=alice)
+    await pods.change(game.game_id, bob, pod.DRAW_VOTE, player=bob)
     await listeners_done(h)
     return game.game_id
 
@@ -141,3 +147,77 @@ async def test_deadline_passed_while_down_closes_on_start(h):
     assert f"<@{dave}>: survived — · 1 votes · **1 points**" in message.embeds[0]["description"]
     refused = await h.select(ballot.message, menu["custom_id"], [str(h.user("alice").id)], user="carol")
     assert refused.ephemeral and "has closed" in refused.content
+
+
+async def test_organiser_role_pairs_and_corrects_with_an_audit_log(h):
+    tournament = await start_tournament(h)
+    refused = await h.slash("tournament pair", user="carol", channel="games")
+    assert refused.ephemeral and "Only organisers" in refused.content
+    role = h.add_role("TO")
+    organiser = h.add_member("olga", roles=[role])
+    await h.bot.guild_settings.update(h.guild.id, organiser_role_id=role.id)
+    paired = await h.slash("tournament pair", user=organiser, channel="games")
+    assert not paired.ephemeral and "round 1 of 3" in paired.embed["title"]
+    again = await h.slash("tournament pair", user=organiser, channel="games")
+    assert again.ephemeral and "Round 1 is not over" in again.content
+
+    bob = h.user("bob")
+    bad = await h.slash("tournament correct", user=organiser, player=bob, points=0, reason="oops")
+    assert bad.ephemeral and "not 0" in bad.content
+    done = await h.slash("tournament correct", user=organiser, player=bob, points=3, reason="missed vote")
+    assert f"<@{bob.id}> +3 points by <@{organiser.id}>. Reason: missed vote" in done.content
+    log = await h.slash("tournament log", user="alice")
+    assert f"<@{bob.id}> +3 by <@{organiser.id}>: missed vote" in log.embed["description"]
+    standings = await h.slash("tournament standings", user="alice")
+    assert standings.embed["description"].startswith(f"**1.** <@{bob.id}>: 3 pts")
+    assert tournament.tournament_id == (await h.bot.get_cog("Tournaments").service.active(h.guild.id)).tournament_id
+
+
+async def test_late_entry_and_drop(h):
+    await start_tournament(h, players=("alice", "bob", "carol"))
+    await h.slash("tournament pair", user="admin", channel="games")
+    late = await h.slash("tournament join", user="dave", channel="games")  # still round 1
+    assert not late.ephemeral and "(4 players)" in late.content
+    left = await h.slash("tournament drop", user="carol")
+    assert "left Friday" in left.content
+    await h.slash("tournament pair", user="admin", channel="games", force=True)
+    h.add_member("erin")
+    closed = await h.slash("tournament join", user="erin")
+    assert closed.ephemeral and "only until round 2" in closed.content
+    twice = await h.slash("tournament drop", user="carol")
+    assert twice.ephemeral and "not playing" in twice.content
+
+
+async def test_votes_are_secret_unless_enabled_for_organisers(h):
+    tournament = await start_tournament(h)
+    game_id = await finish_linked_game(h, tournament)
+    ballot = await h.click(vote_message(h), label="Vote", user="alice")
+    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
+    await h.select(ballot.message, menu["custom_id"], [str(h.user("dave").id)], user="alice")
+    secret = await h.slash("tournament votes", user="admin", game=game_id)
+    assert secret.ephemeral and "secret" in secret.content
+    await h.slash("tournament reveal-votes", user="admin", enabled=True)
+    player = await h.slash("tournament votes", user="bob", game=game_id)
+    assert "secret" in player.content
+    shown = await h.slash("tournament votes", user="admin", game=game_id)
+    assert shown.ephemeral and shown.content == f"<@{h.user('alice').id}> → <@{h.user('dave').id}>"
+
+
+async def test_t2_mana_pool_report_confirmed_by_another_player(h):
+    tournament = await start_tournament(h, scoring="standard")
+    none_yet = await h.slash("tournament mana-pool", user="alice", amount=12)
+    assert none_yet.ephemeral and "no game in the current round" in none_yet.content
+    game_id = await finish_linked_game(h, tournament)
+    report = await h.slash("tournament mana-pool", user="alice", amount=12, channel="games")
+    assert "reports 12 mana" in report.content
+    own = await h.click(report, label="Confirm", user="alice")
+    assert own.ephemeral and "not you" in own.content
+    confirmed = await h.click(report, label="Confirm", user="bob")
+    assert "Confirmed by" in report.message.content and report.message.components == []
+    assert confirmed is not None
+    prizes = await h.slash("tournament prizes", user="carol")
+    fields = {f["name"]: f["value"] for f in prizes.embed["fields"]}
+    assert fields["Biggest mana pool"] == f"<@{h.user('alice').id}> — 12"
+    # standard scoring: no vote; the table sees the result at once (an agreed draw: 1 point each still in)
+    (result,) = [m for m in h.messages("games") if m.embeds and m.embeds[0]["title"] == f"Game {game_id}: result"]
+    assert f"<@{h.user('alice').id}>: survived ✅ · 0 votes · **1 points**" in result.embeds[0]["description"]
