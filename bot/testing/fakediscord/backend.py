@@ -1,0 +1,644 @@
+"""The fake Discord's behaviour, independent of how requests arrive.
+
+``FakeDiscord`` holds the world (users, guilds, channels, messages), answers REST requests
+(``handle(method, path, ...)``) the way Discord does for the routes a bot uses, records every
+request, and tells subscribers about gateway events it would send (THREAD_CREATE, ...).
+
+Two front ends share it: ``edge.py`` routes discord.py's HTTP client and webhook adapter straight
+into ``handle`` (in-process tests), and ``server.py`` serves it over real HTTP + websocket on
+127.0.0.1 (end-to-end tests and the sandbox). Unknown routes answer a loud 404 so that a route the
+fake lacks shows up as ``discord.NotFound`` instead of passing silently.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.testing.fakediscord import payloads as P
+from bot.testing.fakediscord.model import (
+    EPHEMERAL_FLAG,
+    EVERYONE_PERMISSIONS,
+    LOADING_FLAG,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeScheduledEvent,
+    FakeUser,
+    SnowflakeFactory,
+    permission_value,
+)
+
+log = logging.getLogger(__name__)
+
+# Interaction callback types (Discord's InteractionResponseType).
+PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = (
+    1, 4, 5, 6, 7, 8, 9)
+
+
+@dataclass
+class Upload:
+    """One uploaded file of a multipart request (``files[N]`` field)."""
+
+    field_name: str
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+
+@dataclass
+class Request:
+    """A request the bot made, as recorded by the fake (``FakeDiscord.requests``)."""
+
+    method: str
+    path: str
+    json: Any
+    files: list[tuple[str, bytes]]
+    query: dict[str, str]
+    status: int = 0
+    response: Any = None
+
+    @property
+    def is_callback(self) -> bool:
+        return self.path.startswith("/interactions/")
+
+
+@dataclass
+class Response:
+    status: int
+    body: Any = None
+
+    @property
+    def json_bytes(self) -> bytes:
+        return b"" if self.body is None else json.dumps(self.body).encode()
+
+
+@dataclass
+class InteractionRecord:
+    """What Discord knows about one interaction it delivered to the bot."""
+
+    id: int
+    token: str
+    kind: int
+    actor: FakeUser
+    channel_id: int
+    guild_id: int | None
+    created: float
+    payload: dict[str, Any]
+    message_id: int | None = None  # the message a component or modal-from-component belongs to
+    response_type: int | None = None
+    original_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None
+    late: bool = False
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+
+class DiscordError(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.response = Response(status, {"code": code, "message": message})
+
+
+Route = tuple[str, re.Pattern[str], Callable[..., Any]]
+
+
+class FakeDiscord:
+    """A small, faithful-enough Discord for one bot application."""
+
+    def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord") -> None:
+        self.snowflake = SnowflakeFactory()
+        self.application_id = self.snowflake()
+        self.bot_user = FakeUser(self.application_id, "Podkeeper", bot=True)
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.requests: list[Request] = []
+        self.message_log: list[tuple[str, int]] = []  # ("create"|"edit"|"delete", message id), in order
+        self.synced_commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.cdn: dict[str, bytes] = {}
+        self.interaction_deadline = interaction_deadline
+        self.base_url = base_url
+        self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
+        self._routes: list[Route] = self._build_routes()
+
+    # -- building the world ---------------------------------------------------------------------
+
+    def add_user(self, name: str, *, bot: bool = False) -> FakeUser:
+        new = FakeUser(self.snowflake(), name, bot=bot)
+        self.users[new.id] = new
+        return new
+
+    def add_guild(self, name: str = "Test Server", *, owner: FakeUser | None = None,
+                  locale: str = "en-US") -> FakeGuild:
+        owner = owner or self.add_user(f"{name.lower().replace(' ', '')}-owner")
+        gid = self.snowflake()
+        new = FakeGuild(gid, name, owner.id, preferred_locale=locale)
+        new.roles[gid] = FakeRole(gid, "@everyone", EVERYONE_PERMISSIONS, position=0)
+        self.guilds[gid] = new
+        self.add_member(new, owner)
+        self.add_member(new, self.bot_user)
+        return new
+
+    def add_channel(self, guild: FakeGuild, name: str, *, kind: int = 0, parent: FakeChannel | None = None,
+                    owner_id: int | None = None, channel_id: int | None = None) -> FakeChannel:
+        new = FakeChannel(channel_id or self.snowflake(), name, guild.id, kind, parent.id if parent else None, owner_id)
+        guild.channels[new.id] = new
+        self.channels[new.id] = new
+        return new
+
+    def add_role(self, guild: FakeGuild, name: str, permissions: int | str | list[str] | None = None) -> FakeRole:
+        new = FakeRole(self.snowflake(), name, permission_value(permissions), position=len(guild.roles))
+        guild.roles[new.id] = new
+        return new
+
+    def add_member(self, guild: FakeGuild, who: FakeUser | str, *, roles: list[FakeRole] = (),  # type: ignore[assignment]
+                   permissions: int | str | list[str] | None = None) -> FakeMember:
+        """Add a user to a guild. ``permissions`` gives them a personal role with those permissions."""
+        the_user = self.add_user(who) if isinstance(who, str) else who
+        role_ids = [r.id for r in roles]
+        if permissions is not None:
+            role_ids.append(self.add_role(guild, f"{the_user.name}-role", permissions).id)
+        new = FakeMember(the_user, guild.id, role_ids)
+        guild.members[the_user.id] = new
+        return new
+
+    def dm_channel(self, who: FakeUser) -> FakeChannel:
+        for existing in self.channels.values():
+            if existing.type == 1 and existing.recipient_id == who.id:
+                return existing
+        new = FakeChannel(self.snowflake(), f"dm-{who.name}", None, 1, recipient_id=who.id)
+        self.channels[new.id] = new
+        return new
+
+    def subscribe(self, listener: Callable[[str, dict[str, Any]], None]) -> Callable[[], None]:
+        """Receive gateway events (name, data); returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def emit(self, event: str, data: dict[str, Any]) -> None:
+        for listener in list(self._listeners):
+            listener(event, data)
+
+    # -- interactions as the user's client creates them -----------------------------------------
+
+    def new_interaction(self, *, kind: int, data: dict[str, Any], channel: FakeChannel,
+                        actor: FakeMember | FakeUser, locale: str = "en-US",
+                        message: FakeMessage | None = None) -> dict[str, Any]:
+        """Register an interaction and return its INTERACTION_CREATE payload."""
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
+        if guild is not None and isinstance(actor, FakeUser):
+            actor = guild.members[actor.id]
+        interaction_id = self.snowflake()
+        payload = P.interaction(
+            interaction_id=interaction_id, kind=kind, application_id=self.application_id, data=data, guild=guild,
+            channel_obj=channel, actor=actor, locale=locale,
+            message_payload=self.message_payload(message) if message is not None else None)
+        the_user = actor.user if isinstance(actor, FakeMember) else actor
+        self.interactions[interaction_id] = InteractionRecord(
+            interaction_id, payload["token"], kind, the_user, channel.id, guild.id if guild else None,
+            time.monotonic(), payload, message.id if message else None)
+        return payload
+
+    def message_payload(self, message: FakeMessage) -> dict[str, Any]:
+        return P.message(message, self.base_url, self.application_id)
+
+    # -- REST ------------------------------------------------------------------------------------
+
+    def handle(self, method: str, path: str, *, query: dict[str, str] | None = None, body: Any = None,
+               uploads: list[Upload] | None = None) -> Response:
+        """Answer one REST request (path relative to ``/api/v10``) and record it."""
+        query = dict(query or {})
+        uploads = uploads or []
+        record = Request(method, path, body, [(u.filename, u.data) for u in uploads], query)
+        self.requests.append(record)
+        try:
+            response = self._dispatch(method, path, query, body if isinstance(body, dict) else {"_": body}, uploads)
+        except DiscordError as error:
+            response = error.response
+        record.status, record.response = response.status, response.body
+        if response.status >= 400:
+            log.info("fake discord: %s %s -> %s %s", method, path, response.status, response.body)
+        return response
+
+    def _dispatch(self, method: str, path: str, query: dict[str, str], body: dict[str, Any],
+                  uploads: list[Upload]) -> Response:
+        for route_method, pattern, handler in self._routes:
+            if route_method != method:
+                continue
+            match = pattern.fullmatch(path)
+            if match:
+                result = handler(*match.groups(), query=query, body=body, uploads=uploads)
+                return result if isinstance(result, Response) else Response(200, result)
+        return Response(404, {"code": 0, "message": f"404: fake Discord has no route {method} {path}"})
+
+    def _build_routes(self) -> list[Route]:
+        sf = r"(\d+)"
+        table: list[tuple[str, str, Callable[..., Any]]] = [
+            ("GET", "/users/@me", lambda **_: P.user(self.bot_user)),
+            ("GET", "/oauth2/applications/@me", lambda **_: self._application()),
+            ("GET", "/applications/@me", lambda **_: self._application()),
+            ("GET", "/gateway", lambda **_: {"url": self._gateway_url()}),
+            ("GET", "/gateway/bot", lambda **_: self._gateway_bot()),
+            ("PUT", f"/applications/{sf}/commands", self._sync_global),
+            ("PUT", f"/applications/{sf}/guilds/{sf}/commands", self._sync_guild),
+            ("GET", f"/applications/{sf}/commands", lambda app, **_: self.synced_commands.get(None, [])),
+            ("GET", f"/applications/{sf}/guilds/{sf}/commands",
+             lambda app, gid, **_: self.synced_commands.get(int(gid), [])),
+            ("POST", rf"/interactions/{sf}/([^/]+)/callback", self._callback),
+            ("POST", rf"/webhooks/{sf}/([^/]+)", self._followup),
+            ("GET", rf"/webhooks/{sf}/([^/]+)/messages/(@original|\d+)", self._webhook_get),
+            ("PATCH", rf"/webhooks/{sf}/([^/]+)/messages/(@original|\d+)", self._webhook_edit),
+            ("DELETE", rf"/webhooks/{sf}/([^/]+)/messages/(@original|\d+)", self._webhook_delete),
+            ("POST", f"/channels/{sf}/messages", self._channel_send),
+            ("GET", f"/channels/{sf}/messages", self._channel_history),
+            ("GET", f"/channels/{sf}/messages/{sf}", self._channel_get_message),
+            ("PATCH", f"/channels/{sf}/messages/{sf}", self._channel_edit_message),
+            ("DELETE", f"/channels/{sf}/messages/{sf}", self._channel_delete_message),
+            ("POST", f"/channels/{sf}/messages/{sf}/threads", self._thread_from_message),
+            ("POST", f"/channels/{sf}/threads", self._thread_create),
+            ("PUT", f"/channels/{sf}/thread-members/(@me|\\d+)", lambda *a, **_: Response(204)),
+            ("DELETE", f"/channels/{sf}/thread-members/(@me|\\d+)", lambda *a, **_: Response(204)),
+            ("GET", f"/channels/{sf}", lambda cid, **_: P.channel(self._channel(cid))),
+            ("PATCH", f"/channels/{sf}", self._channel_edit),
+            ("PUT", rf"/channels/{sf}/messages/{sf}/reactions/([^/]+)/@me", lambda *a, **_: Response(204)),
+            ("DELETE", rf"/channels/{sf}/messages/{sf}/reactions/([^/]+)/@me", lambda *a, **_: Response(204)),
+            ("PUT", f"/channels/{sf}/(?:messages/)?pins/{sf}", lambda *a, **_: Response(204)),
+            ("DELETE", f"/channels/{sf}/(?:messages/)?pins/{sf}", lambda *a, **_: Response(204)),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("GET", f"/users/{sf}", lambda uid, **_: P.user(self._user(uid))),
+            ("GET", f"/guilds/{sf}", lambda gid, **_: P.guild(self._guild(gid), full=False)),
+            ("GET", f"/guilds/{sf}/channels", lambda gid, **_: [P.channel(c) for c in
+                                                              self._guild(gid).channels.values()]),
+            ("GET", f"/guilds/{sf}/roles", lambda gid, **_: [P.role(r) for r in self._guild(gid).roles.values()]),
+            ("POST", f"/guilds/{sf}/roles", self._role_create),
+            ("GET", f"/guilds/{sf}/members/{sf}", self._member_get),
+            ("PUT", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_add),
+            ("DELETE", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_remove),
+            ("POST", f"/guilds/{sf}/scheduled-events", self._event_create),
+            ("GET", f"/guilds/{sf}/scheduled-events", lambda gid, **_: [
+                e.data for e in self._guild(gid).scheduled_events.values()]),
+            ("GET", f"/guilds/{sf}/scheduled-events/{sf}", lambda gid, eid, **_: self._event(gid, eid).data),
+            ("PATCH", f"/guilds/{sf}/scheduled-events/{sf}", self._event_edit),
+            ("DELETE", f"/guilds/{sf}/scheduled-events/{sf}", self._event_delete),
+        ]
+        return [(method, re.compile(pattern), handler) for method, pattern, handler in table]
+
+    # -- lookups -----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _missing(code: int, what: str) -> DiscordError:
+        return DiscordError(404, code, f"Unknown {what}")
+
+    def _channel(self, cid: str | int) -> FakeChannel:
+        found = self.channels.get(int(cid))
+        if found is None:
+            raise self._missing(10003, "Channel")
+        return found
+
+    def _guild(self, gid: str | int) -> FakeGuild:
+        found = self.guilds.get(int(gid))
+        if found is None:
+            raise self._missing(10004, "Guild")
+        return found
+
+    def _user(self, uid: str | int) -> FakeUser:
+        found = self.users.get(int(uid))
+        if found is None:
+            raise self._missing(10013, "User")
+        return found
+
+    def _message(self, cid: str | int, mid: str | int) -> FakeMessage:
+        found = self.messages.get(int(mid))
+        if found is None or found.deleted or found.channel_id != int(cid):
+            raise self._missing(10008, "Message")
+        return found
+
+    def _interaction_by_token(self, token: str) -> InteractionRecord:
+        for record in reversed(self.interactions.values()):
+            if record.token == token:
+                return record
+        raise self._missing(10015, "Webhook")
+
+    def _application(self) -> dict[str, Any]:
+        return {"id": str(self.application_id), "name": self.bot_user.name, "icon": None, "description": "",
+                "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
+                "owner": P.user(next(iter(self.users.values()))), "summary": "", "verify_key": "0" * 64,
+                "team": None, "flags": 0, "interactions_endpoint_url": None, "bot": P.user(self.bot_user)}
+
+    def _gateway_url(self) -> str:
+        return self.base_url.replace("http", "ws", 1) + "/ws"
+
+    def _gateway_bot(self) -> dict[str, Any]:
+        return {"url": self._gateway_url(), "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+
+    # -- messages ----------------------------------------------------------------------------------
+
+    def _new_message(self, channel_id: int, body: dict[str, Any], uploads: list[Upload], *,
+                     interaction: InteractionRecord | None = None, flags: int | None = None,
+                     message_type: int = 0) -> FakeMessage:
+        channel = self._channel(channel_id)
+        message = FakeMessage(self.snowflake(), channel.id, self.bot_user, guild_id=channel.guild_id,
+                              message_type=message_type)
+        if interaction is not None:
+            message.interaction_id, message.interaction_user = interaction.id, interaction.actor
+            message.webhook_id = self.application_id
+        self._apply(message, body, uploads, creating=True)
+        if flags is not None:
+            message.flags = flags
+        self.messages[message.id] = message
+        message.snapshot()
+        self.message_log.append(("create", message.id))
+        return message
+
+    def _apply(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload], *, creating: bool) -> None:
+        """Apply a create/edit body: only the keys present change (Discord's PATCH semantics)."""
+        if "content" in body:
+            message.content = body["content"] or ""
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        elif "embed" in body:
+            message.embeds = [body["embed"]] if body["embed"] else []
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        if creating and "flags" in body:
+            message.flags = int(body["flags"] or 0) & ~LOADING_FLAG | (message.flags & LOADING_FLAG)
+        described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+        if "attachments" in body or uploads:
+            kept = [a for a in message.attachments if str(a.id) in described] if not creating else []
+            added = []
+            for upload in uploads:
+                index = upload.field_name.removeprefix("files[").removesuffix("]")
+                meta = described.get(index, {})
+                added.append(FakeAttachment(self.snowflake(), meta.get("filename") or upload.filename, upload.data,
+                                            meta.get("description"), upload.content_type))
+            message.attachments = kept + added
+            for attachment in added:
+                self.cdn[P.attachment(attachment, self.base_url)["url"]] = attachment.data
+
+    def _edit(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload]) -> FakeMessage:
+        self._apply(message, body, uploads, creating=False)
+        message.flags &= ~LOADING_FLAG
+        message.edited = True
+        message.snapshot()
+        self.message_log.append(("edit", message.id))
+        return message
+
+    def _delete(self, message: FakeMessage) -> Response:
+        message.deleted = True
+        self.message_log.append(("delete", message.id))
+        return Response(204)
+
+    def _channel_send(self, cid: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any) -> dict[str, Any]:
+        channel = self._channel(cid)
+        if channel.archived:
+            channel.archived = False  # sending to an archived thread unarchives it, as on Discord
+        reference = body.get("message_reference")
+        message = self._new_message(channel.id, body, uploads, message_type=19 if reference else 0)
+        return self.message_payload(message)
+
+    def _channel_history(self, cid: str, *, query: dict[str, str], **_: Any) -> list[dict[str, Any]]:
+        channel = self._channel(cid)
+        limit = int(query.get("limit", 50))
+        found = [m for m in self.messages.values() if m.channel_id == channel.id and not m.deleted
+                 and not m.ephemeral]
+        return [self.message_payload(m) for m in sorted(found, key=lambda m: -m.id)[:limit]]
+
+    def _channel_get_message(self, cid: str, mid: str, **_: Any) -> dict[str, Any]:
+        return self.message_payload(self._message(cid, mid))
+
+    def _channel_edit_message(self, cid: str, mid: str, *, body: dict[str, Any], uploads: list[Upload],
+                              **_: Any) -> dict[str, Any]:
+        message = self._message(cid, mid)
+        if message.author.id != self.bot_user.id and set(body) - {"flags"}:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        return self.message_payload(self._edit(message, body, uploads))
+
+    def _channel_delete_message(self, cid: str, mid: str, **_: Any) -> Response:
+        return self._delete(self._message(cid, mid))
+
+    # -- threads, channels, roles, members, events ----------------------------------------------------
+
+    def _make_thread(self, parent: FakeChannel, name: str, kind: int, message_id: int | None) -> dict[str, Any]:
+        if parent.guild_id is None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        guild = self._guild(parent.guild_id)
+        # A thread started from a message has the message's id, as on Discord.
+        thread = self.add_channel(guild, name, kind=kind, parent=parent, owner_id=self.bot_user.id,
+                                  channel_id=message_id)
+        if message_id is not None:
+            self.messages[message_id].thread_id = thread.id
+        data = P.channel(thread)
+        data["newly_created"] = True
+        self.emit("THREAD_CREATE", data)
+        return P.channel(thread)
+
+    def _thread_from_message(self, cid: str, mid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        message = self._message(cid, mid)
+        return self._make_thread(self._channel(cid), body.get("name", "thread"), 11, message.id)
+
+    def _thread_create(self, cid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return self._make_thread(self._channel(cid), body.get("name", "thread"), int(body.get("type") or 11), None)
+
+    def _channel_edit(self, cid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        channel = self._channel(cid)
+        if "name" in body:
+            channel.name = body["name"]
+        if "archived" in body:
+            channel.archived = bool(body["archived"])
+        data = P.channel(channel)
+        self.emit("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", data)
+        return data
+
+    def _open_dm(self, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        return P.channel(self.dm_channel(self._user(body.get("recipient_id", 0))))
+
+    def _role_create(self, gid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        guild = self._guild(gid)
+        new = self.add_role(guild, body.get("name", "new role"), int(body.get("permissions") or 0))
+        self.emit("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": P.role(new)})
+        return P.role(new)
+
+    def _member(self, gid: str, uid: str) -> FakeMember:
+        found = self._guild(gid).members.get(int(uid))
+        if found is None:
+            raise self._missing(10007, "Member")
+        return found
+
+    def _member_get(self, gid: str, uid: str, **_: Any) -> dict[str, Any]:
+        return P.member(self._member(gid, uid))
+
+    def _member_role_add(self, gid: str, uid: str, rid: str, **_: Any) -> Response:
+        member, guild = self._member(gid, uid), self._guild(gid)
+        if int(rid) not in guild.roles:
+            raise self._missing(10011, "Role")
+        if int(rid) not in member.role_ids:
+            member.role_ids.append(int(rid))
+        return Response(204)
+
+    def _member_role_remove(self, gid: str, uid: str, rid: str, **_: Any) -> Response:
+        member = self._member(gid, uid)
+        if int(rid) in member.role_ids:
+            member.role_ids.remove(int(rid))
+        return Response(204)
+
+    def _event(self, gid: str, eid: str) -> FakeScheduledEvent:
+        found = self._guild(gid).scheduled_events.get(int(eid))
+        if found is None:
+            raise self._missing(10070, "Guild Scheduled Event")
+        return found
+
+    def _event_create(self, gid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        guild = self._guild(gid)
+        eid = self.snowflake()
+        data = {"id": str(eid), "guild_id": str(guild.id), "channel_id": body.get("channel_id"),
+                "creator_id": str(self.bot_user.id), "creator": P.user(self.bot_user), "name": body.get("name"),
+                "description": body.get("description"), "scheduled_start_time": body.get("scheduled_start_time"),
+                "scheduled_end_time": body.get("scheduled_end_time"), "privacy_level": body.get("privacy_level", 2),
+                "status": 1, "entity_type": body.get("entity_type", 3), "entity_id": None,
+                "entity_metadata": body.get("entity_metadata"), "user_count": 0, "image": None,
+                "recurrence_rule": None}
+        guild.scheduled_events[eid] = FakeScheduledEvent(eid, guild.id, data)
+        self.emit("GUILD_SCHEDULED_EVENT_CREATE", data)
+        return data
+
+    def _event_edit(self, gid: str, eid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
+        event = self._event(gid, eid)
+        event.data.update({k: v for k, v in body.items() if k in event.data})
+        self.emit("GUILD_SCHEDULED_EVENT_UPDATE", event.data)
+        return event.data
+
+    def _event_delete(self, gid: str, eid: str, **_: Any) -> Response:
+        event = self._event(gid, eid)
+        del self._guild(gid).scheduled_events[event.id]
+        self.emit("GUILD_SCHEDULED_EVENT_DELETE", event.data)
+        return Response(204)
+
+    # -- command sync ----------------------------------------------------------------------------------
+
+    def _store_commands(self, guild_id: int | None, body: Any) -> list[dict[str, Any]]:
+        commands = body.get("_") if isinstance(body, dict) and "_" in body else body
+        stored = []
+        for command in commands or []:
+            stored.append({**command, "id": str(self.snowflake()), "application_id": str(self.application_id),
+                           "version": str(self.snowflake()), **({"guild_id": str(guild_id)} if guild_id else {})})
+        self.synced_commands[guild_id] = stored
+        return stored
+
+    def _sync_global(self, app: str, *, body: Any, **_: Any) -> list[dict[str, Any]]:
+        return self._store_commands(None, body)
+
+    def _sync_guild(self, app: str, gid: str, *, body: Any, **_: Any) -> list[dict[str, Any]]:
+        return self._store_commands(int(gid), body)
+
+    # -- interaction responses -------------------------------------------------------------------------
+
+    def _callback(self, iid: str, token: str, *, query: dict[str, str], body: dict[str, Any],
+                  uploads: list[Upload]) -> Response:
+        record = self.interactions.get(int(iid))
+        if record is None or record.token != token:
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if self.interaction_deadline is not None and time.monotonic() - record.created > self.interaction_deadline:
+            record.late = True
+            raise DiscordError(404, 10062, "Unknown interaction")
+        if record.acknowledged:
+            raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
+        kind = int(body.get("type", 0))
+        data = body.get("data") or {}
+        message: FakeMessage | None = None
+        if kind == CHANNEL_MESSAGE:
+            message = self._new_message(record.channel_id, data, uploads, interaction=record,
+                                        flags=int(data.get("flags") or 0) & EPHEMERAL_FLAG,
+                                        message_type=20 if record.kind == P.APPLICATION_COMMAND else 0)
+        elif kind == DEFERRED_CHANNEL_MESSAGE:
+            flags = (int(data.get("flags") or 0) & EPHEMERAL_FLAG) | LOADING_FLAG
+            message = self._new_message(record.channel_id, {}, [], interaction=record, flags=flags,
+                                        message_type=20 if record.kind == P.APPLICATION_COMMAND else 0)
+        elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
+            if record.message_id is None:
+                raise DiscordError(400, 50035, "Invalid Form Body: this interaction has no message to update")
+            message = self.messages[record.message_id]
+            if kind == UPDATE_MESSAGE:
+                self._edit(message, data, uploads)
+        elif kind == AUTOCOMPLETE_RESULT:
+            if record.kind != P.AUTOCOMPLETE:
+                raise DiscordError(400, 50035, "Invalid Form Body: autocomplete result for a non-autocomplete")
+            record.choices = list(data.get("choices", []))
+        elif kind == MODAL:
+            if record.kind in (P.AUTOCOMPLETE, P.MODAL_SUBMIT):
+                raise DiscordError(400, 50035, "Invalid Form Body: cannot answer this interaction with a modal")
+            record.modal = data
+        else:
+            raise DiscordError(400, 50035, f"Invalid Form Body: unsupported callback type {kind}")
+        record.response_type = kind
+        if message is not None:
+            record.original_id = message.id
+        if "with_response" not in query:
+            return Response(204)
+        answer: dict[str, Any] = {"interaction": {
+            "id": str(record.id), "type": record.kind, "activity_instance_id": None,
+            "response_message_id": str(message.id) if message else None,
+            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+            "response_message_ephemeral": bool(message and message.ephemeral)}}
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": self.message_payload(message)}
+        else:
+            answer["resource"] = {"type": kind}
+        return Response(200, answer)
+
+    def _followup(self, app: str, token: str, *, body: dict[str, Any], uploads: list[Upload],
+                  **_: Any) -> dict[str, Any]:
+        record = self._interaction_by_token(token)
+        if not record.acknowledged:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        original = self.messages.get(record.original_id or 0)
+        if (record.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading
+                and not record.followup_ids):
+            # Discord fills the "thinking..." message with the first followup.
+            return self.message_payload(self._edit(original, body, uploads))
+        flags = int(body.get("flags") or 0) & EPHEMERAL_FLAG
+        message = self._new_message(record.channel_id, body, uploads, interaction=record, flags=flags)
+        record.followup_ids.append(message.id)
+        return self.message_payload(message)
+
+    def _webhook_message(self, token: str, which: str) -> FakeMessage:
+        record = self._interaction_by_token(token)
+        if which == "@original":
+            if record.original_id is None:
+                raise self._missing(10008, "Message")
+            return self.messages[record.original_id]
+        if int(which) not in record.followup_ids and int(which) != record.original_id:
+            raise self._missing(10008, "Message")
+        return self.messages[int(which)]
+
+    def _webhook_get(self, app: str, token: str, which: str, **_: Any) -> dict[str, Any]:
+        return self.message_payload(self._webhook_message(token, which))
+
+    def _webhook_edit(self, app: str, token: str, which: str, *, body: dict[str, Any], uploads: list[Upload],
+                      **_: Any) -> dict[str, Any]:
+        return self.message_payload(self._edit(self._webhook_message(token, which), body, uploads))
+
+    def _webhook_delete(self, app: str, token: str, which: str, **_: Any) -> Response:
+        return self._delete(self._webhook_message(token, which))
+
+    # -- queries for tests ---------------------------------------------------------------------------
+
+    def channel_messages(self, channel: FakeChannel | int, *, include_ephemeral: bool = False) -> list[FakeMessage]:
+        cid = channel if isinstance(channel, int) else channel.id
+        return [m for m in self.messages.values() if m.channel_id == cid and not m.deleted
+                and (include_ephemeral or not m.ephemeral)]

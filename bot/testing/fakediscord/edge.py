@@ -1,0 +1,138 @@
+"""Route discord.py's HTTP edge into a ``FakeDiscord`` in-process (technique 2b).
+
+Two doors lead out of discord.py: ``HTTPClient.request`` (REST: channel messages, threads, roles,
+...) and ``AsyncWebhookAdapter.request`` (interaction callbacks, followups, ``@original`` edits),
+the latter reached through the ``async_context`` ContextVar. We replace both with calls into
+``FakeDiscord.handle`` so everything else — Interaction objects, CommandTree parsing, checks,
+ViewStore routing, InteractionResponded on a double acknowledgement, file serialisation — stays real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+import discord.interactions
+import discord.webhook.async_ as webhook_async
+from discord.http import Route
+
+from bot.testing.fakediscord.backend import FakeDiscord, Response, Upload
+
+_API_PREFIX = re.compile(r"^[a-z]+://[^/]+/api/v\d+")
+
+
+class _FakeClientResponse:
+    """Just enough of ``aiohttp.ClientResponse`` for ``discord.HTTPException``."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}.get(status, "Error")
+
+
+def raise_for(response: Response) -> None:
+    """Raise what discord.py raises for this status (NotFound, Forbidden, HTTPException)."""
+    if response.status < 400:
+        return
+    fake = _FakeClientResponse(response.status)
+    if response.status == 404:
+        raise discord.NotFound(fake, response.body)  # type: ignore[arg-type]
+    if response.status == 403:
+        raise discord.Forbidden(fake, response.body)  # type: ignore[arg-type]
+    if response.status >= 500:
+        raise discord.DiscordServerError(fake, response.body)  # type: ignore[arg-type]
+    raise discord.HTTPException(fake, response.body)  # type: ignore[arg-type]
+
+
+def split_url(url: str) -> tuple[str, dict[str, str]]:
+    """``https://discord.com/api/v10/channels/1?x=2`` -> (``/channels/1``, {"x": "2"})."""
+    path = _API_PREFIX.sub("", url)
+    query: dict[str, str] = {}
+    if "?" in path:
+        path, raw = path.split("?", 1)
+        for pair in raw.split("&"):
+            key, _, value = pair.partition("=")
+            query[key] = value
+    return path, query
+
+
+def read_form(form: Iterable[dict[str, Any]]) -> tuple[Any, list[Upload]]:
+    """Split discord.py's multipart parts into the JSON body and the uploaded files."""
+    body: Any = None
+    uploads: list[Upload] = []
+    for part in form:
+        value = part["value"]
+        if part["name"] == "payload_json":
+            body = json.loads(value)
+            continue
+        data = value.read() if hasattr(value, "read") else bytes(value)
+        uploads.append(Upload(part["name"], part.get("filename") or part["name"], data, part.get("content_type")))
+    return body, uploads
+
+
+async def answer(fake: FakeDiscord, route: Route, *, body: Any = None, form: Iterable[dict[str, Any]] | None = None,
+                 params: dict[str, Any] | None = None) -> Any:
+    path, query = split_url(route.url)
+    query.update({k: str(v) for k, v in (params or {}).items()})
+    uploads: list[Upload] = []
+    if form:
+        body, uploads = read_form(form)
+    await asyncio.sleep(0)  # a real request yields to the loop; keep orderings realistic
+    response = fake.handle(route.method, path, query=query, body=body, uploads=uploads)
+    raise_for(response)
+    return response.body
+
+
+class RecordingWebhookAdapter(webhook_async.AsyncWebhookAdapter):
+    """The webhook adapter for interaction responses, answered by a ``FakeDiscord`` (which records)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__()
+        self.fake = fake
+
+    async def request(self, route: Route, session: Any = None, *, payload: dict[str, Any] | None = None,
+                      multipart: list[dict[str, Any]] | None = None, params: dict[str, Any] | None = None,
+                      **_: Any) -> Any:
+        return await answer(self.fake, route, body=payload, form=multipart, params=params)
+
+
+class InProcessEdge:
+    """Installs the fake edge: globally for webhooks, per client for REST. Undo with ``uninstall()``."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.adapter = RecordingWebhookAdapter(fake)
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def install(self) -> None:
+        # A fresh ContextVar whose *default* is our adapter: tasks created anywhere (the tree's
+        # invoker, view dispatch, a cog's background task) all see it, whatever context they copied.
+        context: contextvars.ContextVar[Any] = contextvars.ContextVar("fake_webhook_context", default=self.adapter)
+        for module in (webhook_async, discord.interactions):
+            self._saved.append((module, "async_context", module.async_context))
+            module.async_context = context  # type: ignore[attr-defined]
+
+    def uninstall(self) -> None:
+        while self._saved:
+            module, name, value = self._saved.pop()
+            setattr(module, name, value)
+
+    def attach(self, client: discord.Client) -> None:
+        """Answer this client's REST calls and CDN downloads from the fake."""
+        fake = self.fake
+
+        async def request(route: Route, *, files: Any = None, form: Iterable[dict[str, Any]] | None = None,
+                          **kwargs: Any) -> Any:
+            return await answer(fake, route, body=kwargs.get("json"), form=form, params=kwargs.get("params"))
+
+        async def get_from_cdn(url: str) -> bytes:
+            if url not in fake.cdn:
+                raise_for(Response(404, {"code": 0, "message": f"fake CDN has no {url}"}))
+            return fake.cdn[url]
+
+        client.http.request = request  # type: ignore[method-assign]
+        client.http.get_from_cdn = get_from_cdn  # type: ignore[method-assign]

@@ -1,0 +1,175 @@
+"""Server administration and basics: ``/ping``, ``/config ...`` and ``/help``.
+
+Settings live in ``bot.guild_settings`` (one row per server). Changing a setting needs Manage
+Server (checked here, not only hidden by Discord, because ``default_permissions`` is advisory
+and server admins can override it); everyone may look at the settings and at ``/help``.
+A ruleset change is announced with ``bot.dispatch("ruleset_changed", guild_id, ruleset)`` so the
+deck feature can re-check registered decks against the new rules.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _T
+from discord.ext import commands
+
+import bot as podkeeper
+from bot.config import LOCALES, RULESETS
+from bot.i18n import Translate, catalogue
+from bot.i18n.translator import app_key
+
+RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
+LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
+LOCALE_CHOICES = [app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES]
+manage_server_only = app_commands.checks.has_permissions(manage_guild=True)
+
+
+def localized_description(command: app_commands.Command | app_commands.Group, language: str) -> str:
+    """A command's description in ``language`` from the same ``app.*`` key the translator uses."""
+    described = command._locale_description or _T(command.description)  # type: ignore[attr-defined]
+    key = described.extras.get("key") or app_key(described.message)
+    return catalogue().get(key, {}).get(language) or command.description
+
+
+def leaf_commands(tree: app_commands.CommandTree) -> list[app_commands.Command]:
+    """Every invocable slash command (subcommands rather than their groups), sorted by name."""
+    found: list[app_commands.Command] = []
+
+    def walk(item: Any) -> None:
+        if isinstance(item, app_commands.Group):
+            for child in item.commands:
+                walk(child)
+        elif isinstance(item, app_commands.Command):
+            found.append(item)
+
+    for command in tree.get_commands():
+        walk(command)
+    return sorted(found, key=lambda c: c.qualified_name)
+
+
+class AdminCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+
+    # -- /ping ------------------------------------------------------------------------------------
+
+    @app_commands.command(name="ping", description=_T("Check that the bot is alive"))
+    async def ping(self, interaction: discord.Interaction) -> None:
+        tr = await self._tr(interaction)
+        latency = self.bot.latency
+        shown = "–" if not math.isfinite(latency) else f"{latency * 1000:.0f}"
+        await interaction.response.send_message(tr("admin.ping", latency=shown, version=podkeeper.__version__),
+                                                ephemeral=True)
+
+    # -- /help ------------------------------------------------------------------------------------
+
+    @app_commands.command(name="help", description=_T("List Podkeeper's commands"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        tr = await self._tr(interaction)
+        lines = [f"`/{command.qualified_name}` — {localized_description(command, tr.language)}"
+                 for command in leaf_commands(self.bot.tree)]
+        embed = discord.Embed(title=tr("admin.help.title"), description="\n".join(lines)[:4000],
+                              colour=discord.Colour.blurple())
+        embed.set_footer(text=tr("admin.help.footer", version=podkeeper.__version__))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # -- /config ----------------------------------------------------------------------------------
+
+    config = app_commands.Group(name="config", description=_T("Show or change this server's Podkeeper settings"),
+                                guild_only=True)
+
+    async def _settings_embed(self, interaction: discord.Interaction, tr: Translate) -> discord.Embed:
+        assert interaction.guild_id is not None
+        settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+        ruleset = await self.bot.ruleset_for(interaction.guild_id)  # type: ignore[attr-defined]
+        none = tr("admin.config.none")
+        embed = discord.Embed(title=tr("admin.config.title"), colour=discord.Colour.blurple())
+        ruleset_text = ruleset if settings.ruleset else tr("admin.config.default_value", value=ruleset)
+        embed.add_field(name=tr("admin.config.ruleset"), value=ruleset_text, inline=True)
+        locale = LOCALE_NAMES.get(settings.locale or "", "") or tr("admin.config.locale_auto")
+        embed.add_field(name=tr("admin.config.locale"), value=locale, inline=True)
+        embed.add_field(name=tr("admin.config.pod_threads"),
+                        value=tr("admin.config.on") if settings.pod_threads else tr("admin.config.off"), inline=True)
+        for label, role_id in (("admin.config.organiser_role", settings.organiser_role_id),
+                               ("admin.config.winner_role", settings.winner_role_id)):
+            embed.add_field(name=tr(label), value=f"<@&{role_id}>" if role_id else none, inline=True)
+        return embed
+
+    @config.command(name="show", description=_T("Show this server's settings"))
+    async def config_show(self, interaction: discord.Interaction) -> None:
+        tr = await self._tr(interaction)
+        await interaction.response.send_message(embed=await self._settings_embed(interaction, tr), ephemeral=True)
+
+    async def _update(self, interaction: discord.Interaction, message_key: str, **changes: Any) -> None:
+        """Store the change, then confirm in the (possibly new) language with the full settings."""
+        assert interaction.guild_id is not None
+        await self.bot.guild_settings.update(interaction.guild_id, **changes)  # type: ignore[attr-defined]
+        tr = await self._tr(interaction)
+        await interaction.response.send_message(
+            tr(message_key, **{k: v for k, v in _display(changes, tr).items()}),
+            embed=await self._settings_embed(interaction, tr), ephemeral=True)
+
+    @config.command(name="ruleset", description=_T("Choose the ruleset for deck checks and games"))
+    @app_commands.describe(ruleset=_T("commander (current), edh-2010 or duel-zh", key="app.config.ruleset.describe"))
+    @app_commands.rename(ruleset=_T("ruleset", key="app.config.ruleset"))
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    @manage_server_only
+    async def config_ruleset(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str]) -> None:
+        await self._update(interaction, "admin.config.ruleset_set", ruleset=ruleset.value)
+        self.bot.dispatch("ruleset_changed", interaction.guild_id, ruleset.value)
+
+    @config.command(name="locale", description=_T("Choose the language of the bot's replies in this server"))
+    @app_commands.describe(locale=_T("The server's language; each user's own Discord language still comes first",
+                                     key="app.config.locale.describe"))
+    @app_commands.rename(locale=_T("locale", key="app.config.locale"))
+    @app_commands.choices(locale=LOCALE_CHOICES)
+    @manage_server_only
+    async def config_locale(self, interaction: discord.Interaction, locale: app_commands.Choice[str]) -> None:
+        await self._update(interaction, "admin.config.locale_set", locale=locale.value)
+
+    @config.command(name="pod-threads", description=_T("Open a thread for each new pod game"))
+    @app_commands.describe(enabled=_T("Whether pod games get their own thread", key="app.config.enabled.describe"))
+    @app_commands.rename(enabled=_T("enabled", key="app.config.enabled"))
+    @manage_server_only
+    async def config_pod_threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await self._update(interaction, "admin.config.pod_threads_set", pod_threads=enabled)
+
+    @config.command(name="organiser-role", description=_T("Role that may organise events and tournaments"))
+    @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))
+    @app_commands.rename(role=_T("role", key="app.config.role"))
+    @manage_server_only
+    async def config_organiser_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        await self._update(interaction, "admin.config.organiser_role_set", organiser_role_id=role.id if role else None)
+
+    @config.command(name="winner-role", description=_T("Role given to Hydra event winners"))
+    @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))
+    @app_commands.rename(role=_T("role", key="app.config.role"))
+    @manage_server_only
+    async def config_winner_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        await self._update(interaction, "admin.config.winner_role_set", winner_role_id=role.id if role else None)
+
+
+def _display(changes: dict[str, Any], tr: Translate) -> dict[str, str]:
+    """Values of a settings change as the confirmation message shows them."""
+    shown: dict[str, str] = {}
+    for name, value in changes.items():
+        if name == "locale":
+            shown[name] = LOCALE_NAMES[value]
+        elif name == "pod_threads":
+            shown[name] = tr("admin.config.on") if value else tr("admin.config.off")
+        elif name.endswith("_role_id"):
+            shown["role"] = f"<@&{value}>" if value else tr("admin.config.none")
+        else:
+            shown[name] = str(value)
+    return shown
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AdminCog(bot))
