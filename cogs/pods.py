@@ -74,12 +74,12 @@ class PodButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pod:(?P<ga
         await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
 
 
-class PlayerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"pod:(?P<game>\d+):pick"):
+class PlayerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"pod-pick:(?P<game>\d+)"):
     """Chooses whose totals the life buttons change (remembered per person pressing)."""
 
     def __init__(self, game_id: int, options: Sequence[discord.SelectOption] = (), placeholder: str = "") -> None:
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"pod:{game_id}:pick", options=list(options) or [discord.SelectOption(label="-", value="0")],
+            custom_id=f"pod-pick:{game_id}", options=list(options) or [discord.SelectOption(label="-", value="0")],
             placeholder=placeholder or None, row=0)
         super().__init__(select)
         self.game_id = game_id
@@ -249,7 +249,14 @@ class CommanderPanel(discord.ui.View):
                                                           self.tr))
 
     async def _cast(self, interaction: discord.Interaction) -> None:
-        await self.cog.act(interaction, self.game_id, pod.CAST, commander=self.commander)
+        """G3a/G3b: record the cast and tell the caster the tax paid and the next cost."""
+        loaded = await self.cog.act(interaction, self.game_id, pod.CAST, commander=self.commander)
+        if loaded is not None and self.commander is not None:
+            state = loaded.state
+            commander = state.commander(self.commander)
+            await interaction.followup.send(
+                self.tr("pod.cast_done", commander=_commander_label(state, commander, self.tr),
+                        tax=state.cast_log[-1]["tax"], next=state.next_tax(commander)), ephemeral=True)
 
     async def _command_zone(self, interaction: discord.Interaction) -> None:
         await self.cog.act(interaction, self.game_id, pod.TO_COMMAND_ZONE, commander=self.commander)

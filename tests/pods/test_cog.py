@@ -1,24 +1,270 @@
-"""The /pod commands and the live board through the real bot (bot/testing harness)."""
+"""The /pod commands and the live board through the real bot (bot/testing harness: real Interaction
+objects, real CommandTree and ViewStore; only Discord's HTTP edge is fake)."""
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from PIL import Image
+
+from bot.domain import pod
+from bot.render import board
 from bot.testing import DiscordHarness
+from tests.conftest import TEST_DATA
+
+CARDS = TEST_DATA / "pods_cards.jsonl"
 
 
 @pytest.fixture
 async def h(tmp_path):
-    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol", "dave")) as harness:
-        harness.bot.get_cog("Pods").updater.delay = 0
+    async with DiscordHarness.start(tmp_path, cards_path=CARDS, members=("alice", "bob", "carol", "dave")) as harness:
+        _no_delay(harness)
         yield harness
 
 
-def mention(h, name: str) -> str:
-    return f"<@{h.user(name).id}>"
+def _no_delay(harness) -> None:
+    harness.bot.get_cog("Pods").updater.delay = 0
 
 
-async def test_start_posts_a_board(h):
-    reply = await h.slash("pod start", players=f"{mention(h, 'alice')} {mention(h, 'bob')}")
-    print(reply.embed)
-    print(reply.files.keys())
+def mention(h, *names: str) -> str:
+    return " ".join(f"<@{h.user(name).id}>" for name in names)
+
+
+def cog(h):
+    return h.bot.get_cog("Pods")
+
+
+async def state_of(h, game_id: int = 1) -> pod.PodState:
+    return (await cog(h).service.get(game_id)).state
+
+
+async def start(h, *names: str, **options):
+    return await h.slash("pod start", players=mention(h, *names), **options)
+
+
+def select_labels(message) -> list[str]:
+    return [option["label"] for option in message.selects[0]["options"]]
+
+
+async def test_start_posts_one_board_with_image_and_buttons(h):
+    reply = await start(h, "alice", "bob", "carol")
+    message = reply.message
+    assert not reply.ephemeral
+    assert reply.embed["title"] == "Pod #1 · commander"
+    assert "1. alice → 2. bob → 3. carol" in reply.embed["description"]
+    image = Image.open(io.BytesIO(reply.files["pod-1.png"]))
+    assert image.format == "PNG" and image.size[0] == board.WIDTH
+    labels = [b["label"] for b in message.buttons]
+    assert {"-5", "-1", "+1", "+5", "Join", "Start turn 1", "Undo", "History"} <= set(labels)
+    assert select_labels(message) == ["1 alice (40)", "2 bob (40)", "3 carol (40)"]
+    row = (await cog(h).service.recent(h.guild.id))[0]
+    assert row.message_id == message.id
+
+
+async def test_presses_are_committed_then_the_board_is_edited(h):
+    reply = await start(h, "alice", "bob")
+    await h.click(reply, label="-5", user="bob")  # bob changes his own life by default
+    await h.click(reply, label="+1", user="bob")
+    await h.settle()
+    assert (await state_of(h)).player(h.user("bob").id).life == 36
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 2
+    assert select_labels(reply.message) == ["1 alice (40)", "2 bob (36)"]
+    assert reply.message.edited
+
+
+async def test_the_select_picks_whose_life_the_buttons_change(h):
+    reply = await start(h, "alice", "bob")
+    await h.select(reply.message, "pod-pick:1", [str(h.user("bob").id)], user="alice")
+    await h.click(reply, label="-5", user="alice")
+    await h.settle()
+    state = await state_of(h)
+    assert state.player(h.user("bob").id).life == 35 and state.player(h.user("alice").id).life == 40
+
+
+async def test_outsiders_get_a_localized_ephemeral_explanation(h):
+    reply = await start(h, "alice", "bob")
+    refused = await h.click(reply, label="-1", user="dave")
+    assert refused.ephemeral and "Only the players of this game" in refused.content
+    refused_ja = await h.click(reply, label="± …", user="dave", locale="ja")
+    assert refused_ja.ephemeral and "参加プレイヤー" in refused_ja.content
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 1
+    # Manage Server may act on any game.
+    h.add_member("mod", permissions=["manage_guild"])
+    await h.click(reply, label="-1", user="mod")
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 2
+
+
+async def test_join_and_shuffle_before_turn_one(h):
+    reply = await start(h, "alice")
+    await h.click(reply, label="Join", user="bob")
+    await h.click(reply, label="Shuffle seats", user="alice")
+    await h.settle()
+    state = await state_of(h)
+    assert sorted(p.name for p in state.players) == ["alice", "bob"]
+    await h.click(reply, label="Start turn 1", user="bob")
+    await h.settle()
+    assert "Join" not in [b["label"] for b in reply.message.buttons]
+    assert (await state_of(h)).turn == 1
+
+
+async def test_modal_amount_exact_total_and_bad_input(h):
+    reply = await start(h, "alice", "bob")
+    opened = await h.click(reply, label="± …", user="alice")
+    assert opened.modal is not None
+    await h.submit_modal(opened, {"amount": "-7", "source": "2"})
+    opened = await h.click(reply, label="± …", user="alice")
+    await h.submit_modal(opened, {"total": "12"})
+    opened = await h.click(reply, label="± …", user="alice")
+    bad = await h.submit_modal(opened, {"amount": "lots"})
+    assert bad.ephemeral and "not a valid amount" in bad.content
+    state = await state_of(h)
+    alice = h.user("alice").id
+    assert state.player(alice).life == 12
+    assert state.life_log[0] == {"turn": 0, "seq": 2, "player": alice, "amount": -7,
+                                 "source": h.user("bob").id, "combat": True}
+
+
+async def test_commander_damage_flow_eliminates_and_finishes_the_game(h):
+    finished = []
+
+    async def listener(record):
+        finished.append(record)
+
+    h.bot.add_listener(listener, "on_pod_game_finished")
+    reply = await start(h, "alice", "bob")
+    named = await h.click(reply, label="My commanders", user="alice")
+    await h.submit_modal(named, {"commander": "atraxa praetors voice", "partner": ""})
+    assert [c.name for c in (await state_of(h)).player(h.user("alice").id).commanders] == ["Atraxa, Praetors' Voice"]
+    await h.click(reply, label="Start turn 1", user="alice")
+    panel = await h.click(reply, label="Commander", user="alice")
+    assert panel.ephemeral
+    bob = h.user("bob").id
+    await h.select(panel.message, panel.message.selects[1]["custom_id"], [str(bob)], user="alice")
+    cast = await h.click(panel.message, label="Cast from command zone (tax)", user="alice")
+    assert "tax paid +0, next cast +2" in cast.followups[0].content  # G3a
+    amount = await h.click(panel.message, label="Commander damage", user="alice")
+    await h.submit_modal(amount, {"damage": "21"})
+    await h.settle()
+    state = await state_of(h)
+    assert state.player(bob).eliminated.reason == pod.LOST_COMMANDER_DAMAGE  # G5
+    assert state.finished
+    assert [r.survivors for r in finished] == [[h.user("alice").id]]
+    assert finished[0].casts[0]["tax"] == 0
+    assert "alice wins" in reply.message.embeds[0]["description"]
+    assert [b["label"] for b in reply.message.buttons] == ["History"]
+
+
+async def test_burst_of_presses_is_coalesced_into_few_edits(h):
+    cog(h).updater.delay = 0.05
+    reply = await start(h, "alice", "bob")
+    before = len(reply.message.history)
+    for _ in range(12):
+        await h.click(reply, label="-1", user="bob")
+    await cog(h).updater.flush()
+    await h.settle()
+    assert (await state_of(h)).player(h.user("bob").id).life == 28
+    edits = len(reply.message.history) - before
+    assert 1 <= edits < 12
+    assert select_labels(reply.message)[1] == "2 bob (28)"  # the final state
+
+
+async def test_buttons_of_an_old_board_work_after_a_restart(h):
+    reply = await start(h, "alice", "bob")
+    await h.click(reply, label="-5", user="alice")
+    await h.restart()
+    _no_delay(h)
+    await h.click(reply, label="-5", user="alice")
+    await h.settle()
+    assert (await state_of(h)).player(h.user("alice").id).life == 30
+    assert select_labels(reply.message)[0] == "1 alice (30)"
+
+
+async def test_undo_and_history(h):
+    reply = await start(h, "alice", "bob")
+    await h.click(reply, label="-5", user="bob")
+    await h.click(reply, label="Undo", user="alice")
+    history = await h.click(reply, label="History", user="carol")  # anyone may read the history
+    assert history.ephemeral
+    assert "~~" in history.content and "bob life -5" in history.content
+    assert "alice undid 1 change(s)" in history.content
+    assert (await state_of(h)).player(h.user("bob").id).life == 40
+    slash = await h.slash("pod history", user="bob")
+    assert slash.ephemeral and "alice started the game" in slash.content
+
+
+async def test_mulligan_step_on_the_board(h):
+    reply = await start(h, "alice", "bob", ruleset="edh-2010")
+    panel = await h.click(reply, label="Mulligan", user="alice")
+    assert [b["label"] for b in panel.message.buttons][:3] == ["Keep", "1", "2"]
+    told = await h.click(panel.message, label="2", user="alice")  # M1: set 2 aside, draw 1
+    assert "Draw 1." in told.followups[0].content
+    out_of_turn = await h.click(panel.message, label="Keep", user="alice")
+    assert out_of_turn.ephemeral
+    bob_panel = await h.slash("pod mulligan", user="bob")
+    await h.click(bob_panel.message, label="Keep", user="bob")
+    alice_again = await h.click(reply, label="Mulligan", user="alice")
+    done = await h.click(alice_again.message, label="Keep", user="alice")
+    assert "Shuffle the 2 cards you set aside back into your library." in done.followups[0].content
+    await h.settle()
+    state = await state_of(h)
+    assert state.mulligan.finished
+    assert "alice kept 6" in reply.message.embeds[0]["description"]
+
+
+async def test_slash_alternatives_end_list_and_show(h):
+    await start(h, "alice", "bob")
+    await h.slash("pod life", user="alice", player=h.user("bob"), amount=-3)
+    await h.slash("pod next", user="alice")
+    await h.slash("pod damage", user="bob", owner=h.user("bob"), target=h.user("alice"), amount=4)
+    state = await state_of(h)
+    assert state.player(h.user("bob").id).life == 37
+    assert state.player(h.user("alice").id).commander_damage_taken == {pod.commander_key(h.user("bob").id, 0): 4}
+    shown = await h.slash("pod show", user="carol")
+    assert shown.files["pod-1.png"][:8] == b"\x89PNG\r\n\x1a\n"
+    assert (await cog(h).service.recent(h.guild.id))[0].message_id == shown.message.id
+    refused = await h.slash("pod end", user="carol")
+    assert refused.ephemeral and "Only the players" in refused.content
+    await h.slash("pod end", user="alice")
+    listed = await h.slash("pod list", user="carol")
+    assert "#1" in listed.embed["description"] and "Game ended" in listed.embed["description"]
+    nothing = await h.slash("pod next", user="alice")
+    assert "no running game" in nothing.content
+
+
+async def test_start_with_bad_options_changes_nothing(h):
+    none = await h.slash("pod start", players="nobody here")
+    assert none.ephemeral and "Mention the players" in none.content
+    too_many = await h.slash("pod start", players=" ".join(f"<@{n}>" for n in range(10**17, 10**17 + 9)))
+    assert too_many.ephemeral and "at most 8" in too_many.content
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_games") == 0
+
+
+async def test_own_totals_only_option(h):
+    reply = await start(h, "alice", "bob", own_totals_only=True)
+    await h.select(reply.message, "pod-pick:1", [str(h.user("bob").id)], user="alice")
+    refused = await h.click(reply, label="-1", user="alice")
+    assert refused.ephemeral and "only their own totals" in refused.content
+
+
+async def test_threads_when_the_server_prefers_them(h):
+    await h.bot.guild_settings.update(h.guild.id, pod_threads=True)
+    reply = await start(h, "alice", "bob")
+    (thread,) = h.threads()
+    assert thread.name == "Pod #1"
+    row = (await cog(h).service.recent(h.guild.id))[0]
+    assert row.channel_id == thread.id
+    assert "started in" in reply.content
+
+
+async def test_commander_by_slash_with_autocomplete_partners_and_unknown_names(h):
+    await start(h, "alice", "bob")
+    choices = await h.autocomplete("pod commander", "name", "tymn", user="alice")
+    assert [c["value"] for c in choices] == ["Tymna the Weaver"]
+    await h.slash("pod commander", user="alice", name="Tymna the Weaver", partner="Thrasios, Triton Hero")
+    state = await state_of(h)
+    assert [c.name for c in state.player(h.user("alice").id).commanders] == [
+        "Tymna the Weaver", "Thrasios, Triton Hero"]
+    unknown = await h.slash("pod commander", user="bob", name="Atraxa Praetor Voise")
+    assert unknown.ephemeral and "No card named" in unknown.content
+    assert [c.name for c in (await state_of(h)).player(h.user("bob").id).commanders] == [None]
