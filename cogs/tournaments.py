@@ -47,6 +47,7 @@ from bot.storage.tournaments import PodAssignment, Tournament, TournamentGame
 log = logging.getLogger(__name__)
 
 EMBED_ROWS = 15
+TABLES_PER_EMBED = 24
 COLOUR = discord.Colour.gold()
 SCORING_CHOICES = [app_commands.Choice(name=_T("Democratic victory (T3)"), value="democratic"),
                    app_commands.Choice(name=_T("Standard: win 5, draw 1"), value="standard"),
@@ -290,12 +291,14 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         await interaction.response.defer(thinking=True)
         tr = await self._tr(interaction)
         names = await self.service.names(tournament.tournament_id)
-        embed = discord.Embed(title=tr("tournament.round.title", name=discord.utils.escape_markdown(tournament.name),
-                                       round=tournament.current_round, rounds=tournament.rounds), colour=COLOUR)
-        for pod in pods[:25]:
-            embed.add_field(name=tr("tournament.table", table=pod.table_number),
-                            value="\n".join(f"{seat}. {_mention(user)}" for seat, user in enumerate(pod.seats, 1)))
-        await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions(users=True))
+        title = tr("tournament.round.title", name=discord.utils.escape_markdown(tournament.name),
+                   round=tournament.current_round, rounds=tournament.rounds)
+        for start in range(0, len(pods), TABLES_PER_EMBED):  # an embed holds at most 25 fields
+            embed = discord.Embed(title=title, colour=COLOUR)
+            for pod in pods[start:start + TABLES_PER_EMBED]:
+                embed.add_field(name=tr("tournament.table", table=pod.table_number),
+                                value="\n".join(f"{seat}. {_mention(user)}" for seat, user in enumerate(pod.seats, 1)))
+            await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions(users=True))
         for pod in pods:
             await self._start_pod_game(interaction, tournament, pod, names)
 

@@ -24,6 +24,10 @@ async def test_create_needs_an_organiser(h):
     assert reply.ephemeral and "Only organisers" in reply.content
     reply = await h.slash("tournament create", user="admin", name="Friday", rounds=2)
     assert not reply.ephemeral and "Friday" in reply.text and "Democratic victory (T3)" in reply.text
+    again = await h.slash("tournament create", user="admin", name="Saturday", locale="ja")
+    assert again.ephemeral and "「Friday」が進行中" in again.content
+    bad = await h.slash("tournament create", user="admin", name="x", rounds=99, locale="zh-TW")
+    assert bad.ephemeral and "比賽輪數" in bad.content  # Range is not enforced by discord.py; the service is
 
 
 async def start_tournament(h, players=("alice", "bob", "carol", "dave"), **options):
@@ -221,3 +225,15 @@ async def test_t2_mana_pool_report_confirmed_by_another_player(h):
     # standard scoring: no vote; the table sees the result at once (an agreed draw: 1 point each still in)
     (result,) = [m for m in h.messages("games") if m.embeds and m.embeds[0]["title"] == f"Game {game_id}: result"]
     assert f"<@{h.user('alice').id}>: survived ✅ · 0 votes · **1 points**" in result.embeds[0]["description"]
+
+
+async def test_a_large_round_lists_every_table_and_gives_each_a_board(tmp_path):
+    names = tuple(f"p{i:02d}" for i in range(103))  # 25 pods of 4 and one of 3: more than one embed holds
+    async with DiscordHarness.start(tmp_path, cards_path=CARDS, members=names) as h:
+        tournament = await start_tournament(h, players=names)
+        paired = await h.slash("tournament pair", user="admin", channel="games")
+        tables = [f["name"] for m in [paired.message, *paired.followups] for e in m.embeds for f in e["fields"]]
+        assert tables == [f"Table {n}" for n in range(1, 27)]
+        pods = await h.bot.get_cog("Tournaments").service.repo.pods(tournament.tournament_id, 1)
+        assert sorted(len(p.seats) for p in pods) == [3] + [4] * 25
+        assert all(p.game_id is not None for p in pods)
