@@ -321,19 +321,27 @@ class DiscordHarness:
 
     async def slash(self, command: str, *, user: str | FakeMember | None = None,
                     channel: str | FakeChannel | None = None, locale: str | None = None,
-                    expect_error: bool = False, **options: Any) -> Reply:
-        """Invoke ``/command`` (``"deck check"`` for subcommands) with options by name."""
+                    expect_error: bool = False, options: dict[str, Any] | None = None, **more_options: Any
+                    ) -> Reply:
+        """Invoke ``/command`` (``"deck check"`` for subcommands) with options by name.
+
+        Options whose names collide with this method's own keywords (``user``, ``channel``,
+        ``locale``, ``expect_error``, ``options``) go in ``options={...}``.
+        """
         leaf, path = self._find_command(command)
-        built, resolved = self._options(leaf, options)
+        built, resolved = self._options(leaf, {**(options or {}), **more_options})
         data = self._command_payload(path, leaf, built, resolved)
         return await self._interact(P.APPLICATION_COMMAND, data, user, channel, locale, None, expect_error)
 
     async def autocomplete(self, command: str, option: str, text: str, *, user: str | FakeMember | None = None,
                            channel: str | FakeChannel | None = None, locale: str | None = None,
-                           **other_options: Any) -> list[dict[str, Any]]:
-        """The bot's autocomplete choices (``[{"name", "value"}]``) for ``option`` typed as ``text``."""
+                           options: dict[str, Any] | None = None, **other_options: Any) -> list[dict[str, Any]]:
+        """The bot's autocomplete choices (``[{"name", "value"}]``) for ``option`` typed as ``text``.
+
+        ``other_options`` are the options already filled in (the namespace the bot sees).
+        """
         leaf, path = self._find_command(command)
-        built, resolved = self._options(leaf, other_options)
+        built, resolved = self._options(leaf, {**(options or {}), **other_options})
         param = self._param(leaf, option)
         built.append({"name": param.display_name, "type": param.type.value, "value": text, "focused": True})
         data = self._command_payload(path, leaf, built, resolved)
