@@ -427,7 +427,6 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     @app_commands.describe(game=_T("The game number"))
     async def votes(self, interaction: discord.Interaction, game: int) -> None:
         try:
-            await self._game_of_this_server(interaction, game)
             ballots = await self.service.individual_votes(game, guild_id=interaction.guild_id,
                                                           organiser=await self._is_organiser(interaction))
         except TournamentError as error:
@@ -436,13 +435,6 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         lines = [f"{_mention(voter)} → {_mention(votee)}" for voter, votee in ballots.items()]
         tr = await self._tr(interaction)
         await interaction.response.send_message("\n".join(lines) or tr("tournament.vote.none_yet"), ephemeral=True)
-
-    async def _game_of_this_server(self, interaction: discord.Interaction, game_id: int) -> TournamentGame:
-        game = await self.service.game(game_id)
-        tournament = await self.service.repo.get(game.tournament_id)
-        if tournament is None or tournament.guild_id != interaction.guild_id:
-            raise TournamentError("game_not_in_tournament", game=game_id)
-        return game
 
     @tournament.command(name="reveal-votes", description=_T("Let organisers see individual votes (Manage Server)"))
     @app_commands.describe(enabled=_T("On or off"))
@@ -561,8 +553,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         game = await self.service.game(game_id)
         if game.vote_message_id is None or game.channel_id is None:
             return
-        tournament = await self.service.repo.get(game.tournament_id)
-        language = await self._guild_language(tournament.guild_id if tournament else None)
+        language = await self._guild_language((await self.service.tournament_of(game)).guild_id)
         message = self.bot.get_partial_messageable(game.channel_id).get_partial_message(game.vote_message_id)
         try:
             await message.edit(embed=self._vote_embed(game, cast, language))

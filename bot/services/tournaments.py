@@ -278,9 +278,23 @@ class TournamentService:
 
     async def individual_votes(self, game_id: int, *, guild_id: int, organiser: bool) -> dict[int, int]:
         """Who voted for whom: only for organisers, and only where the server has enabled it."""
+        await self.game_in_guild(game_id, guild_id)
         if not organiser or not await self.repo.reveal_votes_to_organisers(guild_id):
             raise TournamentError("votes_secret")
         return await self.repo.votes(game_id)
+
+    async def game_in_guild(self, game_id: int, guild_id: int) -> TournamentGame:
+        """A finished game of one of this server's tournaments (never another server's)."""
+        game = await self.game(game_id)
+        tournament = await self.repo.get(game.tournament_id)
+        if tournament is None or tournament.guild_id != guild_id:
+            raise TournamentError("game_not_in_tournament", game=game_id)
+        return game
+
+    async def tournament_of(self, game: TournamentGame) -> Tournament:
+        tournament = await self.repo.get(game.tournament_id)
+        assert tournament is not None  # foreign key
+        return tournament
 
     async def set_reveal_votes(self, guild_id: int, enabled: bool) -> None:
         await self.repo.set_reveal_votes_to_organisers(guild_id, enabled)

@@ -230,6 +230,9 @@ async def test_individual_votes_stay_secret_unless_the_server_enables_it(db, clo
     with pytest.raises(TournamentError, match="secret"):
         await tournaments.individual_votes(record.game_id, guild_id=GUILD, organiser=False)
     assert await tournaments.individual_votes(record.game_id, guild_id=GUILD, organiser=True) == {BEN: ANN}
+    await tournaments.set_reveal_votes(GUILD + 1, True)
+    with pytest.raises(TournamentError, match="not part of this server's tournament"):
+        await tournaments.individual_votes(record.game_id, guild_id=GUILD + 1, organiser=True)
 
 
 async def test_t2_mana_pool_report_counts_once_confirmed_by_another_player(db, clock):
