@@ -83,3 +83,13 @@ def test_free_calculator(config_file, capsys):
     assert "at least 1: 39.9%" in capsys.readouterr().out
     assert run(config_file, "odds", "10", "11", "3", "1") == 2
     assert "between 0 and the deck size" in capsys.readouterr().err
+
+
+def test_a_list_without_commander_counts_everything_and_says_so(config_file, capsys, tmp_path):
+    deck = tmp_path / "deck.txt"
+    deck.write_text("40 Plains\n60 Sol Ring\n", encoding="utf-8")
+    assert run(config_file, "mulligan", "odds", str(deck)) == 0
+    captured = capsys.readouterr()
+    assert "Library: 100 cards" in captured.out and "names no commander" in captured.err
+    assert run(config_file, "mulligan", "odds", str(deck), "--commander", "Plains", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["deck_size"] == 99
