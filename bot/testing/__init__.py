@@ -6,8 +6,9 @@ sandbox. Both answer from one ``FakeDiscord`` model. See ``bot/testing/README.md
 """
 
 from bot.testing.fakediscord.backend import FakeDiscord
+from bot.testing.fakediscord.driver import HarnessError, Reply, UploadFile, message_text
 from bot.testing.fakediscord.model import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser
-from bot.testing.harness import DiscordHarness, HarnessError, Reply, UploadFile, message_text
+from bot.testing.harness import DiscordHarness
 
 __all__ = ["DiscordHarness", "FakeChannel", "FakeDiscord", "FakeMember", "FakeMessage", "FakeRole", "FakeUser",
            "HarnessError", "Reply", "UploadFile", "message_text"]

@@ -149,3 +149,15 @@ async def test_entity_options_subcommand_groups_autocomplete_and_uploads(tmp_pat
         assert [c["name"] for c in choices] == ["Sol Ring", "Solemn Simulacrum"]
         uploaded = await h.slash("lab upload", file=UploadFile("deck.txt", b"1 Sol Ring"))
         assert uploaded.content == "deck.txt: 1 Sol Ring"
+
+
+async def test_values_are_checked_like_discords_client_does(tmp_path) -> None:
+    async with lab(tmp_path) as h:
+        with pytest.raises(HarnessError, match="required option"):
+            await h.slash("lab deep echo", times=2)
+        with pytest.raises(HarnessError, match="out of range"):
+            await h.slash("lab image", width=501)  # discord.py does not enforce Range; Discord's client does
+        with pytest.raises(HarnessError, match="must be one of"):
+            await h.slash("config ruleset", user="admin", ruleset="modern")
+        with pytest.raises(HarnessError, match="needs a subcommand"):
+            await h.slash("lab deep")
