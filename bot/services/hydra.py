@@ -44,6 +44,8 @@ from bot.storage.hydra import (
 )
 
 Notify = Callable[[str, Any], None]
+DEFAULT_WINDOW_SECONDS = 20  # counter / prevent windows; a question to the players waits 3x longer
+DEFAULT_IDLE_MINUTES = 30
 
 
 @dataclass
@@ -101,12 +103,14 @@ class HydraService:
 
     # -- the lobby ----------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, heads: int,
-                     language: str = "en", seed: int | None = None) -> HydraTable:
+                     language: str = "en", seed: int | None = None, window_seconds: int = DEFAULT_WINDOW_SECONDS,
+                     idle_minutes: int = DEFAULT_IDLE_MINUTES) -> HydraTable:
         if not MIN_HEADS <= heads <= MAX_HEADS:
             raise HydraError("hydra.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
         game_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, created_by=user_id, creator_name=name, heads=heads,
-            seed=secrets.randbelow(2**31) if seed is None else seed, language=language)
+            seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
+            window_seconds=window_seconds, idle_minutes=idle_minutes)
         return await self.load(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> HydraTable:

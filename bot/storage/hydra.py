@@ -28,6 +28,8 @@ class HydraGameRow:
     heads: int
     seed: int
     language: str
+    window_seconds: int  # response windows (counter / prevent) time out after this; 0 = wait for the players
+    idle_minutes: int  # a table with no action for this long is paused (resume with /hydra resume)
     status: str
     outcome: str | None
     turns: int | None
@@ -78,7 +80,7 @@ class HydraProfile:
 
 
 _GAME_COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "turn_message_id", "created_by", "created_at",
-                 "heads", "seed", "language", "status", "outcome", "turns", "heads_severed", "updated_at")
+                 "heads", "seed", "language", "window_seconds", "idle_minutes", "status", "outcome", "turns", "heads_severed", "updated_at")
 _PROFILE_COLUMNS = ("user_id", "games", "wins", "heads_severed", "best_win_heads", "best_win_turns", "slayer_at")
 
 
@@ -92,14 +94,16 @@ class HydraRepository:
 
     # -- games and seats ----------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, created_by: int, creator_name: str,
-                     heads: int, seed: int, language: str) -> int:
+                     heads: int, seed: int, language: str, window_seconds: int = 20,
+                     idle_minutes: int = 30) -> int:
         """A new table in the lobby with its creator in seat 1; returns the game id."""
         now = now_iso()
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO hydra_games (guild_id, channel_id, created_by, created_at, heads, seed, language, "
-                "status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, created_by, now, heads, seed, language, LOBBY, now))
+                "window_seconds, idle_minutes, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, created_by, now, heads, seed, language, window_seconds, idle_minutes, LOBBY,
+                 now))
             game_id = int(cursor.lastrowid)
             await conn.execute("INSERT INTO hydra_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, created_by, creator_name))

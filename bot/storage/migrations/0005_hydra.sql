@@ -13,6 +13,8 @@ CREATE TABLE hydra_games (
     heads            INTEGER NOT NULL,
     seed             BIGINT NOT NULL,
     language         TEXT NOT NULL DEFAULT 'en',
+    window_seconds   INTEGER NOT NULL DEFAULT 20,
+    idle_minutes     INTEGER NOT NULL DEFAULT 30,
     status           TEXT NOT NULL DEFAULT 'lobby',
     outcome          TEXT,
     turns            INTEGER,

@@ -1,0 +1,173 @@
+"""/hydra through the real bot (bot/testing harness: real Interactions, CommandTree and ViewStore;
+only Discord's HTTP edge is fake), on a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+
+from bot.render.hydra import BACKGROUND, WIDTH
+from bot.testing import DiscordHarness
+
+
+@pytest.fixture
+async def h(tmp_path):
+    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol")) as harness:
+        _fix(harness)
+        yield harness
+
+
+def _fix(harness) -> None:
+    cog = harness.bot.get_cog("Hydra")
+    cog.fixed_seed = 5  # seed 5: the reveals are known (see tests/hydra/test_cli.py)
+    cog.time_scale = 1.0
+
+
+def cog(h):
+    return h.bot.get_cog("Hydra")
+
+
+async def open_table(h, *joiners: str, window: int = 0, **options):
+    lobby = await h.slash("hydra start", heads=2, window=window, **options)
+    for name in joiners:
+        await h.click(lobby, label="Join", user=name)
+    return lobby
+
+
+def latest(h, channel: str = "general"):
+    return h.messages(channel)[-1]
+
+
+async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
+    lobby = await open_table(h, "bob")
+    assert lobby.embed["title"] == "Face the Hydra #1 — 2 heads"
+    choices = await h.autocomplete("hydra heroes", "first", "slay")
+    assert choices[0]["value"] == "The Slayer" and "additional 7 life" in choices[0]["name"]
+    picked = await h.slash("hydra heroes", first="The Slayer")
+    assert picked.ephemeral and "The Slayer" in picked.content
+    await h.click(lobby, label="Start", user="bob")
+    board = lobby.message
+    assert board.embeds[0]["title"] == "Face the Hydra #1 — started with 2 heads"
+    assert "1. Hydra Head" in board.embeds[0]["description"]
+    image = Image.open(io.BytesIO(board.files["hydra-1.png"]))
+    assert image.size[0] == WIDTH and image.getpixel((2, 2)) == BACKGROUND
+    assert image.getpixel((40, 150)) != BACKGROUND  # the first head's tile
+    assert {"Attack…", "Destroy", "Exile", "End our turn", "Undo", "Concede"} <= {b["label"] for b in board.buttons}
+
+    # attack head 1 for 3 through the select and the modal
+    await h.select(board, "hydra-head:1", ["1"], user="alice")
+    opened = await h.click(board, label="Attack…", user="alice")
+    await h.submit_modal(opened, {"text": "1 3"})
+    assert "Player" not in board.embeds[0]["description"]  # seats carry the members' names
+    assert "alice: 29 life" in board.embeds[0]["description"]  # 20 + 7 (The Slayer) + 2 (Hero's Reward)
+
+    # the Hydra's turn gets its own message, asking whether to counter Swallow the Hero Whole
+    await h.click(board, label="End our turn", user="bob")
+    turn = latest(h)
+    assert "The Hydra reveals and casts Swallow the Hero Whole." in turn.content
+    assert "> Each player exiles a creature they control." in turn.content
+    await h.click(turn, label="Let it resolve", user="bob")
+    assert f"<@{h.user('alice').id}>" in turn.content  # the question is alice's (H9, per player)
+    refused = await h.click(turn, label="I control no creature", user="bob")
+    assert refused.ephemeral and "belongs to another challenger" in refused.content
+    opened = await h.click(turn, label="Name the creature…", user="alice")
+    await h.submit_modal(opened, {"text": "Grizzly Bears"})
+    await h.click(turn, label="I control no creature", user="bob")
+    await h.click(turn, label="Take the damage", user="alice")
+    assert "The heads deal 1 damage to each player." in turn.content and turn.buttons == []
+    assert "alice: 28 life" in board.embeds[0]["description"]
+
+    # severing the last head returns the swallowed creature, and the turn's end wins the game
+    await h.click(board, label="Destroy", user="alice")
+    await h.click(board, label="End our turn", user="alice")
+    won = latest(h)
+    assert "The Hydra is slain!" in won.content and "The Slayer" in won.content
+    assert board.buttons == [] and "slain the Hydra" in board.embeds[0]["fields"][0]["value"]
+    profile = await h.slash("hydra profile", options={"user": "bob"})
+    fields = {f["name"]: f["value"] for f in profile.embed["fields"]}
+    assert fields["Wins"] == "1" and fields["Heads severed"] == "2" and fields["Best win"] == "2 heads in 3 turns"
+    assert fields["The Slayer"] == "You start the game with an additional 7 life."
+    log = [a.line for a in (await cog(h).service.load(1)).actions]
+    assert log == ["attack 1 3", "end", "choose pass", "choose Grizzly Bears", "choose none", "choose pass",
+                   "destroy 1", "end"]
+
+
+async def test_buttons_keep_working_after_a_restart(h):
+    lobby = await open_table(h)
+    await h.click(lobby, label="Start")
+    await h.restart()
+    _fix(h)
+    opened = await h.click(lobby, label="Damage…")
+    await h.submit_modal(opened, {"text": "2"})
+    assert (await cog(h).service.load(1)).game.battlefield[0].damage == 2
+    await h.click(lobby, label="End our turn")
+    turn = latest(h)
+    await h.restart()
+    _fix(h)
+    await h.click(turn, label="Counter it", user="alice")
+    assert "The players counter Noxious Hydra Breath" in turn.content
+
+
+async def test_an_unanswered_window_takes_its_default_after_the_timeout(h):
+    lobby = await open_table(h, window=1)
+    cog(h).time_scale = 0.01
+    await h.click(lobby, label="Start")
+    await h.click(lobby, label="End our turn")
+    turn = latest(h)
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        await h.settle()
+        if not turn.buttons:
+            break
+    game = (await cog(h).service.load(1)).game
+    assert game.active == "players" and "The heads deal" in turn.content
+    actions = (await cog(h).service.load(1)).actions  # Noxious Hydra Breath: counter?, mode, prevent?
+    assert [(a.line, a.actor_id) for a in actions][1:] == [("choose pass", None), ("choose damage", None),
+                                                           ("choose pass", None)]
+
+
+async def test_an_idle_table_pauses_and_resumes(h):
+    lobby = await open_table(h)
+    await h.click(lobby, label="Start")
+    cog(h).time_scale = 0.0001
+    await h.click(lobby, label="Tap")  # re-arms the idle timer with the tiny scale
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        await h.settle()
+        if (await cog(h).service.load(1)).row.status == "idle":
+            break
+    assert "paused" in latest(h).content and lobby.message.buttons == []
+    cog(h).time_scale = 1.0
+    resumed = await h.slash("hydra resume", user="alice")
+    assert any(b["label"] == "End our turn" for b in resumed.message.buttons)
+    await h.click(resumed, label="End our turn")
+    assert (await cog(h).service.load(1)).game.hydra_turns == 1
+
+
+async def test_tables_open_in_a_thread_when_the_server_wants_threads(h):
+    await h.bot.guild_settings.update(h.guild.id, pod_threads=True)
+    reply = await h.slash("hydra start", heads=3)
+    thread = h.threads()[0]
+    lobby = h.messages(thread)[0]
+    assert lobby.embeds[0]["title"] == "Face the Hydra #1 — 3 heads" and "Hydra #1" in thread.name
+    assert "<#" in reply.content
+
+
+async def test_errors_are_localised_and_change_nothing(h):
+    lobby = await open_table(h)
+    refused = await h.click(lobby, label="Start", user="carol", locale="ja")
+    assert refused.ephemeral and "挑戦者だけ" in refused.content
+    await h.click(lobby, label="Start")
+    opened = await h.click(lobby, label="Damage…", user="alice")
+    bad = await h.submit_modal(opened, {"text": "lots"}, locale="zh-TW")
+    assert bad.ephemeral and "不是整數" in bad.content
+    assert (await cog(h).service.load(1)).actions == []
+    full = await open_table(h, "bob", "carol")
+    h.add_member("dave")
+    h.add_member("erin")
+    await h.click(full, label="Join", user="dave")
+    late = await h.click(full, label="Join", user="erin")
+    assert late.ephemeral and "full" in late.content
