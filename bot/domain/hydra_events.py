@@ -1,0 +1,230 @@
+"""Server-wide Hydra events (issue #7), the plain-Python part: seating, late joiners, no-shows,
+who severed which head, and the leaderboard. No discord, no SQL.
+
+Seating rules (H10: at most 4 challengers share a Hydra):
+
+- tables hold at most ``table_size`` players (2–4);
+- no table has fewer than 2 players, unless only one player joined at all. With ``table_size`` 2
+  and an odd number of players this cannot be done, so the last solo joiner waits (wait list);
+- players who joined together as a group sit at the same table; a group is only split when no
+  seating keeps every group together (then the largest group is split first);
+- tables are balanced: as few tables as the rules allow, filled evenly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from math import ceil
+
+from bot.domain.hydra import GameSetup, HydraError, HydraGame
+from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
+
+MIN_TABLE_SIZE = 2
+MAX_TABLE_SIZE = MAX_PLAYERS  # H10: never more than 4 challengers against one Hydra
+DEFAULT_TABLE_SIZE = MAX_TABLE_SIZE
+DEFAULT_GRACE_MINUTES = 10
+# Verbs whose consequences belong to the Hydra's turn or to nobody: heads leaving then count for the
+# table, not for the player who pressed "end" or conceded.
+_UNCREDITED_VERBS = ("end", "concede")
+
+
+class EventError(HydraError):
+    """Bad input for an event (keys ``hydra_events.error.*``); nothing was changed."""
+
+
+def check_event_options(heads: int, table_size: int) -> None:
+    """The difficulty is a Hydra difficulty (H2); a table seats 2–4 (H10)."""
+    if not MIN_HEADS <= heads <= MAX_HEADS:
+        raise EventError("hydra_events.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
+    if not MIN_TABLE_SIZE <= table_size <= MAX_TABLE_SIZE:
+        raise EventError("hydra_events.error.table_size_range", min=MIN_TABLE_SIZE, max=MAX_TABLE_SIZE)
+
+
+# -- seating -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Seating:
+    """Tables of user ids (table 1 first), the users left waiting, and groups that had to be split."""
+
+    tables: tuple[tuple[int, ...], ...]
+    waiting: tuple[int, ...] = ()
+    split_groups: tuple[tuple[int, ...], ...] = ()
+
+
+def seat_players(groups: Sequence[Sequence[int]], table_size: int) -> Seating:
+    """Seat ``groups`` (in joining order; a solo player is a group of one) at balanced tables."""
+    table_size = max(MIN_TABLE_SIZE, min(MAX_TABLE_SIZE, table_size))
+    work = [tuple(group) for group in groups if group]
+    split: list[tuple[int, ...]] = []
+    for group in list(work):  # a group larger than a table is split into table-sized chunks
+        if len(group) > table_size:
+            split.append(group)
+            index = work.index(group)
+            work[index:index + 1] = [group[i:i + table_size] for i in range(0, len(group), table_size)]
+    total = sum(len(group) for group in work)
+    if total == 0:
+        return Seating(())
+    if total == 1:
+        return Seating((work[0],))
+    waiting: tuple[int, ...] = ()
+    if table_size == MIN_TABLE_SIZE and total % 2:
+        last_solo = max(i for i, group in enumerate(work) if len(group) == 1)  # exists: pairs are even
+        waiting = work.pop(last_solo)
+    while True:
+        tables = _pack_evenly(work, table_size)
+        if tables is not None:
+            return Seating(tables, waiting, tuple(split))
+        largest = max(range(len(work)), key=lambda i: (len(work[i]), -i))
+        split.append(work[largest])
+        work[largest:largest + 1] = [(user,) for user in work[largest]]
+
+
+def _pack_evenly(groups: Sequence[tuple[int, ...]], table_size: int) -> tuple[tuple[int, ...], ...] | None:
+    """Fewest tables first: largest group first into the emptiest table it fits. None when no
+    table count gives every table at least two players with the groups intact."""
+    total = sum(len(group) for group in groups)
+    order = sorted(range(len(groups)), key=lambda i: (-len(groups[i]), i))
+    for count in range(ceil(total / table_size), total // MIN_TABLE_SIZE + 1):
+        tables: list[list[int]] = [[] for _ in range(count)]
+        placed = True
+        for index in order:
+            group = groups[index]
+            fitting = [t for t in range(count) if len(tables[t]) + len(group) <= table_size]
+            if not fitting:
+                placed = False
+                break
+            tables[min(fitting, key=lambda t: (len(tables[t]), t))].extend(group)
+        if placed and all(len(table) >= MIN_TABLE_SIZE for table in tables):
+            return tuple(tuple(table) for table in tables)
+    return None
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A running table as seen by late seating: its number, how many sit there, and whether the
+    players are still in their first turn (only then can someone sit down)."""
+
+    table_no: int
+    seated: int
+    in_first_turn: bool
+
+
+def place_late_group(tables: Iterable[OpenTable], group_size: int, table_size: int) -> int | None:
+    """The table a late group joins: still in its first turn, with room for the whole group, the
+    emptiest first. None means the group waits (wait list)."""
+    fitting = [t for t in tables if t.in_first_turn and t.seated + group_size <= min(table_size, MAX_TABLE_SIZE)]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda t: (t.seated, t.table_no)).table_no
+
+
+def in_first_turn(game: HydraGame) -> bool:
+    """The players' first turn (H3): nobody has ended it yet."""
+    return not game.over and game.turn == 1 and game.active == "players"
+
+
+def no_shows(seated: Iterable[int], present: Iterable[int]) -> list[int]:
+    """Seated players who never acted (nor checked in) by the end of the grace period."""
+    here = set(present)
+    return [user for user in seated if user not in here]
+
+
+# -- who severed which head ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    line: str
+    actor_id: int | None
+
+
+class SeveranceTally:
+    """Heads severed per player at one table, by replaying its action log through the engine.
+
+    A head that leaves the battlefield is credited to the player whose action made it leave. Heads
+    that leave during the Hydra's own turn (after "end") or by the bot's default answers count for
+    the table only. Feeding is incremental: only new actions are replayed, and an undo (the log no
+    longer extends what was replayed) rebuilds from the seed.
+    """
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self._reset()
+
+    def _reset(self) -> None:
+        self.game = HydraGame(self.setup)
+        self.applied: list[int] = []
+        self.by_player: dict[int, int] = {}
+
+    def feed(self, actions: Sequence[LoggedAction]) -> dict[int, int]:
+        if [a.seq for a in actions[:len(self.applied)]] != self.applied:
+            self._reset()
+        for action in actions[len(self.applied):]:
+            before = self.game.heads_severed
+            self.game.apply(action.line)
+            self.applied.append(action.seq)
+            gained = self.game.heads_severed - before
+            if gained and action.actor_id is not None and action.line.split()[0] not in _UNCREDITED_VERBS:
+                self.by_player[action.actor_id] = self.by_player.get(action.actor_id, 0) + gained
+        return dict(self.by_player)
+
+
+# -- the leaderboard -----------------------------------------------------------------------------------
+
+ONGOING, WON, LOST = "ongoing", "won", "lost"
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    user_id: int
+    name: str
+    table_no: int
+    severed: int
+    standing: bool  # still in the game (not at 0 life, not conceded or dropped)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    table_no: int
+    outcome: str  # ongoing | won | lost
+    turns: int
+    severed: int
+    heads_left: int
+    players: tuple[PlayerLine, ...]
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    tables: tuple[TableLine, ...]  # ranked: wins (fastest first), then running, then losses
+    players: tuple[PlayerLine, ...]  # ranked by heads severed
+    won: int
+    lost: int
+    running: int
+    standing: int  # players still standing at running tables
+    fastest_win: TableLine | None
+    winners: tuple[PlayerLine, ...] = field(default=())  # standing players of won tables
+
+    @property
+    def finished(self) -> bool:
+        return self.running == 0
+
+
+def _table_rank(line: TableLine) -> tuple[int, int, int, int]:
+    group = {WON: 0, ONGOING: 1, LOST: 2}.get(line.outcome, 3)
+    turns = line.turns if line.outcome == WON else 0
+    return group, turns, -line.severed, line.table_no
+
+
+def build_leaderboard(tables: Iterable[TableLine]) -> Leaderboard:
+    """Tables won/lost, heads severed per player and table, the fastest win, who still stands."""
+    ranked = tuple(sorted(tables, key=_table_rank))
+    wins = [line for line in ranked if line.outcome == WON]
+    players = tuple(sorted((p for line in ranked for p in line.players),
+                           key=lambda p: (-p.severed, not p.standing, p.table_no, p.name.casefold())))
+    running = [line for line in ranked if line.outcome == ONGOING]
+    return Leaderboard(
+        tables=ranked, players=players, won=len(wins), lost=sum(line.outcome == LOST for line in ranked),
+        running=len(running), standing=sum(p.standing for line in running for p in line.players),
+        fastest_win=wins[0] if wins else None,
+        winners=tuple(p for line in wins for p in line.players if p.standing))
