@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
+from bot.domain.rules.facts import report_disagreement
 from bot.domain.rules.identity import CR_903_4, D4_MANA_SYMBOLS, Source, card_identity, strip_reminder_text
-from bot.domain.rules.legality import report_disagreement
 
 
 def colours(cards, name: str, policy=CR_903_4) -> str:
@@ -104,9 +104,10 @@ def test_agreement_with_card_data_on_every_test_card(cards) -> None:
 
 def test_disagreements_are_logged_once(cards, caplog) -> None:
     sphinx = cards["Sphinx of the Guildpact"]
-    with caplog.at_level(logging.WARNING, logger="bot.domain.rules.legality"):
-        assert report_disagreement(sphinx, card_identity(sphinx, CR_903_4))
-        assert report_disagreement(sphinx, card_identity(sphinx, CR_903_4))
-        assert not report_disagreement(cards["Sol Ring"], card_identity(cards["Sol Ring"], CR_903_4))
+    with caplog.at_level(logging.WARNING, logger="bot.domain.rules.facts"):
+        ours = card_identity(sphinx, CR_903_4).colours()
+        assert report_disagreement(sphinx, ours)
+        assert report_disagreement(sphinx, ours)
+        assert not report_disagreement(cards["Sol Ring"], "")
     messages = [r.getMessage() for r in caplog.records if "Sphinx of the Guildpact" in r.getMessage()]
     assert len(messages) <= 1

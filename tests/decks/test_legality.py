@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.domain.rules import Check
-from bot.domain.rules.legality import copy_limit
+from bot.domain.rules.facts import copy_limit
 
 from .helpers import deck_text
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from bot.cards.model import Card
@@ -57,8 +58,18 @@ class ResolvedDeck:
     ignored: tuple[DeckLine, ...] = ()
     notes: tuple[str, ...] = ()
 
+    @cached_property
+    def _by_section(self) -> dict[Section, list[DeckCard]]:
+        grouped: dict[Section, list[DeckCard]] = {section: [] for section in Section}
+        for card in self.cards:
+            grouped[card.entry.section].append(card)
+        return grouped
+
     def in_section(self, *sections: Section) -> list[DeckCard]:
-        return [card for card in self.cards if card.section in sections]
+        """The cards of ``sections``, in list order within each section."""
+        if len(sections) == 1:
+            return list(self._by_section[sections[0]])
+        return [card for section in sections for card in self._by_section[section]]
 
     @property
     def commanders(self) -> list[DeckCard]:
@@ -68,7 +79,7 @@ class ResolvedDeck:
     def unresolved(self) -> list[DeckCard]:
         return [card for card in self.cards if card.card is None]
 
-    @property
+    @cached_property
     def main_count(self) -> int:
         """The 100 of D1 / CR 903.5a: commander(s) and main deck."""
         return sum(card.count for card in self.in_section(Section.COMMANDER, Section.MAIN))
@@ -88,16 +99,26 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver,
         entries, moved = _apply_commander_option(entries, chosen, resolver)
         if moved:
             notes.append("commander_moved_to_main")
-    cache: dict[str, DeckCard] = {}
+    cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
     cards: list[DeckCard] = []
     for entry in entries:
         known = cache.get(entry.name)
         if known is None:
-            resolution = resolver.resolve(entry.name)
-            known = DeckCard(entry, resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous))
+            known = _lookup(resolver, entry.name)
             cache[entry.name] = known
-        cards.append(DeckCard(entry, known.card, known.suggestions, known.ambiguous))
+        cards.append(DeckCard(entry, *known))
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes))
+
+
+def _lookup(resolver: CardResolver, name: str) -> tuple[Card | None, tuple[str, ...], tuple[str, ...]]:
+    """An exact English name straight from the index's ``get`` when it has one (most lines of an
+    export are exact), else the full resolution with suggestions."""
+    get = getattr(resolver, "get", None)
+    card = get(name) if get is not None else None
+    if card is not None:
+        return card, (), ()
+    resolution = resolver.resolve(name)
+    return resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)
 
 
 def _apply_commander_option(entries: list[DeckLine], chosen: list[str],

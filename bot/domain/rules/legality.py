@@ -8,7 +8,6 @@ unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict"
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,24 +16,16 @@ from bot.cards.model import Card
 from bot.domain.decklist import Section
 from bot.domain.rules.commanders import ineligibility, pair_eligible, valid_pair
 from bot.domain.rules.deck import DeckCard, ResolvedDeck
+from bot.domain.rules.facts import facts_for
 from bot.domain.rules.identity import (
-    CR_903_4,
     ColourOrigin,
-    Identity,
     Source,
-    card_identity,
     combined_colours,
 )
 from bot.domain.rules.rulesets import Check, Ruleset
 
 log = logging.getLogger(__name__)
 
-UNLIMITED = 10**6
-_ANY_NUMBER = re.compile(r"A deck can have any number of cards named", re.IGNORECASE)
-_UP_TO = re.compile(r"A deck can have up to (\w+) cards named", re.IGNORECASE)
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10}
-_reported_disagreements: set[str] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +96,7 @@ def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
     _check_lines(deck, found)
     commanders = [c for c in deck.commanders if c.card is not None]
     _check_commanders(deck, ruleset, found)
-    identities = [card_identity(c.card, ruleset.identity) for c in commanders]
+    identities = [facts_for(c.card).identity(ruleset.identity) for c in commanders]
     colours = combined_colours(identities, land_types=ruleset.identity.land_types_are_symbols)
     _check_size(deck, ruleset, found)
     _check_singleton(deck, ruleset, found)
@@ -174,20 +165,6 @@ def _check_size(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None
                   commanders=commanders, main=total - commanders)
 
 
-def copy_limit(card: Card) -> int:
-    """How many copies D2 / CR 903.5b allow: basic lands and "any number" cards unlimited, Seven Dwarves 7."""
-    if "Basic" in card.front.type_line.split("—", 1)[0]:
-        return UNLIMITED
-    text = card.oracle_text or card.front.oracle_text
-    if _ANY_NUMBER.search(text):
-        return UNLIMITED
-    match = _UP_TO.search(text)
-    if match:
-        word = match.group(1).lower()
-        return int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 1)
-    return 1
-
-
 def _singleton_sections(ruleset: Ruleset) -> tuple[Section, ...]:
     """D7: singleton covers main deck and sideboard together (110 cards) where a sideboard exists."""
     if ruleset.sideboard_sizes is None:
@@ -203,7 +180,9 @@ def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) ->
             copies[entry.card.name] += entry.count
             cards[entry.card.name] = entry.card
     for name, count in copies.items():
-        limit = copy_limit(cards[name])
+        if count == 1:
+            continue
+        limit = facts_for(cards[name]).copy_limit
         if count > limit:
             found.add(Check.SINGLETON, name, "deck.problem.duplicate", copies=count, limit=limit)
 
@@ -217,15 +196,17 @@ def _checked_cards(deck: ResolvedDeck, ruleset: Ruleset) -> list[DeckCard]:
 
 def _check_identity(deck: ResolvedDeck, ruleset: Ruleset, colours: str, found: _Collector) -> None:
     """D4 / CR 903.5c: every colour of a card within the commander's; D4d / 903.5d for land types."""
-    for entry in deck.cards:
-        if entry.card is not None and ruleset.identity is CR_903_4:
-            report_disagreement(entry.card, card_identity(entry.card, CR_903_4))
+    policy = ruleset.identity
+    outside_of: dict[str, str] = {}  # a card's colours -> those outside the deck's (few distinct values)
     for entry in _checked_cards(deck, ruleset):
-        identity = card_identity(entry.card, ruleset.identity)
-        outside = "".join(c for c in identity.colours() if c not in colours)
+        facts = facts_for(entry.card)
+        card_colours = facts.colours[policy]
+        outside = outside_of.get(card_colours)
+        if outside is None:
+            outside = outside_of[card_colours] = "".join(c for c in card_colours if c not in colours)
         if not outside:
             continue
-        origins = identity.origins_of(outside)
+        origins = facts.identity(policy).origins_of(outside)
         only_land_types = all(o.source is Source.LAND_TYPE for o in origins)
         check = Check.LAND_TYPE if only_land_types else Check.IDENTITY
         found.add(check, entry.card.name, "deck.problem.colour_identity", origins=origins,
@@ -239,7 +220,7 @@ def _check_bans_and_legality(deck: ResolvedDeck, ruleset: Ruleset, found: _Colle
         if ruleset.is_banned(card):
             found.add(Check.BANNED, card.name, "deck.problem.banned")
             continue
-        reason = ruleset.legality_problem(card)
+        reason = ruleset.legality_problem(card, facts_for(card).vintage_problem)
         if reason:
             found.add(Check.LEGALITY, card.name, "deck.problem.not_legal", reason=reason)
 
@@ -251,18 +232,3 @@ def _check_sideboard(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) ->
     count = sum(c.count for c in deck.in_section(Section.SIDEBOARD))
     if count not in ruleset.sideboard_sizes:
         found.add(Check.SIDEBOARD, None, "deck.problem.sideboard_size", count=count)
-
-
-def report_disagreement(card: Card, identity: Identity) -> bool:
-    """Log (once per card) when our CR 903.4 identity differs from the card data's ``color_identity``.
-
-    Land types count here, as Scryfall and MTGJSON fold 903.5d into ``color_identity``.
-    """
-    ours = identity.colours()
-    if ours == card.color_identity:
-        return False
-    if card.name not in _reported_disagreements:
-        _reported_disagreements.add(card.name)
-        log.warning("colour identity of %s: computed %r from its text, card data says %r",
-                    card.name, ours or "colourless", card.color_identity or "colourless")
-    return True

@@ -108,10 +108,11 @@ class Ruleset:
     def is_banned(self, card: Card) -> bool:
         return card.name in self.banned_names or (self.banned_from_data and card.commander_legality == "banned")
 
-    def legality_problem(self, card: Card) -> str | None:
+    def legality_problem(self, card: Card, vintage: str | None) -> str | None:
+        """Commander legality from the data (commander), or ``vintage``, the card's D6 problem."""
         if self.banned_from_data:
             return commander_format_problem(card)
-        return vintage_problem(card)
+        return vintage
 
 
 _COMMON = {Check.PARSE: "PARSE", Check.UNKNOWN: "UNKNOWN"}
