@@ -262,3 +262,20 @@ async def test_t2_mana_pool_report_counts_once_confirmed_by_another_player(db, c
     assert view.standings[0].player == ANN and view.standings[0].points == 5
     assert view.standings[0].prizes.mana_pool == 17  # the 40 was never confirmed
     assert unconfirmed != report
+
+
+async def test_custom_scoring_credits_the_player_whose_damage_knocked_someone_out(db, clock):
+    pods, tournaments, heard = services(db, clock)
+    tournament = await new_tournament(tournaments, scoring="custom", win=4, survival=1, elimination=2)
+    game = await pods.start_game(guild_id=GUILD, channel_id=CHANNEL, created_by=ORGANISER,
+                                 players=[(u, NAMES[u]) for u in (ANN, BEN, CAT)], ruleset="commander",
+                                 tournament_id=tournament.tournament_id, round_number=1)
+    await pods.change(game.game_id, ANN, pod.NEXT_TURN)
+    await pods.change(game.game_id, ANN, pod.LIFE, player=BEN, amount=-40, source=ANN, combat=True)
+    await pods.change(game.game_id, CAT, pod.LIFE, player=CAT, amount=-40)  # no source: nobody credited
+    stored = await tournaments.record_finished_game(heard[-1])
+    by_user = {p.user_id: p for p in stored.players}
+    assert (by_user[ANN].eliminations, by_user[CAT].eliminations, by_user[BEN].eliminations) == (1, 0, 0)
+    assert by_user[ANN].combat_damage == 40 and by_user[ANN].commander_kills == 0
+    points = {s.player: s.points for s in (await tournaments.standings(tournament)).standings}
+    assert points == {ANN: 4 + 1 + 2, BEN: 0, CAT: 0, DAN: 0}
