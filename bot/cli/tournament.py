@@ -22,6 +22,7 @@ from bot.domain.tournament.scoring import GameResult, score_games
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
 _GAME_KEYS = {"players", "survivors", "votes", "draw"}
+_POINT_OPTIONS = ("win", "draw", "survival", "vote", "elimination")
 
 
 class UnreadableGames(Exception):
@@ -40,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("file", type=Path, metavar="FILE",
                        help='JSON: [{"players": [...], "survivors": [...], "votes": {"voter": "votee"}}]')
     score.add_argument("--scoring", choices=SCORING_NAMES, default="democratic", help="scoring rule")
-    for what in ("win", "draw", "survival", "vote", "elimination"):
+    for what in _POINT_OPTIONS:
         score.add_argument(f"--{what}", type=int, default=0, metavar="N",
                            help=f"custom scoring: points per {what}")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -48,6 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
+    ignored = [f"--{name}" for name in _POINT_OPTIONS if getattr(args, name)]
+    if ignored and args.scoring != "custom":
+        print(f"podkeeper tournament score: {', '.join(ignored)} apply only to --scoring custom", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
         rule = scoring_rule(args.scoring, win=args.win, draw=args.draw, survival=args.survival,
                             vote=args.vote, elimination=args.elimination)

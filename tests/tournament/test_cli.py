@@ -88,3 +88,8 @@ def test_unreadable_input_exit_2(tmp_path, capsys, text, needle):
 def test_missing_file(tmp_path, capsys):
     assert main(["tournament", "score", str(tmp_path / "nope.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_point_options_need_custom_scoring(tmp_path, capsys):
+    status, out, err = run(tmp_path, capsys, GAMES, "--win", "3")
+    assert status == 2 and out == "" and "--win apply only to --scoring custom" in err
