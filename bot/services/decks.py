@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.cards.model import Card
-from bot.domain.decklist import Decklist, DecklistRefused, Section, parse_decklist
+from bot.domain.decklist import Decklist, DecklistRefused, Section, decode, parse_decklist
 from bot.domain.rules import (
     CardResolver,
     DeckSummary,
@@ -137,7 +137,7 @@ class DeckService:
         existing = await self.repository.get(guild_id, user_id, name)
         if existing is not None and not overwrite:
             return RegisterResult(None, result, needs_confirmation=True)
-        raw = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        raw = decode(data)  # already read once by the check: UTF-16, BOM and CRLF normalised
         if filename and filename.lower().endswith((".dek", ".csv")):
             raw = _as_text_list(result.deck)  # store the list in the plain format we export
         record = await self.repository.save(
