@@ -326,17 +326,17 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
                 return  # this table waits for the players' answers
             factor = 1 if game.pending.topic in WINDOW_TOPICS else CHOICE_WAIT_FACTOR
             delay = table.row.window_seconds * factor * self.time_scale
-            self.timers[table.game_id] = asyncio.create_task(self._default_later(table.game_id,
-                                                                                 game.pending.topic, delay))
+            self.timers[table.game_id] = asyncio.create_task(self._default_later(
+                table.game_id, game.pending.topic, len(table.actions), delay))
         else:
             delay = table.row.idle_minutes * 60 * self.time_scale
             self.timers[table.game_id] = asyncio.create_task(self._idle_later(table.game_id, len(table.actions),
                                                                               delay))
 
-    async def _default_later(self, game_id: int, topic: str, delay: float) -> None:
+    async def _default_later(self, game_id: int, topic: str, actions_before: int, delay: float) -> None:
         await asyncio.sleep(delay)
         try:
-            result = await self.service.answer_default(game_id, topic)
+            result = await self.service.answer_default(game_id, topic, actions_before)
         except HydraError:
             return
         if result is not None:

@@ -91,7 +91,7 @@ def board_image(game: HydraGame, language: str = "en") -> Image.Image:
     """A phone-readable picture of the board: one tile per head (numbered as in the script
     language) with damage bar and marks, then library/graveyard counts and each player's life."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
-    height = 70 + rows * (HEAD_H + GAP) + 60 + 44 * len(game.players) + 20
+    height = 70 + rows * (HEAD_H + GAP) + 60 + 44 * len(game.players) + 60
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.text((GAP, 16), t("hydra.board.turn", language, turn=game.turn), font=font(34, bold=True,
@@ -118,6 +118,9 @@ def board_image(game: HydraGame, language: str = "en") -> Image.Image:
         draw.text((GAP, y), player_line(game, index, language), font=font(32, bold=True, language=language),
                   fill=colour)
         y += 44
+    legend = (f"T = {t('hydra.board.tapped', language)}   Z = {t('hydra.board.skips_untap', language)}   "
+              f"I = {t('hydra.board.indestructible', language)}")
+    draw.text((GAP, y + 12), legend, font=fit_text(legend, WIDTH - 2 * GAP, 24, language=language), fill=FROZEN)
     return image
 
 
@@ -127,8 +130,7 @@ def _draw_head(draw: ImageDraw.ImageDraw, game: HydraGame, index: int, x: int, y
     draw.rounded_rectangle((x, y, x + HEAD_W, y + HEAD_H), radius=14, fill=fill,
                            outline=SHIELD if game.is_indestructible(head) else fill, width=5)
     draw.text((x + 10, y + 6), str(index + 1), font=font(36, bold=True), fill=TEXT)
-    name = head.name.replace(" Head", "")
-    draw.text((x + 10, y + 50), name, font=fit_text(name, HEAD_W - 20, 24, bold=True), fill=TEXT)
+    draw.text((x + 10, y + 50), head.name, font=fit_text(head.name, HEAD_W - 20, 24, bold=True), fill=TEXT)
     toughness = head.card.toughness or 1
     bar = HEAD_W - 20
     draw.rectangle((x + 10, y + 88, x + 10 + bar, y + 102), fill=(30, 30, 30))

@@ -159,24 +159,29 @@ class HydraService:
         answering a timed-out question with its default."""
         action = parse_action(line)
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            game = self._playing(table)
-            if user_id is not None:
-                seat = self._seat(table, user_id)
-                self._check_may(table, seat, action)
-            ended_players_turn = action.verb == "end"
-            events = game.apply(action)
-            await self._store(table, action.line(), user_id)
-            return ActResult(table, events, ended_players_turn, game.over)
+            return await self._act(await self.load(game_id), user_id, action)
 
-    async def answer_default(self, game_id: int, topic: str) -> ActResult | None:
-        """A response window or question timed out: answer it with its documented default, unless
-        it was answered meanwhile (``topic`` names the question that timed out)."""
-        table = await self.load(game_id)
-        game = table.game
-        if game is None or game.over or game.pending is None or game.pending.topic != topic:
-            return None
-        return await self.act(game_id, None, f"choose {game.pending.default}")
+    async def _act(self, table: HydraTable, user_id: int | None, action: Action) -> ActResult:
+        game = self._playing(table)
+        if user_id is not None:
+            seat = self._seat(table, user_id)
+            self._check_may(table, seat, action)
+        events = game.apply(action)
+        await self._store(table, action.line(), user_id)
+        return ActResult(table, events, action.verb == "end", game.over)
+
+    async def answer_default(self, game_id: int, topic: str, actions_before: int | None = None) -> ActResult | None:
+        """A response window or question timed out: answer it with its documented default — unless
+        it was answered meanwhile. Checked under the table's lock: ``topic`` is the question that
+        timed out and ``actions_before`` the length of the log when its timer started."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game = table.game
+            if (game is None or game.over or game.pending is None or game.pending.topic != topic
+                    or table.row.status != PLAYING
+                    or (actions_before is not None and len(table.actions) != actions_before)):
+                return None
+            return await self._act(table, None, Action("choose", text=game.pending.default))
 
     async def undo(self, game_id: int, user_id: int) -> HydraTable:
         """Take back the players' last action of their current turn (never the Hydra's answers)."""

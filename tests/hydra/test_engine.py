@@ -393,3 +393,17 @@ def test_undo_takes_back_only_an_action_of_the_current_players_turn() -> None:
     game.apply("end")
     game.play_until_players()
     assert not undoable(game.actions)
+
+
+def test_a_question_to_a_player_who_concedes_takes_its_default() -> None:
+    game = new_game(battlefield=[HH], players=2, top=[C.DISTRACT_THE_HYDRA])
+    hydra_turn_start = game.apply("end")
+    assert hydra_turn_start and game.pending.topic == "counter"
+    game.apply("choose pass")
+    assert game.pending.topic == "distract_sacrifice" and game.pending.player == 0
+    game.apply("concede 1")
+    assert game.pending.player == 1  # P1's question was answered by default (decline)
+    game.apply("choose decline")
+    game.play_until_players()
+    assert game.players[0].lost and lives(game)[1] == 20 - 3 - 1
+    check_invariants(game)

@@ -327,6 +327,10 @@ class HydraGame:
             self._finish("lost")
             self._flow = None
             self.pending = None
+        # a question asked of a player who just left the game takes its default
+        while self.pending is not None and self.pending.player is not None \
+                and self.players[self.pending.player].lost:
+            self._advance(self._validate_answer(self.pending, self.pending.default))
 
     def _do_end(self, action: Action) -> None:
         self._require_players_may_act(instant=False)
