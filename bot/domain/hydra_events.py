@@ -13,8 +13,10 @@ Seating rules (H10: at most 4 challengers share a Hydra):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from math import ceil
 
 from bot.domain.hydra import GameSetup, HydraError, HydraGame
@@ -228,3 +230,38 @@ def build_leaderboard(tables: Iterable[TableLine]) -> Leaderboard:
         running=len(running), standing=sum(p.standing for line in running for p in line.players),
         fastest_win=wins[0] if wins else None,
         winners=tuple(p for line in wins for p in line.players if p.standing))
+
+
+# -- the start time ------------------------------------------------------------------------------------
+
+_RELATIVE = re.compile(r"^(?:in\s*)?(?:(?P<h>\d+)\s*h(?:ours?)?)?\s*(?:(?P<m>\d+)\s*m(?:in(?:utes?)?)?)?$", re.I)
+_DISCORD_TIMESTAMP = re.compile(r"^<t:(?P<ts>\d+)(?::[a-zA-Z])?>$")
+LATEST_START = timedelta(days=366)
+
+
+def parse_start(text: str, now: datetime) -> datetime:
+    """When the event starts, from what an organiser types: ``now``, ``in 30m`` / ``2h`` / ``1h30m``,
+    a Discord timestamp ``<t:1767294000:F>``, a Unix time, or ISO 8601 (``2026-12-05 19:00``, UTC
+    unless an offset such as ``+09:00`` is given). Must not lie in the past or more than a year ahead."""
+    raw = text.strip()
+    start: datetime | None = None
+    relative = _RELATIVE.match(raw)
+    stamp = _DISCORD_TIMESTAMP.match(raw)
+    if raw.casefold() in ("now", "0"):
+        start = now
+    elif relative and (relative["h"] or relative["m"]):
+        start = now + timedelta(hours=int(relative["h"] or 0), minutes=int(relative["m"] or 0))
+    elif stamp or raw.isdigit():
+        start = datetime.fromtimestamp(int(stamp["ts"] if stamp else raw), tz=UTC)
+    else:
+        try:
+            start = datetime.fromisoformat(raw.replace(" ", "T", 1))
+        except ValueError:
+            raise EventError("hydra_events.error.bad_start", text=raw[:50]) from None
+        if start.tzinfo is None:
+            start = start.replace(tzinfo=UTC)
+    if start < now - timedelta(minutes=1):
+        raise EventError("hydra_events.error.start_in_past", text=raw[:50])
+    if start > now + LATEST_START:
+        raise EventError("hydra_events.error.start_too_late", text=raw[:50])
+    return start.astimezone(UTC)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 from itertools import count
 
 import pytest
@@ -21,6 +22,7 @@ from bot.domain.hydra_events import (
     build_leaderboard,
     check_event_options,
     no_shows,
+    parse_start,
     place_late_group,
     seat_players,
 )
@@ -173,3 +175,28 @@ def test_leaderboard_counts_wins_losses_fastest_and_standing() -> None:
     assert {p.user_id for p in board.winners} == {1, 3}  # player 2 fell at a won table
     assert not board.finished
     assert build_leaderboard(tables[:3]).finished
+
+
+NOW = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("now", NOW),
+    ("in 30m", NOW + timedelta(minutes=30)),
+    ("2h", NOW + timedelta(hours=2)),
+    ("1h30m", NOW + timedelta(minutes=90)),
+    ("2026-12-05 19:00", datetime(2026, 12, 5, 19, 0, tzinfo=UTC)),
+    ("2026-12-05T19:00+09:00", datetime(2026, 12, 5, 10, 0, tzinfo=UTC)),
+    ("<t:1796497200:F>", datetime.fromtimestamp(1796497200, tz=UTC)),
+])
+def test_start_times_an_organiser_may_type(text: str, expected: datetime) -> None:
+    assert parse_start(text, NOW) == expected
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ("tomorrow-ish", "bad_start"), ("2026-11-01 10:00", "start_in_past"), ("2030-01-01", "start_too_late"),
+    ("", "bad_start"),
+])
+def test_bad_start_times_are_refused_with_a_reason(text: str, key: str) -> None:
+    with pytest.raises(EventError, match=key):
+        parse_start(text, NOW)
