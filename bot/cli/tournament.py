@@ -49,13 +49,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    ignored = [f"--{name}" for name in _POINT_OPTIONS if getattr(args, name)]
-    if ignored and args.scoring != "custom":
-        print(f"podkeeper tournament score: {', '.join(ignored)} apply only to --scoring custom", file=sys.stderr)
+    try:
+        rule = scoring_rule(args.scoring, **{name: getattr(args, name) for name in _POINT_OPTIONS})
+    except TournamentError as exc:  # a bad command line, not a bad file
+        print(f"podkeeper tournament score: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     try:
-        rule = scoring_rule(args.scoring, win=args.win, draw=args.draw, survival=args.survival,
-                            vote=args.vote, elimination=args.elimination)
         games = load_games(args.file)
     except UnreadableGames as exc:
         print(f"podkeeper tournament score: {exc}", file=sys.stderr)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot.domain.pod import END_STOPPED, PodGameRecord
-from bot.domain.tournament import TournamentError, scoring_rule
+from bot.domain.tournament import CUSTOM, TournamentError, scoring_rule
 from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.pairing import pair_round
 from bot.domain.tournament.prizes import ManaPoolReport, PrizeStats, combine_stats, confirmed_mana_pool
@@ -342,7 +342,9 @@ class TournamentService:
 
     @staticmethod
     def rule(tournament: Tournament) -> ScoringRule:
-        return scoring_rule(tournament.scoring, win=tournament.win_points, draw=tournament.draw_points,
+        if tournament.scoring != CUSTOM:
+            return scoring_rule(tournament.scoring)
+        return scoring_rule(CUSTOM, win=tournament.win_points, draw=tournament.draw_points,
                             survival=tournament.survival_points, vote=tournament.vote_points,
                             elimination=tournament.elimination_points)
 

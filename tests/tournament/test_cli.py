@@ -92,4 +92,4 @@ def test_missing_file(tmp_path, capsys):
 
 def test_point_options_need_custom_scoring(tmp_path, capsys):
     status, out, err = run(tmp_path, capsys, GAMES, "--win", "3")
-    assert status == 2 and out == "" and "--win apply only to --scoring custom" in err
+    assert status == 2 and out == "" and "Points for win are set only with custom scoring" in err

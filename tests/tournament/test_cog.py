@@ -26,6 +26,8 @@ async def test_create_needs_an_organiser(h):
     assert not reply.ephemeral and "Friday" in reply.text and "Democratic victory (T3)" in reply.text
     again = await h.slash("tournament create", user="admin", name="Saturday", locale="ja")
     assert again.ephemeral and "「Friday」が進行中" in again.content
+    mixed = await h.slash("tournament create", user="admin", name="x", scoring="standard", vote=2)
+    assert mixed.ephemeral and "only with custom scoring" in mixed.content
     bad = await h.slash("tournament create", user="admin", name="   ", locale="zh-TW")
     assert bad.ephemeral and "比賽名稱需要 1 到 64 個字元" in bad.content
 

@@ -58,6 +58,8 @@ def test_unknown_scoring_and_wild_custom_points_are_refused():
         scoring_rule("swiss")
     with pytest.raises(TournamentError, match="Points per win"):
         scoring_rule("custom", win=1000)
+    with pytest.raises(TournamentError, match="Points for vote, elimination are set only with custom"):
+        scoring_rule("democratic", vote=3, elimination=1)
 
 
 def test_totals_over_games():

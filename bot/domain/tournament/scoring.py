@@ -43,14 +43,18 @@ MAX_POINTS_PER_EVENT = 100
 
 def scoring_rule(name: str, *, win: int = 0, draw: int = 0, survival: int = 0, vote: int = 0,
                  elimination: int = 0) -> ScoringRule:
-    """The rule called ``name``; the point values are used only by ``custom``."""
+    """The rule called ``name``; point values may be given only for ``custom`` (elsewhere they would
+    be silently ignored, which hides a mistake)."""
+    values = {"win": win, "draw": draw, "survival": survival, "vote": vote, "elimination": elimination}
+    given = [what for what, points in values.items() if points]
+    if given and name != CUSTOM:
+        raise TournamentError("points_need_custom", options=", ".join(given), name=name)
     if name == DEMOCRATIC.name:
         return DEMOCRATIC
     if name == STANDARD.name:
         return STANDARD
     if name != CUSTOM:
         raise TournamentError("unknown_scoring", name=name, names=", ".join(SCORING_NAMES))
-    values = {"win": win, "draw": draw, "survival": survival, "vote": vote, "elimination": elimination}
     for what, points in values.items():
         if not -MAX_POINTS_PER_EVENT <= points <= MAX_POINTS_PER_EVENT:
             raise TournamentError("points_out_of_range", what=what, points=points,
