@@ -115,7 +115,7 @@ class DiscordHarness(InteractionDriver):
         harness = cls(default_config(tmp_path, cards_path, **config_overrides), fake, guild,
                       default_locale=locale, on_boot=on_boot)
         harness.edge.install()
-        logging.getLogger().addHandler(harness.errors)
+        harness.watch_logs()
         try:
             await harness._boot()
             yield harness
@@ -124,7 +124,7 @@ class DiscordHarness(InteractionDriver):
                 if harness.bot is not None:
                     await harness.bot.close()
             finally:
-                logging.getLogger().removeHandler(harness.errors)
+                harness.close()
                 harness.edge.uninstall()
 
     async def _boot(self) -> None:

@@ -186,6 +186,14 @@ class InteractionDriver:
         self.errors = ErrorCollector()
         self._command_ids: dict[str, int] = {}
 
+    def watch_logs(self) -> None:
+        """Collect errors the bot logs (same process) so a failed interaction raises ``HarnessError``."""
+        if self.errors not in logging.getLogger().handlers:
+            logging.getLogger().addHandler(self.errors)
+
+    def close(self) -> None:
+        logging.getLogger().removeHandler(self.errors)
+
     # -- to be provided ---------------------------------------------------------------------------
 
     def catalog(self) -> CommandCatalog:

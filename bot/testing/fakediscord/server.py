@@ -1,0 +1,313 @@
+"""The fake Discord over real sockets: REST and a gateway websocket on 127.0.0.1.
+
+The bot's real start-up path (``login`` → ``setup_hook`` → command sync → gateway IDENTIFY →
+READY/GUILD_CREATE → INTERACTION_CREATE) runs unmodified against it: ``redirect_discord_py``
+points discord.py's ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` here. REST requests go
+to the shared ``FakeDiscord.handle``; the gateway speaks zlib-stream (when asked), HELLO, heartbeats
+with ACKs, IDENTIFY → READY + GUILD_CREATE, RESUME, member chunk requests, and dispatches events
+(INTERACTION_CREATE sent by ``RemoteDriver``, THREAD_CREATE and friends emitted by the fake).
+
+Pitfalls honoured (see the design note on Discord testing): ``Content-Type`` is exactly
+``application/json``; unknown routes answer a loud 404; the interaction deadline is real time.
+Used by ``tests/e2e`` and by the sandbox (``bot.sandbox``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import zlib
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import aiohttp
+import yarl
+from aiohttp import web
+
+from bot.testing.fakediscord import payloads as P
+from bot.testing.fakediscord.backend import FakeDiscord, Response, Upload
+from bot.testing.fakediscord.commands import CommandCatalog
+from bot.testing.fakediscord.driver import HarnessError, InteractionDriver, Reply
+from bot.testing.fakediscord.model import FakeGuild
+
+log = logging.getLogger(__name__)
+HEARTBEAT_INTERVAL_MS = 41250
+
+
+class GatewaySession:
+    """One websocket connection from the bot."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
+        self.ws = ws
+        self.compressor = zlib.compressobj() if compress else None
+        self.sequence = 0
+        self.identified = False
+        self.identify: dict[str, Any] = {}
+        self._lock = asyncio.Lock()
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        async with self._lock:
+            if self.ws.closed:
+                return
+            if payload.get("op") == 0:
+                self.sequence += 1
+                payload = {**payload, "s": self.sequence}
+            data = json.dumps(payload).encode()
+            if self.compressor is not None:
+                # zlib-stream: one compressor per connection, each frame ends with a sync flush (00 00 ff ff).
+                await self.ws.send_bytes(self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH))
+            else:
+                await self.ws.send_str(data.decode())
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        await self.send({"op": 0, "t": event, "d": data})
+
+
+class FakeDiscordServer:
+    """Serve a ``FakeDiscord`` on 127.0.0.1. ``async with FakeDiscordServer.running(fake) as server:``."""
+
+    def __init__(self, fake: FakeDiscord, *, token: str | None = None) -> None:
+        self.fake = fake
+        self.token = token  # when set, REST calls with another bot token get 401 (LoginFailure)
+        self.sessions: list[GatewaySession] = []
+        self.identified = asyncio.Event()
+        self.identify_count = 0
+        self.heartbeats = 0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._unsubscribe = fake.subscribe(self._on_event)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    # -- life cycle -----------------------------------------------------------------------------
+
+    async def start(self, port: int = 0) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("GET", "/ws", self._gateway)
+        app.router.add_route("GET", "/attachments/{id}/{filename}", self._cdn)
+        app.router.add_route("*", r"/api/v{version:\d+}/{tail:.*}", self._rest)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.fake.base_url = self.url
+
+    async def stop(self) -> None:
+        self._unsubscribe()
+        for session in list(self.sessions):
+            await session.ws.close(code=1001, message=b"fake discord shutting down")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def running(cls, fake: FakeDiscord, *, token: str | None = None, port: int = 0
+                      ) -> AsyncIterator[FakeDiscordServer]:
+        """Start the server and point discord.py at it; undo both on exit."""
+        server = cls(fake, token=token)
+        await server.start(port)
+        try:
+            with redirect_discord_py(server.url, server.gateway_url):
+                yield server
+        finally:
+            await server.stop()
+
+    # -- REST -------------------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        needs_token = self.token is not None and not path.startswith(("/interactions/", "/webhooks/"))
+        if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
+            return _json(Response(401, {"code": 0, "message": "401: Unauthorized"}))
+        body: Any = None
+        uploads: list[Upload] = []
+        if request.content_type == "multipart/form-data":
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, aiohttp.BodyPartReader):
+                    continue
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    uploads.append(Upload(part.name or "", part.filename or part.name or "",
+                                          bytes(await part.read(decode=False)),
+                                          part.headers.get("Content-Type")))
+        elif request.can_read_body:
+            raw = await request.read()
+            body = json.loads(raw) if raw else None
+        response = self.fake.handle(request.method, path, query=dict(request.query), body=body, uploads=uploads)
+        return _json(response)
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        data = self.fake.cdn.get(self.url + request.path)
+        if data is None:
+            return web.Response(status=404, text="no such attachment")
+        return web.Response(body=data, content_type="application/octet-stream")
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        log.warning("fake discord: unknown URL %s %s", request.method, request.path)
+        return _json(Response(404, {"code": 0, "message": f"404: fake Discord has no URL {request.path}"}))
+
+    # -- gateway ------------------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        session = GatewaySession(ws, request.query.get("compress") == "zlib-stream")
+        self.sessions.append(session)
+        try:
+            await session.send({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            async for message in ws:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                await self._on_gateway_message(session, json.loads(message.data))
+        finally:
+            self.sessions.remove(session)
+        return ws
+
+    async def _on_gateway_message(self, session: GatewaySession, message: dict[str, Any]) -> None:
+        op, data = message.get("op"), message.get("d")
+        if op == 1:
+            self.heartbeats += 1
+            await session.send({"op": 11})
+        elif op == 2:
+            await self._identify(session, data or {})
+        elif op == 6:
+            session.identified = True
+            await session.dispatch("RESUMED", {})
+        elif op == 8:
+            await self._member_chunk(session, data or {})
+
+    async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        session.identify = data
+        self.identify_count += 1
+        ready: dict[str, Any] = {
+            "v": 10, "user": P.user(self.fake.bot_user), "session_id": f"fake-session-{self.identify_count}",
+            "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(g), "unavailable": True}
+                                                               for g in self.fake.guilds],
+            "application": {"id": str(self.fake.application_id), "flags": 0}, "private_channels": [],
+            "relationships": [], "presences": [], "geo_ordered_rtc_regions": [],
+        }
+        if data.get("shard"):
+            ready["shard"] = data["shard"]
+        await session.dispatch("READY", ready)
+        for guild in self.fake.guilds.values():
+            await session.dispatch("GUILD_CREATE", P.guild(guild))
+        session.identified = True
+        self.identified.set()
+
+    async def _member_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:
+        guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
+        if guild is None:
+            return
+        await session.dispatch("GUILD_MEMBERS_CHUNK", {
+            "guild_id": str(guild.id), "members": [P.member(m) for m in guild.members.values()],
+            "chunk_index": 0, "chunk_count": 1, "nonce": data.get("nonce")})
+
+    def _on_event(self, event: str, data: dict[str, Any]) -> None:
+        for session in self.sessions:
+            if session.identified:
+                asyncio.get_running_loop().create_task(session.dispatch(event, data))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event to every connected bot session."""
+        live = [s for s in self.sessions if s.identified and not s.ws.closed]
+        if not live:
+            raise HarnessError(f"no bot is connected to the fake gateway to receive {event}")
+        for session in live:
+            await session.dispatch(event, data)
+
+    async def wait_until_connected(self, timeout: float = 30.0) -> None:
+        """Wait for a bot session that has identified (READY and GUILD_CREATE sent)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not any(s.identified and not s.ws.closed for s in self.sessions):
+            if loop.time() > deadline:
+                raise TimeoutError("the bot did not connect to the fake gateway")
+            await asyncio.sleep(0.02)
+
+
+def _json(response: Response) -> web.Response:
+    if response.status == 204 or response.body is None:
+        return web.Response(status=response.status)
+    # Exactly "application/json": discord.py compares the header with == (no charset suffix).
+    return web.Response(status=response.status, body=response.json_bytes, headers={"Content-Type": "application/json"})
+
+
+@contextlib.contextmanager
+def redirect_discord_py(base_url: str, gateway_url: str) -> Iterator[None]:
+    """Point discord.py's REST base and default gateway at the stand-in (process-wide)."""
+    import discord.gateway
+    import discord.http
+
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = f"{base_url}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+class RemoteDriver(InteractionDriver):
+    """Act as users against a bot connected to a ``FakeDiscordServer``, via the gateway.
+
+    Commands are built from what the bot *synced* (``fake.synced_commands``), as a real Discord
+    client would; a reply is complete when the interaction is acknowledged and the bot has been
+    quiet for ``quiet`` seconds (and a deferred "thinking" message has been filled).
+    """
+
+    def __init__(self, server: FakeDiscordServer, guild: FakeGuild, *, quiet: float = 0.15,
+                 max_wait: float = 60.0, **kwargs: Any) -> None:
+        super().__init__(server.fake, guild, **kwargs)
+        self.server = server
+        self.quiet = quiet
+        self.max_wait = max_wait
+        self.watch_logs()  # call close() when done
+
+    def catalog(self) -> CommandCatalog:
+        schemas = self.fake.synced_commands.get(None, []) + self.fake.synced_commands.get(self.guild.id, [])
+        if not schemas:
+            raise HarnessError("the bot has not synced any commands to the fake Discord")
+        return CommandCatalog(schemas)
+
+    def guild_command_names(self) -> set[str]:
+        return {c["name"] for c in self.fake.synced_commands.get(self.guild.id, [])}
+
+    async def _deliver(self, payload: dict[str, Any], expect_error: bool) -> Reply:
+        marker = self.mark()
+        await self.server.dispatch("INTERACTION_CREATE", payload)
+        await self.wait_for(int(payload["id"]))
+        return self.reply_since(payload, marker, expect_error)
+
+    async def wait_for(self, interaction_id: int) -> None:
+        record = self.fake.interactions[interaction_id]
+        deadline = self.fake.interaction_deadline or 3.0
+        started = time.monotonic()
+        while not record.acknowledged and time.monotonic() - started < deadline + 0.5:
+            await asyncio.sleep(0.01)
+        await self.wait_quiet(lambda: record.original_id is not None
+                              and self.fake.messages[record.original_id].loading)
+
+    async def wait_quiet(self, busy: Any = lambda: False) -> None:
+        """Until no request arrived for ``quiet`` seconds and ``busy()`` is false (bounded by max_wait)."""
+        started = time.monotonic()
+        seen, since = len(self.fake.requests), time.monotonic()
+        while time.monotonic() - started < self.max_wait:
+            await asyncio.sleep(0.02)
+            if len(self.fake.requests) != seen:
+                seen, since = len(self.fake.requests), time.monotonic()
+            elif time.monotonic() - since >= self.quiet and not busy():
+                return
