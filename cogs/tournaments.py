@@ -328,7 +328,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     async def standings(self, interaction: discord.Interaction,
                         round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:  # noqa: A002
         try:
-            tournament = await self.service.active(interaction.guild_id)
+            tournament = await self.service.latest(interaction.guild_id)
         except TournamentError as error:
             await self._refuse(interaction, error)
             return
@@ -376,7 +376,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     async def prizes(self, interaction: discord.Interaction,
                      round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:  # noqa: A002
         try:
-            tournament = await self.service.active(interaction.guild_id)
+            tournament = await self.service.latest(interaction.guild_id)
         except TournamentError as error:
             await self._refuse(interaction, error)
             return
@@ -409,7 +409,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     @tournament.command(name="log", description=_T("The audit log of point corrections"))
     async def audit_log(self, interaction: discord.Interaction) -> None:
         try:
-            tournament = await self.service.active(interaction.guild_id)
+            tournament = await self.service.latest(interaction.guild_id)
         except TournamentError as error:
             await self._refuse(interaction, error)
             return

@@ -124,6 +124,13 @@ class TournamentService:
             raise TournamentError("no_tournament")
         return tournament
 
+    async def latest(self, guild_id: int) -> Tournament:
+        """The running tournament, else the last one (its standings stay visible after it ends)."""
+        tournament = await self.repo.latest(guild_id)
+        if tournament is None:
+            raise TournamentError("no_tournament")
+        return tournament
+
     async def finish(self, guild_id: int) -> Tournament:
         tournament = await self.active(guild_id)
         await self.repo.set_status(tournament.tournament_id, "finished")

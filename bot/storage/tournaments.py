@@ -138,6 +138,13 @@ class TournamentRepository:
             f"ORDER BY tournament_id DESC LIMIT 1", (guild_id,))
         return None if row is None else Tournament(*row)
 
+    async def latest(self, guild_id: int) -> Tournament | None:
+        """The server's newest tournament, finished or not."""
+        row = await self.db.fetchone(
+            f"SELECT {', '.join(_TOURNAMENT_COLUMNS)} FROM tournaments WHERE guild_id = ? "
+            f"ORDER BY tournament_id DESC LIMIT 1", (guild_id,))
+        return None if row is None else Tournament(*row)
+
     async def set_status(self, tournament_id: int, status: str) -> None:
         await self.db.execute("UPDATE tournaments SET status = ? WHERE tournament_id = ?", (status, tournament_id))
 

@@ -114,6 +114,11 @@ async def test_democratic_vote_end_to_end(h):
 
     standings = await h.slash("tournament standings", user="carol", channel="games")
     assert f"**1.** <@{alice}>: 5 pts" in standings.embed["description"]
+    ended = await h.slash("tournament end", user="admin", channel="games")
+    assert "Friday is over" in ended.text and f"**1.** <@{alice}>: 5 pts" in ended.text
+    after = await h.slash("tournament standings", user="carol", channel="games")  # still visible after the end
+    assert f"**1.** <@{alice}>: 5 pts" in after.embed["description"]
+    assert (await h.slash("tournament join", user="carol")).ephemeral  # but nothing is running any more
     assert set(standings.files) == {"standings.png", "standings.csv"}
     assert standings.files["standings.png"][:8] == b"\x89PNG\r\n\x1a\n"
     csv_lines = standings.files["standings.csv"].decode().splitlines()
