@@ -75,7 +75,8 @@ class HydraTable:
 class ActResult:
     table: HydraTable
     events: list[Event]
-    hydra_turn_started: bool  # the players ended their turn: the cog opens a new turn message
+    hydra_turn_started: bool  # the players ended their turn and the Hydra's began: a new turn message
+    # (an extra turn is shown in the same message; a win at the end of the players' turn opens none)
     finished: bool
 
 
@@ -168,7 +169,8 @@ class HydraService:
             self._check_may(table, seat, action)
         events = game.apply(action)
         await self._store(table, action.line(), user_id)
-        return ActResult(table, events, action.verb == "end", game.over)
+        started = action.verb == "end" and any(e.key == "hydra.log.hydra_turn" for e in events)
+        return ActResult(table, events, started, game.over)
 
     async def answer_default(self, game_id: int, topic: str, actions_before: int | None = None) -> ActResult | None:
         """A response window or question timed out: answer it with its documented default — unless

@@ -171,3 +171,15 @@ async def test_errors_are_localised_and_change_nothing(h):
     await h.click(full, label="Join", user="dave")
     late = await h.click(full, label="Join", user="erin")
     assert late.ephemeral and "full" in late.content
+
+
+async def test_a_win_at_the_end_of_the_players_turn_opens_no_hydra_turn_message(h):
+    lobby = await open_table(h)
+    await h.click(lobby, label="Start")
+    for _ in range(2):  # seed 5: destroying head 1 twice reveals only sorceries
+        await h.select(lobby.message, "hydra-head:1", ["1"])
+        await h.click(lobby, label="Destroy")
+    before = len(h.messages())
+    await h.click(lobby, label="End our turn")
+    new = h.messages()[before:]
+    assert len(new) == 1 and "The Hydra is slain!" in new[0].content
