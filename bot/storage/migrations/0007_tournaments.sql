@@ -45,7 +45,8 @@ CREATE TABLE tournament_pod_seats (
     pod_id  INTEGER NOT NULL REFERENCES tournament_pods (pod_id),
     seat    INTEGER NOT NULL,
     user_id BIGINT NOT NULL,
-    PRIMARY KEY (pod_id, seat)
+    PRIMARY KEY (pod_id, seat),
+    UNIQUE (pod_id, user_id)
 );
 
 -- One row per finished pod game of a tournament; game_id is the pod tracker's game id.
