@@ -1,0 +1,339 @@
+"""Server-wide Hydra events as a service: create → join (in groups) → seat → tables play → end.
+
+Each table is an ordinary Hydra table of the Hydra feature (``HydraService``, shared with the Hydra
+cog so both see the same cached games and per-table locks): this service never plays the game, it
+seats people, watches the tables and adds them up. What is decided here (who sits where, who is a
+no-show, who won the event) is stored before anything is shown, so a restart resumes any step:
+an event in ``seating`` opens its missing tables, a running event re-arms its timers, an award
+whose role was not yet given is given again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from bot.domain.hydra_events import (
+    DEFAULT_GRACE_MINUTES,
+    EventError,
+    Leaderboard,
+    LoggedAction,
+    OpenTable,
+    PlayerLine,
+    Seating,
+    SeveranceTally,
+    TableLine,
+    build_leaderboard,
+    check_event_options,
+    in_first_turn,
+    no_shows,
+    parse_start,
+    place_late_group,
+    seat_players,
+)
+from bot.services.hydra import ActResult, HydraService, HydraTable
+from bot.storage.db import Database
+from bot.storage.hydra import PLAYING
+from bot.storage.hydra_events import (
+    ACTIVE,
+    DROPPED,
+    JOINED,
+    OPEN,
+    RUNNING,
+    SEATED,
+    SEATING,
+    WAITING,
+    AlreadyEntered,
+    Entrant,
+    EventRow,
+    EventTable,
+    HydraEventRepository,
+)
+
+log = logging.getLogger(__name__)
+MAX_NAME = 100
+
+
+@dataclass(frozen=True)
+class JoinOutcome:
+    """Where a joining group ended up: ``joined`` (before the start), ``seated`` at a running table
+    still in its first turn (with that table), or ``waiting``."""
+
+    state: str
+    table_no: int | None = None
+    table: HydraTable | None = None
+
+
+@dataclass(frozen=True)
+class EventStatus:
+    event: EventRow
+    entrants: list[Entrant]
+    tables: list[EventTable]
+    board: Leaderboard
+
+    def count(self, *states: str) -> int:
+        return sum(e.state in states for e in self.entrants)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    user_ids: list[int]
+    result: ActResult | None  # the last concession, for the Hydra cog to update the table's messages
+
+
+class HydraEventService:
+    def __init__(self, db: Database, hydra: HydraService,
+                 seed_for: Callable[[int, int], int] | None = None) -> None:
+        self.repo = HydraEventRepository(db)
+        self.hydra = hydra
+        self.seed_for = seed_for  # (event, table) -> the Hydra's seed; None = random (tests fix it)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tallies: dict[int, SeveranceTally] = {}
+
+    def lock(self, event_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(event_id, asyncio.Lock())
+
+    # -- before the start ---------------------------------------------------------------------------
+    async def create(self, *, guild_id: int, channel_id: int, user_id: int, name: str, start: str, heads: int,
+                     table_size: int, language: str, grace_minutes: int = DEFAULT_GRACE_MINUTES,
+                     now: datetime | None = None) -> EventRow:
+        check_event_options(heads, table_size)
+        name = " ".join(name.split())[:MAX_NAME]
+        if not name:
+            raise EventError("hydra_events.error.no_name")
+        starts_at = parse_start(start, now or datetime.now(UTC))
+        event_id = await self.repo.create(
+            guild_id=guild_id, channel_id=channel_id, name=name, starts_at=starts_at.isoformat(), heads=heads,
+            table_size=table_size, grace_minutes=grace_minutes, language=language, created_by=user_id)
+        return await self.event(event_id)
+
+    async def event(self, event_id: int) -> EventRow:
+        event = await self.repo.event(event_id)
+        if event is None:
+            raise EventError("hydra_events.error.no_event")
+        return event
+
+    async def current(self, guild_id: int, event_id: int | None = None) -> EventRow:
+        """The event a command means: the one named, else the server's latest event not yet over."""
+        event = await self.repo.event(event_id) if event_id else await self.repo.latest(guild_id, ACTIVE)
+        if event is None or event.guild_id != guild_id:
+            raise EventError("hydra_events.error.no_event")
+        return event
+
+    async def set_messages(self, event_id: int, **ids: int | None) -> None:
+        await self.repo.update(event_id, **ids)
+
+    async def join(self, event_id: int, members: Sequence[tuple[int, str]]) -> JoinOutcome:
+        """A player alone or a group (H10: up to the table size) joins. Before the start they are
+        simply entered; once tables run, they sit at a table still in its first turn, or wait."""
+        if len({user for user, _ in members}) != len(members):
+            raise EventError("hydra_events.error.duplicate_member")
+        async with self.lock(event_id):
+            event = await self.event(event_id)
+            if event.status not in ACTIVE:
+                raise EventError("hydra_events.error.not_open")
+            if len(members) > event.table_size:
+                raise EventError("hydra_events.error.group_too_big", max=event.table_size)
+            if event.status == OPEN:
+                await self._enter(event_id, members, JOINED)
+                return JoinOutcome(JOINED)
+            return await self._join_late(event, members)
+
+    async def _enter(self, event_id: int, members: Sequence[tuple[int, str]], state: str,
+                     table_no: int | None = None) -> None:
+        try:
+            await self.repo.add_group(event_id, members, state=state, table_no=table_no)
+        except AlreadyEntered as already:
+            names = ", ".join(name for user, name in members if user in already.args[0])
+            raise EventError("hydra_events.error.already_joined", players=names) from None
+
+    async def _join_late(self, event: EventRow, members: Sequence[tuple[int, str]]) -> JoinOutcome:
+        tables = await self.repo.tables(event.event_id)
+        loaded = {t.table_no: await self.hydra.load(t.game_id) for t in tables}
+        open_tables = [OpenTable(no, len(table.seats), table.row.status == PLAYING and table.game is not None
+                                 and in_first_turn(table.game)) for no, table in loaded.items()]
+        table_no = place_late_group(open_tables, len(members), event.table_size)
+        if table_no is None:
+            await self._enter(event.event_id, members, WAITING)
+            return JoinOutcome(WAITING)
+        await self._enter(event.event_id, members, SEATED, table_no)
+        game_id = next(t.game_id for t in tables if t.table_no == table_no)
+        try:
+            table = await self._seat_at_running_table(game_id, members, event.table_size)
+        except EventError:  # the table's first turn ended meanwhile: wait instead
+            await self.repo.set_state(event.event_id, [user for user, _ in members], WAITING)
+            return JoinOutcome(WAITING)
+        return JoinOutcome(SEATED, table_no, table)
+
+    async def _seat_at_running_table(self, game_id: int, members: Sequence[tuple[int, str]],
+                                     table_size: int) -> HydraTable:
+        """Add late players to a Hydra game still in the players' first turn (H3, H10).
+
+        The Hydra service only seats people in the lobby, so this uses its repository and then
+        drops its cached copy of the game (the new seats change the game's set-up; replaying the
+        first turn's actions with them gives the same board plus the newcomers).
+        TODO(hydra): replace with a ``HydraService.seat_late(game_id, user_id, name)`` hook."""
+        async with self.hydra.lock(game_id):
+            table = await self.hydra.load(game_id)
+            if table.game is None or not in_first_turn(table.game) or len(table.seats) + len(members) > table_size:
+                raise EventError("hydra_events.error.table_moved_on")
+            for user_id, name in members:
+                await self.hydra.repo.add_seat(game_id, user_id, name, limit=table_size)
+            self.hydra._tables.pop(game_id, None)  # noqa: SLF001 - see the TODO above
+            return await self.hydra.load(game_id)
+
+    async def leave(self, event_id: int, user_id: int) -> None:
+        """Leave before being seated (joined or waiting); a seated player concedes at their table."""
+        async with self.lock(event_id):
+            event = await self.event(event_id)
+            entrant = next((e for e in await self.repo.entrants(event_id) if e.user_id == user_id), None)
+            if event.status not in ACTIVE or entrant is None:
+                raise EventError("hydra_events.error.not_joined")
+            if entrant.state in (SEATED, DROPPED):
+                raise EventError("hydra_events.error.seated_concede")
+            await self.repo.remove_entrant(event_id, user_id)
+
+    async def check_in(self, event_id: int, user_id: int) -> None:
+        entrant = next((e for e in await self.repo.entrants(event_id) if e.user_id == user_id), None)
+        if entrant is None or entrant.state != SEATED:
+            raise EventError("hydra_events.error.not_seated")
+        await self.repo.check_in(event_id, user_id)
+
+    # -- the start ----------------------------------------------------------------------------------
+    async def plan(self, event_id: int) -> Seating:
+        """Seat everyone who joined (balanced, groups together, H10) and store the plan."""
+        async with self.lock(event_id):
+            event = await self.event(event_id)
+            if event.status != OPEN:
+                raise EventError("hydra_events.error.already_begun")
+            entrants = await self.repo.entrants(event_id)
+            if not entrants:
+                raise EventError("hydra_events.error.nobody_joined")
+            groups: dict[int, list[int]] = {}
+            for entrant in entrants:
+                groups.setdefault(entrant.group_id, []).append(entrant.user_id)
+            seating = seat_players(list(groups.values()), event.table_size)
+            await self.repo.save_seating(event_id, seating.tables, seating.waiting)
+            return seating
+
+    async def open_tables(self, event_id: int) -> list[tuple[EventTable, HydraTable]]:
+        """Create the Hydra game of every planned table that has none yet (a restart in the middle
+        of seating resumes here) and return the tables still without a thread."""
+        async with self.lock(event_id):
+            event = await self.event(event_id)
+            if event.status not in (SEATING, RUNNING):
+                return []
+            have = {t.table_no for t in await self.repo.tables(event_id)}
+            seated: dict[int, list[Entrant]] = {}
+            for entrant in await self.repo.entrants(event_id):
+                if entrant.table_no is not None and entrant.state in (SEATED, DROPPED):
+                    seated.setdefault(entrant.table_no, []).append(entrant)
+            for table_no, players in sorted(seated.items()):
+                if table_no not in have:
+                    await self._create_game(event, table_no, players)
+            return [(t, await self.hydra.load(t.game_id)) for t in await self.repo.tables(event_id)
+                    if t.thread_id is None]
+
+    async def _create_game(self, event: EventRow, table_no: int, players: list[Entrant]) -> None:
+        first, *others = players
+        table = await self.hydra.create(guild_id=event.guild_id, channel_id=None, user_id=first.user_id,
+                                        name=first.name, heads=event.heads, language=event.language,
+                                        seed=self.seed_for(event.event_id, table_no) if self.seed_for else None)
+        for player in others:
+            await self.hydra.join(table.game_id, player.user_id, player.name)
+        await self.hydra.start(table.game_id, first.user_id)
+        await self.repo.add_table(event.event_id, table_no, table.game_id)
+
+    async def attach_thread(self, event_id: int, table_no: int, thread_id: int) -> None:
+        await self.repo.set_table(event_id, table_no, thread_id=thread_id)
+
+    async def mark_running(self, event_id: int) -> EventRow:
+        event = await self.event(event_id)
+        if event.status == SEATING:
+            await self.repo.update(event_id, status=RUNNING)
+        return await self.event(event_id)
+
+    # -- while tables play --------------------------------------------------------------------------
+    async def drop_no_shows(self, event_id: int, table_no: int) -> Dropped:
+        """After the grace period: seated players who neither acted nor checked in concede (the
+        bot concedes for them), and the table goes on without them."""
+        table_row = next((t for t in await self.repo.tables(event_id) if t.table_no == table_no), None)
+        if table_row is None or table_row.grace_checked:
+            return Dropped([], None)
+        table = await self.hydra.load(table_row.game_id)
+        entrants = {e.user_id: e for e in await self.repo.entrants(event_id)}
+        present = {a.actor_id for a in table.actions if a.actor_id is not None}
+        present |= {user for user, e in entrants.items() if e.checked_in}
+        absent = no_shows([s.user_id for s in table.seats], present)
+        result: ActResult | None = None
+        dropped: list[int] = []
+        for seat in table.seats:
+            game = (await self.hydra.load(table_row.game_id)).game
+            if seat.user_id not in absent or game is None or game.over or game.players[seat.seat - 1].lost:
+                continue
+            result = await self.hydra.act(table_row.game_id, None, f"concede {seat.seat}")
+            dropped.append(seat.user_id)
+        await self.repo.set_state(event_id, dropped, DROPPED, table_no)
+        await self.repo.set_table(event_id, table_no, grace_checked=True)
+        return Dropped(dropped, result)
+
+    async def status(self, event_id: int) -> EventStatus:
+        event = await self.event(event_id)
+        tables = await self.repo.tables(event_id)
+        entrants = await self.repo.entrants(event_id)
+        return EventStatus(event, entrants, tables, await self._leaderboard(tables))
+
+    async def _leaderboard(self, tables: Sequence[EventTable]) -> Leaderboard:
+        lines = []
+        for table_row in tables:
+            line = await self._table_line(table_row)
+            if line is not None:
+                lines.append(line)
+        return build_leaderboard(lines)
+
+    async def _table_line(self, table_row: EventTable) -> TableLine | None:
+        table = await self.hydra.load(table_row.game_id)
+        game = table.game
+        if game is None:
+            return None
+        tally = self._tallies.get(table_row.game_id)
+        if tally is None or tally.setup != game.setup:  # a late player changes the set-up
+            tally = self._tallies[table_row.game_id] = SeveranceTally(game.setup)
+        credited = tally.feed([LoggedAction(a.seq, a.line, a.actor_id) for a in table.actions])
+        players = tuple(PlayerLine(seat.user_id, seat.name, table_row.table_no, credited.get(seat.user_id, 0),
+                                   not game.players[seat.seat - 1].lost) for seat in table.seats)
+        return TableLine(table_row.table_no, game.outcome, game.turn, game.heads_severed, len(game.battlefield),
+                         players)
+
+    async def event_of_game(self, game_id: int) -> EventRow | None:
+        found = await self.repo.table_of_game(game_id)
+        return None if found is None else await self.repo.event(found[0])
+
+    # -- the end ------------------------------------------------------------------------------------
+    async def finish(self, event_id: int, role_id: int | None) -> EventStatus | None:
+        """Finish a running event: the standing players of every won table are its winners. The
+        awards and the finish are one transaction; None when the event was not running (already
+        finished, or cancelled), so nothing is awarded twice or half. (The Slayer itself was
+        recorded by the Hydra feature when each table won, H13.)"""
+        async with self.lock(event_id):
+            status = await self.status(event_id)
+            if status.event.status != RUNNING:
+                return None
+            winners = [(p.user_id, p.table_no) for p in status.board.winners]
+            if not await self.repo.finish(event_id, winners, role_id):
+                return None
+            return await self.status(event_id)
+
+    async def cancel(self, event_id: int) -> bool:
+        async with self.lock(event_id):
+            return await self.repo.cancel(event_id)
+
+    async def all_tables_over(self, event_id: int) -> bool:
+        """Every planned table exists and its game has ended."""
+        status = await self.status(event_id)
+        planned = {e.table_no for e in status.entrants if e.table_no is not None}
+        return (status.event.status == RUNNING and bool(status.tables)
+                and planned <= {t.table_no for t in status.tables} and status.board.finished)
