@@ -5,20 +5,27 @@ Run: /work/venv/bin/python benchmarks/bench_tournament.py [--players 256] [--rou
 Simulates a whole tournament in the domain layer: each round is paired by standings (avoiding repeat
 opponents), every pod plays a random game with a democratic vote (T3), then standings with all
 tiebreakers are computed. Prints the time per pairing and per standings computation, and how many
-repeat pairings the pairing could not avoid.
+repeat pairings remain. Then the same tournament through TournamentService on a real SQLite file
+(pairing with its writes, each vote, standings).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.pairing import pair_round, repeat_pairings
 from bot.domain.tournament.standings import compute_standings, standings_csv
+from bot.services.tournaments import TournamentService
+from bot.storage.db import Database
+from bot.storage.tournaments import GamePlayer, TournamentGame
 
 
 def random_game(number: int, pod: list[int], rng: random.Random):
@@ -59,6 +66,45 @@ def main() -> None:
           f"max {max(standing_times) * 1000:.1f} ms")
     print(f"CSV export: {csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines)")
     print(f"repeat pairings left per round (pairs that met before): {repeats}")
+    asyncio.run(bench_service(args.players, args.rounds, args.seed))
+
+
+async def bench_service(player_count: int, rounds: int, seed: int) -> None:
+    """The same through TournamentService on a real SQLite file: pairing (standings + writes), every
+    vote of every game (each an upsert; the last one closes the vote), and the standings."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database.open(Path(tmp) / "bench.sqlite3")
+        service = TournamentService(db)
+        tournament = await service.create(guild_id=1, channel_id=1, name="bench", rounds=rounds, seed=seed)
+        for user in range(1, player_count + 1):
+            await service.join(1, user, f"player {user}")
+        pair_times, vote_times, standing_times = [], [], []
+        game_id = 0
+        for _ in range(rounds):
+            start = time.perf_counter()
+            tournament, pods = await service.pair_next_round(1)
+            pair_times.append(time.perf_counter() - start)
+            for pod in pods:
+                game_id += 1
+                await service.link_game(pod.pod_id, game_id)
+                survivor = rng.choice(pod.seats)
+                await service.repo.add_game(TournamentGame(
+                    game_id, tournament.tournament_id, tournament.current_round, 1, False, False,
+                    "2026-01-01T00:00:00+00:00", "2026-01-01T00:10:00+00:00", None,
+                    players=[GamePlayer(u, seat, u == survivor) for seat, u in enumerate(pod.seats, 1)]))
+                for voter in pod.seats:
+                    start = time.perf_counter()
+                    await service.cast_vote(game_id, voter, rng.choice([p for p in pod.seats if p != voter]))
+                    vote_times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            await service.standings(tournament)
+            standing_times.append(time.perf_counter() - start)
+        await db.close()
+    print(f"service + SQLite: pairing per round mean {statistics.mean(pair_times) * 1000:.1f} ms "
+          f"(max {max(pair_times) * 1000:.1f}); vote mean {statistics.mean(vote_times) * 1000:.2f} ms "
+          f"(max {max(vote_times) * 1000:.1f}, {len(vote_times)} votes); standings mean "
+          f"{statistics.mean(standing_times) * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
