@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from rapidfuzz import fuzz, process
 
@@ -92,13 +94,38 @@ class Resolution:
         return self.card is not None
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """One autocomplete candidate: its key, what to show and which card it means."""
+class _SearchList:
+    """(key, English name) pairs ordered shortest key first, with the keys joined into one string.
 
-    key: str
-    display: str
-    english: str
+    ``str.find`` then scans in C, and because the keys are in length order the first hits ARE the
+    best ones for autocomplete ("shortest match first") and for fuzzy candidates: a search stops
+    after ``limit`` hits instead of collecting and sorting thousands for a one-letter prefix.
+    """
+
+    __slots__ = ("keys", "names", "starts", "text")
+
+    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
+        ordered = sorted(set(pairs), key=lambda pair: (len(pair[0]), pair))
+        self.keys = [key for key, _ in ordered]
+        self.names = [name for _, name in ordered]
+        self.starts = array("l")
+        position = 1
+        for key in self.keys:
+            self.starts.append(position)
+            position += len(key) + 1
+        self.text = "\n" + "\n".join(self.keys) + "\n"
+
+    def hits(self, key: str, *, prefix: bool) -> Iterator[int]:
+        """Positions of the keys that start with (``prefix``) or contain ``key``, shortest first."""
+        needle = "\n" + key if prefix else key
+        found = self.text.find(needle)
+        while found != -1:
+            position = bisect.bisect_right(self.starts, found + 1 if prefix else found) - 1
+            yield position
+            found = self.text.find(needle, self.starts[position] + len(self.keys[position]))
+
+
+_Tier = dict[str, "str | tuple[str, ...]"]  # key -> the English name, or several when ambiguous
 
 
 class CardIndex:
@@ -106,12 +133,9 @@ class CardIndex:
 
     def __init__(self) -> None:
         self._cards: dict[str, Card] = {}
-        self._tiers: list[tuple[str, dict[str, list[str]]]] = [
-            ("normalised", {}), ("face", {}), ("printed", {}), ("printed_face", {})]
-        self._fuzzy_keys: list[str] = []
-        self._fuzzy_names: list[str] = []
-        self._autocomplete: dict[str, list[_Entry]] = {}
-        self._autocomplete_keys: dict[str, list[str]] = {}
+        self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
+        self._search: dict[str, _SearchList] = {}
+        self._printed_search = _SearchList(())
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
 
     # -- building ----------------------------------------------------------------------------------
@@ -149,36 +173,30 @@ class CardIndex:
             for part in face_parts(name):
                 self._key(printed_faces, part, card.name)
 
-    def _key(self, tier: dict[str, list[str]], name: str, english: str) -> None:
-        names = tier.setdefault(self._normalise(name), [])
-        if english not in names:
-            names.append(english)
+    def _key(self, tier: _Tier, name: str, english: str) -> None:
+        key = self._normalise(name)
+        known = tier.get(key)
+        if known is None:
+            tier[key] = english
+        elif isinstance(known, str):
+            if known != english:
+                tier[key] = (known, english)
+        elif english not in known:
+            tier[key] = (*known, english)
 
     def _build_search(self) -> None:
-        """Fuzzy choices (English, faces, printed names) and sorted autocomplete keys per language."""
-        seen: set[tuple[str, str]] = set()
-        for _, tier in self._tiers:
-            for key, names in tier.items():
-                for english in names:
-                    if (key, english) not in seen:
-                        seen.add((key, english))
-                        self._fuzzy_keys.append(key)
-                        self._fuzzy_names.append(english)
-        for language in ("en", *PRINTED_LANGUAGES):
-            entries = sorted(self._entries_for(language), key=lambda e: (e.key, e.display))
-            self._autocomplete[language] = entries
-            self._autocomplete_keys[language] = [e.key for e in entries]
-
-    def _entries_for(self, language: str) -> Iterable[_Entry]:
-        """English names (and faces) for everyone, plus printed names in ``language``."""
-        for card in self._cards.values():
-            display = _display(card, language)
-            names = {card.name, *card.face_names}
-            printed = card.printed_names.get(language) if language != "en" else None
-            if printed:
-                names |= {printed, *face_parts(printed)}
-            for name in names:
-                yield _Entry(self._normalise(name), display, card.name)
+        """Search lists: English names and faces for every language, plus that language's printed names."""
+        english = [(self._normalise(name), card.name) for card in self._cards.values()
+                   for name in {card.name, *card.face_names}]
+        self._search["en"] = _SearchList(english)
+        all_printed: list[tuple[str, str]] = []
+        for language in PRINTED_LANGUAGES:
+            printed = [(self._normalise(name), card.name) for card in self._cards.values()
+                       if (full := card.printed_names.get(language))
+                       for name in {full, *face_parts(full)}]
+            all_printed += printed
+            self._search[language] = _SearchList(english + printed)
+        self._printed_search = _SearchList(all_printed)
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -202,81 +220,58 @@ class CardIndex:
         if card is not None:
             return Resolution(query, card, "exact")
         key = normalise(query)
-        for tier_name, tier in self._tiers:
+        for matched_by, tier in self._tiers:
             names = tier.get(key)
-            if not names:
+            if names is None:
                 continue
-            matched_by = "printed" if tier_name.startswith("printed") else tier_name
-            if len(names) == 1:
-                return Resolution(query, self._cards[names[0]], matched_by)
+            if isinstance(names, str):
+                return Resolution(query, self._cards[names], matched_by)
             ordered = tuple(sorted(names))
             return Resolution(query, None, matched_by, suggestions=ordered[:MAX_SUGGESTIONS], ambiguous=ordered)
         return Resolution(query, None, "none", suggestions=self.suggest(query))
 
     def suggest(self, name: str, limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
-        """English names that look most like ``name`` (typos, partial names, printed names), best first."""
+        """English names that look most like ``name`` (typos, partial names, printed names), best first.
+
+        Scoring every key with WRatio costs ~35 ms over the full data; instead a cheap whole-string
+        ratio (typos) and the shortest keys containing the text (partial names) pick a few dozen
+        candidates, and only those get the finer WRatio. English text is compared with English
+        names only, other scripts with printed names only.
+        """
         key = normalise(name)
         if not key:
             return ()
-        hits = self._fuzzy_candidates(key)
-        out: list[str] = []
-        for _, position in hits:
-            english = self._fuzzy_names[position]
-            if english not in out:
-                out.append(english)
-            if len(out) == limit:
-                break
-        return tuple(out)
-
-    def _fuzzy_candidates(self, key: str) -> list[tuple[float, int]]:
-        """(score, position) of the likeliest keys, best first.
-
-        Scoring every key with WRatio costs ~35 ms over the full data; instead a cheap whole-string
-        ratio (typos) plus the shortest keys containing the text (partial names) pick a few dozen
-        candidates, and only those get the finer WRatio.
-        """
+        pool = self._search.get("en") if key.isascii() else self._printed_search
+        if pool is None or not pool.keys:
+            return ()
         candidates = {position for _, _, position in process.extract(
-            key, self._fuzzy_keys, scorer=fuzz.ratio, limit=FUZZY_CANDIDATES, score_cutoff=FUZZY_CUTOFF - 10)}
-        containing = [i for i, candidate in enumerate(self._fuzzy_keys) if key in candidate]
-        containing.sort(key=lambda i: len(self._fuzzy_keys[i]))
-        candidates.update(containing[:FUZZY_CANDIDATES])
-        scored = []
-        for position in candidates:
-            candidate = self._fuzzy_keys[position]
-            score = fuzz.WRatio(key, candidate)
-            if score >= FUZZY_CUTOFF:
-                scored.append((score, position))
+            key, pool.keys, scorer=fuzz.ratio, limit=FUZZY_CANDIDATES, score_cutoff=FUZZY_CUTOFF - 10)}
+        candidates.update(islice(pool.hits(key, prefix=False), FUZZY_CANDIDATES))
+        scored = [(score, position) for position in candidates
+                  if (score := fuzz.WRatio(key, pool.keys[position])) >= FUZZY_CUTOFF]
         # Best score first; among equals, the closer length (a typo) before a long name that merely contains it.
-        scored.sort(key=lambda hit: (-hit[0], abs(len(self._fuzzy_keys[hit[1]]) - len(key)), hit[1]))
-        return scored
+        scored.sort(key=lambda hit: (-hit[0], abs(len(pool.keys[hit[1]]) - len(key)), hit[1]))
+        return tuple(islice(dict.fromkeys(pool.names[position] for _, position in scored), limit))
 
     def autocomplete(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
         """Up to ``limit`` ``(display name in the user's language, English name)`` pairs for ``text``.
 
-        Names that start with the text come first (shortest first), then names that contain it.
+        Names that start with the text come first, then names that contain it, shortest first.
         English names always match, so a Japanese user typing "bolt" still finds Lightning Bolt.
         """
         key = normalise(text) if text.strip() else ""
-        if not key:
+        search = self._search.get(language) or self._search.get("en")
+        if not key or search is None:
             return []
-        language = language if language in self._autocomplete else "en"
-        entries, keys = self._autocomplete[language], self._autocomplete_keys[language]
-        start = bisect.bisect_left(keys, key)
-        end = bisect.bisect_left(keys, key + "\U0010ffff", lo=start)
-        prefix = sorted(entries[start:end], key=lambda e: (len(e.key), e.key))
-        chosen: dict[str, str] = {}
-        for entry in prefix:
-            chosen.setdefault(entry.english, entry.display)
-            if len(chosen) >= limit:
-                return list(zip(chosen.values(), chosen.keys(), strict=True))
-        contains = [entries[i] for i, candidate in enumerate(keys) if key in candidate]
-        contains = [e for e in contains if e.english not in chosen]
-        contains.sort(key=lambda e: (e.key.find(key), len(e.key), e.key))
-        for entry in contains:
-            chosen.setdefault(entry.english, entry.display)
+        chosen: dict[str, None] = {}
+        for prefix in (True, False):
+            for position in search.hits(key, prefix=prefix):
+                chosen.setdefault(search.names[position])
+                if len(chosen) >= limit:
+                    break
             if len(chosen) >= limit:
                 break
-        return [(display, english) for english, display in chosen.items()]
+        return [(_display(self._cards[english], language), english) for english in chosen]
 
 
 def _display(card: Card, language: str) -> str:

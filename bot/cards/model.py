@@ -7,6 +7,7 @@ MTGJSON card (after ``bot.cards.importers`` maps it) all become the same ``Card`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from sys import intern
 from typing import Any
 
 WUBRG = "WUBRG"
@@ -37,8 +38,8 @@ class Face:
     def from_scryfall(cls, data: dict[str, Any]) -> Face:
         return cls(
             name=data.get("name", ""),
-            mana_cost=data.get("mana_cost") or "",
-            type_line=data.get("type_line") or "",
+            mana_cost=intern(data.get("mana_cost") or ""),
+            type_line=intern(data.get("type_line") or ""),
             oracle_text=(data.get("oracle_text") or "").replace("\r\n", "\n"),
             power=data.get("power"),
             toughness=data.get("toughness"),
@@ -82,17 +83,21 @@ class Card:
 
     @classmethod
     def from_scryfall(cls, data: dict[str, Any]) -> Card:
-        """Build from a Scryfall-shaped record (the bundled data set uses the same fields)."""
+        """Build from a Scryfall-shaped record (the bundled data set uses the same fields).
+
+        Strings that repeat across thousands of cards (costs, type lines, set codes, legalities) are
+        interned: it keeps the bot with the full card database well under its memory budget.
+        """
         faces = tuple(Face.from_scryfall(f) for f in data.get("card_faces") or ())
-        legalities = {k: str(v) for k, v in (data.get("legalities") or {}).items()}
+        legalities = {intern(str(k)): intern(str(v)) for k, v in (data.get("legalities") or {}).items()}
         front = faces[0] if faces else None
         meld = data.get("meld_parts") or [p.get("name") for p in data.get("all_parts") or ()
                                           if p.get("component", "").startswith("meld")]
         return cls(
             name=data["name"],
-            layout=data.get("layout") or "normal",
-            mana_cost=data.get("mana_cost") or (front.mana_cost if front else ""),
-            type_line=data.get("type_line") or (front.type_line if front else ""),
+            layout=intern(data.get("layout") or "normal"),
+            mana_cost=intern(data.get("mana_cost") or (front.mana_cost if front else "")),
+            type_line=intern(data.get("type_line") or (front.type_line if front else "")),
             oracle_text=(data.get("oracle_text") or "").replace("\r\n", "\n"),
             power=data.get("power"),
             toughness=data.get("toughness"),
@@ -103,7 +108,7 @@ class Card:
             commander_legality=legalities.get("commander", "not_legal"),
             faces=faces,
             printed_names={k: v for k, v in (data.get("printed_names") or {}).items() if v},
-            printings=tuple(data.get("printings") or ()),
+            printings=tuple(intern(str(p)) for p in data.get("printings") or ()),
             meld_parts=tuple(p for p in meld if p),
             legalities=legalities,
         )

@@ -1,0 +1,184 @@
+"""Card database benchmarks (issue #2, "Benchmarks"). Run by hand:
+
+    /work/venv/bin/python benchmarks/bench_cards.py
+
+Prints:
+- import of the full bundled data into a fresh database: wall time and peak RSS (target < 10 s, < 300 MB),
+  measured in a child process so nothing else in this process counts;
+- name resolution over the full data, p50/p99 in ms: exact, normalised, Japanese/Chinese (target p99
+  < 1 ms), fuzzy (< 20 ms), autocomplete (< 10 ms);
+- idle RSS of a process with the full card database loaded (target < 150 MB), both the card
+  database alone and the real bot set-up (``PodkeeperBot.setup_hook`` with every cog, no login).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bot import paths  # noqa: E402
+
+
+def current_rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# -- child processes -------------------------------------------------------------------------------
+
+
+async def child_import(db_path: str) -> dict:
+    from bot.cards.database import CardDatabase
+    from bot.storage.db import Database
+
+    started = time.perf_counter()
+    db = await Database.open(db_path)
+    cards = await CardDatabase.open(db, paths.BUNDLED_CARDS)
+    seconds = time.perf_counter() - started
+    count = len(cards)
+    await db.close()
+    return {"seconds": seconds, "peak_mb": peak_rss_mb(), "cards": count}
+
+
+async def child_idle(db_path: str) -> dict:
+    from bot.cards.database import CardDatabase
+    from bot.storage.db import Database
+
+    db = await Database.open(db_path)
+    started = time.perf_counter()
+    cards = await CardDatabase.open(db, paths.BUNDLED_CARDS)
+    load = time.perf_counter() - started
+    gc.collect()
+    await asyncio.sleep(0.2)
+    out = {"idle_mb": current_rss_mb(), "peak_mb": peak_rss_mb(), "load_seconds": load, "cards": len(cards)}
+    await db.close()
+    return out
+
+
+async def child_bot(db_path: str) -> dict:
+    from bot.client import PodkeeperBot
+    from bot.config import load_config
+
+    config = load_config(None, environ={}).with_values(database__path=db_path)
+    bot = PodkeeperBot(config, sync_commands=False)
+    started = time.perf_counter()
+    await bot.setup_hook()
+    load = time.perf_counter() - started
+    gc.collect()
+    await asyncio.sleep(0.2)
+    out = {"idle_mb": current_rss_mb(), "peak_mb": peak_rss_mb(), "load_seconds": load, "cards": len(bot.cards)}
+    await bot.close()
+    return out
+
+
+CHILDREN = {"import": child_import, "idle": child_idle, "bot": child_bot}
+
+
+def run_child(kind: str, db_path: str) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--child", kind, db_path], capture_output=True, text=True,
+                          cwd=REPO, check=False)
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -- lookups ----------------------------------------------------------------------------------------
+
+
+def timings(function: Callable[[str], object], queries: Sequence[str]) -> tuple[float, float]:
+    samples = []
+    for query in queries:
+        started = time.perf_counter()
+        function(query)
+        samples.append((time.perf_counter() - started) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+
+
+def typo(name: str, rng: random.Random) -> str:
+    """One deleted, doubled or swapped letter, as people type."""
+    i = rng.randrange(1, max(2, len(name) - 1))
+    kind = rng.choice(("delete", "double", "swap"))
+    if kind == "delete":
+        return name[:i] + name[i + 1:]
+    if kind == "double":
+        return name[:i] + name[i] + name[i:]
+    return name[: i - 1] + name[i] + name[i - 1] + name[i + 1:]
+
+
+def lookup_benchmarks() -> None:
+    from bot.cards.importers import read_cards
+    from bot.cards.index import CardIndex
+
+    cards = read_cards(paths.BUNDLED_CARDS).cards
+    started = time.perf_counter()
+    index = CardIndex.from_cards(cards)
+    print(f"index build over {len(cards)} cards: {time.perf_counter() - started:.2f} s")
+    rng = random.Random(2)
+    sample = rng.sample(cards, 2000)
+    names = [c.name for c in sample]
+    normalised = [n.upper().replace("-", " ").replace("'", "").replace("û", "u") for n in names]
+    printed = [name for c in sample for name in c.printed_names.values()]
+    fuzzy = [typo(n, rng) for n in names[:500]]
+    prefixes = [n[: rng.randint(1, 6)] for n in names]
+    printed_prefixes = [(lang, name[: rng.randint(1, 3)]) for c in sample for lang, name in c.printed_names.items()]
+    misses = sum(1 for q in fuzzy if index.resolve(q).card is None and not index.resolve(q).suggestions)
+    rows = [
+        ("exact", timings(index.resolve, names), 1.0),
+        ("normalised", timings(index.resolve, normalised), 1.0),
+        ("Japanese/Chinese", timings(index.resolve, printed), 1.0),
+        ("fuzzy (typos)", timings(index.resolve, fuzzy), 20.0),
+        ("autocomplete en", timings(lambda q: index.autocomplete(q, "en"), prefixes), 10.0),
+        ("autocomplete ja/zh", timings(lambda q: index.autocomplete(q[1], q[0]),  # type: ignore[arg-type]
+                                      printed_prefixes), 10.0),
+    ]
+    print(f"{'resolution':22} {'p50 ms':>8} {'p99 ms':>8}  target p99")
+    for label, (p50, p99), target in rows:
+        verdict = "ok" if p99 < target else "MISSED"
+        print(f"{label:22} {p50:8.3f} {p99:8.3f}  < {target:g} ms {verdict}")
+    print(f"fuzzy queries with no suggestion at all: {misses}/{len(fuzzy)}")
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        print(json.dumps(asyncio.run(CHILDREN[sys.argv[2]](sys.argv[3]))))
+        return
+    print(f"bundled data: {paths.BUNDLED_CARDS} ({paths.BUNDLED_CARDS.stat().st_size / 1e6:.1f} MB)")
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = str(Path(folder) / "bench.sqlite3")
+        imported = run_child("import", db_path)
+        print(f"import of the full bundled data: {imported.get('seconds', float('nan')):.2f} s wall, "
+              f"peak RSS {imported.get('peak_mb', float('nan')):.0f} MB, {imported.get('cards')} cards "
+              f"(targets < 10 s, < 300 MB) {imported.get('error', '')}")
+        idle = run_child("idle", db_path)
+        print(f"card database loaded from SQLite: {idle.get('load_seconds', float('nan')):.2f} s; idle RSS "
+              f"{idle.get('idle_mb', float('nan')):.0f} MB (peak {idle.get('peak_mb', float('nan')):.0f} MB) "
+              f"{idle.get('error', '')}")
+        bot = run_child("bot", db_path)
+        print(f"bot set-up with every cog and the full card database: {bot.get('load_seconds', float('nan')):.2f} s;"
+              f" idle RSS {bot.get('idle_mb', float('nan')):.0f} MB (peak {bot.get('peak_mb', float('nan')):.0f} MB;"
+              f" target < 150 MB) {bot.get('error', '')}")
+    lookup_benchmarks()
+
+
+if __name__ == "__main__":
+    main()
