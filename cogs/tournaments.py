@@ -150,6 +150,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton)
         for game in await self.service.open_votes():
+            if game.vote_message_id is None:  # the bot stopped before the table was asked to vote
+                await self._post_vote_message(game)
             self._schedule(game)
 
     async def cog_unload(self) -> None:
@@ -326,7 +328,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     @tournament.command(name="standings", description=_T("Standings as a table, an image and a CSV file"))
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))
     async def standings(self, interaction: discord.Interaction,
-                        round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:  # noqa: A002
+                        round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
         try:
             tournament = await self.service.latest(interaction.guild_id)
         except TournamentError as error:
@@ -374,7 +376,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     @tournament.command(name="prizes", description=_T("Prize goals (T2): leaders per round or overall"))
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))
     async def prizes(self, interaction: discord.Interaction,
-                     round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:  # noqa: A002
+                     round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
         try:
             tournament = await self.service.latest(interaction.guild_id)
         except TournamentError as error:
@@ -487,17 +489,27 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             return
         if game is None or game.channel_id is None:
             return
-        language = await self._guild_language(getattr(record, "guild_id", None))
-        channel = self.bot.get_partial_messageable(game.channel_id)
         if not game.vote_open:
-            outcome = await self.service.outcome(game.game_id)
-            await channel.send(embed=self._result_embed(outcome, language),
-                               allowed_mentions=discord.AllowedMentions.none())
+            await self._announce(await self.service.outcome(game.game_id))
             return
-        message = await channel.send(embed=self._vote_embed(game, 0, language), view=self._vote_view(game, language),
-                                     allowed_mentions=discord.AllowedMentions(users=True))
-        await self.service.set_vote_message(game.game_id, message.id)
+        await self._post_vote_message(game)
         self._schedule(game)
+
+    async def _post_vote_message(self, game: TournamentGame) -> None:
+        """Ask the table to vote: the players are pinged, the embed explains T3, the button opens a ballot."""
+        if game.channel_id is None:
+            return
+        language = await self._guild_language((await self.service.tournament_of(game)).guild_id)
+        status = await self.service.vote_status(game.game_id)
+        try:
+            message = await self.bot.get_partial_messageable(game.channel_id).send(
+                content=" ".join(_mention(p.user_id) for p in game.players),
+                embed=self._vote_embed(game, status.cast, language), view=self._vote_view(game, language),
+                allowed_mentions=discord.AllowedMentions(users=True))
+        except discord.HTTPException:
+            log.warning("could not post the vote of game %s", game.game_id)
+            return
+        await self.service.set_vote_message(game.game_id, message.id)
 
     def _vote_view(self, game: TournamentGame, language: str) -> discord.ui.View:
         view = discord.ui.View(timeout=None)

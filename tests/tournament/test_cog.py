@@ -244,3 +244,17 @@ async def test_a_large_round_lists_every_table_and_gives_each_a_board(tmp_path):
         pods = await h.bot.get_cog("Tournaments").service.repo.pods(tournament.tournament_id, 1)
         assert sorted(len(p.seats) for p in pods) == [3] + [4] * 25
         assert all(p.game_id is not None for p in pods)
+
+
+async def test_a_vote_never_posted_is_posted_after_a_restart(h):
+    tournament = await start_tournament(h)
+    game_id = await finish_linked_game(h, tournament)
+    first = vote_message(h)
+    assert all(f"<@{h.user(n).id}>" in first.content for n in ("alice", "bob", "carol", "dave"))  # pinged
+    await h.bot.db.execute("UPDATE tournament_games SET vote_message_id = NULL WHERE game_id = ?", (game_id,))
+    first.deleted = True  # as if the bot had stopped before posting it
+    await h.restart()
+    message = vote_message(h)
+    assert message.id != first.id and message.embeds[0]["footer"]["text"] == "0/4 have voted"
+    ballot = await h.click(message, label="Vote", user="bob")
+    assert ballot.ephemeral and "Your vote for game" in ballot.content
