@@ -29,7 +29,7 @@ from bot.domain import pod
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.pod import Event, PodError, PodState
 from bot.i18n import Translate, t
-from bot.render.board import header_text, render_board, seat_label
+from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
 
@@ -531,7 +531,11 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         language = await self.board_language(loaded.row.guild_id)
         tr = Translate(language)
         state = loaded.state
-        png = render_board(state, language, title=f"#{loaded.game_id}")
+        # Snapshot on the loop (the state keeps changing), draw in a worker thread so a burst of
+        # renders never delays acknowledging other presses past Discord's 3 s.
+        board = snapshot(state, language, title=f"#{loaded.game_id}",
+                         commander_names=self.commander_names(state, language))
+        png = await asyncio.to_thread(render_snapshot, board)
         filename = f"pod-{loaded.game_id}.png"
         embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id, ruleset=state.ruleset),
                               description=self.board_description(loaded, tr),
@@ -541,6 +545,16 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             embed.set_footer(text=tr("pod.embed.tournament", tournament=loaded.row.tournament_id,
                                      round=loaded.row.round_number or "-"))
         return embed, discord.File(fp=_bytes_io(png), filename=filename), self.board_view(loaded, tr)
+
+    def commander_names(self, state: PodState, language: str) -> dict[str, str]:
+        """Commander names as printed in ``language`` when the card data has them (never translated by us)."""
+        cards = getattr(self.bot, "cards", None)
+        names: dict[str, str] = {}
+        for commander in state.all_commanders():
+            card = cards.get(commander.name) if cards is not None and commander.name else None
+            if card is not None:
+                names[commander.key] = card.printed_name(language)
+        return names
 
     def board_description(self, loaded: LoadedGame, tr: Translate) -> str:
         state = loaded.state

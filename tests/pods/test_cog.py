@@ -31,6 +31,12 @@ def mention(h, *names: str) -> str:
     return " ".join(f"<@{h.user(name).id}>" for name in names)
 
 
+async def settled(h) -> None:
+    """Let the interaction finish, then wait for the board edit (rendered in a worker thread)."""
+    await h.settle()
+    await cog(h).updater.flush()
+
+
 def cog(h):
     return h.bot.get_cog("Pods")
 
@@ -66,7 +72,7 @@ async def test_presses_are_committed_then_the_board_is_edited(h):
     reply = await start(h, "alice", "bob")
     await h.click(reply, label="-5", user="bob")  # bob changes his own life by default
     await h.click(reply, label="+1", user="bob")
-    await h.settle()
+    await settled(h)
     assert (await state_of(h)).player(h.user("bob").id).life == 36
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 2
     assert select_labels(reply.message) == ["1 alice (40)", "2 bob (36)"]
@@ -77,7 +83,7 @@ async def test_the_select_picks_whose_life_the_buttons_change(h):
     reply = await start(h, "alice", "bob")
     await h.select(reply.message, "pod-pick:1", [str(h.user("bob").id)], user="alice")
     await h.click(reply, label="-5", user="alice")
-    await h.settle()
+    await settled(h)
     state = await state_of(h)
     assert state.player(h.user("bob").id).life == 35 and state.player(h.user("alice").id).life == 40
 
@@ -99,11 +105,11 @@ async def test_join_and_shuffle_before_turn_one(h):
     reply = await start(h, "alice")
     await h.click(reply, label="Join", user="bob")
     await h.click(reply, label="Shuffle seats", user="alice")
-    await h.settle()
+    await settled(h)
     state = await state_of(h)
     assert sorted(p.name for p in state.players) == ["alice", "bob"]
     await h.click(reply, label="Start turn 1", user="bob")
-    await h.settle()
+    await settled(h)
     assert "Join" not in [b["label"] for b in reply.message.buttons]
     assert (await state_of(h)).turn == 1
 
@@ -145,7 +151,7 @@ async def test_commander_damage_flow_eliminates_and_finishes_the_game(h):
     assert "tax paid +0, next cast +2" in cast.followups[0].content  # G3a
     amount = await h.click(panel.message, label="Commander damage", user="alice")
     await h.submit_modal(amount, {"damage": "21"})
-    await h.settle()
+    await settled(h)
     state = await state_of(h)
     assert state.player(bob).eliminated.reason == pod.LOST_COMMANDER_DAMAGE  # G5
     assert state.finished
@@ -161,8 +167,7 @@ async def test_burst_of_presses_is_coalesced_into_few_edits(h):
     before = len(reply.message.history)
     for _ in range(12):
         await h.click(reply, label="-1", user="bob")
-    await cog(h).updater.flush()
-    await h.settle()
+    await settled(h)
     assert (await state_of(h)).player(h.user("bob").id).life == 28
     edits = len(reply.message.history) - before
     assert 1 <= edits < 12
@@ -175,7 +180,7 @@ async def test_buttons_of_an_old_board_work_after_a_restart(h):
     await h.restart()
     _no_delay(h)
     await h.click(reply, label="-5", user="alice")
-    await h.settle()
+    await settled(h)
     assert (await state_of(h)).player(h.user("alice").id).life == 30
     assert select_labels(reply.message)[0] == "1 alice (30)"
 
@@ -206,7 +211,7 @@ async def test_mulligan_step_on_the_board(h):
     alice_again = await h.click(reply, label="Mulligan", user="alice")
     done = await h.click(alice_again.message, label="Keep", user="alice")
     assert "Shuffle the 2 cards you set aside back into your library." in done.followups[0].content
-    await h.settle()
+    await settled(h)
     state = await state_of(h)
     assert state.mulligan.finished
     assert "alice kept 6" in reply.message.embeds[0]["description"]
