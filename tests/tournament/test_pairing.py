@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.domain.tournament import TournamentError
@@ -73,3 +75,22 @@ def test_small_field_repeats_when_unavoidable():
     players = ["a", "b", "c"]
     pods = pair_round(players, 2, seed=1, past_pods=[players])
     assert sorted(pods[0]) == players
+
+
+def test_random_fields_every_round_seats_everyone_once(full_run):
+    """Randomised: any field size and history, both remainder settings; sizes only 3–5 from 6 players."""
+    rng = random.Random(8)
+    for _ in range(400 if full_run else 40):
+        count = rng.randint(2, 70)
+        remainder = rng.choice((3, 5))
+        players = list(range(count))
+        past: list[list[int]] = []
+        for round_number in range(1, 4):
+            points = {p: rng.randint(0, 9) for p in players}
+            pods = pair_round(players, round_number, seed=rng.randint(0, 99), points=points, past_pods=past,
+                              remainder_size=remainder)
+            assert sorted(p for pod in pods for p in pod) == players
+            assert sorted(map(len, pods)) == sorted(pod_sizes(count, remainder_size=remainder))
+            if count >= 6:
+                assert all(3 <= len(pod) <= 5 for pod in pods)
+            past += pods
