@@ -49,6 +49,10 @@ class DeckRepository:
             (guild_id, user_id, name_key(name)))
         return None if row is None else _record(row)
 
+    async def get_by_id(self, deck_id: int) -> DeckRecord | None:
+        row = await self.db.fetchone(f"SELECT {_COLUMNS} FROM decks WHERE deck_id = ?", (deck_id,))
+        return None if row is None else _record(row)
+
     async def list_for_user(self, guild_id: int, user_id: int) -> list[DeckRecord]:
         rows = await self.db.fetchall(
             f"SELECT {_COLUMNS} FROM decks WHERE guild_id = ? AND user_id = ? ORDER BY name_key",

@@ -1,0 +1,495 @@
+"""``/deck check|register|list|show|delete|export``: deck legality verdicts and registered decks.
+
+Thin: options and attachments are read here, the work is ``DeckService`` (bot.services.decks), the
+words and the summary image come from ``bot.render.deck``. A list comes from the ``list`` option (one
+line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.csv file,
+or — when neither is given — a modal with a long text field.
+
+Buttons are ``DynamicItem``s registered at load. Delete confirmations carry the deck id and the person
+who asked, so they work after a restart. Page buttons and overwrite confirmations point at results
+kept in memory (a check that saved nothing has nowhere else to live); after a restart they answer
+"expired" instead of failing.
+
+Registered decks are re-checked when the server's ruleset changes (``on_ruleset_changed``, dispatched
+by the admin cog), when the card data changed since a deck was checked (at load, and on
+``on_card_data_changed`` if the cards feature dispatches it), and whenever a deck is shown.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.config import RULESETS
+from bot.domain.decklist import MAX_BYTES, DecklistRefused
+from bot.i18n import Translate
+from bot.render.deck import (
+    colour_names,
+    note_message,
+    problem_message,
+    refusal_message,
+    summary_image,
+    verdict_headline,
+)
+from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_text
+
+log = logging.getLogger(__name__)
+
+ATTACHMENT_TYPES = (".txt", ".dek", ".csv")
+MODAL_MAX = 4000            # Discord's limit for one text input
+PROBLEMS_PER_PAGE = 12
+PAGE_CHARACTERS = 3500      # an embed description holds 4096
+KEPT_RESULTS = 500          # page sets and pending overwrites kept in memory
+RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
+STATUS_COLOUR = {"legal": discord.Colour.green(), "illegal": discord.Colour.red(),
+                 "unverifiable": discord.Colour.orange()}
+STATUS_MARK = {"legal": "✅", "illegal": "❌", "unverifiable": "❔"}
+_INLINE_ENTRY = re.compile(r"\s+(?=\d{1,3}x?\s+\S)")
+
+
+def _T(text: str) -> locale_str:
+    return locale_str(text, key=f"app.deck.{text}")
+
+
+def escape(text: str) -> str:
+    """User text (deck names, unknown card names) shown as written, never as markdown or a ping."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def unflatten(text: str) -> str:
+    """A list pasted into a one-line option ("1 Sol Ring 1 Island") back into lines."""
+    if "\n" in text or len(_INLINE_ENTRY.findall(text)) < 1:
+        return text
+    return _INLINE_ENTRY.sub("\n", text.strip())
+
+
+# -- what a reply is built from ---------------------------------------------------------------------------
+
+@dataclass
+class VerdictPages:
+    """A verdict cut into pages of problems (every problem is on some page: nothing is cut off)."""
+
+    owner_id: int
+    title: str
+    check: DeckCheck
+    language: str
+    pages: list[str]
+
+
+@dataclass
+class PendingOverwrite:
+    owner_id: int
+    guild_id: int
+    name: str
+    data: bytes | str
+    filename: str | None
+    commanders: tuple[str, ...]
+    ruleset: str
+
+
+def paginate(lines: list[str], per_page: int = PROBLEMS_PER_PAGE, budget: int = PAGE_CHARACTERS) -> list[str]:
+    """Lines grouped into pages by count and length; a very long line gets a page of its own."""
+    pages: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        line = line if len(line) <= budget else line[: budget - 1] + "…"
+        if pages[-1] and (len(pages[-1]) >= per_page or size + len(line) + 1 > budget):
+            pages.append([])
+            size = 0
+        pages[-1].append(line)
+        size += len(line) + 1
+    return ["\n".join(page) for page in pages]
+
+
+# -- persistent components ---------------------------------------------------------------------------------
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"deck:page:(?P<token>[0-9a-f]+):(?P<page>\d+)"):
+    """``deck:page:<token>:<page>`` shows another page of a verdict kept in memory."""
+
+    def __init__(self, token: str, page: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"deck:page:{token}:{page}"))
+        self.token, self.page = token, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> PageButton:
+        return cls(match["token"], int(match["page"]), label=item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).turn_page(interaction, self.token, self.page)
+
+
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"deck:(?P<action>delete|overwrite|cancel):(?P<who>\d+):(?P<target>[0-9a-f]+)"):
+    """``deck:delete:<asker>:<deck id>``, ``deck:overwrite:<asker>:<token>``, ``deck:cancel:<asker>:0``."""
+
+    def __init__(self, action: str, who: int, target: str, *, label: str,
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"deck:{action}:{who}:{target}"))
+        self.action, self.who, self.target = action, who, target
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ConfirmButton:
+        return cls(match["action"], int(match["who"]), match["target"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).confirm(interaction, self.action, self.who, self.target)
+
+
+def _cog(interaction: discord.Interaction) -> DeckCog:
+    cog = interaction.client.get_cog(DeckCog.__cog_name__)  # type: ignore[union-attr]
+    assert isinstance(cog, DeckCog)
+    return cog
+
+
+class DeckListModal(discord.ui.Modal):
+    """The long text field for a whole list (a slash-command option is one line)."""
+
+    def __init__(self, cog: DeckCog, tr: Translate, action: str, **context: Any) -> None:
+        super().__init__(title=tr("deck.modal.title")[:45], custom_id="deck:modal")
+        self.cog, self.action, self.context = cog, action, context
+        self.text = discord.ui.TextInput(label=tr("deck.modal.label")[:45], style=discord.TextStyle.paragraph,
+                                         placeholder=tr("deck.modal.placeholder")[:100], max_length=MODAL_MAX,
+                                         custom_id="deck:modal:list")
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await self.cog.run_action(interaction, self.action, self.text.value, None, **self.context)
+
+
+# -- the cog -----------------------------------------------------------------------------------------------
+
+class DeckCog(commands.Cog, name="Decks"):
+    deck = app_commands.Group(name="deck", description=_T("Check and register Commander decks"), guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.kept: OrderedDict[str, VerdictPages | PendingOverwrite] = OrderedDict()
+        self.service = DeckService(bot.db, bot.cards)  # type: ignore[attr-defined]
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PageButton, ConfirmButton)
+        await self.refresh_card_version()
+
+    async def refresh_card_version(self) -> None:
+        """Re-check decks checked against other card data than the current one."""
+        record = await self.bot.cards.last_import()  # type: ignore[attr-defined]
+        self.service.cards_version = (f"{record.imported_at}|{record.card_count}|{record.source}"
+                                      if record else "")
+        changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
+        if changed:
+            log.info("re-checked %d registered decks against new card data", changed)
+
+    @commands.Cog.listener()
+    async def on_ruleset_changed(self, guild_id: int, ruleset: str) -> None:
+        changed = await self.service.recheck_guild(guild_id, ruleset)
+        log.info("ruleset of guild %s is now %s: %d deck verdicts changed", guild_id, ruleset, changed)
+
+    @commands.Cog.listener()
+    async def on_card_data_changed(self, *_: Any) -> None:
+        await self.refresh_card_version()
+
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+
+    def _keep(self, value: VerdictPages | PendingOverwrite) -> str:
+        token = secrets.token_hex(8)
+        self.kept[token] = value
+        while len(self.kept) > KEPT_RESULTS:
+            self.kept.popitem(last=False)
+        return token
+
+    # -- reading the input ----------------------------------------------------------------------------
+
+    async def _read_input(self, interaction: discord.Interaction, tr: Translate, text: str | None,
+                          file: discord.Attachment | None) -> tuple[bytes | str, str | None] | None:
+        """The list from the file or the option; None after telling the user what is wrong."""
+        if file is not None:
+            if not file.filename.lower().endswith(ATTACHMENT_TYPES):
+                await self._error(interaction, tr("deck.refused.file_type", filename=escape(file.filename)))
+                return None
+            if file.size > MAX_BYTES:
+                await self._error(interaction, tr("deck.refused.too_large", size=file.size, limit=MAX_BYTES))
+                return None
+            return await file.read(), file.filename
+        return unflatten(text or ""), None
+
+    async def _error(self, interaction: discord.Interaction, message: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    async def _ruleset(self, interaction: discord.Interaction, chosen: str | None) -> str:
+        return chosen or await self.bot.ruleset_for(interaction.guild_id)  # type: ignore[attr-defined]
+
+    # -- commands -----------------------------------------------------------------------------------------
+
+    @deck.command(name="check", description=_T("Check a deck list's legality (nothing is saved)"))
+    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A .txt, .dek or .csv file"),
+                           commander=_T("The commander, if the list names none"),
+                           ruleset=_T("Ruleset (default: this server's)"))
+    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"))
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    async def check(self, interaction: discord.Interaction, decklist: str | None = None,
+                    file: discord.Attachment | None = None, commander: str | None = None,
+                    ruleset: str | None = None) -> None:
+        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset)
+
+    @deck.command(name="register", description=_T("Check and save a deck under a name"))
+    @app_commands.describe(name=_T("Deck name (up to 64 characters)"), decklist=_T("The list (or leave empty for a text box)"),
+                           file=_T("A .txt, .dek or .csv file"), commander=_T("The commander, if the list names none"))
+    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"))
+    async def register(self, interaction: discord.Interaction, name: str, decklist: str | None = None,
+                       file: discord.Attachment | None = None, commander: str | None = None) -> None:
+        await self._start(interaction, "register", decklist, file, commander=commander, name=name)
+
+    async def _start(self, interaction: discord.Interaction, action: str, text: str | None,
+                     file: discord.Attachment | None, **context: Any) -> None:
+        if not text and file is None:
+            await interaction.response.send_modal(DeckListModal(self, await self._tr(interaction), action, **context))
+            return
+        await self.run_action(interaction, action, text, file, **context)
+
+    async def run_action(self, interaction: discord.Interaction, action: str, text: str | None,
+                         file: discord.Attachment | None, *, commander: str | None = None,
+                         ruleset: str | None = None, name: str | None = None) -> None:
+        """Check or register a list, from an option, a file or the modal."""
+        tr = await self._tr(interaction)
+        read = await self._read_input(interaction, tr, text, file)
+        if read is None:
+            return
+        data, filename = read
+        commanders = tuple(c for c in (commander,) if c)
+        rules = await self._ruleset(interaction, ruleset)
+        try:
+            if action == "register":
+                await self._register(interaction, tr, name or "", data, filename, commanders, rules)
+                return
+            result = self.service.check(data, rules, filename, commanders)
+        except DecklistRefused as refusal:
+            await self._error(interaction, refusal_message(refusal, tr.language))
+            return
+        except DeckNameError as error:
+            await self._error(interaction, tr(f"deck.error.{error.reason}", **error.values))
+            return
+        await self._send_verdict(interaction, tr, result, title=tr("deck.check.title"), ephemeral=True)
+
+    async def _register(self, interaction: discord.Interaction, tr: Translate, name: str, data: bytes | str,
+                        filename: str | None, commanders: tuple[str, ...], ruleset: str,
+                        overwrite: bool = False) -> None:
+        assert interaction.guild_id is not None
+        result = await self.service.register(interaction.guild_id, interaction.user.id, name, data, ruleset,
+                                             filename=filename, commander_names=commanders, overwrite=overwrite)
+        if result.needs_confirmation:
+            token = self._keep(PendingOverwrite(interaction.user.id, interaction.guild_id, name, data, filename,
+                                                commanders, ruleset))
+            view = discord.ui.View(timeout=None)
+            view.add_item(ConfirmButton("overwrite", interaction.user.id, token, label=tr("deck.button.overwrite"),
+                                        style=discord.ButtonStyle.danger))
+            view.add_item(ConfirmButton("cancel", interaction.user.id, "0", label=tr("core.cancel")))
+            await interaction.response.send_message(tr("deck.register.confirm", name=escape(name.strip())),
+                                                    view=view, ephemeral=True)
+            return
+        assert result.record is not None
+        title = tr("deck.register.saved", name=escape(result.record.name))
+        await self._send_verdict(interaction, tr, result.check, title=title, ephemeral=True)
+
+    @deck.command(name="list", description=_T("Your registered decks in this server"))
+    async def list_decks(self, interaction: discord.Interaction) -> None:
+        tr = await self._tr(interaction)
+        records = await self.service.list_decks(interaction.guild_id or 0, interaction.user.id)
+        if not records:
+            await interaction.response.send_message(tr("deck.list.empty"), ephemeral=True)
+            return
+        lines = [tr("deck.list.line", mark=STATUS_MARK.get(r.status, "?"), name=escape(r.name),
+                    commanders=escape(" + ".join(r.commanders)) or tr("deck.summary.none"), ruleset=r.ruleset,
+                    status=tr(f"deck.status.{r.status}")) for r in records]
+        pages = paginate(lines, per_page=25)
+        embed = discord.Embed(title=tr("deck.list.title", count=len(records)), description=pages[0],
+                              colour=discord.Colour.blurple())
+        # 25 decks a page; more pages would need the same paging as verdicts: say so rather than cut.
+        if len(pages) > 1:
+            embed.set_footer(text=tr("deck.list.more", shown=len(pages[0].splitlines()), count=len(records)))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @deck.command(name="show", description=_T("Show a registered deck's verdict"))
+    @app_commands.describe(name=_T("Deck name"))
+    @app_commands.rename(name=_T("name"))
+    async def show(self, interaction: discord.Interaction, name: str) -> None:
+        tr = await self._tr(interaction)
+        record = await self.service.get(interaction.guild_id or 0, interaction.user.id, name)
+        if record is None:
+            await self._error(interaction, tr("deck.error.not_found", name=escape(name)))
+            return
+        result = await self.service.show(record, await self._ruleset(interaction, None))
+        await self._send_verdict(interaction, tr, result, title=escape(record.name), ephemeral=False)
+
+    @deck.command(name="export", description=_T("Download a registered deck as a text file"))
+    @app_commands.describe(name=_T("Deck name"))
+    @app_commands.rename(name=_T("name"))
+    async def export(self, interaction: discord.Interaction, name: str) -> None:
+        tr = await self._tr(interaction)
+        record = await self.service.get(interaction.guild_id or 0, interaction.user.id, name)
+        if record is None:
+            await self._error(interaction, tr("deck.error.not_found", name=escape(name)))
+            return
+        result = self.service.check(record.raw_list, record.ruleset, commander_names=record.commanders)
+        filename = re.sub(r"[^\w\-]+", "_", record.name, flags=re.UNICODE).strip("_")[:60] or "deck"
+        text = export_text(result.deck).encode("utf-8")
+        await interaction.response.send_message(tr("deck.export.done", name=escape(record.name)),
+                                                file=discord.File(io.BytesIO(text), filename=f"{filename}.txt"),
+                                                ephemeral=True)
+
+    @deck.command(name="delete", description=_T("Delete a registered deck"))
+    @app_commands.describe(name=_T("Deck name"), owner=_T("Whose deck (Manage Server only; default: yours)"))
+    @app_commands.rename(name=_T("name"), owner=_T("owner"))
+    async def delete(self, interaction: discord.Interaction, name: str, owner: discord.Member | None = None) -> None:
+        tr = await self._tr(interaction)
+        owner_id = owner.id if owner is not None else interaction.user.id
+        if owner_id != interaction.user.id and not interaction.permissions.manage_guild:
+            await self._error(interaction, tr("core.error.missing_permission"))
+            return
+        record = await self.service.get(interaction.guild_id or 0, owner_id, name)
+        if record is None:
+            await self._error(interaction, tr("deck.error.not_found", name=escape(name)))
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(ConfirmButton("delete", interaction.user.id, format(record.id, "x"),
+                                    label=tr("deck.button.delete"), style=discord.ButtonStyle.danger))
+        view.add_item(ConfirmButton("cancel", interaction.user.id, "0", label=tr("core.cancel")))
+        key = "deck.delete.confirm" if owner_id == interaction.user.id else "deck.delete.confirm_other"
+        await interaction.response.send_message(tr(key, name=escape(record.name), owner=f"<@{owner_id}>"),
+                                                view=view, ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    # -- autocomplete --------------------------------------------------------------------------------------
+
+    @show.autocomplete("name")
+    @export.autocomplete("name")
+    @delete.autocomplete("name")
+    @register.autocomplete("name")
+    async def deck_name_autocomplete(self, interaction: discord.Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+        names = await self.service.repository.search_names(interaction.guild_id or 0, interaction.user.id, current)
+        return [app_commands.Choice(name=n[:100], value=n) for n in names]
+
+    @check.autocomplete("commander")
+    @register.autocomplete("commander")
+    async def card_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=shown[:100], value=english[:100]) for shown, english in pairs]
+
+    # -- buttons -------------------------------------------------------------------------------------------
+
+    async def confirm(self, interaction: discord.Interaction, action: str, who: int, target: str) -> None:
+        tr = await self._tr(interaction)
+        if interaction.user.id != who:
+            await self._error(interaction, tr("core.error.not_yours"))
+            return
+        if action == "cancel":
+            await interaction.response.edit_message(content=tr("core.cancelled"), view=None)
+        elif action == "delete":
+            await self._confirm_delete(interaction, tr, int(target, 16))
+        else:
+            pending = self.kept.pop(target, None)
+            if not isinstance(pending, PendingOverwrite):
+                await interaction.response.edit_message(content=tr("core.error.expired"), view=None)
+                return
+            await interaction.response.edit_message(content=tr("deck.register.overwriting"), view=None)
+            result = await self.service.register(pending.guild_id, who, pending.name, pending.data, pending.ruleset,
+                                                 filename=pending.filename, commander_names=pending.commanders,
+                                                 overwrite=True)
+            assert result.record is not None
+            await self._send_verdict(interaction, tr, result.check, ephemeral=True,
+                                     title=tr("deck.register.replaced", name=escape(result.record.name)))
+
+    async def _confirm_delete(self, interaction: discord.Interaction, tr: Translate, deck_id: int) -> None:
+        record = await self.service.repository.get_by_id(deck_id)
+        if record is None or record.guild_id != interaction.guild_id:
+            await interaction.response.edit_message(content=tr("core.error.expired"), view=None)
+            return
+        mine = record.user_id == interaction.user.id
+        if not mine and not interaction.permissions.manage_guild:
+            await interaction.response.edit_message(content=tr("core.error.missing_permission"), view=None)
+            return
+        await self.service.delete(record.guild_id, record.user_id, record.name)
+        await interaction.response.edit_message(content=tr("deck.delete.done", name=escape(record.name)), view=None)
+
+    async def turn_page(self, interaction: discord.Interaction, token: str, page: int) -> None:
+        tr = await self._tr(interaction)
+        pages = self.kept.get(token)
+        if not isinstance(pages, VerdictPages):
+            await self._error(interaction, tr("core.error.expired"))
+            return
+        embed = self._verdict_embed(tr, pages, page)
+        await interaction.response.edit_message(embed=embed, view=self._page_view(tr, token, pages, page))
+
+    # -- rendering -----------------------------------------------------------------------------------------
+
+    def _name_for(self, language: str):
+        def name_for(english: str) -> str:
+            card = self.bot.cards.get(english)  # type: ignore[attr-defined]
+            return card.printed_name(language) if card is not None else english
+        return name_for
+
+    async def _send_verdict(self, interaction: discord.Interaction, tr: Translate, result: DeckCheck, *,
+                            title: str, ephemeral: bool) -> None:
+        verdict = result.verdict
+        name_for = self._name_for(tr.language)
+        lines = [f"`{p.rule}` {escape(problem_message(p, tr.language, name_for))}" for p in verdict.problems]
+        lines += [f"ℹ️ {escape(note_message(note, tr.language))}" for note in verdict.notes]
+        pages = VerdictPages(interaction.user.id, title, result, tr.language, paginate(lines) if lines else [""])
+        token = self._keep(pages)
+        image = summary_image(result.summary, verdict.colour_identity, tr.language)
+        embed = self._verdict_embed(tr, pages, 0)
+        kwargs: dict[str, Any] = {"embed": embed, "file": discord.File(io.BytesIO(image), filename="deck.png"),
+                                  "ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
+        if len(pages.pages) > 1:
+            kwargs["view"] = self._page_view(tr, token, pages, 0)
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+
+    def _verdict_embed(self, tr: Translate, pages: VerdictPages, page: int) -> discord.Embed:
+        verdict, summary = pages.check.verdict, pages.check.summary
+        name_for = self._name_for(tr.language)
+        embed = discord.Embed(title=pages.title[:256], colour=STATUS_COLOUR[verdict.status],
+                              description=f"**{verdict_headline(verdict, tr.language)}**\n{pages.pages[page]}"[:4096])
+        commanders = " + ".join(escape(name_for(c)) for c in verdict.commanders) or tr("deck.summary.none")
+        embed.add_field(name=tr("deck.summary.commanders"), value=commanders[:1024], inline=False)
+        identity = f"{verdict.colour_identity or 'C'} ({colour_names(verdict.colour_identity, tr.language)})"
+        embed.add_field(name=tr("deck.summary.identity"), value=identity, inline=True)
+        embed.add_field(name=tr("deck.summary.cards"), value=str(verdict.card_count), inline=True)
+        types = "\n".join(f"{tr(f'deck.type.{kind}')}: {count}" for kind, count in summary.types.items())
+        embed.add_field(name=tr("deck.summary.types"), value=types or tr("deck.summary.none"), inline=True)
+        embed.set_image(url="attachment://deck.png")
+        if len(pages.pages) > 1:
+            embed.set_footer(text=tr("core.page", page=page + 1, pages=len(pages.pages)))
+        return embed
+
+    def _page_view(self, tr: Translate, token: str, pages: VerdictPages, page: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(PageButton(token, max(page - 1, 0), label=tr("core.previous"), disabled=page == 0))
+        view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),
+                                 disabled=page >= len(pages.pages) - 1))
+        return view
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(DeckCog(bot))

@@ -1,0 +1,166 @@
+"""``/deck ...`` through the real command tree (bot.testing.DiscordHarness): real bot, real SQLite file,
+real card data subset; only Discord's HTTP edge is fake."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.testing import DiscordHarness, UploadFile
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DECKS = DATA / "decks"
+KAALIA = (DECKS / "heavenly_inferno_cmd2011.txt").read_bytes()
+PARTNERS = (DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt").read_bytes()
+
+
+@pytest.fixture
+async def h(tmp_path):
+    async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl") as harness:
+        yield harness
+
+
+async def test_check_an_attached_file_shows_verdict_summary_and_curve(h) -> None:
+    reply = await h.slash("deck check", file=UploadFile("kaalia.txt", KAALIA))
+    assert reply.ephemeral
+    embed = reply.embed
+    assert "Legal under commander." in embed["description"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Commander"] == "Kaalia of the Vast"
+    assert fields["Colour identity"] == "WBR (white/black/red)"
+    assert fields["Cards"] == "100"
+    assert "Creature: 29" in fields["Card types"]
+    image = Image.open(io.BytesIO(reply.files["deck.png"]))
+    assert image.size == (720, 360)
+    assert embed["image"]["url"] == "attachment://deck.png"
+
+
+async def test_check_in_japanese_uses_printed_names(h) -> None:
+    reply = await h.slash("deck check", locale="ja", decklist="Commander: 仙儿女王欧娜 1 Goblin Piker 98 Island",
+                          ruleset="edh-2010")
+    text = reply.text
+    assert "edh-2010 で不適正です" in text
+    assert "`D4`" in text and "赤" in text
+    assert {f["name"]: f["value"] for f in reply.embed["fields"]}["統率者"] == "妖精の女王、ウーナ"
+    assert "ゴブリンの長槍使い" in text  # printed name, never translated by us
+
+
+async def test_no_list_opens_a_modal_and_its_text_is_checked(h) -> None:
+    opened = await h.slash("deck check")
+    assert opened.modal is not None
+    text = (DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8")
+    reply = await h.submit_modal(opened, {"deck:modal:list": text})
+    assert "Legal under commander." in reply.text
+
+
+async def test_long_verdicts_paginate_and_nothing_is_cut(h) -> None:
+    typos = "\n".join(f"1 Unknown Card Number {i}" for i in range(30))
+    reply = await h.slash("deck check", file=UploadFile("typos.txt", f"Commander: Kaalia of the Vast\n{typos}".encode()))
+    assert reply.embed["footer"]["text"] == "Page 1/3"
+    seen = set()
+    message = reply
+    for page in range(3):
+        for i in range(30):
+            if f"Unknown Card Number {i}”" in message.embed["description"]:
+                seen.add(i)
+        if page < 2:
+            message = await h.click(reply, label="Next")
+    assert seen == set(range(30))
+    assert message.embed["footer"]["text"] == "Page 3/3"
+
+
+async def test_wrong_or_binary_attachments_are_refused(h) -> None:
+    wrong = await h.slash("deck check", file=UploadFile("deck.png", b"\x89PNG"))
+    assert wrong.ephemeral and ".txt, .dek or .csv" in wrong.content
+    binary = await h.slash("deck check", file=UploadFile("deck.txt", b"\x00\x01\x02\x03 binary"))
+    assert binary.ephemeral and "not a text deck list" in binary.content
+
+
+async def test_register_asks_before_overwriting(h) -> None:
+    saved = await h.slash("deck register", name="Kaalia", file=UploadFile("k.txt", KAALIA))
+    assert "Saved “Kaalia”" in saved.text
+    again = await h.slash("deck register", name="kaalia", file=UploadFile("p.txt", PARTNERS))
+    assert "already have a deck named" in again.content
+    cancelled = await h.click(again, label="Cancel")
+    assert "nothing was changed" in cancelled.message.content
+    record = await _record(h, "Kaalia")
+    assert record.raw_list.startswith("Commander: Kaalia")
+    again = await h.slash("deck register", name="kaalia", file=UploadFile("p.txt", PARTNERS))
+    replaced = await h.click(again, label="Replace")
+    assert "Replaced" in replaced.text
+    assert (await _record(h, "Kaalia")).raw_list.startswith("Commander: Okaun")
+
+
+async def _record(h, name: str, user: str = "alice"):
+    from bot.storage.decks import DeckRepository
+
+    return await DeckRepository(h.bot.db).get(h.guild.id, h.user(user).id, name)
+
+
+async def test_list_show_export_and_names_escaped(h) -> None:
+    name = "**Bold** @everyone"
+    await h.slash("deck register", name=name, file=UploadFile("k.txt", KAALIA))
+    listed = await h.slash("deck list")
+    assert "\\*\\*Bold\\*\\*" in listed.embed["description"] and "@\u200beveryone" in listed.embed["description"]
+    assert "bob" not in listed.text
+    assert (await h.slash("deck list", user="bob")).content.startswith("You have no registered decks")
+    shown = await h.slash("deck show", name=name)
+    assert not shown.ephemeral and "Legal under commander." in shown.text
+    missing = await h.slash("deck show", user="bob", name=name)
+    assert missing.ephemeral and "no deck named" in missing.content
+    exported = await h.slash("deck export", name=name)
+    [(filename, content)] = exported.files.items()
+    assert filename.endswith(".txt")
+    assert content.decode().startswith("Commander\n1 Kaalia of the Vast\n\nDeck\n1 Akoum Refuge\n")
+
+
+async def test_delete_needs_confirmation_and_ownership(h) -> None:
+    await h.slash("deck register", name="Mine", file=UploadFile("k.txt", KAALIA))
+    refused = await h.slash("deck delete", user="bob", name="Mine", owner=h.user("alice"))
+    assert "Manage Server" in refused.content
+    asked = await h.slash("deck delete", name="Mine")
+    not_yours = await h.click(asked, label="Delete", user="bob")
+    assert "someone else" in not_yours.text
+    assert await _record(h, "Mine") is not None
+    done = await h.click(asked, label="Delete")
+    assert "Deleted" in done.message.content
+    assert await _record(h, "Mine") is None
+
+
+async def test_a_moderator_may_delete_another_members_deck_after_confirming(h) -> None:
+    await h.slash("deck register", name="Theirs", file=UploadFile("k.txt", KAALIA))
+    asked = await h.slash("deck delete", user="admin", name="Theirs", owner=h.user("alice"))
+    assert "<@" in asked.content and await _record(h, "Theirs") is not None
+    await h.restart()                      # the confirmation carries the deck id: still works
+    done = await h.click(asked, label="Delete", user="admin")
+    assert "Deleted" in done.message.content
+    assert await _record(h, "Theirs") is None
+
+
+async def test_ruleset_change_rechecks_registered_decks(h) -> None:
+    await h.slash("deck register", name="Partners", file=UploadFile("p.txt", PARTNERS))
+    assert (await _record(h, "Partners")).status == "legal"
+    await h.slash("config ruleset", user="admin", ruleset="edh-2010")
+    await h.settle()
+    record = await _record(h, "Partners")
+    assert (record.ruleset, record.status) == ("edh-2010", "illegal")
+
+
+async def test_autocomplete_deck_and_card_names(h) -> None:
+    await h.slash("deck register", name="Kaalia Angels", file=UploadFile("k.txt", KAALIA))
+    choices = await h.autocomplete("deck show", "name", "angel")
+    assert [c["value"] for c in choices] == ["Kaalia Angels"]
+    assert await h.autocomplete("deck show", "name", "angel", user="bob") == []
+    cards = await h.autocomplete("deck check", "commander", "phelddag")
+    assert cards[0]["value"] == "Phelddagrif"
+
+
+async def test_page_buttons_after_a_restart_say_expired(h) -> None:
+    typos = "\n".join(f"1 Unknown Card Number {i}" for i in range(30))
+    reply = await h.slash("deck check", decklist=f"Commander: Kaalia of the Vast\n{typos}")
+    await h.restart()
+    expired = await h.click(reply, label="Next")
+    assert "expired" in expired.text
