@@ -33,7 +33,7 @@ from bot.domain.hydra import HydraError, HydraGame
 from bot.domain.hydra.cards import CARDS, HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS, WINDOW_TOPICS
 from bot.i18n import Translate, t
-from bot.render.hydra import board_png, board_text, decision_text, event_text
+from bot.render.hydra import board_png, board_text, decision_text, event_text, hero_reminders
 from bot.services.hydra import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_WINDOW_SECONDS,
@@ -380,9 +380,12 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         embed = discord.Embed(title=tr("hydra.ui.board_title", game=table.game_id, heads=table.row.heads),
                               description=f"```\n{board_text(game, language)}\n```",
                               colour=discord.Colour.dark_red())
+        reminders = hero_reminders(game)
+        if reminders:
+            embed.add_field(name=tr("hydra.ui.heroes"), value="\n".join(reminders)[:1024], inline=False)
         status = self._status_line(table)
         if status:
-            embed.add_field(name="\u200b", value=status[:1024], inline=False)
+            embed.add_field(name=tr("hydra.ui.status"), value=status[:1024], inline=False)
         filename = f"hydra-{table.game_id}.png"
         embed.set_image(url=f"attachment://{filename}")
         file = discord.File(io.BytesIO(board_png(game, language)), filename=filename)

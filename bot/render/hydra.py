@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import Decision, Event, HydraGame
 from bot.i18n import t
 from bot.render.fonts import fit_text, font, png_bytes
@@ -55,6 +56,13 @@ def player_line(game: HydraGame, index: int, language: str = "en") -> str:
     return t("hydra.board.life", language, player=player.name, life=player.life)
 
 
+def hero_reminders(game: HydraGame) -> list[str]:
+    """Each Hero card in play once, with its text: the bot tracks The Slayer's life itself, the
+    others act on the players' own cards and are shown as reminders (card texts stay English)."""
+    seen = dict.fromkeys(name for player in game.players for name in player.heroes)
+    return [f"{name}: {HEROES[name].text}" for name in seen]
+
+
 def board_text(game: HydraGame, language: str = "en") -> str:
     """The board as text: numbered heads (the HEAD numbers of the script language), counts, lives."""
     lines = [t("hydra.board.turn", language, turn=game.turn) + " — " + t("hydra.board.heads", language)]
@@ -64,7 +72,9 @@ def board_text(game: HydraGame, language: str = "en") -> str:
         lines.append(f"  {index + 1}. {head.name} ({', '.join(head_marks(game, index, language))})")
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
-    lines.extend(player_line(game, i, language) for i in range(len(game.players)))
+    for index, player in enumerate(game.players):
+        heroes = f" — {', '.join(player.heroes)}" if player.heroes else ""
+        lines.append(player_line(game, index, language) + heroes)
     if game.spells_locked:
         lines.append(t("hydra.board.spells_locked", language))
     swallowed = [f"{game.players[p].name}: {c}" for w in game.swallows for p, c in w.exiled]

@@ -85,7 +85,9 @@ async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
     await h.click(board, label="End our turn", user="alice")
     won = latest(h)
     assert "The Hydra is slain!" in won.content and "The Slayer" in won.content
-    assert board.buttons == [] and "slain the Hydra" in board.embeds[0]["fields"][0]["value"]
+    fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
+    assert board.buttons == [] and "slain the Hydra" in fields["Now"]
+    assert fields["Hero cards"] == "The Slayer: You start the game with an additional 7 life."
     profile = await h.slash("hydra profile", options={"user": "bob"})
     fields = {f["name"]: f["value"] for f in profile.embed["fields"]}
     assert fields["Wins"] == "1" and fields["Heads severed"] == "2" and fields["Best win"] == "2 heads in 3 turns"

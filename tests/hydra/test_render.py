@@ -21,6 +21,7 @@ from bot.render.hydra import (
     board_png,
     board_text,
     decision_text,
+    hero_reminders,
 )
 
 
@@ -73,3 +74,11 @@ def test_a_question_shows_its_default_and_the_glower_lock() -> None:
     assert text.splitlines()[0].startswith("The Hydra casts Unified Lunge.") and "Default: pass" in text
     game.glower_until = game.hydra_turns + 1  # as if a second Glower had resolved this turn
     assert "players can't cast spells" in decision_text(game, game.pending)
+
+
+def test_hero_cards_are_listed_once_with_their_texts_as_reminders() -> None:
+    game = new_game(players=2, heroes=[("The Slayer", "The Protector"), ("The Protector",)])
+    assert hero_reminders(game) == [
+        "The Slayer: You start the game with an additional 7 life.",
+        "The Protector: {T}: Prevent the next 1 damage that would be dealt to any target this turn."]
+    assert "P1: 27 life — The Slayer, The Protector" in board_text(game)
