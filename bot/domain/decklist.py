@@ -51,6 +51,11 @@ _SECTION_WORDS: dict[str, Section] = {
     "sideboard": Section.SIDEBOARD, "side": Section.SIDEBOARD,
     "maybeboard": Section.MAYBEBOARD, "maybe": Section.MAYBEBOARD, "considering": Section.MAYBEBOARD,
     "about": Section.ABOUT,
+    # Chinese and Japanese headers (GLOSSARY.md terms, and the seeds' older words 主将 / ジェネラル)
+    "指挥官": Section.COMMANDER, "指揮官": Section.COMMANDER, "統率者": Section.COMMANDER,
+    "主将": Section.COMMANDER, "ジェネラル": Section.COMMANDER, "统率者": Section.COMMANDER,
+    "套牌": Section.MAIN, "主牌": Section.MAIN, "デッキ": Section.MAIN, "メインデッキ": Section.MAIN,
+    "备牌": Section.SIDEBOARD, "備牌": Section.SIDEBOARD, "サイドボード": Section.SIDEBOARD,
 }
 
 
@@ -167,9 +172,10 @@ def parse_decklist(data: bytes | str, filename: str | None = None) -> Decklist:
 
 # -- plain text, Arena, MTGO, Moxfield, Archidekt -------------------------------------------------
 
-_HEADER = re.compile(
-    r"^(?P<word>[a-z ]+?)\s*(?:\(\s*\d+\s*\))?\s*:?\s*$", re.IGNORECASE)
-_NAMED_HEADER = re.compile(r"^(?P<word>commanders?|companions?)\s*:\s*(?P<rest>.+)$", re.IGNORECASE)
+_HEADER = re.compile(r"^(?P<word>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*(?:[(（]\s*\d+\s*[)）])?\s*[:：]?\s*$")
+_NAMED_HEADER = re.compile(
+    r"^(?P<word>commanders?|companions?|指挥官|指揮官|統率者|统率者|主将|ジェネラル)\s*[:：]\s*(?P<rest>.+)$",
+    re.IGNORECASE)
 _SIDEBOARD_PREFIX = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)
 # One printing detail at the end of a line: *F* foil / *E* etched (Moxfield, Arena), ^tag^ (Archidekt),
 # [Ramp] or [Commander{top}] categories (Archidekt), (SET) 123 (Arena, MTGO, Moxfield).

@@ -164,3 +164,17 @@ async def test_page_buttons_after_a_restart_say_expired(h) -> None:
     await h.restart()
     expired = await h.click(reply, label="Next")
     assert "expired" in expired.text
+
+
+async def test_a_name_over_64_characters_is_refused_and_nothing_saved(h) -> None:
+    reply = await h.slash("deck register", name="x" * 65, file=UploadFile("k.txt", KAALIA))
+    assert reply.ephemeral and "at most 64 characters (this one has 65)" in reply.content
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM decks") == 0
+
+
+async def test_register_through_the_modal(h) -> None:
+    opened = await h.slash("deck register", name="Typed", commander="Kaalia of the Vast")
+    body = (DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").split("\n", 1)[1]  # no header
+    reply = await h.submit_modal(opened, {"deck:modal:list": body})
+    assert "Saved “Typed”" in reply.text and "Legal under commander." in reply.text
+    assert (await _record(h, "Typed")).commanders == ("Kaalia of the Vast",)

@@ -180,3 +180,13 @@ def test_empty_input_is_refused() -> None:
     with pytest.raises(DecklistRefused) as refused:
         parse_decklist("\r\n  \n\t\n")
     assert refused.value.reason == "empty"
+
+
+def test_chinese_and_japanese_headers() -> None:
+    text = "指挥官：仙儿女王欧娜\n套牌\n1 底密尔公会法师\n备牌（1）\n1 逼从\n統率者\n1 妖精の女王、ウーナ"
+    assert entries(text) == [(1, "仙儿女王欧娜", "commander"), (1, "底密尔公会法师", "main"), (1, "逼从", "sideboard"),
+                             (1, "妖精の女王、ウーナ", "commander")]
+
+
+def test_a_card_named_like_a_word_is_still_a_card() -> None:
+    assert entries("Island\nMain Deck\nForest") == [(1, "Island", "main"), (1, "Forest", "main")]
