@@ -271,10 +271,10 @@ class CardIndex:
                     break
             if len(chosen) >= limit:
                 break
-        return [(_display(self._cards[english], language), english) for english in chosen]
+        return [(display_name(self._cards[english], language), english) for english in chosen]
 
 
-def _display(card: Card, language: str) -> str:
+def display_name(card: Card, language: str) -> str:
     """How a card is shown in a choice list: the printed name, with the English name when they differ."""
     printed = card.printed_name(language)
     shown = printed if printed == card.name else f"{printed} ({card.name})"

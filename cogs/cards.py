@@ -1,0 +1,109 @@
+"""``/card name:`` — show a card, found by its English, Japanese or Chinese name (issue #2).
+
+The lookup is the card database's one ``resolve`` (exact, any case/accents/punctuation, either face,
+printed names); autocomplete offers names in the user's language. The embed shows the printed
+name in the user's language beside the English one, never a machine translation (GLOSSARY.md).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.cards.index import Resolution, display_name, face_parts
+from bot.cards.model import Card, Face
+from bot.i18n import Translate
+
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+IDENTITY_COLOURS = {"W": discord.Colour.from_rgb(248, 231, 185), "U": discord.Colour.from_rgb(14, 104, 171),
+                    "B": discord.Colour.from_rgb(21, 11, 0), "R": discord.Colour.from_rgb(211, 32, 42),
+                    "G": discord.Colour.from_rgb(0, 115, 62), "": discord.Colour.light_grey()}
+MULTICOLOUR = discord.Colour.gold()
+
+
+def _T(text: str) -> locale_str:
+    return locale_str(text, key=f"app.cards.{text}")
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _face_body(face: Face, tr: Translate) -> str:
+    """Type line, rules text and P/T or loyalty of one face."""
+    lines = [f"**{face.type_line}**"] if face.type_line else []
+    if face.oracle_text:
+        lines.append(face.oracle_text)
+    if face.power is not None or face.toughness is not None:
+        lines.append(f"{tr('cards.power_toughness')}: {face.power}/{face.toughness}")
+    if face.loyalty is not None:
+        lines.append(f"{tr('cards.loyalty')}: {face.loyalty}")
+    return "\n".join(lines) or "—"
+
+
+def _printed_faces(card: Card, language: str) -> list[str | None]:
+    """The printed name of each face, when the printed name splits into as many parts as there are faces."""
+    printed = card.printed_names.get(language)
+    parts = face_parts(printed) if printed else []
+    return list(parts) if len(parts) == len(card.faces) else [None] * len(card.faces)
+
+
+def card_embed(card: Card, tr: Translate) -> discord.Embed:
+    """The card as an embed: name in the user's language and English, cost, type, text, P/T, identity."""
+    identity = card.color_identity
+    colour = IDENTITY_COLOURS.get(identity, MULTICOLOUR) if len(identity) <= 1 else MULTICOLOUR
+    embed = discord.Embed(title=display_name(card, tr.language), colour=colour)
+    if card.faces:
+        for face, printed in zip(card.faces, _printed_faces(card, tr.language), strict=True):
+            label = f"{printed} ({face.name})" if printed and printed != face.name else face.name
+            embed.add_field(name=_clip(f"{label}  {face.mana_cost}".strip(), 256),
+                            value=_clip(_face_body(face, tr), FIELD_LIMIT), inline=False)
+    else:
+        head = f"{card.mana_cost}\n" if card.mana_cost else ""
+        embed.description = _clip(head + _face_body(card.front, tr), DESCRIPTION_LIMIT)
+    embed.add_field(name=tr("cards.colour_identity"), value=identity or tr("cards.colourless"), inline=True)
+    embed.add_field(name=tr("cards.commander"), value=tr(f"cards.legality.{card.commander_legality}")
+                    if card.commander_legality in ("legal", "banned", "not_legal") else card.commander_legality,
+                    inline=True)
+    return embed
+
+
+def not_found_message(resolution: Resolution, tr: Translate) -> str:
+    """Why no card was shown, with what the user may have meant (names are English, as stored)."""
+    name = discord.utils.escape_markdown(resolution.query)
+    if resolution.ambiguous:
+        return tr("cards.ambiguous", name=name, cards=", ".join(resolution.ambiguous))
+    if resolution.suggestions:
+        return tr("cards.did_you_mean", name=name, suggestions=", ".join(resolution.suggestions))
+    return tr("cards.not_found", name=name)
+
+
+class CardsCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name=_T("card"), description=_T("Show a card (name in English, Japanese or Chinese)"))
+    @app_commands.describe(name=_T("The card's name; pick from the list or type it"))
+    @app_commands.rename(name=_T("name"))
+    async def card(self, interaction: discord.Interaction, name: str) -> None:
+        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        resolution = self.bot.cards.resolve(name)  # type: ignore[attr-defined]
+        if resolution.card is None:
+            await interaction.response.send_message(not_found_message(resolution, tr), ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
+        await interaction.response.send_message(embed=card_embed(resolution.card, tr))
+
+    @card.autocomplete("name")
+    async def name_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=shown, value=english[:100]) for shown, english in pairs]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CardsCog(bot))
