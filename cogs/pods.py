@@ -293,6 +293,7 @@ class BoardUpdater:
         self.cog, self.delay = cog, delay
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._render_slot = asyncio.Semaphore(1)
         self.edits = 0
 
     def request(self, game_id: int) -> None:
@@ -305,12 +306,15 @@ class BoardUpdater:
     async def _run(self, game_id: int) -> None:
         while game_id in self._dirty:
             await asyncio.sleep(self.delay)
-            self._dirty.discard(game_id)
-            try:
-                await self.cog.refresh_board(game_id)
-                self.edits += 1
-            except Exception:  # a failed edit must not stop later ones; the next press retries
-                log.exception("could not update the board of pod game %s", game_id)
+            # One render at a time: presses keep being answered in between, and every press that
+            # arrives while a game waits for its turn is folded into that game's single edit.
+            async with self._render_slot:
+                self._dirty.discard(game_id)
+                try:
+                    await self.cog.refresh_board(game_id)
+                    self.edits += 1
+                except Exception:  # a failed edit must not stop later ones; the next press retries
+                    log.exception("could not update the board of pod game %s", game_id)
 
     async def flush(self) -> None:
         """Wait for every pending edit (tests, benchmarks, shutdown)."""
@@ -416,7 +420,6 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             return
         state, user = loaded.state, interaction.user.id
         target = self.target_for(state, game_id, user)
-        tr = await self._tr(interaction)
         if action == "life" and arg is not None:
             await self.act(interaction, game_id, pod.LIFE, player=target, amount=arg)
         elif action == "poison":
@@ -438,7 +441,15 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             await self.act(interaction, game_id, pod.JOIN, player=user, name=interaction.user.display_name)
         elif action == "shuffle":
             await self._shuffle(interaction, game_id)
-        elif action == "history":
+        else:
+            await self._open(interaction, loaded, action, target)
+
+    async def _open(self, interaction: discord.Interaction, loaded: LoadedGame, action: str, target: int) -> None:
+        """Buttons that open a modal, a panel or the history (the reader's language is looked up
+        only here: plain presses skip that database read)."""
+        state, game_id, user = loaded.state, loaded.game_id, interaction.user.id
+        tr = await self._tr(interaction)
+        if action == "history":
             await interaction.response.send_message(self.history_text(loaded, tr), ephemeral=True)
         elif not await self._may_open(interaction, state, target):
             return
