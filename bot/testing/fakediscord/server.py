@@ -269,11 +269,12 @@ class RemoteDriver(InteractionDriver):
     quiet for ``quiet`` seconds (and a deferred "thinking" message has been filled).
     """
 
-    def __init__(self, server: FakeDiscordServer, guild: FakeGuild, *, quiet: float = 0.15,
-                 max_wait: float = 60.0, **kwargs: Any) -> None:
+    def __init__(self, server: FakeDiscordServer, guild: FakeGuild, *, quiet: float = 0.6,
+                 min_quiet: float = 0.08, max_wait: float = 60.0, **kwargs: Any) -> None:
         super().__init__(server.fake, guild, **kwargs)
         self.server = server
         self.quiet = quiet
+        self.min_quiet = min_quiet
         self.max_wait = max_wait
         self.watch_logs()  # call close() when done
 
@@ -288,26 +289,37 @@ class RemoteDriver(InteractionDriver):
 
     async def _deliver(self, payload: dict[str, Any], expect_error: bool) -> Reply:
         marker = self.mark()
+        before = set(asyncio.all_tasks())
         await self.server.dispatch("INTERACTION_CREATE", payload)
-        await self.wait_for(int(payload["id"]))
+        await self.wait_for(int(payload["id"]), before)
         return self.reply_since(payload, marker, expect_error)
 
-    async def wait_for(self, interaction_id: int) -> None:
+    async def wait_for(self, interaction_id: int, before: set[asyncio.Task[Any]] | None = None) -> None:
         record = self.fake.interactions[interaction_id]
         deadline = self.fake.interaction_deadline or 3.0
         started = time.monotonic()
         while not record.acknowledged and time.monotonic() - started < deadline + 0.5:
             await asyncio.sleep(0.01)
         await self.wait_quiet(lambda: record.original_id is not None
-                              and self.fake.messages[record.original_id].loading)
+                              and self.fake.messages[record.original_id].loading, before)
 
-    async def wait_quiet(self, busy: Any = lambda: False) -> None:
-        """Until no request arrived for ``quiet`` seconds and ``busy()`` is false (bounded by max_wait)."""
+    async def wait_quiet(self, busy: Any = lambda: False, before: set[asyncio.Task[Any]] | None = None) -> None:
+        """Until the bot has been quiet long enough and ``busy()`` is false (bounded by ``max_wait``).
+
+        Quiet means no request for ``min_quiet`` seconds — or for ``quiet`` seconds while tasks
+        the bot started since ``before`` are still pending (e.g. a coalesced board edit waiting
+        0.4 s). The bot runs on this same loop (e2e tests, sandbox), so its tasks are visible.
+        """
+        current = asyncio.current_task()
         started = time.monotonic()
         seen, since = len(self.fake.requests), time.monotonic()
         while time.monotonic() - started < self.max_wait:
             await asyncio.sleep(0.02)
             if len(self.fake.requests) != seen:
                 seen, since = len(self.fake.requests), time.monotonic()
-            elif time.monotonic() - since >= self.quiet and not busy():
+                continue
+            pending = [t for t in asyncio.all_tasks() if before is not None and t not in before
+                       and t is not current and not t.done()]
+            needed = self.quiet if pending else self.min_quiet
+            if time.monotonic() - since >= needed and not busy():
                 return

@@ -1,0 +1,98 @@
+"""Entry points: ``podkeeper sandbox`` and ``podkeeper run`` without a token."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import tempfile
+from pathlib import Path
+
+from bot.config import Config
+
+log = logging.getLogger(__name__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", type=Path, metavar="PATH",
+                        help="SQLite file to use and keep (default: a fresh one in a temporary folder)")
+    parser.add_argument("--cards", metavar="PATH", help="card data to import into a fresh database "
+                        "(default: the configured or bundled data set)")
+    parser.add_argument("--script", type=Path, metavar="FILE",
+                        help="run the client lines in FILE without prompting and print the transcript")
+    parser.add_argument("--files-dir", type=Path, metavar="DIR",
+                        help="where images and other files the bot sends are saved (default: beside the database)")
+    parser.add_argument("--no-tour", action="store_true", help="do not print the guided tour at start")
+
+
+def sandbox_command(args: argparse.Namespace) -> int:
+    return run_sandbox(args.config_obj, db=args.db, cards=args.cards, script=args.script,
+                       files_dir=args.files_dir, tour=not args.no_tour)
+
+
+def start_sandbox_from_run(args: argparse.Namespace) -> int:
+    """``podkeeper run`` with no token: the sandbox on a fresh database (script from stdin without a TTY)."""
+    print("Starting the local sandbox instead (the real bot against a pretend Discord on 127.0.0.1).\n",
+          file=sys.stderr)
+    return run_sandbox(args.config_obj)
+
+
+def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = None, script: Path | None = None,
+                files_dir: Path | None = None, tour: bool = True) -> int:
+    from bot.sandbox.session import SandboxSession
+    from bot.sandbox.terminal import TOUR, Terminal
+
+    lines: list[str] | None = None
+    if script is not None:
+        try:
+            lines = script.read_text(encoding="utf-8").splitlines()
+        except OSError as error:
+            print(f"podkeeper sandbox: cannot read {script}: {error.strerror}", file=sys.stderr)
+            return 2
+    elif not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()  # no terminal (CI, a pipe): read to EOF, never wait
+        if not any(line.strip() for line in lines):
+            print(TOUR if tour else "", file=sys.stdout)
+            print("(no terminal and no input: nothing to run; pipe lines in or use --script FILE)")
+            return 0
+
+    workdir = Path(tempfile.mkdtemp(prefix="podkeeper-sandbox-"))
+    database = db or workdir / "sandbox.sqlite3"
+    database.parent.mkdir(parents=True, exist_ok=True)
+    overrides = {"database__path": str(database)}
+    if cards:
+        overrides["cards__path"] = str(cards)
+    session = SandboxSession(config.with_values(**overrides))
+    _log_to_file(workdir / "sandbox.log")
+    terminal = Terminal(session, files_dir or database.parent / "sandbox-files")
+    if tour and script is None:
+        terminal.print(TOUR.splitlines())
+    terminal.print([f"(database: {database}; bot log: {workdir / 'sandbox.log'}; starting the bot…)"])
+    try:
+        terminal.start()
+        terminal.print([f"bot ready: {len(session.fake.synced_commands.get(None, []))} commands synced"])
+        if lines is not None:
+            terminal.run_lines(lines)
+        else:
+            terminal.run_interactive()
+    except KeyboardInterrupt:
+        terminal.print(["(interrupted)"])
+    except Exception as error:  # noqa: BLE001 - a start-up failure should read as a message
+        log.exception("sandbox failed")
+        print(f"podkeeper sandbox: {error}", file=sys.stderr)
+        return 1
+    finally:
+        terminal.close()
+    return 0
+
+
+def _log_to_file(path: Path) -> None:
+    """Bot logs go to a file so they don't interleave with the conversation; warnings still show."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
+            root.removeHandler(handler)
+    file_handler = logging.FileHandler(path, encoding="utf-8")
+    file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(file_handler)
+    root.setLevel(logging.INFO)

@@ -1,0 +1,124 @@
+"""The terminal around a ``SandboxClient``: prompt with readline completion, or a script, or stdin.
+
+The bot and the stand-in run on an asyncio loop in a background thread; the main thread reads
+lines (``input()`` with readline on a terminal) and hands each one to the loop, so typing never
+blocks the bot's heartbeats and Ctrl-C/Ctrl-D always get the user out. Every way out goes through
+``close()``: the bot closes its database, the loop stops, and the (daemon) thread cannot keep the
+process alive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+from collections.abc import Iterable
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.sandbox.client import SandboxClient
+from bot.sandbox.session import SandboxSession
+
+TOUR = """\
+Welcome to the Podkeeper sandbox: the real bot, talking to a pretend Discord on this computer.
+You are alice in #general of the server "Podkeeper Test" (with bob, carol, and admin, the owner).
+A short tour — try these:
+  /ping                                 is the bot alive?
+  /help                                 every command the bot has
+  /card name:Sol Ring                   look up a card (Tab completes card names)
+  /deck check list:"1 Sol Ring\\n1 Command Tower"
+  /pod start players:@alice @bob        a pod board; then :click 1 to press its first button
+  :as bob    :in games    :restart      be someone else, go elsewhere, restart the bot (data is kept)
+  :help   for all client commands;   :quit  (or Ctrl-D) to leave.
+"""
+
+
+class Terminal:
+    def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO = sys.stdout) -> None:
+        self.session = session
+        self.client = SandboxClient(session, files_dir)
+        self.out = out
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="sandbox-loop", daemon=True)
+        self._completions: list[str] = []
+
+    # -- running coroutines on the bot's loop --------------------------------------------------------
+
+    def call(self, coroutine: Any, timeout: float | None = None) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.call(self.session.start())
+
+    def close(self) -> None:
+        if self.thread.is_alive():
+            with contextlib.suppress(Exception):
+                self.call(self.session.close(), timeout=20)
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(timeout=5)
+
+    # -- lines ------------------------------------------------------------------------------------
+
+    def print(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            print(line, file=self.out)
+        self.out.flush()
+
+    def run_line(self, line: str, *, echo: bool) -> bool:
+        """Run one line; False when the user asked to quit."""
+        if echo and line.strip():
+            self.print([f"{self.prompt()}{line.rstrip()}"])
+        self.print(self.call(self.client.execute(line)))
+        return not self.client.quit_requested
+
+    def prompt(self) -> str:
+        return f"{self.session.current_user}@#{self.session.current_channel}> "
+
+    def run_lines(self, lines: Iterable[str]) -> None:
+        """Script mode: every line echoed with its output (a transcript)."""
+        for line in lines:
+            if line.strip().startswith("#"):
+                self.print([line.rstrip()])
+                continue
+            if not self.run_line(line, echo=True):
+                break
+
+    def run_interactive(self) -> None:
+        self._setup_readline()
+        while True:
+            try:
+                line = input(self.prompt())
+            except EOFError:
+                self.print(["", "bye"])
+                return
+            except KeyboardInterrupt:
+                self.print(["", "(Ctrl-C) bye"])
+                return
+            if not self.run_line(line, echo=False):
+                return
+
+    # -- completion -------------------------------------------------------------------------------
+
+    def _setup_readline(self) -> None:
+        try:
+            import readline
+        except ImportError:  # pragma: no cover - Windows without pyreadline
+            return
+        readline.set_completer_delims("")  # we complete whole lines
+        readline.set_completer(self._complete)
+        binding = "bind ^I rl_complete" if "libedit" in (readline.__doc__ or "") else "tab: complete"
+        readline.parse_and_bind(binding)
+
+    def _complete(self, text: str, state: int) -> str | None:
+        if state == 0:
+            try:
+                found = self.client.complete_static(text)
+                if found is None:
+                    found = self.call(self.client.complete_with_bot(text), timeout=3)
+            except (FutureTimeout, Exception):  # noqa: BLE001 - completion must never crash the prompt
+                found = []
+            self._completions = found
+        return self._completions[state] if state < len(self._completions) else None

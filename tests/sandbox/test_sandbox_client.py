@@ -1,0 +1,56 @@
+"""The sandbox client in-process: parsing lines as Discord's client would, completion, errors, users."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.sandbox.client import ClientError, SandboxClient
+from bot.sandbox.session import SandboxSession
+from bot.testing.harness import default_config
+
+
+@pytest.fixture
+async def client(tmp_path):
+    session = SandboxSession(default_config(tmp_path), quiet=0.05)
+    await session.start()
+    try:
+        yield SandboxClient(session, tmp_path / "files")
+    finally:
+        await session.close()
+
+
+async def test_option_values_run_to_the_next_option_and_mentions_become_ids(client) -> None:
+    guild = client.session.guild
+    alice, bob = guild.member_named("alice"), guild.member_named("bob")
+    found, values = client.parse_slash("/pod start players:@alice @bob ruleset:edh-2010 life:30")
+    assert found.qualified_name == "pod start"
+    assert values == {"players": f"<@{alice.id}> <@{bob.id}>", "ruleset": "edh-2010", "life": "30"}
+    _, values = client.parse_slash('/deck check decklist:"1 Sol Ring\\n1 Command Tower" commander:Atraxa')
+    assert values == {"decklist": "1 Sol Ring\n1 Command Tower", "commander": "Atraxa"}
+    with pytest.raises(ClientError, match="name:value"):
+        client.parse_slash("/pod start alice bob")
+    with pytest.raises(ClientError, match="no slash command /nope"):
+        client.parse_slash("/nope")
+
+
+async def test_lines_run_against_the_real_bot_and_errors_read_as_messages(client) -> None:
+    out = await client.execute("/ping")
+    assert out[0].startswith("#1 Podkeeper in #general (only alice can see this)") and "Pong!" in out[1]
+    assert await client.execute("/config ruleset ruleset:modern") == [
+        "! option ruleset must be one of ['commander', 'edh-2010', 'duel-zh'], got 'modern'"]
+    assert (await client.execute(":as dave"))[0] == "now acting as dave (new member)"
+    assert "only dave can see this" in (await client.execute("/ping"))[0]
+    assert await client.execute(":in games") == ["now in #games"]
+    assert (await client.execute(":click 1"))[0] == "! no message with buttons in #games"
+    assert await client.execute("hello") == ["! start with / for a slash command or : for a client command (:help)"]
+
+
+async def test_completion_of_commands_options_choices_and_the_bots_autocomplete(client) -> None:
+    assert client.complete_static("/pi") == ["/ping "]
+    assert "/deck check " in client.complete_static("/deck c")
+    assert client.complete_static("/config ruleset ruleset:ed") == ["/config ruleset ruleset:edh-2010 "]
+    assert "/pod life player:bob " in client.complete_static("/pod life player:b")
+    assert client.complete_static("/deck check commander:Atr") is None, "needs the bot's own autocomplete"
+    suggestions = await client.complete_with_bot("/deck check commander:Atr")
+    assert '/deck check commander:"Atraxa, Praetors\' Voice" ' in suggestions
+    assert client.complete_static(":re") == [":restart "]
