@@ -1,0 +1,118 @@
+"""A Hydra event's leaderboard: short texts for the live embed and an image for the results.
+
+The live message is text (cheap to edit every few seconds while up to hundreds of players play);
+the image is drawn once at the end, in the same style as the tournament standings (shared row
+drawing) so it reads on a phone: the tables ranked (wins first, fastest first) and the players
+ranked by heads severed.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.domain.hydra_events import Leaderboard, PlayerLine, TableLine
+from bot.i18n import Translate
+from bot.render.fonts import fit_text, font
+from bot.render.standings import (
+    ACCENT,
+    BACKGROUND,
+    COLUMN_HEADER_HEIGHT,
+    DROPPED_TEXT,
+    MARGIN,
+    ROW_HEIGHT,
+    ROW_SHADES,
+    TEXT,
+    _draw_row,
+)
+
+WIDTH = 1000
+TITLE_HEIGHT = 140
+SECTION_GAP = 30
+MAX_IMAGE_ROWS = 15  # per section; the embed and /hydra event status list the rest
+MAX_TEXT_ROWS = 10
+TABLE_COLUMNS = (70, 130, 200, 110, 150, 280)  # rank, table, outcome, turns, heads, players standing
+PLAYER_COLUMNS = (70, 450, 150, 260)  # rank, player, table, heads severed
+
+
+def outcome_text(line: TableLine, tr: Translate) -> str:
+    return tr(f"hydra_events.outcome.{line.outcome}")
+
+
+def summary_text(board: Leaderboard, tr: Translate) -> str:
+    """One line: tables won / lost / still playing, players standing, the fastest win."""
+    text = tr("hydra_events.board.summary", won=board.won, lost=board.lost, running=board.running,
+              standing=board.standing)
+    if board.fastest_win is not None:
+        text += "\n" + tr("hydra_events.board.fastest", table=board.fastest_win.table_no,
+                          turns=board.fastest_win.turns)
+    return text
+
+
+def tables_text(board: Leaderboard, tr: Translate, limit: int = MAX_TEXT_ROWS) -> str:
+    lines = [tr("hydra_events.board.table_line", table=line.table_no, outcome=outcome_text(line, tr),
+                turns=line.turns, heads=line.severed,
+                standing=sum(p.standing for p in line.players), seated=len(line.players))
+             for line in board.tables[:limit]]
+    if len(board.tables) > limit:
+        lines.append(tr("hydra_events.board.more", count=len(board.tables) - limit))
+    return "\n".join(lines) or "—"
+
+
+def players_text(board: Leaderboard, tr: Translate, limit: int = MAX_TEXT_ROWS) -> str:
+    lines = [f"{rank}. <@{p.user_id}> · " + tr("hydra_events.board.player_line", table=p.table_no, heads=p.severed)
+             + ("" if p.standing else " ✝") for rank, p in enumerate(board.players[:limit], start=1)]
+    if len(board.players) > limit:
+        lines.append(tr("hydra_events.board.more", count=len(board.players) - limit))
+    return "\n".join(lines) or "—"
+
+
+def render_leaderboard(title: str, board: Leaderboard, language: str) -> Image.Image:
+    """The final leaderboard as an RGB image (``png_bytes`` encodes it)."""
+    tr = Translate(language)
+    tables = board.tables[:MAX_IMAGE_ROWS]
+    players = board.players[:MAX_IMAGE_ROWS]
+    height = (TITLE_HEIGHT + 2 * (SECTION_GAP + COLUMN_HEADER_HEIGHT) + ROW_HEIGHT * (len(tables) + len(players))
+              + 2 * SECTION_GAP)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.text((MARGIN, 20), title, font=fit_text(title, WIDTH - 2 * MARGIN, 48, bold=True, language=language),
+              fill=ACCENT)
+    summary = summary_text(board, tr).replace("\n", " · ")
+    draw.text((MARGIN, 85), summary, fill=TEXT,
+              font=fit_text(summary, WIDTH - 2 * MARGIN, 28, language=language, min_size=16))
+    top = TITLE_HEIGHT
+    headers = ("#", tr("hydra_events.column.table"), tr("hydra_events.column.outcome"),
+               tr("hydra_events.column.turns"), tr("hydra_events.column.heads"), tr("hydra_events.column.standing"))
+    top = _section(draw, top, headers, TABLE_COLUMNS, [_table_cells(line, tr) for line in tables],
+                   [line.outcome == "lost" for line in tables], language)
+    headers = ("#", tr("hydra_events.column.player"), tr("hydra_events.column.table"),
+               tr("hydra_events.column.heads"))
+    _section(draw, top + SECTION_GAP, headers, PLAYER_COLUMNS, [_player_cells(p) for p in players],
+             [not p.standing for p in players], language)
+    if not board.tables:
+        draw.text((MARGIN, TITLE_HEIGHT + SECTION_GAP + COLUMN_HEADER_HEIGHT), tr("hydra_events.board.empty"),
+                  font=font(28, language=language), fill=DROPPED_TEXT)
+    return image
+
+
+def _table_cells(line: TableLine, tr: Translate) -> list[str]:
+    standing = sum(p.standing for p in line.players)
+    return [str(line.table_no), outcome_text(line, tr), str(line.turns), str(line.severed),
+            f"{standing}/{len(line.players)}"]
+
+
+def _player_cells(player: PlayerLine) -> list[str]:
+    return [player.name, str(player.table_no), str(player.severed)]
+
+
+def _section(draw: ImageDraw.ImageDraw, top: int, headers: tuple[str, ...], widths: tuple[int, ...],
+             rows: list[list[str]], greyed: list[bool], language: str) -> int:
+    top += SECTION_GAP
+    _draw_row(draw, top, list(zip(headers, widths, strict=True)), language, bold=True, colour=ACCENT)
+    top += COLUMN_HEADER_HEIGHT
+    for rank, (cells, grey) in enumerate(zip(rows, greyed, strict=True), start=1):
+        draw.rectangle((0, top, WIDTH, top + ROW_HEIGHT), fill=ROW_SHADES[rank % 2])
+        _draw_row(draw, top, list(zip([str(rank), *cells], widths, strict=True)), language,
+                  colour=DROPPED_TEXT if grey else TEXT)
+        top += ROW_HEIGHT
+    return top

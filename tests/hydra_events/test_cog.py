@@ -1,0 +1,224 @@
+"""Hydra events at the Discord layer, through the in-process harness: real Interactions, the real
+Hydra cog playing real games, a real SQLite file; only Discord's HTTP edge is fake."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+
+import pytest
+from PIL import Image
+
+from bot.storage.hydra_events import CANCELLED, FINISHED, RUNNING
+from bot.testing import DiscordHarness
+
+WIN_LINES = ("attack 1 3", "end", "choose counter", "choose pass", "attack 1 3", "end")  # seed 5, 2 heads
+
+
+def booted(time_scale: float = 1.0) -> Callable:
+    async def on_boot(bot) -> None:
+        cog = bot.get_cog("HydraEvents")
+        cog.time_scale = time_scale
+        cog.leaderboard_seconds = 0.05
+        cog.announcements.delay = 0.01
+        cog.events.seed_for = lambda event, table: 5
+    return on_boot
+
+
+def cog(h: DiscordHarness):
+    return h.bot.get_cog("HydraEvents")
+
+
+async def create(h: DiscordHarness, **options):
+    values = {"name": "Hydra night", "start": "in 1h", "heads": 2, "table_size": 2} | options
+    return await h.slash("hydra event create", user="admin", **values)
+
+
+async def event_row(h: DiscordHarness, event_id: int = 1):
+    return await cog(h).events.event(event_id)
+
+
+def board_of(h: DiscordHarness, thread):
+    """The Hydra board message of an event table's thread (the one with the Hydra's buttons)."""
+    return next(m for m in h.messages(thread) if any("hydra:" in b.get("custom_id", "") for b in m.buttons))
+
+
+async def play(h: DiscordHarness, thread, user: str, lines=WIN_LINES) -> None:
+    """Play script lines through the Hydra cog's board: the 'command' modal, or 'End our turn'."""
+    board = board_of(h, thread)
+    game_id = board.buttons[0]["custom_id"].split(":")[1]
+    for line in lines:
+        if line == "end":
+            await h.click(board, custom_id=f"hydra:{game_id}:end", user=user)
+        else:
+            opened = await h.click(board, custom_id=f"hydra:{game_id}:command", user=user)
+            await h.submit_modal(opened, {"text": line}, user=user)
+
+
+async def test_only_organisers_create_and_bad_input_changes_nothing(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        refused = await h.slash("hydra event create", user="alice", name="x", start="in 1h")
+        assert refused.ephemeral and "organisers" in refused.content
+        bad = await create(h, start="someday")
+        assert bad.ephemeral and "someday" in bad.content
+        blank = await create(h, name="   ")
+        assert blank.ephemeral and "name" in blank.content
+        assert await cog(h).events.repo.events_with_status(("open",)) == []
+        assert h.guild.scheduled_events == {}
+
+        role = h.add_role("Organiser")
+        await h.bot.guild_settings.update(h.guild.id, organiser_role_id=role.id)
+        h.user("carol").role_ids.append(role.id)
+        made = await h.slash("hydra event create", user="carol", name="Carol's night", start="in 2h",
+                             locale="ja")
+        assert not made.ephemeral and made.embed["title"] == "Carol's night"
+        assert [b["label"] for b in made.message.buttons] == ["Join", "Leave"]
+        scheduled, = h.guild.scheduled_events.values()
+        assert scheduled.data["name"] == "Carol's night" and scheduled.data["entity_type"] == 3
+        assert (await event_row(h)).scheduled_event_id == scheduled.id
+
+
+async def test_join_as_a_group_live_count_and_leave(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        announcement = await create(h, table_size=4)
+        await h.click(announcement, label="Join", user="admin")
+        together = await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol")
+        assert together.ephemeral and "joined Hydra night" in together.content
+        again = await h.click(announcement, label="Join", user="bob")
+        assert again.ephemeral and "Already in this event" in again.content
+        await cog(h).announcements.flush()
+        assert "4 joined" in str(announcement.message.embeds[0]["fields"])
+        await h.click(announcement, label="Leave", user="admin")
+        await cog(h).announcements.flush()
+        assert "3 joined" in str(announcement.message.embeds[0]["fields"])
+        entrants = await cog(h).events.repo.entrants(1)
+        assert len({e.group_id for e in entrants}) == 1  # alice, bob, carol: one group
+
+
+async def test_begin_seats_tables_plays_them_and_awards_the_winners(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        role = h.add_role("Hydra Slayer")
+        await h.bot.guild_settings.update(h.guild.id, winner_role_id=role.id)
+        announcement = await create(h)
+        for name in ("alice", "bob", "carol", "admin"):
+            await h.click(announcement, label="Join", user=name)
+        refused = await h.slash("hydra event begin", user="alice")
+        assert refused.ephemeral and "organisers" in refused.content
+        begun = await h.slash("hydra event begin", user="admin")
+        assert "4 players at 2 tables" in begun.text
+        threads = h.threads()
+        assert len(threads) == 2
+        for thread in threads:
+            intro, board = h.messages(thread)[:2]
+            assert "I'm here" in [b["label"] for b in intro.buttons]
+            assert board.embeds and board.attachments  # the Hydra cog's own board, with its image
+        assert (await event_row(h)).status == RUNNING
+        assert next(iter(h.guild.scheduled_events.values())).data["status"] == 2  # active
+        leaderboard = h.messages("general")[-1]
+        assert "Leaderboard" in leaderboard.embeds[0]["title"]
+
+        seats = {thread.id: [s for s in (await cog(h).events.status(1)).tables if s.thread_id == thread.id][0]
+                 for thread in threads}
+        first, second = threads
+        first_game = await h.bot.get_cog("Hydra").service.load(seats[first.id].game_id)
+        player = h.guild.members[first_game.seats[0].user_id].name
+        await play(h, first, player)
+        await h.settle()
+        assert "Tables won 1 · lost 0 · still playing 1" in leaderboard.embeds[0]["description"]
+        assert "Fastest win: table" in leaderboard.embeds[0]["description"]
+
+        second_game = await h.bot.get_cog("Hydra").service.load(seats[second.id].game_id)
+        for seat in second_game.seats:
+            board = board_of(h, second)
+            await h.click(board, custom_id=f"hydra:{second_game.game_id}:concede",
+                          user=h.guild.members[seat.user_id].name)
+        await h.settle()
+        event = await event_row(h)
+        assert event.status == FINISHED and event.results_message_id
+        results = h.fake.messages[event.results_message_id]
+        winners = {seat.user_id for seat in first_game.seats}
+        for user_id in winners:
+            assert f"<@{user_id}>" in results.content
+            assert role.id in h.guild.members[user_id].role_ids
+            assert (await h.bot.get_cog("Hydra").service.profile(user_id)).has_slayer
+        for seat in second_game.seats:
+            assert role.id not in h.guild.members[seat.user_id].role_ids
+        image = Image.open(io.BytesIO(next(iter(results.files.values()))))
+        assert image.width == 1000 and image.height > 400
+        assert image.getpixel((10, 10)) == (24, 26, 32)  # the dark background, drawn
+        awards = await cog(h).events.repo.awards(1)
+        assert {a.user_id for a in awards} == winners and all(a.role_granted for a in awards)
+        assert next(iter(h.guild.scheduled_events.values())).data["status"] == 3  # completed
+        status = await h.slash("hydra event status", event=1)
+        assert "finished" in status.text
+
+
+async def test_cancel_needs_confirmation_and_awards_nothing(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        announcement = await create(h)
+        await h.click(announcement, label="Join", user="alice")
+        asked = await h.slash("hydra event cancel", user="admin")
+        assert asked.ephemeral and (await event_row(h)).status == "open"  # nothing yet
+        refused = await h.click(asked, label="Yes, cancel the event", user="alice")
+        assert refused.ephemeral and (await event_row(h)).status == "open"
+        await h.click(asked, label="Yes, cancel the event", user="admin")
+        await h.settle()
+        assert (await event_row(h)).status == CANCELLED
+        assert await cog(h).events.repo.awards(1) == []
+        assert announcement.message.buttons == []  # no more Join / Leave
+        assert "cancelled" in h.messages("general")[-1].content
+        late = await h.slash("hydra event join", user="bob", event=1)
+        assert late.ephemeral and "over" in late.content
+
+
+async def test_the_start_timer_survives_a_restart_and_old_buttons_still_work(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted(time_scale=0.002)) as h:
+        announcement = await create(h, start="in 1m")
+        await h.click(announcement, label="Join", user="alice")
+        cog(h).timers.pop(("start", 1, 0)).cancel()  # the first process stops before the start
+        await h.restart()
+        await h.click(announcement, label="Join", user="bob")  # a button from before the restart
+        await h.settle()
+        event = await event_row(h)
+        assert event.status == "open"
+        await asyncio.sleep(60 * 0.002 + 0.2)  # the re-armed timer from the stored start time
+        await h.settle()
+        assert (await event_row(h)).status == RUNNING
+        assert len(h.threads()) == 1
+
+
+async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dropped(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")) as h:
+        announcement = await create(h, table_size=4)
+        for name in ("alice", "bob"):
+            await h.click(announcement, label="Join", user=name)
+        await h.slash("hydra event begin", user="admin")
+        thread, = h.threads()
+        late = await h.click(announcement, label="Join", user="carol")
+        assert "table 1" in late.content
+        assert "joined this table" in h.messages(thread)[-1].content
+        hydra = h.bot.get_cog("Hydra").service
+        table = await hydra.load((await cog(h).events.repo.tables(1))[0].game_id)
+        assert [h.guild.members[s.user_id].name for s in table.seats] == ["alice", "bob", "carol"]
+        await play(h, thread, "alice", ("attack 1 1", "end"))
+        later = await h.click(announcement, label="Join", user="dave")
+        assert "wait list" in later.content
+
+        intro = h.messages(thread)[0]
+        await h.click(intro, label="I'm here", user="bob")
+        dropped = await cog(h).events.drop_no_shows(1, 1)  # the grace timer's work, called directly
+        assert [h.guild.members[u].name for u in dropped.user_ids] == ["carol"]
+        game = (await hydra.load(table.game_id)).game
+        assert [p.lost for p in game.players] == [False, False, True] and not game.over
+
+
+@pytest.mark.parametrize("locale", ["ja", "zh-CN", "zh-TW"])
+async def test_status_and_refusals_are_localised(tmp_path, locale: str) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        none = await h.slash("hydra event status", locale=locale)
+        expected = {"ja": "ハイドラ・イベントはありません", "zh-CN": "没有这个多头龙活动", "zh-TW": "沒有這個多頭龍活動"}
+        assert none.ephemeral and expected[locale] in none.content
+        await create(h)
+        shown = await h.slash("hydra event status", locale=locale)
+        assert shown.ephemeral and "Hydra night" in shown.text
