@@ -139,7 +139,7 @@ class DeckService:
             return RegisterResult(None, result, needs_confirmation=True)
         raw = decode(data)  # already read once by the check: UTF-16, BOM and CRLF normalised
         if filename and filename.lower().endswith((".dek", ".csv")):
-            raw = _as_text_list(result.deck)  # store the list in the plain format we export
+            raw = export_text(result.deck)  # stored in the plain format /deck export writes
         record = await self.repository.save(
             guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
             resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
@@ -204,11 +204,6 @@ class DeckService:
         await self.repository.update_verdict(record.id, ruleset=ruleset, status=result.verdict.status,
                                              verdict=verdict, resolved=resolved, cards_version=self.cards_version)
         return 1
-
-
-def _as_text_list(deck: ResolvedDeck) -> str:
-    """A resolved deck as a plain list with sections (how ``/deck export`` writes it)."""
-    return export_text(deck)
 
 
 def export_text(deck: ResolvedDeck) -> str:

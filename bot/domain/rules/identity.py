@@ -1,6 +1,6 @@
 """Colour identity, computed by Podkeeper itself from each card's text (never copied from the data).
 
-Two readings, one algorithm (a ``IdentityPolicy`` says which parts of a card count):
+Two readings, one algorithm (an ``IdentityPolicy`` says which parts of a card count):
 
 * ``CR 903.4`` (ruleset ``commander``): the colours of mana symbols in the mana cost and rules text of
   every face (back faces 903.4d, adventures and other alternative characteristics 903.4e), reminder
