@@ -30,6 +30,7 @@ from bot.domain.mulligan import MulliganStyle
 from bot.domain.pod import Event, PodError, PodState
 from bot.i18n import Translate, t
 from bot.render.board import header_text, render_snapshot, seat_label, snapshot
+from bot.services.decks import DeckService
 from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
 
@@ -262,6 +263,29 @@ class CommanderPanel(discord.ui.View):
         await self.cog.act(interaction, self.game_id, pod.TO_COMMAND_ZONE, commander=self.commander)
 
 
+class DeckPanel(discord.ui.View):
+    """Ephemeral: choose one of your registered decks, or type a commander name instead."""
+
+    def __init__(self, cog: PodsCog, game_id: int, decks: Sequence[Any], tr: Translate) -> None:
+        super().__init__(timeout=600)
+        self.cog, self.game_id, self.tr = cog, game_id, tr
+        self.select: discord.ui.Select = discord.ui.Select(
+            placeholder=tr("pod.panel.deck_placeholder"), row=0,
+            options=[discord.SelectOption(label=d.name[:100], value=d.name[:100],
+                                          description=(" + ".join(d.commanders) or "-")[:100]) for d in decks][:25])
+        self.select.callback = self._pick  # type: ignore[method-assign]
+        self.add_item(self.select)
+        typed = discord.ui.Button(label=tr("pod.button.type_commander"), row=1)
+        typed.callback = self._type  # type: ignore[method-assign]
+        self.add_item(typed)
+
+    async def _pick(self, interaction: discord.Interaction) -> None:
+        await self.cog.pick_deck(interaction, self.game_id, self.select.values[0])
+
+    async def _type(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(CommanderModal(self.cog, self.game_id, interaction.user.id, self.tr))
+
+
 class MulliganPanel(discord.ui.View):
     """Ephemeral answer for the mulligan step: cards set aside (partial Paris, 0 = keep) or keep/mulligan."""
 
@@ -461,7 +485,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             await interaction.response.send_message(tr("pod.panel.commander"), ephemeral=True,
                                                     view=CommanderPanel(self, loaded, user, target, tr))
         elif action == "commanders":
-            await interaction.response.send_modal(CommanderModal(self, game_id, user, tr))
+            await self._open_commanders(interaction, game_id, tr)
         elif action == "mulligan":
             await self._open_mulligan(interaction, loaded, tr)
 
@@ -491,6 +515,26 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             return
         await self._acknowledge(interaction)
         self.updater.request(game_id)
+
+    async def _open_commanders(self, interaction: discord.Interaction, game_id: int, tr: Translate) -> None:
+        """Pick one of your registered decks (its commanders, partners as two), or type a name."""
+        decks = await self.decks().list_decks(interaction.guild_id or 0, interaction.user.id)
+        if not decks:
+            await interaction.response.send_modal(CommanderModal(self, game_id, interaction.user.id, tr))
+            return
+        await interaction.response.send_message(tr("pod.panel.deck"), ephemeral=True,
+                                                view=DeckPanel(self, game_id, decks, tr))
+
+    def decks(self) -> DeckService:
+        return DeckService(self.bot.db, self.bot.cards)  # type: ignore[attr-defined]
+
+    async def pick_deck(self, interaction: discord.Interaction, game_id: int, deck_name: str) -> None:
+        record = await self.decks().get(interaction.guild_id or 0, interaction.user.id, deck_name)
+        if record is None:
+            await self.send_error(interaction, PodError("unknown_deck"))
+            return
+        await self.act(interaction, game_id, pod.COMMANDERS, player=interaction.user.id,
+                       names=list(record.commanders) or [None], deck=record.name)
 
     async def _open_mulligan(self, interaction: discord.Interaction, loaded: LoadedGame, tr: Translate) -> None:
         state, user = loaded.state, interaction.user.id

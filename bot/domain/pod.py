@@ -129,6 +129,7 @@ class Player:
     poison: int = 0
     commanders: list[Commander] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
+    deck: str | None = None  # the registered deck the player picked, if any
     commander_damage_taken: dict[str, int] = field(default_factory=dict)  # commander key -> damage (G5)
     eliminated: Elimination | None = None
 
@@ -407,6 +408,7 @@ def _apply_commanders(state: PodState, event: Event) -> None:
     if len(names) > MAX_COMMANDERS:
         raise PodError("too_many_commanders")
     player.commanders = [Commander(owner=player.user_id, index=i, name=n) for i, n in enumerate(names)]
+    player.deck = str(event.data["deck"]) if event.data.get("deck") else None
 
 
 def _apply_mulligan(state: PodState, event: Event) -> None:
@@ -636,6 +638,7 @@ class GameRecordPlayer:
     name: str
     seat: int
     commanders: list[str | None]
+    deck: str | None
     final_life: int
     poison: int
     mulligans: int
@@ -682,6 +685,7 @@ def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_
     table = state.mulligan
     hands = {s.player: s for s in table.status()} if table else {}
     players = [GameRecordPlayer(user_id=p.user_id, name=p.name, seat=i + 1, commanders=[c.name for c in p.commanders],
+                                deck=p.deck,
                                 final_life=p.life, poison=p.poison,
                                 mulligans=hands[p.user_id].mulligans if p.user_id in hands else 0,
                                 kept_cards=hands[p.user_id].keeps if p.user_id in hands else None)

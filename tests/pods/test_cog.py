@@ -273,3 +273,19 @@ async def test_commander_by_slash_with_autocomplete_partners_and_unknown_names(h
     unknown = await h.slash("pod commander", user="bob", name="Atraxa Praetor Voise")
     assert unknown.ephemeral and "No card named" in unknown.content
     assert [c.name for c in (await state_of(h)).player(h.user("bob").id).commanders] == [None]
+
+
+async def test_a_player_picks_a_registered_deck_for_their_commanders(h):
+    decks = cog(h).decks()
+    deck_list = "Commander\n1 Tymna the Weaver\n1 Thrasios, Triton Hero\n\nDeck\n1 Kenrith, the Returned King\n"
+    saved = await decks.register(h.guild.id, h.user("alice").id, "Blue Farm", deck_list, "commander")
+    assert saved.record is not None and set(saved.record.commanders) == {"Tymna the Weaver", "Thrasios, Triton Hero"}
+    reply = await start(h, "alice", "bob")
+    panel = await h.click(reply, label="My commanders", user="alice")
+    assert panel.ephemeral and panel.message.selects[0]["options"][0]["label"] == "Blue Farm"
+    await h.select(panel.message, panel.message.selects[0]["custom_id"], ["Blue Farm"], user="alice")
+    alice = (await state_of(h)).player(h.user("alice").id)
+    assert sorted(c.name for c in alice.commanders) == ["Thrasios, Triton Hero", "Tymna the Weaver"]
+    assert alice.deck == "Blue Farm"
+    # Bob has no registered deck: the button opens the typing modal straight away.
+    assert (await h.click(reply, label="My commanders", user="bob")).modal is not None
