@@ -159,8 +159,11 @@ class PodService:
             if event.data.get("player") != actor:
                 raise PodError("only_yourself")
             return
-        if event.kind == pod.CONCEDE and event.data.get("player") == actor:
-            return
+        if event.kind == pod.CONCEDE:
+            if event.data.get("player") == actor:
+                return
+            if not manager:  # conceding is each player's own call; a manager may for an absent one
+                raise PodError("not_your_game" if not state.is_player(actor) else "only_yourself")
         pod.check_may_change(state, actor, pod.event_target(event), manager=manager)
 
     async def _commit(self, loaded: LoadedGame, event: Event) -> LoadedGame:

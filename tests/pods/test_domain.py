@@ -331,3 +331,28 @@ def test_london_first_mulligan_free_with_three_players_and_vancouver_option():
     assert vancouver.state.mulligan_style == "vancouver"
     with pytest.raises(PodError, match="unknown_mulligan_style"):
         Game("commander", mulligan_style="paris")
+
+
+def test_each_player_starts_with_one_unnamed_commander_and_may_have_none():
+    game = Game()
+    assert [len(p.commanders) for p in game.state.players] == [1, 1, 1]
+    assert game.state.player(ALICE).commanders[0].name is None
+    state = game.add(pod.COMMANDERS, player=ALICE, names=[])
+    assert state.player(ALICE).commanders == []
+
+
+def test_a_finished_game_cannot_be_undone():
+    game = Game(players=(ALICE, BOB))
+    game.start()
+    game.add(pod.CONCEDE, player=BOB)
+    with pytest.raises(PodError, match="game_over"):
+        game.undo()
+
+
+def test_stop_keeps_everyone_alive_as_survivors_without_a_draw():
+    game = Game()
+    game.start()
+    game.add(pod.CONCEDE, player=CAROL)
+    state = game.add(pod.STOP)
+    record = pod.game_record(state, game_id=1, guild_id=None, channel_id=None)
+    assert (record.ended, record.draw, record.survivors, record.winner) == (pod.END_STOPPED, False, [ALICE, BOB], None)

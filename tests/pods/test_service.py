@@ -132,3 +132,16 @@ async def test_bad_start_stores_nothing(db):
     with pytest.raises(PodError, match="bad_amount"):
         await _start(service, starting_life=0)
     assert await db.scalar("SELECT COUNT(*) FROM pod_games") == 0
+
+
+async def test_conceding_for_someone_else_needs_manage_server(db):
+    service = PodService(db)
+    game = await _start(service)
+    await service.change(game.game_id, ALICE, pod.NEXT_TURN)
+    with pytest.raises(PodError, match="own_totals_only|only_yourself|not_your_game") as excinfo:
+        await service.change(game.game_id, STRANGER, pod.CONCEDE, player=BOB)
+    assert excinfo.value.key == "pod.error.not_your_game"
+    with pytest.raises(PodError, match="only_yourself"):
+        await service.change(game.game_id, ALICE, pod.CONCEDE, player=BOB)
+    loaded = await service.change(game.game_id, STRANGER, pod.CONCEDE, player=BOB, manager=True)
+    assert loaded.state.player(BOB).eliminated.reason == pod.LOST_CONCEDED
