@@ -7,10 +7,12 @@ name in the user's language beside the English one, never a machine translation 
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.cards.index import Resolution, display_name, face_parts
 from bot.cards.model import Card, Face
@@ -22,6 +24,7 @@ IDENTITY_COLOURS = {"W": discord.Colour.from_rgb(248, 231, 185), "U": discord.Co
                     "B": discord.Colour.from_rgb(21, 11, 0), "R": discord.Colour.from_rgb(211, 32, 42),
                     "G": discord.Colour.from_rgb(0, 115, 62), "": discord.Colour.light_grey()}
 MULTICOLOUR = discord.Colour.gold()
+RELOAD_CHECK_MINUTES = 5
 
 
 def _T(text: str) -> locale_str:
@@ -84,6 +87,23 @@ def not_found_message(resolution: Resolution, tr: Translate) -> str:
 class CardsCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.follow_card_data.start()
+
+    async def cog_unload(self) -> None:
+        self.follow_card_data.cancel()
+
+    @tasks.loop(minutes=RELOAD_CHECK_MINUTES)
+    async def follow_card_data(self) -> None:
+        """Pick up ``podkeeper cards sync``/``import`` run while the bot is up (one cheap query)."""
+        cards = getattr(self.bot, "cards", None)
+        if cards is not None:
+            await cards.reload_if_changed()
+
+    @follow_card_data.before_loop
+    async def _wait_one_period(self) -> None:
+        await asyncio.sleep(RELOAD_CHECK_MINUTES * 60)
 
     @app_commands.command(name=_T("card"), description=_T("Show a card (name in English, Japanese or Chinese)"))
     @app_commands.describe(name=_T("The card's name; pick from the list or type it"))

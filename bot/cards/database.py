@@ -8,6 +8,7 @@ then rebuild the index: a bad file leaves both the database and the index as the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ class CardDatabase:
         self.db = db
         self.repository = CardRepository(db)
         self.index = index
+        self.version = 0  # the import the index was built from (card_imports.sequence)
 
     @classmethod
     async def open(cls, db: Database, bundled_path: str | Path | None = None) -> CardDatabase:
@@ -90,9 +92,22 @@ class CardDatabase:
     # -- changing the data ----------------------------------------------------------------------------
 
     async def reload(self) -> None:
-        """Rebuild the index from the stored cards (after another process imported or synced)."""
-        self.index = CardIndex.from_cards(await self.repository.load_all())
+        """Rebuild the index from the stored cards (after another process imported or synced).
+
+        The build runs in a thread so a running bot keeps answering meanwhile."""
+        version = await self.repository.version()
+        cards = await self.repository.load_all()
+        self.index = await asyncio.to_thread(CardIndex.from_cards, cards)
+        self.version = version
         log.debug("card index ready: %d cards", len(self.index))
+
+    async def reload_if_changed(self) -> bool:
+        """Reload when another process (``podkeeper cards sync``/``import``) replaced the cards."""
+        if await self.repository.version() == self.version:
+            return False
+        await self.reload()
+        log.info("card data changed on disk: reloaded %d cards", len(self.index))
+        return True
 
     async def import_file(self, path: str | Path, fmt: str | None = None,
                           progress: ProgressCallback | None = None) -> ImportResult:
@@ -121,7 +136,8 @@ class CardDatabase:
         cards = with_printed_names(cards, await self.repository.printed_names(), overwrite=False)
         kept = sum(1 for c in cards if c.printed_names) - before
         count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format)
-        self.index = CardIndex.from_cards(cards)
+        self.index = await asyncio.to_thread(CardIndex.from_cards, cards)
+        self.version = await self.repository.version()
         return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
                             time.perf_counter() - started)
 

@@ -90,6 +90,10 @@ class CardRepository:
                 "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
         return len(rows)
 
+    async def version(self) -> int:
+        """The sequence number of the newest import (0 before any): changes whenever the cards do."""
+        return int(await self.db.scalar("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") or 0)
+
     async def last_import(self) -> CardImportRecord | None:
         row = await self.db.fetchone(
             "SELECT source, format, card_count, imported_at FROM card_imports ORDER BY sequence DESC LIMIT 1")

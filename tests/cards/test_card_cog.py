@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+import pytest_asyncio
 
 from bot.testing import DiscordHarness
 from tests.cards.conftest import SUBSET
 
+# /card only reads, so one bot serves every test of this module (a start costs ~0.5 s).
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-@pytest.fixture
-async def harness(tmp_path: Path):
-    async with DiscordHarness.start(tmp_path, cards_path=str(SUBSET)) as h:
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def harness(tmp_path_factory: pytest.TempPathFactory):
+    async with DiscordHarness.start(tmp_path_factory.mktemp("card-cog"), cards_path=str(SUBSET)) as h:
         yield h
 
 

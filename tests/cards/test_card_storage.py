@@ -150,3 +150,20 @@ async def test_the_bundled_data_set_loads_and_every_seed_card_resolves(db: Datab
     assert (await cards.repository.last_import()).source == str(paths.BUNDLED_CARDS)
     for _, written, english in SEED_NAMES:
         assert cards.resolve(written).card.name == english, written
+
+
+async def test_a_running_bot_picks_up_an_import_made_by_another_process(db_path: Path) -> None:
+    bot_db = await Database.open(db_path)
+    cli_db = await Database.open(db_path)
+    try:
+        running = await CardDatabase.open(bot_db, SUBSET)
+        assert await running.reload_if_changed() is False
+        cli = CardDatabase(cli_db, running.index)
+        await cli.import_file(SCRYFALL_FILE)  # `podkeeper cards import` in another process
+        assert running.get("Counterspell") is not None
+        assert await running.reload_if_changed() is True
+        assert running.get("Counterspell") is None and len(running) == 10
+        assert await running.reload_if_changed() is False
+    finally:
+        await cli_db.close()
+        await bot_db.close()
