@@ -94,6 +94,7 @@ class DiscordHarness(InteractionDriver):
         self.edge = InProcessEdge(fake)
         self._catalog: CommandCatalog | None = None
         self._unsubscribe: Callable[[], None] = lambda: None
+        self._baseline: set[asyncio.Task[Any]] = set()
 
     # -- life cycle -----------------------------------------------------------------------------
 
@@ -150,6 +151,7 @@ class DiscordHarness(InteractionDriver):
         bot.dispatch("ready")
         await self._settle(before)
         self.raise_errors(marker[1])
+        self._baseline = set(asyncio.all_tasks())  # the bot's long-lived tasks; ``settle`` ignores them
 
     def _gateway_event(self, event: str, data: dict[str, Any]) -> None:
         parser = self.bot._connection.parsers.get(event) if self.bot else None
@@ -203,9 +205,26 @@ class DiscordHarness(InteractionDriver):
         await self._settle(before)
         return self.reply_since(payload, marker, expect_error)
 
-    async def settle(self) -> None:
-        """Let pending bot tasks finish (e.g. after a cog's timer fires)."""
-        await self._settle(set(asyncio.all_tasks()))
+    async def settle(self, quiet: float = 0.5, timeout: float = 10.0) -> None:
+        """Let the bot's pending background tasks finish: coalesced edits, timers that just fired.
+
+        Returns when every task the bot started after booting is done, or when the remaining ones
+        made no request to Discord for ``quiet`` seconds (long timers), or after ``timeout``.
+        """
+        loop = asyncio.get_running_loop()
+        current = asyncio.current_task()
+        deadline = loop.time() + timeout
+        seen, since = len(self.fake.requests), loop.time()
+        while loop.time() < deadline:
+            pending = {t for t in asyncio.all_tasks() if t not in self._baseline and t is not current
+                       and not t.done()}
+            if not pending:
+                return
+            await asyncio.wait(pending, timeout=0.02)
+            if len(self.fake.requests) != seen:
+                seen, since = len(self.fake.requests), loop.time()
+            elif loop.time() - since >= quiet:
+                return
 
     async def _settle(self, before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
         """Wait for the tasks discord.py spawned for the dispatch, then for their offspring to go quiet."""

@@ -161,3 +161,27 @@ async def test_values_are_checked_like_discords_client_does(tmp_path) -> None:
             await h.slash("config ruleset", user="admin", ruleset="modern")
         with pytest.raises(HarnessError, match="needs a subcommand"):
             await h.slash("lab deep")
+
+
+async def test_settle_waits_for_work_a_cog_schedules_for_later(tmp_path) -> None:
+    import asyncio
+
+    async def delayed_edit_cog(bot) -> None:
+        from discord import app_commands
+
+        @app_commands.command(name="later", description="Edit the reply after a delay")
+        async def later(interaction) -> None:
+            await interaction.response.send_message("soon")
+
+            async def edit() -> None:
+                await asyncio.sleep(0.3)
+                await interaction.edit_original_response(content="done")
+            asyncio.get_running_loop().create_task(edit())
+
+        bot.tree.add_command(later)
+
+    async with DiscordHarness.start(tmp_path, on_boot=delayed_edit_cog) as h:
+        reply = await h.slash("later")
+        assert reply.content == "soon", "the call returns before the delayed edit"
+        await h.settle()
+        assert reply.content == "done"
