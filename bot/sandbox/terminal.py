@@ -24,14 +24,14 @@ from bot.sandbox.session import SandboxSession
 TOUR = """\
 Welcome to the Podkeeper sandbox: the real bot, talking to a pretend Discord on this computer.
 You are alice in #general of the server "Podkeeper Test" (with bob, carol, and admin, the owner).
-A short tour — try these:
-  /ping                                 is the bot alive?
-  /help                                 every command the bot has
-  /card name:Sol Ring                   look up a card (Tab completes card names)
-  /deck check list:"1 Sol Ring\\n1 Command Tower"
-  /pod start players:@alice @bob        a pod board; then :click 1 to press its first button
-  :as bob    :in games    :restart      be someone else, go elsewhere, restart the bot (data is kept)
-  :help   for all client commands;   :quit  (or Ctrl-D) to leave.
+A short tour — try these (Tab completes commands, options and card names):
+  /help                                              every command the bot has
+  /deck check decklist:"1 Sol Ring\\n1 Command Tower" commander:Atraxa, Praetors' Voice
+  /pod start players:@alice @bob                     a live pod board; then :click -5 or :click 1
+  /pod damage owner:alice target:bob amount:7        commander damage
+  /hydra start heads:3                               face the Hydra: :as bob, :click Join, :click Start
+  :as bob    :in games    :restart                   be someone else, go elsewhere, restart (data is kept)
+  :help  for all client commands;  :quit  (or Ctrl-D) to leave.
 """
 
 

@@ -54,3 +54,13 @@ async def test_completion_of_commands_options_choices_and_the_bots_autocomplete(
     suggestions = await client.complete_with_bot("/deck check commander:Atr")
     assert '/deck check commander:"Atraxa, Praetors\' Voice" ' in suggestions
     assert client.complete_static(":re") == [":restart "]
+
+
+async def test_every_command_of_the_guided_tour_works(client) -> None:
+    from bot.sandbox.terminal import TOUR
+
+    lines = [line.strip().split("   ")[0] for line in TOUR.splitlines() if line.strip().startswith("/")]
+    assert len(lines) >= 5
+    for line in lines:
+        out = await client.execute(line)
+        assert out and not any(o.startswith("!") for o in out), (line, out)
