@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from hydra_helpers import BRUTE, FANG, HH, LUNGE, VIGOR, hydra_turn, keys, lives, names, new_game
 
 from bot.domain.hydra import HydraError, HydraGame, PlayerSetup, replay, undoable
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.invariants import check_invariants
+
+from .hydra_helpers import BRUTE, FANG, HH, LUNGE, VIGOR, hydra_turn, keys, lives, names, new_game
 
 
 # ------------------------------------------------------------------ set-up (H2, H3)

@@ -3,10 +3,10 @@ don't repeat it. (The invented Hero texts are covered in test_cards.py.)"""
 
 from __future__ import annotations
 
-from hydra_helpers import BRUTE, HH, LUNGE, TITAN, hydra_turn, keys, lives, names, new_game
-
 from bot.domain.hydra import HydraGame
 from bot.domain.hydra import cards as C
+
+from .hydra_helpers import BRUTE, HH, LUNGE, TITAN, hydra_turn, keys, lives, names, new_game
 
 
 def test_shrieking_titan_makes_each_player_discard_one_card_not_two() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-from hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, new_game
 from PIL import Image
 
 from bot.domain.hydra import cards as C
@@ -23,6 +22,8 @@ from bot.render.hydra import (
     decision_text,
     hero_reminders,
 )
+
+from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, new_game
 
 
 def marked_game():
