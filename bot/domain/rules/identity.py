@@ -41,9 +41,12 @@ class Source(StrEnum):
     LAND_TYPE = "land_type"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class IdentityPolicy:
-    """Which parts of a card give colour identity under a ruleset."""
+    """Which parts of a card give colour identity under a ruleset.
+
+    Compared by identity (``eq=False``): there are two module constants, and a policy is a dict key in
+    every per-card lookup, where a field-by-field hash was a measurable cost."""
 
     name: str
     colour_indicator: bool
