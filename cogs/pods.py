@@ -18,6 +18,7 @@ import io
 import logging
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -895,7 +896,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         dropped = {seq for e in loaded.events if e.kind == pod.UNDO for seq in e.data["seqs"]}
         lines = []
         for event in loaded.events[-HISTORY_LINES:]:
-            text = f"`{event.at[11:19]}` {describe_event(event, state, tr)}"
+            text = f"{_discord_time(event.at)} {describe_event(event, state, tr)}"
             lines.append(f"~~{text}~~" if event.seq in dropped else text)
         return "\n".join(lines)[-1900:] or tr("pod.history.empty")
 
@@ -948,6 +949,14 @@ def _name(state: PodState, user_id: Any) -> str:
         return state.player(int(user_id)).name
     except (PodError, TypeError, ValueError):
         return f"<{user_id}>"
+
+
+def _discord_time(iso: str) -> str:
+    """A Discord timestamp tag: each reader sees the time in their own time zone."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:T>"
+    except ValueError:
+        return f"`{iso}`"
 
 
 def _signed(value: Any) -> str:

@@ -289,3 +289,20 @@ async def test_a_player_picks_a_registered_deck_for_their_commanders(h):
     assert alice.deck == "Blue Farm"
     # Bob has no registered deck: the button opens the typing modal straight away.
     assert (await h.click(reply, label="My commanders", user="bob")).modal is not None
+
+
+async def test_simultaneous_presses_from_two_players_are_all_applied(h):
+    from bot.testing.fakediscord import payloads as P
+
+    reply = await start(h, "alice", "bob")
+    payloads = [h.fake.new_interaction(kind=P.MESSAGE_COMPONENT, data=P.component_data("pod:1:life:-1", 2),
+                                       channel=h.channel(), actor=h.user(name), message=reply.message)
+                for name in ("alice", "bob") * 15]
+    for payload in payloads:  # all in flight before any is handled
+        h.bot._connection.parse_interaction_create(payload)
+    await settled(h)
+    assert all(h.fake.interactions[int(p["id"])].acknowledged for p in payloads)
+    state = await state_of(h)
+    assert [p.life for p in state.players] == [25, 25]
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 30
+    assert select_labels(reply.message) == ["1 alice (25)", "2 bob (25)"]
