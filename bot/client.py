@@ -101,11 +101,19 @@ class PodkeeperBot(commands.Bot):
 
     async def language_for(self, interaction: discord.Interaction) -> str:
         """The reply language: the user's locale, then the server's setting or locale, then the default."""
-        guild_language = None
-        if interaction.guild_id and self.guild_settings is not None:
-            guild_language = (await self.guild_settings.get(interaction.guild_id)).locale
-        return pick_language(interaction.locale, guild_language, interaction.guild_locale,
-                             default=self.config.default_locale)
+        guild_language = await self.guild_language(interaction.guild_id, interaction.guild_locale)
+        return pick_language(interaction.locale, guild_language, default=guild_language)
+
+    async def guild_language(self, guild_id: int | None, guild_locale: object = None) -> str:
+        """The language of messages meant for a whole table or channel rather than one user:
+        the server's configured locale, then its Discord locale, then the configured default."""
+        configured = None
+        if guild_id and self.guild_settings is not None:
+            configured = (await self.guild_settings.get(guild_id)).locale
+        if guild_locale is None and guild_id:
+            guild = self.get_guild(guild_id)
+            guild_locale = guild.preferred_locale if guild is not None else None
+        return pick_language(configured, guild_locale, default=self.config.default_locale)
 
     async def ruleset_for(self, guild_id: int | None) -> str:
         if guild_id and self.guild_settings is not None:
