@@ -11,8 +11,9 @@ kept in memory (a check that saved nothing has nowhere else to live); after a re
 "expired" instead of failing.
 
 Registered decks are re-checked when the server's ruleset changes (``on_ruleset_changed``, dispatched
-by the admin cog), when the card data changed since a deck was checked (at load, and on
-``on_card_data_changed`` if the cards feature dispatches it), and whenever a deck is shown.
+by the admin cog), when the card data changed since a deck was checked (at load, every few minutes
+after the cards feature reloaded its index, and on ``on_card_data_changed`` if anyone dispatches it),
+and whenever a deck is shown.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
@@ -49,6 +50,7 @@ ATTACHMENT_TYPES = (".txt", ".dek", ".csv")
 MODAL_MAX = 4000            # Discord's limit for one text input
 PROBLEMS_PER_PAGE = 12
 PAGE_CHARACTERS = 3500      # an embed description holds 4096
+CARD_DATA_CHECK_MINUTES = 5
 KEPT_RESULTS = 500          # page sets and pending overwrites kept in memory
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 STATUS_COLOUR = {"legal": discord.Colour.green(), "illegal": discord.Colour.red(),
@@ -182,15 +184,24 @@ class DeckCog(commands.Cog, name="Decks"):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, ConfirmButton)
         await self.refresh_card_version()
+        self.follow_card_data.start()
+
+    async def cog_unload(self) -> None:
+        self.follow_card_data.cancel()
 
     async def refresh_card_version(self) -> None:
-        """Re-check decks checked against other card data than the current one."""
-        record = await self.bot.cards.last_import()  # type: ignore[attr-defined]
-        self.service.cards_version = (f"{record.imported_at}|{record.card_count}|{record.source}"
-                                      if record else "")
+        """Re-check decks checked against other card data than the current one (the card database's
+        ``version`` is the sequence number of its newest import)."""
+        self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
         changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
         if changed:
             log.info("re-checked %d registered decks against new card data", changed)
+
+    @tasks.loop(minutes=CARD_DATA_CHECK_MINUTES)
+    async def follow_card_data(self) -> None:
+        """The cards feature reloads the index when ``cards sync`` ran; notice it here (no query)."""
+        if str(self.bot.cards.version) != self.service.cards_version:  # type: ignore[attr-defined]
+            await self.refresh_card_version()
 
     @commands.Cog.listener()
     async def on_ruleset_changed(self, guild_id: int, ruleset: str) -> None:

@@ -178,3 +178,17 @@ async def test_register_through_the_modal(h) -> None:
     reply = await h.submit_modal(opened, {"deck:modal:list": body})
     assert "Saved “Typed”" in reply.text and "Legal under commander." in reply.text
     assert (await _record(h, "Typed")).commanders == ("Kaalia of the Vast",)
+
+
+async def test_card_data_change_rechecks_registered_decks(h, tmp_path) -> None:
+    await h.slash("deck register", name="Kaalia", file=UploadFile("k.txt", KAALIA))
+    assert (await _record(h, "Kaalia")).status == "legal"
+    lines = (DATA / "deck_cards.jsonl").read_text(encoding="utf-8").splitlines()
+    smaller = tmp_path / "no_sol_ring.jsonl"
+    smaller.write_text("\n".join(line for line in lines if '"name": "Sol Ring"' not in line) + "\n",
+                       encoding="utf-8")
+    await h.bot.cards.import_file(smaller)
+    cog = h.bot.get_cog("Decks")
+    await cog.follow_card_data.coro(cog)
+    record = await _record(h, "Kaalia")
+    assert record.status == "unverifiable" and record.cards_version == str(h.bot.cards.version)
