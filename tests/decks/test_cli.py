@@ -73,3 +73,15 @@ def test_text_output_in_japanese(config_file, capsys) -> None:
     assert "commander で適正です。" in out
     assert "統率者: Kaalia of the Vast" in out
     assert "MTGO と同様に" in out
+
+
+def test_commander_option_names_the_commander(config_file, tmp_path, capsys) -> None:
+    deck = tmp_path / "no_commander.txt"
+    deck.write_text("\n".join((DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").splitlines()[1:]),
+                    encoding="utf-8")
+    assert run(config_file, str(deck), "--json") == 1
+    missing, size = json.loads(capsys.readouterr().out)["problems"]
+    assert missing["rule"] == "CR 903.3" and "No commander" in missing["message"]
+    assert size["rule"] == "CR 903.5a" and "99 cards" in size["message"]
+    assert run(config_file, str(deck), "--json", "--commander", "kaalia of the vast") == 0
+    assert json.loads(capsys.readouterr().out)["commanders"] == ["Kaalia of the Vast"]
