@@ -587,11 +587,11 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         language = await self.board_language(loaded.row.guild_id)
         tr = Translate(language)
         state = loaded.state
-        # Snapshot on the loop (the state keeps changing), draw in a worker thread so a burst of
-        # renders never delays acknowledging other presses past Discord's 3 s.
+        # Everything is read from the state on the loop, before the await (the state keeps changing);
+        # the image is drawn in a worker thread so a burst of renders never delays acknowledging other
+        # presses past Discord's 3 s.
         board = snapshot(state, language, title=f"#{loaded.game_id}",
                          commander_names=self.commander_names(state, language))
-        png = await asyncio.to_thread(render_snapshot, board)
         filename = f"pod-{loaded.game_id}.png"
         embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id, ruleset=state.ruleset),
                               description=self.board_description(loaded, tr),
@@ -600,7 +600,9 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         if loaded.row.tournament_id is not None:
             embed.set_footer(text=tr("pod.embed.tournament", tournament=loaded.row.tournament_id,
                                      round=loaded.row.round_number or "-"))
-        return embed, discord.File(fp=_bytes_io(png), filename=filename), self.board_view(loaded, tr)
+        view = self.board_view(loaded, tr)
+        png = await asyncio.to_thread(render_snapshot, board)
+        return embed, discord.File(fp=io.BytesIO(png), filename=filename), view
 
     def commander_names(self, state: PodState, language: str) -> dict[str, str]:
         """Commander names as printed in ``language`` when the card data has them (never translated by us)."""
@@ -982,10 +984,6 @@ def _int_or_text(text: str) -> int | str:
 def _is_manager(interaction: discord.Interaction) -> bool:
     permissions = getattr(interaction, "permissions", None)
     return bool(permissions and permissions.manage_guild)
-
-
-def _bytes_io(data: bytes) -> io.BytesIO:
-    return io.BytesIO(data)
 
 
 async def setup(bot: commands.Bot) -> None:

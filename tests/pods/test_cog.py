@@ -306,3 +306,14 @@ async def test_simultaneous_presses_from_two_players_are_all_applied(h):
     assert [p.life for p in state.players] == [25, 25]
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 30
     assert select_labels(reply.message) == ["1 alice (25)", "2 bob (25)"]
+
+
+async def test_board_follows_the_server_language_with_printed_card_names(h):
+    await h.bot.guild_settings.update(h.guild.id, locale="ja")
+    reply = await start(h, "alice", "bob")
+    await h.slash("pod commander", user="alice", name="Atraxa, Praetors' Voice")
+    await settled(h)
+    state = await state_of(h)
+    assert cog(h).commander_names(state, "ja") == {pod.commander_key(h.user("alice").id, 0): "法務官の声、アトラクサ"}
+    assert reply.message.embeds[0]["title"] == "卓 #1 · commander"
+    assert "ターン1の前" in reply.message.embeds[0]["description"]
