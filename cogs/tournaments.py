@@ -29,7 +29,7 @@ from bot.domain.pod import PodError
 from bot.domain.tournament import TournamentError
 from bot.domain.tournament.prizes import PRIZE_GOALS, prize_leaders
 from bot.domain.tournament.standings import standings_csv
-from bot.i18n import Translate, pick_language, t
+from bot.i18n import Translate, t
 from bot.render.fonts import png_bytes
 from bot.render.standings import render_standings
 from bot.services.tournaments import (
@@ -167,12 +167,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
 
     async def _guild_language(self, guild_id: int | None) -> str:
         """Language for messages no single user asked for (vote results at a table)."""
-        settings = getattr(self.bot, "guild_settings", None)
-        chosen = (await settings.get(guild_id)).locale if settings is not None and guild_id else None
-        guild = self.bot.get_guild(guild_id) if guild_id else None
-        config = getattr(self.bot, "config", None)
-        return pick_language(chosen, guild.preferred_locale if guild else None,
-                             default=config.default_locale if config else "en")
+        return await self.bot.guild_language(guild_id)  # type: ignore[attr-defined]
 
     async def _refuse(self, interaction: discord.Interaction, error: TournamentError | PodError) -> None:
         text = error_text(error, (await self._tr(interaction)).language)
