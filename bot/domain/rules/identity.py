@@ -108,16 +108,22 @@ def text_colours(text: str) -> set[str]:
     return colours
 
 
+_DEFINES_COLOUR = re.compile(r"^(?P<subject>[^.\n]+?) is (?P<words>all colors|(?:(?:white|blue|black|red|green)(?:, | and |, and )?)+)\.$",
+                             re.MULTILINE)
+
+
 def defined_colours(face: Face) -> set[str]:
     """Colours set by a characteristic-defining ability: "<name> is all colors." / "... is blue and red." """
-    text = strip_reminder_text(face.oracle_text)
-    pattern = re.compile(rf"^(?:{re.escape(face.name)}|This card|This spell) is ([a-z ,]+)\.$", re.MULTILINE)
+    if " is " not in face.oracle_text:
+        return set()
     colours: set[str] = set()
-    for match in pattern.finditer(text):
-        words = match.group(1)
-        if "all colors" in words:
+    for match in _DEFINES_COLOUR.finditer(strip_reminder_text(face.oracle_text)):
+        if match.group("subject") not in (face.name, "This card", "This spell"):
+            continue
+        words = match.group("words")
+        if words == "all colors":
             return set(WUBRG)
-        colours |= {letter for word, letter in _COLOUR_WORDS.items() if re.search(rf"\b{word}\b", words)}
+        colours |= {letter for word, letter in _COLOUR_WORDS.items() if word in words}
     return colours
 
 
