@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.config import Config
@@ -63,7 +64,7 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     if cards:
         overrides["cards__path"] = str(cards)
     session = SandboxSession(config.with_values(**overrides))
-    _log_to_file(workdir / "sandbox.log")
+    restore_logging = _log_to_file(workdir / "sandbox.log")
     terminal = Terminal(session, files_dir or database.parent / "sandbox-files")
     if tour and script is None:
         terminal.print(TOUR.splitlines())
@@ -83,16 +84,29 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
         return 1
     finally:
         terminal.close()
+        restore_logging()
     return 0
 
 
-def _log_to_file(path: Path) -> None:
-    """Bot logs go to a file so they don't interleave with the conversation; warnings still show."""
+def _log_to_file(path: Path) -> Callable[[], None]:
+    """Send the bot's log to a file so it does not interleave with the conversation.
+
+    Returns a function that puts the previous handlers back (the sandbox may run inside a test).
+    """
     root = logging.getLogger()
-    for handler in list(root.handlers):
-        if isinstance(handler, logging.StreamHandler) and not isinstance(handler, logging.FileHandler):
-            root.removeHandler(handler)
+    removed = [h for h in root.handlers if type(h) is logging.StreamHandler]
+    for handler in removed:
+        root.removeHandler(handler)
     file_handler = logging.FileHandler(path, encoding="utf-8")
     file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(file_handler)
+    previous_level = root.level
     root.setLevel(logging.INFO)
+
+    def restore() -> None:
+        root.removeHandler(file_handler)
+        file_handler.close()
+        for handler in removed:
+            root.addHandler(handler)
+        root.setLevel(previous_level)
+    return restore

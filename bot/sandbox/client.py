@@ -14,6 +14,7 @@ Client commands (``:`` prefix, or ``/`` when the bot has no command of that name
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import shlex
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from bot.testing.fakediscord.commands import ATTACHMENT, STRING, CommandCatalog,
 from bot.testing.fakediscord.driver import HarnessError, Reply, UploadFile
 from bot.testing.fakediscord.model import FakeMessage
 
+log = logging.getLogger(__name__)
 CLIENT_COMMANDS = ("as", "in", "click", "select", "submit", "restart", "messages", "users", "channels", "wait",
                    "help", "tour", "quit", "exit")
 
@@ -63,6 +65,7 @@ class SandboxClient:
         line = line.strip()
         if not line or line.startswith("#"):
             return []
+        log.info("sandbox line as %s in #%s: %s", self.session.current_user, self.session.current_channel, line)
         try:
             if line.startswith(":") or (line.startswith("/") and self._is_client_command(line)):
                 out = await self._client_command(line[1:])

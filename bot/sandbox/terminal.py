@@ -36,10 +36,10 @@ A short tour — try these (Tab completes commands, options and card names):
 
 
 class Terminal:
-    def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO = sys.stdout) -> None:
+    def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO | None = None) -> None:
         self.session = session
         self.client = SandboxClient(session, files_dir)
-        self.out = out
+        self.out = out or sys.stdout
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="sandbox-loop", daemon=True)
         self._completions: list[str] = []

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+import pytest_asyncio
 
 from bot.sandbox.client import ClientError, SandboxClient
 from bot.sandbox.session import SandboxSession
 from bot.testing.harness import default_config
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot for the module: starting one takes ~2 s
 
-@pytest.fixture
-async def client(tmp_path):
-    session = SandboxSession(default_config(tmp_path), quiet=0.05)
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def client(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sandbox")
+    session = SandboxSession(default_config(folder), quiet=0.3)
     await session.start()
     try:
-        yield SandboxClient(session, tmp_path / "files")
+        yield SandboxClient(session, folder / "files")
     finally:
         await session.close()
 
@@ -35,7 +41,7 @@ async def test_option_values_run_to_the_next_option_and_mentions_become_ids(clie
 
 async def test_lines_run_against_the_real_bot_and_errors_read_as_messages(client) -> None:
     out = await client.execute("/ping")
-    assert out[0].startswith("#1 Podkeeper in #general (only alice can see this)") and "Pong!" in out[1]
+    assert re.fullmatch(r"#\d+ Podkeeper in #general \(only alice can see this\)", out[0]) and "Pong!" in out[1]
     assert await client.execute("/config ruleset ruleset:modern") == [
         "! option ruleset must be one of ['commander', 'edh-2010', 'duel-zh'], got 'modern'"]
     assert (await client.execute(":as dave"))[0] == "now acting as dave (new member)"
@@ -43,6 +49,8 @@ async def test_lines_run_against_the_real_bot_and_errors_read_as_messages(client
     assert await client.execute(":in games") == ["now in #games"]
     assert (await client.execute(":click 1"))[0] == "! no message with buttons in #games"
     assert await client.execute("hello") == ["! start with / for a slash command or : for a client command (:help)"]
+    assert await client.execute("/as alice") == ["now acting as alice"]  # '/' works when the bot has no /as
+    await client.execute(":in general")
 
 
 async def test_completion_of_commands_options_choices_and_the_bots_autocomplete(client) -> None:

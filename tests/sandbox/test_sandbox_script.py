@@ -7,14 +7,20 @@ and commander damage, restarts the bot and presses a button on the old board.
 
 from __future__ import annotations
 
+import io
 import os
+import pty
 import re
+import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
+from bot.cli import main
 from bot.testing.harness import HARNESS_CARDS
 
 SCRIPT = """\
@@ -33,13 +39,11 @@ SCRIPT = """\
 """
 
 
-def podkeeper(args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 90
-              ) -> subprocess.CompletedProcess[str]:
+def podkeeper(args: list[str], tmp_path: Path, timeout: float = 90) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "PODKEEPER_DISCORD_TOKEN")}
     env["PODKEEPER_CARDS_PATH"] = str(HARNESS_CARDS)  # a small card file keeps the fresh import fast
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=None if stdin is not None else subprocess.DEVNULL)
+    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 def test_script_mode_runs_a_pod_through_a_restart(tmp_path: Path) -> None:
@@ -67,14 +71,65 @@ def test_script_mode_runs_a_pod_through_a_restart(tmp_path: Path) -> None:
     assert database.exists() and not Path(f"{database}-wal").exists(), "the database was closed cleanly"
 
 
-def test_run_without_token_and_without_a_terminal_reads_stdin_to_the_end(tmp_path: Path) -> None:
-    done = podkeeper(["run"], tmp_path, stdin="/ping\n/config show\n")
-    assert done.returncode == 0, done.stderr
-    assert "no Discord token configured" in done.stderr and "sandbox" in done.stderr
-    assert "Pong!" in done.stdout and "Server settings" in done.stdout
+def test_run_without_token_on_a_terminal_completes_and_exits_at_once(tmp_path: Path) -> None:
+    """``podkeeper run`` with no token on a TTY: the interactive sandbox, readline completion, Ctrl-D."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "PODKEEPER_DISCORD_TOKEN")}
+    env["PODKEEPER_CARDS_PATH"] = str(HARNESS_CARDS)
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: podkeeper run, on a pseudo-terminal
+        os.chdir(tmp_path)
+        os.execve(sys.executable, [sys.executable, "-m", "bot", "run"], env)
+    screen = PseudoTerminal(fd)
+    try:
+        screen.until("alice@#general> ")
+        screen.type("/pi\t\n")  # Tab completes /ping
+        screen.until("Pong!")
+        screen.type("/deck check commander:Atra\t decklist:1 Sol Ring\n")  # Tab asks the bot's autocomplete
+        screen.until("Commander: Atraxa, Praetors' Voice")
+        screen.type("\x04")  # Ctrl-D
+        started = time.monotonic()
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert time.monotonic() - started < 10, "leaving the sandbox must not hang"
 
 
-def test_run_without_token_and_no_input_exits_at_once(tmp_path: Path) -> None:
-    done = podkeeper(["run"], tmp_path, timeout=30)
-    assert done.returncode == 0, done.stderr
-    assert "nothing to run" in done.stdout and "/ping" in done.stdout  # the tour, then a clear note
+class PseudoTerminal:
+    def __init__(self, fd: int) -> None:
+        self.fd, self.screen = fd, b""
+
+    def type(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def until(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while text.encode() not in self.screen:
+            assert time.monotonic() < deadline, f"never saw {text!r}; screen:\n{self.screen.decode(errors='replace')}"
+            ready, _, _ = select.select([self.fd], [], [], 0.2)
+            if ready:
+                self.screen += os.read(self.fd, 65536)
+
+
+@pytest.fixture
+def no_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no ./config.toml
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("PODKEEPER_DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("PODKEEPER_CARDS_PATH", str(HARNESS_CARDS))
+
+
+def test_run_without_token_and_without_a_terminal_reads_stdin_to_the_end(no_token, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/ping\n/config show\n"))
+    assert main(["run"]) == 0
+    captured = capsys.readouterr()
+    assert "no Discord token configured" in captured.err and "sandbox" in captured.err
+    assert "alice@#general> /ping" in captured.out and "Pong!" in captured.out
+    assert "Server settings" in captured.out
+
+
+def test_run_without_token_and_no_input_exits_at_once(no_token, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["run"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing to run" in out and "/help" in out  # the tour, then a clear note
