@@ -102,6 +102,11 @@ class HeadSelect(discord.ui.DynamicItem[discord.ui.Select],
         await _cog(interaction).on_heads(interaction, self.game_id, self.kind, self.topic, values)
 
 
+def _turn_starts(game: HydraGame | None) -> list[int]:
+    """Where each Hydra turn begins in the game log (one turn message each)."""
+    return [] if game is None else [i for i, e in enumerate(game.events) if e.key == "hydra.log.hydra_turn"]
+
+
 def _cog(interaction: discord.Interaction) -> HydraCog:
     cog = interaction.client.get_cog(HydraCog.__cog_name__)  # type: ignore[union-attr]
     assert isinstance(cog, HydraCog)
@@ -184,17 +189,21 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         return result
 
     async def after(self, result: ActResult) -> None:
-        """Messages follow the committed state: a new turn message when the Hydra's turn begins,
-        otherwise edits; then the timers for the next question or for idleness."""
+        """Messages follow the committed state: a new message for each Hydra turn that began (an
+        extra turn too), edits otherwise; then the timers for the next question or for idleness."""
         table = result.table
         try:
             game = table.game
-            turn_moved = game is not None and (game.active == "hydra" or game.over or any(
-                e.key == "hydra.log.players_turn" for e in result.events))
-            if result.hydra_turn_started:
-                await self.post_turn_message(table)
-            elif turn_moved:
-                await self.refresh_turn_message(table)
+            began = sum(e.key == "hydra.log.hydra_turn" for e in result.events)
+            starts = _turn_starts(game) if game is not None else []
+            if began:
+                if not result.hydra_turn_started:  # an extra turn began: the old message is complete
+                    await self.refresh_turn_message(table, starts[-began - 1])
+                for start in starts[-began:]:
+                    await self.post_turn_message(table, start)
+            elif starts and game is not None and (game.active == "hydra" or game.over or any(
+                    e.key == "hydra.log.players_turn" for e in result.events)):
+                await self.refresh_turn_message(table, starts[-1])
             await self.refresh_board(table)
             if result.finished:
                 await self.announce_end(table)
@@ -425,23 +434,24 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.card.toughness})"[:100], value=str(i + 1))
                 for i, h in enumerate(game.battlefield)]
 
-    def turn_content(self, table: HydraTable) -> str:
-        """This Hydra turn so far: revealed cards with their texts, what happened, the question."""
+    def turn_content(self, table: HydraTable, start: int) -> str:
+        """One Hydra turn (its ``hydra_turn`` event at ``start``): revealed cards with their texts,
+        what happened, the damage, and — for the turn in progress — the question of the moment."""
         game, language = table.game, table.row.language
         assert game is not None
-        start = max((i for i, e in enumerate(game.events) if e.key == "hydra.log.players_end"), default=0)
         lines = []
-        for event in game.events[start + 1:]:
-            if event.key == "hydra.log.players_turn":
-                break  # the Hydra's turn (and any extra turn) is over
-            lines.append(("**" if event.key == "hydra.log.hydra_turn" else "") + event_text(event, language)
-                         + ("**" if event.key == "hydra.log.hydra_turn" else ""))
+        for index, event in enumerate(game.events[start:], start=start):
+            if index > start and event.key in ("hydra.log.hydra_turn", "hydra.log.players_turn"):
+                break
+            text = event_text(event, language)
+            lines.append(f"**{text}**" if index == start else text)
             if event.key == "hydra.log.reveal":
                 lines.append("> " + CARDS[str(event.values["card"])].oracle_text.replace("\n", "\n> "))
-        if game.pending is not None:
-            owner = table.user_to_answer()
-            lines.append("")
-            lines.append((f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language))
+        else:
+            if game.pending is not None:
+                owner = table.user_to_answer()
+                lines.append("")
+                lines.append((f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language))
         text = "\n".join(lines)
         return text if len(text) <= 2000 else "…" + text[-1999:]
 
@@ -473,18 +483,20 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
                                   label=tr("hydra.ui.use_default", default=decision.default)))
         return view
 
-    async def post_turn_message(self, table: HydraTable) -> None:
+    async def post_turn_message(self, table: HydraTable, start: int) -> None:
         channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
-        view = self.turn_view(table)
-        message = await channel.send(self.turn_content(table), **({"view": view} if view else {}))
+        view = self.turn_view(table) if start == _turn_starts(table.game)[-1] else None
+        message = await channel.send(self.turn_content(table, start), **({"view": view} if view else {}))
         await self.service.set_messages(table.game_id, turn_message_id=message.id)
+        table.row = (await self.service.load(table.game_id)).row
 
-    async def refresh_turn_message(self, table: HydraTable) -> None:
+    async def refresh_turn_message(self, table: HydraTable, start: int) -> None:
         if table.row.turn_message_id is None or table.game is None:
             return
         channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+        latest = start == _turn_starts(table.game)[-1]
         await channel.get_partial_message(table.row.turn_message_id).edit(
-            content=self.turn_content(table), view=self.turn_view(table))
+            content=self.turn_content(table, start), view=self.turn_view(table) if latest else None)
 
     async def refresh_board(self, table: HydraTable) -> None:
         if table.row.message_id is None or table.row.channel_id is None:

@@ -219,8 +219,13 @@ class HydraService:
             return await self._reload(game_id)
 
     async def set_messages(self, game_id: int, **ids: int | None) -> None:
-        await self.repo.update_game(game_id, **ids)
-        await self._reload(game_id)
+        """Remember where the table's messages are (under the lock, keeping the cached game)."""
+        async with self.lock(game_id):
+            await self.repo.update_game(game_id, **ids)
+            table = await self.load(game_id)
+            row = await self.repo.game(game_id)
+            assert row is not None
+            table.row = row
 
     # -- queries ------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> HydraTable:

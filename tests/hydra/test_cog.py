@@ -9,8 +9,11 @@ import io
 import pytest
 from PIL import Image
 
+from bot.domain.hydra import cards as C
 from bot.render.hydra import BACKGROUND, WIDTH
 from bot.testing import DiscordHarness
+
+from .hydra_helpers import rig
 
 
 @pytest.fixture
@@ -185,3 +188,24 @@ async def test_a_win_at_the_end_of_the_players_turn_opens_no_hydra_turn_message(
     await h.click(lobby, label="End our turn")
     new = h.messages()[before:]
     assert len(new) == 1 and "The Hydra is slain!" in new[0].content
+
+
+async def test_an_extra_turn_gets_its_own_turn_message(h):
+    lobby = await open_table(h)
+    await h.click(lobby, label="Start")
+    service = cog(h).service
+    table = await service.load(1)
+    # arrange the cached game (memory only): the Hydra's next card is Strike the Weak Spot, which the
+    # players aim at the elite head, so the Hydra takes an extra turn
+    rig(table.game, battlefield=[C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
+        top=[C.STRIKE_THE_WEAK_SPOT, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE])
+    await h.click(lobby, label="End our turn")
+    first = latest(h)
+    await h.select(first, "hydra-pick:1:strike_target", ["2"])
+    await h.click(first, label="Let it resolve")
+    await h.click(first, label="Take the damage")
+    second = latest(h)
+    assert second is not first and first.buttons == []
+    assert "The Hydra takes an extra turn." in first.content and "Turn 3: the Hydra's turn." in second.content
+    assert "Turn 3" not in first.content and "Unified Lunge" in second.content
+    assert {b["label"] for b in second.buttons} >= {"Let it resolve", "Counter it"}
