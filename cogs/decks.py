@@ -174,7 +174,7 @@ class DeckListModal(discord.ui.Modal):
 # -- the cog -----------------------------------------------------------------------------------------------
 
 class DeckCog(commands.Cog, name="Decks"):
-    deck = app_commands.Group(name="deck", description=_T("Check and register Commander decks"), guild_only=True)
+    deck = app_commands.Group(name=_T("deck"), description=_T("Check and register Commander decks"), guild_only=True)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -248,7 +248,7 @@ class DeckCog(commands.Cog, name="Decks"):
 
     # -- commands -----------------------------------------------------------------------------------------
 
-    @deck.command(name="check", description=_T("Check a deck list's legality (nothing is saved)"))
+    @deck.command(name=_T("check"), description=_T("Check a deck list's legality (nothing is saved)"))
     @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A .txt, .dek or .csv file"),
                            commander=_T("The commander, if the list names none"),
                            ruleset=_T("Ruleset (default: this server's)"))
@@ -259,7 +259,7 @@ class DeckCog(commands.Cog, name="Decks"):
                     ruleset: str | None = None) -> None:
         await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset)
 
-    @deck.command(name="register", description=_T("Check and save a deck under a name"))
+    @deck.command(name=_T("register"), description=_T("Check and save a deck under a name"))
     @app_commands.describe(name=_T("Deck name (up to 64 characters)"), decklist=_T("The list (or leave empty for a text box)"),
                            file=_T("A .txt, .dek or .csv file"), commander=_T("The commander, if the list names none"))
     @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"))
@@ -318,7 +318,7 @@ class DeckCog(commands.Cog, name="Decks"):
         title = tr("deck.register.saved", name=escape(result.record.name))
         await self._send_verdict(interaction, tr, result.check, title=title, ephemeral=True)
 
-    @deck.command(name="list", description=_T("Your registered decks in this server"))
+    @deck.command(name=_T("list"), description=_T("Your registered decks in this server"))
     async def list_decks(self, interaction: discord.Interaction) -> None:
         tr = await self._tr(interaction)
         records = await self.service.list_decks(interaction.guild_id or 0, interaction.user.id)
@@ -336,7 +336,7 @@ class DeckCog(commands.Cog, name="Decks"):
             embed.set_footer(text=tr("deck.list.more", shown=len(pages[0].splitlines()), count=len(records)))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @deck.command(name="show", description=_T("Show a registered deck's verdict"))
+    @deck.command(name=_T("show"), description=_T("Show a registered deck's verdict"))
     @app_commands.describe(name=_T("Deck name"))
     @app_commands.rename(name=_T("name"))
     async def show(self, interaction: discord.Interaction, name: str) -> None:
@@ -348,7 +348,7 @@ class DeckCog(commands.Cog, name="Decks"):
         result = await self.service.show(record, await self._ruleset(interaction, None))
         await self._send_verdict(interaction, tr, result, title=escape(record.name), ephemeral=False)
 
-    @deck.command(name="export", description=_T("Download a registered deck as a text file"))
+    @deck.command(name=_T("export"), description=_T("Download a registered deck as a text file"))
     @app_commands.describe(name=_T("Deck name"))
     @app_commands.rename(name=_T("name"))
     async def export(self, interaction: discord.Interaction, name: str) -> None:
@@ -364,7 +364,7 @@ class DeckCog(commands.Cog, name="Decks"):
                                                 file=discord.File(io.BytesIO(text), filename=f"{filename}.txt"),
                                                 ephemeral=True)
 
-    @deck.command(name="delete", description=_T("Delete a registered deck"))
+    @deck.command(name=_T("delete"), description=_T("Delete a registered deck"))
     @app_commands.describe(name=_T("Deck name"), owner=_T("Whose deck (Manage Server only; default: yours)"))
     @app_commands.rename(name=_T("name"), owner=_T("owner"))
     async def delete(self, interaction: discord.Interaction, name: str, owner: discord.Member | None = None) -> None:

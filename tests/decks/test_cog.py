@@ -192,3 +192,29 @@ async def test_card_data_change_rechecks_registered_decks(h, tmp_path) -> None:
     await cog.follow_card_data.coro(cog)
     record = await _record(h, "Kaalia")
     assert record.status == "unverifiable" and record.cards_version == str(h.bot.cards.version)
+
+
+async def test_localized_command_and_option_names_are_valid_discord_names(h) -> None:
+    """Discord rejects a sync whose localized names have capitals or spaces or exceed 32 characters."""
+    import re
+
+    from discord import Locale, app_commands
+
+    from bot.i18n.translator import PodkeeperTranslator
+
+    translator = PodkeeperTranslator()
+    valid = re.compile(r"^[-_\w]{1,32}$")
+    group = h.bot.tree.get_command("deck")
+    names = [group._locale_name]
+    for command in group.commands:
+        names.append(command._locale_name)
+        names += [parameter._Parameter__parent._rename for parameter in command.parameters]
+    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.command_name, group)
+    checked = 0
+    for name in names:
+        for locale in (Locale.japanese, Locale.chinese, Locale.taiwan_chinese):
+            text = await translator.translate(name, locale, context)
+            assert text is not None, name.message
+            assert valid.match(text) and text == text.lower(), (name.message, text)
+            checked += 1
+    assert checked >= 3 * 14
