@@ -111,6 +111,11 @@ class LabCog(commands.Cog):
         names = ["Sol Ring", "Solemn Simulacrum", "Swords to Plowshares"]
         return [app_commands.Choice(name=n, value=n) for n in names if n.lower().startswith(current.lower())]
 
+    @lab.command(name="webhook", description="Use a route the fake Discord does not model")
+    async def webhook(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await interaction.channel.create_webhook(name="unmodelled")
+
     @lab.command(name="upload", description="Read an uploaded file")
     async def upload(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         data = await file.read()

@@ -185,3 +185,9 @@ async def test_settle_waits_for_work_a_cog_schedules_for_later(tmp_path) -> None
         assert reply.content == "soon", "the call returns before the delayed edit"
         await h.settle()
         assert reply.content == "done"
+
+
+async def test_a_route_the_fake_does_not_model_fails_loudly(tmp_path) -> None:
+    async with lab(tmp_path) as h:
+        with pytest.raises(HarnessError, match=r"POST /channels/\d+/webhooks -> .*fake Discord has no route"):
+            await h.slash("lab webhook")
