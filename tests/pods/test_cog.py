@@ -317,3 +317,27 @@ async def test_board_follows_the_server_language_with_printed_card_names(h):
     assert cog(h).commander_names(state, "ja") == {pod.commander_key(h.user("alice").id, 0): "法務官の声、アトラクサ"}
     assert reply.message.embeds[0]["title"] == "卓 #1 · commander"
     assert "ターン1の前" in reply.message.embeds[0]["description"]
+
+
+async def test_start_linked_game_for_tournaments_posts_a_board_and_reports_the_round(h):
+    finished = []
+
+    async def listener(record):
+        finished.append(record)
+
+    h.bot.add_listener(listener, "on_pod_game_finished")
+    channel = h.bot.get_channel(h.channel("games").id)
+    guild = h.bot.get_guild(h.guild.id)
+    members = [await guild.fetch_member(h.user(name).id) for name in ("alice", "bob", "carol")]
+    loaded, message = await cog(h).start_linked_game(channel, members, ruleset="edh-2010", tournament_id=7,
+                                                     round_number=2)
+    board_message = h.fake.messages[message.id]
+    assert board_message.embeds[0]["footer"]["text"] == "Tournament 7, round 2"
+    assert board_message.files[f"pod-{loaded.game_id}.png"][:4] == b"\x89PNG"
+    await h.click(board_message, label="Start turn 1", user="alice")
+    await h.click(board_message, label="Concede", user="bob")
+    await h.click(board_message, label="Concede", user="carol")
+    await settled(h)
+    (record,) = finished
+    assert (record.tournament_id, record.round_number, record.survivors) == (7, 2, [h.user("alice").id])
+    assert record.standings == [(1, [h.user("alice").id]), (2, [h.user("carol").id]), (3, [h.user("bob").id])]
