@@ -15,12 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import paths
-from bot.cards.importers import ImportedCards, ProgressCallback, read_cards, with_printed_names
+from bot.cards.importers import (
+    CardImportError,
+    ImportedCards,
+    ProgressCallback,
+    read_cards,
+    with_printed_names,
+)
 from bot.cards.index import CardIndex, Resolution
 from bot.cards.model import Card
 from bot.config import Config
 from bot.storage.cards import CardImportRecord, CardRepository
-from bot.storage.db import Database
+from bot.storage.db import Database, DatabaseError
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +75,13 @@ class CardDatabase:
         if await cards.repository.count() == 0:
             source = Path(bundled_path) if bundled_path else paths.BUNDLED_CARDS
             log.info("the card tables are empty: importing %s", source)
-            result = await cards.import_file(source, progress=LoggedProgress(f"importing {source.name}"))
+            try:
+                result = await cards.import_file(source, progress=LoggedProgress(f"importing {source.name}"))
+            except CardImportError as exc:
+                # Nothing can work without cards: refuse to start, saying what to do (not a traceback).
+                raise DatabaseError(f"the card tables are empty and the card data could not be imported: {exc}. "
+                                    f"Set [cards] path to a card data file, or run `podkeeper cards import PATH`."
+                                    ) from None
             log.info("imported %d cards from %s in %.1f s", result.card_count, source, result.seconds)
         else:
             await cards.reload()
@@ -117,7 +129,7 @@ class CardDatabase:
         anything is written.
         """
         started = time.perf_counter()
-        imported = read_cards(path, fmt, progress)
+        imported = await asyncio.to_thread(read_cards, path, fmt, progress)  # the bot keeps answering
         return await self.store(imported, started=started)
 
     async def store(self, imported: ImportedCards, *, printed_names: dict[str, dict[str, str]] | None = None,

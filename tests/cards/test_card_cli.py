@@ -127,3 +127,12 @@ def test_every_action_has_help(action: str, capsys: pytest.CaptureFixture[str]) 
         main(["cards", action, "--help"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.startswith("usage: podkeeper cards " + action)
+
+
+def test_lookup_with_unreadable_card_data_says_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[database]\npath = "{tmp_path / "p.sqlite3"}"\n[cards]\npath = "{tmp_path / "nope.gz"}"\n',
+                      encoding="utf-8")
+    assert main(["--config", str(config), "cards", "lookup", "Sol Ring"]) == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and "[cards] path" in err and "Traceback" not in err

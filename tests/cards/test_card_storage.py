@@ -13,7 +13,7 @@ from bot.cards.importers import CardImportError, read_cards
 from bot.config import load_config
 from bot.storage import cards as card_storage
 from bot.storage.cards import CardRepository
-from bot.storage.db import Database
+from bot.storage.db import Database, DatabaseError
 from tests.cards.conftest import MTGJSON_FILE, SCRYFALL_FILE, SUBSET
 from tests.cards.seed_names import SEED_NAMES
 
@@ -167,3 +167,9 @@ async def test_a_running_bot_picks_up_an_import_made_by_another_process(db_path:
     finally:
         await cli_db.close()
         await bot_db.close()
+
+
+async def test_missing_bundled_data_refuses_with_a_clear_message(db: Database, tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match=r"card tables are empty .*no such file.*podkeeper cards import"):
+        await CardDatabase.open(db, tmp_path / "gone.jsonl.gz")
+    assert await CardRepository(db).count() == 0
