@@ -23,12 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run the client lines in FILE without prompting and print the transcript")
     parser.add_argument("--files-dir", type=Path, metavar="DIR",
                         help="where images and other files the bot sends are saved (default: beside the database)")
+    parser.add_argument("--open-images", action="store_true",
+                        help="also open each image the bot sends in the system's image viewer")
     parser.add_argument("--no-tour", action="store_true", help="do not print the guided tour at start")
 
 
 def sandbox_command(args: argparse.Namespace) -> int:
     return run_sandbox(args.config_obj, db=args.db, cards=args.cards, script=args.script,
-                       files_dir=args.files_dir, tour=not args.no_tour)
+                       files_dir=args.files_dir, tour=not args.no_tour, open_images=args.open_images)
 
 
 def start_sandbox_from_run(args: argparse.Namespace) -> int:
@@ -39,7 +41,7 @@ def start_sandbox_from_run(args: argparse.Namespace) -> int:
 
 
 def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = None, script: Path | None = None,
-                files_dir: Path | None = None, tour: bool = True) -> int:
+                files_dir: Path | None = None, tour: bool = True, open_images: bool = False) -> int:
     from bot.sandbox.session import SandboxSession
     from bot.sandbox.terminal import TOUR, Terminal
 
@@ -65,10 +67,11 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
         overrides["cards__path"] = str(cards)
     session = SandboxSession(config.with_values(**overrides))
     restore_logging = _log_to_file(workdir / "sandbox.log")
-    terminal = Terminal(session, files_dir or database.parent / "sandbox-files")
+    terminal = Terminal(session, files_dir or database.parent / "sandbox-files", open_images=open_images)
     if tour and script is None:
         terminal.print(TOUR.splitlines())
-    terminal.print([f"(database: {database}; bot log: {workdir / 'sandbox.log'}; starting the bot…)"])
+    terminal.print([f"(database: {database}; bot log: {workdir / 'sandbox.log'})",
+                    "starting the bot… (a fresh database first imports the card data: a few seconds)"])
     try:
         terminal.start()
         terminal.print([f"bot ready: {len(session.fake.synced_commands.get(None, []))} commands synced"])

@@ -52,9 +52,9 @@ class ClientError(Exception):
 
 
 class SandboxClient:
-    def __init__(self, session: SandboxSession, files_dir: Path) -> None:
+    def __init__(self, session: SandboxSession, files_dir: Path, *, open_images: bool = False) -> None:
         self.session = session
-        self.renderer = Renderer(files_dir, {})
+        self.renderer = Renderer(files_dir, {}, on_saved=open_image if open_images else None)
         self.modals: dict[str, Reply] = {}  # user name -> the reply that opened their pending modal
         self.quit_requested = False
 
@@ -412,6 +412,14 @@ class SandboxClient:
 def _option_pattern(found: FoundCommand) -> re.Pattern[str]:
     names = sorted((o["name"] for o in found.options), key=len, reverse=True)
     return re.compile(r"(?:^|\s)(" + "|".join(map(re.escape, names)) + r"):")
+
+
+def open_image(path: Path) -> None:
+    """Show a saved image in the system's viewer (``--open-images``); other files are left alone."""
+    import webbrowser
+
+    if path.suffix.lower() in (".png", ".jpg", ".jpeg", ".gif", ".webp"):
+        webbrowser.open(path.resolve().as_uri())
 
 
 def _unquote(text: str) -> str:

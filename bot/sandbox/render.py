@@ -7,6 +7,7 @@ The numbers printed next to buttons and menus are what ``:click N`` / ``:select 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,10 @@ BUTTON_STYLES = {1: "", 2: "", 3: "✓ ", 4: "✗ ", 5: "↗ "}
 
 
 class Renderer:
-    def __init__(self, files_dir: Path, names: dict[int, str]) -> None:
+    def __init__(self, files_dir: Path, names: dict[int, str], on_saved: Callable[[Path], None] | None = None
+                 ) -> None:
         self.files_dir = files_dir
+        self.on_saved = on_saved  # e.g. open images in the system viewer
         self.names = names  # snowflake -> readable name, for mentions
         self.saved: dict[int, Path] = {}  # attachment id -> saved path
         self._counter = 0
@@ -40,6 +43,8 @@ class Renderer:
                 path = self.files_dir / f"{self._counter:03d}-{safe}"
                 path.write_bytes(attachment.data)
                 self.saved[attachment.id] = path
+                if self.on_saved is not None:
+                    self.on_saved(path)
             paths.append(self.saved[attachment.id])
         return paths
 

@@ -36,9 +36,10 @@ A short tour — try these (Tab completes commands, options and card names):
 
 
 class Terminal:
-    def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO | None = None) -> None:
+    def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO | None = None, *,
+                 open_images: bool = False) -> None:
         self.session = session
-        self.client = SandboxClient(session, files_dir)
+        self.client = SandboxClient(session, files_dir, open_images=open_images)
         self.out = out or sys.stdout
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="sandbox-loop", daemon=True)
