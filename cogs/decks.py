@@ -23,6 +23,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 ATTACHMENT_TYPES = (".txt", ".dek", ".csv")
 MODAL_MAX = 4000            # Discord's limit for one text input
 PROBLEMS_PER_PAGE = 12
+DECKS_PER_PAGE = 20
 PAGE_CHARACTERS = 3500      # an embed description holds 4096
 CARD_DATA_CHECK_MINUTES = 5
 KEPT_RESULTS = 500          # page sets and pending overwrites kept in memory
@@ -78,14 +80,15 @@ def unflatten(text: str) -> str:
 # -- what a reply is built from ---------------------------------------------------------------------------
 
 @dataclass
-class VerdictPages:
-    """A verdict cut into pages of problems (every problem is on some page: nothing is cut off)."""
+class PagedReply:
+    """A long reply cut into pages (every line is on some page: nothing is cut off). ``embed(tr, self, n)``
+    draws page ``n``: a verdict (``check`` set) or the deck list."""
 
     owner_id: int
     title: str
-    check: DeckCheck
-    language: str
     pages: list[str]
+    embed: Callable[[Translate, PagedReply, int], discord.Embed]
+    check: DeckCheck | None = None
 
 
 @dataclass
@@ -178,7 +181,7 @@ class DeckCog(commands.Cog, name="Decks"):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.kept: OrderedDict[str, VerdictPages | PendingOverwrite] = OrderedDict()
+        self.kept: OrderedDict[str, PagedReply | PendingOverwrite] = OrderedDict()
         self.service = DeckService(bot.db, bot.cards)  # type: ignore[attr-defined]
 
     async def cog_load(self) -> None:
@@ -215,7 +218,7 @@ class DeckCog(commands.Cog, name="Decks"):
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
 
-    def _keep(self, value: VerdictPages | PendingOverwrite) -> str:
+    def _keep(self, value: PagedReply | PendingOverwrite) -> str:
         token = secrets.token_hex(8)
         self.kept[token] = value
         while len(self.kept) > KEPT_RESULTS:
@@ -328,13 +331,22 @@ class DeckCog(commands.Cog, name="Decks"):
         lines = [tr("deck.list.line", mark=STATUS_MARK.get(r.status, "?"), name=escape(r.name),
                     commanders=escape(" + ".join(r.commanders)) or tr("deck.summary.none"), ruleset=r.ruleset,
                     status=tr(f"deck.status.{r.status}")) for r in records]
-        pages = paginate(lines, per_page=25)
-        embed = discord.Embed(title=tr("deck.list.title", count=len(records)), description=pages[0],
-                              colour=discord.Colour.blurple())
-        # 25 decks a page; more pages would need the same paging as verdicts: say so rather than cut.
-        if len(pages) > 1:
-            embed.set_footer(text=tr("deck.list.more", shown=len(pages[0].splitlines()), count=len(records)))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        pages = PagedReply(interaction.user.id, tr("deck.list.title", count=len(records)),
+                           paginate(lines, per_page=DECKS_PER_PAGE), self._list_embed)
+        await self._send_paged(interaction, tr, pages, ephemeral=True)
+
+    async def _send_paged(self, interaction: discord.Interaction, tr: Translate, pages: PagedReply, *,
+                          ephemeral: bool, **extra: Any) -> None:
+        """Page 1 of ``pages``, with Previous/Next when there is more than one page."""
+        token = self._keep(pages)
+        kwargs: dict[str, Any] = {"embed": pages.embed(tr, pages, 0), "ephemeral": ephemeral,
+                                  "allowed_mentions": discord.AllowedMentions.none(), **extra}
+        if len(pages.pages) > 1:
+            kwargs["view"] = self._page_view(tr, token, pages, 0)
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
 
     @deck.command(name=_T("show"), description=_T("Show a registered deck's verdict"))
     @app_commands.describe(name=_T("Deck name"))
@@ -444,10 +456,10 @@ class DeckCog(commands.Cog, name="Decks"):
     async def turn_page(self, interaction: discord.Interaction, token: str, page: int) -> None:
         tr = await self._tr(interaction)
         pages = self.kept.get(token)
-        if not isinstance(pages, VerdictPages):
+        if not isinstance(pages, PagedReply):
             await self._error(interaction, tr("core.error.expired"))
             return
-        embed = self._verdict_embed(tr, pages, page)
+        embed = pages.embed(tr, pages, page)
         await interaction.response.edit_message(embed=embed, view=self._page_view(tr, token, pages, page))
 
     # -- rendering -----------------------------------------------------------------------------------------
@@ -464,20 +476,13 @@ class DeckCog(commands.Cog, name="Decks"):
         name_for = self._name_for(tr.language)
         lines = [f"`{p.rule}` {escape(problem_message(p, tr.language, name_for))}" for p in verdict.problems]
         lines += [f"ℹ️ {escape(note_message(note, tr.language))}" for note in verdict.notes]
-        pages = VerdictPages(interaction.user.id, title, result, tr.language, paginate(lines) if lines else [""])
-        token = self._keep(pages)
+        pages = PagedReply(interaction.user.id, title, paginate(lines) if lines else [""], self._verdict_embed, result)
         image = summary_image(result.summary, verdict.colour_identity, tr.language)
-        embed = self._verdict_embed(tr, pages, 0)
-        kwargs: dict[str, Any] = {"embed": embed, "file": discord.File(io.BytesIO(image), filename="deck.png"),
-                                  "ephemeral": ephemeral, "allowed_mentions": discord.AllowedMentions.none()}
-        if len(pages.pages) > 1:
-            kwargs["view"] = self._page_view(tr, token, pages, 0)
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
+        await self._send_paged(interaction, tr, pages, ephemeral=ephemeral,
+                               file=discord.File(io.BytesIO(image), filename="deck.png"))
 
-    def _verdict_embed(self, tr: Translate, pages: VerdictPages, page: int) -> discord.Embed:
+    def _verdict_embed(self, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
+        assert pages.check is not None
         verdict, summary = pages.check.verdict, pages.check.summary
         name_for = self._name_for(tr.language)
         embed = discord.Embed(title=pages.title[:256], colour=STATUS_COLOUR[verdict.status],
@@ -490,16 +495,25 @@ class DeckCog(commands.Cog, name="Decks"):
         types = "\n".join(f"{tr(f'deck.type.{kind}')}: {count}" for kind, count in summary.types.items())
         embed.add_field(name=tr("deck.summary.types"), value=types or tr("deck.summary.none"), inline=True)
         embed.set_image(url="attachment://deck.png")
-        if len(pages.pages) > 1:
-            embed.set_footer(text=tr("core.page", page=page + 1, pages=len(pages.pages)))
+        _page_footer(embed, tr, pages, page)
         return embed
 
-    def _page_view(self, tr: Translate, token: str, pages: VerdictPages, page: int) -> discord.ui.View:
+    def _list_embed(self, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
+        embed = discord.Embed(title=pages.title, description=pages.pages[page], colour=discord.Colour.blurple())
+        _page_footer(embed, tr, pages, page)
+        return embed
+
+    def _page_view(self, tr: Translate, token: str, pages: PagedReply, page: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         view.add_item(PageButton(token, max(page - 1, 0), label=tr("core.previous"), disabled=page == 0))
         view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),
                                  disabled=page >= len(pages.pages) - 1))
         return view
+
+
+def _page_footer(embed: discord.Embed, tr: Translate, pages: PagedReply, page: int) -> None:
+    if len(pages.pages) > 1:
+        embed.set_footer(text=tr("core.page", page=page + 1, pages=len(pages.pages)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -218,3 +218,18 @@ async def test_localized_command_and_option_names_are_valid_discord_names(h) -> 
             assert valid.match(text) and text == text.lower(), (name.message, text)
             checked += 1
     assert checked >= 3 * 14
+
+
+async def test_a_long_deck_list_pages_instead_of_cutting(h) -> None:
+    from bot.services.decks import DeckService
+
+    service = DeckService(h.bot.db, h.bot.cards)
+    for number in range(45):
+        await service.register(h.guild.id, h.user("alice").id, f"Deck {number:02d}", KAALIA, "commander")
+    listed = await h.slash("deck list")
+    assert listed.embed["title"] == "Your decks (45)" and listed.embed["footer"]["text"] == "Page 1/3"
+    shown = listed.embed["description"]
+    for _ in range(2):
+        page = await h.click(listed, label="Next")
+        shown += page.embed["description"]
+    assert all(f"Deck {number:02d}" in shown for number in range(45))
