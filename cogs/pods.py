@@ -676,13 +676,16 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return message
 
     async def refresh_board(self, game_id: int) -> None:
+        """Edit the game's current board message to show the stored state (no fetch: the ids suffice)."""
         loaded = await self.service.get(game_id)
         if loaded.row.message_id is None or loaded.row.channel_id is None:
             return
-        channel = self.bot.get_channel(loaded.row.channel_id) or await self.bot.fetch_channel(loaded.row.channel_id)
         embed, file, view = await self.board_payload(loaded)
-        await channel.get_partial_message(loaded.row.message_id).edit(  # type: ignore[union-attr]
-            embed=embed, attachments=[file], view=view)
+        message = self.bot.get_partial_messageable(loaded.row.channel_id).get_partial_message(loaded.row.message_id)
+        try:
+            await message.edit(embed=embed, attachments=[file], view=view)
+        except discord.NotFound:  # the board was deleted: /pod show posts a new one
+            log.info("board message of pod game %s is gone", game_id)
 
     # -- starting ---------------------------------------------------------------------------------------------
 
