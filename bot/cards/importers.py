@@ -34,6 +34,7 @@ FORMATS = ("jsonl", "scryfall", "mtgjson")
 ProgressCallback = Callable[[int, int], None]  # (bytes read, total bytes of the file on disk)
 
 # Scryfall objects that are not cards a deck can hold.
+_FRONT_FACE_LAYOUTS = frozenset({"transform", "modal_dfc", "meld", "flip", "reversible_card"})
 _SKIPPED_LAYOUTS = frozenset({"art_series", "token", "double_faced_token", "emblem"})
 # Scryfall's language codes and MTGJSON's language names for the printed names we keep.
 _SCRYFALL_LANGUAGES = {"ja": "ja", "zhs": "zh-Hans", "zht": "zh-Hant"}
@@ -392,7 +393,8 @@ def _mtgjson_printed_names(faces: list[dict[str, Any]]) -> dict[str, str]:
 def complete_multiface(record: dict[str, Any]) -> dict[str, Any]:
     """Fill a multi-face record's card-level fields from its faces, as the bundled data has them:
     a split card's cost is both halves ("{1}{R} // {1}{U}"), every other layout's is its front face's;
-    colours are the union of the faces' unless the record gives them."""
+    colours, unless the record gives them, are the front face's for cards that turn over (a
+    transformed Westvale Abbey is black, the land is colourless) and both halves' otherwise."""
     faces = record.get("card_faces") or []
     if not faces:
         return record
@@ -404,7 +406,8 @@ def complete_multiface(record: dict[str, Any]) -> dict[str, Any]:
     if not record.get("type_line"):
         record["type_line"] = " // ".join(f.get("type_line") or "" for f in faces)
     if not record.get("colors"):
-        record["colors"] = sorted({c for f in faces for c in f.get("colors") or ()})
+        shown = faces[:1] if record.get("layout") in _FRONT_FACE_LAYOUTS else faces
+        record["colors"] = sorted({c for f in shown for c in f.get("colors") or ()})
     return record
 
 

@@ -65,10 +65,10 @@ def test_lookup_text(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_import_is_idempotent_and_reports(config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(config, "import", str(SCRYFALL_FILE)) == 0
     first = capsys.readouterr()
-    assert "imported 10 cards (scryfall)" in first.out
+    assert "imported 11 cards (scryfall)" in first.out
     assert "\r" not in first.err  # no progress bar when stderr is not a terminal
     assert run(config, "import", str(SCRYFALL_FILE)) == 0
-    assert "imported 10 cards (scryfall)" in capsys.readouterr().out
+    assert "imported 11 cards (scryfall)" in capsys.readouterr().out
     assert run(config, "lookup", "Counterspell", "--json") == 1
 
 

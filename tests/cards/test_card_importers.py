@@ -39,7 +39,7 @@ def test_bundled_jsonl_keeps_every_field() -> None:
 
 def test_scryfall_bulk_file() -> None:
     cards = by_name(SCRYFALL_FILE)
-    assert len(cards) == 10  # 13 records: a second printing, a Japanese printing and a token fold away
+    assert len(cards) == 11  # 14 records: a second printing, a Japanese printing and a token fold away
     assert cards["Lightning Bolt"].printings == ("M10", "2X2")  # default_cards: printings merged
     assert cards["Sol Ring"].printed_names == {"ja": "太陽の指輪"}  # all_cards: a Japanese printing's name
     researcher = cards["Aberrant Researcher // Perfected Form"]
@@ -47,6 +47,9 @@ def test_scryfall_bulk_file() -> None:
     assert (researcher.mana_cost, researcher.colors, researcher.layout) == ("{3}{U}", "U", "transform")
     assert researcher.faces[1].name == "Perfected Form"
     assert cards["Fire // Ice"].mana_cost == "{1}{R} // {1}{U}"
+    assert cards["Fire // Ice"].colors == "UR"  # a split card is both halves' colours
+    abbey = cards["Westvale Abbey // Ormendahl, Profane Prince"]
+    assert (abbey.colors, abbey.faces[1].colors, abbey.color_identity) == ("", "B", "B")  # the land is colourless
     assert cards["Brisela, Voice of Nightmares"].meld_parts[-1] == "Brisela, Voice of Nightmares"
     assert set(cards["Gisela, the Broken Blade"].meld_parts) == {
         "Gisela, the Broken Blade", "Bruna, the Fading Light", "Brisela, Voice of Nightmares"}
@@ -79,7 +82,7 @@ def test_json_stream_reads_elements_across_chunk_boundaries(monkeypatch: pytest.
 
 def test_streaming_a_large_scryfall_file_in_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(JsonStream, "CHUNK", 1000)
-    assert len(read_cards(SCRYFALL_FILE).cards) == 10
+    assert len(read_cards(SCRYFALL_FILE).cards) == 11
 
 
 def test_progress_reports_bytes_of_the_file_on_disk(tmp_path: Path) -> None:

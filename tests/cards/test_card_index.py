@@ -36,6 +36,12 @@ def test_case_accent_and_punctuation_insensitive(subset_index: CardIndex, writte
     assert resolution.matched_by == "normalised"
 
 
+def test_ligatures_meet_their_spelled_out_letters(subset_index: CardIndex) -> None:
+    resolution = subset_index.resolve("Æther Vial")  # old printings spell it with Æ; the data says Aether
+    assert resolution.card is not None and resolution.card.name == "Aether Vial"
+    assert resolution.matched_by == "normalised"
+
+
 @pytest.mark.parametrize(("written", "matched_by"), [
     ("Fire", "face"), ("ice", "face"), ("Fire/Ice", "normalised"), ("Fire // Ice", "exact"),
     ("fire//ice", "normalised"), ("ＦＩＲＥ／ＩＣＥ", "normalised")])

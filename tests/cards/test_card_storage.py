@@ -116,7 +116,7 @@ async def test_a_failure_while_writing_rolls_back_to_the_old_cards(db: Database,
 async def test_english_only_import_keeps_the_printed_names(db: Database) -> None:
     cards = await CardDatabase.open(db, SUBSET)
     result = await cards.import_file(SCRYFALL_FILE)
-    assert result.format == "scryfall" and result.card_count == 10
+    assert result.format == "scryfall" and result.card_count == 11
     assert result.kept_printed_names > 0
     assert cards.get("Lightning Bolt").printed_names["ja"] == "稲妻"  # kept from the subset
     assert cards.get("Sol Ring").printed_names["ja"] == "太陽の指輪"  # the file's own
@@ -162,7 +162,7 @@ async def test_a_running_bot_picks_up_an_import_made_by_another_process(db_path:
         await cli.import_file(SCRYFALL_FILE)  # `podkeeper cards import` in another process
         assert running.get("Counterspell") is not None
         assert await running.reload_if_changed() is True
-        assert running.get("Counterspell") is None and len(running) == 10
+        assert running.get("Counterspell") is None and len(running) == 11
         assert await running.reload_if_changed() is False
     finally:
         await cli_db.close()

@@ -101,7 +101,7 @@ async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryf
         return lambda done, total: progress_calls.append((done, total))
 
     result = await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")
-    assert result.card_count == 10 and result.source == f"{server.base}/oracle-cards.json"
+    assert result.card_count == 11 and result.source == f"{server.base}/oracle-cards.json"
     assert [path for path, _ in server.requests] == ["/bulk-data", "/oracle-cards.json", "/AtomicCards.json.gz"]
     assert {agent for _, agent in server.requests} == {f"Podkeeper/{__version__}"}
     assert labels == ["Scryfall oracle cards", "MTGJSON printed names"]
@@ -111,7 +111,7 @@ async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryf
     researcher = subset_db.get("Aberrant Researcher // Perfected Form")
     assert researcher.printed_names["ja"] == "逸脱した研究者 // 完成態"
     assert subset_db.resolve("悪夢の声、ブリセラ").card.name == "Brisela, Voice of Nightmares"
-    assert await subset_db.repository.count() == 10
+    assert await subset_db.repository.count() == 11
     assert not list((tmp_path / "work").iterdir())
 
 
