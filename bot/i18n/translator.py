@@ -23,8 +23,19 @@ class PodkeeperTranslator(app_commands.Translator):
         language = language_for(locale)
         if language is None or language == DEFAULT_LANGUAGE:
             return None
-        key = string.extras.get("key") or app_key(string.message)
-        entry = catalogue().get(key)
-        if entry is None:
-            return None
-        return entry.get(language)
+        for key in self._keys(string, context):
+            entry = catalogue().get(key)
+            if entry is not None:
+                return entry.get(language)
+        return None
+
+    @staticmethod
+    def _keys(string: app_commands.locale_str, context: app_commands.TranslationContext) -> list[str]:
+        """Catalogue keys to try: an explicit ``key=`` extra, then (for choices) ``app.choice.<label>``,
+        then ``app.<text>``. Choice labels are display text and may differ from a same-named option."""
+        if "key" in string.extras:
+            return [string.extras["key"]]
+        keys = [app_key(string.message)]
+        if context.location is app_commands.TranslationContextLocation.choice_name:
+            keys.insert(0, app_key(f"choice.{string.message}"))
+        return keys
