@@ -45,6 +45,11 @@ def _T(text: str) -> locale_str:
     return locale_str(text, key=f"app.mulligan.{text}")
 
 
+def _N(name: str) -> locale_str:
+    """A command or option name, localised through ``app.mulligan.name.<name>`` (lower case, no spaces)."""
+    return locale_str(name, key=f"app.mulligan.name.{name}")
+
+
 STYLE_CHOICES = [app_commands.Choice(name=_T(name), value=style.value) for style, name in (
     (MulliganStyle.PARTIAL_PARIS, "partial Paris"), (MulliganStyle.LONDON, "London"),
     (MulliganStyle.VANCOUVER, "Vancouver"))]
@@ -138,7 +143,7 @@ def _cog(interaction: discord.Interaction) -> MulliganCog:
 # -- the cog ---------------------------------------------------------------------------------------
 
 class MulliganCog(commands.Cog, name="Mulligan"):
-    mulligan = app_commands.Group(name="mulligan", description=_T("Practice opening hands and see their odds"),
+    mulligan = app_commands.Group(name=_N("mulligan"), description=_T("Practice opening hands and see their odds"),
                                   guild_only=True)
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -163,7 +168,8 @@ class MulliganCog(commands.Cog, name="Mulligan"):
 
     # -- /mulligan practice ------------------------------------------------------------------------
 
-    @mulligan.command(name="practice", description=_T("Deal a practice opening hand from your deck"))
+    @mulligan.command(name=_N("practice"), description=_T("Deal a practice opening hand from your deck"))
+    @app_commands.rename(deck=_N("deck"), style=_N("style"), seed=_N("seed"), players=_N("players"))
     @app_commands.describe(deck=_T("One of your registered decks"),
                            style=_T("Mulligan style (default: the server's ruleset)"),
                            seed=_T("Any text: the same seed deals the same cards"),
@@ -287,7 +293,8 @@ class MulliganCog(commands.Cog, name="Mulligan"):
 
     # -- /mulligan odds ------------------------------------------------------------------------------
 
-    @mulligan.command(name="odds", description=_T("Opening-hand odds of your deck, per mulligan style"))
+    @mulligan.command(name=_N("odds"), description=_T("Opening-hand odds of your deck, per mulligan style"))
+    @app_commands.rename(deck=_N("deck"), fewest=_N("fewest"), most=_N("most"), players=_N("players"))
     @app_commands.describe(deck=_T("One of your registered decks"),
                            fewest=_T("Fewest lands in a keepable hand (default 2)"),
                            most=_T("Most lands in a keepable hand (default 5)"),
@@ -325,7 +332,9 @@ class MulliganCog(commands.Cog, name="Mulligan"):
 
     # -- /odds ---------------------------------------------------------------------------------------
 
-    @app_commands.command(name="odds", description=_T("Hypergeometric calculator: chance to draw copies of a card"))
+    @app_commands.command(name=_N("odds"),
+                          description=_T("Hypergeometric calculator: chance to draw copies of a card"))
+    @app_commands.rename(deck_size=_N("deck_size"), copies=_N("copies"), drawn=_N("drawn"), want=_N("want"))
     @app_commands.describe(deck_size=_T("Cards in the library"), copies=_T("Copies of the card in it"),
                            drawn=_T("Cards seen"), want=_T("Copies you want"))
     async def odds_calculator(self, interaction: discord.Interaction, deck_size: app_commands.Range[int, 1, 1000],
