@@ -401,14 +401,22 @@ def _apply_seats(state: PodState, event: Event) -> None:
 
 
 def _apply_commanders(state: PodState, event: Event) -> None:
-    """Name a player's commanders: 0, 1 or 2 (partners count as two). Before the first turn only."""
-    _before_first_turn(state)
+    """Name a player's commanders: 0, 1 or 2 (partners count as two).
+
+    Being a commander is decided before the game (G6), so the number of commanders is fixed once turn 1
+    starts; a player who forgot may still put names on them later (casts and damage are kept)."""
     player = state.player(int(event.data["player"]))
     names = [n if n is None else str(n).strip() or None for n in event.data["names"]]
     if len(names) > MAX_COMMANDERS:
         raise PodError("too_many_commanders")
-    player.commanders = [Commander(owner=player.user_id, index=i, name=n) for i, n in enumerate(names)]
-    player.deck = str(event.data["deck"]) if event.data.get("deck") else None
+    if state.started:
+        if len(names) != len(player.commanders):
+            raise PodError("already_started")
+        for commander, name in zip(player.commanders, names, strict=True):
+            commander.name = name
+    else:
+        player.commanders = [Commander(owner=player.user_id, index=i, name=n) for i, n in enumerate(names)]
+    player.deck = str(event.data["deck"]) if event.data.get("deck") else player.deck
 
 
 def _apply_mulligan(state: PodState, event: Event) -> None:

@@ -356,3 +356,14 @@ def test_stop_keeps_everyone_alive_as_survivors_without_a_draw():
     state = game.add(pod.STOP)
     record = pod.game_record(state, game_id=1, guild_id=None, channel_id=None)
     assert (record.ended, record.draw, record.survivors, record.winner) == (pod.END_STOPPED, False, [ALICE, BOB], None)
+
+
+def test_g6_commanders_are_fixed_at_turn_one_but_may_be_named_later():
+    game = Game()
+    game.start()
+    atraxa = commander_key(BOB, 0)
+    game.add(pod.CAST, commander=atraxa)
+    state = game.add(pod.COMMANDERS, player=BOB, names=["Atraxa, Praetors' Voice"])
+    assert state.commander(atraxa).name == "Atraxa, Praetors' Voice" and state.commander(atraxa).casts == 1
+    with pytest.raises(PodError, match="already_started"):
+        game.add(pod.COMMANDERS, player=BOB, names=["Tymna the Weaver", "Thrasios, Triton Hero"])
