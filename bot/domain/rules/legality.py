@@ -7,7 +7,6 @@ unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict"
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,15 +16,8 @@ from bot.domain.decklist import Section
 from bot.domain.rules.commanders import ineligibility, pair_eligible, valid_pair
 from bot.domain.rules.deck import DeckCard, ResolvedDeck
 from bot.domain.rules.facts import facts_for
-from bot.domain.rules.identity import (
-    ColourOrigin,
-    Source,
-    combined_colours,
-)
+from bot.domain.rules.identity import ColourOrigin, Source, combined_colours
 from bot.domain.rules.rulesets import Check, Ruleset
-
-log = logging.getLogger(__name__)
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +165,7 @@ def _singleton_sections(ruleset: Ruleset) -> tuple[Section, ...]:
 
 
 def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+    """D2 / CR 903.5b: one copy per English name, except what ``facts.copy_limit`` allows."""
     copies: Counter[str] = Counter()
     cards: dict[str, Card] = {}
     for entry in deck.in_section(*_singleton_sections(ruleset)):
