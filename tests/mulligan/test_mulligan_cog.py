@@ -91,6 +91,17 @@ async def test_unregistered_deck_short_deck_and_expired_practice(h):
     assert late.ephemeral and "expired" in late.content
 
 
+async def test_practice_buttons_after_a_restart_say_expired(h):
+    """Practice runs live in memory; after a restart their buttons still get a clear answer."""
+    await register(h, "Inferno", INFERNO)
+    reply = await h.slash("mulligan practice", deck="Inferno", style="partial_paris")
+    await h.restart()
+    late = await h.click(reply, label="Keep")
+    assert late.ephemeral and "expired" in late.content
+    late = await h.select(reply.message, select_id(reply), ["0"])
+    assert late.ephemeral and "expired" in late.content
+
+
 def select_or_button_session(reply) -> str:
     return reply.message.buttons[0]["custom_id"].split(":")[2]
 
