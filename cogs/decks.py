@@ -54,7 +54,6 @@ DECKS_PER_PAGE = 20
 PAGE_CHARACTERS = 3500      # an embed description holds 4096
 CARD_DATA_CHECK_MINUTES = 5
 KEPT_RESULTS = 500          # page sets and pending overwrites kept in memory
-RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 STATUS_COLOUR = {"legal": discord.Colour.green(), "illegal": discord.Colour.red(),
                  "unverifiable": discord.Colour.orange()}
 STATUS_MARK = {"legal": "✅", "illegal": "❌", "unverifiable": "❔"}
@@ -63,6 +62,10 @@ _INLINE_ENTRY = re.compile(r"\s+(?=\d{1,3}x?\s+\S)")
 
 def _T(text: str) -> locale_str:
     return locale_str(text, key=f"app.deck.{text}")
+
+
+RULESET_CHOICES = [app_commands.Choice(name=locale_str(name, key=f"app.deck.ruleset.{name}"), value=name)
+                   for name in RULESETS]
 
 
 def escape(text: str) -> str:
