@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     odds.add_argument("--json", action="store_true", help="print the figures as JSON")
     odds.add_argument("--keep", type=_keep_range, default=DEFAULT_KEEP, metavar="LOW-HIGH",
                       help="keepable land counts (default 2-5)")
-    odds.add_argument("--players", type=int, default=DEFAULT_PLAYERS,
+    odds.add_argument("--players", type=int, choices=range(2, 9), default=DEFAULT_PLAYERS, metavar="2-8",
                       help="players in the game: 3+ gives London/Vancouver a free first mulligan (default 4)")
     odds.add_argument("--commander", action="append", default=[], metavar="NAME",
                       help="the commander when the list names none (left out of the library)")

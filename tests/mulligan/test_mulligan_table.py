@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.domain.mulligan import (
@@ -54,6 +56,7 @@ def test_partial_paris_walkthrough_m1():
     assert table.closing_instructions() == {ALICE: (Instruction("shuffle_back", 4),),
                                             CAROL: (Instruction("shuffle_back", 7),)}
     record = table.result()
+    assert json.loads(json.dumps(record)) == record  # stored as JSON in the game record
     assert record["style"] == "partial_paris" and record["free_first_mulligan"] is False
     assert [(p["player"], p["mulligans"], p["kept"], p["set_aside"]) for p in record["players"]] == [
         (ALICE, 2, 5, 4), (BOB, 0, 7, 0), (CAROL, 1, 6, 7)]
