@@ -17,6 +17,7 @@ A key that several different cards share at the same step (two cards whose Chine
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator
@@ -33,6 +34,7 @@ DISCORD_CHOICE_MAX = 100
 FUZZY_CUTOFF = 60.0
 FUZZY_CANDIDATES = 30
 _FACE_SEPARATOR = " // "
+_VARIANT = re.compile(r"\s*[(\[]\w[)\]]$")  # "Boros Guildgate (a)": an art variant the data lists apart
 _DELETED = {"'", "’", "‘", "`", "´"}
 _LIGATURES = {"æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "ł": "l", "đ": "d"}
 
@@ -66,6 +68,14 @@ def normalise(text: str) -> str:
     key = "".join(out)
     # Names made only of punctuation ("_____") still need a key of their own.
     return key or "".join(folded.split())
+
+
+def _soft(text: str) -> str:
+    """Case-, width- and accent-insensitive, but spaces and punctuation kept: tells apart names that
+    ``normalise`` merges ("Wasteland" / "Waste Land")."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    stripped = "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
+    return " ".join(stripped.split())
 
 
 def face_parts(name: str) -> list[str]:
@@ -226,9 +236,34 @@ class CardIndex:
                 continue
             if isinstance(names, str):
                 return Resolution(query, self._cards[names], matched_by)
+            chosen = self._disambiguate(query, key, names)
+            if chosen is not None:
+                return Resolution(query, chosen, matched_by)
             ordered = tuple(sorted(names))
             return Resolution(query, None, matched_by, suggestions=ordered[:MAX_SUGGESTIONS], ambiguous=ordered)
         return Resolution(query, None, "none", suggestions=self.suggest(query))
+
+    def _disambiguate(self, query: str, key: str, names: tuple[str, ...]) -> Card | None:
+        """The one card a shared key clearly means, or None when it is a real ambiguity (重生).
+
+        Tried in order, each must leave exactly one card:
+        1. written the same up to case and accents ("wasteland" is Wasteland, not Unhinged's Waste Land);
+        2. the card whose FRONT face has the name (Will Kenrith opens "Will Kenrith // Rowan Kenrith");
+        3. the plain name over its art variants (Boros Guildgate over "Boros Guildgate (a)").
+        """
+        cards = [self._cards[name] for name in names]
+        soft = _soft(query)
+        rules = (
+            lambda card: _soft(card.name) == soft,
+            lambda card: key in {normalise(card.front.name),
+                                 *(normalise(face_parts(p)[0]) for p in card.printed_names.values() if face_parts(p))},
+            lambda card: all(other is card or _VARIANT.sub("", other.name) == card.name for other in cards),
+        )
+        for rule in rules:
+            matching = [card for card in cards if rule(card)]
+            if len(matching) == 1:
+                return matching[0]
+        return None
 
     def suggest(self, name: str, limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
         """English names that look most like ``name`` (typos, partial names, printed names), best first.

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.cards.importers import read_cards
 from bot.cards.index import CardIndex, normalise
 from bot.cards.model import Card
+from tests.cards.conftest import TESTS_DIR
 from tests.cards.seed_names import NOT_IN_DATA, SEED_NAMES
+
+TESTS_DATA = TESTS_DIR / "data"
 
 
 @pytest.mark.parametrize(("seed", "written", "english"), SEED_NAMES,
@@ -152,3 +156,32 @@ def test_autocomplete_limits_and_empty_text(subset_index: CardIndex) -> None:
     assert subset_index.autocomplete("qqqqxzzzvv", "en") == []
     assert subset_index.autocomplete("sol", "xx")[0][1] == "Sol Ring"  # unknown language → English
     assert all(len(display) <= 100 for display, _ in subset_index.autocomplete("e", "ja", limit=25))
+
+
+@pytest.fixture(scope="module")
+def lookalikes() -> CardIndex:
+    """Real cards whose names collide once normalised or translated."""
+    return CardIndex.from_cards(read_cards(TESTS_DATA / "cards_ambiguities.jsonl").cards)
+
+
+@pytest.mark.parametrize(("written", "english"), [
+    ("wasteland", "Wasteland"),  # not Unhinged's "Waste Land": written the same up to case
+    ("WASTE LAND", "Waste Land"),
+    ("Will Kenrith", "Will Kenrith // Rowan Kenrith"),  # the card whose front face it is
+    ("Rowan Kenrith", "Rowan Kenrith // Will Kenrith"),
+    ("ウィルケンリス", "Will Kenrith // Rowan Kenrith"),
+    ("波洛斯公会门", "Boros Guildgate"),  # not its art variants "Boros Guildgate (a)"/"(b)"
+])
+def test_collisions_with_one_clear_meaning_resolve(lookalikes: CardIndex, written: str, english: str) -> None:
+    resolution = lookalikes.resolve(written)
+    assert resolution.card is not None and resolution.card.name == english
+
+
+@pytest.mark.parametrize(("written", "candidates"), [
+    ("waste-land", ("Waste Land", "Wasteland")),
+    ("重生", ("Regenerate", "Regeneration")),
+    ("スゥルタイの隆盛", ("Sultai Ascendacy", "Sultai Ascendancy")),  # the data's misspelt duplicate
+])
+def test_real_collisions_stay_ambiguous(lookalikes: CardIndex, written: str, candidates: tuple[str, ...]) -> None:
+    resolution = lookalikes.resolve(written)
+    assert resolution.card is None and resolution.ambiguous == candidates
