@@ -11,7 +11,8 @@ Resolution order (first hit wins):
 5. ``fuzzy`` — no card; the best few suggestions from rapidfuzz (``matched_by == "none"``).
 
 A key that several different cards share at the same step (two cards whose Chinese names are both
-"重生") is *ambiguous*: no card is picked, the candidates are returned so the user can choose.
+"重生") is *ambiguous*: no card is picked, the candidates are returned so the user can choose —
+unless one meaning is clear (``CardIndex._disambiguate``: "wasteland" is Wasteland, not Waste Land).
 """
 
 from __future__ import annotations

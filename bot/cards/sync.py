@@ -115,9 +115,10 @@ async def sync_cards(cards: CardDatabase, config: Config, progress: ProgressFact
         except aiohttp.ClientError as exc:
             raise CardSyncError(f"downloading {current} failed ({exc or type(exc).__name__}); the current "
                                 f"card data is unchanged.") from None
-        scryfall = await asyncio.to_thread(read_cards, scryfall_file, "scryfall")
-        scryfall = replace(scryfall, source=scryfall_url)
+        # MTGJSON first, keeping only its printed names, so two full card sets never sit in memory at once.
         foreign = await asyncio.to_thread(read_cards, mtgjson_file, "mtgjson")
         names = {card.name: card.printed_names for card in foreign.cards if card.printed_names}
-        return await cards.store(scryfall, printed_names=names)
+        del foreign
+        scryfall = await asyncio.to_thread(read_cards, scryfall_file, "scryfall")
+        return await cards.store(replace(scryfall, source=scryfall_url), printed_names=names)
 
