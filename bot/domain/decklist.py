@@ -216,9 +216,13 @@ def parse_text(text: str) -> Decklist:
     """Line-based formats. A line is a header, a comment, or one card entry."""
     reader = _Reader()
     section = Section.MAIN
+    sections_named = False
+    block_starts = [0]  # index in reader.entries where each blank-line-separated block starts
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
         if not line:
+            if reader.entries and block_starts[-1] != len(reader.entries):
+                block_starts.append(len(reader.entries))
             continue
         if line[0].isdigit():  # the common case: "1 Name ..." is never a header
             _read_entry(reader, line, section, number, line)
@@ -227,24 +231,39 @@ def parse_text(text: str) -> Decklist:
             # "// Commander" style headers are comments that name a section.
             header = _section_header(line.lstrip("#/ ").strip())
             if header is not None:
-                section = header
+                section, sections_named = header, True
             continue
         header = _section_header(line)
         if header is not None:
-            section = header
+            section, sections_named = header, True
             continue
         if section is Section.ABOUT:
             continue  # Arena's "Name My Deck" line
         named = _NAMED_HEADER.match(line)
+        sideboard = _SIDEBOARD_PREFIX.match(line)
+        if named or sideboard:
+            sections_named = True
         if named:
             _read_entry(reader, named.group("rest"), section_for(named.group("word")) or section, number, line)
-            continue
-        sideboard = _SIDEBOARD_PREFIX.match(line)
-        if sideboard:
+        elif sideboard:
             _read_entry(reader, sideboard.group("rest"), Section.SIDEBOARD, number, line)
-            continue
-        _read_entry(reader, line, section, number, line)
+        else:
+            _read_entry(reader, line, section, number, line)
+    if not sections_named and any(e.section is not Section.MAIN for e in reader.entries):
+        sections_named = True  # an Archidekt [Commander] category
+    if not sections_named and block_starts[-1] < len(reader.entries):
+        _commanders_after_blank_line(reader, block_starts[-1])
     return reader.result("text")
+
+
+def _commanders_after_blank_line(reader: _Reader, start: int) -> None:
+    """MTGO's .txt export has no headers: the sideboard follows a blank line, and a Commander deck's
+    commander(s) are its sideboard. Read a last block of 1–2 cards after 98–99 as the commanders."""
+    main = sum(e.count for e in reader.entries[:start])
+    last = sum(e.count for e in reader.entries[start:])
+    if 1 <= last <= 2 and main + last == 100:
+        reader.entries[start:] = [e._replace(section=Section.COMMANDER) for e in reader.entries[start:]]
+        reader.notes.append("commander_from_sideboard")
 
 
 def _section_header(line: str) -> Section | None:
@@ -425,8 +444,7 @@ def parse_dek(text: str) -> Decklist:
         raise DecklistRefused("bad_xml", line=exc.lineno) from None
     main_count = sum(e.count for e in reader.entries if e.section is Section.MAIN)
     side_count = sum(e.count for e in sideboard)
-    if 98 <= main_count <= 99 and 1 <= side_count <= 2 and main_count + side_count == 100:
-        reader.entries = [DeckLine(e.count, e.name, Section.COMMANDER, e.line) if e in sideboard else e
-                          for e in reader.entries]
-        reader.notes.append("dek_commander_from_sideboard")
+    if 1 <= side_count <= 2 and main_count + side_count == 100:
+        reader.entries = [e._replace(section=Section.COMMANDER) if e in sideboard else e for e in reader.entries]
+        reader.notes.append("commander_from_sideboard")
     return reader.result("dek")

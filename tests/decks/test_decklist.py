@@ -190,3 +190,19 @@ def test_chinese_and_japanese_headers() -> None:
 
 def test_a_card_named_like_a_word_is_still_a_card() -> None:
     assert entries("Island\nMain Deck\nForest") == [(1, "Island", "main"), (1, "Forest", "main")]
+
+
+def test_mtgo_text_export_commander_after_the_blank_line() -> None:
+    """MTGO .txt: 99 cards, a blank line, then the commander as the only sideboard card."""
+    lines = (DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").splitlines()
+    text = "\n".join(lines[1:]) + "\n\n1 Kaalia of the Vast\n"
+    parsed = parse_decklist(text)
+    assert parsed.commander_names == ["Kaalia of the Vast"]
+    assert parsed.notes == ("commander_from_sideboard",)
+
+
+def test_blank_lines_alone_do_not_make_commanders() -> None:
+    """A short list with blank lines, or a list with headers, is taken as written."""
+    assert parse_decklist("1 Sol Ring\n\n1 Island").commander_names == []
+    lines = "\n".join(f"1 Card {i}" for i in range(99))
+    assert parse_decklist(f"Deck\n{lines}\n\n1 Kaalia of the Vast").commander_names == []
