@@ -336,7 +336,8 @@ def mtgjson_to_scryfall(name: str, faces: list[dict[str, Any]]) -> list[dict[str
     if layout == "meld":
         parts = [str(f.get("faceName") or f.get("name")) for f in faces]
         return [_mtgjson_single(face, str(face.get("faceName") or face.get("name")), layout, parts) for face in faces]
-    if len(faces) == 1 and " // " not in name:
+    if len(faces) == 1 or not any(f.get("side") for f in faces):
+        # One face, or several variants of one card under one name (Un-sets): the first speaks for all.
         return [_mtgjson_single(front, name, layout, [])]
     record = _mtgjson_single(front, name, layout, [])
     record["card_faces"] = [_mtgjson_face(f) for f in faces]

@@ -72,6 +72,15 @@ def test_mtgjson_atomic_cards_with_foreign_names() -> None:
     assert cards["Brisela, Voice of Nightmares"].printed_names["ja"] == "悪夢の声、ブリセラ"
 
 
+def test_mtgjson_variants_without_sides_are_one_card(tmp_path: Path) -> None:
+    variant = {"name": "Everythingamajig", "layout": "normal", "manaCost": "{5}", "type": "Artifact",
+               "colorIdentity": [], "legalities": {}}
+    path = tmp_path / "AtomicCards.json"
+    path.write_text(json.dumps({"meta": {}, "data": {"Everythingamajig": [variant, {**variant, "text": "b"}]}}))
+    [card] = read_cards(path).cards
+    assert (card.name, card.faces, card.commander_legality) == ("Everythingamajig", (), "not_legal")
+
+
 def test_json_stream_reads_elements_across_chunk_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(JsonStream, "CHUNK", 7)  # every element spans many chunks
     text = '[ {"name": "A", "n": 12345}, {"name": "B // C", "s": "x\\"y"} ,\n{"name":"D","v":[1,2.5e3]} ]  \n'
