@@ -291,3 +291,12 @@ def test_cjk_names_resolve(check) -> None:
     verdict = check(text, "edh-2010")
     assert verdict.legal, problems(verdict)
     assert verdict.commanders == ("Oona, Queen of the Fae",)
+
+
+def test_ambiguous_printed_name_is_unverifiable_with_candidates(check) -> None:
+    """Two cards share the Simplified Chinese name 狂热裂片妖: never guess, ask for the English name."""
+    verdict = check(deck_text("Progenitus", ["狂热裂片妖"]))
+    assert verdict.status == "unverifiable"
+    [problem] = verdict.problems
+    assert (problem.rule, problem.key) == ("UNKNOWN", "deck.problem.ambiguous")
+    assert problem.values["candidates"] == ("Frenetic Sliver", "Frenzy Sliver")
