@@ -132,7 +132,7 @@ def summary_image(summary: DeckSummary, colours: str, language: str = "en") -> b
     width, height = IMAGE_SIZE
     image = Image.new("RGB", IMAGE_SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)
-    title = f"{t('deck.summary.curve', language)} · {t('deck.summary.cards', language)} {summary.spells}"
+    title = f"{t('deck.summary.curve', language)} · {t('deck.summary.spells', language, count=summary.spells)}"
     draw.text((24, 20), title, fill=TEXT, font=font(28, bold=True, language=language))
     draw_pips(draw, colours, right=width - 24, top=18)
     left, right, top, bottom = 40, width - 24, 90, height - 50
