@@ -87,6 +87,8 @@ def test_json_stream_reads_elements_across_chunk_boundaries(monkeypatch: pytest.
     items = list(JsonStream(io.StringIO(text), "test").array_items())
     assert items == [{"name": "A", "n": 12345}, {"name": "B // C", "s": 'x"y'}, {"name": "D", "v": [1, 2500.0]}]
     assert list(JsonStream(io.StringIO(" [ ] "), "test").array_items()) == []
+    # A bare number cut by a chunk boundary is read whole, not as 1234 and 56789.
+    assert list(JsonStream(io.StringIO("[123456789,true,null]"), "test").array_items()) == [123456789, True, None]
 
 
 def test_streaming_a_large_scryfall_file_in_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
