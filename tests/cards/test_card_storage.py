@@ -109,6 +109,10 @@ async def test_a_failure_while_writing_rolls_back_to_the_old_cards(db: Database,
     with pytest.raises(Exception, match="UNIQUE"):
         await cards.repository.replace_all(duplicate + duplicate[:1], source="x", fmt="scryfall")
     assert await cards.repository.count() == 398
+    # The last statement fails, after the old table was dropped and the new one renamed: still all undone.
+    with pytest.raises(Exception, match="NOT NULL"):
+        await cards.repository.replace_all(duplicate, source="x", fmt=None)  # type: ignore[arg-type]
+    assert await cards.repository.count() == 398
     assert await db.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'cards_new'") == 0
     assert (await cards.repository.last_import()).source == str(SUBSET)
 
