@@ -40,6 +40,19 @@ class LabView(discord.ui.View):
         await interaction.response.send_message(f"Picked {', '.join(select.values)}", ephemeral=True)
 
 
+class CounterView(discord.ui.View):
+    """Not persistent: routed by message id while the bot runs, gone after a restart."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=600)
+        self.count = 0
+
+    @discord.ui.button(label="Count")
+    async def count_up(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.count += 1
+        await interaction.response.edit_message(content=f"Count {self.count}")
+
+
 class RenameModal(discord.ui.Modal, title="Rename"):
     name = discord.ui.TextInput(label="New name", custom_id="lab:name", default="old")
 
@@ -110,6 +123,15 @@ class LabCog(commands.Cog):
     async def card_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         names = ["Sol Ring", "Solemn Simulacrum", "Swords to Plowshares"]
         return [app_commands.Choice(name=n, value=n) for n in names if n.lower().startswith(current.lower())]
+
+    @lab.command(name="counter", description="A non-persistent view")
+    async def counter(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Count 0", view=CounterView())
+
+    @lab.command(name="whisper", description="DM someone a button")
+    async def whisper(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        await member.send("psst", view=LabView())
+        await interaction.response.send_message("sent", ephemeral=True)
 
     @lab.command(name="webhook", description="Use a route the fake Discord does not model")
     async def webhook(self, interaction: discord.Interaction) -> None:

@@ -191,3 +191,23 @@ async def test_a_route_the_fake_does_not_model_fails_loudly(tmp_path) -> None:
     async with lab(tmp_path) as h:
         with pytest.raises(HarnessError, match=r"POST /channels/\d+/webhooks -> .*fake Discord has no route"):
             await h.slash("lab webhook")
+
+
+async def test_non_persistent_views_route_by_message_until_a_restart(tmp_path) -> None:
+    async with lab(tmp_path) as h:
+        counter = await h.slash("lab counter")
+        await h.click(counter, label="Count")
+        await h.click(counter, label="Count", user="bob")
+        assert counter.content == "Count 2"
+        await h.restart()
+        with pytest.raises(HarnessError, match="never responded"):  # the view died with the old process
+            await h.click(counter, label="Count")
+
+
+async def test_direct_messages_and_clicks_in_them(tmp_path) -> None:
+    async with lab(tmp_path) as h:
+        await h.slash("lab whisper", member="bob")
+        (dm,) = h.messages(h.dm_channel("bob"))
+        assert dm.content == "psst" and h.messages() == []
+        clicked = await h.click(dm, label="Confirm", user="bob")
+        assert clicked.record.guild_id is None and dm.content == "Confirmed by bob"

@@ -225,6 +225,10 @@ class InteractionDriver:
         """Messages in a channel (default ``general``), oldest first, deleted ones left out."""
         return self.fake.channel_messages(self.channel(channel), include_ephemeral=include_ephemeral)
 
+    def dm_channel(self, who: str | FakeMember | FakeUser) -> FakeChannel:
+        """The direct-message channel between the bot and a user (where ``member.send`` lands)."""
+        return self.fake.dm_channel(self.user(who).user)
+
     def threads(self) -> list[FakeChannel]:
         return [c for c in self.guild.channels.values() if c.is_thread]
 
