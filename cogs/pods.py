@@ -89,8 +89,7 @@ class PlayerSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"pod-pic
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
                              match: re.Match[str]) -> PlayerSelect:
-        made = cls(int(match["game"]), item.options, item.placeholder or "")
-        return made
+        return cls(int(match["game"]), item.options, item.placeholder or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_pick(interaction, self.game_id, [int(v) for v in self.item.values])
@@ -340,6 +339,9 @@ class BoardUpdater:
                     self.edits += 1
                 except Exception:  # a failed edit must not stop later ones; the next press retries
                     log.exception("could not update the board of pod game %s", game_id)
+        # No await between the loop's last check and here: a press arriving now finds no task and
+        # starts a new one.
+        self._tasks.pop(game_id, None)
 
     async def flush(self) -> None:
         """Wait for every pending edit (tests, benchmarks, shutdown)."""
