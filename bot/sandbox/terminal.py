@@ -44,6 +44,8 @@ class Terminal:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="sandbox-loop", daemon=True)
         self._completions: list[str] = []
+        self._busy = threading.Lock()  # held while a line runs, so background output never interleaves
+        self._watching = threading.Event()
 
     # -- running coroutines on the bot's loop --------------------------------------------------------
 
@@ -70,9 +72,10 @@ class Terminal:
 
     def run_line(self, line: str, *, echo: bool) -> bool:
         """Run one line; False when the user asked to quit."""
-        if echo and line.strip():
-            self.print([f"{self.prompt()}{line.rstrip()}"])
-        self.print(self.call(self.client.execute(line)))
+        with self._busy:
+            if echo and line.strip():
+                self.print([f"{self.prompt()}{line.rstrip()}"])
+            self.print(self.call(self.client.execute(line)))
         return not self.client.quit_requested
 
     def prompt(self) -> str:
@@ -89,17 +92,43 @@ class Terminal:
 
     def run_interactive(self) -> None:
         self._setup_readline()
-        while True:
+        self._watching.set()
+        watcher = threading.Thread(target=self._watch, name="sandbox-watch", daemon=True)
+        watcher.start()
+        try:
+            while True:
+                try:
+                    line = input(self.prompt())
+                except EOFError:
+                    self.print(["", "bye"])
+                    return
+                except KeyboardInterrupt:
+                    self.print(["", "(Ctrl-C) bye"])
+                    return
+                if not self.run_line(line, echo=False):
+                    return
+        finally:
+            self._watching.clear()
+
+    def _watch(self, interval: float = 0.5) -> None:
+        """While the user is at the prompt, show what the bot does on its own (timers, a Hydra turn)."""
+        while self._watching.wait(interval) and self._watching.is_set():
+            if not self._busy.acquire(blocking=False):
+                continue
             try:
-                line = input(self.prompt())
-            except EOFError:
-                self.print(["", "bye"])
-                return
-            except KeyboardInterrupt:
-                self.print(["", "(Ctrl-C) bye"])
-                return
-            if not self.run_line(line, echo=False):
-                return
+                lines = self.call(self._background_output(), timeout=5)
+                if lines:
+                    typed = _line_buffer()
+                    self.print(["\r\x1b[K" + lines[0], *lines[1:]])
+                    self.out.write(self.prompt() + typed)
+                    self.out.flush()
+            except Exception:  # noqa: BLE001 - the watcher must never take the prompt down
+                pass
+            finally:
+                self._busy.release()
+
+    async def _background_output(self) -> list[str]:
+        return self.client.shown()
 
     # -- completion -------------------------------------------------------------------------------
 
@@ -123,3 +152,12 @@ class Terminal:
                 found = []
             self._completions = found
         return self._completions[state] if state < len(self._completions) else None
+
+
+def _line_buffer() -> str:
+    """What the user has typed so far at the prompt (to redraw it after background output)."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover
+        return ""
+    return readline.get_line_buffer()
