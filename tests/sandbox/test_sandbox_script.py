@@ -33,6 +33,8 @@ SCRIPT = """\
 :restart
 :click -5
 :as bob
+:select 2
+:click +5
 /ping
 :quit
 /ping
@@ -61,6 +63,7 @@ def test_script_mode_runs_a_pod_through_a_restart(tmp_path: Path) -> None:
     after_restart = out.split("bot restarted (same database)")[1]
     assert f"#{board_numbers[0]} Podkeeper in #general — updated" in after_restart
     assert "1 alice (35)" in after_restart, "the old board's -5 button worked after the restart"
+    assert "2 bob (33)" in after_restart, "bob picked himself in the old board's menu and pressed +5"
     assert "bob@#general> /ping" in out and "(only bob can see this)" in out
     assert out.rstrip().endswith("bye"), "nothing after :quit runs"
 
