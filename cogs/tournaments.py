@@ -72,7 +72,7 @@ def _mention(user_id: Any) -> str:
 def error_text(error: TournamentError | PodError, language: str) -> str:
     """The refused action in the user's language, with player ids shown as mentions."""
     if isinstance(error, PodError):
-        return str(error)
+        return t(error.key, language, **error.values)
     values = {k: _mention(v) if k in _PLAYER_VALUES else v for k, v in error.values.items()}
     return t(error.key, language, **values)
 

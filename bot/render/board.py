@@ -10,7 +10,6 @@ Layout numbers are module constants so tests can find the pixels they check.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.domain.pod import COMMANDER_DAMAGE_LIMIT, Commander, Player, PodState
 from bot.i18n import t
-from bot.render.fonts import fit_text, font
+from bot.render.fonts import fit_text, font, png_bytes
 
 WIDTH = 800
 MARGIN = 12
@@ -133,15 +132,9 @@ def render_board(state: PodState, language: str = "en", *, title: str = "",
 
 
 def render_snapshot(board: BoardSnapshot) -> bytes:
-    return _png(board_image(board))
-
-
-def _png(image: Image.Image) -> bytes:
-    """PNG at zlib level 2: for these palette boards it is ~40% faster than ``png_bytes``' level 3 for a
-    file 3% larger (measured: 4.5 ms vs 7.6 ms, 41 KB vs 40 KB)."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=2)
-    return buffer.getvalue()
+    # zlib level 2: for these palette boards ~40% faster than level 3 for a file 3% larger
+    # (measured: 4.5 ms vs 7.6 ms, 41 KB vs 40 KB).
+    return png_bytes(board_image(board), compress_level=2)
 
 
 def clear_caches() -> None:

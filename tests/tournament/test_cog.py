@@ -258,3 +258,13 @@ async def test_a_vote_never_posted_is_posted_after_a_restart(h):
     assert message.id != first.id and message.embeds[0]["footer"]["text"] == "0/4 have voted"
     ballot = await h.click(message, label="Vote", user="bob")
     assert ballot.ephemeral and "Your vote for game" in ballot.content
+
+
+def test_pod_refusals_inside_tournament_commands_are_localised_not_raw_keys() -> None:
+    from bot.domain.pod import PodError
+    from bot.i18n import t
+    from cogs.tournaments import error_text
+
+    error = PodError("not_your_game")
+    assert error_text(error, "ja") == t("pod.error.not_your_game", "ja")
+    assert "pod.error" not in error_text(error, "zh-Hant")
