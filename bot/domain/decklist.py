@@ -179,8 +179,19 @@ _NAMED_HEADER = re.compile(
 _SIDEBOARD_PREFIX = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)
 # One printing detail at the end of a line: *F* foil / *E* etched (Moxfield, Arena), ^tag^ (Archidekt),
 # [Ramp] or [Commander{top}] categories (Archidekt), (SET) 123 (Arena, MTGO, Moxfield).
-_SUFFIX = re.compile(
-    r"\s+(?:\*[A-Za-z]+\*|\^[^^]*\^|\[(?P<category>[^\]]*)\]|\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9★\-]+)?)$")
+_SUFFIX_CHAIN = re.compile(
+    r"(?:\s+(?:\*[A-Za-z]+\*|\^[^^]*\^|\[[^\]]*\]|\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9★\-]+)?))+\s*")
+_SUFFIX_START = re.compile(r"\s+(?=[(\[*^])")
+_CATEGORY = re.compile(r"\[([^\]]*)\]")
+# The common lines in one linear pass: "1 Name", "1x Name", "1 Name (SET) 123 *F*", "1x Name (set) 1 [Ramp]",
+# for a name that starts with a letter and has no brackets or odd characters. Everything else (and every
+# line this refuses) takes the general path, which also explains what is wrong.
+_PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|\\\x00-\x1f]*"
+_FAST_NAME = re.compile(_PLAIN_NAME)
+_FAST_ENTRY = re.compile(
+    rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})"
+    r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?:[ \t]+\*[A-Za-z]+\*)?"
+    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?")
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
@@ -274,7 +285,24 @@ def _section_header(line: str) -> Section | None:
 def _read_entry(reader: _Reader, body: str, section: Section, number: int, original: str) -> None:
     """``[count][x] name [(SET) num] [*F*] [[Category]]`` -> an entry, or an issue."""
     body = body.strip()
+    fast = _FAST_ENTRY.fullmatch(body)
+    if fast is not None and len(fast.group("name")) <= MAX_NAME_LENGTH:
+        category = fast.group("category")
+        if category is not None:
+            section = _category_section(category) or section
+        entry = DeckLine(int(fast.group("count")), fast.group("name"), section, number)
+        (reader.ignored if section is Section.MAYBEBOARD else reader.entries).append(entry)
+        return
     count, body = _split_count(body)
+    _add_entry(reader, count, body, section, number, original)
+
+
+def _add_entry(reader: _Reader, count: int, body: str, section: Section, number: int, original: str) -> None:
+    """``name [(SET) num] [*F*] [[Category]]`` with its count -> an entry, or an issue."""
+    if 0 < count <= MAX_COUNT and len(body) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(body):
+        entry = DeckLine(count, body, section, number)  # a plain name (CSV and .dek rows)
+        (reader.ignored if section is Section.MAYBEBOARD else reader.entries).append(entry)
+        return
     name, category_section = _strip_suffixes(body)
     if category_section is not None:
         section = category_section
@@ -306,21 +334,32 @@ def _split_count(body: str) -> tuple[int, str]:
 
 
 def _strip_suffixes(body: str) -> tuple[str, Section | None]:
-    """Remove printing details and Archidekt categories; a category may name the section."""
-    section: Section | None = None
+    """Remove printing details and Archidekt categories; a category may name the section.
+
+    The chain of suffixes is matched once from where it starts (a space before "(", "[", "*" or "^"),
+    trying later starts when an earlier "(" belongs to the name ("Erase (Not the Urza's Legacy One)")."""
     if "(" not in body and "[" not in body and "*" not in body and "^" not in body:
         return body, None  # fast path: a plain "1 Name" line
-    while (match := _SUFFIX.search(body)) and match.start() > 0:
-        category = match.group("category")
-        if category:
-            section = _category_section(category) or section
-        body = body[: match.start()]
-    return body, section
+    for start in _SUFFIX_START.finditer(body):
+        if start.start() == 0:
+            continue
+        chain = _SUFFIX_CHAIN.fullmatch(body, start.start())
+        if chain is None:
+            continue
+        section: Section | None = None
+        if "[" in chain.group(0):
+            for category in _CATEGORY.findall(chain.group(0)):
+                section = _category_section(category) or section
+        return body[: start.start()], section
+    return body, None
+
+
+_CATEGORY_END = re.compile(r"[{,;]")
 
 
 def _category_section(category: str) -> Section | None:
     """Archidekt's first category names the section: "Commander{top}", "Maybeboard{noDeck}{noPrice}"."""
-    return section_for(re.split(r"[{,]", category, maxsplit=1)[0].strip())
+    return section_for(_CATEGORY_END.split(category, maxsplit=1)[0].strip())
 
 
 def _name_problem(name: str) -> str | None:
@@ -400,9 +439,8 @@ def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | N
         return
     section = Section.MAIN
     if "section" in columns and columns["section"] < len(cells):
-        word = re.split(r"[{,;]", cells[columns["section"]] or "main", maxsplit=1)[0].strip()
-        section = section_for(word) or Section.MAIN
-    _read_entry(reader, f"{count_text} {name}", section, number, original)
+        section = _category_section(cells[columns["section"]]) or Section.MAIN
+    _add_entry(reader, int(count_text), name, section, number, original)
 
 
 # -- MTGO .dek XML --------------------------------------------------------------------------------
@@ -426,14 +464,13 @@ def parse_dek(text: str) -> Decklist:
         number = parser.CurrentLineNumber
         name = (attrs.get("Name") or "").strip()
         quantity = (attrs.get("Quantity") or "").strip()
-        original = f'<Cards Quantity="{quantity}" Name="{name}">'
         if not quantity.isdigit():
-            reader.issue(number, original, "bad_count")
+            reader.issue(number, f'<Cards Quantity="{quantity}" Name="{name}">', "bad_count")
             return
         in_sideboard = (attrs.get("Sideboard") or "").lower() == "true"
         before = len(reader.entries)
-        _read_entry(reader, f"{quantity} {name}", Section.SIDEBOARD if in_sideboard else Section.MAIN,
-                    number, original)
+        _add_entry(reader, int(quantity), name, Section.SIDEBOARD if in_sideboard else Section.MAIN, number,
+                   f'<Cards Quantity="{quantity}" Name="{name}">')
         if in_sideboard and len(reader.entries) > before:
             sideboard.append(reader.entries[-1])
 

@@ -101,23 +101,20 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver,
         if moved:
             notes.append("commander_moved_to_main")
     cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
+    exact = getattr(resolver, "get", None)  # CardIndex.get: the exact English name, no Resolution built
     cards: list[DeckCard] = []
     for entry in entries:
         known = cache.get(entry.name)
         if known is None:
-            known = _lookup(resolver, entry.name)
+            card = exact(entry.name) if exact is not None else None
+            known = (card, (), ()) if card is not None else _resolve(resolver, entry.name)
             cache[entry.name] = known
         cards.append(DeckCard(entry, *known))
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes))
 
 
-def _lookup(resolver: CardResolver, name: str) -> tuple[Card | None, tuple[str, ...], tuple[str, ...]]:
-    """An exact English name straight from the index's ``get`` when it has one (most lines of an
-    export are exact), else the full resolution with suggestions."""
-    get = getattr(resolver, "get", None)
-    card = get(name) if get is not None else None
-    if card is not None:
-        return card, (), ()
+def _resolve(resolver: CardResolver, name: str) -> tuple[Card | None, tuple[str, ...], tuple[str, ...]]:
+    """The full resolution (printed names, faces, suggestions) for a name that is not exact English."""
     resolution = resolver.resolve(name)
     return resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)
 

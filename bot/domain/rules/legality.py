@@ -15,7 +15,7 @@ from bot.cards.model import Card
 from bot.domain.decklist import Section
 from bot.domain.rules.commanders import ineligibility, pair_eligible, valid_pair
 from bot.domain.rules.deck import DeckCard, ResolvedDeck
-from bot.domain.rules.facts import facts_for
+from bot.domain.rules.facts import CardFacts, facts_for
 from bot.domain.rules.identity import ColourOrigin, Source, combined_colours
 from bot.domain.rules.rulesets import Check, Ruleset
 
@@ -92,9 +92,10 @@ def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
     colours = combined_colours(identities, land_types=ruleset.identity.land_types_are_symbols)
     _check_size(deck, ruleset, found)
     _check_singleton(deck, ruleset, found)
+    checked = [(entry, facts_for(entry.card)) for entry in _checked_cards(deck, ruleset)]
     if commanders and len(commanders) == len(deck.commanders):
-        _check_identity(deck, ruleset, colours, found)
-    _check_bans_and_legality(deck, ruleset, found)
+        _check_identity(checked, ruleset, colours, found)
+    _check_bans_and_legality([(c, facts_for(c.card)) for c in commanders] + checked, ruleset, found)
     _check_sideboard(deck, ruleset, found)
     return Verdict(ruleset.name, tuple(c.name for c in deck.commanders), colours, deck.main_count,
                    tuple(found.problems), _notes(deck, ruleset))
@@ -187,12 +188,12 @@ def _checked_cards(deck: ResolvedDeck, ruleset: Ruleset) -> list[DeckCard]:
     return [c for c in deck.in_section(*sections) if c.card is not None]
 
 
-def _check_identity(deck: ResolvedDeck, ruleset: Ruleset, colours: str, found: _Collector) -> None:
+def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset, colours: str,
+                    found: _Collector) -> None:
     """D4 / CR 903.5c: every colour of a card within the commander's; D4d / 903.5d for land types."""
     policy = ruleset.identity
     outside_of: dict[str, str] = {}  # a card's colours -> those outside the deck's (few distinct values)
-    for entry in _checked_cards(deck, ruleset):
-        facts = facts_for(entry.card)
+    for entry, facts in checked:
         card_colours = facts.colours[policy]
         outside = outside_of.get(card_colours)
         if outside is None:
@@ -206,14 +207,15 @@ def _check_identity(deck: ResolvedDeck, ruleset: Ruleset, colours: str, found: _
                   colours=outside, identity=colours)
 
 
-def _check_bans_and_legality(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
+def _check_bans_and_legality(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
+                             found: _Collector) -> None:
     """D5 / banned list; D6 Vintage legality (edh-2010, duel-zh) or Commander legality (commander)."""
-    for entry in [c for c in deck.commanders if c.card is not None] + _checked_cards(deck, ruleset):
+    for entry, facts in checked:
         card = entry.card
         if ruleset.is_banned(card):
             found.add(Check.BANNED, card.name, "deck.problem.banned")
             continue
-        reason = ruleset.legality_problem(card, facts_for(card).vintage_problem)
+        reason = ruleset.legality_problem(card, facts.vintage_problem)
         if reason:
             found.add(Check.LEGALITY, card.name, "deck.problem.not_legal", reason=reason)
 
