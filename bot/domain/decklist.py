@@ -236,7 +236,8 @@ def parse_text(text: str) -> Decklist:
                 block_starts.append(len(reader.entries))
             continue
         if line[0].isdigit():  # the common case: "1 Name ..." is never a header
-            _read_entry(reader, line, section, number, line)
+            if not _read_common_entry(reader, line, section, number):
+                _read_entry(reader, line, section, number, line)
             continue
         if line.startswith(("#", "//")):
             # "// Commander" style headers are comments that name a section.
@@ -282,16 +283,25 @@ def _section_header(line: str) -> Section | None:
     return section_for(match.group("word")) if match else None
 
 
+def _read_common_entry(reader: _Reader, line: str, section: Section, number: int) -> bool:
+    """The common line in one regex pass (``_FAST_ENTRY``); False when the general path must read it."""
+    fast = _FAST_ENTRY.fullmatch(line)
+    if fast is None:
+        return False
+    count, name, category = fast.group("count", "name", "category")
+    if len(name) > MAX_NAME_LENGTH:
+        return False
+    if category is not None:
+        section = _category_section(category) or section
+    (reader.ignored if section is Section.MAYBEBOARD else reader.entries).append(
+        DeckLine(int(count), name, section, number))
+    return True
+
+
 def _read_entry(reader: _Reader, body: str, section: Section, number: int, original: str) -> None:
     """``[count][x] name [(SET) num] [*F*] [[Category]]`` -> an entry, or an issue."""
     body = body.strip()
-    fast = _FAST_ENTRY.fullmatch(body)
-    if fast is not None and len(fast.group("name")) <= MAX_NAME_LENGTH:
-        category = fast.group("category")
-        if category is not None:
-            section = _category_section(category) or section
-        entry = DeckLine(int(fast.group("count")), fast.group("name"), section, number)
-        (reader.ignored if section is Section.MAYBEBOARD else reader.entries).append(entry)
+    if _read_common_entry(reader, body, section, number):
         return
     count, body = _split_count(body)
     _add_entry(reader, count, body, section, number, original)

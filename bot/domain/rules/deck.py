@@ -104,11 +104,13 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver,
     exact = getattr(resolver, "get", None)  # CardIndex.get: the exact English name, no Resolution built
     cards: list[DeckCard] = []
     for entry in entries:
+        card = exact(entry.name) if exact is not None else None
+        if card is not None:
+            cards.append(DeckCard(entry, card))
+            continue
         known = cache.get(entry.name)
         if known is None:
-            card = exact(entry.name) if exact is not None else None
-            known = (card, (), ()) if card is not None else _resolve(resolver, entry.name)
-            cache[entry.name] = known
+            known = cache[entry.name] = _resolve(resolver, entry.name)
         cards.append(DeckCard(entry, *known))
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes))
 

@@ -7,7 +7,6 @@ unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict"
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,12 +166,13 @@ def _singleton_sections(ruleset: Ruleset) -> tuple[Section, ...]:
 
 def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
     """D2 / CR 903.5b: one copy per English name, except what ``facts.copy_limit`` allows."""
-    copies: Counter[str] = Counter()
+    copies: dict[str, int] = {}
     cards: dict[str, Card] = {}
     for entry in deck.in_section(*_singleton_sections(ruleset)):
-        if entry.card is not None:
-            copies[entry.card.name] += entry.count
-            cards[entry.card.name] = entry.card
+        card = entry.card
+        if card is not None:
+            copies[card.name] = copies.get(card.name, 0) + entry.count
+            cards[card.name] = card
     for name, count in copies.items():
         if count == 1:
             continue
