@@ -300,3 +300,50 @@ def test_ambiguous_printed_name_is_unverifiable_with_candidates(check) -> None:
     [problem] = verdict.problems
     assert (problem.rule, problem.key) == ("UNKNOWN", "deck.problem.ambiguous")
     assert problem.values["candidates"] == ("Frenetic Sliver", "Frenzy Sliver")
+
+
+# Backgrounds (2022-06) and Doctors (2023) are newer than the bundled card data, so these records are
+# transcribed from the printed cards (Scryfall field names) to test CR 702.124's other pairings.
+def _card(name: str, type_line: str, cost: str, text: str):
+    from bot.cards.model import Card
+
+    return Card.from_scryfall({"name": name, "type_line": type_line, "mana_cost": cost, "oracle_text": text,
+                               "color_identity": [c for c in "WUBRG" if "{" + c + "}" in cost],
+                               "legalities": {"commander": "legal"}})
+
+
+WILSON = _card("Wilson, Refined Grizzly", "Legendary Creature — Bear Warrior", "{1}{G}",
+               "Reach, trample, ward {2}\nChoose a Background (You can have a Background as a second commander.)")
+SAGE = _card("Candlekeep Sage", "Legendary Enchantment — Background", "{3}{U}",
+             "Commander creatures you own have \"Whenever this creature deals combat damage to a player, draw a card.\"")
+DOCTOR = _card("The Thirteenth Doctor", "Legendary Creature — Time Lord Doctor", "{1}{G}{W}{U}",
+               "Whenever you cast a spell from anywhere other than your hand, put a +1/+1 counter on target creature.")
+YASMIN = _card("Yasmin Khan", "Legendary Creature — Human", "{3}{R}",
+               "{T}: Exile the top card of your library. Until your next end step, you may play it.\n"
+               "Doctor's companion (You can have two commanders if the other is the Doctor.)")
+
+
+def _pair_verdict(first, second, ruleset: str = "commander"):
+    from bot.domain.decklist import DeckLine, Section
+    from bot.domain.rules import DeckCard, ResolvedDeck, check_deck, get_ruleset
+
+    cards = (DeckCard(DeckLine(1, first.name, Section.COMMANDER, 1), first),
+             DeckCard(DeckLine(1, second.name, Section.COMMANDER, 2), second))
+    return check_deck(ResolvedDeck(cards), get_ruleset(ruleset))
+
+
+def test_choose_a_background_with_a_background() -> None:
+    verdict = _pair_verdict(WILSON, SAGE)
+    assert [p.check for p in verdict.problems] == [Check.SIZE]      # only the 2-card deck size
+    assert verdict.colour_identity == "UG"
+
+
+def test_a_background_cannot_lead_alone_or_beside_a_partner(cards) -> None:
+    alone = _pair_verdict(SAGE, cards["Thrasios, Triton Hero"])
+    assert [(p.check, p.values.get("reason")) for p in alone.problems if p.check is not Check.SIZE] == [
+        (Check.COMMANDER, "background_alone"), (Check.PARTNER, None)]
+
+
+def test_doctors_companion_with_a_doctor(cards) -> None:
+    assert [p.check for p in _pair_verdict(YASMIN, DOCTOR).problems] == [Check.SIZE]
+    assert Check.PARTNER in [p.check for p in _pair_verdict(YASMIN, cards["Thrasios, Triton Hero"]).problems]
