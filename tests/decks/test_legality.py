@@ -347,3 +347,14 @@ def test_a_background_cannot_lead_alone_or_beside_a_partner(cards) -> None:
 def test_doctors_companion_with_a_doctor(cards) -> None:
     assert [p.check for p in _pair_verdict(YASMIN, DOCTOR).problems] == [Check.SIZE]
     assert Check.PARTNER in [p.check for p in _pair_verdict(YASMIN, cards["Thrasios, Triton Hero"]).problems]
+
+
+def test_nazgul_limit_of_nine() -> None:
+    """Nazgûl (2023, transcribed): "A deck can have up to nine cards named Nazgûl." """
+    from bot.domain.rules.facts import copy_limit
+
+    nazgul = _card("Nazgûl", "Creature — Wraith Knight", "{2}{B}",
+                   "Deathtouch\nWhen Nazgûl enters the battlefield, the Ring tempts you.\n"
+                   "Whenever the Ring tempts you, put a +1/+1 counter on each Wraith you control.\n"
+                   "A deck can have up to nine cards named Nazgûl.")
+    assert copy_limit(nazgul) == 9
