@@ -208,21 +208,25 @@ class DiscordHarness(InteractionDriver):
     async def settle(self, quiet: float = 0.5, timeout: float = 10.0) -> None:
         """Let the bot's pending background tasks finish: coalesced edits, timers that just fired.
 
-        Returns when every task the bot started after booting is done, or when the remaining ones
-        made no request to Discord for ``quiet`` seconds (long timers), or after ``timeout``.
+        Waits for every task the bot started after booting, except tasks parked in an
+        ``asyncio.sleep`` that ends more than ``quiet`` seconds from now (timers that are not due:
+        settle does not advance time). Gives up when nothing observable happened for ``quiet``
+        seconds (a task blocked on an event nobody sets) or after ``timeout``.
         """
         loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         deadline = loop.time() + timeout
-        seen, since = len(self.fake.requests), loop.time()
+        last_state: Any = None
+        since = loop.time()
         while loop.time() < deadline:
-            pending = {t for t in asyncio.all_tasks() if t not in self._baseline and t is not current
-                       and not t.done()}
-            if not pending:
+            active = {t for t in asyncio.all_tasks() if t not in self._baseline and t is not current
+                      and not t.done() and (_wakes_at(t) or 0) <= loop.time() + quiet}
+            if not active:
                 return
-            await asyncio.wait(pending, timeout=0.02)
-            if len(self.fake.requests) != seen:
-                seen, since = len(self.fake.requests), loop.time()
+            await asyncio.wait(active, timeout=0.02)
+            state = (len(self.fake.requests), frozenset((id(t), id(_innermost(t))) for t in active if not t.done()))
+            if state != last_state:
+                last_state, since = state, loop.time()
             elif loop.time() - since >= quiet:
                 return
 
@@ -247,5 +251,27 @@ class DiscordHarness(InteractionDriver):
             if not dispatch and not done and requests_before == len(self.fake.requests):
                 return  # only long-lived background tasks (timers, loops) remain
 
+
+def _innermost(task: asyncio.Task[Any]) -> Any:
+    """The innermost awaitable of a task's coroutine chain (what it is waiting on right now)."""
+    awaited: Any = task.get_coro()
+    while getattr(awaited, "cr_await", None) is not None:
+        awaited = awaited.cr_await
+    return awaited
+
+
+def _wakes_at(task: asyncio.Task[Any]) -> float | None:
+    """When a task sleeping in ``asyncio.sleep`` wakes up (loop time), else None."""
+    coro: Any = task.get_coro()
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None)
+        if frame is not None and frame.f_code is _SLEEP_CODE:
+            handle = frame.f_locals.get("h")
+            return handle.when() if handle is not None else None
+        coro = getattr(coro, "cr_await", None)
+    return None
+
+
+_SLEEP_CODE = asyncio.sleep.__code__
 
 __all__ = ["DiscordHarness", "HarnessError", "Reply", "default_config", "standard_world", "catalog_of"]

@@ -175,16 +175,24 @@ async def test_settle_waits_for_work_a_cog_schedules_for_later(tmp_path) -> None
 
             async def edit() -> None:
                 await asyncio.sleep(0.3)
+                await asyncio.to_thread(lambda: sum(range(10**6)))  # e.g. rendering off the loop
                 await interaction.edit_original_response(content="done")
-            asyncio.get_running_loop().create_task(edit())
+
+            async def long_timer() -> None:
+                await asyncio.sleep(3600)
+            loop = asyncio.get_running_loop()
+            loop.create_task(edit())
+            loop.create_task(long_timer())
 
         bot.tree.add_command(later)
 
     async with DiscordHarness.start(tmp_path, on_boot=delayed_edit_cog) as h:
         reply = await h.slash("later")
         assert reply.content == "soon", "the call returns before the delayed edit"
+        started = asyncio.get_running_loop().time()
         await h.settle()
         assert reply.content == "done"
+        assert asyncio.get_running_loop().time() - started < 1.5, "an hour-long timer does not hold settle()"
 
 
 async def test_a_route_the_fake_does_not_model_fails_loudly(tmp_path) -> None:
