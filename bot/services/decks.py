@@ -90,9 +90,11 @@ class DeckCards:
     commanders: tuple[Card, ...]
     cards: tuple[tuple[int, Card], ...]
     unresolved: tuple[str, ...]
+    unresolved_main: tuple[tuple[int, str], ...] = ()
 
     def library(self) -> list[Card]:
-        """One entry per copy of each main-deck card (the library the game starts with)."""
+        """One entry per copy of each main-deck card the card data knows (the library the game starts
+        with, less ``unresolved_main``: callers that count cards must add those, see mulligan odds)."""
         return [card for count, card in self.cards for _ in range(count)]
 
 
@@ -169,15 +171,18 @@ class DeckService:
         commanders: list[Card] = []
         cards: list[tuple[int, Card]] = []
         unresolved: list[str] = []
+        unresolved_main: list[tuple[int, str]] = []
         for section, count, written, english in json.loads(record.resolved):
             card = self.cards.get(english) if english else None
             if card is None:
                 unresolved.append(written)
+                if section == Section.MAIN.value:
+                    unresolved_main.append((count, written))
             elif section == Section.COMMANDER.value:
                 commanders.append(card)
             elif section == Section.MAIN.value:
                 cards.append((count, card))
-        return DeckCards(record, tuple(commanders), tuple(cards), tuple(unresolved))
+        return DeckCards(record, tuple(commanders), tuple(cards), tuple(unresolved), tuple(unresolved_main))
 
     async def recheck_guild(self, guild_id: int, ruleset: str) -> int:
         """Re-check every deck of a server under its new ruleset; returns how many verdicts changed."""

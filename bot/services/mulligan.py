@@ -91,8 +91,10 @@ def library_from_list(data: bytes | str, resolver: CardResolver, filename: str |
 
 
 def library_from_registered(deck: DeckCards) -> DeckLibrary:
-    """A registered deck (``DeckService.deck_cards``) as a library."""
-    return DeckLibrary(tuple(deck.library()), tuple(deck.commanders), tuple(deck.unresolved))
+    """A registered deck (``DeckService.deck_cards``) as a library; cards the card data doesn't know
+    count as non-lands (as in ``library_from_list``), so the deck size stays right."""
+    unknown = [_unknown_card(name) for count, name in deck.unresolved_main for _ in range(count)]
+    return DeckLibrary(tuple(deck.library()) + tuple(unknown), tuple(deck.commanders), tuple(deck.unresolved))
 
 
 def odds_for(deck: DeckLibrary, keep: tuple[int, int] = DEFAULT_KEEP, *,

@@ -122,3 +122,16 @@ async def test_dek_upload_is_stored_and_exported_as_text(service) -> None:
     assert record.raw_list.startswith("Commander\n1 Kaalia of the Vast\n\nDeck\n")
     again = service.check(record.raw_list, "commander")
     assert again.verdict.legal and export_text(again.deck) == record.raw_list
+
+
+async def test_registered_deck_with_unknown_cards_keeps_its_full_size_for_mulligan_odds(service) -> None:
+    from bot.services.mulligan import library_from_registered
+
+    with_unknown = KAALIA.replace("Sol Ring", "Sol Rign")
+    await service.register(GUILD, ALICE, "Typo", with_unknown, "commander")
+    deck = await service.deck_cards(GUILD, ALICE, "Typo")
+    assert deck is not None and deck.unresolved_main == ((1, "Sol Rign"),)
+    library = library_from_registered(deck)
+    assert len(library.library) == len(deck.library()) + 1 == 99
+    assert library.unknown == ("Sol Rign",)
+    assert library.counts.lands == sum(card.is_land for card in deck.library())
