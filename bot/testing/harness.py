@@ -210,22 +210,29 @@ class DiscordHarness(InteractionDriver):
 
         Waits for every task the bot started after booting, except tasks parked in an
         ``asyncio.sleep`` that ends more than ``quiet`` seconds from now (timers that are not due:
-        settle does not advance time). Gives up when nothing observable happened for ``quiet``
-        seconds (a task blocked on an event nobody sets) or after ``timeout``.
+        settle does not advance time). Sleeps due sooner are waited out first; after that it gives
+        up when no request was made and no task started or ended for ``quiet`` seconds (a task
+        blocked on an event nobody sets, a polling loop), or after ``timeout``.
         """
         loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         deadline = loop.time() + timeout
+
+        def pending() -> set[asyncio.Task[Any]]:
+            return {t for t in asyncio.all_tasks() if t not in self._baseline and t is not current and not t.done()}
+
+        # Timers already due within ``quiet`` (a coalesced edit's short sleep) are waited for first.
+        due = [w for w in map(_wakes_at, pending()) if w is not None and w <= loop.time() + quiet]
+        not_before = max(due, default=0.0)
         last_state: Any = None
         since = loop.time()
         while loop.time() < deadline:
-            active = {t for t in asyncio.all_tasks() if t not in self._baseline and t is not current
-                      and not t.done() and (_wakes_at(t) or 0) <= loop.time() + quiet}
+            active = {t for t in pending() if (_wakes_at(t) or 0) <= loop.time() + quiet}
             if not active:
                 return
             await asyncio.wait(active, timeout=0.02)
-            state = (len(self.fake.requests), frozenset((id(t), id(_innermost(t))) for t in active if not t.done()))
-            if state != last_state:
+            state = (len(self.fake.requests), frozenset(map(id, pending())))
+            if state != last_state or loop.time() < not_before:
                 last_state, since = state, loop.time()
             elif loop.time() - since >= quiet:
                 return
@@ -250,14 +257,6 @@ class DiscordHarness(InteractionDriver):
             done, _ = await asyncio.wait(dispatch or new, timeout=wait_for, return_when=asyncio.FIRST_COMPLETED)
             if not dispatch and not done and requests_before == len(self.fake.requests):
                 return  # only long-lived background tasks (timers, loops) remain
-
-
-def _innermost(task: asyncio.Task[Any]) -> Any:
-    """The innermost awaitable of a task's coroutine chain (what it is waiting on right now)."""
-    awaited: Any = task.get_coro()
-    while getattr(awaited, "cr_await", None) is not None:
-        awaited = awaited.cr_await
-    return awaited
 
 
 def _wakes_at(task: asyncio.Task[Any]) -> float | None:
