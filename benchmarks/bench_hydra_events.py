@@ -40,6 +40,7 @@ from bot.testing.fakediscord import payloads as P  # noqa: E402
 
 ACCEPTED = 6  # deferred update: the Hydra cog took the action
 BUTTON = 2
+NO_ANSWER_SECONDS = 15.0
 
 
 class Driver:
@@ -52,6 +53,8 @@ class Driver:
         self.presses = 0
         self.refused = 0
         self.late = 0
+        self.unanswered = 0  # "This interaction failed"
+        self.turns_done = 0
         self.missing_turn_messages = 0
         self._watch_messages()
 
@@ -75,8 +78,12 @@ class Driver:
         record = fake.interactions[int(payload["id"])]
         self.h.bot._connection.parse_interaction_create(payload)
         self.presses += 1
-        while not record.acknowledged:
+        give_up = time.perf_counter() + NO_ANSWER_SECONDS
+        while not record.acknowledged and time.perf_counter() < give_up:
             await asyncio.sleep(0.005)
+        if not record.acknowledged:
+            self.unanswered += 1
+            return False
         self.late += record.late
         if record.response_type == ACCEPTED:
             self.accepted[game_id] += 1
@@ -127,8 +134,15 @@ class Driver:
                     self.missing_turn_messages += 1
                 else:
                     self.latencies.append(self.created[thread][before] - started)
+            self.turns_done += 1
             await self.pause()
             await self.answer_questions(game_id)
+
+    async def progress(self) -> None:
+        while True:
+            await asyncio.sleep(30)
+            print(f"  … {self.presses} presses, {self.turns_done} turns ended, {self.unanswered} unanswered",
+                  flush=True)
 
     async def lost_actions(self) -> int:
         """Accepted presses whose action is missing from the stored log (must be 0)."""
@@ -164,7 +178,9 @@ async def run(tables: int, turns: int, think: float, seed: int) -> None:
 
             driver = Driver(h, think, random.Random(seed))
             t0 = time.perf_counter()
+            reporter = asyncio.create_task(driver.progress())
             await asyncio.gather(*(driver.play_table(t.game_id, turns) for t in status.tables))
+            reporter.cancel()
             played = time.perf_counter() - t0
             await asyncio.sleep(events.leaderboard_seconds + 0.5)
             lost = await driver.lost_actions()
@@ -173,7 +189,8 @@ async def run(tables: int, turns: int, think: float, seed: int) -> None:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(f"played {turns} player turns per table in {played:.1f} s (think time ~{think} s per press)")
             print(f"presses: {driver.presses} ({driver.refused} refused by the rules), "
-                  f"late acknowledgements (> 3 s): {driver.late}")
+                  f"late acknowledgements (> 3 s): {driver.late}, "
+                  f"never answered: {driver.unanswered}")
             if lat:
                 p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
                 print(f"end of players' turn -> first Hydra turn message: n={len(lat)} "

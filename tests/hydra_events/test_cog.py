@@ -222,3 +222,21 @@ async def test_status_and_refusals_are_localised(tmp_path, locale: str) -> None:
         await create(h)
         shown = await h.slash("hydra event status", locale=locale)
         assert shown.ephemeral and "Hydra night" in shown.text
+
+
+async def test_a_running_event_survives_a_restart_and_finishes_by_itself(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        announcement = await create(h)
+        for name in ("alice", "bob"):
+            await h.click(announcement, label="Join", user=name)
+        await h.slash("hydra event begin", user="admin")
+        thread, = h.threads()
+        await h.restart()  # leaderboard watcher, grace timers and the Hydra's buttons come back
+        await play(h, thread, "alice")
+        await h.settle()
+        event = await event_row(h)
+        assert event.status == FINISHED
+        results = h.fake.messages[event.results_message_id]
+        assert "<@" in results.content and results.files
+        leaderboard = h.fake.messages[event.leaderboard_message_id]
+        assert "Tables won 1 · lost 0 · still playing 0" in leaderboard.embeds[0]["description"]
