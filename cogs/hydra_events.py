@@ -115,7 +115,7 @@ class EventCommands(app_commands.Group):
     async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
         await self.cog.leave(interaction, event)
 
-    @app_commands.command(name="begin", description=_T("Seat everyone and start all tables now (organisers)"))
+    @app_commands.command(name="begin", description=_T("Start all tables now; later, seat the wait list at new tables (organisers)"))
     @app_commands.describe(event=_T("Event number (default: the latest)"))
     async def begin(self, interaction: discord.Interaction, event: int | None = None) -> None:
         await self.cog.begin_command(interaction, event)
@@ -192,7 +192,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             if event.status == OPEN:
                 self.arm_start(event)
             else:
-                self._spawn(("begin", event.event_id, 0), self.begin_event(event.event_id))
+                self._spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
         await self.grant_pending_roles()
 
     @property
@@ -368,7 +368,15 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         if not await self.events.repo.entrants(event_id):
             await self.cancel_event(event, reason_key="hydra_events.ui.cancelled_empty")
             return
-        await self.begin_event(event_id)
+        await self._begin_logged(event_id)
+
+    async def _begin_logged(self, event_id: int) -> None:
+        """Begin from a timer or after a restart: nobody to tell, so a failure is logged (the next
+        restart, or ``/hydra event begin``, resumes from what was stored)."""
+        try:
+            await self.begin_event(event_id)
+        except (EventError, HydraError, discord.HTTPException):
+            log.exception("could not begin Hydra event %s", event_id)
 
     async def begin_command(self, interaction: discord.Interaction, event_id: int | None) -> None:
         if not await self._organiser_only(interaction):
@@ -376,11 +384,13 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         event = await self._event(interaction, event_id)
         if event is None:
             return
-        if event.status != OPEN:
+        if event.status not in (OPEN, RUNNING):
             await self.refuse(interaction, EventError("hydra_events.error.already_begun"))
             return
         await interaction.response.defer(thinking=True)
         try:
+            if event.status == RUNNING:  # a second wave: new tables for the wait list
+                await self.events.seat_waiting(event.event_id)
             status = await self.begin_event(event.event_id)
         except EventError as error:
             await self.refuse(interaction, error)

@@ -219,6 +219,26 @@ class HydraEventService:
             await self.repo.save_seating(event_id, seating.tables, seating.waiting)
             return seating
 
+    async def seat_waiting(self, event_id: int) -> Seating:
+        """Once tables run, the organiser may open new tables for the wait list (same seating
+        rules; a lone waiting player may play alone rather than not at all)."""
+        async with self.lock(event_id):
+            event = await self.event(event_id)
+            if event.status != RUNNING:
+                raise EventError("hydra_events.error.not_running")
+            entrants = await self.repo.entrants(event_id)
+            groups: dict[int, list[int]] = {}
+            for entrant in entrants:
+                if entrant.state == WAITING:
+                    groups.setdefault(entrant.group_id, []).append(entrant.user_id)
+            if not groups:
+                raise EventError("hydra_events.error.nobody_waiting")
+            seating = seat_players(list(groups.values()), event.table_size)
+            first = max((e.table_no or 0 for e in entrants), default=0) + 1
+            await self.repo.seat_at_new_tables(
+                event_id, {first + i: users for i, users in enumerate(seating.tables)})
+            return seating
+
     async def open_tables(self, event_id: int) -> list[tuple[EventTable, HydraTable]]:
         """Create the Hydra game of every planned table that has none yet (a restart in the middle
         of seating resumes here) and return the tables still without a thread."""

@@ -189,6 +189,14 @@ class HydraEventRepository:
             await conn.execute("UPDATE hydra_events SET status = ?, began_at = ?, updated_at = ? WHERE event_id = ?",
                                (SEATING, now, now, event_id))
 
+    async def seat_at_new_tables(self, event_id: int, tables: dict[int, Sequence[int]]) -> None:
+        """Seat wait-listed players at new tables (table number -> users), all at once."""
+        async with self.db.transaction() as conn:
+            for table_no, users in tables.items():
+                for user_id in users:
+                    await conn.execute("UPDATE hydra_event_entrants SET state = ?, table_no = ? "
+                                       "WHERE event_id = ? AND user_id = ?", (SEATED, table_no, event_id, user_id))
+
     # -- tables -------------------------------------------------------------------------------------
     async def tables(self, event_id: int) -> list[EventTable]:
         rows = await self.db.fetchall(

@@ -204,6 +204,12 @@ async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dro
         await play(h, thread, "alice", ("attack 1 1", "end"))
         later = await h.click(announcement, label="Join", user="dave")
         assert "wait list" in later.content
+        second_wave = await h.slash("hydra event begin", user="admin")
+        assert "at 2 tables" in second_wave.text
+        new_thread = next(t for t in h.threads() if t.id != thread.id)
+        assert "<@" + str(h.user("dave").id) + ">" in h.messages(new_thread)[0].content
+        nobody = await h.slash("hydra event begin", user="admin")
+        assert "Nobody is on the wait list" in nobody.text
 
         intro = h.messages(thread)[0]
         await h.click(intro, label="I'm here", user="bob")

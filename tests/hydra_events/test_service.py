@@ -177,3 +177,18 @@ async def test_begin_needs_someone_and_happens_once(events: HydraEventService) -
         await events.plan(event.event_id)
     entrants = await events.repo.entrants(event.event_id)
     assert [(e.state, e.table_no) for e in entrants] == [(SEATED, 1)]
+
+
+async def test_the_wait_list_gets_new_tables_on_request(events: HydraEventService) -> None:
+    event = await new_event(events)
+    await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
+    (table, _), = await begin(events, event.event_id)
+    await events.hydra.act(table.game_id, 1, "end")
+    for user in (3, 4, 5):
+        assert (await events.join(event.event_id, [(user, f"u{user}")])).state == WAITING
+    seating = await events.seat_waiting(event.event_id)
+    assert sorted(map(len, seating.tables)) == [3]
+    opened = await events.open_tables(event.event_id)
+    assert [(t.table_no, sorted(s.user_id for s in ht.seats)) for t, ht in opened] == [(2, [3, 4, 5])]
+    with pytest.raises(EventError, match="nobody_waiting"):
+        await events.seat_waiting(event.event_id)
