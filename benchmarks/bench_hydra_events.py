@@ -79,12 +79,14 @@ class Driver:
         self.h.bot._connection.parse_interaction_create(payload)
         self.presses += 1
         give_up = time.perf_counter() + NO_ANSWER_SECONDS
-        while not record.acknowledged and time.perf_counter() < give_up:
+        while not record.acknowledged and not record.late and time.perf_counter() < give_up:
             await asyncio.sleep(0.005)
+        if record.late:  # answered after Discord's 3 s: the user saw "This interaction failed"
+            self.late += 1
+            return False
         if not record.acknowledged:
             self.unanswered += 1
             return False
-        self.late += record.late
         if record.response_type == ACCEPTED:
             self.accepted[game_id] += 1
             return True
@@ -189,8 +191,8 @@ async def run(tables: int, turns: int, think: float, seed: int) -> None:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print(f"played {turns} player turns per table in {played:.1f} s (think time ~{think} s per press)")
             print(f"presses: {driver.presses} ({driver.refused} refused by the rules), "
-                  f"late acknowledgements (> 3 s): {driver.late}, "
-                  f"never answered: {driver.unanswered}")
+                  f"answered too late (> 3 s, "
+                  f"'This interaction failed'): {driver.late}, never answered: {driver.unanswered}")
             if lat:
                 p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
                 print(f"end of players' turn -> first Hydra turn message: n={len(lat)} "
@@ -201,6 +203,9 @@ async def run(tables: int, turns: int, think: float, seed: int) -> None:
             print(f"leaderboard: won {board.won}, lost {board.lost}, running {board.running}, "
                   f"heads severed {sum(t.severed for t in board.tables)}")
             print(f"peak RSS: {rss:.0f} MiB; errors logged by the bot: {len(h.errors.records)}")
+            for message in sorted({f"{r.getMessage()[:120]} {r.exc_info[1]!r}"[:300] if r.exc_info else r.getMessage()[:200]
+                                   for r in h.errors.records})[:5]:
+                print("  error:", message)
             for task in list(events.timers.values()) + list(h.bot.get_cog("Hydra").timers.values()):
                 task.cancel()
 

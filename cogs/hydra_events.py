@@ -38,6 +38,7 @@ from bot.render.leaderboard import players_text, render_leaderboard, summary_tex
 from bot.services.hydra_events import EventStatus, HydraEventService
 from bot.storage.hydra_events import (
     CANCELLED,
+    DROPPED,
     FINISHED,
     JOINED,
     OPEN,
@@ -631,7 +632,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         embed.title = f"{event.name} — {tr(f'hydra_events.status.{event.status}')}"
         embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
             "hydra_events.ui.status_counts", joined=status.count(JOINED), seated=status.count(SEATED),
-            waiting=status.count(WAITING), dropped=status.count("dropped")))
+            waiting=status.count(WAITING), dropped=status.count(DROPPED)))
         threads = " ".join(f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id)
         if threads:
             embed.add_field(name=tr("hydra_events.board.threads"), value=threads[:1024], inline=False)
