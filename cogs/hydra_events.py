@@ -10,8 +10,8 @@ something changed (so edits are coalesced however busy the tables are). When eve
 finished, or the organiser ends the event, the results and the leaderboard image are posted, the
 winners are recorded in one transaction, and the server's winner role is given.
 
-The commands sit under the Hydra cog's ``/hydra`` group (added to its group object at load); if
-the Hydra cog is not loaded they fall back to a top-level ``/hydra-event`` group.
+The commands sit under the Hydra cog's ``/hydra`` group (added to its group object at load, so
+``/hydra event create`` etc.); each table is a table of the Hydra cog, played with its buttons.
 """
 
 from __future__ import annotations
@@ -85,8 +85,8 @@ class EventButton(discord.ui.DynamicItem[discord.ui.Button],
 class EventCommands(app_commands.Group):
     """The ``event`` subcommands; every one hands over to the cog."""
 
-    def __init__(self, cog: HydraEventsCog, name: str = "event") -> None:
-        super().__init__(name=name, description=_T("Server-wide Hydra events: many tables, one leaderboard"),
+    def __init__(self, cog: HydraEventsCog) -> None:
+        super().__init__(name="event", description=_T("Server-wide Hydra events: many tables, one leaderboard"),
                          guild_only=True)
         self.cog = cog
 
@@ -159,25 +159,21 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         return self.bot.get_cog("Hydra")
 
     async def cog_load(self) -> None:
+        """Join the Hydra cog's ``/hydra`` group as ``/hydra event …``: every table is one of its
+        tables, so without it there is nothing to run (logged, and no commands are added)."""
         hydra = self.hydra
-        if hydra is not None:
-            self.parent_group = hydra.app_command
-            self.parent_group.add_command(self.commands)  # type: ignore[union-attr]
-            self.service = HydraEventService(self.bot.db, hydra.service)  # type: ignore[attr-defined]
-        else:  # no Hydra cog: a separate top-level group, events still need a Hydra service
-            from bot.services.hydra import HydraService
-
-            self.commands = EventCommands(self, name="hydra-event")
-            self.bot.tree.add_command(self.commands)
-            self.service = HydraEventService(self.bot.db, HydraService(self.bot.db, notify=self.bot.dispatch))  # type: ignore[attr-defined]
+        if hydra is None:
+            log.error("the Hydra cog is not loaded: /hydra event is not available")
+            return
+        self.parent_group = hydra.app_command
+        self.parent_group.add_command(self.commands)  # type: ignore[union-attr]
+        self.service = HydraEventService(self.bot.db, hydra.service)  # type: ignore[attr-defined]
         self.bot.add_dynamic_items(EventButton)
 
     async def cog_unload(self) -> None:
         if self.parent_group is not None:
             self.parent_group.remove_command(self.commands.name)
-        else:
-            self.bot.tree.remove_command(self.commands.name)
-        self.bot.remove_dynamic_items(EventButton)
+            self.bot.remove_dynamic_items(EventButton)
         for task in self.timers.values():
             task.cancel()
         self.announcements.cancel()
@@ -186,7 +182,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
     async def on_ready(self) -> None:
         """After a (re)start: re-arm start timers, finish seating, restart leaderboards and grace
         timers, and give any role that was awarded but not yet given."""
-        if self._resumed:
+        if self._resumed or self.service is None:
             return
         self._resumed = True
         for event in await self.events.repo.events_with_status((OPEN, SEATING, RUNNING)):

@@ -1,0 +1,58 @@
+"""The leaderboard texts and image: decoded PNGs checked for size and drawn pixels."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.domain.hydra_events import LOST, ONGOING, WON, PlayerLine, TableLine, build_leaderboard
+from bot.i18n import Translate
+from bot.render.fonts import png_bytes
+from bot.render.leaderboard import (
+    MAX_IMAGE_ROWS,
+    MAX_TEXT_ROWS,
+    players_text,
+    render_leaderboard,
+    summary_text,
+    tables_text,
+)
+from bot.render.standings import ACCENT, BACKGROUND, ROW_HEIGHT
+
+
+def board(tables: int = 3):
+    lines = []
+    for no in range(1, tables + 1):
+        outcome = (WON, LOST, ONGOING)[no % 3]
+        players = tuple(PlayerLine(no * 10 + i, f"プレイヤー{no}-{i}", no, i, outcome != LOST) for i in range(4))
+        lines.append(TableLine(no, outcome, 3 + no, sum(p.severed for p in players), 2, players))
+    return build_leaderboard(lines)
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
+def test_image_has_a_row_per_table_and_player_and_draws_the_title(language: str) -> None:
+    image = Image.open(io.BytesIO(png_bytes(render_leaderboard("Hydra night", board(3), language))))
+    assert image.width == 1000
+    rows = 3 + 12
+    assert image.height >= rows * ROW_HEIGHT
+    assert image.getpixel((5, 5)) == BACKGROUND
+    title = image.crop((0, 15, 600, 75))
+    assert any(pixel == ACCENT for pixel in title.getdata())  # the title is drawn in the accent colour
+
+
+def test_long_events_are_cut_to_a_phone_sized_image_and_the_texts_say_how_many_more() -> None:
+    big = board(40)
+    image = render_leaderboard("Hydra night", big, "en")
+    assert image.height < 2 * MAX_IMAGE_ROWS * ROW_HEIGHT + 600
+    tr = Translate("en")
+    assert f"and {40 - MAX_TEXT_ROWS} more" in tables_text(big, tr)
+    assert f"and {160 - MAX_TEXT_ROWS} more" in players_text(big, tr)
+    assert "Fastest win: table" in summary_text(big, tr)
+
+
+def test_empty_leaderboard_reads_as_such() -> None:
+    empty = build_leaderboard([])
+    tr = Translate("en")
+    assert tables_text(empty, tr) == "—" and "Fastest" not in summary_text(empty, tr)
+    assert render_leaderboard("Hydra night", empty, "en").height > 0
