@@ -11,11 +11,12 @@ import json
 import sys
 from pathlib import Path
 
+from bot.cli._decklist_input import read_deck_file, report_refusal
 from bot.config import RULESETS
 from bot.domain.decklist import DecklistRefused
 from bot.domain.rules import UnknownRuleset
 from bot.i18n import LANGUAGES, t
-from bot.render.deck import note_message, refusal_message, verdict_headline, verdict_json, verdict_lines
+from bot.render.deck import note_message, verdict_headline, verdict_json, verdict_lines
 from bot.services.decks import DeckCheck, check_deck_text
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
@@ -39,25 +40,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.set_defaults(func=_check)
 
 
-def _read(path: Path) -> bytes:
-    if str(path) == "-":
-        return sys.stdin.buffer.read()
-    return path.read_bytes()
-
-
 def _check(args: argparse.Namespace) -> int:
     config = args.config_obj
     language = args.language or config.default_locale
     ruleset = args.ruleset or config.default_ruleset
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(t("deck.refused.unreadable_file", language, path=args.file, error=exc.strerror), file=sys.stderr)
+    data = read_deck_file(args.file, language)
+    if data is None:
         return EXIT_UNREADABLE
     try:
         result = asyncio.run(_run_check(config, data, ruleset, args.file.name, args.commander))
     except DecklistRefused as refusal:
-        print(refusal_message(refusal, language), file=sys.stderr)
+        report_refusal(refusal, language)
         return EXIT_UNREADABLE
     except UnknownRuleset as exc:
         print(t("deck.refused.unknown_ruleset", language, name=exc.name, choices=", ".join(RULESETS)),

@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from bot.cli._decklist_input import read_deck_file, report_refusal
 from bot.domain.decklist import DecklistRefused
 from bot.domain.mulligan import MulliganError, MulliganStyle
 from bot.domain.mulligan.odds import DEFAULT_KEEP, DEFAULT_PLAYERS, hypergeometric, monte_carlo_odds
@@ -67,26 +68,16 @@ def _keep_range(text: str) -> tuple[int, int]:
     return low, high
 
 
-def _read(path: Path) -> bytes:
-    if str(path) == "-":
-        return sys.stdin.buffer.read()
-    return path.read_bytes()
-
-
 def _odds(args: argparse.Namespace) -> int:
     config = args.config_obj
     language = args.language or config.default_locale
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(t("deck.refused.unreadable_file", language, path=args.file, error=exc.strerror), file=sys.stderr)
+    data = read_deck_file(args.file, language)
+    if data is None:
         return EXIT_UNREADABLE
     try:
         deck = asyncio.run(_load(config, data, args.file.name, args.commander))
     except DecklistRefused as refusal:
-        from bot.render.deck import refusal_message
-
-        print(refusal_message(refusal, language), file=sys.stderr)
+        report_refusal(refusal, language)
         return EXIT_UNREADABLE
     try:
         odds = odds_for(deck, args.keep, player_count=args.players)
