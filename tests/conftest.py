@@ -32,3 +32,14 @@ async def db(db_path: Path):
     database = await Database.open(db_path)
     yield database
     await database.close()
+
+
+def write_cli_config(tmp_path: Path, cards_path: Path, *, log_level: str | None = None) -> Path:
+    """A config.toml for CLI tests: a database in ``tmp_path`` and ``cards_path`` as the card data
+    imported on first use (a small committed subset, so commands start fast)."""
+    path = tmp_path / "config.toml"
+    text = f'[database]\npath = "{tmp_path / "podkeeper.sqlite3"}"\n[cards]\npath = "{cards_path}"\n'
+    if log_level:
+        text += f'[logging]\nlevel = "{log_level}"\n'
+    path.write_text(text, encoding="utf-8")
+    return path

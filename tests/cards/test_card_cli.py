@@ -12,15 +12,13 @@ import pytest
 from bot.cli import main
 from bot.cli.cards import ProgressBar
 from tests.cards.conftest import SCRYFALL_FILE, SUBSET
+from tests.conftest import write_cli_config
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     """A config whose 'bundled' data is the committed subset, so commands import it quickly."""
-    path = tmp_path / "config.toml"
-    path.write_text(f'[database]\npath = "{tmp_path / "p.sqlite3"}"\n[cards]\npath = "{SUBSET}"\n'
-                    f'[logging]\nlevel = "WARNING"\n', encoding="utf-8")
-    return path
+    return write_cli_config(tmp_path, SUBSET, log_level="WARNING")
 
 
 def run(config: Path, *args: str) -> int:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from tests.conftest import write_cli_config
 
 DATA = Path(__file__).parent.parent / "data"
 DECKS = DATA / "decks"
@@ -16,10 +17,7 @@ DECKS = DATA / "decks"
 
 @pytest.fixture
 def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(f'[database]\npath = "{tmp_path / "db.sqlite3"}"\n\n'
-                    f'[cards]\npath = "{DATA / "deck_cards.jsonl"}"\n', encoding="utf-8")
-    return path
+    return write_cli_config(tmp_path, DATA / "deck_cards.jsonl")
 
 
 def run(config_file: Path, *args: str) -> int:

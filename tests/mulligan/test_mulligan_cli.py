@@ -10,16 +10,14 @@ import pytest
 
 from bot.cli import main
 from bot.domain.mulligan.odds import hypergeometric_pmf
+from tests.conftest import write_cli_config
 
 DATA = Path(__file__).parent.parent / "data"
 
 
 @pytest.fixture
 def config_file(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(f'[database]\npath = "{tmp_path / "db.sqlite3"}"\n'
-                    f'[cards]\npath = "{DATA / "mulligan_cards.jsonl"}"\n', encoding="utf-8")
-    return path
+    return write_cli_config(tmp_path, DATA / "mulligan_cards.jsonl")
 
 
 def run(config_file: Path, *argv: str) -> int:
