@@ -191,6 +191,8 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             else:
                 self._spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
         await self.grant_pending_roles()
+        for event in await self.events.repo.finished_without_results():
+            await self.publish_results(event.event_id)
 
     @property
     def events(self) -> HydraEventService:
@@ -499,29 +501,41 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
 
     # -- the end ------------------------------------------------------------------------------------
     async def finish_event(self, event_id: int) -> None:
-        """Award (one transaction), post the results with the image, give the winner role."""
+        """Award (one transaction), give the winner role, then post the results with the image."""
         event = await self.events.event(event_id)
         role_id = (await self.bot.guild_settings.get(event.guild_id)).winner_role_id  # type: ignore[attr-defined]
-        status = await self.events.finish(event_id, role_id)
-        if status is None:
+        if await self.events.finish(event_id, role_id) is None:
             return
         self._stop_timers(event_id)
+        await self.grant_pending_roles()
+        await self.publish_results(event_id)
+
+    async def publish_results(self, event_id: int) -> None:
+        """Post the results of a finished event once (again after a restart if posting failed).
+        The winners named are the stored awards, not a fresh look at the tables."""
+        status = await self.events.status(event_id)
+        event = status.event
+        if event.status != FINISHED or event.results_message_id is not None:
+            return
         tr = Translate(event.language)
-        channel = await self._channel(event.channel_id)
-        if event.leaderboard_message_id:
-            await channel.get_partial_message(event.leaderboard_message_id).edit(embed=self.leaderboard_embed(status))
-        winners = " ".join(f"<@{p.user_id}>" for p in status.board.winners)
-        text = (tr("hydra_events.ui.results", event=event.name, winners=winners) if winners
-                else tr("hydra_events.ui.results_no_winner", event=event.name))
-        image = render_leaderboard(event.name, status.board, event.language)
-        file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
-        embed = self.leaderboard_embed(status)
-        embed.set_image(url=f"attachment://{file.filename}")
-        message = await channel.send(text, embed=embed, file=file)
+        try:
+            channel = await self._channel(event.channel_id)
+            embed = self.leaderboard_embed(status)
+            if event.leaderboard_message_id:
+                await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
+            winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
+            text = (tr("hydra_events.ui.results", event=event.name, winners=winners) if winners
+                    else tr("hydra_events.ui.results_no_winner", event=event.name))
+            image = render_leaderboard(event.name, status.board, event.language)
+            file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
+            embed.set_image(url=f"attachment://{file.filename}")
+            message = await channel.send(text, embed=embed, file=file)
+        except discord.HTTPException:
+            log.exception("could not post the results of Hydra event %s (retried at the next start)", event_id)
+            return
         await self.events.set_messages(event_id, results_message_id=message.id)
         await self._scheduled_status(event, discord.EventStatus.completed)
         self.announcements.request(event_id)
-        await self.grant_pending_roles()
 
     async def grant_pending_roles(self) -> None:
         """Give the winner role for every award not yet marked given (retried after a restart)."""

@@ -115,6 +115,13 @@ class HydraEventRepository:
             tuple(statuses))
         return [EventRow(*row) for row in rows]
 
+    async def finished_without_results(self) -> list[EventRow]:
+        """Finished events whose results message was never posted (the bot stopped in between)."""
+        rows = await self.db.fetchall(
+            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM hydra_events WHERE status = ? AND results_message_id IS NULL "
+            "ORDER BY event_id", (FINISHED,))
+        return [EventRow(*row) for row in rows]
+
     async def latest(self, guild_id: int, statuses: Sequence[str]) -> EventRow | None:
         marks = ", ".join("?" for _ in statuses)
         row = await self.db.fetchone(

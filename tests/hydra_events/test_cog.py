@@ -26,6 +26,17 @@ def booted(time_scale: float = 1.0) -> Callable:
     return on_boot
 
 
+async def finished(h: DiscordHarness, event_id: int = 1):
+    """The event once its results are posted (the leaderboard watcher may be the one posting them,
+    a background task the harness does not wait for)."""
+    for _ in range(200):
+        event = await cog(h).events.event(event_id)
+        if event.results_message_id is not None:
+            return event
+        await asyncio.sleep(0.025)
+    raise AssertionError(f"event {event_id} did not post its results: {event}")
+
+
 def cog(h: DiscordHarness):
     return h.bot.get_cog("HydraEvents")
 
@@ -133,9 +144,8 @@ async def test_begin_seats_tables_plays_them_and_awards_the_winners(tmp_path) ->
             board = board_of(h, second)
             await h.click(board, custom_id=f"hydra:{second_game.game_id}:concede",
                           user=h.guild.members[seat.user_id].name)
-        await h.settle()
-        event = await event_row(h)
-        assert event.status == FINISHED and event.results_message_id
+        event = await finished(h)
+        assert event.status == FINISHED
         results = h.fake.messages[event.results_message_id]
         winners = {seat.user_id for seat in first_game.seats}
         for user_id in winners:
@@ -239,10 +249,30 @@ async def test_a_running_event_survives_a_restart_and_finishes_by_itself(tmp_pat
         thread, = h.threads()
         await h.restart()  # leaderboard watcher, grace timers and the Hydra's buttons come back
         await play(h, thread, "alice")
-        await h.settle()
-        event = await event_row(h)
+        event = await finished(h)
         assert event.status == FINISHED
         results = h.fake.messages[event.results_message_id]
         assert "<@" in results.content and results.files
         leaderboard = h.fake.messages[event.leaderboard_message_id]
         assert "Tables won 1 · lost 0 · still playing 0" in leaderboard.embeds[0]["description"]
+
+
+async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        role = h.add_role("Hydra Slayer")
+        await h.bot.guild_settings.update(h.guild.id, winner_role_id=role.id)
+        announcement = await create(h)
+        for name in ("alice", "bob"):
+            await h.click(announcement, label="Join", user=name)
+        await h.slash("hydra event begin", user="admin")
+        thread, = h.threads()
+        cog(h).timers.pop(("board", 1, 0)).cancel()  # stop the watcher: the finish below is "interrupted"
+        h.bot.remove_listener(cog(h).on_hydra_game_finished, "on_hydra_game_finished")
+        await play(h, thread, "alice")
+        assert await cog(h).events.finish(1, role_id=role.id) is not None  # awarded, then the bot stops
+        assert role.id not in h.user("alice").role_ids and (await event_row(h)).results_message_id is None
+        await h.restart()
+        event = await event_row(h)
+        assert event.results_message_id is not None
+        assert f"<@{h.user('alice').id}>" in h.fake.messages[event.results_message_id].content
+        assert role.id in h.user("alice").role_ids and role.id in h.user("bob").role_ids
