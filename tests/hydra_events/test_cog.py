@@ -276,3 +276,21 @@ async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_pat
         assert event.results_message_id is not None
         assert f"<@{h.user('alice').id}>" in h.fake.messages[event.results_message_id].content
         assert role.id in h.user("alice").role_ids and role.id in h.user("bob").role_ids
+
+
+async def test_the_grace_timer_drops_who_never_showed_up_and_the_table_goes_on(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted(time_scale=0.002)) as h:
+        announcement = await create(h, grace=1, table_size=4)  # 1 minute: 0.12 s at this time scale
+        for name in ("alice", "bob", "carol"):
+            await h.click(announcement, label="Join", user=name)
+        await h.slash("hydra event begin", user="admin")
+        thread, = h.threads()
+        await h.click(h.messages(thread)[0], label="I'm here", user="alice")
+        await play(h, thread, "bob", ("attack 1 1",))  # bob acts on the board
+        await asyncio.sleep(0.3)
+        await h.settle()
+        assert any(f"<@{h.user('carol').id}> did not show up" in m.content for m in h.messages(thread))
+        entrants = {e.user_id: e.state for e in await cog(h).events.repo.entrants(1)}
+        assert entrants[h.user("carol").id] == "dropped" and entrants[h.user("alice").id] == "seated"
+        table = await h.bot.get_cog("Hydra").service.load((await cog(h).events.repo.tables(1))[0].game_id)
+        assert [p.lost for p in table.game.players] == [False, False, True] and not table.game.over
