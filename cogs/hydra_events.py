@@ -489,7 +489,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         status = await self.events.status(event_id)
         if status.event.status != RUNNING:
             return True
-        if await self.events.all_tables_over(event_id):
+        if self.events.tables_all_over(status):
             await self.finish_event(event_id)
             return True
         embed = self.leaderboard_embed(status)

@@ -352,8 +352,11 @@ class HydraEventService:
             return await self.repo.cancel(event_id)
 
     async def all_tables_over(self, event_id: int) -> bool:
+        return self.tables_all_over(await self.status(event_id))
+
+    @staticmethod
+    def tables_all_over(status: EventStatus) -> bool:
         """Every planned table exists and its game has ended."""
-        status = await self.status(event_id)
         planned = {e.table_no for e in status.entrants if e.table_no is not None}
         return (status.event.status == RUNNING and bool(status.tables)
                 and planned <= {t.table_no for t in status.tables} and status.board.finished)
