@@ -72,11 +72,16 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
         terminal.print(TOUR.splitlines())
     terminal.print([f"(database: {database}; bot log: {workdir / 'sandbox.log'})",
                     "starting the bot… (a fresh database first imports the card data: a few seconds)"])
+    status = 0
     try:
         terminal.start()
         terminal.print([f"bot ready: {len(session.fake.synced_commands.get(None, []))} commands synced"])
         if lines is not None:
             terminal.run_lines(lines)
+            failures = terminal.client.failures
+            if failures:
+                terminal.print([f"({failures} line(s) failed: see the lines starting with '!')"])
+                status = 1
         else:
             terminal.run_interactive()
     except KeyboardInterrupt:
@@ -88,7 +93,7 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     finally:
         terminal.close()
         restore_logging()
-    return 0
+    return status
 
 
 def _log_to_file(path: Path) -> Callable[[], None]:

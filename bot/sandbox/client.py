@@ -57,6 +57,7 @@ class SandboxClient:
         self.renderer = Renderer(files_dir, {}, on_saved=open_image if open_images else None)
         self.modals: dict[str, Reply] = {}  # user name -> the reply that opened their pending modal
         self.quit_requested = False
+        self.failures = 0  # lines that could not run or made the bot fail (script mode exits 1)
 
     # -- entry ------------------------------------------------------------------------------------
 
@@ -74,6 +75,7 @@ class SandboxClient:
             else:
                 raise ClientError("start with / for a slash command or : for a client command (:help)")
         except (ClientError, HarnessError, CommandError, LookupError, ValueError) as error:
+            self.failures += 1
             out = self.shown() + [f"! {line_}" for line_ in str(error).splitlines()]
         return out
 
