@@ -123,7 +123,7 @@ def place_late_group(tables: Iterable[OpenTable], group_size: int, table_size: i
 
 def in_first_turn(game: HydraGame) -> bool:
     """The players' first turn (H3): nobody has ended it yet."""
-    return not game.over and game.turn == 1 and game.active == "players"
+    return game.in_players_first_turn
 
 
 def no_shows(seated: Iterable[int], present: Iterable[int]) -> list[int]:

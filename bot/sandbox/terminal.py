@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 import threading
 from collections.abc import Iterable
@@ -20,6 +21,8 @@ from typing import Any, TextIO
 
 from bot.sandbox.client import SandboxClient
 from bot.sandbox.session import SandboxSession
+
+log = logging.getLogger(__name__)
 
 TOUR = """\
 Welcome to the Podkeeper sandbox: the real bot, talking to a pretend Discord on this computer.
@@ -123,7 +126,7 @@ class Terminal:
                     self.out.write(self.prompt() + typed)
                     self.out.flush()
             except Exception:  # noqa: BLE001 - the watcher must never take the prompt down
-                pass
+                log.debug("background output watcher failed", exc_info=True)
             finally:
                 self._busy.release()
 

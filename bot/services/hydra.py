@@ -124,6 +124,21 @@ class HydraService:
                 raise HydraError(key, max=MAX_PLAYERS) from None
             return await self._reload(table.game_id)
 
+    async def seat_late(self, game_id: int, players: Sequence[tuple[int, str]], *,
+                        limit: int = MAX_PLAYERS) -> HydraTable | None:
+        """Add players to a game still in the players' first turn (H3: nobody has ended it yet; H10:
+        at most ``limit`` seats). Seats are part of the game's set-up, so the game is replayed with
+        the newcomers: the same board, plus their life totals. Returns None when the table has moved
+        on (or is full) and nothing was changed."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.game is None or not table.game.in_players_first_turn \
+                    or len(table.seats) + len(players) > limit:
+                return None
+            for user_id, name in players:
+                await self.repo.add_seat(game_id, user_id, name, limit=limit)
+            return await self._reload(game_id)
+
     async def leave(self, game_id: int, user_id: int) -> HydraTable:
         async with self.lock(game_id):
             table = await self._lobby(game_id)

@@ -170,20 +170,11 @@ class HydraEventService:
 
     async def _seat_at_running_table(self, game_id: int, members: Sequence[tuple[int, str]],
                                      table_size: int) -> HydraTable:
-        """Add late players to a Hydra game still in the players' first turn (H3, H10).
-
-        The Hydra service only seats people in the lobby, so this uses its repository and then
-        drops its cached copy of the game (the new seats change the game's set-up; replaying the
-        first turn's actions with them gives the same board plus the newcomers).
-        TODO(hydra): replace with a ``HydraService.seat_late(game_id, user_id, name)`` hook."""
-        async with self.hydra.lock(game_id):
-            table = await self.hydra.load(game_id)
-            if table.game is None or not in_first_turn(table.game) or len(table.seats) + len(members) > table_size:
-                raise EventError("hydra_events.error.table_moved_on")
-            for user_id, name in members:
-                await self.hydra.repo.add_seat(game_id, user_id, name, limit=table_size)
-            self.hydra._tables.pop(game_id, None)  # noqa: SLF001 - see the TODO above
-            return await self.hydra.load(game_id)
+        """Add late players to a Hydra game still in the players' first turn (H3, H10)."""
+        table = await self.hydra.seat_late(game_id, members, limit=table_size)
+        if table is None:
+            raise EventError("hydra_events.error.table_moved_on")
+        return table
 
     async def leave(self, event_id: int, user_id: int) -> None:
         """Leave before being seated (joined or waiting); a seated player concedes at their table."""

@@ -181,6 +181,11 @@ class HydraGame:
         return self.outcome != "ongoing"
 
     @property
+    def in_players_first_turn(self) -> bool:
+        """The players' first turn (H3) that nobody has ended yet: late challengers may still sit down."""
+        return not self.over and self.turn == 1 and self.active == "players"
+
+    @property
     def spells_locked(self) -> bool:
         """Disorienting Glower: players can't cast spells until the Hydra's next turn."""
         return self.glower_until > self.hydra_turns

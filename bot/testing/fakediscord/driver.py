@@ -13,6 +13,7 @@ Subclasses: ``bot.testing.harness.DiscordHarness`` (in-process) and
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -169,7 +170,7 @@ class ErrorCollector(logging.Handler):
             self.records.append(record)
 
 
-class InteractionDriver:
+class InteractionDriver(ABC):
     """Acts as users of one guild. Subclasses provide ``catalog()`` and ``_deliver()``."""
 
     fake: FakeDiscord
@@ -196,15 +197,17 @@ class InteractionDriver:
 
     # -- to be provided ---------------------------------------------------------------------------
 
+    @abstractmethod
     def catalog(self) -> CommandCatalog:
-        raise NotImplementedError
+        """The commands users can type (the in-process tree, or what the bot synced)."""
 
     def guild_command_names(self) -> set[str]:
         """Root commands registered for the guild only (their interactions carry ``guild_id``)."""
         return set()
 
+    @abstractmethod
     async def _deliver(self, payload: dict[str, Any], expect_error: bool) -> Reply:
-        raise NotImplementedError
+        """Send one interaction to the bot and collect what it did."""
 
     # -- the world ----------------------------------------------------------------------------------
 
