@@ -1,5 +1,5 @@
 """Every card the seed documents name that the bundled data contains (issue #2: "every card name in
-../shared/seeds/ that is in the data must resolve"), written exactly as the seeds write it.
+the seed documents that is in the data must resolve"), written exactly as the seeds write it.
 
 Extracted once by hand and by a substring scan of the seeds against every English and printed name.
 Names the seeds spell differently from the data (掠夺大婶麦汁 for 波尬麦汁大婶, 水没洞穴 for 水没墓穴)
