@@ -376,12 +376,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
 
     async def board_language(self, guild_id: int | None) -> str:
-        """Everyone reads the same board: the server's language setting, else the bot's default."""
-        if guild_id and self.bot.guild_settings is not None:  # type: ignore[attr-defined]
-            chosen = (await self.bot.guild_settings.get(guild_id)).locale  # type: ignore[attr-defined]
-            if chosen:
-                return chosen
-        return self.bot.config.default_locale  # type: ignore[attr-defined]
+        """Everyone reads the same board: the server's language (see ``PodkeeperBot.guild_language``)."""
+        return await self.bot.guild_language(guild_id)  # type: ignore[attr-defined]
 
     # -- acting ------------------------------------------------------------------------------------------
 
