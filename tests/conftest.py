@@ -17,6 +17,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run long randomized tests at their full counts (e.g. 10,000 Hydra games)")
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m randomized` sees the added marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test using ``full_run`` is randomized with a count ``--full`` raises: mark it so CI can run just
+    those at their full counts (``pytest --full -m randomized``)."""
+    for item in items:
+        if "full_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.randomized)
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def full_run(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--full"))

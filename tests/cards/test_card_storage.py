@@ -147,6 +147,7 @@ async def test_open_card_database_for_cli_commands(tmp_path: Path) -> None:
         await db.close()
 
 
+@pytest.mark.slow  # the whole bundled card data set
 async def test_the_bundled_data_set_loads_and_every_seed_card_resolves(db: Database, tmp_path: Path) -> None:
     """Integration with the full bundled file (assets/, shipped with the project)."""
     cards = await CardDatabase.open(db)
