@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.domain.errors import DomainError
 from bot.domain.mulligan import MulliganError, MulliganStyle, TableMulligan, parse_decision, style_for_ruleset
 
 MIN_PLAYERS = 2
@@ -75,13 +76,10 @@ STOP = "stop"
 UNDO = "undo"
 
 
-class PodError(Exception):
+class PodError(DomainError):
     """A change the rules or the game's state refuse. ``key`` is an i18n message key under ``pod.error.``."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = key if "." in key else f"pod.error.{key}"  # a dotted key comes from another catalogue
-        self.values = values
+    prefix = "pod.error."
 
 
 @dataclass(frozen=True)

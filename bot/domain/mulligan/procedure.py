@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.domain.errors import DomainError
+
 OPENING_HAND = 7
 MULTIPLAYER_PLAYERS = 3  # CR 103.5c: the free first mulligan applies from three players on
 
@@ -82,13 +84,9 @@ def free_first_mulligan(style: MulliganStyle, player_count: int) -> bool:
     return style is not MulliganStyle.PARTIAL_PARIS and player_count >= MULTIPLAYER_PLAYERS
 
 
-class MulliganError(ValueError):
-    """A decision the procedure does not allow. ``key``/``values`` form a message of ``mulligan.toml``."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(f"{key} {values}" if values else key)
-        self.key = key
-        self.values = values
+class MulliganError(DomainError, ValueError):
+    """A decision the procedure does not allow. ``key`` (in full) and ``values`` form a message of
+    ``mulligan.toml``."""
 
 
 @dataclass(frozen=True, slots=True)
