@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from bot.cards.model import Card
 
@@ -40,7 +40,7 @@ _SKIPPED_LAYOUTS = frozenset({"art_series", "token", "double_faced_token", "embl
 _SCRYFALL_LANGUAGES = {"ja": "ja", "zhs": "zh-Hans", "zht": "zh-Hant"}
 _MTGJSON_LANGUAGES = {"Japanese": "ja", "Chinese Simplified": "zh-Hans", "Chinese Traditional": "zh-Hant"}
 _DECOMPRESSORS: dict[bytes, Callable[[IO[bytes]], IO[bytes]]] = {
-    b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
+    b"\x1f\x8b": lambda raw: cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")),
     b"BZh": bz2.BZ2File,
     b"\xfd7zXZ\x00": lzma.LZMAFile,
 }

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.domain.errors import DomainError
-from bot.domain.mulligan import MulliganError, MulliganStyle, TableMulligan, parse_decision, style_for_ruleset
+from bot.domain.mulligan import (
+    Instruction,
+    MulliganError,
+    MulliganStyle,
+    TableMulligan,
+    parse_decision,
+    style_for_ruleset,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -433,13 +440,13 @@ def _apply_mulligan(state: PodState, event: Event) -> None:
         raise PodError(error.key, **error.values) from None
 
 
-def mulligan_instructions(state: PodState, player: int) -> tuple:
+def mulligan_instructions(state: PodState, player: int) -> tuple[Instruction, ...]:
     """What ``player`` does with their cards after their last answer (for the reply to that player)."""
     table = state.mulligan
     if table is None:
         return ()
     replayed = TableMulligan.start(table.style, table.seat_order, table.player_count)
-    told: tuple = ()
+    told: tuple[Instruction, ...] = ()
     for who, decision in table.decisions:
         replayed, instructions = replayed.decide(who, decision)
         if who == player:

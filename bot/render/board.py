@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -87,7 +88,7 @@ def _palette_colours() -> tuple[Colour, ...]:
         for fore in (TEXT, DIM, ACTIVE, SEAT, OUT, POISON, WARN, GRID):
             for step in range(8):
                 share = step / 7
-                colours.add(tuple(round(b * (1 - share) + f * share) for b, f in zip(back, fore, strict=True)))
+                colours.add(cast(Colour, tuple(round(b * (1 - share) + f * share) for b, f in zip(back, fore, strict=True))))
     return tuple(sorted(colours))
 
 
@@ -147,7 +148,7 @@ def board_image(board: BoardSnapshot) -> Image.Image:
     """The board as a palette image. Player cards and the matrix are drawn from small hashable views
     and cached, so after one press only the card that changed is drawn again."""
     image = Image.new("P", (WIDTH, board.height), _palette_colours().index(BACKGROUND))
-    image.putpalette(_palette().getpalette())
+    image.putpalette(_palette().getpalette() or [])
     header = Image.new("RGB", (WIDTH, HEADER_HEIGHT), BACKGROUND)
     language = board.language
     _text(header, (MARGIN, HEADER_HEIGHT // 2), board.header, font(30, bold=True, language=language), TEXT, "lm")

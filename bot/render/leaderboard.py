@@ -85,9 +85,9 @@ def render_leaderboard(title: str, board: Leaderboard, language: str) -> Image.I
                tr("hydra_events.column.turns"), tr("hydra_events.column.heads"), tr("hydra_events.column.standing"))
     top = _section(draw, top, headers, TABLE_COLUMNS, [_table_cells(line, tr) for line in tables],
                    [line.outcome == "lost" for line in tables], language)
-    headers = ("#", tr("hydra_events.column.player"), tr("hydra_events.column.table"),
-               tr("hydra_events.column.heads"))
-    _section(draw, top + SECTION_GAP, headers, PLAYER_COLUMNS, [_player_cells(p) for p in players],
+    player_headers = ("#", tr("hydra_events.column.player"), tr("hydra_events.column.table"),
+                      tr("hydra_events.column.heads"))
+    _section(draw, top + SECTION_GAP, player_headers, PLAYER_COLUMNS, [_player_cells(p) for p in players],
              [not p.standing for p in players], language)
     if not board.tables:
         draw.text((MARGIN, TITLE_HEIGHT + SECTION_GAP + COLUMN_HEADER_HEIGHT), tr("hydra_events.board.empty"),

@@ -42,7 +42,7 @@ class CardImportRecord:
     imported_at: str
 
 
-def card_row(card: Card) -> tuple[str, ...]:
+def card_row(card: Card) -> tuple[str | None, ...]:
     data = json.dumps(card.to_scryfall(), ensure_ascii=False, separators=(",", ":"))
     names = card.printed_names
     return (card.name, card.layout, card.type_line, card.color_identity, card.commander_legality,
@@ -84,7 +84,8 @@ class CardRepository:
             await conn.execute("DROP TABLE cards")
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
             async with conn.execute("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") as cursor:
-                sequence = (await cursor.fetchone())[0]
+                row = await cursor.fetchone()
+            sequence = row[0] if row else 1
             await conn.execute(
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
                 "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))

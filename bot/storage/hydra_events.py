@@ -162,7 +162,8 @@ class HydraEventRepository:
                 raise AlreadyEntered(present)
             async with conn.execute("SELECT COALESCE(MAX(joined_seq), 0) FROM hydra_event_entrants "
                                     "WHERE event_id = ?", (event_id,)) as cur:
-                seq = int((await cur.fetchone())[0])
+                row = await cur.fetchone()
+            seq = int(row[0]) if row else 0
             group_id = seq + 1
             for offset, (user_id, name) in enumerate(members):
                 await conn.execute(

@@ -142,10 +142,11 @@ class DiscordHarness(InteractionDriver):
         if self.on_boot is not None:
             await self.on_boot(bot)
         state = bot._connection
-        state.user = discord.ClientUser(state=state, data=P.user(self.fake.bot_user))
+        # P.* build discord.py's payload TypedDicts as plain dicts (the same JSON the gateway sends)
+        state.user = discord.ClientUser(state=state, data=P.user(self.fake.bot_user))  # type: ignore[arg-type]
         state.application_id = self.fake.application_id
         for guild in self.fake.guilds.values():
-            state._add_guild_from_data(P.guild(guild))
+            state._add_guild_from_data(P.guild(guild))  # type: ignore[arg-type]
         self._unsubscribe = self.fake.subscribe(self._gateway_event)
         bot._ready.set()
         self.bot = bot

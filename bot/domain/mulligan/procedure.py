@@ -159,9 +159,9 @@ class PlayerMulligan:
             raise MulliganError("mulligan.error.already_kept")
         if self.style is MulliganStyle.PARTIAL_PARIS:
             return self._partial_paris(decision)
-        if decision is Choice.KEEP or decision == Choice.KEEP:
+        if decision == Choice.KEEP:  # also the plain string "keep"
             return self._keep()
-        if decision is Choice.MULLIGAN or decision == Choice.MULLIGAN:
+        if decision == Choice.MULLIGAN:
             return self._mulligan()
         raise MulliganError("mulligan.error.keep_or_mulligan")
 
@@ -177,7 +177,7 @@ class PlayerMulligan:
 
     def _partial_paris(self, decision: Decision) -> tuple[PlayerMulligan, tuple[Instruction, ...]]:
         """M1: set aside ``decision`` cards (0 = keep), draw one fewer; the hand shrinks by one."""
-        if decision is Choice.KEEP or decision == Choice.KEEP:
+        if decision == Choice.KEEP:  # also the plain string "keep"
             decision = 0
         if not isinstance(decision, int) or isinstance(decision, bool):
             raise MulliganError("mulligan.error.how_many")

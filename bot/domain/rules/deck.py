@@ -16,10 +16,13 @@ from bot.cards.model import Card
 from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
 
 
-class _Resolution(Protocol):
-    card: Card | None
-    suggestions: tuple[str, ...]
-    ambiguous: tuple[str, ...]
+class _Resolution(Protocol):  # read-only members: a frozen dataclass (CardIndex's Resolution) fits
+    @property
+    def card(self) -> Card | None: ...
+    @property
+    def suggestions(self) -> tuple[str, ...]: ...
+    @property
+    def ambiguous(self) -> tuple[str, ...]: ...
 
 
 class CardResolver(Protocol):
@@ -37,7 +40,7 @@ class DeckCard(NamedTuple):
     ambiguous: tuple[str, ...] = ()
 
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]  # the entry's copies; tuple.count() is never used
         return self.entry.count
 
     @property
