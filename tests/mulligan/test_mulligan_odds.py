@@ -176,7 +176,7 @@ def test_free_calculator():
     result = hypergeometric(99, 38, 7, 3)
     assert math.isclose(result.at_least, sum(hypergeometric_pmf(99, 38, 7)[3:]))
     assert hypergeometric(10, 2, 3, 5).exactly == 0.0
-    with pytest.raises(MulliganError):
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.bad_numbers"):
         hypergeometric(10, 11, 3, 1)
 
 

@@ -3,6 +3,8 @@ objects, real CommandTree and ViewStore; only Discord's HTTP edge is fake)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import io
 
 import pytest
@@ -161,17 +163,44 @@ async def test_commander_damage_flow_eliminates_and_finishes_the_game(h):
     assert [b["label"] for b in reply.message.buttons] == ["History"]
 
 
-async def test_burst_of_presses_is_coalesced_into_few_edits(h):
-    cog(h).updater.delay = 0.05
+async def test_burst_of_presses_is_coalesced_into_one_edit(h):
+    updater = cog(h).updater
+    updater.delay = 0.01
     reply = await start(h, "alice", "bob")
-    before = len(reply.message.history)
-    for _ in range(12):
-        await h.click(reply, label="-1", user="bob")
+    await settled(h)
+    before, edits_before = len(reply.message.history), updater.edits
+    async with updater._render_slot:  # the renderer is busy (another game): every press waits for its turn
+        for _ in range(12):
+            await h.click(reply, label="-1", user="bob")
     await settled(h)
     assert (await state_of(h)).player(h.user("bob").id).life == 28
-    edits = len(reply.message.history) - before
-    assert 1 <= edits < 12
+    assert len(reply.message.history) - before == 1 and updater.edits - edits_before == 1
     assert select_labels(reply.message)[1] == "2 bob (28)"  # the final state
+
+
+async def test_a_press_while_the_board_is_rendered_gets_its_own_edit(h):
+    updater = cog(h).updater
+    updater.delay = 0.01
+    reply = await start(h, "alice", "bob")
+    await settled(h)
+    rendering, release = asyncio.Event(), asyncio.Event()
+    refresh = cog(h).refresh_board
+
+    async def slow_refresh(game_id: int) -> None:
+        rendering.set()
+        await release.wait()  # the press below lands while this render is in progress
+        await refresh(game_id)
+
+    cog(h).refresh_board = slow_refresh
+    before = len(reply.message.history)
+    await h.click(reply, label="-1", user="bob")
+    await asyncio.wait_for(rendering.wait(), timeout=5)
+    await h.click(reply, label="-5", user="bob")
+    release.set()
+    await settled(h)
+    assert (await state_of(h)).player(h.user("bob").id).life == 34
+    assert len(reply.message.history) - before == 2  # the second press was not folded into a stale render
+    assert select_labels(reply.message)[1] == "2 bob (34)"
 
 
 async def test_buttons_of_an_old_board_work_after_a_restart(h):

@@ -115,6 +115,6 @@ def test_ballot_one_vote_each_changeable_until_closed():
 def test_ballot_refuses_self_vote_and_keeps_previous_vote():
     ballot = Ballot(5, FOUR)
     ballot.cast("ann", "ben")
-    with pytest.raises(TournamentError):
+    with pytest.raises(TournamentError, match="you cannot vote for yourself"):
         ballot.cast("ann", "ann")
     assert ballot.votes == {"ann": "ben"}
