@@ -4,7 +4,6 @@ objects, real CommandTree and ViewStore; only Discord's HTTP edge is fake)."""
 from __future__ import annotations
 
 import asyncio
-
 import io
 
 import pytest

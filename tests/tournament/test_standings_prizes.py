@@ -6,6 +6,8 @@ import csv
 import io
 from fractions import Fraction
 
+import pytest
+
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.prizes import (
@@ -45,6 +47,17 @@ def test_opponents_average_breaks_a_tie_in_points():
     assert standings[0].player == "dan"
 
 
+def test_opponents_average_outranks_votes_when_they_disagree():
+    games = [checked_game(1, ["x", "p"], {"x", "p"}, {"x": "p", "p": "x"}, draw=True),       # x 3, p 3
+             checked_game(2, ["y", "q", "r", "s"], {"q"}, {"q": "y", "r": "y", "s": "y", "y": "q"})]  # y 3, q 3
+    standings = {s.player: s for s in compute_standings(games, DEMOCRATIC, seed=1)}
+    x, y = standings["x"], standings["y"]
+    assert x.points == y.points == 3
+    assert (x.opponents_average, x.tally.votes) == (3, 1) and (y.opponents_average, y.tally.votes) == (1, 3)
+    # x's opponents did better, y got more votes: the opponents' average decides first
+    assert x.rank < y.rank
+
+
 def test_votes_break_a_tie_in_points_and_opponents_average():
     # a: survived (2) + 1 vote; b: knocked out + 3 votes. Both 3 points, same opponents' average.
     games = [checked_game(1, ["a", "b", "c", "d"], {"a"}, {"a": "b", "c": "b", "d": "b", "b": "a"})]
@@ -67,6 +80,13 @@ def test_corrections_change_points_and_dropped_players_stay_listed():
     standings = compute_standings(games, DEMOCRATIC, seed=1, dropped=["ann"], corrections=[
         Correction("ben", 5, "scorekeeper missed a vote", by="judge")])
     assert [(s.player, s.points, s.dropped) for s in standings] == [("ben", 5, False), ("ann", 3, True)]
+
+
+@pytest.mark.parametrize("name", ["=cmd()", "+1+cmd()", "-1+cmd()", "@SUM(A1)", "\tcmd"])
+def test_csv_neutralises_every_formula_prefix(name):
+    games = [checked_game(1, [name, "ben"], {"ben"}, {name: "ben"})]
+    rows = list(csv.DictReader(io.StringIO(standings_csv(compute_standings(games, DEMOCRATIC, seed=1)))))
+    assert rows[1]["player"] == "'" + name
 
 
 def test_csv_has_header_every_player_and_is_formula_safe():
