@@ -241,6 +241,23 @@ def test_draw_needs_every_remaining_player_and_a_change_resets_the_votes():
     assert state.standings() == [(1, [ALICE, BOB]), (3, [CAROL])]
 
 
+def test_a_withdrawn_draw_vote_no_longer_counts():
+    game = Game()
+    game.start()
+    game.add(pod.DRAW_VOTE, player=ALICE)
+    state = game.add(pod.DRAW_VOTE, player=ALICE, withdraw=True)
+    assert state.draw_votes == set()
+    game.add(pod.DRAW_VOTE, player=BOB)
+    state = game.add(pod.DRAW_VOTE, player=CAROL)
+    assert not state.finished and state.draw_votes == {BOB, CAROL}  # alice took hers back: no draw yet
+    state = game.add(pod.DRAW_VOTE, player=CAROL, withdraw=True)  # withdrawing twice is harmless
+    state = game.add(pod.DRAW_VOTE, player=CAROL, withdraw=True)
+    assert state.draw_votes == {BOB} and not state.finished
+    state = game.add(pod.DRAW_VOTE, player=ALICE)
+    state = game.add(pod.DRAW_VOTE, player=CAROL)
+    assert state.ended == pod.END_DRAW
+
+
 def test_undo_drops_the_last_events_including_an_elimination():
     game = Game()
     game.start()
