@@ -89,6 +89,19 @@ async def test_the_select_picks_whose_life_the_buttons_change(h):
     assert state.player(h.user("bob").id).life == 35 and state.player(h.user("alice").id).life == 40
 
 
+async def test_a_chosen_target_who_was_just_eliminated_is_no_longer_the_target(h):
+    reply = await start(h, "alice", "bob", "carol")
+    alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
+    await h.select(reply.message, "pod-pick:1", [str(carol)], user="alice")
+    await cog(h).service.change(1, alice, pod.NEXT_TURN, manager=True)
+    await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)  # carol leaves after alice picked her
+    pressed = await h.click(reply, label="-5", user="alice")
+    await settled(h)
+    assert not pressed.ephemeral, pressed.content  # no refusal: the press went to a living player
+    state = await state_of(h)
+    assert [state.player(u).life for u in (alice, bob, carol)] == [35, 40, 40]  # alice's own, as by default
+
+
 async def test_outsiders_get_a_localized_ephemeral_explanation(h):
     reply = await start(h, "alice", "bob")
     refused = await h.click(reply, label="-1", user="dave")
