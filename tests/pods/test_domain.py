@@ -301,6 +301,39 @@ def test_record_keeps_what_tournaments_need():
     assert record.mulligans["style"] == "partial_paris"
     assert record.mulligans["decisions"] == [[ALICE, 2], [BOB, 0], [CAROL, 0], [ALICE, 0]]
     assert (record.tournament_id, record.round_number) == (3, 2)
+    assert (record.game_id, record.guild_id, record.channel_id, record.ruleset) == (7, 10, 20, "edh-2010")
+    assert (record.turns, record.ended, record.ended_at) == (2, pod.END_LAST_STANDING, "t15")
+    # the logs tournaments add up (T2): every field, in order
+    assert record.casts == [{"turn": 1, "seq": 10, "commander": tymna, "owner": ALICE, "name": "Tymna the Weaver",
+                             "tax": 0}]
+    assert record.life_changes == [
+        {"turn": 1, "seq": 11, "player": BOB, "amount": -2, "source": ALICE, "combat": True, "commander": tymna},
+        {"turn": 1, "seq": 12, "player": CAROL, "amount": -3, "source": ALICE, "combat": True},
+        {"turn": 2, "seq": 14, "player": ALICE, "amount": -40, "source": BOB, "combat": True}]
+    assert [(p.user_id, p.name, p.seat, p.commanders, p.final_life, p.poison) for p in record.players] == [
+        (ALICE, "Alice", 1, ["Tymna the Weaver", "Thrasios, Triton Hero"], 0, 0),
+        (BOB, "Bob", 2, ["Atraxa, Praetors' Voice"], 38, 0),
+        (CAROL, "Carol", 3, [None], 37, 0)]  # an unnamed commander
+
+
+def test_event_target_names_whose_totals_change():
+    def event(kind: str, **data) -> Event:
+        return Event(seq=1, kind=kind, actor=ALICE, at="t1", data=data)
+
+    assert pod.event_target(event(pod.COMMANDER_DAMAGE, target=BOB, commander=commander_key(ALICE, 0))) == BOB
+    assert pod.event_target(event(pod.CAST, commander=commander_key(CAROL, 1))) == CAROL
+    assert pod.event_target(event(pod.TO_COMMAND_ZONE, commander=commander_key(BOB, 0))) == BOB
+    assert pod.event_target(event(pod.LIFE, player=CAROL, amount=-1)) == CAROL
+    assert pod.event_target(event(pod.NEXT_TURN)) is None
+
+
+def test_commander_damage_must_be_positive():
+    game = _with_commanders()
+    game.start()
+    for amount in (0, -3):
+        with pytest.raises(PodError, match=r"^pod\.error\.bad_amount"):
+            game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=amount)
+    assert game.state.player(BOB).life == 40 and game.state.life_log == []
 
 
 def test_permissions_players_or_managers_and_own_totals_only():
