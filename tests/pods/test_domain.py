@@ -417,3 +417,52 @@ def test_g6_commanders_are_fixed_at_turn_one_but_may_be_named_later():
     assert state.commander(atraxa).name == "Atraxa, Praetors' Voice" and state.commander(atraxa).casts == 1
     with pytest.raises(PodError, match="already_started"):
         game.add(pod.COMMANDERS, player=BOB, names=["Tymna the Weaver", "Thrasios, Triton Hero"])
+
+
+def _refusal(game: Game | None, kind: str, **data) -> str:
+    """The key of the refusal of one more event, after checking the game did not change."""
+    events = game.events if game else []
+    state = replay(events) if events else None
+    before = replay(events) if events else None
+    with pytest.raises(PodError) as refused:
+        pod.step(state, list(events), Event(seq=len(events) + 1, kind=kind, actor=ALICE, at="t", data=data))
+    if events:
+        assert replay(events) == before
+    return refused.value.key
+
+
+def test_each_refusal_names_its_reason():
+    players = [{"user_id": ALICE, "name": "Alice"}]
+    assert _refusal(None, pod.LIFE, player=ALICE, amount=1) == "pod.error.no_game"
+    assert _refusal(None, pod.UNDO, seqs=[1]) == "pod.error.no_game"
+    assert _refusal(None, pod.CREATE, ruleset="modern", players=players) == "pod.error.unknown_ruleset"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.bad_amount"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=players,
+                    mulligan_style="mystery") == "pod.error.unknown_mulligan_style"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=[]) == "pod.error.too_few_players"
+    game = Game()
+    assert _refusal(game, pod.CREATE, ruleset="commander", players=players) == "pod.error.already_created"
+    assert _refusal(game, "teleport") == "pod.error.unknown_change"
+    assert _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"  # never the creation
+    assert _refusal(game, pod.UNDO, seqs=[]) == "pod.error.nothing_to_undo"
+    assert _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B", "C"]) == "pod.error.too_many_commanders"
+    game.start()
+    assert _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B"]) == "pod.error.already_started"
+    assert [c.name for c in game.add(pod.COMMANDERS, player=ALICE, names=["A"]).player(ALICE).commanders] == ["A"]
+    game.add(pod.CONCEDE, player=BOB)
+    game.add(pod.CONCEDE, player=CAROL)
+    assert game.state.finished
+    assert _refusal(game, pod.LIFE, player=ALICE, amount=1) == "pod.error.game_over"
+    assert _refusal(game, pod.UNDO, seqs=[game.events[-1].seq]) == "pod.error.game_over"
+
+
+def test_create_keeps_who_created_it_names_and_a_deck():
+    game = Game(players=(ALICE, BOB))
+    state = game.state
+    assert (state.created_by, state.last_seq, [p.name for p in state.players]) == (ALICE, 1, ["Alice", "Bob"])
+    state = game.add(pod.COMMANDERS, player=BOB, names=["  Atraxa, Praetors' Voice  ", "  "], deck="Superfriends")
+    bob = state.player(BOB)
+    assert [c.name for c in bob.commanders] == ["Atraxa, Praetors' Voice", None] and bob.deck == "Superfriends"
+    state = game.add(pod.COMMANDERS, player=BOB, names=["Atraxa, Praetors' Voice"])
+    assert state.player(BOB).deck == "Superfriends"  # not given again: kept
+    assert state.last_seq == 3
