@@ -45,11 +45,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m randomized` sees the added marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test using ``full_run`` is randomized with a count ``--full`` raises: mark it so CI can run just
-    those at their full counts (``pytest --full -m randomized``)."""
+    those at their full counts (``pytest --full -m randomized``). Then put the slow tests first."""
     for item in items:
         if "full_run" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.randomized)
             item.add_marker(pytest.mark.slow)
+    # Slow tests first (a stable sort keeps each module's order): with `-n auto` the workers start the
+    # long ones early instead of one worker finishing a subprocess test while the other idles.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

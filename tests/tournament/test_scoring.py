@@ -67,6 +67,32 @@ def test_totals_over_games():
     assert (totals["ann"].points, totals["ann"].games, totals["ann"].votes) == (5, 2, 1)
 
 
+def test_totals_add_up_every_count_over_games():
+    rule = scoring_rule("custom", win=5, draw=3, survival=2, vote=1, elimination=4)
+    games = [game({"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}),        # ann wins
+             game({"ann", "ben"}, {"cat": "ann", "dan": "ben"}, draw=True, eliminations={"ann": 1})]
+    totals = score_games(games, rule)
+    assert vars(totals["ann"]) == {"points": (5 + 2 + 2 * 1 + 2 * 4) + (3 + 2 + 1 + 4), "games": 2, "survivals": 2,
+                                   "votes": 3, "wins": 1, "draws": 1, "eliminations": 3}
+    assert vars(totals["ben"]) == {"points": 3 + 2 + 1, "games": 2, "survivals": 1, "votes": 1, "wins": 0,
+                                   "draws": 1, "eliminations": 0}
+
+
+@pytest.mark.parametrize("what", ["win", "draw", "survival", "vote", "elimination"])
+def test_custom_points_may_reach_the_limit_but_not_pass_it(what):
+    for points in (100, -100):
+        assert getattr(scoring_rule("custom", **{what: points}), what) == points
+    for points in (101, -101):
+        with pytest.raises(TournamentError) as refused:
+            scoring_rule("custom", **{what: points})
+        assert refused.value.key == "tournament.error.points_out_of_range"
+        assert refused.value.values == {"what": what, "points": points, "limit": 100}
+    with pytest.raises(TournamentError) as refused:
+        scoring_rule("standard", **{what: 1})
+    assert refused.value.values == {"options": what, "name": "standard"}
+    assert scoring_rule("democratic") is DEMOCRATIC and scoring_rule("standard") is STANDARD
+
+
 @pytest.mark.parametrize(("votes", "key"), [
     ({"ann": "ann"}, "vote_for_self"),
     ({"ann": "eve"}, "vote_votee_not_at_table"),
