@@ -10,6 +10,9 @@ to spot (``tests/test_i18n.py`` fails on a missing language or differing ``{plac
     zh-Hans = "..."
     zh-Hant = "..."
 
+A count is written as an ICU-style plural block so each language gets its CLDR plural forms
+(English "1 card" / "2 cards"; Japanese and Chinese have one form): see ``bot.i18n.plural``.
+
 Keys starting with ``app.`` localise slash-command names, descriptions and choices: the key is
 ``app.`` + the English text that the command declares (see ``PodkeeperTranslator``).
 """
@@ -21,6 +24,8 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from bot.i18n import plural
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
 DEFAULT_LANGUAGE = "en"
@@ -86,8 +91,9 @@ def catalogue() -> dict[str, dict[str, str]]:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{names}`` a message expects (used to check translations agree)."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The ``{names}`` a message expects, in any of its plural variants (used to check translations agree)."""
+    parse = string.Formatter().parse
+    return {name for variant in plural.all_variants(text) for _, name, _, _ in parse(variant) if name}
 
 
 def t(key: str, language: str | None = None, /, **values: Any) -> str:
@@ -95,8 +101,9 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
     entry = catalogue().get(key)
     if entry is None:
         raise MissingMessage(key)
-    text = entry.get(language or DEFAULT_LANGUAGE) or entry[DEFAULT_LANGUAGE]
-    return text.format(**values) if values else text
+    language = language if language and entry.get(language) else DEFAULT_LANGUAGE
+    text = entry[language]
+    return plural.resolve(text, language, values).format(**values) if values else text
 
 
 def has(key: str) -> bool:
