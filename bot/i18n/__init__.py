@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import string
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,37 @@ def pick_language(*locales: Any, default: str = DEFAULT_LANGUAGE) -> str:
         if language:
             return language
     return default
+
+
+# Where a language came from, in the order the rule tries them (see ``choose_language``).
+MEMBER_CHOICE, DISCORD_LANGUAGE, SERVER_SETTING, SERVER_DISCORD_LANGUAGE, BOT_DEFAULT = (
+    "member", "discord", "server", "server_discord", "default")
+
+
+@dataclass(frozen=True)
+class LanguageChoice:
+    """The language a reply uses and which step of the rule chose it (``/config show`` explains it)."""
+
+    language: str
+    source: str
+
+
+def choose_language(*, member_choice: Any = None, discord_locale: Any = None, server_setting: Any = None,
+                    server_locale: Any = None, default: str = DEFAULT_LANGUAGE) -> LanguageChoice:
+    """The one language rule, for every reply, private or public.
+
+    A member's own ``/config my-language`` choice, else their Discord language if we translate it, else the
+    server's ``/config locale``, else the server's Discord language, else the bot's default (English). Messages
+    that belong to no one member (a shared board, an event announcement) pass no member values and so get
+    the server's language by the same rule.
+    """
+    steps = ((member_choice, MEMBER_CHOICE), (discord_locale, DISCORD_LANGUAGE), (server_setting, SERVER_SETTING),
+             (server_locale, SERVER_DISCORD_LANGUAGE))
+    for locale, source in steps:
+        language = language_for(locale)
+        if language:
+            return LanguageChoice(language, source)
+    return LanguageChoice(language_for(default, DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE, BOT_DEFAULT)
 
 
 @lru_cache(maxsize=1)
