@@ -93,12 +93,29 @@ class PodkeeperBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            self.stop_views()
             await super().close()
         finally:
             if self.db is not None:
                 await self.db.close()
                 self.db = None
                 log.info("database closed")
+
+    def stop_views(self) -> int:
+        """Stop every view the bot listens to, so their timeout tasks end with the bot instead of being
+        destroyed pending when the loop goes ("Task was destroyed but it is pending!"). Persistent views
+        come back on the next start, as they are re-added by their cogs. Returns how many were stopped.
+
+        discord.py has no public list of live views (``persistent_views`` leaves out the ones with a
+        timeout), so this reads its ``ViewStore``; discord.py is pinned to 2.7 in pyproject.toml.
+        """
+        store = self._connection._view_store
+        views: set[Any] = {*store._synced_message_views.values(), *store._modals.values()}
+        for items in store._views.values():
+            views.update(item.view for item in items.values() if item.view is not None)
+        for view in views:
+            view.stop()
+        return len(views)
 
     # -- helpers for cogs ----------------------------------------------------------------------
 
