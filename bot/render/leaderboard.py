@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.domain.hydra_events import Leaderboard, PlayerLine, TableLine
+from bot.domain.hydra_events import EventSummary, PlayerLine, TableSummary
 from bot.i18n import Translate
 from bot.render.fonts import fit_text, font
 from bot.render.standings import (
@@ -34,31 +34,43 @@ TABLE_COLUMNS = (70, 130, 200, 110, 150, 280)  # rank, table, outcome, turns, he
 PLAYER_COLUMNS = (70, 450, 150, 260)  # rank, player, table, heads severed
 
 
-def outcome_text(line: TableLine, tr: Translate) -> str:
+def outcome_text(line: TableSummary, tr: Translate) -> str:
     return tr(f"hydra_events.outcome.{line.outcome}")
 
 
-def summary_text(board: Leaderboard, tr: Translate) -> str:
-    """One line: tables won / lost / still playing, players standing, the fastest win."""
-    text = tr("hydra_events.board.summary", won=board.won, lost=board.lost, running=board.running,
-              standing=board.standing)
+def summary_text(board: EventSummary, tr: Translate) -> str:
+    """One line: tables won / lost / still playing (or unfinished, once over), players standing, the fastest win.
+    Every number is a sum over the same table lines ``tables_text`` shows."""
+    if board.over:
+        text = tr("hydra_events.board.summary_over", won=board.won, lost=board.lost, unfinished=board.unfinished,
+                  standing=board.standing)
+    else:
+        text = tr("hydra_events.board.summary", won=board.won, lost=board.lost, running=board.playing,
+                  standing=board.standing)
     if board.fastest_win is not None:
         text += "\n" + tr("hydra_events.board.fastest", table=board.fastest_win.table_no,
                           turns=board.fastest_win.turns)
     return text
 
 
-def tables_text(board: Leaderboard, tr: Translate, limit: int = MAX_TEXT_ROWS) -> str:
+def results_text(board: EventSummary, tr: Translate, event: str, winners: str) -> str:
+    """The results message: the winners, or why there are none (the Hydra won every table, or the event was
+    ended while tables still played, or no table was played)."""
+    if winners:
+        return tr("hydra_events.ui.results", event=event, winners=winners)
+    return tr(f"hydra_events.ui.results_{board.result}", event=event, unfinished=board.unfinished)
+
+
+def tables_text(board: EventSummary, tr: Translate, limit: int = MAX_TEXT_ROWS) -> str:
     lines = [tr("hydra_events.board.table_line", table=line.table_no, outcome=outcome_text(line, tr),
-                turns=line.turns, heads=line.severed,
-                standing=sum(p.standing for p in line.players), seated=len(line.players))
+                turns=line.turns, heads=line.severed, standing=line.standing, seated=line.seated)
              for line in board.tables[:limit]]
     if len(board.tables) > limit:
         lines.append(tr("hydra_events.board.more", count=len(board.tables) - limit))
     return "\n".join(lines) or "—"
 
 
-def players_text(board: Leaderboard, tr: Translate, limit: int = MAX_TEXT_ROWS) -> str:
+def players_text(board: EventSummary, tr: Translate, limit: int = MAX_TEXT_ROWS) -> str:
     lines = [f"{rank}. <@{p.user_id}> · " + tr("hydra_events.board.player_line", table=p.table_no, heads=p.severed)
              + ("" if p.standing else " ✝") for rank, p in enumerate(board.players[:limit], start=1)]
     if len(board.players) > limit:
@@ -66,7 +78,7 @@ def players_text(board: Leaderboard, tr: Translate, limit: int = MAX_TEXT_ROWS) 
     return "\n".join(lines) or "—"
 
 
-def render_leaderboard(title: str, board: Leaderboard, language: str) -> Image.Image:
+def render_leaderboard(title: str, board: EventSummary, language: str) -> Image.Image:
     """The final leaderboard as an RGB image (``png_bytes`` encodes it)."""
     tr = Translate(language)
     tables = board.tables[:MAX_IMAGE_ROWS]
@@ -95,10 +107,9 @@ def render_leaderboard(title: str, board: Leaderboard, language: str) -> Image.I
     return image
 
 
-def _table_cells(line: TableLine, tr: Translate) -> list[str]:
-    standing = sum(p.standing for p in line.players)
+def _table_cells(line: TableSummary, tr: Translate) -> list[str]:
     return [str(line.table_no), outcome_text(line, tr), str(line.turns), str(line.severed),
-            f"{standing}/{len(line.players)}"]
+            f"{line.standing}/{line.seated}"]
 
 
 def _player_cells(player: PlayerLine) -> list[str]:

@@ -254,7 +254,7 @@ async def test_a_running_event_survives_a_restart_and_finishes_by_itself(tmp_pat
         results = h.fake.messages[event.results_message_id]
         assert "<@" in results.content and results.files
         leaderboard = h.fake.messages[event.leaderboard_message_id]
-        assert "Tables won 1 · lost 0 · still playing 0" in leaderboard.embeds[0]["description"]
+        assert "Final: tables won 1 · lost 0 · unfinished 0 · players standing 2" in leaderboard.embeds[0]["description"]
 
 
 async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_path) -> None:
