@@ -155,7 +155,7 @@ async def test_begin_seats_tables_plays_them_and_awards_the_winners(tmp_path) ->
         for seat in second_game.seats:
             assert role.id not in h.guild.members[seat.user_id].role_ids
         image = Image.open(io.BytesIO(next(iter(results.files.values()))))
-        assert image.width == 1000 and image.height > 400
+        assert image.width == 720 and image.height > 400
         assert image.getpixel((10, 10)) == (24, 26, 32)  # the dark background, drawn
         awards = await cog(h).events.repo.awards(1)
         assert {a.user_id for a in awards} == winners and all(a.role_granted for a in awards)

@@ -33,7 +33,7 @@ def board(tables: int = 3):
 @pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
 def test_image_has_a_row_per_table_and_player_and_draws_the_title(language: str) -> None:
     image = Image.open(io.BytesIO(png_bytes(render_leaderboard("Hydra night", board(3), language))))
-    assert image.width == 1000
+    assert image.width == 720
     rows = 3 + 12
     assert image.height >= rows * ROW_HEIGHT
     assert image.getpixel((5, 5)) == BACKGROUND
