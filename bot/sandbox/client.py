@@ -269,7 +269,7 @@ class SandboxClient:
 
     @client_command("click [#M] N|LABEL")
     async def _cmd_click(self, args: list[str]) -> list[str]:
-        """press button N, or the one whose label is or starts with LABEL, on the newest message (or #M)"""
+        """press button N, or the one whose label is, starts with or contains LABEL, on the newest message (or #M)"""
         message, rest = self._target(args, (2,))
         if not rest:
             raise ClientError(":click N or :click LABEL")

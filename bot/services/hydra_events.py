@@ -135,8 +135,11 @@ class HydraEventService:
         return event
 
     async def for_status(self, guild_id: int, channel_id: int | None, event_id: int | None = None) -> EventRow:
-        """The event ``/hydra event status`` means: the one named, else the server's event not yet over, else
-        the latest event of this channel, else of the server (a finished event still has results to show)."""
+        """The event ``/hydra event status`` means: the one named, else the one whose table plays in this
+        thread, else the server's event not yet over, else the latest event of this channel, else of the
+        server (a finished event still has results to show)."""
+        if not event_id and channel_id is not None:
+            event_id = await self.repo.event_of_thread(channel_id)
         if event_id:
             return await self.current(guild_id, event_id)
         event = (await self.repo.latest(guild_id, ACTIVE)

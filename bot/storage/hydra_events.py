@@ -235,6 +235,10 @@ class HydraEventRepository:
                                      (game_id,))
         return None if row is None else (row[0], row[1])
 
+    async def event_of_thread(self, thread_id: int) -> int | None:
+        """The event whose table plays in thread ``thread_id``, else None."""
+        return await self.db.scalar("SELECT event_id FROM hydra_event_tables WHERE thread_id = ?", (thread_id,))
+
     # -- the end ------------------------------------------------------------------------------------
     async def finish(self, event_id: int, winners: Sequence[tuple[int, int]], role_id: int | None) -> bool:
         """Award every winner (user id, table number) and finish the event, in one transaction.

@@ -115,6 +115,10 @@ async def test_status_after_the_event_ended_shows_it_without_naming_it(tmp_path)
         status = await h.slash("hydra event status", user="carol")
         assert status.ephemeral and "Hydra night" in status.text and "finished" in status.text
         assert "no such" not in status.text
+        await create(h, name="Second night")  # a newer event, still open, elsewhere in the server
+        in_thread = await h.slash("hydra event status", user="alice", channel=thread)
+        assert "Hydra night" in in_thread.text, "in a table's thread: that table's event"
+        assert "Second night" in (await h.slash("hydra event status", user="alice")).text
 
 
 async def test_ending_an_event_early_posts_results_that_agree_with_the_board(tmp_path) -> None:
