@@ -50,6 +50,18 @@ def _locale(language: str) -> Locale:
 
 def category(language: str, number: Any) -> str:
     """The CLDR plural category (``one``, ``other``, ...) of ``number`` in ``language``."""
+    if isinstance(number, int | str):
+        return _cached_category(language, number)
+    return _category(language, number)
+
+
+@lru_cache(maxsize=4096)
+def _cached_category(language: str, number: int | str) -> str:
+    """Counts repeat (0–100 covers nearly every message), and Babel evaluates its rule on each call."""
+    return _category(language, number)
+
+
+def _category(language: str, number: Any) -> str:
     if isinstance(number, str):  # a count already formatted by the caller ("1", "1,024")
         try:
             number = float(number.replace(",", ""))
@@ -91,8 +103,17 @@ def _variants(text: str, position: int, end: int) -> dict[str, str]:
     return variants
 
 
-def blocks(text: str) -> Iterator[PluralBlock]:
-    """The top-level plural blocks of a message, in order."""
+def blocks(text: str) -> tuple[PluralBlock, ...]:
+    """The top-level plural blocks of a message, in order (parsed once per message text)."""
+    return _parse(text) if "plural" in text else ()
+
+
+@lru_cache(maxsize=2048)
+def _parse(text: str) -> tuple[PluralBlock, ...]:
+    return tuple(_scan(text))
+
+
+def _scan(text: str) -> Iterator[PluralBlock]:
     position = 0
     while (match := _HEAD.search(text, position)) is not None:
         end = _closing_brace(text, match.start())
@@ -124,7 +145,7 @@ def resolve(text: str, language: str, values: Mapping[str, Any]) -> str:
 
 def all_variants(text: str) -> list[str]:
     """Every template a message can turn into (one per variant of each block), for checking placeholders."""
-    found = list(blocks(text)) if "plural" in text else []
+    found = blocks(text)
     if not found:
         return [text]
     first = found[0]
