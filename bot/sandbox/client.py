@@ -297,22 +297,10 @@ class SandboxClient:
         if not 1 <= index <= len(menus):
             raise ClientError(f"message #{self.session.number(message)} has menus 1–{len(menus)}")
         menu = menus[index - 1]
-        values = [self._menu_value(menu, word) for word in rest]
+        values = [menu_value(menu, word) for word in rest]
         reply = await self.session.driver.select(message, menu["custom_id"], values, user=self.session.current_user,
                                                  locale=self.session.locale_of())
         return self._after(reply)
-
-    def _menu_value(self, menu: dict[str, Any], word: str) -> Any:
-        """An option by its number first (what the sandbox shows), then its value, then its label or part of it."""
-        if menu.get("type") != 3:
-            return word  # members/roles/channels by name
-        options = menu.get("options", [])
-        if word.isdigit() and 1 <= int(word) <= len(options):
-            return options[int(word) - 1]["value"]
-        exact = [o for o in options if word == o["value"]]
-        if exact:
-            return exact[0]["value"]
-        return _pick(options, word, key="label", what="option")["value"]
 
     @client_command("submit F=V …")
     async def _cmd_submit(self, args: list[str]) -> list[str]:
@@ -471,6 +459,19 @@ _WORD = re.compile(r"""(?:"([^"]*)"|'([^']*)')(?=\s|$)|(\S+)""")
 
 def split_words(text: str) -> list[str]:
     return [next(group for group in match.groups() if group is not None) for match in _WORD.finditer(text)]
+
+
+def menu_value(menu: dict[str, Any], word: str) -> Any:
+    """An option by its number first (what the sandbox shows), then its value, then its label or part of it."""
+    if menu.get("type") != 3:
+        return word  # members/roles/channels by name
+    options = menu.get("options", [])
+    if word.isdigit() and 1 <= int(word) <= len(options):
+        return options[int(word) - 1]["value"]
+    exact = [o for o in options if word == o["value"]]
+    if exact:
+        return exact[0]["value"]
+    return _pick(options, word, key="label", what="option")["value"]
 
 
 def _field_values(args: list[str]) -> list[tuple[str, str]]:

@@ -6,17 +6,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.sandbox.client import ClientError, SandboxClient, _field_values, split_words
+from bot.sandbox.client import ClientError, _field_values, menu_value, split_words
 
 
 def test_a_number_picks_the_option_with_that_number_before_one_with_that_value() -> None:
     menu = {"type": 3, "options": [{"label": f"Card {v}", "value": str(v)} for v in (3, 4, 5, 6, 7, 8, 9)]}
-    choose = SandboxClient._menu_value
-    assert choose(None, menu, "5") == "7", "option 5 of the list, not the option whose value is 5"
-    assert choose(None, menu, "9") == "9", "past the last number: the value"
-    assert choose(None, menu, "Card 4") == "4" and choose(None, menu, "card 8") == "8"
+    assert menu_value(menu, "5") == "7", "option 5 of the list, not the option whose value is 5"
+    assert menu_value(menu, "9") == "9", "past the last number: the value"
+    assert menu_value(menu, "Card 4") == "4" and menu_value(menu, "card 8") == "8"
     with pytest.raises(ClientError, match="several"):
-        choose(None, menu, "Card")
+        menu_value(menu, "Card")
 
 
 def test_apostrophes_are_letters_and_quotes_group_whole_words() -> None:
