@@ -116,3 +116,23 @@ async def test_menus_and_buttons_match_numbers_then_values_then_partial_labels(c
     assert not any(line.startswith("!") for line in picked), picked
     assert (await client.execute(":click o"))[0].startswith("! 'o' matches several buttons")
     assert (await client.execute(":click Teleport"))[0].startswith("! no button 'Teleport'")
+
+
+async def test_click_a_label_with_an_apostrophe_on_a_numbered_message(client) -> None:
+    """``:click #N I'm here`` (the check-in button of a Hydra event table) used to fail on the quote."""
+    for line in (":as admin", "/hydra event create name:Night start:in 1h heads:2 table_size:2",
+                 ":as alice", ":click Join", ":as bob", ":click join", ":as admin"):
+        assert not any(out.startswith("!") for out in await client.execute(line)), line
+    begun = await client.execute("/hydra event begin")
+    number, current = None, ""
+    for line in begun:  # the message (its "#N" header) whose buttons include "I'm here"
+        header = re.match(r"(#\d+) Podkeeper in ", line)
+        current = header.group(1) if header else current
+        if "] I'm here" in line:
+            number = current
+    assert number is not None, begun
+    await client.execute(":as alice")
+    await client.execute(":in Night — table 1")
+    checked = await client.execute(f":click {number} I'm here")
+    assert any("checked in" in out for out in checked), checked
+    await client.execute(":in general")
