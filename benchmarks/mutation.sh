@@ -32,7 +32,7 @@ cat >> pyproject.toml <<TOML
 source_paths = ["bot"]
 only_mutate = $(to_toml_list "$target")
 pytest_add_cli_args_test_selection = $(to_toml_list "${tests[@]}")
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x", "-m", "not slow"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]
 TOML
 
 started=$SECONDS
