@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.domain.tournament import DEMOCRATIC
+from bot.domain.tournament import DEMOCRATIC, scoring_rule
 from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.prizes import (
     PRIZE_GOALS,
@@ -21,7 +21,7 @@ from bot.domain.tournament.prizes import (
     game_prize_stats,
     prize_leaders,
 )
-from bot.domain.tournament.standings import Correction, compute_standings, standings_csv
+from bot.domain.tournament.standings import CSV_COLUMNS, Correction, compute_standings, standings_csv
 
 
 def test_points_then_opponents_average_then_votes():
@@ -87,6 +87,26 @@ def test_csv_neutralises_every_formula_prefix(name):
     games = [checked_game(1, [name, "ben"], {"ben"}, {name: "ben"})]
     rows = list(csv.DictReader(io.StringIO(standings_csv(compute_standings(games, DEMOCRATIC, seed=1)))))
     assert rows[1]["player"] == "'" + name
+
+
+def test_csv_rows_hold_every_column_exactly():
+    rule = scoring_rule("custom", win=5, draw=1, survival=2, vote=1, elimination=3)
+    games = [checked_game(1, ["ann", "ben", "cat"], {"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}),
+             checked_game(2, ["ann", "ben"], {"ann", "ben"}, {"ann": "ben"}, draw=True)]
+    standings = compute_standings(games, rule, seed=1, dropped=["cat"],
+                                  prizes={"ann": PrizeStats(7, 2, 12, 9)})
+    rows = list(csv.DictReader(io.StringIO(standings_csv(standings, name=str.upper))))
+    assert list(rows[0]) == list(CSV_COLUMNS)
+    assert rows == [
+        {"rank": "1", "player": "ANN", "points": str(5 + 2 + 2 + 6 + 1 + 2), "opponents_average": "2.67",
+         "votes": "2", "survivals": "2", "wins": "1", "draws": "1", "eliminations": "2", "games": "2",
+         "dropped": "no", "combat_damage": "7", "commander_kills": "2", "commander_mana": "12", "mana_pool": "9"},
+        {"rank": "2", "player": "BEN", "points": str(1 + 2 + 1), "opponents_average": "12.00", "votes": "1",
+         "survivals": "1", "wins": "0", "draws": "1", "eliminations": "0", "games": "2", "dropped": "no",
+         "combat_damage": "0", "commander_kills": "0", "commander_mana": "0", "mana_pool": "0"},
+        {"rank": "3", "player": "CAT", "points": "0", "opponents_average": "11.00", "votes": "0", "survivals": "0",
+         "wins": "0", "draws": "0", "eliminations": "0", "games": "1", "dropped": "yes", "combat_damage": "0",
+         "commander_kills": "0", "commander_mana": "0", "mana_pool": "0"}]
 
 
 def test_csv_has_header_every_player_and_is_formula_safe():
