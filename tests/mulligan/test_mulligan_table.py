@@ -13,6 +13,7 @@ from bot.domain.mulligan import (
     MulliganStyle,
     SeatState,
     TableMulligan,
+    parse_decision,
     style_for_ruleset,
 )
 
@@ -175,3 +176,22 @@ def test_start_rejects_empty_or_repeated_seats():
         with pytest.raises(MulliganError) as caught:
             TableMulligan.start("london", seats)
         assert caught.value.key == key
+
+
+@pytest.mark.parametrize(("typed", "decision"), [
+    ("keep", Choice.KEEP), ("  MULLIGAN ", Choice.MULLIGAN), (Choice.KEEP, Choice.KEEP), ("3", 3), (" 0 ", 0), (2, 2),
+])
+def test_decisions_are_read_from_what_is_typed_or_stored(typed, decision) -> None:
+    parsed = parse_decision(typed)
+    assert parsed == decision and type(parsed) is type(decision)
+
+
+@pytest.mark.parametrize("typed", ["", "keeps", "-1", "2.5", True, "three"])
+def test_anything_else_is_not_a_decision(typed) -> None:
+    with pytest.raises(MulliganError) as refused:
+        parse_decision(typed)
+    assert refused.value.key == "mulligan.error.bad_decision" and refused.value.values == {"value": str(typed)}
+
+
+def test_an_unknown_ruleset_mulligans_the_london_way() -> None:
+    assert style_for_ruleset("someone's house rules") is MulliganStyle.LONDON
