@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -195,3 +196,24 @@ def test_anything_else_is_not_a_decision(typed) -> None:
 
 def test_an_unknown_ruleset_mulligans_the_london_way() -> None:
     assert style_for_ruleset("someone's house rules") is MulliganStyle.LONDON
+
+
+def test_status_and_result_mid_step_say_everything_about_each_seat():
+    table = TableMulligan.start("london", [ALICE, BOB, CAROL])
+    table, _ = table.decide(ALICE, Choice.MULLIGAN)  # the free one
+    table, _ = table.decide(BOB, Choice.MULLIGAN)
+    table, _ = table.decide(CAROL, Choice.KEEP)
+    table, _ = table.decide(ALICE, Choice.MULLIGAN)  # now it costs a card
+    assert [dataclasses.asdict(s) for s in table.status()] == [
+        {"player": ALICE, "seat": 0, "state": SeatState.WAITING, "hand_size": 7, "keeps": 6, "mulligans": 2,
+         "set_aside": 0, "to_bottom": 1},
+        {"player": BOB, "seat": 1, "state": SeatState.DECIDING, "hand_size": 7, "keeps": 7, "mulligans": 1,
+         "set_aside": 0, "to_bottom": 0},  # his first mulligan was free
+        {"player": CAROL, "seat": 2, "state": SeatState.KEPT, "hand_size": 7, "keeps": 7, "mulligans": 0,
+         "set_aside": 0, "to_bottom": 0}]
+    assert table.result() == {
+        "style": "london", "player_count": 3, "free_first_mulligan": True, "finished": False,
+        "players": [{"player": ALICE, "seat": 0, "mulligans": 2, "kept": 6, "set_aside": 0, "bottomed": 0},
+                    {"player": BOB, "seat": 1, "mulligans": 1, "kept": 7, "set_aside": 0, "bottomed": 0},
+                    {"player": CAROL, "seat": 2, "mulligans": 0, "kept": 7, "set_aside": 0, "bottomed": 0}],
+        "decisions": [[ALICE, "mulligan"], [BOB, "mulligan"], [CAROL, "keep"], [ALICE, "mulligan"]]}
