@@ -466,3 +466,55 @@ def test_create_keeps_who_created_it_names_and_a_deck():
     state = game.add(pod.COMMANDERS, player=BOB, names=["Atraxa, Praetors' Voice"])
     assert state.player(BOB).deck == "Superfriends"  # not given again: kept
     assert state.last_seq == 3
+
+
+def test_undo_refusals_and_what_a_replay_remembers():
+    game = Game()
+    game.start()
+    game.add(pod.LIFE, player=BOB, amount=-3)
+    assert _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"  # the creation, with others to undo
+    assert _refusal(game, pod.UNDO) == "pod.error.nothing_to_undo"  # no seqs at all
+    assert _refusal(game, pod.UNDO, seqs=[2, 9]) == "pod.error.nothing_to_undo"  # one of them never happened
+    with pytest.raises(PodError, match=r"^pod\.error\.bad_amount$"):
+        pod.undoable(game.events, 0)
+    state = game.undo()  # drops seq 3, the life change
+    assert state.player(BOB).life == 40 and state.last_seq == 4  # the undo is the last thing that happened
+    state = game.add(pod.LIFE, player=BOB, amount=-1)
+    assert state.last_seq == 5 and replay(game.events).last_seq == 5
+    with pytest.raises(PodError, match=r"^pod\.error\.no_game$"):
+        replay([])
+    # an undo that drops the latest events keeps counting from the undo itself
+    undone = replay([*game.events, Event(seq=6, kind=pod.UNDO, actor=ALICE, at="t6", data={"seqs": [5]})])
+    assert undone.last_seq == 6 and undone.player(BOB).life == 40
+
+
+def test_more_refusals_name_their_reasons():
+    game = Game()
+    assert _refusal(game, pod.JOIN, player=BOB, name="Bob again") == "pod.error.already_joined"
+    for extra in range(4, 9):
+        game.add(pod.JOIN, player=extra, name=f"P{extra}")
+    assert _refusal(game, pod.JOIN, player=9, name="Ninth") == "pod.error.too_many_players"
+    assert game.state.commander(commander_key(BOB, 0)).index == 0  # everyone starts with commander 0
+    assert _refusal(game, pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 1), target=BOB,
+                    amount=1) == "pod.error.unknown_commander"  # alice has one commander: index 1 is past it
+    alone = Game(players=(ALICE,))
+    assert _refusal(alone, pod.MULLIGAN, player=ALICE, decision="keep") == "pod.error.too_few_players"
+    paris = Game("edh-2010")
+    assert _refusal(paris, pod.MULLIGAN, player=BOB, decision=0) == "mulligan.error.not_your_turn"
+    with pytest.raises(PodError) as refused:
+        paris.add(pod.MULLIGAN, player=ALICE, decision=9)  # more than the hand: the procedure's values kept
+    assert refused.value.key.startswith("mulligan.error.") and refused.value.values
+
+
+def test_counters_count_up_and_down_and_vanish_at_zero():
+    game = Game()
+    game.start()
+    assert game.add(pod.COUNTER, player=BOB, name=" Energy ", amount=3).player(BOB).counters == {"energy": 3}
+    assert game.add(pod.COUNTER, player=BOB, name="energy", amount=-2).player(BOB).counters == {"energy": 1}
+    assert game.add(pod.COUNTER, player=BOB, name="ENERGY", amount=-1).player(BOB).counters == {}
+    assert _refusal(game, pod.COUNTER, player=BOB, name="energy", amount=-1) == "pod.error.bad_amount"
+    assert _refusal(game, pod.COUNTER, player=BOB, name="storm", amount=0) == "pod.error.bad_amount"
+    assert _refusal(game, pod.COUNTER, player=BOB, name="  ", amount=1) == "pod.error.bad_counter_name"
+    assert _refusal(game, pod.COUNTER, player=BOB, name="x" * (pod.MAX_COUNTER_NAME + 1),
+                    amount=1) == "pod.error.bad_counter_name"
+    assert game.add(pod.COUNTER, player=BOB, name="x" * pod.MAX_COUNTER_NAME, amount=1).player(BOB).counters
