@@ -144,3 +144,19 @@ def test_ballot_refuses_self_vote_and_keeps_previous_vote():
     with pytest.raises(TournamentError, match="you cannot vote for yourself"):
         ballot.cast("ann", "ann")
     assert ballot.votes == {"ann": "ben"}
+
+
+def test_a_checked_game_keeps_everything_it_was_given():
+    result = checked_game(4, ["ann", "ben", "cat"], ["ben"], {"ann": "ben"}, eliminations={"ben": 2}, stopped=True)
+    assert (result.players, result.survivors, result.votes) == (("ann", "ben", "cat"), frozenset({"ben"}),
+                                                                  {"ann": "ben"})
+    assert result.eliminations == {"ben": 2} and result.stopped and not result.draw
+    assert result.winner is None and not result.is_draw  # stopped early: nobody won, and it is not a draw
+    plain = checked_game(5, ["ann", "ben"], ["ann"])
+    assert plain.votes == {} and plain.eliminations == {} and not plain.stopped and plain.winner == "ann"
+    with pytest.raises(TournamentError) as twice:
+        checked_game(8, ("ann", "ben", "ann"), set())
+    assert twice.value.values == {"game": 8, "player": "ann"}
+    with pytest.raises(TournamentError) as absent:
+        checked_game(9, FOUR, {"ann", "eve"})
+    assert absent.value.values == {"game": 9, "player": "eve"}

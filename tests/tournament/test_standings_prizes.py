@@ -21,7 +21,13 @@ from bot.domain.tournament.prizes import (
     game_prize_stats,
     prize_leaders,
 )
-from bot.domain.tournament.standings import CSV_COLUMNS, Correction, compute_standings, standings_csv
+from bot.domain.tournament.standings import (
+    CSV_COLUMNS,
+    Correction,
+    coin_flip,
+    compute_standings,
+    standings_csv,
+)
 
 
 def test_points_then_opponents_average_then_votes():
@@ -87,6 +93,23 @@ def test_csv_neutralises_every_formula_prefix(name):
     games = [checked_game(1, [name, "ben"], {"ben"}, {name: "ben"})]
     rows = list(csv.DictReader(io.StringIO(standings_csv(compute_standings(games, DEMOCRATIC, seed=1)))))
     assert rows[1]["player"] == "'" + name
+
+
+def test_corrections_add_to_points_and_reach_players_who_never_played():
+    games = [checked_game(1, ["ann", "ben"], {"ann"}, {"ben": "ann"})]  # ann 3, ben 0
+    standings = compute_standings(games, DEMOCRATIC, seed=1, corrections=[
+        Correction("ann", 2, "late vote", by="judge"), Correction("ann", -1, "slow play", by="judge"),
+        Correction("zed", 4, "bye", by="judge")])
+    assert [(s.player, s.points, s.opponents_average) for s in standings] == [
+        ("ann", 4, 0), ("zed", 4, 0), ("ben", 0, 4)]  # ann: 3 + 2 - 1; zed never sat down
+
+
+def test_full_ties_follow_the_coin_highest_first():
+    players = [f"p{i}" for i in range(8)]
+    standings = compute_standings([], DEMOCRATIC, seed=11, players=players)
+    coins = [s.coin for s in standings]
+    assert coins == sorted(coins, reverse=True) and len(set(coins)) == len(coins)
+    assert all(s.coin == coin_flip(11, s.player) for s in standings)
 
 
 def test_csv_rows_hold_every_column_exactly():
