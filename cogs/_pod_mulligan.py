@@ -60,6 +60,7 @@ log = logging.getLogger(__name__)
 
 PANEL_LIFETIME = 14 * 60  # seconds: an interaction token may edit its answer for 15 minutes
 OUTDATED = "pod.error.mulligan_outdated"
+SWEEP_LIMIT = 50  # recent messages of a board's channel searched for lines left by a previous run
 
 
 class MulliganChoice(discord.ui.DynamicItem[discord.ui.Button],
@@ -115,6 +116,7 @@ class MulliganStep:
         self.panels: dict[tuple[int, int], Panel] = {}  # (game, player) -> live private panel
         self.notices: dict[int, Notice] = {}  # game -> its ping line
         self.opened: set[int] = set()  # games where someone opened a panel before the first answer
+        self._swept: set[int] = set()  # games whose lines from before a restart were cleaned up
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -227,6 +229,8 @@ class MulliganStep:
             decider = self.panels.get((game_id, prompt.player))
             looking = decider is not None and not decider.expired and decider.acted == state.last_seq
             want = None if looking else (prompt.player, prompt.number, prompt.hand_size)
+        if game_id not in self._swept:
+            await self._sweep(loaded)
         notice = self.notices.get(game_id)
         if notice is not None and notice.key == want:
             return
@@ -245,6 +249,26 @@ class MulliganStep:
             log.warning("could not post the mulligan ping of pod game %s", game_id)
             return
         self.notices[game_id] = Notice(loaded.row.channel_id, message.id, want)
+
+    async def _sweep(self, loaded: LoadedGame) -> None:
+        """Once per game after a (re)start: delete ping lines an earlier run left, whose ids died with it,
+        so the channel never shows two lines (a fresh one is posted next). One read of recent history."""
+        self._swept.add(loaded.game_id)
+        if loaded.row.channel_id is None or self.cog.bot.user is None:
+            return
+        prefix = f"pod-mull:{loaded.game_id}:"
+        current = self.notices.get(loaded.game_id)
+        channel = self.cog.bot.get_partial_messageable(loaded.row.channel_id)
+        try:
+            async for message in channel.history(limit=SWEEP_LIMIT):
+                if current is not None and message.id == current.message_id:
+                    continue
+                if message.author.id == self.cog.bot.user.id and any(
+                        (getattr(item, "custom_id", None) or "").startswith(prefix)
+                        for row in message.components for item in getattr(row, "children", ())):
+                    await _delete_quietly(message)
+        except discord.HTTPException:  # no Read Message History: an old line then stays until pressed
+            log.info("could not look for old mulligan lines of pod game %s", loaded.game_id)
 
     async def _delete(self, notice: Notice) -> None:
         await _delete_quietly(
