@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.testing import DiscordHarness
+from cogs._pod_mulligan import PANEL_LIFETIME
 from tests.pods.test_cog import CARDS, _no_delay, settled, start, state_of
 
 PING = "your mulligan decision"
@@ -187,3 +188,17 @@ async def test_a_line_from_an_old_moment_gives_the_current_panel_and_undo_asks_a
     await settled(h)
     assert "alice の決定を待っています" in ja.message.content
     assert [m.content for m in lines(h)] == [the_line(h, "alice").content]
+
+
+async def test_a_panel_older_than_its_token_is_left_alone_and_the_player_is_pinged(h):
+    board = await start(h, "alice", "bob", "carol")
+    bob = await h.click(board, label="Mulligan", user="bob")
+    await settled(h)
+    step = h.bot.get_cog("Pods").mulligan_step
+    step.panels[(1, h.user("bob").id)].opened -= PANEL_LIFETIME + 1  # 14 minutes and more ago
+    edits = len(bob.message.history)
+    await h.click(the_line(h, "alice"), label="Keep", user="alice")
+    await settled(h)
+    assert len(bob.message.history) == edits  # Discord would refuse the expired token: not even tried
+    assert (1, h.user("bob").id) not in step.panels
+    the_line(h, "bob")  # the ping still reaches him

@@ -98,3 +98,15 @@ def test_no_question_once_turn_1_started_or_the_game_ended_or_alone():
     stopped.add(pod.STOP)
     assert pod.mulligan_prompt(stopped.state) is None
     assert pod.mulligan_prompt(Game("commander", players=(ALICE,)).state) is None
+
+
+def test_vancouver_as_configured_shrinks_the_hand_until_it_is_kept():
+    game = Game("commander", players=(ALICE, BOB), mulligan_style="vancouver")  # 2 players: no free mulligan
+    answer(game, ALICE, "mulligan")
+    answer(game, BOB, "keep")
+    for hand in (6, 5, 4, 3, 2, 1):
+        prompt = pod.mulligan_prompt(game.state)
+        assert (prompt.player, prompt.hand_size, prompt.choices) == (ALICE, hand, (KEEP, MULLIGAN))
+        state = answer(game, ALICE, "mulligan")
+    assert pod.mulligan_prompt(state) is None  # an empty hand cannot shrink: it is kept as it is
+    assert state.mulligan.player(ALICE).keeps == 0 and state.mulligan.finished
