@@ -19,12 +19,14 @@ bot cannot start a private message in a channel by itself, and a DM is intrusive
   that one user (never @everyone or roles). The line before it is deleted, so the channel holds at most
   one. Only the named player's press counts (anyone else is refused privately); the press answers with
   the player's private panel (what to do with the cards), which from then on updates itself. The ping is
-  left out when the decider has just acted on their own panel (a partial-Paris player answering again).
+  left out when the decider has just opened or answered on their own panel (e.g. the last player still
+  mulliganing, asked again at once).
 
 Every choice carries the prompt's number (``pod.MulliganPrompt.number``: the answers given so far), and
 the domain refuses a press whose number is not the current one, under the game's lock: a double press, a
-press on an old line or on a panel that is no longer up to date is never taken as the next answer; the
-presser gets their current panel instead. The state is the game's event log in SQLite, so a restart
+press on a line or panel of an earlier moment is never taken as the next answer; the presser gets their
+current panel instead. (After an undo the undone question is the current one again, so buttons that ask
+it count again: the same question, the same answers.) The state is the game's event log in SQLite, so a restart
 loses nothing that matters: buttons are ``DynamicItem``s that route after a restart, a press on a line or
 panel from before it is answered from the stored state (the old line is deleted when pressed), and only
 the self-updating of panels opened before the restart stops (press Mulligan again).
