@@ -202,3 +202,27 @@ async def test_a_panel_older_than_its_token_is_left_alone_and_the_player_is_ping
     assert len(bob.message.history) == edits  # Discord would refuse the expired token: not even tried
     assert (1, h.user("bob").id) not in step.panels
     the_line(h, "bob")  # the ping still reaches him
+
+
+async def test_london_restart_mid_step_the_line_still_answers_and_the_step_still_ends(h):
+    board = await start(h, "alice", "bob", "carol")
+    await h.click(board, label="Mulligan", user="carol")
+    await settled(h)
+    await h.click(the_line(h, "alice"), label="Mulligan", user="alice")  # free first mulligan
+    await settled(h)
+    bob_line = the_line(h, "bob")
+    await h.restart()
+    _no_delay(h)
+    refused = await h.click(bob_line, label="Keep", user="carol")  # after a restart, still only bob's
+    assert refused.ephemeral and "it is bob's turn" in refused.content
+    await h.click(bob_line, label="Keep", user="bob")
+    await settled(h)
+    await h.click(the_line(h, "carol"), label="Keep", user="carol")
+    await settled(h)
+    alice_line = the_line(h, "alice")
+    assert labels(alice_line) == ["Keep", "Mulligan"]  # her first mulligan was free: nothing to bottom yet
+    done = await h.click(alice_line, label="Keep", user="alice")
+    assert "Keep 7 cards." in done.content and "Everyone has kept" in done.content
+    await settled(h)
+    assert not lines(h) and "Everyone has kept: press Start turn 1." in board_text(board)
+    assert (await state_of(h)).mulligan.result()["players"][0]["mulligans"] == 1
