@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+PromptKey = tuple[int, int, int]  # (player, answers so far, hand size): see _key
+
 PANEL_LIFETIME = 14 * 60  # seconds: an interaction token may edit its answer for 15 minutes
 OUTDATED = "pod.error.mulligan_outdated"
 SWEEP_LIMIT = 50  # recent messages of a board's channel searched for lines left by a previous run
@@ -93,8 +95,8 @@ class Panel:
     interaction: discord.Interaction
     language: str
     opened: float  # time.monotonic() of that interaction
-    shown: int  # the game's last_seq the panel shows
-    acted: int  # the last_seq at which the player themselves pressed or opened it
+    shown: str  # what it shows (text and prompt number): edited only when that changes
+    asked: PromptKey | None  # the prompt it put to its player when they last pressed or opened it
 
     @property
     def expired(self) -> bool:
@@ -107,7 +109,7 @@ class Notice:
 
     channel_id: int
     message_id: int
-    key: tuple[int, int, int]
+    key: PromptKey
 
 
 class MulliganStep:
@@ -159,14 +161,17 @@ class MulliganStep:
     async def _show(self, interaction: discord.Interaction, loaded: LoadedGame, language: str, *,
                     new_message: bool, note: str = "") -> None:
         """Answer ``interaction`` with the presser's panel and remember it for later edits."""
-        user, seq = interaction.user.id, loaded.state.last_seq
+        user = interaction.user.id
         content, view = panel_payload(loaded, user, language, note)
         if new_message:
             await interaction.response.send_message(content, view=view, ephemeral=True)
         else:
             await interaction.response.edit_message(content=content, view=view)
         if _live(loaded.state):
-            self.panels[(loaded.game_id, user)] = Panel(interaction, language, time.monotonic(), seq, seq)
+            prompt = pod.mulligan_prompt(loaded.state)
+            asked = _key(prompt) if prompt is not None and prompt.player == user else None
+            self.panels[(loaded.game_id, user)] = Panel(interaction, language, time.monotonic(),
+                                                        _signature(loaded, user, language), asked)
 
     async def _retire_line(self, game_id: int, message: discord.Message) -> None:
         """A press on a ping line answered it (or found it outdated): the line goes."""
@@ -208,9 +213,11 @@ class MulliganStep:
                 self._forget(game_id)
 
     async def _sync_panels(self, loaded: LoadedGame) -> None:
-        seq = loaded.state.last_seq
         for (game_id, user), panel in list(self.panels.items()):
-            if game_id != loaded.game_id or panel.shown == seq:
+            if game_id != loaded.game_id:
+                continue
+            shown = _signature(loaded, user, panel.language)
+            if panel.shown == shown:  # e.g. someone named a commander: nothing new for this panel
                 continue
             if panel.expired:
                 del self.panels[(game_id, user)]
@@ -221,7 +228,7 @@ class MulliganStep:
             except discord.HTTPException:  # token expired or the panel was dismissed
                 self.panels.pop((game_id, user), None)
                 continue
-            panel.shown = seq
+            panel.shown = shown
 
     async def _sync_notice(self, loaded: LoadedGame) -> None:
         game_id, state = loaded.game_id, loaded.state
@@ -229,8 +236,8 @@ class MulliganStep:
         want = None
         if prompt is not None and (state.mulligan is not None or game_id in self.opened):
             decider = self.panels.get((game_id, prompt.player))
-            looking = decider is not None and not decider.expired and decider.acted == state.last_seq
-            want = None if looking else (prompt.player, prompt.number, prompt.hand_size)
+            looking = decider is not None and not decider.expired and decider.asked == _key(prompt)
+            want = None if looking else _key(prompt)
         if game_id not in self._swept:
             await self._sweep(loaded)
         notice = self.notices.get(game_id)
@@ -310,15 +317,22 @@ def board_lines(state: PodState, names: Mapping[int, str], tr: Translate) -> lis
 
 def panel_payload(loaded: LoadedGame, user: int, language: str, note: str = "") -> tuple[str, discord.ui.View]:
     """A player's private panel: the table, what to do with their cards, and their choices if it is their turn."""
-    state, tr = loaded.state, Translate(language)
-    names = {p.user_id: p.name for p in state.players}
     view = discord.ui.View(timeout=None)
+    prompt = pod.mulligan_prompt(loaded.state)
+    if prompt is not None and prompt.player == user:
+        add_choices(view, loaded.game_id, prompt, Translate(language))
+    return panel_text(loaded.state, user, language, note), view
+
+
+def panel_text(state: PodState, user: int, language: str, note: str = "") -> str:
+    tr = Translate(language)
+    names = {p.user_id: p.name for p in state.players}
     lines = [tr("pod.panel.mulligan", style=style_name(state.mulligan_style, language))]
     if note:
         lines.append(note)
     if not _live(state):
         lines.append(tr("pod.mulligan.over"))
-        return "\n".join(lines), view
+        return "\n".join(lines)
     lines.append(status_line(_table(state), names, language))
     told = instruction_text(pod.mulligan_instructions(state, user), language)
     if told:
@@ -331,10 +345,9 @@ def panel_payload(loaded: LoadedGame, user: int, language: str, note: str = "") 
             lines.append(instruction_text(closing, language))
     elif prompt.player == user:
         lines.append(_question(prompt, tr))
-        add_choices(view, loaded.game_id, prompt, tr)
     else:
         lines.append(tr("pod.mulligan.waiting", name=names.get(prompt.player, "?")))
-    return "\n".join(lines)[:2000], view
+    return "\n".join(lines)[:2000]
 
 
 def notice_payload(loaded: LoadedGame, prompt: pod.MulliganPrompt, language: str) -> tuple[str, discord.ui.View]:
@@ -359,6 +372,17 @@ def add_choices(view: discord.ui.View, game_id: int, prompt: pod.MulliganPrompt,
             label, decision, style = str(choice), str(choice), discord.ButtonStyle.secondary
         view.add_item(MulliganChoice(game_id, prompt.number, decision, label=label[:80], style=style,
                                      row=index // 5))
+
+
+def _key(prompt: pod.MulliganPrompt) -> PromptKey:
+    """What makes two prompts the same question: who, after how many answers, with how many cards."""
+    return prompt.player, prompt.number, prompt.hand_size
+
+
+def _signature(loaded: LoadedGame, user: int, language: str) -> str:
+    """What a panel shows, to skip edits that would change nothing (the note of a press is not kept)."""
+    prompt = pod.mulligan_prompt(loaded.state)
+    return f"{prompt.number if prompt else '-'}\n{panel_text(loaded.state, user, language)}"
 
 
 def _question(prompt: pod.MulliganPrompt, tr: Translate) -> str:

@@ -226,3 +226,19 @@ async def test_london_restart_mid_step_the_line_still_answers_and_the_step_still
     await settled(h)
     assert not lines(h) and "Everyone has kept: press Start turn 1." in board_text(board)
     assert (await state_of(h)).mulligan.result()["players"][0]["mulligans"] == 1
+
+
+async def test_naming_a_commander_mid_step_neither_pings_nor_edits_panels(h):
+    board = await start(h, "alice", "bob", "carol", ruleset="edh-2010")
+    alice = await h.click(board, label="Mulligan", user="alice")  # the decider, looking at her choices
+    bob = await h.click(board, label="Mulligan", user="bob")
+    await settled(h)
+    assert not lines(h)
+    edits = len(alice.message.history), len(bob.message.history)
+    await h.slash("pod commander", user="carol", name="Atraxa, Praetors' Voice")
+    await settled(h)
+    assert not lines(h)  # still the same question, and alice is looking at it
+    assert (len(alice.message.history), len(bob.message.history)) == edits
+    await h.click(alice.message, label="Keep", user="alice")
+    await settled(h)
+    assert len(bob.message.history) == edits[1] + 1 and labels(bob.message)[0] == "Keep"
