@@ -161,17 +161,19 @@ class MulliganStep:
     async def _show(self, interaction: discord.Interaction, loaded: LoadedGame, language: str, *,
                     new_message: bool, note: str = "") -> None:
         """Answer ``interaction`` with the presser's panel and remember it for later edits."""
-        user = interaction.user.id
+        user, live = interaction.user.id, _live(loaded.state)
         content, view = panel_payload(loaded, user, language, note)
+        # Read before awaiting: the cached state changes in place when someone else answers meanwhile,
+        # and the next sync must see that this panel shows the older state.
+        prompt = pod.mulligan_prompt(loaded.state)
+        asked = _key(prompt) if prompt is not None and prompt.player == user else None
+        shown = _signature(loaded, user, language)
         if new_message:
             await interaction.response.send_message(content, view=view, ephemeral=True)
         else:
             await interaction.response.edit_message(content=content, view=view)
-        if _live(loaded.state):
-            prompt = pod.mulligan_prompt(loaded.state)
-            asked = _key(prompt) if prompt is not None and prompt.player == user else None
-            self.panels[(loaded.game_id, user)] = Panel(interaction, language, time.monotonic(),
-                                                        _signature(loaded, user, language), asked)
+        if live:
+            self.panels[(loaded.game_id, user)] = Panel(interaction, language, time.monotonic(), shown, asked)
 
     async def _retire_line(self, game_id: int, message: discord.Message) -> None:
         """A press on a ping line answered it (or found it outdated): the line goes."""
