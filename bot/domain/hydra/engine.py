@@ -112,6 +112,17 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class DamageStep:
+    """What the heads dealt in one damage step (H6 step 3), recorded at the moment it was dealt:
+    the untapped heads then, what they add up to, and what each challenger was dealt or prevented."""
+
+    hydra_turn: int
+    untapped: tuple[str, ...]  # names of the untapped heads when the damage was dealt
+    untapped_output: int  # 1 per untapped Hydra Head, 2 per untapped elite Head, at that moment
+    dealt: int  # the heads' damage as dealt (before any per-player prevention); 0 when all prevented
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """One line of the game log: an i18n key (``hydra.log.*``) and its values."""
 
@@ -152,6 +163,7 @@ class HydraGame:
         self.extra_turns = 0
         self.heads_severed = 0
         self.pending: Decision | None = None
+        self.damage_steps: list[DamageStep] = []
         self.events: list[Event] = []
         self.actions: list[str] = []
         self._flow: Flow | None = None
@@ -499,14 +511,22 @@ class HydraGame:
         self.graveyard.append(card_id)
 
     def _damage_step(self) -> Flow:
-        """H6 step 3: all at once, combat damage (so Fog-style prevention works)."""
-        amount = self.head_damage_output()
-        if amount == 0 or not self.alive():
+        """H6 step 3: all at once, combat damage (so Fog-style prevention works). The amount is
+        counted when the damage is dealt, after the players' window: a head tapped or removed in
+        that window deals nothing."""
+        if self.head_damage_output() == 0 or not self.alive():
             self._log("hydra.log.no_damage")
             return
         answer = yield Decision(PREVENT, "option", "pass", options=("pass", "prevent"))
-        if answer == "prevent":
+        amount = self.head_damage_output()
+        untapped = tuple(h.name for h in self.battlefield if not h.tapped)
+        if answer == "prevent" and amount:
+            self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, 0))
             self._log("hydra.log.damage_prevented", amount=amount)
+            return
+        self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, amount))
+        if amount == 0 or not self.alive():
+            self._log("hydra.log.no_damage")
             return
         self._log("hydra.log.heads_attack", amount=amount)
         self._damage_players(amount)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.engine import HydraGame
+from bot.domain.hydra.engine import DamageStep, HydraGame
 
 
 def check_invariants(game: HydraGame) -> None:
@@ -16,7 +16,9 @@ def check_invariants(game: HydraGame) -> None:
     - only Heads are on the battlefield; no negative damage;
     - every player's life is exactly starting life + Hero's Reward gains + the players' own
       changes − damage − life loss (no life from nowhere), and no ledger entry is negative;
-    - the outcome agrees with the board (won ⇒ no heads; lost ⇒ no challenger left).
+    - the outcome agrees with the board (won ⇒ no heads; lost ⇒ no challenger left);
+    - every damage step dealt what the heads untapped at that moment add up to (1 per Hydra Head,
+      2 per elite Head), or nothing when the players prevented it.
     """
     ids = game.library + [h.card_id for h in game.battlefield] + game.graveyard + game.stack
     assert sorted(ids) == list(range(C.DECK_SIZE)), f"cards not all accounted for: {Counter(ids)}"
@@ -37,3 +39,12 @@ def check_invariants(game: HydraGame) -> None:
         assert not game.alive(), "lost with a challenger standing"
     if game.over:
         assert game.pending is None
+    for step in game.damage_steps:
+        check_damage_step(step)
+
+
+def check_damage_step(step: DamageStep) -> None:
+    """Damage dealt = the untapped heads at that moment (elites count 2), or 0 if prevented."""
+    expected = sum(2 if C.CARDS[name].elite else (1 if name == C.HYDRA_HEAD else 0) for name in step.untapped)
+    assert step.untapped_output == expected, f"damage step miscounted: {step}"
+    assert step.dealt in (0, expected), f"damage step dealt a stale amount: {step}"

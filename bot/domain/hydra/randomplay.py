@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.domain.hydra.engine import WINDOW_TOPICS, HydraGame, PlayerSetup
+from bot.domain.hydra.engine import PREVENT, WINDOW_TOPICS, HydraGame, PlayerSetup
 from bot.domain.hydra.errors import HydraError
 
 MAX_TURNS = 1_000  # a random game that runs this long is a bug (the fuzz test asserts it never does)
@@ -65,20 +65,31 @@ def play_random_game(seed: int, *, heads: int | None = None, players: int | None
         if game.turn > MAX_TURNS:
             raise AssertionError(f"random game {seed} did not end within {MAX_TURNS} turns")
         line = _next_line(game, rng, actions_this_turn)
+        untapped_now = _untapped_if_damage_is_next(game, line)
         try:
             game.apply(line)
         except HydraError as error:
             raise AssertionError(f"random legal action {line!r} rejected in game {seed}: {error}") from error
+        if untapped_now is not None:
+            step = game.damage_steps[-1]
+            assert sorted(step.untapped) == untapped_now, f"game {seed}: stale damage {step} vs {untapped_now}"
         actions_this_turn = 0 if line == "end" else actions_this_turn + 1
         if after_step is not None:
             after_step(game)
     return game
 
 
+def _untapped_if_damage_is_next(game: HydraGame, line: str) -> list[str] | None:
+    """When ``line`` closes the damage-step window, the untapped heads the damage must come from."""
+    if game.pending is None or game.pending.topic != PREVENT or not line.startswith("choose"):
+        return None
+    return sorted(h.name for h in game.battlefield if not h.tapped)
+
+
 def _next_line(game: HydraGame, rng: random.Random, actions_this_turn: int) -> str:
     decision = game.pending
     if decision is not None:
-        if decision.topic in WINDOW_TOPICS and rng.random() < 0.05:
+        if decision.topic in WINDOW_TOPICS and rng.random() < 0.15:
             line = random_player_action(game, rng, instant=True)
             if line != "end":
                 return line
