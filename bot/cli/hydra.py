@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup, parse_action, replay, undoable
+from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup, parse_action, replay
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.domain.hydra.cards import HEROES, find_hero
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
@@ -128,8 +128,10 @@ def run_script(game: HydraGame, lines: Iterable[str], language: str = "en") -> t
 
 
 def _undo(game: HydraGame) -> HydraGame:
-    if not undoable(game.actions):
-        raise HydraError("hydra.error.nothing_to_undo")
+    """Refused when the action revealed or moved cards of the Hydra's library (never un-reveal)."""
+    refusal = game.undo_refusal()
+    if refusal is not None:
+        raise HydraError(refusal)
     return replay(game.setup, game.actions[:-1])
 
 

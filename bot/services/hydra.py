@@ -24,7 +24,6 @@ from bot.domain.hydra import (
     HydraGame,
     PlayerSetup,
     parse_action,
-    undoable,
 )
 from bot.domain.hydra.cards import MAX_HEROES_PER_PLAYER, THE_SLAYER, find_hero
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
@@ -206,9 +205,12 @@ class HydraService:
             table = await self.load(game_id)
             self._playing(table)
             self._seat(table, user_id)
-            lines = [a.line for a in table.actions]
-            if not undoable(lines) or table.game is None or table.game.active != "players":
+            game = table.game
+            if game is None or game.active != "players":
                 raise HydraError("hydra.error.nothing_to_undo")
+            refusal = game.undo_refusal()  # never un-reveal the Hydra's library
+            if refusal is not None:
+                raise HydraError(refusal)
             await self.repo.delete_last(game_id, table.actions[-1].seq)
             return await self._reload(game_id)
 

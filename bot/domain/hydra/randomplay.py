@@ -41,15 +41,35 @@ def random_player_action(game: HydraGame, rng: random.Random, *, instant: bool) 
     if heads and roll < 0.6:
         return f"damage {rng.randint(1, heads)} {rng.randint(1, 4)}"
     if heads and roll < 0.62:
-        return f"{rng.choice(('destroy', 'exile', 'bounce', 'tap'))} {rng.randint(1, heads)}"
+        verb = rng.choice(('destroy', 'exile', 'bounce', 'tap', 'sacrifice', 'freeze'))
+        return f"{verb} {_some_heads(heads, rng)}"
     if heads and roll < 0.64:
         return f"loselife {rng.randint(1, heads)} {rng.randint(1, 3)}"
+    if heads and roll < 0.66:
+        verb = rng.choice(("sweep", "weaken", "counters"))
+        amount = rng.randint(-2, 2) if verb == "counters" else rng.randint(0, 3)
+        return f"{verb} {amount} {_some_heads(heads, rng)}"
+    if heads and roll < 0.665:
+        return f"copy {rng.randint(1, heads)}"
+    if roll < 0.675:
+        seat = rng.choice(["all", *(str(i + 1) for i in game.alive())])
+        source = rng.choice(("", " from heads", " from Unified Lunge", " from Snapping Fang Head"))
+        return f"prevent {rng.randint(1, 4)} {seat}{source}"
+    if roll < 0.68:
+        return rng.choice(("exilecards library 1", "exilecards graveyard all", "extraturn"))
     if roll < 0.7:
         seat = rng.choice(game.alive()) + 1
         return f"life {seat} {rng.choice((-3, -1, 1, 2))}"
     if roll < 0.71:
         return f"mill {rng.randint(1, 3)}"
     return "end"
+
+
+def _some_heads(heads: int, rng: random.Random) -> str:
+    """One head, several at once, or ``all``."""
+    if rng.random() < 0.1:
+        return "all"
+    return " ".join(map(str, rng.sample(range(1, heads + 1), rng.randint(1, min(3, heads)))))
 
 
 def play_random_game(seed: int, *, heads: int | None = None, players: int | None = None,
