@@ -17,7 +17,7 @@ from pathlib import Path
 from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup, parse_action, replay
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.domain.hydra.cards import HEROES, find_hero
-from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
+from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS, WINDOW_TOPICS
 from bot.i18n import LANGUAGES, t
 from bot.render.hydra import board_text, decision_text, log_lines
 
@@ -32,7 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--heads", type=int, required=True,
                       help=f"difficulty: starting Hydra Heads ({MIN_HEADS}-{MAX_HEADS}; 2 easy, 3 normal, 4 hard)")
     play.add_argument("--players", type=int, default=1, help=f"challengers sharing turns (1-{MAX_PLAYERS}, H10)")
-    play.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random, printed)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="shuffle seed (default: random and kept secret, so nobody learns the library)")
+    play.add_argument("--show-seed", action="store_true", help="print the seed at the start (to replay a game)")
+    play.add_argument("--all-windows", action="store_true",
+                      help="open every response window: the Hydra's upkeep and each triggered ability")
     play.add_argument("--hero", action="append", default=[], metavar="PLAYER:NAME",
                       help='a Hero card for a player, e.g. "1:The Slayer" (up to two each; repeatable)')
     play.add_argument("--script", type=Path, default=None, help="read the players' actions from FILE")
@@ -70,7 +74,7 @@ def _setup(args: argparse.Namespace) -> GameSetup:
             raise HydraError("hydra.error.no_such_player", player=seat, count=args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     players = tuple(PlayerSetup(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1))
-    return GameSetup(heads=args.heads, players=players, seed=seed)
+    return GameSetup(heads=args.heads, players=players, seed=seed, all_windows=args.all_windows)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -91,7 +95,8 @@ def _play(args: argparse.Namespace) -> int:
         if not game.over:
             print(t("hydra.cli.script_ended", language), file=sys.stderr)
     else:
-        print(f"seed {setup.seed}")
+        if args.show_seed:
+            print(f"seed {setup.seed}")
         game = _interactive(game, language, input_line=input, show=print)
     if args.json:
         print(json.dumps(game_json(game, language), ensure_ascii=False, indent=2))
@@ -104,7 +109,11 @@ def _play(args: argparse.Namespace) -> int:
 
 def run_script(game: HydraGame, lines: Iterable[str], language: str = "en") -> tuple[HydraGame, int]:
     """Apply a script. A pending question not answered by a ``choose`` line takes its documented
-    default before the next line; ``undo`` takes back the players' last action of their turn."""
+    default before the next line; ``undo`` takes back the players' last action of their turn.
+    ``at TOPIC`` (counter, prevent, upkeep, trigger) answers questions with their defaults until
+    that response window opens; the instant-speed lines after it are taken in the window, until a
+    ``choose`` line closes it."""
+    holding = False  # inside a window opened by "at TOPIC"
     for number, raw in enumerate(lines, start=1):
         line = raw.split("#", 1)[0].strip()
         if not line or game.over:
@@ -113,8 +122,13 @@ def run_script(game: HydraGame, lines: Iterable[str], language: str = "en") -> t
             if line.lower() == "undo":
                 game = _undo(game)
                 continue
+            if line.lower().startswith("at "):
+                holding = _wait_for_window(game, line[3:].strip().lower(), number)
+                continue
             action = parse_action(line)
-            if action.verb != "choose":
+            if action.verb == "choose":
+                holding = False
+            elif not holding:
                 game.play_until_players()
                 if game.over:
                     continue
@@ -125,6 +139,17 @@ def run_script(game: HydraGame, lines: Iterable[str], language: str = "en") -> t
             return game, 1
     game.play_until_players()
     return game, 0
+
+
+def _wait_for_window(game: HydraGame, topic: str, number: int) -> bool:
+    """Default every question until a ``topic`` window is pending (the game may end first)."""
+    if topic not in WINDOW_TOPICS:
+        raise HydraError("hydra.error.bad_option", option=topic, options=", ".join(WINDOW_TOPICS))
+    while game.pending is not None and game.pending.topic != topic and not game.over:
+        game.choose_default()
+    if game.pending is None and not game.over:
+        raise HydraError("hydra.error.no_window", line=number, topic=topic)
+    return not game.over
 
 
 def _undo(game: HydraGame) -> HydraGame:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.domain.hydra.cards import HEROES
-from bot.domain.hydra.engine import Decision, Event, HydraGame
+from bot.domain.hydra.engine import WINDOW_TOPICS, Decision, Event, HydraGame
 from bot.i18n import t
 from bot.render.fonts import fit_text, font, png_bytes
 
@@ -25,10 +25,11 @@ def log_lines(events: list[Event], language: str = "en") -> list[str]:
 def decision_text(game: HydraGame, decision: Decision, language: str = "en") -> str:
     """The question for a pending decision, with its default and, in windows, Glower's lock."""
     player = game.players[decision.player].name if decision.player is not None else ""
-    lines = [t(f"hydra.decision.{decision.topic}", language, card=decision.card or "", player=player)]
+    kind = t(f"hydra.trigger_kind.{decision.detail}", language) if decision.detail else ""
+    lines = [t(f"hydra.decision.{decision.topic}", language, card=decision.card or "", player=player, kind=kind)]
     if decision.topic == "trigger_order":
         lines.append(" / ".join(decision.options))
-    if decision.topic in ("counter", "prevent") and game.spells_locked:
+    if decision.topic in WINDOW_TOPICS and game.spells_locked:
         lines.append(t("hydra.decision.spells_locked", language))
     lines.append(t("hydra.decision.default", language, default=decision.default))
     return "\n".join(lines)
@@ -37,7 +38,7 @@ def decision_text(game: HydraGame, decision: Decision, language: str = "en") -> 
 def head_marks(game: HydraGame, index: int, language: str = "en") -> list[str]:
     """Damage and the tapped / indestructible / won't-untap marks of the head at ``index``."""
     head = game.battlefield[index]
-    marks = [t("hydra.board.damage", language, damage=head.damage, toughness=head.card.toughness)]
+    marks = [t("hydra.board.damage", language, damage=head.damage, toughness=head.toughness)]
     if head.card.elite:
         marks.append(t("hydra.board.elite", language))
     if head.tapped:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.hydra import HydraError
+from bot.domain.hydra import GameSetup, HydraError, HydraGame
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.invariants import check_invariants
 
@@ -194,3 +194,46 @@ def test_a_conceding_player_exiles_nothing_to_swallow_the_hero_whole() -> None:
     game.apply("choose Grizzly Bears")
     game.play_until_players()
     assert [e.values["player"] for e in game.events if e.key == "hydra.log.exiles"] == ["P2"]
+
+
+# ------------------------------------------------------------------ every response window (all_windows)
+def _windowed(**kwargs: object) -> HydraGame:
+    game = new_game(**kwargs)  # type: ignore[arg-type]
+    game.setup = GameSetup(game.setup.heads, game.setup.players, game.setup.seed, all_windows=True)
+    return game
+
+
+def test_the_hydras_upkeep_is_a_window_after_its_untap_step() -> None:
+    game = _windowed(battlefield=[HH, HH], top=[C.DISORIENTING_GLOWER])
+    game.apply("tap 1")
+    game.apply("end")
+    assert game.pending.topic == "upkeep" and not any(h.tapped for h in game.battlefield)
+    game.apply("tap 1")  # The Philosopher in the upkeep: the head stays tapped for the damage step
+    game.apply("choose pass")
+    assert game.pending.topic == "counter"
+    game.play_until_players()
+    assert lives(game) == [19]
+
+
+def test_growing_heads_and_hero_s_reward_are_triggers_the_players_may_counter() -> None:
+    game = _windowed(battlefield=[HH, HH], top=[BRUTE, LUNGE])
+    game.apply("destroy 1")
+    assert game.pending.topic == "trigger" and game.pending.detail == "reward"
+    game.apply("choose pass")
+    assert lives(game) == [22] and game.pending.detail == "grow"
+    game.apply("damage 1 3")  # a response on top of the grow trigger: this one resolves first
+    assert game.pending.detail == "reward" and len(game.battlefield) == 0
+    game.play_until_players()  # reward, grow (Brute, Lunge), then the first grow trigger (random cards)
+    assert lives(game) == [24] and game.battlefield[0].name == BRUTE
+    check_invariants(game)
+
+
+def test_an_end_step_trigger_can_be_countered() -> None:
+    game = _windowed(battlefield=[C.SNAPPING_FANG_HEAD], top=[C.DISORIENTING_GLOWER])
+    game.apply("end")
+    while game.pending.topic != "trigger":
+        game.choose_default()
+    assert game.pending.detail == "end_step"
+    game.apply("choose counter")
+    game.play_until_players()
+    assert lives(game) == [18] and "hydra.log.trigger_countered" in keys(game)

@@ -38,8 +38,12 @@ STRIKE_TARGET = "strike_target"  # head to destroy — default the first non-eli
 NECK_TANGLE_TAP = "neck_tangle_tap"  # exactly two heads — default the first two untapped heads
 TORN_TAP = "torn_tap"  # up to two heads — default the first two untapped heads
 TRIGGER_ORDER = "trigger_order"  # which end-step trigger resolves next — default collector order
+# Response windows of a table that asked for every window (GameSetup.all_windows):
+UPKEEP = "upkeep"  # the Hydra's upkeep, after its untap step: "pass"
+TRIGGER = "trigger"  # a triggered ability (growing heads, Hero's Reward, Swallow's return, end step)
+#                      is on the stack: "pass" | "counter" (e.g. Stifle) — default pass
 
-WINDOW_TOPICS = (COUNTER, PREVENT)
+WINDOW_TOPICS = (COUNTER, PREVENT, UPKEEP, TRIGGER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,8 @@ class GameSetup:
     heads: int
     players: tuple[PlayerSetup, ...]
     seed: int
+    # Every response window (the Hydra's upkeep, each trigger), not just counter and prevent.
+    all_windows: bool = False
 
 
 @dataclass(slots=True)
@@ -106,6 +112,14 @@ class SwallowWindow:
 
 
 @dataclass(frozen=True, slots=True)
+class Trigger:
+    """A triggered ability waiting to go on the stack: ``kind`` reward | grow | swallow | end_step."""
+
+    kind: str
+    card: C.HydraCard
+
+
+@dataclass(frozen=True, slots=True)
 class Decision:
     """A question to the players. ``player`` is a seat index, or None for "the players" together.
 
@@ -121,6 +135,7 @@ class Decision:
     card: str | None = None
     min_heads: int = 0
     max_heads: int = 0
+    detail: str = ""  # a trigger window: which ability (reward, grow, swallow, end_step)
 
 
 @dataclass(slots=True)
@@ -193,16 +208,19 @@ class HydraGame:
         self.events: list[Event] = []
         self.actions: list[str] = []
         self._flow: Flow | None = None
+        self._frames: list[tuple[Flow, Decision]] = []  # flows waiting beneath a response, with their question
+        self.triggers: list[Trigger] = []  # triggered abilities not yet put on the stack
         self._in_flow = False
         self._log("hydra.log.setup", heads=setup.heads, players=len(self.players))
         self._log("hydra.log.players_turn", turn=self.turn)
         self._log("hydra.log.no_first_draw")
 
     @classmethod
-    def new(cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0) -> HydraGame:
+    def new(cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0, *,
+            all_windows: bool = False) -> HydraGame:
         if isinstance(players, int):
             players = tuple(PlayerSetup(f"Player {i + 1}") for i in range(players))
-        return cls(GameSetup(heads=heads, players=tuple(players), seed=seed))
+        return cls(GameSetup(heads=heads, players=tuple(players), seed=seed, all_windows=all_windows))
 
     # ----------------------------------------------------------------- set-up helpers
     def _new_head(self, card_id: int) -> Head:
@@ -258,6 +276,8 @@ class HydraGame:
         library = len(self.library)
         handler = getattr(self, f"_do_{action.verb}")
         handler(action)
+        if self.triggers and not self.over:  # the players' action made abilities trigger
+            self._start_flow(self._resolve_triggers())
         self.actions.append(action.line())
         self.library_changed_by.append(len(self.library) != library)
         return self.events[start:]
@@ -487,8 +507,7 @@ class HydraGame:
     def _check_players_after_concession(self) -> None:
         if not self.alive() and not self.over:
             self._finish("lost")
-            self._flow = None
-            self.pending = None
+            self._end_flows()
         # a question asked of a player who just left the game takes its default
         while self.pending is not None and self.pending.player is not None \
                 and self.players[self.pending.player].lost:
@@ -567,6 +586,10 @@ class HydraGame:
 
     # ----------------------------------------------------------------- the flow machinery
     def _start_flow(self, flow: Flow) -> None:
+        """Run ``flow``; a flow already waiting in a response window resumes, with its question,
+        when this one is done (the players' response resolves first, as on a stack)."""
+        if self._flow is not None and self.pending is not None:
+            self._frames.append((self._flow, self.pending))
         self._flow = flow
         self._advance(None)
 
@@ -575,11 +598,16 @@ class HydraGame:
         self._in_flow = True
         try:
             self.pending = self._flow.send(answer)
-        except (StopIteration, _GameOver):
-            self._flow = None
-            self.pending = None
+        except StopIteration:
+            self._flow, self.pending = self._frames.pop() if self._frames else (None, None)
+        except _GameOver:
+            self._end_flows()
         finally:
             self._in_flow = False
+
+    def _end_flows(self) -> None:
+        self._flow, self.pending = None, None
+        self._frames.clear()
 
     # ----------------------------------------------------------------- the Hydra's turns (H6)
     def _hydra_phase(self) -> Flow:
@@ -599,6 +627,8 @@ class HydraGame:
         self._log("hydra.log.hydra_turn", turn=self.turn)
         self._begin_hydra_turn(number)
         self._untap_step(number)
+        if self.setup.all_windows:
+            yield Decision(UPKEEP, "option", "pass", options=("pass",))
         yield from self._reveal_and_cast()
         yield from self._damage_step()
         yield from self._end_step()
@@ -663,6 +693,7 @@ class HydraGame:
             return
         follow_up = yield from self._resolve_sorcery(name, target)
         self._to_graveyard_from_stack(card_id)
+        yield from self._resolve_triggers()
         if follow_up is not None:
             yield from self._cast(follow_up)
 
@@ -708,6 +739,12 @@ class HydraGame:
 
     def _end_step_trigger(self, name: str) -> Flow:
         self._log("hydra.log.trigger", head=name)
+        if self.setup.all_windows:
+            answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"), card=name,
+                                    detail="end_step")
+            if answer == "counter":
+                self._log("hydra.log.trigger_countered", head=name, kind="end_step")
+                return
         if name == C.SAVAGE_VIGOR_HEAD:
             yield from self._reveal_and_cast()
         elif name == C.SHRIEKING_TITAN_HEAD:
@@ -879,10 +916,28 @@ class HydraGame:
                 self.graveyard.append(head.card_id)
             self.heads_severed += 1
             self._log(f"hydra.log.leaves_{how}", head=head.name)
-        for head in heads:
-            self._heros_reward(head.card)
-            self._grow_new_heads()
-            self._swallow_return()
+        for head in heads:  # they go on the stack the next time a player would get priority
+            self.triggers += [Trigger("reward", head.card), Trigger("grow", head.card)]
+            if any(w.exiled for w in self.swallows):
+                self.triggers.append(Trigger("swallow", head.card))
+
+    def _resolve_triggers(self) -> Flow:
+        """Put the waiting triggers on the stack one by one; with every window, the players may
+        respond to each or counter it (a Stifle)."""
+        while self.triggers and not self.over:
+            trigger = self.triggers.pop(0)
+            if self.setup.all_windows:
+                answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"),
+                                        card=trigger.card.name, detail=trigger.kind)
+                if answer == "counter":
+                    self._log("hydra.log.trigger_countered", head=trigger.card.name, kind=trigger.kind)
+                    continue
+            if trigger.kind == "reward":
+                self._heros_reward(trigger.card)
+            elif trigger.kind == "grow":
+                self._grow_new_heads()
+            else:
+                self._swallow_return()
         self._check_players()
 
     def _heros_reward(self, card: C.HydraCard) -> None:
@@ -954,8 +1009,7 @@ class HydraGame:
             self._finish("lost")
             if self._in_flow:
                 raise _GameOver
-            self._flow = None  # an instant-speed action ended the game during a response window
-            self.pending = None
+            self._end_flows()  # an instant-speed action ended the game during a response window
 
     def _log(self, key: str, **values: object) -> None:
         self.events.append(Event(key, values))

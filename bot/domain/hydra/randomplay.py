@@ -79,7 +79,7 @@ def play_random_game(seed: int, *, heads: int | None = None, players: int | None
     setup_players = [PlayerSetup(f"P{i + 1}", tuple(rng.sample(("The Slayer", "The Protector", "The Warrior"),
                                                                 rng.randint(0, 2))))
                      for i in range(players or rng.randint(1, 4))]
-    game = HydraGame.new(heads or rng.randint(1, 6), setup_players, seed=seed)
+    game = HydraGame.new(heads or rng.randint(1, 6), setup_players, seed=seed, all_windows=rng.random() < 0.5)
     actions_this_turn = 0
     while not game.over:
         if game.turn > MAX_TURNS:
