@@ -17,6 +17,7 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bot.domain.challenge.core import Decision, Event, Flow, FlowGame
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.actions import Action, parse_action
 from bot.domain.hydra.errors import HydraError
@@ -119,25 +120,6 @@ class Trigger:
     card: C.HydraCard
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A question to the players. ``player`` is a seat index, or None for "the players" together.
-
-    ``kind`` is ``option`` (one of ``options``), ``heads`` (``min_heads``..``max_heads`` distinct
-    head positions) or ``text`` (free text, e.g. the creature a player exiles).
-    """
-
-    topic: str
-    kind: str
-    default: str
-    player: int | None = None
-    options: tuple[str, ...] = ()
-    card: str | None = None
-    min_heads: int = 0
-    max_heads: int = 0
-    detail: str = ""  # a trigger window: which ability (reward, grow, swallow, end_step)
-
-
 @dataclass(slots=True)
 class Shield:
     """A prevention effect of the players' cards: the next ``amount`` damage this turn to one player,
@@ -159,25 +141,13 @@ class DamageStep:
     dealt: int  # the heads' damage as dealt (before any per-player prevention); 0 when all prevented
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One line of the game log: an i18n key (``hydra.log.*``) and its values."""
-
-    key: str
-    values: dict[str, object]
-
-
-class _GameOver(Exception):
-    """Raised inside the Hydra's turn when the last challenger loses: the turn stops there."""
-
-
-Flow = Generator[Decision, object, None]
-
-
-class HydraGame:
+class HydraGame(FlowGame):
     """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`."""
 
+    window_topics = WINDOW_TOPICS
+
     def __init__(self, setup: GameSetup) -> None:
+        super().__init__()
         _validate_setup(setup)
         self.setup = setup
         names = C.deck_list()
@@ -194,7 +164,6 @@ class HydraGame:
         self.turn = 1  # overall turn number; turn 1 is the players' first turn (H3)
         self.hydra_turns = 0
         self.active = "players"
-        self.outcome = "ongoing"
         self.glower_until = 0  # Hydra turn whose start ends Disorienting Glower's lock (0: no lock)
         self.swallows: list[SwallowWindow] = []
         self.extra_turns = 0
@@ -203,14 +172,8 @@ class HydraGame:
         self.exile: list[int] = []  # Hydra cards the players' cards exiled from its library or graveyard
         self.library_changed_by: list[bool] = []  # per action: did it move hidden cards (no undo)
         self.heads_severed = 0
-        self.pending: Decision | None = None
         self.damage_steps: list[DamageStep] = []
-        self.events: list[Event] = []
-        self.actions: list[str] = []
-        self._flow: Flow | None = None
-        self._frames: list[tuple[Flow, Decision]] = []  # flows waiting beneath a response, with their question
         self.triggers: list[Trigger] = []  # triggered abilities not yet put on the stack
-        self._in_flow = False
         self._log("hydra.log.setup", heads=setup.heads, players=len(self.players))
         self._log("hydra.log.players_turn", turn=self.turn)
         self._log("hydra.log.no_first_draw")
@@ -232,10 +195,6 @@ class HydraGame:
         return Player(setup.name, setup.heroes, STARTING_LIFE + bonus, STARTING_LIFE + bonus)
 
     # ----------------------------------------------------------------- queries
-    @property
-    def over(self) -> bool:
-        return self.outcome != "ongoing"
-
     @property
     def in_players_first_turn(self) -> bool:
         """The players' first turn (H3) that nobody has ended yet: late challengers may still sit down."""
@@ -585,30 +544,6 @@ class HydraGame:
         return " ".join(str(i + 1) for i in chosen) or "none"
 
     # ----------------------------------------------------------------- the flow machinery
-    def _start_flow(self, flow: Flow) -> None:
-        """Run ``flow``; a flow already waiting in a response window resumes, with its question,
-        when this one is done (the players' response resolves first, as on a stack)."""
-        if self._flow is not None and self.pending is not None:
-            self._frames.append((self._flow, self.pending))
-        self._flow = flow
-        self._advance(None)
-
-    def _advance(self, answer: object) -> None:
-        assert self._flow is not None
-        self._in_flow = True
-        try:
-            self.pending = self._flow.send(answer)
-        except StopIteration:
-            self._flow, self.pending = self._frames.pop() if self._frames else (None, None)
-        except _GameOver:
-            self._end_flows()
-        finally:
-            self._in_flow = False
-
-    def _end_flows(self) -> None:
-        self._flow, self.pending = None, None
-        self._frames.clear()
-
     # ----------------------------------------------------------------- the Hydra's turns (H6)
     def _hydra_phase(self) -> Flow:
         yield from self._hydra_turn()
@@ -1007,12 +942,7 @@ class HydraGame:
                 self._log("hydra.log.player_loses", player=player.name)
         if not self.alive() and not self.over:
             self._finish("lost")
-            if self._in_flow:
-                raise _GameOver
-            self._end_flows()  # an instant-speed action ended the game during a response window
-
-    def _log(self, key: str, **values: object) -> None:
-        self.events.append(Event(key, values))
+            self._stop()
 
     # ----------------------------------------------------------------- output
     def snapshot(self) -> dict[str, object]:
