@@ -81,15 +81,17 @@ def _int(token: str, line: str) -> int:
     return value
 
 
-def parse_action(line: str) -> Action:
-    """Parse one command line; raises :class:`HydraError` with a message key on bad input."""
+def parse_action(line: str, verbs: tuple[str, ...] = VERBS) -> Action:
+    """Parse one command line; raises :class:`HydraError` with a message key on bad input.
+    ``verbs`` lets the Horde and the God use the same language with their own verb list (``hit``:
+    the Horde would lose AMOUNT life)."""
     stripped = line.strip()
     tokens = stripped.split()
     if not tokens:
         raise HydraError("hydra.error.empty_action")
     verb, rest = tokens[0].lower(), tokens[1:]
-    if verb not in VERBS:
-        raise HydraError("hydra.error.unknown_verb", verb=tokens[0], verbs=", ".join(VERBS))
+    if verb not in verbs:
+        raise HydraError("hydra.error.unknown_verb", verb=tokens[0], verbs=", ".join(verbs))
     if verb == "choose":
         if not rest:
             raise HydraError("hydra.error.usage", usage="choose OPTION")
@@ -115,7 +117,7 @@ def parse_action(line: str) -> Action:
     elif verb in AMOUNT_HEADS_VERBS:
         if not numbers or (text == ALL) == (len(numbers) > 1):
             raise HydraError("hydra.error.usage", usage=usage)
-    elif verb in ("mill", "copy"):
+    elif verb in ("mill", "copy", "hit"):
         if len(numbers) != 1:
             raise HydraError("hydra.error.usage", usage=usage)
     elif verb == "concede":
@@ -123,7 +125,7 @@ def parse_action(line: str) -> Action:
             raise HydraError("hydra.error.usage", usage=usage)
     elif numbers:  # end, extraturn
         raise HydraError("hydra.error.usage", usage=usage)
-    if verb in ("attack", *AMOUNT_VERBS, "mill", "sweep", "weaken") and any(n < 0 for n in numbers):
+    if verb in ("attack", *AMOUNT_VERBS, "mill", "hit", "sweep", "weaken") and any(n < 0 for n in numbers):
         raise HydraError("hydra.error.negative", line=stripped)
     return Action(verb, numbers, text)
 
@@ -183,6 +185,7 @@ _USAGE = {
     "exilecards": "exilecards library AMOUNT | exilecards graveyard all|CARD NAME",
     "prevent": "prevent AMOUNT [PLAYER|all] [from SOURCE]",
     "extraturn": "extraturn",
+    "hit": "hit AMOUNT",
     "life": "life PLAYER DELTA",
     "concede": "concede [PLAYER]",
     "end": "end",
