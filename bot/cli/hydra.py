@@ -11,15 +11,17 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup, parse_action, replay
+from bot.cli._challenge_runner import Presenter, interactive, run_script
+from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.domain.hydra.cards import HEROES, find_hero
-from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS, WINDOW_TOPICS
+from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
 from bot.i18n import LANGUAGES, t
 from bot.render.hydra import board_text, decision_text, log_lines
+
+PRESENTER = Presenter(board_text, decision_text, log_lines, ACTIONS_HELP or "")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -97,7 +99,7 @@ def _play(args: argparse.Namespace) -> int:
     else:
         if args.show_seed:
             print(f"seed {setup.seed}")
-        game = _interactive(game, language, input_line=input, show=print)
+        game = interactive(game, language, PRESENTER, input_line=input, show=print)
     if args.json:
         print(json.dumps(game_json(game, language), ensure_ascii=False, indent=2))
     else:
@@ -105,94 +107,6 @@ def _play(args: argparse.Namespace) -> int:
         if game.over:
             print(t(f"hydra.cli.outcome_{game.outcome}", language))
     return 0
-
-
-def run_script(game: HydraGame, lines: Iterable[str], language: str = "en") -> tuple[HydraGame, int]:
-    """Apply a script. A pending question not answered by a ``choose`` line takes its documented
-    default before the next line; ``undo`` takes back the players' last action of their turn.
-    ``at TOPIC`` (counter, prevent, upkeep, trigger) answers questions with their defaults until
-    that response window opens; the instant-speed lines after it are taken in the window, until a
-    ``choose`` line closes it."""
-    holding = False  # inside a window opened by "at TOPIC"
-    for number, raw in enumerate(lines, start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line or game.over:
-            continue
-        try:
-            if line.lower() == "undo":
-                game = _undo(game)
-                continue
-            if line.lower().startswith("at "):
-                holding = _wait_for_window(game, line[3:].strip().lower(), number)
-                continue
-            action = parse_action(line)
-            if action.verb == "choose":
-                holding = False
-            elif not holding:
-                game.play_until_players()
-                if game.over:
-                    continue
-            game.apply(action)
-        except HydraError as error:
-            message = t(error.key, language, **error.values)
-            print(t("hydra.error.script_line", language, number=number, message=message), file=sys.stderr)
-            return game, 1
-    game.play_until_players()
-    return game, 0
-
-
-def _wait_for_window(game: HydraGame, topic: str, number: int) -> bool:
-    """Default every question until a ``topic`` window is pending (the game may end first)."""
-    if topic not in WINDOW_TOPICS:
-        raise HydraError("hydra.error.bad_option", option=topic, options=", ".join(WINDOW_TOPICS))
-    while game.pending is not None and game.pending.topic != topic and not game.over:
-        game.choose_default()
-    if game.pending is None and not game.over:
-        raise HydraError("hydra.error.no_window", line=number, topic=topic)
-    return not game.over
-
-
-def _undo(game: HydraGame) -> HydraGame:
-    """Refused when the action revealed or moved cards of the Hydra's library (never un-reveal)."""
-    refusal = game.undo_refusal()
-    if refusal is not None:
-        raise HydraError(refusal)
-    return replay(game.setup, game.actions[:-1])
-
-
-def _interactive(game: HydraGame, language: str, *, input_line: Callable[[str], str],
-                 show: Callable[[str], None]) -> HydraGame:
-    seen = 0
-    while not game.over:
-        for line in log_lines(game.events[seen:], language):
-            show(line)
-        seen = len(game.events)
-        if game.pending is not None:
-            show(decision_text(game, game.pending, language))
-        else:
-            show(board_text(game, language))
-        try:
-            line = input_line(f"{t('hydra.cli.prompt', language)}> ").strip()
-        except EOFError:
-            break
-        if line in ("quit", "exit"):
-            break
-        if line == "help":
-            show(ACTIONS_HELP or "")
-            continue
-        try:
-            if not line and game.pending is not None:
-                game.choose_default()
-            elif line == "undo":
-                game = _undo(game)
-                seen = len(game.events)
-            elif line:
-                game.apply(line)
-        except HydraError as error:
-            show(t(error.key, language, **error.values))
-    for line in log_lines(game.events[seen:], language):
-        show(line)
-    return game
 
 
 def game_json(game: HydraGame, language: str = "en") -> dict[str, object]:

@@ -217,6 +217,10 @@ class CreatureDeckGame(FlowGame):
         return (permanent.card.is_creature and not permanent.tapped
                 and (permanent.entered_turn < self.turn or self.has_haste(permanent)))
 
+    def rebuild(self, actions: Sequence[str]) -> CreatureDeckGame:
+        """The same game replayed with ``actions`` (undo)."""
+        return replay(type(self), self.seats, self.seed, self.difficulty, actions)
+
     def undo_refusal(self) -> str | None:
         """Why the last action can't be undone: only the players' own actions of their current turn,
         and never one that revealed or moved cards of the deck's library."""
@@ -599,7 +603,10 @@ class CreatureDeckGame(FlowGame):
         dealt = total - prevented
         self.life -= dealt
         self.ledger["damage"] += dealt
-        self._log("challenge.log.damage_to_players", card=source, amount=dealt, life=self.life)
+        if source == SHIELD_SOURCE:
+            self._log("challenge.log.combat_damage", amount=dealt, life=self.life)
+        else:
+            self._log("challenge.log.damage_to_players", card=source, amount=dealt, life=self.life)
         self._check_life()
 
     def _gain(self, amount: int, source: str) -> None:

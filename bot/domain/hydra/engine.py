@@ -241,6 +241,10 @@ class HydraGame(FlowGame):
         self.library_changed_by.append(len(self.library) != library)
         return self.events[start:]
 
+    def rebuild(self, actions: Sequence[str]) -> HydraGame:
+        """The same game replayed with ``actions`` (undo)."""
+        return replay(self.setup, actions)
+
     def undo_refusal(self) -> str | None:
         """Why the players' last action can't be undone (an i18n key), or None if it can. Undo never
         un-reveals: an action that revealed or moved cards of the Hydra's library is final."""
