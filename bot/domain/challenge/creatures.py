@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame
-from bot.domain.hydra.actions import ALL, AMOUNT_HEADS_VERBS, HEAD_VERBS, Action, parse_action
+from bot.domain.hydra.actions import ALL, Action, parse_action
 
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
 BLOCKS = "blocks"  # the attackers the players block (permanent numbers) — default none
@@ -665,5 +665,4 @@ def replay(game_type: type[CreatureDeckGame], seats: Sequence[Seat], seed: int, 
     return game
 
 
-__all__ = ["AMOUNT_HEADS_VERBS", "HEAD_VERBS", "CreatureDeckGame", "DeckCard", "Permanent", "Seat", "load_cards",
-           "replay"]
+__all__ = ["CreatureDeckGame", "DeckCard", "Permanent", "Seat", "load_cards", "replay"]
