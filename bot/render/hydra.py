@@ -12,6 +12,7 @@ from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import WINDOW_TOPICS, Decision, Event, HydraGame
 from bot.i18n import t
 from bot.render.fonts import fit_text, font, png_bytes
+from bot.render.layout import TextBox, TextLayout
 
 
 def event_text(event: Event, language: str = "en") -> str:
@@ -108,37 +109,41 @@ FROZEN = (110, 170, 240)
 MIN_TEXT = 26  # px at full size: 13 px on a 360 px wide phone screen
 
 
-def board_image(game: HydraGame, language: str = "en") -> Image.Image:
+def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] | None = None) -> Image.Image:
     """A phone-readable picture of the board: one tile per head (numbered as in the script
     language) with its name, damage, marks in words and what it does (Hero's Reward, end step),
-    then library/graveyard counts and each player's life."""
+    then library/graveyard counts and each player's life. ``boxes`` collects where each text went
+    (``bot.render.layout``), so tests check it reads at a phone's width."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
-    height = TOP + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
+    notice_font = font(MIN_TEXT, language=language)
+    notice = _wrap(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
+        if game.spells_locked else []
+    top = TOP + 34 * len(notice)
+    height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
-              font=font(40, bold=True, language=language), fill=TEXT)
-    if game.spells_locked:
-        label = t("hydra.board.spells_locked", language)
-        draw.text((WIDTH - MARGIN, 22), label, anchor="ra", fill=FROZEN,
-                  font=fit_text(label, WIDTH // 2, 30, language=language, min_size=MIN_TEXT - 6))
+    layout = TextLayout(draw, boxes)
+    layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
+                font=font(40, bold=True, language=language), fill=TEXT)
+    for number, line in enumerate(notice):  # Disorienting Glower, on its own lines under the turn
+        layout.text((MARGIN, TOP + 34 * number - 4), line, font=notice_font, fill=FROZEN)
     if not game.battlefield:
-        draw.text((MARGIN, TOP + 60), t("hydra.board.no_heads", language), font=font(34, language=language),
-                  fill=TEXT)
+        layout.text((MARGIN, top + 60), t("hydra.board.no_heads", language), font=font(34, language=language),
+                    fill=TEXT)
     for index in range(len(game.battlefield)):
         x = MARGIN + (index % PER_ROW) * (HEAD_W + GAP)
-        y = TOP + (index // PER_ROW) * (HEAD_H + GAP)
-        _draw_head(draw, game, index, x, y, language)
-    y = TOP + rows * (HEAD_H + GAP) + 4
+        y = top + (index // PER_ROW) * (HEAD_H + GAP)
+        _draw_head(draw, layout, game, index, x, y, language)
+    y = top + rows * (HEAD_H + GAP) + 4
     counts = (t("hydra.board.library", language, count=len(game.library)) + "   "
               + t("hydra.board.graveyard", language, count=len(game.graveyard)))
-    draw.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
+    layout.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
                                                     min_size=MIN_TEXT), fill=DIM)
     y += 52
     for index in range(len(game.players)):
         colour = (150, 150, 150) if game.players[index].lost else TEXT
         line = player_line(game, index, language)
-        draw.text((MARGIN, y), line, font=fit_text(line, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
+        layout.text((MARGIN, y), line, font=fit_text(line, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
                                                     min_size=MIN_TEXT), fill=colour)
         y += 50
     return image
@@ -160,7 +165,7 @@ _END_STEP_KEYS = {"Savage Vigor Head": "hydra.board.end_step_cast",
                   "Snapping Fang Head": "hydra.board.end_step_damage"}
 
 
-def _draw_head(draw: ImageDraw.ImageDraw, game: HydraGame, index: int, x: int, y: int, language: str) -> None:
+def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, index: int, x: int, y: int, language: str) -> None:
     head = game.battlefield[index]
     fill = TAPPED_FILL if head.tapped else (ELITE_FILL if head.card.elite else HEAD_FILL)
     draw.rounded_rectangle((x, y, x + HEAD_W, y + HEAD_H), radius=14, fill=fill,
@@ -168,13 +173,13 @@ def _draw_head(draw: ImageDraw.ImageDraw, game: HydraGame, index: int, x: int, y
     inner = HEAD_W - 24
     number = f"{index + 1}."
     number_font = font(36, bold=True)
-    draw.text((x + 12, y + 8), number, font=number_font, fill=TEXT)
+    layout.text((x + 12, y + 8), number, font=number_font, fill=TEXT)
     name_left = x + 12 + int(number_font.getlength(number)) + 10
-    draw.text((name_left, y + 12), head.name, fill=TEXT,
+    layout.text((name_left, y + 12), head.name, fill=TEXT,
               font=fit_text(head.name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT))
     toughness = max(head.toughness, 1)
     damage_text = f"{head.damage}/{head.toughness}"
-    draw.text((x + 12, y + 58), damage_text, font=font(32, bold=True), fill=TEXT)
+    layout.text((x + 12, y + 58), damage_text, font=font(32, bold=True), fill=TEXT)
     bar_left = x + 12 + int(font(32, bold=True).getlength(damage_text)) + 14
     bar_right = x + HEAD_W - 12
     if head.damage > 0:  # no red sliver at 0 damage
@@ -190,7 +195,7 @@ def _draw_head(draw: ImageDraw.ImageDraw, game: HydraGame, index: int, x: int, y
         (part, DIM) for line in head_ability_lines(game, index, language) for part in _wrap(line, small, inner)]
     line_y = y + 100
     for text, colour in lines[:4]:
-        draw.text((x + 12, line_y), text, fill=colour, font=small)
+        layout.text((x + 12, line_y), text, fill=colour, font=small)
         line_y += 30
 
 

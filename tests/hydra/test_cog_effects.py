@@ -54,11 +54,11 @@ async def test_a_table_with_every_window_asks_about_triggers_and_keeps_it_after_
     rig(table.game, battlefield=[C.HYDRA_HEAD, C.HYDRA_HEAD], top=[C.RAVENOUS_BRUTE_HEAD, C.UNIFIED_LUNGE])
     await h.click(lobby, label="Destroy")
     asked = latest(h)
-    assert "Hero's Reward triggers" in asked.content
+    assert "the Hero's Reward trigger is on the stack" in asked.content
     await h.click(asked, label="Counter it")
     asked_again = latest(h)
     assert "The players counter the triggered ability of Hydra Head." in asked_again.content
-    assert "growing new heads triggers" in asked_again.content and asked.buttons == []
+    assert "the growing new heads trigger is on the stack" in asked_again.content and asked.buttons == []
     await h.click(asked_again, label="Let it resolve")
     game = (await cog(h).service.load(1)).game
     assert [p.life for p in game.players] == [20] and [x.name for x in game.battlefield] == [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot.domain.hydra import cards as C
@@ -115,3 +116,21 @@ def test_each_head_says_what_it_does_in_the_readers_language() -> None:
     assert head_ability_lines(game, 0) == ["Reward: +2 life"]
     assert head_ability_lines(game, 1) == ["End step: 1 damage to each player", "Reward: +4 life, draw"]
     assert head_ability_lines(game, 1, "ja")[0] == "終了ステップ：各プレイヤーに1点"
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
+def test_no_text_is_too_small_overlaps_or_leaves_the_board_at_phone_width(language: str) -> None:
+    from bot.render.hydra import board_image
+    from bot.render.layout import TextBox, phone_problems
+
+    game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
+                    players=4, heroes=[("The Slayer",)])
+    game.apply("damage 2 5")
+    game.apply("tap all")
+    game.apply("freeze 3")
+    game.battlefield[3].indestructible_through = 1
+    game.glower_until = game.hydra_turns + 1
+    boxes: list[TextBox] = []
+    image = board_image(game, language, boxes=boxes)
+    assert len(boxes) >= 20 and image.width == WIDTH
+    assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
