@@ -255,7 +255,8 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                 view.add_item(ChallengeButton(gid, "answer", "none", label=tr("challenge.ui.none"), row=1))
         elif decision is not None:
             for option in decision.options:
-                view.add_item(ChallengeButton(gid, "answer", option, label=tr(f"hydra.ui.option.{option}"), row=1,
+                key = "hydra.ui.option.go_on" if decision.topic == "upkeep" else f"hydra.ui.option.{option}"
+                view.add_item(ChallengeButton(gid, "answer", option, label=tr(key), row=1,
                                               style=discord.ButtonStyle.primary if option == decision.default
                                               else discord.ButtonStyle.secondary))
         if decision is None or decision.topic in game.window_topics:
@@ -277,20 +278,21 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     @app_commands.command(name="start", description=_T("Open a Horde or God table here; players join with a button"))
     @app_commands.describe(deck=_T("Which challenge deck"),
                            difficulty=_T("Horde: your turns before its first (3); God: starting Throngs (2)"),
-                           window=_T("Seconds to answer before the default (0: wait; default 20)"))
+                           window=_T("Seconds to answer before the default (0: wait; default 20)"),
+                           windows=_T("Open every response window: the deck's upkeep and each trigger"))
     @app_commands.choices(deck=[app_commands.Choice(name="Battle the Horde", value="horde"),
                                 app_commands.Choice(name="Defeat a God", value="god")])
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, deck: app_commands.Choice[str],
                     difficulty: app_commands.Range[int, 1, 4] | None = None,
-                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS) -> None:
+                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
         language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
         level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
         try:
             table = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,
                 name=interaction.user.display_name, deck=deck.value, difficulty=level, language=language,
-                seed=self.fixed_seed, window_seconds=window)
+                seed=self.fixed_seed, window_seconds=window, all_windows=windows)
         except ChallengeError as error:
             await self.send_error(interaction, error)
             return

@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, default=1, help="hydra and god: 1-4 players; horde: 1 (as printed)")
     play.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random and kept secret)")
     play.add_argument("--show-seed", action="store_true", help="print the seed at the start (to replay a game)")
-    play.add_argument("--all-windows", action="store_true", help="hydra: every response window")
+    play.add_argument("--all-windows", action="store_true",
+                      help="every response window: the deck's upkeep and each triggered ability")
     play.add_argument("--hero", action="append", default=[], metavar="PLAYER:NAME",
                       help='a Hero card for a player, e.g. "1:The Slayer" (repeatable)')
     play.add_argument("--script", type=Path, default=None, help="read the players' actions from FILE")
@@ -99,4 +100,4 @@ def _new_game(args: argparse.Namespace, difficulty: int) -> CreatureDeckGame:
         heroes.setdefault(int(seat), []).append(hero.name)
     seats = [Seat(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1)]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    return DECKS[args.deck](seats, seed, difficulty)
+    return DECKS[args.deck](seats, seed, difficulty, all_windows=args.all_windows)

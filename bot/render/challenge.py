@@ -16,7 +16,9 @@ def log_lines(events: list[Event], language: str = "en") -> list[str]:
 
 def decision_text(game: CreatureDeckGame, decision: Decision, language: str = "en") -> str:
     player = game.seats[decision.player].name if decision.player is not None else ""
-    question = t(f"challenge.decision.{decision.topic}", language, card=decision.card or "", player=player)
+    kind = t(f"challenge.trigger_kind.{decision.detail}", language) if decision.detail else ""
+    question = t(f"challenge.decision.{decision.topic}", language, card=decision.card or "", player=player,
+                 kind=kind)
     return question + "\n" + t("hydra.decision.default", language, default=decision.default)
 
 

@@ -50,14 +50,14 @@ class ChallengeService:
 
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, deck: str,
                      difficulty: int, language: str = "en", seed: int | None = None,
-                     window_seconds: int = DEFAULT_WINDOW_SECONDS) -> ChallengeTable:
+                     window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False) -> ChallengeTable:
         if deck not in DECKS:
             raise ChallengeError("hydra.error.bad_option", option=deck, options=", ".join(DECKS))
         DECKS[deck]([Seat(name)], 0, difficulty)  # checks the difficulty before anything is stored
         game_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, deck=deck, difficulty=difficulty,
             seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
-            window_seconds=window_seconds)
+            window_seconds=window_seconds, all_windows=all_windows)
         return await self.load(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> ChallengeTable:
@@ -131,7 +131,8 @@ class ChallengeService:
         actions = await self.repo.actions(game_id)
         game = None
         if row.status != LOBBY:
-            game = DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty)
+            game = DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
+                                   all_windows=bool(row.all_windows))
             for line, _ in actions:
                 game.apply(line)
         return ChallengeTable(row, seats, actions, game)

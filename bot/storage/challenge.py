@@ -21,12 +21,13 @@ class ChallengeRow:
     seed: int
     language: str
     window_seconds: int
+    all_windows: int
     status: str
     outcome: str | None
 
 
 _COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "deck", "difficulty", "seed", "language",
-            "window_seconds", "status", "outcome")
+            "window_seconds", "all_windows", "status", "outcome")
 
 
 class ChallengeRepository:
@@ -34,13 +35,14 @@ class ChallengeRepository:
         self.db = db
 
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, deck: str,
-                     difficulty: int, seed: int, language: str, window_seconds: int) -> int:
+                     difficulty: int, seed: int, language: str, window_seconds: int, all_windows: bool = False) -> int:
         now = now_iso()
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO challenge_games (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, "
-                "status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, LOBBY, user_id, now, now))
+                "all_windows, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, int(all_windows), LOBBY,
+                 user_id, now, now))
             game_id = int(cursor.lastrowid)
             await conn.execute("INSERT INTO challenge_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, user_id, name))

@@ -114,7 +114,8 @@ def test_random_games_replay_to_the_same_state() -> None:
     for deck, game_type in DECKS.items():
         for seed in range(10):
             game = play_random_game(deck, seed)
-            copy = replay(game_type, game.seats, game.seed, game.difficulty, game.actions)
+            copy = replay(game_type, game.seats, game.seed, game.difficulty, game.actions,
+                          all_windows=game.all_windows)
             assert copy.snapshot() == game.snapshot() and copy.events == game.events
 
 

@@ -88,3 +88,20 @@ def test_impulsive_destruction_hurts_each_player_who_sacrifices_nothing() -> Non
     game = god(players=2, top=["Impulsive Destruction", PHERES])
     deck_turn(game, "pass", "sacrifice", "decline")
     assert game.life == 17
+
+
+def test_with_every_window_the_upkeep_and_each_trigger_ask_and_a_trigger_can_be_countered() -> None:
+    game = GodGame([Seat("P1")], seed=1, all_windows=True)
+    rig(game, top=[THRONG, PIPER, PHERES])
+    game.apply("end")
+    assert game.pending.topic == "upkeep"
+    game.apply("choose pass")
+    game.apply("choose pass")  # the Throng resolves and enters
+    assert game.pending.topic == "trigger" and game.pending.detail == "enter" and game.pending.card == THRONG
+    game.apply("choose counter")  # Stifle the Throng's trigger: it casts nothing
+    game.apply("choose pass")  # the Piper resolves and enters
+    assert game.pending.topic == "trigger" and game.pending.card == PIPER
+    game.apply("choose counter")  # and the Piper's: Xenagos won't attack
+    game.play_until_players()
+    assert game.life == 20 and PHERES not in names(game) and keys(game).count("challenge.log.trigger_countered") == 2
+    check_invariants(game)

@@ -12,7 +12,7 @@ of combat, when a card leaves or is put into a graveyard, and when the players w
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame
@@ -21,7 +21,11 @@ from bot.domain.hydra.actions import ALL, Action, parse_action
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
 BLOCKS = "blocks"  # the attackers the players block (permanent numbers) — default none
 PREVENT = "prevent"  # window before combat damage — "pass" | "prevent" (e.g. Fog)
-WINDOW_TOPICS = (COUNTER, PREVENT)
+# With every window (``all_windows``): the deck's upkeep ("pass"), and each of its triggered abilities
+# (Hero's Reward, enter-the-battlefield, end step) on the stack — "pass" | "counter" (a Stifle).
+UPKEEP = "upkeep"
+TRIGGER = "trigger"
+WINDOW_TOPICS = (COUNTER, PREVENT, UPKEEP, TRIGGER)
 VERBS = ("damage", "sweep", "weaken", "counters", "destroy", "exile", "bounce", "tap", "sacrifice", "freeze",
          "mill", "prevent", "life", "choose", "concede", "end")
 SHIELD_SOURCE = "combat"  # prevention shields name a source: "combat", or a card of the deck
@@ -125,14 +129,18 @@ class CreatureDeckGame(FlowGame):
     prefix = "challenge"  # i18n key prefix of the log lines
     cards: dict[str, DeckCard] = {}
     max_players = 1
+    max_heroes = 3  # each different (Hero's Path FAQ, both decks)
     starting_life = 20
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int) -> None:
+    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False) -> None:
         super().__init__()
         if not 1 <= len(seats) <= self.max_players:
             raise ChallengeError("challenge.error.players_range", max=self.max_players)
+        for seat in seats:
+            if len(seat.heroes) > self.max_heroes or len(set(seat.heroes)) != len(seat.heroes):
+                raise ChallengeError("challenge.error.heroes", max=self.max_heroes)
         self.seats = tuple(seats)
-        self.seed, self.difficulty = seed, difficulty
+        self.seed, self.difficulty, self.all_windows = seed, difficulty, all_windows
         self.card_names = [c.name for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
                            for _ in range(c.count)]
         self.library: list[int] = list(range(len(self.card_names)))  # the top card is the LAST element
@@ -219,7 +227,7 @@ class CreatureDeckGame(FlowGame):
 
     def rebuild(self, actions: Sequence[str]) -> CreatureDeckGame:
         """The same game replayed with ``actions`` (undo)."""
-        return replay(type(self), self.seats, self.seed, self.difficulty, actions)
+        return replay(type(self), self.seats, self.seed, self.difficulty, actions, all_windows=self.all_windows)
 
     def undo_refusal(self) -> str | None:
         """Why the last action can't be undone: only the players' own actions of their current turn,
@@ -455,6 +463,8 @@ class CreatureDeckGame(FlowGame):
                 permanent.frozen_for = 0
             else:
                 permanent.tapped = False
+        if self.all_windows:
+            yield Decision(UPKEEP, "option", "pass", options=("pass",))
         yield from self.main_phase()
         yield from self._combat()
         yield from self.end_step()
@@ -475,6 +485,17 @@ class CreatureDeckGame(FlowGame):
         else:
             self._log("challenge.log.library_empty")
         return revealed
+
+    def _trigger(self, card: str, kind: str) -> Generator[Decision, object, bool]:
+        """A triggered ability of the deck goes on the stack; with every window open the players may
+        respond or counter it. Returns whether it resolves."""
+        if not self.all_windows:
+            return True
+        answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"), card=card, detail=kind)
+        if answer == "counter":
+            self._log("challenge.log.trigger_countered", card=card)
+            return False
+        return True
 
     def _reveal_and_cast(self, count: int) -> Flow:
         """Reveal the top ``count`` cards, then the deck casts them one by one in that order."""
@@ -565,11 +586,11 @@ class CreatureDeckGame(FlowGame):
                 self._log(f"{self.prefix}.log.cannot_leave", card=permanent.name)
                 continue
             leaving.append(permanent)
-        for permanent in leaving:
+        for permanent in leaving:  # they leave together; then their triggers resolve in order
             self.battlefield.remove(permanent)
+            self.graveyard.append(permanent.card_id)
             self._log(f"challenge.log.leaves_{how}", card=permanent.name)
         for permanent in leaving:
-            self.graveyard.append(permanent.card_id)
             yield from self.on_leave(permanent.card)
             yield from self.on_graveyard(permanent.card)
         self._check_life()
@@ -641,6 +662,7 @@ class CreatureDeckGame(FlowGame):
             "library_count": len(self.library), "graveyard": [self.name_of(i) for i in self.graveyard],
             "exile": [self.name_of(i) for i in self.exile],
             "resolving": [self.name_of(i) for i in self.stack + self.revealed],
+            "all_windows": self.all_windows,
             "pending": None if self.pending is None else {
                 "topic": self.pending.topic, "kind": self.pending.kind, "default": self.pending.default,
                 "options": list(self.pending.options), "card": self.pending.card},
@@ -657,9 +679,9 @@ class CreatureDeckGame(FlowGame):
 
 
 def replay(game_type: type[CreatureDeckGame], seats: Sequence[Seat], seed: int, difficulty: int,
-           actions: Iterable[str]) -> CreatureDeckGame:
+           actions: Iterable[str], *, all_windows: bool = False) -> CreatureDeckGame:
     """Rebuild a game from its set-up and action log (deterministic)."""
-    game = game_type(seats, seed, difficulty)
+    game = game_type(seats, seed, difficulty, all_windows=all_windows)
     for line in actions:
         game.apply(line)
     return game

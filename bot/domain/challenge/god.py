@@ -28,7 +28,6 @@ CHARGE, DESTRUCTION, RETURN, RIP = "Impulsive Charge", "Impulsive Destruction", 
 SCORN, STRIKE, FLAME, PANIC = "Xenagos's Scorn", "Xenagos's Strike", "Dance of Flame", "Dance of Panic"
 MIN_THRONGS, MAX_THRONGS, DEFAULT_THRONGS = 1, 3, 2
 MAX_PLAYERS = 4
-MAX_HEROES = 3
 DESTRUCTION_SACRIFICE = "destruction_sacrifice"  # Impulsive Destruction: per player, sacrifice | decline
 # Hero's Reward: (life each player gains, whether each player draws a card)
 REWARDS = {PIPER: (2, False), OREAD: (3, False), "Pheres-Band Revelers": (0, True),
@@ -41,14 +40,12 @@ class GodGame(CreatureDeckGame):
     prefix = "god"
     max_players = MAX_PLAYERS
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_THRONGS) -> None:
+    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_THRONGS, *,
+                 all_windows: bool = False) -> None:
         if not MIN_THRONGS <= difficulty <= MAX_THRONGS:
             raise ChallengeError("god.error.throngs_range", min=MIN_THRONGS, max=MAX_THRONGS)
-        for seat in seats:
-            if len(seat.heroes) > MAX_HEROES or len(set(seat.heroes)) != len(seat.heroes):
-                raise ChallengeError("challenge.error.heroes", max=MAX_HEROES)
         self._throngs = difficulty + max(0, len(seats) - 1)
-        super().__init__(seats, seed, difficulty)
+        super().__init__(seats, seed, difficulty, all_windows=all_windows)
 
     def starting_permanents(self) -> list[str]:
         return [XENAGOS] + [THRONG] * min(self._throngs, self.cards[THRONG].count)
@@ -85,9 +82,11 @@ class GodGame(CreatureDeckGame):
         yield from self._reveal_and_cast(2)
 
     def on_enter(self, permanent: Permanent) -> Flow:
+        if permanent.name not in (THRONG, PIPER) or not (yield from self._trigger(permanent.name, "enter")):
+            return
         if permanent.name == THRONG:  # reveal the top card and Xenagos casts it
             yield from self._reveal_and_cast(1)
-        elif permanent.name == PIPER:
+        else:
             self.this_turn.append(PIPER)  # "Xenagos Ascended attacks this turn if able"
             self._log("god.log.xenagos_will_attack", card=PIPER)
 
@@ -133,6 +132,8 @@ class GodGame(CreatureDeckGame):
     # ------------------------------------------------------------------ Hero's Reward
     def on_leave(self, card: DeckCard) -> Flow:
         life, draw = REWARDS.get(card.name, (0, False))
+        if (life or draw) and not (yield from self._trigger(card.name, "reward")):
+            return
         if life:
             self._gain(life, card.name)
         if draw:

@@ -26,7 +26,6 @@ from bot.domain.hydra.actions import Action
 
 CARDS = load_cards(horde_cards.CARD_ROWS)
 MIN_TURNS, MAX_TURNS, DEFAULT_TURNS = 2, 4, 3  # the player's turns before the Horde's first
-MAX_HEROES = 3  # each different (Hero's Path FAQ)
 ALTAR_SACRIFICE = "altar_sacrifice"  # Altar of Mogis: the Horde sacrifices two Minotaurs (the player picks)
 
 ALTAR, MASSACRE_TOTEM, STATUE, ELIXIR, SALVE = ("Altar of Mogis", "Massacre Totem", "Plundered Statue",
@@ -44,13 +43,11 @@ class HordeGame(CreatureDeckGame):
     max_players = 1
     verbs = (*VERBS, "hit")
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_TURNS) -> None:
+    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_TURNS, *,
+                 all_windows: bool = False) -> None:
         if not MIN_TURNS <= difficulty <= MAX_TURNS:
             raise ChallengeError("horde.error.turns_range", min=MIN_TURNS, max=MAX_TURNS)
-        for seat in seats:
-            if len(seat.heroes) > MAX_HEROES or len(set(seat.heroes)) != len(seat.heroes):
-                raise ChallengeError("challenge.error.heroes", max=MAX_HEROES)
-        super().__init__(seats, seed, difficulty)
+        super().__init__(seats, seed, difficulty, all_windows=all_windows)
 
     def players_first_turns(self) -> int:
         return self.difficulty
@@ -104,12 +101,16 @@ class HordeGame(CreatureDeckGame):
     def end_step(self) -> Flow:
         """Reckless Minotaur: "At the beginning of the end step" — every end step, the player's too."""
         reckless = [p for p in self.battlefield if p.name == RECKLESS]
-        if reckless:
-            yield from self._leave(reckless, "destroyed")
+        doomed = []
+        for permanent in reckless:
+            if (yield from self._trigger(RECKLESS, "end_step")):
+                doomed.append(permanent)
+        if doomed:
+            yield from self._leave(doomed, "destroyed")
 
     # ------------------------------------------------------------------ Hero's Reward (artifacts)
     def on_graveyard(self, card: DeckCard) -> Flow:
-        if "Artifact" not in card.type_line:
+        if "Artifact" not in card.type_line or not (yield from self._trigger(card.name, "reward")):
             return
         self._log("horde.log.reward", card=card.name)
         if card.name == ALTAR:

@@ -22,10 +22,11 @@ DECKS: dict[str, type[CreatureDeckGame]] = {"horde": HordeGame, "god": GodGame}
 
 def new_random_game(deck: str, seed: int, rng: random.Random) -> CreatureDeckGame:
     game_type = DECKS[deck]
+    windows = rng.random() < 0.5
     if game_type is HordeGame:
-        return HordeGame([Seat("P1")], seed, rng.randint(2, 4))
+        return HordeGame([Seat("P1")], seed, rng.randint(2, 4), all_windows=windows)
     seats = [Seat(f"P{i + 1}") for i in range(rng.randint(1, 4))]
-    return GodGame(seats, seed, rng.randint(1, 3))
+    return GodGame(seats, seed, rng.randint(1, 3), all_windows=windows)
 
 
 def random_answer(game: CreatureDeckGame, rng: random.Random) -> str:

@@ -14,6 +14,7 @@ CREATE TABLE challenge_games (
     seed            BIGINT NOT NULL,
     language        TEXT NOT NULL DEFAULT 'en',
     window_seconds  INTEGER NOT NULL DEFAULT 20,
+    all_windows     INTEGER NOT NULL DEFAULT 0,
     status          TEXT NOT NULL DEFAULT 'lobby',
     outcome         TEXT,
     created_by      BIGINT NOT NULL,
