@@ -89,3 +89,15 @@ async def test_bad_input_is_localised_and_changes_nothing(h):
     bad = await h.submit_modal(opened, {"text": "lots"}, locale="ja")
     assert bad.ephemeral and "lots" in bad.content
     assert (await cog(h).service.load(1)).actions == []
+
+
+async def test_a_table_with_every_window_stops_in_the_upkeep(h):
+    lobby = await h.slash("challenge start", deck="god", window=0, windows=True)
+    await h.click(lobby, label="Start")
+    await h.restart()
+    _fix(h)
+    await h.click(lobby.message, label="End our turn")
+    fields = {f["name"]: f["value"] for f in lobby.message.embeds[0]["fields"]}
+    assert "upkeep" in fields["Now"]
+    await h.click(lobby.message, label="Go on")
+    assert (await cog(h).service.load(1)).game.pending.topic == "counter"
