@@ -170,7 +170,9 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service = HydraService(bot.db, notify=bot.dispatch)  # type: ignore[attr-defined]
-        self.selected: dict[tuple[int, int], int] = {}  # (table, person) -> head position the buttons act on
+        # (table, person) -> the head the buttons act on, by its serial: positions shift when a head
+        # leaves, so a pick made before another player's action still means the same head
+        self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
         self.reports: dict[int, int] = {}  # table -> its players'-turn report message with answer buttons
         self.time_scale = 1.0  # tests shrink every timer
@@ -256,6 +258,13 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         except HydraError as error:
             await self.send_error(interaction, error)
             return
+        head = 1
+        if action in ("attack", "damage", "loselife", *HEAD_ACTIONS):
+            try:
+                head = self._head(table, interaction.user.id)
+            except HydraError as error:
+                await self.send_error(interaction, error)
+                return
         if action in ("join", "leave", "start"):
             await self._lobby_button(interaction, table, action)
         elif action == "answer":
@@ -264,17 +273,15 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("hydra.ui.swallow_title"), tr("hydra.ui.creature"), "choose "))
         elif action == "attack":
-            head = self.selected.get((game_id, interaction.user.id), 1)
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("hydra.ui.attack_title"), tr("hydra.ui.attack_label"), "attack ",
                 placeholder="1 3 2 5", default=f"{head} "))
         elif action in ("damage", "loselife"):
-            head = self.selected.get((game_id, interaction.user.id), 1)
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr(f"hydra.ui.{action}_title", head=head), tr("hydra.ui.amount"),
                 f"{action} {head} ", placeholder="3"))
         elif action in HEAD_ACTIONS:
-            await self.act(interaction, game_id, f"{action} {self.selected.get((game_id, interaction.user.id), 1)}")
+            await self.act(interaction, game_id, f"{action} {head}")
         elif action == "life":
             seat = table.seat_of(interaction.user.id)
             await interaction.response.send_modal(LineModal(
@@ -305,10 +312,26 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
             await self.act(interaction, game_id, verb)
             return
         tr = await self._tr(interaction)
-        head = self.selected.get((game_id, interaction.user.id), 1)
+        try:
+            head = self._head(await self.service.load(game_id), interaction.user.id)
+        except HydraError as error:
+            await self.send_error(interaction, error)
+            return
         await interaction.response.send_modal(LineModal(
             self, game_id, tr(f"hydra.ui.more.{verb}"), tr("hydra.ui.more_details"), f"{verb} ",
             placeholder=placeholder, default=start.format(head=head)))
+
+    def _head(self, table: HydraTable, user_id: int) -> int:
+        """The position (HEAD number) of the head this person picked — the same head even if others
+        left meanwhile; the first head when nothing was picked."""
+        serial = self.selected.get((table.game_id, user_id))
+        if serial is None or table.game is None:
+            return 1
+        position = table.game.position_of(serial)
+        if position is None:
+            self.selected.pop((table.game_id, user_id), None)
+            raise HydraError("hydra.error.head_gone")
+        return position
 
     async def on_heads(self, interaction: discord.Interaction, game_id: int, kind: str, topic: str | None,
                        values: list[int]) -> None:
@@ -467,7 +490,7 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         assert game is not None
         view = discord.ui.View(timeout=None)
         if game.battlefield:
-            view.add_item(HeadSelect(gid, "head", None, self._head_options(game)[:25],
+            view.add_item(HeadSelect(gid, "head", None, self._head_options(game, by_serial=True)[:25],
                                      placeholder=tr("hydra.ui.pick_head"), row=0))
         for action in ("attack", "damage", "loselife", *HEAD_ACTIONS[:2]):
             view.add_item(HydraButton(gid, action, label=tr(f"hydra.ui.{action}"), row=1))
@@ -482,8 +505,11 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         return view
 
     @staticmethod
-    def _head_options(game: HydraGame) -> list[discord.SelectOption]:
-        return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.card.toughness})"[:100], value=str(i + 1))
+    def _head_options(game: HydraGame, *, by_serial: bool = False) -> list[discord.SelectOption]:
+        """One option per head, labelled with its position; the value is the position (answers to a
+        question) or the head's serial (the board's pick, which must survive other players' actions)."""
+        return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.toughness})"[:100],
+                                     value=str(h.serial if by_serial else i + 1))
                 for i, h in enumerate(game.battlefield)]
 
     def turn_content(self, table: HydraTable, start: int) -> str:

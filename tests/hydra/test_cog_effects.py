@@ -63,3 +63,21 @@ async def test_a_table_with_every_window_asks_about_triggers_and_keeps_it_after_
     game = (await cog(h).service.load(1)).game
     assert [p.life for p in game.players] == [20] and [x.name for x in game.battlefield] == [
         C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD]
+
+
+async def test_a_picked_head_stays_the_same_head_when_another_player_kills_one_before_it(h):  # noqa: F811
+    lobby = await open_table(h, "bob")
+    await h.click(lobby, label="Start", user="bob")
+    table = await cog(h).service.load(1)
+    rig(table.game, battlefield=[C.HYDRA_HEAD, C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
+        top=[C.UNIFIED_LUNGE, C.UNIFIED_LUNGE])
+    await cog(h).refresh_board(table)
+    board = lobby.message
+    options = board.component(custom_id="hydra-head:1")["options"]
+    await h.select(board, "hydra-head:1", [options[2]["value"]], user="alice")  # alice picks the Brute
+    await h.select(board, "hydra-head:1", [options[0]["value"]], user="bob")
+    await h.click(board, label="Destroy", user="bob")  # bob kills head 1: the Brute is now head 2
+    await h.click(board, label="Tap", user="alice")
+    game = (await cog(h).service.load(1)).game
+    assert [(x.name, x.tapped) for x in game.battlefield] == [(C.HYDRA_HEAD, False), (C.RAVENOUS_BRUTE_HEAD, True)]
+    assert game.actions == ["destroy 1", "tap 2"]

@@ -90,6 +90,7 @@ class Head:
     frozen_for: int = 0  # Hydra turn number whose untap step it skips
     counters: int = 0  # +1/+1 counters (negative: -1/-1 counters; the two kinds annihilate)
     shrunk: int = 0  # -X/-X until end of turn
+    serial: int = 0  # which head this is, for good: numbered as heads enter (positions shift, this never does)
 
     @property
     def name(self) -> str:
@@ -157,6 +158,7 @@ class HydraGame(FlowGame):
         library = [i for i in ids if i not in set(starting)]
         random.Random(setup.seed).shuffle(library)
         self.library: list[int] = library  # the top card is the LAST element
+        self._serials = 0
         self.battlefield: list[Head] = [self._new_head(i) for i in starting]
         self.graveyard: list[int] = []
         self.stack: list[int] = []
@@ -186,8 +188,14 @@ class HydraGame(FlowGame):
         return cls(GameSetup(heads=heads, players=tuple(players), seed=seed, all_windows=all_windows))
 
     # ----------------------------------------------------------------- set-up helpers
-    def _new_head(self, card_id: int) -> Head:
-        return Head(card_id, C.CARDS[self.card_names[card_id]])
+    def _new_head(self, card_id: int, card: C.HydraCard | None = None) -> Head:
+        self._serials += 1
+        return Head(card_id, card or C.CARDS[self.card_names[card_id]], serial=self._serials)
+
+    def position_of(self, serial: int) -> int | None:
+        """The 1-based position (the HEAD number of the script language) of the head ``serial``,
+        or None once it has left the battlefield."""
+        return next((i for i, h in enumerate(self.battlefield, start=1) if h.serial == serial), None)
 
     @staticmethod
     def _new_player(setup: PlayerSetup) -> Player:
@@ -385,7 +393,7 @@ class HydraGame(FlowGame):
         triggers growing new heads and Hero's Reward when it leaves, then ceases to exist."""
         self._require_players_may_act(instant=True)
         original = self._head_at(action.numbers[0])
-        self.battlefield.append(Head(TOKEN_ID, original.card))
+        self.battlefield.append(self._new_head(TOKEN_ID, original.card))
         self._log("hydra.log.copied", head=original.name)
 
     def _do_extraturn(self, action: Action) -> None:
