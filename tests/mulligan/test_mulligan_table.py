@@ -12,6 +12,7 @@ from bot.domain.mulligan import (
     Instruction,
     MulliganError,
     MulliganStyle,
+    PlayerMulligan,
     SeatState,
     TableMulligan,
     parse_decision,
@@ -217,3 +218,26 @@ def test_status_and_result_mid_step_say_everything_about_each_seat():
                     {"player": BOB, "seat": 1, "mulligans": 1, "kept": 7, "set_aside": 0, "bottomed": 0},
                     {"player": CAROL, "seat": 2, "mulligans": 0, "kept": 7, "set_aside": 0, "bottomed": 0}],
         "decisions": [[ALICE, "mulligan"], [BOB, "mulligan"], [CAROL, "keep"], [ALICE, "mulligan"]]}
+
+
+def test_one_players_procedure_refuses_with_the_reason_and_its_numbers():
+    paris = PlayerMulligan.start(MulliganStyle.PARTIAL_PARIS, 4)
+    with pytest.raises(MulliganError) as too_many:
+        paris.decide(8)
+    assert (too_many.value.key, too_many.value.values) == ("mulligan.error.set_aside_range", {"hand": 7})
+    kept, _ = paris.decide(Choice.KEEP)
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.already_kept$"):
+        kept.decide(Choice.KEEP)
+    london = PlayerMulligan.start(MulliganStyle.LONDON, 2)
+    for _ in range(7):
+        london, _ = london.decide(Choice.MULLIGAN)
+    assert london.kept and london.keeps == 0  # down to nothing: kept by itself (CR 103.5)
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.already_kept$"):
+        london.decide(Choice.MULLIGAN)
+
+
+def test_replay_keeps_the_player_count_of_the_table():
+    """Two seats tracked at a four-player table: the first London mulligan is still free."""
+    table = TableMulligan.replay("london", [ALICE, BOB], 4, [(ALICE, "mulligan"), (BOB, "keep"), (ALICE, "keep")])
+    assert table.result()["player_count"] == 4 and table.result()["free_first_mulligan"] is True
+    assert [s.keeps for s in table.status()] == [7, 7]
