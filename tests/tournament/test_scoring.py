@@ -160,3 +160,20 @@ def test_a_checked_game_keeps_everything_it_was_given():
     with pytest.raises(TournamentError) as absent:
         checked_game(9, FOUR, {"ann", "eve"})
     assert absent.value.values == {"game": 9, "player": "eve"}
+
+
+def test_vote_refusals_name_the_game_and_whom():
+    ballot = Ballot(5, FOUR)
+    with pytest.raises(TournamentError) as outsider:
+        ballot.cast("ann", "eve")
+    assert outsider.value.values["game"] == 5 and outsider.value.key == "tournament.error.vote_votee_not_at_table"
+    ballot.closed = True
+    with pytest.raises(TournamentError) as closed:
+        ballot.cast("ann", "ben")
+    assert (closed.value.key, closed.value.values) == ("tournament.error.vote_closed", {"game": 5})
+    with pytest.raises(TournamentError) as unknown:
+        checked_game(7, FOUR, {"ann"}, {"ann": "zed"}, known=[*FOUR])
+    assert unknown.value.values["player"] == "zed"
+    with pytest.raises(TournamentError) as swiss:
+        scoring_rule("swiss")
+    assert swiss.value.values == {"name": "swiss", "names": "democratic, standard, custom"}
