@@ -412,7 +412,8 @@ def problems_of(method: str, path: str, body: Any) -> list[Problem]:
     """Every reason Discord would refuse this body with 50035 (empty: it accepts it)."""
     if method not in ("POST", "PUT", "PATCH"):
         return []
-    return schema_problems(method, path, body) + cross_field_problems(method, path, body)
+    found = schema_problems(method, path, body) + cross_field_problems(method, path, body)
+    return list({(where, code): (where, code, message) for where, code, message in found}.values())
 
 
 def error_tree(problems: list[Problem]) -> dict[str, Any]:
