@@ -17,6 +17,7 @@ from discord.ext import commands, tasks
 from bot.cards.index import Resolution, display_name, face_parts
 from bot.cards.model import Card, Face
 from bot.i18n import Translate
+from bot.text import ECHO, fit
 
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
@@ -76,9 +77,9 @@ def card_embed(card: Card, tr: Translate) -> discord.Embed:
 
 def not_found_message(resolution: Resolution, tr: Translate) -> str:
     """Why no card was shown, with what the user may have meant (names are English, as stored)."""
-    name = discord.utils.escape_markdown(resolution.query)
+    name = fit(resolution.query, ECHO)
     if resolution.ambiguous:
-        return tr("cards.ambiguous", name=name, cards=", ".join(resolution.ambiguous))
+        return tr("cards.ambiguous", name=name, cards=fit(", ".join(resolution.ambiguous), 1500))
     if resolution.suggestions:
         return tr("cards.did_you_mean", name=name, suggestions=", ".join(resolution.suggestions))
     return tr("cards.not_found", name=name)
@@ -121,8 +122,8 @@ class CardsCog(commands.Cog):
     async def name_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
-        pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=shown, value=english[:100]) for shown, english in pairs]
+        pairs = self.bot.cards.choices(current, language, 25)  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
 
 
 async def setup(bot: commands.Bot) -> None:

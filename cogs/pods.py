@@ -34,6 +34,7 @@ from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
 from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
+from bot.text import ECHO, fit
 
 log = logging.getLogger(__name__)
 
@@ -574,7 +575,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             found = cards.resolve(text)
             if not found.found:
                 hint = ", ".join(found.suggestions[:3]) if found.suggestions else "-"
-                await self.send_error(interaction, PodError("unknown_card", name=text, suggestions=hint))
+                await self.send_error(interaction, PodError("unknown_card", name=fit(text, ECHO), suggestions=hint))
                 return
             resolved.append(found.card.name)
         await self.act(interaction, game_id, pod.COMMANDERS, player=player, names=resolved or [None])
@@ -853,8 +854,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         if cards is None or not current:
             return []
         language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=label[:100], value=value[:100])
-                for value, label in cards.autocomplete(current, language, limit=25)]
+        return [app_commands.Choice(name=shown, value=card_id)
+                for shown, card_id in cards.choices(current, language, limit=25)]
 
     @app_commands.command(name="life", description=_T("Change a player's life"))
     @app_commands.describe(player=_T("Whose life"), amount=_T("Change, e.g. -3 or 5"))
