@@ -59,21 +59,22 @@ def fit(text: str, budget: int, *, escape: bool = True, ellipsis: str = ELLIPSIS
     return "".join(tokens[:count]).rstrip() + ellipsis
 
 
-def fit_lines(lines: Sequence[str], budget: int, more: Callable[[int], str], *, separator: str = "\n") -> str:
+def fit_lines(lines: Sequence[str], budget: int, more: Callable[[int], str], *, separator: str = "\n",
+              keep_last: bool = False) -> str:
     """As many whole ``lines`` as fit in ``budget`` characters, then ``more(n)`` for the ``n`` left out.
 
     ``more`` gives the localized "and N more"; the result never passes ``budget`` (a single line
     longer than the budget is itself shortened with :func:`fit`, without escaping again).
+    ``keep_last`` keeps the last lines instead (a history, newest last) with ``more`` first.
     """
     joined = separator.join(lines)
     if len(joined) <= budget:
         return joined
-    kept: list[str] = []
-    for line in lines:
-        left_after = len(lines) - len(kept) - 1
-        if len(separator.join([*kept, line, more(left_after)])) > budget:
-            break
-        kept.append(line)
+    if keep_last:
+        kept = _fitting(list(reversed(lines)), budget, more, separator)
+        return separator.join([more(len(lines) - len(kept)), *reversed(kept)]) if kept else \
+            fit_lines(list(reversed(lines)), budget, more, separator=separator)
+    kept = _fitting(list(lines), budget, more, separator)
     if kept:
         return separator.join([*kept, more(len(lines) - len(kept))])
     suffix = more(len(lines) - 1)
@@ -81,3 +82,13 @@ def fit_lines(lines: Sequence[str], budget: int, more: Callable[[int], str], *, 
     if room < len(ELLIPSIS) + 1:
         return fit(suffix, budget, escape=False)
     return fit(lines[0], room, escape=False) + separator + suffix
+
+
+def _fitting(lines: list[str], budget: int, more: Callable[[int], str], separator: str) -> list[str]:
+    """The leading lines that fit in ``budget`` together with the "and N more" for the rest."""
+    kept: list[str] = []
+    for line in lines:
+        if len(separator.join([*kept, line, more(len(lines) - len(kept) - 1)])) > budget:
+            break
+        kept.append(line)
+    return kept

@@ -265,12 +265,15 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
         await self.events.set_messages(event.event_id, message_id=message.id)
-        scheduled = await self._create_scheduled_event(interaction.guild, event)
+        scheduled = await self._create_scheduled_event(interaction, event)
         if scheduled is not None:
             await self.events.set_messages(event.event_id, scheduled_event_id=scheduled.id)
         self.arm_start(await self.events.event(event.event_id))
 
-    async def _create_scheduled_event(self, guild: discord.Guild | None, event: EventRow) -> Any:
+    async def _create_scheduled_event(self, interaction: discord.Interaction, event: EventRow) -> Any:
+        """The Discord scheduled event of a Hydra night; without Create Events the organiser is
+        told privately (the Hydra event itself works without it)."""
+        guild = interaction.guild
         if guild is None:
             return None
         start = max(datetime.fromisoformat(event.starts_at), datetime.now(UTC) + timedelta(minutes=1))
@@ -282,6 +285,10 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                 location=f"#{getattr(self.bot.get_channel(event.channel_id), 'name', 'hydra')}"[:100],
                 description=tr("hydra_events.ui.scheduled_description", heads=event.heads,
                                size=event.table_size)[:1000])
+        except discord.Forbidden:
+            log.warning("no Create Events permission: Hydra event %s has no scheduled event", event.event_id)
+            await interaction.followup.send((await self._tr(interaction))("core.error.no_scheduled_event"), ephemeral=True)
+            return None
         except discord.HTTPException:
             log.exception("could not create the scheduled event of Hydra event %s", event.event_id)
             return None

@@ -34,7 +34,7 @@ from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
 from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
-from bot.text import ECHO, fit
+from bot.text import ECHO, fit, fit_lines
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ def _T(text: str) -> locale_str:
 
 COALESCE_SECONDS = 0.4  # wait this long after a press before editing, so a burst becomes one edit
 HISTORY_LINES = 25
+HISTORY_BUDGET = 1900  # characters of history in one message (Discord's limit is 2,000)
 RECENT_GAMES = 10
 _MENTION = re.compile(r"<@!?(\d+)>|\b(\d{15,21})\b")
 
@@ -902,7 +903,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         for event in loaded.events[-HISTORY_LINES:]:
             text = f"{_discord_time(event.at)} {describe_event(event, state, tr)}"
             lines.append(f"~~{text}~~" if event.seq in dropped else text)
-        return "\n".join(lines)[-1900:] or tr("pod.history.empty")
+        return fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
+                         keep_last=True) or tr("pod.history.empty")
 
 
 # -- helpers ----------------------------------------------------------------------------------------------------
