@@ -19,6 +19,7 @@ from bot.cards.model import Card, Face
 from bot.i18n import Translate
 from bot.text import ECHO, fit
 
+EMBED_TITLE_MAX = 256  # Discord's limit for an embed title
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
 IDENTITY_COLOURS = {"W": discord.Colour.from_rgb(248, 231, 185), "U": discord.Colour.from_rgb(14, 104, 171),
@@ -59,7 +60,7 @@ def card_embed(card: Card, tr: Translate) -> discord.Embed:
     """The card as an embed: name in the user's language and English, cost, type, text, P/T, identity."""
     identity = card.color_identity
     colour = IDENTITY_COLOURS.get(identity, MULTICOLOUR) if len(identity) <= 1 else MULTICOLOUR
-    embed = discord.Embed(title=display_name(card, tr.language), colour=colour)
+    embed = discord.Embed(title=display_name(card, tr.language, limit=EMBED_TITLE_MAX), colour=colour)
     if card.faces:
         for face, printed in zip(card.faces, _printed_faces(card, tr.language), strict=True):
             label = f"{printed} ({face.name})" if printed and printed != face.name else face.name

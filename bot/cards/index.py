@@ -336,8 +336,9 @@ def choice_id(english_name: str) -> str:
     return "#" + hashlib.blake2b(english_name.encode(), digest_size=6).hexdigest()
 
 
-def display_name(card: Card, language: str) -> str:
-    """How a card is shown in a choice list: the printed name, with the English name when they differ."""
+def display_name(card: Card, language: str, limit: int = DISCORD_CHOICE_MAX) -> str:
+    """How a card is shown (a choice's name by default, at most 100 characters): the printed name,
+    with the English name when they differ."""
     printed = card.printed_name(language)
     shown = printed if printed == card.name else f"{printed} ({card.name})"
-    return shown if len(shown) <= DISCORD_CHOICE_MAX else shown[: DISCORD_CHOICE_MAX - 1] + "…"
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"

@@ -492,9 +492,9 @@ class InteractionDriver(ABC):
                 continue
             problems.append(f"Discord refused {request.method} {request.path} -> {request.status} {request.response}")
         log = self.fake.message_log
-        for action, message_id in log[self._pings_seen:]:
+        for message_id in dict.fromkeys(m for action, m in log[self._pings_seen:] if action in ("create", "edit")):
             message = self.fake.messages[message_id]
-            if action in ("create", "edit") and message.pings.mass:
+            if message.pings.mass:
                 problems.append(f"message {message_id} would ping @everyone/@here or a role: {message.content[:120]!r} "
                                 f"(allowed_mentions={message.allowed_mentions})")
         self._pings_seen = len(log)
