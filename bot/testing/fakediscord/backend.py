@@ -16,9 +16,10 @@ import json
 import logging
 import re
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.invite import permissions_integer
 from bot.testing.fakediscord import contract
@@ -133,6 +134,9 @@ Route = tuple[str, re.Pattern[str], Callable[..., Any]]
 class FakeDiscord:
     """A small, faithful-enough Discord for one bot application."""
 
+    # Every stand-in of the process, so a test session can inspect every message any of them received.
+    instances: ClassVar[weakref.WeakSet[FakeDiscord]] = weakref.WeakSet()
+
     def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord",
                  bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = (5, 5.0)) -> None:
         self.snowflake = SnowflakeFactory()
@@ -155,6 +159,7 @@ class FakeDiscord:
         self.refusals: list[Request] = []  # requests Discord refused (400/403/413): the bot broke a rule
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._routes: list[Route] = self._build_routes()
+        FakeDiscord.instances.add(self)
 
     # -- building the world ---------------------------------------------------------------------
 
