@@ -16,7 +16,6 @@ import json
 import logging
 import re
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -134,8 +133,9 @@ Route = tuple[str, re.Pattern[str], Callable[..., Any]]
 class FakeDiscord:
     """A small, faithful-enough Discord for one bot application."""
 
-    # Every stand-in of the process, so a test session can inspect every message any of them received.
-    instances: ClassVar[weakref.WeakSet[FakeDiscord]] = weakref.WeakSet()
+    # Every stand-in made since the list was last emptied, so a test session can inspect every message
+    # any of them received (``tests/conftest.py`` empties it after each test).
+    instances: ClassVar[list[FakeDiscord]] = []
 
     def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord",
                  bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = (5, 5.0)) -> None:
@@ -159,7 +159,7 @@ class FakeDiscord:
         self.refusals: list[Request] = []  # requests Discord refused (400/403/413): the bot broke a rule
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._routes: list[Route] = self._build_routes()
-        FakeDiscord.instances.add(self)
+        FakeDiscord.instances.append(self)
 
     # -- building the world ---------------------------------------------------------------------
 
