@@ -48,6 +48,7 @@ from bot.storage.hydra_events import (
     WAITING,
     EventRow,
 )
+from bot.text import fit_lines
 from cogs.pods import BoardUpdater
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,10 @@ log = logging.getLogger(__name__)
 LEADERBOARD_SECONDS = 5.0  # how often the live leaderboard looks for changes (one edit at most)
 ANNOUNCE_COALESCE_SECONDS = 1.0  # a rush on the Join button becomes one edit of the count
 SCHEDULED_EVENT_HOURS = 3  # Discord wants an end time for events outside a voice channel
+# A big night can have dozens of winners and tables: mentions in a message and a field are cut with
+# "and N more" (the leaderboard lists everyone) so the content stays under Discord's 2,000 and a field its 1,024.
+WINNERS_BUDGET = 1500
+FIELD_BUDGET = 1000
 
 
 def _T(text: str) -> locale_str:
@@ -533,7 +538,8 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             embed = self.leaderboard_embed(status)
             if event.leaderboard_message_id:
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
-            winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
+            winners = fit_lines([f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
+                                WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
             text = results_text(status.summary, tr, event.name, winners)
             image = render_leaderboard(event.name, status.summary, event.language)
             file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
@@ -654,9 +660,10 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
             "hydra_events.ui.status_counts", joined=status.count(JOINED), seated=status.count(SEATED),
             waiting=status.count(WAITING), dropped=status.count(DROPPED)))
-        threads = " ".join(f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id)
+        threads = fit_lines([f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id], FIELD_BUDGET,
+                            lambda count: tr("core.and_more", count=count), separator=" ")
         if threads:
-            embed.add_field(name=tr("hydra_events.board.threads"), value=threads[:1024], inline=False)
+            embed.add_field(name=tr("hydra_events.board.threads"), value=threads, inline=False)
         mine = next((e for e in status.entrants if e.user_id == interaction.user.id), None)
         if mine is not None:
             embed.set_footer(text=tr(f"hydra_events.you.{mine.state}", table=mine.table_no or "-"))

@@ -317,7 +317,7 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         embed = discord.Embed(title=tr("mulligan.odds.title", deck=deck), description="\n".join(
             odds_lines(figures, tr.language))[:4000], colour=EMBED_COLOUR)
         if library.unknown:
-            embed.add_field(name="⚠", value=tr("mulligan.odds.unknown_cards", names=", ".join(library.unknown))[:1000])
+            embed.add_field(name="⚠", value=tr("mulligan.odds.unknown_cards", names=fit(", ".join(library.unknown), 900)))
         embed.set_image(url="attachment://odds.png")
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(chart), filename="odds.png"))
 
