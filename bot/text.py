@@ -12,9 +12,11 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 ELLIPSIS = "…"
-# Characters Discord's Markdown gives a meaning to (bold, italics, strike, code, spoiler, quote,
-# headings, lists, masked links, escapes themselves).
-_MARKDOWN = set("\\*_~`|>#-[]()")
+# Characters Discord's Markdown gives a meaning to anywhere (bold, italics, underline, strike, code,
+# spoiler, masked links, escapes themselves), and those that only matter at the start of a line
+# (quote, heading, list), as discord.py's escape_markdown sees them.
+_MARKDOWN = set("\\*_~`|[]")
+_LINE_START = set(">#-")
 _JOINERS = {"\u200d", "\ufe0e", "\ufe0f"}  # zero-width joiner, text/emoji variation selectors
 SAFE_CUT_WINDOW = 12  # look this far back for a space to cut at, so a word is not split
 ECHO = 100  # how much of a user-typed name a reply shows back (enough to recognise it, never a flood)
@@ -27,7 +29,18 @@ def escape_markdown(text: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     """The escaped text as indivisible pieces: ``\\*`` stays whole; lone surrogates are dropped."""
-    return [("\\" + char if char in _MARKDOWN else char) for char in text if not "\ud800" <= char <= "\udfff"]
+    tokens: list[str] = []
+    line_start = True
+    for char in text:
+        if "\ud800" <= char <= "\udfff":
+            continue
+        special = char in _MARKDOWN or (line_start and char in _LINE_START)
+        tokens.append("\\" + char if special else char)
+        if char == "\n":
+            line_start = True
+        elif not char.isspace():
+            line_start = False
+    return tokens
 
 
 def _glued(char: str) -> bool:

@@ -48,7 +48,7 @@ from bot.storage.hydra_events import (
     WAITING,
     EventRow,
 )
-from bot.text import fit_lines
+from bot.text import ECHO, fit, fit_lines
 from cogs.pods import BoardUpdater
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,12 @@ SCHEDULED_EVENT_HOURS = 3  # Discord wants an end time for events outside a voic
 # "and N more" (the leaderboard lists everyone) so the content stays under Discord's 2,000 and a field its 1,024.
 WINNERS_BUDGET = 1500
 FIELD_BUDGET = 1000
+
+
+def shown(name: str) -> str:
+    """An event name as users typed it, Markdown escaped and at most ``ECHO`` characters (thread and
+    scheduled-event names, which show no Markdown, use the stored name)."""
+    return fit(name, ECHO)
 
 
 def _T(text: str) -> locale_str:
@@ -335,7 +341,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         elif outcome.state == WAITING:
             await self._reply(interaction, tr("hydra_events.ui.waiting", players=mentions))
         else:
-            await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=event.name))
+            await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
         self.announcements.request(event.event_id)
 
     async def leave(self, interaction: discord.Interaction, event_id: int | None) -> None:
@@ -347,7 +353,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         except EventError as error:
             await self.refuse(interaction, error)
             return
-        await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=event.name))
+        await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name)))
         self.announcements.request(event.event_id)
 
     async def on_button(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
@@ -407,7 +413,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             await self.refuse(interaction, error)
             return
         await interaction.followup.send((await self._tr(interaction))(
-            "hydra_events.ui.begun", event=event.name, tables=len(status.tables),
+            "hydra_events.ui.begun", event=shown(event.name), tables=len(status.tables),
             players=status.count(SEATED)))
 
     async def begin_event(self, event_id: int) -> EventStatus:
@@ -445,7 +451,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         view = discord.ui.View(timeout=None)
         view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
                                   style=discord.ButtonStyle.primary))
-        await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=event.name,
+        await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
                              heads=event.heads, grace=event.grace_minutes), view=view)
         embed, file, board_view = self.hydra.board_payload(hydra_table)
         extra: dict[str, Any] = {"file": file} if file else {}
@@ -540,7 +546,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
             winners = fit_lines([f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
                                 WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
-            text = results_text(status.summary, tr, event.name, winners)
+            text = results_text(status.summary, tr, shown(event.name), winners)
             image = render_leaderboard(event.name, status.summary, event.language)
             file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
@@ -573,7 +579,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         view = discord.ui.View(timeout=None)
         view.add_item(EventButton(event.event_id, action, label=tr(f"hydra_events.ui.{action}"),
                                   style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(tr(f"hydra_events.ui.{action}_question", event=event.name),
+        await interaction.response.send_message(tr(f"hydra_events.ui.{action}_question", event=shown(event.name)),
                                                 view=view, ephemeral=True)
 
     async def confirmed(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
@@ -587,19 +593,19 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         if action == "confirm_cancel":
             await self.cancel_event(event)
-            await interaction.followup.send(tr("hydra_events.ui.cancelled_done", event=event.name), ephemeral=True)
+            await interaction.followup.send(tr("hydra_events.ui.cancelled_done", event=shown(event.name)), ephemeral=True)
         elif event.status != RUNNING:
             await interaction.followup.send(tr("hydra_events.error.not_running"), ephemeral=True)
         else:
             await self.finish_event(event_id)
-            await interaction.followup.send(tr("hydra_events.ui.ended_done", event=event.name), ephemeral=True)
+            await interaction.followup.send(tr("hydra_events.ui.ended_done", event=shown(event.name)), ephemeral=True)
 
     async def cancel_event(self, event: EventRow, reason_key: str = "hydra_events.ui.cancelled") -> None:
         if not await self.events.cancel(event.event_id):
             return
         self._stop_timers(event.event_id)
         channel = await self._channel(event.channel_id)
-        await channel.send(Translate(event.language)(reason_key, event=event.name))
+        await channel.send(Translate(event.language)(reason_key, event=shown(event.name)))
         await self._scheduled_status(event, discord.EventStatus.cancelled)
         self.announcements.request(event.event_id)
 
@@ -614,7 +620,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         tr = Translate(event.language)
         entrants = await self.events.repo.entrants(event.event_id)
         stamp = int(datetime.fromisoformat(event.starts_at).timestamp())
-        embed = discord.Embed(title=event.name, colour=discord.Colour.dark_red(), description=tr(
+        embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(), description=tr(
             "hydra_events.ui.announcement", start=f"<t:{stamp}:F> (<t:{stamp}:R>)", heads=event.heads,
             size=event.table_size, grace=event.grace_minutes))
         counts = {state: sum(e.state == state for e in entrants) for state in (JOINED, SEATED, WAITING)}
@@ -641,7 +647,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = Translate(status.event.language)
         board = status.summary
-        embed = discord.Embed(title=tr("hydra_events.board.title", event=status.event.name),
+        embed = discord.Embed(title=tr("hydra_events.board.title", event=shown(status.event.name)),
                               description=summary_text(board, tr), colour=discord.Colour.gold())
         embed.add_field(name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False)
         embed.add_field(name=tr("hydra_events.board.players"), value=players_text(board, tr)[:1024], inline=False)
@@ -656,7 +662,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         tr = await self._tr(interaction)
         status = await self.events.status(event.event_id)
         embed = self.leaderboard_embed(status)
-        embed.title = f"{event.name} — {tr(f'hydra_events.status.{event.status}')}"
+        embed.title = f"{shown(event.name)} — {tr(f'hydra_events.status.{event.status}')}"
         embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
             "hydra_events.ui.status_counts", joined=status.count(JOINED), seated=status.count(SEATED),
             waiting=status.count(WAITING), dropped=status.count(DROPPED)))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.text import ELLIPSIS, escape_markdown, fit, fit_lines
 
-MARKDOWN_HEAVY = st.text(alphabet=st.sampled_from(list("*_~`|>#-[]()\\ abcé\u0301👍\u200d🏽日")), max_size=6000)
+MARKDOWN_HEAVY = st.text(alphabet=st.sampled_from(list("*_~`|>#-[]()\\ \nabcé\u0301👍\u200d🏽日")), max_size=6000)
 
 
 @given(MARKDOWN_HEAVY, st.integers(min_value=1, max_value=2000))
@@ -32,12 +32,14 @@ def test_fitted_text_never_passes_the_budget_and_never_splits_an_escape(text, bu
 @given(st.text(max_size=300))
 def test_escaped_text_has_no_unescaped_markdown(text):
     escaped = escape_markdown(text)
-    index = 0
+    index, line_start = 0, True
     while index < len(escaped):
         if escaped[index] == "\\":
-            index += 2
+            index, line_start = index + 2, False
             continue
-        assert escaped[index] not in "*_~`|>#-[]()"
+        assert escaped[index] not in "*_~`|[]", escaped
+        assert not (line_start and escaped[index] in ">#-"), escaped  # quote, heading, list at a line start
+        line_start = escaped[index] == "\n" or (line_start and escaped[index].isspace())
         index += 1
 
 

@@ -46,7 +46,7 @@ def cards_path(tmp_path_factory) -> Path:
 def assert_fits(message: FakeMessage) -> None:
     """What the user sees: within Discord's limits (the stand-in also checked), escaped and cut with "…"."""
     assert len(message.content) <= 2000
-    assert "\\*\\_\\~\\|\\`\\>" in message.content and "…" in message.content
+    assert "\\*\\_\\~\\|\\`>" in message.content and "…" in message.content
     assert not message.pings.mass and message.pings.users == []
 
 
