@@ -114,7 +114,26 @@ def _switch(validator: Any, cases: dict[str, Any], instance: Any, schema: dict[s
             yield from validator.descend(instance, branch)
 
 
-_Validator = validators.extend(Draft202012Validator, {SWITCH: _switch})
+_ANY_OF, _ONE_OF = Draft202012Validator.VALIDATORS["anyOf"], Draft202012Validator.VALIDATORS["oneOf"]
+
+
+def _any_of(validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """``anyOf`` that tries each branch with ``is_valid`` (stops at a branch's first error) and builds
+    the full error list only when every branch fails: the untagged unions of the spec (autocomplete
+    data: integer | number | string choices) cost 5 ms a body the library's way."""
+    if any(validator.evolve(schema=branch).is_valid(instance) for branch in branches):
+        return
+    yield from _ANY_OF(validator, branches, instance, schema)
+
+
+def _one_of(validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """``oneOf``, with the same fast path when exactly one branch holds."""
+    if sum(validator.evolve(schema=branch).is_valid(instance) for branch in branches) == 1:
+        return
+    yield from _ONE_OF(validator, branches, instance, schema)
+
+
+_Validator = validators.extend(Draft202012Validator, {SWITCH: _switch, "anyOf": _any_of, "oneOf": _one_of})
 
 
 class _Simplifier:
