@@ -930,7 +930,7 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
     if event.kind == pod.UNDO:
         values["count"] = len(data.get("seqs", []))
     if event.kind == pod.COUNTER:
-        values["name"] = data.get("name")
+        values["name"] = fit(str(data.get("name") or ""), ECHO)  # typed by a player: shown as typed
     if event.kind == pod.MULLIGAN:
         values["decision"] = data.get("decision")
     if event.kind == pod.COMMANDERS:
