@@ -753,17 +753,24 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             return
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+        refused: discord.Forbidden | None = None
         if settings.pod_threads and isinstance(channel, discord.TextChannel):
-            thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
-                                                 type=discord.ChannelType.public_thread)
-            await self.post_board(thread, loaded)
-            await interaction.response.send_message(tr("pod.started_in_thread", game=loaded.game_id,
-                                                       thread=thread.mention))
-            return
+            try:
+                thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
+                                                     type=discord.ChannelType.public_thread)
+            except discord.Forbidden as error:
+                refused = error  # no thread here: the board goes in the channel, and the user learns why
+            else:
+                await self.post_board(thread, loaded)
+                await interaction.response.send_message(tr("pod.started_in_thread", game=loaded.game_id,
+                                                           thread=thread.mention))
+                return
         embed, file, view = await self.board_payload(loaded)
         await interaction.response.send_message(embed=embed, file=file, view=view)
         message = await interaction.original_response()
         await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        if refused is not None:
+            await self.bot.explain_refusal(interaction, refused)  # type: ignore[attr-defined]
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 

@@ -202,9 +202,11 @@ async def test_missing_create_public_threads_is_explained_privately_in_the_users
             reply = await h.slash("pod start", locale=locale, players=f"{alice.mention} {bob.mention}",
                                   expect_refusal=50013)
             language = LANGUAGE[locale]
-            assert reply.ephemeral
-            assert reply.content == t("core.error.bot_missing_permission", language,
-                                      permissions=t("core.permission.create_public_threads", language))
+            assert reply.message.embeds and not reply.ephemeral  # the board, in the channel instead of a thread
+            (note,) = reply.followups  # and, privately, why there is no thread
+            assert note.ephemeral
+            assert note.content == t("core.error.bot_missing_permission", language,
+                                     permissions=t("core.permission.create_public_threads", language))
 
 
 async def test_a_winner_role_above_the_bot_is_refused_with_the_reason(tmp_path):
