@@ -197,7 +197,7 @@ class _Simplifier:
             return schema
         cases = {json.dumps(value): branch for tag, branch in zip(tags, others, strict=True) for value in tag}
         guard = {"type": "object", "properties": {"type": {"enum": flat}}, "required": ["type"]}
-        return {**rest, "allOf": [guard], SWITCH: cases}
+        return {**rest, "allOf": [*rest.get("allOf", []), guard], SWITCH: cases}
 
 
 def _type_tag(branch: Any) -> list[Any] | None:
@@ -444,8 +444,3 @@ def error_tree(problems: list[Problem]) -> dict[str, Any]:
             node = node.setdefault(str(key), {})
         node.setdefault("_errors", []).append({"code": code, "message": message})
     return tree
-
-
-def field_paths(problems: list[Problem]) -> list[str]:
-    """``embeds.0.title`` per problem, for messages a developer reads."""
-    return [".".join(map(str, where)) or "(body)" for where, _, _ in problems]
