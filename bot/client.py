@@ -22,6 +22,7 @@ from bot.i18n import pick_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
+from bot.workers import WorkPool
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class PodkeeperBot(commands.Bot):
         self.db: Database | None = None
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
+        self.workers = WorkPool()  # CPU work (deck checks, images) runs here, never on the event loop
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -92,6 +94,7 @@ class PodkeeperBot(commands.Bot):
         try:
             await super().close()
         finally:
+            self.workers.close()
             if self.db is not None:
                 await self.db.close()
                 self.db = None
