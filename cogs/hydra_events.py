@@ -435,7 +435,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                                   style=discord.ButtonStyle.primary))
         await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=event.name,
                              heads=event.heads, grace=event.grace_minutes), view=view)
-        embed, file, board_view = self.hydra.board_payload(hydra_table)
+        embed, file, board_view = await self.hydra.board_payload(hydra_table)
         extra: dict[str, Any] = {"file": file} if file else {}
         if board_view is not None:
             extra["view"] = board_view
@@ -526,8 +526,8 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
             text = (tr("hydra_events.ui.results", event=event.name, winners=winners) if winners
                     else tr("hydra_events.ui.results_no_winner", event=event.name))
-            image = render_leaderboard(event.name, status.board, event.language)
-            file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
+            png = await self.bot.workers.run(_leaderboard_png, event.name, status.board, event.language)  # type: ignore[attr-defined]
+            file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)
         except discord.HTTPException:
@@ -650,6 +650,11 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         if mine is not None:
             embed.set_footer(text=tr(f"hydra_events.you.{mine.state}", table=mine.table_no or "-"))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _leaderboard_png(title: str, board: object, language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
+    return png_bytes(render_leaderboard(title, board, language))  # type: ignore[arg-type]
 
 
 async def setup(bot: commands.Bot) -> None:
