@@ -191,8 +191,9 @@ class MulliganCog(commands.Cog, name="Mulligan"):
             return
         run = PracticeSession(interaction.user.id, deck, hand, seed)
         session_id = self.sessions.add(run)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the hand is drawn in the work pool
         embed, file, view = await self._practice_message(session_id, run, tr)
-        await interaction.response.send_message(embed=embed, file=file, view=view, ephemeral=True)
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)  # type: ignore[arg-type]
 
     async def on_practice(self, interaction: discord.Interaction, session_id: str, action: str,
                           positions: list[int]) -> None:

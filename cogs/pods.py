@@ -768,19 +768,23 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         except PodError as error:
             await self.send_error(interaction, error)
             return
+        await interaction.response.defer(thinking=True)  # the board image may wait for the work pool
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
         if settings.pod_threads and isinstance(channel, discord.TextChannel):
             thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
                                                  type=discord.ChannelType.public_thread)
             await self.post_board(thread, loaded)
-            await interaction.response.send_message(tr("pod.started_in_thread", game=loaded.game_id,
-                                                       thread=thread.mention))
+            await interaction.followup.send(tr("pod.started_in_thread", game=loaded.game_id, thread=thread.mention))
             return
+        await self._send_board(interaction, loaded)
+
+    async def _send_board(self, interaction: discord.Interaction, loaded: LoadedGame) -> None:
+        """The board as the answer to a deferred command; it becomes the game's live board."""
         embed, file, view = await self.board_payload(loaded)
-        await interaction.response.send_message(embed=embed, file=file, view=view)
-        message = await interaction.original_response()
-        await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
+        if not loaded.state.finished:
+            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
@@ -807,11 +811,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         loaded = await self._game_here(interaction, game)
         if loaded is None:
             return
-        embed, file, view = await self.board_payload(loaded)
-        await interaction.response.send_message(embed=embed, file=file, view=view)
-        if not loaded.state.finished:
-            message = await interaction.original_response()
-            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await interaction.response.defer(thinking=True)
+        await self._send_board(interaction, loaded)
 
     @app_commands.command(name="history", description=_T("Who changed what, and when"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))
