@@ -1,21 +1,28 @@
 """The one bounded pool for CPU work, so the event loop never waits on it.
 
-Deck checks (parse, resolve, "did you mean", rules), re-checks after a ruleset or card data change,
-and image rendering (pod boards, deck summaries, hands, odds charts, standings, leaderboards, Hydra
-boards) run here; the loop only awaits the result and keeps answering everyone else meanwhile::
+Deck checks (parse, resolve, "did you mean", rules) with their wording and summary image, re-checks
+after a ruleset or card data change, and image rendering (pod boards, hands, odds charts, standings,
+leaderboards, Hydra boards) run here; the loop only awaits the result and keeps answering meanwhile::
 
-    png = await bot.workers.run(render_snapshot, board)          # any CPU work
+    png = await bot.workers.run(render_snapshot, board)          # any picklable CPU work
     with bot.workers.heavy(user_id):                              # a user-started heavy job (deck check)
-        result = await bot.workers.run(check_deck_text, ...)      # raises TooManyJobs / JobTimeout
+        result = await bot.workers.run(check_deck_text, data, bot.cards, ...)   # TooManyJobs / JobTimeout
 
-**Threads, not processes — measured** (``benchmarks/bench_responsiveness.py``, README "Responsiveness"):
-with the suggestion work bounded (``bot.domain.rules.deck.SuggestionBudget``) a check of 1,000 unknown
-names costs ~30 ms of CPU and its summary image ~50 ms. Six such jobs at once delayed a 2 ms loop probe
-by up to 95 ms run inline, p99 33 ms in a 2-thread pool and p99 13 ms in a 2-process pool. The thread
-figure is well inside Discord's budget (the loop gets the GIL back at least every 5 ms switch interval;
-rapidfuzz, zlib and most of Pillow's drawing release it), while a process pool would need a copy of the
-24k-card index in every worker (rebuilt after every card data change) and would pickle every deck
-check and image back. So: two threads for two cores.
+**Two worker processes, not threads: measured** (``benchmarks/bench_responsiveness.py`` part 3, README
+"Responsiveness"). Six checks of a 1,000-unknown-name list (with the suggestion cap of
+``bot.domain.rules.deck``, ~30 ms of rules and ~50 ms of summary image each on a quiet machine) delayed a
+2 ms loop probe by p99 10-18 ms in a 2-process pool, but by p99 70-210 ms in a 2-thread pool and 0.8 s
+inline, on this 2-core machine under load. Threads lose because of the GIL: the checks are pure Python
+and Pillow's text drawing holds the GIL too, and every time the loop thread waits for I/O it must win the
+GIL back (the 5 ms switch interval, longer when the cores are busy), so one press that needs twenty loop
+turns waits twenty times. A process has its own interpreter, and the loop keeps its GIL to itself.
+
+How workers see the card data: they are *forked* from the bot, so they inherit the ~24k-card index (about
+65 MB, shared copy-on-write) instead of loading it again; an object registered with ``share`` is passed
+to a job by reference (``run(fn, bot.cards)`` sends a marker, the worker uses its inherited copy).
+When a shared object's ``version`` changes (new card data), the pool is retired and the next job forks
+fresh workers that see the new data; running jobs finish on the old ones. Arguments and results are
+pickled (a checked deck: ~30 KB, ~1 ms). Where ``fork`` is unavailable, the pool uses threads.
 
 Fairness: the pool is FIFO, and one user may hold at most ``HEAVY_PER_USER`` heavy jobs at once (more
 are refused with a clear message, not queued), so nobody can fill the queue ahead of everyone else.
@@ -28,10 +35,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
+import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -39,8 +48,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 WORKERS = 2          # the machine the bot runs on has two cores
-HEAVY_PER_USER = 2   # deck checks/registrations one person may have running or queued at once
+HEAVY_PER_USER = 2   # deck checks/registrations one person may have running at once
 JOB_SECONDS = 30.0   # a job (queueing included) that takes longer than this has failed
+
+# Objects workers inherit when they are forked, by key (``WorkPool.share``). Module-global so a forked
+# worker finds them where the parent put them.
+_SHARED: dict[str, Any] = {}
 
 
 class JobTimeout(Exception):
@@ -55,33 +68,87 @@ class TooManyJobs(Exception):
         self.limit = limit
 
 
-class WorkPool:
-    """A bounded thread pool with per-user limits for heavy jobs. One per bot, closed with it."""
+class Shared:
+    """A shared object sent to a worker by name: unpickled there as the worker's inherited copy."""
 
-    def __init__(self, workers: int = WORKERS, *, per_user: int = HEAVY_PER_USER,
-                 timeout: float = JOB_SECONDS) -> None:
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _inherited, (self.key,)
+
+
+def _inherited(key: str) -> Any:
+    return _SHARED[key]
+
+
+def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+    return fn(*args, **kwargs)
+
+
+class WorkPool:
+    """A bounded worker pool with per-user limits for heavy jobs. One per bot, closed with it."""
+
+    def __init__(self, workers: int = WORKERS, *, per_user: int = HEAVY_PER_USER, timeout: float = JOB_SECONDS,
+                 processes: bool | None = None) -> None:
         self.workers = workers
         self.per_user = per_user
         self.timeout = timeout
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="podkeeper-work")
+        self.processes = ("fork" in multiprocessing.get_all_start_methods()) if processes is None else processes
+        self._executor: Executor | None = None
+        self._shared: dict[int, tuple[str, Callable[[], object]]] = {}  # id(object) -> (key, version)
+        self._forked_versions: dict[str, object] = {}
         self._heavy: Counter[int] = Counter()
-        self.ran: Counter[str] = Counter()  # jobs run in the pool, by function name (tests, logs)
+        self.ran: Counter[str] = Counter()  # jobs submitted, by function name (tests, logs)
+
+    # -- shared objects ----------------------------------------------------------------------------
+
+    def share(self, obj: object, version: Callable[[], object] = lambda: None) -> None:
+        """Let jobs receive ``obj`` by reference: workers use the copy they inherited when forked.
+        ``version()`` is compared before every job; when it changed, new workers are forked."""
+        key = f"{id(self)}:{id(obj)}"
+        _SHARED[key] = obj
+        self._shared[id(obj)] = (key, version)
+
+    def _pass(self, value: Any) -> Any:
+        found = self._shared.get(id(value)) if self.processes else None
+        return Shared(found[0]) if found is not None else value
+
+    def _versions(self) -> dict[str, object]:
+        return {key: version() for key, version in self._shared.values()}
+
+    def _pool(self) -> Executor:
+        """The executor; (re)started when a shared object changed since its workers were forked."""
+        if self._executor is not None and self.processes and self._versions() != self._forked_versions:
+            log.info("shared data changed: new worker processes for the next jobs")
+            self._executor.shutdown(wait=False)
+            self._executor = None
+        if self._executor is None:
+            if self.processes:
+                self._forked_versions = self._versions()
+                gc.freeze()  # workers then never touch (so never copy) the parent's objects when collecting
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"))
+            else:
+                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="podkeeper-work")
+        return self._executor
+
+    # -- running -----------------------------------------------------------------------------------
 
     async def run(self, fn: Callable[..., T], /, *args: Any, timeout: float | None = None, **kwargs: Any) -> T:
-        """``fn(*args, **kwargs)`` on a pool thread; raises ``JobTimeout`` after ``timeout`` seconds
-        (default ``self.timeout``). A job still queued when it times out never starts."""
-        loop = asyncio.get_running_loop()
+        """``fn(*args, **kwargs)`` in a worker; raises ``JobTimeout`` after ``timeout`` seconds (default
+        ``self.timeout``). ``fn`` must be a module-level function and the arguments picklable (or shared).
+        A job still queued when it times out never starts."""
         name = getattr(fn, "__qualname__", repr(fn))
-        future = loop.run_in_executor(self._executor, functools.partial(self._counted, name, fn, *args, **kwargs))
-        try:
-            return await asyncio.wait_for(future, self.timeout if timeout is None else timeout)
-        except TimeoutError:
-            log.warning("job %s took longer than %.1f s: given up", name, self.timeout if timeout is None else timeout)
-            raise JobTimeout(name) from None
-
-    def _counted(self, name: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         self.ran[name] += 1
-        return fn(*args, **kwargs)
+        call = functools.partial(_call, fn, tuple(self._pass(a) for a in args),
+                                 {k: self._pass(v) for k, v in kwargs.items()})
+        future = asyncio.get_running_loop().run_in_executor(self._pool(), call)
+        limit = self.timeout if timeout is None else timeout
+        try:
+            return await asyncio.wait_for(future, limit)
+        except TimeoutError:
+            log.warning("job %s took longer than %.1f s: given up", name, limit)
+            raise JobTimeout(name) from None
 
     @contextlib.contextmanager
     def heavy(self, user_id: int) -> Iterator[None]:
@@ -101,7 +168,12 @@ class WorkPool:
 
     def close(self) -> None:
         """Stop taking work; queued jobs are dropped, running ones finish in the background."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+        for key, _ in self._shared.values():
+            _SHARED.pop(key, None)
+        self._shared.clear()
 
 
 async def run_inline(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -109,4 +181,10 @@ async def run_inline(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     return fn(*args, **kwargs)
 
 
-__all__ = ["HEAVY_PER_USER", "JOB_SECONDS", "WORKERS", "JobTimeout", "TooManyJobs", "WorkPool", "run_inline"]
+def in_worker() -> bool:
+    """True in a forked worker process (for tests)."""
+    return multiprocessing.parent_process() is not None
+
+
+__all__ = ["HEAVY_PER_USER", "JOB_SECONDS", "WORKERS", "JobTimeout", "TooManyJobs", "WorkPool", "in_worker",
+           "run_inline"]

@@ -536,19 +536,10 @@ class DeckCog(commands.Cog, name="Decks"):
 
     async def _send_verdict(self, interaction: discord.Interaction, tr: Translate, result: DeckCheck, *,
                             title: str, ephemeral: bool) -> None:
-        pages_text, image = await self.workers.run(self._verdict_parts, result, tr.language)
+        pages_text, image = await self.workers.run(verdict_parts, result, tr.language, self.bot.cards)  # type: ignore[attr-defined]
         pages = PagedReply(interaction.user.id, title, pages_text, self._verdict_embed, result)
         await self._send_paged(interaction, tr, pages, ephemeral=ephemeral,
                                file=discord.File(io.BytesIO(image), filename="deck.png"))
-
-    def _verdict_parts(self, result: DeckCheck, language: str) -> tuple[list[str], bytes]:
-        """The verdict's pages of problems and notes and its summary image (a 1,000-line list has 1,000
-        problems to word: this runs in the work pool)."""
-        verdict = result.verdict
-        name_for = self._name_for(language)
-        lines = [f"`{p.rule}` {escape(problem_message(p, language, name_for))}" for p in verdict.problems]
-        lines += [f"ℹ️ {escape(note_message(note, language))}" for note in verdict.notes]
-        return (paginate(lines) if lines else [""]), summary_image(result.summary, verdict.colour_identity, language)
 
     def _verdict_embed(self, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
         assert pages.check is not None
@@ -578,6 +569,20 @@ class DeckCog(commands.Cog, name="Decks"):
         view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),
                                  disabled=page >= len(pages.pages) - 1))
         return view
+
+
+def verdict_parts(result: DeckCheck, language: str, cards: Any) -> tuple[list[str], bytes]:
+    """The verdict's pages of problems and notes and its summary image. A 1,000-line list has 1,000
+    problems to word: this runs in the work pool (``cards``: the shared card database, for printed names)."""
+    verdict = result.verdict
+
+    def name_for(english: str) -> str:
+        card = cards.get(english)
+        return card.printed_name(language) if card is not None else english
+
+    lines = [f"`{p.rule}` {escape(problem_message(p, language, name_for))}" for p in verdict.problems]
+    lines += [f"ℹ️ {escape(note_message(note, language))}" for note in verdict.notes]
+    return (paginate(lines) if lines else [""]), summary_image(result.summary, verdict.colour_identity, language)
 
 
 def _page_footer(embed: discord.Embed, tr: Translate, pages: PagedReply, page: int) -> None:

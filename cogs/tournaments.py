@@ -349,7 +349,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         self._add_prize_fields(embed, view, tr)
         embed.set_image(url="attachment://standings.png")
         name = self._namer(view)
-        png = await self.bot.workers.run(_standings_png, title, view.standings, name, tr.language)  # type: ignore[attr-defined]
+        png = await self.bot.workers.run(_standings_png, title, view.standings, dict(view.names),  # type: ignore[attr-defined]
+                                         tr.language)
         files = [discord.File(io.BytesIO(png), filename="standings.png"),
                  discord.File(io.BytesIO(standings_csv(view.standings, name).encode("utf-8")),
                               filename="standings.csv")]
@@ -622,9 +623,10 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             await self._announce(outcome)
 
 
-def _standings_png(title: str, standings: Any, name: Any, language: str) -> bytes:
-    """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
-    return png_bytes(render_standings(title, standings, name, language))
+def _standings_png(title: str, standings: Any, names: dict[Any, str], language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop; ``names`` as in
+    ``StandingsView.names`` (a worker process gets data, not the view's closures)."""
+    return png_bytes(render_standings(title, standings, lambda player: names.get(player, str(player)), language))
 
 
 async def setup(bot: commands.Bot) -> None:
