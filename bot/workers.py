@@ -40,7 +40,7 @@ import logging
 import multiprocessing
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -137,12 +137,18 @@ class WorkPool:
     async def run(self, fn: Callable[..., T], /, *args: Any, timeout: float | None = None, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` in a worker; raises ``JobTimeout`` after ``timeout`` seconds (default
         ``self.timeout``). ``fn`` must be a module-level function and the arguments picklable (or shared).
-        A job still queued when it times out never starts."""
+        A job still queued when it times out never starts. A job whose worker died raises
+        ``BrokenProcessPool`` (the next job gets new workers)."""
         name = getattr(fn, "__qualname__", repr(fn))
         self.ran[name] += 1
         call = functools.partial(_call, fn, tuple(self._pass(a) for a in args),
                                  {k: self._pass(v) for k, v in kwargs.items()})
-        future = asyncio.get_running_loop().run_in_executor(self._pool(), call)
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self._pool(), call)
+        except BrokenExecutor:  # a worker died (killed, out of memory): start afresh for this and later jobs
+            log.warning("the work pool was broken (a worker died): starting new workers")
+            self._executor = None
+            future = asyncio.get_running_loop().run_in_executor(self._pool(), call)
         limit = self.timeout if timeout is None else timeout
         try:
             return await asyncio.wait_for(future, limit)
