@@ -99,15 +99,13 @@ async def test_the_loop_keeps_turning_while_workers_are_busy(pool: WorkPool, tmp
 def test_heavy_jobs_are_limited_per_user_and_slots_come_back() -> None:
     pool = WorkPool(per_user=2, processes=False)
     with pool.heavy(1), pool.heavy(1):
-        with pytest.raises(TooManyJobs) as refused:
-            with pool.heavy(1):
-                pass
+        with pytest.raises(TooManyJobs) as refused, pool.heavy(1):
+            pass
         assert refused.value.limit == 2
         with pool.heavy(2):  # someone else is not affected
             assert pool.heavy_jobs(2) == 1
-    with pytest.raises(RuntimeError):
-        with pool.heavy(1):
-            raise RuntimeError("the job failed")
+    with pytest.raises(RuntimeError), pool.heavy(1):
+        raise RuntimeError("the job failed")
     assert pool.heavy_jobs(1) == 0
     pool.close()
 
