@@ -31,10 +31,10 @@ from discord.ext import commands
 
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
-from bot.domain.hydra_events import DEFAULT_GRACE_MINUTES, MAX_TABLE_SIZE, MIN_TABLE_SIZE, EventError
+from bot.domain.hydra_events import DEFAULT_GRACE_MINUTES, LOST, MAX_TABLE_SIZE, MIN_TABLE_SIZE, EventError
 from bot.i18n import Translate
 from bot.render.fonts import png_bytes
-from bot.render.leaderboard import players_text, render_leaderboard, summary_text, tables_text
+from bot.render.leaderboard import players_text, render_leaderboard, results_text, summary_text, tables_text
 from bot.services.hydra_events import EventStatus, HydraEventService
 from bot.storage.hydra_events import (
     CANCELLED,
@@ -452,17 +452,25 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
 
     async def _grace_later(self, event_id: int, table_no: int, delay: float) -> None:
         await asyncio.sleep(delay)
+        # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
+        # (this one too) while the board is still being drawn in the work pool.
+        await asyncio.shield(self._drop_no_shows(event_id, table_no))
+
+    async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
         if not dropped.user_ids:
             return
         if dropped.result is not None:
             await self.hydra.after(dropped.result)
-        event = await self.events.event(event_id)
-        table = next(t for t in await self.events.repo.tables(event_id) if t.table_no == table_no)
+        status = await self.events.status(event_id)
+        table = next(t for t in status.tables if t.table_no == table_no)
+        shown = status.summary.table(table_no)
         if table.thread_id is not None:
             thread = await self._channel(table.thread_id)
-            await thread.send(Translate(event.language)(
-                "hydra_events.ui.dropped", players=" ".join(f"<@{u}>" for u in dropped.user_ids)))
+            key = "hydra_events.ui.dropped_lost" if shown is not None and shown.outcome == LOST else \
+                "hydra_events.ui.dropped"
+            await thread.send(Translate(status.event.language)(
+                key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no))
 
     async def _watch(self, event_id: int) -> None:
         """The live leaderboard: look every few seconds, edit only when it changed, and finish the
@@ -524,9 +532,9 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             if event.leaderboard_message_id:
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
             winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
-            text = (tr("hydra_events.ui.results", event=event.name, winners=winners) if winners
-                    else tr("hydra_events.ui.results_no_winner", event=event.name))
-            png = await self.bot.workers.run(_leaderboard_png, event.name, status.board, event.language)  # type: ignore[attr-defined]
+            text = results_text(status.summary, tr, event.name, winners)
+            png = await self.bot.workers.run(_leaderboard_png, event.name, status.summary,  # type: ignore[attr-defined]
+                                             event.language)
             file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)
@@ -625,7 +633,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
 
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = Translate(status.event.language)
-        board = status.board
+        board = status.summary
         embed = discord.Embed(title=tr("hydra_events.board.title", event=status.event.name),
                               description=summary_text(board, tr), colour=discord.Colour.gold())
         embed.add_field(name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False)
@@ -633,8 +641,10 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         return embed
 
     async def status(self, interaction: discord.Interaction, event_id: int | None) -> None:
-        event = await self._event(interaction, event_id)
-        if event is None:
+        try:
+            event = await self.events.for_status(interaction.guild_id or 0, interaction.channel_id, event_id)
+        except EventError as error:
+            await self.refuse(interaction, error)
             return
         tr = await self._tr(interaction)
         status = await self.events.status(event.event_id)
@@ -652,9 +662,9 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def _leaderboard_png(title: str, board: object, language: str) -> bytes:
+def _leaderboard_png(title: str, summary: object, language: str) -> bytes:
     """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
-    return png_bytes(render_leaderboard(title, board, language))  # type: ignore[arg-type]
+    return png_bytes(render_leaderboard(title, summary, language))  # type: ignore[arg-type]
 
 
 async def setup(bot: commands.Bot) -> None:
