@@ -178,7 +178,13 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
 
     # -- acting ----------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> ActResult | None:
-        """Apply one action for the person interacting, then update the table's messages."""
+        """Apply one action for the person interacting, then update the table's messages.
+
+        A button or modal is acknowledged first (the action waits for the table's lock and the
+        database); a refusal then arrives as a private followup."""
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit) \
+                and not interaction.response.is_done():
+            await interaction.response.defer()
         try:
             result = await self.service.act(game_id, interaction.user.id, line)
         except HydraError as error:
