@@ -38,6 +38,7 @@ import functools
 import gc
 import logging
 import multiprocessing
+import signal
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -80,6 +81,12 @@ class Shared:
 
 def _inherited(key: str) -> Any:
     return _SHARED[key]
+
+
+def _worker_started() -> None:
+    """In each new worker: Ctrl+C in the terminal reaches the whole process group, but only the bot
+    decides how to stop (it shuts the pool down); workers ignore it instead of printing tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
@@ -127,7 +134,8 @@ class WorkPool:
             if self.processes:
                 self._forked_versions = self._versions()
                 gc.freeze()  # workers then never touch (so never copy) the parent's objects when collecting
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"))
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
+                                                     initializer=_worker_started)
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="podkeeper-work")
         return self._executor
