@@ -11,18 +11,21 @@ leaderboards, Hydra boards) run here; the loop only awaits the result and keeps 
 **Two worker processes, not threads: measured** (``benchmarks/bench_responsiveness.py`` part 3, README
 "Responsiveness"). Six checks of a 1,000-unknown-name list (with the suggestion cap of
 ``bot.domain.rules.deck``, ~30 ms of rules and ~50 ms of summary image each on a quiet machine) delayed a
-2 ms loop probe by p99 10-18 ms in a 2-process pool, but by p99 70-210 ms in a 2-thread pool and 0.8 s
-inline, on this 2-core machine under load. Threads lose because of the GIL: the checks are pure Python
-and Pillow's text drawing holds the GIL too, and every time the loop thread waits for I/O it must win the
-GIL back (the 5 ms switch interval, longer when the cores are busy), so one press that needs twenty loop
-turns waits twenty times. A process has its own interpreter, and the loop keeps its GIL to itself.
+2 ms loop probe by p99 3-22 ms in a 2-process pool, but by p99 56-265 ms in a 2-thread pool and 0.2-1 s
+inline, on this shared 2-core machine. Threads lose because of the GIL: the checks are pure Python and
+Pillow's text drawing holds the GIL too, and every time the loop thread waits for I/O it must win the GIL
+back (the 5 ms switch interval, longer when the cores are busy), so a press that needs twenty loop turns
+waits twenty times. A process has its own interpreter, and the loop keeps its GIL to itself.
 
 How workers see the card data: they are *forked* from the bot, so they inherit the ~24k-card index (about
 65 MB, shared copy-on-write) instead of loading it again; an object registered with ``share`` is passed
 to a job by reference (``run(fn, bot.cards)`` sends a marker, the worker uses its inherited copy).
 When a shared object's ``version`` changes (new card data), the pool is retired and the next job forks
 fresh workers that see the new data; running jobs finish on the old ones. Arguments and results are
-pickled (a checked deck: ~30 KB, ~1 ms). Where ``fork`` is unavailable, the pool uses threads.
+pickled (a checked deck: ~30 KB, ~1 ms). Where ``fork`` is unavailable, the pool uses threads. (Python
+3.12+ warns that forking a process with threads may deadlock the child; the workers only run the pure
+functions given to them and take no lock another thread could hold, and ``fork`` is asked for explicitly,
+so 3.14's new default start method does not change this.)
 
 Fairness: the pool is FIFO, and one user may hold at most ``HEAVY_PER_USER`` heavy jobs at once (more
 are refused with a clear message, not queued), so nobody can fill the queue ahead of everyone else.
