@@ -110,6 +110,7 @@ class WorkPool:
         self._forked_versions: dict[str, object] = {}
         self._heavy: Counter[int] = Counter()
         self.ran: Counter[str] = Counter()  # jobs submitted, by function name (tests, logs)
+        self.pending = 0  # jobs submitted and not finished (the test harness waits for them to settle)
 
     # -- shared objects ----------------------------------------------------------------------------
 
@@ -152,6 +153,14 @@ class WorkPool:
         ``BrokenProcessPool`` (the next job gets new workers)."""
         name = getattr(fn, "__qualname__", repr(fn))
         self.ran[name] += 1
+        self.pending += 1
+        try:
+            return await self._submit(name, fn, args, kwargs, timeout)
+        finally:
+            self.pending -= 1
+
+    async def _submit(self, name: str, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any],
+                      timeout: float | None) -> T:
         call = functools.partial(_call, fn, tuple(self._pass(a) for a in args),
                                  {k: self._pass(v) for k, v in kwargs.items()})
         try:
