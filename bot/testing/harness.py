@@ -238,11 +238,15 @@ class DiscordHarness(InteractionDriver):
                 break
             await asyncio.wait(active, timeout=0.02)
             state = (len(self.fake.requests), frozenset(map(id, pending())))
-            if state != last_state or loop.time() < not_before:
+            if state != last_state or loop.time() < not_before or self._pool_busy():
                 last_state, since = state, loop.time()
             elif loop.time() - since >= quiet:
                 break
         self.check_contract()
+
+    def _pool_busy(self) -> bool:
+        """The bot's work pool (``bot.workers``) is running jobs: a task awaiting one is busy, not stuck."""
+        return bool(getattr(getattr(self.bot, "workers", None), "pending", 0))
 
     async def _settle(self, before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
         """Wait for the tasks discord.py spawned for the dispatch, then for their offspring to go quiet."""
