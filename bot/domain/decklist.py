@@ -239,14 +239,14 @@ _SUFFIX_START = re.compile(r"\s+(?=[(\[*^<])")
 _CATEGORY = re.compile(r"\[([^\]]*)\]")
 _COMMANDER_MARK = "*CMDR*"
 # The common lines in one linear pass: "1 Name", "1x Name", "1 Name (SET) 123 *F*", "1x Name (set) 1 [Ramp]",
-# "1x Name *CMDR* #tag", for a name that starts with a letter and has no brackets or odd characters. Everything
+# "1x Name *F* *CMDR*", for a name that starts with a letter and has no brackets or odd characters. Everything
 # else (and every line this refuses) takes the general path, which also explains what is wrong.
 _PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|#\\\x00-\x1f]*"
 _FAST_NAME = re.compile(_PLAIN_NAME)
 _FAST_ENTRY = re.compile(
     rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})"
     r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?P<marks>(?:[ \t]+\*[A-Za-z]+\*)*)"
-    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?(?:[ \t]+#.*)?")
+    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?")
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
@@ -364,11 +364,11 @@ def _commanders_after_blank_line(reader: _Reader, start: int) -> None:
 def _commanders_from_sideboard(reader: _Reader) -> None:
     """MTGO ``.dek``, Cockatrice and XMage keep a Commander deck's commander(s) as its only sideboard card(s):
     with no commander named, 98–99 main-deck cards and 1–2 sideboard cards, those are the commanders."""
-    if any(e.section is Section.COMMANDER for e in reader.entries):
-        return
-    main = sum(e.count for e in reader.entries if e.section is Section.MAIN)
-    side = sum(e.count for e in reader.entries if e.section is Section.SIDEBOARD)
-    if 1 <= side <= 2 and main + side == 100:
+    counts = dict.fromkeys(Section, 0)
+    for entry in reader.entries:
+        counts[entry.section] += entry.count
+    main, side = counts[Section.MAIN], counts[Section.SIDEBOARD]
+    if not counts[Section.COMMANDER] and 1 <= side <= 2 and main + side == 100:
         reader.entries = [e._replace(section=Section.COMMANDER) if e.section is Section.SIDEBOARD else e
                           for e in reader.entries]
         reader.notes.append("commander_from_sideboard")
@@ -387,14 +387,17 @@ def _read_common_entry(reader: _Reader, line: str, section: Section, number: int
     fast = _FAST_ENTRY.fullmatch(line)
     if fast is None:
         return False
-    count, name, marks, category = fast.group("count", "name", "marks", "category")
+    count, name, marks, category = fast.groups()  # in pattern order; cheaper than by name
     if len(name) > MAX_NAME_LENGTH:
         return False
     if category is not None:
         section = _category_section(category) or section
     if marks and _COMMANDER_MARK in marks.upper():
         section = Section.COMMANDER
-    reader.add(DeckLine(int(count), name, section, number))
+    if section is Section.MAIN:  # most lines: no call to ``add`` (see bench_decks.py)
+        reader.entries.append(DeckLine(int(count), name, section, number))
+    else:
+        reader.add(DeckLine(int(count), name, section, number))
     return True
 
 
@@ -591,18 +594,17 @@ def parse_xml(text: str) -> Decklist:
     parser = expat.ParserCreate()
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        if not reader.format:
-            reader.format = _XML_FORMATS.get(tag, "xml")
-        number = parser.CurrentLineNumber
-        if tag == "Cards" and reader.format == "dek":
+        if tag == "Cards" and reader.format == "dek":  # first: a .dek is almost only these
             in_sideboard = (attrs.get("Sideboard") or "").lower() == "true"
             _xml_card(reader, attrs.get("Quantity"), attrs.get("Name"),
-                      Section.SIDEBOARD if in_sideboard else Section.MAIN, number)
+                      Section.SIDEBOARD if in_sideboard else Section.MAIN, parser.CurrentLineNumber)
+        elif not reader.format:
+            reader.format = _XML_FORMATS.get(tag, "xml")  # the root element
         elif tag == "zone" and reader.format == "cod":
             name = (attrs.get("name") or "").strip()
             zone[0] = _COD_ZONES.get(name.lower()) or section_for(name) or Section.SIDEBOARD
         elif tag == "card" and reader.format == "cod":
-            _xml_card(reader, attrs.get("number"), attrs.get("name"), zone[0], number)
+            _xml_card(reader, attrs.get("number"), attrs.get("name"), zone[0], parser.CurrentLineNumber)
 
     parser.StartElementHandler = start
     try:
@@ -616,6 +618,11 @@ def parse_xml(text: str) -> Decklist:
 def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: Section, number: int) -> None:
     """One card element: its count attribute must be a number, its name a card name."""
     quantity, name = (quantity or "").strip(), (name or "").strip()
+    if quantity.isdigit() and 0 < int(quantity) <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH \
+            and _FAST_NAME.fullmatch(name):
+        entry = DeckLine(int(quantity), name, section, number)  # the common case, nothing to explain
+        reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
+        return
     shown = f'<card quantity="{quantity}" name="{name}">'
     if not quantity.isdigit():
         reader.issue(number, shown, "bad_count")
