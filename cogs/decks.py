@@ -2,7 +2,7 @@
 
 Thin: options and attachments are read here, the work is ``DeckService`` (bot.services.decks), the
 words and the summary image come from ``bot.render.deck``. A list comes from the ``list`` option (one
-line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.csv file,
+line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.cod/.dck/.csv file,
 or — when neither is given — a modal with a long text field.
 
 Buttons are ``DynamicItem``s registered at load. Delete confirmations carry the deck id and the person
@@ -47,7 +47,7 @@ from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_tex
 
 log = logging.getLogger(__name__)
 
-ATTACHMENT_TYPES = (".txt", ".dek", ".csv")
+ATTACHMENT_TYPES = (".txt", ".dek", ".cod", ".dck", ".csv")
 MODAL_MAX = 4000            # Discord's limit for one text input
 PROBLEMS_PER_PAGE = 12
 DECKS_PER_PAGE = 20
@@ -255,7 +255,7 @@ class DeckCog(commands.Cog, name="Decks"):
     # -- commands -----------------------------------------------------------------------------------------
 
     @deck.command(name=_T("check"), description=_T("Check a deck list's legality (nothing is saved)"))
-    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A .txt, .dek or .csv file"),
+    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"),
                            commander=_T("The commander, if the list names none"),
                            ruleset=_T("Ruleset (default: this server's)"))
     @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"))
@@ -267,7 +267,7 @@ class DeckCog(commands.Cog, name="Decks"):
 
     @deck.command(name=_T("register"), description=_T("Check and save a deck under a name"))
     @app_commands.describe(name=_T("Deck name (up to 64 characters)"), decklist=_T("The list (or leave empty for a text box)"),
-                           file=_T("A .txt, .dek or .csv file"), commander=_T("The commander, if the list names none"))
+                           file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"), commander=_T("The commander, if the list names none"))
     @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"))
     async def register(self, interaction: discord.Interaction, name: str, decklist: str | None = None,
                        file: discord.Attachment | None = None, commander: str | None = None) -> None:

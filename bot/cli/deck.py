@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
     check = sub.add_parser(
         "check", help="check a deck list's legality",
-        description="Check a deck list (text, Arena/MTGO/Moxfield/Archidekt export, .dek or .csv). "
+        description="Check a deck list (text, Arena/MTGO/Moxfield/Archidekt/TappedOut/MTGGoldfish export, "
+                    "MTGO .dek, Cockatrice .cod, Forge or XMage .dck, .csv). "
                     "Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input.")
     check.add_argument("file", type=Path, help="the deck list file ('-' reads standard input)")
     check.add_argument("--ruleset", choices=RULESETS, default=None,

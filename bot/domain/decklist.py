@@ -440,7 +440,7 @@ def _split_count(body: str) -> tuple[int, str]:
     parts = body.split(None, 1)
     head = parts[0] if parts else ""
     digits = head[:-1] if head.endswith(_TIMES) else head
-    if not digits.isdigit():
+    if not digits.isdecimal():  # not isdigit: "²" is a digit int() refuses
         return 1, body
     rest = parts[1] if len(parts) > 1 else ""
     if rest[:1] in _TIMES and rest[1:2].isspace() and not head.endswith(_TIMES):
@@ -565,7 +565,7 @@ def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | N
     except (IndexError, KeyError):
         reader.issue(number, original, "missing_column")
         return
-    if not count_text.isdigit():
+    if not count_text.isdecimal():
         reader.issue(number, original, "bad_count")
         return
     section = Section.MAIN
@@ -618,13 +618,13 @@ def parse_xml(text: str) -> Decklist:
 def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: Section, number: int) -> None:
     """One card element: its count attribute must be a number, its name a card name."""
     quantity, name = (quantity or "").strip(), (name or "").strip()
-    if quantity.isdigit() and 0 < int(quantity) <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH \
+    if quantity.isdecimal() and 0 < int(quantity) <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH \
             and _FAST_NAME.fullmatch(name):
         entry = DeckLine(int(quantity), name, section, number)  # the common case, nothing to explain
         reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
         return
     shown = f'<card quantity="{quantity}" name="{name}">'
-    if not quantity.isdigit():
+    if not quantity.isdecimal():
         reader.issue(number, shown, "bad_count")
         return
     _add_entry(reader, int(quantity), name, section, number, shown)

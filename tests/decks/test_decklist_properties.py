@@ -8,7 +8,7 @@ import io
 from collections.abc import Callable
 from xml.sax.saxutils import quoteattr
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.domain.decklist import DecklistRefused, Section, parse_decklist
@@ -19,6 +19,9 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 @SETTINGS
 @given(st.text(max_size=600), FILENAMES)
+@example("²", None)  # found by this test: a digit int() refuses crashed the count reader
+@example('<?xml version="1.0"?><Deck><Cards Quantity="²" Name="A"/></Deck>', None)
+@example("Count,Name\n²,Sol Ring", "x.csv")
 def test_arbitrary_text_is_read_or_refused(text: str, filename: str | None) -> None:
     try:
         parsed = parse_decklist(text, filename)
