@@ -43,6 +43,7 @@ from bot.render.deck import (
     summary_image,
     verdict_headline,
 )
+from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_text
 
 log = logging.getLogger(__name__)
@@ -186,6 +187,7 @@ class DeckCog(commands.Cog, name="Decks"):
         self.bot = bot
         self.kept: OrderedDict[str, PagedReply | PendingOverwrite] = OrderedDict()
         self.service = DeckService(bot.db, bot.cards)  # type: ignore[attr-defined]
+        self.fetcher = DeckUrlFetcher.from_config(bot.config)  # type: ignore[attr-defined]
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, ConfirmButton)
@@ -231,8 +233,11 @@ class DeckCog(commands.Cog, name="Decks"):
     # -- reading the input ----------------------------------------------------------------------------
 
     async def _read_input(self, interaction: discord.Interaction, tr: Translate, text: str | None,
-                          file: discord.Attachment | None) -> tuple[bytes | str, str | None] | None:
-        """The list from the file or the option; None after telling the user what is wrong."""
+                          file: discord.Attachment | None,
+                          url: str | None = None) -> tuple[bytes | str, str | None] | None:
+        """The list from the file, the deck link or the option; None after telling the user what is wrong."""
+        if url:
+            return await self._read_url(interaction, tr, url)
         if file is not None:
             if not file.filename.lower().endswith(ATTACHMENT_TYPES):
                 await self._error(interaction, tr("deck.refused.file_type", filename=escape(file.filename)))
@@ -242,6 +247,18 @@ class DeckCog(commands.Cog, name="Decks"):
                 return None
             return await file.read(), file.filename
         return unflatten(text or ""), None
+
+    async def _read_url(self, interaction: discord.Interaction, tr: Translate,
+                        url: str) -> tuple[bytes | str, str | None] | None:
+        """An Archidekt or Moxfield deck fetched as list text (deferred first: a site may take seconds)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            fetched = await self.fetcher.fetch(url)
+        except DecklistRefused as refusal:
+            await self._error(interaction, refusal_message(refusal, tr.language))
+            return None
+        return fetched.text, None
 
     async def _error(self, interaction: discord.Interaction, message: str) -> None:
         if interaction.response.is_done():
@@ -257,35 +274,39 @@ class DeckCog(commands.Cog, name="Decks"):
     @deck.command(name=_T("check"), description=_T("Check a deck list's legality (nothing is saved)"))
     @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"),
                            commander=_T("The commander, if the list names none"),
-                           ruleset=_T("Ruleset (default: this server's)"))
-    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"))
+                           ruleset=_T("Ruleset (default: this server's)"), url=_T("An Archidekt or Moxfield deck link"))
+    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"),
+                         url=_T("url"))
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def check(self, interaction: discord.Interaction, decklist: str | None = None,
                     file: discord.Attachment | None = None, commander: str | None = None,
-                    ruleset: str | None = None) -> None:
-        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset)
+                    ruleset: str | None = None, url: str | None = None) -> None:
+        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset, url=url)
 
     @deck.command(name=_T("register"), description=_T("Check and save a deck under a name"))
     @app_commands.describe(name=_T("Deck name (up to 64 characters)"), decklist=_T("The list (or leave empty for a text box)"),
-                           file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"), commander=_T("The commander, if the list names none"))
-    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"))
+                           file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"), commander=_T("The commander, if the list names none"),
+                           url=_T("An Archidekt or Moxfield deck link"))
+    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"),
+                         url=_T("url"))
     async def register(self, interaction: discord.Interaction, name: str, decklist: str | None = None,
-                       file: discord.Attachment | None = None, commander: str | None = None) -> None:
-        await self._start(interaction, "register", decklist, file, commander=commander, name=name)
+                       file: discord.Attachment | None = None, commander: str | None = None,
+                       url: str | None = None) -> None:
+        await self._start(interaction, "register", decklist, file, commander=commander, name=name, url=url)
 
     async def _start(self, interaction: discord.Interaction, action: str, text: str | None,
                      file: discord.Attachment | None, **context: Any) -> None:
-        if not text and file is None:
+        if not text and file is None and not context.get("url"):
             await interaction.response.send_modal(DeckListModal(self, await self._tr(interaction), action, **context))
             return
         await self.run_action(interaction, action, text, file, **context)
 
     async def run_action(self, interaction: discord.Interaction, action: str, text: str | None,
                          file: discord.Attachment | None, *, commander: str | None = None,
-                         ruleset: str | None = None, name: str | None = None) -> None:
-        """Check or register a list, from an option, a file or the modal."""
+                         ruleset: str | None = None, name: str | None = None, url: str | None = None) -> None:
+        """Check or register a list, from an option, a file, a deck link or the modal."""
         tr = await self._tr(interaction)
-        read = await self._read_input(interaction, tr, text, file)
+        read = await self._read_input(interaction, tr, text, file, url)
         if read is None:
             return
         data, filename = read
@@ -317,8 +338,8 @@ class DeckCog(commands.Cog, name="Decks"):
             view.add_item(ConfirmButton("overwrite", interaction.user.id, token, label=tr("deck.button.overwrite"),
                                         style=discord.ButtonStyle.danger))
             view.add_item(ConfirmButton("cancel", interaction.user.id, "0", label=tr("core.cancel")))
-            await interaction.response.send_message(tr("deck.register.confirm", name=escape(name.strip())),
-                                                    view=view, ephemeral=True)
+            send = interaction.followup.send if interaction.response.is_done() else interaction.response.send_message
+            await send(tr("deck.register.confirm", name=escape(name.strip())), view=view, ephemeral=True)
             return
         assert result.record is not None
         title = tr("deck.register.saved", name=escape(result.record.name))
