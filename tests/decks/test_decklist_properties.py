@@ -69,7 +69,8 @@ _WORD = st.text(alphabet=_LETTERS, min_size=1, max_size=8)
 _NAME = st.builds(
     lambda first, rest, sep: (first.capitalize() + sep + " ".join(rest)).strip(),
     _WORD, st.lists(_WORD, max_size=3), st.sampled_from([" ", ", ", "'s ", "-"]),
-).filter(lambda name: not name.lower().startswith("x ") and not name.lower().endswith("token"))
+).filter(lambda name: name.lower() != "x" and not name.lower().startswith("x ")  # "1 x Name" is a count form
+          and not name.lower().endswith("token"))  # a sideboard "... Token" is noted as a token
 
 
 @st.composite
