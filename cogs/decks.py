@@ -18,6 +18,7 @@ and whenever a deck is shown.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -45,6 +46,7 @@ from bot.render.deck import (
 )
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_text
+from bot.storage.deck_changes import DeckChange
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +190,7 @@ class DeckCog(commands.Cog, name="Decks"):
         self.kept: OrderedDict[str, PagedReply | PendingOverwrite] = OrderedDict()
         self.service = DeckService(bot.db, bot.cards)  # type: ignore[attr-defined]
         self.fetcher = DeckUrlFetcher.from_config(bot.config)  # type: ignore[attr-defined]
+        self.rechecking = asyncio.Lock()  # the card-data poll and a sync's event must not re-check twice
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, ConfirmButton)
@@ -199,11 +202,13 @@ class DeckCog(commands.Cog, name="Decks"):
 
     async def refresh_card_version(self) -> None:
         """Re-check decks checked against other card data than the current one (the card database's
-        ``version`` is the sequence number of its newest import)."""
-        self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
-        changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
-        if changed:
-            log.info("re-checked %d registered decks against new card data", changed)
+        ``version`` is the sequence number of its newest import), then tell owners whose verdict changed."""
+        async with self.rechecking:
+            self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
+            changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
+            if changed:
+                log.info("re-checked %d registered decks against new card data", changed)
+            await send_change_notices(self.bot, self.service)
 
     @tasks.loop(minutes=CARD_DATA_CHECK_MINUTES)
     async def follow_card_data(self) -> None:
@@ -306,6 +311,7 @@ class DeckCog(commands.Cog, name="Decks"):
                          ruleset: str | None = None, name: str | None = None, url: str | None = None) -> None:
         """Check or register a list, from an option, a file, a deck link or the modal."""
         tr = await self._tr(interaction)
+        await self.service.changes.remember_language(interaction.user.id, tr.language)  # for later notices
         read = await self._read_input(interaction, tr, text, file, url)
         if read is None:
             return
@@ -352,9 +358,10 @@ class DeckCog(commands.Cog, name="Decks"):
         if not records:
             await interaction.response.send_message(tr("deck.list.empty"), ephemeral=True)
             return
+        changes = await self.service.changes.for_user(interaction.guild_id or 0, interaction.user.id)
         lines = [tr("deck.list.line", mark=STATUS_MARK.get(r.status, "?"), name=escape(r.name),
                     commanders=escape(" + ".join(r.commanders)) or tr("deck.summary.none"), ruleset=r.ruleset,
-                    status=tr(f"deck.status.{r.status}")) for r in records]
+                    status=tr(f"deck.status.{r.status}")) + change_line(tr, changes.get(r.id)) for r in records]
         pages = PagedReply(interaction.user.id, tr("deck.list.title", count=len(records)),
                            paginate(lines, per_page=DECKS_PER_PAGE), self._list_embed)
         await self._send_paged(interaction, tr, pages, ephemeral=True)
@@ -533,6 +540,60 @@ class DeckCog(commands.Cog, name="Decks"):
         view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),
                                  disabled=page >= len(pages.pages) - 1))
         return view
+
+
+def change_line(tr: Translate, change: DeckChange | None) -> str:
+    """The /deck list note under a deck whose verdict new card data changed."""
+    if change is None:
+        return ""
+    return "\n" + tr("deck.list.changed", date=change.changed_at[:10], old=tr(f"deck.status.{change.old_status}"),
+                     new=tr(f"deck.status.{change.new_status}"))
+
+
+async def send_change_notices(bot: Any, service: DeckService) -> int:
+    """One private message per owner for every deck whose verdict new card data changed, in the language
+    they last used with /deck (else their server's); each change is marked told even when the owner's
+    DMs are closed, so nobody hears it twice."""
+    pending = await service.changes.pending()
+    by_owner: dict[int, list[DeckChange]] = {}
+    for change in pending:
+        by_owner.setdefault(change.user_id, []).append(change)
+    for user_id, changes in by_owner.items():
+        language = await service.changes.language_of(user_id) or await bot.guild_language(changes[0].guild_id)
+        text = await _notice_text(bot, service, changes, Translate(language))
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            await user.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell user %s about %d changed decks: %s", user_id, len(changes), exc)
+        await service.changes.mark_notified([change.deck_id for change in changes])
+    return len(by_owner)
+
+
+async def _notice_text(bot: Any, service: DeckService, changes: list[DeckChange], tr: Translate) -> str:
+    lines = [tr("deck.notice.intro")]
+    for change in changes:
+        guild = bot.get_guild(change.guild_id)
+        lines.append(tr("deck.notice.deck", name=escape(change.name), server=escape(guild.name) if guild else "?",
+                        old=tr(f"deck.status.{change.old_status}"), new=tr(f"deck.status.{change.new_status}")))
+        lines += [f"  • {reason}" for reason in await _reasons(bot, service, change, tr.language)]
+    return "\n".join(lines)
+
+
+async def _reasons(bot: Any, service: DeckService, change: DeckChange, language: str) -> list[str]:
+    """The new problems of a changed deck, worded from a fresh check (the stored keys say which)."""
+    record = await service.repository.get_by_id(change.deck_id)
+    if record is None:
+        return []
+    result = await asyncio.to_thread(service.check, record.raw_list, record.ruleset, None, record.commanders)
+    wanted = set(change.problems)
+
+    def name_for(english: str) -> str:
+        card = bot.cards.get(english)
+        return card.printed_name(language) if card is not None else english
+
+    return [escape(problem_message(p, language, name_for)) for p in result.verdict.problems
+            if (p.key, p.card) in wanted]
 
 
 def _page_footer(embed: discord.Embed, tr: Translate, pages: PagedReply, page: int) -> None:

@@ -14,6 +14,7 @@ recheck when the server's ruleset or the card data changes, and a small API othe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Iterable
@@ -33,6 +34,7 @@ from bot.domain.rules import (
     summarise,
 )
 from bot.storage.db import Database
+from bot.storage.deck_changes import DeckChangeRepository
 from bot.storage.decks import DeckRecord, DeckRepository
 
 log = logging.getLogger(__name__)
@@ -123,6 +125,7 @@ class DeckService:
 
     def __init__(self, db: Database, cards: CardSource, cards_version: str = "") -> None:
         self.repository = DeckRepository(db)
+        self.changes = DeckChangeRepository(db)
         self.cards = cards
         self.cards_version = cards_version
 
@@ -146,6 +149,7 @@ class DeckService:
             guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
             resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
             verdict=_verdict_json(result.verdict), cards_version=self.cards_version)
+        await self.changes.clear(record.id)  # a verdict change by new card data is no news after this
         return RegisterResult(record, result, needs_confirmation=False)
 
     async def list_decks(self, guild_id: int, user_id: int) -> list[DeckRecord]:
@@ -193,13 +197,25 @@ class DeckService:
         return changed
 
     async def recheck_stale(self, ruleset_for: Any) -> int:
-        """Re-check decks checked against older card data (``cards_version`` differs)."""
+        """Re-check decks checked against older card data (``cards_version`` differs), each check in a
+        thread so the event loop keeps answering. A deck whose status changed is recorded in ``changes``
+        for its owner's notice and ``/deck list``."""
         changed = 0
         for record in await self.repository.list_stale(self.cards_version):
             ruleset = await ruleset_for(record.guild_id)
-            result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
-            changed += await self._store_verdict(record, result, ruleset)
+            result = await asyncio.to_thread(self.check, record.raw_list, ruleset, None, record.commanders)
+            if await self._store_verdict(record, result, ruleset):
+                changed += 1
+                await self._record_change(record, result)
         return changed
+
+    async def _record_change(self, record: DeckRecord, result: DeckCheck) -> None:
+        """Remember a status change with the problems that are new in the verdict (the reason to tell)."""
+        if record.status == result.verdict.status:
+            return
+        before = {(p.get("key"), p.get("card")) for p in json.loads(record.verdict or "{}").get("problems", [])}
+        new = [(p.key, p.card) for p in result.verdict.problems if (p.key, p.card) not in before]
+        await self.changes.record(record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5])
 
     async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
         resolved, verdict = _resolved_json(result.deck), _verdict_json(result.verdict)
