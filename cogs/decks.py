@@ -551,15 +551,15 @@ def change_line(tr: Translate, change: DeckChange | None) -> str:
 
 
 async def send_change_notices(bot: Any, service: DeckService) -> int:
-    """One private message per owner for every deck whose verdict new card data changed, in the language
-    they last used with /deck (else their server's); each change is marked told even when the owner's
-    DMs are closed, so nobody hears it twice."""
+    """One private message per owner for every deck whose verdict new card data changed, in their language
+    (``_owner_language``); each change is marked told even when the owner's DMs are closed, so nobody hears
+    it twice."""
     pending = await service.changes.pending()
     by_owner: dict[int, list[DeckChange]] = {}
     for change in pending:
         by_owner.setdefault(change.user_id, []).append(change)
     for user_id, changes in by_owner.items():
-        language = await service.changes.language_of(user_id) or await bot.guild_language(changes[0].guild_id)
+        language = await _owner_language(bot, service, user_id, changes[0].guild_id)
         text = await _notice_text(bot, service, changes, Translate(language))
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)
@@ -568,6 +568,14 @@ async def send_change_notices(bot: Any, service: DeckService) -> int:
             log.info("could not tell user %s about %d changed decks: %s", user_id, len(changes), exc)
         await service.changes.mark_notified([change.deck_id for change in changes])
     return len(by_owner)
+
+
+async def _owner_language(bot: Any, service: DeckService, user_id: int, guild_id: int) -> str:
+    """Outside an interaction Discord does not say a member's language: their ``/config my-language``, else
+    the language of their last /deck command, else their server's."""
+    settings = getattr(bot, "user_settings", None)
+    chosen = await settings.language(user_id) if settings is not None else None
+    return chosen or await service.changes.language_of(user_id) or await bot.guild_language(guild_id)
 
 
 async def _notice_text(bot: Any, service: DeckService, changes: list[DeckChange], tr: Translate) -> str:

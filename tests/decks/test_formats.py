@@ -99,7 +99,7 @@ def test_published_precon_display_commander_and_tokens_are_noted_not_counted(che
     assert [(n.key, n.values) for n in verdict.notes] == [("display_ignored", {"count": 3}),
                                                          ("extras_ignored", {"count": 3})]
     assert note_message(verdict.notes[0]) == (
-        "The display commander (3 oversized cards) is noted, not counted: it is not part of the deck.")
+        "The oversized display commander (3 cards) is noted, not counted: it is not part of the deck.")
 
 
 def test_planar_and_scheme_decks_are_noted_not_counted() -> None:
