@@ -6,9 +6,8 @@ Resolution order (first hit wins):
 2. ``normalised`` — case-, accent-, width-, space- and punctuation-insensitive English name
    ("lim dul's vault", "LIM-DUL'S VAULT", "Fire/Ice", "Fire // Ice", "Life+Death").
 3. ``face`` — one face of a multi-face card ("Fire", "kenzo the hardhearted").
-4. ``printed`` — a printed name in another language (Japanese, Chinese, and after a sync German, French,
-   Italian, Spanish, Portuguese, Korean, Russian), whole or one face ("祖神兽", "リム＝ドゥールの櫃" with
-   full-width "＝", "心靈絞裂", "Blitzschlag").
+4. ``printed`` — a Japanese, Simplified or Traditional Chinese printed name, whole or one face
+   ("祖神兽", "リム＝ドゥールの櫃" with full-width "＝", "心靈絞裂").
 5. ``fuzzy`` — no card; the best few suggestions from rapidfuzz (``matched_by == "none"``).
 
 A key that several different cards share at the same step (two cards whose Chinese names are both
@@ -207,8 +206,7 @@ class CardIndex:
                        if (full := card.printed_names.get(language))
                        for name in {full, *face_parts(full)}]
             all_printed += printed
-            if printed or language in PRINTED_LANGUAGES[:3]:  # no copy of the English list for an absent language
-                self._search[language] = _SearchList(english + printed)
+            self._search[language] = _SearchList(english + printed)
         self._printed_search = _SearchList(all_printed)
 
     # -- reading -----------------------------------------------------------------------------------
