@@ -582,6 +582,11 @@ async def _notice_text(bot: Any, service: DeckService, changes: list[DeckChange]
     lines = [tr("deck.notice.intro")]
     for change in changes:
         guild = bot.get_guild(change.guild_id)
+        if guild is None:  # at start-up (notices of a sync made while the bot was down) the cache is empty
+            try:
+                guild = await bot.fetch_guild(change.guild_id)
+            except discord.HTTPException:
+                guild = None
         lines.append(tr("deck.notice.deck", name=escape(change.name), server=escape(guild.name) if guild else "?",
                         old=tr(f"deck.status.{change.old_status}"), new=tr(f"deck.status.{change.new_status}")))
         lines += [f"  • {reason}" for reason in await _reasons(bot, service, change, tr.language)]
