@@ -33,6 +33,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
+from bot.cards.model import card_name_language
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
 from bot.i18n import Translate
@@ -444,7 +445,7 @@ class DeckCog(commands.Cog, name="Decks"):
     @register.autocomplete("commander")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
         pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
         return [app_commands.Choice(name=shown[:100], value=english[:100]) for shown, english in pairs]
 
