@@ -108,6 +108,14 @@ class DecklistRefused(ValueError):
         self.reason = reason
         self.values = values
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its reason and values (deck checks run in worker processes and raise it there)."""
+        return _refusal, (self.reason, self.values)
+
+
+def _refusal(reason: str, values: dict[str, Any]) -> DecklistRefused:
+    return DecklistRefused(reason, **values)
+
 
 class DeckLine(NamedTuple):
     """One card entry as written: ``count`` copies of ``name`` in ``section``, from line ``line``.

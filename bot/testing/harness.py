@@ -233,10 +233,14 @@ class DiscordHarness(InteractionDriver):
                 return
             await asyncio.wait(active, timeout=0.02)
             state = (len(self.fake.requests), frozenset(map(id, pending())))
-            if state != last_state or loop.time() < not_before:
+            if state != last_state or loop.time() < not_before or self._pool_busy():
                 last_state, since = state, loop.time()
             elif loop.time() - since >= quiet:
                 return
+
+    def _pool_busy(self) -> bool:
+        """The bot's work pool (``bot.workers``) is running jobs: a task awaiting one is busy, not stuck."""
+        return bool(getattr(getattr(self.bot, "workers", None), "pending", 0))
 
     async def _settle(self, before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
         """Wait for the tasks discord.py spawned for the dispatch, then for their offspring to go quiet."""

@@ -108,6 +108,10 @@ def _notes(deck: ResolvedDeck, ruleset: Ruleset) -> tuple[Note, ...]:
             notes.append(Note(key, {"count": sum(line.count for line in deck.ignored if line.section is section)}))
         else:
             notes.append(Note(key))
+    if deck.unsuggested:
+        unknown = len({card.entry.name for card in deck.unresolved if not card.ambiguous})
+        notes.append(Note("suggestions_limited", {"suggested": unknown - deck.unsuggested,
+                                                  "count": deck.unsuggested}))
     sideboard = sum(c.count for c in deck.in_section(Section.SIDEBOARD))
     if ruleset.sideboard_sizes is None and sideboard:
         notes.append(Note("sideboard_ignored", {"count": sideboard}))
