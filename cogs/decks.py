@@ -2,7 +2,7 @@
 
 Thin: options and attachments are read here, the work is ``DeckService`` (bot.services.decks), the
 words and the summary image come from ``bot.render.deck``. A list comes from the ``list`` option (one
-line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.csv file,
+line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.cod/.dck/.csv file,
 or — when neither is given — a modal with a long text field.
 
 Buttons are ``DynamicItem``s registered at load. Delete confirmations carry the deck id and the person
@@ -18,6 +18,7 @@ and whenever a deck is shown.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -32,6 +33,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
+from bot.cards.model import card_name_language
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
 from bot.i18n import Translate
@@ -43,14 +45,16 @@ from bot.render.deck import (
     summary_image,
     verdict_headline,
 )
+from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_text
+from bot.storage.deck_changes import DeckChange
 from bot.text import ECHO, fit
 from bot.workers import JobTimeout, WorkPool
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-ATTACHMENT_TYPES = (".txt", ".dek", ".csv")
+ATTACHMENT_TYPES = (".txt", ".dek", ".cod", ".dck", ".csv")
 MODAL_MAX = 4000            # Discord's limit for one text input
 PROBLEMS_PER_PAGE = 12
 DECKS_PER_PAGE = 20
@@ -191,6 +195,8 @@ class DeckCog(commands.Cog, name="Decks"):
         self.kept: OrderedDict[str, PagedReply | PendingOverwrite] = OrderedDict()
         # Every check (commands, re-checks after a ruleset or card data change) runs in the work pool.
         self.service = DeckService(bot.db, bot.cards, offload=bot.workers.run)  # type: ignore[attr-defined]
+        self.fetcher = DeckUrlFetcher.from_config(bot.config)  # type: ignore[attr-defined]
+        self.rechecking = asyncio.Lock()  # the card-data poll and a sync's event must not re-check twice
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, ConfirmButton)
@@ -202,11 +208,13 @@ class DeckCog(commands.Cog, name="Decks"):
 
     async def refresh_card_version(self) -> None:
         """Re-check decks checked against other card data than the current one (the card database's
-        ``version`` is the sequence number of its newest import)."""
-        self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
-        changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
-        if changed:
-            log.info("re-checked %d registered decks against new card data", changed)
+        ``version`` is the sequence number of its newest import), then tell owners whose verdict changed."""
+        async with self.rechecking:
+            self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
+            changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
+            if changed:
+                log.info("re-checked %d registered decks against new card data", changed)
+            await send_change_notices(self.bot, self.service)
 
     @tasks.loop(minutes=CARD_DATA_CHECK_MINUTES)
     async def follow_card_data(self) -> None:
@@ -255,6 +263,16 @@ class DeckCog(commands.Cog, name="Decks"):
             return await file.read(), file.filename
         return unflatten(text or ""), None
 
+    async def _read_url(self, interaction: discord.Interaction, tr: Translate,
+                        url: str) -> tuple[bytes | str, str | None] | None:
+        """An Archidekt or Moxfield deck fetched as list text (after the deferral: a site may take seconds)."""
+        try:
+            fetched = await self.fetcher.fetch(url)
+        except DecklistRefused as refusal:
+            await self._error(interaction, refusal_message(refusal, tr.language))
+            return None
+        return fetched.text, None
+
     async def _error(self, interaction: discord.Interaction, message: str) -> None:
         await self._reply(interaction, content=message, ephemeral=True)
 
@@ -272,45 +290,56 @@ class DeckCog(commands.Cog, name="Decks"):
     # -- commands -----------------------------------------------------------------------------------------
 
     @deck.command(name=_T("check"), description=_T("Check a deck list's legality (nothing is saved)"))
-    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A .txt, .dek or .csv file"),
+    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"),
                            commander=_T("The commander, if the list names none"),
-                           ruleset=_T("Ruleset (default: this server's)"))
-    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"))
+                           ruleset=_T("Ruleset (default: this server's)"), url=_T("An Archidekt or Moxfield deck link"))
+    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"),
+                         url=_T("url"))
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def check(self, interaction: discord.Interaction, decklist: str | None = None,
                     file: discord.Attachment | None = None, commander: str | None = None,
-                    ruleset: str | None = None) -> None:
-        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset)
+                    ruleset: str | None = None, url: str | None = None) -> None:
+        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset, url=url)
 
     @deck.command(name=_T("register"), description=_T("Check and save a deck under a name"))
     @app_commands.describe(name=_T("Deck name (up to 64 characters)"), decklist=_T("The list (or leave empty for a text box)"),
-                           file=_T("A .txt, .dek or .csv file"), commander=_T("The commander, if the list names none"))
-    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"))
+                           file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"), commander=_T("The commander, if the list names none"),
+                           url=_T("An Archidekt or Moxfield deck link"))
+    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"),
+                         url=_T("url"))
     async def register(self, interaction: discord.Interaction, name: str, decklist: str | None = None,
-                       file: discord.Attachment | None = None, commander: str | None = None) -> None:
-        await self._start(interaction, "register", decklist, file, commander=commander, name=name)
+                       file: discord.Attachment | None = None, commander: str | None = None,
+                       url: str | None = None) -> None:
+        await self._start(interaction, "register", decklist, file, commander=commander, name=name, url=url)
 
     async def _start(self, interaction: discord.Interaction, action: str, text: str | None,
                      file: discord.Attachment | None, **context: Any) -> None:
-        if not text and file is None:
+        if not text and file is None and not context.get("url"):
             await interaction.response.send_modal(DeckListModal(self, await self._tr(interaction), action, **context))
             return
         await self.run_action(interaction, action, text, file, **context)
 
     async def run_action(self, interaction: discord.Interaction, action: str, text: str | None,
                          file: discord.Attachment | None, *, commander: str | None = None,
-                         ruleset: str | None = None, name: str | None = None) -> None:
-        """Check or register a list, from an option, a file or the modal.
+                         ruleset: str | None = None, name: str | None = None, url: str | None = None) -> None:
+        """Check or register a list, from an option, a file, a deck link or the modal.
 
         A heavy job: refused when this user already has ``WorkPool.per_user`` of them; otherwise
         deferred at once (a big list or a busy pool can take longer than Discord's 3 s), then checked
         in the work pool, never on the event loop."""
         tr = await self._tr(interaction)
+        await self.service.changes.remember_language(interaction.user.id, tr.language)  # for later notices
         if await self._refuse_file(interaction, tr, file) or not await self._may_start_heavy(interaction, tr):
             return
         with self.workers.heavy(interaction.user.id):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            data, filename = await self._read_input(text, file)
+            if url:
+                read = await self._read_url(interaction, tr, url)
+                if read is None:
+                    return
+                data, filename = read
+            else:
+                data, filename = await self._read_input(text, file)
             commanders = tuple(c for c in (commander,) if c)
             rules = await self._ruleset(interaction, ruleset)
             if action == "register":
@@ -378,9 +407,10 @@ class DeckCog(commands.Cog, name="Decks"):
         if not records:
             await interaction.response.send_message(tr("deck.list.empty"), ephemeral=True)
             return
+        changes = await self.service.changes.for_user(interaction.guild_id or 0, interaction.user.id)
         lines = [tr("deck.list.line", mark=STATUS_MARK.get(r.status, "?"), name=escape(r.name),
                     commanders=escape(" + ".join(r.commanders)) or tr("deck.summary.none"), ruleset=r.ruleset,
-                    status=tr(f"deck.status.{r.status}")) for r in records]
+                    status=tr(f"deck.status.{r.status}")) + change_line(tr, changes.get(r.id)) for r in records]
         pages = PagedReply(interaction.user.id, tr("deck.list.title", count=len(records)),
                            paginate(lines, per_page=DECKS_PER_PAGE), self._list_embed)
         await self._send_paged(interaction, tr, pages, ephemeral=True)
@@ -466,7 +496,7 @@ class DeckCog(commands.Cog, name="Decks"):
     @register.autocomplete("commander")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
         pairs = self.bot.cards.choices(current, language, 25)  # type: ignore[attr-defined]
         return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
 
@@ -571,6 +601,77 @@ class DeckCog(commands.Cog, name="Decks"):
         view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),
                                  disabled=page >= len(pages.pages) - 1))
         return view
+
+
+def change_line(tr: Translate, change: DeckChange | None) -> str:
+    """The /deck list note under a deck whose verdict new card data changed."""
+    if change is None:
+        return ""
+    return "\n" + tr("deck.list.changed", date=change.changed_at[:10], old=tr(f"deck.status.{change.old_status}"),
+                     new=tr(f"deck.status.{change.new_status}"))
+
+
+async def send_change_notices(bot: Any, service: DeckService) -> int:
+    """One private message per owner for every deck whose verdict new card data changed, in their language
+    (``_owner_language``); each change is marked told even when the owner's DMs are closed, so nobody hears
+    it twice."""
+    pending = await service.changes.pending()
+    by_owner: dict[int, list[DeckChange]] = {}
+    for change in pending:
+        by_owner.setdefault(change.user_id, []).append(change)
+    for user_id, changes in by_owner.items():
+        language = await _owner_language(bot, service, user_id, changes[0].guild_id)
+        text = await _notice_text(bot, service, changes, Translate(language))
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            await user.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell user %s about %d changed decks: %s", user_id, len(changes), exc)
+        await service.changes.mark_notified([change.deck_id for change in changes])
+    return len(by_owner)
+
+
+async def _owner_language(bot: Any, service: DeckService, user_id: int, guild_id: int) -> str:
+    """Outside an interaction Discord does not say a member's language: their ``/config my-language``, else
+    the language of their last /deck command, else their server's."""
+    settings = getattr(bot, "user_settings", None)
+    chosen = await settings.language(user_id) if settings is not None else None
+    return chosen or await service.changes.language_of(user_id) or await bot.guild_language(guild_id)
+
+
+async def _notice_text(bot: Any, service: DeckService, changes: list[DeckChange], tr: Translate) -> str:
+    lines = [tr("deck.notice.intro")]
+    for change in changes:
+        guild = bot.get_guild(change.guild_id)
+        if guild is None:  # at start-up (notices of a sync made while the bot was down) the cache is empty
+            try:
+                guild = await bot.fetch_guild(change.guild_id)
+            except discord.HTTPException:
+                guild = None
+        lines.append(tr("deck.notice.deck", name=escape(change.name), server=escape(guild.name) if guild else "?",
+                        old=tr(f"deck.status.{change.old_status}"), new=tr(f"deck.status.{change.new_status}")))
+        lines += [f"  • {reason}" for reason in await _reasons(bot, service, change, tr.language)]
+    return "\n".join(lines)
+
+
+async def _reasons(bot: Any, service: DeckService, change: DeckChange, language: str) -> list[str]:
+    """The new problems of a changed deck, worded from a fresh check (the stored keys say which)."""
+    record = await service.repository.get_by_id(change.deck_id)
+    if record is None:
+        return []
+    try:
+        result = await service.check(record.raw_list, record.ruleset, None, record.commanders)  # the work pool
+    except Exception:  # the notice still goes out, without the reasons
+        log.warning("could not word the changes of deck %s", change.deck_id, exc_info=True)
+        return []
+    wanted = set(change.problems)
+
+    def name_for(english: str) -> str:
+        card = bot.cards.get(english)
+        return card.printed_name(language) if card is not None else english
+
+    return [escape(problem_message(p, language, name_for)) for p in result.verdict.problems
+            if (p.key, p.card) in wanted]
 
 
 def verdict_parts(result: DeckCheck, language: str, cards: Any) -> tuple[list[str], bytes]:

@@ -33,6 +33,7 @@ from bot.domain.rules import (
     summarise,
 )
 from bot.storage.db import Database
+from bot.storage.deck_changes import DeckChangeRepository
 from bot.storage.decks import DeckRecord, DeckRepository
 from bot.workers import run_inline
 
@@ -129,6 +130,7 @@ class DeckService:
     def __init__(self, db: Database, cards: CardSource, cards_version: str = "", *,
                  offload: Offload = run_inline) -> None:
         self.repository = DeckRepository(db)
+        self.changes = DeckChangeRepository(db)
         self.cards = cards
         self.cards_version = cards_version
         self.offload = offload
@@ -155,6 +157,7 @@ class DeckService:
             guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
             resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
             verdict=_verdict_json(result.verdict), cards_version=self.cards_version)
+        await self.changes.clear(record.id)  # a verdict change by new card data is no news after this
         return RegisterResult(record, result, needs_confirmation=False)
 
     async def list_decks(self, guild_id: int, user_id: int) -> list[DeckRecord]:
@@ -201,23 +204,37 @@ class DeckService:
         return changed
 
     async def recheck_stale(self, ruleset_for: Any) -> int:
-        """Re-check decks checked against older card data (``cards_version`` differs)."""
+        """Re-check decks checked against older card data (``cards_version`` differs), each check through
+        the work pool so the event loop keeps answering. A deck whose status changed is recorded in
+        ``changes`` for its owner's notice and ``/deck list``."""
         changed = 0
         for record in await self.repository.list_stale(self.cards_version):
-            changed += await self._recheck(record, await ruleset_for(record.guild_id))
+            changed += await self._recheck(record, await ruleset_for(record.guild_id), note_change=True)
         return changed
 
-    async def _recheck(self, record: DeckRecord, ruleset: str) -> int:
+    async def _recheck(self, record: DeckRecord, ruleset: str, *, note_change: bool = False) -> int:
         """One deck re-checked and its verdict stored. A check that fails or times out stores nothing:
         the deck keeps its old verdict, ruleset and card data version (so it still reads as checked
-        under the old ones, and the next re-check or ``/deck show`` tries again)."""
+        under the old ones, and the next re-check or ``/deck show`` tries again). With ``note_change``
+        (new card data), a changed status is recorded for the owner's notice."""
         try:
             result = await self.check(record.raw_list, ruleset, commander_names=record.commanders)
         except Exception:
             log.warning("re-check of deck %s (%s) failed: verdict left as it was", record.id, record.name,
                         exc_info=True)
             return 0
-        return await self._store_verdict(record, result, ruleset)
+        stored = await self._store_verdict(record, result, ruleset)
+        if stored and note_change:
+            await self._record_change(record, result)
+        return stored
+
+    async def _record_change(self, record: DeckRecord, result: DeckCheck) -> None:
+        """Remember a status change with the problems that are new in the verdict (the reason to tell)."""
+        if record.status == result.verdict.status:
+            return
+        before = {(p.get("key"), p.get("card")) for p in json.loads(record.verdict or "{}").get("problems", [])}
+        new = [(p.key, p.card) for p in result.verdict.problems if (p.key, p.card) not in before]
+        await self.changes.record(record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5])
 
     async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
         resolved, verdict = _resolved_json(result.deck), _verdict_json(result.verdict)

@@ -46,7 +46,8 @@ def default_config(tmp_path: Path, cards_path: str | Path | None = None, **overr
     """Defaults (ignoring any ./config.toml and the environment) with a database in ``tmp_path``."""
     base = Config({(s.section, s.key): s.default for s in SETTINGS}, "test")
     values = {"database__path": str(tmp_path / "podkeeper.sqlite3"), "discord__token": "",
-              "cards__path": str(cards_path or HARNESS_CARDS)}
+              "cards__path": str(cards_path or HARNESS_CARDS),
+              "cards__auto_sync": False}  # a test never downloads card data unless it asks to (local server)
     values.update(overrides)
     return base.with_values(**values)
 

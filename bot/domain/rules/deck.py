@@ -22,6 +22,7 @@ from typing import NamedTuple, Protocol
 
 from bot.cards.model import Card
 from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
+from bot.domain.rules.records import rules_records
 
 SUGGESTED_NAMES = 20       # "did you mean" for the first 20 unknown names of a list
 SUGGESTION_SECONDS = 2.0   # ... and only while the check's suggestions have taken less than this
@@ -155,19 +156,37 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
     cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
     exact = getattr(resolver, "get", None)  # CardIndex.get: the exact English name, no Resolution built
     cards: list[DeckCard] = []
+    lookup = _lookup(resolver)
     unsuggested = 0
     for entry in entries:
         card = exact(entry.name) if exact is not None else None
-        if card is not None:
-            cards.append(DeckCard(entry, card))
+        if card is not None and not card.faces and card.layout != "meld":
+            cards.append(DeckCard(entry, card))  # the common case
             continue
-        known = cache.get(entry.name)
-        if known is None:
-            known, skipped = _resolve(resolver, quiet, budget, entry.name)
-            cache[entry.name] = known
-            unsuggested += skipped
-        cards.append(DeckCard(entry, *known))
+        suggestions: tuple[str, ...] = ()
+        ambiguous: tuple[str, ...] = ()
+        if card is None:
+            known = cache.get(entry.name)
+            if known is None:
+                known, skipped = _resolve(resolver, quiet, budget, entry.name)
+                cache[entry.name] = known
+                unsuggested += skipped
+            card, suggestions, ambiguous = known
+            if card is None:
+                cards.append(DeckCard(entry, None, suggestions, ambiguous))
+                continue
+        # Merged "Partner with" records and meld back faces are read as the cards they are (rules.records).
+        cards.extend(DeckCard(entry, record, suggestions, ambiguous)
+                     for record in rules_records(card, entry.name, lookup))
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes), unsuggested)
+
+
+def _lookup(resolver: CardResolver):
+    """Exact English name -> card, for the front faces of a meld back face."""
+    exact = getattr(resolver, "get", None)
+    if exact is not None:
+        return exact
+    return lambda name: resolver.resolve(name).card
 
 
 def _resolve(resolver: CardResolver, quiet: CardResolver, budget: SuggestionBudget,
