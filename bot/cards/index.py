@@ -6,8 +6,9 @@ Resolution order (first hit wins):
 2. ``normalised`` — case-, accent-, width-, space- and punctuation-insensitive English name
    ("lim dul's vault", "LIM-DUL'S VAULT", "Fire/Ice", "Fire // Ice", "Life+Death").
 3. ``face`` — one face of a multi-face card ("Fire", "kenzo the hardhearted").
-4. ``printed`` — a Japanese, Simplified or Traditional Chinese printed name, whole or one face
-   ("祖神兽", "リム＝ドゥールの櫃" with full-width "＝", "心靈絞裂").
+4. ``printed`` — a printed name in another language (Japanese, Chinese, and after a sync German, French,
+   Italian, Spanish, Portuguese, Korean, Russian), whole or one face ("祖神兽", "リム＝ドゥールの櫃" with
+   full-width "＝", "心靈絞裂", "Blitzschlag").
 5. ``fuzzy`` — no card; the best few suggestions from rapidfuzz (``matched_by == "none"``).
 
 A key that several different cards share at the same step (two cards whose Chinese names are both
@@ -18,6 +19,7 @@ unless one meaning is clear (``CardIndex._disambiguate``: "wasteland" is Wastela
 from __future__ import annotations
 
 import bisect
+import hashlib
 import re
 import unicodedata
 from array import array
@@ -27,7 +29,7 @@ from itertools import islice
 
 from rapidfuzz import fuzz, process
 
-from bot.cards.model import PRINTED_LANGUAGES, Card
+from bot.cards.model import PRINTED_LANGUAGES, UI_PRINTED_LANGUAGES, Card
 
 MAX_SUGGESTIONS = 5
 AUTOCOMPLETE_LIMIT = 25
@@ -146,8 +148,10 @@ class CardIndex:
         self._cards: dict[str, Card] = {}
         self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
         self._search: dict[str, _SearchList] = {}
+        self._printed_only: dict[str, _SearchList] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
         self._printed_search = _SearchList(())
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
+        self._by_choice_id: dict[str, str] | None = None  # choice_id(name) -> name, built on first use
 
     # -- building ----------------------------------------------------------------------------------
 
@@ -196,18 +200,25 @@ class CardIndex:
             tier[key] = (*known, english)
 
     def _build_search(self) -> None:
-        """Search lists: English names and faces for every language, plus that language's printed names."""
+        """Search lists: English names and faces for every language, plus that language's printed names.
+
+        The bot's own languages (ja, zh) get one list each with the English names in it. The other printed
+        languages (after a sync) get a list of their printed names only, searched before the English list:
+        a copy of the English names per language cost ~60 MB with all ten languages loaded."""
         english = [(self._normalise(name), card.name) for card in self._cards.values()
                    for name in {card.name, *card.face_names}]
         self._search["en"] = _SearchList(english)
-        all_printed: list[tuple[str, str]] = []
+        cjk_printed: list[tuple[str, str]] = []
         for language in PRINTED_LANGUAGES:
             printed = [(self._normalise(name), card.name) for card in self._cards.values()
                        if (full := card.printed_names.get(language))
                        for name in {full, *face_parts(full)}]
-            all_printed += printed
-            self._search[language] = _SearchList(english + printed)
-        self._printed_search = _SearchList(all_printed)
+            if language in UI_PRINTED_LANGUAGES:
+                cjk_printed += printed
+                self._search[language] = _SearchList(english + printed)
+            elif printed:
+                self._printed_only[language] = _SearchList(printed)
+        self._printed_search = _SearchList(cjk_printed)
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -225,9 +236,10 @@ class CardIndex:
         return self._cards.values()
 
     def resolve(self, name: str) -> Resolution:
-        """Which card the user meant by ``name`` (see the module docstring for the order)."""
+        """Which card the user meant by ``name`` (see the module docstring for the order), or by the
+        id of an autocomplete choice (``choice_id``)."""
         query = name.strip()
-        card = self._cards.get(query)
+        card = self._cards.get(query) or self._by_id(query)
         if card is not None:
             return Resolution(query, card, "exact")
         key = normalise(query)
@@ -299,19 +311,44 @@ class CardIndex:
         search = self._search.get(language) or self._search.get("en")
         if not key or search is None:
             return []
+        # Another printed language (after a sync): its own names first, then the English ones.
+        searches = [self._printed_only[language], search] if language in self._printed_only else [search]
         chosen: dict[str, None] = {}
         for prefix in (True, False):
-            for position in search.hits(key, prefix=prefix):
-                chosen.setdefault(search.names[position])
-                if len(chosen) >= limit:
-                    break
-            if len(chosen) >= limit:
-                break
+            for names in searches:
+                for position in names.hits(key, prefix=prefix):
+                    chosen.setdefault(names.names[position])
+                    if len(chosen) >= limit:
+                        return [(display_name(self._cards[english], language), english) for english in chosen]
         return [(display_name(self._cards[english], language), english) for english in chosen]
 
 
-def display_name(card: Card, language: str) -> str:
-    """How a card is shown in a choice list: the printed name, with the English name when they differ."""
+    def choices(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
+        """Autocomplete as ``(display name, choice id)``: Discord caps a choice's value at 100
+        characters and a few card names are longer, so the value is a short id that ``resolve`` takes."""
+        return [(shown, choice_id(english)) for shown, english in self.autocomplete(text, language, limit)]
+
+    def _by_id(self, query: str) -> Card | None:
+        if not CHOICE_ID.fullmatch(query):
+            return None
+        if self._by_choice_id is None:
+            self._by_choice_id = {choice_id(name): name for name in self._cards}
+        english = self._by_choice_id.get(query)
+        return self._cards[english] if english else None
+
+
+CHOICE_ID = re.compile(r"#[0-9a-f]{12}")
+
+
+def choice_id(english_name: str) -> str:
+    """A short, stable id for a card (``#`` + 12 hex digits of a hash of its English name): the same
+    across restarts and data syncs, so a choice picked just before one still resolves."""
+    return "#" + hashlib.blake2b(english_name.encode(), digest_size=6).hexdigest()
+
+
+def display_name(card: Card, language: str, limit: int = DISCORD_CHOICE_MAX) -> str:
+    """How a card is shown (a choice's name by default, at most 100 characters): the printed name,
+    with the English name when they differ."""
     printed = card.printed_name(language)
     shown = printed if printed == card.name else f"{printed} ({card.name})"
-    return shown if len(shown) <= DISCORD_CHOICE_MAX else shown[: DISCORD_CHOICE_MAX - 1] + "…"
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"

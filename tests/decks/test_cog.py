@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.cards.index import choice_id
 from bot.testing import DiscordHarness, UploadFile
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -74,7 +75,7 @@ async def test_long_verdicts_paginate_and_nothing_is_cut(h) -> None:
 
 async def test_wrong_or_binary_attachments_are_refused(h) -> None:
     wrong = await h.slash("deck check", file=UploadFile("deck.png", b"\x89PNG"))
-    assert wrong.ephemeral and ".txt, .dek or .csv" in wrong.content
+    assert wrong.ephemeral and ".txt, .dek, .cod, .dck or .csv" in wrong.content
     binary = await h.slash("deck check", file=UploadFile("deck.txt", b"\x00\x01\x02\x03 binary"))
     assert binary.ephemeral and "not a text deck list" in binary.content
 
@@ -155,7 +156,7 @@ async def test_autocomplete_deck_and_card_names(h) -> None:
     assert [c["value"] for c in choices] == ["Kaalia Angels"]
     assert await h.autocomplete("deck show", "name", "angel", user="bob") == []
     cards = await h.autocomplete("deck check", "commander", "phelddag")
-    assert cards[0]["value"] == "Phelddagrif"
+    assert cards[0] == {"name": "Phelddagrif", "value": choice_id("Phelddagrif")}
 
 
 async def test_page_buttons_after_a_restart_say_expired(h) -> None:
