@@ -23,7 +23,7 @@ import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
+from itertools import accumulate, islice
 
 from rapidfuzz import fuzz, process
 
@@ -117,14 +117,21 @@ class _SearchList:
 
     def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
         ordered = sorted(set(pairs), key=lambda pair: (len(pair[0]), pair))
-        self.keys = [key for key, _ in ordered]
-        self.names = [name for _, name in ordered]
-        self.starts = array("l")
-        position = 1
-        for key in self.keys:
-            self.starts.append(position)
-            position += len(key) + 1
-        self.text = "\n" + "\n".join(self.keys) + "\n"
+        self._fill([key for key, _ in ordered], [name for _, name in ordered])
+
+    @classmethod
+    def from_ordered(cls, keys: list[str], names: list[str]) -> _SearchList:
+        """A list whose pairs are already in order (read back from a stored index): no sorting."""
+        search = cls.__new__(cls)
+        search._fill(keys, names)
+        return search
+
+    def _fill(self, keys: list[str], names: list[str]) -> None:
+        self.keys = keys
+        self.names = names
+        self.starts = array("l", accumulate((len(key) + 1 for key in keys), initial=1))
+        self.starts.pop()
+        self.text = "\n" + "\n".join(keys) + "\n"
 
     def hits(self, key: str, *, prefix: bool) -> Iterator[int]:
         """Positions of the keys that start with (``prefix``) or contain ``key``, shortest first."""
@@ -158,6 +165,25 @@ class CardIndex:
             index._add(card)
         index._build_search()
         index._build_keys = {}
+        return index
+
+    def state(self) -> tuple:
+        """Everything the index is built of, as plain tuples/lists/dicts of strings (what
+        ``bot.cards.snapshot`` stores), without the cards themselves: ``from_state`` rebuilds it
+        in a fraction of ``from_cards``'s time."""
+        tiers = tuple(tier for _, tier in self._tiers)
+        search = {language: (s.keys, s.names) for language, s in self._search.items()}
+        return tiers, search, (self._printed_search.keys, self._printed_search.names)
+
+    @classmethod
+    def from_state(cls, cards: Iterable[Card], state: tuple) -> CardIndex:
+        """The index ``state()`` described, over ``cards`` (the same cards, in the same order)."""
+        tiers, search, printed = state
+        index = cls()
+        index._cards = {card.name: card for card in cards}
+        index._tiers = [(label, tier) for (label, _), tier in zip(index._tiers, tiers, strict=True)]
+        index._search = {language: _SearchList.from_ordered(*pair) for language, pair in search.items()}
+        index._printed_search = _SearchList.from_ordered(*printed)
         return index
 
     def _normalise(self, name: str) -> str:
