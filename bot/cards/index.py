@@ -18,6 +18,7 @@ unless one meaning is clear (``CardIndex._disambiguate``: "wasteland" is Wastela
 from __future__ import annotations
 
 import bisect
+import heapq
 import re
 import unicodedata
 from array import array
@@ -232,7 +233,7 @@ class CardIndex:
                        if (full := card.printed_names.get(language))
                        for name in {full, *face_parts(full)}]
             all_printed += printed
-            self._search[language] = _SearchList(english + printed)
+            self._search[language] = _SearchList(printed)  # searched together with "en" (autocomplete)
         self._printed_search = _SearchList(all_printed)
 
     # -- reading -----------------------------------------------------------------------------------
@@ -322,18 +323,36 @@ class CardIndex:
         English names always match, so a Japanese user typing "bolt" still finds Lightning Bolt.
         """
         key = normalise(text) if text.strip() else ""
-        search = self._search.get(language) or self._search.get("en")
-        if not key or search is None:
+        english_list = self._search.get("en")
+        if not key or english_list is None:
             return []
+        lists = [english_list]
+        if language != "en" and language in self._search:
+            lists.append(self._search[language])
         chosen: dict[str, None] = {}
         for prefix in (True, False):
-            for position in search.hits(key, prefix=prefix):
-                chosen.setdefault(search.names[position])
+            for name in _merged_hits(lists, key, prefix=prefix):
+                chosen.setdefault(name)
                 if len(chosen) >= limit:
                     break
             if len(chosen) >= limit:
                 break
         return [(display_name(self._cards[english], language), english) for english in chosen]
+
+
+def _merged_hits(lists: list[_SearchList], key: str, *, prefix: bool) -> Iterator[str]:
+    """The English names of ``hits`` in several lists, in the order of one list holding them all
+    (shortest key first): the English names are stored once, not once more per language."""
+    if len(lists) == 1:
+        search = lists[0]
+        return (search.names[position] for position in search.hits(key, prefix=prefix))
+    return (name for _, _, name in heapq.merge(*(_sorted_hits(search, key, prefix) for search in lists)))
+
+
+def _sorted_hits(search: _SearchList, key: str, prefix: bool) -> Iterator[tuple[int, str, str]]:
+    for position in search.hits(key, prefix=prefix):
+        found = search.keys[position]
+        yield len(found), found, search.names[position]
 
 
 def display_name(card: Card, language: str) -> str:

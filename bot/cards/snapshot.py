@@ -3,7 +3,7 @@
 Building the index at every start meant decoding ~24,000 JSON records into ``Card`` objects and then
 normalising ~100,000 names: seconds of CPU for every process, and a peak of short-lived objects that
 stayed in the process's RSS. An import now also stores the finished index as one ``marshal`` blob
-(cards as plain tuples, the index's dicts and ordered lists): a start reads one row and rebuilds the
+(the cards as columns of plain values, the index's dicts and ordered lists): a start reads one row and rebuilds the
 objects directly.
 
 ``marshal`` (not ``pickle``) because it can only hold plain data (no code runs while reading), and it
@@ -19,9 +19,9 @@ from sys import intern
 from typing import Any
 
 from bot.cards.index import CardIndex
-from bot.cards.model import Card, Face, shared, shared_dict
+from bot.cards.model import PRINTED_LANGUAGES, Card, Face, shared, shared_dict
 
-LAYOUT = 1  # bump when the tuples below change
+LAYOUT = 2  # bump when the tuples below change
 FORMAT = f"index-{LAYOUT}/py{sys.version_info[0]}.{sys.version_info[1]}/marshal-{marshal.version}"
 
 
@@ -30,45 +30,68 @@ def _face_tuple(face: Face) -> tuple:
             face.loyalty, face.colors, face.color_indicator)
 
 
-def _card_tuple(card: Card) -> tuple:
-    return (card.name, card.layout, card.mana_cost, card.type_line, card.oracle_text, card.power,
-            card.toughness, card.loyalty, card.colors, card.color_indicator, card.color_identity,
-            card.commander_legality, tuple(_face_tuple(face) for face in card.faces),
-            tuple(card.printed_names.items()), card.printings, card.meld_parts,
-            shared(tuple(card.legalities.items())))
+def _columns(cards: list[Card]) -> tuple[list, ...]:
+    """The cards as columns (one list per field) rather than one tuple per card: reading columns back
+    leaves no short-lived per-card tuples scattered between the long-lived strings (memory the
+    process would keep as RSS after the start)."""
+    return (
+        [c.name for c in cards], [c.layout for c in cards], [c.mana_cost for c in cards],
+        [c.type_line for c in cards], [c.oracle_text for c in cards], [c.power for c in cards],
+        [c.toughness for c in cards], [c.loyalty for c in cards], [c.colors for c in cards],
+        [c.color_indicator for c in cards], [c.color_identity for c in cards],
+        [c.commander_legality for c in cards],
+        [tuple(_face_tuple(face) for face in c.faces) or None for c in cards],
+        *([c.printed_names.get(language) for c in cards] for language in PRINTED_LANGUAGES),
+        [c.printings for c in cards], [c.meld_parts for c in cards],
+        [shared(tuple(c.legalities.items())) for c in cards],
+    )
 
 
 def dump(index: CardIndex) -> bytes:
     """The index and its cards as one blob."""
-    cards = tuple(_card_tuple(card) for card in index.cards())
-    return marshal.dumps((LAYOUT, cards, index.state()))
+    return marshal.dumps((LAYOUT, _columns(list(index.cards())), index.state()))
 
 
 def load(blob: bytes) -> CardIndex:
     """The index ``dump`` stored. Raises ``ValueError`` for a blob of another layout."""
-    layout, rows, state = marshal.loads(blob)
+    layout, columns, state = marshal.loads(blob)
     if layout != LAYOUT:
         raise ValueError(f"card index snapshot layout {layout}, expected {LAYOUT}")
-    return CardIndex.from_state(_cards(rows), state)
+    return CardIndex.from_state(_cards(columns), state)
 
 
-def _cards(rows: tuple) -> list[Card]:
-    legalities: dict[int, dict[str, str]] = {}  # marshal hands back each shared tuple once
-    printings: dict[int, tuple[str, ...]] = {}
-    out = []
-    for (name, layout, mana_cost, type_line, oracle_text, power, toughness, loyalty, colors, indicator,
-         identity, commander, faces, printed, sets, meld, legal) in rows:
-        found = legalities.get(id(legal))
+def _cards(columns: tuple[list, ...]) -> list[Card]:
+    (names, layouts, costs, type_lines, texts, powers, toughnesses, loyalties, colours, indicators,
+     identities, commander, faces, ja, hans, hant, printings, melds, legalities) = columns
+    _intern_all(layouts, costs, type_lines, commander)
+    _share_all(printings, lambda sets: shared(tuple(intern(code) for code in sets)))
+    _share_all(legalities, lambda pairs: shared_dict({intern(k): intern(v) for k, v in pairs}))
+    no_names = shared_dict({})
+    printed = [_printed(names) or no_names for names in zip(ja, hans, hant, strict=True)]
+    card_faces = [tuple(_face(face) for face in row) if row else () for row in faces]
+    return [Card(*fields) for fields in zip(names, layouts, costs, type_lines, texts, powers, toughnesses,
+                                            loyalties, colours, indicators, identities, commander, card_faces,
+                                            printed, printings, melds, legalities, strict=True)]
+
+
+def _intern_all(*columns: list) -> None:
+    for column in columns:
+        column[:] = [intern(value) for value in column]
+
+
+def _share_all(column: list, make: Any) -> None:
+    """Replace each value with one shared object per distinct value (``marshal`` returns each
+    stored-once value once, so ``id`` finds the repeats)."""
+    made: dict[int, tuple[Any, Any]] = {}  # id -> (the stored value, kept alive so ids stay unique; made)
+    for position, value in enumerate(column):
+        found = made.get(id(value))
         if found is None:
-            found = legalities[id(legal)] = shared_dict({intern(k): intern(v) for k, v in legal})
-        kept_sets = printings.get(id(sets))
-        if kept_sets is None:
-            kept_sets = printings[id(sets)] = shared(tuple(intern(code) for code in sets))
-        out.append(Card(name, intern(layout), intern(mana_cost), intern(type_line), oracle_text, power,
-                        toughness, loyalty, colors, indicator, identity, intern(commander),
-                        tuple(_face(face) for face in faces) if faces else (),
-                        dict(printed) if printed else shared_dict({}), kept_sets, meld, found))
-    return out
+            found = made[id(value)] = (value, make(value))
+        column[position] = found[1]
+
+
+def _printed(names: tuple[str | None, ...]) -> dict[str, str]:
+    return {language: name for language, name in zip(PRINTED_LANGUAGES, names, strict=True) if name}
 
 
 def _face(row: Any) -> Face:
