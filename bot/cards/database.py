@@ -29,6 +29,7 @@ from bot.cards.importers import (
 from bot.cards.index import CardIndex, Resolution
 from bot.cards.model import Card
 from bot.config import Config
+from bot.domain.rules import facts
 from bot.storage.cards import CardImportRecord, CardRepository
 from bot.storage.db import Database, DatabaseError
 
@@ -129,6 +130,7 @@ class CardDatabase:
                 log.warning("the stored card index is unreadable (%s): rebuilding it from the cards", exc)
             else:
                 self.index, self.version = index, sequence
+                await self._use_stored_facts()
                 release_freed_memory()
                 log.debug("card index read: %d cards", len(self.index))
                 return
@@ -137,6 +139,7 @@ class CardDatabase:
         self.index = await asyncio.to_thread(CardIndex.from_cards, cards)
         self.version = version
         await self._store_snapshot()
+        await self._use_stored_facts()
         release_freed_memory()
         log.debug("card index built: %d cards", len(self.index))
 
@@ -144,6 +147,21 @@ class CardDatabase:
         """Keep the index just built for the next start (``bot.cards.snapshot``)."""
         blob = await asyncio.to_thread(snapshot.dump, self.index)
         await self.repository.save_snapshot(self.version, snapshot.FORMAT, blob)
+
+    async def _use_stored_facts(self) -> None:
+        """Let deck checks read every card's rules facts (``bot.domain.rules.facts``) stored with this
+        card data, working them out and storing them first when missing or made by other rules code
+        (after an import, or once after an upgrade: ~1-2 s for the full data, in a thread)."""
+        fmt = facts.fingerprint()
+        if fmt is None:
+            return
+        stored = await self.repository.load_snapshot(fmt)
+        if stored is not None and stored[0] == self.version:
+            blob = stored[1]
+        else:
+            blob = await asyncio.to_thread(facts.pack_facts, list(self.index.cards()))
+            await self.repository.save_snapshot(self.version, fmt, blob)
+        facts.use_stored_facts(blob, self.index.get)
 
     async def reload_if_changed(self) -> bool:
         """Reload when another process (``podkeeper cards sync``/``import``) replaced the cards."""
@@ -183,6 +201,7 @@ class CardDatabase:
         self.index = await asyncio.to_thread(CardIndex.from_cards, cards)
         self.version = await self.repository.version()
         await self._store_snapshot()
+        await self._use_stored_facts()
         release_freed_memory()
         return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
                             time.perf_counter() - started)
