@@ -130,7 +130,7 @@ class _SearchList:
     def _fill(self, keys: list[str], names: list[str]) -> None:
         self.keys = keys
         self.names = names
-        self.starts = array("l", accumulate((len(key) + 1 for key in keys), initial=1))
+        self.starts = array("i", accumulate((len(key) + 1 for key in keys), initial=1))
         self.starts.pop()
         self.text = "\n" + "\n".join(keys) + "\n"
 
@@ -153,8 +153,9 @@ class CardIndex:
     def __init__(self) -> None:
         self._cards: dict[str, Card] = {}
         self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
-        self._search: dict[str, _SearchList] = {}
-        self._printed_search = _SearchList(())
+        self._search: dict[str, _SearchList] = {}  # "en" only: English names and faces
+        self._printed_search = _SearchList(())  # every printed name, all languages together
+        self._printed_languages = b""  # per entry of _printed_search: a bit per language that prints it
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
 
     # -- building ----------------------------------------------------------------------------------
@@ -174,7 +175,7 @@ class CardIndex:
         in a fraction of ``from_cards``'s time."""
         tiers = tuple(tier for _, tier in self._tiers)
         search = {language: (s.keys, s.names) for language, s in self._search.items()}
-        return tiers, search, (self._printed_search.keys, self._printed_search.names)
+        return tiers, search, (self._printed_search.keys, self._printed_search.names, self._printed_languages)
 
     @classmethod
     def from_state(cls, cards: Iterable[Card], state: tuple) -> CardIndex:
@@ -184,7 +185,8 @@ class CardIndex:
         index._cards = {card.name: card for card in cards}
         index._tiers = [(label, tier) for (label, _), tier in zip(index._tiers, tiers, strict=True)]
         index._search = {language: _SearchList.from_ordered(*pair) for language, pair in search.items()}
-        index._printed_search = _SearchList.from_ordered(*printed)
+        keys, names, index._printed_languages = printed
+        index._printed_search = _SearchList.from_ordered(keys, names)
         return index
 
     def _normalise(self, name: str) -> str:
@@ -227,14 +229,14 @@ class CardIndex:
         english = [(self._normalise(name), card.name) for card in self._cards.values()
                    for name in {card.name, *card.face_names}]
         self._search["en"] = _SearchList(english)
-        all_printed: list[tuple[str, str]] = []
-        for language in PRINTED_LANGUAGES:
-            printed = [(self._normalise(name), card.name) for card in self._cards.values()
-                       if (full := card.printed_names.get(language))
-                       for name in {full, *face_parts(full)}]
-            all_printed += printed
-            self._search[language] = _SearchList(printed)  # searched together with "en" (autocomplete)
-        self._printed_search = _SearchList(all_printed)
+        languages: dict[tuple[str, str], int] = {}
+        for bit, language in enumerate(PRINTED_LANGUAGES):
+            for pair in ((self._normalise(name), card.name) for card in self._cards.values()
+                         if (full := card.printed_names.get(language)) for name in {full, *face_parts(full)}):
+                languages[pair] = languages.get(pair, 0) | 1 << bit
+        self._printed_search = _SearchList(languages)
+        self._printed_languages = bytes(languages[pair] for pair in zip(self._printed_search.keys,
+                                                                         self._printed_search.names, strict=True))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -316,6 +318,16 @@ class CardIndex:
         scored.sort(key=lambda hit: (-hit[0], abs(len(pool.keys[hit[1]]) - len(key)), hit[1]))
         return tuple(islice(dict.fromkeys(pool.names[position] for _, position in scored), limit))
 
+    def _hits(self, english: _SearchList, language: int, key: str, prefix: bool) -> Iterator[str]:
+        """English names whose English key (and, with a ``language`` bit, printed key in that language)
+        starts with / contains ``key``, in the order of one list holding them all (shortest first):
+        each name is stored once, not once more per language."""
+        if not language:
+            return (english.names[position] for position in english.hits(key, prefix=prefix))
+        merged = heapq.merge(_sorted_hits(english, key, prefix),
+                             _sorted_hits(self._printed_search, key, prefix, self._printed_languages, language))
+        return (name for _, _, name in merged)
+
     def autocomplete(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
         """Up to ``limit`` ``(display name in the user's language, English name)`` pairs for ``text``.
 
@@ -323,15 +335,13 @@ class CardIndex:
         English names always match, so a Japanese user typing "bolt" still finds Lightning Bolt.
         """
         key = normalise(text) if text.strip() else ""
-        english_list = self._search.get("en")
-        if not key or english_list is None:
+        english = self._search.get("en")
+        if not key or english is None:
             return []
-        lists = [english_list]
-        if language != "en" and language in self._search:
-            lists.append(self._search[language])
+        printed = 1 << PRINTED_LANGUAGES.index(language) if language in PRINTED_LANGUAGES else 0
         chosen: dict[str, None] = {}
         for prefix in (True, False):
-            for name in _merged_hits(lists, key, prefix=prefix):
+            for name in self._hits(english, printed, key, prefix):
                 chosen.setdefault(name)
                 if len(chosen) >= limit:
                     break
@@ -340,17 +350,13 @@ class CardIndex:
         return [(display_name(self._cards[english], language), english) for english in chosen]
 
 
-def _merged_hits(lists: list[_SearchList], key: str, *, prefix: bool) -> Iterator[str]:
-    """The English names of ``hits`` in several lists, in the order of one list holding them all
-    (shortest key first): the English names are stored once, not once more per language."""
-    if len(lists) == 1:
-        search = lists[0]
-        return (search.names[position] for position in search.hits(key, prefix=prefix))
-    return (name for _, _, name in heapq.merge(*(_sorted_hits(search, key, prefix) for search in lists)))
-
-
-def _sorted_hits(search: _SearchList, key: str, prefix: bool) -> Iterator[tuple[int, str, str]]:
+def _sorted_hits(search: _SearchList, key: str, prefix: bool, languages: bytes = b"",
+                 language: int = 0) -> Iterator[tuple[int, str, str]]:
+    """(key length, key, English name) of ``search.hits``, shortest first; with ``languages``, only the
+    entries whose bits include ``language``."""
     for position in search.hits(key, prefix=prefix):
+        if languages and not languages[position] & language:
+            continue
         found = search.keys[position]
         yield len(found), found, search.names[position]
 

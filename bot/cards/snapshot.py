@@ -21,7 +21,7 @@ from typing import Any
 from bot.cards.index import CardIndex
 from bot.cards.model import PRINTED_LANGUAGES, Card, Face, shared, shared_dict
 
-LAYOUT = 2  # bump when the tuples below change
+LAYOUT = 4  # bump when the stored columns or the index's state() change
 FORMAT = f"index-{LAYOUT}/py{sys.version_info[0]}.{sys.version_info[1]}/marshal-{marshal.version}"
 
 
