@@ -106,15 +106,23 @@ def status_mb(pid: int, field: str) -> float:
     return float("nan")
 
 
-def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]) -> tuple[float, float, float, float]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
+              ) -> tuple[float, float, float, float, float]:
     """(seconds to the first command answered, seconds to discord.py's ready event, idle RSS MB,
-    peak RSS MB) of one ``podkeeper run`` process."""
+    peak RSS MB, CPU seconds the process used until it answered) of one ``podkeeper run`` process."""
     started, started_epoch = time.perf_counter(), time.time()
     bot = subprocess.Popen([sys.executable, __file__, "--bot", *urls], cwd=REPO, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         assert bot.stderr is not None and stand_in.stdout is not None
         answered = float(stand_in.stdout.readline().split()[1]) - started_epoch
+        cpu = cpu_seconds(bot.pid)
         ready = float("nan")
         for line in bot.stderr:
             if "ready as" in line:
@@ -125,7 +133,7 @@ def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]) 
         time.sleep(2.0)
         global last_split
         last_split = status_mb(bot.pid, "RssAnon"), status_mb(bot.pid, "RssFile")
-        return answered, ready, status_mb(bot.pid, "VmRSS"), status_mb(bot.pid, "VmHWM")
+        return answered, ready, status_mb(bot.pid, "VmRSS"), status_mb(bot.pid, "VmHWM"), cpu
     finally:
         bot.send_signal(signal.SIGTERM)
         try:
@@ -165,10 +173,13 @@ def main() -> None:
     ready = [r[1] for r in runs]
     idle = [r[2] for r in runs]
     peak = [r[3] for r in runs]
+    cpu = [r[4] for r in runs]
     print(f"start-up of `podkeeper run` with the full card data, {len(runs)} starts:")
     print(f"  time to ready (first command answered): median {statistics.median(serving):.2f} s, "
           f"max {max(serving):.2f} s (goal < {READY_GOAL_SECONDS} s): "
           f"{verdict(statistics.median(serving), READY_GOAL_SECONDS)}")
+    print(f"  CPU time the bot process used until then: median {statistics.median(cpu):.2f} s "
+          f"(what the start costs without waiting for a shared core)")
     print(f"  discord.py's 'ready' event: median {statistics.median(ready):.2f} s (it waits guild_ready_timeout,"
           f" 2 s, after the last GUILD_CREATE for more servers to stream in)")
     print(f"  idle RSS, one process: median {statistics.median(idle):.0f} MB, max {max(idle):.0f} MB "
