@@ -26,8 +26,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
 
-from rapidfuzz import fuzz, process
-
 from bot.cards.model import PRINTED_LANGUAGES, Card
 
 MAX_SUGGESTIONS = 5
@@ -303,6 +301,9 @@ class CardIndex:
         candidates, and only those get the finer WRatio. English text is compared with English
         names only, other scripts with printed names only.
         """
+        # Imported here, not at the top: ~3 MB of RSS that a process which never suggests never loads.
+        from rapidfuzz import fuzz, process
+
         key = normalise(name)
         if not key:
             return ()
