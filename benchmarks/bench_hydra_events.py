@@ -61,6 +61,7 @@ class Driver:
         self.turns_done = 0
         self.missing_turn_messages = 0
         self.dropped = 0  # bytes of superseded uploads the stand-in no longer holds
+        self.pruned_requests = 0  # fake.requests before this index hold no file bytes any more
         self._watch_messages()
 
     def _watch_messages(self) -> None:
@@ -153,19 +154,12 @@ class Driver:
         while True:
             await asyncio.sleep(1.0)
             shown = {P.attachment(a, fake.base_url)["url"] for m in fake.messages.values() for a in m.attachments}
-            seen: set[int] = set()
             for url in [url for url in fake.cdn if url not in shown]:
-                data = fake.cdn.pop(url)
-                if id(data) not in seen:
-                    seen.add(id(data))
-                    self.dropped += len(data)
-            for request in fake.requests:
-                if request.files and any(data for _, data in request.files):
-                    for _, data in request.files:
-                        if id(data) not in seen:
-                            seen.add(id(data))
-                            self.dropped += len(data)
+                self.dropped += len(fake.cdn.pop(url))
+            for request in fake.requests[self.pruned_requests:]:  # the request log's references to them
+                if request.files:
                     request.files = [(name, b"") for name, _ in request.files]
+            self.pruned_requests = len(fake.requests)
 
     async def progress(self) -> None:
         while True:
