@@ -15,9 +15,8 @@ Figures:
 - lost actions: presses the bot acknowledged as accepted (deferred update) whose action is not in
   the table's stored action log (must be 0);
 - late acknowledgements (after Discord's 3 s) and the peak RSS of the process (issue #19: < 180 MiB).
-  The stand-in runs in this process and would keep every image the bot uploaded (Discord's storage,
-  ~200 MiB in a 100-table event): the images no message shows any more are dropped as the event runs,
-  so the figure is the bot's (``--keep-uploads`` keeps them, as the benchmark did before).
+  The stand-in runs in this process and keeps every image the bot uploaded and every request it made
+  (Discord's side): how much it holds is printed beside the peak.
 
 Run: ``/work/venv/bin/python benchmarks/bench_hydra_events.py [--tables 100] [--turns 3] [--think 6]``
 """
@@ -60,8 +59,6 @@ class Driver:
         self.unanswered = 0  # "This interaction failed"
         self.turns_done = 0
         self.missing_turn_messages = 0
-        self.dropped = 0  # bytes of superseded uploads the stand-in no longer holds
-        self.pruned_requests = 0  # fake.requests before this index hold no file bytes any more
         self._watch_messages()
 
     def _watch_messages(self) -> None:
@@ -146,20 +143,12 @@ class Driver:
             await self.pause()
             await self.answer_questions(game_id)
 
-    async def drop_superseded_uploads(self) -> None:
-        """The in-process stand-in keeps every file the bot ever uploaded (its CDN and its request log:
-        ~200 MiB of board images in a 100-table event) — Discord's storage, which would otherwise count
-        as the bot's memory. Drop the bytes of images no current message shows."""
-        fake = self.h.fake
-        while True:
-            await asyncio.sleep(1.0)
-            shown = {P.attachment(a, fake.base_url)["url"] for m in fake.messages.values() for a in m.attachments}
-            for url in [url for url in fake.cdn if url not in shown]:
-                self.dropped += len(fake.cdn.pop(url))
-            for request in fake.requests[self.pruned_requests:]:  # the request log's references to them
-                if request.files:
-                    request.files = [(name, b"") for name, _ in request.files]
-            self.pruned_requests = len(fake.requests)
+    def uploads_held(self) -> int:
+        """Bytes of uploaded files the in-process stand-in holds (its CDN and request log keep every
+        image the bot ever uploaded: Discord's storage, counted in this process's RSS)."""
+        distinct = {id(data): len(data) for data in self.h.fake.cdn.values()}
+        distinct.update((id(data), len(data)) for request in self.h.fake.requests for _, data in request.files)
+        return sum(distinct.values())
 
     async def progress(self) -> None:
         while True:
@@ -177,7 +166,7 @@ class Driver:
         return lost
 
 
-async def run(tables: int, turns: int, think: float, seed: int, keep_uploads: bool) -> None:
+async def run(tables: int, turns: int, think: float, seed: int) -> None:
     players = tables * 4
     names = [f"p{i:03d}" for i in range(players)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -202,11 +191,8 @@ async def run(tables: int, turns: int, think: float, seed: int, keep_uploads: bo
             driver = Driver(h, think, random.Random(seed))
             t0 = time.perf_counter()
             reporter = asyncio.create_task(driver.progress())
-            pruner = None if keep_uploads else asyncio.create_task(driver.drop_superseded_uploads())
             await asyncio.gather(*(driver.play_table(t.game_id, turns) for t in status.tables))
             reporter.cancel()
-            if pruner is not None:
-                pruner.cancel()
             played = time.perf_counter() - t0
             await asyncio.sleep(events.leaderboard_seconds + 0.5)
             lost = await driver.lost_actions()
@@ -226,9 +212,8 @@ async def run(tables: int, turns: int, think: float, seed: int, keep_uploads: bo
             print(f"lost actions: {lost}")
             print(f"leaderboard: won {board.won}, lost {board.lost}, running {board.running}, "
                   f"heads severed {sum(t.severed for t in board.tables)}")
-            print(f"the stand-in dropped {driver.dropped / 2**20:.0f} MiB of superseded uploaded images "
-                  f"(Discord's storage, not the bot's memory)" if driver.dropped else
-                  "the stand-in kept every uploaded image (--keep-uploads): they count in the peak RSS below")
+            print(f"the in-process stand-in holds {driver.uploads_held() / 2**20:.0f} MiB of uploaded images and "
+                  f"{len(h.fake.requests)} recorded requests (Discord's side, counted in this process's RSS)")
             print(f"peak RSS: {rss:.0f} MiB (issue #19 goal < {PEAK_RSS_GOAL_MIB} MiB: "
                   f"{'PASS' if rss < PEAK_RSS_GOAL_MIB else 'FAIL'}; the process also holds the in-process "
                   f"stand-in's Discord state); errors logged by the bot: {len(h.errors.records)}")
@@ -245,10 +230,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3, help="players' turns per table")
     parser.add_argument("--think", type=float, default=6.0, help="mean seconds between a table's presses")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--keep-uploads", action="store_true",
-                        help="let the stand-in keep every uploaded image (counted in the peak RSS, as before #19)")
     args = parser.parse_args()
-    asyncio.run(run(args.tables, args.turns, args.think, args.seed, args.keep_uploads))
+    asyncio.run(run(args.tables, args.turns, args.think, args.seed))
 
 
 if __name__ == "__main__":
