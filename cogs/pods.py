@@ -32,8 +32,9 @@ from bot.domain.pod import Event, PodError, PodState
 from bot.i18n import Translate, t
 from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
-from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
+from cogs._pod_mulligan import MulliganChoice, MulliganStep
+from cogs._pod_mulligan import board_lines as mulligan_board_lines
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +159,9 @@ class CounterModal(discord.ui.Modal):
         else:
             await self.cog.act(interaction, self.game_id, pod.COUNTER, player=self.target, name=name, amount=amount)
 
+
+# Board buttons that change the game directly (no modal or panel): acknowledged before any work.
+_PRESSES = frozenset({"life", "poison", "monarch", "initiative", "next", "undo", "concede", "draw", "join", "shuffle"})
 
 POISON_WORDS = {"poison", "毒", "中毒", "毒カウンター"}
 
@@ -286,28 +290,6 @@ class DeckPanel(discord.ui.View):
         await interaction.response.send_modal(CommanderModal(self.cog, self.game_id, interaction.user.id, self.tr))
 
 
-class MulliganPanel(discord.ui.View):
-    """Ephemeral answer for the mulligan step: cards set aside (partial Paris, 0 = keep) or keep/mulligan."""
-
-    def __init__(self, cog: PodsCog, game_id: int, style: MulliganStyle, hand_size: int, tr: Translate) -> None:
-        super().__init__(timeout=600)
-        self.cog, self.game_id = cog, game_id
-        if style is MulliganStyle.PARTIAL_PARIS:
-            choices = [(tr("pod.button.keep"), 0)] + [(str(n), n) for n in range(1, max(hand_size, 0) + 1)]
-        else:
-            choices = [(tr("pod.button.keep"), "keep"), (tr("pod.button.mulligan"), "mulligan")]
-        for index, (label, decision) in enumerate(choices):
-            button = discord.ui.Button(label=label, row=index // 5,
-                                       style=discord.ButtonStyle.success if index == 0 else discord.ButtonStyle.secondary)
-            button.callback = self._answer(decision)  # type: ignore[method-assign]
-            self.add_item(button)
-
-    def _answer(self, decision: int | str):
-        async def answer(interaction: discord.Interaction) -> None:
-            await self.cog.mulligan(interaction, self.game_id, decision)
-        return answer
-
-
 # -- coalesced board edits ---------------------------------------------------------------------------------
 
 class BoardUpdater:
@@ -360,15 +342,17 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         self.bot = bot
         self.service = PodService(bot.db, notify=bot.dispatch)  # type: ignore[attr-defined]
         self.updater = BoardUpdater(self)
+        self.mulligan_step = MulliganStep(self)
         self.selected: dict[tuple[int, int], int] = {}  # (game, person pressing) -> player whose totals they change
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PodButton, PlayerSelect)
+        self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PodButton, PlayerSelect)
+        self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
         self.updater.cancel()
+        self.mulligan_step.cancel()
 
     # -- languages -------------------------------------------------------------------------------------
 
@@ -382,7 +366,13 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     # -- acting ------------------------------------------------------------------------------------------
 
     async def act(self, interaction: discord.Interaction, game_id: int, kind: str, **data: Any) -> LoadedGame | None:
-        """Apply one change for the person interacting, acknowledge, and schedule the board edit."""
+        """Apply one change for the person interacting, acknowledge, and schedule the board edit.
+
+        A press or a modal is acknowledged (deferred) before anything else: the change waits for the
+        game's lock and the database's one writer, and in a burst of hundreds of presses that queue is
+        longer than Discord's 3 s. Deferring first keeps every answer in time; the change is then
+        applied exactly once (a refusal arrives as a private followup)."""
+        await self._defer_press(interaction)
         try:
             loaded = await self.service.change(game_id, interaction.user.id, kind, manager=_is_manager(interaction),
                                                **data)
@@ -392,6 +382,14 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         await self._acknowledge(interaction)
         self.updater.request(game_id)
         return loaded
+
+    @staticmethod
+    async def _defer_press(interaction: discord.Interaction) -> None:
+        """Acknowledge a button, select or modal at once without changing the message (type 6)."""
+        if interaction.response.is_done():
+            return
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            await interaction.response.defer()
 
     async def _acknowledge(self, interaction: discord.Interaction) -> None:
         if interaction.response.is_done():
@@ -425,6 +423,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return alive[0].user_id if alive else state.players[0].user_id
 
     async def on_pick(self, interaction: discord.Interaction, game_id: int, values: list[int]) -> None:
+        await self._defer_press(interaction)
         try:
             loaded = await self.service.get(game_id)
             pod.check_may_change(loaded.state, interaction.user.id, None, manager=_is_manager(interaction))
@@ -433,9 +432,10 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             return
         if values:
             self.selected[(game_id, interaction.user.id)] = values[0]
-        await interaction.response.defer()
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None) -> None:
+        if action in _PRESSES:  # answered at once; buttons that open a modal or a panel answer with it
+            await self._defer_press(interaction)
         try:
             loaded = await self.service.get(game_id)
         except PodError as error:
@@ -536,28 +536,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                        names=list(record.commanders) or [None], deck=record.name)
 
     async def _open_mulligan(self, interaction: discord.Interaction, loaded: LoadedGame, tr: Translate) -> None:
-        state, user = loaded.state, interaction.user.id
-        if not state.is_player(user):
-            await self.send_error(interaction, PodError("not_a_player"))
-            return
-        hand = state.mulligan.player(user).hand_size if state.mulligan else 7
-        await interaction.response.send_message(
-            tr("pod.panel.mulligan", style=t(f"mulligan.style.{state.mulligan_style.value}", tr.language)),
-            ephemeral=True, view=MulliganPanel(self, loaded.game_id, state.mulligan_style, hand, tr))
-
-    async def mulligan(self, interaction: discord.Interaction, game_id: int, decision: int | str) -> None:
-        """One mulligan answer; the reply tells the player what to do with their cards (M1 / London)."""
-        loaded = await self.act(interaction, game_id, pod.MULLIGAN, player=interaction.user.id, decision=decision)
-        if loaded is None:
-            return
-        tr = await self._tr(interaction)
-        told = instruction_text(pod.mulligan_instructions(loaded.state, interaction.user.id), tr.language)
-        table = loaded.state.mulligan
-        closing = table.closing_instructions().get(interaction.user.id, ()) if table else ()
-        if closing:
-            told = f"{told} {instruction_text(closing, tr.language)}".strip()
-        if told:
-            await interaction.followup.send(told, ephemeral=True)
+        await self.mulligan_step.open(interaction, loaded)  # cogs/_pod_mulligan.py
 
     async def name_commanders(self, interaction: discord.Interaction, game_id: int, player: int,
                               names: Sequence[str | None]) -> None:
@@ -586,7 +565,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         tr = Translate(language)
         state = loaded.state
         # Everything is read from the state on the loop, before the await (the state keeps changing);
-        # the image is drawn in a worker thread so a burst of renders never delays acknowledging other
+        # the image is drawn in the work pool so a burst of renders never delays acknowledging other
         # presses past Discord's 3 s.
         board = snapshot(state, language, title=f"#{loaded.game_id}",
                          commander_names=self.commander_names(state, language))
@@ -599,7 +578,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             embed.set_footer(text=tr("pod.embed.tournament", tournament=loaded.row.tournament_id,
                                      round=loaded.row.round_number or "-"))
         view = self.board_view(loaded, tr)
-        png = await asyncio.to_thread(render_snapshot, board)
+        png = await self.bot.workers.run(render_snapshot, board)  # type: ignore[attr-defined]
         return embed, discord.File(fp=io.BytesIO(png), filename=filename), view
 
     def commander_names(self, state: PodState, language: str) -> dict[str, str]:
@@ -618,12 +597,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         names = {p.user_id: p.name for p in state.players}
         if not state.started:
             lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
-            if state.mulligan is not None:
-                lines.append(status_line(state.mulligan, names, tr.language))
-                for who, todo in state.mulligan.closing_instructions().items():
-                    lines.append(f"{names.get(who, who)}: {instruction_text(todo, tr.language)}")
-            else:
-                lines.append(tr("pod.embed.pregame_help"))
+            lines += mulligan_board_lines(state, names, tr)
         if state.draw_votes and not state.finished:
             lines.append(tr("pod.embed.draw_votes", names=", ".join(names[u] for u in sorted(state.draw_votes))))
         if state.finished:
@@ -676,6 +650,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     async def refresh_board(self, game_id: int) -> None:
         """Edit the game's current board message to show the stored state (no fetch: the ids suffice)."""
         loaded = await self.service.get(game_id)
+        self.mulligan_step.request(game_id)  # panels and the ping line follow undo and /pod end too
         if loaded.row.message_id is None or loaded.row.channel_id is None:
             return
         embed, file, view = await self.board_payload(loaded)
@@ -749,19 +724,23 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         except PodError as error:
             await self.send_error(interaction, error)
             return
+        await interaction.response.defer(thinking=True)  # the board image may wait for the work pool
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
         if settings.pod_threads and isinstance(channel, discord.TextChannel):
             thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
                                                  type=discord.ChannelType.public_thread)
             await self.post_board(thread, loaded)
-            await interaction.response.send_message(tr("pod.started_in_thread", game=loaded.game_id,
-                                                       thread=thread.mention))
+            await interaction.followup.send(tr("pod.started_in_thread", game=loaded.game_id, thread=thread.mention))
             return
+        await self._send_board(interaction, loaded)
+
+    async def _send_board(self, interaction: discord.Interaction, loaded: LoadedGame) -> None:
+        """The board as the answer to a deferred command; it becomes the game's live board."""
         embed, file, view = await self.board_payload(loaded)
-        await interaction.response.send_message(embed=embed, file=file, view=view)
-        message = await interaction.original_response()
-        await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
+        if not loaded.state.finished:
+            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
@@ -788,11 +767,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         loaded = await self._game_here(interaction, game)
         if loaded is None:
             return
-        embed, file, view = await self.board_payload(loaded)
-        await interaction.response.send_message(embed=embed, file=file, view=view)
-        if not loaded.state.finished:
-            message = await interaction.original_response()
-            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await interaction.response.defer(thinking=True)
+        await self._send_board(interaction, loaded)
 
     @app_commands.command(name="history", description=_T("Who changed what, and when"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))

@@ -6,8 +6,9 @@ Resolution order (first hit wins):
 2. ``normalised`` — case-, accent-, width-, space- and punctuation-insensitive English name
    ("lim dul's vault", "LIM-DUL'S VAULT", "Fire/Ice", "Fire // Ice", "Life+Death").
 3. ``face`` — one face of a multi-face card ("Fire", "kenzo the hardhearted").
-4. ``printed`` — a Japanese, Simplified or Traditional Chinese printed name, whole or one face
-   ("祖神兽", "リム＝ドゥールの櫃" with full-width "＝", "心靈絞裂").
+4. ``printed`` — a printed name in another language (Japanese, Chinese, and after a sync German, French,
+   Italian, Spanish, Portuguese, Korean, Russian), whole or one face ("祖神兽", "リム＝ドゥールの櫃" with
+   full-width "＝", "心靈絞裂", "Blitzschlag").
 5. ``fuzzy`` — no card; the best few suggestions from rapidfuzz (``matched_by == "none"``).
 
 A key that several different cards share at the same step (two cards whose Chinese names are both
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
 
-from bot.cards.model import PRINTED_LANGUAGES, Card
+from bot.cards.model import PRINTED_LANGUAGES, UI_PRINTED_LANGUAGES, Card
 
 MAX_SUGGESTIONS = 5
 AUTOCOMPLETE_LIMIT = 25
@@ -152,8 +153,9 @@ class CardIndex:
         self._cards: dict[str, Card] = {}
         self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
         self._search: dict[str, _SearchList] = {}  # "en" only: English names and faces
-        self._printed_search = _SearchList(())  # every printed name, all languages together
-        self._printed_languages = b""  # per entry of _printed_search: a bit per language that prints it
+        self._printed_only: dict[str, _SearchList] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
+        self._printed_search = _SearchList(())  # the printed names of UI_PRINTED_LANGUAGES, together
+        self._printed_languages = b""  # per entry of _printed_search: a bit per UI language that prints it
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
 
     # -- building ----------------------------------------------------------------------------------
@@ -173,18 +175,21 @@ class CardIndex:
         in a fraction of ``from_cards``'s time."""
         tiers = tuple(tier for _, tier in self._tiers)
         search = {language: (s.keys, s.names) for language, s in self._search.items()}
-        return tiers, search, (self._printed_search.keys, self._printed_search.names, self._printed_languages)
+        only = {language: (s.keys, s.names) for language, s in self._printed_only.items()}
+        return (tiers, search, (self._printed_search.keys, self._printed_search.names, self._printed_languages),
+                only)
 
     @classmethod
     def from_state(cls, cards: Iterable[Card], state: tuple) -> CardIndex:
         """The index ``state()`` described, over ``cards`` (the same cards, in the same order)."""
-        tiers, search, printed = state
+        tiers, search, printed, only = state
         index = cls()
         index._cards = {card.name: card for card in cards}
         index._tiers = [(label, tier) for (label, _), tier in zip(index._tiers, tiers, strict=True)]
         index._search = {language: _SearchList.from_ordered(*pair) for language, pair in search.items()}
         keys, names, index._printed_languages = printed
         index._printed_search = _SearchList.from_ordered(keys, names)
+        index._printed_only = {language: _SearchList.from_ordered(*pair) for language, pair in only.items()}
         return index
 
     def _normalise(self, name: str) -> str:
@@ -223,18 +228,29 @@ class CardIndex:
             tier[key] = (*known, english)
 
     def _build_search(self) -> None:
-        """Search lists: English names and faces for every language, plus that language's printed names."""
+        """Search lists: English names and faces for every language, plus that language's printed names.
+
+        The bot's own languages (ja, zh) share one list of their printed names, each entry with a bit per
+        language, searched together with the English list as if it were one (``_hits``). The other printed
+        languages (after a sync) get a list of their printed names only, searched before the English list:
+        a copy of the English names per language cost ~60 MB with all ten languages loaded."""
         english = [(self._normalise(name), card.name) for card in self._cards.values()
                    for name in {card.name, *card.face_names}]
         self._search["en"] = _SearchList(english)
-        languages: dict[tuple[str, str], int] = {}
-        for bit, language in enumerate(PRINTED_LANGUAGES):
-            for pair in ((self._normalise(name), card.name) for card in self._cards.values()
-                         if (full := card.printed_names.get(language)) for name in {full, *face_parts(full)}):
-                languages[pair] = languages.get(pair, 0) | 1 << bit
-        self._printed_search = _SearchList(languages)
-        self._printed_languages = bytes(languages[pair] for pair in zip(self._printed_search.keys,
-                                                                         self._printed_search.names, strict=True))
+        ui_languages: dict[tuple[str, str], int] = {}  # (key, English name) -> bits of the UI languages
+        for language in PRINTED_LANGUAGES:
+            printed = [(self._normalise(name), card.name) for card in self._cards.values()
+                       if (full := card.printed_names.get(language))
+                       for name in {full, *face_parts(full)}]
+            if language in UI_PRINTED_LANGUAGES:
+                bit = 1 << UI_PRINTED_LANGUAGES.index(language)
+                for pair in printed:
+                    ui_languages[pair] = ui_languages.get(pair, 0) | bit
+            elif printed:
+                self._printed_only[language] = _SearchList(printed)
+        self._printed_search = _SearchList(ui_languages)
+        self._printed_languages = bytes(ui_languages[pair] for pair in zip(self._printed_search.keys,
+                                                                            self._printed_search.names, strict=True))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -339,16 +355,25 @@ class CardIndex:
         english = self._search.get("en")
         if not key or english is None:
             return []
-        printed = 1 << PRINTED_LANGUAGES.index(language) if language in PRINTED_LANGUAGES else 0
+        printed = 1 << UI_PRINTED_LANGUAGES.index(language) if language in UI_PRINTED_LANGUAGES else 0
+        # Another printed language (after a sync): its own names first, then the English ones.
+        own = self._printed_only.get(language)
         chosen: dict[str, None] = {}
         for prefix in (True, False):
+            if own is not None:
+                for position in own.hits(key, prefix=prefix):
+                    chosen.setdefault(own.names[position])
+                    if len(chosen) >= limit:
+                        break
+            if len(chosen) >= limit:
+                break
             for name in self._hits(english, printed, key, prefix):
                 chosen.setdefault(name)
                 if len(chosen) >= limit:
                     break
             if len(chosen) >= limit:
                 break
-        return [(display_name(self._cards[english], language), english) for english in chosen]
+        return [(display_name(self._cards[name], language), name) for name in chosen]
 
 
 def _sorted_hits(search: _SearchList, key: str, prefix: bool, languages: bytes = b"",

@@ -19,9 +19,9 @@ from sys import intern
 from typing import Any
 
 from bot.cards.index import CardIndex
-from bot.cards.model import PRINTED_LANGUAGES, Card, Face, shared, shared_dict
+from bot.cards.model import Card, Face, shared, shared_dict
 
-LAYOUT = 4  # bump when the stored columns or the index's state() change
+LAYOUT = 6  # bump when the stored columns or the index's state() change
 FORMAT = f"index-{LAYOUT}/py{sys.version_info[0]}.{sys.version_info[1]}/marshal-{marshal.version}"
 
 
@@ -41,7 +41,7 @@ def _columns(cards: list[Card]) -> tuple[list, ...]:
         [c.color_indicator for c in cards], [c.color_identity for c in cards],
         [c.commander_legality for c in cards],
         [tuple(_face_tuple(face) for face in c.faces) or None for c in cards],
-        *([c.printed_names.get(language) for c in cards] for language in PRINTED_LANGUAGES),
+        [tuple(c.printed_names.items()) or None for c in cards],
         [c.printings for c in cards], [c.meld_parts for c in cards],
         [shared(tuple(c.legalities.items())) for c in cards],
     )
@@ -62,12 +62,13 @@ def load(blob: bytes) -> CardIndex:
 
 def _cards(columns: tuple[list, ...]) -> list[Card]:
     (names, layouts, costs, type_lines, texts, powers, toughnesses, loyalties, colours, indicators,
-     identities, commander, faces, ja, hans, hant, printings, melds, legalities) = columns
+     identities, commander, faces, printed_items, printings, melds, legalities) = columns
     _intern_all(layouts, costs, type_lines, commander)
     _share_all(printings, lambda sets: shared(tuple(intern(code) for code in sets)))
     _share_all(legalities, lambda pairs: shared_dict({intern(k): intern(v) for k, v in pairs}))
     no_names = shared_dict({})
-    printed = [_printed(names) or no_names for names in zip(ja, hans, hant, strict=True)]
+    printed = [{intern(language): name for language, name in items} if items else no_names
+               for items in printed_items]
     card_faces = [tuple(_face(face) for face in row) if row else () for row in faces]
     return [Card(*fields) for fields in zip(names, layouts, costs, type_lines, texts, powers, toughnesses,
                                             loyalties, colours, indicators, identities, commander, card_faces,
@@ -88,10 +89,6 @@ def _share_all(column: list, make: Any) -> None:
         if found is None:
             found = made[id(value)] = (value, make(value))
         column[position] = found[1]
-
-
-def _printed(names: tuple[str | None, ...]) -> dict[str, str]:
-    return {language: name for language, name in zip(PRINTED_LANGUAGES, names, strict=True) if name}
 
 
 def _face(row: Any) -> Face:
