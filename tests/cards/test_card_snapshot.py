@@ -127,3 +127,19 @@ async def test_facts_of_other_rules_code_or_other_cards_are_worked_out(db_path: 
         assert facts_module.facts_for(bolt).colours[identity_module.CR_903_4] == "R"
     finally:
         await db.close()
+
+
+def test_the_stored_index_keeps_every_printed_language() -> None:
+    """German, French, Korean... names (after a sync) come back from the blob and search as before."""
+    from bot.cards.importers import read_cards
+    from tests.cards.test_card_languages import LANGUAGES_FILE
+
+    built = CardIndex.from_cards(read_cards(LANGUAGES_FILE).cards)
+    read = snapshot.load(snapshot.dump(built))
+    assert list(read.cards()) == list(built.cards())
+    assert [dict(c.printed_names) for c in read.cards()] == [dict(c.printed_names) for c in built.cards()]
+    for text in ("Blitz", "foudre", "Fulm", "번개", "Молн", "bolt", "稲", "l"):
+        for language in ("en", "ja", "zh-Hans", "de", "fr", "it", "es", "pt", "ko", "ru"):
+            assert read.autocomplete(text, language) == built.autocomplete(text, language), (text, language)
+        assert read.resolve(text) == built.resolve(text)
+    assert read.resolve("Blitzschlag").card.name == "Lightning Bolt"
