@@ -52,6 +52,7 @@ class PodkeeperBot(commands.Bot):
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
         self.user_settings: UserSettingsRepository | None = None
+        self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -63,6 +64,7 @@ class PodkeeperBot(commands.Bot):
             mod = importlib.import_module(module)
             if hasattr(mod, "setup"):
                 await self.load_extension(module)
+        await self.start_pages()
         if self.sync_commands:
             await self.sync_command_tree()
 
@@ -76,6 +78,14 @@ class PodkeeperBot(commands.Bot):
             from bot.cards.database import CardDatabase
 
             self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
+
+    async def start_pages(self) -> None:
+        """The live web pages, when ``[web] enabled`` (aiohttp in this process; see bot/web)."""
+        if self.config.web_enabled and self.pages is None:
+            from bot.web.server import page_server_for
+
+            self.pages = page_server_for(self)
+            await self.pages.start()
 
     async def sync_command_tree(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -94,6 +104,9 @@ class PodkeeperBot(commands.Bot):
     async def close(self) -> None:
         try:
             self.stop_views()
+            if self.pages is not None:
+                await self.pages.stop()
+                self.pages = None
             await super().close()
         finally:
             if self.db is not None:

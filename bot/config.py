@@ -53,6 +53,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS),
     Setting("defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES),
     Setting("logging", "level", str, "INFO", "Log level.", LOG_LEVELS),
+    Setting("web", "enabled", bool, False, "Serve the live pages (standings, Hydra leaderboards, stream "
+            "overlays) from the bot process."),
+    Setting("web", "host", str, "127.0.0.1", "Address the page server listens on; 127.0.0.1 keeps it local "
+            "(put a reverse proxy with HTTPS in front to publish it)."),
+    Setting("web", "port", int, 8737, "Port the page server listens on."),
+    Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
+            "https://pages.example.org); empty = http://<host>:<port>."),
 )
 
 
@@ -92,6 +99,16 @@ class Config:
     def log_level(self) -> str:
         return self.get("logging", "level")
 
+    @property
+    def web_enabled(self) -> bool:
+        return self.get("web", "enabled")
+
+    @property
+    def web_public_url(self) -> str:
+        """Where the links point: ``[web] public_url``, else the address the server listens on."""
+        url = self.get("web", "public_url").rstrip("/")
+        return url or f"http://{self.get('web', 'host')}:{self.get('web', 'port')}"
+
     def with_values(self, **overrides: Any) -> Config:
         """A copy with ``section__key=value`` overrides (used by tests and the sandbox)."""
         values = dict(self.values)
@@ -106,11 +123,13 @@ _BY_NAME = {(s.section, s.key): s for s in SETTINGS}
 
 def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     where = f"[{setting.section}] {setting.key} in {origin}"
-    if setting.type is int:
+    if setting.type is bool:
+        value: Any = _boolean(raw, where)
+    elif setting.type is int:
         if isinstance(raw, bool):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}")
         try:
-            value: Any = int(raw)
+            value = int(raw)
         except (TypeError, ValueError):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}") from None
     elif setting.type is str:
@@ -122,6 +141,15 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     if setting.choices and value not in setting.choices:
         raise ConfigError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
     return value
+
+
+def _boolean(raw: Any, where: str) -> bool:
+    """true/false in TOML; in the environment also 1/0, yes/no, on/off."""
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    raise ConfigError(f"{where}: expected true or false, got {raw!r}")
 
 
 def _toml_error_line(text: str, error: tomllib.TOMLDecodeError) -> str:
@@ -197,6 +225,6 @@ def example_toml() -> str:
         if s.choices:
             out.append(f"# One of: {', '.join(s.choices)}.")
         out.append(f"# Environment: {s.env_name}")
-        value = f'"{s.default}"' if s.type is str else str(s.default)
+        value = f'"{s.default}"' if s.type is str else str(s.default).lower() if s.type is bool else str(s.default)
         out.append(f"{'# ' if s.secret else ''}{s.key} = {value}")
     return "\n".join(out) + "\n"
