@@ -42,6 +42,8 @@ class SandboxSession:
     def __init__(self, config: Config, *, quiet: float = 0.6) -> None:
         """``quiet``: how long to wait for more output while bot tasks are pending (see ``RemoteDriver``)."""
         self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0)
+        if not self.config.web_enabled:  # live pages on: a free port of 127.0.0.1, shown in the links
+            self.config = self.config.with_values(web__enabled=True, web__port=0)
         self.fake = FakeDiscord()
         self.guild = standard_world(self.fake, members=USERS)
         self.server = FakeDiscordServer(self.fake, token=SANDBOX_TOKEN)
@@ -102,6 +104,14 @@ class SandboxSession:
             self._redirect.__exit__(None, None, None)
             self._redirect = None
         await self.server.stop()
+
+    def pages_line(self) -> str | None:
+        """Where the live pages are served, for the start-up banner."""
+        pages = getattr(self.bot, "pages", None)
+        if pages is None:
+            return None
+        return (f"live pages: {pages.public_url}/p/… — private links with /pod overlay, /tournament page, "
+                f"/hydra event page (open them in a browser while you play)")
 
     # -- who and where --------------------------------------------------------------------------
 
