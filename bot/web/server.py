@@ -191,10 +191,11 @@ class PageServer:
             cached = self._cache.get(key)
             if cached is not None and cached.versions == self._versions(cached.data.topics):
                 return cached
-            # Versions are read before the state: a change landing during the read makes the next look stale.
+            # Versions are read before the state, so a change landing during the read makes the next look
+            # stale; a topic first seen in this read has no "before" (-1), which forces one more read.
             before = {topic: self.hub.version(topic) for topic in (cached.data.topics if cached else ())}
             data = await page_data(link, self.sources)
-            versions = tuple(before.get(t, self.hub.version(t)) for t in data.topics)
+            versions = tuple(before.get(t, -1) for t in data.topics)
             html = self.env.get_template(data.template).render(tr=Translate(language), lang=language, **data.data)
             if cached is not None and cached.html == html:  # a change that does not show here (a vote)
                 rendered = _Rendered(versions, html, data, cached.event)
