@@ -114,7 +114,8 @@ class PageServer:
     async def _link(self, request: web.Request) -> PageLink:
         link = await self.links.by_token(request.match_info["token"])
         if link is None:
-            raise web.HTTPNotFound(text=Translate("en")("web.not_found"))
+            language = language_for(request.query.get("lang"), "en") or "en"
+            raise web.HTTPNotFound(text=Translate(language)("web.not_found"))
         return link
 
     async def _language(self, request: web.Request, link: PageLink) -> str:
