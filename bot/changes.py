@@ -36,6 +36,8 @@ class Subscription:
     def watch(self, topics: Iterable[str]) -> None:
         """Replace the watched topics (a Hydra event's page follows tables that appear later)."""
         new = set(topics)
+        if new == self.topics:
+            return
         for topic in self.topics - new:
             self.hub._drop(topic, self)
         for topic in new - self.topics:
