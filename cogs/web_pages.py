@@ -73,7 +73,7 @@ class WebPagesCog(commands.Cog, name="WebPages"):
 
     def _tournament_command(self) -> app_commands.Command[Any, ..., Any]:
         @app_commands.command(name=_T("page"),
-                              description=_T("Private link to the live standings and pairings page (organisers)"))
+                              description=_T("Private link to the live standings and pairings page"))
         @app_commands.describe(revoke=REVOKE_HELP)
         @app_commands.rename(revoke=_T("revoke"))
         @app_commands.guild_only()
@@ -84,7 +84,7 @@ class WebPagesCog(commands.Cog, name="WebPages"):
 
     def _hydra_command(self) -> app_commands.Command[Any, ..., Any]:
         @app_commands.command(name=_T("page"),
-                              description=_T("Private link to the event's live leaderboard page (organisers)"))
+                              description=_T("Private link to the event's live leaderboard page"))
         @app_commands.describe(event=_T("Event number (default: the current event)"), revoke=REVOKE_HELP)
         @app_commands.rename(revoke=_T("revoke"))
         @app_commands.guild_only()
@@ -137,23 +137,34 @@ class WebPagesCog(commands.Cog, name="WebPages"):
 
     async def tournament_page(self, interaction: discord.Interaction, revoke: bool) -> None:
         cog: Any = self.bot.get_cog("Tournaments")
-        if not await cog._require_organiser(interaction):  # answers the refusal itself
-            return
         try:
             tournament = await cog.service.latest(interaction.guild_id or 0)
         except TournamentError as error:  # no tournament in this server
             await cog._refuse(interaction, error)
             return
-        await self._give(interaction, "tournament", tournament.tournament_id, revoke)
+        entrants = {e.user_id for e in await cog.service.entrants(tournament.tournament_id)}
+        if await self._may(interaction, await cog._is_organiser(interaction), interaction.user.id in entrants,
+                           revoke):
+            await self._give(interaction, "tournament", tournament.tournament_id, revoke)
 
     async def hydra_event_page(self, interaction: discord.Interaction, event_id: int | None, revoke: bool) -> None:
         cog: Any = self.bot.get_cog("HydraEvents")
-        if not await cog._organiser_only(interaction):  # answers the refusal itself
-            return
         event = await cog._event(interaction, event_id)  # answers "no such event" itself
         if event is None:
             return
-        await self._give(interaction, "hydra_event", event.event_id, revoke)
+        entrants = {e.user_id for e in await cog.events.repo.entrants(event.event_id)}
+        if await self._may(interaction, await cog.is_organiser(interaction), interaction.user.id in entrants,
+                           revoke):
+            await self._give(interaction, "hydra_event", event.event_id, revoke)
+
+    async def _may(self, interaction: discord.Interaction, organiser: bool, entrant: bool, revoke: bool) -> bool:
+        """Organisers get and replace an event's link; its players may get it (to follow on their phones)
+        but not replace it, which would stop the organiser's projector."""
+        if organiser or (entrant and not revoke):
+            return True
+        tr = await self._tr(interaction)
+        await self._say(interaction, tr("web.link.revoke_organisers" if entrant else "web.link.organisers_only"))
+        return False
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -25,9 +25,14 @@ def _cells(html: str, testid: str) -> list[list[str]]:
 async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> None:
     async with start(tmp_path, cards_path=TOURNAMENT_CARDS) as h, aiohttp.ClientSession() as session:
         tournament = await start_tournament(h)
-        refused = await h.slash("tournament page", user="alice")
-        assert refused.ephemeral and "/p/" not in refused.content
+        h.add_member("erin")
+        refused = await h.slash("tournament page", user="erin", locale="ja")
+        assert refused.ephemeral and "/p/" not in refused.content and "主催者と参加したプレイヤーだけ" in refused.content
         url = link_in((await h.slash("tournament page", user="admin")).content)
+        player = await h.slash("tournament page", user="alice")
+        assert player.ephemeral and link_in(player.content) == url  # players follow on their phones
+        replace = await h.slash("tournament page", user="alice", revoke=True)
+        assert "Only organisers can replace" in replace.content and "/p/" not in replace.content
         stream = await open_stream(session, url)
         name, html = await stream.next()
         assert "Not paired yet" in html and {row[1] for row in _cells(html, "standings")} == \
@@ -58,9 +63,10 @@ async def test_hydra_event_page_leaderboard_follows_play_and_hides_the_hydra(tmp
         announcement = await create(h)
         for name in ("alice", "bob"):
             await h.click(announcement, label="Join", user=name)
-        refused = await h.slash("hydra event page", user="alice")
+        refused = await h.slash("hydra event page", user="carol")
         assert refused.ephemeral and "/p/" not in refused.content
         url = link_in((await h.slash("hydra event page", user="admin")).content)
+        assert link_in((await h.slash("hydra event page", user="alice")).content) == url
         async with session.get(url + "?lang=zh-Hans") as response:
             html = await response.text()
             assert '<html lang="zh-Hans">' in html and "2 名玩家参加" in html
