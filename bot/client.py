@@ -84,8 +84,14 @@ class PodkeeperBot(commands.Bot):
         if self.config.web_enabled and self.pages is None:
             from bot.web.server import page_server_for
 
-            self.pages = page_server_for(self)
-            await self.pages.start()
+            pages = page_server_for(self)
+            try:
+                await pages.start()
+            except OSError as error:  # the port is taken: the bot still runs, the link commands say "off"
+                log.error("live pages not started: cannot listen on %s:%s (%s); change [web] port",
+                          pages.host, pages.port, error.strerror or error)
+                return
+            self.pages = pages
 
     async def sync_command_tree(self) -> None:
         guild_id = self.config.dev_guild_id

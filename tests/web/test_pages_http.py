@@ -3,6 +3,7 @@ real commands, live updates through server-sent events, revocation, 404s, and no
 
 from __future__ import annotations
 
+import re
 import time
 
 import aiohttp
@@ -21,6 +22,8 @@ async def test_overlay_link_page_and_live_update_within_a_second(tmp_path) -> No
             assert page.headers["Referrer-Policy"] == "no-referrer" and page.headers["Cache-Control"] == "no-store"
         assert '<html lang="en">' in html and "alice" in html and "bob" in html and ">40<" in html
         assert '<main id="live"' in html and "/static/live.js" in html
+        token = url.rsplit("/", 1)[1]
+        assert set(re.findall(r"/p/([A-Za-z0-9_-]+)", html)) == {token}  # it links to nothing else
 
         stream = await open_stream(session, url)
         name, first = await stream.next()
@@ -88,6 +91,20 @@ async def test_draw_votes_never_reach_the_overlay(tmp_path) -> None:
         assert (await pods.get(game_id)).state.draw_votes  # the vote is there ...
         async with session.get(url) as response:
             assert await response.text() == before  # ... and the page cannot tell
+
+
+async def test_a_taken_port_leaves_the_bot_running_without_pages(tmp_path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with start(tmp_path, web__port=port) as h:
+            assert h.bot.pages is None
+            await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+            off = await h.slash("pod overlay", user="alice")
+            assert "not enabled" in off.content
 
 
 async def test_page_language_from_lang_or_the_server(tmp_path) -> None:
