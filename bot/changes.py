@@ -46,10 +46,12 @@ class Subscription:
 
     async def wait(self, timeout: float | None = None) -> bool:
         """True when a watched topic changed, False on timeout."""
-        try:
-            await asyncio.wait_for(self._changed.wait(), timeout)
-        except TimeoutError:
-            return False
+        if not self._changed.is_set():
+            try:
+                async with asyncio.timeout(timeout):  # no extra task per wait, unlike wait_for on 3.11
+                    await self._changed.wait()
+            except TimeoutError:
+                return False
         self._changed.clear()
         return True
 

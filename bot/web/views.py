@@ -78,15 +78,25 @@ async def _pod(game_id: int, sources: Sources) -> PageData:
 
 
 def _pod_player(state: pod.PodState, player: pod.Player, active: bool) -> dict[str, Any]:
-    names = {c.key: c.name or f"#{c.index + 1}" for c in state.all_commanders()}
-    owners = {c.key: state.player(c.owner).name for c in state.all_commanders()}
-    damage = [{"commander": names.get(key, key), "owner": owners.get(key, ""), "amount": amount}
+    damage = [{"commander": _commander_name(state, key), "amount": amount}
               for key, amount in sorted(player.commander_damage_taken.items()) if amount]
     return {"name": player.name, "life": player.life, "poison": player.poison, "alive": player.alive,
             "active": active, "monarch": state.monarch == player.user_id,
             "initiative": state.initiative == player.user_id,
             "commanders": [{"name": c.name or "", "tax": state.next_tax(c)} for c in player.commanders if c.name],
             "damage": damage}
+
+
+def _commander_name(state: pod.PodState, key: str) -> str:
+    """The commander's card name, else its owner's name (with #2 for a second, unnamed partner)."""
+    try:
+        commander = state.commander(key)
+    except PodError:
+        return key
+    if commander.name:
+        return commander.name
+    owner = state.player(commander.owner).name
+    return owner if commander.index == 0 else f"{owner} #{commander.index + 1}"
 
 
 # -- a tournament -------------------------------------------------------------------------------------
