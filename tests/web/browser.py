@@ -26,6 +26,38 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--hide-scrollbars")
 
 
+ACCESSIBILITY_JS = """
+const parse = c => (c.match(/[\\d.]+/g) || []).map(Number);
+const lum = ([r, g, b]) => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+function background(el) {
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) {
+    const [r, g, b, a = 1] = parse(getComputedStyle(e).backgroundColor);
+    if (a > 0) layers.push([r, g, b, a]);
+  }
+  let colour = [255, 255, 255];
+  for (const [r, g, b, a] of layers.reverse()) colour = [r * a + colour[0] * (1 - a), g * a + colour[1] * (1 - a), b * a + colour[2] * (1 - a)];
+  return colour;
+}
+const problems = [];
+for (const el of document.querySelectorAll('main *, header *, footer *')) {
+  const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own || !el.getClientRects().length || el.closest('.visually-hidden')) continue;
+  const fg = parse(getComputedStyle(el).color).slice(0, 3), bg = background(el);
+  const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+  const ratio = (hi + 0.05) / (lo + 0.05);
+  if (ratio < 4.5) problems.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" contrast ${ratio.toFixed(2)}`);
+}
+if (document.querySelectorAll('main').length !== 1) problems.push('not exactly one <main>');
+if (!document.documentElement.lang) problems.push('no lang on <html>');
+for (const table of document.querySelectorAll('table'))
+  if (!table.querySelector('thead th[scope=col]')) problems.push('a table without column headers');
+if (!document.querySelector('h1')) problems.push('no <h1>');
+return problems;
+"""
+
+
 def require_browser() -> None:
     if CHROMIUM and DRIVER:
         return
@@ -84,6 +116,11 @@ class Browser:
         assert scroll <= inner, f"{name} overflows at {width} px: scrollWidth {scroll} > innerWidth {inner}"
         assert path.stat().st_size > 1000
         return path
+
+    async def accessibility_problems(self) -> list[str]:
+        """Text below WCAG AA contrast (4.5:1; backgrounds composed up to the page, a transparent page
+        counted as white, the worst case for the overlay's light text), and missing landmarks or headers."""
+        return await self.js(ACCESSIBILITY_JS)
 
     def quit(self) -> None:
         self.driver.quit()
