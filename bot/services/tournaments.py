@@ -211,6 +211,7 @@ class TournamentService:
         tournament = await self.repo.get(record.tournament_id)
         if tournament is None:
             return None
+        seated = await self._seated(tournament.tournament_id, record.game_id)
         finished = self.clock()
         rule = self.rule(tournament)
         deadline = (finished + timedelta(minutes=tournament.vote_minutes)).isoformat() if rule.uses_votes else None
@@ -221,10 +222,18 @@ class TournamentService:
             vote_closed_at=None if rule.uses_votes else finished.isoformat(),
             players=[GamePlayer(o.user_id, o.seat, o.survived, o.eliminations, o.prizes.combat_damage,
                                 o.prizes.commander_kills, o.prizes.commander_mana)
-                     for o in outcomes(record, self.mana_value)])
+                     for o in outcomes(record, self.mana_value) if seated is None or o.user_id in seated])
         if not await self.repo.add_game(game):
             return None
         return game
+
+    async def _seated(self, tournament_id: int, game_id: int) -> set[int] | None:
+        """The players the pairing seated at the game's table (None for a game no pod links): only
+        they score, vote and appear in the standings, whoever else reached the board."""
+        for pod in await self.repo.pods(tournament_id):
+            if pod.game_id == game_id:
+                return set(pod.seats)
+        return None
 
     async def game(self, game_id: int) -> TournamentGame:
         game = await self.repo.game(game_id)
