@@ -130,6 +130,23 @@ class ManaConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"to
         await _cog(interaction).confirm_mana(interaction, self.report_id)
 
 
+class EndConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tournament:end:(?P<tournament>\d+)"):
+    """Ending a tournament while games are unfinished ends them without points: asked once more."""
+
+    def __init__(self, tournament_id: int, label: str = "End") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"tournament:end:{tournament_id}"))
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: Any) -> EndConfirmButton:
+        return cls(int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).end_tournament(interaction, self.tournament_id)
+
+
 def _cog(interaction: discord.Interaction) -> TournamentCog:
     cog = interaction.client.get_cog(TournamentCog.__cog_name__)  # type: ignore[attr-defined]
     assert isinstance(cog, TournamentCog)
@@ -148,14 +165,14 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         self._deadlines: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton)
+        self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
         for game in await self.service.open_votes():
             if game.vote_message_id is None:  # the bot stopped before the table was asked to vote
                 await self._post_vote_message(game)
             self._schedule(game)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton)
+        self.bot.remove_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
         for task in self._deadlines.values():
             task.cancel()
         self._deadlines.clear()
@@ -259,9 +276,33 @@ class TournamentCog(commands.Cog, name="Tournaments"):
 
     @tournament.command(name="end", description=_T("End the tournament and post the final standings (organisers)"))
     async def end(self, interaction: discord.Interaction) -> None:
+        """End now, unless games of the round are unfinished: then ask first (they would end
+        without points for anyone)."""
         if not await self._require_organiser(interaction):
             return
         try:
+            tournament = await self.service.active(interaction.guild_id)
+            unfinished = await self.service.unfinished_tables(tournament)
+        except TournamentError as error:
+            await self._refuse(interaction, error)
+            return
+        if unfinished:
+            tr = await self._tr(interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(EndConfirmButton(tournament.tournament_id, label=tr("tournament.end.confirm_button")))
+            await interaction.response.send_message(
+                tr("tournament.end.confirm", name=discord.utils.escape_markdown(tournament.name),
+                   tables=", ".join(str(table) for table in unfinished)), view=view, ephemeral=True)
+            return
+        await self.end_tournament(interaction, tournament.tournament_id)
+
+    async def end_tournament(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        """End the active tournament (the confirmation names it: a stale button ends nothing else)."""
+        if not await self._require_organiser(interaction):
+            return
+        try:
+            if (await self.service.active(interaction.guild_id)).tournament_id != tournament_id:
+                raise TournamentError("no_tournament")
             ended = await self.service.finish(interaction.guild_id)
         except TournamentError as error:
             await self._refuse(interaction, error)

@@ -188,10 +188,18 @@ class TournamentService:
             assert refreshed is not None
             return refreshed, paired
 
-    async def _check_round_complete(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> None:
+    async def unfinished_tables(self, tournament: Tournament) -> list[int]:
+        """Tables of the current round whose game is still running or still voting."""
+        pods = await self.repo.pods(tournament.tournament_id, tournament.current_round)
+        return await self._unfinished(tournament, pods)
+
+    async def _unfinished(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> list[int]:
         games = {g.game_id: g for g in await self.repo.games(tournament.tournament_id)}
-        unfinished = [pod.table_number for pod in pods if pod.round_number == tournament.current_round
-                      and (pod.game_id not in games or games[pod.game_id].vote_open)]
+        return [pod.table_number for pod in pods if pod.round_number == tournament.current_round
+                and (pod.game_id not in games or games[pod.game_id].vote_open)]
+
+    async def _check_round_complete(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> None:
+        unfinished = await self._unfinished(tournament, pods)
         if unfinished:
             raise TournamentError("round_unfinished", round=tournament.current_round,
                                   tables=", ".join(str(table) for table in unfinished))
