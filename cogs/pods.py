@@ -35,6 +35,7 @@ from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
 from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
+from bot.services.reconcile import register_reconcile
 
 log = logging.getLogger(__name__)
 
@@ -368,6 +369,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PodButton, PlayerSelect)
+        register_reconcile(self.bot, "pods", self.reconcile_boards)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PodButton, PlayerSelect)
@@ -697,9 +699,11 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return view
 
     async def post_board(self, channel: discord.abc.Messageable, loaded: LoadedGame) -> discord.Message:
+        seq = loaded.events[-1].seq
         embed, file, view = await self.board_payload(loaded)
         message = await channel.send(embed=embed, file=file, view=view)
         await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await self.service.mark_shown(loaded.game_id, seq)
         return message
 
     async def refresh_board(self, game_id: int) -> None:
@@ -707,12 +711,27 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         loaded = await self.service.get(game_id)
         if loaded.row.message_id is None or loaded.row.channel_id is None:
             return
+        seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
         embed, file, view = await self.board_payload(loaded)
         message = self.bot.get_partial_messageable(loaded.row.channel_id).get_partial_message(loaded.row.message_id)
         try:
             await message.edit(embed=embed, attachments=[file], view=view)
         except discord.NotFound:  # the board was deleted: /pod show posts a new one
             log.info("board message of pod game %s is gone", game_id)
+        await self.service.mark_shown(game_id, seq)
+
+    async def reconcile_boards(self) -> int:
+        """After a start: edit each board behind its log, and post the board of a game stored just
+        before a crash but never posted (in the channel where it was started)."""
+        count = 0
+        for game_id in await self.service.lagging_boards():
+            loaded = await self.service.get(game_id)
+            if loaded.row.message_id is not None:
+                await self.refresh_board(game_id)
+            elif loaded.row.channel_id is not None and not loaded.state.finished:
+                await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)
+            count += 1
+        return count
 
     # -- starting ---------------------------------------------------------------------------------------------
 
@@ -801,6 +820,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         await interaction.response.send_message(embed=embed, file=file, view=view)
         message = await interaction.original_response()
         await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await self.service.mark_shown(loaded.game_id, 1)
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
@@ -833,11 +853,13 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         loaded = await self._game_here(interaction, game)
         if loaded is None:
             return
+        seq = loaded.events[-1].seq
         embed, file, view = await self.board_payload(loaded)
         await interaction.response.send_message(embed=embed, file=file, view=view)
         if not loaded.state.finished:
             message = await interaction.original_response()
             await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+            await self.service.mark_shown(loaded.game_id, seq)
 
     @app_commands.command(name="history", description=_T("Who changed what, and when"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))

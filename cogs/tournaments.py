@@ -32,6 +32,7 @@ from bot.domain.tournament.standings import standings_csv
 from bot.i18n import Translate, t
 from bot.render.fonts import png_bytes
 from bot.render.standings import render_standings
+from bot.services.reconcile import register_reconcile
 from bot.services.tournaments import (
     DEFAULT_VOTE_MINUTES,
     MAX_ROUNDS,
@@ -166,6 +167,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
+        register_reconcile(self.bot, "tournament votes", self.reconcile)
         for game in await self.service.open_votes():
             if game.vote_message_id is None:  # the bot stopped before the table was asked to vote
                 await self._post_vote_message(game)
@@ -632,6 +634,27 @@ class TournamentCog(commands.Cog, name="Tournaments"):
                 await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not show the vote result of game %s", game.game_id)
+            return
+        await self.service.mark_announced(game.game_id)
+
+    async def reconcile(self) -> int:
+        """After a start: store finished tournament games the tournament missed (opening their
+        vote), refresh every open vote's count, and show every closed vote's result not yet shown."""
+        count = 0
+        pods_cog = self.bot.get_cog("Pods")
+        for game_id in await self.service.unrecorded_finished_games() if pods_cog is not None else []:
+            record = (await pods_cog.service.get(game_id)).record  # type: ignore[union-attr]
+            if record is not None:
+                await self.on_pod_game_finished(record)
+                count += 1
+        for game in await self.service.open_votes():
+            if game.vote_message_id is not None:
+                await self._update_count(game.game_id, (await self.service.vote_status(game.game_id)).cast)
+                count += 1
+        for game_id in await self.service.unannounced_results():
+            await self._announce(await self.service.outcome(game_id))
+            count += 1
+        return count
 
     def _schedule(self, game: TournamentGame) -> None:
         """Close the vote at its stored deadline (now, when the bot was down past it)."""

@@ -126,6 +126,13 @@ class PodService:
             assert refreshed is not None
             loaded.row = refreshed
 
+    async def mark_shown(self, game_id: int, seq: int) -> None:
+        """The game's board was posted or edited showing its log up to ``seq``."""
+        await self.repo.set_shown(game_id, seq)
+
+    async def lagging_boards(self) -> list[int]:
+        return await self.repo.lagging_boards()
+
     # -- changing ---------------------------------------------------------------------------------
 
     async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,

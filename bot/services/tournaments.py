@@ -292,6 +292,15 @@ class TournamentService:
         return VoteOutcome(closed, tournament, {p: t.votes for p, t in tallies.items()},
                            {p: t.points for p, t in tallies.items()}, names)
 
+    async def unannounced_results(self) -> list[int]:
+        return await self.repo.unannounced_results()
+
+    async def mark_announced(self, game_id: int) -> None:
+        await self.repo.mark_announced(game_id, self.clock().isoformat())
+
+    async def unrecorded_finished_games(self) -> list[int]:
+        return await self.repo.unrecorded_finished_games()
+
     async def set_vote_message(self, game_id: int, message_id: int) -> None:
         """Remember the public vote message, so its count and result can be edited after a restart."""
         await self.repo.set_vote_message(game_id, message_id)
