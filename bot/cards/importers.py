@@ -454,6 +454,9 @@ class _Collector:
         self.skipped = 0
 
     def add(self, number: int, record: dict[str, Any]) -> None:
+        if not isinstance(record.get("layout") or "", str):
+            raise CardImportError(f"{self._where}: record {number} is not a card (layout is "
+                                  f"{type(record['layout']).__name__}, not text)")
         if record.get("layout") in _SKIPPED_LAYOUTS:
             self.skipped += 1
             return
