@@ -104,15 +104,22 @@ class Config:
 _BY_NAME = {(s.section, s.key): s for s in SETTINGS}
 
 
+MAX_INT_SETTING = 2**63 - 1  # a Discord id (snowflake) is the largest whole number a setting holds
+
+
 def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     where = f"[{setting.section}] {setting.key} in {origin}"
     if setting.type is int:
-        if isinstance(raw, bool):
+        # A float is refused, not truncated: 1.9 would silently become 1, 1e30 a number nobody meant,
+        # and inf has no whole value at all.
+        if isinstance(raw, bool | float):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}")
         try:
             value: Any = int(raw)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: expected a whole number, got {raw!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise ConfigError(f"{where}: expected a whole number, got {_shown(raw)}") from None
+        if not 0 <= value <= MAX_INT_SETTING:
+            raise ConfigError(f"{where}: {_shown(value)} is out of range (0 to {MAX_INT_SETTING})")
     elif setting.type is str:
         if not isinstance(raw, str):
             raise ConfigError(f"{where}: expected text, got {type(raw).__name__} {raw!r}")
@@ -122,6 +129,12 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     if setting.choices and value not in setting.choices:
         raise ConfigError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, cut short (a setting of thousands of digits stays readable)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
 
 
 def _toml_error_line(text: str, error: tomllib.TOMLDecodeError) -> str:
@@ -142,10 +155,14 @@ def _read_file(path: Path) -> dict[tuple[str, str], Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: TOML syntax error: {exc}{_toml_error_line(text, exc)}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a Podkeeper config") from None
     values: dict[tuple[str, str], Any] = {}
     for section, table in data.items():
         if not isinstance(table, dict):
