@@ -19,11 +19,12 @@ from discord.ext import commands
 
 import cogs
 from bot.config import Config
-from bot.i18n import pick_language, t
+from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.services.reconcile import Reconciler
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
+from bot.storage.user_settings import UserSettingsRepository
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ class PodkeeperBot(commands.Bot):
         self.db: Database | None = None
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
+        self.user_settings: UserSettingsRepository | None = None
         self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
         self.reconciled: asyncio.Task[dict[str, int]] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -73,6 +75,7 @@ class PodkeeperBot(commands.Bot):
         if self.db is None:
             self.db = await Database.open(self.config.database_path, exclusive=True)
         self.guild_settings = GuildSettingsRepository(self.db)
+        self.user_settings = UserSettingsRepository(self.db)
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
@@ -98,6 +101,7 @@ class PodkeeperBot(commands.Bot):
         if self.reconciled is not None and not self.reconciled.done():
             self.reconciled.cancel()
         try:
+            self.stop_views()
             await super().close()
         finally:
             if self.db is not None:
@@ -105,23 +109,57 @@ class PodkeeperBot(commands.Bot):
                 self.db = None
                 log.info("database closed")
 
+    def stop_views(self) -> int:
+        """Stop every view the bot listens to, so their timeout tasks end with the bot instead of being
+        destroyed pending when the loop goes ("Task was destroyed but it is pending!"). Persistent views
+        come back on the next start, as they are re-added by their cogs. Returns how many were stopped.
+
+        discord.py has no public list of live views (``persistent_views`` leaves out the ones with a
+        timeout), so this reads its ``ViewStore``; discord.py is pinned to 2.7 in pyproject.toml.
+        """
+        store = self._connection._view_store
+        views: set[Any] = {*store._synced_message_views.values(), *store._modals.values()}
+        for items in store._views.values():
+            views.update(item.view for item in items.values() if item.view is not None)
+        for view in views:
+            view.stop()
+        return len(views)
+
     # -- helpers for cogs ----------------------------------------------------------------------
 
     async def language_for(self, interaction: discord.Interaction) -> str:
-        """The reply language: the user's locale, then the server's setting or locale, then the default."""
-        guild_language = await self.guild_language(interaction.guild_id, interaction.guild_locale)
-        return pick_language(interaction.locale, guild_language, default=guild_language)
+        """The language of every reply to ``interaction``, private or public (see ``language_choice``)."""
+        return (await self.language_choice(interaction)).language
+
+    async def language_choice(self, interaction: discord.Interaction) -> LanguageChoice:
+        """The one rule (``bot.i18n.choose_language``) applied to the member who acted: their
+        ``/config my-language``, their Discord language, the server's setting, its Discord language, English."""
+        member_choice = None
+        if self.user_settings is not None:
+            member_choice = await self.user_settings.language(interaction.user.id)
+        return await self._choose(interaction.guild_id, interaction.guild_locale,
+                                  member_choice=member_choice, discord_locale=interaction.locale)
+
+    async def language_for_member(self, guild_id: int | None, user_id: int) -> str:
+        """The rule for a message to one member outside an interaction (a DM, a later prompt), where Discord
+        does not tell us their language: their own choice, else the server's."""
+        member_choice = await self.user_settings.language(user_id) if self.user_settings is not None else None
+        return (await self._choose(guild_id, None, member_choice=member_choice)).language
 
     async def guild_language(self, guild_id: int | None, guild_locale: object = None) -> str:
-        """The language of messages meant for a whole table or channel rather than one user:
-        the server's configured locale, then its Discord locale, then the configured default."""
+        """The language of messages that belong to no one member (a shared board, an announcement):
+        the same rule without the member's steps."""
+        return (await self._choose(guild_id, guild_locale)).language
+
+    async def _choose(self, guild_id: int | None, guild_locale: object, **member: object) -> LanguageChoice:
         configured = None
         if guild_id and self.guild_settings is not None:
             configured = (await self.guild_settings.get(guild_id)).locale
         if guild_locale is None and guild_id:
             guild = self.get_guild(guild_id)
             guild_locale = guild.preferred_locale if guild is not None else None
-        return pick_language(configured, guild_locale, default=self.config.default_locale)
+        return choose_language(server_setting=configured, server_locale=guild_locale,
+                               default=self.config.default_locale, **member)
 
     async def ruleset_for(self, guild_id: int | None) -> str:
         if guild_id and self.guild_settings is not None:

@@ -25,6 +25,8 @@ from bot.i18n.translator import app_key
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 LOCALE_CHOICES = [app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES]
+DISCORD_LANGUAGE = "auto"  # the /config my-language choice that clears a member's own language
+MY_LANGUAGE_CHOICES = [*LOCALE_CHOICES, app_commands.Choice(name="Discord language", value=DISCORD_LANGUAGE)]
 manage_server_only = app_commands.checks.has_permissions(manage_guild=True)
 
 
@@ -95,6 +97,9 @@ class AdminCog(commands.Cog):
         embed.add_field(name=tr("admin.config.ruleset"), value=ruleset_text, inline=True)
         locale = LOCALE_NAMES.get(settings.locale or "", "") or tr("admin.config.locale_auto")
         embed.add_field(name=tr("admin.config.locale"), value=locale, inline=True)
+        choice = await self.bot.language_choice(interaction)  # type: ignore[attr-defined]
+        embed.add_field(name=tr("admin.config.my_language"), inline=False,
+                        value=tr(f"admin.config.why.{choice.source}", language=LOCALE_NAMES[choice.language]))
         embed.add_field(name=tr("admin.config.pod_threads"),
                         value=tr("admin.config.on") if settings.pod_threads else tr("admin.config.off"), inline=True)
         for label, role_id in (("admin.config.organiser_role", settings.organiser_role_id),
@@ -133,6 +138,23 @@ class AdminCog(commands.Cog):
     @manage_server_only
     async def config_locale(self, interaction: discord.Interaction, locale: app_commands.Choice[str]) -> None:
         await self._update(interaction, "admin.config.locale_set", locale=locale.value)
+
+    @config.command(name="my-language",
+                    description=_T("Choose the language of the bot's replies to you, in every server"))
+    @app_commands.describe(language=_T("Your language; 'Discord language' goes back to your Discord setting",
+                                       key="app.config.my-language.describe"))
+    @app_commands.rename(language=_T("language", key="app.config.locale"))
+    @app_commands.choices(language=MY_LANGUAGE_CHOICES)
+    async def config_my_language(self, interaction: discord.Interaction,
+                                 language: app_commands.Choice[str]) -> None:
+        """Anyone may choose their own language; it is stored per member, not per server."""
+        chosen = None if language.value == DISCORD_LANGUAGE else language.value
+        await self.bot.user_settings.set_language(interaction.user.id, chosen)  # type: ignore[attr-defined]
+        tr = await self._tr(interaction)
+        key = "admin.config.my_language_set" if chosen else "admin.config.my_language_cleared"
+        await interaction.response.send_message(
+            tr(key, language=LOCALE_NAMES[tr.language]),
+            embed=await self._settings_embed(interaction, tr), ephemeral=True)
 
     @config.command(name="pod-threads", description=_T("Open a thread for each new pod game"))
     @app_commands.describe(enabled=_T("Whether pod games get their own thread", key="app.config.enabled.describe"))

@@ -31,10 +31,10 @@ from discord.ext import commands
 
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
-from bot.domain.hydra_events import DEFAULT_GRACE_MINUTES, MAX_TABLE_SIZE, MIN_TABLE_SIZE, EventError
+from bot.domain.hydra_events import DEFAULT_GRACE_MINUTES, LOST, MAX_TABLE_SIZE, MIN_TABLE_SIZE, EventError
 from bot.i18n import Translate
 from bot.render.fonts import png_bytes
-from bot.render.leaderboard import players_text, render_leaderboard, summary_text, tables_text
+from bot.render.leaderboard import players_text, render_leaderboard, results_text, summary_text, tables_text
 from bot.services.hydra_events import EventStatus, HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import (
@@ -469,12 +469,15 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             return
         if dropped.result is not None:
             await self.hydra.after(dropped.result)
-        event = await self.events.event(event_id)
-        table = next(t for t in await self.events.repo.tables(event_id) if t.table_no == table_no)
+        status = await self.events.status(event_id)
+        table = next(t for t in status.tables if t.table_no == table_no)
+        shown = status.summary.table(table_no)
         if table.thread_id is not None:
             thread = await self._channel(table.thread_id)
-            await thread.send(Translate(event.language)(
-                "hydra_events.ui.dropped", players=" ".join(f"<@{u}>" for u in dropped.user_ids)))
+            key = "hydra_events.ui.dropped_lost" if shown is not None and shown.outcome == LOST else \
+                "hydra_events.ui.dropped"
+            await thread.send(Translate(status.event.language)(
+                key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no))
 
     async def _watch(self, event_id: int) -> None:
         """The live leaderboard: look every few seconds, edit only when it changed, and finish the
@@ -536,9 +539,8 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             if event.leaderboard_message_id:
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
             winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
-            text = (tr("hydra_events.ui.results", event=event.name, winners=winners) if winners
-                    else tr("hydra_events.ui.results_no_winner", event=event.name))
-            image = render_leaderboard(event.name, status.board, event.language)
+            text = results_text(status.summary, tr, event.name, winners)
+            image = render_leaderboard(event.name, status.summary, event.language)
             file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)
@@ -637,7 +639,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
 
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = Translate(status.event.language)
-        board = status.board
+        board = status.summary
         embed = discord.Embed(title=tr("hydra_events.board.title", event=status.event.name),
                               description=summary_text(board, tr), colour=discord.Colour.gold())
         embed.add_field(name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False)
@@ -645,8 +647,10 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         return embed
 
     async def status(self, interaction: discord.Interaction, event_id: int | None) -> None:
-        event = await self._event(interaction, event_id)
-        if event is None:
+        try:
+            event = await self.events.for_status(interaction.guild_id or 0, interaction.channel_id, event_id)
+        except EventError as error:
+            await self.refuse(interaction, error)
             return
         tr = await self._tr(interaction)
         status = await self.events.status(event.event_id)

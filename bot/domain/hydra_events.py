@@ -232,6 +232,93 @@ def build_leaderboard(tables: Iterable[TableLine]) -> Leaderboard:
         winners=tuple(p for line in wins for p in line.players if p.standing))
 
 
+# -- the summary every message shows ------------------------------------------------------------------
+
+UNFINISHED = "unfinished"  # a table still playing when the event ended
+# What an event's results say (EventSummary.result).
+NO_TABLES, WINNERS, HYDRA_WON_ALL, ENDED_UNFINISHED = "no_tables", "winners", "hydra_won_all", "ended_unfinished"
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """One table as every message describes it. ``outcome`` is won, lost, ongoing, or unfinished (the event
+    ended while it played)."""
+
+    table_no: int
+    outcome: str
+    turns: int
+    severed: int
+    players: tuple[PlayerLine, ...]
+
+    @property
+    def standing(self) -> int:
+        return sum(p.standing for p in self.players)
+
+    @property
+    def seated(self) -> int:
+        return len(self.players)
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    """An event's state, computed once from its leaderboard and rendered the same way everywhere (the live
+    board, ``/hydra event status``, the results, the image), so no two messages can disagree: the counts are
+    sums over ``tables``, and "players standing" means the same thing in the summary as on each table line."""
+
+    over: bool
+    tables: tuple[TableSummary, ...]  # ranked as on the leaderboard
+    players: tuple[PlayerLine, ...]  # ranked by heads severed
+    winners: tuple[PlayerLine, ...]  # standing players of won tables
+    fastest_win: TableSummary | None
+
+    def count(self, outcome: str) -> int:
+        return sum(table.outcome == outcome for table in self.tables)
+
+    @property
+    def won(self) -> int:
+        return self.count(WON)
+
+    @property
+    def lost(self) -> int:
+        return self.count(LOST)
+
+    @property
+    def playing(self) -> int:
+        return self.count(ONGOING)
+
+    @property
+    def unfinished(self) -> int:
+        return self.count(UNFINISHED)
+
+    @property
+    def standing(self) -> int:
+        """Players still standing at any table: the winners of won tables and those still (or, at the end,
+        last) playing."""
+        return sum(table.standing for table in self.tables)
+
+    @property
+    def result(self) -> str:
+        """Which results message applies: winners, the Hydra won every table, ended with tables unfinished."""
+        if not self.tables:
+            return NO_TABLES
+        if self.winners:
+            return WINNERS
+        return HYDRA_WON_ALL if self.lost == len(self.tables) else ENDED_UNFINISHED
+
+    def table(self, table_no: int) -> TableSummary | None:
+        return next((table for table in self.tables if table.table_no == table_no), None)
+
+
+def summarize(board: Leaderboard, *, over: bool) -> EventSummary:
+    """The summary of an event whose tables stand as ``board``; ``over``: the event has ended, so a table
+    still playing is unfinished rather than ongoing."""
+    tables = tuple(TableSummary(line.table_no, UNFINISHED if over and line.outcome == ONGOING else line.outcome,
+                                line.turns, line.severed, line.players) for line in board.tables)
+    fastest = None if board.fastest_win is None else next(
+        table for table in tables if table.table_no == board.fastest_win.table_no)
+    return EventSummary(over, tables, board.players, board.winners, fastest)
+
+
 # -- the start time ------------------------------------------------------------------------------------
 
 _RELATIVE = re.compile(r"^(?:in\s*)?(?:(?P<h>\d+)\s*h(?:ours?)?)?\s*(?:(?P<m>\d+)\s*m(?:in(?:utes?)?)?)?$", re.I)

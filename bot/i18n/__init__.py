@@ -10,6 +10,9 @@ to spot (``tests/test_i18n.py`` fails on a missing language or differing ``{plac
     zh-Hans = "..."
     zh-Hant = "..."
 
+A count is written as an ICU-style plural block so each language gets its CLDR plural forms
+(English "1 card" / "2 cards"; Japanese and Chinese have one form): see ``bot.i18n.plural``.
+
 Keys starting with ``app.`` localise slash-command names, descriptions and choices: the key is
 ``app.`` + the English text that the command declares (see ``PodkeeperTranslator``).
 """
@@ -18,9 +21,12 @@ from __future__ import annotations
 
 import string
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from bot.i18n import plural
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
 DEFAULT_LANGUAGE = "en"
@@ -71,6 +77,37 @@ def pick_language(*locales: Any, default: str = DEFAULT_LANGUAGE) -> str:
     return default
 
 
+# Where a language came from, in the order the rule tries them (see ``choose_language``).
+MEMBER_CHOICE, DISCORD_LANGUAGE, SERVER_SETTING, SERVER_DISCORD_LANGUAGE, BOT_DEFAULT = (
+    "member", "discord", "server", "server_discord", "default")
+
+
+@dataclass(frozen=True)
+class LanguageChoice:
+    """The language a reply uses and which step of the rule chose it (``/config show`` explains it)."""
+
+    language: str
+    source: str
+
+
+def choose_language(*, member_choice: Any = None, discord_locale: Any = None, server_setting: Any = None,
+                    server_locale: Any = None, default: str = DEFAULT_LANGUAGE) -> LanguageChoice:
+    """The one language rule, for every reply, private or public.
+
+    A member's own ``/config my-language`` choice, else their Discord language if we translate it, else the
+    server's ``/config locale``, else the server's Discord language, else the bot's default (English). Messages
+    that belong to no one member (a shared board, an event announcement) pass no member values and so get
+    the server's language by the same rule.
+    """
+    steps = ((member_choice, MEMBER_CHOICE), (discord_locale, DISCORD_LANGUAGE), (server_setting, SERVER_SETTING),
+             (server_locale, SERVER_DISCORD_LANGUAGE))
+    for locale, source in steps:
+        language = language_for(locale)
+        if language:
+            return LanguageChoice(language, source)
+    return LanguageChoice(language_for(default, DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE, BOT_DEFAULT)
+
+
 @lru_cache(maxsize=1)
 def catalogue() -> dict[str, dict[str, str]]:
     """All messages: key -> {language: text}. Loaded once from every ``messages/*.toml``."""
@@ -86,8 +123,9 @@ def catalogue() -> dict[str, dict[str, str]]:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{names}`` a message expects (used to check translations agree)."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The ``{names}`` a message expects, in any of its plural variants (used to check translations agree)."""
+    parse = string.Formatter().parse
+    return {name for variant in plural.all_variants(text) for _, name, _, _ in parse(variant) if name}
 
 
 def t(key: str, language: str | None = None, /, **values: Any) -> str:
@@ -95,8 +133,9 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
     entry = catalogue().get(key)
     if entry is None:
         raise MissingMessage(key)
-    text = entry.get(language or DEFAULT_LANGUAGE) or entry[DEFAULT_LANGUAGE]
-    return text.format(**values) if values else text
+    language = language if language and entry.get(language) else DEFAULT_LANGUAGE
+    text = entry[language]
+    return plural.resolve(text, language, values).format(**values) if values else text
 
 
 def has(key: str) -> bool:

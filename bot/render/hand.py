@@ -1,6 +1,7 @@
 """A hand of cards as an image: one row per card with its name (in the reader's language when the data
 has a printed name), its mana cost as coloured pips and its type line. Rows are numbered like the
-practice select menu, and big enough to read on a phone.
+practice select menu, and big enough to read on a phone: 720 px wide (shown at about half size), no text
+under 24 px, the subtitle on its own line below the title.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from bot.cards.mana import symbols
 from bot.cards.model import Card
 from bot.render.deck import PIP_COLOURS, PIP_LETTER
 from bot.render.fonts import fit_text, font, png_bytes
+from bot.render.layout import TextBox, TextLayout, ellipsize
 
-WIDTH = 800
+WIDTH = 720
 MARGIN = 16
-HEADER = 76
-ROW = 84
+TITLE_SIZE, NAME_SIZE, TEXT_SIZE = 32, 28, 24
+SUBTITLE_TOP = 60  # below a 32 px title with room to breathe
+HEADER = 104
+ROW = 96
 ROW_GAP = 8
-PIP_RADIUS = 15
+PIP_RADIUS = 19
 PIP_GAP = 4
 STRIPE = 10
 
@@ -35,19 +39,26 @@ COLOURLESS = (150, 150, 160)
 
 
 def hand_image(cards: Sequence[Card], language: str = "en", *, title: str = "", subtitle: str = "",
-               marked: Collection[int] = ()) -> Image.Image:
-    """The hand, ``marked`` rows (0-based) tinted. ``title``/``subtitle`` go in the header."""
+               marked: Collection[int] = (), boxes: list[TextBox] | None = None) -> Image.Image:
+    """The hand, ``marked`` rows (0-based) tinted. ``title``/``subtitle`` go in the header; ``boxes``
+    collects where each text went (see ``bot.render.layout``)."""
     height = HEADER + max(1, len(cards)) * (ROW + ROW_GAP) + MARGIN
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, 12), title, font=fit_text(title, WIDTH - 2 * MARGIN, 30, bold=True, language=language),
-              fill=TEXT)
-    draw.text((MARGIN, 48), subtitle, font=fit_text(subtitle, WIDTH - 2 * MARGIN, 20, language=language),
-              fill=MUTED)
+    layout = TextLayout(ImageDraw.Draw(image), boxes)
+    width = WIDTH - 2 * MARGIN
+    _fitted(layout, (MARGIN, 12), title, width, TITLE_SIZE, language, TEXT, bold=True)
+    _fitted(layout, (MARGIN, SUBTITLE_TOP), subtitle, width, TEXT_SIZE, language, MUTED)
     for position, card in enumerate(cards):
         top = HEADER + position * (ROW + ROW_GAP)
-        _card_row(draw, card, position, top, language, position in marked)
+        _card_row(layout, card, position, top, language, position in marked)
     return image
+
+
+def _fitted(layout: TextLayout, xy: tuple[int, int], text: str, width: int, size: int, language: str,
+            fill: tuple[int, int, int], *, bold: bool = False) -> None:
+    """``text`` in the largest size down to 24 px that fits ``width``, cut with "…" if even that is too wide."""
+    text_font = fit_text(text, width, size, bold=bold, language=language, min_size=TEXT_SIZE)
+    layout.text(xy, ellipsize(text, width, text_font), text_font, fill)
 
 
 def render_hand(cards: Sequence[Card], language: str = "en", *, title: str = "", subtitle: str = "",
@@ -68,20 +79,19 @@ def stripe_colour(card: Card) -> tuple[int, int, int]:
     return COLOURLESS
 
 
-def _card_row(draw: ImageDraw.ImageDraw, card: Card, position: int, top: int, language: str, marked: bool) -> None:
+def _card_row(layout: TextLayout, card: Card, position: int, top: int, language: str, marked: bool) -> None:
+    draw = layout.draw
     left, right, bottom = MARGIN, WIDTH - MARGIN, top + ROW
     draw.rounded_rectangle((left, top, right, bottom), radius=8, fill=ROW_MARKED if marked else ROW_FILL)
     draw.rectangle((left, top, left + STRIPE, bottom), fill=stripe_colour(card))
-    number_font = font(26, bold=True)
-    draw.text((left + STRIPE + 22, top + ROW // 2), str(position + 1), font=number_font, fill=MUTED, anchor="mm")
+    layout.text((left + STRIPE + 22, top + ROW // 2), str(position + 1), font(NAME_SIZE, bold=True), MUTED,
+                anchor="mm")
     text_left = left + STRIPE + 44
     cost = card.front.mana_cost if card.layout in ("transform", "modal_dfc", "adventure", "flip") else card.mana_cost
     cost_width = pips_width(cost)
-    name = card.printed_name(language)
-    name_font = fit_text(name, right - text_left - cost_width - 24, 28, bold=True, language=language, min_size=16)
-    draw.text((text_left, top + 10), name, font=name_font, fill=TEXT)
-    type_font = fit_text(card.type_line, right - text_left - 12, 20, language=language, min_size=12)
-    draw.text((text_left, top + 50), card.type_line, font=type_font, fill=MUTED)
+    _fitted(layout, (text_left, top + 10), card.printed_name(language), right - text_left - cost_width - 24,
+            NAME_SIZE, language, TEXT, bold=True)
+    _fitted(layout, (text_left, top + 56), card.type_line, right - text_left - 12, TEXT_SIZE, language, MUTED)
     draw_cost(draw, cost, right=right - 12, top=top + 10)
 
 
@@ -121,5 +131,5 @@ def _pip(draw: ImageDraw.ImageDraw, symbol: str, box: tuple[int, int, int, int])
         label = "/".join(p for p in parts if p != "P") or symbol
         fill, ink = GENERIC, PIP_LETTER["C"]
     draw.ellipse(box, fill=fill, outline=(200, 200, 200), width=2)
-    size = radius if len(label) == 1 else int(radius * 0.8)
-    draw.text(centre, label, font=font(size + 4, bold=True), fill=ink, anchor="mm")
+    size = radius + 5 if len(label) == 1 else radius + 1
+    draw.text(centre, label, font=font(size, bold=True), fill=ink, anchor="mm")

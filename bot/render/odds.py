@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.mulligan.odds import DeckOdds, Hypergeometric, StyleOdds
 from bot.i18n import t
-from bot.render.fonts import font
+from bot.render.fonts import fit_text, font
+from bot.render.layout import TextBox, TextLayout
 
 STYLE_ORDER = (MulliganStyle.PARTIAL_PARIS, MulliganStyle.LONDON, MulliganStyle.VANCOUVER)
 
@@ -59,8 +60,16 @@ def calculator_text(result: Hypergeometric, language: str) -> str:
 
 
 # -- chart -----------------------------------------------------------------------------------------
+# Drawn for a phone: 720 px wide (shown at about half size), one panel above the other, no text under
+# 24 px, and every share of a stacked bar named in a legend under it (a sliver cannot hold its label).
 
-WIDTH, HEIGHT = 960, 600
+WIDTH = 720
+MARGIN = 24
+MAX_HEIGHT = 1600  # drawn on a canvas this tall, then cut to what was used
+TITLE_SIZE, HEADING_SIZE, TEXT_SIZE = 36, 28, 24
+LANDS_TOP, BARS_TOP, BARS_BASE = 76, 190, 440  # the lands panel: heading, tallest bar, baseline
+STYLE_BAR_HEIGHT = 44
+LINE = 34  # a line of 24 px text
 BACKGROUND = (24, 26, 32)
 TEXT = (235, 235, 240)
 MUTED = (150, 155, 170)
@@ -71,68 +80,97 @@ STYLE_COLOURS = {MulliganStyle.PARTIAL_PARIS: (230, 160, 60), MulliganStyle.LOND
                  MulliganStyle.VANCOUVER: (190, 110, 210)}
 
 
-def odds_chart(odds: DeckOdds, language: str) -> Image.Image:
-    """Two panels, readable on a phone: lands in the opening 7 (keepable counts in green), and per
-    style the chance to end keepable at 7, 6, 5 and fewer cards (stacked bars)."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+def odds_chart(odds: DeckOdds, language: str, *, boxes: list[TextBox] | None = None) -> Image.Image:
+    """Two panels, one above the other: lands in the opening 7 (keepable counts in green), and per style
+    the chance to end keepable at 7, 6, 5 and fewer cards (stacked bars with a legend). ``boxes`` collects
+    where each text went (see ``bot.render.layout``)."""
+    image = Image.new("RGB", (WIDTH, MAX_HEIGHT), BACKGROUND)
+    layout = TextLayout(ImageDraw.Draw(image), boxes)
     title = t("mulligan.odds.chart_title", language, deck_size=odds.counts.deck_size, lands=odds.counts.lands)
-    draw.text((24, 16), title, font=font(30, bold=True, language=language), fill=TEXT)
-    _lands_panel(draw, odds, language, (24, 80, 470, HEIGHT - 24))
-    _styles_panel(draw, odds, language, (500, 80, WIDTH - 24, HEIGHT - 24))
-    return image
+    layout.text((MARGIN, 16), title, _fit(title, TITLE_SIZE, language, bold=True), TEXT)
+    _lands_panel(layout, odds, language)
+    bottom = _styles_panel(layout, odds, language, top=BARS_BASE + 60)
+    return image.crop((0, 0, WIDTH, bottom + MARGIN))
 
 
-def _lands_panel(draw: ImageDraw.ImageDraw, odds: DeckOdds, language: str, box: tuple[int, int, int, int]) -> None:
-    left, top, right, bottom = box
-    draw.text((left, top), t("mulligan.odds.lands_in_7", language), font=font(22, bold=True, language=language),
-              fill=TEXT)
-    base, ceiling = bottom - 36, top + 90
-    highest = max(odds.p_lands_in_opening) or 1.0
-    slot = (right - left) / len(odds.p_lands_in_opening)
-    label_font, value_font = font(22, language=language), font(18, language=language)
-    draw.line((left, base, right, base), fill=GRID, width=2)
-    for k, p in enumerate(odds.p_lands_in_opening):
-        x0 = left + k * slot + 6
-        x1 = left + (k + 1) * slot - 6
-        y0 = base - (base - ceiling) * p / highest
-        colour = KEEPABLE if odds.keep[0] <= k <= odds.keep[1] else OTHER
-        draw.rectangle((x0, y0, x1, base), fill=colour)
-        centre = (x0 + x1) / 2
-        draw.text((centre, base + 6), str(k), font=label_font, fill=TEXT, anchor="mt")
-        draw.text((centre, y0 - 4), f"{p * 100:.0f}%", font=value_font, fill=MUTED, anchor="mb")
+def _fit(text: str, size: int, language: str, *, bold: bool = False, width: int = WIDTH - 2 * MARGIN
+         ) -> ImageFont.FreeTypeFont:
+    return fit_text(text, width, size, bold=bold, language=language, min_size=TEXT_SIZE)
+
+
+def _lands_panel(layout: TextLayout, odds: DeckOdds, language: str) -> None:
+    left, right = MARGIN, WIDTH - MARGIN
+    heading = t("mulligan.odds.lands_in_7", language)
+    layout.text((left, LANDS_TOP), heading, _fit(heading, HEADING_SIZE, language, bold=True), TEXT)
     legend = t("mulligan.odds.chart_keepable", language, low=odds.keep[0], high=odds.keep[1],
                percent=percent(odds.p_keepable_opening))
-    draw.text((left, top + 34), legend, font=font(18, language=language), fill=KEEPABLE)
+    layout.text((left, LANDS_TOP + 42), legend, _fit(legend, TEXT_SIZE, language), KEEPABLE)
+    highest = max(odds.p_lands_in_opening) or 1.0
+    slot = (right - left) / len(odds.p_lands_in_opening)
+    label_font = font(TEXT_SIZE + 2, language=language)
+    value_font = font(TEXT_SIZE, language=language)
+    layout.draw.line((left, BARS_BASE, right, BARS_BASE), fill=GRID, width=2)
+    for k, p in enumerate(odds.p_lands_in_opening):
+        x0, x1 = left + k * slot + 6, left + (k + 1) * slot - 6
+        y0 = BARS_BASE - (BARS_BASE - BARS_TOP) * p / highest
+        colour = KEEPABLE if odds.keep[0] <= k <= odds.keep[1] else OTHER
+        layout.draw.rectangle((x0, y0, x1, BARS_BASE), fill=colour)
+        centre = (x0 + x1) / 2
+        layout.text((centre, BARS_BASE + 6), str(k), label_font, TEXT, anchor="mt")
+        layout.text((centre, y0 - 4), f"{p * 100:.0f}%", value_font, MUTED, anchor="mb")
 
 
-def _styles_panel(draw: ImageDraw.ImageDraw, odds: DeckOdds, language: str,
-                  box: tuple[int, int, int, int]) -> None:
-    """One horizontal stacked bar per style: the share ending keepable at 7, 6, 5, ≤4; the rest is grey."""
-    left, top, right, bottom = box
-    draw.text((left, top), t("mulligan.odds.chart_styles", language), font=font(22, bold=True, language=language),
-              fill=TEXT)
-    styles = [odds.styles[s] for s in STYLE_ORDER if s in odds.styles]
-    row_height = (bottom - top - 60) / max(1, len(styles))
-    name_font, small = font(20, bold=True, language=language), font(17, language=language)
-    for row, style in enumerate(styles):
-        y = top + 50 + row * row_height
-        draw.text((left, y), t(f"mulligan.style.{style.style.value}", language), font=name_font,
-                  fill=STYLE_COLOURS[style.style])
-        bar_top, bar_bottom = y + 32, y + 32 + min(48, row_height - 70)
-        x = float(left)
-        draw.rectangle((left, bar_top, right, bar_bottom), fill=GRID)
-        for size, share in _size_groups(style):
-            width = (right - left) * share
-            if width >= 1:
-                draw.rectangle((x, bar_top, x + width, bar_bottom), fill=_shade(STYLE_COLOURS[style.style], size))
-                if width > 44:
-                    draw.text((x + width / 2, (bar_top + bar_bottom) / 2), size, font=small, fill=BACKGROUND,
-                              anchor="mm")
-            x += width
+def _styles_panel(layout: TextLayout, odds: DeckOdds, language: str, top: int) -> int:
+    """One stacked bar per style (keepable at 7, 6, 5, ≤4; the rest grey), its total, and a legend naming
+    every share with its colour. Returns the bottom of what was drawn."""
+    left, right = MARGIN, WIDTH - MARGIN
+    heading = t("mulligan.odds.chart_styles", language)
+    layout.text((left, top), heading, _fit(heading, HEADING_SIZE, language, bold=True), TEXT)
+    y = top + 52
+    small = font(TEXT_SIZE, language=language)
+    for style in (odds.styles[s] for s in STYLE_ORDER if s in odds.styles):
+        colour = STYLE_COLOURS[style.style]
+        name = t(f"mulligan.style.{style.style.value}", language)
+        layout.text((left, y), name, _fit(name, HEADING_SIZE, language, bold=True), colour)
+        bar_top = y + 42
+        _stacked_bar(layout, style, (left, bar_top, right, bar_top + STYLE_BAR_HEIGHT), small)
         summary = t("mulligan.odds.chart_total", language, total=percent(style.total),
                     seven=percent(style.keep_at[7]))
-        draw.text((left, bar_bottom + 6), summary, font=small, fill=MUTED)
+        y = bar_top + STYLE_BAR_HEIGHT + 8
+        layout.text((left, y), summary, _fit(summary, TEXT_SIZE, language), MUTED)
+        y = _legend(layout, style, left, right, y + LINE, small) + 22
+    return y
+
+
+def _stacked_bar(layout: TextLayout, style: StyleOdds, box: tuple[int, int, int, int],
+                 label_font: ImageFont.FreeTypeFont) -> None:
+    left, top, right, bottom = box
+    layout.draw.rectangle(box, fill=GRID)
+    x = float(left)
+    for size, share in _size_groups(style):
+        width = (right - left) * share
+        if width >= 1:
+            layout.draw.rectangle((x, top, x + width, bottom), fill=_shade(STYLE_COLOURS[style.style], size))
+            if label_font.getlength(size) + 12 <= width:  # a label only where it fits; the legend has all
+                layout.text((x + width / 2, (top + bottom) / 2), size, label_font, BACKGROUND, anchor="mm")
+        x += width
+
+
+def _legend(layout: TextLayout, style: StyleOdds, left: int, right: int, top: int,
+            text_font: ImageFont.FreeTypeFont) -> int:
+    """"■ 7: 96.6%  ■ 6: 3.2% …" in the bar's shades, wrapping at ``right``. Returns the bottom."""
+    x, y, swatch = left, top, 18
+    for size, share in _size_groups(style):
+        if share <= 0:
+            continue
+        label = f"{size}: {percent(share)}"
+        width = swatch + 8 + text_font.getlength(label)
+        if x + width > right and x > left:
+            x, y = left, y + LINE
+        layout.draw.rectangle((x, y + 6, x + swatch, y + 6 + swatch), fill=_shade(STYLE_COLOURS[style.style], size))
+        layout.text((x + swatch + 8, y), label, text_font, TEXT)
+        x += int(width) + 24
+    return y + LINE
 
 
 def _size_groups(style: StyleOdds) -> list[tuple[str, float]]:

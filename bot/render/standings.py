@@ -1,7 +1,9 @@
 """The standings as an image: a table readable on a phone (large type, zebra rows, few columns).
 
-Columns: rank, player, points, opponents' average, votes (T3), survivals and the four T2 prize
-figures. At most ``MAX_ROWS`` rows are drawn (a note says how many more); the CSV export has all.
+Discord shows the image about 360 px wide, so it is drawn 720 px wide with no text under 24 px, and only
+the columns that decide the ranking fit: rank, player, points, opponents' average (the tiebreak) and votes
+(T3). Survivals and the four T2 prize figures are in the CSV export, which the note under the table names.
+At most ``MAX_ROWS`` rows are drawn (a note says how many more).
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.domain.tournament.prizes import PRIZE_GOALS
 from bot.domain.tournament.standings import Standing
 from bot.i18n import Translate
 from bot.render.fonts import fit_text, font
+from bot.render.layout import TextBox, TextLayout, ellipsize
 
-WIDTH = 1100
+WIDTH = 720
 ROW_HEIGHT = 48
 HEADER_HEIGHT = 100
 COLUMN_HEADER_HEIGHT = 50
@@ -23,7 +25,7 @@ FOOTER_HEIGHT = 70
 MARGIN = 20
 MAX_ROWS = 40
 TEXT_SIZE = 30
-MIN_TEXT_SIZE = 20  # smaller is hard to read on a phone: long names are cut with "…" instead
+MIN_TEXT_SIZE = 24  # 12 px on a phone: long names are cut with "…" instead of shrinking further
 BACKGROUND = (24, 26, 32)
 ROW_SHADES = ((34, 37, 46), (42, 46, 57))
 DROPPED_TEXT = (140, 140, 150)
@@ -31,68 +33,58 @@ TEXT = (236, 236, 240)
 ACCENT = (255, 196, 64)
 RANK_WIDTH = 60
 NAME_WIDTH = 300
-# (short header key, width in pixels) after rank and name; the values come from ``_cells``. Short
-# headers keep the table narrow enough to read on a phone; the legend below names the prize goals.
+# (short header key, width in pixels) after rank and name; the values come from ``_cells``.
 NUMBER_COLUMNS: tuple[tuple[str, int], ...] = (
-    ("tournament.column.points", 90), ("tournament.column.opponents", 100), ("tournament.column.votes", 80),
-    ("tournament.column.survivals", 80), *((f"tournament.prize_short.{goal}", 90) for goal in PRIZE_GOALS))
+    ("tournament.column.points", 100), ("tournament.column.opponents", 110), ("tournament.column.votes", 110))
 
 
 def _cells(row: Standing) -> list[str]:
-    return [str(row.points), f"{float(row.opponents_average):.2f}", str(row.tally.votes),
-            str(row.tally.survivals), *(str(getattr(row.prizes, goal)) for goal in PRIZE_GOALS)]
+    return [str(row.points), f"{float(row.opponents_average):.2f}", str(row.tally.votes)]
 
 
 def render_standings(title: str, standings: Sequence[Standing], name: Callable[[object], str],
-                     language: str) -> Image.Image:
-    """The standings table as an RGB image (``png_bytes`` encodes it)."""
+                     language: str, *, boxes: list[TextBox] | None = None) -> Image.Image:
+    """The standings table as an RGB image (``png_bytes`` encodes it); ``boxes`` collects where each text
+    went (see ``bot.render.layout``)."""
     tr = Translate(language)
     shown = list(standings[:MAX_ROWS])
-    height = HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + ROW_HEIGHT * max(len(shown), 1) + FOOTER_HEIGHT
+    more = len(standings) - len(shown)
+    height = HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + ROW_HEIGHT * max(len(shown), 1) + FOOTER_HEIGHT * (1 + (more > 0))
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    title_font = fit_text(title, WIDTH - 2 * MARGIN, 48, bold=True, language=language)
-    draw.text((MARGIN, 28), title, font=title_font, fill=ACCENT)
+    layout = TextLayout(ImageDraw.Draw(image), boxes)
+    title_font = fit_text(title, WIDTH - 2 * MARGIN, 48, bold=True, language=language, min_size=MIN_TEXT_SIZE)
+    layout.text((MARGIN, 28), ellipsize(title, WIDTH - 2 * MARGIN, title_font), title_font, ACCENT)
     top = HEADER_HEIGHT
     headers = [(tr("tournament.column.rank"), RANK_WIDTH), (tr("tournament.column.player"), NAME_WIDTH),
                *((tr(key), width) for key, width in NUMBER_COLUMNS)]
-    _draw_row(draw, top, headers, language, bold=True, colour=ACCENT)
+    _draw_row(layout, top, headers, language, bold=True, colour=ACCENT)
     top += COLUMN_HEADER_HEIGHT
     if not shown:
-        draw.text((MARGIN, top + 6), tr("tournament.standings.empty"), font=font(TEXT_SIZE, language=language),
-                  fill=TEXT)
+        layout.text((MARGIN, top + 6), tr("tournament.standings.empty"), font(TEXT_SIZE, language=language), TEXT)
     for index, row in enumerate(shown):
-        draw.rectangle((0, top, WIDTH, top + ROW_HEIGHT), fill=ROW_SHADES[index % 2])
+        layout.draw.rectangle((0, top, WIDTH, top + ROW_HEIGHT), fill=ROW_SHADES[index % 2])
         label = name(row.player) + (f" ({tr('tournament.dropped')})" if row.dropped else "")
         cells = [(str(row.rank), RANK_WIDTH), (label, NAME_WIDTH),
                  *zip(_cells(row), (width for _, width in NUMBER_COLUMNS), strict=True)]
-        _draw_row(draw, top, cells, language, colour=DROPPED_TEXT if row.dropped else TEXT)
+        _draw_row(layout, top, cells, language, colour=DROPPED_TEXT if row.dropped else TEXT)
         top += ROW_HEIGHT
-    small = font(TEXT_SIZE - 10, language=language)
-    if len(standings) > len(shown):
-        draw.text((MARGIN, top + 4), tr("tournament.standings.more", count=len(standings) - len(shown)),
-                  font=small, fill=DROPPED_TEXT)
-    legend = " · ".join(f"{tr(f'tournament.prize_short.{goal}')} = {tr(f'tournament.prize.{goal}')}"
-                        for goal in PRIZE_GOALS)
-    draw.text((MARGIN, height - FOOTER_HEIGHT // 2 - 4), legend, fill=DROPPED_TEXT,
-              font=fit_text(legend, WIDTH - 2 * MARGIN, TEXT_SIZE - 10, language=language, min_size=14))
+    notes = ([tr("tournament.standings.more", count=more)] if more > 0 else []) + [tr("tournament.standings.csv_note")]
+    for note in notes:
+        note_font = fit_text(note, WIDTH - 2 * MARGIN, MIN_TEXT_SIZE, language=language, min_size=MIN_TEXT_SIZE)
+        layout.text((MARGIN, top + 18), ellipsize(note, WIDTH - 2 * MARGIN, note_font), note_font, DROPPED_TEXT)
+        top += FOOTER_HEIGHT
     return image
 
 
-def _draw_row(draw: ImageDraw.ImageDraw, top: int, cells: Sequence[tuple[str, int]], language: str, *,
-              bold: bool = False, colour: tuple[int, int, int] = TEXT) -> None:
+def _draw_row(layout: TextLayout | ImageDraw.ImageDraw, top: int, cells: Sequence[tuple[str, int]], language: str,
+              *, bold: bool = False, colour: tuple[int, int, int] = TEXT) -> None:
+    """One row of cells, each in the largest size down to ``MIN_TEXT_SIZE`` that fits, else cut with "…"."""
+    if not isinstance(layout, TextLayout):
+        layout = TextLayout(layout)
     left = MARGIN
     for text, width in cells:
         cell_font = fit_text(text, width - 10, TEXT_SIZE if not bold else TEXT_SIZE - 6, bold=bold,
                              language=language, min_size=MIN_TEXT_SIZE)
-        text = _ellipsize(text, width - 10, cell_font)
-        draw.text((left, top + (ROW_HEIGHT - cell_font.size) // 2 - 2), text, font=cell_font, fill=colour)
+        text = ellipsize(text, width - 10, cell_font)
+        layout.text((left, top + (ROW_HEIGHT - cell_font.size) // 2 - 2), text, cell_font, colour)
         left += width
-
-
-def _ellipsize(text: str, width: int, cell_font) -> str:
-    if cell_font.getlength(text) <= width:
-        return text
-    while text and cell_font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"

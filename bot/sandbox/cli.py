@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TextIO
 
 from bot.config import Config
 
@@ -43,9 +45,9 @@ def start_sandbox_from_run(args: argparse.Namespace) -> int:
 def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = None, script: Path | None = None,
                 files_dir: Path | None = None, tour: bool = True, open_images: bool = False) -> int:
     from bot.sandbox.session import SandboxSession
-    from bot.sandbox.terminal import TOUR, Terminal
+    from bot.sandbox.terminal import Terminal
 
-    lines: list[str] | None = None
+    lines: Iterable[str] | None = None
     if script is not None:
         try:
             lines = script.read_text(encoding="utf-8").splitlines()
@@ -53,10 +55,10 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
             print(f"podkeeper sandbox: cannot read {script}: {error.strerror}", file=sys.stderr)
             return 2
     elif not sys.stdin.isatty():
-        lines = sys.stdin.read().splitlines()  # no terminal (CI, a pipe): read to EOF, never wait
-        if not any(line.strip() for line in lines):
-            print(TOUR if tour else "", file=sys.stdout)
-            print("(no terminal and no input: nothing to run; pipe lines in or use --script FILE)")
+        lines = _piped_lines(sys.stdin)  # no terminal (CI, a pipe): each line runs as it arrives
+        if lines is None:
+            print("(no terminal and no input: nothing to run; pipe lines in, e.g. `echo /help | podkeeper sandbox`, "
+                  "or use --script FILE)")
             return 0
 
     workdir = Path(tempfile.mkdtemp(prefix="podkeeper-sandbox-"))
@@ -68,14 +70,14 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     session = SandboxSession(config.with_values(**overrides))
     restore_logging = _log_to_file(workdir / "sandbox.log")
     terminal = Terminal(session, files_dir or database.parent / "sandbox-files", open_images=open_images)
-    if tour and script is None:
-        terminal.print(TOUR.splitlines())
     terminal.print([f"(database: {database}; bot log: {workdir / 'sandbox.log'})",
                     "starting the bot… (a fresh database first imports the card data: a few seconds)"])
     status = 0
     try:
         terminal.start()
         terminal.print([f"bot ready: {len(session.fake.synced_commands.get(None, []))} commands synced"])
+        if tour and script is None:
+            terminal.print(terminal.tour())
         if lines is not None:
             terminal.run_lines(lines)
             failures = terminal.client.failures
@@ -94,6 +96,20 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
         terminal.close()
         restore_logging()
     return status
+
+
+def _piped_lines(stream: TextIO) -> Iterator[str] | None:
+    """The lines of a pipe, read lazily; ``None`` when it ends without a non-blank line.
+
+    Only the first non-blank line is waited for before the bot starts; the rest are read one at a time
+    while the bot runs, so a line's answer is printed before the next line is even read.
+    """
+    waiting: list[str] = []
+    for line in stream:
+        waiting.append(line.rstrip("\n"))
+        if line.strip():
+            return itertools.chain(waiting, (rest.rstrip("\n") for rest in stream))
+    return None
 
 
 def _log_to_file(path: Path) -> Callable[[], None]:

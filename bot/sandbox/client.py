@@ -1,14 +1,13 @@
 """The sandbox's command language: slash commands as typed in Discord, plus client commands.
 
-Slash commands: ``/deck check list:"1 Sol Ring\\n1 Command Tower" ruleset:commander``,
+Slash commands: ``/deck check decklist:"1 Sol Ring\\n1 Command Tower" ruleset:commander``,
 ``/pod start players:@alice @bob``: an option's value runs until the next ``name:`` of that
 command; quotes are optional and ``\\n`` is a line break. In text options ``@alice``/``#games``
 become mentions, as Discord's client does; member/role/channel options take names.
 
-Client commands (``:`` prefix, or ``/`` when the bot has no command of that name):
-``:as bob``, ``:in games``, ``:click 2`` / ``:click Confirm`` / ``:click #5 2``,
-``:select 1 red blue`` / ``:select #5 1 2``, ``:submit 1=Atraxa name=...``, ``:restart``,
-``:messages``, ``:users``, ``:channels``, ``:wait 2``, ``:help``, ``:quit``.
+Client commands (``:`` prefix, or ``/`` when the bot has no command of that name) are the ``_cmd_*``
+methods registered with ``@client_command(usage)``; ``:help`` is built from them and from the bot's synced
+command tree (``bot.sandbox.guide``), so it cannot describe an option the bot does not have.
 """
 
 from __future__ import annotations
@@ -16,11 +15,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.sandbox import guide
 from bot.sandbox.render import Renderer, modal_inputs
 from bot.sandbox.session import SandboxSession
 from bot.testing.fakediscord.commands import ATTACHMENT, STRING, CommandCatalog, CommandError, FoundCommand
@@ -28,23 +27,19 @@ from bot.testing.fakediscord.driver import HarnessError, Reply, UploadFile
 from bot.testing.fakediscord.model import FakeMessage
 
 log = logging.getLogger(__name__)
-CLIENT_COMMANDS = ("as", "in", "click", "select", "submit", "restart", "messages", "users", "channels", "wait",
-                   "help", "tour", "quit", "exit")
+_USAGE: dict[str, str] = {}  # client command name -> usage shown by :help, in definition order
 
-HELP = """\
-Type slash commands as in Discord, e.g.  /ping   /help   /config show
-  options:  /deck check list:"1 Sol Ring\\n1 Command Tower"    /pod start players:@alice @bob
-  Tab completes commands, options and the bot's own suggestions.
-Client commands (prefix ':' — or '/' when the bot has no command of that name):
-  :as NAME            act as another user (alice, bob, carol, admin = server owner; new names are created)
-  :in CHANNEL         switch channel (general, games, or a thread the bot opened)
-  :click N|LABEL      press button N (or by label) on the newest message with buttons; ':click #5 2' on message #5
-  :select [#M] [K] V… choose values (by value, label or number) in menu K (default 1)
-  :submit F=V …       fill and send the form (modal) the bot opened; fields by number or id
-  :messages [N]       show the last N messages of the channel again
-  :users  :channels   who and where;   :restart  restart the bot (the database is kept)
-  :wait SECONDS       let time pass (timers);   :help;   :quit
-"""
+
+def client_command(usage: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``_cmd_<name>`` as the client command ``:<name>`` with ``usage`` for ``:help``."""
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        _USAGE[handler.__name__.removeprefix("_cmd_")] = usage
+        return handler
+    return register
+
+
+CLIENT_COMMANDS = ("as", "in", "locale", "click", "select", "submit", "restart", "messages", "users", "channels",
+                   "wait", "help", "tour", "quit", "exit")
 
 
 class ClientError(Exception):
@@ -160,16 +155,14 @@ class SandboxClient:
     async def _slash(self, line: str) -> list[str]:
         found, values = self.parse_slash(line)
         reply = await self.session.driver.slash(found.qualified_name, user=self.session.current_user,
-                                                channel=self.session.channel(), options=values)
+                                                channel=self.session.channel(), options=values,
+                                                locale=self.session.locale_of())
         return self._after(reply)
 
     # -- client commands ----------------------------------------------------------------------------
 
     async def _client_command(self, text: str) -> list[str]:
-        try:
-            words = shlex.split(text)
-        except ValueError as error:
-            raise ClientError(str(error)) from None
+        words = split_words(text)
         if not words:
             raise ClientError("a client command follows ':' (try :help)")
         name, args = words[0], words[1:]
@@ -178,21 +171,31 @@ class SandboxClient:
             raise ClientError(f"unknown client command :{name} (try :help)")
         return await handler(args)
 
+    def client_commands(self) -> list[tuple[str, Callable[..., Any]]]:
+        """(usage, handler) of every client command, for ``:help``."""
+        return [(usage, getattr(self, f"_cmd_{name}")) for name, usage in _USAGE.items()]
+
+    @client_command("help")
     async def _cmd_help(self, args: list[str]) -> list[str]:
-        return HELP.splitlines()
+        """this list"""
+        return guide.help_text(self.catalog(), self.client_commands())
 
+    @client_command("tour")
     async def _cmd_tour(self, args: list[str]) -> list[str]:
-        from bot.sandbox.terminal import TOUR
+        """the guided tour again"""
+        return guide.tour(self.catalog(), self.session.locale_of())
 
-        return TOUR.splitlines()
-
+    @client_command("quit")
     async def _cmd_quit(self, args: list[str]) -> list[str]:
+        """leave (or Ctrl-D)"""
         self.quit_requested = True
         return ["bye"]
 
     _cmd_exit = _cmd_quit
 
+    @client_command("as NAME")
     async def _cmd_as(self, args: list[str]) -> list[str]:
+        """act as another user (alice, bob, carol, admin = the owner; a new name joins the server)"""
         if len(args) != 1:
             raise ClientError(":as NAME")
         name = args[0].lstrip("@")
@@ -201,27 +204,45 @@ class SandboxClient:
         self.session.current_user = name
         return [f"now acting as {name}" + (" (new member)" if created else "")]
 
+    @client_command("in CHANNEL")
     async def _cmd_in(self, args: list[str]) -> list[str]:
+        """switch channel (general, games, or a thread the bot opened)"""
         if len(args) < 1:
             raise ClientError(":in CHANNEL")
         channel = self.session.channel(" ".join(args))
         self.session.current_channel = channel.name
         return [f"now in #{channel.name}"]
 
+    @client_command("locale [LANG]")
+    async def _cmd_locale(self, args: list[str]) -> list[str]:
+        """set your Discord language: en, ja, zh-Hans, zh-Hant (or a Discord code such as fr)"""
+        user = self.session.current_user
+        if args:
+            self.session.set_locale(user, args[0])
+        return [f"{user}'s Discord language: {self.session.locale_of(user)}"]
+
+    @client_command("users")
     async def _cmd_users(self, args: list[str]) -> list[str]:
+        """who is in the server"""
         names = [m.name + (" (owner)" if m.id == self.session.guild.owner_id else "")
                  for m in self.session.guild.members.values() if not m.user.bot]
         return [f"users: {', '.join(names)}; you are {self.session.current_user}"]
 
+    @client_command("channels")
     async def _cmd_channels(self, args: list[str]) -> list[str]:
+        """the server's channels and threads"""
         return [f"channels: {', '.join('#' + n for n in self.session.channel_names())}; "
                 f"you are in #{self.session.current_channel}"]
 
+    @client_command("restart")
     async def _cmd_restart(self, args: list[str]) -> list[str]:
+        """restart the bot (the database is kept)"""
         await self.session.restart()
         return self.shown() + ["bot restarted (same database); old buttons should still work"]
 
+    @client_command("wait SECONDS")
     async def _cmd_wait(self, args: list[str]) -> list[str]:
+        """let time pass (timers)"""
         import asyncio
 
         seconds = float(args[0]) if args else 1.0
@@ -229,7 +250,9 @@ class SandboxClient:
         await self.session.driver.wait_quiet()
         return self.shown()
 
+    @client_command("messages [N]")
     async def _cmd_messages(self, args: list[str]) -> list[str]:
+        """show the last N messages of the channel again"""
         count = int(args[0]) if args else 5
         channel = self.session.channel()
         messages = [m for m in self.session.fake.channel_messages(channel, include_ephemeral=True)
@@ -244,25 +267,28 @@ class SandboxClient:
             return self.session.message_by_number(int(args[0][1:])), args[1:]
         return self.session.latest_with_components(kinds), args
 
+    @client_command("click [#M] N|LABEL")
     async def _cmd_click(self, args: list[str]) -> list[str]:
+        """press button N, or the one whose label is, starts with or contains LABEL, on the newest message (or #M)"""
         message, rest = self._target(args, (2,))
         if not rest:
             raise ClientError(":click N or :click LABEL")
         which = " ".join(rest)
         buttons = message.buttons
-        if which.isdigit():
-            index = int(which)
-            if not 1 <= index <= len(buttons):
-                raise ClientError(f"message #{self.session.number(message)} has buttons 1–{len(buttons)}")
-            button = buttons[index - 1]
-            reply = await self.session.driver.click(message, custom_id=button.get("custom_id"),
-                                                    label=None if button.get("custom_id") else button.get("label"),
-                                                    user=self.session.current_user)
+        if which.isdigit() and 1 <= int(which) <= len(buttons):
+            button = buttons[int(which) - 1]
+        elif which.isdigit() and not _matching(buttons, which, key="label"):
+            raise ClientError(f"message #{self.session.number(message)} has buttons 1–{len(buttons)}")
         else:
-            reply = await self.session.driver.click(message, label=which, user=self.session.current_user)
+            button = _pick(buttons, which, key="label", what="button")
+        reply = await self.session.driver.click(message, custom_id=button.get("custom_id"),
+                                                label=None if button.get("custom_id") else button.get("label"),
+                                                user=self.session.current_user, locale=self.session.locale_of())
         return self._after(reply)
 
+    @client_command("select [#M] [K] V…")
     async def _cmd_select(self, args: list[str]) -> list[str]:
+        """choose options in menu K (default 1) by number, then by value or (part of) the label"""
         message, rest = self._target(args, (3, 5, 6, 7, 8))
         menus = message.selects
         index = 1
@@ -271,38 +297,28 @@ class SandboxClient:
         if not 1 <= index <= len(menus):
             raise ClientError(f"message #{self.session.number(message)} has menus 1–{len(menus)}")
         menu = menus[index - 1]
-        values = [self._menu_value(menu, word) for word in rest]
-        reply = await self.session.driver.select(message, menu["custom_id"], values, user=self.session.current_user)
+        values = [menu_value(menu, word) for word in rest]
+        reply = await self.session.driver.select(message, menu["custom_id"], values, user=self.session.current_user,
+                                                 locale=self.session.locale_of())
         return self._after(reply)
 
-    def _menu_value(self, menu: dict[str, Any], word: str) -> Any:
-        if menu.get("type") != 3:
-            return word  # members/roles/channels by name
-        options = menu.get("options", [])
-        for option in options:
-            if word in (option["value"], option["label"]):
-                return option["value"]
-        if word.isdigit() and 1 <= int(word) <= len(options):
-            return options[int(word) - 1]["value"]
-        raise ClientError(f"menu has no option {word!r}; options: {[o['label'] for o in options]}")
-
+    @client_command("submit F=V …")
     async def _cmd_submit(self, args: list[str]) -> list[str]:
+        """fill and send the form the bot opened; fields by number or id (words after a value belong to it)"""
         opened = self.modals.get(self.session.current_user)
         if opened is None or opened.modal is None:
             raise ClientError(f"{self.session.current_user} has no open form; a button opens one")
         inputs = modal_inputs(opened.modal)
         values: dict[str, Any] = {}
-        for arg in args:
-            field, sep, value = arg.partition("=")
-            if not sep:
-                raise ClientError("fields are written field=value (field by number or id)")
+        for field, value in _field_values(args):
             if field.isdigit() and 1 <= int(field) <= len(inputs):
                 field = inputs[int(field) - 1]["custom_id"]
             item = next((i for i in inputs if i["custom_id"] == field), None)
             if item is None:
                 raise ClientError(f"the form has no field {field!r}")
             values[field] = value.split(",") if item.get("type") not in (4, None) else value.replace("\\n", "\n")
-        reply = await self.session.driver.submit_modal(opened, values, user=self.session.current_user)
+        reply = await self.session.driver.submit_modal(opened, values, user=self.session.current_user,
+                                                       locale=self.session.locale_of())
         del self.modals[self.session.current_user]
         return self._after(reply)
 
@@ -407,7 +423,8 @@ class SandboxClient:
             _, others = self.parse_slash(f"/{found.qualified_name} {rest[:last.start()]}")
         choices = await self.session.driver.autocomplete(found.qualified_name, name, _unquote(typed),
                                                          user=self.session.current_user,
-                                                         channel=self.session.channel(), options=others)
+                                                         channel=self.session.channel(), options=others,
+                                                         locale=self.session.locale_of())
         return [f"{head}{_quote(str(c['value']))} " for c in choices]
 
 
@@ -433,3 +450,61 @@ def _unquote(text: str) -> str:
 
 def _quote(text: str) -> str:
     return f'"{text}"' if " " in text else text
+
+
+# Words of a client command: whitespace-separated; "double" or 'single' quotes group words only when a whole
+# word is quoted, so an apostrophe inside a word (``:click I'm here``, ``1=Urza's Saga``) is just a letter.
+_WORD = re.compile(r"""(?:"([^"]*)"|'([^']*)')(?=\s|$)|(\S+)""")
+
+
+def split_words(text: str) -> list[str]:
+    return [next(group for group in match.groups() if group is not None) for match in _WORD.finditer(text)]
+
+
+def menu_value(menu: dict[str, Any], word: str) -> Any:
+    """An option by its number first (what the sandbox shows), then its value, then its label or part of it."""
+    if menu.get("type") != 3:
+        return word  # members/roles/channels by name
+    options = menu.get("options", [])
+    if word.isdigit() and 1 <= int(word) <= len(options):
+        return options[int(word) - 1]["value"]
+    exact = [o for o in options if word == o["value"]]
+    if exact:
+        return exact[0]["value"]
+    return _pick(options, word, key="label", what="option")["value"]
+
+
+def _field_values(args: list[str]) -> list[tuple[str, str]]:
+    """``1=Urza's Saga name=x`` → [("1", "Urza's Saga"), ("name", "x")]: a word without ``=`` continues a value."""
+    pairs: list[tuple[str, str]] = []
+    for arg in args:
+        field, sep, value = arg.partition("=")
+        if sep and field:
+            pairs.append((field, value))
+        elif pairs:
+            pairs[-1] = (pairs[-1][0], f"{pairs[-1][1]} {arg}")
+        else:
+            raise ClientError("fields are written field=value (field by number or id)")
+    return pairs
+
+
+def _matching(items: list[dict[str, Any]], text: str, *, key: str) -> list[dict[str, Any]]:
+    """Items whose ``key`` is ``text``, else starts with it, else contains it (ignoring case): the first
+    rule that matches anything wins, so "Keep" picks "Keep" even beside "Keep 6"."""
+    wanted = text.casefold()
+    labels = [(item, str(item.get(key) or "").casefold()) for item in items]
+    for rule in (str.__eq__, str.startswith, str.__contains__):
+        found = [item for item, label in labels if rule(label, wanted)]
+        if found:
+            return found
+    return []
+
+
+def _pick(items: list[dict[str, Any]], text: str, *, key: str, what: str) -> dict[str, Any]:
+    found = _matching(items, text, key=key)
+    labels = [str(item.get(key)) for item in items]
+    if not found:
+        raise ClientError(f"no {what} {text!r}; {what}s: {labels}")
+    if len({str(item.get(key)).casefold() for item in found}) > 1:
+        raise ClientError(f"{text!r} matches several {what}s: {[str(item.get(key)) for item in found]}")
+    return found[0]

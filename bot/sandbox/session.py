@@ -14,6 +14,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import discord
+
 from bot.config import Config
 from bot.testing.fakediscord.backend import FakeDiscord
 from bot.testing.fakediscord.model import FakeChannel, FakeMember, FakeMessage
@@ -23,6 +25,11 @@ from bot.testing.harness import standard_world
 log = logging.getLogger(__name__)
 SANDBOX_TOKEN = "sandbox-token"
 USERS = ("alice", "bob", "carol")
+DEFAULT_DISCORD_LOCALE = "en-US"
+# Our catalogue languages as the Discord locale a user would pick in Discord's settings.
+DISCORD_LOCALES = {"en": "en-US", "ja": "ja", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW"}
+# Every locale Discord's client offers (discord.Locale values), so untranslated ones can be tried too.
+DISCORD_CODES = tuple(locale.value for locale in discord.Locale)
 
 
 @dataclass
@@ -43,6 +50,7 @@ class SandboxSession:
         self._bot_task: asyncio.Task[None] | None = None
         self.current_user = "alice"
         self.current_channel = "general"
+        self.locales: dict[str, str] = {}  # user name -> Discord locale they "set in Discord" (:locale)
         self.shown_log = 0
         self.numbers: dict[int, int] = {}  # message id -> short number shown to the user
         self._redirect: Any = None
@@ -115,6 +123,19 @@ class SandboxSession:
             return self.member(name)
         member = self.fake.add_member(self.guild, name)
         return member
+
+    def locale_of(self, name: str | None = None) -> str:
+        """The Discord locale the user's client sends with each interaction (en-US until :locale)."""
+        return self.locales.get(name or self.current_user, DEFAULT_DISCORD_LOCALE)
+
+    def set_locale(self, name: str, wanted: str) -> str:
+        """Set a user's Discord language from one of ours (ja, zh-Hans) or a Discord code (zh-TW, fr)."""
+        code = DISCORD_LOCALES.get(wanted) or next((c for c in DISCORD_CODES if c.lower() == wanted.lower()), None)
+        if code is None:
+            raise ValueError(f"no Discord language {wanted!r}; try {', '.join(DISCORD_LOCALES)} or a Discord code "
+                             "such as fr, de, ko")
+        self.locales[name] = code
+        return code
 
     # -- messages -------------------------------------------------------------------------------
 

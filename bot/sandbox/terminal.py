@@ -19,24 +19,11 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.sandbox import guide
 from bot.sandbox.client import SandboxClient
 from bot.sandbox.session import SandboxSession
 
 log = logging.getLogger(__name__)
-
-TOUR = """\
-Welcome to the Podkeeper sandbox: the real bot, talking to a pretend Discord on this computer.
-You are alice in #general of the server "Podkeeper Test" (with bob, carol, and admin, the owner).
-A short tour — try these (Tab completes commands, options and card names):
-  /help                                              every command the bot has
-  /deck check decklist:"1 Sol Ring\\n1 Command Tower" commander:Atraxa, Praetors' Voice
-  /pod start players:@alice @bob                     a live pod board; then :click -5 or :click 1
-  /pod damage owner:alice target:bob amount:7        commander damage
-  /hydra start heads:3                               face the Hydra: :as bob, :click Join, :click Start
-  :as bob    :in games    :restart                   be someone else, go elsewhere, restart (data is kept)
-  :help  for all client commands;  :quit  (or Ctrl-D) to leave.
-"""
-
 
 class Terminal:
     def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO | None = None, *,
@@ -58,6 +45,10 @@ class Terminal:
     def start(self) -> None:
         self.thread.start()
         self.call(self.session.start())
+
+    def tour(self) -> list[str]:
+        """The guided tour, built from the commands the bot just synced (see ``bot.sandbox.guide``)."""
+        return guide.tour(self.client.catalog(), self.session.locale_of())
 
     def close(self) -> None:
         if self.thread.is_alive():
@@ -85,7 +76,8 @@ class Terminal:
         return f"{self.session.current_user}@#{self.session.current_channel}> "
 
     def run_lines(self, lines: Iterable[str]) -> None:
-        """Script mode: every line echoed with its output (a transcript)."""
+        """Script mode: every line echoed with its output (a transcript). ``lines`` may be a pipe: each line
+        runs as soon as it arrives, so a program can drive the sandbox and read the answers as it goes."""
         for line in lines:
             if line.strip().startswith("#"):
                 self.print([line.rstrip()])

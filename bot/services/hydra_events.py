@@ -15,10 +15,12 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 
 from bot.domain.hydra_events import (
     DEFAULT_GRACE_MINUTES,
     EventError,
+    EventSummary,
     Leaderboard,
     LoggedAction,
     OpenTable,
@@ -33,13 +35,17 @@ from bot.domain.hydra_events import (
     parse_start,
     place_late_group,
     seat_players,
+    summarize,
 )
 from bot.services.hydra import ActResult, HydraService, HydraTable
 from bot.storage.db import Database
 from bot.storage.hydra import PLAYING
 from bot.storage.hydra_events import (
     ACTIVE,
+    ALL_STATUSES,
+    CANCELLED,
     DROPPED,
+    FINISHED,
     JOINED,
     OPEN,
     RUNNING,
@@ -76,6 +82,11 @@ class EventStatus:
 
     def count(self, *states: str) -> int:
         return sum(e.state in states for e in self.entrants)
+
+    @cached_property
+    def summary(self) -> EventSummary:
+        """What every message says about the event (computed once per status)."""
+        return summarize(self.board, over=self.event.status in (FINISHED, CANCELLED))
 
 
 @dataclass(frozen=True)
@@ -123,6 +134,21 @@ class HydraEventService:
             raise EventError("hydra_events.error.no_event")
         return event
 
+    async def for_status(self, guild_id: int, channel_id: int | None, event_id: int | None = None) -> EventRow:
+        """The event ``/hydra event status`` means: the one named, else the one whose table plays in this
+        thread, else the server's event not yet over, else the latest event of this channel, else of the
+        server (a finished event still has results to show)."""
+        if not event_id and channel_id is not None:
+            event_id = await self.repo.event_of_thread(channel_id)
+        if event_id:
+            return await self.current(guild_id, event_id)
+        event = (await self.repo.latest(guild_id, ACTIVE)
+                 or await self.repo.latest(guild_id, ALL_STATUSES, channel_id=channel_id)
+                 or await self.repo.latest(guild_id, ALL_STATUSES))
+        if event is None:
+            raise EventError("hydra_events.error.no_event")
+        return event
+
     async def set_messages(self, event_id: int, **ids: int | None) -> None:
         await self.repo.update(event_id, **ids)
 
@@ -148,7 +174,10 @@ class HydraEventService:
             await self.repo.add_group(event_id, members, state=state, table_no=table_no)
         except AlreadyEntered as already:
             names = ", ".join(name for user, name in members if user in already.args[0])
-            raise EventError("hydra_events.error.already_joined", players=names) from None
+            # Before the start, whoever is in can leave and come back as one group: say so.
+            key = "hydra_events.error.already_joined_regroup" if state == JOINED and len(members) > 1 else \
+                "hydra_events.error.already_joined"
+            raise EventError(key, players=names) from None
 
     async def _join_late(self, event: EventRow, members: Sequence[tuple[int, str]]) -> JoinOutcome:
         tables = await self.repo.tables(event.event_id)

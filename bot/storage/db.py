@@ -221,17 +221,19 @@ class Database:
                 f"Upgrade Podkeeper; the database was not changed.")
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[Migration]:
-        """Apply every migration newer than the database, each in its own transaction."""
+        """Apply every migration the database has not had yet, in number order, each in its own
+        transaction. Not only those above the highest applied: features developed in parallel merge
+        numbers out of order (0009 may land after 0012), and a skipped one would never run."""
         migrations = available_migrations() if migrations is None else migrations
         await self.check_schema_not_newer(migrations)
         async with self.transaction() as conn:
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
-        current = await self.schema_version()
+        done = {int(row[0]) for row in await self.fetchall("SELECT version FROM schema_version")}
         applied: list[Migration] = []
         for migration in migrations:
-            if migration.version <= current:
+            if migration.version in done:
                 continue
             async with self.transaction() as conn:
                 for statement in split_sql(migration.sql()):

@@ -17,6 +17,7 @@ from bot.storage.db import Database, now_iso
 # event status
 OPEN, SEATING, RUNNING, FINISHED, CANCELLED = "open", "seating", "running", "finished", "cancelled"
 ACTIVE = (OPEN, SEATING, RUNNING)
+ALL_STATUSES = (*ACTIVE, FINISHED, CANCELLED)
 # entrant state
 JOINED, SEATED, WAITING, DROPPED = "joined", "seated", "waiting", "dropped"
 
@@ -122,11 +123,15 @@ class HydraEventRepository:
             "ORDER BY event_id", (FINISHED,))
         return [EventRow(*row) for row in rows]
 
-    async def latest(self, guild_id: int, statuses: Sequence[str]) -> EventRow | None:
+    async def latest(self, guild_id: int, statuses: Sequence[str], *, channel_id: int | None = None
+                     ) -> EventRow | None:
+        """The newest event of the server in one of ``statuses`` (announced in ``channel_id`` if given)."""
         marks = ", ".join("?" for _ in statuses)
+        in_channel = " AND channel_id = ?" if channel_id is not None else ""
         row = await self.db.fetchone(
-            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM hydra_events WHERE guild_id = ? AND status IN ({marks}) "
-            "ORDER BY event_id DESC LIMIT 1", (guild_id, *statuses))
+            f"SELECT {', '.join(_EVENT_COLUMNS)} FROM hydra_events WHERE guild_id = ? AND status IN ({marks})"
+            f"{in_channel} ORDER BY event_id DESC LIMIT 1",
+            (guild_id, *statuses, *([channel_id] if channel_id is not None else [])))
         return None if row is None else EventRow(*row)
 
     async def update(self, event_id: int, **changes: object) -> None:
@@ -229,6 +234,10 @@ class HydraEventRepository:
         row = await self.db.fetchone("SELECT event_id, table_no FROM hydra_event_tables WHERE game_id = ?",
                                      (game_id,))
         return None if row is None else (row[0], row[1])
+
+    async def event_of_thread(self, thread_id: int) -> int | None:
+        """The event whose table plays in thread ``thread_id``, else None."""
+        return await self.db.scalar("SELECT event_id FROM hydra_event_tables WHERE thread_id = ?", (thread_id,))
 
     # -- the end ------------------------------------------------------------------------------------
     async def finish(self, event_id: int, winners: Sequence[tuple[int, int]], role_id: int | None) -> bool:

@@ -55,3 +55,19 @@ def test_pick_language_prefers_user_then_guild_then_default() -> None:
     assert pick_language("fr", "zh-TW", default="en") == "zh-Hant"
     assert pick_language("ja", "zh-TW") == "ja"
     assert pick_language(None, None, default="zh-Hans") == "zh-Hans"
+
+
+def test_choose_language_follows_the_rule_in_order() -> None:
+    from bot.i18n import choose_language
+
+    full = dict(member_choice="ja", discord_locale="zh-TW", server_setting="zh-Hans", server_locale="en-US")
+    first = choose_language(**full)
+    assert (first.language, first.source) == ("ja", "member")
+    steps = [("member_choice", "zh-Hant", "discord"), ("discord_locale", "zh-Hans", "server"),
+             ("server_setting", "en", "server_discord")]
+    for dropped, expected, source in steps:
+        full[dropped] = None if dropped != "discord_locale" else "fr"  # an untranslated locale is skipped
+        choice = choose_language(**full)
+        assert (choice.language, choice.source) == (expected, source)
+    full["server_locale"] = None
+    assert choose_language(**full).source == "default"

@@ -155,7 +155,7 @@ async def test_begin_seats_tables_plays_them_and_awards_the_winners(tmp_path) ->
         for seat in second_game.seats:
             assert role.id not in h.guild.members[seat.user_id].role_ids
         image = Image.open(io.BytesIO(next(iter(results.files.values()))))
-        assert image.width == 1000 and image.height > 400
+        assert image.width == 720 and image.height > 400
         assert image.getpixel((10, 10)) == (24, 26, 32)  # the dark background, drawn
         awards = await cog(h).events.repo.awards(1)
         assert {a.user_id for a in awards} == winners and all(a.role_granted for a in awards)
@@ -254,7 +254,7 @@ async def test_a_running_event_survives_a_restart_and_finishes_by_itself(tmp_pat
         results = h.fake.messages[event.results_message_id]
         assert "<@" in results.content and results.files
         leaderboard = h.fake.messages[event.leaderboard_message_id]
-        assert "Tables won 1 · lost 0 · still playing 0" in leaderboard.embeds[0]["description"]
+        assert "Final: tables won 1 · lost 0 · unfinished 0 · players standing 2" in leaderboard.embeds[0]["description"]
 
 
 async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_path) -> None:

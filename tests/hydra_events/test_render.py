@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.domain.hydra_events import LOST, ONGOING, WON, PlayerLine, TableLine, build_leaderboard
+from bot.domain.hydra_events import LOST, ONGOING, WON, PlayerLine, TableLine, build_leaderboard, summarize
 from bot.i18n import Translate
 from bot.render.fonts import png_bytes
 from bot.render.leaderboard import (
@@ -27,13 +27,13 @@ def board(tables: int = 3):
         outcome = (WON, LOST, ONGOING)[no % 3]
         players = tuple(PlayerLine(no * 10 + i, f"プレイヤー{no}-{i}", no, i, outcome != LOST) for i in range(4))
         lines.append(TableLine(no, outcome, 3 + no, sum(p.severed for p in players), 2, players))
-    return build_leaderboard(lines)
+    return summarize(build_leaderboard(lines), over=False)
 
 
 @pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
 def test_image_has_a_row_per_table_and_player_and_draws_the_title(language: str) -> None:
     image = Image.open(io.BytesIO(png_bytes(render_leaderboard("Hydra night", board(3), language))))
-    assert image.width == 1000
+    assert image.width == 720
     rows = 3 + 12
     assert image.height >= rows * ROW_HEIGHT
     assert image.getpixel((5, 5)) == BACKGROUND
@@ -53,7 +53,7 @@ def test_long_events_are_cut_to_a_phone_sized_image_and_the_texts_say_how_many_m
 
 
 def test_empty_leaderboard_reads_as_such() -> None:
-    empty = build_leaderboard([])
+    empty = summarize(build_leaderboard([]), over=True)
     tr = Translate("en")
     assert tables_text(empty, tr) == "—" and "Fastest" not in summary_text(empty, tr)
     assert render_leaderboard("Hydra night", empty, "en").height > 0

@@ -26,13 +26,13 @@ def row_top(position: int) -> int:
 def test_hand_image_rows_stripes_and_pips(cards):
     hand = [cards["Path to Exile"], cards["Mountain"], cards["Fire // Ice"], cards["Boros Guildmage"]]
     image = decode(hand_render.render_hand(hand, "en", title="Opening hand", subtitle="7 cards"))
-    assert image.size == (800, hand_render.HEADER + 4 * (hand_render.ROW + hand_render.ROW_GAP) + hand_render.MARGIN)
+    assert image.size == (hand_render.WIDTH, hand_render.HEADER + 4 * (hand_render.ROW + hand_render.ROW_GAP) + hand_render.MARGIN)
     stripe_x = hand_render.MARGIN + 4
     assert image.getpixel((stripe_x, row_top(0) + 40)) == PIP_COLOURS["W"]  # white instant
     assert image.getpixel((stripe_x, row_top(1) + 40)) == hand_render.LAND
     assert image.getpixel((stripe_x, row_top(2) + 40)) == hand_render.GOLD  # Fire // Ice: red and blue
     # Path to Exile costs {W}: one white pip at the right edge of its row.
-    right = 800 - hand_render.MARGIN - 12
+    right = hand_render.WIDTH - hand_render.MARGIN - 12
     pip_left = right - 2 * hand_render.PIP_RADIUS - hand_render.PIP_GAP
     assert image.getpixel((pip_left + 4, row_top(0) + 10 + hand_render.PIP_RADIUS)) == PIP_COLOURS["W"]
     # Boros Guildmage costs {R/W}{R/W}: hybrid pips show both colours.
@@ -57,20 +57,25 @@ def test_hand_names_follow_the_language_and_marked_rows_are_tinted(cards):
 
 def test_odds_chart_bars(inferno_library):
     odds = deck_odds(DeckCounts.of(inferno_library))
-    image = odds_render.odds_chart(odds, "zh-Hans")
-    assert image.size == (odds_render.WIDTH, odds_render.HEIGHT)
+    boxes: list = []
+    image = odds_render.odds_chart(odds, "zh-Hans", boxes=boxes)
+    assert image.width == odds_render.WIDTH
     decoded = decode(__import__("bot.render.fonts", fromlist=["png_bytes"]).png_bytes(image))
-    left, right, bottom = 24, 470, odds_render.HEIGHT - 24
-    base = bottom - 36
+    left, right, base = odds_render.MARGIN, odds_render.WIDTH - odds_render.MARGIN, odds_render.BARS_BASE
     slot = (right - left) / 8
     for k in range(8):
         x = int(left + k * slot + slot / 2)
         expected = odds_render.KEEPABLE if 2 <= k <= 5 else odds_render.OTHER
         if odds.p_lands_in_opening[k] > 0.02:  # tall enough to sample
             assert decoded.getpixel((x, base - 3)) == expected, k
-    # London's stacked bar starts with its 7-card share in the full London colour.
-    row_height = (bottom - 80 - 60) / 3
-    bar_top = 80 + 50 + row_height + 32
-    assert decoded.getpixel((505, int(bar_top) + 5)) == odds_render.STYLE_COLOURS[MulliganStyle.LONDON]
-    # … and the highest bar (3 lands) reaches the top of the panel area.
-    assert decoded.getpixel((int(left + 3 * slot + slot / 2), 80 + 92)) == odds_render.KEEPABLE
+    # … and the highest bar (3 lands) reaches the top of the bar area.
+    assert decoded.getpixel((int(left + 3 * slot + slot / 2), odds_render.BARS_TOP + 2)) == odds_render.KEEPABLE
+    # London's stacked bar, under its name, starts with its 7-card share in the full London colour.
+    london = next(b for b in boxes if b.text == "伦敦调度")
+    assert decoded.getpixel((left + 5, london.box[3] + 20)) == odds_render.STYLE_COLOURS[MulliganStyle.LONDON]
+    # Every share of every bar is named in a legend, even a sliver too thin for a label.
+    texts = [b.text for b in boxes]
+    for style in odds.styles.values():
+        for size, share in odds_render._size_groups(style):
+            if share > 0:
+                assert f"{size}: {odds_render.percent(share)}" in texts, (style.style, size)

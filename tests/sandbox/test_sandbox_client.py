@@ -7,8 +7,10 @@ import re
 import pytest
 import pytest_asyncio
 
-from bot.sandbox.client import ClientError, SandboxClient
+from bot.sandbox import guide
+from bot.sandbox.client import CLIENT_COMMANDS, ClientError, SandboxClient
 from bot.sandbox.session import SandboxSession
+from bot.testing.fakediscord.commands import CommandError
 from bot.testing.harness import default_config
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot for the module: starting one takes ~2 s
@@ -65,10 +67,72 @@ async def test_completion_of_commands_options_choices_and_the_bots_autocomplete(
 
 
 async def test_every_command_of_the_guided_tour_works(client) -> None:
-    from bot.sandbox.terminal import TOUR
-
-    lines = [line.strip().split("   ")[0] for line in TOUR.splitlines() if line.strip().startswith("/")]
+    lines = guide.tour_lines(client.catalog())
     assert len(lines) >= 5
+    shown = "\n".join(guide.tour(client.catalog()))
     for line in lines:
+        assert line in shown
         out = await client.execute(line)
         assert out and not any(o.startswith("!") for o in out), (line, out)
+
+
+async def test_tour_and_help_are_built_from_the_command_tree(client) -> None:
+    helped = "\n".join(await client.execute(":help"))
+    assert '/deck check decklist:"1 Sol Ring' in helped and " list:" not in helped
+    for root in client.catalog().roots():
+        assert f"/{root['name']}" in helped
+    for name in CLIENT_COMMANDS:
+        if name != "exit":
+            assert f"  :{name}" in helped, name
+    described = "\n".join(guide.tour(client.catalog()))
+    assert "List Podkeeper's commands" in described, "the tour shows the bot's own description of /help"
+    with pytest.raises(CommandError, match="no option 'list'"):
+        guide.example_line(client.catalog(), guide.Example("deck check", (("list", "1 Sol Ring"),)))
+    with pytest.raises(CommandError, match="no slash command"):
+        guide.example_line(client.catalog(), guide.Example("decks check"))
+
+
+async def test_locale_sets_one_users_discord_language(client) -> None:
+    assert await client.execute(":locale ja") == ["alice's Discord language: ja"]
+    japanese = "\n".join(await client.execute("/help"))
+    assert "Podkeeper のコマンド" in japanese
+    assert "デッキリスト" in "\n".join(await client.execute(":tour")), "descriptions in the user's language"
+    await client.execute(":as bob")
+    assert "Podkeeper commands" in "\n".join(await client.execute("/help")), "bob's language is his own"
+    assert await client.execute(":locale zh-Hant") == ["bob's Discord language: zh-TW"]
+    assert "Podkeeper 指令" in "\n".join(await client.execute("/help"))
+    assert (await client.execute(":locale klingon"))[0].startswith("! no Discord language 'klingon'")
+    await client.execute(":locale en")
+    await client.execute(":as alice")
+    await client.execute(":locale en")
+    assert client.session.locale_of("alice") == "en-US"
+
+
+async def test_menus_and_buttons_match_numbers_then_values_then_partial_labels(client) -> None:
+    await client.execute("/pod start players:@alice @bob")
+    shuffled = await client.execute(":click shuff")  # a unique prefix of "Shuffle seats", any case
+    assert not any(line.startswith("!") for line in shuffled), shuffled
+    picked = await client.execute(":select bob")  # part of the option "2 bob (40)"
+    assert not any(line.startswith("!") for line in picked), picked
+    assert (await client.execute(":click o"))[0].startswith("! 'o' matches several buttons")
+    assert (await client.execute(":click Teleport"))[0].startswith("! no button 'Teleport'")
+
+
+async def test_click_a_label_with_an_apostrophe_on_a_numbered_message(client) -> None:
+    """``:click #N I'm here`` (the check-in button of a Hydra event table) used to fail on the quote."""
+    for line in (":as admin", "/hydra event create name:Night start:in 1h heads:2 table_size:2",
+                 ":as alice", ":click Join", ":as bob", ":click join", ":as admin"):
+        assert not any(out.startswith("!") for out in await client.execute(line)), line
+    begun = await client.execute("/hydra event begin")
+    number, current = None, ""
+    for line in begun:  # the message (its "#N" header) whose buttons include "I'm here"
+        header = re.match(r"(#\d+) Podkeeper in ", line)
+        current = header.group(1) if header else current
+        if "] I'm here" in line:
+            number = current
+    assert number is not None, begun
+    await client.execute(":as alice")
+    await client.execute(":in Night — table 1")
+    checked = await client.execute(f":click {number} I'm here")
+    assert any("checked in" in out for out in checked), checked
+    await client.execute(":in general")

@@ -76,6 +76,42 @@ def test_script_mode_runs_a_pod_through_a_restart(tmp_path: Path) -> None:
     assert database.exists() and not Path(f"{database}-wal").exists(), "the database was closed cleanly"
 
 
+def test_piped_lines_run_as_they_arrive_and_the_run_ends_cleanly(tmp_path: Path) -> None:
+    """A program drives the sandbox through a pipe: it sees /ping's answer before it sends the next line,
+    and leaving with a view's timeout still pending logs no "Task was destroyed but it is pending!"."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "PODKEEPER_DISCORD_TOKEN")}
+    env["PODKEEPER_CARDS_PATH"] = str(HARNESS_CARDS)
+    process = subprocess.Popen([sys.executable, "-m", "bot", "sandbox", "--no-tour"], cwd=tmp_path, env=env,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(b"/ping\n")
+        process.stdin.flush()
+        seen = _read_until(process.stdout, b"Pong!", timeout=90)  # stdin is still open: the line ran on arrival
+        assert b"alice@#general> /ping" in seen
+        # the Commander button opens a panel with a 10-minute timeout, still pending when we quit
+        out, err = process.communicate(b"/pod start players:@alice @bob\n:click Commander\n:quit\n", timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err.decode()
+    assert b"Commander damage" in out and out.rstrip().endswith(b"bye")
+    assert b"alice@#general> /ping" not in out, "what was read before is not printed twice"
+    assert b"Task was destroyed" not in err and b"ERROR" not in err, err.decode()
+
+
+def _read_until(stream, marker: bytes, timeout: float) -> bytes:
+    seen, deadline = b"", time.monotonic() + timeout
+    while marker not in seen:
+        assert time.monotonic() < deadline, f"never saw {marker!r}; got:\n{seen.decode(errors='replace')}"
+        ready, _, _ = select.select([stream], [], [], 0.2)
+        if ready:
+            chunk = os.read(stream.fileno(), 65536)
+            assert chunk, f"the sandbox ended early:\n{seen.decode(errors='replace')}"
+            seen += chunk
+    return seen
+
+
 def test_run_without_token_on_a_terminal_completes_and_exits_at_once(tmp_path: Path) -> None:
     """``podkeeper run`` with no token on a TTY: the interactive sandbox, readline completion, Ctrl-D."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "PODKEEPER_DISCORD_TOKEN")}
@@ -140,7 +176,7 @@ def no_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PODKEEPER_CARDS_PATH", str(HARNESS_CARDS))
 
 
-def test_run_without_token_and_without_a_terminal_reads_stdin_to_the_end(no_token, monkeypatch, capsys) -> None:
+def test_run_without_token_and_without_a_terminal_runs_stdin(no_token, monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("/ping\n/nope\n/config show\n"))
     assert main(["run"]) == 1, "a failed line makes the exit status 1"
     captured = capsys.readouterr()

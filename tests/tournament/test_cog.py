@@ -155,7 +155,7 @@ async def test_deadline_passed_while_down_closes_on_start(h):
     await h.settle()
     assert message.embeds[0]["title"] == f"Game {game_id}: result of the vote"
     dave = h.user("dave").id
-    assert f"<@{dave}>: survived — · 1 votes · **1 points**" in message.embeds[0]["description"]
+    assert f"<@{dave}>: survived — · 1 vote · **1 point**" in message.embeds[0]["description"]
     refused = await h.select(ballot.message, menu["custom_id"], [str(h.user("alice").id)], user="carol")
     assert refused.ephemeral and "has closed" in refused.content
 
@@ -231,7 +231,7 @@ async def test_t2_mana_pool_report_confirmed_by_another_player(h):
     assert fields["Biggest mana pool"] == f"<@{h.user('alice').id}> — 12"
     # standard scoring: no vote; the table sees the result at once (an agreed draw: 1 point each still in)
     (result,) = [m for m in h.messages("games") if m.embeds and m.embeds[0]["title"] == f"Game {game_id}: result"]
-    assert f"<@{h.user('alice').id}>: survived ✅ · 0 votes · **1 points**" in result.embeds[0]["description"]
+    assert f"<@{h.user('alice').id}>: survived ✅ · 0 votes · **1 point**" in result.embeds[0]["description"]
 
 
 async def test_a_large_round_lists_every_table_and_gives_each_a_board(tmp_path):

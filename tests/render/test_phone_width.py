@@ -1,0 +1,123 @@
+"""Every image at phone width: Discord shows it about 360 px wide. Each renderer reports where it drew its
+texts (``bot.render.layout``); the PNG is decoded and shrunk to 360 px as a phone would, and every text must
+keep a readable size, hold real ink there, stay inside the image and not overlap another text."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.cards.model import Card
+from bot.domain.hydra_events import LOST, ONGOING, WON, PlayerLine, TableLine, build_leaderboard, summarize
+from bot.domain.mulligan.odds import DeckCounts, deck_odds
+from bot.domain.tournament import DEMOCRATIC
+from bot.domain.tournament.games import checked_game
+from bot.domain.tournament.standings import compute_standings
+from bot.i18n import LANGUAGES, t
+from bot.render.fonts import png_bytes
+from bot.render.hand import hand_image
+from bot.render.layout import PHONE_WIDTH, TextBox, phone_problems
+from bot.render.leaderboard import render_leaderboard
+from bot.render.odds import odds_chart
+from bot.render.standings import render_standings
+
+DATA = Path(__file__).parent.parent / "data"
+MIN_INK_PX = 6  # the drawn height of the tallest glyph of a text, on the phone
+
+
+def _cards() -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for line in (DATA / "mulligan_cards.jsonl").read_text(encoding="utf-8").splitlines():
+        card = Card.from_scryfall(json.loads(line))
+        cards[card.name] = card
+        cards.setdefault(card.front.name, card)
+    return cards
+
+
+CARDS = _cards()
+
+
+def _library() -> list[Card]:
+    library = []
+    for line in (DATA / "mulligan_heavenly_inferno.txt").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"(\d+)\s+(.+)", line.strip())
+        if match:
+            library += [CARDS[match.group(2)]] * int(match.group(1))
+    return library
+
+
+def odds(language: str, boxes: list[TextBox]) -> Image.Image:
+    return odds_chart(deck_odds(DeckCounts.of(_library())), language, boxes=boxes)
+
+
+def hand(language: str, boxes: list[TextBox]) -> Image.Image:
+    cards = sorted({card.name: card for card in _library()}.values(), key=lambda c: -len(c.name))[:7]
+    title = t("mulligan.practice.title", language, deck="Heavenly Inferno of the Long Deck Names",
+              style=t("mulligan.style.partial_paris", language))
+    subtitle = t("mulligan.practice.hand_status", language, cards=7, lands=1, mulligans=1)
+    return hand_image(cards, language, title=title, subtitle=subtitle, marked={1}, boxes=boxes)
+
+
+def standings(language: str, boxes: list[TextBox]) -> Image.Image:
+    names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player"]
+    games = [checked_game(1, names, {"Ben"}, {"Ben": "Dan the very long-named player"})]
+    players = names + [f"player {i}" for i in range(50)]
+    return render_standings("Friday night EDH league, season 3", compute_standings(games, DEMOCRATIC, seed=1,
+                            players=players), str, language, boxes=boxes)
+
+
+def leaderboard(language: str, boxes: list[TextBox]) -> Image.Image:
+    lines = []
+    for no in range(1, 19):
+        outcome = (WON, LOST, ONGOING)[no % 3]
+        players = tuple(PlayerLine(no * 10 + i, f"プレイヤー番号{no}-{i} with a long name", no, i, outcome != LOST)
+                        for i in range(4))
+        lines.append(TableLine(no, outcome, 3 + no, 12, 2, players))
+    return render_leaderboard("Hydra night of the longest name", summarize(build_leaderboard(lines), over=True),
+                              language, boxes=boxes)
+
+
+RENDERERS: dict[str, Callable[[str, list[TextBox]], Image.Image]] = {
+    "odds chart": odds, "practice hand": hand, "standings": standings, "hydra event leaderboard": leaderboard}
+
+
+def _ink_height(phone: Image.Image, box: tuple[int, int, int, int], scale: float) -> int:
+    """Rows of the shrunk image inside ``box`` that hold ink (differ from the box's commonest colour)."""
+    left, top, right, bottom = (int(box[0] * scale), int(box[1] * scale),
+                                int(box[2] * scale) + 1, int(box[3] * scale) + 1)
+    crop = phone.crop((left, top, right, bottom))
+    background = max(crop.getcolors(maxcolors=crop.width * crop.height))[1]
+    rows = 0
+    for y in range(crop.height):
+        if any(max(abs(a - b) for a, b in zip(crop.getpixel((x, y)), background, strict=True)) > 60
+               for x in range(crop.width)):
+            rows += 1
+    return rows
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", list(RENDERERS))
+def test_every_image_reads_at_phone_width(name: str, language: str) -> None:
+    boxes: list[TextBox] = []
+    image = Image.open(io.BytesIO(png_bytes(RENDERERS[name](language, boxes)))).convert("RGB")
+    assert len(boxes) >= 10, "the renderer reports its texts"
+    assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
+    scale = PHONE_WIDTH / image.width
+    phone = image.resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
+    thin = [f"{b.text!r}: {ink} px of ink" for b in boxes if re.search(r"\w", b.text)
+            and (ink := _ink_height(phone, b.box, scale)) < MIN_INK_PX]
+    assert not thin, "\n".join(thin)
+
+
+def test_the_check_catches_small_and_overlapping_text() -> None:
+    small = TextBox("tiny", (0, 0, 40, 10), 20)
+    assert phone_problems([small], 1000) == ["'tiny': 7.2 px at 360 px wide (< 12)"]
+    first, second = TextBox("a", (0, 0, 50, 30), 30), TextBox("b", (40, 20, 90, 50), 30)
+    assert "overlaps" in phone_problems([first, second], 720)[0]
+    assert phone_problems([TextBox("c", (700, 0, 730, 30), 30)], 720)[0].startswith("'c' leaves the image")
