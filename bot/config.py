@@ -53,6 +53,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS),
     Setting("defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES),
     Setting("logging", "level", str, "INFO", "Log level.", LOG_LEVELS),
+    Setting("privacy", "retention_days", int, 30, "Days a server's data (games, decks, events, tournaments, "
+            "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
+            "deletes it at once."),
 )
 
 
@@ -87,6 +90,10 @@ class Config:
     @property
     def default_locale(self) -> str:
         return self.get("defaults", "locale")
+
+    @property
+    def retention_days(self) -> int:
+        return self.get("privacy", "retention_days")
 
     @property
     def log_level(self) -> str:

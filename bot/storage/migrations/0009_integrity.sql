@@ -14,3 +14,10 @@ UPDATE pod_games SET shown_seq = (SELECT MAX(seq) FROM pod_events WHERE pod_even
 -- shown on start. Votes closed before this migration count as shown.
 ALTER TABLE tournament_games ADD COLUMN announced_at TEXT;
 UPDATE tournament_games SET announced_at = vote_closed_at WHERE vote_closed_at IS NOT NULL;
+
+-- Members' data rights: when the bot left a server. Its data is deleted after the retention period
+-- ([privacy] retention_days); coming back before then cancels the deletion.
+CREATE TABLE guild_departures (
+    guild_id  BIGINT PRIMARY KEY,
+    left_at   TEXT NOT NULL
+);
