@@ -61,6 +61,11 @@ class PodService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._games: dict[int, LoadedGame] = {}
 
+    def forget_all(self) -> None:
+        """Drop the cached games (after ids in stored events were rewritten, e.g. ``/privacy delete``);
+        the next read refolds each game from the database."""
+        self._games.clear()
+
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 

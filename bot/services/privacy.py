@@ -5,6 +5,7 @@ after the bot leaves it (``[privacy] retention_days``, default 30) or at once wi
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -26,6 +27,14 @@ class PrivacyService:
         data = {"user_id": user_id, "exported_at": self.clock().isoformat(timespec="seconds"),
                 **await self.repo.export_user(user_id)}
         return json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
+
+    async def delete_member(self, user_id: int) -> int:
+        """``/privacy delete``: the member's decks, settings and profile go; their id in games, votes
+        and results becomes one random negative number (never a Discord id), the same everywhere, so
+        other players' games still replay and their standings stay correct. Returns the pseudonym."""
+        pseudonym = -secrets.randbelow(2**62) - 1
+        await self.repo.delete_user(user_id, pseudonym)
+        return pseudonym
 
     async def purge_guild(self, guild_id: int) -> dict[str, int]:
         return await self.repo.purge_guild(guild_id)

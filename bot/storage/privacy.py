@@ -66,6 +66,44 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
 )
 
 
+DELETED_NAME = "deleted member"
+# Rows that are the member's alone: deleted. (table, user column)
+OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings", "user_id"),
+                                         ("hydra_profiles", "user_id"))
+# Where other players' records mention the member: the id becomes the pseudonym. (table, id column, name column)
+SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
+    ("pod_games", "created_by", None), ("pod_events", "actor_id", None),
+    ("hydra_games", "created_by", None), ("hydra_seats", "user_id", "name"), ("hydra_actions", "actor_id", None),
+    ("hydra_events", "created_by", None), ("hydra_event_entrants", "user_id", "name"),
+    ("hydra_event_awards", "user_id", None),
+    ("tournaments", "created_by", None), ("tournament_entrants", "user_id", "name"),
+    ("tournament_pod_seats", "user_id", None), ("tournament_game_players", "user_id", None),
+    ("tournament_votes", "voter_id", None), ("tournament_votes", "votee_id", None),
+    ("tournament_mana_reports", "user_id", None), ("tournament_mana_reports", "confirmed_by", None),
+    ("tournament_corrections", "user_id", None), ("tournament_corrections", "by_user_id", None),
+)
+
+
+def pseudonymise_json(value: Any, user_id: int, pseudonym: int) -> Any:
+    """``value`` (a pod event's data) with ``user_id`` replaced everywhere it can appear: as a number, in
+    a commander key ``"<owner>:<index>"``, and the display name stored beside it."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return pseudonym if value == user_id else value
+    if isinstance(value, str):
+        owner, _, index = value.partition(":")
+        return f"{pseudonym}:{index}" if index.isdigit() and owner == str(user_id) else value
+    if isinstance(value, list):
+        return [pseudonymise_json(v, user_id, pseudonym) for v in value]
+    if isinstance(value, dict):
+        out = {k: pseudonymise_json(v, user_id, pseudonym) for k, v in value.items()}
+        if "name" in out and (value.get("user_id") == user_id or value.get("player") == user_id):
+            out["name"] = DELETED_NAME
+        return out
+    return value
+
+
 class PrivacyRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -99,6 +137,47 @@ class PrivacyRepository:
                                           "ORDER BY seq", (game["game_id"],))
             game["events"] = [{**dict(r), "data": json.loads(r["data"])} for r in rows]
         return out
+
+    async def delete_user(self, user_id: int, pseudonym: int) -> dict[str, int]:
+        """Delete the member's own rows and put ``pseudonym`` in their place wherever other players'
+        games, votes and results mention them (one transaction), so everyone else's standings stay."""
+        existing = await self._existing()
+        changed: dict[str, int] = {}
+        async with self.db.transaction() as conn:
+            for table, column in OWN_ROWS:
+                if table in existing:
+                    cursor = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+                    changed[table] = changed.get(table, 0) + cursor.rowcount
+            for table, column, name in SHARED_IDS:
+                if table in existing:
+                    rename = f", {name} = '{DELETED_NAME}'" if name else ""
+                    cursor = await conn.execute(f"UPDATE {table} SET {column} = ?{rename} WHERE {column} = ?",
+                                                (pseudonym, user_id))
+                    changed[table] = changed.get(table, 0) + cursor.rowcount
+            changed["pod_events"] = changed.get("pod_events", 0) + await self._pseudonymise_pods(conn, user_id,
+                                                                                                pseudonym)
+        return changed
+
+    @staticmethod
+    async def _pseudonymise_pods(conn: Any, user_id: int, pseudonym: int) -> int:
+        """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
+        pattern = f"%{user_id}%"
+        count = 0
+        async with conn.execute("SELECT game_id, seq, data FROM pod_events WHERE data LIKE ?", (pattern,)) as cursor:
+            rows = list(await cursor.fetchall())
+        for game_id, seq, data in rows:
+            rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)
+            if rewritten != data:
+                await conn.execute("UPDATE pod_events SET data = ? WHERE game_id = ? AND seq = ?",
+                                   (rewritten, game_id, seq))
+                count += 1
+        async with conn.execute("SELECT game_id, survivors FROM pod_games WHERE survivors LIKE ?",
+                                (pattern,)) as cursor:
+            for game_id, survivors in list(await cursor.fetchall()):
+                await conn.execute("UPDATE pod_games SET survivors = ? WHERE game_id = ?",
+                                   (json.dumps(pseudonymise_json(json.loads(survivors), user_id, pseudonym)),
+                                    game_id))
+        return count
 
     async def mark_left(self, guild_id: int, at: str) -> None:
         await self.db.execute("INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) "

@@ -112,3 +112,60 @@ async def test_a_servers_data_goes_after_the_retention_period_unless_the_bot_ret
         assert await much_later.purge_due(h.bot.config.retention_days) == [h.guild.id]
         assert await _rows(db, h.guild.id) == 0
         assert isinstance(guild, discord.Guild)
+
+
+async def _mentions_of(db: Database, user_id: int) -> list[str]:
+    """Every table.column whose text holds ``user_id`` anywhere."""
+    found = []
+    for (table,) in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        for column in [r[1] for r in await db.fetchall(f"PRAGMA table_info({table})")]:
+            hits = await db.scalar(f"SELECT COUNT(*) FROM {table} WHERE CAST({column} AS TEXT) LIKE ?",
+                                   (f"%{user_id}%",))
+            if hits:
+                found.append(f"{table}.{column}")
+    return found
+
+
+async def test_privacy_delete_pseudonymises_and_others_standings_stay(tmp_path: Path) -> None:
+    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol", "dave")) as h:
+        ids = {name: h.user(name).id for name in ("alice", "bob", "carol", "dave")}
+        await _deck(h.bot.db, h.guild.id, ids["alice"], "Atraxa")
+        await h.slash("tournament create", user="admin", name="Friday", channel="games")
+        for name in ids:
+            await h.slash("tournament join", user=name, channel="games")
+        await h.slash("tournament pair", user="admin", channel="games")
+        tournaments = h.bot.get_cog("Tournaments").service
+        tournament = await tournaments.active(h.guild.id)
+        (pairing,) = await tournaments.repo.pods(tournament.tournament_id, 1)
+        pods = h.bot.get_cog("Pods").service
+        game = pairing.game_id
+        await pods.change(game, ids["alice"], pod.NEXT_TURN, manager=True)
+        await pods.change(game, ids["alice"], pod.COMMANDER_DAMAGE, commander=pod.commander_key(ids["alice"], 0),
+                          target=ids["bob"], amount=5)
+        for name in ("bob", "carol", "dave"):
+            await pods.change(game, ids[name], pod.CONCEDE, player=ids[name])
+        await h.settle()
+        for task in [t for t in asyncio.all_tasks() if t.get_name() == "discord.py: on_pod_game_finished"]:
+            await task
+        for voter, votee in (("alice", "bob"), ("bob", "alice"), ("carol", "alice"), ("dave", "bob")):
+            await tournaments.cast_vote(game, ids[voter], ids[votee])
+        before = {s.player: s.points for s in (await tournaments.standings(tournament)).standings}
+
+        asked = await h.slash("privacy delete", user="alice")
+        assert asked.ephemeral and "can't be undone" in asked.content
+        assert await h.bot.db.scalar("SELECT COUNT(*) FROM decks") == 1  # asking deletes nothing
+        done = await h.click(asked, label="Yes, delete my data", user="alice")
+        assert "deleted member" in done.text
+
+        db = h.bot.db
+        assert await _mentions_of(db, ids["alice"]) == []
+        assert await db.scalar("SELECT COUNT(*) FROM decks") == 0
+        after = {s.player: s.points for s in (await tournaments.standings(tournament)).standings}
+        pseudonym = next(p for p in after if p < 0)
+        assert {p: v for p, v in after.items() if p > 0} == {p: v for p, v in before.items() if p != ids["alice"]}
+        assert after[pseudonym] == before[ids["alice"]]
+        state = (await pods.get(game)).state  # the game still replays, with the same totals
+        assert state.player(ids["bob"]).life == 35 and state.player(pseudonym).name == "deleted member"
+        assert (await tournaments.names(tournament.tournament_id))[pseudonym] == "deleted member"
+        exported = json.loads(await PrivacyService(db).export(ids["alice"]))
+        assert all(not rows for key, rows in exported.items() if isinstance(rows, list))
