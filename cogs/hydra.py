@@ -29,7 +29,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.domain.hydra import HydraError, HydraGame
+from bot.domain.hydra import Event, HydraError, HydraGame
 from bot.domain.hydra.cards import CARDS, HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS, WINDOW_TOPICS
 from bot.i18n import Translate, t
@@ -103,6 +103,39 @@ class HeadSelect(discord.ui.DynamicItem[discord.ui.Select],
         await _cog(interaction).on_heads(interaction, self.game_id, self.kind, self.topic, values)
 
 
+class MoreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"hydra-more:(?P<game>\d+)"):
+    """``hydra-more:<table>``: the players' less common effects (issue #14), each opening a modal
+    for its details (or acting at once when it has none)."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption], *, placeholder: str = "",
+                 row: int | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"hydra-more:{game_id}", options=options,
+                                           placeholder=placeholder or None, row=row))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> MoreSelect:
+        return cls(int(match["game"]), list(item.options), placeholder=item.placeholder or "", row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_more(interaction, self.game_id, self.item.values[0])
+
+
+# The "More…" effects: verb -> (what the modal starts with, given the selected head; its placeholder).
+MORE_ACTIONS: dict[str, tuple[str, str]] = {
+    "sweep": ("3 all", "3 all | 3 1 2"),
+    "weaken": ("1 {head}", "1 all | 2 1 3"),
+    "counters": ("1 {head}", "2 1 | -1 all"),
+    "sacrifice": ("{head}", "1 | 1 2 | all"),
+    "freeze": ("all", "all | 1 2"),
+    "copy": ("{head}", "1"),
+    "prevent": ("1", "1 | 3 2 | 5 all from Snapping Fang Head"),
+    "exilecards": ("graveyard all", "graveyard all | graveyard Hydra Head | library 2"),
+    "extraturn": ("", ""),
+}
+
+
 def _turn_starts(game: HydraGame | None) -> list[int]:
     """Where each Hydra turn begins in the game log (one turn message each)."""
     return [] if game is None else [i for i, e in enumerate(game.events) if e.key == "hydra.log.hydra_turn"]
@@ -138,14 +171,17 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service = HydraService(bot.db, notify=bot.dispatch)  # type: ignore[attr-defined]
-        self.selected: dict[tuple[int, int], int] = {}  # (table, person) -> head position the buttons act on
+        # (table, person) -> the head the buttons act on, by its serial: positions shift when a head
+        # leaves, so a pick made before another player's action still means the same head
+        self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.reports: dict[int, int] = {}  # table -> its players'-turn report message with answer buttons
         self.time_scale = 1.0  # tests shrink every timer
         self.fixed_seed: int | None = None  # tests (and replays of a reported game) fix the shuffle
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(HydraButton, HeadSelect)
+        self.bot.add_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         for table in await self.service.open_tables():
             self.arm(table)
         register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
@@ -165,7 +201,7 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         return len(tables)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(HydraButton, HeadSelect)
+        self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         for task in self.timers.values():
             task.cancel()
 
@@ -220,6 +256,9 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
             elif starts and game is not None and (game.active == "hydra" or game.over or any(
                     e.key == "hydra.log.players_turn" for e in result.events)):
                 await self.refresh_turn_message(table, starts[-1])
+            elif game is not None and (game.pending is not None or any(
+                    e.key in _EXPLAINED for e in result.events)):
+                await self.post_players_report(table, result.events)
             await self.refresh_board(table)
             if result.finished:
                 await self.announce_end(table)
@@ -235,6 +274,13 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         except HydraError as error:
             await self.send_error(interaction, error)
             return
+        head = 1
+        if action in ("attack", "damage", "loselife", *HEAD_ACTIONS):
+            try:
+                head = self._head(table, interaction.user.id)
+            except HydraError as error:
+                await self.send_error(interaction, error)
+                return
         if action in ("join", "leave", "start"):
             await self._lobby_button(interaction, table, action)
         elif action == "answer":
@@ -243,17 +289,15 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("hydra.ui.swallow_title"), tr("hydra.ui.creature"), "choose "))
         elif action == "attack":
-            head = self.selected.get((game_id, interaction.user.id), 1)
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("hydra.ui.attack_title"), tr("hydra.ui.attack_label"), "attack ",
                 placeholder="1 3 2 5", default=f"{head} "))
         elif action in ("damage", "loselife"):
-            head = self.selected.get((game_id, interaction.user.id), 1)
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr(f"hydra.ui.{action}_title", head=head), tr("hydra.ui.amount"),
                 f"{action} {head} ", placeholder="3"))
         elif action in HEAD_ACTIONS:
-            await self.act(interaction, game_id, f"{action} {self.selected.get((game_id, interaction.user.id), 1)}")
+            await self.act(interaction, game_id, f"{action} {head}")
         elif action == "life":
             seat = table.seat_of(interaction.user.id)
             await interaction.response.send_modal(LineModal(
@@ -275,6 +319,35 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
                 return
             await interaction.response.defer()
             await self.after(result)
+
+    async def on_more(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+        if verb not in MORE_ACTIONS:
+            return
+        start, placeholder = MORE_ACTIONS[verb]
+        if not start:
+            await self.act(interaction, game_id, verb)
+            return
+        tr = await self._tr(interaction)
+        try:
+            head = self._head(await self.service.load(game_id), interaction.user.id)
+        except HydraError as error:
+            await self.send_error(interaction, error)
+            return
+        await interaction.response.send_modal(LineModal(
+            self, game_id, tr(f"hydra.ui.more.{verb}"), tr("hydra.ui.more_details"), f"{verb} ",
+            placeholder=placeholder, default=start.format(head=head)))
+
+    def _head(self, table: HydraTable, user_id: int) -> int:
+        """The position (HEAD number) of the head this person picked — the same head even if others
+        left meanwhile; the first head when nothing was picked."""
+        serial = self.selected.get((table.game_id, user_id))
+        if serial is None or table.game is None:
+            return 1
+        position = table.game.position_of(serial)
+        if position is None:
+            self.selected.pop((table.game_id, user_id), None)
+            raise HydraError("hydra.error.head_gone")
+        return position
 
     async def on_heads(self, interaction: discord.Interaction, game_id: int, kind: str, topic: str | None,
                        values: list[int]) -> None:
@@ -433,7 +506,7 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         assert game is not None
         view = discord.ui.View(timeout=None)
         if game.battlefield:
-            view.add_item(HeadSelect(gid, "head", None, self._head_options(game)[:25],
+            view.add_item(HeadSelect(gid, "head", None, self._head_options(game, by_serial=True)[:25],
                                      placeholder=tr("hydra.ui.pick_head"), row=0))
         for action in ("attack", "damage", "loselife", *HEAD_ACTIONS[:2]):
             view.add_item(HydraButton(gid, action, label=tr(f"hydra.ui.{action}"), row=1))
@@ -443,11 +516,16 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         view.add_item(HydraButton(gid, "undo", label=tr("hydra.ui.undo"), row=3))
         view.add_item(HydraButton(gid, "concede", label=tr("hydra.ui.concede"), style=discord.ButtonStyle.danger,
                                   row=3))
+        more = [discord.SelectOption(label=tr(f"hydra.ui.more.{verb}")[:100], value=verb) for verb in MORE_ACTIONS]
+        view.add_item(MoreSelect(gid, more, placeholder=tr("hydra.ui.more"), row=4))
         return view
 
     @staticmethod
-    def _head_options(game: HydraGame) -> list[discord.SelectOption]:
-        return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.card.toughness})"[:100], value=str(i + 1))
+    def _head_options(game: HydraGame, *, by_serial: bool = False) -> list[discord.SelectOption]:
+        """One option per head, labelled with its position; the value is the position (answers to a
+        question) or the head's serial (the board's pick, which must survive other players' actions)."""
+        return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.toughness})"[:100],
+                                     value=str(h.serial if by_serial else i + 1))
                 for i, h in enumerate(game.battlefield)]
 
     def turn_content(self, table: HydraTable, start: int) -> str:
@@ -479,8 +557,7 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         view = discord.ui.View(timeout=None)
         if decision.kind == "option":
             for index, option in enumerate(decision.options):
-                key = "hydra.ui.option.take_damage" if (decision.topic, option) == ("prevent", "pass") \
-                    else f"hydra.ui.option.{option}"
+                key = _OPTION_KEYS.get((decision.topic, option), f"hydra.ui.option.{option}")
                 label = tr(key) if option in _OPTION_LABELS else option.title()
                 view.add_item(HydraButton(gid, "answer", decision.topic, str(index), label=label,
                                           style=discord.ButtonStyle.primary if option == decision.default
@@ -498,6 +575,36 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         view.add_item(HydraButton(gid, "answer", decision.topic, "default",
                                   label=tr("hydra.ui.use_default", default=decision.default)))
         return view
+
+    def report_content(self, table: HydraTable, events: list[Event]) -> str:
+        """What the players' own action did to the Hydra, explained like a Hydra turn: the heads
+        that left, Hero's Reward (and the draw reminder), the cards revealed with the texts of the
+        heads that grew, and the question of the moment."""
+        game, language = table.game, table.row.language
+        assert game is not None
+        lines = []
+        for event in events:
+            lines.append(event_text(event, language))
+            if event.key == "hydra.log.grow":
+                grown = [name for name in str(event.values["cards"]).split(", ") if CARDS[name].is_head]
+                lines += ["> " + f"**{name}** — " + CARDS[name].oracle_text.replace("\n", "\n> ") for name in grown]
+        if game.pending is not None:
+            owner = table.user_to_answer()
+            lines += ["", (f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language)]
+        text = "\n".join(lines)
+        return text if len(text) <= 2000 else "…" + text[-1999:]
+
+    async def post_players_report(self, table: HydraTable, events: list[Event]) -> None:
+        """One message per players' action that made heads leave (or asked a question): the
+        previous report's buttons are removed, so only the current question can be answered."""
+        channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+        old = self.reports.pop(table.game_id, None)
+        if old is not None:
+            await channel.get_partial_message(old).edit(view=None)
+        view = self.turn_view(table)
+        message = await channel.send(self.report_content(table, events), **({"view": view} if view else {}))
+        if view is not None:
+            self.reports[table.game_id] = message.id
 
     async def post_turn_message(self, table: HydraTable, start: int) -> None:
         channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
@@ -532,11 +639,12 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
     @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))
     @app_commands.describe(heads=_T("Difficulty: starting Hydra Heads (2 easy, 3 normal, 4 hard)"),
                            window=_T("Seconds to counter or prevent before the default (0: wait; default 20)"),
-                           idle=_T("Minutes without action before the game pauses (default 30)"))
+                           idle=_T("Minutes without action before the game pauses (default 30)"),
+                           windows=_T("Open every response window: the Hydra's upkeep and each trigger"))
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, heads: app_commands.Range[int, MIN_HEADS, MAX_HEADS],
                     window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS,
-                    idle: app_commands.Range[int, 1, 1440] = DEFAULT_IDLE_MINUTES) -> None:
+                    idle: app_commands.Range[int, 1, 1440] = DEFAULT_IDLE_MINUTES, windows: bool = False) -> None:
         tr = await self._tr(interaction)
         language = await self.table_language(interaction.guild_id)
         channel = interaction.channel
@@ -545,7 +653,7 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
             name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
-            idle_minutes=idle, seed=self.fixed_seed)
+            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows)
         embed, view = self.lobby_payload(table)
         if use_thread:
             thread = await channel.create_thread(  # type: ignore[union-attr]
@@ -626,7 +734,12 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         await interaction.response.send_message(embed=embed)
 
 
+# Events of the players' own actions that get a report message (heads left, triggers resolved).
+_EXPLAINED = frozenset(("hydra.log.leaves_dies", "hydra.log.leaves_destroyed", "hydra.log.leaves_exile",
+                        "hydra.log.leaves_bounce", "hydra.log.leaves_sacrificed", "hydra.log.grow",
+                        "hydra.log.reward", "hydra.log.trigger_countered"))
 _OPTION_LABELS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
+_OPTION_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -33,9 +33,10 @@ from bot.domain.pod_commanders import commander_problem
 from bot.i18n import Translate, t
 from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
-from bot.services.mulligan import instruction_text, status_line
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
+from cogs._pod_mulligan import MulliganChoice, MulliganStep
+from cogs._pod_mulligan import board_lines as mulligan_board_lines
 
 log = logging.getLogger(__name__)
 
@@ -290,28 +291,6 @@ class DeckPanel(discord.ui.View):
         await interaction.response.send_modal(CommanderModal(self.cog, self.game_id, interaction.user.id, self.tr))
 
 
-class MulliganPanel(discord.ui.View):
-    """Ephemeral answer for the mulligan step: cards set aside (partial Paris, 0 = keep) or keep/mulligan."""
-
-    def __init__(self, cog: PodsCog, game_id: int, style: MulliganStyle, hand_size: int, tr: Translate) -> None:
-        super().__init__(timeout=600)
-        self.cog, self.game_id = cog, game_id
-        if style is MulliganStyle.PARTIAL_PARIS:
-            choices = [(tr("pod.button.keep"), 0)] + [(str(n), n) for n in range(1, max(hand_size, 0) + 1)]
-        else:
-            choices = [(tr("pod.button.keep"), "keep"), (tr("pod.button.mulligan"), "mulligan")]
-        for index, (label, decision) in enumerate(choices):
-            button = discord.ui.Button(label=label, row=index // 5,
-                                       style=discord.ButtonStyle.success if index == 0 else discord.ButtonStyle.secondary)
-            button.callback = self._answer(decision)  # type: ignore[method-assign]
-            self.add_item(button)
-
-    def _answer(self, decision: int | str):
-        async def answer(interaction: discord.Interaction) -> None:
-            await self.cog.mulligan(interaction, self.game_id, decision)
-        return answer
-
-
 # -- coalesced board edits ---------------------------------------------------------------------------------
 
 class BoardUpdater:
@@ -364,16 +343,18 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         self.bot = bot
         self.service = PodService(bot.db, notify=bot.dispatch)  # type: ignore[attr-defined]
         self.updater = BoardUpdater(self)
+        self.mulligan_step = MulliganStep(self)
         self.selected: dict[tuple[int, int], int] = {}  # (game, person pressing) -> player whose totals they change
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PodButton, PlayerSelect)
+        self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
         register_reconcile(self.bot, "pods", self.reconcile_boards)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PodButton, PlayerSelect)
+        self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
         self.updater.cancel()
+        self.mulligan_step.cancel()
 
     # -- languages -------------------------------------------------------------------------------------
 
@@ -546,28 +527,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                        names=list(record.commanders) or [None], deck=record.name)
 
     async def _open_mulligan(self, interaction: discord.Interaction, loaded: LoadedGame, tr: Translate) -> None:
-        state, user = loaded.state, interaction.user.id
-        if not state.is_player(user):
-            await self.send_error(interaction, PodError("not_a_player"))
-            return
-        hand = state.mulligan.player(user).hand_size if state.mulligan else 7
-        await interaction.response.send_message(
-            tr("pod.panel.mulligan", style=t(f"mulligan.style.{state.mulligan_style.value}", tr.language)),
-            ephemeral=True, view=MulliganPanel(self, loaded.game_id, state.mulligan_style, hand, tr))
-
-    async def mulligan(self, interaction: discord.Interaction, game_id: int, decision: int | str) -> None:
-        """One mulligan answer; the reply tells the player what to do with their cards (M1 / London)."""
-        loaded = await self.act(interaction, game_id, pod.MULLIGAN, player=interaction.user.id, decision=decision)
-        if loaded is None:
-            return
-        tr = await self._tr(interaction)
-        told = instruction_text(pod.mulligan_instructions(loaded.state, interaction.user.id), tr.language)
-        table = loaded.state.mulligan
-        closing = table.closing_instructions().get(interaction.user.id, ()) if table else ()
-        if closing:
-            told = f"{told} {instruction_text(closing, tr.language)}".strip()
-        if told:
-            await interaction.followup.send(told, ephemeral=True)
+        await self.mulligan_step.open(interaction, loaded)  # cogs/_pod_mulligan.py
 
     async def name_commanders(self, interaction: discord.Interaction, game_id: int, player: int,
                               names: Sequence[str | None]) -> None:
@@ -649,12 +609,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         names = {p.user_id: p.name for p in state.players}
         if not state.started:
             lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
-            if state.mulligan is not None:
-                lines.append(status_line(state.mulligan, names, tr.language))
-                for who, todo in state.mulligan.closing_instructions().items():
-                    lines.append(f"{names.get(who, who)}: {instruction_text(todo, tr.language)}")
-            else:
-                lines.append(tr("pod.embed.pregame_help"))
+            lines += mulligan_board_lines(state, names, tr)
         if state.draw_votes and not state.finished:
             lines.append(tr("pod.embed.draw_votes", names=", ".join(names[u] for u in sorted(state.draw_votes))))
         if state.finished:
@@ -709,6 +664,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     async def refresh_board(self, game_id: int) -> None:
         """Edit the game's current board message to show the stored state (no fetch: the ids suffice)."""
         loaded = await self.service.get(game_id)
+        self.mulligan_step.request(game_id)  # panels and the ping line follow undo and /pod end too
         if loaded.row.message_id is None or loaded.row.channel_id is None:
             return
         seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging

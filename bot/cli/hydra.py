@@ -11,15 +11,17 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup, parse_action, replay, undoable
+from bot.cli._challenge_runner import Presenter, interactive, run_script
+from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.domain.hydra.cards import HEROES, find_hero
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
 from bot.i18n import LANGUAGES, t
 from bot.render.hydra import board_text, decision_text, log_lines
+
+PRESENTER = Presenter(board_text, decision_text, log_lines, ACTIONS_HELP or "")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--heads", type=int, required=True,
                       help=f"difficulty: starting Hydra Heads ({MIN_HEADS}-{MAX_HEADS}; 2 easy, 3 normal, 4 hard)")
     play.add_argument("--players", type=int, default=1, help=f"challengers sharing turns (1-{MAX_PLAYERS}, H10)")
-    play.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random, printed)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="shuffle seed (default: random and kept secret, so nobody learns the library)")
+    play.add_argument("--show-seed", action="store_true", help="print the seed at the start (to replay a game)")
+    play.add_argument("--all-windows", action="store_true",
+                      help="open every response window: the Hydra's upkeep and each triggered ability")
     play.add_argument("--hero", action="append", default=[], metavar="PLAYER:NAME",
                       help='a Hero card for a player, e.g. "1:The Slayer" (up to two each; repeatable)')
     play.add_argument("--script", type=Path, default=None, help="read the players' actions from FILE")
@@ -70,7 +76,7 @@ def _setup(args: argparse.Namespace) -> GameSetup:
             raise HydraError("hydra.error.no_such_player", player=seat, count=args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     players = tuple(PlayerSetup(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1))
-    return GameSetup(heads=args.heads, players=players, seed=seed)
+    return GameSetup(heads=args.heads, players=players, seed=seed, all_windows=args.all_windows)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -91,8 +97,9 @@ def _play(args: argparse.Namespace) -> int:
         if not game.over:
             print(t("hydra.cli.script_ended", language), file=sys.stderr)
     else:
-        print(f"seed {setup.seed}")
-        game = _interactive(game, language, input_line=input, show=print)
+        if args.show_seed:
+            print(f"seed {setup.seed}")
+        game = interactive(game, language, PRESENTER, input_line=input, show=print)
     if args.json:
         print(json.dumps(game_json(game, language), ensure_ascii=False, indent=2))
     else:
@@ -100,72 +107,6 @@ def _play(args: argparse.Namespace) -> int:
         if game.over:
             print(t(f"hydra.cli.outcome_{game.outcome}", language))
     return 0
-
-
-def run_script(game: HydraGame, lines: Iterable[str], language: str = "en") -> tuple[HydraGame, int]:
-    """Apply a script. A pending question not answered by a ``choose`` line takes its documented
-    default before the next line; ``undo`` takes back the players' last action of their turn."""
-    for number, raw in enumerate(lines, start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line or game.over:
-            continue
-        try:
-            if line.lower() == "undo":
-                game = _undo(game)
-                continue
-            action = parse_action(line)
-            if action.verb != "choose":
-                game.play_until_players()
-                if game.over:
-                    continue
-            game.apply(action)
-        except HydraError as error:
-            message = t(error.key, language, **error.values)
-            print(t("hydra.error.script_line", language, number=number, message=message), file=sys.stderr)
-            return game, 1
-    game.play_until_players()
-    return game, 0
-
-
-def _undo(game: HydraGame) -> HydraGame:
-    if not undoable(game.actions):
-        raise HydraError("hydra.error.nothing_to_undo")
-    return replay(game.setup, game.actions[:-1])
-
-
-def _interactive(game: HydraGame, language: str, *, input_line: Callable[[str], str],
-                 show: Callable[[str], None]) -> HydraGame:
-    seen = 0
-    while not game.over:
-        for line in log_lines(game.events[seen:], language):
-            show(line)
-        seen = len(game.events)
-        if game.pending is not None:
-            show(decision_text(game, game.pending, language))
-        else:
-            show(board_text(game, language))
-        try:
-            line = input_line(f"{t('hydra.cli.prompt', language)}> ").strip()
-        except EOFError:
-            break
-        if line in ("quit", "exit"):
-            break
-        if line == "help":
-            show(ACTIONS_HELP or "")
-            continue
-        try:
-            if not line and game.pending is not None:
-                game.choose_default()
-            elif line == "undo":
-                game = _undo(game)
-                seen = len(game.events)
-            elif line:
-                game.apply(line)
-        except HydraError as error:
-            show(t(error.key, language, **error.values))
-    for line in log_lines(game.events[seen:], language):
-        show(line)
-    return game
 
 
 def game_json(game: HydraGame, language: str = "en") -> dict[str, object]:

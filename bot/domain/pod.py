@@ -26,7 +26,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.domain.mulligan import MulliganError, MulliganStyle, TableMulligan, parse_decision, style_for_ruleset
+from bot.domain.mulligan import (
+    Decision,
+    MulliganError,
+    MulliganStyle,
+    TableMulligan,
+    parse_decision,
+    style_for_ruleset,
+)
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -453,16 +460,53 @@ def _apply_mulligan(state: PodState, event: Event) -> None:
     """One answer in the table's mulligan step (M1 partial Paris, London, Vancouver), in seat order.
 
     The procedure itself is ``bot.domain.mulligan.TableMulligan``; the first answer fixes the seats
-    (no joining or reseating afterwards). ``decision``: cards set aside (partial Paris) or keep/mulligan."""
+    (no joining or reseating afterwards). ``decision``: cards set aside (partial Paris) or keep/mulligan.
+
+    ``prompt`` (optional): the number of answers the table had when the choice was shown to the player
+    (``MulliganPrompt.number``). A press on an older prompt, or the second of a double press, is refused
+    with ``mulligan_outdated`` here, under the game's lock, rather than being taken as the next answer."""
     _before_first_turn(state)
     player = _alive_player(state, event.data["player"])
     if len(state.players) < MIN_PLAYERS:
         raise PodError("too_few_players")
     table = state.mulligan or TableMulligan.start(state.mulligan_style, [p.user_id for p in state.players])
+    prompt = event.data.get("prompt")
+    if prompt is not None and prompt != len(table.decisions):
+        raise PodError("mulligan_outdated")
     try:
         state.mulligan, _ = table.decide(player.user_id, parse_decision(event.data["decision"]))
     except MulliganError as error:
         raise PodError(error.key, **error.values) from None
+
+
+@dataclass(frozen=True)
+class MulliganPrompt:
+    """The decision the table waits for: whose it is and the answers they may give.
+
+    ``number`` is how many answers came before; a prompt shown to a player carries it, so an answer
+    given on an outdated prompt is refused (see ``_apply_mulligan``)."""
+
+    player: int
+    number: int
+    style: MulliganStyle
+    hand_size: int
+    to_bottom: int  # London: cards a keep now puts on the bottom
+    choices: tuple[Decision, ...]
+
+
+def mulligan_prompt(state: PodState) -> MulliganPrompt | None:
+    """Whose mulligan decision it is now, or None when there is none to make (turn 1 has started, the
+    game is over, everyone has kept, or fewer than two players sit at the table). Before the first
+    answer the first seat decides: the step has not begun, but the question is already known."""
+    if state.started or state.finished or len(state.players) < MIN_PLAYERS:
+        return None
+    table = state.mulligan or TableMulligan.start(state.mulligan_style, [p.user_id for p in state.players])
+    player = table.whose_turn
+    if player is None:
+        return None
+    hand = table.player(player)
+    return MulliganPrompt(player=int(player), number=len(table.decisions), style=table.style,
+                          hand_size=hand.hand_size, to_bottom=hand.to_bottom, choices=hand.choices())
 
 
 def mulligan_instructions(state: PodState, player: int) -> tuple:

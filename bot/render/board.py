@@ -1,7 +1,8 @@
 """The live pod board as a PNG: life, poison, tax, counters and the commander-damage matrix (G5).
 
-Sized for a phone: 800 px wide (Discord shows it full width), life totals in 72 px type, every other
-figure at least 22 px. Players sit in a two-column grid in seat order; the commander-damage matrix
+Sized for a phone: 800 px wide, which a phone shows about 360 px wide (``bot.render.layout``), so every
+text is at least 28 px here (12.6 px on the phone) and life totals are 72 px; long names are cut with "…"
+rather than shrunk. Players sit in a two-column grid in seat order; the commander-damage matrix
 below has one row per player hit and one column per commander, labelled by seat number (and a/b for
 partners) so it stays narrow with eight players and sixteen commanders.
 
@@ -17,13 +18,14 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.domain.pod import COMMANDER_DAMAGE_LIMIT, Commander, Player, PodState
 from bot.i18n import t
-from bot.render.fonts import fit_text, font, png_bytes
+from bot.render.fonts import font, png_bytes
+from bot.render.layout import TextBox
 
 WIDTH = 800
 MARGIN = 12
 GAP = 12
 HEADER_HEIGHT = 64
-CARD_HEIGHT = 192
+CARD_HEIGHT = 236
 CARD_WIDTH = (WIDTH - 2 * MARGIN - GAP) // 2
 STRIPE_WIDTH = 10
 MATRIX_ROW = 40
@@ -41,9 +43,11 @@ POISON = (87, 242, 135)
 WARN = (250, 166, 26)
 GRID = (64, 66, 72)
 WARN_DAMAGE = 15  # amber from here: a few more hits of that commander and the player is out (G5)
-LINE_HEIGHT = 26
+LINE_HEIGHT = 34
 LIFE_CENTRE = 56  # y of the life total's centre inside a card
 MAX_CARD_LINES = 5
+TEXT_SIZE = 28  # every text but the life totals and the header: 12.6 px on a 360 px phone
+HEADER_SIZE = 30
 
 
 def seat_label(state: PodState, commander: Commander) -> str:
@@ -139,27 +143,51 @@ def render_snapshot(board: BoardSnapshot) -> bytes:
 
 def clear_caches() -> None:
     """Forget every cached part (benchmarks measure the first board of a game this way)."""
-    for cached in (_card_image, _matrix_image, _stamp, _fit, shorten):
+    for cached in (_card_image, _matrix_image, _stamp, _figure_font, shorten):
         cached.cache_clear()
 
 
-def board_image(board: BoardSnapshot) -> Image.Image:
+def board_image(board: BoardSnapshot, boxes: list[TextBox] | None = None) -> Image.Image:
     """The board as a palette image. Player cards and the matrix are drawn from small hashable views
-    and cached, so after one press only the card that changed is drawn again."""
+    and cached, so after one press only the card that changed is drawn again. ``boxes``, when given,
+    receives where every text went (phone-width checks)."""
     image = Image.new("P", (WIDTH, board.height), _palette_colours().index(BACKGROUND))
     image.putpalette(_palette().getpalette())
     header = Image.new("RGB", (WIDTH, HEADER_HEIGHT), BACKGROUND)
     language = board.language
-    _text(header, (MARGIN, HEADER_HEIGHT // 2), board.header, font(30, bold=True, language=language), TEXT, "lm")
+    drawn: list[TextBox] = []
+    title_left = WIDTH - MARGIN
     if board.title:
-        _text(header, (WIDTH - MARGIN, HEADER_HEIGHT // 2), board.title, font(24, language=language), DIM, "rm")
+        title_font = font(TEXT_SIZE, language=language)
+        title_box = _text(header, (WIDTH - MARGIN, HEADER_HEIGHT // 2), board.title, title_font, DIM, "rm")
+        drawn += _boxes(board.title, title_box, title_font)
+        title_left = title_box[0] if title_box else title_left
+    header_font = font(HEADER_SIZE, bold=True, language=language)
+    text = shorten(board.header, header_font, title_left - 2 * MARGIN - 12)
+    drawn += _boxes(text, _text(header, (MARGIN, HEADER_HEIGHT // 2), text, header_font, TEXT, "lm"), header_font)
     image.paste(_to_palette(header), (0, 0))
     for index, view in enumerate(board.cards):
         left, top, _, _ = card_box(index)
-        image.paste(_card_image(view), (left, top))
+        card, card_texts = _card_image(view)
+        image.paste(card, (left, top))
+        drawn += _shifted(card_texts, left, top)
     if board.matrix is not None:
-        image.paste(_matrix_image(board.matrix), (0, matrix_top_for(len(board.cards))))
+        matrix, matrix_texts = _matrix_image(board.matrix)
+        top = matrix_top_for(len(board.cards))
+        image.paste(matrix, (0, top))
+        drawn += _shifted(matrix_texts, 0, top)
+    if boxes is not None:
+        boxes += drawn
     return image
+
+
+def _boxes(text: str, box: tuple[int, int, int, int] | None, typeface: ImageFont.FreeTypeFont) -> list[TextBox]:
+    return [] if box is None else [TextBox(text, box, int(typeface.size))]
+
+
+def _shifted(texts: tuple[TextBox, ...], dx: int, dy: int) -> list[TextBox]:
+    """Boxes of a part (a card, the matrix) moved to where the part is pasted."""
+    return [TextBox(b.text, (b.box[0] + dx, b.box[1] + dy, b.box[2] + dx, b.box[3] + dy), b.size) for b in texts]
 
 
 def header_text(state: PodState, language: str) -> str:
@@ -199,7 +227,8 @@ def card_view(state: PodState, index: int, language: str,
 
 
 @lru_cache(maxsize=512)
-def _card_image(view: CardView) -> Image.Image:
+def _card_image(view: CardView) -> tuple[Image.Image, tuple[TextBox, ...]]:
+    """One player card and where its texts are (relative to the card)."""
     image = Image.new("RGB", (CARD_WIDTH, CARD_HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     language = view.language
@@ -207,28 +236,35 @@ def _card_image(view: CardView) -> Image.Image:
     draw.rectangle((0, 6, STRIPE_WIDTH, CARD_HEIGHT - 6), fill=view.stripe)
     text_left = STRIPE_WIDTH + 12
     life_right = CARD_WIDTH - 14
-    _text(image, (text_left, 10), view.name, _fit(view.name, 220, 28, True, language), TEXT if view.alive else DIM)
+    texts: list[TextBox] = []
     life_font = font(72, bold=True, language=language)
-    _text(image, (life_right, LIFE_CENTRE), str(view.life), life_font, TEXT if view.alive else OUT, "rm")
+    life_box = _text(image, (life_right, LIFE_CENTRE), str(view.life), life_font, TEXT if view.alive else OUT, "rm")
+    texts += _boxes(str(view.life), life_box, life_font)
     life_area = int(life_font.getlength(str(view.life))) + 24
-    small = font(22, language=language)
+    name_font = font(TEXT_SIZE, bold=True, language=language)
+    name = shorten(view.name, name_font, life_right - life_area - text_left)
+    texts += _boxes(name, _text(image, (text_left, 10), name, name_font, TEXT if view.alive else DIM), name_font)
+    small = font(TEXT_SIZE, language=language)
     # Three lines or fewer fit under the life total at full width; more start beside it.
     y = 50 if len(view.lines) > MAX_CARD_LINES - 2 else 50 + 2 * LINE_HEIGHT
     for text, colour in view.lines[:MAX_CARD_LINES]:
         beside_life = y < LIFE_CENTRE + 40
-        width = life_right - text_left - (life_area if beside_life else 0)
-        _text(image, (text_left, y), shorten(text, small, width), small, colour)
+        line = shorten(text, small, life_right - text_left - (life_area if beside_life else 0))
+        texts += _boxes(line, _text(image, (text_left, y), line, small, colour), small)
         y += LINE_HEIGHT
-    return _to_palette(image)
+    return _to_palette(image), tuple(texts)
 
 
 def _text(image: Image.Image, xy: tuple[int, int], text: str, typeface: ImageFont.FreeTypeFont, fill: Colour,
-          anchor: str = "la") -> None:
+          anchor: str = "la") -> tuple[int, int, int, int] | None:
     """Draw ``text`` from a cached glyph mask: the same names, figures and tax lines recur on every
-    board, and rasterising them is most of a board's cost."""
+    board, and rasterising them is most of a board's cost. Returns the box drawn (None: nothing)."""
     mask, (dx, dy) = _stamp(text, typeface, anchor)
-    if mask is not None:
-        image.paste(fill, (xy[0] + dx, xy[1] + dy, xy[0] + dx + mask.width, xy[1] + dy + mask.height), mask)
+    if mask is None:
+        return None
+    box = (xy[0] + dx, xy[1] + dy, xy[0] + dx + mask.width, xy[1] + dy + mask.height)
+    image.paste(fill, box, mask)
+    return box
 
 
 @lru_cache(maxsize=4096)
@@ -239,11 +275,6 @@ def _stamp(text: str, typeface: ImageFont.FreeTypeFont, anchor: str) -> tuple[Im
     if core.size[0] == 0 or core.size[1] == 0:
         return None, (0, 0)
     return Image.new("L", (1, 1))._new(core), offset
-
-
-@lru_cache(maxsize=1024)
-def _fit(text: str, width: int, size: int, bold: bool, language: str) -> ImageFont.FreeTypeFont:
-    return fit_text(text, width, size, bold=bold, language=language)
 
 
 @lru_cache(maxsize=2048)
@@ -304,24 +335,28 @@ def matrix_view(state: PodState, language: str) -> MatrixView:
 
 
 @lru_cache(maxsize=128)
-def _matrix_image(view: MatrixView) -> Image.Image:
-    """G5: commander damage taken, per (player hit, commander); 21+ in red, 15+ in amber."""
+def _matrix_image(view: MatrixView) -> tuple[Image.Image, tuple[TextBox, ...]]:
+    """G5: commander damage taken, per (player hit, commander); 21+ in red, 15+ in amber. Also where
+    its texts are (relative to the matrix)."""
     language = view.language
     image = Image.new("RGB", (WIDTH, 44 + MATRIX_ROW * (len(view.rows) + 1)), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    title = t("pod.board.matrix_title", language)
-    _text(image, (MARGIN, 6), title, _fit(title, WIDTH - 2 * MARGIN, 24, True, language), TEXT)
+    texts: list[TextBox] = []
+    bold = font(TEXT_SIZE, bold=True, language=language)
+    title = shorten(t("pod.board.matrix_title", language), bold, WIDTH - 2 * MARGIN)
+    texts += _boxes(title, _text(image, (MARGIN, 4), title, bold, TEXT), bold)
     cell = (WIDTH - 2 * MARGIN - MATRIX_LABEL_WIDTH) // len(view.columns)
     header_y = 44
-    bold = font(22, bold=True, language=language)
     for column, label in enumerate(view.columns):
         x = MARGIN + MATRIX_LABEL_WIDTH + column * cell + cell // 2
-        _text(image, (x, header_y + MATRIX_ROW // 2), label, bold, DIM, "mm")
+        texts += _boxes(label, _text(image, (x, header_y + MATRIX_ROW // 2), label, bold, DIM, "mm"), bold)
+    regular = font(TEXT_SIZE, language=language)
     for row, (name, alive, damages) in enumerate(view.rows):
         y = header_y + MATRIX_ROW * (row + 1)
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=GRID, width=1)
-        _text(image, (MARGIN, y + MATRIX_ROW // 2), name, _fit(name, MATRIX_LABEL_WIDTH - 10, 22, False, language),
-              TEXT if alive else DIM, "lm")
+        label = shorten(name, regular, MATRIX_LABEL_WIDTH - 10)
+        texts += _boxes(label, _text(image, (MARGIN, y + MATRIX_ROW // 2), label, regular, TEXT if alive else DIM,
+                                     "lm"), regular)
         for column, damage in enumerate(damages):
             x = MARGIN + MATRIX_LABEL_WIDTH + column * cell
             centre = (x + cell // 2, y + MATRIX_ROW // 2)
@@ -331,5 +366,16 @@ def _matrix_image(view: MatrixView) -> Image.Image:
             if damage >= COMMANDER_DAMAGE_LIMIT:
                 draw.rectangle((x + 2, y + 3, x + cell - 2, y + MATRIX_ROW - 3), fill=OUT)
             colour = WARN if WARN_DAMAGE <= damage < COMMANDER_DAMAGE_LIMIT else TEXT
-            _text(image, centre, str(damage), bold, colour, "mm")
-    return _to_palette(image)
+            figure = _figure_font(str(damage), cell - 4, language)
+            texts += _boxes(str(damage), _text(image, centre, str(damage), figure, colour, "mm"), figure)
+    return _to_palette(image), tuple(texts)
+
+
+@lru_cache(maxsize=256)
+def _figure_font(text: str, width: int, language: str) -> ImageFont.FreeTypeFont:
+    """The damage figure's font: ``TEXT_SIZE`` bold, smaller only when a huge number would spill into
+    the next of 16 narrow columns (a figure cut with "…" would mean nothing)."""
+    size = TEXT_SIZE
+    while size > 12 and font(size, bold=True, language=language).getlength(text) > width:
+        size -= 1
+    return font(size, bold=True, language=language)

@@ -17,6 +17,7 @@ from bot.domain.rules.rulesets import Check
 from bot.domain.rules.summary import CURVE_TOP, DeckSummary
 from bot.i18n import t
 from bot.render.fonts import font, png_bytes
+from bot.render.layout import TextBox, TextLayout, ellipsize
 
 NameFor = Callable[[str], str]
 _LIST_SEPARATOR = {"en": ", ", "ja": "、", "zh-Hans": "、", "zh-Hant": "、"}
@@ -115,40 +116,57 @@ MUTED = (160, 163, 170)
 IMAGE_SIZE = (720, 360)
 
 
-def draw_pips(draw: ImageDraw.ImageDraw, colours: str, right: int, top: int, radius: int = 20) -> None:
-    """Mana pips, right-aligned: one per colour in WUBRG order, a grey C for colourless."""
+PIP_LETTER_SIZE = 24  # the image is 720 px wide: 12 px on a 360 px phone
+TEXT_SIZE = 24
+
+
+def draw_pips(draw: ImageDraw.ImageDraw, colours: str, right: int, top: int, radius: int = 20,
+              layout: TextLayout | None = None) -> int:
+    """Mana pips, right-aligned: one per colour in WUBRG order, a grey C for colourless. Returns the left
+    edge of the first pip."""
     letters = list(colours) or ["C"]
-    letter_font = font(radius, bold=True)
-    x = right - len(letters) * (2 * radius + 8) + 8
+    letter_font = font(max(PIP_LETTER_SIZE, radius), bold=True)
+    layout = layout or TextLayout(draw)
+    x = left = right - len(letters) * (2 * radius + 8) + 8
     for letter in letters:
         box = (x, top, x + 2 * radius, top + 2 * radius)
         draw.ellipse(box, fill=PIP_COLOURS[letter], outline=(200, 200, 200), width=2)
-        draw.text((x + radius, top + radius), letter, fill=PIP_LETTER[letter], font=letter_font, anchor="mm")
+        layout.text((x + radius, top + radius), letter, letter_font, PIP_LETTER[letter], anchor="mm")
         x += 2 * radius + 8
+    return left
 
 
 def summary_image(summary: DeckSummary, colours: str, language: str = "en") -> bytes:
     """A PNG: title, colour identity pips, and the mana curve of the non-land cards (0..6, 7+)."""
+    return png_bytes(summary_picture(summary, colours, language))
+
+
+def summary_picture(summary: DeckSummary, colours: str, language: str = "en",
+                    boxes: list[TextBox] | None = None) -> Image.Image:
+    """The summary image; ``boxes``, when given, receives where every text went (phone-width checks).
+    Every text is at least 24 px: 12 px once a phone shows the 720 px image 360 px wide."""
     width, height = IMAGE_SIZE
     image = Image.new("RGB", IMAGE_SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)
+    layout = TextLayout(draw, boxes)
+    pips_left = draw_pips(draw, colours, right=width - 24, top=18, layout=layout)
+    title_font = font(28, bold=True, language=language)
     title = f"{t('deck.summary.curve', language)} · {t('deck.summary.spells', language, count=summary.spells)}"
-    draw.text((24, 20), title, fill=TEXT, font=font(28, bold=True, language=language))
-    draw_pips(draw, colours, right=width - 24, top=18)
+    layout.text((24, 20), ellipsize(title, pips_left - 24 - 16, title_font), title_font, TEXT)
     left, right, top, bottom = 40, width - 24, 90, height - 50
     slots = CURVE_TOP + 1
     slot = (right - left) / slots
     tallest = max(max(summary.curve), 1)
-    label_font = font(24, language=language)
-    count_font = font(22, bold=True)
+    label_font = font(TEXT_SIZE, language=language)
+    count_font = font(TEXT_SIZE, bold=True)
     for value, count in enumerate(summary.curve):
         x0 = left + value * slot + slot * 0.15
         x1 = left + (value + 1) * slot - slot * 0.15
         bar_top = bottom - (bottom - top) * count / tallest
         if count:
             draw.rectangle((x0, bar_top, x1, bottom), fill=BAR)
-        draw.text(((x0 + x1) / 2, bar_top - 4), str(count), fill=TEXT, font=count_font, anchor="md")
+        layout.text(((x0 + x1) / 2, bar_top - 4), str(count), count_font, TEXT, anchor="md")
         label = f"{CURVE_TOP}+" if value == CURVE_TOP else str(value)
-        draw.text(((x0 + x1) / 2, bottom + 8), label, fill=MUTED, font=label_font, anchor="ma")
+        layout.text(((x0 + x1) / 2, bottom + 8), label, label_font, MUTED, anchor="ma")
     draw.line((left, bottom, right, bottom), fill=MUTED, width=2)
-    return png_bytes(image)
+    return image

@@ -6,12 +6,13 @@ through the ``hydra.*`` messages in the reader's language.
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.domain.hydra.cards import HEROES
-from bot.domain.hydra.engine import Decision, Event, HydraGame
+from bot.domain.hydra.engine import WINDOW_TOPICS, Decision, Event, HydraGame
 from bot.i18n import t
 from bot.render.fonts import fit_text, font, png_bytes
+from bot.render.layout import TextBox, TextLayout
 
 
 def event_text(event: Event, language: str = "en") -> str:
@@ -25,10 +26,11 @@ def log_lines(events: list[Event], language: str = "en") -> list[str]:
 def decision_text(game: HydraGame, decision: Decision, language: str = "en") -> str:
     """The question for a pending decision, with its default and, in windows, Glower's lock."""
     player = game.players[decision.player].name if decision.player is not None else ""
-    lines = [t(f"hydra.decision.{decision.topic}", language, card=decision.card or "", player=player)]
+    kind = t(f"hydra.trigger_kind.{decision.detail}", language) if decision.detail else ""
+    lines = [t(f"hydra.decision.{decision.topic}", language, card=decision.card or "", player=player, kind=kind)]
     if decision.topic == "trigger_order":
         lines.append(" / ".join(decision.options))
-    if decision.topic in ("counter", "prevent") and game.spells_locked:
+    if decision.topic in WINDOW_TOPICS and game.spells_locked:
         lines.append(t("hydra.decision.spells_locked", language))
     lines.append(t("hydra.decision.default", language, default=decision.default))
     return "\n".join(lines)
@@ -37,7 +39,7 @@ def decision_text(game: HydraGame, decision: Decision, language: str = "en") -> 
 def head_marks(game: HydraGame, index: int, language: str = "en") -> list[str]:
     """Damage and the tapped / indestructible / won't-untap marks of the head at ``index``."""
     head = game.battlefield[index]
-    marks = [t("hydra.board.damage", language, damage=head.damage, toughness=head.card.toughness)]
+    marks = [t("hydra.board.damage", language, damage=head.damage, toughness=head.toughness)]
     if head.card.elite:
         marks.append(t("hydra.board.elite", language))
     if head.tapped:
@@ -84,79 +86,134 @@ def board_text(game: HydraGame, language: str = "en") -> str:
 
 
 # ---------------------------------------------------------------- the board image
-WIDTH = 960
-HEAD_W, HEAD_H, GAP = 172, 150, 14
+# Drawn at 720 px in two columns, like the pod board (bot/render/board.py): Discord shows it about
+# 360 px wide on a phone, so every text is at least 26 px here (13 px there) and names/lives 32+.
+WIDTH = 720
+MARGIN = 16
+GAP = MARGIN
+PER_ROW = 2
+HEAD_W = (WIDTH - (PER_ROW + 1) * MARGIN) // PER_ROW
+HEAD_H = 226
+HEADER_H = 70
+TOP = HEADER_H
 BACKGROUND = (24, 28, 36)
 HEAD_FILL = (58, 92, 70)
 ELITE_FILL = (110, 70, 40)
 TAPPED_FILL = (70, 70, 78)
 TEXT = (240, 240, 240)
+DIM = (200, 200, 200)
 DAMAGE = (235, 80, 70)
+BAR_BACK = (30, 30, 30)
 SHIELD = (240, 200, 60)
 FROZEN = (110, 170, 240)
-PER_ROW = 5
+MIN_TEXT = 26  # px at full size: 13 px on a 360 px wide phone screen
 
 
-def board_image(game: HydraGame, language: str = "en") -> Image.Image:
+def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] | None = None) -> Image.Image:
     """A phone-readable picture of the board: one tile per head (numbered as in the script
-    language) with damage bar and marks, then library/graveyard counts and each player's life."""
+    language) with its name, damage, marks in words and what it does (Hero's Reward, end step),
+    then library/graveyard counts and each player's life. ``boxes`` collects where each text went
+    (``bot.render.layout``), so tests check it reads at a phone's width."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
-    height = 70 + rows * (HEAD_H + GAP) + 60 + 44 * len(game.players) + 60
+    notice_font = font(MIN_TEXT, language=language)
+    notice = _wrap(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
+        if game.spells_locked else []
+    top = TOP + 34 * len(notice)
+    height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.text((GAP, 16), t("hydra.board.turn", language, turn=game.turn), font=font(34, bold=True,
-              language=language), fill=TEXT)
-    if game.spells_locked:
-        label = t("hydra.board.spells_locked", language)
-        draw.text((WIDTH - GAP, 24), label, anchor="ra", fill=FROZEN,
-                  font=fit_text(label, WIDTH // 2, 24, language=language))
-    top = 70
+    layout = TextLayout(draw, boxes)
+    layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
+                font=font(40, bold=True, language=language), fill=TEXT)
+    for number, line in enumerate(notice):  # Disorienting Glower, on its own lines under the turn
+        layout.text((MARGIN, TOP + 34 * number - 4), line, font=notice_font, fill=FROZEN)
     if not game.battlefield:
-        draw.text((GAP, top + 40), t("hydra.board.no_heads", language), font=font(30, language=language),
-                  fill=TEXT)
+        layout.text((MARGIN, top + 60), t("hydra.board.no_heads", language), font=font(34, language=language),
+                    fill=TEXT)
     for index in range(len(game.battlefield)):
-        x = GAP + (index % PER_ROW) * (HEAD_W + GAP)
+        x = MARGIN + (index % PER_ROW) * (HEAD_W + GAP)
         y = top + (index // PER_ROW) * (HEAD_H + GAP)
-        _draw_head(draw, game, index, x, y, language)
-    y = top + rows * (HEAD_H + GAP) + 10
-    counts = (t("hydra.board.library", language, count=len(game.library)) + "    "
+        _draw_head(draw, layout, game, index, x, y, language)
+    y = top + rows * (HEAD_H + GAP) + 4
+    counts = (t("hydra.board.library", language, count=len(game.library)) + "   "
               + t("hydra.board.graveyard", language, count=len(game.graveyard)))
-    draw.text((GAP, y), counts, font=font(30, language=language), fill=TEXT)
-    y += 50
+    layout.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
+                                                    min_size=MIN_TEXT), fill=DIM)
+    y += 52
     for index in range(len(game.players)):
         colour = (150, 150, 150) if game.players[index].lost else TEXT
-        draw.text((GAP, y), player_line(game, index, language), font=font(32, bold=True, language=language),
-                  fill=colour)
-        y += 44
-    legend = (f"T = {t('hydra.board.tapped', language)}   Z = {t('hydra.board.skips_untap', language)}   "
-              f"I = {t('hydra.board.indestructible', language)}")
-    draw.text((GAP, y + 12), legend, font=fit_text(legend, WIDTH - 2 * GAP, 24, language=language), fill=FROZEN)
+        line = player_line(game, index, language)
+        layout.text((MARGIN, y), line, font=fit_text(line, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
+                                                    min_size=MIN_TEXT), fill=colour)
+        y += 50
     return image
 
 
-def _draw_head(draw: ImageDraw.ImageDraw, game: HydraGame, index: int, x: int, y: int, language: str) -> None:
+def head_ability_lines(game: HydraGame, index: int, language: str = "en") -> list[str]:
+    """What a head does, in the reader's language: its end-step trigger, then its Hero's Reward."""
+    card = game.battlefield[index].card
+    lines = []
+    if card.name in _END_STEP_KEYS:
+        lines.append(t(_END_STEP_KEYS[card.name], language))
+    key = "hydra.board.reward_draw" if card.reward_draw else "hydra.board.reward"
+    lines.append(t(key, language, life=card.reward_life))
+    return lines
+
+
+_END_STEP_KEYS = {"Savage Vigor Head": "hydra.board.end_step_cast",
+                  "Shrieking Titan Head": "hydra.board.end_step_discard",
+                  "Snapping Fang Head": "hydra.board.end_step_damage"}
+
+
+def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, index: int, x: int, y: int, language: str) -> None:
     head = game.battlefield[index]
     fill = TAPPED_FILL if head.tapped else (ELITE_FILL if head.card.elite else HEAD_FILL)
     draw.rounded_rectangle((x, y, x + HEAD_W, y + HEAD_H), radius=14, fill=fill,
                            outline=SHIELD if game.is_indestructible(head) else fill, width=5)
-    draw.text((x + 10, y + 6), str(index + 1), font=font(36, bold=True), fill=TEXT)
-    draw.text((x + 10, y + 50), head.name, font=fit_text(head.name, HEAD_W - 20, 24, bold=True), fill=TEXT)
-    toughness = head.card.toughness or 1
-    bar = HEAD_W - 20
-    draw.rectangle((x + 10, y + 88, x + 10 + bar, y + 102), fill=(30, 30, 30))
-    draw.rectangle((x + 10, y + 88, x + 10 + min(bar, bar * head.damage // toughness), y + 102), fill=DAMAGE)
-    draw.text((x + 10, y + 108), f"{head.damage}/{toughness}", font=font(26, bold=True), fill=TEXT)
-    marks = []
-    if head.tapped:
-        marks.append(("T", TEXT))
-    if head.frozen_for > game.hydra_turns:
-        marks.append(("Z", FROZEN))
-    if game.is_indestructible(head):
-        marks.append(("I", SHIELD))
-    mx = x + HEAD_W - 12
-    for letter, colour in reversed(marks):
-        draw.text((mx, y + 108), letter, anchor="ra", font=font(28, bold=True), fill=colour)
-        mx -= 26
+    inner = HEAD_W - 24
+    number = f"{index + 1}."
+    number_font = font(36, bold=True)
+    layout.text((x + 12, y + 8), number, font=number_font, fill=TEXT)
+    name_left = x + 12 + int(number_font.getlength(number)) + 10
+    layout.text((name_left, y + 12), head.name, fill=TEXT,
+              font=fit_text(head.name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT))
+    toughness = max(head.toughness, 1)
+    damage_text = f"{head.damage}/{head.toughness}"
+    layout.text((x + 12, y + 58), damage_text, font=font(32, bold=True), fill=TEXT)
+    bar_left = x + 12 + int(font(32, bold=True).getlength(damage_text)) + 14
+    bar_right = x + HEAD_W - 12
+    if head.damage > 0:  # no red sliver at 0 damage
+        draw.rectangle((bar_left, y + 68, bar_right, y + 86), fill=BAR_BACK)
+        filled = bar_left + min(bar_right - bar_left, (bar_right - bar_left) * head.damage // toughness)
+        draw.rectangle((bar_left, y + 68, filled, y + 86), fill=DAMAGE)
+    marks = [t(key, language) for key, on in (("hydra.board.tapped", head.tapped),
+                                                ("hydra.board.skips_untap", head.frozen_for > game.hydra_turns),
+                                                ("hydra.board.indestructible", game.is_indestructible(head)))
+             if on]
+    small = font(MIN_TEXT, language=language)
+    lines = [(line, SHIELD) for line in _wrap(", ".join(marks), small, inner)] + [
+        (part, DIM) for line in head_ability_lines(game, index, language) for part in _wrap(line, small, inner)]
+    line_y = y + 100
+    for text, colour in lines[:4]:
+        layout.text((x + 12, line_y), text, fill=colour, font=small)
+        line_y += 30
+
+
+def _wrap(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Greedy line breaks: between words, or between characters for text without spaces (CJK)."""
+    if not text:
+        return []
+    tokens, joiner = (text.split(" "), " ") if " " in text else (list(text), "")
+    lines: list[str] = []
+    current = ""
+    for token in tokens:
+        candidate = f"{current}{joiner}{token}" if current else token
+        if current and typeface.getlength(candidate) > width:
+            lines.append(current)
+            current = token
+        else:
+            current = candidate
+    return [*lines, current]
 
 
 def board_png(game: HydraGame, language: str = "en") -> bytes:

@@ -24,7 +24,6 @@ from bot.domain.hydra import (
     HydraGame,
     PlayerSetup,
     parse_action,
-    undoable,
 )
 from bot.domain.hydra.cards import MAX_HEROES_PER_PLAYER, THE_SLAYER, find_hero
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
@@ -105,13 +104,13 @@ class HydraService:
     # -- the lobby ----------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, heads: int,
                      language: str = "en", seed: int | None = None, window_seconds: int = DEFAULT_WINDOW_SECONDS,
-                     idle_minutes: int = DEFAULT_IDLE_MINUTES) -> HydraTable:
+                     idle_minutes: int = DEFAULT_IDLE_MINUTES, all_windows: bool = False) -> HydraTable:
         if not MIN_HEADS <= heads <= MAX_HEADS:
             raise HydraError("hydra.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
         game_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, created_by=user_id, creator_name=name, heads=heads,
             seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
-            window_seconds=window_seconds, idle_minutes=idle_minutes)
+            window_seconds=window_seconds, idle_minutes=idle_minutes, all_windows=all_windows)
         return await self.load(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> HydraTable:
@@ -206,9 +205,12 @@ class HydraService:
             table = await self.load(game_id)
             self._playing(table)
             self._seat(table, user_id)
-            lines = [a.line for a in table.actions]
-            if not undoable(lines) or table.game is None or table.game.active != "players":
+            game = table.game
+            if game is None or game.active != "players":
                 raise HydraError("hydra.error.nothing_to_undo")
+            refusal = game.undo_refusal()  # never un-reveal the Hydra's library
+            if refusal is not None:
+                raise HydraError(refusal)
             await self.repo.delete_last(game_id, table.actions[-1].seq)
             return await self._reload(game_id)
 
@@ -271,7 +273,7 @@ class HydraService:
         actions = await self.repo.actions(game_id)
         game = None
         if row.status != LOBBY:
-            setup = GameSetup(heads=row.heads, seed=row.seed,
+            setup = GameSetup(heads=row.heads, seed=row.seed, all_windows=bool(row.all_windows),
                               players=tuple(PlayerSetup(s.name, s.heroes) for s in seats))
             game = HydraGame(setup)
             for action in actions:

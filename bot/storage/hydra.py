@@ -35,6 +35,7 @@ class HydraGameRow:
     turns: int | None
     heads_severed: int | None
     updated_at: str
+    all_windows: int = 0  # every response window (migration 0011)
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ class HydraProfile:
 
 
 _GAME_COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "turn_message_id", "created_by", "created_at",
-                 "heads", "seed", "language", "window_seconds", "idle_minutes", "status", "outcome", "turns", "heads_severed", "updated_at")
+                 "heads", "seed", "language", "window_seconds", "idle_minutes", "status", "outcome", "turns", "heads_severed", "updated_at",
+                 "all_windows")
 _PROFILE_COLUMNS = ("user_id", "games", "wins", "heads_severed", "best_win_heads", "best_win_turns", "slayer_at")
 
 
@@ -95,15 +97,16 @@ class HydraRepository:
     # -- games and seats ----------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, created_by: int, creator_name: str,
                      heads: int, seed: int, language: str, window_seconds: int = 20,
-                     idle_minutes: int = 30) -> int:
+                     idle_minutes: int = 30, all_windows: bool = False) -> int:
         """A new table in the lobby with its creator in seat 1; returns the game id."""
         now = now_iso()
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO hydra_games (guild_id, channel_id, created_by, created_at, heads, seed, language, "
-                "window_seconds, idle_minutes, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "window_seconds, idle_minutes, status, updated_at, all_windows) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, created_by, now, heads, seed, language, window_seconds, idle_minutes, LOBBY,
-                 now))
+                 now, int(all_windows)))
             game_id = int(cursor.lastrowid)
             await conn.execute("INSERT INTO hydra_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, created_by, creator_name))

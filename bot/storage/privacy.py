@@ -13,6 +13,7 @@ from bot.storage.db import Database
 
 _POD_GAMES = "SELECT game_id FROM pod_games WHERE guild_id = :guild"
 _HYDRA_GAMES = "SELECT game_id FROM hydra_games WHERE guild_id = :guild"
+_CHALLENGE_GAMES = "SELECT game_id FROM challenge_games WHERE guild_id = :guild"
 _EVENTS = "SELECT event_id FROM hydra_events WHERE guild_id = :guild"
 _TOURNAMENTS = "SELECT tournament_id FROM tournaments WHERE guild_id = :guild"
 _TOURNAMENT_GAMES = f"SELECT game_id FROM tournament_games WHERE tournament_id IN ({_TOURNAMENTS})"
@@ -37,6 +38,9 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("hydra_actions", f"game_id IN ({_HYDRA_GAMES})"),
     ("hydra_seats", f"game_id IN ({_HYDRA_GAMES})"),
     ("hydra_games", "guild_id = :guild"),
+    ("challenge_actions", f"game_id IN ({_CHALLENGE_GAMES})"),
+    ("challenge_seats", f"game_id IN ({_CHALLENGE_GAMES})"),
+    ("challenge_games", "guild_id = :guild"),
     ("pod_events", f"game_id IN ({_POD_GAMES})"),
     ("pod_games", "guild_id = :guild"),
     ("decks", "guild_id = :guild"),
@@ -56,6 +60,8 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("hydra_seats", "SELECT * FROM hydra_seats WHERE user_id = :user"),
     ("hydra_actions", "SELECT * FROM hydra_actions WHERE actor_id = :user"),
     ("hydra_profile", "SELECT * FROM hydra_profiles WHERE user_id = :user"),
+    ("challenge_seats", "SELECT * FROM challenge_seats WHERE user_id = :user"),
+    ("challenge_actions", "SELECT * FROM challenge_actions WHERE actor_id = :user"),
     ("hydra_event_entries", "SELECT * FROM hydra_event_entrants WHERE user_id = :user"),
     ("hydra_event_awards", "SELECT * FROM hydra_event_awards WHERE user_id = :user"),
     ("tournament_entries", "SELECT * FROM tournament_entrants WHERE user_id = :user"),
@@ -74,6 +80,8 @@ OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings",
 SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("pod_games", "created_by", None), ("pod_events", "actor_id", None),
     ("hydra_games", "created_by", None), ("hydra_seats", "user_id", "name"), ("hydra_actions", "actor_id", None),
+    ("challenge_games", "created_by", None), ("challenge_seats", "user_id", "name"),
+    ("challenge_actions", "actor_id", None),
     ("hydra_events", "created_by", None), ("hydra_event_entrants", "user_id", "name"),
     ("hydra_event_awards", "user_id", None),
     ("tournaments", "created_by", None), ("tournament_entrants", "user_id", "name"),

@@ -6,8 +6,6 @@ from collections.abc import Sequence
 
 from bot.domain.hydra import HydraGame, PlayerSetup
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.cards import CARDS
-from bot.domain.hydra.engine import Head
 from bot.domain.hydra.invariants import check_invariants
 
 
@@ -25,8 +23,7 @@ def rig(game: HydraGame, *, top: Sequence[str] = (), battlefield: Sequence[str] 
         pool.remove(card_id)
         return card_id
 
-    heads = [Head(take(name), CARDS[name])
-             for name in battlefield]
+    heads = [game._new_head(take(name)) for name in battlefield]
     grave = [take(name) for name in graveyard]
     top_ids = [take(name) for name in top]
     game.battlefield = heads

@@ -85,8 +85,54 @@ def test_interactive_play_reads_commands_and_defaults_on_empty_lines(capsys, mon
     monkeypatch.setattr("sys.stdin", io.StringIO("attack 1 3\nend\n\n\n\n\n\n\nquit\n"))
     assert main(["hydra", "play", "--heads", "2", "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("seed 5\n")
+    assert "seed" not in out.split("\n")[0]  # the seed would tell the library: secret unless asked
     assert "Hydra Head is dealt 3 combat damage." in out and "Turn 3: the players' turn." in out
+
+
+def test_the_seed_is_printed_only_when_asked(capsys, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["hydra", "play", "--heads", "2", "--seed", "5", "--show-seed"]) == 0
+    assert capsys.readouterr().out.startswith("seed 5\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["hydra", "play", "--heads", "2"]) == 0
+    assert "seed" not in capsys.readouterr().out
+
+
+def test_a_script_acts_in_the_window_it_names(tmp_path: Path, capsys) -> None:
+    # seed 11: Grown from the Stump adds a Ravenous Brute Head. Both Hydra Heads are tapped in the
+    # damage-step window: only the Brute's 2 damage (the heads' damage is counted when dealt).
+    script = "end\nat prevent\ntap 1\ntap 2\nchoose pass\n"
+    _, out, _ = play(tmp_path, capsys, script, "--heads", "2", "--seed", "11", "--json")
+    data = json.loads(out)
+    assert data["actions"][-3:] == ["tap 1", "tap 2", "choose pass"]
+    assert "The heads deal 2 damage to each player." in data["log"] and data["players"][0]["life"] == 18
+
+
+def test_a_script_can_counter_a_trigger_with_every_window_open(tmp_path: Path, capsys) -> None:
+    script = "destroy 1\nat trigger\nchoose pass\nat trigger\nchoose counter\n"  # reward, then grow
+    _, out, _ = play(tmp_path, capsys, script, "--heads", "2", "--seed", "3", "--json", "--all-windows")
+    data = json.loads(out)
+    assert data["players"][0]["life"] == 22 and len(data["heads"]) == 1 and data["library_count"] == 58
+    assert "The players counter the triggered ability of Hydra Head." in data["log"]
+
+
+def test_a_script_naming_a_window_that_never_opens_fails(tmp_path: Path, capsys) -> None:
+    status, _, err = play(tmp_path, capsys, "at upkeep\n", "--heads", "2", "--seed", "3")
+    assert status == 1 and "upkeep" in err
+
+
+def test_json_of_a_game_lost_mid_resolution_names_the_card_being_resolved(tmp_path: Path, capsys) -> None:
+    seed = next(s for s in range(500) if _top_card(s) == "Unified Lunge")
+    script = "life 1 -10\nend\n"
+    _, out, _ = play(tmp_path, capsys, script, "--heads", "11", "--seed", str(seed), "--json")
+    data = json.loads(out)
+    assert data["outcome"] == "lost" and data["resolving"] == ["Unified Lunge"]
+    assert data["library_count"] + len(data["graveyard"]) + len(data["heads"]) + len(data["resolving"]) == 60
+
+
+def _top_card(seed: int) -> str:
+    game = HydraGame.new(11, 1, seed=seed)
+    return game.name_of(game.library[-1])
 
 
 def test_heroes_lists_the_hero_cards(capsys) -> None:

@@ -40,6 +40,11 @@ async def open_table(h, *joiners: str, window: int = 0, **options):
     return lobby
 
 
+def _first_head(board) -> str:
+    """The board's head menu names heads by a number that never shifts: the first head's."""
+    return board.component(custom_id="hydra-head:1")["options"][0]["value"]
+
+
 def latest(h, channel: str = "general"):
     return h.messages(channel)[-1]
 
@@ -83,7 +88,11 @@ async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
     assert "The heads deal 1 damage to each player." in turn.content and turn.buttons == []
     assert "alice: 28 life" in board.embeds[0]["description"]
 
-    # severing the last head returns the swallowed creature, and the turn's end wins the game
+    # severing the last head returns the swallowed creature, and the turn's end wins the game; alice's
+    # pick was the head she killed, so the buttons refuse to guess until she picks the one left
+    refused = await h.click(board, label="Destroy", user="alice")
+    assert refused.ephemeral and "has left the battlefield" in refused.content
+    await h.select(board, "hydra-head:1", [_first_head(board)], user="alice")
     await h.click(board, label="Destroy", user="alice")
     await h.click(board, label="End our turn", user="alice")
     won = latest(h)
@@ -182,7 +191,7 @@ async def test_a_win_at_the_end_of_the_players_turn_opens_no_hydra_turn_message(
     lobby = await open_table(h)
     await h.click(lobby, label="Start")
     for _ in range(2):  # seed 5: destroying head 1 twice reveals only sorceries
-        await h.select(lobby.message, "hydra-head:1", ["1"])
+        await h.select(lobby.message, "hydra-head:1", [_first_head(lobby.message)])
         await h.click(lobby, label="Destroy")
     before = len(h.messages())
     await h.click(lobby, label="End our turn")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot.domain.hydra import cards as C
@@ -83,3 +84,53 @@ def test_hero_cards_are_listed_once_with_their_texts_as_reminders() -> None:
         "The Slayer: You start the game with an additional 7 life.",
         "The Protector: {T}: Prevent the next 1 damage that would be dealt to any target this turn."]
     assert "P1: 27 life — The Slayer, The Protector" in board_text(game)
+
+
+def _colour_count(image: Image.Image, colour: tuple[int, int, int]) -> int:
+    counts = image.convert("RGB").getcolors(maxcolors=1 << 22) or []
+    return next((n for n, c in counts if c == colour), 0)
+
+
+def test_the_board_is_readable_on_a_phone_360_px_wide() -> None:
+    from bot.render.hydra import DAMAGE, TOP
+
+    game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD], players=2)
+    image = Image.open(io.BytesIO(board_png(game)))
+    assert image.format == "PNG" and image.size[0] == WIDTH == 720  # two columns, like the pod board
+    assert _colour_count(image, DAMAGE) == 0  # no red sliver at 0 damage
+    phone = image.convert("RGB").resize((360, image.size[1] * 360 // WIDTH))
+    # the elite's name, shrunk to a phone's width, is still at least 10 px of bright rows tall
+    x0, x1 = (GAP + HEAD_W + GAP) // 2, (GAP + 2 * HEAD_W + GAP) // 2
+    bright_rows = [y for y in range((TOP + 8) // 2, (TOP + 50) // 2)
+                   if any(min(phone.getpixel((x, y))) > 200 for x in range(x0, x1))]
+    assert len(bright_rows) >= 10
+    game.apply("damage 2 4")
+    damaged = Image.open(io.BytesIO(board_png(game)))
+    assert _colour_count(damaged, DAMAGE) > 500  # half of the elite's bar
+
+
+def test_each_head_says_what_it_does_in_the_readers_language() -> None:
+    from bot.render.hydra import head_ability_lines
+
+    game = new_game(battlefield=[HH, C.SNAPPING_FANG_HEAD])
+    assert head_ability_lines(game, 0) == ["Reward: +2 life"]
+    assert head_ability_lines(game, 1) == ["End step: 1 damage to each player", "Reward: +4 life, draw"]
+    assert head_ability_lines(game, 1, "ja")[0] == "終了ステップ：各プレイヤーに1点"
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
+def test_no_text_is_too_small_overlaps_or_leaves_the_board_at_phone_width(language: str) -> None:
+    from bot.render.hydra import board_image
+    from bot.render.layout import TextBox, phone_problems
+
+    game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
+                    players=4, heroes=[("The Slayer",)])
+    game.apply("damage 2 5")
+    game.apply("tap all")
+    game.apply("freeze 3")
+    game.battlefield[3].indestructible_through = 1
+    game.glower_until = game.hydra_turns + 1
+    boxes: list[TextBox] = []
+    image = board_image(game, language, boxes=boxes)
+    assert len(boxes) >= 20 and image.width == WIDTH
+    assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))

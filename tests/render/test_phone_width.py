@@ -14,12 +14,16 @@ import pytest
 from PIL import Image
 
 from bot.cards.model import Card
+from bot.domain import pod
 from bot.domain.hydra_events import LOST, ONGOING, WON, PlayerLine, TableLine, build_leaderboard, summarize
 from bot.domain.mulligan.odds import DeckCounts, deck_odds
+from bot.domain.rules.summary import DeckSummary
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.standings import compute_standings
 from bot.i18n import LANGUAGES, t
+from bot.render import board as pod_board
+from bot.render.deck import summary_picture
 from bot.render.fonts import png_bytes
 from bot.render.hand import hand_image
 from bot.render.layout import PHONE_WIDTH, TextBox, phone_problems
@@ -83,8 +87,40 @@ def leaderboard(language: str, boxes: list[TextBox]) -> Image.Image:
                               language, boxes=boxes)
 
 
+def pod_board_image(language: str, boxes: list[TextBox]) -> Image.Image:
+    """A busy 6-player board: long and CJK names, partners, taxes, poison, counters, a player out, the
+    commander-damage matrix with double-digit figures."""
+    names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player", "Eve", "Fay"]
+    events = [pod.Event(1, pod.CREATE, 1, "t", {"ruleset": "commander", "players": [
+        {"user_id": i + 1, "name": name} for i, name in enumerate(names)]})]
+
+    def add(kind: str, **data) -> None:
+        events.append(pod.Event(len(events) + 1, kind, 1, "t", data))
+
+    add(pod.COMMANDERS, player=1, names=["Tymna the Weaver", "Thrasios, Triton Hero"])
+    for player in range(2, 7):
+        add(pod.COMMANDERS, player=player, names=["Atraxa, Praetors' Voice"])
+    add(pod.NEXT_TURN)
+    add(pod.CAST, commander=pod.commander_key(1, 0))
+    add(pod.CAST, commander=pod.commander_key(1, 0))
+    add(pod.POISON, player=2, amount=3)
+    add(pod.COUNTER, player=2, name="energy", amount=4)
+    add(pod.MONARCH, player=2)
+    add(pod.COMMANDER_DAMAGE, commander=pod.commander_key(1, 1), target=2, amount=16)
+    add(pod.COMMANDER_DAMAGE, commander=pod.commander_key(3, 0), target=4, amount=21)
+    add(pod.LIFE, player=5, amount=-1040)
+    snapshot = pod_board.snapshot(pod.replay(events), language, title="#12")
+    return pod_board.board_image(snapshot, boxes)
+
+
+def deck_summary(language: str, boxes: list[TextBox]) -> Image.Image:
+    summary = DeckSummary(types={"Creature": 29, "Land": 38}, curve=(0, 5, 10, 8, 17, 7, 6, 9), lands=38, unknown=0)
+    return summary_picture(summary, "WUBRG", language, boxes=boxes)
+
+
 RENDERERS: dict[str, Callable[[str, list[TextBox]], Image.Image]] = {
-    "odds chart": odds, "practice hand": hand, "standings": standings, "hydra event leaderboard": leaderboard}
+    "odds chart": odds, "practice hand": hand, "standings": standings, "hydra event leaderboard": leaderboard,
+    "pod board": pod_board_image, "deck summary": deck_summary}
 
 
 def _ink_height(phone: Image.Image, box: tuple[int, int, int, int], scale: float) -> int:

@@ -4,11 +4,27 @@ A game is saved as its seed plus the list of these lines (canonical form, see :m
 so the CLI, the Discord buttons and replay all go through the same parser. HEAD is the 1-based
 position of a head in the list of heads as printed; PLAYER is the 1-based seat.
 
+HEADS is one or more HEAD numbers, or ``all``; the heads are picked before anything happens, so a
+sweeper's numbers never shift half-way.
+
     attack HEAD AMOUNT [HEAD AMOUNT ...]   combat damage from attackers to heads (H4)
     damage HEAD AMOUNT                     non-combat damage to a head
+    sweep AMOUNT HEADS                     the same damage to several heads at once (a sweeper)
     loselife HEAD AMOUNT                   the Hydra would lose life: that head is dealt the damage (H8)
-    destroy HEAD | exile HEAD | bounce HEAD | tap HEAD
+    destroy HEADS | exile HEADS | bounce HEADS | tap HEADS | sacrifice HEADS
+    freeze HEADS                           those heads don't untap during the Hydra's next untap step
+                                           (The Savant: "tap all" then "freeze all")
+    weaken AMOUNT HEADS                    -AMOUNT/-AMOUNT until end of turn (The Tyrant: "weaken 1 all")
+    counters DELTA HEADS                   DELTA +1/+1 counters (or -1/-1 counters if DELTA < 0)
+    copy HEAD                              a token copy of a head enters (it is a Head for every rule)
     mill AMOUNT                            cards from the top of the Hydra's library into its graveyard
+    exilecards library AMOUNT              exile cards from the top of the Hydra's library
+    exilecards graveyard all|CARD NAME     exile the Hydra's graveyard, or one card of it
+    prevent AMOUNT [PLAYER|all] [from SOURCE]
+                                           prevent the next AMOUNT damage this turn to a player (default:
+                                           each player), from any source or only SOURCE ("heads" for
+                                           the heads' damage, or a Hydra card name)
+    extraturn                              the players take an extra turn after this one
     life PLAYER DELTA                      a player's life changes by DELTA (+/-), from the players' own cards
     choose OPTION                          answer the pending choice (OPTION text, or HEAD [HEAD])
     concede [PLAYER]                       one player (or, without PLAYER, every player) concedes
@@ -21,9 +37,13 @@ from dataclasses import dataclass
 
 from bot.domain.hydra.errors import HydraError
 
-HEAD_VERBS = ("destroy", "exile", "bounce", "tap")
+HEAD_VERBS = ("destroy", "exile", "bounce", "tap", "sacrifice", "freeze")  # HEADS
+AMOUNT_HEADS_VERBS = ("sweep", "weaken", "counters")  # AMOUNT HEADS
 AMOUNT_VERBS = ("damage", "loselife")
-VERBS = ("attack", *AMOUNT_VERBS, *HEAD_VERBS, "mill", "life", "choose", "concede", "end")
+TEXT_VERBS = ("choose", "prevent", "exilecards")  # parsed by their own rules, kept as text
+VERBS = ("attack", *AMOUNT_VERBS, *AMOUNT_HEADS_VERBS, *HEAD_VERBS, "copy", "mill", "exilecards", "prevent",
+         "extraturn", "life", "choose", "concede", "end")
+ALL = "all"
 MAX_AMOUNT = 1_000_000  # keeps arithmetic sane whatever is typed
 
 
@@ -35,9 +55,17 @@ class Action:
     numbers: tuple[int, ...] = ()
     text: str = ""
 
+    @property
+    def all_heads(self) -> bool:
+        """A HEADS list written as ``all``."""
+        return self.text == ALL
+
     def line(self) -> str:
         """The canonical one-line form stored in the action log."""
-        parts = [self.verb, *(str(n) for n in self.numbers)]
+        numbers = [str(n) for n in self.numbers]
+        if self.verb == "exilecards":  # the zone comes first
+            return " ".join([self.verb, self.text, *numbers])
+        parts = [self.verb, *numbers]
         if self.text:
             parts.append(self.text)
         return " ".join(parts)
@@ -53,49 +81,111 @@ def _int(token: str, line: str) -> int:
     return value
 
 
-def parse_action(line: str) -> Action:
-    """Parse one command line; raises :class:`HydraError` with a message key on bad input."""
+def parse_action(line: str, verbs: tuple[str, ...] = VERBS) -> Action:
+    """Parse one command line; raises :class:`HydraError` with a message key on bad input.
+    ``verbs`` lets the Horde and the God use the same language with their own verb list (``hit``:
+    the Horde would lose AMOUNT life)."""
     stripped = line.strip()
     tokens = stripped.split()
     if not tokens:
         raise HydraError("hydra.error.empty_action")
     verb, rest = tokens[0].lower(), tokens[1:]
-    if verb not in VERBS:
-        raise HydraError("hydra.error.unknown_verb", verb=tokens[0], verbs=", ".join(VERBS))
+    if verb not in verbs:
+        raise HydraError("hydra.error.unknown_verb", verb=tokens[0], verbs=", ".join(verbs))
     if verb == "choose":
         if not rest:
             raise HydraError("hydra.error.usage", usage="choose OPTION")
         return Action("choose", text=" ".join(rest))
-    numbers = tuple(_int(token, stripped) for token in rest)
+    if verb == "prevent":
+        return _parse_prevent(rest, stripped)
+    if verb == "exilecards":
+        return _parse_exilecards(rest, stripped)
     usage = _USAGE[verb]
+    text = ""
+    if verb in HEAD_VERBS + AMOUNT_HEADS_VERBS and rest and rest[-1].lower() == ALL:
+        rest, text = rest[:-1], ALL
+    numbers = tuple(_int(token, stripped) for token in rest)
     if verb == "attack":
         if not numbers or len(numbers) % 2:
             raise HydraError("hydra.error.usage", usage=usage)
     elif verb in AMOUNT_VERBS or verb == "life":
         if len(numbers) != 2:
             raise HydraError("hydra.error.usage", usage=usage)
-    elif verb in HEAD_VERBS or verb == "mill":
+    elif verb in HEAD_VERBS:
+        if (text == ALL) == bool(numbers):
+            raise HydraError("hydra.error.usage", usage=usage)
+    elif verb in AMOUNT_HEADS_VERBS:
+        if not numbers or (text == ALL) == (len(numbers) > 1):
+            raise HydraError("hydra.error.usage", usage=usage)
+    elif verb in ("mill", "copy", "hit"):
         if len(numbers) != 1:
             raise HydraError("hydra.error.usage", usage=usage)
     elif verb == "concede":
         if len(numbers) > 1:
             raise HydraError("hydra.error.usage", usage=usage)
-    elif numbers:  # end
+    elif numbers:  # end, extraturn
         raise HydraError("hydra.error.usage", usage=usage)
-    if verb in ("attack", *AMOUNT_VERBS, "mill") and any(n < 0 for n in numbers):
+    if verb in ("attack", *AMOUNT_VERBS, "mill", "hit", "sweep", "weaken") and any(n < 0 for n in numbers):
         raise HydraError("hydra.error.negative", line=stripped)
-    return Action(verb, numbers)
+    return Action(verb, numbers, text)
+
+
+def _parse_prevent(rest: list[str], line: str) -> Action:
+    """``prevent AMOUNT [PLAYER|all] [from SOURCE]`` → numbers (AMOUNT[, PLAYER]), text the source."""
+    usage = _USAGE["prevent"]
+    lowered = [token.lower() for token in rest]
+    source = ""
+    if "from" in lowered:
+        at = lowered.index("from")
+        source = " ".join(rest[at + 1:])
+        rest = rest[:at]
+        if not source:
+            raise HydraError("hydra.error.usage", usage=usage)
+    if rest[1:] and rest[1].lower() == ALL:
+        rest = rest[:1] + rest[2:]
+    if len(rest) not in (1, 2):
+        raise HydraError("hydra.error.usage", usage=usage)
+    numbers = tuple(_int(token, line) for token in rest)
+    if numbers[0] < 0:
+        raise HydraError("hydra.error.negative", line=line)
+    return Action("prevent", numbers, f"from {source}" if source else "")
+
+
+def _parse_exilecards(rest: list[str], line: str) -> Action:
+    """``exilecards library AMOUNT`` or ``exilecards graveyard all|CARD NAME`` (zone kept in text)."""
+    usage = _USAGE["exilecards"]
+    if len(rest) < 2 or rest[0].lower() not in ("library", "graveyard"):
+        raise HydraError("hydra.error.usage", usage=usage)
+    zone = rest[0].lower()
+    if zone == "library":
+        if len(rest) != 2:
+            raise HydraError("hydra.error.usage", usage=usage)
+        amount = _int(rest[1], line)
+        if amount < 0:
+            raise HydraError("hydra.error.negative", line=line)
+        return Action("exilecards", (amount,), "library")
+    return Action("exilecards", (), "graveyard " + " ".join(rest[1:]))
 
 
 _USAGE = {
     "attack": "attack HEAD AMOUNT [HEAD AMOUNT ...]",
     "damage": "damage HEAD AMOUNT",
     "loselife": "loselife HEAD AMOUNT",
-    "destroy": "destroy HEAD",
-    "exile": "exile HEAD",
-    "bounce": "bounce HEAD",
-    "tap": "tap HEAD",
+    "sweep": "sweep AMOUNT HEAD [HEAD ...] | sweep AMOUNT all",
+    "weaken": "weaken AMOUNT HEAD [HEAD ...] | weaken AMOUNT all",
+    "counters": "counters DELTA HEAD [HEAD ...] | counters DELTA all",
+    "destroy": "destroy HEAD [HEAD ...] | destroy all",
+    "exile": "exile HEAD [HEAD ...] | exile all",
+    "bounce": "bounce HEAD [HEAD ...] | bounce all",
+    "tap": "tap HEAD [HEAD ...] | tap all",
+    "sacrifice": "sacrifice HEAD [HEAD ...] | sacrifice all",
+    "freeze": "freeze HEAD [HEAD ...] | freeze all",
+    "copy": "copy HEAD",
     "mill": "mill AMOUNT",
+    "exilecards": "exilecards library AMOUNT | exilecards graveyard all|CARD NAME",
+    "prevent": "prevent AMOUNT [PLAYER|all] [from SOURCE]",
+    "extraturn": "extraturn",
+    "hit": "hit AMOUNT",
     "life": "life PLAYER DELTA",
     "concede": "concede [PLAYER]",
     "end": "end",

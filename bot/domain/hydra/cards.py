@@ -28,6 +28,8 @@ TORN_BETWEEN_HEADS = "Torn Between Heads"
 UNIFIED_LUNGE = "Unified Lunge"
 
 DECK_SIZE = 60
+# The Hydra's cards that deal damage to players (a prevention shield may name one of them).
+DAMAGE_SOURCES = (SNAPPING_FANG_HEAD, NOXIOUS_HYDRA_BREATH, TORN_BETWEEN_HEADS, UNIFIED_LUNGE)
 
 # Hero's Reward: (life each player gains, whether each player also draws a card).
 _HEROS_REWARD: dict[str, tuple[int, bool]] = {

@@ -17,6 +17,7 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bot.domain.challenge.core import Decision, Event, Flow, FlowGame
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.actions import Action, parse_action
 from bot.domain.hydra.errors import HydraError
@@ -24,6 +25,8 @@ from bot.domain.hydra.errors import HydraError
 MAX_PLAYERS = 4  # H10
 MIN_HEADS, MAX_HEADS = 1, 11  # H2: difficulty is a number of the 11 "Hydra Head" cards
 STARTING_LIFE = 20  # H2
+TOKEN_ID = -1  # card_id of a token copy of a head
+HEADS_SOURCE = "heads"  # the source name of the heads' damage step, for prevention shields
 
 # Decision topics and their documented defaults (used after a timeout, or when a script says nothing).
 COUNTER = "counter"  # H11 window: "pass" (let it resolve) — default pass
@@ -36,8 +39,12 @@ STRIKE_TARGET = "strike_target"  # head to destroy — default the first non-eli
 NECK_TANGLE_TAP = "neck_tangle_tap"  # exactly two heads — default the first two untapped heads
 TORN_TAP = "torn_tap"  # up to two heads — default the first two untapped heads
 TRIGGER_ORDER = "trigger_order"  # which end-step trigger resolves next — default collector order
+# Response windows of a table that asked for every window (GameSetup.all_windows):
+UPKEEP = "upkeep"  # the Hydra's upkeep, after its untap step: "pass"
+TRIGGER = "trigger"  # a triggered ability (growing heads, Hero's Reward, Swallow's return, end step)
+#                      is on the stack: "pass" | "counter" (e.g. Stifle) — default pass
 
-WINDOW_TOPICS = (COUNTER, PREVENT)
+WINDOW_TOPICS = (COUNTER, PREVENT, UPKEEP, TRIGGER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,8 @@ class GameSetup:
     heads: int
     players: tuple[PlayerSetup, ...]
     seed: int
+    # Every response window (the Hydra's upkeep, each trigger), not just counter and prevent.
+    all_windows: bool = False
 
 
 @dataclass(slots=True)
@@ -73,16 +82,27 @@ class Player:
 class Head:
     """A Head on the battlefield. A new object each time a card enters (no memory of earlier visits)."""
 
-    card_id: int
+    card_id: int  # TOKEN_ID for a token copy (it is no card of the 60)
     card: C.HydraCard
     damage: int = 0
     tapped: bool = False
     indestructible_through: int = 0  # Hydra turn number through whose end it is indestructible
     frozen_for: int = 0  # Hydra turn number whose untap step it skips
+    counters: int = 0  # +1/+1 counters (negative: -1/-1 counters; the two kinds annihilate)
+    shrunk: int = 0  # -X/-X until end of turn
+    serial: int = 0  # which head this is, for good: numbered as heads enter (positions shift, this never does)
 
     @property
     def name(self) -> str:
         return self.card.name
+
+    @property
+    def token(self) -> bool:
+        return self.card_id == TOKEN_ID
+
+    @property
+    def toughness(self) -> int:
+        return (self.card.toughness or 0) + self.counters - self.shrunk
 
 
 @dataclass(slots=True)
@@ -94,42 +114,41 @@ class SwallowWindow:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
-    """A question to the players. ``player`` is a seat index, or None for "the players" together.
+class Trigger:
+    """A triggered ability waiting to go on the stack: ``kind`` reward | grow | swallow | end_step."""
 
-    ``kind`` is ``option`` (one of ``options``), ``heads`` (``min_heads``..``max_heads`` distinct
-    head positions) or ``text`` (free text, e.g. the creature a player exiles).
-    """
-
-    topic: str
     kind: str
-    default: str
-    player: int | None = None
-    options: tuple[str, ...] = ()
-    card: str | None = None
-    min_heads: int = 0
-    max_heads: int = 0
+    card: C.HydraCard
+
+
+@dataclass(slots=True)
+class Shield:
+    """A prevention effect of the players' cards: the next ``amount`` damage this turn to one player,
+    from any source (``source`` None) or only from the named one ("heads", or a Hydra card)."""
+
+    player: int
+    amount: int
+    source: str | None
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """One line of the game log: an i18n key (``hydra.log.*``) and its values."""
+class DamageStep:
+    """What the heads dealt in one damage step (H6 step 3), recorded at the moment it was dealt:
+    the untapped heads then, what they add up to, and what each challenger was dealt or prevented."""
 
-    key: str
-    values: dict[str, object]
-
-
-class _GameOver(Exception):
-    """Raised inside the Hydra's turn when the last challenger loses: the turn stops there."""
-
-
-Flow = Generator[Decision, object, None]
+    hydra_turn: int
+    untapped: tuple[str, ...]  # names of the untapped heads when the damage was dealt
+    untapped_output: int  # 1 per untapped Hydra Head, 2 per untapped elite Head, at that moment
+    dealt: int  # the heads' damage as dealt (before any per-player prevention); 0 when all prevented
 
 
-class HydraGame:
+class HydraGame(FlowGame):
     """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`."""
 
+    window_topics = WINDOW_TOPICS
+
     def __init__(self, setup: GameSetup) -> None:
+        super().__init__()
         _validate_setup(setup)
         self.setup = setup
         names = C.deck_list()
@@ -139,6 +158,7 @@ class HydraGame:
         library = [i for i in ids if i not in set(starting)]
         random.Random(setup.seed).shuffle(library)
         self.library: list[int] = library  # the top card is the LAST element
+        self._serials = 0
         self.battlefield: list[Head] = [self._new_head(i) for i in starting]
         self.graveyard: list[int] = []
         self.stack: list[int] = []
@@ -146,29 +166,36 @@ class HydraGame:
         self.turn = 1  # overall turn number; turn 1 is the players' first turn (H3)
         self.hydra_turns = 0
         self.active = "players"
-        self.outcome = "ongoing"
         self.glower_until = 0  # Hydra turn whose start ends Disorienting Glower's lock (0: no lock)
         self.swallows: list[SwallowWindow] = []
         self.extra_turns = 0
+        self.players_extra_turns = 0
+        self.shields: list[Shield] = []
+        self.exile: list[int] = []  # Hydra cards the players' cards exiled from its library or graveyard
+        self.library_changed_by: list[bool] = []  # per action: did it move hidden cards (no undo)
         self.heads_severed = 0
-        self.pending: Decision | None = None
-        self.events: list[Event] = []
-        self.actions: list[str] = []
-        self._flow: Flow | None = None
-        self._in_flow = False
+        self.damage_steps: list[DamageStep] = []
+        self.triggers: list[Trigger] = []  # triggered abilities not yet put on the stack
         self._log("hydra.log.setup", heads=setup.heads, players=len(self.players))
         self._log("hydra.log.players_turn", turn=self.turn)
         self._log("hydra.log.no_first_draw")
 
     @classmethod
-    def new(cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0) -> HydraGame:
+    def new(cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0, *,
+            all_windows: bool = False) -> HydraGame:
         if isinstance(players, int):
             players = tuple(PlayerSetup(f"Player {i + 1}") for i in range(players))
-        return cls(GameSetup(heads=heads, players=tuple(players), seed=seed))
+        return cls(GameSetup(heads=heads, players=tuple(players), seed=seed, all_windows=all_windows))
 
     # ----------------------------------------------------------------- set-up helpers
-    def _new_head(self, card_id: int) -> Head:
-        return Head(card_id, C.CARDS[self.card_names[card_id]])
+    def _new_head(self, card_id: int, card: C.HydraCard | None = None) -> Head:
+        self._serials += 1
+        return Head(card_id, card or C.CARDS[self.card_names[card_id]], serial=self._serials)
+
+    def position_of(self, serial: int) -> int | None:
+        """The 1-based position (the HEAD number of the script language) of the head ``serial``,
+        or None once it has left the battlefield."""
+        return next((i for i, h in enumerate(self.battlefield, start=1) if h.serial == serial), None)
 
     @staticmethod
     def _new_player(setup: PlayerSetup) -> Player:
@@ -176,10 +203,6 @@ class HydraGame:
         return Player(setup.name, setup.heroes, STARTING_LIFE + bonus, STARTING_LIFE + bonus)
 
     # ----------------------------------------------------------------- queries
-    @property
-    def over(self) -> bool:
-        return self.outcome != "ongoing"
-
     @property
     def in_players_first_turn(self) -> bool:
         """The players' first turn (H3) that nobody has ended yet: late challengers may still sit down."""
@@ -217,10 +240,27 @@ class HydraGame:
         if self.over:
             raise HydraError("hydra.error.game_over")
         start = len(self.events)
+        library = len(self.library)
         handler = getattr(self, f"_do_{action.verb}")
         handler(action)
+        if self.triggers and not self.over:  # the players' action made abilities trigger
+            self._start_flow(self._resolve_triggers())
         self.actions.append(action.line())
+        self.library_changed_by.append(len(self.library) != library)
         return self.events[start:]
+
+    def rebuild(self, actions: Sequence[str]) -> HydraGame:
+        """The same game replayed with ``actions`` (undo)."""
+        return replay(self.setup, actions)
+
+    def undo_refusal(self) -> str | None:
+        """Why the players' last action can't be undone (an i18n key), or None if it can. Undo never
+        un-reveals: an action that revealed or moved cards of the Hydra's library is final."""
+        if not undoable(self.actions):
+            return "hydra.error.nothing_to_undo"
+        if self.library_changed_by and self.library_changed_by[-1]:
+            return "hydra.error.undo_revealed"
+        return None
 
     def choose_default(self) -> list[Event]:
         """Answer the pending decision with its documented default (a timeout, or a silent script)."""
@@ -277,24 +317,132 @@ class HydraGame:
             self._log("hydra.log.redirected", head=head.name, amount=action.numbers[1])
         self._check_lethal()
 
+    def _heads_of(self, action: Action, skip: int = 0) -> list[Head]:
+        """The heads an action names (positions after ``skip`` numbers, or ``all``), all picked
+        before anything happens, so positions never shift half-way through a sweeper."""
+        if action.all_heads:
+            return list(self.battlefield)
+        positions = action.numbers[skip:]
+        if len(set(positions)) != len(positions):
+            raise HydraError("hydra.error.same_head_twice")
+        return [self._head_at(position) for position in positions]
+
     def _do_destroy(self, action: Action) -> None:
         self._require_players_may_act(instant=True)
-        self._destroy(self._head_at(action.numbers[0]))
+        heads = self._heads_of(action)
+        for head in [h for h in heads if self.is_indestructible(h)]:
+            self._log("hydra.log.indestructible", head=head.name)
+        self._leave([h for h in heads if not self.is_indestructible(h)], how="destroyed")
 
     def _do_exile(self, action: Action) -> None:
         self._require_players_may_act(instant=True)
-        self._leave([self._head_at(action.numbers[0])], how="exile")
+        self._leave(self._heads_of(action), how="exile")
 
     def _do_bounce(self, action: Action) -> None:
         self._require_players_may_act(instant=True)
-        self._leave([self._head_at(action.numbers[0])], how="bounce")
+        self._leave(self._heads_of(action), how="bounce")
+
+    def _do_sacrifice(self, action: Action) -> None:
+        """The Hydra sacrifices heads (an edict): indestructible doesn't stop it."""
+        self._require_players_may_act(instant=True)
+        self._leave(self._heads_of(action), how="sacrificed")
 
     def _do_tap(self, action: Action) -> None:
         self._require_players_may_act(instant=True)
-        head = self._head_at(action.numbers[0])
-        if not head.tapped:
-            head.tapped = True
-            self._log("hydra.log.tapped", head=head.name)
+        for head in self._heads_of(action):
+            if not head.tapped:
+                head.tapped = True
+                self._log("hydra.log.tapped", head=head.name)
+
+    def _do_freeze(self, action: Action) -> None:
+        """"Doesn't untap during its controller's next untap step" (The Savant)."""
+        self._require_players_may_act(instant=True)
+        for head in self._heads_of(action):
+            head.frozen_for = self.hydra_turns + 1
+            self._log("hydra.log.frozen", head=head.name)
+
+    def _do_sweep(self, action: Action) -> None:
+        """Damage to several heads at once; one state-based check afterwards."""
+        self._require_players_may_act(instant=True)
+        amount, heads = action.numbers[0], self._heads_of(action, skip=1)
+        if amount:
+            for head in heads:
+                head.damage += amount
+            self._log("hydra.log.swept", amount=amount, heads=", ".join(h.name for h in heads))
+        self._check_lethal()
+
+    def _do_weaken(self, action: Action) -> None:
+        """-X/-X until end of turn: a head at 0 toughness is put into the graveyard (not destroyed)."""
+        self._require_players_may_act(instant=True)
+        amount, heads = action.numbers[0], self._heads_of(action, skip=1)
+        for head in heads:
+            head.shrunk += amount
+            self._log("hydra.log.weakened", head=head.name, amount=amount, toughness=head.toughness)
+        self._check_lethal()
+
+    def _do_counters(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        delta, heads = action.numbers[0], self._heads_of(action, skip=1)
+        for head in heads:
+            head.counters += delta
+            self._log("hydra.log.counters", head=head.name, delta=f"{delta:+d}", toughness=head.toughness)
+        self._check_lethal()
+
+    def _do_copy(self, action: Action) -> None:
+        """A token copy of a head: a Head for the win (H7), Unified Lunge and the damage step; it
+        triggers growing new heads and Hero's Reward when it leaves, then ceases to exist."""
+        self._require_players_may_act(instant=True)
+        original = self._head_at(action.numbers[0])
+        self.battlefield.append(self._new_head(TOKEN_ID, original.card))
+        self._log("hydra.log.copied", head=original.name)
+
+    def _do_extraturn(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        self.players_extra_turns += 1
+        self._log("hydra.log.players_extra_turn_earned")
+
+    def _do_prevent(self, action: Action) -> None:
+        self._require_players_may_act(instant=True)
+        amount = action.numbers[0]
+        seats = [self._player_at(action.numbers[1])] if len(action.numbers) > 1 else self.alive()
+        source = self._damage_source(action.text.removeprefix("from ").strip()) if action.text else None
+        for index in seats:
+            self.shields.append(Shield(index, amount, source))
+        self._log("hydra.log.shield", amount=amount, players=", ".join(self.players[i].name for i in seats),
+                  source=source or "*")
+
+    @staticmethod
+    def _damage_source(text: str) -> str:
+        """``heads`` or the exact name of a Hydra card that deals damage (case-insensitive)."""
+        if text.lower() == HEADS_SOURCE:
+            return HEADS_SOURCE
+        for name in C.DAMAGE_SOURCES:
+            if name.casefold() == text.casefold():
+                return name
+        raise HydraError("hydra.error.unknown_source", source=text,
+                         sources=", ".join((HEADS_SOURCE, *C.DAMAGE_SOURCES)))
+
+    def _do_exilecards(self, action: Action) -> None:
+        """The players' cards exile Hydra cards from its library (top first) or graveyard."""
+        self._require_players_may_act(instant=True)
+        if action.text == "library":
+            moved = [self.library.pop() for _ in range(min(action.numbers[0], len(self.library)))]
+            where = "library"
+        else:
+            wanted = action.text.removeprefix("graveyard").strip()
+            if wanted.lower() == "all":
+                moved = list(self.graveyard)
+            else:
+                found = [i for i in self.graveyard if self.name_of(i).casefold() == wanted.casefold()]
+                if not found:
+                    raise HydraError("hydra.error.not_in_graveyard", card=wanted)
+                moved = found[:1]
+            for card_id in moved:
+                self.graveyard.remove(card_id)
+            where = "graveyard"
+        self.exile.extend(moved)
+        self._log(f"hydra.log.exiled_from_{where}", count=len(moved),
+                  cards=", ".join(self.name_of(i) for i in moved))
 
     def _do_mill(self, action: Action) -> None:
         self._require_players_may_act(instant=True)
@@ -330,12 +478,17 @@ class HydraGame:
     def _check_players_after_concession(self) -> None:
         if not self.alive() and not self.over:
             self._finish("lost")
-            self._flow = None
-            self.pending = None
+            self._end_flows()
         # a question asked of a player who just left the game takes its default
         while self.pending is not None and self.pending.player is not None \
                 and self.players[self.pending.player].lost:
-            self._advance(self._validate_answer(self.pending, self.pending.default))
+            self._advance(self._validate_answer(self.pending, self._left_game_answer(self.pending)))
+
+    @staticmethod
+    def _left_game_answer(decision: Decision) -> str:
+        """A player who left the game does nothing more: no creature exiled by Swallow the Hero
+        Whole, no sacrifice; other questions take their default."""
+        return "none" if decision.topic == SWALLOW_EXILE else decision.default
 
     def _do_end(self, action: Action) -> None:
         self._require_players_may_act(instant=False)
@@ -343,7 +496,21 @@ class HydraGame:
         self._cleanup()
         if self._win_check():
             return
+        if self.players_extra_turns:
+            self.players_extra_turns -= 1
+            self._begin_players_turn(extra=True)
+            return
         self._start_flow(self._hydra_phase())
+
+    def _begin_players_turn(self, *, extra: bool = False) -> None:
+        self.turn += 1
+        self.active = "players"
+        if extra:
+            self._log("hydra.log.players_extra_turn")
+        self._log("hydra.log.players_turn", turn=self.turn)
+        self._log("hydra.log.draw_reminder")
+        if self.spells_locked:
+            self._log("hydra.log.glower_active")
 
     def _do_choose(self, action: Action) -> None:
         decision = self.pending
@@ -389,21 +556,6 @@ class HydraGame:
         return " ".join(str(i + 1) for i in chosen) or "none"
 
     # ----------------------------------------------------------------- the flow machinery
-    def _start_flow(self, flow: Flow) -> None:
-        self._flow = flow
-        self._advance(None)
-
-    def _advance(self, answer: object) -> None:
-        assert self._flow is not None
-        self._in_flow = True
-        try:
-            self.pending = self._flow.send(answer)
-        except (StopIteration, _GameOver):
-            self._flow = None
-            self.pending = None
-        finally:
-            self._in_flow = False
-
     # ----------------------------------------------------------------- the Hydra's turns (H6)
     def _hydra_phase(self) -> Flow:
         yield from self._hydra_turn()
@@ -412,12 +564,7 @@ class HydraGame:
             self._log("hydra.log.extra_turn")
             yield from self._hydra_turn()
         if not self.over:
-            self.turn += 1
-            self.active = "players"
-            self._log("hydra.log.players_turn", turn=self.turn)
-            self._log("hydra.log.draw_reminder")
-            if self.spells_locked:
-                self._log("hydra.log.glower_active")
+            self._begin_players_turn()
 
     def _hydra_turn(self) -> Flow:
         self.turn += 1
@@ -427,6 +574,8 @@ class HydraGame:
         self._log("hydra.log.hydra_turn", turn=self.turn)
         self._begin_hydra_turn(number)
         self._untap_step(number)
+        if self.setup.all_windows:
+            yield Decision(UPKEEP, "option", "pass", options=("pass",))
         yield from self._reveal_and_cast()
         yield from self._damage_step()
         yield from self._end_step()
@@ -491,6 +640,7 @@ class HydraGame:
             return
         follow_up = yield from self._resolve_sorcery(name, target)
         self._to_graveyard_from_stack(card_id)
+        yield from self._resolve_triggers()
         if follow_up is not None:
             yield from self._cast(follow_up)
 
@@ -499,14 +649,22 @@ class HydraGame:
         self.graveyard.append(card_id)
 
     def _damage_step(self) -> Flow:
-        """H6 step 3: all at once, combat damage (so Fog-style prevention works)."""
-        amount = self.head_damage_output()
-        if amount == 0 or not self.alive():
+        """H6 step 3: all at once, combat damage (so Fog-style prevention works). The amount is
+        counted when the damage is dealt, after the players' window: a head tapped or removed in
+        that window deals nothing."""
+        if self.head_damage_output() == 0 or not self.alive():
             self._log("hydra.log.no_damage")
             return
         answer = yield Decision(PREVENT, "option", "pass", options=("pass", "prevent"))
-        if answer == "prevent":
+        amount = self.head_damage_output()
+        untapped = tuple(h.name for h in self.battlefield if not h.tapped)
+        if answer == "prevent" and amount:
+            self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, 0))
             self._log("hydra.log.damage_prevented", amount=amount)
+            return
+        self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, amount))
+        if amount == 0 or not self.alive():
+            self._log("hydra.log.no_damage")
             return
         self._log("hydra.log.heads_attack", amount=amount)
         self._damage_players(amount)
@@ -528,6 +686,12 @@ class HydraGame:
 
     def _end_step_trigger(self, name: str) -> Flow:
         self._log("hydra.log.trigger", head=name)
+        if self.setup.all_windows:
+            answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"), card=name,
+                                    detail="end_step")
+            if answer == "counter":
+                self._log("hydra.log.trigger_countered", head=name, kind="end_step")
+                return
         if name == C.SAVAGE_VIGOR_HEAD:
             yield from self._reveal_and_cast()
         elif name == C.SHRIEKING_TITAN_HEAD:
@@ -540,8 +704,10 @@ class HydraGame:
         time (CR 514.2), so a head losing indestructible here does not die of old damage."""
         for head in self.battlefield:
             head.damage = 0
+            head.shrunk = 0
             if self.active == "hydra" and head.indestructible_through == self.hydra_turns:
                 head.indestructible_through = 0
+        self.shields.clear()  # "this turn"
 
     def _win_check(self) -> bool:
         """H7: at the end of any turn, no heads on the battlefield means the players win."""
@@ -673,12 +839,12 @@ class HydraGame:
     # ----------------------------------------------------------------- heads leaving (H5, H9)
     def _check_lethal(self) -> None:
         """State-based actions: heads with lethal damage are destroyed together."""
-        dying = [h for h in self.battlefield if h.card.toughness is not None
-                 and h.damage >= h.card.toughness]
+        no_toughness = [h for h in self.battlefield if h.toughness <= 0]  # not destruction: Hide can't help
+        dying = [h for h in self.battlefield if h not in no_toughness and h.damage >= h.toughness]
         survivors = [h for h in dying if self.is_indestructible(h)]
         for head in survivors:
             self._log("hydra.log.indestructible", head=head.name)
-        dead = [h for h in dying if h not in survivors]
+        dead = no_toughness + [h for h in dying if h not in survivors]
         if dead:
             self._leave(dead, how="dies")
 
@@ -693,13 +859,32 @@ class HydraGame:
         departure triggers Hero's Reward, growing new heads (H5) and any Swallow return."""
         for head in heads:
             self.battlefield.remove(head)
-            self.graveyard.append(head.card_id)
+            if not head.token:  # a token copy ceases to exist
+                self.graveyard.append(head.card_id)
             self.heads_severed += 1
             self._log(f"hydra.log.leaves_{how}", head=head.name)
-        for head in heads:
-            self._heros_reward(head.card)
-            self._grow_new_heads()
-            self._swallow_return()
+        for head in heads:  # they go on the stack the next time a player would get priority
+            self.triggers += [Trigger("reward", head.card), Trigger("grow", head.card)]
+            if any(w.exiled for w in self.swallows):
+                self.triggers.append(Trigger("swallow", head.card))
+
+    def _resolve_triggers(self) -> Flow:
+        """Put the waiting triggers on the stack one by one; with every window, the players may
+        respond to each or counter it (a Stifle)."""
+        while self.triggers and not self.over:
+            trigger = self.triggers.pop(0)
+            if self.setup.all_windows:
+                answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"),
+                                        card=trigger.card.name, detail=trigger.kind)
+                if answer == "counter":
+                    self._log("hydra.log.trigger_countered", head=trigger.card.name, kind=trigger.kind)
+                    continue
+            if trigger.kind == "reward":
+                self._heros_reward(trigger.card)
+            elif trigger.kind == "grow":
+                self._grow_new_heads()
+            else:
+                self._swallow_return()
         self._check_players()
 
     def _heros_reward(self, card: C.HydraCard) -> None:
@@ -727,18 +912,33 @@ class HydraGame:
     def _swallow_return(self) -> None:
         for window in self.swallows:
             for index, creature in window.exiled:
-                self._log("hydra.log.swallow_return", player=self.players[index].name, creature=creature)
+                if not self.players[index].lost:
+                    self._log("hydra.log.swallow_return", player=self.players[index].name, creature=creature)
             window.exiled.clear()
 
     # ----------------------------------------------------------------- players' life
     def _damage_players(self, amount: int, source: str | None = None) -> None:
+        """The Hydra's card (or its heads, ``source`` None) deals ``amount`` to each challenger;
+        the players' prevention shields for that player and source are used up first."""
         if source:
             self._log("hydra.log.deals_damage", card=source, amount=amount)
         for index in self.alive():
             player = self.players[index]
-            player.life -= amount
-            player.damage_taken += amount
+            dealt = amount - self._use_shields(index, amount, source or HEADS_SOURCE)
+            player.life -= dealt
+            player.damage_taken += dealt
         self._check_players()
+
+    def _use_shields(self, index: int, amount: int, source: str) -> int:
+        prevented = 0
+        for shield in [s for s in self.shields if s.player == index and s.source in (None, source)]:
+            used = min(shield.amount, amount - prevented)
+            shield.amount -= used
+            prevented += used
+        self.shields = [s for s in self.shields if s.amount > 0]
+        if prevented:
+            self._log("hydra.log.prevented_for", player=self.players[index].name, amount=prevented)
+        return prevented
 
     def _lose_life(self, index: int, amount: int) -> None:
         player = self.players[index]
@@ -754,13 +954,7 @@ class HydraGame:
                 self._log("hydra.log.player_loses", player=player.name)
         if not self.alive() and not self.over:
             self._finish("lost")
-            if self._in_flow:
-                raise _GameOver
-            self._flow = None  # an instant-speed action ended the game during a response window
-            self.pending = None
-
-    def _log(self, key: str, **values: object) -> None:
-        self.events.append(Event(key, values))
+            self._stop()
 
     # ----------------------------------------------------------------- output
     def snapshot(self) -> dict[str, object]:
@@ -772,11 +966,15 @@ class HydraGame:
             "players": [{"name": p.name, "life": p.life, "lost": p.lost, "heroes": list(p.heroes)}
                         for p in self.players],
             "heads": [{"name": h.name, "damage": h.damage, "tapped": h.tapped, "elite": h.card.elite,
-                       "toughness": h.card.toughness, "indestructible": self.is_indestructible(h),
-                       "skips_untap": h.frozen_for > self.hydra_turns}
+                       "toughness": h.toughness, "indestructible": self.is_indestructible(h),
+                       "skips_untap": h.frozen_for > self.hydra_turns, "counters": h.counters,
+                       "token": h.token}
                       for h in self.battlefield],
             "library_count": len(self.library),
             "graveyard": [self.name_of(i) for i in self.graveyard],
+            "exile": [self.name_of(i) for i in self.exile],
+            "resolving": [self.name_of(i) for i in self.stack],
+            "players_extra_turns": self.players_extra_turns,
             "spells_locked": self.spells_locked,
             "swallowed": [{"player": self.players[p].name, "creature": c}
                           for w in self.swallows for p, c in w.exiled],

@@ -152,6 +152,15 @@ class PlayerMulligan:
         """A player may go on while the hand they would keep is not empty (CR 103.5; M1 runs out at 0)."""
         return not self.kept and self.keeps > 0
 
+    def choices(self) -> tuple[Decision, ...]:
+        """The answers this player may give now, keep first: partial Paris 0 (keep) to the whole hand
+        set aside; London/Vancouver keep, and mulligan while the hand can still shrink. Empty once kept."""
+        if self.kept:
+            return ()
+        if self.style is MulliganStyle.PARTIAL_PARIS:
+            return tuple(range(self.hand_size + 1))
+        return (Choice.KEEP, Choice.MULLIGAN) if self.can_mulligan else (Choice.KEEP,)
+
     def decide(self, decision: Decision) -> tuple[PlayerMulligan, tuple[Instruction, ...]]:
         """Apply one decision; return the new state and what to do with the cards.
 

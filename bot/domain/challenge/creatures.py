@@ -1,0 +1,690 @@
+"""What Battle the Horde and Defeat a God share: a 60-card deck that reveals and casts cards each
+turn, numbered permanents that fight, combat against the players, and one life total on the
+players' side (the Horde is a single-player challenge; against the God the players share 20 life).
+
+The players' own cards are not tracked: they say what their cards did with the same one-line
+language as the Hydra (``bot.domain.hydra.actions``), numbers being the positions of the deck's
+permanents as printed. A subclass (:mod:`.horde`, :mod:`.god`) holds its deck's own rules through
+a few hooks: what the deck does in its main phase, who must attack, what happens at the beginning
+of combat, when a card leaves or is put into a graveyard, and when the players win.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame
+from bot.domain.hydra.actions import ALL, Action, parse_action
+
+COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
+BLOCKS = "blocks"  # the attackers the players block (permanent numbers) — default none
+PREVENT = "prevent"  # window before combat damage — "pass" | "prevent" (e.g. Fog)
+# With every window (``all_windows``): the deck's upkeep ("pass"), and each of its triggered abilities
+# (Hero's Reward, enter-the-battlefield, end step) on the stack — "pass" | "counter" (a Stifle).
+UPKEEP = "upkeep"
+TRIGGER = "trigger"
+WINDOW_TOPICS = (COUNTER, PREVENT, UPKEEP, TRIGGER)
+VERBS = ("damage", "sweep", "weaken", "counters", "destroy", "exile", "bounce", "tap", "sacrifice", "freeze",
+         "mill", "prevent", "life", "choose", "concede", "end")
+SHIELD_SOURCE = "combat"  # prevention shields name a source: "combat", or a card of the deck
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCard:
+    """One of the 15 different cards of a challenge deck (exact texts in ``*_cards.py``)."""
+
+    name: str
+    count: int
+    type_line: str
+    power: int | None
+    toughness: int | None
+    oracle_text: str
+    collector_number: int
+
+    @property
+    def is_creature(self) -> bool:
+        return "Creature" in self.type_line
+
+    @property
+    def is_permanent(self) -> bool:
+        return "Sorcery" not in self.type_line
+
+    def has_subtype(self, subtype: str) -> bool:
+        return subtype in self.type_line.partition("—")[2].split()
+
+    @property
+    def keywords(self) -> set[str]:
+        """Keyword lines of the text (Haste, Deathtouch, First strike)."""
+        return {line.strip().lower() for line in self.oracle_text.split("\n") if " " not in line.strip()
+                or line.strip().lower() == "first strike"}
+
+
+def load_cards(rows: Iterable[dict[str, object]]) -> dict[str, DeckCard]:
+    cards = {}
+    for row in rows:
+        power, toughness = row["power"], row["toughness"]
+        cards[str(row["name"])] = DeckCard(
+            name=str(row["name"]), count=int(row["count_in_deck"]), type_line=str(row["type_line"]),  # type: ignore[call-overload]
+            power=None if power is None else int(power), toughness=None if toughness is None else int(toughness),  # type: ignore[call-overload]
+            oracle_text=str(row["oracle_text"]), collector_number=int(row["collector_number"]))  # type: ignore[call-overload]
+    return cards
+
+
+@dataclass(slots=True, eq=False)
+class Permanent:
+    """A permanent of the deck. A new object each time a card enters (no memory of earlier visits)."""
+
+    card_id: int
+    card: DeckCard
+    entered_turn: int
+    tapped: bool = False
+    damage: int = 0
+    counters: int = 0  # +1/+1 (negative: -1/-1)
+    shrunk: int = 0  # -X/-X until end of turn
+    pumped: int = 0  # +X/+0 until end of turn
+    frozen_for: int = 0  # the deck turn whose untap step it skips
+    attacking: bool = False
+    doomed: bool = False  # destroyed at end of combat (Consuming Rage)
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def power(self) -> int:
+        return (self.card.power or 0) + self.counters - self.shrunk + self.pumped
+
+    @property
+    def toughness(self) -> int:
+        return (self.card.toughness or 0) + self.counters - self.shrunk
+
+
+@dataclass(frozen=True, slots=True)
+class CombatStep:
+    """Combat damage as dealt: the unblocked attackers then (name, power) and what they dealt."""
+
+    attackers: tuple[tuple[str, int], ...]
+    dealt: int  # before the players' own prevention shields; 0 when prevented (Fog)
+
+
+@dataclass(slots=True)
+class Shield:
+    amount: int
+    source: str | None  # None: any source
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    heroes: tuple[str, ...] = ()
+
+
+class CreatureDeckGame(FlowGame):
+    """Shared rules of the Horde and the God. Subclasses set the class attributes and hooks."""
+
+    window_topics = WINDOW_TOPICS
+    verbs: tuple[str, ...] = VERBS
+    prefix = "challenge"  # i18n key prefix of the log lines
+    cards: dict[str, DeckCard] = {}
+    max_players = 1
+    max_heroes = 3  # each different (Hero's Path FAQ, both decks)
+    starting_life = 20
+
+    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False) -> None:
+        super().__init__()
+        if not 1 <= len(seats) <= self.max_players:
+            raise ChallengeError("challenge.error.players_range", max=self.max_players)
+        for seat in seats:
+            if len(seat.heroes) > self.max_heroes or len(set(seat.heroes)) != len(seat.heroes):
+                raise ChallengeError("challenge.error.heroes", max=self.max_heroes)
+        self.seats = tuple(seats)
+        self.seed, self.difficulty, self.all_windows = seed, difficulty, all_windows
+        self.card_names = [c.name for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
+                           for _ in range(c.count)]
+        self.library: list[int] = list(range(len(self.card_names)))  # the top card is the LAST element
+        self.battlefield: list[Permanent] = []
+        self.graveyard: list[int] = []
+        self.exile: list[int] = []
+        self.stack: list[int] = []
+        self.revealed: list[int] = []  # revealed, waiting to be cast (in order)
+        self.turn = 1
+        self.deck_turns = 0
+        self.active = "players"
+        self.life = self.starting_life
+        self.ledger = {"gained": 0, "adjusted": 0, "damage": 0, "lost": 0}
+        self.shields: list[Shield] = []
+        self.combat_steps: list[CombatStep] = []
+        self.library_changed_by: list[bool] = []
+        self.this_turn: list[str] = []  # the deck's sorceries that resolved this turn (each acts "this turn")
+        starting = self.starting_permanents()
+        for name in starting:
+            card_id = next(i for i in self.library if self.card_names[i] == name)
+            self.library.remove(card_id)
+            self.battlefield.append(Permanent(card_id, self.cards[name], entered_turn=0))
+        random.Random(seed).shuffle(self.library)
+        self._log(f"{self.prefix}.log.setup", deck=self.deck_name, players=len(self.seats),
+                  difficulty=difficulty)
+        self._log("challenge.log.players_turn", turn=self.turn)
+
+    # ------------------------------------------------------------------ hooks of each deck
+    deck_name = ""
+
+    def starting_permanents(self) -> list[str]:
+        return []
+
+    def main_phase(self) -> Flow:
+        """The deck's precombat main phase (reveal and cast)."""
+        yield from ()
+
+    def must_attack(self, permanent: Permanent) -> bool:
+        return False
+
+    def has_haste(self, permanent: Permanent) -> bool:
+        return "haste" in permanent.card.keywords
+
+    def beginning_of_combat(self) -> Flow:
+        yield from ()
+
+    def on_attack(self, permanent: Permanent) -> None:
+        """A creature of the deck attacks (Consuming Rage, Dance of Flame)."""
+
+    def resolve_sorcery(self, name: str) -> Flow:
+        yield from ()
+
+    def on_enter(self, permanent: Permanent) -> Flow:
+        yield from ()
+
+    def on_leave(self, card: DeckCard) -> Flow:
+        """A permanent of the deck left the battlefield (Hero's Reward)."""
+        yield from ()
+
+    def on_graveyard(self, card: DeckCard) -> Flow:
+        """A card of the deck was put into its graveyard from anywhere (the Horde's artifacts)."""
+        yield from ()
+
+    def can_leave(self, permanent: Permanent) -> bool:
+        return True
+
+    def players_won(self) -> bool:
+        return False
+
+    def end_step(self) -> Flow:
+        yield from ()
+
+    # ------------------------------------------------------------------ queries
+    def name_of(self, card_id: int) -> str:
+        return self.card_names[card_id]
+
+    def creatures(self) -> list[Permanent]:
+        return [p for p in self.battlefield if p.card.is_creature]
+
+    def can_attack(self, permanent: Permanent) -> bool:
+        """Untapped, a creature, and under the deck's control since its turn began (or haste)."""
+        return (permanent.card.is_creature and not permanent.tapped
+                and (permanent.entered_turn < self.turn or self.has_haste(permanent)))
+
+    def rebuild(self, actions: Sequence[str]) -> CreatureDeckGame:
+        """The same game replayed with ``actions`` (undo)."""
+        return replay(type(self), self.seats, self.seed, self.difficulty, actions, all_windows=self.all_windows)
+
+    def undo_refusal(self) -> str | None:
+        """Why the last action can't be undone: only the players' own actions of their current turn,
+        and never one that revealed or moved cards of the deck's library."""
+        if not self.actions or self.actions[-1].split()[0] in ("end", "choose", "concede"):
+            return "hydra.error.nothing_to_undo"
+        if self.library_changed_by[-1]:
+            return "hydra.error.undo_revealed"
+        return None
+
+    # ------------------------------------------------------------------ driving
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply one player action; returns the events it caused. Raises ChallengeError, changing nothing
+        (every check happens before the first change)."""
+        if isinstance(action, str):
+            action = parse_action(action, self.verbs)
+        if self.over:
+            raise ChallengeError("hydra.error.game_over")
+        start, library = len(self.events), len(self.library)
+        getattr(self, f"_do_{action.verb}")(action)
+        if not self.over and self.active == "players" and self.pending is None:
+            self._check_win()
+        self.actions.append(action.line())
+        self.library_changed_by.append(len(self.library) != library)
+        return self.events[start:]
+
+    def choose_default(self) -> list[Event]:
+        if self.pending is None:
+            raise ChallengeError("hydra.error.nothing_to_choose")
+        return self.apply(Action("choose", text=self.pending.default))
+
+    def play_until_players(self) -> None:
+        while self.pending is not None and not self.over:
+            self.choose_default()
+
+    def _require(self, *, instant: bool) -> None:
+        if self.pending is not None:
+            if not (instant and self.pending.topic in self.window_topics):
+                raise ChallengeError("hydra.error.answer_first")
+        elif self.active != "players":
+            raise ChallengeError("hydra.error.not_your_turn")
+
+    def _at(self, position: int) -> Permanent:
+        if not 1 <= position <= len(self.battlefield):
+            raise ChallengeError("challenge.error.no_such_permanent", number=position, count=len(self.battlefield))
+        return self.battlefield[position - 1]
+
+    def _targets(self, action: Action, skip: int = 0) -> list[Permanent]:
+        """The permanents an action names, all picked before anything happens (no shifting numbers)."""
+        if action.text == ALL:
+            return list(self.battlefield)
+        positions = action.numbers[skip:]
+        if len(set(positions)) != len(positions):
+            raise ChallengeError("challenge.error.same_twice")
+        return [self._at(p) for p in positions]
+
+    def _run(self, flow: Flow) -> None:
+        """Run what an action set off (leave and graveyard triggers) now, or stacked on a window."""
+        self._start_flow(flow)
+
+    # ------------------------------------------------------------------ player actions
+    def _do_damage(self, action: Action) -> None:
+        self._require(instant=True)
+        target = self._at(action.numbers[0])
+        target.damage += action.numbers[1]
+        self._log("challenge.log.damage", card=target.name, amount=action.numbers[1])
+        self._run(self._state_check())
+
+    def _do_sweep(self, action: Action) -> None:
+        self._require(instant=True)
+        targets = self._targets(action, skip=1)
+        for target in targets:
+            target.damage += action.numbers[0]
+        self._log("challenge.log.swept", amount=action.numbers[0], cards=", ".join(t.name for t in targets))
+        self._run(self._state_check())
+
+    def _do_weaken(self, action: Action) -> None:
+        self._require(instant=True)
+        for target in self._targets(action, skip=1):
+            target.shrunk += action.numbers[0]
+        self._run(self._state_check())
+
+    def _do_counters(self, action: Action) -> None:
+        self._require(instant=True)
+        for target in self._targets(action, skip=1):
+            target.counters += action.numbers[0]
+        self._run(self._state_check())
+
+    def _do_destroy(self, action: Action) -> None:
+        self._require(instant=True)
+        self._run(self._leave(self._targets(action), "destroyed"))
+
+    def _do_exile(self, action: Action) -> None:
+        self._require(instant=True)
+        self._run(self._leave(self._targets(action), "exile"))
+
+    def _do_bounce(self, action: Action) -> None:
+        self._require(instant=True)
+        self._run(self._leave(self._targets(action), "bounce"))
+
+    def _do_sacrifice(self, action: Action) -> None:
+        self._require(instant=True)
+        self._run(self._leave(self._targets(action), "sacrificed"))
+
+    def _do_tap(self, action: Action) -> None:
+        self._require(instant=True)
+        for target in self._targets(action):
+            target.tapped = True
+            self._log("challenge.log.tapped", card=target.name)
+
+    def _do_freeze(self, action: Action) -> None:
+        self._require(instant=True)
+        for target in self._targets(action):
+            target.frozen_for = self.deck_turns + 1
+            self._log("challenge.log.frozen", card=target.name)
+
+    def _do_mill(self, action: Action) -> None:
+        self._require(instant=True)
+        self._run(self._mill(action.numbers[0]))
+
+    def _do_prevent(self, action: Action) -> None:
+        self._require(instant=True)
+        if len(action.numbers) > 1:
+            self._seat(action.numbers[1])
+        source = action.text.removeprefix("from ").strip() if action.text else None
+        if source is not None:
+            source = self._source_name(source)
+        self.shields.append(Shield(action.numbers[0], source))
+        self._log("challenge.log.shield", amount=action.numbers[0], source=source or "*")
+
+    def _source_name(self, text: str) -> str:
+        if text.lower() == SHIELD_SOURCE:
+            return SHIELD_SOURCE
+        for name in self.cards:
+            if name.casefold() == text.casefold():
+                return name
+        raise ChallengeError("hydra.error.unknown_source", source=text, sources=", ".join((SHIELD_SOURCE, *self.cards)))
+
+    def _seat(self, number: int) -> int:
+        if not 1 <= number <= len(self.seats):
+            raise ChallengeError("hydra.error.no_such_player", player=number, count=len(self.seats))
+        return number - 1
+
+    def _do_life(self, action: Action) -> None:
+        """A player's own cards changed the players' life (lifelink, paying life, ...)."""
+        self._require(instant=True)
+        self._seat(action.numbers[0])
+        self.life += action.numbers[1]
+        self.ledger["adjusted"] += action.numbers[1]
+        self._log("challenge.log.life", delta=f"{action.numbers[1]:+d}", life=self.life)
+        self._check_life()
+
+    def _do_concede(self, action: Action) -> None:
+        """One life total on the players' side: a concession ends the challenge for them."""
+        if action.numbers:
+            self._seat(action.numbers[0])
+        self._log("challenge.log.conceded")
+        self._finish("lost")
+        self._end_flows()
+
+    def _do_end(self, action: Action) -> None:
+        self._require(instant=False)
+        self._log("challenge.log.players_end", turn=self.turn)
+        self._start_flow(self._after_players_turn())
+
+    def _do_choose(self, action: Action) -> None:
+        if self.pending is None:
+            raise ChallengeError("hydra.error.nothing_to_choose")
+        self._advance(self._answer(self.pending, action.text))
+
+    def _answer(self, decision: Decision, text: str) -> object:
+        text = text.strip()
+        if decision.kind == "option":
+            if text.lower() not in decision.options:
+                raise ChallengeError("hydra.error.bad_option", option=text, options=", ".join(decision.options))
+            return text.lower()
+        tokens = [] if text.lower() == "none" else text.replace(",", " ").split()
+        try:
+            positions = [int(token) for token in tokens]
+        except ValueError:
+            raise ChallengeError("hydra.error.not_a_number", value=text, line=text) from None
+        if len(set(positions)) != len(positions):
+            raise ChallengeError("challenge.error.same_twice")
+        if not decision.min_heads <= len(positions) <= decision.max_heads:
+            raise ChallengeError("challenge.error.count", min=decision.min_heads, max=decision.max_heads)
+        chosen = [self._at(p) for p in positions]
+        allowed = self._allowed(decision)
+        if any(p not in allowed for p in chosen):
+            raise ChallengeError("challenge.error.not_allowed", options=self._numbers(allowed))
+        return chosen
+
+    def _allowed(self, decision: Decision) -> list[Permanent]:
+        """The permanents a permanents-question may name (blocks: the attackers)."""
+        if decision.topic == BLOCKS:
+            return [p for p in self.battlefield if p.attacking]
+        return self.creatures()
+
+    def _numbers(self, permanents: Iterable[Permanent]) -> str:
+        return " ".join(str(self.battlefield.index(p) + 1) for p in permanents) or "none"
+
+    # ------------------------------------------------------------------ turns
+    def _after_players_turn(self) -> Flow:
+        yield from self.end_step()
+        yield from self._state_check()
+        self._cleanup()
+        if self._check_win():
+            return
+        if self.turn < self.players_first_turns():
+            self._begin_players_turn()
+            return
+        yield from self._deck_turn()
+        if not self.over:
+            self._begin_players_turn()
+
+    def players_first_turns(self) -> int:
+        """How many turns the players take before the deck's first one."""
+        return 1
+
+    def _begin_players_turn(self) -> None:
+        self.turn += 1
+        self.active = "players"
+        self._log("challenge.log.players_turn", turn=self.turn)
+        self._log("challenge.log.draw_reminder")
+
+    def _deck_turn(self) -> Flow:
+        self.turn += 1
+        self.deck_turns += 1
+        self.active = "deck"
+        self.this_turn.clear()
+        self._log(f"{self.prefix}.log.deck_turn", turn=self.turn)
+        for permanent in self.battlefield:
+            if permanent.frozen_for == self.deck_turns:
+                permanent.frozen_for = 0
+            else:
+                permanent.tapped = False
+        if self.all_windows:
+            yield Decision(UPKEEP, "option", "pass", options=("pass",))
+        yield from self.main_phase()
+        yield from self._combat()
+        yield from self.end_step()
+        yield from self._state_check()
+        self._cleanup()
+        self._check_win()
+
+    def _cleanup(self) -> None:
+        for permanent in self.battlefield:
+            permanent.damage = permanent.shrunk = permanent.pumped = 0
+        self.shields.clear()
+
+    # ------------------------------------------------------------------ casting
+    def _reveal(self, count: int) -> list[int]:
+        revealed = [self.library.pop() for _ in range(min(count, len(self.library)))]
+        if revealed:
+            self._log("challenge.log.reveal", cards=", ".join(self.name_of(i) for i in revealed))
+        else:
+            self._log("challenge.log.library_empty")
+        return revealed
+
+    def _trigger(self, card: str, kind: str) -> Generator[Decision, object, bool]:
+        """A triggered ability of the deck goes on the stack; with every window open the players may
+        respond or counter it. Returns whether it resolves."""
+        if not self.all_windows:
+            return True
+        answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"), card=card, detail=kind)
+        if answer == "counter":
+            self._log("challenge.log.trigger_countered", card=card)
+            return False
+        return True
+
+    def _reveal_and_cast(self, count: int) -> Flow:
+        """Reveal the top ``count`` cards, then the deck casts them one by one in that order."""
+        revealed = self._reveal(count)
+        self.revealed.extend(revealed)
+        for card_id in revealed:
+            self.revealed.remove(card_id)
+            yield from self._cast(card_id)
+
+    def _cast(self, card_id: int) -> Flow:
+        """The deck casts a card: the players may counter it, then it resolves."""
+        name = self.name_of(card_id)
+        self.stack.append(card_id)
+        answer = yield Decision(COUNTER, "option", "pass", options=("pass", "counter"), card=name)
+        self.stack.remove(card_id)
+        if answer == "counter":
+            self._log("challenge.log.countered", card=name)
+            yield from self._to_graveyard([card_id])
+            return
+        card = self.cards[name]
+        if card.is_permanent:
+            permanent = Permanent(card_id, card, entered_turn=self.turn)
+            self.battlefield.append(permanent)
+            self._log("challenge.log.enters", card=name)
+            yield from self.on_enter(permanent)
+        else:
+            self._log("challenge.log.resolves", card=name)
+            self.stack.append(card_id)  # on the stack while it resolves
+            yield from self.resolve_sorcery(name)
+            self.stack.remove(card_id)
+            yield from self._to_graveyard([card_id])
+        yield from self._state_check()
+
+    # ------------------------------------------------------------------ combat
+    def _combat(self) -> Flow:
+        yield from self.beginning_of_combat()
+        yield from self._state_check()
+        if self.over:
+            return
+        attackers = [p for p in self.battlefield if self.can_attack(p) and self.must_attack(p)]
+        if not attackers:
+            self._log("challenge.log.no_attack")
+            return
+        for attacker in attackers:
+            attacker.tapped = attacker.attacking = True
+            self.on_attack(attacker)
+        self._log("challenge.log.attack", cards=", ".join(f"{self.battlefield.index(a) + 1}. {a.name} "
+                                                         f"({a.power}/{a.toughness})" for a in attackers))
+        self._check_life()
+        blocked = yield Decision(BLOCKS, "heads", "none", min_heads=0, max_heads=len(attackers))
+        for permanent in blocked:  # type: ignore[attr-defined]
+            self._log("challenge.log.blocked", card=permanent.name)
+        answer = yield Decision(PREVENT, "option", "pass", options=("pass", "prevent"))
+        unblocked = [a for a in self.battlefield if a.attacking and a not in blocked]  # type: ignore[operator]
+        powers = tuple((a.name, max(0, a.power)) for a in unblocked)  # counted when dealt
+        amount = sum(power for _, power in powers)
+        if answer == "prevent":
+            self.combat_steps.append(CombatStep(powers, 0))
+            self._log("challenge.log.combat_prevented", amount=amount)
+        else:
+            self.combat_steps.append(CombatStep(powers, amount))
+            if amount:
+                self._damage(amount, SHIELD_SOURCE, each_player=False)
+        yield from self._end_of_combat()
+
+    def _end_of_combat(self) -> Flow:
+        doomed = [p for p in self.battlefield if p.doomed]
+        for permanent in self.battlefield:
+            permanent.attacking = permanent.doomed = False
+        if doomed:
+            yield from self._leave(doomed, "destroyed")
+
+    # ------------------------------------------------------------------ zones
+    def _state_check(self) -> Flow:
+        """State-based actions: creatures with lethal damage (or 0 toughness) die together."""
+        dead = [p for p in self.creatures() if p.toughness <= 0 or p.damage >= p.toughness]
+        if dead:
+            yield from self._leave(dead, "dies")
+
+    def _leave(self, permanents: list[Permanent], how: str) -> Flow:
+        """Permanents leave the battlefield: whatever the zone named, they go to the deck's graveyard
+        (its rules), then their leave and graveyard triggers resolve in order."""
+        leaving = []
+        for permanent in permanents:
+            if permanent not in self.battlefield:
+                continue
+            if not self.can_leave(permanent):
+                self._log(f"{self.prefix}.log.cannot_leave", card=permanent.name)
+                continue
+            leaving.append(permanent)
+        for permanent in leaving:  # they leave together; then their triggers resolve in order
+            self.battlefield.remove(permanent)
+            self.graveyard.append(permanent.card_id)
+            self._log(f"challenge.log.leaves_{how}", card=permanent.name)
+        for permanent in leaving:
+            yield from self.on_leave(permanent.card)
+            yield from self.on_graveyard(permanent.card)
+        self._check_life()
+        self._check_win()
+
+    def _to_graveyard(self, card_ids: list[int]) -> Flow:
+        """Cards go to the graveyard together; then their triggers resolve in order."""
+        self.graveyard.extend(card_ids)
+        for card_id in card_ids:
+            yield from self.on_graveyard(self.cards[self.name_of(card_id)])
+
+    def _mill(self, count: int) -> Flow:
+        milled = [self.library.pop() for _ in range(min(count, len(self.library)))]
+        self._log("challenge.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+        yield from self._to_graveyard(milled)
+        self._check_win()
+
+    # ------------------------------------------------------------------ the players' life
+    def _damage(self, amount: int, source: str, *, each_player: bool = True) -> None:
+        """Damage to the players' side; "each player" with a shared life total counts once per
+        player (CR 810.9, as in Two-Headed Giant)."""
+        total = amount * (len(self.seats) if each_player else 1)
+        prevented = 0
+        for shield in [s for s in self.shields if s.source in (None, source)]:
+            used = min(shield.amount, total - prevented)
+            shield.amount -= used
+            prevented += used
+        self.shields = [s for s in self.shields if s.amount > 0]
+        if prevented:
+            self._log("challenge.log.prevented", amount=prevented)
+        dealt = total - prevented
+        self.life -= dealt
+        self.ledger["damage"] += dealt
+        if source == SHIELD_SOURCE:
+            self._log("challenge.log.combat_damage", amount=dealt, life=self.life)
+        else:
+            self._log("challenge.log.damage_to_players", card=source, amount=dealt, life=self.life)
+        self._check_life()
+
+    def _gain(self, amount: int, source: str) -> None:
+        total = amount * len(self.seats)  # "each player gains" with one life total
+        self.life += total
+        self.ledger["gained"] += total
+        self._log("challenge.log.gain", card=source, amount=total, life=self.life)
+
+    def _check_life(self) -> None:
+        if self.life <= 0 and not self.over:
+            self._finish("lost")
+            self._stop()
+
+    def _check_win(self) -> bool:
+        if not self.over and self.players_won():
+            self._finish("won")
+            self._stop()
+            return True
+        return False
+
+    def _finish(self, outcome: str) -> None:
+        self.outcome = outcome
+        self._log("challenge.log.won" if outcome == "won" else "challenge.log.lost")
+
+    # ------------------------------------------------------------------ output
+    def snapshot(self) -> dict[str, object]:
+        return {
+            "deck": self.deck_name, "turn": self.turn, "active": self.active, "outcome": self.outcome,
+            "life": self.life, "players": [{"name": s.name, "heroes": list(s.heroes)} for s in self.seats],
+            "permanents": [{"name": p.name, "power": p.power, "toughness": p.toughness, "damage": p.damage,
+                            "tapped": p.tapped} for p in self.battlefield],
+            "library_count": len(self.library), "graveyard": [self.name_of(i) for i in self.graveyard],
+            "exile": [self.name_of(i) for i in self.exile],
+            "resolving": [self.name_of(i) for i in self.stack + self.revealed],
+            "all_windows": self.all_windows,
+            "pending": None if self.pending is None else {
+                "topic": self.pending.topic, "kind": self.pending.kind, "default": self.pending.default,
+                "options": list(self.pending.options), "card": self.pending.card},
+        }
+
+    def board_lines(self) -> list[str]:
+        """The permanents as numbered in the action language (card names stay English)."""
+        lines = []
+        for index, p in enumerate(self.battlefield, start=1):
+            stats = f" {p.power}/{p.toughness}" if p.card.is_creature else ""
+            marks = "".join((" [tapped]" if p.tapped else "", f" [{p.damage} damage]" if p.damage else ""))
+            lines.append(f"{index}. {p.name}{stats}{marks}")
+        return lines
+
+
+def replay(game_type: type[CreatureDeckGame], seats: Sequence[Seat], seed: int, difficulty: int,
+           actions: Iterable[str], *, all_windows: bool = False) -> CreatureDeckGame:
+    """Rebuild a game from its set-up and action log (deterministic)."""
+    game = game_type(seats, seed, difficulty, all_windows=all_windows)
+    for line in actions:
+        game.apply(line)
+    return game
+
+
+__all__ = ["CreatureDeckGame", "DeckCard", "Permanent", "Seat", "load_cards", "replay"]

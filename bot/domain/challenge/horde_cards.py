@@ -1,0 +1,147 @@
+"""The 15 Battle the Horde cards (set TBTH), oracle texts verbatim from Scryfall (CHALLENGE_DECKS.md §5).
+
+Kept as Python (like the Hydra's ``card_data``) so the package needs no data file and the domain does no
+I/O; ``tests/challenge/test_cards.py`` checks this copy against ``tests/data/challenge_horde_cards.json``.
+"""
+
+from __future__ import annotations
+
+CARD_ROWS: tuple[dict[str, object], ...] = ({'name': 'Minotaur Goreseeker',
+  'count_in_deck': 10,
+  'type_line': 'Creature — Minotaur',
+  'power': '3',
+  'toughness': '2',
+  'oracle_text': 'Haste\nMinotaur Goreseeker attacks each turn if able.',
+  'collector_number': '1',
+  'set': 'TBTH'},
+ {'name': 'Minotaur Younghorn',
+  'count_in_deck': 15,
+  'type_line': 'Creature — Minotaur',
+  'power': '2',
+  'toughness': '2',
+  'oracle_text': 'Haste\nMinotaur Younghorn attacks each turn if able.',
+  'collector_number': '2',
+  'set': 'TBTH'},
+ {'name': "Mogis's Chosen",
+  'count_in_deck': 4,
+  'type_line': 'Creature — Minotaur',
+  'power': '5',
+  'toughness': '4',
+  'oracle_text': "Mogis's Chosen enters the battlefield tapped.\nMogis's Chosen attacks each turn if able.",
+  'collector_number': '3',
+  'set': 'TBTH'},
+ {'name': 'Phoberos Reaver',
+  'count_in_deck': 10,
+  'type_line': 'Creature — Minotaur',
+  'power': '2',
+  'toughness': '3',
+  'oracle_text': 'Haste\nPhoberos Reaver attacks each turn if able.',
+  'collector_number': '4',
+  'set': 'TBTH'},
+ {'name': 'Reckless Minotaur',
+  'count_in_deck': 4,
+  'type_line': 'Creature — Minotaur',
+  'power': '4',
+  'toughness': '1',
+  'oracle_text': 'Haste\n'
+                 'Reckless Minotaur attacks each turn if able.\n'
+                 'At the beginning of the end step, destroy Reckless Minotaur.',
+  'collector_number': '5',
+  'set': 'TBTH'},
+ {'name': 'Consuming Rage',
+  'count_in_deck': 2,
+  'type_line': 'Sorcery',
+  'power': None,
+  'toughness': None,
+  'oracle_text': 'Whenever a Minotaur attacks this turn, it gets +2/+0 until end of turn. Destroy that creature at '
+                 'end of combat.',
+  'collector_number': '6',
+  'set': 'TBTH'},
+ {'name': 'Descend on the Prey',
+  'count_in_deck': 2,
+  'type_line': 'Sorcery',
+  'power': None,
+  'toughness': None,
+  'oracle_text': 'Whenever a Minotaur attacks this turn, it gains first strike until end of turn and must be blocked '
+                 'this turn if able.',
+  'collector_number': '7',
+  'set': 'TBTH'},
+ {'name': 'Intervention of Keranos',
+  'count_in_deck': 2,
+  'type_line': 'Sorcery',
+  'power': None,
+  'toughness': None,
+  'oracle_text': 'At the beginning of combat this turn, Intervention of Keranos deals 3 damage to each creature.',
+  'collector_number': '8',
+  'set': 'TBTH'},
+ {'name': 'Touch of the Horned God',
+  'count_in_deck': 2,
+  'type_line': 'Sorcery',
+  'power': None,
+  'toughness': None,
+  'oracle_text': 'Whenever a Minotaur attacks this turn, it gains deathtouch until end of turn.',
+  'collector_number': '9',
+  'set': 'TBTH'},
+ {'name': 'Unquenchable Fury',
+  'count_in_deck': 2,
+  'type_line': 'Sorcery',
+  'power': None,
+  'toughness': None,
+  'oracle_text': "Each Minotaur can't be blocked this turn except by two or more creatures.",
+  'collector_number': '10',
+  'set': 'TBTH'},
+ {'name': 'Altar of Mogis',
+  'count_in_deck': 1,
+  'type_line': 'Artifact',
+  'power': None,
+  'toughness': None,
+  'oracle_text': "At the beginning of the Horde's first main phase, reveal an additional card from the top of the "
+                 "Horde's library. The Horde casts that card.\n"
+                 "Hero's Reward — When Altar of Mogis is put into a graveyard from anywhere, the Horde sacrifices "
+                 'two Minotaurs.',
+  'collector_number': '11',
+  'set': 'TBTH'},
+ {'name': 'Massacre Totem',
+  'count_in_deck': 1,
+  'type_line': 'Artifact',
+  'power': None,
+  'toughness': None,
+  'oracle_text': "At the beginning of the Horde's first main phase, reveal an additional card from the top of the "
+                 "Horde's library. The Horde casts that card.\n"
+                 "Hero's Reward — When Massacre Totem is put into a graveyard from anywhere, put the top seven cards "
+                 "of the Horde's library into its graveyard.",
+  'collector_number': '12',
+  'set': 'TBTH'},
+ {'name': 'Plundered Statue',
+  'count_in_deck': 2,
+  'type_line': 'Artifact',
+  'power': None,
+  'toughness': None,
+  'oracle_text': "At the beginning of the Horde's first main phase, reveal an additional card from the top of the "
+                 "Horde's library. The Horde casts that card.\n"
+                 "Hero's Reward — When Plundered Statue is put into a graveyard from anywhere, each player draws a "
+                 'card.',
+  'collector_number': '13',
+  'set': 'TBTH'},
+ {'name': 'Refreshing Elixir',
+  'count_in_deck': 2,
+  'type_line': 'Artifact',
+  'power': None,
+  'toughness': None,
+  'oracle_text': "At the beginning of the Horde's first main phase, reveal an additional card from the top of the "
+                 "Horde's library. The Horde casts that card.\n"
+                 "Hero's Reward — When Refreshing Elixir is put into a graveyard from anywhere, each player gains 5 "
+                 'life.',
+  'collector_number': '14',
+  'set': 'TBTH'},
+ {'name': 'Vitality Salve',
+  'count_in_deck': 1,
+  'type_line': 'Artifact',
+  'power': None,
+  'toughness': None,
+  'oracle_text': "At the beginning of the Horde's first main phase, reveal an additional card from the top of the "
+                 "Horde's library. The Horde casts that card.\n"
+                 "Hero's Reward — When Vitality Salve is put into a graveyard from anywhere, each player returns a "
+                 'creature card from their graveyard to the battlefield.',
+  'collector_number': '15',
+  'set': 'TBTH'})

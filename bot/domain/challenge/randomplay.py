@@ -1,0 +1,93 @@
+"""Random legal play for the Horde and the God (the fuzz tests and the benchmark share it).
+
+Clumsy on purpose: the players hit the deck, hurt or remove random permanents, block at random and
+answer every question at random, so every rule path runs. ``random.Random(seed)`` makes each game
+reproducible. Games that drag on are conceded after ``MAX_TURNS`` (a random player may never win).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.creatures import CreatureDeckGame, Seat
+from bot.domain.challenge.god import GodGame
+from bot.domain.challenge.horde import HordeGame
+
+MAX_TURNS = 200
+
+DECKS: dict[str, type[CreatureDeckGame]] = {"horde": HordeGame, "god": GodGame}
+
+
+def new_random_game(deck: str, seed: int, rng: random.Random) -> CreatureDeckGame:
+    game_type = DECKS[deck]
+    windows = rng.random() < 0.5
+    if game_type is HordeGame:
+        return HordeGame([Seat("P1")], seed, rng.randint(2, 4), all_windows=windows)
+    seats = [Seat(f"P{i + 1}") for i in range(rng.randint(1, 4))]
+    return GodGame(seats, seed, rng.randint(1, 3), all_windows=windows)
+
+
+def random_answer(game: CreatureDeckGame, rng: random.Random) -> str:
+    decision = game.pending
+    assert decision is not None
+    if decision.kind == "option":
+        return rng.choice(decision.options)
+    allowed = [game.battlefield.index(p) + 1 for p in game._allowed(decision)]
+    count = rng.randint(decision.min_heads, min(decision.max_heads, len(allowed)))
+    return " ".join(map(str, rng.sample(allowed, count))) or "none"
+
+
+def random_action(game: CreatureDeckGame, rng: random.Random, *, instant: bool) -> str:
+    count = len(game.battlefield)
+    roll = rng.random()
+    if isinstance(game, HordeGame) and roll < 0.35:
+        return f"hit {rng.randint(1, 6)}"
+    if count and roll < 0.6:
+        return f"damage {rng.randint(1, count)} {rng.randint(1, 5)}"
+    if count and roll < 0.7:
+        verb = rng.choice(("destroy", "exile", "bounce", "tap", "sacrifice", "freeze"))
+        return f"{verb} {rng.randint(1, count)}"
+    if count and roll < 0.73:
+        verb = rng.choice(("sweep", "weaken", "counters"))
+        return f"{verb} {rng.randint(-1, 3) if verb == 'counters' else rng.randint(0, 3)} all"
+    if roll < 0.78:
+        return f"life 1 {rng.choice((-2, 1, 3))}"
+    if roll < 0.8:
+        return f"prevent {rng.randint(1, 4)}" + rng.choice(("", " from combat"))
+    if roll < 0.81:
+        return "mill 1"
+    return "choose" if instant else "end"
+
+
+def play_random_game(deck: str, seed: int, *,
+                     after_step: Callable[[CreatureDeckGame], None] | None = None) -> CreatureDeckGame:
+    rng = random.Random(seed)
+    game = new_random_game(deck, seed, rng)
+    actions = 0
+    while not game.over:
+        if game.turn > MAX_TURNS:
+            game.apply("concede")
+            break
+        line = _next_line(game, rng, actions)
+        try:
+            game.apply(line)
+        except ChallengeError as error:
+            raise AssertionError(f"{deck} game {seed}: legal action {line!r} refused: {error}") from error
+        actions = 0 if line == "end" else actions + 1
+        if after_step is not None:
+            after_step(game)
+    return game
+
+
+def _next_line(game: CreatureDeckGame, rng: random.Random, actions: int) -> str:
+    if game.pending is not None:
+        if game.pending.topic in game.window_topics and rng.random() < 0.1:
+            line = random_action(game, rng, instant=True)
+            if line != "choose":
+                return line
+        return "choose " + random_answer(game, rng)
+    if actions >= 4:
+        return "end"
+    return random_action(game, rng, instant=False)

@@ -1,0 +1,149 @@
+"""Battle the Horde and Defeat a God tables as a service: load → engine step → store → result.
+
+Like the Hydra's: a table's game is rebuilt by replaying its stored actions (restart-safe), every
+change runs under a lock per table and is committed before the caller sees the new state, and only
+seated players act (a question the deck asks one player is that player's to answer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+
+from bot.domain.challenge.core import ChallengeError, Event
+from bot.domain.challenge.creatures import CreatureDeckGame, Seat
+from bot.domain.challenge.randomplay import DECKS
+from bot.storage.challenge import LOBBY, PLAYING, ChallengeRepository, ChallengeRow
+from bot.storage.db import Database
+
+DEFAULT_WINDOW_SECONDS = 20
+
+
+@dataclass
+class ChallengeTable:
+    row: ChallengeRow
+    seats: list[tuple[int, str]]  # (user_id, name)
+    actions: list[tuple[str, int | None]]
+    game: CreatureDeckGame | None
+
+    @property
+    def game_id(self) -> int:
+        return self.row.game_id
+
+    def seated(self, user_id: int) -> bool:
+        return any(uid == user_id for uid, _ in self.seats)
+
+    def user_to_answer(self) -> int | None:
+        if self.game is None or self.game.pending is None or self.game.pending.player is None:
+            return None
+        return self.seats[self.game.pending.player][0]
+
+
+class ChallengeService:
+    def __init__(self, db: Database) -> None:
+        self.repo = ChallengeRepository(db)
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, deck: str,
+                     difficulty: int, language: str = "en", seed: int | None = None,
+                     window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False) -> ChallengeTable:
+        if deck not in DECKS:
+            raise ChallengeError("hydra.error.bad_option", option=deck, options=", ".join(DECKS))
+        DECKS[deck]([Seat(name)], 0, difficulty)  # checks the difficulty before anything is stored
+        game_id = await self.repo.create(
+            guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, deck=deck, difficulty=difficulty,
+            seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
+            window_seconds=window_seconds, all_windows=all_windows)
+        return await self.load(game_id)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> ChallengeTable:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status != LOBBY:
+                raise ChallengeError("hydra.error.not_in_lobby")
+            limit = DECKS[table.row.deck].max_players
+            if not await self.repo.add_seat(game_id, user_id, name, limit=limit):
+                key = "hydra.error.already_seated" if table.seated(user_id) else "hydra.error.table_full"
+                raise ChallengeError(key, max=limit)
+            return await self.load(game_id)
+
+    async def start(self, game_id: int, user_id: int) -> ChallengeTable:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status != LOBBY:
+                raise ChallengeError("hydra.error.not_in_lobby")
+            self._seated(table, user_id)
+            await self.repo.set(game_id, status=PLAYING)
+            return await self.load(game_id)
+
+    async def act(self, game_id: int, user_id: int | None, line: str) -> tuple[ChallengeTable, list[Event]]:
+        """Apply one players' action; ``user_id`` None is the bot answering a timed-out question."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            return await self._act(table, user_id, line)
+
+    async def _act(self, table: ChallengeTable, user_id: int | None, line: str) -> tuple[ChallengeTable, list[Event]]:
+        game = table.game
+        if table.row.status != PLAYING or game is None or game.over:
+            raise ChallengeError("hydra.error.not_playing")
+        if user_id is not None:
+            self._seated(table, user_id)
+            owner = table.user_to_answer()
+            if line.split()[0].lower() == "choose" and owner is not None and owner != user_id:
+                raise ChallengeError("hydra.error.not_your_choice")
+        events = game.apply(line)
+        await self.repo.append(table.game_id, len(table.actions) + 1, game.actions[-1], user_id,
+                               game.outcome if game.over else None)
+        return await self.load(table.game_id), events
+
+    async def answer_default(self, game_id: int, topic: str, actions_before: int) -> ChallengeTable | None:
+        """A question timed out: answer it with its default unless it was answered meanwhile."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game = table.game
+            if (game is None or game.over or game.pending is None or game.pending.topic != topic
+                    or len(table.actions) != actions_before):
+                return None
+            table, _ = await self._act(table, None, f"choose {game.pending.default}")
+            return table
+
+    async def undo(self, game_id: int, user_id: int) -> ChallengeTable:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            self._seated(table, user_id)
+            if table.game is None or table.game.active != "players":
+                raise ChallengeError("hydra.error.nothing_to_undo")
+            refusal = table.game.undo_refusal()
+            if refusal is not None:
+                raise ChallengeError(refusal)
+            await self.repo.delete_last(game_id, len(table.actions))
+            return await self.load(game_id)
+
+    async def load(self, game_id: int) -> ChallengeTable:
+        row = await self.repo.game(game_id)
+        if row is None:
+            raise ChallengeError("hydra.error.no_table")
+        seats = await self.repo.seats(game_id)
+        actions = await self.repo.actions(game_id)
+        game = None
+        if row.status != LOBBY:
+            game = DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
+                                   all_windows=bool(row.all_windows))
+            for line, _ in actions:
+                game.apply(line)
+        return ChallengeTable(row, seats, actions, game)
+
+    async def open_tables(self) -> list[ChallengeTable]:
+        return [await self.load(row.game_id) for row in await self.repo.open_games()]
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        await self.repo.set(game_id, message_id=message_id)
+
+    @staticmethod
+    def _seated(table: ChallengeTable, user_id: int) -> None:
+        if not table.seated(user_id):
+            raise ChallengeError("hydra.error.not_a_challenger")

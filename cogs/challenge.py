@@ -1,0 +1,308 @@
+"""Battle the Horde and Defeat a God at the table: ``/challenge start``, a lobby, then one board
+message per table, edited as the game goes (board, latest log lines, the question of the moment).
+
+Every component is a ``DynamicItem`` whose custom_id carries the table id, so messages posted before
+a restart keep working; open tables' timers are re-armed at load. A response window takes its default
+after the table's window (default 20 s), any other question after three windows. The Horde is a
+single-player challenge (as printed); the God seats up to four players sharing 20 life.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.randomplay import DECKS
+from bot.i18n import Translate
+from bot.render.challenge import board_text, decision_text, log_lines
+from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
+from bot.storage.challenge import FINISHED, LOBBY
+from cogs.hydra import LineModal
+
+log = logging.getLogger(__name__)
+CHOICE_WAIT_FACTOR = 3
+LOG_LINES = 12
+
+
+def _T(text: str) -> locale_str:
+    return locale_str(text, key=f"app.challenge.{text}")
+
+
+class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
+                      template=r"chal:(?P<game>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[a-z_0-9]+))?"):
+    """``chal:<table>:<action>[:<arg>]``; survives restarts."""
+
+    def __init__(self, game_id: int, action: str, arg: str | None = None, *, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
+        custom_id = ":".join(p for p in ("chal", str(game_id), action, arg) if p is not None)
+        super().__init__(discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id))
+        self.game_id, self.action, self.arg = game_id, action, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> ChallengeButton:
+        return cls(int(match["game"]), match["action"], match["arg"], label=item.label or "", style=item.style,
+                   row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
+
+
+class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
+                      template=r"chal-pick:(?P<game>\d+):(?P<topic>[a-z_]+)"):
+    """``chal-pick:<table>:perm`` picks the permanent the buttons act on; ``chal-pick:<table>:<topic>``
+    answers a question that asks for permanents (blocks, Altar of Mogis)."""
+
+    def __init__(self, game_id: int, topic: str, options: list[discord.SelectOption], *, low: int = 1,
+                 high: int = 1, placeholder: str = "", row: int | None = None) -> None:
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"chal-pick:{game_id}:{topic}", options=options or [discord.SelectOption(label="-", value="0")],
+            min_values=low, max_values=max(low, min(high, len(options) or 1)), placeholder=placeholder or None,
+            row=row)
+        super().__init__(select)
+        self.game_id, self.topic = game_id, topic
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> ChallengeSelect:
+        return cls(int(match["game"]), match["topic"], list(item.options), low=item.min_values,
+                   high=item.max_values, placeholder=item.placeholder or "", row=item.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
+
+
+def _cog(interaction: discord.Interaction) -> ChallengeCog:
+    cog = interaction.client.get_cog(ChallengeCog.__cog_name__)  # type: ignore[union-attr]
+    assert isinstance(cog, ChallengeCog)
+    return cog
+
+
+class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
+                   group_description=_T("Battle the Horde or Defeat a God at this channel's table")):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service = ChallengeService(bot.db)  # type: ignore[attr-defined]
+        self.selected: dict[tuple[int, int], int] = {}
+        self.timers: dict[int, asyncio.Task[None]] = {}
+        self.time_scale = 1.0
+        self.fixed_seed: int | None = None
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
+        for table in await self.service.open_tables():
+            self.arm(table)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
+        for task in self.timers.values():
+            task.cancel()
+
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+
+    async def send_error(self, interaction: discord.Interaction, error: ChallengeError) -> None:
+        message = (await self._tr(interaction))(error.key, **error.values)
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    # -- acting ----------------------------------------------------------------------------------------
+    async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> None:
+        """One action for the person interacting (LineModal calls this too), then the board."""
+        try:
+            table, _ = await self.service.act(game_id, interaction.user.id, line)
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        await self.refresh(table)
+
+    async def refresh(self, table: ChallengeTable) -> None:
+        try:
+            channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(table.row.channel_id)
+            if table.row.message_id is not None:
+                embed, view = self.payload(table)
+                await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
+                    embed=embed, view=view)
+        except discord.HTTPException:
+            log.exception("could not update challenge table %s", table.game_id)
+        self.arm(table)
+
+    async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None) -> None:
+        tr = await self._tr(interaction)
+        number = self.selected.get((game_id, interaction.user.id), 1)
+        try:
+            if action == "join":
+                table = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+            elif action == "start":
+                table = await self.service.start(game_id, interaction.user.id)
+            elif action == "undo":
+                table = await self.service.undo(game_id, interaction.user.id)
+            else:
+                table = None
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return
+        if table is not None:
+            await interaction.response.defer()
+            await self.refresh(table)
+        elif action == "answer":
+            await self.act(interaction, game_id, f"choose {arg}")
+        elif action in ("destroy", "end"):
+            await self.act(interaction, game_id, action if action == "end" else f"destroy {number}")
+        elif action == "concede":
+            await self.act(interaction, game_id, "concede")
+        elif action == "damage":
+            await interaction.response.send_modal(LineModal(
+                self, game_id, tr("challenge.ui.damage_title", number=number), tr("hydra.ui.amount"),
+                f"damage {number} ", placeholder="3"))  # type: ignore[arg-type]
+        elif action == "hit":
+            await interaction.response.send_modal(LineModal(
+                self, game_id, tr("challenge.ui.hit_title"), tr("hydra.ui.amount"), "hit ",
+                placeholder="3"))  # type: ignore[arg-type]
+        elif action == "command":
+            await interaction.response.send_modal(LineModal(
+                self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
+                placeholder="sweep 2 all"))  # type: ignore[arg-type]
+
+    async def on_pick(self, interaction: discord.Interaction, game_id: int, topic: str, values: list[int]) -> None:
+        if topic == "perm":
+            table = await self.service.load(game_id)
+            if not table.seated(interaction.user.id):
+                await self.send_error(interaction, ChallengeError("hydra.error.not_a_challenger"))
+                return
+            self.selected[(game_id, interaction.user.id)] = values[0] if values else 1
+            await interaction.response.defer()
+            return
+        await self.act(interaction, game_id, "choose " + (" ".join(map(str, values)) or "none"))
+
+    # -- timers ----------------------------------------------------------------------------------------
+    def arm(self, table: ChallengeTable) -> None:
+        old = self.timers.pop(table.game_id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        game = table.game
+        if game is None or game.over or game.pending is None or table.row.window_seconds <= 0:
+            return
+        factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
+        delay = table.row.window_seconds * factor * self.time_scale
+        self.timers[table.game_id] = asyncio.create_task(
+            self._default_later(table.game_id, game.pending.topic, len(table.actions), delay))
+
+    async def _default_later(self, game_id: int, topic: str, actions: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            table = await self.service.answer_default(game_id, topic, actions)
+        except ChallengeError:
+            return
+        if table is not None:
+            await self.refresh(table)
+
+    # -- rendering -------------------------------------------------------------------------------------
+    def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
+        tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
+        title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)
+        players = ", ".join(name for _, name in table.seats)
+        game = table.game
+        if table.row.status == LOBBY or game is None:
+            embed = discord.Embed(title=title, description=tr(
+                "challenge.ui.lobby", max=DECKS[table.row.deck].max_players, players=players))
+            view = discord.ui.View(timeout=None)
+            view.add_item(ChallengeButton(gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
+            view.add_item(ChallengeButton(gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success))
+            return embed, view
+        embed = discord.Embed(title=title, description=f"```\n{board_text(game, language)}\n```"[:4000])
+        embed.add_field(name=tr("challenge.ui.log"), inline=False,
+                        value="\n".join(log_lines(game.events[-LOG_LINES:], language))[-1024:])
+        if game.over or table.row.status == FINISHED:
+            embed.add_field(name=tr("challenge.ui.now"), value=tr(f"challenge.ui.finished_{game.outcome}",
+                                                                  players=players)[:1024])
+            return embed, None
+        if game.pending is not None:
+            owner = table.user_to_answer()
+            question = (f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language)
+            embed.add_field(name=tr("challenge.ui.now"), value=question[:1024], inline=False)
+        else:
+            embed.add_field(name=tr("challenge.ui.now"), value=tr("challenge.ui.your_turn"), inline=False)
+        return embed, self._view(table)
+
+    def _view(self, table: ChallengeTable) -> discord.ui.View:
+        tr, gid, game = Translate(table.row.language), table.game_id, table.game
+        assert game is not None
+        view = discord.ui.View(timeout=None)
+        decision = game.pending
+        permanents = [discord.SelectOption(label=f"{i}. {p.name}"[:100], value=str(i))
+                      for i, p in enumerate(game.battlefield, start=1)][:25]
+        if decision is not None and decision.kind == "heads":
+            allowed = {game.battlefield.index(p) + 1 for p in game._allowed(decision)}
+            options = [o for o in permanents if int(o.value) in allowed]
+            if options:
+                view.add_item(ChallengeSelect(gid, decision.topic, options, low=max(1, decision.min_heads),
+                                              high=decision.max_heads, row=0,
+                                              placeholder=tr("challenge.ui.pick_answer", count=decision.max_heads)))
+            if decision.min_heads == 0:
+                view.add_item(ChallengeButton(gid, "answer", "none", label=tr("challenge.ui.none"), row=1))
+        elif decision is not None:
+            for option in decision.options:
+                key = "hydra.ui.option.go_on" if decision.topic == "upkeep" else f"hydra.ui.option.{option}"
+                view.add_item(ChallengeButton(gid, "answer", option, label=tr(key), row=1,
+                                              style=discord.ButtonStyle.primary if option == decision.default
+                                              else discord.ButtonStyle.secondary))
+        if decision is None or decision.topic in game.window_topics:
+            if permanents and decision is None:
+                view.add_item(ChallengeSelect(gid, "perm", permanents, placeholder=tr("challenge.ui.pick"), row=0))
+            actions = ["damage", "destroy", *(("hit",) if table.row.deck == "horde" else ()), "command"]
+            for action in actions:
+                view.add_item(ChallengeButton(gid, action, label=tr(f"challenge.ui.{action}" if action == "hit"
+                                                                    else f"hydra.ui.{action}"), row=2))
+        if decision is None:
+            view.add_item(ChallengeButton(gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success,
+                                          row=3))
+            view.add_item(ChallengeButton(gid, "undo", label=tr("hydra.ui.undo"), row=3))
+        view.add_item(ChallengeButton(gid, "concede", label=tr("hydra.ui.concede"), style=discord.ButtonStyle.danger,
+                                      row=3))
+        return view
+
+    # -- slash commands --------------------------------------------------------------------------------
+    @app_commands.command(name="start", description=_T("Open a Horde or God table here; players join with a button"))
+    @app_commands.describe(deck=_T("Which challenge deck"),
+                           difficulty=_T("Horde: your turns before its first (3); God: starting Throngs (2)"),
+                           window=_T("Seconds to answer before the default (0: wait; default 20)"),
+                           windows=_T("Open every response window: the deck's upkeep and each trigger"))
+    @app_commands.choices(deck=[app_commands.Choice(name="Battle the Horde", value="horde"),
+                                app_commands.Choice(name="Defeat a God", value="god")])
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, deck: app_commands.Choice[str],
+                    difficulty: app_commands.Range[int, 1, 4] | None = None,
+                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
+        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
+        try:
+            table = await self.service.create(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,
+                name=interaction.user.display_name, deck=deck.value, difficulty=level, language=language,
+                seed=self.fixed_seed, window_seconds=window, all_windows=windows)
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return
+        embed, view = self.payload(table)
+        await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
+        message = await interaction.original_response()
+        await self.service.set_message(table.game_id, message.id)
+
+
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(ChallengeCog(bot))

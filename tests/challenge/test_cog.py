@@ -1,0 +1,103 @@
+"""/challenge through the real bot (bot/testing harness: only Discord's HTTP edge is fake), on a real
+SQLite file: Horde and God tables in a channel, their questions, a restart in the middle."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.testing import DiscordHarness
+
+
+@pytest.fixture
+async def h(tmp_path):
+    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol")) as harness:
+        _fix(harness)
+        yield harness
+
+
+def _fix(harness) -> None:
+    cog = harness.bot.get_cog("Challenge")
+    cog.fixed_seed = 4
+    cog.time_scale = 1.0
+
+
+def cog(h):
+    return h.bot.get_cog("Challenge")
+
+
+async def test_a_god_table_for_two_survives_a_restart(h):
+    lobby = await h.slash("challenge start", deck="god", window=0)
+    assert lobby.embed["title"] == "Defeat a God #1"
+    await h.click(lobby, label="Join", user="bob")
+    await h.click(lobby, label="Start", user="bob")
+    board = lobby.message
+    assert "1. Xenagos Ascended 6/5" in board.embeds[0]["description"]  # 2 Throngs + 1 for the second player
+    assert board.embeds[0]["description"].count("Rollicking Throng") == 3
+    await h.click(board, label="End our turn", user="alice")
+    fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
+    assert "Counter it?" in fields["Now"] and "Turn 2: Xenagos's turn." in fields["Latest"]
+    await h.restart()
+    _fix(h)
+    for _ in range(10):  # answer every question by its highlighted default, after the restart
+        table = await cog(h).service.load(1)
+        if table.game.pending is None:
+            break
+        decision = table.game.pending
+        if decision.kind == "heads":
+            await h.click(board, label="None")
+        else:
+            await h.click(board, custom_id=f"chal:1:answer:{decision.default}")
+    table = await cog(h).service.load(1)
+    assert table.game.active == "players" and table.game.turn == 3
+    assert len(table.actions) >= 2 and table.actions[0] == ("end", h.user("alice").id)
+
+
+async def test_the_horde_is_a_single_player_challenge_and_hits_mill_it(h):
+    lobby = await h.slash("challenge start", deck="horde")
+    refused = await h.click(lobby, label="Join", user="bob")
+    assert refused.ephemeral and "full" in refused.content
+    await h.click(lobby, label="Start")
+    board = lobby.message
+    opened = await h.click(board, label="Hit the Horde…")
+    await h.submit_modal(opened, {"text": "4"})
+    game = (await cog(h).service.load(1)).game
+    assert len(game.library) == 56 and game.actions == ["hit 4"]
+    stranger = await h.click(board, label="End our turn", user="carol")
+    assert stranger.ephemeral and (await cog(h).service.load(1)).game.turn == 1
+
+
+async def test_an_unanswered_window_takes_its_default(h):
+    lobby = await h.slash("challenge start", deck="god", window=1)
+    await h.click(lobby, label="Start")
+    cog(h).time_scale = 0.01
+    await h.click(lobby.message, label="End our turn")
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        await h.settle()
+        if (await cog(h).service.load(1)).game.pending is None:
+            break
+    table = await cog(h).service.load(1)
+    assert table.game.active == "players" and all(actor is None for _, actor in table.actions[1:])
+
+
+async def test_bad_input_is_localised_and_changes_nothing(h):
+    lobby = await h.slash("challenge start", deck="horde")
+    await h.click(lobby, label="Start")
+    opened = await h.click(lobby.message, label="Hit the Horde…", locale="ja")
+    bad = await h.submit_modal(opened, {"text": "lots"}, locale="ja")
+    assert bad.ephemeral and "lots" in bad.content
+    assert (await cog(h).service.load(1)).actions == []
+
+
+async def test_a_table_with_every_window_stops_in_the_upkeep(h):
+    lobby = await h.slash("challenge start", deck="god", window=0, windows=True)
+    await h.click(lobby, label="Start")
+    await h.restart()
+    _fix(h)
+    await h.click(lobby.message, label="End our turn")
+    fields = {f["name"]: f["value"] for f in lobby.message.embeds[0]["fields"]}
+    assert "upkeep" in fields["Now"]
+    await h.click(lobby.message, label="Go on")
+    assert (await cog(h).service.load(1)).game.pending.topic == "counter"
