@@ -230,3 +230,14 @@ async def test_numbers_are_bounded_to_a_real_game_and_the_bound_is_said(h):
     assert "between -9999 and 9999" in total.text
     assert await events(h) == 2  # the game and alice's commander: nothing else was stored
     await settled(h)
+
+
+async def test_the_organiser_role_may_end_a_tournament_game(h):
+    organisers = h.add_role("Organisers")
+    h.add_member("olga", roles=[organisers])
+    await h.slash("config organiser-role", user="admin", role=organisers)
+    _, game_id = await pair_one_table(h)
+    asked = await h.slash("pod end", user="olga", channel="games", game=game_id)
+    assert asked.ephemeral and "can't be undone" in asked.content
+    await h.click(asked, label="Yes, end it now", user="olga")
+    assert (await pods(h).service.get(game_id)).state.ended == pod.END_STOPPED
