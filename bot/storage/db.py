@@ -64,6 +64,16 @@ class ProcessLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
+        # Worker processes are forked from the bot (bot/workers.py) and would inherit the descriptor,
+        # keeping the lock after the bot itself was killed. A child closes its copy at once (closing,
+        # not unlocking: the lock belongs to the bot's copy).
+        os.register_at_fork(after_in_child=self._forget_in_child)
+
+    def _forget_in_child(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
     def release(self) -> None:
         if self._fd is not None:

@@ -100,3 +100,29 @@ async def test_event_seqs_are_unique_per_game_in_the_schema(db: Database):
             await db.execute(f"INSERT INTO {table} (game_id, seq, {extra}", (game.game_id,))
     indexes = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"pod_events_game_seq", "hydra_actions_game_seq"} <= indexes
+
+
+def test_a_forked_worker_does_not_keep_the_lock_after_the_bot_dies(tmp_path: Path, db_path: Path):
+    """The bot forks its worker processes; when the bot is killed, a worker still alive must not hold it."""
+    script = textwrap.dedent("""
+        import asyncio, os, sys, time
+        from bot.storage.db import Database
+        async def main():
+            await Database.open(sys.argv[1], exclusive=True)
+            if os.fork() == 0:   # a worker, as bot/workers.py forks them
+                time.sleep(30)
+                os._exit(0)
+            print("holding", flush=True)
+            time.sleep(60)
+        asyncio.run(main())
+    """)
+    bot = subprocess.Popen([sys.executable, "-c", script, str(db_path)], stdout=subprocess.PIPE, text=True,
+                           cwd=Path(__file__).parents[2], start_new_session=True)
+    try:
+        assert bot.stdout is not None and bot.stdout.readline().strip() == "holding"
+        bot.send_signal(signal.SIGKILL)
+        bot.wait(10)
+        reopened = asyncio.run(Database.open(db_path, exclusive=True))  # the orphaned worker holds nothing
+        asyncio.run(reopened.close())
+    finally:
+        os.killpg(bot.pid, signal.SIGKILL)

@@ -1,10 +1,13 @@
 """Crash test (issue #13): ``podkeeper run`` as a real process against the local Discord stand-in,
-killed with SIGKILL at random moments while players press a pod board, then started again.
+killed with SIGKILL at random moments while players change a pod game (board presses and ``/pod life``),
+then started again.
 
-After every restart: the SQLite file passes ``PRAGMA integrity_check``; for each player, the presses
-the bot acknowledged <= the +1 events stored <= the presses sent (no acknowledged change lost, none
-applied twice); every game replays; the board catches up with its log (the reconcile pass); and a
-new press is answered. 3 kills in the normal run, 20 with ``pytest --full``.
+After every restart: the SQLite file passes ``PRAGMA integrity_check``; for each player, the changes the
+bot confirmed ("Done: game #1.") <= the +1 events stored <= the changes sent (no acknowledged change lost,
+none applied twice); every game replays; the board catches up with its log (the reconcile pass); and a
+new change is answered. Board presses count only as "sent": a press is deferred (acknowledged invisibly)
+before its change is committed, so Discord's acknowledgement of a press promises nothing. 3 kills in the
+normal run, 20 with ``pytest --full``.
 """
 
 from __future__ import annotations
@@ -83,12 +86,17 @@ async def settle(driver: RemoteDriver, seconds: float = 1.0) -> None:
 
 
 async def press(driver: RemoteDriver, board, user: str, acked: Counter[str], sent: Counter[str]) -> None:
+    """One +1 for ``user``: every other one a board press, the rest ``/pod life`` (confirmed after the commit)."""
     sent[user] += 1
     try:
-        reply = await driver.click(board, label="+1", user=user, expect_error=True)
-    except Exception:  # the bot died under this press: not acknowledged
+        if sent[user] % 2:
+            await driver.click(board, label="+1", user=user, expect_error=True)
+            return
+        reply = await driver.slash("pod life", user=user, player=user, amount=1, expect_error=True)
+        confirmed = "game #1" in reply.content
+    except Exception:  # the bot died under this change: not confirmed
         return
-    if reply.response_type is not None:
+    if confirmed:
         acked[user] += 1
 
 
@@ -159,8 +167,13 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
                 assert await shown_seq(bot.db_path) == last, f"round {round_number}: the board lags its log"
                 await settle(driver, 0.3)
                 before = sum(acked.values())  # and it is answerable after the restart
+                reply = await driver.click(board, label="+1", user="alice")
+                assert reply.response_type is not None, f"round {round_number}: the board did not answer"
+                sent["alice"] += 1
                 await press(driver, board, "alice", acked, sent)
-                assert sum(acked.values()) == before + 1, f"round {round_number}: the board did not answer"
+                if sent["alice"] % 2:  # that was a press: once more, so a confirmed /pod life is checked
+                    await press(driver, board, "alice", acked, sent)
+                assert sum(acked.values()) == before + 1, f"round {round_number}: /pod life did not answer"
                 await settle(driver, 0.6)
             db = await Database.open(bot.db_path)
             try:
@@ -177,5 +190,5 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
     with open(tmp_path / "bot.log", encoding="utf-8", errors="replace") as log:
         assert "Traceback" not in log.read()
     with capsys.disabled():
-        print(f"\ncrash test: {kills} kills, {sum(sent.values())} presses sent, {sum(acked.values())} acknowledged, "
+        print(f"\ncrash test: {kills} kills, {sum(sent.values())} changes sent (presses and /pod life), {sum(acked.values())} confirmed, "
               f"boards lagging at a kill: {lagging[True]} (all caught up on restart)")
