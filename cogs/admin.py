@@ -178,9 +178,29 @@ class AdminCog(commands.Cog):
         problem = winner_role_problem(role, interaction.user, interaction.guild) if role is not None else None
         if problem is not None:  # the bot hands this role to whoever wins: it must not be a way up
             key, values = problem
-            await interaction.response.send_message((await self._tr(interaction))(key, **values), ephemeral=True)
+            await interaction.response.send_message((await self._tr(interaction))(key, **values), ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
+        refusal = None if role is None else self._cannot_give(role)
+        if refusal is not None:
+            tr = await self._tr(interaction)
+            await interaction.response.send_message(tr(refusal, role=role.mention), ephemeral=True,  # type: ignore[union-attr]
+                                                    allowed_mentions=discord.AllowedMentions.none())
             return
         await self._update(interaction, "admin.config.winner_role_set", winner_role_id=role.id if role else None)
+
+    @staticmethod
+    def _cannot_give(role: discord.Role) -> str | None:
+        """Why Discord would refuse the bot giving ``role`` (message key), checked when the role is
+        chosen rather than when an event ends: Manage Roles, and a role below the bot's highest."""
+        me = role.guild.me
+        if me is None:
+            return None
+        if not me.guild_permissions.manage_roles:
+            return "core.error.no_manage_roles"
+        if role >= me.top_role or role.managed or role.is_default():
+            return "core.error.role_above_bot"
+        return None
 
 
 # Permissions a winner must never get from the bot: each lets its holder moderate or take over the server.
@@ -194,7 +214,8 @@ def winner_role_problem(role: discord.Role, setter: Any, guild: discord.Guild | 
 
     Without this, a member with Manage Server but not Manage Roles could have the bot give out an
     Administrator role. Refused: roles with a dangerous permission, @everyone and integration roles,
-    roles not below the setter's top role (the owner excepted), and roles the bot can't give."""
+    and roles not below the setter's top role (the owner excepted). Whether the bot itself can give
+    the role (Manage Roles, a role below its own) is ``AdminCog._cannot_give``'s question."""
     mention = role.mention
     if role.is_default() or role.managed:
         return "admin.config.winner_role_managed", {"role": mention}
@@ -206,9 +227,6 @@ def winner_role_problem(role: discord.Role, setter: Any, guild: discord.Guild | 
     top = getattr(setter, "top_role", None)
     if not owner and top is not None and role >= top:
         return "admin.config.winner_role_above_you", {"role": mention}
-    me = guild.me if guild is not None else None
-    if me is None or role >= me.top_role:
-        return "admin.config.winner_role_above_bot", {"role": mention}
     return None
 
 

@@ -51,10 +51,7 @@ async def test_roles_locale_and_show_survive_a_restart(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         organisers = h.add_role("Organisers")
         await h.slash("config organiser-role", user="admin", role=organisers)
-        slayers = h.add_role("Slayers")
-        from tests.discord.test_winner_role import give_the_bot_a_role
-        give_the_bot_a_role(h)  # above Slayers, so the bot can give it (issue #13)
-        await h.slash("config winner-role", user="admin", role=slayers)
+        await h.slash("config winner-role", user="admin", role=h.add_role("Slayers"))
         changed = await h.slash("config locale", user="admin", options={"locale": "zh-Hant"})
         assert changed.content == "Server language set to 繁體中文.", "the user's own language comes first"
         french = await h.slash("config locale", user="admin", locale="fr", options={"locale": "zh-Hant"})

@@ -1,17 +1,11 @@
 """``/config winner-role`` refuses a role that would be a way up (issue #13): a member with Manage
-Server but not Manage Roles could have the bot hand out Administrator to whoever won a Hydra event."""
+Server but not Manage Roles could have the bot hand out Administrator to whoever won a Hydra event.
+(Whether the bot itself can give the role — Manage Roles, a role below its own — is checked too:
+tests/discord/test_discord_contract_fixes.py.)"""
 
 from __future__ import annotations
 
 from bot.testing import DiscordHarness
-
-
-def give_the_bot_a_role(h, name: str = "Podkeeper"):
-    """The role Discord gives a bot when it is invited (the fake world's bot starts with none)."""
-    role = h.add_role(name)
-    h.guild.members[h.fake.bot_user.id].role_ids.append(role.id)
-    h._refresh_guild()
-    return role
 
 
 async def settled_role(h):
@@ -22,7 +16,6 @@ async def test_dangerous_roles_are_refused_with_the_reason(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         admins = h.add_role("Admins", permissions=["administrator"])
         movers = h.add_role("Movers", permissions=["manage_roles", "manage_channels"])
-        give_the_bot_a_role(h)
         refused = await h.slash("config winner-role", user="admin", role=admins)
         assert refused.ephemeral and "it grants Administrator" in refused.content
         refused = await h.slash("config winner-role", user="admin", role=movers, locale="ja")
@@ -33,16 +26,15 @@ async def test_dangerous_roles_are_refused_with_the_reason(tmp_path) -> None:
         assert await settled_role(h) is None
 
 
-async def test_a_role_above_the_setter_or_the_bot_is_refused(tmp_path) -> None:
+async def test_a_role_above_the_setter_is_refused_unless_the_owner_sets_it(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path) as h:
-        slayers = h.add_role("Slayers")  # lowest: anyone with Manage Server may choose it
-        dave = h.add_member("dave", permissions="manage_guild")  # dave's own role sits above Slayers
-        give_the_bot_a_role(h)
-        champions = h.add_role("Champions")  # above dave's role and the bot's
+        champions = h.add_role("Champions")  # new roles land at the bottom: each later one goes under it
+        dave = h.add_member("dave", permissions="manage_guild")  # dave's own role, under Champions
+        slayers = h.add_role("Slayers")  # under dave's role
         refused = await h.slash("config winner-role", user=dave, role=champions)
         assert refused.ephemeral and "not below your own highest role" in refused.content
-        refused = await h.slash("config winner-role", user="admin", role=champions, locale="zh-TW")
-        assert "不低於機器人的最高身分組" in refused.content  # the owner may, but the bot can't give it
         assert await settled_role(h) is None
         accepted = await h.slash("config winner-role", user=dave, role=slayers)
         assert slayers.mention in accepted.content and await settled_role(h) == slayers.id
+        owner = await h.slash("config winner-role", user="admin", role=champions)  # the owner is above all
+        assert champions.mention in owner.content and await settled_role(h) == champions.id
