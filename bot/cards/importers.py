@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from bot.cards.model import Card
 
@@ -43,7 +43,7 @@ _MTGJSON_LANGUAGES = {"Japanese": "ja", "Chinese Simplified": "zh-Hans", "Chines
                       "German": "de", "French": "fr", "Italian": "it", "Spanish": "es", "Portuguese (Brazil)": "pt",
                       "Korean": "ko", "Russian": "ru"}
 _DECOMPRESSORS: dict[bytes, Callable[[IO[bytes]], IO[bytes]]] = {
-    b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
+    b"\x1f\x8b": lambda raw: cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")),
     b"BZh": bz2.BZ2File,
     b"\xfd7zXZ\x00": lzma.LZMAFile,
 }
@@ -422,10 +422,10 @@ def card_type_problem(card: Card) -> str | None:
     """Why ``card`` has a field of the wrong type (a printed name that is a number, a face name that
     is a list …), or None. Checked while reading, so such a file is refused before anything is saved
     rather than breaking the index (and the next start) after the commit."""
-    texts = {"name": card.name, "layout": card.layout, "mana_cost": card.mana_cost, "type_line": card.type_line,
+    texts: dict[str, object] = {"name": card.name, "layout": card.layout, "mana_cost": card.mana_cost, "type_line": card.type_line,
              "oracle_text": card.oracle_text, "colors": card.colors, "color_identity": card.color_identity,
              "commander legality": card.commander_legality}
-    optional = {"power": card.power, "toughness": card.toughness, "loyalty": card.loyalty}
+    optional: dict[str, object] = {"power": card.power, "toughness": card.toughness, "loyalty": card.loyalty}
     for index, face in enumerate(card.faces):
         texts.update({f"card_faces[{index}].{key}": getattr(face, key)
                       for key in ("name", "mana_cost", "type_line", "oracle_text")})
@@ -438,9 +438,9 @@ def card_type_problem(card: Card) -> str | None:
     for field, value in texts.items():
         if not isinstance(value, str):
             return f"{field} is {type(value).__name__}, not text"
-    for field, value in optional.items():
-        if value is not None and not isinstance(value, str):
-            return f"{field} is {type(value).__name__}, not text"
+    for field, optional_value in optional.items():
+        if optional_value is not None and not isinstance(optional_value, str):
+            return f"{field} is {type(optional_value).__name__}, not text"
     return None
 
 

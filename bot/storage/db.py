@@ -25,6 +25,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.changes import ChangeHub
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -125,6 +127,8 @@ class Database:
         self.path = path
         self._write_lock = asyncio.Lock()
         self._process_lock: ProcessLock | None = None
+        # Committed-change notices for live readers (the web pages): see bot.changes.
+        self.changes = ChangeHub()
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True, exclusive: bool = False) -> Database:
@@ -288,6 +292,13 @@ def split_sql(script: str) -> list[str]:
     if rest:
         statements.append(rest)
     return statements
+
+
+def inserted_id(cursor: aiosqlite.Cursor) -> int:
+    """The rowid an INSERT just made (sqlite always sets it after an INSERT into a rowid table)."""
+    if cursor.lastrowid is None:
+        raise DatabaseError("the INSERT made no row")
+    return cursor.lastrowid
 
 
 def now_iso() -> str:

@@ -61,10 +61,13 @@ class BotProcess:
             if not session.ws.closed:
                 await session.ws.close()
         self.server.sessions.clear()
-        with open(self.tmp_path / "bot.log", "ab") as log:  # the child keeps its own copy of the descriptor
-            self.process = subprocess.Popen([sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url],
-                                            env=self.env, cwd=ROOT, stderr=log)
+        self.process = self._spawn()
         await self.server.wait_until_connected(timeout=60)
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        with open(self.tmp_path / "bot.log", "ab") as log:  # the child keeps its own copy of the descriptor
+            return subprocess.Popen([sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url],
+                                    env=self.env, cwd=ROOT, stderr=log)
 
     def kill(self) -> None:
         assert self.process is not None
@@ -187,8 +190,7 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
         finally:
             bot.stop()
             driver.close()
-    with open(tmp_path / "bot.log", encoding="utf-8", errors="replace") as log:
-        assert "Traceback" not in log.read()
+    assert "Traceback" not in (tmp_path / "bot.log").read_text(encoding="utf-8", errors="replace")
     with capsys.disabled():
         print(f"\ncrash test: {kills} kills, {sum(sent.values())} changes sent (presses and /pod life), {sum(acked.values())} confirmed, "
               f"boards lagging at a kill: {lagging[True]} (all caught up on restart)")
