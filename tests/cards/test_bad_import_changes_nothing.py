@@ -32,10 +32,8 @@ def _with(tmp_path: Path, **fields) -> Path:
     {"printed_names": {"ja": 5}},                       # the case found: a non-string printed name
     {"printed_names": {"ja": ["a"]}},
     {"printed_names": ["ja"]},
-    {"power": 3},
     {"oracle_text": {"en": "x"}},
     {"card_faces": [{"name": 7, "type_line": "Creature"}]},
-    {"loyalty": 4},
     {"layout": ["normal"]},
 ])
 async def test_a_wrongly_typed_field_is_refused_and_the_bot_still_starts(tmp_path: Path, fields):

@@ -345,9 +345,10 @@ def test_event_target_names_whose_totals_change():
 def test_commander_damage_must_be_positive():
     game = _with_commanders()
     game.start()
-    for amount in (0, -3):
-        with pytest.raises(PodError, match=r"^pod\.error\.bad_amount"):
+    for amount in (0, -3):  # refused with the bounds named (issue #13)
+        with pytest.raises(PodError, match=r"^pod\.error\.out_of_range") as refused:
             game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=amount)
+        assert refused.value.values == {"low": 1, "high": pod.MAX_COMMANDER_HIT}
     assert game.state.player(BOB).life == 40 and game.state.life_log == []
 
 
@@ -451,7 +452,7 @@ def test_each_refusal_names_its_reason():
     assert _refusal(None, pod.LIFE, player=ALICE, amount=1) == "pod.error.no_game"
     assert _refusal(None, pod.UNDO, seqs=[1]) == "pod.error.no_game"
     assert _refusal(None, pod.CREATE, ruleset="modern", players=players) == "pod.error.unknown_ruleset"
-    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.bad_amount"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.out_of_range"
     assert _refusal(None, pod.CREATE, ruleset="commander", players=players,
                     mulligan_style="mystery") == "pod.error.unknown_mulligan_style"
     assert _refusal(None, pod.CREATE, ruleset="commander", players=[]) == "pod.error.too_few_players"
