@@ -15,7 +15,9 @@ from bot.domain.hydra import HydraError
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
 from bot.i18n import Translate
+from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
+from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
 from cogs._common import command_text
 from cogs._errors import RefusingCog
@@ -44,6 +46,21 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         self.bot.add_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         for table in await self.service.open_tables():
             self.arm(table)
+        register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
+
+    async def reconcile_tables(self) -> int:
+        """Recovery hook (issue #13): after a start every open table's board and latest turn message
+        show the stored state, with the buttons of the pending question, even when the bot died between
+        storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
+        tables = await self.service.open_tables()
+        for table in tables:
+            starts = turn_starts(table.game) if table.game is not None else []
+            if starts and table.row.turn_message_id is None:
+                await self.post_turn_message(table, starts[-1])
+            elif starts:
+                await self.refresh_turn_message(table, starts[-1])
+            await self.refresh_board(table)
+        return len(tables)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)

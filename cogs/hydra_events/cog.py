@@ -18,6 +18,7 @@ from bot.clock import Clock, clock_of
 from bot.domain.hydra_events import EventError
 from bot.i18n import Translate
 from bot.services.hydra_events import HydraEventService
+from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
 from cogs._common import is_manager
 from cogs._errors import RefusingCog, answer_refusal
@@ -70,6 +71,17 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         self.parent_group.add_command(self.commands)
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock)
         self.bot.add_dynamic_items(EventButton)
+        register_reconcile(self.bot, "hydra events", self.reconcile_messages)
+
+    async def reconcile_messages(self) -> int:
+        """After a start (issue #13): each active event's announcement and leaderboard show the
+        stored entrants and tables, even if the bot died between storing a change and editing them."""
+        active = await self.events.repo.events_with_status((OPEN, SEATING, RUNNING))
+        for event in active:
+            await self.refresh_announcement(event.event_id)
+            if event.status == RUNNING:
+                await self.refresh_leaderboard(event.event_id)
+        return len(active)
 
     async def cog_unload(self) -> None:
         if self.parent_group is not None:
