@@ -43,8 +43,9 @@ async def answer_refusal(interaction: discord.Interaction, error: BaseException)
         return True
     interaction.extras[ANSWERED] = True
     from bot.client import send_ephemeral  # the client imports the cogs package: import late
+    from cogs._common import bot_of
 
-    language = await interaction.client.language_for(interaction)  # type: ignore[attr-defined]
+    language = await bot_of(interaction).language_for(interaction)
     await send_ephemeral(interaction, refusal.localized(language))
     return True
 

@@ -7,6 +7,7 @@ Moved out of the deck cog (issue 21) next to ``bot.render.deck``, which words si
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Translate
@@ -59,7 +60,7 @@ def change_line(tr: Translate, change: DeckChange | None) -> str:
                      new=tr(f"deck.status.{change.new_status}"))
 
 
-def printed_names(cards: Any, language: str) -> Any:
+def printed_names(cards: Any, language: str) -> Callable[[str], str]:
     """``english -> the card's printed name in language`` (the English name for unknown cards)."""
 
     def name_for(english: str) -> str:

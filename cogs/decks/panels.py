@@ -74,7 +74,7 @@ class DeckPanels:
 
 
     def _name_for(self: DeckCog, language: str) -> Callable[[str], str]:
-        return printed_names(self.bot.cards, language)  # type: ignore[no-any-return]
+        return printed_names(self.bot.cards, language)
 
     async def _send_verdict(self: DeckCog, interaction: discord.Interaction, tr: Translate, result: DeckCheck, *,
                             title: str, ephemeral: bool) -> None:

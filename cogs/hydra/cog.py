@@ -79,7 +79,9 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
                 return chosen
         return self.bot.config.default_locale
 
-    async def _channel(self, channel_id: int) -> Any:
+    async def _channel(self, channel_id: int | None) -> Any:
+        """A table's channel (a table has one once its lobby was posted)."""
+        assert channel_id is not None, "the table's lobby was never posted"
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
 
 

@@ -137,7 +137,7 @@ class HydraPanels:
     async def post_players_report(self: HydraCog, table: HydraTable, events: list[Event]) -> None:
         """One message per players' action that made heads leave (or asked a question): the
         previous report's buttons are removed, so only the current question can be answered."""
-        channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+        channel = await self._channel(table.row.channel_id)
         old = self.reports.pop(table.game_id, None)
         if old is not None:
             await channel.get_partial_message(old).edit(view=None)
@@ -147,7 +147,7 @@ class HydraPanels:
             self.reports[table.game_id] = message.id
 
     async def post_turn_message(self: HydraCog, table: HydraTable, start: int) -> None:
-        channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+        channel = await self._channel(table.row.channel_id)
         view = self.turn_view(table) if start == turn_starts(table.game)[-1] else None
         message = await channel.send(turn_content(table, start), **({"view": view} if view else {}))
         await self.service.set_messages(table.game_id, turn_message_id=message.id)
@@ -156,7 +156,7 @@ class HydraPanels:
     async def refresh_turn_message(self: HydraCog, table: HydraTable, start: int) -> None:
         if table.row.turn_message_id is None or table.game is None:
             return
-        channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+        channel = await self._channel(table.row.channel_id)
         latest = start == turn_starts(table.game)[-1]
         await channel.get_partial_message(table.row.turn_message_id).edit(
             content=turn_content(table, start), view=self.turn_view(table) if latest else None)
@@ -170,7 +170,7 @@ class HydraPanels:
             embed=embed, attachments=[file] if file else [], view=view)
 
     async def announce_end(self: HydraCog, table: HydraTable) -> None:
-        channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+        channel = await self._channel(table.row.channel_id)
         mentions = " ".join(f"<@{seat.user_id}>" for seat in table.seats)
         key = "hydra.ui.won" if table.game and table.game.outcome == "won" else "hydra.ui.lost"
         await channel.send(t(key, table.row.language, players=mentions))

@@ -164,7 +164,8 @@ class HydraPlay:
     async def _answer(self: HydraCog, interaction: discord.Interaction, table: HydraTable, topic: str, which: str) -> None:
         if not self._is_current(table, topic):
             raise HydraError("hydra.error.stale")
-        decision = table.game.pending  # type: ignore[union-attr]
+        decision = table.game.pending if table.game is not None else None
+        assert decision is not None  # _is_current: there is a question
         if which == "default":
             answer = decision.default
         elif which == "none":
@@ -230,7 +231,7 @@ class HydraPlay:
         table = await self.service.load(game_id)
         try:
             await self.refresh_board(table)
-            channel = await self._channel(table.row.channel_id)  # type: ignore[arg-type]
+            channel = await self._channel(table.row.channel_id)
             await channel.send(t("hydra.ui.paused", table.row.language, minutes=table.row.idle_minutes))
         except discord.HTTPException:
             log.exception("could not announce the pause of Hydra table %s", game_id)
