@@ -40,6 +40,15 @@ INVALID_SHARD = 4010  # Discord's gateway close codes for a shard set-up it refu
 SHARDING_REQUIRED = 4011
 
 
+def event_guild_id(event: str, data: Any) -> int | None:
+    """The guild a gateway event belongs to (``guild_id``, or the guild itself for GUILD_CREATE and
+    friends); None for direct messages and session events (READY)."""
+    if not isinstance(data, dict):
+        return None
+    guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+    return int(guild_id) if guild_id else None
+
+
 class GatewaySession:
     """One websocket connection from the bot."""
 
@@ -50,6 +59,7 @@ class GatewaySession:
         self.identified = False
         self.identify: dict[str, Any] = {}
         self.shard: tuple[int, int] | None = None  # (id, count) from IDENTIFY; None = unsharded, gets everything
+        self.events: list[tuple[str, int | None]] = []  # (event, guild id) dispatched, so tests can check routing
         self._lock = asyncio.Lock()
 
     def receives(self, guild_id: int | None) -> bool:
@@ -75,6 +85,7 @@ class GatewaySession:
                 await self.ws.send_str(data.decode())
 
     async def dispatch(self, event: str, data: Any) -> None:
+        self.events.append((event, event_guild_id(event, data)))
         await self.send({"op": 0, "t": event, "d": data})
 
 
@@ -258,9 +269,8 @@ class FakeDiscordServer:
 
     def _receivers(self, event: str, data: dict[str, Any]) -> list[GatewaySession]:
         """The live sessions that get ``event``: only the shard of the guild it belongs to."""
-        guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
-        return [s for s in self.sessions if s.identified and not s.ws.closed
-                and s.receives(int(guild_id) if guild_id else None)]
+        guild_id = event_guild_id(event, data)
+        return [s for s in self.sessions if s.identified and not s.ws.closed and s.receives(guild_id)]
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to the connected bot sessions that should get it (its guild's shard)."""
