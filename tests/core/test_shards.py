@@ -97,3 +97,20 @@ def test_run_refuses_bad_shard_options_before_connecting(tmp_path: Path, monkeyp
     assert main(["run", "--shard-ids", "0-1"]) == 2
     assert "need a shard count" in capsys.readouterr().err
     assert not (tmp_path / "data").exists(), "nothing was opened or created"
+
+
+def test_a_shard_count_makes_a_sharded_bot_and_none_keeps_the_plain_one(tmp_path: Path) -> None:
+    import discord
+
+    from bot.client import PodkeeperBot, make_bot
+    from bot.testing.harness import default_config
+
+    plain = make_bot(default_config(tmp_path))
+    assert type(plain) is PodkeeperBot and not isinstance(plain, discord.AutoShardedClient)
+    some = make_bot(default_config(tmp_path, discord__shard_count=8, discord__shard_ids="0-3,6"))
+    assert isinstance(some, PodkeeperBot) and isinstance(some, discord.AutoShardedClient)
+    assert (some.shard_count, some.shard_ids) == (8, [0, 1, 2, 3, 6])
+    every = make_bot(default_config(tmp_path, discord__shard_count=3))
+    assert every.shard_ids == [0, 1, 2]
+    for bot in (plain, some, every):
+        bot.workers.close()
