@@ -17,6 +17,7 @@ from bot.cli.run import serve
 from bot.shards import shard_of
 from bot.storage.db import Database
 from bot.testing import FakeDiscord
+from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.model import FakeGuild
 from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import HARNESS_CARDS, default_config
@@ -70,10 +71,13 @@ async def test_one_process_runs_four_shards_and_answers_in_every_guild(tmp_path:
             interactions = [gid for event, gid in session.events if event == "INTERACTION_CREATE"]
             assert interactions == [guilds[session.shard[0]].id] * 2, "a guild's interactions go to its shard only"
 
-        fake.emit("GUILD_ROLE_CREATE", {"guild_id": str(guilds[1].id), "role": {"id": "1", "name": "x"}})
-        await asyncio.sleep(0.1)
-        got_role = [s.shard[0] for s in server.sessions if ("GUILD_ROLE_CREATE", guilds[1].id) in s.events]
-        assert got_role == [1]
+        thread = fake.add_channel(guilds[3], "game-1", kind=11, parent=next(iter(guilds[3].channels.values())))
+        fake.emit("THREAD_CREATE", {**P.channel(thread), "newly_created": True})
+        fake.emit("GUILD_ROLE_CREATE", {"guild_id": str(guilds[1].id), "role": P.role(fake.add_role(guilds[1], "x"))})
+        await asyncio.sleep(0.2)
+        for event, guild in (("THREAD_CREATE", guilds[3]), ("GUILD_ROLE_CREATE", guilds[1])):
+            receivers = [s.shard[0] for s in server.sessions if (event, guild.id) in s.events]
+            assert receivers == [shard_of(guild.id, 4)], event
 
         os.kill(os.getpid(), signal.SIGTERM)
         assert await asyncio.wait_for(task, 15) == 0
