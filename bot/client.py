@@ -219,7 +219,10 @@ class PodkeeperBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
-        if await self.explain_refusal(interaction, error):
+        from cogs._errors import answer_refusal
+
+        # A domain refusal is told once (usually already by the cog's cog_app_command_error).
+        if await answer_refusal(interaction, error) or await self.explain_refusal(interaction, error):
             return
         language = await self.language_for(interaction)
         if isinstance(error, app_commands.NoPrivateMessage):
@@ -283,19 +286,29 @@ def missing_permissions(have: discord.Permissions) -> list[str]:
 
 async def _view_error(view: discord.ui.View, interaction: discord.Interaction, error: Exception,
                       item: discord.ui.Item[Any]) -> None:
-    if isinstance(interaction.client, PodkeeperBot) and await interaction.client.explain_refusal(interaction, error):
+    if await _answered(interaction, error):
         return
     log.error("a button or menu of %r failed (item %r)", view, item, exc_info=error)
 
 
 async def _modal_error(modal: discord.ui.Modal, interaction: discord.Interaction, error: Exception) -> None:
-    if isinstance(interaction.client, PodkeeperBot) and await interaction.client.explain_refusal(interaction, error):
+    if await _answered(interaction, error):
         return
     log.error("form %r failed", modal, exc_info=error)
 
 
-# Buttons, menus (persistent DynamicItems included) and forms report errors through View.on_error /
-# Modal.on_error; as the command tree's on_error, they explain Discord's permission refusals.
+async def _answered(interaction: discord.Interaction, error: Exception) -> bool:
+    """A domain refusal (``cogs._errors``) or Discord's permission refusal, told to the member."""
+    if not isinstance(interaction.client, PodkeeperBot):
+        return False
+    from cogs._errors import answer_refusal
+
+    return await answer_refusal(interaction, error) or await interaction.client.explain_refusal(interaction, error)
+
+
+# Buttons, menus and forms report errors through View.on_error / Modal.on_error (persistent DynamicItems
+# do not: discord.py logs theirs, so their callbacks use cogs._errors.telling_refusals); as the command tree's on_error, they tell domain refusals and explain Discord's
+# permission refusals: a component callback lets a DomainError through instead of catching it.
 discord.ui.View.on_error = _view_error  # type: ignore[assignment,method-assign]
 discord.ui.Modal.on_error = _modal_error  # type: ignore[assignment,method-assign]
 

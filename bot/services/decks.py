@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from bot.cards.model import Card
 from bot.domain.decklist import Decklist, DecklistRefused, Section, decode, parse_decklist
+from bot.domain.errors import DomainError
 from bot.domain.rules import (
     CardResolver,
     DeckSummary,
@@ -50,13 +51,15 @@ class CardSource(CardResolver, Protocol):
     def get(self, english_name: str) -> Card | None: ...
 
 
-class DeckNameError(ValueError):
-    """A deck name that can't be used (``deck.error.<reason>``)."""
+class DeckNameError(DomainError, ValueError):
+    """A deck name that can't be used (``deck.error.<reason>``): a domain refusal, told by the cogs'
+    one error path (``cogs._errors``). Still a ``ValueError`` for callers that catch bad input so."""
+
+    prefix = "deck.error."
 
     def __init__(self, reason: str, **values: Any) -> None:
-        super().__init__(reason)
+        super().__init__(reason, **values)
         self.reason = reason
-        self.values = values
 
 
 @dataclass(frozen=True)

@@ -186,7 +186,11 @@ def test_the_invite_asks_for_exactly_the_listed_permissions_and_readme_says_so()
 
 def test_the_bot_asks_only_for_the_guilds_intent_and_listens_to_no_scheduled_event():
     assert bot_intents().value == discord.Intents(guilds=True).value
-    sources = "".join((ROOT / f"{m.replace('.', '/')}.py").read_text(encoding="utf-8") for m in cog_modules())
+    # a cog is a module or a package (issue 21): read every file of it
+    files = [path for m in cog_modules() for path in ([ROOT / f"{m.replace('.', '/')}.py"]
+             + sorted((ROOT / m.replace(".", "/")).glob("*.py"))) if path.is_file()]
+    assert ROOT / "cogs" / "hydra_events" / "cog.py" in files
+    sources = "".join(path.read_text(encoding="utf-8") for path in files)
     assert "on_scheduled_event" not in sources  # no listener would miss the dropped intent
 
 

@@ -1,0 +1,54 @@
+"""What every cog needs the same way (issue 21): command-text keys, finding a cog, "is this a manager?".
+
+Kept out of the cogs so each is defined once; the module name starts with ``_`` so ``cog_modules()``
+does not load it as a cog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import discord
+from discord.app_commands import locale_str
+
+if TYPE_CHECKING:
+    from bot.client import PodkeeperBot
+
+CogT = TypeVar("CogT")
+
+
+def command_text(area: str) -> Callable[[str], locale_str]:
+    """The ``_T`` of a cog: an English command text whose translations live under ``app.<area>.<text>``
+    (``bot.i18n.translator`` looks them up when the commands are synced)."""
+
+    def _T(text: str) -> locale_str:
+        return locale_str(text, key=f"app.{area}.{text}")
+
+    return _T
+
+
+def bot_of(interaction: discord.Interaction) -> PodkeeperBot:
+    """The bot behind an interaction, typed (discord.py types ``interaction.client`` as ``Client``)."""
+    return interaction.client  # type: ignore[return-value]
+
+
+def cog_of(interaction: discord.Interaction, name: str, kind: type[CogT]) -> CogT:
+    """The loaded cog ``name`` of the bot an interaction came to (for buttons and forms, which live
+    outside the cog and survive restarts)."""
+    cog = bot_of(interaction).get_cog(name)
+    assert isinstance(cog, kind), f"the {name} cog is not loaded"
+    return cog
+
+
+def is_manager(interaction: discord.Interaction) -> bool:
+    """Whether the member who acted may manage the server's games, events and decks: Manage Server.
+
+    The one rule: the permissions Discord resolved for this member *in this channel* and sent with the
+    interaction (``interaction.permissions``). Manage Server is a server-wide permission (channel
+    overwrites cannot grant it), so this is the server-level rule, and Administrator implies it; reading
+    it from the interaction needs no member cache and no extra request, and works for every interaction
+    (commands, buttons, forms) the same way. Organiser roles from ``/config`` are added by the features
+    that have them, on top of this."""
+    permissions = interaction.permissions
+    return bool(permissions and permissions.manage_guild)

@@ -1,0 +1,174 @@
+"""The Hydra cog: ``/hydra start|heroes|resume|profile`` (see the package's docstring); playing and the
+table's messages are mixed in from ``play`` and ``panels``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import PodkeeperBot
+from bot.domain.hydra import HydraError
+from bot.domain.hydra.cards import HEROES
+from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
+from bot.i18n import Translate
+from bot.render.hydra_turns import turn_starts
+from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
+from bot.services.reconcile import register_reconcile
+from bot.storage.hydra import IDLE, LOBBY
+from cogs._common import command_text
+from cogs._errors import RefusingCog
+from cogs.hydra.components import HeadSelect, HydraButton, MoreSelect
+from cogs.hydra.panels import HydraPanels
+from cogs.hydra.play import HydraPlay
+
+_T = command_text("hydra")
+
+
+class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hydra", group_name="hydra",
+               group_description=_T("Face the Hydra: the bot plays the Hydra challenge deck")):
+    def __init__(self, bot: PodkeeperBot) -> None:
+        self.bot = bot
+        self.service = HydraService(bot.db, notify=bot.dispatch)
+        # (table, person) -> the head the buttons act on, by its serial: positions shift when a head
+        # leaves, so a pick made before another player's action still means the same head
+        self.selected: dict[tuple[int, int], int] = {}
+        self.timers: dict[int, asyncio.Task[None]] = {}
+        self.reports: dict[int, int] = {}  # table -> its players'-turn report message with answer buttons
+        self.time_scale = 1.0  # tests shrink every timer
+        self.fixed_seed: int | None = None  # tests (and replays of a reported game) fix the shuffle
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(HydraButton, HeadSelect, MoreSelect)
+        for table in await self.service.open_tables():
+            self.arm(table)
+        register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
+
+    async def reconcile_tables(self) -> int:
+        """Recovery hook (issue #13): after a start every open table's board and latest turn message
+        show the stored state, with the buttons of the pending question, even when the bot died between
+        storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
+        tables = await self.service.open_tables()
+        for table in tables:
+            starts = turn_starts(table.game) if table.game is not None else []
+            if starts and table.row.turn_message_id is None:
+                await self.post_turn_message(table, starts[-1])
+            elif starts:
+                await self.refresh_turn_message(table, starts[-1])
+            await self.refresh_board(table)
+        return len(tables)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
+        for task in self.timers.values():
+            task.cancel()
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))
+
+    async def table_language(self, guild_id: int | None) -> str:
+        """Everyone at a table reads the same messages: the server's language, else the default."""
+        if guild_id and self.bot.guild_settings is not None:
+            chosen = (await self.bot.guild_settings.get(guild_id)).locale
+            if chosen:
+                return chosen
+        return self.bot.config.default_locale
+
+    async def _channel(self, channel_id: int | None) -> Any:
+        """A table's channel (a table has one once its lobby was posted)."""
+        assert channel_id is not None, "the table's lobby was never posted"
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+
+
+    # -- slash commands --------------------------------------------------------------------------------
+    @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))
+    @app_commands.describe(heads=_T("Difficulty: starting Hydra Heads (2 easy, 3 normal, 4 hard)"),
+                           window=_T("Seconds to counter or prevent before the default (0: wait; default 20)"),
+                           idle=_T("Minutes without action before the game pauses (default 30)"),
+                           windows=_T("Open every response window: the Hydra's upkeep and each trigger"))
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction, heads: app_commands.Range[int, MIN_HEADS, MAX_HEADS],
+                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS,
+                    idle: app_commands.Range[int, 1, 1440] = DEFAULT_IDLE_MINUTES, windows: bool = False) -> None:
+        tr = await self._tr(interaction)
+        language = await self.table_language(interaction.guild_id)
+        channel = interaction.channel
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        use_thread = settings.pod_threads and isinstance(channel, discord.TextChannel)
+        table = await self.service.create(
+            guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
+            name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
+            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows)
+        embed, view = self.lobby_payload(table)
+        if use_thread:
+            thread = await channel.create_thread(  # type: ignore[union-attr]
+                name=tr("hydra.ui.thread_name", game=table.game_id)[:100], type=discord.ChannelType.public_thread)
+            message = await thread.send(embed=embed, view=view)
+            await interaction.response.send_message(tr("hydra.ui.opened_in_thread", thread=thread.mention))
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+            message = await interaction.original_response()
+        await self.service.set_messages(table.game_id, channel_id=message.channel.id, message_id=message.id)
+
+    @app_commands.command(name="heroes", description=_T("Choose up to two Hero cards for the table you joined"))
+    @app_commands.describe(first=_T("A Hero card"), second=_T("A second Hero card (the same one may be used twice)"))
+    @app_commands.guild_only()
+    async def heroes(self, interaction: discord.Interaction, first: str | None = None,
+                     second: str | None = None) -> None:
+        tr = await self._tr(interaction)
+        table = await self.service.table_in_channel(interaction.channel_id or 0, (LOBBY,))
+        if table is None:
+            raise HydraError("hydra.error.no_lobby")
+        table = await self.service.set_heroes(table.game_id, interaction.user.id,
+                                              [name for name in (first, second) if name])
+        seat = table.seat_of(interaction.user.id)
+        chosen = "\n".join(f"**{name}** — {HEROES[name].text}" for name in (seat.heroes if seat else ()))
+        await interaction.response.send_message(tr("hydra.ui.heroes_set", heroes=chosen or tr("hydra.ui.no_heroes")),
+                                                ephemeral=True)
+        await self.refresh_board(table)
+
+    @heroes.autocomplete("first")
+    @heroes.autocomplete("second")
+    async def hero_autocomplete(self, interaction: discord.Interaction, current: str
+                                ) -> list[app_commands.Choice[str]]:
+        wanted = current.strip().casefold()
+        found = [hero for hero in HEROES.values()
+                 if wanted in hero.name.casefold() or wanted in hero.text.casefold()]
+        return [app_commands.Choice(name=f"{hero.name} — {hero.text}"[:100], value=hero.name) for hero in found][:25]
+
+    @app_commands.command(name="resume", description=_T("Resume the paused Hydra game of this channel"))
+    @app_commands.guild_only()
+    async def resume(self, interaction: discord.Interaction) -> None:
+        table = await self.service.table_in_channel(interaction.channel_id or 0, (IDLE,))
+        if table is None:
+            raise HydraError("hydra.error.not_idle")
+        table = await self.service.resume(table.game_id, interaction.user.id)
+        await interaction.response.defer(thinking=True)  # the board image is made in the work pool
+        embed, file, view = await self.board_payload(table)
+        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
+        await self.service.set_messages(table.game_id, message_id=message.id)
+        self.arm(await self.service.load(table.game_id))
+
+    @app_commands.command(name="profile", description=_T("Hydra games, wins, heads severed and The Slayer"))
+    @app_commands.describe(user=_T("Whose profile (default: yours)"))
+    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        tr = await self._tr(interaction)
+        who = user or interaction.user
+        profile = await self.service.profile(who.id)
+        embed = discord.Embed(title=tr("hydra.ui.profile_title", name=who.display_name),
+                              colour=discord.Colour.gold() if profile.has_slayer else discord.Colour.dark_grey())
+        embed.add_field(name=tr("hydra.ui.games"), value=str(profile.games))
+        embed.add_field(name=tr("hydra.ui.wins"), value=str(profile.wins))
+        embed.add_field(name=tr("hydra.ui.heads_severed"), value=str(profile.heads_severed))
+        best = (tr("hydra.ui.best_win_value", heads=profile.best_win_heads, turns=profile.best_win_turns)
+                if profile.best_win_heads is not None else "—")
+        embed.add_field(name=tr("hydra.ui.best_win"), value=best)
+        slayer = HEROES["The Slayer"]
+        embed.add_field(name="The Slayer", inline=False,
+                        value=f"{slayer.text}" if profile.has_slayer else tr("hydra.ui.no_slayer"))
+        await interaction.response.send_message(embed=embed)

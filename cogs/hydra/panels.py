@@ -1,0 +1,176 @@
+"""What a Hydra table shows: the lobby, the board (embed, image, players' controls), one message per
+Hydra turn and the players' reports, each edited as the game goes."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.domain.hydra import Event, HydraGame
+from bot.i18n import Translate, t
+from bot.render.fonts import png_bytes
+from bot.render.hydra import board_image, board_text, hero_reminders
+from bot.render.hydra_turns import report_content, turn_content, turn_starts
+from bot.services.hydra import HydraTable
+from bot.storage.hydra import FINISHED, IDLE
+from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS, HeadSelect, HydraButton, MoreSelect
+
+if TYPE_CHECKING:
+    from cogs.hydra.cog import HydraCog
+
+_OPTION_LABELS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
+_OPTION_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
+
+
+class HydraPanels:
+    """Mixed into ``HydraCog``: the messages of a table."""
+
+    def lobby_payload(self: HydraCog, table: HydraTable) -> tuple[discord.Embed, discord.ui.View]:
+        tr = Translate(table.row.language)
+        embed = discord.Embed(title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
+                              description=tr("hydra.ui.lobby_help"), colour=discord.Colour.dark_green())
+        for seat in table.seats:
+            heroes = ", ".join(seat.heroes) or tr("hydra.ui.no_heroes")
+            embed.add_field(name=f"{seat.seat}. {seat.name}", value=heroes[:1024], inline=False)
+        view = discord.ui.View(timeout=None)
+        view.add_item(HydraButton(table.game_id, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
+        view.add_item(HydraButton(table.game_id, "leave", label=tr("hydra.ui.leave")))
+        view.add_item(HydraButton(table.game_id, "start", label=tr("hydra.ui.start"),
+                                  style=discord.ButtonStyle.success))
+        return embed, view
+
+    async def board_payload(self: HydraCog, table: HydraTable
+                            ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+        if table.game is None:
+            embed, view = self.lobby_payload(table)
+            return embed, None, view
+        game, language = table.game, table.row.language
+        tr = Translate(language)
+        embed = discord.Embed(title=tr("hydra.ui.board_title", game=table.game_id, heads=table.row.heads),
+                              description=f"```\n{board_text(game, language)}\n```",
+                              colour=discord.Colour.dark_red())
+        reminders = hero_reminders(game)
+        if reminders:
+            embed.add_field(name=tr("hydra.ui.heroes"), value="\n".join(reminders)[:1024], inline=False)
+        status = self._status_line(table)
+        if status:
+            embed.add_field(name=tr("hydra.ui.status"), value=status[:1024], inline=False)
+        filename = f"hydra-{table.game_id}.png"
+        embed.set_image(url=f"attachment://{filename}")
+        # Drawn here from the live game (a few ms, and the game must not change under the brush), then
+        # PNG-encoded in the work pool (the costly part: ~15 ms of zlib, which releases the GIL).
+        image = board_image(game, language)
+        view = None if table.row.status in (FINISHED, IDLE) or game.over else self.board_view(table)
+        file = discord.File(io.BytesIO(await self.bot.workers.run(png_bytes, image)),
+                            filename=filename)
+        return embed, file, view
+
+    def _status_line(self: HydraCog, table: HydraTable) -> str:
+        game, tr = table.game, Translate(table.row.language)
+        assert game is not None
+        if game.over:
+            return tr(f"hydra.cli.outcome_{game.outcome}")
+        if table.row.status == IDLE:
+            return tr("hydra.ui.paused", minutes=table.row.idle_minutes)
+        if game.pending is not None:
+            return tr("hydra.ui.hydra_waiting")
+        return tr("hydra.ui.your_turn")
+
+    def board_view(self: HydraCog, table: HydraTable) -> discord.ui.View:
+        game, tr, gid = table.game, Translate(table.row.language), table.game_id
+        assert game is not None
+        view = discord.ui.View(timeout=None)
+        if game.battlefield:
+            view.add_item(HeadSelect(gid, "head", None, self._head_options(game, by_serial=True)[:25],
+                                     placeholder=tr("hydra.ui.pick_head"), row=0))
+        for action in ("attack", "damage", "loselife", *HEAD_ACTIONS[:2]):
+            view.add_item(HydraButton(gid, action, label=tr(f"hydra.ui.{action}"), row=1))
+        for action in (*HEAD_ACTIONS[2:], "life", "command"):
+            view.add_item(HydraButton(gid, action, label=tr(f"hydra.ui.{action}"), row=2))
+        view.add_item(HydraButton(gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success, row=3))
+        view.add_item(HydraButton(gid, "undo", label=tr("hydra.ui.undo"), row=3))
+        view.add_item(HydraButton(gid, "concede", label=tr("hydra.ui.concede"), style=discord.ButtonStyle.danger,
+                                  row=3))
+        more = [discord.SelectOption(label=tr(f"hydra.ui.more.{verb}")[:100], value=verb) for verb in MORE_ACTIONS]
+        view.add_item(MoreSelect(gid, more, placeholder=tr("hydra.ui.more"), row=4))
+        return view
+
+    @staticmethod
+    def _head_options(game: HydraGame, *, by_serial: bool = False) -> list[discord.SelectOption]:
+        """One option per head, labelled with its position; the value is the position (answers to a
+        question) or the head's serial (the board's pick, which must survive other players' actions)."""
+        return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.toughness})"[:100],
+                                     value=str(h.serial if by_serial else i + 1))
+                for i, h in enumerate(game.battlefield)]
+
+
+    def turn_view(self: HydraCog, table: HydraTable) -> discord.ui.View | None:
+        game, tr, gid = table.game, Translate(table.row.language), table.game_id
+        if game is None or game.pending is None or table.row.status != "playing":
+            return None
+        decision = game.pending
+        view = discord.ui.View(timeout=None)
+        if decision.kind == "option":
+            for index, option in enumerate(decision.options):
+                key = _OPTION_KEYS.get((decision.topic, option), f"hydra.ui.option.{option}")
+                label = tr(key) if option in _OPTION_LABELS else option.title()
+                view.add_item(HydraButton(gid, "answer", decision.topic, str(index), label=label,
+                                          style=discord.ButtonStyle.primary if option == decision.default
+                                          else discord.ButtonStyle.secondary))
+        elif decision.kind == "text":
+            view.add_item(HydraButton(gid, "exile_named", label=tr("hydra.ui.name_creature"),
+                                      style=discord.ButtonStyle.primary))
+            view.add_item(HydraButton(gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_creature")))
+        else:
+            view.add_item(HeadSelect(gid, "pick", decision.topic, self._head_options(game)[:25],
+                                     low=max(1, decision.min_heads), high=decision.max_heads,
+                                     placeholder=tr("hydra.ui.pick_heads", count=decision.max_heads)))
+            if decision.min_heads == 0:
+                view.add_item(HydraButton(gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_heads")))
+        view.add_item(HydraButton(gid, "answer", decision.topic, "default",
+                                  label=tr("hydra.ui.use_default", default=decision.default)))
+        return view
+
+
+    async def post_players_report(self: HydraCog, table: HydraTable, events: list[Event]) -> None:
+        """One message per players' action that made heads leave (or asked a question): the
+        previous report's buttons are removed, so only the current question can be answered."""
+        channel = await self._channel(table.row.channel_id)
+        old = self.reports.pop(table.game_id, None)
+        if old is not None:
+            await channel.get_partial_message(old).edit(view=None)
+        view = self.turn_view(table)
+        message = await channel.send(report_content(table, events), **({"view": view} if view else {}))
+        if view is not None:
+            self.reports[table.game_id] = message.id
+
+    async def post_turn_message(self: HydraCog, table: HydraTable, start: int) -> None:
+        channel = await self._channel(table.row.channel_id)
+        view = self.turn_view(table) if start == turn_starts(table.game)[-1] else None
+        message = await channel.send(turn_content(table, start), **({"view": view} if view else {}))
+        await self.service.set_messages(table.game_id, turn_message_id=message.id)
+        table.row = (await self.service.load(table.game_id)).row
+
+    async def refresh_turn_message(self: HydraCog, table: HydraTable, start: int) -> None:
+        if table.row.turn_message_id is None or table.game is None:
+            return
+        channel = await self._channel(table.row.channel_id)
+        latest = start == turn_starts(table.game)[-1]
+        await channel.get_partial_message(table.row.turn_message_id).edit(
+            content=turn_content(table, start), view=self.turn_view(table) if latest else None)
+
+    async def refresh_board(self: HydraCog, table: HydraTable) -> None:
+        if table.row.message_id is None or table.row.channel_id is None:
+            return
+        channel = await self._channel(table.row.channel_id)
+        embed, file, view = await self.board_payload(table)
+        await channel.get_partial_message(table.row.message_id).edit(
+            embed=embed, attachments=[file] if file else [], view=view)
+
+    async def announce_end(self: HydraCog, table: HydraTable) -> None:
+        channel = await self._channel(table.row.channel_id)
+        mentions = " ".join(f"<@{seat.user_id}>" for seat in table.seats)
+        key = "hydra.ui.won" if table.game and table.game.outcome == "won" else "hydra.ui.lost"
+        await channel.send(t(key, table.row.language, players=mentions))

@@ -1,0 +1,296 @@
+"""The Hydra events cog (see the package's docstring): loading and resuming after a restart,
+create / join / leave, the organiser's confirmations; the rest is mixed in from ``running`` and ``panels``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import PodkeeperBot
+from bot.clock import Clock, clock_of
+from bot.domain.hydra_events import EventError
+from bot.i18n import Translate
+from bot.services.hydra_events import HydraEventService
+from bot.services.reconcile import register_reconcile
+from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
+from cogs._common import is_manager
+from cogs._errors import RefusingCog, answer_refusal
+from cogs.hydra_events.commands import EventCommands
+from cogs.hydra_events.components import EventButton
+from cogs.hydra_events.panels import EventPanels, shown
+from cogs.hydra_events.running import EventRunning
+from cogs.pods import BoardUpdater
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_SECONDS = 5.0  # how often the live leaderboard looks for changes (one edit at most)
+ANNOUNCE_COALESCE_SECONDS = 1.0  # a rush on the Join button becomes one edit of the count
+SCHEDULED_EVENT_HOURS = 3  # Discord wants an end time for events outside a voice channel
+
+
+class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name="HydraEvents"):
+    def __init__(self, bot: PodkeeperBot) -> None:
+        self.bot = bot
+        self.commands = EventCommands(self)
+        self.parent_group: app_commands.Group | None = None
+        self.service: HydraEventService | None = None
+        self.leaderboard_seconds = LEADERBOARD_SECONDS
+        self.timers: dict[tuple[str, int, int], asyncio.Task[None]] = {}
+        self.shown: dict[int, Any] = {}  # event -> the leaderboard content last sent (edit only on change)
+        self.announcements = BoardUpdater(SimpleNamespace(refresh_board=self.refresh_announcement),  # type: ignore[arg-type]
+                                          delay=ANNOUNCE_COALESCE_SECONDS)
+        self._resumed = False
+        super().__init__()
+
+    # -- loading ------------------------------------------------------------------------------------
+    @property
+    def clock(self) -> Clock:
+        """The bot's clock: event starts, grace periods and leaderboard ticks wait on it."""
+        return clock_of(self.bot)
+
+    @property
+    def hydra(self) -> Any:
+        """The Hydra cog: it owns the tables' service (shared cache and locks), board and timers."""
+        return self.bot.get_cog("Hydra")
+
+    async def cog_load(self) -> None:
+        """Join the Hydra cog's ``/hydra`` group as ``/hydra event …``: every table is one of its
+        tables, so without it there is nothing to run (logged, and no commands are added)."""
+        hydra = self.hydra
+        if hydra is None:
+            log.error("the Hydra cog is not loaded: /hydra event is not available")
+            return
+        self.parent_group = hydra.app_command
+        self.parent_group.add_command(self.commands)
+        self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock)
+        self.bot.add_dynamic_items(EventButton)
+        register_reconcile(self.bot, "hydra events", self.reconcile_messages)
+
+    async def reconcile_messages(self) -> int:
+        """After a start (issue #13): each active event's announcement and leaderboard show the
+        stored entrants and tables, even if the bot died between storing a change and editing them."""
+        active = await self.events.repo.events_with_status((OPEN, SEATING, RUNNING))
+        for event in active:
+            await self.refresh_announcement(event.event_id)
+            if event.status == RUNNING:
+                await self.refresh_leaderboard(event.event_id)
+        return len(active)
+
+    async def cog_unload(self) -> None:
+        if self.parent_group is not None:
+            self.parent_group.remove_command(self.commands.name)
+            self.bot.remove_dynamic_items(EventButton)
+        for task in self.timers.values():
+            task.cancel()
+        self.announcements.cancel()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a (re)start: re-arm start timers, finish seating, restart leaderboards and grace
+        timers, and give any role that was awarded but not yet given."""
+        if self._resumed or self.service is None:
+            return
+        self._resumed = True
+        for event in await self.events.repo.events_with_status((OPEN, SEATING, RUNNING)):
+            if event.status == OPEN:
+                self.arm_start(event)
+            else:
+                self._spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
+        await self.grant_pending_roles()
+        for event in await self.events.repo.finished_without_results():
+            await self.publish_results(event.event_id)
+
+    @property
+    def events(self) -> HydraEventService:
+        assert self.service is not None
+        return self.service
+
+    # -- helpers ------------------------------------------------------------------------------------
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))
+
+    async def _reply(self, interaction: discord.Interaction, text: str, *, ephemeral: bool = True,
+                     **kwargs: Any) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
+
+    async def event_for(self, interaction: discord.Interaction, event_id: int | None) -> EventRow:
+        """The event a command names (the server's latest when none); refuses when there is none."""
+        return await self.events.current(interaction.guild_id or 0, event_id)
+
+    async def _event(self, interaction: discord.Interaction, event_id: int | None) -> EventRow | None:
+        """``event_for`` for callers outside this cog's error path (``cogs.web_pages``): the refusal is
+        told here and None returned."""
+        try:
+            return await self.event_for(interaction, event_id)
+        except EventError as error:
+            await answer_refusal(interaction, error)
+            return None
+
+    async def is_organiser(self, interaction: discord.Interaction) -> bool:
+        """A manager (``cogs._common.is_manager``), or a member with the server's organiser role."""
+        member = interaction.user
+        if not isinstance(member, discord.Member):
+            return False
+        if is_manager(interaction):
+            return True
+        assert self.bot.guild_settings is not None
+        role_id = (await self.bot.guild_settings.get(interaction.guild_id or 0)).organiser_role_id
+        return role_id is not None and any(role.id == role_id for role in member.roles)
+
+    async def _require_organiser(self, interaction: discord.Interaction) -> None:
+        if not await self.is_organiser(interaction):
+            raise EventError("hydra_events.error.organiser_only")
+
+    async def _channel(self, channel_id: int) -> Any:
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+
+    def _spawn(self, key: tuple[str, int, int], coroutine: Any) -> None:
+        old = self.timers.pop(key, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        self.timers[key] = asyncio.get_running_loop().create_task(coroutine, name=f"hydra-event-{key[0]}-{key[1]}")
+
+    async def _language(self, guild_id: int | None) -> str:
+        return await self.hydra.table_language(guild_id) if self.hydra else self.bot.config.default_locale
+
+    # -- create / join / leave ---------------------------------------------------------------------
+    async def create(self, interaction: discord.Interaction, name: str, start: str, heads: int, table_size: int,
+                     grace: int) -> None:
+        await self._require_organiser(interaction)
+        event = await self.events.create(
+            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id, name=name, start=start, heads=heads, table_size=table_size,
+            grace_minutes=grace, language=await self._language(interaction.guild_id))
+        embed, view = await self.announcement_payload(event)
+        await interaction.response.send_message(embed=embed, view=view)
+        message = await interaction.original_response()
+        await self.events.set_messages(event.event_id, message_id=message.id)
+        scheduled = await self._create_scheduled_event(interaction, event)
+        if scheduled is not None:
+            await self.events.set_messages(event.event_id, scheduled_event_id=scheduled.id)
+        self.arm_start(await self.events.event(event.event_id))
+
+    async def _create_scheduled_event(self, interaction: discord.Interaction, event: EventRow) -> Any:
+        """The Discord scheduled event of a Hydra night; without Create Events the organiser is
+        told privately (the Hydra event itself works without it)."""
+        guild = interaction.guild
+        if guild is None:
+            return None
+        start = max(datetime.fromisoformat(event.starts_at), self.clock.now() + timedelta(minutes=1))
+        tr = Translate(event.language)
+        try:
+            return await guild.create_scheduled_event(
+                name=event.name[:100], start_time=start, end_time=start + timedelta(hours=SCHEDULED_EVENT_HOURS),
+                entity_type=discord.EntityType.external, privacy_level=discord.PrivacyLevel.guild_only,
+                location=f"#{getattr(self.bot.get_channel(event.channel_id), 'name', 'hydra')}"[:100],
+                description=tr("hydra_events.ui.scheduled_description", heads=event.heads,
+                               size=event.table_size)[:1000])
+        except discord.Forbidden:
+            log.warning("no Create Events permission: Hydra event %s has no scheduled event", event.event_id)
+            await interaction.followup.send((await self._tr(interaction))("core.error.no_scheduled_event"), ephemeral=True)
+            return None
+        except discord.HTTPException:
+            log.exception("could not create the scheduled event of Hydra event %s", event.event_id)
+            return None
+
+    async def _scheduled_status(self, event: EventRow, status: discord.EventStatus) -> None:
+        if event.scheduled_event_id is None:
+            return
+        guild = self.bot.get_guild(event.guild_id)
+        try:
+            scheduled = await guild.fetch_scheduled_event(event.scheduled_event_id)  # type: ignore[union-attr]
+            await scheduled.edit(status=status)
+        except (discord.HTTPException, AttributeError):
+            log.warning("could not set the scheduled event of Hydra event %s to %s", event.event_id, status)
+
+    async def join(self, interaction: discord.Interaction, event_id: int | None,
+                   friends: list[discord.Member]) -> None:
+        event = await self.event_for(interaction, event_id)
+        tr = await self._tr(interaction)
+        user = interaction.user
+        members = [(user.id, user.display_name)] + [(f.id, f.display_name) for f in friends]
+        if any(f.bot for f in friends):
+            raise EventError("hydra_events.error.no_bots")
+        outcome = await self.events.join(event.event_id, members)
+        mentions = " ".join(f"<@{uid}>" for uid, _ in members)
+        if outcome.state == SEATED and outcome.table is not None:
+            thread_id = outcome.table.row.channel_id
+            await self._reply(interaction, tr("hydra_events.ui.seated_late", players=mentions,
+                                              table=outcome.table_no, thread=f"<#{thread_id}>"))
+            await self.hydra.refresh_board(outcome.table)
+            thread = await self._channel(thread_id)
+            await thread.send(Translate(event.language)("hydra_events.ui.newcomer", players=mentions))
+        elif outcome.state == WAITING:
+            await self._reply(interaction, tr("hydra_events.ui.waiting", players=mentions))
+        else:
+            await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
+        self.announcements.request(event.event_id)
+
+    async def leave(self, interaction: discord.Interaction, event_id: int | None) -> None:
+        event = await self.event_for(interaction, event_id)
+        await self.events.leave(event.event_id, interaction.user.id)
+        await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name)))
+        self.announcements.request(event.event_id)
+
+    async def on_button(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
+        if action == "join":
+            await self.join(interaction, event_id, [])
+        elif action == "leave":
+            await self.leave(interaction, event_id)
+        elif action == "checkin":
+            await self.events.check_in(event_id, interaction.user.id)
+            await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.checked_in"))
+        elif action in ("confirm_cancel", "confirm_end"):
+            await self.confirmed(interaction, event_id, action)
+
+    async def ask_confirmation(self, interaction: discord.Interaction, event_id: int | None, action: str) -> None:
+        await self._require_organiser(interaction)
+        event = await self.event_for(interaction, event_id)
+        tr = await self._tr(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(EventButton(event.event_id, action, label=tr(f"hydra_events.ui.{action}"),
+                                  style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(tr(f"hydra_events.ui.{action}_question", event=shown(event.name)),
+                                                view=view, ephemeral=True)
+
+    async def confirmed(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
+        await self._require_organiser(interaction)
+        tr = await self._tr(interaction)
+        event = await self.events.event(event_id)
+        if event.status not in (OPEN, SEATING, RUNNING):
+            raise EventError("hydra_events.error.not_open")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if action == "confirm_cancel":
+            await self.cancel_event(event)
+            await interaction.followup.send(tr("hydra_events.ui.cancelled_done", event=shown(event.name)), ephemeral=True)
+        elif event.status != RUNNING:
+            await interaction.followup.send(tr("hydra_events.error.not_running"), ephemeral=True)
+        else:
+            await self.finish_event(event_id)
+            await interaction.followup.send(tr("hydra_events.ui.ended_done", event=shown(event.name)), ephemeral=True)
+
+    async def cancel_event(self, event: EventRow, reason_key: str = "hydra_events.ui.cancelled") -> None:
+        if not await self.events.cancel(event.event_id):
+            return
+        self._stop_timers(event.event_id)
+        channel = await self._channel(event.channel_id)
+        await channel.send(Translate(event.language)(reason_key, event=shown(event.name)))
+        await self._scheduled_status(event, discord.EventStatus.cancelled)
+        self.announcements.request(event.event_id)
+
+    def _stop_timers(self, event_id: int) -> None:
+        for key in [k for k in self.timers if k[1] == event_id]:
+            task = self.timers.pop(key)
+            if task is not asyncio.current_task():
+                task.cancel()
+

@@ -1,0 +1,96 @@
+"""What a Hydra event shows in Discord: the announcement (count, Join / Leave), the live leaderboard
+embed and the private status. The texts themselves come from ``bot.render.leaderboard``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import Translate
+from bot.render.fonts import png_bytes
+from bot.render.leaderboard import players_text, render_leaderboard, summary_text, tables_text
+from bot.services.hydra_events import EventStatus
+from bot.storage.hydra_events import CANCELLED, DROPPED, FINISHED, JOINED, SEATED, WAITING, EventRow
+from bot.text import ECHO, fit, fit_lines
+from cogs.hydra_events.components import EventButton
+
+if TYPE_CHECKING:
+    from cogs.hydra_events.cog import HydraEventsCog
+
+# A big night can have dozens of winners and tables: mentions in a message and a field are cut with
+# "and N more" (the leaderboard lists everyone) so the content stays under Discord's 2,000 and a field its 1,024.
+WINNERS_BUDGET = 1500
+FIELD_BUDGET = 1000
+
+
+def shown(name: str) -> str:
+    """An event name as users typed it, Markdown escaped and at most ``ECHO`` characters (thread and
+    scheduled-event names, which show no Markdown, use the stored name)."""
+    return fit(name, ECHO)
+
+
+class EventPanels:
+    """Mixed into ``HydraEventsCog``: the messages it posts and edits."""
+
+    async def announcement_payload(self: HydraEventsCog, event: EventRow) -> tuple[discord.Embed, discord.ui.View | None]:
+        tr = Translate(event.language)
+        entrants = await self.events.repo.entrants(event.event_id)
+        stamp = int(datetime.fromisoformat(event.starts_at).timestamp())
+        embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(), description=tr(
+            "hydra_events.ui.announcement", start=f"<t:{stamp}:F> (<t:{stamp}:R>)", heads=event.heads,
+            size=event.table_size, grace=event.grace_minutes))
+        counts = {state: sum(e.state == state for e in entrants) for state in (JOINED, SEATED, WAITING)}
+        embed.add_field(name=tr("hydra_events.ui.count_title"), value=tr(
+            "hydra_events.ui.count", joined=counts[JOINED] + counts[SEATED], waiting=counts[WAITING]))
+        embed.add_field(name=tr("hydra_events.ui.status_title"), value=tr(f"hydra_events.status.{event.status}"))
+        embed.set_footer(text=tr("hydra_events.ui.footer", event=event.event_id))
+        if event.status in (FINISHED, CANCELLED):
+            return embed, None
+        view = discord.ui.View(timeout=None)
+        view.add_item(EventButton(event.event_id, "join", label=tr("hydra_events.ui.join"),
+                                  style=discord.ButtonStyle.success))
+        view.add_item(EventButton(event.event_id, "leave", label=tr("hydra_events.ui.leave")))
+        return embed, view
+
+    async def refresh_announcement(self: HydraEventsCog, event_id: int) -> None:
+        event = await self.events.event(event_id)
+        if event.message_id is None:
+            return
+        embed, view = await self.announcement_payload(event)
+        channel = await self._channel(event.channel_id)
+        await channel.get_partial_message(event.message_id).edit(embed=embed, view=view)
+
+    def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
+        tr = Translate(status.event.language)
+        board = status.summary
+        embed = discord.Embed(title=tr("hydra_events.board.title", event=shown(status.event.name)),
+                              description=summary_text(board, tr), colour=discord.Colour.gold())
+        embed.add_field(name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False)
+        embed.add_field(name=tr("hydra_events.board.players"), value=players_text(board, tr)[:1024], inline=False)
+        return embed
+
+    async def status(self: HydraEventsCog, interaction: discord.Interaction, event_id: int | None) -> None:
+        event = await self.events.for_status(interaction.guild_id or 0, interaction.channel_id, event_id)
+        tr = await self._tr(interaction)
+        status = await self.events.status(event.event_id)
+        embed = self.leaderboard_embed(status)
+        embed.title = f"{shown(event.name)} — {tr(f'hydra_events.status.{event.status}')}"
+        embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
+            "hydra_events.ui.status_counts", joined=status.count(JOINED), seated=status.count(SEATED),
+            waiting=status.count(WAITING), dropped=status.count(DROPPED)))
+        threads = fit_lines([f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id], FIELD_BUDGET,
+                            lambda count: tr("core.and_more", count=count), separator=" ")
+        if threads:
+            embed.add_field(name=tr("hydra_events.board.threads"), value=threads, inline=False)
+        mine = next((e for e in status.entrants if e.user_id == interaction.user.id), None)
+        if mine is not None:
+            embed.set_footer(text=tr(f"hydra_events.you.{mine.state}", table=mine.table_no or "-"))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def leaderboard_png(title: str, summary: object, language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
+    return png_bytes(render_leaderboard(title, summary, language))  # type: ignore[arg-type]
+

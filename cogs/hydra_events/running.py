@@ -1,0 +1,227 @@
+"""A Hydra event from its start to its results: the start timer, seating and table threads, the grace
+period for no-shows, the live leaderboard, and the end (awards, winner role, results image)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.domain.hydra import HydraError
+from bot.domain.hydra_events import LOST, EventError
+from bot.i18n import Translate
+from bot.render.leaderboard import results_text
+from bot.services.hydra_events import EventStatus
+from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
+from bot.text import fit_lines
+from cogs.hydra_events.components import EventButton
+from cogs.hydra_events.panels import WINNERS_BUDGET, leaderboard_png, shown
+
+if TYPE_CHECKING:
+    from cogs.hydra_events.cog import HydraEventsCog
+
+log = logging.getLogger(__name__)
+
+
+class EventRunning:
+    """Mixed into ``HydraEventsCog``: everything after the announcement."""
+
+    def arm_start(self: HydraEventsCog, event: EventRow) -> None:
+        """Begin at the stored start time (at once if the bot was down past it)."""
+        starts_at = datetime.fromisoformat(event.starts_at)
+        self._spawn(("start", event.event_id, 0), self._begin_later(event.event_id, starts_at))
+
+    async def _begin_later(self: HydraEventsCog, event_id: int, starts_at: datetime) -> None:
+        await self.clock.sleep_until(starts_at)
+        event = await self.events.event(event_id)
+        if event.status != OPEN:
+            return
+        if not await self.events.repo.entrants(event_id):
+            await self.cancel_event(event, reason_key="hydra_events.ui.cancelled_empty")
+            return
+        await self._begin_logged(event_id)
+
+    async def _begin_logged(self: HydraEventsCog, event_id: int) -> None:
+        """Begin from a timer or after a restart: nobody to tell, so a failure is logged (the next
+        restart, or ``/hydra event begin``, resumes from what was stored)."""
+        try:
+            await self.begin_event(event_id)
+        except (EventError, HydraError, discord.HTTPException):
+            log.exception("could not begin Hydra event %s", event_id)
+
+    async def begin_command(self: HydraEventsCog, interaction: discord.Interaction, event_id: int | None) -> None:
+        await self._require_organiser(interaction)
+        event = await self.event_for(interaction, event_id)
+        if event.status not in (OPEN, RUNNING):
+            raise EventError("hydra_events.error.already_begun")
+        await interaction.response.defer(thinking=True)
+        if event.status == RUNNING:  # a second wave: new tables for the wait list
+            await self.events.seat_waiting(event.event_id)
+        status = await self.begin_event(event.event_id)
+        await interaction.followup.send((await self._tr(interaction))(
+            "hydra_events.ui.begun", event=shown(event.name), tables=len(status.tables),
+            players=status.count(SEATED)))
+
+    async def begin_event(self: HydraEventsCog, event_id: int) -> EventStatus:
+        """Seat everyone, open each table's thread and Hydra, post the leaderboard. Every step is
+        stored first, so calling this again after a restart finishes what was left."""
+        timer = self.timers.pop(("start", event_id, 0), None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        event = await self.events.event(event_id)
+        if event.status == OPEN:
+            await self.events.plan(event_id)
+        announcement = await self._channel(event.channel_id)
+        for table_row, hydra_table in await self.events.open_tables(event_id):
+            await self._open_thread(announcement, event, table_row.table_no, hydra_table)
+        event = await self.events.mark_running(event_id)
+        status = await self.events.status(event_id)
+        if event.status == RUNNING:
+            if event.leaderboard_message_id is None:
+                message = await announcement.send(embed=self.leaderboard_embed(status))
+                await self.events.set_messages(event_id, leaderboard_message_id=message.id)
+            await self._scheduled_status(event, discord.EventStatus.active)
+            for table_row in status.tables:
+                if not table_row.grace_checked:
+                    self.arm_grace(event, table_row.table_no, table_row.started_at)
+            self._spawn(("board", event_id, 0), self._watch(event_id))
+        self.announcements.request(event_id)
+        return status
+
+    async def _open_thread(self: HydraEventsCog, announcement: Any, event: EventRow, table_no: int, hydra_table: Any) -> None:
+        tr = Translate(event.language)
+        thread = await announcement.create_thread(name=tr("hydra_events.ui.thread_name", event=event.name,
+                                                          table=table_no)[:100],
+                                                  type=discord.ChannelType.public_thread)
+        mentions = " ".join(f"<@{seat.user_id}>" for seat in hydra_table.seats)
+        view = discord.ui.View(timeout=None)
+        view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
+                                  style=discord.ButtonStyle.primary))
+        await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
+                             heads=event.heads, grace=event.grace_minutes), view=view)
+        embed, file, board_view = await self.hydra.board_payload(hydra_table)
+        extra: dict[str, Any] = {"file": file} if file else {}
+        if board_view is not None:
+            extra["view"] = board_view
+        board = await thread.send(embed=embed, **extra)
+        await self.hydra.service.set_messages(hydra_table.game_id, channel_id=thread.id, message_id=board.id)
+        await self.events.attach_thread(event.event_id, table_no, thread.id)
+        self.hydra.arm(await self.hydra.service.load(hydra_table.game_id))
+
+    # -- while tables play --------------------------------------------------------------------------
+    def arm_grace(self: HydraEventsCog, event: EventRow, table_no: int, started_at: str) -> None:
+        due = datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes)
+        self._spawn(("grace", event.event_id, table_no), self._grace_later(event.event_id, table_no, due))
+
+    async def _grace_later(self: HydraEventsCog, event_id: int, table_no: int, due: datetime) -> None:
+        await self.clock.sleep_until(due)
+        # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
+        # (this one too) while the board is still being drawn in the work pool.
+        await asyncio.shield(self._drop_no_shows(event_id, table_no))
+
+    async def _drop_no_shows(self: HydraEventsCog, event_id: int, table_no: int) -> None:
+        dropped = await self.events.drop_no_shows(event_id, table_no)
+        if not dropped.user_ids:
+            return
+        if dropped.result is not None:
+            await self.hydra.after(dropped.result)
+        status = await self.events.status(event_id)
+        table = next(t for t in status.tables if t.table_no == table_no)
+        shown = status.summary.table(table_no)
+        if table.thread_id is not None:
+            thread = await self._channel(table.thread_id)
+            key = "hydra_events.ui.dropped_lost" if shown is not None and shown.outcome == LOST else \
+                "hydra_events.ui.dropped"
+            await thread.send(Translate(status.event.language)(
+                key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no))
+
+    async def _watch(self: HydraEventsCog, event_id: int) -> None:
+        """The live leaderboard: look every few seconds, edit only when it changed, and finish the
+        event when every table has ended. (Polling, because the Hydra feature announces only the
+        end of a game, not each turn.)"""
+        while True:
+            try:
+                if await self.refresh_leaderboard(event_id):
+                    return
+            except Exception:  # one failed edit must not stop the leaderboard
+                log.exception("could not refresh the leaderboard of Hydra event %s", event_id)
+            await self.clock.sleep(self.leaderboard_seconds)
+
+    @commands.Cog.listener()
+    async def on_hydra_game_finished(self: HydraEventsCog, record: Any) -> None:
+        """A table ended: look at the leaderboard now rather than at the next tick."""
+        event = await self.events.event_of_game(record.game_id)
+        if event is not None and event.status == RUNNING:
+            await self.refresh_leaderboard(event.event_id)
+
+    async def refresh_leaderboard(self: HydraEventsCog, event_id: int) -> bool:
+        """Edit the live leaderboard if it changed; finish the event when all tables ended.
+        Returns True once the event is over."""
+        status = await self.events.status(event_id)
+        if status.event.status != RUNNING:
+            return True
+        if self.events.tables_all_over(status):
+            await self.finish_event(event_id)
+            return True
+        embed = self.leaderboard_embed(status)
+        if self.shown.get(event_id) != embed.to_dict() and status.event.leaderboard_message_id:
+            channel = await self._channel(status.event.channel_id)
+            await channel.get_partial_message(status.event.leaderboard_message_id).edit(embed=embed)
+            self.shown[event_id] = embed.to_dict()
+        return False
+
+    # -- the end ------------------------------------------------------------------------------------
+    async def finish_event(self: HydraEventsCog, event_id: int) -> None:
+        """Award (one transaction), give the winner role, then post the results with the image."""
+        event = await self.events.event(event_id)
+        assert self.bot.guild_settings is not None
+        role_id = (await self.bot.guild_settings.get(event.guild_id)).winner_role_id
+        if await self.events.finish(event_id, role_id) is None:
+            return
+        self._stop_timers(event_id)
+        await self.grant_pending_roles()
+        await self.publish_results(event_id)
+
+    async def publish_results(self: HydraEventsCog, event_id: int) -> None:
+        """Post the results of a finished event once (again after a restart if posting failed).
+        The winners named are the stored awards, not a fresh look at the tables."""
+        status = await self.events.status(event_id)
+        event = status.event
+        if event.status != FINISHED or event.results_message_id is not None:
+            return
+        tr = Translate(event.language)
+        try:
+            channel = await self._channel(event.channel_id)
+            embed = self.leaderboard_embed(status)
+            if event.leaderboard_message_id:
+                await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
+            winners = fit_lines([f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
+                                WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
+            text = results_text(status.summary, tr, shown(event.name), winners)
+            png = await self.bot.workers.run(leaderboard_png, event.name, status.summary,
+                                             event.language)
+            file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
+            embed.set_image(url=f"attachment://{file.filename}")
+            message = await channel.send(text, embed=embed, file=file)
+        except discord.HTTPException:
+            log.exception("could not post the results of Hydra event %s (retried at the next start)", event_id)
+            return
+        await self.events.set_messages(event_id, results_message_id=message.id)
+        await self._scheduled_status(event, discord.EventStatus.completed)
+        self.announcements.request(event_id)
+
+    async def grant_pending_roles(self: HydraEventsCog) -> None:
+        """Give the winner role for every award not yet marked given (retried after a restart)."""
+        for event_id, guild_id, award in await self.events.repo.roles_to_grant():
+            try:
+                await self.bot.http.add_role(guild_id, award.user_id, award.role_id,  # type: ignore[arg-type]
+                                             reason="Hydra event winner")
+            except discord.HTTPException:
+                log.warning("could not give role %s to %s (event %s)", award.role_id, award.user_id, event_id)
+                continue
+            await self.events.repo.role_granted(event_id, award.user_id)

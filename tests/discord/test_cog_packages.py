@@ -1,0 +1,23 @@
+"""Cogs may be packages (issue 21): they are discovered and loaded like modules, helpers starting with
+``_`` are not loaded as cogs, and no module of a restructured cog grows past ~400 lines."""
+
+from pathlib import Path
+
+from bot.client import cog_modules
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("hydra", "hydra_events", "decks")
+
+
+def test_cog_packages_are_discovered_and_helper_modules_are_not() -> None:
+    found = cog_modules()
+    assert {f"cogs.{name}" for name in PACKAGES} <= set(found)
+    assert not [m for m in found if m.split(".")[-1].startswith("_")]
+    assert "cogs._errors" not in found and "cogs._common" not in found
+
+
+def test_no_module_of_a_cog_package_is_over_400_lines() -> None:
+    sizes = {path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+             for name in PACKAGES for path in (ROOT / "cogs" / name).glob("*.py")}
+    assert len(sizes) >= 3 * len(PACKAGES)
+    assert {path: size for path, size in sizes.items() if size > 400} == {}
