@@ -20,6 +20,7 @@ from bot.domain import pod
 from bot.domain.pod import PodState
 from bot.domain.rules import ResolvedDeck
 from bot.domain.sideboard import Swap, SwapError, SwapVerdict, Window, check_swaps, parse_time, swap_window
+from bot.domain.tournament.matches import MatchRecord
 from bot.services.pods import LoadedGame, PodService
 from bot.storage.db import Database
 from bot.storage.matches import MatchRepository, MatchRow
@@ -159,6 +160,15 @@ class MatchService:
             await self.repo.abandon_game(game_id)
             self.pods._games.pop(game_id, None)  # the cached row still says "open"
             return await self.get(match_id)
+
+    async def tournament_records(self, tournament_id: int) -> list[MatchRecord]:
+        """The finished matches of a 1-vs-1 tournament, for ``match_standings`` (running ones are left out)."""
+        records = []
+        for row in await self.repo.for_tournament(tournament_id):
+            state = (await self.get(row.match_id)).state
+            if state.finished:
+                records.append(MatchRecord(state.players[0], state.players[1], state.score, state.draws))
+        return records
 
     # -- sideboard swaps ----------------------------------------------------------------------------
 

@@ -90,14 +90,14 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     assert "Too late" in refused.text
     await h.click(board, label="Concede", user="alice")
     await settled(h)
-    assert "alice 0 – 1 bob (0 drawn games)" in _fields(board.message)
-    assert "alice chooses who plays first" in _fields(board.message)
+    assert "alice 0 – 1 bob (0 draws)" in _fields(board.message)
+    assert "who plays first? Chosen by alice." in _fields(board.message)
 
     not_yours = await h.click(board, label="Next game", user="bob")
     assert not_yours.ephemeral and "loser of the last game" in not_yours.content
     offer = await h.click(board, label="Next game", user="alice")
-    assert offer.ephemeral and [b["label"] for b in offer.message.buttons] == ["I play first", "bob plays first"]
-    started = await h.click(offer, label="bob plays first", user="alice")
+    assert offer.ephemeral and [b["label"] for b in offer.message.buttons] == ["I play first", "Let bob play first"]
+    started = await h.click(offer, label="Let bob play first", user="alice")
     await settled(h)
     new_board = started.channel_messages[-1]
     assert "Match · game 2 of 3" in _fields(new_board)
