@@ -40,7 +40,7 @@ def percentile(times: list[float], fraction: float) -> float:
 
 
 def bench_check(index: CardIndex, checks: int) -> None:
-    deck_files = sorted(DECKS.iterdir())
+    deck_files = sorted(p for p in DECKS.iterdir() if p.is_file())
     resolved = [resolve_decklist(parse_decklist(p.read_bytes(), p.name), index) for p in deck_files]
     rulesets = [get_ruleset(name) for name in ("commander", "edh-2010", "duel-zh")]
     cold: list[float] = []
@@ -68,14 +68,15 @@ def bench_check(index: CardIndex, checks: int) -> None:
 
 
 def bench_throughput(index: CardIndex, decks: int) -> None:
-    files = [(p.read_bytes(), p.name) for p in sorted(DECKS.iterdir())]
+    files = [(p.read_bytes(), p.name) for p in sorted(DECKS.iterdir()) if p.is_file()]
     rulesets = [get_ruleset(name) for name in ("commander", "edh-2010", "duel-zh")]
     start, cpu = time.perf_counter(), time.process_time()
     for i in range(decks):
         data, name = files[i % len(files)]
         check_deck(resolve_decklist(parse_decklist(data, name), index), rulesets[i % len(rulesets)])
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-    print(f"parse + resolve + check ({decks} decks from {len(files)} files: txt, Arena, Archidekt, .dek, csv):")
+    print(f"parse + resolve + check ({decks} decks from {len(files)} files: txt, Arena, Archidekt, TappedOut, "
+          f"MTGGoldfish, precon, .dek, .cod, .dck, csv):")
     print(f"  {decks / elapsed:,.0f} decks/s on one core, wall clock   ({elapsed * 1000 / decks:.3f} ms per deck;"
           f" target >= 1,000 decks/s)")
     print(f"  {decks / cpu:,.0f} decks/s of CPU time (the same run, time spent waiting for a shared core left out)")

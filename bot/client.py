@@ -7,6 +7,7 @@ async ``setup(bot)`` is loaded, so a new feature adds a file and touches nothing
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import pkgutil
@@ -23,6 +24,7 @@ from bot.i18n.translator import PodkeeperTranslator
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
+from bot.workers import WorkPool
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ class PodkeeperBot(commands.Bot):
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
         self.user_settings: UserSettingsRepository | None = None
+        self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -65,6 +68,7 @@ class PodkeeperBot(commands.Bot):
                 await self.load_extension(module)
         if self.sync_commands:
             await self.sync_command_tree()
+        freeze_startup_objects()
 
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
@@ -76,6 +80,9 @@ class PodkeeperBot(commands.Bot):
             from bot.cards.database import CardDatabase
 
             self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
+        cards = self.cards
+        # Workers inherit the card index when forked; new card data (another index) forks new ones.
+        self.workers.share(cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None))))
 
     async def sync_command_tree(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -96,6 +103,8 @@ class PodkeeperBot(commands.Bot):
             self.stop_views()
             await super().close()
         finally:
+            self.workers.close()
+            gc.unfreeze()  # what start-up froze may be collected again (tests start many bots in one process)
             if self.db is not None:
                 await self.db.close()
                 self.db = None
@@ -174,6 +183,19 @@ class PodkeeperBot(commands.Bot):
                           exc_info=error)
             message = t("core.error.generic", language)
         await send_ephemeral(interaction, message)
+
+
+def freeze_startup_objects() -> None:
+    """Exempt everything alive after start-up (modules, the ~24k-card index) from garbage collection.
+
+    A full collection walks every tracked object: with the card index loaded that took 75–300 ms on a
+    busy 2-core machine, and it lands on the event loop at random, holding up whichever press or
+    command is running (the first cause of late answers in ``benchmarks/bench_responsiveness.py``).
+    Frozen objects are still freed by reference counting; only new garbage is collected as before.
+    It also keeps forked workers (``bot.workers``) from copying the index's pages when they collect.
+    No collection first: that costs as much as the stall it avoids (0.2 s in a big test process), and
+    the little start-up garbage it would free is not worth it (``close`` unfreezes everything anyway)."""
+    gc.freeze()
 
 
 async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:

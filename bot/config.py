@@ -32,6 +32,7 @@ class Setting:
     help: str
     choices: tuple[str, ...] = ()
     secret: bool = False
+    minimum: int | None = None
 
     @property
     def env_name(self) -> str:
@@ -50,6 +51,14 @@ SETTINGS: tuple[Setting, ...] = (
             "Where `podkeeper cards sync` asks for the newest Scryfall bulk file."),
     Setting("cards", "mtgjson_url", str, "https://mtgjson.com/api/v5/AtomicCards.json.gz",
             "Where `podkeeper cards sync` downloads MTGJSON AtomicCards for printed names in other languages."),
+    Setting("cards", "auto_sync", bool, True, "Let the running bot sync card data by itself (like `podkeeper cards "
+            "sync`, in the background, validated before the swap); false turns it off."),
+    Setting("cards", "sync_interval_days", int, 7, "Days between automatic card syncs (at least 1: never more than "
+            "once a day). A failed sync is retried sooner, backing off up to a day.", minimum=1),
+    Setting("decks", "archidekt_api_url", str, "https://archidekt.com/api/decks/",
+            "Archidekt's public deck API, for `/deck check url:` links (the deck id is appended)."),
+    Setting("decks", "moxfield_api_url", str, "https://api2.moxfield.com/v3/decks/all/",
+            "Moxfield's public deck API, for `/deck check url:` links (the deck's public id is appended)."),
     Setting("defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS),
     Setting("defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES),
     Setting("logging", "level", str, "INFO", "Log level.", LOG_LEVELS),
@@ -81,6 +90,14 @@ class Config:
         return self.get("cards", "path")
 
     @property
+    def auto_sync(self) -> bool:
+        return self.get("cards", "auto_sync")
+
+    @property
+    def sync_interval_days(self) -> int:
+        return self.get("cards", "sync_interval_days")
+
+    @property
     def default_ruleset(self) -> str:
         return self.get("defaults", "ruleset")
 
@@ -106,22 +123,38 @@ _BY_NAME = {(s.section, s.key): s for s in SETTINGS}
 
 def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     where = f"[{setting.section}] {setting.key} in {origin}"
-    if setting.type is int:
+    if setting.type is bool:
+        value: Any = _boolean(raw)
+        if value is None:
+            raise ConfigError(f"{where}: expected true or false, got {raw!r}")
+    elif setting.type is int:
         if isinstance(raw, bool):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}")
         try:
-            value: Any = int(raw)
+            value = int(raw)
         except (TypeError, ValueError):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}") from None
     elif setting.type is str:
         if not isinstance(raw, str):
             raise ConfigError(f"{where}: expected text, got {type(raw).__name__} {raw!r}")
         value = raw
-    else:  # pragma: no cover - SETTINGS only uses int and str
+    else:  # pragma: no cover - SETTINGS only uses bool, int and str
         value = raw
+    if setting.minimum is not None and value < setting.minimum:
+        raise ConfigError(f"{where}: {value} is below the minimum of {setting.minimum}")
     if setting.choices and value not in setting.choices:
         raise ConfigError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
     return value
+
+
+def _boolean(raw: Any) -> bool | None:
+    """A TOML boolean, or the words an environment variable uses for one."""
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str):
+        return {"true": True, "1": True, "yes": True, "on": True,
+                "false": False, "0": False, "no": False, "off": False}.get(raw.strip().lower())
+    return None
 
 
 def _toml_error_line(text: str, error: tomllib.TOMLDecodeError) -> str:
@@ -197,6 +230,6 @@ def example_toml() -> str:
         if s.choices:
             out.append(f"# One of: {', '.join(s.choices)}.")
         out.append(f"# Environment: {s.env_name}")
-        value = f'"{s.default}"' if s.type is str else str(s.default)
+        value = f'"{s.default}"' if s.type is str else str(s.default).lower() if s.type is bool else str(s.default)
         out.append(f"{'# ' if s.secret else ''}{s.key} = {value}")
     return "\n".join(out) + "\n"

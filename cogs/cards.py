@@ -15,7 +15,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
 from bot.cards.index import Resolution, display_name, face_parts
-from bot.cards.model import Card, Face
+from bot.cards.model import Card, Face, card_name_language
 from bot.i18n import Translate
 
 FIELD_LIMIT = 1024
@@ -120,7 +120,7 @@ class CardsCog(commands.Cog):
     @card.autocomplete("name")
     async def name_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
         pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
         return [app_commands.Choice(name=shown, value=english[:100]) for shown, english in pairs]
 

@@ -2,7 +2,7 @@
 
 Thin: options and attachments are read here, the work is ``DeckService`` (bot.services.decks), the
 words and the summary image come from ``bot.render.deck``. A list comes from the ``list`` option (one
-line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.csv file,
+line: pasted newlines are lost, so "1 A 1 B" is split back into lines), an attached .txt/.dek/.cod/.dck/.csv file,
 or — when neither is given — a modal with a long text field.
 
 Buttons are ``DynamicItem``s registered at load. Delete confirmations carry the deck id and the person
@@ -18,20 +18,22 @@ and whenever a deck is shown.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
+from bot.cards.model import card_name_language
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
 from bot.i18n import Translate
@@ -43,11 +45,15 @@ from bot.render.deck import (
     summary_image,
     verdict_headline,
 )
+from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_text
+from bot.storage.deck_changes import DeckChange
+from bot.workers import JobTimeout, WorkPool
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-ATTACHMENT_TYPES = (".txt", ".dek", ".csv")
+ATTACHMENT_TYPES = (".txt", ".dek", ".cod", ".dck", ".csv")
 MODAL_MAX = 4000            # Discord's limit for one text input
 PROBLEMS_PER_PAGE = 12
 DECKS_PER_PAGE = 20
@@ -185,7 +191,10 @@ class DeckCog(commands.Cog, name="Decks"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.kept: OrderedDict[str, PagedReply | PendingOverwrite] = OrderedDict()
-        self.service = DeckService(bot.db, bot.cards)  # type: ignore[attr-defined]
+        # Every check (commands, re-checks after a ruleset or card data change) runs in the work pool.
+        self.service = DeckService(bot.db, bot.cards, offload=bot.workers.run)  # type: ignore[attr-defined]
+        self.fetcher = DeckUrlFetcher.from_config(bot.config)  # type: ignore[attr-defined]
+        self.rechecking = asyncio.Lock()  # the card-data poll and a sync's event must not re-check twice
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, ConfirmButton)
@@ -197,11 +206,13 @@ class DeckCog(commands.Cog, name="Decks"):
 
     async def refresh_card_version(self) -> None:
         """Re-check decks checked against other card data than the current one (the card database's
-        ``version`` is the sequence number of its newest import)."""
-        self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
-        changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
-        if changed:
-            log.info("re-checked %d registered decks against new card data", changed)
+        ``version`` is the sequence number of its newest import), then tell owners whose verdict changed."""
+        async with self.rechecking:
+            self.service.cards_version = str(self.bot.cards.version)  # type: ignore[attr-defined]
+            changed = await self.service.recheck_stale(self.bot.ruleset_for)  # type: ignore[attr-defined]
+            if changed:
+                log.info("re-checked %d registered decks against new card data", changed)
+            await send_change_notices(self.bot, self.service)
 
     @tasks.loop(minutes=CARD_DATA_CHECK_MINUTES)
     async def follow_card_data(self) -> None:
@@ -230,24 +241,46 @@ class DeckCog(commands.Cog, name="Decks"):
 
     # -- reading the input ----------------------------------------------------------------------------
 
-    async def _read_input(self, interaction: discord.Interaction, tr: Translate, text: str | None,
-                          file: discord.Attachment | None) -> tuple[bytes | str, str | None] | None:
-        """The list from the file or the option; None after telling the user what is wrong."""
+    async def _refuse_file(self, interaction: discord.Interaction, tr: Translate,
+                           file: discord.Attachment | None) -> bool:
+        """Tell the user (and return True) when the attachment can't be a deck list; nothing is read."""
+        if file is None:
+            return False
+        if not file.filename.lower().endswith(ATTACHMENT_TYPES):
+            await self._error(interaction, tr("deck.refused.file_type", filename=escape(file.filename)))
+            return True
+        if file.size > MAX_BYTES:
+            await self._error(interaction, tr("deck.refused.too_large", size=file.size, limit=MAX_BYTES))
+            return True
+        return False
+
+    @staticmethod
+    async def _read_input(text: str | None, file: discord.Attachment | None) -> tuple[bytes | str, str | None]:
+        """The list from the file (a download: after deferring) or the option."""
         if file is not None:
-            if not file.filename.lower().endswith(ATTACHMENT_TYPES):
-                await self._error(interaction, tr("deck.refused.file_type", filename=escape(file.filename)))
-                return None
-            if file.size > MAX_BYTES:
-                await self._error(interaction, tr("deck.refused.too_large", size=file.size, limit=MAX_BYTES))
-                return None
             return await file.read(), file.filename
         return unflatten(text or ""), None
 
+    async def _read_url(self, interaction: discord.Interaction, tr: Translate,
+                        url: str) -> tuple[bytes | str, str | None] | None:
+        """An Archidekt or Moxfield deck fetched as list text (after the deferral: a site may take seconds)."""
+        try:
+            fetched = await self.fetcher.fetch(url)
+        except DecklistRefused as refusal:
+            await self._error(interaction, refusal_message(refusal, tr.language))
+            return None
+        return fetched.text, None
+
     async def _error(self, interaction: discord.Interaction, message: str) -> None:
+        await self._reply(interaction, content=message, ephemeral=True)
+
+    @staticmethod
+    async def _reply(interaction: discord.Interaction, **kwargs: Any) -> None:
+        """The response, or a followup once the interaction was deferred."""
         if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
+            await interaction.followup.send(**kwargs)
         else:
-            await interaction.response.send_message(message, ephemeral=True)
+            await interaction.response.send_message(**kwargs)
 
     async def _ruleset(self, interaction: discord.Interaction, chosen: str | None) -> str:
         return chosen or await self.bot.ruleset_for(interaction.guild_id)  # type: ignore[attr-defined]
@@ -255,61 +288,102 @@ class DeckCog(commands.Cog, name="Decks"):
     # -- commands -----------------------------------------------------------------------------------------
 
     @deck.command(name=_T("check"), description=_T("Check a deck list's legality (nothing is saved)"))
-    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A .txt, .dek or .csv file"),
+    @app_commands.describe(decklist=_T("The list (or leave empty for a text box)"), file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"),
                            commander=_T("The commander, if the list names none"),
-                           ruleset=_T("Ruleset (default: this server's)"))
-    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"))
+                           ruleset=_T("Ruleset (default: this server's)"), url=_T("An Archidekt or Moxfield deck link"))
+    @app_commands.rename(decklist=_T("decklist"), file=_T("file"), commander=_T("commander"), ruleset=_T("ruleset"),
+                         url=_T("url"))
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def check(self, interaction: discord.Interaction, decklist: str | None = None,
                     file: discord.Attachment | None = None, commander: str | None = None,
-                    ruleset: str | None = None) -> None:
-        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset)
+                    ruleset: str | None = None, url: str | None = None) -> None:
+        await self._start(interaction, "check", decklist, file, commander=commander, ruleset=ruleset, url=url)
 
     @deck.command(name=_T("register"), description=_T("Check and save a deck under a name"))
     @app_commands.describe(name=_T("Deck name (up to 64 characters)"), decklist=_T("The list (or leave empty for a text box)"),
-                           file=_T("A .txt, .dek or .csv file"), commander=_T("The commander, if the list names none"))
-    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"))
+                           file=_T("A deck file: .txt, .dek, .cod, .dck or .csv"), commander=_T("The commander, if the list names none"),
+                           url=_T("An Archidekt or Moxfield deck link"))
+    @app_commands.rename(name=_T("name"), decklist=_T("decklist"), file=_T("file"), commander=_T("commander"),
+                         url=_T("url"))
     async def register(self, interaction: discord.Interaction, name: str, decklist: str | None = None,
-                       file: discord.Attachment | None = None, commander: str | None = None) -> None:
-        await self._start(interaction, "register", decklist, file, commander=commander, name=name)
+                       file: discord.Attachment | None = None, commander: str | None = None,
+                       url: str | None = None) -> None:
+        await self._start(interaction, "register", decklist, file, commander=commander, name=name, url=url)
 
     async def _start(self, interaction: discord.Interaction, action: str, text: str | None,
                      file: discord.Attachment | None, **context: Any) -> None:
-        if not text and file is None:
+        if not text and file is None and not context.get("url"):
             await interaction.response.send_modal(DeckListModal(self, await self._tr(interaction), action, **context))
             return
         await self.run_action(interaction, action, text, file, **context)
 
     async def run_action(self, interaction: discord.Interaction, action: str, text: str | None,
                          file: discord.Attachment | None, *, commander: str | None = None,
-                         ruleset: str | None = None, name: str | None = None) -> None:
-        """Check or register a list, from an option, a file or the modal."""
+                         ruleset: str | None = None, name: str | None = None, url: str | None = None) -> None:
+        """Check or register a list, from an option, a file, a deck link or the modal.
+
+        A heavy job: refused when this user already has ``WorkPool.per_user`` of them; otherwise
+        deferred at once (a big list or a busy pool can take longer than Discord's 3 s), then checked
+        in the work pool, never on the event loop."""
         tr = await self._tr(interaction)
-        read = await self._read_input(interaction, tr, text, file)
-        if read is None:
+        await self.service.changes.remember_language(interaction.user.id, tr.language)  # for later notices
+        if await self._refuse_file(interaction, tr, file) or not await self._may_start_heavy(interaction, tr):
             return
-        data, filename = read
-        commanders = tuple(c for c in (commander,) if c)
-        rules = await self._ruleset(interaction, ruleset)
-        try:
+        with self.workers.heavy(interaction.user.id):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if url:
+                read = await self._read_url(interaction, tr, url)
+                if read is None:
+                    return
+                data, filename = read
+            else:
+                data, filename = await self._read_input(text, file)
+            commanders = tuple(c for c in (commander,) if c)
+            rules = await self._ruleset(interaction, ruleset)
             if action == "register":
                 await self._register(interaction, tr, name or "", data, filename, commanders, rules)
                 return
-            result = self.service.check(data, rules, filename, commanders)
+            result = await self._checked(interaction, tr, self.service.check(data, rules, filename, commanders))
+            if result is not None:
+                await self._send_verdict(interaction, tr, result, title=tr("deck.check.title"), ephemeral=True)
+
+    @property
+    def workers(self) -> WorkPool:
+        return self.bot.workers  # type: ignore[attr-defined]
+
+    async def _may_start_heavy(self, interaction: discord.Interaction, tr: Translate) -> bool:
+        """False (after saying so: refused, not queued) when this user's heavy-job slots are all taken."""
+        if self.workers.heavy_jobs(interaction.user.id) < self.workers.per_user:
+            return True
+        await self._error(interaction, tr("deck.busy", limit=self.workers.per_user))
+        return False
+
+    async def _checked(self, interaction: discord.Interaction, tr: Translate, job: Awaitable[T]) -> T | None:
+        """The result of a check or registration, or None after telling the user why there is none:
+        the list was refused, the name is bad, or the check failed or timed out (then nothing was
+        saved, and the user is told so: a deck is never stored as if it had been checked)."""
+        try:
+            return await job
         except DecklistRefused as refusal:
             await self._error(interaction, refusal_message(refusal, tr.language))
-            return
         except DeckNameError as error:
             await self._error(interaction, tr(f"deck.error.{error.reason}", **error.values))
-            return
-        await self._send_verdict(interaction, tr, result, title=tr("deck.check.title"), ephemeral=True)
+        except JobTimeout:
+            await self._error(interaction, tr("deck.error.check_timeout"))
+        except Exception:
+            log.exception("deck check failed")
+            await self._error(interaction, tr("deck.error.check_failed"))
+        return None
 
     async def _register(self, interaction: discord.Interaction, tr: Translate, name: str, data: bytes | str,
                         filename: str | None, commanders: tuple[str, ...], ruleset: str,
                         overwrite: bool = False) -> None:
         assert interaction.guild_id is not None
-        result = await self.service.register(interaction.guild_id, interaction.user.id, name, data, ruleset,
-                                             filename=filename, commander_names=commanders, overwrite=overwrite)
+        result = await self._checked(interaction, tr, self.service.register(
+            interaction.guild_id, interaction.user.id, name, data, ruleset, filename=filename,
+            commander_names=commanders, overwrite=overwrite))
+        if result is None:
+            return
         if result.needs_confirmation:
             token = self._keep(PendingOverwrite(interaction.user.id, interaction.guild_id, name, data, filename,
                                                 commanders, ruleset))
@@ -317,8 +391,8 @@ class DeckCog(commands.Cog, name="Decks"):
             view.add_item(ConfirmButton("overwrite", interaction.user.id, token, label=tr("deck.button.overwrite"),
                                         style=discord.ButtonStyle.danger))
             view.add_item(ConfirmButton("cancel", interaction.user.id, "0", label=tr("core.cancel")))
-            await interaction.response.send_message(tr("deck.register.confirm", name=escape(name.strip())),
-                                                    view=view, ephemeral=True)
+            await self._reply(interaction, content=tr("deck.register.confirm", name=escape(name.strip())),
+                              view=view, ephemeral=True)
             return
         assert result.record is not None
         title = tr("deck.register.saved", name=escape(result.record.name))
@@ -331,9 +405,10 @@ class DeckCog(commands.Cog, name="Decks"):
         if not records:
             await interaction.response.send_message(tr("deck.list.empty"), ephemeral=True)
             return
+        changes = await self.service.changes.for_user(interaction.guild_id or 0, interaction.user.id)
         lines = [tr("deck.list.line", mark=STATUS_MARK.get(r.status, "?"), name=escape(r.name),
                     commanders=escape(" + ".join(r.commanders)) or tr("deck.summary.none"), ruleset=r.ruleset,
-                    status=tr(f"deck.status.{r.status}")) for r in records]
+                    status=tr(f"deck.status.{r.status}")) + change_line(tr, changes.get(r.id)) for r in records]
         pages = PagedReply(interaction.user.id, tr("deck.list.title", count=len(records)),
                            paginate(lines, per_page=DECKS_PER_PAGE), self._list_embed)
         await self._send_paged(interaction, tr, pages, ephemeral=True)
@@ -346,10 +421,7 @@ class DeckCog(commands.Cog, name="Decks"):
                                   "allowed_mentions": discord.AllowedMentions.none(), **extra}
         if len(pages.pages) > 1:
             kwargs["view"] = self._page_view(tr, token, pages, 0)
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
+        await self._reply(interaction, **kwargs)
 
     @deck.command(name=_T("show"), description=_T("Show a registered deck's verdict"))
     @app_commands.describe(name=_T("Deck name"))
@@ -360,8 +432,10 @@ class DeckCog(commands.Cog, name="Decks"):
         if record is None:
             await self._error(interaction, tr("deck.error.not_found", name=escape(name)))
             return
-        result = await self.service.show(record, await self._ruleset(interaction, None))
-        await self._send_verdict(interaction, tr, result, title=escape(record.name), ephemeral=False)
+        await interaction.response.defer(thinking=True)  # the re-check may wait for the work pool
+        result = await self._checked(interaction, tr, self.service.show(record, await self._ruleset(interaction, None)))
+        if result is not None:
+            await self._send_verdict(interaction, tr, result, title=escape(record.name), ephemeral=False)
 
     @deck.command(name=_T("export"), description=_T("Download a registered deck as a text file"))
     @app_commands.describe(name=_T("Deck name"))
@@ -372,12 +446,16 @@ class DeckCog(commands.Cog, name="Decks"):
         if record is None:
             await self._error(interaction, tr("deck.error.not_found", name=escape(name)))
             return
-        result = self.service.check(record.raw_list, record.ruleset, commander_names=record.commanders)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self._checked(interaction, tr, self.service.check(record.raw_list, record.ruleset,
+                                                                         commander_names=record.commanders))
+        if result is None:
+            return
         filename = re.sub(r"[^\w\-]+", "_", record.name, flags=re.UNICODE).strip("_")[:60] or "deck"
         text = export_text(result.deck).encode("utf-8")
-        await interaction.response.send_message(tr("deck.export.done", name=escape(record.name)),
-                                                file=discord.File(io.BytesIO(text), filename=f"{filename}.txt"),
-                                                ephemeral=True)
+        await interaction.followup.send(tr("deck.export.done", name=escape(record.name)),
+                                        file=discord.File(io.BytesIO(text), filename=f"{filename}.txt"),
+                                        ephemeral=True)
 
     @deck.command(name=_T("delete"), description=_T("Delete a registered deck"))
     @app_commands.describe(name=_T("Deck name"), owner=_T("Whose deck (Manage Server only; default: yours)"))
@@ -416,7 +494,7 @@ class DeckCog(commands.Cog, name="Decks"):
     @register.autocomplete("commander")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
         pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
         return [app_commands.Choice(name=shown[:100], value=english[:100]) for shown, english in pairs]
 
@@ -432,14 +510,27 @@ class DeckCog(commands.Cog, name="Decks"):
         elif action == "delete":
             await self._confirm_delete(interaction, tr, int(target, 16))
         else:
-            pending = self.kept.pop(target, None)
+            pending = self.kept.get(target)
             if not isinstance(pending, PendingOverwrite):
                 await interaction.response.edit_message(content=tr("core.error.expired"), view=None)
                 return
+            await self._overwrite(interaction, tr, target, pending)
+
+    async def _overwrite(self, interaction: discord.Interaction, tr: Translate, token: str,
+                         pending: PendingOverwrite) -> None:
+        """The confirmed overwrite: acknowledged first (the button's message says so), then checked in the
+        pool like any registration (a heavy job: when refused, the button stays usable; a failed check
+        replaces nothing)."""
+        if not await self._may_start_heavy(interaction, tr):
+            return
+        self.kept.pop(token, None)
+        with self.workers.heavy(interaction.user.id):
             await interaction.response.edit_message(content=tr("deck.register.overwriting"), view=None)
-            result = await self.service.register(pending.guild_id, who, pending.name, pending.data, pending.ruleset,
-                                                 filename=pending.filename, commander_names=pending.commanders,
-                                                 overwrite=True)
+            result = await self._checked(interaction, tr, self.service.register(
+                pending.guild_id, pending.owner_id, pending.name, pending.data, pending.ruleset,
+                filename=pending.filename, commander_names=pending.commanders, overwrite=True))
+            if result is None:
+                return
             assert result.record is not None
             await self._send_verdict(interaction, tr, result.check, ephemeral=True,
                                      title=tr("deck.register.replaced", name=escape(result.record.name)))
@@ -475,12 +566,8 @@ class DeckCog(commands.Cog, name="Decks"):
 
     async def _send_verdict(self, interaction: discord.Interaction, tr: Translate, result: DeckCheck, *,
                             title: str, ephemeral: bool) -> None:
-        verdict = result.verdict
-        name_for = self._name_for(tr.language)
-        lines = [f"`{p.rule}` {escape(problem_message(p, tr.language, name_for))}" for p in verdict.problems]
-        lines += [f"ℹ️ {escape(note_message(note, tr.language))}" for note in verdict.notes]
-        pages = PagedReply(interaction.user.id, title, paginate(lines) if lines else [""], self._verdict_embed, result)
-        image = summary_image(result.summary, verdict.colour_identity, tr.language)
+        pages_text, image = await self.workers.run(verdict_parts, result, tr.language, self.bot.cards)  # type: ignore[attr-defined]
+        pages = PagedReply(interaction.user.id, title, pages_text, self._verdict_embed, result)
         await self._send_paged(interaction, tr, pages, ephemeral=ephemeral,
                                file=discord.File(io.BytesIO(image), filename="deck.png"))
 
@@ -512,6 +599,91 @@ class DeckCog(commands.Cog, name="Decks"):
         view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),
                                  disabled=page >= len(pages.pages) - 1))
         return view
+
+
+def change_line(tr: Translate, change: DeckChange | None) -> str:
+    """The /deck list note under a deck whose verdict new card data changed."""
+    if change is None:
+        return ""
+    return "\n" + tr("deck.list.changed", date=change.changed_at[:10], old=tr(f"deck.status.{change.old_status}"),
+                     new=tr(f"deck.status.{change.new_status}"))
+
+
+async def send_change_notices(bot: Any, service: DeckService) -> int:
+    """One private message per owner for every deck whose verdict new card data changed, in their language
+    (``_owner_language``); each change is marked told even when the owner's DMs are closed, so nobody hears
+    it twice."""
+    pending = await service.changes.pending()
+    by_owner: dict[int, list[DeckChange]] = {}
+    for change in pending:
+        by_owner.setdefault(change.user_id, []).append(change)
+    for user_id, changes in by_owner.items():
+        language = await _owner_language(bot, service, user_id, changes[0].guild_id)
+        text = await _notice_text(bot, service, changes, Translate(language))
+        try:
+            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            await user.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell user %s about %d changed decks: %s", user_id, len(changes), exc)
+        await service.changes.mark_notified([change.deck_id for change in changes])
+    return len(by_owner)
+
+
+async def _owner_language(bot: Any, service: DeckService, user_id: int, guild_id: int) -> str:
+    """Outside an interaction Discord does not say a member's language: their ``/config my-language``, else
+    the language of their last /deck command, else their server's."""
+    settings = getattr(bot, "user_settings", None)
+    chosen = await settings.language(user_id) if settings is not None else None
+    return chosen or await service.changes.language_of(user_id) or await bot.guild_language(guild_id)
+
+
+async def _notice_text(bot: Any, service: DeckService, changes: list[DeckChange], tr: Translate) -> str:
+    lines = [tr("deck.notice.intro")]
+    for change in changes:
+        guild = bot.get_guild(change.guild_id)
+        if guild is None:  # at start-up (notices of a sync made while the bot was down) the cache is empty
+            try:
+                guild = await bot.fetch_guild(change.guild_id)
+            except discord.HTTPException:
+                guild = None
+        lines.append(tr("deck.notice.deck", name=escape(change.name), server=escape(guild.name) if guild else "?",
+                        old=tr(f"deck.status.{change.old_status}"), new=tr(f"deck.status.{change.new_status}")))
+        lines += [f"  • {reason}" for reason in await _reasons(bot, service, change, tr.language)]
+    return "\n".join(lines)
+
+
+async def _reasons(bot: Any, service: DeckService, change: DeckChange, language: str) -> list[str]:
+    """The new problems of a changed deck, worded from a fresh check (the stored keys say which)."""
+    record = await service.repository.get_by_id(change.deck_id)
+    if record is None:
+        return []
+    try:
+        result = await service.check(record.raw_list, record.ruleset, None, record.commanders)  # the work pool
+    except Exception:  # the notice still goes out, without the reasons
+        log.warning("could not word the changes of deck %s", change.deck_id, exc_info=True)
+        return []
+    wanted = set(change.problems)
+
+    def name_for(english: str) -> str:
+        card = bot.cards.get(english)
+        return card.printed_name(language) if card is not None else english
+
+    return [escape(problem_message(p, language, name_for)) for p in result.verdict.problems
+            if (p.key, p.card) in wanted]
+
+
+def verdict_parts(result: DeckCheck, language: str, cards: Any) -> tuple[list[str], bytes]:
+    """The verdict's pages of problems and notes and its summary image. A 1,000-line list has 1,000
+    problems to word: this runs in the work pool (``cards``: the shared card database, for printed names)."""
+    verdict = result.verdict
+
+    def name_for(english: str) -> str:
+        card = cards.get(english)
+        return card.printed_name(language) if card is not None else english
+
+    lines = [f"`{p.rule}` {escape(problem_message(p, language, name_for))}" for p in verdict.problems]
+    lines += [f"ℹ️ {escape(note_message(note, language))}" for note in verdict.notes]
+    return (paginate(lines) if lines else [""]), summary_image(result.summary, verdict.colour_identity, language)
 
 
 def _page_footer(embed: discord.Embed, tr: Translate, pages: PagedReply, page: int) -> None:

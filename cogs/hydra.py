@@ -33,7 +33,8 @@ from bot.domain.hydra import Event, HydraError, HydraGame
 from bot.domain.hydra.cards import CARDS, HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS, WINDOW_TOPICS
 from bot.i18n import Translate, t
-from bot.render.hydra import board_png, board_text, decision_text, event_text, hero_reminders
+from bot.render.fonts import png_bytes
+from bot.render.hydra import board_image, board_text, decision_text, event_text, hero_reminders
 from bot.services.hydra import (
     DEFAULT_IDLE_MINUTES,
     DEFAULT_WINDOW_SECONDS,
@@ -213,7 +214,13 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
 
     # -- acting ----------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> ActResult | None:
-        """Apply one action for the person interacting, then update the table's messages."""
+        """Apply one action for the person interacting, then update the table's messages.
+
+        A button or modal is acknowledged first (the action waits for the table's lock and the
+        database); a refusal then arrives as a private followup."""
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit) \
+                and not interaction.response.is_done():
+            await interaction.response.defer()
         try:
             result = await self.service.act(game_id, interaction.user.id, line)
         except HydraError as error:
@@ -453,7 +460,8 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
                                   style=discord.ButtonStyle.success))
         return embed, view
 
-    def board_payload(self, table: HydraTable) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+    async def board_payload(self, table: HydraTable
+                            ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
         if table.game is None:
             embed, view = self.lobby_payload(table)
             return embed, None, view
@@ -470,8 +478,12 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
             embed.add_field(name=tr("hydra.ui.status"), value=status[:1024], inline=False)
         filename = f"hydra-{table.game_id}.png"
         embed.set_image(url=f"attachment://{filename}")
-        file = discord.File(io.BytesIO(board_png(game, language)), filename=filename)
+        # Drawn here from the live game (a few ms, and the game must not change under the brush), then
+        # PNG-encoded in the work pool (the costly part: ~15 ms of zlib, which releases the GIL).
+        image = board_image(game, language)
         view = None if table.row.status in (FINISHED, IDLE) or game.over else self.board_view(table)
+        file = discord.File(io.BytesIO(await self.bot.workers.run(png_bytes, image)),  # type: ignore[attr-defined]
+                            filename=filename)
         return embed, file, view
 
     def _status_line(self, table: HydraTable) -> str:
@@ -609,7 +621,7 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         if table.row.message_id is None or table.row.channel_id is None:
             return
         channel = await self._channel(table.row.channel_id)
-        embed, file, view = self.board_payload(table)
+        embed, file, view = await self.board_payload(table)
         await channel.get_partial_message(table.row.message_id).edit(
             embed=embed, attachments=[file] if file else [], view=view)
 
@@ -692,9 +704,9 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         except HydraError as error:
             await self.send_error(interaction, error)
             return
-        embed, file, view = self.board_payload(table)
-        await interaction.response.send_message(embed=embed, file=file, view=view)  # type: ignore[arg-type]
-        message = await interaction.original_response()
+        await interaction.response.defer(thinking=True)  # the board image is made in the work pool
+        embed, file, view = await self.board_payload(table)
+        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
         await self.service.set_messages(table.game_id, message_id=message.id)
         self.arm(await self.service.load(table.game_id))
 

@@ -435,7 +435,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                                   style=discord.ButtonStyle.primary))
         await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=event.name,
                              heads=event.heads, grace=event.grace_minutes), view=view)
-        embed, file, board_view = self.hydra.board_payload(hydra_table)
+        embed, file, board_view = await self.hydra.board_payload(hydra_table)
         extra: dict[str, Any] = {"file": file} if file else {}
         if board_view is not None:
             extra["view"] = board_view
@@ -452,6 +452,11 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
 
     async def _grace_later(self, event_id: int, table_no: int, delay: float) -> None:
         await asyncio.sleep(delay)
+        # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
+        # (this one too) while the board is still being drawn in the work pool.
+        await asyncio.shield(self._drop_no_shows(event_id, table_no))
+
+    async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
         if not dropped.user_ids:
             return
@@ -528,8 +533,9 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
             winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
             text = results_text(status.summary, tr, event.name, winners)
-            image = render_leaderboard(event.name, status.summary, event.language)
-            file = discord.File(io.BytesIO(png_bytes(image)), filename=f"hydra-event-{event_id}.png")
+            png = await self.bot.workers.run(_leaderboard_png, event.name, status.summary,  # type: ignore[attr-defined]
+                                             event.language)
+            file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)
         except discord.HTTPException:
@@ -654,6 +660,11 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         if mine is not None:
             embed.set_footer(text=tr(f"hydra_events.you.{mine.state}", table=mine.table_no or "-"))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _leaderboard_png(title: str, summary: object, language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
+    return png_bytes(render_leaderboard(title, summary, language))  # type: ignore[arg-type]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -17,6 +17,7 @@ import re
 import secrets
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -190,8 +191,9 @@ class MulliganCog(commands.Cog, name="Mulligan"):
             return
         run = PracticeSession(interaction.user.id, deck, hand, seed)
         session_id = self.sessions.add(run)
-        embed, file, view = self._practice_message(session_id, run, tr)
-        await interaction.response.send_message(embed=embed, file=file, view=view, ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the hand is drawn in the work pool
+        embed, file, view = await self._practice_message(session_id, run, tr)
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)  # type: ignore[arg-type]
 
     async def on_practice(self, interaction: discord.Interaction, session_id: str, action: str,
                           positions: list[int]) -> None:
@@ -216,12 +218,13 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         except MulliganError as error:
             await interaction.response.send_message(error_text(error, tr.language), ephemeral=True)
             return
-        embed, file, view = self._practice_message(session_id, run, tr)
         if practice.finished:
             self.sessions.drop(session_id)
-        await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
+        await interaction.response.defer()  # acknowledged before the hand is drawn (in the work pool)
+        embed, file, view = await self._practice_message(session_id, run, tr)
+        await interaction.edit_original_response(embed=embed, attachments=[file], view=view)
 
-    def _practice_message(self, session_id: str, run: PracticeSession, tr: Translate
+    async def _practice_message(self, session_id: str, run: PracticeSession, tr: Translate
                           ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         practice = run.practice
         style = t(f"mulligan.style.{practice.style.value}", tr.language)
@@ -238,7 +241,9 @@ class MulliganCog(commands.Cog, name="Mulligan"):
             footer.append(tr("mulligan.practice.seed", seed=run.seed))
         if footer:
             embed.set_footer(text=" · ".join(footer))
-        image = render_hand(practice.hand, tr.language, title=title, subtitle=status)
+        # Drawn in the work pool from a copy of the hand (the session may change meanwhile).
+        image = await self.bot.workers.run(render_hand, tuple(practice.hand), tr.language,  # type: ignore[attr-defined]
+                                           title=title, subtitle=status)
         embed.set_image(url="attachment://hand.png")
         file = discord.File(io.BytesIO(image), filename="hand.png")
         return embed, file, None if practice.finished else self._practice_view(session_id, practice, tr)
@@ -313,7 +318,7 @@ class MulliganCog(commands.Cog, name="Mulligan"):
             await interaction.response.send_message(error_text(error, tr.language), ephemeral=True)
             return
         await interaction.response.defer()
-        chart = png_bytes(odds_chart(figures, tr.language))
+        chart = await self.bot.workers.run(_chart_png, figures, tr.language)  # type: ignore[attr-defined]
         embed = discord.Embed(title=tr("mulligan.odds.title", deck=deck), description="\n".join(
             odds_lines(figures, tr.language))[:4000], colour=EMBED_COLOUR)
         if library.unknown:
@@ -348,6 +353,11 @@ class MulliganCog(commands.Cog, name="Mulligan"):
             return
         await interaction.response.send_message(calculator_text(result, tr.language))
 
+
+
+def _chart_png(figures: Any, language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
+    return png_bytes(odds_chart(figures, language))
 
 
 async def setup(bot: commands.Bot) -> None:

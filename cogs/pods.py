@@ -162,6 +162,9 @@ class CounterModal(discord.ui.Modal):
             await self.cog.act(interaction, self.game_id, pod.COUNTER, player=self.target, name=name, amount=amount)
 
 
+# Board buttons that change the game directly (no modal or panel): acknowledged before any work.
+_PRESSES = frozenset({"life", "poison", "monarch", "initiative", "next", "undo", "concede", "draw", "join", "shuffle"})
+
 POISON_WORDS = {"poison", "毒", "中毒", "毒カウンター"}
 
 
@@ -366,7 +369,13 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     # -- acting ------------------------------------------------------------------------------------------
 
     async def act(self, interaction: discord.Interaction, game_id: int, kind: str, **data: Any) -> LoadedGame | None:
-        """Apply one change for the person interacting, acknowledge, and schedule the board edit."""
+        """Apply one change for the person interacting, acknowledge, and schedule the board edit.
+
+        A press or a modal is acknowledged (deferred) before anything else: the change waits for the
+        game's lock and the database's one writer, and in a burst of hundreds of presses that queue is
+        longer than Discord's 3 s. Deferring first keeps every answer in time; the change is then
+        applied exactly once (a refusal arrives as a private followup)."""
+        await self._defer_press(interaction)
         try:
             loaded = await self.service.change(game_id, interaction.user.id, kind, manager=_is_manager(interaction),
                                                **data)
@@ -376,6 +385,14 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         await self._acknowledge(interaction)
         self.updater.request(game_id)
         return loaded
+
+    @staticmethod
+    async def _defer_press(interaction: discord.Interaction) -> None:
+        """Acknowledge a button, select or modal at once without changing the message (type 6)."""
+        if interaction.response.is_done():
+            return
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            await interaction.response.defer()
 
     async def _acknowledge(self, interaction: discord.Interaction) -> None:
         if interaction.response.is_done():
@@ -409,6 +426,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return alive[0].user_id if alive else state.players[0].user_id
 
     async def on_pick(self, interaction: discord.Interaction, game_id: int, values: list[int]) -> None:
+        await self._defer_press(interaction)
         try:
             loaded = await self.service.get(game_id)
             pod.check_may_change(loaded.state, interaction.user.id, None, manager=_is_manager(interaction))
@@ -417,9 +435,10 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             return
         if values:
             self.selected[(game_id, interaction.user.id)] = values[0]
-        await interaction.response.defer()
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None) -> None:
+        if action in _PRESSES:  # answered at once; buttons that open a modal or a panel answer with it
+            await self._defer_press(interaction)
         try:
             loaded = await self.service.get(game_id)
         except PodError as error:
@@ -549,7 +568,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         tr = Translate(language)
         state = loaded.state
         # Everything is read from the state on the loop, before the await (the state keeps changing);
-        # the image is drawn in a worker thread so a burst of renders never delays acknowledging other
+        # the image is drawn in the work pool so a burst of renders never delays acknowledging other
         # presses past Discord's 3 s.
         board = snapshot(state, language, title=f"#{loaded.game_id}",
                          commander_names=self.commander_names(state, language))
@@ -563,7 +582,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                                      round=loaded.row.round_number or "-"))
         view = self.board_view(loaded, tr)
         await self.match_step.decorate(loaded, embed, view, tr)
-        png = await asyncio.to_thread(render_snapshot, board)
+        png = await self.bot.workers.run(render_snapshot, board)  # type: ignore[attr-defined]
         return embed, discord.File(fp=io.BytesIO(png), filename=filename), view
 
     def commander_names(self, state: PodState, language: str) -> dict[str, str]:
@@ -710,19 +729,23 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         except Refusal as error:
             await self.send_error(interaction, error)
             return
+        await interaction.response.defer(thinking=True)  # the board image may wait for the work pool
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
         if settings.pod_threads and isinstance(channel, discord.TextChannel):
             thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
                                                  type=discord.ChannelType.public_thread)
             await self.post_board(thread, loaded)
-            await interaction.response.send_message(tr("pod.started_in_thread", game=loaded.game_id,
-                                                       thread=thread.mention))
+            await interaction.followup.send(tr("pod.started_in_thread", game=loaded.game_id, thread=thread.mention))
             return
+        await self._send_board(interaction, loaded)
+
+    async def _send_board(self, interaction: discord.Interaction, loaded: LoadedGame) -> None:
+        """The board as the answer to a deferred command; it becomes the game's live board."""
         embed, file, view = await self.board_payload(loaded)
-        await interaction.response.send_message(embed=embed, file=file, view=view)
-        message = await interaction.original_response()
-        await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
+        if not loaded.state.finished:
+            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
@@ -749,11 +772,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         loaded = await self._game_here(interaction, game)
         if loaded is None:
             return
-        embed, file, view = await self.board_payload(loaded)
-        await interaction.response.send_message(embed=embed, file=file, view=view)
-        if not loaded.state.finished:
-            message = await interaction.original_response()
-            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await interaction.response.defer(thinking=True)
+        await self._send_board(interaction, loaded)
 
     @app_commands.command(name="history", description=_T("Who changed what, and when"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))

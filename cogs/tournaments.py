@@ -271,7 +271,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         view = await self.service.standings(ended)
         await interaction.followup.send(
             content=tr("tournament.ended", name=discord.utils.escape_markdown(ended.name)),
-            **self._standings_message(view, tr), allowed_mentions=discord.AllowedMentions.none())
+            **await self._standings_message(view, tr), allowed_mentions=discord.AllowedMentions.none())
 
     # -- /tournament pair ----------------------------------------------------------------------------
 
@@ -332,10 +332,10 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         await interaction.response.defer(thinking=True)
         tr = await self._tr(interaction)
         view = await self.service.standings(tournament, round)
-        await interaction.followup.send(**self._standings_message(view, tr),
+        await interaction.followup.send(**await self._standings_message(view, tr),
                                         allowed_mentions=discord.AllowedMentions.none())
 
-    def _standings_message(self, view: StandingsView, tr: Translate) -> dict[str, Any]:
+    async def _standings_message(self, view: StandingsView, tr: Translate) -> dict[str, Any]:
         title = tr("tournament.standings.title", name=view.tournament.name) if view.round_number is None else \
             tr("tournament.standings.round_title", name=view.tournament.name, round=view.round_number)
         lines = [tr("tournament.standings.line", rank=s.rank, player=_mention(s.player), points=s.points,
@@ -349,8 +349,9 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         self._add_prize_fields(embed, view, tr)
         embed.set_image(url="attachment://standings.png")
         name = self._namer(view)
-        image = render_standings(title, view.standings, name, tr.language)
-        files = [discord.File(io.BytesIO(png_bytes(image)), filename="standings.png"),
+        png = await self.bot.workers.run(_standings_png, title, view.standings, dict(view.names),  # type: ignore[attr-defined]
+                                         tr.language)
+        files = [discord.File(io.BytesIO(png), filename="standings.png"),
                  discord.File(io.BytesIO(standings_csv(view.standings, name).encode("utf-8")),
                               filename="standings.csv")]
         return {"embed": embed, "files": files}
@@ -620,6 +621,12 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             return
         if outcome is not None:
             await self._announce(outcome)
+
+
+def _standings_png(title: str, standings: Any, names: dict[Any, str], language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop; ``names`` as in
+    ``StandingsView.names`` (a worker process gets data, not the view's closures)."""
+    return png_bytes(render_standings(title, standings, lambda player: names.get(player, str(player)), language))
 
 
 async def setup(bot: commands.Bot) -> None:

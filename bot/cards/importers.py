@@ -37,8 +37,11 @@ ProgressCallback = Callable[[int, int], None]  # (bytes read, total bytes of the
 _FRONT_FACE_LAYOUTS = frozenset({"transform", "modal_dfc", "meld", "flip", "reversible_card"})
 _SKIPPED_LAYOUTS = frozenset({"art_series", "token", "double_faced_token", "emblem"})
 # Scryfall's language codes and MTGJSON's language names for the printed names we keep.
-_SCRYFALL_LANGUAGES = {"ja": "ja", "zhs": "zh-Hans", "zht": "zh-Hant"}
-_MTGJSON_LANGUAGES = {"Japanese": "ja", "Chinese Simplified": "zh-Hans", "Chinese Traditional": "zh-Hant"}
+_SCRYFALL_LANGUAGES = {"ja": "ja", "zhs": "zh-Hans", "zht": "zh-Hant", "de": "de", "fr": "fr", "it": "it",
+                       "es": "es", "pt": "pt", "ko": "ko", "ru": "ru"}
+_MTGJSON_LANGUAGES = {"Japanese": "ja", "Chinese Simplified": "zh-Hans", "Chinese Traditional": "zh-Hant",
+                      "German": "de", "French": "fr", "Italian": "it", "Spanish": "es", "Portuguese (Brazil)": "pt",
+                      "Korean": "ko", "Russian": "ru"}
 _DECOMPRESSORS: dict[bytes, Callable[[IO[bytes]], IO[bytes]]] = {
     b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
     b"BZh": bz2.BZ2File,

@@ -6,8 +6,9 @@ Resolution order (first hit wins):
 2. ``normalised`` — case-, accent-, width-, space- and punctuation-insensitive English name
    ("lim dul's vault", "LIM-DUL'S VAULT", "Fire/Ice", "Fire // Ice", "Life+Death").
 3. ``face`` — one face of a multi-face card ("Fire", "kenzo the hardhearted").
-4. ``printed`` — a Japanese, Simplified or Traditional Chinese printed name, whole or one face
-   ("祖神兽", "リム＝ドゥールの櫃" with full-width "＝", "心靈絞裂").
+4. ``printed`` — a printed name in another language (Japanese, Chinese, and after a sync German, French,
+   Italian, Spanish, Portuguese, Korean, Russian), whole or one face ("祖神兽", "リム＝ドゥールの櫃" with
+   full-width "＝", "心靈絞裂", "Blitzschlag").
 5. ``fuzzy`` — no card; the best few suggestions from rapidfuzz (``matched_by == "none"``).
 
 A key that several different cards share at the same step (two cards whose Chinese names are both
@@ -27,7 +28,7 @@ from itertools import islice
 
 from rapidfuzz import fuzz, process
 
-from bot.cards.model import PRINTED_LANGUAGES, Card
+from bot.cards.model import PRINTED_LANGUAGES, UI_PRINTED_LANGUAGES, Card
 
 MAX_SUGGESTIONS = 5
 AUTOCOMPLETE_LIMIT = 25
@@ -146,6 +147,7 @@ class CardIndex:
         self._cards: dict[str, Card] = {}
         self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
         self._search: dict[str, _SearchList] = {}
+        self._printed_only: dict[str, _SearchList] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
         self._printed_search = _SearchList(())
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
 
@@ -196,18 +198,25 @@ class CardIndex:
             tier[key] = (*known, english)
 
     def _build_search(self) -> None:
-        """Search lists: English names and faces for every language, plus that language's printed names."""
+        """Search lists: English names and faces for every language, plus that language's printed names.
+
+        The bot's own languages (ja, zh) get one list each with the English names in it. The other printed
+        languages (after a sync) get a list of their printed names only, searched before the English list:
+        a copy of the English names per language cost ~60 MB with all ten languages loaded."""
         english = [(self._normalise(name), card.name) for card in self._cards.values()
                    for name in {card.name, *card.face_names}]
         self._search["en"] = _SearchList(english)
-        all_printed: list[tuple[str, str]] = []
+        cjk_printed: list[tuple[str, str]] = []
         for language in PRINTED_LANGUAGES:
             printed = [(self._normalise(name), card.name) for card in self._cards.values()
                        if (full := card.printed_names.get(language))
                        for name in {full, *face_parts(full)}]
-            all_printed += printed
-            self._search[language] = _SearchList(english + printed)
-        self._printed_search = _SearchList(all_printed)
+            if language in UI_PRINTED_LANGUAGES:
+                cjk_printed += printed
+                self._search[language] = _SearchList(english + printed)
+            elif printed:
+                self._printed_only[language] = _SearchList(printed)
+        self._printed_search = _SearchList(cjk_printed)
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -299,14 +308,15 @@ class CardIndex:
         search = self._search.get(language) or self._search.get("en")
         if not key or search is None:
             return []
+        # Another printed language (after a sync): its own names first, then the English ones.
+        searches = [self._printed_only[language], search] if language in self._printed_only else [search]
         chosen: dict[str, None] = {}
         for prefix in (True, False):
-            for position in search.hits(key, prefix=prefix):
-                chosen.setdefault(search.names[position])
-                if len(chosen) >= limit:
-                    break
-            if len(chosen) >= limit:
-                break
+            for names in searches:
+                for position in names.hits(key, prefix=prefix):
+                    chosen.setdefault(names.names[position])
+                    if len(chosen) >= limit:
+                        return [(display_name(self._cards[english], language), english) for english in chosen]
         return [(display_name(self._cards[english], language), english) for english in chosen]
 
 

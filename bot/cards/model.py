@@ -11,7 +11,20 @@ from sys import intern
 from typing import Any
 
 WUBRG = "WUBRG"
-PRINTED_LANGUAGES = ("ja", "zh-Hans", "zh-Hant")
+# Printed names kept and resolved: the bot's CJK languages, then every other language Magic is printed in
+# that the card data carries (MTGJSON foreignData, Scryfall printings; issue #16). The bundled data set has
+# only the first three; a `cards sync` brings the others.
+PRINTED_LANGUAGES = ("ja", "zh-Hans", "zh-Hant", "de", "fr", "it", "es", "pt", "ko", "ru")
+UI_PRINTED_LANGUAGES = PRINTED_LANGUAGES[:3]  # the bot's own message languages besides English
+# Discord locales whose card names are one of PRINTED_LANGUAGES though the bot's messages are not translated.
+_LOCALE_NAME_LANGUAGES = {"de": "de", "fr": "fr", "it": "it", "es-ES": "es", "es-419": "es", "pt-BR": "pt",
+                          "ko": "ko", "ru": "ru"}
+
+
+def card_name_language(language: str, discord_locale: object = None) -> str:
+    """The language card names are offered in: the member's Discord language when cards are printed in it
+    (a German client sees "Blitzschlag"), else the language of the bot's messages."""
+    return _LOCALE_NAME_LANGUAGES.get(str(discord_locale or ""), language)
 
 
 def wubrg(letters: Any) -> str:

@@ -1,4 +1,4 @@
-"""``podkeeper deck check FILE [--ruleset NAME] [--json]``: check a deck list from the shell
+"""``podkeeper deck check FILE|URL [--ruleset NAME] [--json]``: check a deck list (or deck link) from the shell
 (``deck swap``, sideboard swaps: ``bot/cli/deck_swap.py``).
 
 Exit status (issue #3): 0 legal, 1 illegal or unverifiable, 2 unreadable input (or unknown ruleset).
@@ -14,10 +14,12 @@ from pathlib import Path
 
 from bot.cli._decklist_input import read_deck_file, report_refusal
 from bot.config import RULESETS
+from bot.domain.deck_sources import looks_like_url
 from bot.domain.decklist import DecklistRefused
 from bot.domain.rules import UnknownRuleset
 from bot.i18n import LANGUAGES, t
 from bot.render.deck import note_message, verdict_headline, verdict_json, verdict_lines
+from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, check_deck_text
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
@@ -28,9 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
     check = sub.add_parser(
         "check", help="check a deck list's legality",
-        description="Check a deck list (text, Arena/MTGO/Moxfield/Archidekt export, .dek or .csv). "
+        description="Check a deck list (text, Arena/MTGO/Moxfield/Archidekt/TappedOut/MTGGoldfish export, "
+                    "MTGO .dek, Cockatrice .cod, Forge or XMage .dck, .csv). "
                     "Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input.")
-    check.add_argument("file", type=Path, help="the deck list file ('-' reads standard input)")
+    check.add_argument("file", help="the deck list file ('-' reads standard input), or an Archidekt or Moxfield "
+                                    "deck link")
     check.add_argument("--ruleset", choices=RULESETS, default=None,
                        help="commander, edh-2010 or duel-zh (default: [defaults] ruleset of the config)")
     check.add_argument("--commander", action="append", default=[], metavar="NAME",
@@ -48,11 +52,14 @@ def _check(args: argparse.Namespace) -> int:
     config = args.config_obj
     language = args.language or config.default_locale
     ruleset = args.ruleset or config.default_ruleset
-    data = read_deck_file(args.file, language)
-    if data is None:
-        return EXIT_UNREADABLE
     try:
-        result = asyncio.run(_run_check(config, data, ruleset, args.file.name, args.commander))
+        if looks_like_url(args.file):
+            data, filename = asyncio.run(DeckUrlFetcher.from_config(config).fetch(args.file)).text, None
+        else:
+            data, filename = read_deck_file(Path(args.file), language), Path(args.file).name
+        if data is None:
+            return EXIT_UNREADABLE
+        result = asyncio.run(_run_check(config, data, ruleset, filename, args.commander))
     except DecklistRefused as refusal:
         report_refusal(refusal, language)
         return EXIT_UNREADABLE
@@ -68,7 +75,8 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
 
 
-async def _run_check(config, data: bytes, ruleset: str, filename: str, commanders: list[str]) -> DeckCheck:
+async def _run_check(config, data: bytes | str, ruleset: str, filename: str | None,
+                     commanders: list[str]) -> DeckCheck:
     from bot.cards.database import open_card_database
 
     db, cards = await open_card_database(config)

@@ -7,13 +7,20 @@ Supported (issue #3, "Input"):
 * section headers ``Commander``, ``Companion``, ``Deck``/``Mainboard``, ``Sideboard``, ``Maybeboard``
   (with an optional ``:`` or ``(12)`` count, or as a ``// Commander`` comment), Arena's ``About`` block;
 * ``Commander: Name`` header lines and ``SB: 1 Name`` sideboard lines;
-* MTGO ``.dek`` XML and CSV exports (a header row naming the count and name columns);
+* MTGO ``.dek`` XML, Cockatrice ``.cod`` XML and CSV exports (a header row naming the count and name columns);
+* Forge ``.dck`` (``[metadata]``, ``[Commander]``, ``[Main]`` headers, ``1 Name|SET|1`` lines) and XMage / MTGO
+  ``1 [SET:123] Name`` lines (``SB:`` sideboard, ``NAME:`` and ``LAYOUT`` metadata);
+* published precon lists: ``Display Commander`` (oversized cards), ``Planar Deck``, ``Scheme Deck`` and token
+  lines under ``Sideboard`` are noted, never counted;
+* TappedOut / MTGGoldfish type headers (``Creatures (30)``), ``*CMDR*`` markers, ``#tag`` suffixes,
+  ``<borderless>`` annotations, Archidekt ``{noDeck}`` categories (left out, as Archidekt means them);
 * ``#`` and ``//`` comments, blank lines, CRLF/CR line ends, a UTF-8 BOM (or UTF-16 with its BOM),
   Japanese and Chinese card names (resolved later by the card index, not here).
 
 Nothing is dropped silently: a line that can't be read becomes a ``LineIssue`` with its line number,
 and maybeboard cards are kept in ``ignored`` so the verdict can say they were left out. Input that is
-not a deck list at all (binary, over 1 MB or 1,000 lines, broken XML) raises ``DecklistRefused``.
+not a deck list at all (binary, over 1 MB or 1,000 lines, broken XML, or no card at all) raises
+``DecklistRefused``: a file that yields no cards is never checked as an empty deck.
 
 Pure: no I/O, no card data. The parser only splits text into (count, name, section, line).
 """
@@ -42,6 +49,22 @@ class Section(StrEnum):
     SIDEBOARD = "sideboard"
     MAYBEBOARD = "maybeboard"
     ABOUT = "about"  # Arena's "About / Name ..." block: deck metadata, not cards
+    # Listed with a product but no part of the deck: noted, never counted (kept in ``Decklist.ignored``).
+    DISPLAY = "display"  # precon lists' "Display Commander": the oversized copy of the commander
+    PLANAR = "planar"    # Planechase planes and phenomena
+    SCHEME = "scheme"    # Archenemy schemes
+    EXTRA = "extra"      # tokens, emblems and helper cards; Forge's [Avatar], [Dungeon], [Attractions]...
+
+
+# Sections whose cards are not part of the deck, and the note (``deck.note.<key>``) that says so.
+IGNORED_NOTES: dict[Section, str] = {
+    Section.MAYBEBOARD: "maybeboard_ignored", Section.DISPLAY: "display_ignored",
+    Section.PLANAR: "planar_ignored", Section.SCHEME: "scheme_ignored", Section.EXTRA: "extras_ignored",
+}
+NOTE_SECTIONS: dict[str, Section] = {note: section for section, note in IGNORED_NOTES.items()}
+
+# The formats ``parse_decklist`` tells apart (``Decklist.format``; named by ``deck.format.<key>``).
+FORMATS = ("text", "csv", "dek", "cod", "xml", "forge", "xmage")
 
 
 _SECTION_WORDS: dict[str, Section] = {
@@ -50,13 +73,27 @@ _SECTION_WORDS: dict[str, Section] = {
     "deck": Section.MAIN, "main": Section.MAIN, "maindeck": Section.MAIN, "mainboard": Section.MAIN,
     "sideboard": Section.SIDEBOARD, "side": Section.SIDEBOARD,
     "maybeboard": Section.MAYBEBOARD, "maybe": Section.MAYBEBOARD, "considering": Section.MAYBEBOARD,
-    "about": Section.ABOUT,
+    "about": Section.ABOUT, "metadata": Section.ABOUT,
+    "displaycommander": Section.DISPLAY, "displaycommanders": Section.DISPLAY, "oversized": Section.DISPLAY,
+    "oversize": Section.DISPLAY, "oversizedcommander": Section.DISPLAY,
+    "planardeck": Section.PLANAR, "planes": Section.PLANAR, "planechase": Section.PLANAR,
+    "schemedeck": Section.SCHEME, "schemes": Section.SCHEME, "archenemy": Section.SCHEME,
+    **dict.fromkeys(("tokens", "token", "extras", "emblems", "avatar", "vanguard", "conspiracy", "conspiracies",
+                     "dungeon", "dungeons", "attractions", "contraptions", "stickers"), Section.EXTRA),
     # Chinese and Japanese headers (GLOSSARY.md terms, and the seeds' older words 主将 / ジェネラル)
     "指挥官": Section.COMMANDER, "指揮官": Section.COMMANDER, "統率者": Section.COMMANDER,
     "主将": Section.COMMANDER, "ジェネラル": Section.COMMANDER, "统率者": Section.COMMANDER,
     "套牌": Section.MAIN, "主牌": Section.MAIN, "デッキ": Section.MAIN, "メインデッキ": Section.MAIN,
     "备牌": Section.SIDEBOARD, "備牌": Section.SIDEBOARD, "サイドボード": Section.SIDEBOARD,
 }
+
+
+# TappedOut / MTGGoldfish / Moxfield group the main deck by card type: "Creatures (30)", "Lands (37)".
+# Only as a header line: Archidekt's "[Land]" category must not move a card out of its section.
+_TYPE_HEADERS = frozenset((
+    "creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries", "artifact",
+    "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers", "battle", "battles", "spells",
+    "other", "others", "nonland", "nonlands"))
 
 
 class DecklistRefused(ValueError):
@@ -70,6 +107,14 @@ class DecklistRefused(ValueError):
         super().__init__(f"{reason}: {values}" if values else reason)
         self.reason = reason
         self.values = values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its reason and values (deck checks run in worker processes and raise it there)."""
+        return _refusal, (self.reason, self.values)
+
+
+def _refusal(reason: str, values: dict[str, Any]) -> DecklistRefused:
+    return DecklistRefused(reason, **values)
 
 
 class DeckLine(NamedTuple):
@@ -157,15 +202,25 @@ def _looks_binary(text: str) -> bool:
 
 
 def parse_decklist(data: bytes | str, filename: str | None = None) -> Decklist:
-    """Parse a deck list in any supported format (chosen by file name, then by content)."""
+    """Parse a deck list in any supported format (chosen by file name, then by content).
+
+    A list that yields no card of the deck is refused (``no_cards``, naming the format it looked like),
+    never checked as an empty deck: it is almost always a format read wrongly, not a deck."""
     text = decode(data)
     if not text.strip():
         raise DecklistRefused("empty")
-    lowered = (filename or "").lower()
+    decklist = _parse_any(text, (filename or "").lower())
+    if not decklist.entries:
+        raise DecklistRefused("no_cards", format=decklist.format, unread=len(decklist.issues),
+                              ignored=sum(line.count for line in decklist.ignored))
+    return decklist
+
+
+def _parse_any(text: str, filename: str) -> Decklist:
     head = text.lstrip()[:200].lower()
-    if lowered.endswith(".dek") or head.startswith(("<?xml", "<deck")):
-        return parse_dek(text)
-    if lowered.endswith(".csv") or _looks_like_csv_header(text.split("\n", 1)[0]):
+    if filename.endswith((".dek", ".cod")) or head.startswith(("<?xml", "<deck", "<cockatrice_deck")):
+        return parse_xml(text)
+    if filename.endswith(".csv") or _looks_like_csv_header(text.split("\n", 1)[0]):
         return parse_csv(text)
     return parse_text(text)
 
@@ -173,24 +228,32 @@ def parse_decklist(data: bytes | str, filename: str | None = None) -> Decklist:
 # -- plain text, Arena, MTGO, Moxfield, Archidekt -------------------------------------------------
 
 _HEADER = re.compile(r"^(?P<word>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*(?:[(（]\s*\d+\s*[)）])?\s*[:：]?\s*$")
+_BRACKET_HEADER = re.compile(r"^\[\s*(?P<word>[A-Za-z][A-Za-z _]{0,30}?)\s*\]$")  # Forge: [Main], [metadata]
 _NAMED_HEADER = re.compile(
     r"^(?P<word>commanders?|companions?|指挥官|指揮官|統率者|统率者|主将|ジェネラル)\s*[:：]\s*(?P<rest>.+)$",
     re.IGNORECASE)
 _SIDEBOARD_PREFIX = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)
-# One printing detail at the end of a line: *F* foil / *E* etched (Moxfield, Arena), ^tag^ (Archidekt),
-# [Ramp] or [Commander{top}] categories (Archidekt), (SET) 123 (Arena, MTGO, Moxfield).
+_XMAGE_METADATA = re.compile(r"^(?:NAME:|LAYOUT (?:MAIN|SIDEBOARD):)")
+# XMage and MTGO put the printing before the name: "1 [C21:263] Sol Ring", "1 [CMD] Sol Ring".
+_SET_PREFIX = re.compile(r"\[[A-Za-z0-9_]{1,8}(?::[A-Za-z0-9★\-]*)?\]\s+")
+_TAGS = re.compile(r"\s+#\S.*$")  # TappedOut's "#Ramp #!Staple" tags run to the end of the line
+_TOKEN_NAME = re.compile(r"\b(?:double-sided\s+)?token$", re.IGNORECASE)  # precon lists: "1 Angel Token"
+# One printing detail at the end of a line: *F* foil / *E* etched / *CMDR* (Moxfield, Arena, TappedOut), ^tag^
+# (Archidekt), [Ramp] or [Commander{top}] categories (Archidekt), <borderless> or <251> (MTGGoldfish),
+# (SET) 123 (Arena, MTGO, Moxfield).
 _SUFFIX_CHAIN = re.compile(
-    r"(?:\s+(?:\*[A-Za-z]+\*|\^[^^]*\^|\[[^\]]*\]|\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9★\-]+)?))+\s*")
-_SUFFIX_START = re.compile(r"\s+(?=[(\[*^])")
+    r"(?:\s+(?:\*[A-Za-z]+\*|\^[^^]*\^|\[[^\]]*\]|<[\w\- '.]{1,40}>|\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9★\-]+)?))+\s*")
+_SUFFIX_START = re.compile(r"\s+(?=[(\[*^<])")
 _CATEGORY = re.compile(r"\[([^\]]*)\]")
+_COMMANDER_MARK = "*CMDR*"
 # The common lines in one linear pass: "1 Name", "1x Name", "1 Name (SET) 123 *F*", "1x Name (set) 1 [Ramp]",
-# for a name that starts with a letter and has no brackets or odd characters. Everything else (and every
-# line this refuses) takes the general path, which also explains what is wrong.
-_PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|\\\x00-\x1f]*"
+# "1x Name *F* *CMDR*", for a name that starts with a letter and has no brackets or odd characters. Everything
+# else (and every line this refuses) takes the general path, which also explains what is wrong.
+_PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|#\\\x00-\x1f]*"
 _FAST_NAME = re.compile(_PLAIN_NAME)
 _FAST_ENTRY = re.compile(
     rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})"
-    r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?:[ \t]+\*[A-Za-z]+\*)?"
+    r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?P<marks>(?:[ \t]+\*[A-Za-z]+\*)*)"
     r"(?:[ \t]+\[(?P<category>[^\]]*)\])?")
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
@@ -205,16 +268,27 @@ class _Reader:
     ignored: list[DeckLine] = field(default_factory=list)
     issues: list[LineIssue] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    format: str = "text"
 
     def issue(self, line: int, text: str, reason: str) -> None:
         shown = text if len(text) <= ISSUE_TEXT_LENGTH else text[: ISSUE_TEXT_LENGTH - 1] + "…"
         self.issues.append(LineIssue(line, shown, reason))
 
-    def result(self, fmt: str) -> Decklist:
-        notes = list(self.notes)
-        if self.ignored:
-            notes.append("maybeboard_ignored")
-        return Decklist(tuple(self.entries), tuple(self.issues), tuple(self.ignored), fmt,
+    def add(self, entry: DeckLine) -> None:
+        """Keep an entry: in the deck, or (maybeboard, display cards, tokens...) noted as not part of it."""
+        section = entry.section
+        if section is Section.MAIN or section is Section.COMMANDER:
+            self.entries.append(entry)
+        elif section in IGNORED_NOTES:
+            self.ignored.append(entry)
+        elif section is Section.SIDEBOARD and _TOKEN_NAME.search(entry.name):
+            self.ignored.append(entry._replace(section=Section.EXTRA))
+        else:
+            self.entries.append(entry)
+
+    def result(self) -> Decklist:
+        notes = self.notes + [IGNORED_NOTES[section] for section in dict.fromkeys(e.section for e in self.ignored)]
+        return Decklist(tuple(self.entries), tuple(self.issues), tuple(self.ignored), self.format,
                         tuple(dict.fromkeys(notes)))
 
 
@@ -224,7 +298,7 @@ def section_for(word: str) -> Section | None:
 
 
 def parse_text(text: str) -> Decklist:
-    """Line-based formats. A line is a header, a comment, or one card entry."""
+    """Line-based formats. A line is a header, a comment, metadata or one card entry."""
     reader = _Reader()
     section = Section.MAIN
     sections_named = False
@@ -239,18 +313,15 @@ def parse_text(text: str) -> Decklist:
             if not _read_common_entry(reader, line, section, number):
                 _read_entry(reader, line, section, number, line)
             continue
-        if line.startswith(("#", "//")):
-            # "// Commander" style headers are comments that name a section.
-            header = _section_header(line.lstrip("#/ ").strip())
-            if header is not None:
-                section, sections_named = header, True
-            continue
-        header = _section_header(line)
+        header = _line_header(reader, line, number, section)
         if header is not None:
             section, sections_named = header, True
             continue
-        if section is Section.ABOUT:
-            continue  # Arena's "Name My Deck" line
+        if line.startswith(("#", "//")) or section is Section.ABOUT:
+            continue  # a comment, Arena's "Name My Deck" line, Forge's "Name=My Deck"
+        if _XMAGE_METADATA.match(line):
+            reader.format = "xmage"
+            continue
         named = _NAMED_HEADER.match(line)
         sideboard = _SIDEBOARD_PREFIX.match(line)
         if named or sideboard:
@@ -265,7 +336,27 @@ def parse_text(text: str) -> Decklist:
         sections_named = True  # an Archidekt [Commander] category
     if not sections_named and block_starts[-1] < len(reader.entries):
         _commanders_after_blank_line(reader, block_starts[-1])
-    return reader.result("text")
+    if reader.format == "xmage":
+        _commanders_from_sideboard(reader)
+    return reader.result()
+
+
+def _line_header(reader: _Reader, line: str, number: int, current: Section) -> Section | None:
+    """The section a header line starts: "Sideboard (15)", "// Commander", "Creatures (30)", Forge's "[Main]".
+
+    An unknown Forge section is reported and changes nothing (``current``)."""
+    if line[0] == "[":
+        forge = _BRACKET_HEADER.match(line)
+        if forge is None:
+            return None
+        reader.format = "forge"
+        section = section_for(forge.group("word"))
+        if section is None:
+            reader.issue(number, line, "unknown_section")
+        return section or current
+    if line.startswith(("#", "//")):
+        return _section_header(line.lstrip("#/ ").strip())
+    return _section_header(line)
 
 
 def _commanders_after_blank_line(reader: _Reader, start: int) -> None:
@@ -278,9 +369,25 @@ def _commanders_after_blank_line(reader: _Reader, start: int) -> None:
         reader.notes.append("commander_from_sideboard")
 
 
+def _commanders_from_sideboard(reader: _Reader) -> None:
+    """MTGO ``.dek``, Cockatrice and XMage keep a Commander deck's commander(s) as its only sideboard card(s):
+    with no commander named, 98–99 main-deck cards and 1–2 sideboard cards, those are the commanders."""
+    counts = dict.fromkeys(Section, 0)
+    for entry in reader.entries:
+        counts[entry.section] += entry.count
+    main, side = counts[Section.MAIN], counts[Section.SIDEBOARD]
+    if not counts[Section.COMMANDER] and 1 <= side <= 2 and main + side == 100:
+        reader.entries = [e._replace(section=Section.COMMANDER) if e.section is Section.SIDEBOARD else e
+                          for e in reader.entries]
+        reader.notes.append("commander_from_sideboard")
+
+
 def _section_header(line: str) -> Section | None:
     match = _HEADER.match(line)
-    return section_for(match.group("word")) if match else None
+    if match is None:
+        return None
+    word = match.group("word")
+    return section_for(word) or (Section.MAIN if word.lower() in _TYPE_HEADERS else None)
 
 
 def _read_common_entry(reader: _Reader, line: str, section: Section, number: int) -> bool:
@@ -288,41 +395,47 @@ def _read_common_entry(reader: _Reader, line: str, section: Section, number: int
     fast = _FAST_ENTRY.fullmatch(line)
     if fast is None:
         return False
-    count, name, category = fast.group("count", "name", "category")
+    count, name, marks, category = fast.groups()  # in pattern order; cheaper than by name
     if len(name) > MAX_NAME_LENGTH:
         return False
     if category is not None:
         section = _category_section(category) or section
-    (reader.ignored if section is Section.MAYBEBOARD else reader.entries).append(
-        DeckLine(int(count), name, section, number))
+    if marks and _COMMANDER_MARK in marks.upper():
+        section = Section.COMMANDER
+    if section is Section.MAIN:  # most lines: no call to ``add`` (see bench_decks.py)
+        reader.entries.append(DeckLine(int(count), name, section, number))
+    else:
+        reader.add(DeckLine(int(count), name, section, number))
     return True
 
 
 def _read_entry(reader: _Reader, body: str, section: Section, number: int, original: str) -> None:
-    """``[count][x] name [(SET) num] [*F*] [[Category]]`` -> an entry, or an issue."""
+    """``[count][x] [[SET:n]] name [(SET) num] [*F*] [[Category]]`` -> an entry, or an issue."""
     body = body.strip()
     if _read_common_entry(reader, body, section, number):
         return
     count, body = _split_count(body)
+    if body.startswith("["):
+        prefix = _SET_PREFIX.match(body)
+        if prefix is not None:
+            body = body[prefix.end():]
+            reader.format = "xmage" if ":" in prefix.group(0) else reader.format
     _add_entry(reader, count, body, section, number, original)
 
 
 def _add_entry(reader: _Reader, count: int, body: str, section: Section, number: int, original: str) -> None:
     """``name [(SET) num] [*F*] [[Category]]`` with its count -> an entry, or an issue."""
     if 0 < count <= MAX_COUNT and len(body) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(body):
-        entry = DeckLine(count, body, section, number)  # a plain name (CSV and .dek rows)
-        (reader.ignored if section is Section.MAYBEBOARD else reader.entries).append(entry)
+        reader.add(DeckLine(count, body, section, number))  # a plain name (CSV and .dek rows)
         return
-    name, category_section = _strip_suffixes(body)
-    if category_section is not None:
-        section = category_section
+    name, marked_section = _strip_suffixes(body)
+    if marked_section is not None:
+        section = marked_section
     reason = _name_problem(name) or _count_problem(count)
     if reason:
         reader.issue(number, original, reason)
-    elif section is Section.MAYBEBOARD:
-        reader.ignored.append(DeckLine(count, name, section, number))
     else:
-        reader.entries.append(DeckLine(count, name, section, number))
+        reader.add(DeckLine(count, name, section, number))
 
 
 _TIMES = ("x", "X", "×", "ｘ", "Ｘ")
@@ -335,7 +448,7 @@ def _split_count(body: str) -> tuple[int, str]:
     parts = body.split(None, 1)
     head = parts[0] if parts else ""
     digits = head[:-1] if head.endswith(_TIMES) else head
-    if not digits.isdigit():
+    if not digits.isdecimal():  # not isdigit: "²" is a digit int() refuses
         return 1, body
     rest = parts[1] if len(parts) > 1 else ""
     if rest[:1] in _TIMES and rest[1:2].isspace() and not head.endswith(_TIMES):
@@ -344,11 +457,16 @@ def _split_count(body: str) -> tuple[int, str]:
 
 
 def _strip_suffixes(body: str) -> tuple[str, Section | None]:
-    """Remove printing details and Archidekt categories; a category may name the section.
+    """Remove printing details, tags and Archidekt categories; a category or ``*CMDR*`` may name the section.
 
-    The chain of suffixes is matched once from where it starts (a space before "(", "[", "*" or "^"),
+    Forge's ``Name|SET|1`` ends the name at the first ``|``; TappedOut's ``#tags`` run to the end of the line.
+    The chain of suffixes is matched once from where it starts (a space before "(", "[", "*", "^" or "<"),
     trying later starts when an earlier "(" belongs to the name ("Erase (Not the Urza's Legacy One)")."""
-    if "(" not in body and "[" not in body and "*" not in body and "^" not in body:
+    if "|" in body:
+        body = body.split("|", 1)[0].rstrip()
+    if "#" in body:
+        body = _TAGS.sub("", body)
+    if "(" not in body and "[" not in body and "*" not in body and "^" not in body and "<" not in body:
         return body, None  # fast path: a plain "1 Name" line
     for start in _SUFFIX_START.finditer(body):
         if start.start() == 0:
@@ -356,10 +474,13 @@ def _strip_suffixes(body: str) -> tuple[str, Section | None]:
         chain = _SUFFIX_CHAIN.fullmatch(body, start.start())
         if chain is None:
             continue
+        suffixes = chain.group(0)
         section: Section | None = None
-        if "[" in chain.group(0):
-            for category in _CATEGORY.findall(chain.group(0)):
+        if "[" in suffixes:
+            for category in _CATEGORY.findall(suffixes):
                 section = _category_section(category) or section
+        if _COMMANDER_MARK in suffixes.upper():
+            section = Section.COMMANDER
         return body[: start.start()], section
     return body, None
 
@@ -368,8 +489,16 @@ _CATEGORY_END = re.compile(r"[{,;]")
 
 
 def _category_section(category: str) -> Section | None:
-    """Archidekt's first category names the section: "Commander{top}", "Maybeboard{noDeck}{noPrice}"."""
-    return section_for(_CATEGORY_END.split(category, maxsplit=1)[0].strip())
+    """Archidekt's first category names the section: "Commander{top}", "Maybeboard{noDeck}{noPrice}".
+
+    A category marked ``{noDeck}`` is, as Archidekt means it, not part of the deck: a custom one ("Ideas{noDeck}")
+    is left out like the maybeboard. ``{noPrice}`` only keeps the card out of the price: still in the deck."""
+    first = _CATEGORY_END.split(category, maxsplit=1)[0].strip()
+    section = section_for(first)
+    if section is None and "{nodeck}" in category.lower():
+        section = section_for(first.split(None, 1)[0]) if first else None  # "Tokens & Extras{noDeck}"
+        return section if section in IGNORED_NOTES else Section.MAYBEBOARD
+    return section
 
 
 def _name_problem(name: str) -> str | None:
@@ -405,7 +534,7 @@ def _looks_like_csv_header(first_line: str) -> bool:
 def parse_csv(text: str) -> Decklist:
     """A CSV export: a header row naming count and name columns (Moxfield, Archidekt, Deckbox), or
     header-less ``count,name`` rows."""
-    reader = _Reader()
+    reader = _Reader(format="csv")
     rows = csv.reader(io.StringIO(text))
     columns: dict[str, int] | None = None
     try:
@@ -420,7 +549,7 @@ def parse_csv(text: str) -> Decklist:
             _read_csv_row(reader, cells, columns, number)
     except csv.Error:
         raise DecklistRefused("bad_csv", line=rows.line_num) from None
-    return reader.result("csv")
+    return reader.result()
 
 
 def _csv_columns(cells: list[str]) -> dict[str, int]:
@@ -444,7 +573,7 @@ def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | N
     except (IndexError, KeyError):
         reader.issue(number, original, "missing_column")
         return
-    if not count_text.isdigit():
+    if not count_text.isdecimal():
         reader.issue(number, original, "bad_count")
         return
     section = Section.MAIN
@@ -453,45 +582,57 @@ def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | N
     _add_entry(reader, int(count_text), name, section, number, original)
 
 
-# -- MTGO .dek XML --------------------------------------------------------------------------------
+# -- XML: MTGO .dek, Cockatrice .cod ---------------------------------------------------------------
+
+_XML_FORMATS = {"Deck": "dek", "cockatrice_deck": "cod"}
+_COD_ZONES = {"main": Section.MAIN, "side": Section.SIDEBOARD, "tokens": Section.EXTRA}
 
 
-def parse_dek(text: str) -> Decklist:
-    """MTGO's ``.dek``: ``<Cards Quantity="1" Sideboard="false" Name="..."/>`` elements.
+def parse_xml(text: str) -> Decklist:
+    """MTGO's ``.dek`` (``<Cards Quantity="1" Sideboard="false" Name="..."/>``) or Cockatrice's ``.cod``
+    (``<zone name="main"><card number="1" name="..."/></zone>``), told apart by the root element.
 
-    MTGO keeps a Commander deck's commander(s) as its only sideboard card(s): when the main deck has
-    98–99 cards and the sideboard 1–2, those are read as the commanders (and a note says so).
+    Both keep a Commander deck's commander(s) as the only sideboard card(s) (see ``_commanders_from_sideboard``).
+    Another XML document reads as format ``xml`` with no cards, and is refused as such.
     """
     if "<!ENTITY" in text or "<!DOCTYPE" in text:
         raise DecklistRefused("bad_xml", line=1)  # no entity expansion tricks in a deck file
-    reader = _Reader()
-    sideboard: list[DeckLine] = []
+    reader = _Reader(format="")
+    zone = [Section.MAIN]
     parser = expat.ParserCreate()
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        if tag != "Cards":
-            return
-        number = parser.CurrentLineNumber
-        name = (attrs.get("Name") or "").strip()
-        quantity = (attrs.get("Quantity") or "").strip()
-        if not quantity.isdigit():
-            reader.issue(number, f'<Cards Quantity="{quantity}" Name="{name}">', "bad_count")
-            return
-        in_sideboard = (attrs.get("Sideboard") or "").lower() == "true"
-        before = len(reader.entries)
-        _add_entry(reader, int(quantity), name, Section.SIDEBOARD if in_sideboard else Section.MAIN, number,
-                   f'<Cards Quantity="{quantity}" Name="{name}">')
-        if in_sideboard and len(reader.entries) > before:
-            sideboard.append(reader.entries[-1])
+        if tag == "Cards" and reader.format == "dek":  # first: a .dek is almost only these
+            in_sideboard = (attrs.get("Sideboard") or "").lower() == "true"
+            _xml_card(reader, attrs.get("Quantity"), attrs.get("Name"),
+                      Section.SIDEBOARD if in_sideboard else Section.MAIN, parser.CurrentLineNumber)
+        elif not reader.format:
+            reader.format = _XML_FORMATS.get(tag, "xml")  # the root element
+        elif tag == "zone" and reader.format == "cod":
+            name = (attrs.get("name") or "").strip()
+            zone[0] = _COD_ZONES.get(name.lower()) or section_for(name) or Section.SIDEBOARD
+        elif tag == "card" and reader.format == "cod":
+            _xml_card(reader, attrs.get("number"), attrs.get("name"), zone[0], parser.CurrentLineNumber)
 
     parser.StartElementHandler = start
     try:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
         raise DecklistRefused("bad_xml", line=exc.lineno) from None
-    main_count = sum(e.count for e in reader.entries if e.section is Section.MAIN)
-    side_count = sum(e.count for e in sideboard)
-    if 1 <= side_count <= 2 and main_count + side_count == 100:
-        reader.entries = [e._replace(section=Section.COMMANDER) if e in sideboard else e for e in reader.entries]
-        reader.notes.append("commander_from_sideboard")
-    return reader.result("dek")
+    _commanders_from_sideboard(reader)
+    return reader.result()
+
+
+def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: Section, number: int) -> None:
+    """One card element: its count attribute must be a number, its name a card name."""
+    quantity, name = (quantity or "").strip(), (name or "").strip()
+    if quantity.isdecimal() and 0 < int(quantity) <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH \
+            and _FAST_NAME.fullmatch(name):
+        entry = DeckLine(int(quantity), name, section, number)  # the common case, nothing to explain
+        reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
+        return
+    shown = f'<card quantity="{quantity}" name="{name}">'
+    if not quantity.isdecimal():
+        reader.issue(number, shown, "bad_count")
+        return
+    _add_entry(reader, int(quantity), name, section, number, shown)

@@ -78,7 +78,10 @@ def note_message(note: Note, language: str = "en") -> str:
 
 
 def refusal_message(refusal: DecklistRefused, language: str = "en") -> str:
-    return t(f"deck.refused.{refusal.reason}", language, **refusal.values)
+    values = dict(refusal.values)
+    if "format" in values:  # "no_cards": name the format the list looked like, in the reader's language
+        values["format"] = t(f"deck.format.{values['format']}", language)
+    return t(f"deck.refused.{refusal.reason}", language, **values)
 
 
 def verdict_headline(verdict: Verdict, language: str = "en") -> str:

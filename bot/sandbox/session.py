@@ -41,7 +41,9 @@ class LogEntry:
 class SandboxSession:
     def __init__(self, config: Config, *, quiet: float = 0.6) -> None:
         """``quiet``: how long to wait for more output while bot tasks are pending (see ``RemoteDriver``)."""
-        self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0)
+        # No scheduled card download from a sandbox (issue #16): it plays with the cards it has.
+        self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0,
+                                         cards__auto_sync=False)
         self.fake = FakeDiscord()
         self.guild = standard_world(self.fake, members=USERS)
         self.server = FakeDiscordServer(self.fake, token=SANDBOX_TOKEN)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,11 +33,17 @@ from bot.domain.rules import (
     summarise,
 )
 from bot.storage.db import Database
+from bot.storage.deck_changes import DeckChangeRepository
 from bot.storage.decks import DeckRecord, DeckRepository
+from bot.workers import run_inline
 
 log = logging.getLogger(__name__)
 
 MAX_DECK_NAME = 64
+
+# How a check is run: ``await offload(fn, *args)``. The bot passes its work pool (``WorkPool.run``) so
+# checks never run on the event loop; the CLI runs them inline.
+Offload = Callable[..., Awaitable[Any]]
 
 
 class CardSource(CardResolver, Protocol):
@@ -121,21 +127,26 @@ def _verdict_json(verdict: Verdict) -> str:
 class DeckService:
     """Registered decks of each (server, user) over the deck repository and the card database."""
 
-    def __init__(self, db: Database, cards: CardSource, cards_version: str = "") -> None:
+    def __init__(self, db: Database, cards: CardSource, cards_version: str = "", *,
+                 offload: Offload = run_inline) -> None:
         self.repository = DeckRepository(db)
+        self.changes = DeckChangeRepository(db)
         self.cards = cards
         self.cards_version = cards_version
+        self.offload = offload
 
-    def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
-              commander_names: Iterable[str] = ()) -> DeckCheck:
-        return check_deck_text(data, self.cards, ruleset, filename, commander_names)
+    async def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
+                    commander_names: Iterable[str] = ()) -> DeckCheck:
+        """Parse, resolve and check through ``offload`` (the bot's work pool). Raises what the check
+        raises (``DecklistRefused``) and what the pool raises (``JobTimeout``): nothing is stored then."""
+        return await self.offload(check_deck_text, data, self.cards, ruleset, filename, tuple(commander_names))
 
     async def register(self, guild_id: int, user_id: int, name: str, data: bytes | str, ruleset: str, *,
                        filename: str | None = None, commander_names: Iterable[str] = (),
                        overwrite: bool = False) -> RegisterResult:
         """Check and save a deck. An existing name is replaced only with ``overwrite=True``."""
         name = clean_deck_name(name)
-        result = self.check(data, ruleset, filename, commander_names)
+        result = await self.check(data, ruleset, filename, commander_names)
         existing = await self.repository.get(guild_id, user_id, name)
         if existing is not None and not overwrite:
             return RegisterResult(None, result, needs_confirmation=True)
@@ -146,6 +157,7 @@ class DeckService:
             guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
             resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
             verdict=_verdict_json(result.verdict), cards_version=self.cards_version)
+        await self.changes.clear(record.id)  # a verdict change by new card data is no news after this
         return RegisterResult(record, result, needs_confirmation=False)
 
     async def list_decks(self, guild_id: int, user_id: int) -> list[DeckRecord]:
@@ -156,7 +168,7 @@ class DeckService:
 
     async def show(self, record: DeckRecord, ruleset: str) -> DeckCheck:
         """Re-check a stored list (cheap: ~1 ms) so the shown verdict is current; store it if it changed."""
-        result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
+        result = await self.check(record.raw_list, ruleset, commander_names=record.commanders)
         await self._store_verdict(record, result, ruleset)
         return result
 
@@ -188,18 +200,41 @@ class DeckService:
         """Re-check every deck of a server under its new ruleset; returns how many verdicts changed."""
         changed = 0
         for record in await self.repository.list_for_guild(guild_id):
-            result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
-            changed += await self._store_verdict(record, result, ruleset)
+            changed += await self._recheck(record, ruleset)
         return changed
 
     async def recheck_stale(self, ruleset_for: Any) -> int:
-        """Re-check decks checked against older card data (``cards_version`` differs)."""
+        """Re-check decks checked against older card data (``cards_version`` differs), each check through
+        the work pool so the event loop keeps answering. A deck whose status changed is recorded in
+        ``changes`` for its owner's notice and ``/deck list``."""
         changed = 0
         for record in await self.repository.list_stale(self.cards_version):
-            ruleset = await ruleset_for(record.guild_id)
-            result = self.check(record.raw_list, ruleset, commander_names=record.commanders)
-            changed += await self._store_verdict(record, result, ruleset)
+            changed += await self._recheck(record, await ruleset_for(record.guild_id), note_change=True)
         return changed
+
+    async def _recheck(self, record: DeckRecord, ruleset: str, *, note_change: bool = False) -> int:
+        """One deck re-checked and its verdict stored. A check that fails or times out stores nothing:
+        the deck keeps its old verdict, ruleset and card data version (so it still reads as checked
+        under the old ones, and the next re-check or ``/deck show`` tries again). With ``note_change``
+        (new card data), a changed status is recorded for the owner's notice."""
+        try:
+            result = await self.check(record.raw_list, ruleset, commander_names=record.commanders)
+        except Exception:
+            log.warning("re-check of deck %s (%s) failed: verdict left as it was", record.id, record.name,
+                        exc_info=True)
+            return 0
+        stored = await self._store_verdict(record, result, ruleset)
+        if stored and note_change:
+            await self._record_change(record, result)
+        return stored
+
+    async def _record_change(self, record: DeckRecord, result: DeckCheck) -> None:
+        """Remember a status change with the problems that are new in the verdict (the reason to tell)."""
+        if record.status == result.verdict.status:
+            return
+        before = {(p.get("key"), p.get("card")) for p in json.loads(record.verdict or "{}").get("problems", [])}
+        new = [(p.key, p.card) for p in result.verdict.problems if (p.key, p.card) not in before]
+        await self.changes.record(record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5])
 
     async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
         resolved, verdict = _resolved_json(result.deck), _verdict_json(result.verdict)
@@ -227,5 +262,5 @@ def export_text(deck: ResolvedDeck) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["DeckCards", "DeckCheck", "DeckNameError", "DeckService", "DecklistRefused", "RegisterResult",
+__all__ = ["DeckCards", "DeckCheck", "DeckNameError", "DeckService", "DecklistRefused", "Offload", "RegisterResult",
            "check_deck_text", "clean_deck_name", "export_text"]

@@ -33,8 +33,8 @@ class DeckSource(Protocol):
 
     async def get(self, guild_id: int, user_id: int, name: str) -> Any: ...
 
-    def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
-              commander_names: Sequence[str] = ()) -> Any: ...
+    async def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
+                    commander_names: Sequence[str] = ()) -> Any: ...
 
 
 @dataclass
@@ -200,7 +200,8 @@ class MatchService:
             record = await self.decks.get(game.row.guild_id or 0, user_id, player.deck)
         if record is None:
             raise SwapError("no_deck")
-        return self.decks.check(record.raw_list, game.state.ruleset, commander_names=record.commanders).deck
+        checked = await self.decks.check(record.raw_list, game.state.ruleset, commander_names=record.commanders)
+        return checked.deck
 
     async def played_deck(self, game: LoadedGame, user_id: int) -> SwapVerdict:
         """The deck as it will be played in this game (registered list + the match's swaps so far)."""

@@ -1,4 +1,9 @@
-"""Per-server settings (ruleset, locale, thread preference, organiser and winner roles)."""
+"""Per-server settings (ruleset, locale, thread preference, organiser and winner roles).
+
+Read for almost every interaction (the reply language, the ruleset), so answers are cached in memory:
+a press or a ``/ping`` then needs no database round trip before it is answered. The repository is the
+only writer.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +28,15 @@ _COLUMNS = [f.name for f in fields(GuildSettings)]
 class GuildSettingsRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._cache: dict[int, GuildSettings] = {}
 
     async def get(self, guild_id: int) -> GuildSettings:
+        cached = self._cache.get(guild_id)
+        if cached is None:
+            cached = self._cache[guild_id] = await self._read(guild_id)
+        return cached
+
+    async def _read(self, guild_id: int) -> GuildSettings:
         row = await self.db.fetchone(
             f"SELECT {', '.join(_COLUMNS)} FROM guild_settings WHERE guild_id = ?", (guild_id,))
         if row is None:
@@ -43,4 +55,5 @@ class GuildSettingsRepository:
             f"INSERT INTO guild_settings ({', '.join(_COLUMNS)}, updated_at) VALUES ({placeholders}, ?) "
             f"ON CONFLICT (guild_id) DO UPDATE SET {updates}, updated_at = excluded.updated_at",
             (*values, now_iso()))
+        self._cache[guild_id] = settings
         return settings

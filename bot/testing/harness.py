@@ -43,7 +43,8 @@ def default_config(tmp_path: Path, cards_path: str | Path | None = None, **overr
     """Defaults (ignoring any ./config.toml and the environment) with a database in ``tmp_path``."""
     base = Config({(s.section, s.key): s.default for s in SETTINGS}, "test")
     values = {"database__path": str(tmp_path / "podkeeper.sqlite3"), "discord__token": "",
-              "cards__path": str(cards_path or HARNESS_CARDS)}
+              "cards__path": str(cards_path or HARNESS_CARDS),
+              "cards__auto_sync": False}  # a test never downloads card data unless it asks to (local server)
     values.update(overrides)
     return base.with_values(**values)
 
@@ -232,10 +233,14 @@ class DiscordHarness(InteractionDriver):
                 return
             await asyncio.wait(active, timeout=0.02)
             state = (len(self.fake.requests), frozenset(map(id, pending())))
-            if state != last_state or loop.time() < not_before:
+            if state != last_state or loop.time() < not_before or self._pool_busy():
                 last_state, since = state, loop.time()
             elif loop.time() - since >= quiet:
                 return
+
+    def _pool_busy(self) -> bool:
+        """The bot's work pool (``bot.workers``) is running jobs: a task awaiting one is busy, not stuck."""
+        return bool(getattr(getattr(self.bot, "workers", None), "pending", 0))
 
     async def _settle(self, before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
         """Wait for the tasks discord.py spawned for the dispatch, then for their offspring to go quiet."""

@@ -58,7 +58,8 @@ def test_scryfall_bulk_file() -> None:
 def test_mtgjson_atomic_cards_with_foreign_names() -> None:
     cards = by_name(MTGJSON_FILE)
     bolt = cards["Lightning Bolt"]
-    assert bolt.printed_names == {"ja": "稲妻", "zh-Hans": "闪电击", "zh-Hant": "閃電擊"}  # German ignored
+    assert bolt.printed_names == {"ja": "稲妻", "zh-Hans": "闪电击", "zh-Hant": "閃電擊",
+                                  "de": "Deutsch Lightning Bolt"}  # German kept since issue #16
     assert bolt.commander_legality == "legal" and bolt.color_identity == "R"
     researcher = cards["Aberrant Researcher // Perfected Form"]
     assert researcher.printed_names["ja"] == "逸脱した研究者 // 完成態"

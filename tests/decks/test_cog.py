@@ -74,7 +74,7 @@ async def test_long_verdicts_paginate_and_nothing_is_cut(h) -> None:
 
 async def test_wrong_or_binary_attachments_are_refused(h) -> None:
     wrong = await h.slash("deck check", file=UploadFile("deck.png", b"\x89PNG"))
-    assert wrong.ephemeral and ".txt, .dek or .csv" in wrong.content
+    assert wrong.ephemeral and ".txt, .dek, .cod, .dck or .csv" in wrong.content
     binary = await h.slash("deck check", file=UploadFile("deck.txt", b"\x00\x01\x02\x03 binary"))
     assert binary.ephemeral and "not a text deck list" in binary.content
 

@@ -97,7 +97,7 @@ def test_arena_about_block_is_metadata() -> None:
     ("1x", "no_name"),
     ("3", "no_name"),
     ("1 ???", "no_name"),
-    ("1 Sol Ring <script>", "bad_characters"),
+    ("1 Sol Ring <img src=x>", "bad_characters"),  # "<borderless>"-style annotations are stripped, HTML is not
     ("5000 Relentless Rats", "count_too_large"),
     ("1 " + "A" * 200, "name_too_long"),
     ("SB:", "no_name"),

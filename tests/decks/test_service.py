@@ -120,7 +120,7 @@ async def test_dek_upload_is_stored_and_exported_as_text(service) -> None:
     assert result.check.verdict.legal
     record = await service.get(GUILD, ALICE, "Dek")
     assert record.raw_list.startswith("Commander\n1 Kaalia of the Vast\n\nDeck\n")
-    again = service.check(record.raw_list, "commander")
+    again = await service.check(record.raw_list, "commander")
     assert again.verdict.legal and export_text(again.deck) == record.raw_list
 
 

@@ -80,7 +80,8 @@ async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
     await h.click(turn, label="Let it resolve", user="bob")
     assert f"<@{h.user('alice').id}>" in turn.content  # the question is alice's (H9, per player)
     refused = await h.click(turn, label="I control no creature", user="bob")
-    assert refused.ephemeral and "belongs to another challenger" in refused.content
+    assert refused.deferred  # a press is acknowledged first; the refusal follows privately
+    assert refused.followups[0].ephemeral and "belongs to another challenger" in refused.followups[0].content
     opened = await h.click(turn, label="Name the creature…", user="alice")
     await h.submit_modal(opened, {"text": "Grizzly Bears"})
     await h.click(turn, label="I control no creature", user="bob")
@@ -177,7 +178,7 @@ async def test_errors_are_localised_and_change_nothing(h):
     await h.click(lobby, label="Start")
     opened = await h.click(lobby, label="Damage…", user="alice")
     bad = await h.submit_modal(opened, {"text": "lots"}, locale="zh-TW")
-    assert bad.ephemeral and "不是整數" in bad.content
+    assert bad.followups[0].ephemeral and "不是整數" in bad.followups[0].content
     assert (await cog(h).service.load(1)).actions == []
     full = await open_table(h, "bob", "carol")
     h.add_member("dave")

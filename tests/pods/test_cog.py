@@ -91,7 +91,8 @@ async def test_the_select_picks_whose_life_the_buttons_change(h):
 async def test_outsiders_get_a_localized_ephemeral_explanation(h):
     reply = await start(h, "alice", "bob")
     refused = await h.click(reply, label="-1", user="dave")
-    assert refused.ephemeral and "Only the players of this game" in refused.content
+    assert refused.deferred  # a press is acknowledged first; the refusal follows privately
+    assert refused.followups[0].ephemeral and "Only the players of this game" in refused.followups[0].content
     refused_ja = await h.click(reply, label="± …", user="dave", locale="ja")
     assert refused_ja.ephemeral and "参加プレイヤー" in refused_ja.content
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 1
@@ -123,7 +124,7 @@ async def test_modal_amount_exact_total_and_bad_input(h):
     await h.submit_modal(opened, {"total": "12"})
     opened = await h.click(reply, label="± …", user="alice")
     bad = await h.submit_modal(opened, {"amount": "lots"})
-    assert bad.ephemeral and "not a valid amount" in bad.content
+    assert bad.followups[0].ephemeral and "not a valid amount" in bad.followups[0].content
     state = await state_of(h)
     alice = h.user("alice").id
     assert state.player(alice).life == 12
@@ -249,7 +250,7 @@ async def test_own_totals_only_option(h):
     reply = await start(h, "alice", "bob", own_totals_only=True)
     await h.select(reply.message, "pod-pick:1", [str(h.user("bob").id)], user="alice")
     refused = await h.click(reply, label="-1", user="alice")
-    assert refused.ephemeral and "only their own totals" in refused.content
+    assert refused.followups[0].ephemeral and "only their own totals" in refused.followups[0].content
 
 
 async def test_threads_when_the_server_prefers_them(h):

@@ -5,7 +5,8 @@
   whose legendary side is the flipped one (Bushi Tenderfoot: outside the battlefield a flip card has
   its unflipped characteristics).
 * ``CR 903.3`` / ``903.3a`` (commander): a legendary creature, or a card whose text says it "can be your
-  commander" (Daretti, Scrap Savant). A Background can lead only beside a "Choose a Background" creature.
+  commander" (Daretti, Scrap Savant), or a legendary card that is a creature while not on the battlefield
+  (Grist, the Hunger Tide, as ruled). A Background can lead only beside a "Choose a Background" creature.
 * ``CR 702.124`` pairs (commander): both Partner; each other's "Partner with"; both Friends forever;
   Choose a Background + a Background; Doctor's companion + a Doctor.
 """
@@ -43,15 +44,33 @@ def is_background(card: Card) -> bool:
     return "Background" in card.front.type_line.split("—", 1)[-1].split() and "Enchantment" in card.front.type_line
 
 
+_CREATURE_OFF_BATTLEFIELD = re.compile(
+    r"^As long as (?P<subject>[^\n]+?) isn't on the battlefield, it's an? [^.\n]*\bcreature\b[^.\n]*"
+    r"in addition to its other types", re.MULTILINE | re.IGNORECASE)
+
+
+def creature_off_battlefield(card: Card) -> bool:
+    """A legendary card that is a creature wherever it is but the battlefield (Grist, the Hunger Tide).
+
+    In the command zone it is a legendary creature card, so it may be a commander (CR 903.3, as ruled
+    for Grist); the 2010 rules (D3) name planeswalkers as never allowed and keep it out."""
+    front = card.front
+    if "Legendary" not in front.type_line.split("—", 1)[0] or " isn't on the battlefield" not in front.oracle_text:
+        return False
+    match = _CREATURE_OFF_BATTLEFIELD.search(strip_reminder_text(front.oracle_text))
+    return match is not None and match.group("subject") in (front.name, "this card", "This card")
+
+
 def ineligibility(card: Card, *, allow_text: bool) -> str | None:
     """Why ``card`` can't be a commander (a reason key ``deck.commander.<reason>``), or None.
 
-    ``allow_text`` is CR 903.3a ("can be your commander"), which the 2010 rules (D3) do not know.
+    ``allow_text`` is the present rules' CR 903.3 reading: "can be your commander" (903.3a) and cards
+    that are creatures off the battlefield (``creature_off_battlefield``), which the 2010 rules (D3) don't know.
     """
     front = card.front
     if _is_legendary_creature(front):
         return None
-    if allow_text and can_be_your_commander(card):
+    if allow_text and (can_be_your_commander(card) or creature_off_battlefield(card)):
         return None
     back = card.faces[1] if len(card.faces) > 1 else None
     if card.layout == "flip" and back is not None and _is_legendary_creature(back):

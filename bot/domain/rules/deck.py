@@ -3,17 +3,29 @@
 Resolution goes through anything with ``resolve(name)`` returning an object with ``card``,
 ``suggestions`` and ``ambiguous`` — in practice ``bot.cards.index.CardIndex``, the one name
 resolution every command shares. Japanese and Chinese names resolve there too.
+
+"Did you mean" is the one costly step (a fuzzy scan of ~24k names, a few ms per unknown name), so a
+check spends it on a bounded number of names: ``SuggestionBudget`` (the first ``SUGGESTED_NAMES``
+unknown names, within ``SUGGESTION_SECONDS``). Later unknown names are still listed as unknown, without
+suggestions, and ``ResolvedDeck.unsuggested`` counts them so the verdict can say so. A list of 1,000
+unknown names then costs about what a normal deck costs instead of many seconds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import copy
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple, Protocol
 
 from bot.cards.model import Card
 from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
+from bot.domain.rules.records import rules_records
+
+SUGGESTED_NAMES = 20       # "did you mean" for the first 20 unknown names of a list
+SUGGESTION_SECONDS = 2.0   # ... and only while the check's suggestions have taken less than this
 
 
 class _Resolution(Protocol):
@@ -58,6 +70,7 @@ class ResolvedDeck:
     issues: tuple[LineIssue, ...] = ()
     ignored: tuple[DeckLine, ...] = ()
     notes: tuple[str, ...] = ()
+    unsuggested: int = 0  # unknown names left without "did you mean" (the suggestion budget ran out)
 
     @cached_property
     def _by_section(self) -> dict[Section, list[DeckCard]]:
@@ -86,39 +99,110 @@ class ResolvedDeck:
         return sum(card.count for card in self.in_section(Section.COMMANDER, Section.MAIN))
 
 
-def resolve_decklist(decklist: Decklist, resolver: CardResolver,
-                     commander_names: Iterable[str] = ()) -> ResolvedDeck:
+class SuggestionBudget:
+    """How much "did you mean" work one check may do: ``names`` unknown names, ``seconds`` in all.
+
+    Counted per check (a fresh budget each time), so one huge list can't hold a worker for long and a
+    normal deck with a few typos gets every suggestion."""
+
+    def __init__(self, names: int = SUGGESTED_NAMES, seconds: float = SUGGESTION_SECONDS,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.names, self.seconds, self.clock = names, seconds, clock
+        self.suggested = 0
+        self.spent = 0.0
+
+    def allows(self) -> bool:
+        return self.suggested < self.names and self.spent < self.seconds
+
+
+def without_suggestions(resolver: CardResolver) -> CardResolver:
+    """The same resolver with "did you mean" switched off (same tiers, same cards, no fuzzy scan).
+
+    The card index computes suggestions in its ``suggest`` method; a shallow copy whose ``suggest``
+    answers nothing resolves exactly like the original for every name it knows. A resolver without
+    such a method is returned as it is (it has no costly step to skip)."""
+    target = getattr(resolver, "index", resolver)  # CardDatabase wraps the CardIndex
+    if not callable(getattr(target, "suggest", None)):
+        return resolver
+    quiet = copy.copy(target)
+    try:
+        quiet.suggest = _no_suggestions  # type: ignore[method-assign]
+    except AttributeError:  # a class with __slots__: no way to switch it off from here
+        return resolver
+    return quiet
+
+
+def _no_suggestions(name: str, limit: int = 0) -> tuple[str, ...]:
+    return ()
+
+
+def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names: Iterable[str] = (),
+                     budget: SuggestionBudget | None = None) -> ResolvedDeck:
     """Look every name up; ``commander_names`` (a command option) overrides the list's commanders.
 
     With the option, a named commander that the list has in its main deck is moved out of it (the
     list was pasted as 100 cards), and list commanders not named by the option become main-deck cards.
+    ``budget`` bounds the "did you mean" work (default: a fresh ``SuggestionBudget``).
     """
+    budget = budget if budget is not None else SuggestionBudget()
+    quiet = without_suggestions(resolver)
     entries = list(decklist.entries)
     notes = list(decklist.notes)
     chosen = [name.strip() for name in commander_names if name and name.strip()]
     if chosen:
-        entries, moved = _apply_commander_option(entries, chosen, resolver)
+        entries, moved = _apply_commander_option(entries, chosen, quiet)
         if moved:
             notes.append("commander_moved_to_main")
     cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
     exact = getattr(resolver, "get", None)  # CardIndex.get: the exact English name, no Resolution built
     cards: list[DeckCard] = []
+    lookup = _lookup(resolver)
+    unsuggested = 0
     for entry in entries:
         card = exact(entry.name) if exact is not None else None
-        if card is not None:
-            cards.append(DeckCard(entry, card))
+        if card is not None and not card.faces and card.layout != "meld":
+            cards.append(DeckCard(entry, card))  # the common case
             continue
-        known = cache.get(entry.name)
-        if known is None:
-            known = cache[entry.name] = _resolve(resolver, entry.name)
-        cards.append(DeckCard(entry, *known))
-    return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes))
+        suggestions: tuple[str, ...] = ()
+        ambiguous: tuple[str, ...] = ()
+        if card is None:
+            known = cache.get(entry.name)
+            if known is None:
+                known, skipped = _resolve(resolver, quiet, budget, entry.name)
+                cache[entry.name] = known
+                unsuggested += skipped
+            card, suggestions, ambiguous = known
+            if card is None:
+                cards.append(DeckCard(entry, None, suggestions, ambiguous))
+                continue
+        # Merged "Partner with" records and meld back faces are read as the cards they are (rules.records).
+        cards.extend(DeckCard(entry, record, suggestions, ambiguous)
+                     for record in rules_records(card, entry.name, lookup))
+    return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes), unsuggested)
 
 
-def _resolve(resolver: CardResolver, name: str) -> tuple[Card | None, tuple[str, ...], tuple[str, ...]]:
-    """The full resolution (printed names, faces, suggestions) for a name that is not exact English."""
+def _lookup(resolver: CardResolver):
+    """Exact English name -> card, for the front faces of a meld back face."""
+    exact = getattr(resolver, "get", None)
+    if exact is not None:
+        return exact
+    return lambda name: resolver.resolve(name).card
+
+
+def _resolve(resolver: CardResolver, quiet: CardResolver, budget: SuggestionBudget,
+             name: str) -> tuple[tuple[Card | None, tuple[str, ...], tuple[str, ...]], bool]:
+    """The full resolution (printed names, faces, suggestions) for a name that is not exact English,
+    and whether it is an unknown name left without suggestions because the budget was spent."""
+    if not budget.allows():
+        resolution = quiet.resolve(name)
+        unknown = resolution.card is None and not resolution.ambiguous
+        return (resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)), unknown
+    started = budget.clock()
     resolution = resolver.resolve(name)
-    return resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)
+    if resolution.card is None and not resolution.ambiguous:
+        budget.suggested += 1
+        budget.spent += budget.clock() - started
+    return (resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)), False
 
 
 def _apply_commander_option(entries: list[DeckLine], chosen: list[str],

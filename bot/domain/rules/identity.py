@@ -12,6 +12,9 @@ Two readings, one algorithm (an ``IdentityPolicy`` says which parts of a card co
   symbols colourless (D4c), and a basic land type *is* a mana symbol (D4d). Colour indicators and
   colour-setting abilities are not mana symbols, so they do not count.
 
+Records the data stores differently from the cards (merged "Partner with" pairs, meld back faces) are
+read as the cards they are: see ``bot.domain.rules.records``.
+
 The result keeps *where* each colour came from so a verdict can say "red, from the colour indicator
 of Homicidal Brute" instead of just "red".
 """
@@ -24,6 +27,7 @@ from enum import StrEnum
 
 from bot.cards.mana import symbols
 from bot.cards.model import WUBRG, Card, Face, wubrg
+from bot.domain.rules.records import is_merged_partners
 
 _REMINDER = re.compile(r"\([^()]*\)")
 _COLOUR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
@@ -170,7 +174,9 @@ def card_identity(card: Card, policy: IdentityPolicy) -> Identity:
     if cached is not None:
         return cached
     origins: list[ColourOrigin] = []
-    for position, face in enumerate(card.all_faces):
+    # Two "Partner with" cards merged into one record are two cards: the record speaks for its front.
+    faces = (card.front,) if is_merged_partners(card) else card.all_faces
+    for position, face in enumerate(faces):
         origins.extend(_face_origins(face, position == 0, policy))
     if card.faces and policy.colour_indicator:
         # Some records carry the indicator only on the card (Dryad Arbor-like data).

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.cards.model import Card
-from bot.domain.decklist import Section
+from bot.domain.decklist import NOTE_SECTIONS, Section
 from bot.domain.rules.commanders import ineligibility, pair_eligible, valid_pair
 from bot.domain.rules.deck import DeckCard, ResolvedDeck
 from bot.domain.rules.facts import CardFacts, facts_for
@@ -103,10 +103,15 @@ def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
 def _notes(deck: ResolvedDeck, ruleset: Ruleset) -> tuple[Note, ...]:
     notes: list[Note] = []
     for key in dict.fromkeys(deck.notes):
-        if key == "maybeboard_ignored":
-            notes.append(Note(key, {"count": sum(line.count for line in deck.ignored)}))
+        if key in NOTE_SECTIONS:  # maybeboard, display cards, planes, schemes, tokens: left out, with a count
+            section = NOTE_SECTIONS[key]
+            notes.append(Note(key, {"count": sum(line.count for line in deck.ignored if line.section is section)}))
         else:
             notes.append(Note(key))
+    if deck.unsuggested:
+        unknown = len({card.entry.name for card in deck.unresolved if not card.ambiguous})
+        notes.append(Note("suggestions_limited", {"suggested": unknown - deck.unsuggested,
+                                                  "count": deck.unsuggested}))
     sideboard = sum(c.count for c in deck.in_section(Section.SIDEBOARD))
     if ruleset.sideboard_sizes is None and sideboard:
         notes.append(Note("sideboard_ignored", {"count": sideboard}))

@@ -1,0 +1,115 @@
+"""The work pool (bot.workers): jobs run in forked worker processes, shared objects arrive by reference
+and are re-forked when they change, time limits, dead workers, and the per-user limit on heavy jobs."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.domain.decklist import DecklistRefused
+from bot.workers import JobTimeout, TooManyJobs, WorkPool, in_worker
+
+
+def where() -> tuple[int, bool]:
+    return os.getpid(), in_worker()
+
+
+def read_shared(box: Box) -> str:
+    return box.value
+
+
+def wait_for(path: str, limit: float = 10.0) -> str:
+    ends = time.monotonic() + limit
+    while not os.path.exists(path) and time.monotonic() < ends:
+        time.sleep(0.01)
+    return "released"
+
+
+def die() -> None:
+    os._exit(70)
+
+
+class Box:
+    """Not picklable (it holds a lock): it can only reach a worker as a shared object."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        self.lock = threading.Lock()
+        self.version = 1
+
+
+@pytest.fixture
+async def pool():
+    workers = WorkPool(timeout=10)
+    yield workers
+    workers.close()
+
+
+async def test_jobs_run_in_worker_processes_not_on_the_loop(pool: WorkPool) -> None:
+    pid, in_child = await pool.run(where)
+    assert in_child and pid != os.getpid()
+    assert pool.ran["where"] == 1
+
+
+async def test_shared_objects_reach_workers_by_reference_and_new_versions_fork_new_workers(pool: WorkPool) -> None:
+    box = Box("first")
+    with pytest.raises(TypeError):
+        pickle.dumps(box)
+    pool.share(box, version=lambda: box.version)
+    assert await pool.run(read_shared, box) == "first"
+    box.value = "second"  # forked workers keep the copy they inherited ...
+    assert await pool.run(read_shared, box) == "first"
+    box.version = 2       # ... until the object says it changed: then new workers see it
+    assert await pool.run(read_shared, box) == "second"
+
+
+async def test_a_job_over_its_time_limit_raises_job_timeout(pool: WorkPool, tmp_path: Path) -> None:
+    gate = tmp_path / "go"
+    with pytest.raises(JobTimeout):
+        await pool.run(wait_for, str(gate), timeout=0.2)
+    gate.touch()
+
+
+async def test_a_dead_worker_fails_its_jobs_and_the_next_job_gets_new_workers(pool: WorkPool) -> None:
+    with pytest.raises(Exception) as failure:
+        await pool.run(die)
+    assert "terminated abruptly" in str(failure.value) or "broken" in str(failure.value).lower()
+    pid, in_child = await pool.run(where)
+    assert in_child and pid != os.getpid()
+
+
+async def test_the_loop_keeps_turning_while_workers_are_busy(pool: WorkPool, tmp_path: Path) -> None:
+    gate = tmp_path / "go"
+    jobs = [asyncio.create_task(pool.run(wait_for, str(gate))) for _ in range(pool.workers + 1)]
+    ticks = 0
+    for _ in range(20):
+        await asyncio.sleep(0.005)
+        ticks += 1
+    assert ticks == 20 and not any(job.done() for job in jobs)
+    gate.touch()
+    assert await asyncio.gather(*jobs) == ["released"] * (pool.workers + 1)
+
+
+def test_heavy_jobs_are_limited_per_user_and_slots_come_back() -> None:
+    pool = WorkPool(per_user=2, processes=False)
+    with pool.heavy(1), pool.heavy(1):
+        with pytest.raises(TooManyJobs) as refused, pool.heavy(1):
+            pass
+        assert refused.value.limit == 2
+        with pool.heavy(2):  # someone else is not affected
+            assert pool.heavy_jobs(2) == 1
+    with pytest.raises(RuntimeError), pool.heavy(1):
+        raise RuntimeError("the job failed")
+    assert pool.heavy_jobs(1) == 0
+    pool.close()
+
+
+def test_a_refused_list_survives_the_trip_back_from_a_worker() -> None:
+    refusal = pickle.loads(pickle.dumps(DecklistRefused("too_many_lines", lines=1200, limit=1000)))
+    assert refusal.reason == "too_many_lines" and refusal.values == {"lines": 1200, "limit": 1000}
