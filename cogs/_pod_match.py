@@ -10,6 +10,7 @@ or one at a time with ``/sideboard swap`` (autocomplete from the player's own li
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -83,6 +84,7 @@ class MatchStep:
     def __init__(self, cog: PodsCog) -> None:
         self.cog = cog
         self._service: MatchService | None = None
+        self._closing: dict[int, tuple[float, asyncio.TimerHandle]] = {}  # game -> (closes at, board refresh)
 
     @property
     def service(self) -> MatchService:
@@ -119,10 +121,32 @@ class MatchStep:
             text = tr("match.board.swaps_open")
         else:
             text = tr("match.board.swaps_until", when=f"<t:{int(window.closes_at.timestamp())}:R>")
+            self._refresh_when_closed(loaded.game_id, window.closes_at.timestamp())
         embed.add_field(name=tr("match.board.sideboard"), value=text, inline=False)
         if view is not None:
             view.add_item(MatchButton(loaded.game_id, "swap", label=tr("match.button.sideboard"), row=4,
                                       style=discord.ButtonStyle.primary))
+
+    def _refresh_when_closed(self, game_id: int, closes_at: float) -> None:
+        """Edit the board once the window has closed, so its Sideboard button goes away. Only cosmetic:
+        a press after the deadline is refused anyway (the window is computed from stored times)."""
+        known = self._closing.get(game_id)
+        if known is not None and known[0] == closes_at:
+            return
+        if known is not None:
+            known[1].cancel()
+        delay = max(0.0, closes_at - self.service.now().timestamp()) + 1
+        handle = asyncio.get_running_loop().call_later(delay, self._closed, game_id)
+        self._closing[game_id] = (closes_at, handle)
+
+    def _closed(self, game_id: int) -> None:
+        self._closing.pop(game_id, None)
+        self.cog.updater.request(game_id)
+
+    def cancel(self) -> None:
+        for _, handle in self._closing.values():
+            handle.cancel()
+        self._closing.clear()
 
     async def _decorate_match(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,
                               tr: Translate) -> None:

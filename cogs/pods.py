@@ -356,6 +356,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         self.updater.cancel()
         self.mulligan_step.cancel()
+        self.match_step.cancel()
 
     # -- languages -------------------------------------------------------------------------------------
 

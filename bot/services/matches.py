@@ -158,7 +158,7 @@ class MatchService:
             await self.repo.append(match_id, m.MatchEvent(seq=loaded.events[-1].seq + 1, kind=m.UNDO, actor=actor,
                                                           at=self.pods.clock(), data={"seqs": [seq]}))
             await self.repo.abandon_game(game_id)
-            self.pods._games.pop(game_id, None)  # the cached row still says "open"
+            self.pods.forget(game_id)  # the cached row still says "open"
             return await self.get(match_id)
 
     async def tournament_records(self, tournament_id: int) -> list[MatchRecord]:

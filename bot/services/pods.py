@@ -111,6 +111,10 @@ class PodService:
         self._games[game_id] = loaded
         return loaded
 
+    def forget(self, game_id: int) -> None:
+        """Drop a cached game so the next read refolds it from the database (its row changed elsewhere)."""
+        self._games.pop(game_id, None)
+
     async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:
         return await self.repo.recent(guild_id, limit)
 
