@@ -22,6 +22,7 @@ from bot.domain.decklist import Section
 from bot.domain.pod import PodError
 from bot.domain.sideboard import Swap, SwapError, names_in, parse_swaps
 from bot.i18n import Translate
+from bot.services.decks import DeckService
 from bot.services.matches import MatchService, is_match
 from bot.services.pods import LoadedGame
 
@@ -89,7 +90,9 @@ class MatchStep:
     @property
     def service(self) -> MatchService:
         if self._service is None:
-            self._service = MatchService(self.cog.bot.db, self.cog.service, self.cog.decks())  # type: ignore[attr-defined]
+            bot = self.cog.bot
+            decks = DeckService(bot.db, bot.cards, offload=bot.workers.run)  # type: ignore[attr-defined]
+            self._service = MatchService(bot.db, self.cog.service, decks)  # type: ignore[attr-defined]
         return self._service
 
     # -- starting --------------------------------------------------------------------------------------

@@ -41,6 +41,13 @@ class SwapError(Exception):
         self.key = f"sideboard.error.{key}"
         self.values = values
 
+    def __reduce__(self):  # raised in a worker process of the pool, re-raised in the bot with its values
+        return _swap_error, (self.key.removeprefix("sideboard.error."), self.values)
+
+
+def _swap_error(key: str, values: dict[str, Any]) -> SwapError:
+    return SwapError(key, **values)
+
 
 @dataclass(frozen=True)
 class Swap:

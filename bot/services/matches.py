@@ -10,7 +10,7 @@ checked here, against the registered deck and the injected clock (the PodService
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -18,9 +18,9 @@ from typing import Any, Protocol
 from bot.domain import match as m
 from bot.domain import pod
 from bot.domain.pod import PodState
-from bot.domain.rules import ResolvedDeck
 from bot.domain.sideboard import Swap, SwapError, SwapVerdict, Window, check_swaps, parse_time, swap_window
 from bot.domain.tournament.matches import MatchRecord
+from bot.services.decks import check_deck_text
 from bot.services.pods import LoadedGame, PodService
 from bot.storage.db import Database
 from bot.storage.matches import MatchRepository, MatchRow
@@ -29,12 +29,21 @@ MATCH_RULESET = "duel-zh"  # a duel-zh pod of exactly two players is a match (00
 
 
 class DeckSource(Protocol):
-    """What swaps need of the deck service: the stored list, re-resolved (``DeckService``)."""
+    """What swaps need of the deck service (``DeckService``): the stored list, the card data, and the
+    offload function (the bot's work pool) that runs the checks off the event loop."""
+
+    cards: Any
+    offload: Callable[..., Awaitable[Any]]
 
     async def get(self, guild_id: int, user_id: int, name: str) -> Any: ...
 
-    async def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
-                    commander_names: Sequence[str] = ()) -> Any: ...
+
+def check_registered_swaps(raw_list: str, cards: Any, ruleset: str, commanders: tuple[str, ...],
+                           before: tuple[Swap, ...], new: tuple[Swap, ...]) -> SwapVerdict:
+    """Parse and resolve a stored list, then apply and check swaps: CPU work for the pool (picklable in
+    and out; a refusal is a picklable ``SwapError``)."""
+    deck = check_deck_text(raw_list, cards, ruleset, commander_names=commanders).deck
+    return check_swaps(deck, ruleset, before, new)
 
 
 @dataclass
@@ -192,21 +201,21 @@ class MatchService:
                            between_games=number >= 2, rule_on=await self.sideboard_rule(game.row.guild_id),
                            declared_at=declared_at, now=self.now())
 
-    async def deck_of(self, game: LoadedGame, user_id: int) -> ResolvedDeck:
-        """The player's registered deck as listed (before any swap)."""
+    async def _check(self, game: LoadedGame, user_id: int, new: Sequence[Swap]) -> SwapVerdict:
+        """The player's registered deck with the match's swaps so far, then ``new``, checked in the pool."""
         player = game.state.player(user_id)
         record = None
         if player.deck and self.decks is not None:
             record = await self.decks.get(game.row.guild_id or 0, user_id, player.deck)
-        if record is None:
+        if record is None or self.decks is None:
             raise SwapError("no_deck")
-        checked = await self.decks.check(record.raw_list, game.state.ruleset, commander_names=record.commanders)
-        return checked.deck
+        before = tuple(Swap.from_data(s) for s in pod.played_swaps(game.state).get(user_id, []))
+        return await self.decks.offload(check_registered_swaps, record.raw_list, self.decks.cards,
+                                        game.state.ruleset, tuple(record.commanders), before, tuple(new))
 
     async def played_deck(self, game: LoadedGame, user_id: int) -> SwapVerdict:
         """The deck as it will be played in this game (registered list + the match's swaps so far)."""
-        before = [Swap.from_data(s) for s in pod.played_swaps(game.state).get(user_id, [])]
-        return check_swaps(await self.deck_of(game, user_id), game.state.ruleset, before, [])
+        return await self._check(game, user_id, ())
 
     async def swap(self, game_id: int, actor: int, swaps: Sequence[Swap]) -> tuple[LoadedGame, SwapVerdict]:
         """Check ``swaps`` (the window, the rules of D7, the deck's legality) and store them as pod events.
@@ -218,8 +227,7 @@ class MatchService:
         window = await self.window(game)
         if not window.open:
             raise SwapError(window.reason)
-        before = [Swap.from_data(s) for s in pod.played_swaps(game.state).get(actor, [])]
-        verdict = check_swaps(await self.deck_of(game, actor), game.state.ruleset, before, list(swaps))
+        verdict = await self._check(game, actor, swaps)
         for swap in swaps:
             game = await self.pods.change(game_id, actor, pod.SWAP, player=actor, **swap.as_data())
         return game, verdict

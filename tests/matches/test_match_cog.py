@@ -72,6 +72,7 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     opened = await h.click(panel, label="Swap cards…", user="alice")
     done = await h.submit_modal(opened, {"swaps": "Anger -> Lightning Bolt\nMountain -> Badlands"})
     assert "2 swaps made" in done.text and "legal" in done.text
+    assert h.bot.workers.ran["check_registered_swaps"] >= 2  # the checks ran in the work pool, off the loop
 
     choices = await h.autocomplete("sideboard swap", "out", "ang", user="alice")
     assert "Anger" not in [c["value"] for c in choices]  # in the sideboard now

@@ -126,3 +126,11 @@ def test_between_games_the_window_lasts_the_whole_pre_game_step():
     window = swap_window(started=False, between_games=True, rule_on=False, declared_at=None,
                          now=NOON + timedelta(days=1))
     assert window.open and window.closes_at is None
+
+
+def test_a_refusal_crosses_the_work_pool_with_its_values():
+    """Checks run in a worker process; the refusal comes back pickled and must keep its key and values."""
+    import pickle
+
+    error = pickle.loads(pickle.dumps(SwapError("commander", card="Kaalia of the Vast")))
+    assert error.key == "sideboard.error.commander" and error.values == {"card": "Kaalia of the Vast"}
