@@ -21,6 +21,7 @@ import cogs
 from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
+from bot.invite import PERMISSIONS
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
@@ -35,11 +36,16 @@ def cog_modules() -> list[str]:
 
 
 def bot_intents() -> discord.Intents:
-    """Only what slash commands need: guilds (channels, threads, roles). No privileged intents."""
+    """Only what slash commands need: guilds (channels, threads, roles). No privileged intents, and
+    not Guild Scheduled Events: the bot creates and updates its own events but listens to none."""
     intents = discord.Intents.none()
     intents.guilds = True
-    intents.guild_scheduled_events = True
     return intents
+
+
+# Text users typed (event, deck, creature, counter names) must never ping a crowd: by default only
+# user mentions notify; a message that means to ping nobody says AllowedMentions.none().
+DEFAULT_ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
 class PodkeeperBot(commands.Bot):
@@ -47,6 +53,7 @@ class PodkeeperBot(commands.Bot):
         options.setdefault("intents", bot_intents())
         options.setdefault("command_prefix", commands.when_mentioned)
         options.setdefault("help_command", None)
+        options.setdefault("allowed_mentions", DEFAULT_ALLOWED_MENTIONS)
         super().__init__(**options)
         self.config = config
         self.sync_commands = sync_commands
@@ -173,6 +180,8 @@ class PodkeeperBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
+        if await self.explain_refusal(interaction, error):
+            return
         language = await self.language_for(interaction)
         if isinstance(error, app_commands.NoPrivateMessage):
             message = t("core.error.not_in_guild", language)
@@ -183,6 +192,57 @@ class PodkeeperBot(commands.Bot):
                           exc_info=error)
             message = t("core.error.generic", language)
         await send_ephemeral(interaction, message)
+
+
+    async def explain_refusal(self, interaction: discord.Interaction, error: BaseException) -> bool:
+        """When Discord refused for lack of a permission (403, code 50013), tell the user privately,
+        in their language, what the bot lacks here; True when that was the error.
+
+        The bot's permissions in the channel come with the interaction (``app_permissions``), so the
+        permissions of the invite link it lacks can be named; when it has them all, the refusal was
+        about role order (a role above the bot's own) and the message says so.
+        """
+        original = getattr(error, "original", error)
+        if not isinstance(original, discord.Forbidden) or original.code != MISSING_PERMISSIONS:
+            return False
+        language = await self.language_for(interaction)
+        lacking = missing_permissions(interaction.app_permissions)
+        if lacking:
+            names = ", ".join(t(f"core.permission.{name}", language) for name in lacking)
+            message = t("core.error.bot_missing_permission", language, permissions=names)
+        else:
+            message = t("core.error.bot_refused", language)
+        log.warning("Discord refused %s in channel %s: %s (lacking %s)", getattr(interaction.command, "name", "?"),
+                    interaction.channel_id, original.text, lacking or "role order")
+        await send_ephemeral(interaction, message)
+        return True
+
+
+MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order
+
+
+def missing_permissions(have: discord.Permissions) -> list[str]:
+    """The invite link's permissions (``bot.invite``) that ``have`` lacks, in the invite's order."""
+    return [name for name in PERMISSIONS if not getattr(have, name)]
+
+
+async def _view_error(view: discord.ui.View, interaction: discord.Interaction, error: Exception,
+                      item: discord.ui.Item[Any]) -> None:
+    if isinstance(interaction.client, PodkeeperBot) and await interaction.client.explain_refusal(interaction, error):
+        return
+    log.error("a button or menu of %r failed (item %r)", view, item, exc_info=error)
+
+
+async def _modal_error(modal: discord.ui.Modal, interaction: discord.Interaction, error: Exception) -> None:
+    if isinstance(interaction.client, PodkeeperBot) and await interaction.client.explain_refusal(interaction, error):
+        return
+    log.error("form %r failed", modal, exc_info=error)
+
+
+# Buttons, menus (persistent DynamicItems included) and forms report errors through View.on_error /
+# Modal.on_error; as the command tree's on_error, they explain Discord's permission refusals.
+discord.ui.View.on_error = _view_error  # type: ignore[assignment,method-assign]
+discord.ui.Modal.on_error = _modal_error  # type: ignore[assignment,method-assign]
 
 
 def freeze_startup_objects() -> None:

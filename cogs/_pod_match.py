@@ -25,6 +25,7 @@ from bot.i18n import Translate
 from bot.services.decks import DeckService
 from bot.services.matches import MatchService, is_match
 from bot.services.pods import LoadedGame
+from bot.text import ECHO, fit
 
 if TYPE_CHECKING:
     from cogs.pods import PodsCog
@@ -74,9 +75,20 @@ class SwapModal(discord.ui.Modal):
         try:
             swaps = parse_swaps(self.lines.value)
         except SwapError as error:
-            await self.step.cog.send_error(interaction, error)  # type: ignore[arg-type]
+            await refuse(self.step.cog, interaction, error)
             return
         await self.step.swap(interaction, self.game_id, swaps)
+
+
+async def refuse(cog: PodsCog, interaction: discord.Interaction, error: PodError | SwapError | m.MatchError) -> None:
+    """A refusal in the reader's language; typed card names are echoed escaped and cut (``bot.text.fit``)."""
+    tr = await cog._tr(interaction)
+    values = {k: fit(v, ECHO) if isinstance(v, str) else v for k, v in error.values.items()}
+    message = tr(error.key, **values)
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
 
 
 class MatchStep:
@@ -156,7 +168,7 @@ class MatchStep:
         match = (await self.service.for_game(loaded))
         if match is None:
             return
-        state, names = match.state, {p.user_id: p.name for p in loaded.state.players}
+        state, names = match.state, {p.user_id: fit(p.name, ECHO) for p in loaded.state.players}
         number = state.game_number(loaded.game_id) or len(state.games)
         (a, b), draws = state.score, state.draws
         lines = [tr("match.board.score", first=names.get(state.players[0], "?"), second=names.get(state.players[1], "?"),
@@ -186,7 +198,7 @@ class MatchStep:
                 tr = await self.cog._tr(interaction)
                 await interaction.response.send_modal(SwapModal(self, key, tr))
         except (m.MatchError, SwapError, PodError) as error:
-            await self.cog.send_error(interaction, error)  # type: ignore[arg-type]
+            await refuse(self.cog, interaction, error)
 
     async def _offer_first(self, interaction: discord.Interaction, match_id: int) -> None:
         """Next game: the chooser (loser of the last game) gets two buttons only they can see."""
@@ -235,9 +247,10 @@ class MatchStep:
         try:
             _, verdict = await self.service.swap(game_id, interaction.user.id, swaps)
         except (SwapError, PodError) as error:
-            await self.cog.send_error(interaction, error)  # type: ignore[arg-type]
+            await refuse(self.cog, interaction, error)
             return
-        done = "\n".join(tr("match.swap.line", out=s.out, into=s.into, count=s.count) for s in swaps)
+        done = "\n".join(tr("match.swap.line", out=fit(s.out, ECHO), into=fit(s.into, ECHO), count=s.count)
+                         for s in swaps)
         status = tr(f"match.swap.status.{verdict.verdict.status}")
         await interaction.response.send_message(tr("match.swap.done", swaps=done, status=status,
                                                    count=len(swaps)), ephemeral=True)

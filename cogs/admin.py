@@ -190,7 +190,26 @@ class AdminCog(commands.Cog):
     @app_commands.rename(role=_T("role", key="app.config.role"))
     @manage_server_only
     async def config_winner_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        refusal = None if role is None else self._cannot_give(role)
+        if refusal is not None:
+            tr = await self._tr(interaction)
+            await interaction.response.send_message(tr(refusal, role=role.mention), ephemeral=True,  # type: ignore[union-attr]
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
         await self._update(interaction, "admin.config.winner_role_set", winner_role_id=role.id if role else None)
+
+    @staticmethod
+    def _cannot_give(role: discord.Role) -> str | None:
+        """Why Discord would refuse the bot giving ``role`` (message key), checked when the role is
+        chosen rather than when an event ends: Manage Roles, and a role below the bot's highest."""
+        me = role.guild.me
+        if me is None:
+            return None
+        if not me.guild_permissions.manage_roles:
+            return "core.error.no_manage_roles"
+        if role >= me.top_role or role.managed or role.is_default():
+            return "core.error.role_above_bot"
+        return None
 
 
 def _display(changes: dict[str, Any], tr: Translate) -> dict[str, str]:

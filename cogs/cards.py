@@ -17,7 +17,9 @@ from discord.ext import commands, tasks
 from bot.cards.index import Resolution, display_name, face_parts
 from bot.cards.model import Card, Face, card_name_language
 from bot.i18n import Translate
+from bot.text import ECHO, fit
 
+EMBED_TITLE_MAX = 256  # Discord's limit for an embed title
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
 IDENTITY_COLOURS = {"W": discord.Colour.from_rgb(248, 231, 185), "U": discord.Colour.from_rgb(14, 104, 171),
@@ -58,7 +60,7 @@ def card_embed(card: Card, tr: Translate) -> discord.Embed:
     """The card as an embed: name in the user's language and English, cost, type, text, P/T, identity."""
     identity = card.color_identity
     colour = IDENTITY_COLOURS.get(identity, MULTICOLOUR) if len(identity) <= 1 else MULTICOLOUR
-    embed = discord.Embed(title=display_name(card, tr.language), colour=colour)
+    embed = discord.Embed(title=display_name(card, tr.language, limit=EMBED_TITLE_MAX), colour=colour)
     if card.faces:
         for face, printed in zip(card.faces, _printed_faces(card, tr.language), strict=True):
             label = f"{printed} ({face.name})" if printed and printed != face.name else face.name
@@ -76,9 +78,9 @@ def card_embed(card: Card, tr: Translate) -> discord.Embed:
 
 def not_found_message(resolution: Resolution, tr: Translate) -> str:
     """Why no card was shown, with what the user may have meant (names are English, as stored)."""
-    name = discord.utils.escape_markdown(resolution.query)
+    name = fit(resolution.query, ECHO)
     if resolution.ambiguous:
-        return tr("cards.ambiguous", name=name, cards=", ".join(resolution.ambiguous))
+        return tr("cards.ambiguous", name=name, cards=fit(", ".join(resolution.ambiguous), 1500))
     if resolution.suggestions:
         return tr("cards.did_you_mean", name=name, suggestions=", ".join(resolution.suggestions))
     return tr("cards.not_found", name=name)
@@ -121,8 +123,8 @@ class CardsCog(commands.Cog):
     async def name_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
-        pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=shown, value=english[:100]) for shown, english in pairs]
+        pairs = self.bot.cards.choices(current, language, 25)  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -48,6 +48,7 @@ from bot.render.deck import (
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, DeckNameError, DeckService, export_text
 from bot.storage.deck_changes import DeckChange
+from bot.text import ECHO, fit
 from bot.workers import JobTimeout, WorkPool
 
 log = logging.getLogger(__name__)
@@ -75,8 +76,9 @@ RULESET_CHOICES = [app_commands.Choice(name=locale_str(name, key=f"app.deck.rule
 
 
 def escape(text: str) -> str:
-    """User text (deck names, unknown card names) shown as written, never as markdown or a ping."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """User text (deck names, unknown card names) shown as written, never as markdown or a ping,
+    and cut to ``ECHO`` characters: an option can hold 6,000, a message 2,000."""
+    return fit(discord.utils.escape_mentions(text), ECHO)
 
 
 def unflatten(text: str) -> str:
@@ -495,8 +497,8 @@ class DeckCog(commands.Cog, name="Decks"):
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
-        pairs = self.bot.cards.autocomplete(current, language, 25)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=shown[:100], value=english[:100]) for shown, english in pairs]
+        pairs = self.bot.cards.choices(current, language, 25)  # type: ignore[attr-defined]
+        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
 
     # -- buttons -------------------------------------------------------------------------------------------
 

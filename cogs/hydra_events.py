@@ -48,6 +48,7 @@ from bot.storage.hydra_events import (
     WAITING,
     EventRow,
 )
+from bot.text import ECHO, fit, fit_lines
 from cogs.pods import BoardUpdater
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,16 @@ log = logging.getLogger(__name__)
 LEADERBOARD_SECONDS = 5.0  # how often the live leaderboard looks for changes (one edit at most)
 ANNOUNCE_COALESCE_SECONDS = 1.0  # a rush on the Join button becomes one edit of the count
 SCHEDULED_EVENT_HOURS = 3  # Discord wants an end time for events outside a voice channel
+# A big night can have dozens of winners and tables: mentions in a message and a field are cut with
+# "and N more" (the leaderboard lists everyone) so the content stays under Discord's 2,000 and a field its 1,024.
+WINNERS_BUDGET = 1500
+FIELD_BUDGET = 1000
+
+
+def shown(name: str) -> str:
+    """An event name as users typed it, Markdown escaped and at most ``ECHO`` characters (thread and
+    scheduled-event names, which show no Markdown, use the stored name)."""
+    return fit(name, ECHO)
 
 
 def _T(text: str) -> locale_str:
@@ -265,12 +276,15 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
         await self.events.set_messages(event.event_id, message_id=message.id)
-        scheduled = await self._create_scheduled_event(interaction.guild, event)
+        scheduled = await self._create_scheduled_event(interaction, event)
         if scheduled is not None:
             await self.events.set_messages(event.event_id, scheduled_event_id=scheduled.id)
         self.arm_start(await self.events.event(event.event_id))
 
-    async def _create_scheduled_event(self, guild: discord.Guild | None, event: EventRow) -> Any:
+    async def _create_scheduled_event(self, interaction: discord.Interaction, event: EventRow) -> Any:
+        """The Discord scheduled event of a Hydra night; without Create Events the organiser is
+        told privately (the Hydra event itself works without it)."""
+        guild = interaction.guild
         if guild is None:
             return None
         start = max(datetime.fromisoformat(event.starts_at), datetime.now(UTC) + timedelta(minutes=1))
@@ -282,6 +296,10 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                 location=f"#{getattr(self.bot.get_channel(event.channel_id), 'name', 'hydra')}"[:100],
                 description=tr("hydra_events.ui.scheduled_description", heads=event.heads,
                                size=event.table_size)[:1000])
+        except discord.Forbidden:
+            log.warning("no Create Events permission: Hydra event %s has no scheduled event", event.event_id)
+            await interaction.followup.send((await self._tr(interaction))("core.error.no_scheduled_event"), ephemeral=True)
+            return None
         except discord.HTTPException:
             log.exception("could not create the scheduled event of Hydra event %s", event.event_id)
             return None
@@ -323,7 +341,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         elif outcome.state == WAITING:
             await self._reply(interaction, tr("hydra_events.ui.waiting", players=mentions))
         else:
-            await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=event.name))
+            await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
         self.announcements.request(event.event_id)
 
     async def leave(self, interaction: discord.Interaction, event_id: int | None) -> None:
@@ -335,7 +353,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         except EventError as error:
             await self.refuse(interaction, error)
             return
-        await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=event.name))
+        await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name)))
         self.announcements.request(event.event_id)
 
     async def on_button(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
@@ -395,7 +413,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             await self.refuse(interaction, error)
             return
         await interaction.followup.send((await self._tr(interaction))(
-            "hydra_events.ui.begun", event=event.name, tables=len(status.tables),
+            "hydra_events.ui.begun", event=shown(event.name), tables=len(status.tables),
             players=status.count(SEATED)))
 
     async def begin_event(self, event_id: int) -> EventStatus:
@@ -433,7 +451,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         view = discord.ui.View(timeout=None)
         view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
                                   style=discord.ButtonStyle.primary))
-        await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=event.name,
+        await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
                              heads=event.heads, grace=event.grace_minutes), view=view)
         embed, file, board_view = await self.hydra.board_payload(hydra_table)
         extra: dict[str, Any] = {"file": file} if file else {}
@@ -531,8 +549,9 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             embed = self.leaderboard_embed(status)
             if event.leaderboard_message_id:
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
-            winners = " ".join(f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id))
-            text = results_text(status.summary, tr, event.name, winners)
+            winners = fit_lines([f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
+                                WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
+            text = results_text(status.summary, tr, shown(event.name), winners)
             png = await self.bot.workers.run(_leaderboard_png, event.name, status.summary,  # type: ignore[attr-defined]
                                              event.language)
             file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
@@ -566,7 +585,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         view = discord.ui.View(timeout=None)
         view.add_item(EventButton(event.event_id, action, label=tr(f"hydra_events.ui.{action}"),
                                   style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(tr(f"hydra_events.ui.{action}_question", event=event.name),
+        await interaction.response.send_message(tr(f"hydra_events.ui.{action}_question", event=shown(event.name)),
                                                 view=view, ephemeral=True)
 
     async def confirmed(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
@@ -580,19 +599,19 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         if action == "confirm_cancel":
             await self.cancel_event(event)
-            await interaction.followup.send(tr("hydra_events.ui.cancelled_done", event=event.name), ephemeral=True)
+            await interaction.followup.send(tr("hydra_events.ui.cancelled_done", event=shown(event.name)), ephemeral=True)
         elif event.status != RUNNING:
             await interaction.followup.send(tr("hydra_events.error.not_running"), ephemeral=True)
         else:
             await self.finish_event(event_id)
-            await interaction.followup.send(tr("hydra_events.ui.ended_done", event=event.name), ephemeral=True)
+            await interaction.followup.send(tr("hydra_events.ui.ended_done", event=shown(event.name)), ephemeral=True)
 
     async def cancel_event(self, event: EventRow, reason_key: str = "hydra_events.ui.cancelled") -> None:
         if not await self.events.cancel(event.event_id):
             return
         self._stop_timers(event.event_id)
         channel = await self._channel(event.channel_id)
-        await channel.send(Translate(event.language)(reason_key, event=event.name))
+        await channel.send(Translate(event.language)(reason_key, event=shown(event.name)))
         await self._scheduled_status(event, discord.EventStatus.cancelled)
         self.announcements.request(event.event_id)
 
@@ -607,7 +626,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         tr = Translate(event.language)
         entrants = await self.events.repo.entrants(event.event_id)
         stamp = int(datetime.fromisoformat(event.starts_at).timestamp())
-        embed = discord.Embed(title=event.name, colour=discord.Colour.dark_red(), description=tr(
+        embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(), description=tr(
             "hydra_events.ui.announcement", start=f"<t:{stamp}:F> (<t:{stamp}:R>)", heads=event.heads,
             size=event.table_size, grace=event.grace_minutes))
         counts = {state: sum(e.state == state for e in entrants) for state in (JOINED, SEATED, WAITING)}
@@ -634,7 +653,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = Translate(status.event.language)
         board = status.summary
-        embed = discord.Embed(title=tr("hydra_events.board.title", event=status.event.name),
+        embed = discord.Embed(title=tr("hydra_events.board.title", event=shown(status.event.name)),
                               description=summary_text(board, tr), colour=discord.Colour.gold())
         embed.add_field(name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False)
         embed.add_field(name=tr("hydra_events.board.players"), value=players_text(board, tr)[:1024], inline=False)
@@ -649,13 +668,14 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         tr = await self._tr(interaction)
         status = await self.events.status(event.event_id)
         embed = self.leaderboard_embed(status)
-        embed.title = f"{event.name} — {tr(f'hydra_events.status.{event.status}')}"
+        embed.title = f"{shown(event.name)} — {tr(f'hydra_events.status.{event.status}')}"
         embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
             "hydra_events.ui.status_counts", joined=status.count(JOINED), seated=status.count(SEATED),
             waiting=status.count(WAITING), dropped=status.count(DROPPED)))
-        threads = " ".join(f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id)
+        threads = fit_lines([f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id], FIELD_BUDGET,
+                            lambda count: tr("core.and_more", count=count), separator=" ")
         if threads:
-            embed.add_field(name=tr("hydra_events.board.threads"), value=threads[:1024], inline=False)
+            embed.add_field(name=tr("hydra_events.board.threads"), value=threads, inline=False)
         mine = next((e for e in status.entrants if e.user_id == interaction.user.id), None)
         if mine is not None:
             embed.set_footer(text=tr(f"hydra_events.you.{mine.state}", table=mine.table_no or "-"))

@@ -33,6 +33,7 @@ from bot.render.hand import render_hand
 from bot.render.odds import calculator_text, odds_chart, odds_lines
 from bot.services.decks import DeckService
 from bot.services.mulligan import DeckLibrary, error_text, instruction_text, library_from_registered, odds_for
+from bot.text import ECHO, fit
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +163,7 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         """The user's registered deck, or None after telling them it is not registered."""
         deck = await self.decks.deck_cards(interaction.guild_id or 0, interaction.user.id, name)
         if deck is None:
-            await interaction.response.send_message(tr("mulligan.error.no_deck", name=discord.utils.escape_markdown(
-                name)), ephemeral=True)
+            await interaction.response.send_message(tr("mulligan.error.no_deck", name=fit(name, ECHO)), ephemeral=True)
             return None
         return library_from_registered(deck)
 
@@ -322,7 +322,7 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         embed = discord.Embed(title=tr("mulligan.odds.title", deck=deck), description="\n".join(
             odds_lines(figures, tr.language))[:4000], colour=EMBED_COLOUR)
         if library.unknown:
-            embed.add_field(name="⚠", value=tr("mulligan.odds.unknown_cards", names=", ".join(library.unknown))[:1000])
+            embed.add_field(name="⚠", value=tr("mulligan.odds.unknown_cards", names=fit(", ".join(library.unknown), 900)))
         embed.set_image(url="attachment://odds.png")
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(chart), filename="odds.png"))
 

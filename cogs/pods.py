@@ -33,6 +33,7 @@ from bot.i18n import Translate, t
 from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
+from bot.text import ECHO, fit, fit_lines
 from cogs._pod_match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
 from cogs._pod_mulligan import MulliganChoice, MulliganStep
 from cogs._pod_mulligan import board_lines as mulligan_board_lines
@@ -48,6 +49,7 @@ def _T(text: str) -> locale_str:
 
 COALESCE_SECONDS = 0.4  # wait this long after a press before editing, so a burst becomes one edit
 HISTORY_LINES = 25
+HISTORY_BUDGET = 1900  # characters of history in one message (Discord's limit is 2,000)
 RECENT_GAMES = 10
 _MENTION = re.compile(r"<@!?(\d+)>|\b(\d{15,21})\b")
 
@@ -557,7 +559,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             found = cards.resolve(text)
             if not found.found:
                 hint = ", ".join(found.suggestions[:3]) if found.suggestions else "-"
-                await self.send_error(interaction, PodError("unknown_card", name=text, suggestions=hint))
+                await self.send_error(interaction, PodError("unknown_card", name=fit(text, ECHO), suggestions=hint))
                 return
             resolved.append(found.card.name)
         await self.act(interaction, game_id, pod.COMMANDERS, player=player, names=resolved or [None])
@@ -733,13 +735,21 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         await interaction.response.defer(thinking=True)  # the board image may wait for the work pool
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+        refused: discord.Forbidden | None = None
         if settings.pod_threads and isinstance(channel, discord.TextChannel):
-            thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
-                                                 type=discord.ChannelType.public_thread)
-            await self.post_board(thread, loaded)
-            await interaction.followup.send(tr("pod.started_in_thread", game=loaded.game_id, thread=thread.mention))
-            return
+            try:
+                thread = await channel.create_thread(name=tr("pod.thread_name", game=loaded.game_id)[:100],
+                                                     type=discord.ChannelType.public_thread)
+            except discord.Forbidden as error:
+                refused = error  # no thread here: the board goes in the channel, and the user learns why
+            else:
+                await self.post_board(thread, loaded)
+                await interaction.followup.send(tr("pod.started_in_thread", game=loaded.game_id,
+                                                   thread=thread.mention))
+                return
         await self._send_board(interaction, loaded)
+        if refused is not None:
+            await self.bot.explain_refusal(interaction, refused)  # type: ignore[attr-defined]
 
     async def _send_board(self, interaction: discord.Interaction, loaded: LoadedGame) -> None:
         """The board as the answer to a deferred command; it becomes the game's live board."""
@@ -835,8 +845,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         if cards is None or not current:
             return []
         language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=label[:100], value=value[:100])
-                for value, label in cards.autocomplete(current, language, limit=25)]
+        return [app_commands.Choice(name=shown, value=card_id)
+                for shown, card_id in cards.choices(current, language, limit=25)]
 
     @app_commands.command(name="life", description=_T("Change a player's life"))
     @app_commands.describe(player=_T("Whose life"), amount=_T("Change, e.g. -3 or 5"))
@@ -883,7 +893,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         for event in loaded.events[-HISTORY_LINES:]:
             text = f"{_discord_time(event.at)} {describe_event(event, state, tr)}"
             lines.append(f"~~{text}~~" if event.seq in dropped else text)
-        return "\n".join(lines)[-1900:] or tr("pod.history.empty")
+        return fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
+                         keep_last=True) or tr("pod.history.empty")
 
 
 # -- helpers ----------------------------------------------------------------------------------------------------
@@ -909,7 +920,7 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
     if event.kind == pod.UNDO:
         values["count"] = len(data.get("seqs", []))
     if event.kind == pod.COUNTER:
-        values["name"] = data.get("name")
+        values["name"] = fit(str(data.get("name") or ""), ECHO)  # typed by a player: shown as typed
     if event.kind == pod.MULLIGAN:
         values["decision"] = data.get("decision")
     if event.kind == pod.SWAP:

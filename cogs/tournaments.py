@@ -43,10 +43,14 @@ from bot.services.tournaments import (
     utc_now,
 )
 from bot.storage.tournaments import PodAssignment, Tournament, TournamentGame
+from bot.text import fit_lines
 
 log = logging.getLogger(__name__)
 
 EMBED_ROWS = 15
+# Characters of one prize field: ties can list dozens of players, and a field holds 1,024 while every
+# field of the standings embed shares its 6,000 with 15 lines of standings.
+PRIZE_FIELD_BUDGET = 400
 TABLES_PER_EMBED = 24
 COLOUR = discord.Colour.gold()
 SCORING_CHOICES = [app_commands.Choice(name=_T("Democratic victory (T3)"), value="democratic"),
@@ -366,8 +370,10 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         for goal in PRIZE_GOALS:
             if goal in leaders:
                 value, players = leaders[goal]
-                embed.add_field(name=tr(f"tournament.prize.{goal}"),
-                                value=f"{', '.join(_mention(p) for p in players)} — {value}", inline=True)
+                tail = f" — {value}"
+                winners = fit_lines([_mention(p) for p in players], PRIZE_FIELD_BUDGET - len(tail),
+                                    lambda count: tr("core.and_more", count=count), separator=", ")
+                embed.add_field(name=tr(f"tournament.prize.{goal}"), value=winners + tail, inline=True)
 
     @tournament.command(name="prizes", description=_T("Prize goals (T2): leaders per round or overall"))
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))

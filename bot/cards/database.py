@@ -95,6 +95,10 @@ class CardDatabase:
     def autocomplete(self, text: str, language: str = "en", limit: int = 25) -> list[tuple[str, str]]:
         return self.index.autocomplete(text, language, limit)
 
+    def choices(self, text: str, language: str = "en", limit: int = 25) -> list[tuple[str, str]]:
+        """Autocomplete choices ``(display name, short id)``; ``resolve`` takes the id or a typed name."""
+        return self.index.choices(text, language, limit)
+
     def get(self, english_name: str) -> Card | None:
         return self.index.get(english_name)
 

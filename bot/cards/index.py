@@ -19,6 +19,7 @@ unless one meaning is clear (``CardIndex._disambiguate``: "wasteland" is Wastela
 from __future__ import annotations
 
 import bisect
+import hashlib
 import re
 import unicodedata
 from array import array
@@ -150,6 +151,7 @@ class CardIndex:
         self._printed_only: dict[str, _SearchList] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
         self._printed_search = _SearchList(())
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
+        self._by_choice_id: dict[str, str] | None = None  # choice_id(name) -> name, built on first use
 
     # -- building ----------------------------------------------------------------------------------
 
@@ -234,9 +236,10 @@ class CardIndex:
         return self._cards.values()
 
     def resolve(self, name: str) -> Resolution:
-        """Which card the user meant by ``name`` (see the module docstring for the order)."""
+        """Which card the user meant by ``name`` (see the module docstring for the order), or by the
+        id of an autocomplete choice (``choice_id``)."""
         query = name.strip()
-        card = self._cards.get(query)
+        card = self._cards.get(query) or self._by_id(query)
         if card is not None:
             return Resolution(query, card, "exact")
         key = normalise(query)
@@ -320,8 +323,32 @@ class CardIndex:
         return [(display_name(self._cards[english], language), english) for english in chosen]
 
 
-def display_name(card: Card, language: str) -> str:
-    """How a card is shown in a choice list: the printed name, with the English name when they differ."""
+    def choices(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
+        """Autocomplete as ``(display name, choice id)``: Discord caps a choice's value at 100
+        characters and a few card names are longer, so the value is a short id that ``resolve`` takes."""
+        return [(shown, choice_id(english)) for shown, english in self.autocomplete(text, language, limit)]
+
+    def _by_id(self, query: str) -> Card | None:
+        if not CHOICE_ID.fullmatch(query):
+            return None
+        if self._by_choice_id is None:
+            self._by_choice_id = {choice_id(name): name for name in self._cards}
+        english = self._by_choice_id.get(query)
+        return self._cards[english] if english else None
+
+
+CHOICE_ID = re.compile(r"#[0-9a-f]{12}")
+
+
+def choice_id(english_name: str) -> str:
+    """A short, stable id for a card (``#`` + 12 hex digits of a hash of its English name): the same
+    across restarts and data syncs, so a choice picked just before one still resolves."""
+    return "#" + hashlib.blake2b(english_name.encode(), digest_size=6).hexdigest()
+
+
+def display_name(card: Card, language: str, limit: int = DISCORD_CHOICE_MAX) -> str:
+    """How a card is shown (a choice's name by default, at most 100 characters): the printed name,
+    with the English name when they differ."""
     printed = card.printed_name(language)
     shown = printed if printed == card.name else f"{printed} ({card.name})"
-    return shown if len(shown) <= DISCORD_CHOICE_MAX else shown[: DISCORD_CHOICE_MAX - 1] + "…"
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
+from bot.cards.index import choice_id
 from bot.testing import DiscordHarness
 from tests.cards.conftest import SUBSET
 
@@ -71,9 +72,11 @@ async def test_ambiguous_name_lists_the_cards(harness: DiscordHarness) -> None:
 
 async def test_autocomplete_in_the_users_language(harness: DiscordHarness) -> None:
     choices = await harness.autocomplete("card", "name", "稲", locale="ja")
-    assert choices[0] == {"name": "稲妻 (Lightning Bolt)", "value": "Lightning Bolt"}
+    assert choices[0] == {"name": "稲妻 (Lightning Bolt)", "value": choice_id("Lightning Bolt")}
+    picked = await harness.slash("card", locale="ja", name=choices[0]["value"])  # what the client sends back
+    assert picked.embed["title"].startswith("稲妻")
     english = await harness.autocomplete("card", "name", "sol r")
-    assert english[0] == {"name": "Sol Ring", "value": "Sol Ring"}
+    assert english[0] == {"name": "Sol Ring", "value": choice_id("Sol Ring")}
     assert len(await harness.autocomplete("card", "name", "a")) == 25
     assert await harness.autocomplete("card", "name", "") == []
 

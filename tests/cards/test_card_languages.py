@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cards.importers import read_cards
-from bot.cards.index import CardIndex
+from bot.cards.index import CardIndex, choice_id
 from bot.cards.model import card_name_language
 from bot.testing import DiscordHarness
 
@@ -75,6 +75,6 @@ async def test_card_autocomplete_in_german_through_discord(tmp_path: Path) -> No
                                for card in read_cards(LANGUAGES_FILE).cards), encoding="utf-8")
     async with DiscordHarness.start(tmp_path, cards_path=cards) as h:
         choices = await h.autocomplete("card", "name", "Gegen", locale="de")
-        assert choices == [{"name": "Gegenzauber (Counterspell)", "value": "Counterspell"}]
+        assert choices == [{"name": "Gegenzauber (Counterspell)", "value": choice_id("Counterspell")}]
         commander = await h.autocomplete("deck check", "commander", "Llanowar", locale="fr")
-        assert commander[0] == {"name": "Elfes de Llanowar (Llanowar Elves)", "value": "Llanowar Elves"}
+        assert commander[0] == {"name": "Elfes de Llanowar (Llanowar Elves)", "value": choice_id("Llanowar Elves")}

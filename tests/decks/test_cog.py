@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.cards.index import choice_id
 from bot.testing import DiscordHarness, UploadFile
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -155,7 +156,7 @@ async def test_autocomplete_deck_and_card_names(h) -> None:
     assert [c["value"] for c in choices] == ["Kaalia Angels"]
     assert await h.autocomplete("deck show", "name", "angel", user="bob") == []
     cards = await h.autocomplete("deck check", "commander", "phelddag")
-    assert cards[0]["value"] == "Phelddagrif"
+    assert cards[0] == {"name": "Phelddagrif", "value": choice_id("Phelddagrif")}
 
 
 async def test_page_buttons_after_a_restart_say_expired(h) -> None:

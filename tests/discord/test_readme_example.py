@@ -27,4 +27,4 @@ async def test_readme_example(tmp_path):
         await h.click(board, label="+5")                     # old message, persistent view still routes
 
         choices = await h.autocomplete("deck check", "commander", "Atra")   # [{"name": ..., "value": ...}]
-        assert choices[0]["value"] == "Atraxa, Praetors' Voice"
+        assert choices[0]["name"] == "Atraxa, Praetors' Voice"   # the value is a short card id

@@ -82,6 +82,8 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     assert "1 swap made" in swapped.text
     late = await h.slash("sideboard swap", user="bob", out="Anger", into="Duress")
     assert "Duress is not in your sideboard" in late.text  # it went into bob's main deck just before
+    typed = await h.slash("sideboard swap", user="bob", out="Anger", into="**" + "x" * 190)
+    assert "\\*\\*xxx" in typed.text and "…" in typed.text  # echoed escaped and cut, not as Markdown
 
     history = await h.slash("pod history", user="alice")
     assert "swapped 1 × Anger (out) for Lightning Bolt (in)" in history.text

@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.cards.index import choice_id
 from bot.domain import pod
 from bot.render import board
 from bot.testing import DiscordHarness
@@ -266,8 +267,9 @@ async def test_threads_when_the_server_prefers_them(h):
 async def test_commander_by_slash_with_autocomplete_partners_and_unknown_names(h):
     await start(h, "alice", "bob")
     choices = await h.autocomplete("pod commander", "name", "tymn", user="alice")
-    assert [c["value"] for c in choices] == ["Tymna the Weaver"]
-    await h.slash("pod commander", user="alice", name="Tymna the Weaver", partner="Thrasios, Triton Hero")
+    assert [c["value"] for c in choices] == [choice_id("Tymna the Weaver")]
+    # the picked choice's id, and a name typed without picking, both work
+    await h.slash("pod commander", user="alice", name=choices[0]["value"], partner="Thrasios, Triton Hero")
     state = await state_of(h)
     assert [c.name for c in state.player(h.user("alice").id).commanders] == [
         "Tymna the Weaver", "Thrasios, Triton Hero"]

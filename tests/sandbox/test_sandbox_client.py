@@ -7,6 +7,7 @@ import re
 import pytest
 import pytest_asyncio
 
+from bot.cards.index import choice_id
 from bot.sandbox import guide
 from bot.sandbox.client import CLIENT_COMMANDS, ClientError, SandboxClient
 from bot.sandbox.session import SandboxSession
@@ -62,7 +63,9 @@ async def test_completion_of_commands_options_choices_and_the_bots_autocomplete(
     assert "/pod life player:bob " in client.complete_static("/pod life player:b")
     assert client.complete_static("/deck check commander:Atr") is None, "needs the bot's own autocomplete"
     suggestions = await client.complete_with_bot("/deck check commander:Atr")
-    assert '/deck check commander:"Atraxa, Praetors\' Voice" ' in suggestions
+    # the choice's value, as a Discord client sends it: a short card id (names can pass 100 characters)
+    atraxa = choice_id("Atraxa, Praetors' Voice")
+    assert f"/deck check commander:{atraxa} " in suggestions
     assert client.complete_static(":re") == [":restart "]
 
 
@@ -74,6 +77,23 @@ async def test_every_command_of_the_guided_tour_works(client) -> None:
         assert line in shown
         out = await client.execute(line)
         assert out and not any(o.startswith("!") for o in out), (line, out)
+
+
+async def test_the_sandbox_shows_what_discord_refuses_and_what_the_bot_says(client) -> None:
+    """The sandbox runs the strict stand-in: a developer sees the refusal beside the bot's explanation."""
+    fake, guild = client.session.fake, client.session.guild
+    games = guild.channel_named("games")
+    await client.execute(":as admin")
+    await client.execute(":in games")
+    await client.execute("/config pod-threads enabled:true")
+    games.overwrites[fake.bot_role(guild).id] = (0, 1 << 35, 0)  # this channel denies Create Public Threads
+    out = await client.execute("/pod start players:@alice @bob")
+    assert any("Create Public Threads" in line for line in out)  # the bot's private explanation
+    assert any(line.startswith("!") and "Discord refused POST /channels/" in line and "50013" in line for line in out)
+    del games.overwrites[fake.bot_role(guild).id]
+    await client.execute("/config pod-threads enabled:false")
+    await client.execute(":in general")
+    await client.execute(":as alice")
 
 
 async def test_tour_and_help_are_built_from_the_command_tree(client) -> None:

@@ -18,13 +18,16 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from bot.invite import permissions_integer
+from bot.testing.fakediscord import contract
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.model import (
     EPHEMERAL_FLAG,
     EVERYONE_PERMISSIONS,
     LOADING_FLAG,
+    PERMISSIONS,
     FakeAttachment,
     FakeChannel,
     FakeGuild,
@@ -36,6 +39,7 @@ from bot.testing.fakediscord.model import (
     SnowflakeFactory,
     permission_value,
 )
+from bot.testing.fakediscord.policy import ChannelRateLimiter, pings_of, upload_limit
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +79,7 @@ class Request:
 class Response:
     status: int
     body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def json_bytes(self) -> bytes:
@@ -107,9 +112,19 @@ class InteractionRecord:
 
 
 class DiscordError(Exception):
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.response = Response(status, {"code": code, "message": message})
+        body: dict[str, Any] = {"code": code, "message": message}
+        if errors:
+            body["errors"] = errors
+        self.response = Response(status, body)
+
+
+def missing_permissions(what: str) -> DiscordError:
+    return DiscordError(403, 50013, f"Missing Permissions ({what})")
+
+
+REFUSED_STATUSES = (400, 403, 413)  # what a correct bot never provokes (404s can be races; 429s are retried)
 
 
 Route = tuple[str, re.Pattern[str], Callable[..., Any]]
@@ -118,7 +133,12 @@ Route = tuple[str, re.Pattern[str], Callable[..., Any]]
 class FakeDiscord:
     """A small, faithful-enough Discord for one bot application."""
 
-    def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord") -> None:
+    # Every stand-in made since the list was last emptied, so a test session can inspect every message
+    # any of them received (``tests/conftest.py`` empties it after each test).
+    instances: ClassVar[list[FakeDiscord]] = []
+
+    def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord",
+                 bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = (5, 5.0)) -> None:
         self.snowflake = SnowflakeFactory()
         self.application_id = self.snowflake()
         self.bot_user = FakeUser(self.application_id, "Podkeeper", bot=True)
@@ -133,8 +153,13 @@ class FakeDiscord:
         self.cdn: dict[str, bytes] = {}
         self.interaction_deadline = interaction_deadline
         self.base_url = base_url
+        # The bot's own role in every guild it joins: what the invite link asks for (README), unless told.
+        self.bot_permissions = permissions_integer() if bot_permissions is None else bot_permissions
+        self.rate_limiter = ChannelRateLimiter(*rate_limit) if rate_limit else None
+        self.refusals: list[Request] = []  # requests Discord refused (400/403/413): the bot broke a rule
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._routes: list[Route] = self._build_routes()
+        FakeDiscord.instances.append(self)
 
     # -- building the world ---------------------------------------------------------------------
 
@@ -151,7 +176,9 @@ class FakeDiscord:
         new.roles[gid] = FakeRole(gid, "@everyone", EVERYONE_PERMISSIONS, position=0)
         self.guilds[gid] = new
         self.add_member(new, owner)
-        self.add_member(new, self.bot_user)
+        bot_role = self.add_role(new, self.bot_user.name, self.bot_permissions)
+        bot_role.managed = True
+        self.add_member(new, self.bot_user, roles=[bot_role])
         return new
 
     def add_channel(self, guild: FakeGuild, name: str, *, kind: int = 0, parent: FakeChannel | None = None,
@@ -161,10 +188,44 @@ class FakeDiscord:
         self.channels[new.id] = new
         return new
 
-    def add_role(self, guild: FakeGuild, name: str, permissions: int | str | list[str] | None = None) -> FakeRole:
-        new = FakeRole(self.snowflake(), name, permission_value(permissions), position=len(guild.roles))
+    def add_role(self, guild: FakeGuild, name: str, permissions: int | str | list[str] | None = None, *,
+                 position: int | None = None) -> FakeRole:
+        """A new role; as on Discord it lands at the bottom (position 1), under every existing role,
+        unless ``position`` puts it elsewhere (e.g. above the bot's role)."""
+        position = 1 if position is None else position
+        for other in guild.roles.values():
+            if other.position >= position and other.id != guild.id:
+                other.position += 1
+        new = FakeRole(self.snowflake(), name, permission_value(permissions), position=position)
         guild.roles[new.id] = new
         return new
+
+    def bot_member(self, guild: FakeGuild) -> FakeMember:
+        return guild.members[self.bot_user.id]
+
+    def bot_role(self, guild: FakeGuild) -> FakeRole:
+        """The bot's own (managed) role."""
+        return next(r for r in guild.roles.values() if r.managed and r.id in self.bot_member(guild).role_ids)
+
+    def bot_channel_permissions(self, channel: FakeChannel) -> int:
+        """What the bot may do in a channel (DMs: everything a DM allows)."""
+        if channel.guild_id is None:
+            return EVERYONE_PERMISSIONS
+        guild = self.guilds[channel.guild_id]
+        return guild.channel_permissions(self.bot_member(guild), channel)
+
+    def _require(self, channel: FakeChannel, *names: str) -> None:
+        """403/50013 unless the bot has every one of these permissions in the channel."""
+        if channel.guild_id is None:
+            return
+        have = self.bot_channel_permissions(channel)
+        lacking = [n for n in names if not have & PERMISSIONS[n]]
+        if lacking:
+            raise missing_permissions(", ".join(lacking))
+
+    def _require_guild(self, guild: FakeGuild, name: str) -> None:
+        if not guild.permissions_of(self.bot_member(guild)) & PERMISSIONS[name]:
+            raise missing_permissions(name)
 
     def add_member(self, guild: FakeGuild, who: FakeUser | str, *, roles: list[FakeRole] = (),  # type: ignore[assignment]
                    permissions: int | str | list[str] | None = None) -> FakeMember:
@@ -207,7 +268,8 @@ class FakeDiscord:
         payload = P.interaction(
             interaction_id=interaction_id, kind=kind, application_id=self.application_id, data=data, guild=guild,
             channel_obj=channel, actor=actor, locale=locale,
-            message_payload=self.message_payload(message) if message is not None else None)
+            message_payload=self.message_payload(message) if message is not None else None,
+            app_permissions=self.bot_channel_permissions(channel))
         the_user = actor.user if isinstance(actor, FakeMember) else actor
         self.interactions[interaction_id] = InteractionRecord(
             interaction_id, payload["token"], kind, the_user, channel.id, guild.id if guild else None,
@@ -226,14 +288,60 @@ class FakeDiscord:
         uploads = uploads or []
         record = Request(method, path, body, [(u.filename, u.data) for u in uploads], query)
         self.requests.append(record)
+        headers: dict[str, str] = {}
         try:
+            self._check_contract(method, path, body, uploads)
+            headers = self._rate_limit(method, path)
             response = self._dispatch(method, path, query, body if isinstance(body, dict) else {"_": body}, uploads)
         except DiscordError as error:
             response = error.response
+        response.headers = {**headers, **response.headers}
         record.status, record.response = response.status, response.body
         if response.status >= 400:
             log.info("fake discord: %s %s -> %s %s", method, path, response.status, response.body)
+        if response.status in REFUSED_STATUSES:
+            self.refusals.append(record)
         return response
+
+    def _check_contract(self, method: str, path: str, body: Any, uploads: list[Upload]) -> None:
+        """400/50035 for a body Discord's schema or rules refuse; 413/40005 for a file over the limit."""
+        problems = contract.problems_of(method, path, body)
+        if problems:
+            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree(problems))
+        if uploads:
+            limit = upload_limit(self._guild_tier(path))
+            if any(len(u.data) > limit for u in uploads):
+                raise DiscordError(413, 40005, "Request entity too large")
+
+    def _guild_tier(self, path: str) -> int:
+        match = re.match(r"^/channels/(\d+)", path)
+        channel = self.channels.get(int(match.group(1))) if match else None
+        if channel is None:
+            match = re.match(r"^/(?:interactions/(\d+)|webhooks/\d+/([^/]+))", path)
+            record = None
+            if match and match.group(1):
+                record = self.interactions.get(int(match.group(1)))
+            elif match:
+                record = next((r for r in self.interactions.values() if r.token == match.group(2)), None)
+            channel = self.channels.get(record.channel_id) if record else None
+        guild = self.guilds.get(channel.guild_id or 0) if channel else None
+        return guild.premium_tier if guild else 0
+
+    _RATE_LIMITED = re.compile(r"^/channels/(\d+)/messages(?:/\d+)?$")
+
+    def _rate_limit(self, method: str, path: str) -> dict[str, str]:
+        """Channel message sends and edits share a small per-channel bucket (interaction responses
+        and follow-ups go through the interaction webhook and are not counted against it)."""
+        match = self._RATE_LIMITED.match(path)
+        if self.rate_limiter is None or method not in ("POST", "PATCH") or not match:
+            return {}
+        wait, headers = self.rate_limiter.take(int(match.group(1)))
+        if wait is not None:
+            error = DiscordError(429, 20028, "You are being rate limited.")
+            error.response.body.update(retry_after=wait, **{"global": False})
+            error.response.headers = headers
+            raise error
+        return headers
 
     def _dispatch(self, method: str, path: str, query: dict[str, str], body: dict[str, Any],
                   uploads: list[Upload]) -> Response:
@@ -361,6 +469,7 @@ class FakeDiscord:
         self._apply(message, body, uploads, creating=True)
         if flags is not None:
             message.flags = flags
+        self._record_pings(message, body)
         self.messages[message.id] = message
         message.snapshot()
         self.message_log.append(("create", message.id))
@@ -391,8 +500,18 @@ class FakeDiscord:
             for attachment in added:
                 self.cdn[P.attachment(attachment, self.base_url)["url"]] = attachment.data
 
+    @staticmethod
+    def _record_pings(message: FakeMessage, body: dict[str, Any]) -> None:
+        """Who a new message notifies (edits notify no one; ephemeral messages only their reader)."""
+        message.allowed_mentions = body.get("allowed_mentions")
+        if not message.ephemeral:
+            message.pings = pings_of(message.content, message.allowed_mentions)
+
     def _edit(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload]) -> FakeMessage:
+        was_loading = message.loading
         self._apply(message, body, uploads, creating=False)
+        if was_loading:  # the first content of a "thinking..." message notifies like a new one
+            self._record_pings(message, body)
         message.flags &= ~LOADING_FLAG
         message.edited = True
         message.snapshot()
@@ -404,8 +523,22 @@ class FakeDiscord:
         self.message_log.append(("delete", message.id))
         return Response(204)
 
+    def _require_for_message(self, channel: FakeChannel, body: dict[str, Any], uploads: list[Upload], *,
+                             creating: bool) -> None:
+        needed = ["view_channel"]
+        if creating:
+            needed.append("send_messages_in_threads" if channel.is_thread else "send_messages")
+        if body.get("embeds") or body.get("embed"):
+            needed.append("embed_links")
+        if uploads:
+            needed.append("attach_files")
+        if creating and body.get("message_reference"):
+            needed.append("read_message_history")
+        self._require(channel, *needed)
+
     def _channel_send(self, cid: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any) -> dict[str, Any]:
         channel = self._channel(cid)
+        self._require_for_message(channel, body, uploads, creating=True)
         if channel.archived:
             channel.archived = False  # sending to an archived thread unarchives it, as on Discord
         reference = body.get("message_reference")
@@ -414,12 +547,14 @@ class FakeDiscord:
 
     def _channel_history(self, cid: str, *, query: dict[str, str], **_: Any) -> list[dict[str, Any]]:
         channel = self._channel(cid)
+        self._require(channel, "view_channel", "read_message_history")
         limit = int(query.get("limit", 50))
         found = [m for m in self.messages.values() if m.channel_id == channel.id and not m.deleted
                  and not m.ephemeral]
         return [self.message_payload(m) for m in sorted(found, key=lambda m: -m.id)[:limit]]
 
     def _channel_get_message(self, cid: str, mid: str, **_: Any) -> dict[str, Any]:
+        self._require(self._channel(cid), "view_channel", "read_message_history")
         return self.message_payload(self._message(cid, mid))
 
     def _channel_edit_message(self, cid: str, mid: str, *, body: dict[str, Any], uploads: list[Upload],
@@ -427,6 +562,7 @@ class FakeDiscord:
         message = self._message(cid, mid)
         if message.author.id != self.bot_user.id and set(body) - {"flags"}:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        self._require_for_message(self._channel(cid), body, uploads, creating=False)
         return self.message_payload(self._edit(message, body, uploads))
 
     def _channel_delete_message(self, cid: str, mid: str, **_: Any) -> Response:
@@ -438,6 +574,9 @@ class FakeDiscord:
         if parent.guild_id is None:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         guild = self._guild(parent.guild_id)
+        if parent.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        self._require(parent, "view_channel", "create_private_threads" if kind == 12 else "create_public_threads")
         # A thread started from a message has the message's id, as on Discord.
         thread = self.add_channel(guild, name, kind=kind, parent=parent, owner_id=self.bot_user.id,
                                   channel_id=message_id)
@@ -457,6 +596,8 @@ class FakeDiscord:
 
     def _channel_edit(self, cid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         channel = self._channel(cid)
+        if channel.guild_id is not None and not (channel.is_thread and channel.owner_id == self.bot_user.id):
+            self._require(channel, "view_channel", "manage_threads" if channel.is_thread else "manage_channels")
         if "name" in body:
             channel.name = body["name"]
         if "archived" in body:
@@ -470,6 +611,7 @@ class FakeDiscord:
 
     def _role_create(self, gid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         guild = self._guild(gid)
+        self._require_guild(guild, "manage_roles")
         new = self.add_role(guild, body.get("name", "new role"), int(body.get("permissions") or 0))
         self.emit("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": P.role(new)})
         return P.role(new)
@@ -487,12 +629,21 @@ class FakeDiscord:
         member, guild = self._member(gid, uid), self._guild(gid)
         if int(rid) not in guild.roles:
             raise self._missing(10011, "Role")
+        self._require_role_manageable(guild, guild.roles[int(rid)])
         if int(rid) not in member.role_ids:
             member.role_ids.append(int(rid))
         return Response(204)
 
+    def _require_role_manageable(self, guild: FakeGuild, role: FakeRole) -> None:
+        """Manage Roles, and only roles below the bot's highest role (not managed ones, not @everyone)."""
+        self._require_guild(guild, "manage_roles")
+        if role.managed or role.id == guild.id or role.position >= guild.top_position(self.bot_member(guild)):
+            raise missing_permissions(f"role {role.name!r} is not below the bot's highest role")
+
     def _member_role_remove(self, gid: str, uid: str, rid: str, **_: Any) -> Response:
-        member = self._member(gid, uid)
+        member, guild = self._member(gid, uid), self._guild(gid)
+        if int(rid) in guild.roles:
+            self._require_role_manageable(guild, guild.roles[int(rid)])
         if int(rid) in member.role_ids:
             member.role_ids.remove(int(rid))
         return Response(204)
@@ -505,6 +656,8 @@ class FakeDiscord:
 
     def _event_create(self, gid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         guild = self._guild(gid)
+        # Since February 2026 creating needs Create Events; Manage Events alone no longer does.
+        self._require_guild(guild, "create_events")
         eid = self.snowflake()
         data = {"id": str(eid), "guild_id": str(guild.id), "channel_id": body.get("channel_id"),
                 "creator_id": str(self.bot_user.id), "creator": P.user(self.bot_user), "name": body.get("name"),
@@ -517,14 +670,21 @@ class FakeDiscord:
         self.emit("GUILD_SCHEDULED_EVENT_CREATE", data)
         return data
 
+    def _require_event_editable(self, gid: str, event: FakeScheduledEvent) -> None:
+        """Its creator may edit or delete an event; anyone else needs Manage Events."""
+        if event.data.get("creator_id") != str(self.bot_user.id):
+            self._require_guild(self._guild(gid), "manage_events")
+
     def _event_edit(self, gid: str, eid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         event = self._event(gid, eid)
+        self._require_event_editable(gid, event)
         event.data.update({k: v for k, v in body.items() if k in event.data})
         self.emit("GUILD_SCHEDULED_EVENT_UPDATE", event.data)
         return event.data
 
     def _event_delete(self, gid: str, eid: str, **_: Any) -> Response:
         event = self._event(gid, eid)
+        self._require_event_editable(gid, event)
         del self._guild(gid).scheduled_events[event.id]
         self.emit("GUILD_SCHEDULED_EVENT_DELETE", event.data)
         return Response(204)

@@ -186,6 +186,9 @@ class InteractionDriver(ABC):
         self.default_locale = default_locale
         self.errors = ErrorCollector()
         self._command_ids: dict[str, int] = {}
+        self._refusals_seen = 0  # fake.refusals already reported or expected
+        self._pings_seen = 0  # fake.message_log position already checked for mass pings
+        self._expect_refusal: int | bool | None = None
 
     def watch_logs(self) -> None:
         """Collect errors the bot logs (same process) so a failed interaction raises ``HarnessError``."""
@@ -239,32 +242,36 @@ class InteractionDriver(ABC):
 
     async def slash(self, command: str, *, user: str | FakeMember | None = None,
                     channel: str | FakeChannel | None = None, locale: str | None = None,
-                    expect_error: bool = False, options: dict[str, Any] | None = None, **more_options: Any
-                    ) -> Reply:
+                    expect_error: bool = False, options: dict[str, Any] | None = None,
+                    expect_refusal: int | bool | None = None, **more_options: Any) -> Reply:
         """Invoke ``/command`` (``"deck check"`` for subcommands) with options by name.
 
         Options whose names collide with this method's own keywords (``user``, ``channel``,
         ``locale``, ``expect_error``, ``options``) go in ``options={...}``.
         """
         data = self.command_data(command, {**(options or {}), **more_options})
-        return await self._interact(P.APPLICATION_COMMAND, data, user, channel, locale, None, expect_error)
+        return await self._interact(P.APPLICATION_COMMAND, data, user, channel, locale, None, expect_error,
+                                    expect_refusal)
 
     async def autocomplete(self, command: str, option: str, text: str, *, user: str | FakeMember | None = None,
                            channel: str | FakeChannel | None = None, locale: str | None = None,
-                           options: dict[str, Any] | None = None, **other_options: Any) -> list[dict[str, Any]]:
+                           options: dict[str, Any] | None = None, expect_refusal: int | bool | None = None,
+                           **other_options: Any) -> list[dict[str, Any]]:
         """The bot's autocomplete choices (``[{"name", "value"}]``) for ``option`` typed as ``text``.
 
         ``other_options`` are the options already filled in (the namespace the bot sees).
         """
         data = self.command_data(command, {**(options or {}), **other_options}, focused=(option, text))
-        reply = await self._interact(P.AUTOCOMPLETE, data, user, channel, locale, None, False)
+        reply = await self._interact(P.AUTOCOMPLETE, data, user, channel, locale, None, False, expect_refusal)
+        if expect_refusal:
+            return reply.choices
         if reply.record.response_type != 8:
             raise HarnessError(f"autocomplete for {command} {option} was not answered with choices")
         return reply.choices
 
     async def click(self, message: FakeMessage | Reply, *, custom_id: str | None = None, label: str | None = None,
                     user: str | FakeMember | None = None, locale: str | None = None,
-                    expect_error: bool = False) -> Reply:
+                    expect_error: bool = False, expect_refusal: int | bool | None = None) -> Reply:
         """Press a button on ``message`` found by custom_id or label."""
         target = _message_of(message)
         try:
@@ -279,11 +286,11 @@ class InteractionDriver(ABC):
             raise HarnessError(f"button {button.get('label')!r} is a link button")
         data = P.component_data(button["custom_id"], 2)
         return await self._interact(P.MESSAGE_COMPONENT, data, user, self.fake.channels[target.channel_id], locale,
-                                    target, expect_error)
+                                    target, expect_error, expect_refusal)
 
     async def select(self, message: FakeMessage | Reply, custom_id: str | None = None, values: Sequence[Any] = (),
                      *, label: str | None = None, user: str | FakeMember | None = None, locale: str | None = None,
-                     expect_error: bool = False) -> Reply:
+                     expect_error: bool = False, expect_refusal: int | bool | None = None) -> Reply:
         """Choose ``values`` in a select menu (option values, or members/roles/channels for entity selects)."""
         target = _message_of(message)
         try:
@@ -310,11 +317,11 @@ class InteractionDriver(ABC):
             chosen = [self._entity(entity, v, resolved) for v in values]
         data = P.component_data(menu["custom_id"], kind, chosen, resolved)
         return await self._interact(P.MESSAGE_COMPONENT, data, user, self.fake.channels[target.channel_id], locale,
-                                    target, expect_error)
+                                    target, expect_error, expect_refusal)
 
     async def submit_modal(self, modal_from: Reply, values: dict[str, Any] | None = None, *,
                            user: str | FakeMember | None = None, locale: str | None = None,
-                           expect_error: bool = False) -> Reply:
+                           expect_error: bool = False, expect_refusal: int | bool | None = None) -> Reply:
         """Submit the modal that ``modal_from`` opened, with ``values`` by input custom_id."""
         modal = modal_from.modal
         if modal is None:
@@ -327,7 +334,8 @@ class InteractionDriver(ABC):
         message = self.fake.messages.get(origin.message_id) if origin.message_id else None
         channel = self.fake.channels[origin.channel_id]
         actor = user if user is not None else self.guild.members.get(origin.actor.id) or origin.actor
-        return await self._interact(P.MODAL_SUBMIT, data, actor, channel, locale, message, expect_error)
+        return await self._interact(P.MODAL_SUBMIT, data, actor, channel, locale, message, expect_error,
+                                    expect_refusal)
 
     # -- building payloads ----------------------------------------------------------------------------
 
@@ -416,11 +424,17 @@ class InteractionDriver(ABC):
 
     async def _interact(self, kind: int, data: dict[str, Any], user: str | FakeMember | FakeUser | None,
                         channel: str | FakeChannel | None, locale: str | None, message: FakeMessage | None,
-                        expect_error: bool) -> Reply:
+                        expect_error: bool, expect_refusal: int | bool | None = None) -> Reply:
+        """``expect_refusal``: the test provokes a refusal from Discord (True, or its error code such
+        as 50035, 50013); without it any refusal fails the call, even one the bot caught."""
         actor = self.user(user if user is not None else self.default_user)
         payload = self.fake.new_interaction(kind=kind, data=data, channel=self.channel(channel), actor=actor,
                                             locale=locale or self.default_locale, message=message)
-        return await self._deliver(payload, expect_error)
+        self._expect_refusal = expect_refusal
+        try:
+            return await self._deliver(payload, expect_error or bool(expect_refusal))
+        finally:
+            self._expect_refusal = None
 
     # -- collecting what happened ---------------------------------------------------------------------
 
@@ -434,6 +448,8 @@ class InteractionDriver(ABC):
         requests = self.fake.requests[first_request:]
         if not expect_error:
             self.raise_errors(first_error, requests, record)
+        else:
+            self.check_contract()
         created: list[FakeMessage] = []
         edited: list[FakeMessage] = []
         for action, message_id in self.fake.message_log[first_log:]:
@@ -447,6 +463,7 @@ class InteractionDriver(ABC):
                      record: InteractionRecord | None = None) -> None:
         records = self.errors.records[first_error:]
         problems = [f"{r.getMessage()}: {r.exc_info[1]!r}" for r in records if r.exc_info]
+        problems += self.contract_problems()
         problems += [f"{r.method} {r.path} -> {r.response}" for r in requests
                      if r.status == 404 and isinstance(r.response, dict) and r.response.get("code") == 0]
         if record is not None and not record.acknowledged and not record.late:
@@ -456,6 +473,38 @@ class InteractionDriver(ABC):
         if problems:
             errors = [r.exc_info[1] for r in records if r.exc_info]
             raise HarnessError("the bot failed:\n  " + "\n  ".join(problems)) from (errors[0] if errors else None)
+
+
+    def contract_problems(self) -> list[str]:
+        """Refusals (400/403/413) and crowd pings since the last check, unless the test expects them.
+
+        A bot that catches the ``HTTPException`` would otherwise hide what real Discord refused.
+        """
+        problems = []
+        expected = self._expect_refusal
+        refusals = self.fake.refusals[self._refusals_seen:]
+        self._refusals_seen = len(self.fake.refusals)
+        codes = [r.response.get("code") if isinstance(r.response, dict) else None for r in refusals]
+        if expected and not refusals:
+            problems.append(f"expected Discord to refuse a request ({expected}), but it accepted everything")
+        for request, code in zip(refusals, codes, strict=True):
+            if expected is True or (expected and code == expected):
+                continue
+            problems.append(f"Discord refused {request.method} {request.path} -> {request.status} {request.response}")
+        log = self.fake.message_log
+        for message_id in dict.fromkeys(m for action, m in log[self._pings_seen:] if action in ("create", "edit")):
+            message = self.fake.messages[message_id]
+            if message.pings.mass:
+                problems.append(f"message {message_id} would ping @everyone/@here or a role: {message.content[:120]!r} "
+                                f"(allowed_mentions={message.allowed_mentions})")
+        self._pings_seen = len(log)
+        return problems
+
+    def check_contract(self) -> None:
+        """Fail on refusals or crowd pings that happened outside an interaction call (background work)."""
+        problems = self.contract_problems()
+        if problems:
+            raise HarnessError("Discord's rules were broken:\n  " + "\n  ".join(problems))
 
 
 def _message_of(message: FakeMessage | Reply) -> FakeMessage:

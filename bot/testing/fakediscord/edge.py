@@ -2,9 +2,12 @@
 
 Two doors lead out of discord.py: ``HTTPClient.request`` (REST: channel messages, threads, roles,
 ...) and ``AsyncWebhookAdapter.request`` (interaction callbacks, followups, ``@original`` edits),
-the latter reached through the ``async_context`` ContextVar. We replace both with calls into
-``FakeDiscord.handle`` so everything else — Interaction objects, CommandTree parsing, checks,
-ViewStore routing, InteractionResponded on a double acknowledgement, file serialisation — stays real.
+the latter reached through the ``async_context`` ContextVar. For REST we replace only the aiohttp
+session under ``HTTPClient.request`` (``FakeSession``), so discord.py's own rate-limit buckets,
+``X-RateLimit-*`` handling and 429 retries run for real; the webhook adapter is replaced whole
+(interaction responses are not channel-rate-limited). Everything else — Interaction objects,
+CommandTree parsing, checks, ViewStore routing, InteractionResponded on a double acknowledgement,
+file serialisation — stays real.
 """
 
 from __future__ import annotations
@@ -16,22 +19,44 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import aiohttp
 import discord
 import discord.interactions
 import discord.webhook.async_ as webhook_async
 from discord.http import Route
+from multidict import CIMultiDict
 
 from bot.testing.fakediscord.backend import FakeDiscord, Response, Upload
 
 _API_PREFIX = re.compile(r"^[a-z]+://[^/]+/api/v\d+")
 
 
-class _FakeClientResponse:
-    """Just enough of ``aiohttp.ClientResponse`` for ``discord.HTTPException``."""
+_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Payload Too Large",
+            429: "Too Many Requests"}
 
-    def __init__(self, status: int) -> None:
+
+class _FakeClientResponse:
+    """Just enough of ``aiohttp.ClientResponse`` for discord.py's ``HTTPClient.request`` and ``HTTPException``."""
+
+    def __init__(self, status: int, body: Any = None, headers: dict[str, str] | None = None) -> None:
         self.status = status
-        self.reason = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}.get(status, "Error")
+        self.reason = _REASONS.get(status, "OK" if status < 400 else "Error")
+        self.headers = CIMultiDict(headers or {})
+        self._text = "" if body is None else json.dumps(body)
+        if body is not None:
+            self.headers["Content-Type"] = "application/json"
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+    async def read(self) -> bytes:
+        return self._text.encode()
+
+    async def __aenter__(self) -> _FakeClientResponse:
+        return self
+
+    async def __aexit__(self, *_: Any) -> None:
+        return None
 
 
 def raise_for(response: Response) -> None:
@@ -60,6 +85,54 @@ def split_url(url: str) -> tuple[str, dict[str, str]]:
     return path, query
 
 
+def read_form_data(data: aiohttp.FormData) -> tuple[Any, list[Upload]]:
+    """The JSON body and files of the ``aiohttp.FormData`` discord.py built for a multipart request."""
+    parts = []
+    for options, headers, value in data._fields:  # aiohttp keeps (type options, headers, value) per field
+        parts.append({"name": options["name"], "filename": options.get("filename"), "value": value,
+                      "content_type": headers.get("Content-Type")})
+    return read_form(parts)
+
+
+class FakeSession:
+    """Stands in for discord.py's ``aiohttp.ClientSession``: REST requests are answered by the fake."""
+
+    closed = False
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+
+    def request(self, method: str, url: str, **kwargs: Any) -> _Pending:
+        return _Pending(self.fake, method, url, kwargs)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+class _Pending:
+    """``async with session.request(...) as response`` for the fake session."""
+
+    def __init__(self, fake: FakeDiscord, method: str, url: str, kwargs: dict[str, Any]) -> None:
+        self.fake, self.method, self.url, self.kwargs = fake, method, url, kwargs
+
+    async def __aenter__(self) -> _FakeClientResponse:
+        path, query = split_url(self.url)
+        query.update({k: str(v) for k, v in (self.kwargs.get("params") or {}).items()})
+        data = self.kwargs.get("data")
+        body: Any = None
+        uploads: list[Upload] = []
+        if isinstance(data, aiohttp.FormData):
+            body, uploads = read_form_data(data)
+        elif data:
+            body = json.loads(data)
+        await asyncio.sleep(0)  # a real request yields to the loop; keep orderings realistic
+        response = self.fake.handle(self.method, path, query=query, body=body, uploads=uploads)
+        return _FakeClientResponse(response.status, response.body, response.headers)
+
+    async def __aexit__(self, *_: Any) -> None:
+        return None
+
+
 def read_form(form: Iterable[dict[str, Any]]) -> tuple[Any, list[Upload]]:
     """Split discord.py's multipart parts into the JSON body and the uploaded files."""
     body: Any = None
@@ -69,7 +142,7 @@ def read_form(form: Iterable[dict[str, Any]]) -> tuple[Any, list[Upload]]:
         if part["name"] == "payload_json":
             body = json.loads(value)
             continue
-        data = value.read() if hasattr(value, "read") else bytes(value)
+        data = value.read() if hasattr(value, "read") else value.encode() if isinstance(value, str) else bytes(value)
         uploads.append(Upload(part["name"], part.get("filename") or part["name"], data, part.get("content_type")))
     return body, uploads
 
@@ -122,17 +195,16 @@ class InProcessEdge:
             setattr(module, name, value)
 
     def attach(self, client: discord.Client) -> None:
-        """Answer this client's REST calls and CDN downloads from the fake."""
+        """Answer this client's REST calls (through discord.py's real ``HTTPClient.request``) and CDN
+        downloads from the fake."""
         fake = self.fake
-
-        async def request(route: Route, *, files: Any = None, form: Iterable[dict[str, Any]] | None = None,
-                          **kwargs: Any) -> Any:
-            return await answer(fake, route, body=kwargs.get("json"), form=form, params=kwargs.get("params"))
 
         async def get_from_cdn(url: str) -> bytes:
             if url not in fake.cdn:
                 raise_for(Response(404, {"code": 0, "message": f"fake CDN has no {url}"}))
             return fake.cdn[url]
 
-        client.http.request = request  # type: ignore[method-assign]
+        client.http._HTTPClient__session = FakeSession(fake)  # type: ignore[attr-defined]
+        client.http._global_over = asyncio.Event()  # what static_login sets up: no global rate limit yet
+        client.http._global_over.set()
         client.http.get_from_cdn = get_from_cdn  # type: ignore[method-assign]

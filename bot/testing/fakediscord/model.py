@@ -19,6 +19,7 @@ LOADING_FLAG = 1 << 7
 # Permission bits we name in tests (discord.Permissions values, duplicated so this module stays
 # discord-free; ``tests/discord`` checks they agree with discord.py).
 PERMISSIONS = {
+    "add_reactions": 1 << 6,
     "administrator": 1 << 3,
     "manage_channels": 1 << 4,
     "manage_guild": 1 << 5,
@@ -28,11 +29,16 @@ PERMISSIONS = {
     "embed_links": 1 << 14,
     "attach_files": 1 << 15,
     "read_message_history": 1 << 16,
+    "mention_everyone": 1 << 17,
     "use_application_commands": 1 << 31,
     "manage_roles": 1 << 28,
     "manage_events": 1 << 33,
+    "manage_threads": 1 << 34,
     "create_public_threads": 1 << 35,
+    "create_private_threads": 1 << 36,
     "send_messages_in_threads": 1 << 38,
+    "create_events": 1 << 44,
+    "pin_messages": 1 << 51,
 }
 EVERYONE_PERMISSIONS = sum(PERMISSIONS[name] for name in (
     "view_channel", "send_messages", "embed_links", "attach_files", "read_message_history",
@@ -84,6 +90,7 @@ class FakeRole:
     name: str
     permissions: int = 0
     position: int = 1
+    managed: bool = False  # a bot's own role (Discord creates it when the bot joins)
 
     @property
     def mention(self) -> str:
@@ -100,6 +107,8 @@ class FakeChannel:
     owner_id: int | None = None
     archived: bool = False
     recipient_id: int | None = None
+    # permission overwrites by role or member id: (allow, deny, 0 for a role | 1 for a member)
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:
@@ -143,6 +152,7 @@ class FakeGuild:
     name: str
     owner_id: int
     preferred_locale: str = "en-US"
+    premium_tier: int = 0  # boost level: the upload limit per file is 10 MiB up to level 1, 50 at 2, 100 at 3
     roles: dict[int, FakeRole] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
@@ -162,6 +172,35 @@ class FakeGuild:
             if role is not None:
                 value |= role.permissions
         return ALL_PERMISSIONS if value & PERMISSIONS["administrator"] else value
+
+    def channel_permissions(self, member: FakeMember, channel: FakeChannel) -> int:
+        """Permissions in a channel as Discord computes them: guild roles, then the channel's
+        @everyone, role and member overwrites (a thread uses its parent's). No View Channel → nothing;
+        no Send Messages → none of the permissions that only matter for sending."""
+        value = self.permissions_of(member)
+        if value == ALL_PERMISSIONS:
+            return value
+        parent = self.channels.get(channel.parent_id) if channel.parent_id else None
+        overwrites = (parent or channel).overwrites
+        allow, deny, _ = overwrites.get(self.id, (0, 0, 0))
+        value = (value & ~deny) | allow
+        role_allow = role_deny = 0
+        for role_id in member.role_ids:
+            allow, deny, _ = overwrites.get(role_id, (0, 0, 0))
+            role_allow, role_deny = role_allow | allow, role_deny | deny
+        value = (value & ~role_deny) | role_allow
+        allow, deny, _ = overwrites.get(member.id, (0, 0, 0))
+        value = (value & ~deny) | allow
+        if not value & PERMISSIONS["view_channel"]:
+            return 0
+        if not value & PERMISSIONS["send_messages"] and not channel.is_thread:
+            value &= ~(PERMISSIONS["embed_links"] | PERMISSIONS["attach_files"] | PERMISSIONS["mention_everyone"]
+                       | PERMISSIONS["send_messages_in_threads"])
+        return value
+
+    def top_position(self, member: FakeMember) -> int:
+        """The position of the member's highest role (0: only @everyone)."""
+        return max((self.roles[r].position for r in member.role_ids if r in self.roles), default=0)
 
     def channel_named(self, name: str) -> FakeChannel:
         for channel in self.channels.values():
@@ -201,6 +240,20 @@ class MessageVersion:
 
 
 @dataclass
+class Pings:
+    """Who a message notifies: its content's mentions filtered by ``allowed_mentions``."""
+
+    everyone: bool = False  # @everyone or @here
+    roles: list[int] = field(default_factory=list)
+    users: list[int] = field(default_factory=list)
+
+    @property
+    def mass(self) -> bool:
+        """Pings a crowd: @everyone, @here or a role."""
+        return self.everyone or bool(self.roles)
+
+
+@dataclass
 class FakeMessage:
     id: int
     channel_id: int
@@ -219,6 +272,8 @@ class FakeMessage:
     edited: bool = False
     history: list[MessageVersion] = field(default_factory=list)
     thread_id: int | None = None
+    allowed_mentions: dict[str, Any] | None = None  # as sent (None: absent, so Discord parses everything)
+    pings: Pings = field(default_factory=Pings)
 
     @property
     def ephemeral(self) -> bool:

@@ -46,7 +46,7 @@ def user(u: FakeUser) -> dict[str, Any]:
 
 def role(r: FakeRole) -> dict[str, Any]:
     return {"id": str(r.id), "name": r.name, "permissions": str(r.permissions), "position": r.position,
-            "color": 0, "hoist": False, "managed": False, "mentionable": True, "flags": 0}
+            "color": 0, "hoist": False, "managed": r.managed, "mentionable": True, "flags": 0}
 
 
 def member(m: FakeMember, *, with_user: bool = True, permissions: int | None = None) -> dict[str, Any]:
@@ -61,7 +61,10 @@ def member(m: FakeMember, *, with_user: bool = True, permissions: int | None = N
 
 def channel(c: FakeChannel) -> dict[str, Any]:
     data: dict[str, Any] = {"id": str(c.id), "type": c.type, "name": c.name, "position": 0,
-                            "permission_overwrites": [], "nsfw": False, "topic": None,
+                            "permission_overwrites": [
+                                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                                for target, (allow, deny, kind) in c.overwrites.items()],
+                            "nsfw": False, "topic": None,
                             "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
     if c.guild_id is not None:
         data["guild_id"] = str(c.guild_id)
@@ -83,7 +86,7 @@ def guild(g: FakeGuild, *, full: bool = True) -> dict[str, Any]:
         "id": str(g.id), "name": g.name, "owner_id": str(g.owner_id), "icon": None, "splash": None,
         "discovery_splash": None, "afk_channel_id": None, "afk_timeout": 300, "verification_level": 0,
         "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
-        "premium_tier": 0, "preferred_locale": g.preferred_locale, "features": [], "emojis": [], "stickers": [],
+        "premium_tier": g.premium_tier, "preferred_locale": g.preferred_locale, "features": [], "emojis": [], "stickers": [],
         "roles": [role(r) for r in g.roles.values()], "system_channel_id": None, "system_channel_flags": 0,
         "rules_channel_id": None, "public_updates_channel_id": None, "vanity_url_code": None,
         "description": None, "banner": None, "premium_subscription_count": 0, "max_members": 500000,
@@ -140,13 +143,16 @@ def interaction(
     actor: FakeMember | FakeUser,
     locale: str = "en-US",
     message_payload: dict[str, Any] | None = None,
+    app_permissions: int = (1 << 53) - 1,
 ) -> dict[str, Any]:
     """An INTERACTION_CREATE payload. ``actor`` is a member in a guild, a user in DMs."""
     payload: dict[str, Any] = {
         "id": str(interaction_id), "application_id": str(application_id), "type": kind,
         "token": "tok-" + secrets.token_hex(12), "version": 1, "data": data,
         "channel_id": str(channel_obj.id), "channel": channel(channel_obj), "locale": locale,
-        "app_permissions": str((1 << 53) - 1), "entitlements": [], "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "app_permissions": str(app_permissions), "entitlements": [],
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT if guild is None else 10 * 1024 * 1024 * (
+            {2: 5, 3: 10}.get(guild.premium_tier, 1)),
         "context": 0 if guild is not None else 1,
     }
     if guild is not None:

@@ -240,10 +240,13 @@ class FakeDiscordServer:
 
 
 def _json(response: Response) -> web.Response:
+    """The answer with Discord's headers (``X-RateLimit-*``, ``Retry-After``, ``Via``: discord.py's
+    rate-limit handling reads them, and gives up on a 429 without ``Via``)."""
     if response.status == 204 or response.body is None:
-        return web.Response(status=response.status)
+        return web.Response(status=response.status, headers=response.headers)
     # Exactly "application/json": discord.py compares the header with == (no charset suffix).
-    return web.Response(status=response.status, body=response.json_bytes, headers={"Content-Type": "application/json"})
+    return web.Response(status=response.status, body=response.json_bytes,
+                        headers={**response.headers, "Content-Type": "application/json"})
 
 
 @contextlib.contextmanager
