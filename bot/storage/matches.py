@@ -68,6 +68,25 @@ class MatchRepository:
         await self.db.execute("UPDATE pod_games SET status = 'abandoned' WHERE game_id = ? AND status = 'open'",
                               (game_id,))
 
+    async def set_matches_format(self, tournament_id: int) -> None:
+        await self.db.execute("INSERT INTO tournament_match_format (tournament_id, created_at) VALUES (?, ?) "
+                              "ON CONFLICT (tournament_id) DO NOTHING",
+                              (tournament_id, now_iso()))
+
+    async def is_matches_format(self, tournament_id: int) -> bool:
+        return bool(await self.db.scalar("SELECT 1 FROM tournament_match_format WHERE tournament_id = ?",
+                                         (tournament_id,)))
+
+    async def add_bye(self, tournament_id: int, round_number: int, user_id: int) -> None:
+        await self.db.execute("INSERT INTO tournament_match_byes (tournament_id, round_number, user_id) VALUES (?, ?, ?)",
+                              (tournament_id, round_number, user_id))
+
+    async def byes(self, tournament_id: int) -> list[tuple[int, int]]:
+        """(round, user id) of each bye of a tournament."""
+        rows = await self.db.fetchall("SELECT round_number, user_id FROM tournament_match_byes WHERE tournament_id = ? "
+                                      "ORDER BY round_number", (tournament_id,))
+        return [(int(r[0]), int(r[1])) for r in rows]
+
     async def sideboard_rule(self, guild_id: int) -> bool:
         value = await self.db.scalar("SELECT enabled FROM guild_sideboard_rule WHERE guild_id = ?", (guild_id,))
         return bool(value)

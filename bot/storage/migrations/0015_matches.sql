@@ -25,3 +25,17 @@ CREATE TABLE guild_sideboard_rule (
     enabled     INTEGER NOT NULL DEFAULT 0,
     updated_at  TEXT NOT NULL
 );
+
+-- 1-vs-1 tournaments of matches (G9): which tournaments pair players into matches instead of pods, and
+-- who had the bye in which round (a bye is a 2-0 match win, standard MTG practice).
+CREATE TABLE tournament_match_format (
+    tournament_id  BIGINT PRIMARY KEY,
+    created_at     TEXT NOT NULL
+);
+
+CREATE TABLE tournament_match_byes (
+    tournament_id  BIGINT NOT NULL,
+    round_number   INTEGER NOT NULL,
+    user_id        BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, round_number)
+);
