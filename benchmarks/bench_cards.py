@@ -6,9 +6,13 @@ Prints:
 - import of the full bundled data into a fresh database: wall time and peak RSS (target < 10 s, < 300 MB),
   measured in a child process so nothing else in this process counts;
 - name resolution over the full data, p50/p99 in ms: exact, normalised, Japanese/Chinese (target p99
-  < 1 ms), fuzzy (< 20 ms), autocomplete (< 10 ms);
-- idle RSS of a process with the full card database loaded (target < 150 MB), both the card
-  database alone and the real bot set-up (``PodkeeperBot.setup_hook`` with every cog, no login).
+  < 1 ms), fuzzy "did you mean" (issue #19: goal p99 < 5 ms), autocomplete (< 10 ms);
+- idle RSS of a process with the full card database loaded, both the card database alone and the real
+  bot set-up (``PodkeeperBot.setup_hook`` with every cog, no login): issue #19's goals, set-up < 1.5 s
+  and idle RSS < 100 MB (``bench_startup.py`` measures the same for a whole ``podkeeper run``).
+
+PASS/FAIL of lookups is judged on CPU time (what the lookup costs); on a shared machine the
+wall-clock p99 mostly measures other people's processes.
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bot import paths  # noqa: E402
+
+
+def pass_fail(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
 
 
 def current_rss_mb() -> float:
@@ -86,12 +94,13 @@ async def child_bot(db_path: str) -> dict:
 
     config = load_config(None, environ={}).with_values(database__path=db_path)
     bot = PodkeeperBot(config, sync_commands=False)
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), cpu_seconds()
     await bot.setup_hook()
-    load = time.perf_counter() - started
+    load, cpu = time.perf_counter() - started, cpu_seconds() - started_cpu
     gc.collect()
     await asyncio.sleep(0.2)
-    out = {"idle_mb": current_rss_mb(), "peak_mb": peak_rss_mb(), "load_seconds": load, "cards": len(bot.cards)}
+    out = {"idle_mb": current_rss_mb(), "peak_mb": peak_rss_mb(), "load_seconds": load, "cpu": cpu,
+           "cards": len(bot.cards)}
     await bot.close()
     return out
 
@@ -162,15 +171,15 @@ def lookup_benchmarks() -> None:
         ("exact", timings(index.resolve, names), 1.0),
         ("normalised", timings(index.resolve, normalised), 1.0),
         ("Japanese/Chinese", timings(index.resolve, printed), 1.0),
-        ("fuzzy (typos)", timings(index.resolve, fuzzy), 20.0),
+        ("fuzzy (typos)", timings(index.resolve, fuzzy), 5.0),
         ("autocomplete en", timings(lambda q: index.autocomplete(q, "en"), prefixes), 10.0),
         ("autocomplete ja/zh", timings(lambda q: index.autocomplete(q[1], q[0]),  # type: ignore[arg-type]
                                       printed_prefixes), 10.0),
     ]
-    print(f"{'resolution':22} {'wall p50':>9} {'wall p99':>9} {'cpu p50':>9} {'cpu p99':>9}  target p99 (wall, cpu)")
+    print(f"{'resolution':22} {'wall p50':>9} {'wall p99':>9} {'cpu p50':>9} {'cpu p99':>9}  goal p99 (judged on cpu)")
     for label, (p50, p99, cpu50, cpu99), target in rows:
-        verdict = ", ".join("ok" if value < target else "MISSED" for value in (p99, cpu99))
-        print(f"{label:22} {p50:9.3f} {p99:9.3f} {cpu50:9.3f} {cpu99:9.3f}  < {target:g} ms: {verdict}")
+        print(f"{label:22} {p50:9.3f} {p99:9.3f} {cpu50:9.3f} {cpu99:9.3f}  < {target:g} ms: "
+              f"{pass_fail(cpu99 < target)} (wall: {'ok' if p99 < target else 'missed'})")
     print(f"fuzzy queries with no suggestion at all: {misses}/{len(fuzzy)}")
 
 
@@ -193,9 +202,11 @@ def main() -> None:
               f"{idle.get('idle_mb', float('nan')):.0f} MB (peak {idle.get('peak_mb', float('nan')):.0f} MB) "
               f"{idle.get('error', '')}")
         bot = run_child("bot", db_path)
-        print(f"bot set-up with every cog and the full card database: {bot.get('load_seconds', float('nan')):.2f} s;"
-              f" idle RSS {bot.get('idle_mb', float('nan')):.0f} MB (peak {bot.get('peak_mb', float('nan')):.0f} MB;"
-              f" target < 150 MB) {bot.get('error', '')}")
+        seconds, idle_mb = bot.get("load_seconds", float("nan")), bot.get("idle_mb", float("nan"))
+        cpu = bot.get("cpu", float("nan"))
+        print(f"bot set-up with every cog and the full card database: {seconds:.2f} s wall, {cpu:.2f} s CPU "
+              f"(goal < 1.5 s): {pass_fail(cpu < 1.5)} (wall: {'ok' if seconds < 1.5 else 'missed'}); idle RSS {idle_mb:.0f} MB (goal < 100 MB): {pass_fail(idle_mb < 100)}"
+              f" (peak {bot.get('peak_mb', float('nan')):.0f} MB) {bot.get('error', '')}")
     lookup_benchmarks()
 
 

@@ -14,7 +14,9 @@ Figures:
   thread (p50 / p95 / max; the issue's bar: every one within 1 s);
 - lost actions: presses the bot acknowledged as accepted (deferred update) whose action is not in
   the table's stored action log (must be 0);
-- late acknowledgements (after Discord's 3 s) and the peak RSS of the process.
+- late acknowledgements (after Discord's 3 s) and the peak RSS of the process (issue #19: < 180 MiB).
+  The stand-in runs in this process and keeps every image the bot uploaded and every request it made
+  (Discord's side): how much it holds is printed beside the peak.
 
 Run: ``/work/venv/bin/python benchmarks/bench_hydra_events.py [--tables 100] [--turns 3] [--think 6]``
 """
@@ -41,6 +43,7 @@ from bot.testing.fakediscord import payloads as P  # noqa: E402
 ACCEPTED = 6  # deferred update: the Hydra cog took the action
 BUTTON = 2
 NO_ANSWER_SECONDS = 15.0
+PEAK_RSS_GOAL_MIB = 180
 
 
 class Driver:
@@ -140,6 +143,13 @@ class Driver:
             await self.pause()
             await self.answer_questions(game_id)
 
+    def uploads_held(self) -> int:
+        """Bytes of uploaded files the in-process stand-in holds (its CDN and request log keep every
+        image the bot ever uploaded: Discord's storage, counted in this process's RSS)."""
+        distinct = {id(data): len(data) for data in self.h.fake.cdn.values()}
+        distinct.update((id(data), len(data)) for request in self.h.fake.requests for _, data in request.files)
+        return sum(distinct.values())
+
     async def progress(self) -> None:
         while True:
             await asyncio.sleep(30)
@@ -202,7 +212,11 @@ async def run(tables: int, turns: int, think: float, seed: int) -> None:
             print(f"lost actions: {lost}")
             print(f"leaderboard: won {board.won}, lost {board.lost}, running {board.running}, "
                   f"heads severed {sum(t.severed for t in board.tables)}")
-            print(f"peak RSS: {rss:.0f} MiB; errors logged by the bot: {len(h.errors.records)}")
+            print(f"the in-process stand-in holds {driver.uploads_held() / 2**20:.0f} MiB of uploaded images and "
+                  f"{len(h.fake.requests)} recorded requests (Discord's side, counted in this process's RSS)")
+            print(f"peak RSS: {rss:.0f} MiB (issue #19 goal < {PEAK_RSS_GOAL_MIB} MiB: "
+                  f"{'PASS' if rss < PEAK_RSS_GOAL_MIB else 'FAIL'}; the process also holds the in-process "
+                  f"stand-in's Discord state); errors logged by the bot: {len(h.errors.records)}")
             for message in sorted({f"{r.getMessage()[:120]} {r.exc_info[1]!r}"[:300] if r.exc_info else r.getMessage()[:200]
                                    for r in h.errors.records})[:5]:
                 print("  error:", message)

@@ -61,6 +61,7 @@ class PodkeeperBot(commands.Bot):
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
         self.user_settings: UserSettingsRepository | None = None
+        self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
@@ -73,6 +74,7 @@ class PodkeeperBot(commands.Bot):
             mod = importlib.import_module(module)
             if hasattr(mod, "setup"):
                 await self.load_extension(module)
+        await self.start_pages()
         if self.sync_commands:
             await self.sync_command_tree()
         freeze_startup_objects()
@@ -91,6 +93,20 @@ class PodkeeperBot(commands.Bot):
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
         self.workers.share(cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None))))
 
+    async def start_pages(self) -> None:
+        """The live web pages, when ``[web] enabled`` (aiohttp in this process; see bot/web)."""
+        if self.config.web_enabled and self.pages is None:
+            from bot.web.server import page_server_for
+
+            pages = page_server_for(self)
+            try:
+                await pages.start()
+            except OSError as error:  # the port is taken: the bot still runs, the link commands say "off"
+                log.error("live pages not started: cannot listen on %s:%s (%s); change [web] port",
+                          pages.host, pages.port, error.strerror or error)
+                return
+            self.pages = pages
+
     async def sync_command_tree(self) -> None:
         guild_id = self.config.dev_guild_id
         if guild_id:
@@ -108,6 +124,9 @@ class PodkeeperBot(commands.Bot):
     async def close(self) -> None:
         try:
             self.stop_views()
+            if self.pages is not None:
+                await self.pages.stop()
+                self.pages = None
             await super().close()
         finally:
             self.workers.close()

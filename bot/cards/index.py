@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import heapq
 import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from itertools import islice
-
-from rapidfuzz import fuzz, process
+from itertools import accumulate, islice
 
 from bot.cards.model import PRINTED_LANGUAGES, UI_PRINTED_LANGUAGES, Card
 
@@ -119,14 +118,21 @@ class _SearchList:
 
     def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
         ordered = sorted(set(pairs), key=lambda pair: (len(pair[0]), pair))
-        self.keys = [key for key, _ in ordered]
-        self.names = [name for _, name in ordered]
-        self.starts = array("l")
-        position = 1
-        for key in self.keys:
-            self.starts.append(position)
-            position += len(key) + 1
-        self.text = "\n" + "\n".join(self.keys) + "\n"
+        self._fill([key for key, _ in ordered], [name for _, name in ordered])
+
+    @classmethod
+    def from_ordered(cls, keys: list[str], names: list[str]) -> _SearchList:
+        """A list whose pairs are already in order (read back from a stored index): no sorting."""
+        search = cls.__new__(cls)
+        search._fill(keys, names)
+        return search
+
+    def _fill(self, keys: list[str], names: list[str]) -> None:
+        self.keys = keys
+        self.names = names
+        self.starts = array("i", accumulate((len(key) + 1 for key in keys), initial=1))
+        self.starts.pop()
+        self.text = "\n" + "\n".join(keys) + "\n"
 
     def hits(self, key: str, *, prefix: bool) -> Iterator[int]:
         """Positions of the keys that start with (``prefix``) or contain ``key``, shortest first."""
@@ -147,9 +153,10 @@ class CardIndex:
     def __init__(self) -> None:
         self._cards: dict[str, Card] = {}
         self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
-        self._search: dict[str, _SearchList] = {}
+        self._search: dict[str, _SearchList] = {}  # "en" only: English names and faces
         self._printed_only: dict[str, _SearchList] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
-        self._printed_search = _SearchList(())
+        self._printed_search = _SearchList(())  # the printed names of UI_PRINTED_LANGUAGES, together
+        self._printed_languages = b""  # per entry of _printed_search: a bit per UI language that prints it
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
         self._by_choice_id: dict[str, str] | None = None  # choice_id(name) -> name, built on first use
 
@@ -162,6 +169,29 @@ class CardIndex:
             index._add(card)
         index._build_search()
         index._build_keys = {}
+        return index
+
+    def state(self) -> tuple:
+        """Everything the index is built of, as plain tuples/lists/dicts of strings (what
+        ``bot.cards.snapshot`` stores), without the cards themselves: ``from_state`` rebuilds it
+        in a fraction of ``from_cards``'s time."""
+        tiers = tuple(tier for _, tier in self._tiers)
+        search = {language: (s.keys, s.names) for language, s in self._search.items()}
+        only = {language: (s.keys, s.names) for language, s in self._printed_only.items()}
+        return (tiers, search, (self._printed_search.keys, self._printed_search.names, self._printed_languages),
+                only)
+
+    @classmethod
+    def from_state(cls, cards: Iterable[Card], state: tuple) -> CardIndex:
+        """The index ``state()`` described, over ``cards`` (the same cards, in the same order)."""
+        tiers, search, printed, only = state
+        index = cls()
+        index._cards = {card.name: card for card in cards}
+        index._tiers = [(label, tier) for (label, _), tier in zip(index._tiers, tiers, strict=True)]
+        index._search = {language: _SearchList.from_ordered(*pair) for language, pair in search.items()}
+        keys, names, index._printed_languages = printed
+        index._printed_search = _SearchList.from_ordered(keys, names)
+        index._printed_only = {language: _SearchList.from_ordered(*pair) for language, pair in only.items()}
         return index
 
     def _normalise(self, name: str) -> str:
@@ -202,23 +232,27 @@ class CardIndex:
     def _build_search(self) -> None:
         """Search lists: English names and faces for every language, plus that language's printed names.
 
-        The bot's own languages (ja, zh) get one list each with the English names in it. The other printed
+        The bot's own languages (ja, zh) share one list of their printed names, each entry with a bit per
+        language, searched together with the English list as if it were one (``_hits``). The other printed
         languages (after a sync) get a list of their printed names only, searched before the English list:
         a copy of the English names per language cost ~60 MB with all ten languages loaded."""
         english = [(self._normalise(name), card.name) for card in self._cards.values()
                    for name in {card.name, *card.face_names}]
         self._search["en"] = _SearchList(english)
-        cjk_printed: list[tuple[str, str]] = []
+        ui_languages: dict[tuple[str, str], int] = {}  # (key, English name) -> bits of the UI languages
         for language in PRINTED_LANGUAGES:
             printed = [(self._normalise(name), card.name) for card in self._cards.values()
                        if (full := card.printed_names.get(language))
                        for name in {full, *face_parts(full)}]
             if language in UI_PRINTED_LANGUAGES:
-                cjk_printed += printed
-                self._search[language] = _SearchList(english + printed)
+                bit = 1 << UI_PRINTED_LANGUAGES.index(language)
+                for pair in printed:
+                    ui_languages[pair] = ui_languages.get(pair, 0) | bit
             elif printed:
                 self._printed_only[language] = _SearchList(printed)
-        self._printed_search = _SearchList(cjk_printed)
+        self._printed_search = _SearchList(ui_languages)
+        self._printed_languages = bytes(ui_languages[pair] for pair in zip(self._printed_search.keys,
+                                                                            self._printed_search.names, strict=True))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -286,6 +320,9 @@ class CardIndex:
         candidates, and only those get the finer WRatio. English text is compared with English
         names only, other scripts with printed names only.
         """
+        # Imported here, not at the top: ~3 MB of RSS that a process which never suggests never loads.
+        from rapidfuzz import fuzz, process
+
         key = normalise(name)
         if not key:
             return ()
@@ -301,6 +338,16 @@ class CardIndex:
         scored.sort(key=lambda hit: (-hit[0], abs(len(pool.keys[hit[1]]) - len(key)), hit[1]))
         return tuple(islice(dict.fromkeys(pool.names[position] for _, position in scored), limit))
 
+    def _hits(self, english: _SearchList, language: int, key: str, prefix: bool) -> Iterator[str]:
+        """English names whose English key (and, with a ``language`` bit, printed key in that language)
+        starts with / contains ``key``, in the order of one list holding them all (shortest first):
+        each name is stored once, not once more per language."""
+        if not language:
+            return (english.names[position] for position in english.hits(key, prefix=prefix))
+        merged = heapq.merge(_sorted_hits(english, key, prefix),
+                             _sorted_hits(self._printed_search, key, prefix, self._printed_languages, language))
+        return (name for _, _, name in merged)
+
     def autocomplete(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
         """Up to ``limit`` ``(display name in the user's language, English name)`` pairs for ``text``.
 
@@ -308,19 +355,28 @@ class CardIndex:
         English names always match, so a Japanese user typing "bolt" still finds Lightning Bolt.
         """
         key = normalise(text) if text.strip() else ""
-        search = self._search.get(language) or self._search.get("en")
-        if not key or search is None:
+        english = self._search.get("en")
+        if not key or english is None:
             return []
+        printed = 1 << UI_PRINTED_LANGUAGES.index(language) if language in UI_PRINTED_LANGUAGES else 0
         # Another printed language (after a sync): its own names first, then the English ones.
-        searches = [self._printed_only[language], search] if language in self._printed_only else [search]
+        own = self._printed_only.get(language)
         chosen: dict[str, None] = {}
         for prefix in (True, False):
-            for names in searches:
-                for position in names.hits(key, prefix=prefix):
-                    chosen.setdefault(names.names[position])
+            if own is not None:
+                for position in own.hits(key, prefix=prefix):
+                    chosen.setdefault(own.names[position])
                     if len(chosen) >= limit:
-                        return [(display_name(self._cards[english], language), english) for english in chosen]
-        return [(display_name(self._cards[english], language), english) for english in chosen]
+                        break
+            if len(chosen) >= limit:
+                break
+            for name in self._hits(english, printed, key, prefix):
+                chosen.setdefault(name)
+                if len(chosen) >= limit:
+                    break
+            if len(chosen) >= limit:
+                break
+        return [(display_name(self._cards[name], language), name) for name in chosen]
 
 
     def choices(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
@@ -335,6 +391,17 @@ class CardIndex:
             self._by_choice_id = {choice_id(name): name for name in self._cards}
         english = self._by_choice_id.get(query)
         return self._cards[english] if english else None
+
+
+def _sorted_hits(search: _SearchList, key: str, prefix: bool, languages: bytes = b"",
+                 language: int = 0) -> Iterator[tuple[int, str, str]]:
+    """(key length, key, English name) of ``search.hits``, shortest first; with ``languages``, only the
+    entries whose bits include ``language``."""
+    for position in search.hits(key, prefix=prefix):
+        if languages and not languages[position] & language:
+            continue
+        found = search.keys[position]
+        yield len(found), found, search.names[position]
 
 
 CHOICE_ID = re.compile(r"#[0-9a-f]{12}")

@@ -27,10 +27,44 @@ def card_name_language(language: str, discord_locale: object = None) -> str:
     return _LOCALE_NAME_LANGUAGES.get(str(discord_locale or ""), language)
 
 
+_SHARED: dict[Any, Any] = {}
+_SHARED_LIMIT = 200_000
+
+
+def shared(value: Any, key: Any = None) -> Any:
+    """One object for equal immutable-in-practice values (legality dicts, set-code tuples, empty dicts).
+
+    Thousands of cards have the very same legalities and printings: sharing them is ~10 MB less per
+    process with the full data. Cards are frozen, and nothing mutates these dicts.
+    """
+    key = value if key is None else key
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= _SHARED_LIMIT:
+            _SHARED.clear()
+        found = _SHARED[key] = value
+    return found
+
+
+def shared_dict(mapping: dict[str, str]) -> dict[str, str]:
+    return shared(mapping, ("dict", *mapping.items()))
+
+
 def wubrg(letters: Any) -> str:
     """Colour letters in WUBRG order, deduplicated: ['G', 'W'] -> 'WG'."""
     present = set(letters or ())
-    return "".join(c for c in WUBRG if c in present)
+    return intern("".join(c for c in WUBRG if c in present))
+
+
+def _short(value: Any) -> str | None:
+    """Power, toughness, loyalty: a few distinct short strings shared by every card."""
+    return None if value is None else intern(str(value))
+
+
+def _printed_names(names: dict[str, str] | None) -> dict[str, str]:
+    """Printed names without empty values; the many cards with none share one empty dict."""
+    kept = {intern(str(k)): v for k, v in (names or {}).items() if v}
+    return kept if kept else shared_dict(kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +88,9 @@ class Face:
             mana_cost=intern(data.get("mana_cost") or ""),
             type_line=intern(data.get("type_line") or ""),
             oracle_text=(data.get("oracle_text") or "").replace("\r\n", "\n"),
-            power=data.get("power"),
-            toughness=data.get("toughness"),
-            loyalty=data.get("loyalty"),
+            power=_short(data.get("power")),
+            toughness=_short(data.get("toughness")),
+            loyalty=_short(data.get("loyalty")),
             colors=wubrg(data.get("colors")),
             color_indicator=wubrg(data.get("color_indicator")),
         )
@@ -102,7 +136,7 @@ class Card:
         interned: it keeps the bot with the full card database well under its memory budget.
         """
         faces = tuple(Face.from_scryfall(f) for f in data.get("card_faces") or ())
-        legalities = {intern(str(k)): intern(str(v)) for k, v in (data.get("legalities") or {}).items()}
+        legalities = shared_dict({intern(str(k)): intern(str(v)) for k, v in (data.get("legalities") or {}).items()})
         front = faces[0] if faces else None
         meld = data.get("meld_parts") or [p.get("name") for p in data.get("all_parts") or ()
                                           if p.get("component", "").startswith("meld")]
@@ -112,16 +146,16 @@ class Card:
             mana_cost=intern(data.get("mana_cost") or (front.mana_cost if front else "")),
             type_line=intern(data.get("type_line") or (front.type_line if front else "")),
             oracle_text=(data.get("oracle_text") or "").replace("\r\n", "\n"),
-            power=data.get("power"),
-            toughness=data.get("toughness"),
-            loyalty=data.get("loyalty"),
+            power=_short(data.get("power")),
+            toughness=_short(data.get("toughness")),
+            loyalty=_short(data.get("loyalty")),
             colors=wubrg(data.get("colors")),
             color_indicator=wubrg(data.get("color_indicator")),
             color_identity=wubrg(data.get("color_identity")),
             commander_legality=legalities.get("commander", "not_legal"),
             faces=faces,
-            printed_names={k: v for k, v in (data.get("printed_names") or {}).items() if v},
-            printings=tuple(intern(str(p)) for p in data.get("printings") or ()),
+            printed_names=_printed_names(data.get("printed_names")),
+            printings=shared(tuple(intern(str(p)) for p in data.get("printings") or ())),
             meld_parts=tuple(p for p in meld if p),
             legalities=legalities,
         )

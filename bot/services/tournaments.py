@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from bot.changes import publishes
 from bot.domain.pod import END_STOPPED, PodGameRecord
 from bot.domain.tournament import CUSTOM, TournamentError, scoring_rule
 from bot.domain.tournament.games import checked_game
@@ -79,10 +80,37 @@ class StandingsView:
     round_number: int | None
 
 
+def tournament_topic(tournament_id: int) -> str:
+    """The change-hub topic of one tournament: entrants, pairings, scored games (see bot.changes)."""
+    return f"tournament:{tournament_id}"
+
+
+def _of_tournament(tournament: Tournament, *args: object, **kwargs: object) -> str:
+    return tournament_topic(tournament.tournament_id)
+
+
+def _of_pairing(result: tuple[Tournament, list[PodAssignment]], *args: object, **kwargs: object) -> str:
+    return tournament_topic(result[0].tournament_id)
+
+
+def _of_game(game: TournamentGame | None, *args: object, **kwargs: object) -> str | None:
+    return None if game is None else tournament_topic(game.tournament_id)
+
+
+def _of_outcome(outcome: VoteOutcome | None, *args: object, **kwargs: object) -> str | None:
+    """A vote changes the standings only when it closes; until then nothing about it is public."""
+    return None if outcome is None else tournament_topic(outcome.tournament.tournament_id)
+
+
+def _of_vote(result: tuple[VoteStatus, VoteOutcome | None], *args: object, **kwargs: object) -> str | None:
+    return _of_outcome(result[1])
+
+
 class TournamentService:
     def __init__(self, db: Database, *, clock: Callable[[], datetime] = utc_now,
                  mana_value: Callable[[str | None], int] = lambda name: 0) -> None:
         self.repo = TournamentRepository(db)
+        self.changes = db.changes
         self.clock = clock
         self.mana_value = mana_value
         self._locks: dict[int, asyncio.Lock] = {}
@@ -92,6 +120,7 @@ class TournamentService:
 
     # -- tournaments and entrants --------------------------------------------------------------------
 
+    @publishes(_of_tournament)
     async def create(self, *, guild_id: int, channel_id: int | None, name: str, scoring: str = "democratic",
                      rounds: int = 3, created_by: int | None = None, remainder_size: int = 3,
                      vote_minutes: int = DEFAULT_VOTE_MINUTES, seed: int | None = None,
@@ -131,11 +160,13 @@ class TournamentService:
             raise TournamentError("no_tournament")
         return tournament
 
+    @publishes(_of_tournament)
     async def finish(self, guild_id: int) -> Tournament:
         tournament = await self.active(guild_id)
         await self.repo.set_status(tournament.tournament_id, "finished")
         return tournament
 
+    @publishes(_of_tournament)
     async def join(self, guild_id: int, user_id: int, name: str) -> Tournament:
         """Enter (or re-enter after a drop); late entry is open until round 2 is paired."""
         tournament = await self.active(guild_id)
@@ -148,6 +179,7 @@ class TournamentService:
                                     max(tournament.current_round, 1))
         return tournament
 
+    @publishes(_of_tournament)
     async def drop(self, guild_id: int, user_id: int) -> Tournament:
         """Leave: not paired in later rounds; points so far stay in the standings."""
         tournament = await self.active(guild_id)
@@ -165,6 +197,7 @@ class TournamentService:
 
     # -- pairing -----------------------------------------------------------------------------------
 
+    @publishes(_of_pairing)
     async def pair_next_round(self, guild_id: int, *, force: bool = False) -> tuple[Tournament, list[PodAssignment]]:
         """Pair the next round: by standings from round 2, few repeat opponents, seeded seats.
 
@@ -202,6 +235,7 @@ class TournamentService:
 
     # -- finished games and the democratic vote ---------------------------------------------------
 
+    @publishes(_of_game)
     async def record_finished_game(self, record: PodGameRecord) -> TournamentGame | None:
         """Store a finished linked game and open its vote (T3) when the scoring uses votes.
 
@@ -232,6 +266,7 @@ class TournamentService:
             raise TournamentError("game_not_in_tournament", game=game_id)
         return game
 
+    @publishes(_of_vote)
     async def cast_vote(self, game_id: int, voter_id: int, votee_id: int) -> tuple[VoteStatus, VoteOutcome | None]:
         """Record or change a vote (T3). Returns the public status and, when this vote was the last one
         missing, the closed vote's outcome."""
@@ -254,6 +289,7 @@ class TournamentService:
         votes = await self.repo.votes(game_id)
         return VoteStatus(game_id, len(votes), len(game.players), not game.vote_open, game.vote_deadline)
 
+    @publishes(_of_outcome)
     async def close_vote(self, game_id: int) -> VoteOutcome | None:
         """Close at the deadline (or by an organiser); None when it had closed already."""
         async with self._lock(game_id):
@@ -392,6 +428,7 @@ class TournamentService:
                                                    pool.get(p.user_id, 0)) for p in game.players})
         return combine_stats(per_game)
 
+    @publishes(_of_tournament)
     async def correct(self, guild_id: int, user_id: int, points: int, reason: str, by_user_id: int) -> Tournament:
         """An organiser's points correction, kept with who and why (the audit log)."""
         tournament = await self.active(guild_id)

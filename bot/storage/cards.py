@@ -1,7 +1,7 @@
 """Card rows in SQLite: load them all, or replace them all atomically (issue #2, "Card database").
 
 The database is the card data's durable home; lookups go to the in-memory ``CardIndex`` built from
-``load_all()``. ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``
+``load_all()``, or read back ready-built from ``card_snapshots`` (``bot.cards.snapshot``). ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``
 in ONE transaction: if anything fails (a bad record, a full disk, a crash), the transaction rolls
 back and the old cards are untouched; readers never see a half-imported set.
 """
@@ -81,6 +81,7 @@ class CardRepository:
             await conn.execute(f"CREATE TABLE cards_new {CARD_COLUMNS_DDL}")
             for start in range(0, len(rows), _BATCH):
                 await conn.executemany(_INSERT, rows[start:start + _BATCH])
+            await conn.execute("DELETE FROM card_snapshots")  # derived from the old cards
             await conn.execute("DROP TABLE cards")
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
             async with conn.execute("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") as cursor:
@@ -89,6 +90,26 @@ class CardRepository:
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
                 "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
         return len(rows)
+
+    async def load_snapshot(self, fmt: str) -> tuple[int, bytes] | None:
+        """The newest import's derived data of format ``fmt`` and that import's sequence, if stored."""
+        row = await self.db.fetchone(
+            "SELECT sequence, data FROM card_snapshots WHERE format = ? AND sequence = "
+            "(SELECT COALESCE(MAX(sequence), 0) FROM card_imports)", (fmt,))
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    async def save_snapshot(self, sequence: int, fmt: str, data: bytes) -> bool:
+        """Store derived data of import ``sequence``, replacing other formats' rows of the same kind
+        (``fmt`` up to its first "-"); False when the cards changed meanwhile (nothing stored)."""
+        kind = fmt.split("-", 1)[0] + "-%"
+        async with self.db.transaction() as conn:
+            async with conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") as cursor:
+                if (await cursor.fetchone())[0] != sequence:
+                    return False
+            await conn.execute("DELETE FROM card_snapshots WHERE format LIKE ?", (kind,))
+            await conn.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)",
+                               (sequence, fmt, data))
+        return True
 
     async def version(self) -> int:
         """The sequence number of the newest import (0 before any): changes whenever the cards do."""

@@ -4,16 +4,38 @@ A deck check asks the same questions of the same cards again and again (every ch
 under every ruleset); answering them from text each time cost ~5 ms per deck. ``facts_for`` caches
 the answers per card object: the cached entry keeps a reference to its card, so a card database
 reload (new objects) is never answered from stale facts.
+
+The facts of every card are also worked out once per card data version and stored with the cards
+(``pack_facts``, kept by ``bot.cards.database`` in ``card_snapshots``): a process that has never seen a
+card reads its facts instead of working them out from its text (the first check of a new deck). The
+stored facts are tagged with a ``fingerprint`` of the code that computes them, so changing the rules
+code (identity, copy limits, D6) makes every process work them out again instead of trusting old ones.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import marshal
 import re
+import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
+from bot.cards import mana as mana_module
 from bot.cards.model import Card
-from bot.domain.rules.identity import CR_903_4, D4_MANA_SYMBOLS, Identity, IdentityPolicy, card_identity
+from bot.domain.rules import identity as identity_module
+from bot.domain.rules import rulesets as rulesets_module
+from bot.domain.rules.identity import (
+    CR_903_4,
+    D4_MANA_SYMBOLS,
+    ColourOrigin,
+    Identity,
+    IdentityPolicy,
+    Source,
+    card_identity,
+)
 from bot.domain.rules.rulesets import vintage_problem
 
 UNLIMITED = 10**6
@@ -63,14 +85,101 @@ def facts_for(card: Card) -> CardFacts:
     cached = _cache.get(card.name)
     if cached is not None and cached.card is card:
         return cached
-    identities = {policy: card_identity(card, policy) for policy in (CR_903_4, D4_MANA_SYMBOLS)}
-    facts = CardFacts(card, identities, {p: i.colours() for p, i in identities.items()},
-                      copy_limit(card), vintage_problem(card))
+    facts = _stored.facts(card) if _stored is not None else None
+    if facts is None:
+        facts = _work_out(card)
     report_disagreement(card, facts.colours[CR_903_4])
     if len(_cache) >= _CACHE_LIMIT:
         _cache.clear()
     _cache[card.name] = facts
     return facts
+
+
+def _work_out(card: Card) -> CardFacts:
+    identities = {policy: card_identity(card, policy) for policy in _POLICIES}
+    return CardFacts(card, identities, {p: i.colours() for p, i in identities.items()},
+                     copy_limit(card), vintage_problem(card))
+
+
+_POLICIES = (CR_903_4, D4_MANA_SYMBOLS)
+
+
+# -- facts stored with the card data ------------------------------------------------------------------
+
+_fingerprint: str | None = None
+_RULES_CODE = (identity_module, rulesets_module, mana_module, sys.modules[__name__])
+
+
+def fingerprint() -> str | None:
+    """``facts-<hash of the source of the code that computes the facts>``; None when the source is not
+    readable (then nothing is stored or read: facts are always worked out)."""
+    global _fingerprint
+    if _fingerprint is None:
+        digest = hashlib.sha256()
+        try:
+            for module in _RULES_CODE:
+                digest.update(Path(str(module.__file__)).read_bytes())
+        except OSError:
+            _fingerprint = ""
+        else:
+            _fingerprint = f"facts-{digest.hexdigest()[:16]}"
+    return _fingerprint or None
+
+
+def _pack_identity(identity: Identity) -> tuple:
+    return tuple((o.colour, o.source.value, o.face) for o in identity.origins)
+
+
+def pack_facts(cards: Iterable[Card]) -> bytes:
+    """The facts of ``cards`` as one blob for ``use_stored_facts``: each distinct set of facts once,
+    and per card the number of its set."""
+    table: dict[tuple, int] = {}
+    names: list[str] = []
+    numbers: list[int] = []
+    for card in cards:
+        facts = _work_out(card)
+        packed = (*(_pack_identity(facts.identities[p]) for p in _POLICIES), facts.copy_limit, facts.vintage_problem)
+        names.append(card.name)
+        numbers.append(table.setdefault(packed, len(table)))
+    identity_module._cache.clear()  # filled with every card just now; a cache, so emptying it is safe
+    return marshal.dumps((tuple(table), names, numbers))
+
+
+class _StoredFacts:
+    """Stored facts for the cards ``lookup`` returns; read from the blob on first use (a process that
+    checks no deck never pays for them)."""
+
+    def __init__(self, blob: bytes, lookup: Callable[[str], Card | None]) -> None:
+        self._blob = blob
+        self._lookup = lookup
+        self._table: tuple = ()
+        self._numbers: dict[str, int] | None = None
+
+    def facts(self, card: Card) -> CardFacts | None:
+        if self._lookup(card.name) is not card:  # a card of other data (an older import, a test's own card)
+            return None
+        if self._numbers is None:
+            self._table, names, numbers = marshal.loads(self._blob)
+            self._numbers = dict(zip(names, numbers, strict=True))
+            self._blob = b""
+        number = self._numbers.get(card.name)
+        if number is None:
+            return None
+        *identities, limit, vintage = self._table[number]
+        unpacked = {policy: Identity(tuple(ColourOrigin(colour, Source(source), face)
+                                           for colour, source, face in origins))
+                    for policy, origins in zip(_POLICIES, identities, strict=True)}
+        return CardFacts(card, unpacked, {p: i.colours() for p, i in unpacked.items()}, limit, vintage)
+
+
+_stored: _StoredFacts | None = None
+
+
+def use_stored_facts(blob: bytes, lookup: Callable[[str], Card | None]) -> None:
+    """Answer ``facts_for`` from ``blob`` (``pack_facts``) for the cards ``lookup`` returns (the card
+    database's current cards: facts of any other card object are worked out as before)."""
+    global _stored
+    _stored = _StoredFacts(blob, lookup)
 
 
 def report_disagreement(card: Card, ours: str) -> bool:

@@ -1,0 +1,192 @@
+"""Start-up benchmark (issue #19): time to ready and idle RSS of ``podkeeper run`` against the local
+Discord stand-in, with the full bundled card data. Run by hand:
+
+    python benchmarks/bench_startup.py [--runs 5]
+
+The stand-in (``bot.testing.fakediscord.server``) runs in a process of its own, so only the bot's
+memory is counted. The bot process is ``podkeeper run`` exactly (``bot.cli.main(["run"])``), with
+discord.py's REST base and gateway pointed at the stand-in first (what ``redirect_discord_py`` does,
+without importing the test harness into the measured process). Each run is a new process on the same
+database: the first one imports the card data (reported on its own, not a start-up), the others are
+the starts a restart or a new shard pays. Figures:
+
+- time to ready: from spawning the process until the bot has answered a ``/ping`` the stand-in sends
+  as soon as the bot's gateway session identified (interpreter start, imports, database and card data,
+  every cog, command sync, gateway login, one command); goal < 1.5 s. discord.py's own ``ready`` event
+  comes a fixed 2 s later (its ``guild_ready_timeout`` wait for more guilds) and is shown apart;
+- idle RSS: ``VmRSS`` of the bot process 2 s after ready; goal < 100 MB. Peak (``VmHWM``) is shown too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+TOKEN = "fake-token"
+READY_GOAL_SECONDS = 1.5
+last_split = (float("nan"), float("nan"))  # (RssAnon, RssFile) of the last measured start
+RSS_GOAL_MB = 100.0
+
+
+def verdict(value: float, goal: float) -> str:
+    return "PASS" if value < goal else f"FAIL (by {value - goal:.2f})"
+
+
+# -- the two child processes ------------------------------------------------------------------------
+
+
+def serve_stand_in() -> None:
+    """The stand-in: one guild, its URL printed on stdout, until stdin closes. Whenever a new bot
+    session has identified, a member types ``/ping``; the moment (epoch seconds) the bot acknowledged
+    it is printed: the bot is serving."""
+    from bot.testing import FakeDiscord
+    from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
+    from bot.testing.harness import standard_world
+
+    async def ping_each_new_session(server: FakeDiscordServer, driver: RemoteDriver) -> None:
+        seen = 0
+        while True:
+            await asyncio.sleep(0.002)
+            if server.identify_count == seen:
+                continue
+            seen = server.identify_count
+            known = set(server.fake.interactions)
+            asking = asyncio.create_task(driver.slash("ping"))
+            while not any(record.acknowledged for key, record in server.fake.interactions.items()
+                          if key not in known):
+                await asyncio.sleep(0.002)
+            print("answered", time.time(), flush=True)
+            await asking
+
+    async def main() -> None:
+        fake = FakeDiscord()
+        guild = standard_world(fake)
+        server = FakeDiscordServer(fake, token=TOKEN)
+        await server.start()
+        print(server.url, server.gateway_url, flush=True)
+        pinging = asyncio.create_task(ping_each_new_session(server, RemoteDriver(server, guild)))
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        pinging.cancel()
+        await server.stop()
+
+    asyncio.run(main())
+
+
+def run_bot(base_url: str, gateway_url: str) -> int:
+    """``podkeeper run`` pointed at the stand-in (configuration from the environment)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    from bot.cli import main
+
+    discord.http.Route.BASE = f"{base_url}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    return main(["run"])
+
+
+# -- measuring ------------------------------------------------------------------------------------
+
+
+def status_mb(pid: int, field: str) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
+              ) -> tuple[float, float, float, float, float]:
+    """(seconds to the first command answered, seconds to discord.py's ready event, idle RSS MB,
+    peak RSS MB, CPU seconds the process used until it answered) of one ``podkeeper run`` process."""
+    started, started_epoch = time.perf_counter(), time.time()
+    bot = subprocess.Popen([sys.executable, __file__, "--bot", *urls], cwd=REPO, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert bot.stderr is not None and stand_in.stdout is not None
+        answered = float(stand_in.stdout.readline().split()[1]) - started_epoch
+        cpu = cpu_seconds(bot.pid)
+        ready = float("nan")
+        for line in bot.stderr:
+            if "ready as" in line:
+                ready = time.perf_counter() - started
+                break
+        if ready != ready:  # nan: never ready
+            raise RuntimeError("the bot never logged 'ready'")
+        time.sleep(2.0)
+        global last_split
+        last_split = status_mb(bot.pid, "RssAnon"), status_mb(bot.pid, "RssFile")
+        return answered, ready, status_mb(bot.pid, "VmRSS"), status_mb(bot.pid, "VmHWM"), cpu
+    finally:
+        bot.send_signal(signal.SIGTERM)
+        try:
+            bot.wait(15)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            bot.wait()
+
+
+def main() -> None:
+    if len(sys.argv) >= 2 and sys.argv[1] == "--stand-in":
+        serve_stand_in()
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--bot":
+        sys.exit(run_bot(sys.argv[2], sys.argv[3]))
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="measured starts after the first (importing) one")
+    args = parser.parse_args()
+    print(f"machine load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          f"(wall-clock figures include waiting for a core)")
+    with tempfile.TemporaryDirectory() as folder:
+        stand_in = subprocess.Popen([sys.executable, __file__, "--stand-in"], cwd=REPO, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, text=True)
+        try:
+            assert stand_in.stdout is not None
+            urls = stand_in.stdout.readline().split()
+            env = {**os.environ, "PODKEEPER_DISCORD_TOKEN": TOKEN,
+                   "PODKEEPER_DATABASE_PATH": str(Path(folder) / "startup.sqlite3"),
+                   "PODKEEPER_LOGGING_LEVEL": "INFO", "PYTHONPATH": str(REPO)}
+            first = one_start(stand_in, urls, env)
+            print(f"first start on an empty database (imports the full card data): serving in {first[0]:.2f} s, "
+                  f"idle RSS {first[2]:.0f} MB (peak {first[3]:.0f} MB)")
+            runs = [one_start(stand_in, urls, env) for _ in range(args.runs)]
+        finally:
+            stand_in.communicate("", timeout=15)
+    serving = [r[0] for r in runs]
+    ready = [r[1] for r in runs]
+    idle = [r[2] for r in runs]
+    peak = [r[3] for r in runs]
+    cpu = [r[4] for r in runs]
+    print(f"start-up of `podkeeper run` with the full card data, {len(runs)} starts:")
+    print(f"  time to ready (first command answered): median {statistics.median(serving):.2f} s, "
+          f"max {max(serving):.2f} s (goal < {READY_GOAL_SECONDS} s): "
+          f"{verdict(statistics.median(serving), READY_GOAL_SECONDS)}")
+    print(f"  CPU time the bot process used until then: median {statistics.median(cpu):.2f} s "
+          f"(what the start costs without waiting for a shared core)")
+    print(f"  discord.py's 'ready' event: median {statistics.median(ready):.2f} s (it waits guild_ready_timeout,"
+          f" 2 s, after the last GUILD_CREATE for more servers to stream in)")
+    print(f"  idle RSS, one process: median {statistics.median(idle):.0f} MB, max {max(idle):.0f} MB "
+          f"(goal < {RSS_GOAL_MB:.0f} MB): {verdict(statistics.median(idle), RSS_GOAL_MB)}")
+    print(f"  peak RSS while starting: median {statistics.median(peak):.0f} MB; the last idle RSS was "
+          f"{last_split[0]:.0f} MB private memory + {last_split[1]:.0f} MB mapped files (shared libraries)")
+
+
+if __name__ == "__main__":
+    main()
