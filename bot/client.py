@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
@@ -49,7 +50,8 @@ DEFAULT_ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, 
 
 
 class PodkeeperBot(commands.Bot):
-    def __init__(self, config: Config, *, sync_commands: bool = True, **options: Any) -> None:
+    def __init__(self, config: Config, *, sync_commands: bool = True, clock: Clock = SYSTEM_CLOCK,
+                 **options: Any) -> None:
         options.setdefault("intents", bot_intents())
         options.setdefault("command_prefix", commands.when_mentioned)
         options.setdefault("help_command", None)
@@ -57,6 +59,7 @@ class PodkeeperBot(commands.Bot):
         super().__init__(**options)
         self.config = config
         self.sync_commands = sync_commands
+        self.clock = clock  # every timer's time (bot/clock.py); tests pass a FakeClock
         self.db: Database | None = None
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None

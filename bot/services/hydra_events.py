@@ -14,10 +14,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cached_property
 
 from bot.changes import publishes
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.domain.hydra_events import (
     DEFAULT_GRACE_MINUTES,
     EventError,
@@ -108,8 +109,9 @@ class Dropped:
 
 class HydraEventService:
     def __init__(self, db: Database, hydra: HydraService,
-                 seed_for: Callable[[int, int], int] | None = None) -> None:
-        self.repo = HydraEventRepository(db)
+                 seed_for: Callable[[int, int], int] | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.clock = clock
+        self.repo = HydraEventRepository(db, clock)
         self.changes = db.changes
         self.hydra = hydra
         self.seed_for = seed_for  # (event, table) -> the Hydra's seed; None = random (tests fix it)
@@ -128,7 +130,7 @@ class HydraEventService:
         name = " ".join(name.split())[:MAX_NAME]
         if not name:
             raise EventError("hydra_events.error.no_name")
-        starts_at = parse_start(start, now or datetime.now(UTC))
+        starts_at = parse_start(start, now or self.clock.now())
         event_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, name=name, starts_at=starts_at.isoformat(), heads=heads,
             table_size=table_size, grace_minutes=grace_minutes, language=language, created_by=user_id)

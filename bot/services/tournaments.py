@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
 from bot.changes import publishes
 from bot.domain.pod import END_STOPPED, PodGameRecord
@@ -23,7 +24,7 @@ from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.pairing import pair_round
 from bot.domain.tournament.prizes import ManaPoolReport, PrizeStats, combine_stats, confirmed_mana_pool
 from bot.domain.tournament.records import outcomes
-from bot.domain.tournament.scoring import GameResult, ScoringRule, score_game
+from bot.domain.tournament.scoring import GameResult, Player, ScoringRule, score_game
 from bot.domain.tournament.standings import Correction, Standing, compute_standings
 from bot.domain.tournament.votes import Ballot
 from bot.storage.db import Database
@@ -215,7 +216,8 @@ class TournamentService:
             pods = pair_round(players, round_number, tournament.seed,
                               points={s.player: s.points for s in view.standings},
                               past_pods=[pod.seats for pod in all_pods], remainder_size=tournament.remainder_size)
-            await self.repo.store_round(tournament.tournament_id, round_number, pods)
+            # The domain takes any hashable player; here every player is a Discord user id.
+            await self.repo.store_round(tournament.tournament_id, round_number, cast(list[list[int]], pods))
             paired = await self.repo.pods(tournament.tournament_id, round_number)
             refreshed = await self.repo.get(tournament.tournament_id)
             assert refreshed is not None
@@ -272,8 +274,8 @@ class TournamentService:
         missing, the closed vote's outcome."""
         async with self._lock(game_id):
             game = await self.game(game_id)
-            ballot = Ballot(game_id, tuple(p.user_id for p in game.players), await self.repo.votes(game_id),
-                            closed=not game.vote_open)
+            votes: dict[Player, Player] = dict((await self.repo.votes(game_id)).items())
+            ballot = Ballot(game_id, tuple(p.user_id for p in game.players), votes, closed=not game.vote_open)
             ballot.cast(voter_id, votee_id)  # raises for a closed vote, a self vote, someone not at the table
             await self.repo.cast_vote(game_id, voter_id, votee_id)
             outcome = await self._close(game) if ballot.everyone_voted else None
@@ -308,8 +310,8 @@ class TournamentService:
         result = self._result(closed, await self.repo.votes(game_id))
         tallies = score_game(result, self.rule(tournament))
         names = await self.names(tournament.tournament_id)
-        return VoteOutcome(closed, tournament, {p: t.votes for p, t in tallies.items()},
-                           {p: t.points for p, t in tallies.items()}, names)
+        return VoteOutcome(closed, tournament, {cast(int, p): t.votes for p, t in tallies.items()},
+                           {cast(int, p): t.points for p, t in tallies.items()}, names)
 
     async def set_vote_message(self, game_id: int, message_id: int) -> None:
         """Remember the public vote message, so its count and result can be edited after a restart."""
@@ -393,8 +395,9 @@ class TournamentService:
 
     @staticmethod
     def _result(game: TournamentGame, votes: dict[int, int]) -> GameResult:
+        ballots: dict[Player, Player] = dict(votes.items())
         return checked_game(game.game_id, [p.user_id for p in game.players],
-                            [p.user_id for p in game.players if p.survived], votes, draw=game.draw,
+                            [p.user_id for p in game.players if p.survived], ballots, draw=game.draw,
                             eliminations={p.user_id: p.eliminations for p in game.players}, stopped=game.stopped)
 
     async def names(self, tournament_id: int) -> dict[int, str]:
@@ -411,7 +414,7 @@ class TournamentService:
         corrections = [] if round_number is not None else [
             Correction(c.user_id, c.points, c.reason, c.by_user_id)
             for c in await self.repo.corrections(tournament.tournament_id)]
-        prizes = await self._prizes(games)
+        prizes: dict[Player, PrizeStats] = dict((await self._prizes(games)).items())
         standings = compute_standings(results, self.rule(tournament), seed=tournament.seed,
                                       players=[e.user_id for e in entrants], corrections=corrections,
                                       dropped=[e.user_id for e in entrants if not e.active], prizes=prizes)
@@ -419,14 +422,14 @@ class TournamentService:
 
     async def _prizes(self, games: Sequence[TournamentGame]) -> dict[int, PrizeStats]:
         reports = await self.repo.mana_reports([g.game_id for g in games])
-        per_game = []
+        per_game: list[dict[Player, PrizeStats]] = []
         for game in games:
             players = [p.user_id for p in game.players]
             pool = confirmed_mana_pool([ManaPoolReport(r.user_id, r.amount, r.confirmed_by)
                                         for r in reports if r.game_id == game.game_id], players)
             per_game.append({p.user_id: PrizeStats(p.combat_damage, p.commander_kills, p.commander_mana,
                                                    pool.get(p.user_id, 0)) for p in game.players})
-        return combine_stats(per_game)
+        return cast(dict[int, PrizeStats], combine_stats(per_game))
 
     @publishes(_of_tournament)
     async def correct(self, guild_id: int, user_id: int, points: int, reason: str, by_user_id: int) -> Tournament:

@@ -227,5 +227,12 @@ def split_sql(script: str) -> list[str]:
     return statements
 
 
+def inserted_id(cursor: aiosqlite.Cursor) -> int:
+    """The rowid an INSERT just made (sqlite always sets it after an INSERT into a rowid table)."""
+    if cursor.lastrowid is None:
+        raise DatabaseError("the INSERT made no row")
+    return cursor.lastrowid
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")

@@ -80,9 +80,9 @@ class PageServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        server = site._server
-        if self.port == 0 and server is not None and server.sockets:  # an ephemeral port (tests)
-            self.port = server.sockets[0].getsockname()[1]
+        sockets = getattr(site._server, "sockets", None)  # an asyncio.Server once started
+        if self.port == 0 and sockets:  # an ephemeral port (tests)
+            self.port = sockets[0].getsockname()[1]
         log.info("live pages on http://%s:%s (links show %s)", self.host, self.port, self.public_url)
 
     async def stop(self) -> None:
