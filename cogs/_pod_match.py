@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.clock import clock_of
 from bot.domain import match as m
 from bot.domain.decklist import Section
 from bot.domain.pod import PodError
@@ -97,7 +99,7 @@ class MatchStep:
     def __init__(self, cog: PodsCog) -> None:
         self.cog = cog
         self._service: MatchService | None = None
-        self._closing: dict[int, tuple[float, asyncio.TimerHandle]] = {}  # game -> (closes at, board refresh)
+        self._closing: dict[int, tuple[datetime, asyncio.Task[None]]] = {}  # game -> (closes at, board refresh)
 
     @property
     def service(self) -> MatchService:
@@ -136,31 +138,32 @@ class MatchStep:
             text = tr("match.board.swaps_open")
         else:
             text = tr("match.board.swaps_until", when=f"<t:{int(window.closes_at.timestamp())}:R>")
-            self._refresh_when_closed(loaded.game_id, window.closes_at.timestamp())
+            self._refresh_when_closed(loaded.game_id, window.closes_at)
         embed.add_field(name=tr("match.board.sideboard"), value=text, inline=False)
         if view is not None:
             view.add_item(MatchButton(loaded.game_id, "swap", label=tr("match.button.sideboard"), row=4,
                                       style=discord.ButtonStyle.primary))
 
-    def _refresh_when_closed(self, game_id: int, closes_at: float) -> None:
+    def _refresh_when_closed(self, game_id: int, closes_at: datetime) -> None:
         """Edit the board once the window has closed, so its Sideboard button goes away. Only cosmetic:
-        a press after the deadline is refused anyway (the window is computed from stored times)."""
+        a press after the deadline is refused anyway (the window is computed from stored times).
+        The wait is on the bot's clock (``bot.clock``), so tests move time instead of sleeping."""
         known = self._closing.get(game_id)
         if known is not None and known[0] == closes_at:
             return
         if known is not None:
             known[1].cancel()
-        delay = max(0.0, closes_at - self.service.now().timestamp()) + 1
-        handle = asyncio.get_running_loop().call_later(delay, self._closed, game_id)
-        self._closing[game_id] = (closes_at, handle)
+        task = asyncio.create_task(self._close_later(game_id, closes_at))
+        self._closing[game_id] = (closes_at, task)
 
-    def _closed(self, game_id: int) -> None:
+    async def _close_later(self, game_id: int, closes_at: datetime) -> None:
+        await clock_of(self.cog.bot).sleep_until(closes_at + timedelta(seconds=1))
         self._closing.pop(game_id, None)
         self.cog.updater.request(game_id)
 
     def cancel(self) -> None:
-        for _, handle in self._closing.values():
-            handle.cancel()
+        for _, task in self._closing.values():
+            task.cancel()
         self._closing.clear()
 
     async def _decorate_match(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,

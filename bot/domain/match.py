@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.domain.errors import DomainError
+
 BEST_OF = 3  # G9
 WINS_NEEDED = 2
 
@@ -32,13 +34,10 @@ WIN = "win"
 DRAW = "draw"
 
 
-class MatchError(Exception):
+class MatchError(DomainError):
     """A refused match change; ``key`` is an i18n key under ``match.error.``."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = f"match.error.{key}"
-        self.values = values
+    prefix = "match.error."
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.domain.decklist import DeckLine, Section
+from bot.domain.errors import DomainError
 from bot.domain.rules import ResolvedDeck, Verdict, check_deck, get_ruleset
 from bot.domain.rules.deck import DeckCard
 
@@ -33,19 +34,16 @@ _ARROW = re.compile(r"\s*(?:->|=>|→|＞|>)\s*")
 _COUNT = re.compile(r"^(?P<count>\d{1,3})\s*[xX×]?\s+(?P<name>.+)$")
 
 
-class SwapError(Exception):
+class SwapError(DomainError):
     """A refused swap; ``key`` is an i18n key under ``sideboard.error.``, ``values`` its placeholders."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = f"sideboard.error.{key}"
-        self.values = values
+    prefix = "sideboard.error."
 
-    def __reduce__(self):  # raised in a worker process of the pool, re-raised in the bot with its values
-        return _swap_error, (self.key.removeprefix("sideboard.error."), self.values)
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker of the pool, re-raised in the bot whole
+        return _swap_error, (self.key, self.values)
 
 
-def _swap_error(key: str, values: dict[str, Any]) -> SwapError:
+def _swap_error(key: str, values: dict[str, object]) -> SwapError:
     return SwapError(key, **values)
 
 

@@ -57,7 +57,8 @@ class MatchTournaments:
         pairing = pair_round(order, past_pairs=[players for _, players, _ in played],
                              had_bye=[user for _, user in await self.repo.byes(tournament.tournament_id)],
                              seed=tournament.seed, round_number=round_number)
-        await self.tournaments.store_round(tournament.tournament_id, round_number, [list(p) for p in pairing.pairs])
+        pairs = [[int(str(a)), int(str(b))] for a, b in pairing.pairs]  # players are Discord ids here
+        await self.tournaments.store_round(tournament.tournament_id, round_number, pairs)
         if pairing.bye is not None:
-            await self.repo.add_bye(tournament.tournament_id, round_number, int(pairing.bye))
+            await self.repo.add_bye(tournament.tournament_id, round_number, int(str(pairing.bye)))
         return round_number, pairing

@@ -123,29 +123,30 @@ async def test_a_commander_game_can_be_a_match_on_request(h):
 
 
 async def test_the_board_loses_its_sideboard_button_when_the_window_closes_also_after_a_restart(h):
-    from tests.matches.conftest import Clock
+    def on_bot_clock() -> None:  # the pod service stamps events with the harness's fake clock
+        cog(h).service.clock = lambda: h.clock.now().isoformat(timespec="seconds")
 
-    clock = Clock()
-    cog(h).service.clock = clock
+    on_bot_clock()
     alice, bob = h.user("alice"), h.user("bob")
     await h.slash("config sideboard-rule", user="admin", enabled=True)
     board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="commander")
     await _declare_decks(h, 1)
     await settled(h)
     assert "Sideboard" in [b["label"] for b in board.message.buttons]
-    closes_at, _ = cog(h).match_step._closing[1]  # a board refresh is scheduled for the deadline
-    assert closes_at == clock.now.timestamp() + 180
+    closes_at, _ = cog(h).match_step._closing[1]  # a board refresh waits for the deadline
+    assert closes_at.timestamp() == int(h.clock.now().timestamp()) + 180
 
-    clock.advance(minutes=3)
-    cog(h).match_step._closed(1)  # what the timer does at the deadline (time advanced, not slept)
-    await settled(h)
+    await h.advance(minutes=2, seconds=59)
+    assert "Sideboard" in [b["label"] for b in board.message.buttons]
+    await h.advance(seconds=2)  # time advanced, not slept: the timer fires and the board is edited
+    await cog(h).updater.flush()
     assert "Sideboard" not in [b["label"] for b in board.message.buttons]
-    assert "Swaps close" not in _fields(board.message)
+    assert "Swaps close" not in _fields(board.message) and 1 not in cog(h).match_step._closing
     late = await h.slash("sideboard swap", user="alice", out="Anger", into="Duress")
     assert "Too late" in late.text
 
     await h.restart()
-    cog(h).service.clock = clock
+    on_bot_clock()
     again = await h.slash("sideboard swap", user="bob", out="Anger", into="Duress")
     assert "Too late" in again.text
     assert (await cog(h).service.get(1)).state.swaps == []

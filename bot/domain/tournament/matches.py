@@ -150,7 +150,7 @@ class Pairing:
     bye: Player | None
 
 
-def _met(a: Player, b: Player, past: set[frozenset]) -> bool:
+def _met(a: Player, b: Player, past: set[frozenset[Player]]) -> bool:
     return frozenset((a, b)) in past
 
 
