@@ -7,6 +7,7 @@ async ``setup(bot)`` is loaded, so a new feature adds a file and touches nothing
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
@@ -23,6 +24,7 @@ from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
+from bot.services.reconcile import Reconciler
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
@@ -66,6 +68,8 @@ class PodkeeperBot(commands.Bot):
         self.user_settings: UserSettingsRepository | None = None
         self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
+        self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
+        self.reconciled: asyncio.Task[dict[str, int]] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -85,7 +89,7 @@ class PodkeeperBot(commands.Bot):
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
         if self.db is None:
-            self.db = await Database.open(self.config.database_path)
+            self.db = await Database.open(self.config.database_path, exclusive=True)
         self.guild_settings = GuildSettingsRepository(self.db)
         self.user_settings = UserSettingsRepository(self.db)
         if self.cards is None:
@@ -123,8 +127,12 @@ class PodkeeperBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
+            self.reconciled = asyncio.create_task(self.reconciler.run(), name="reconcile-after-start")
 
     async def close(self) -> None:
+        if self.reconciled is not None and not self.reconciled.done():
+            self.reconciled.cancel()
         try:
             self.stop_views()
             if self.pages is not None:

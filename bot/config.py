@@ -69,6 +69,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("web", "port", int, 8737, "Port the page server listens on."),
     Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
             "https://pages.example.org); empty = http://<host>:<port>."),
+    Setting("privacy", "retention_days", int, 30, "Days a server's data (games, decks, events, tournaments, "
+            "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
+            "deletes it at once."),
 )
 
 
@@ -113,6 +116,10 @@ class Config:
         return self.get("defaults", "locale")
 
     @property
+    def retention_days(self) -> int:
+        return self.get("privacy", "retention_days")
+
+    @property
     def log_level(self) -> str:
         return self.get("logging", "level")
 
@@ -138,6 +145,9 @@ class Config:
 _BY_NAME = {(s.section, s.key): s for s in SETTINGS}
 
 
+MAX_INT_SETTING = 2**63 - 1  # a Discord id (snowflake) is the largest whole number a setting holds
+
+
 def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     where = f"[{setting.section}] {setting.key} in {origin}"
     if setting.type is bool:
@@ -145,12 +155,16 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
         if value is None:
             raise ConfigError(f"{where}: expected true or false, got {raw!r}")
     elif setting.type is int:
-        if isinstance(raw, bool):
+        # A float is refused, not truncated: 1.9 would silently become 1, 1e30 a number nobody meant,
+        # and inf has no whole value at all.
+        if isinstance(raw, bool | float):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}")
         try:
             value = int(raw)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: expected a whole number, got {raw!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise ConfigError(f"{where}: expected a whole number, got {_shown(raw)}") from None
+        if not 0 <= value <= MAX_INT_SETTING:
+            raise ConfigError(f"{where}: {_shown(value)} is out of range (0 to {MAX_INT_SETTING})")
     elif setting.type is str:
         if not isinstance(raw, str):
             raise ConfigError(f"{where}: expected text, got {type(raw).__name__} {raw!r}")
@@ -162,6 +176,12 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     if setting.choices and value not in setting.choices:
         raise ConfigError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, cut short (a setting of thousands of digits stays readable)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
 
 
 def _boolean(raw: Any) -> bool | None:
@@ -192,10 +212,14 @@ def _read_file(path: Path) -> dict[tuple[str, str], Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: TOML syntax error: {exc}{_toml_error_line(text, exc)}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a Podkeeper config") from None
     values: dict[tuple[str, str], Any] = {}
     for section, table in data.items():
         if not isinstance(table, dict):
