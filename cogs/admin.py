@@ -21,6 +21,7 @@ import bot as podkeeper
 from bot.config import LOCALES, RULESETS
 from bot.i18n import Translate, catalogue
 from bot.i18n.translator import app_key
+from bot.storage.matches import MatchRepository
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
@@ -162,6 +163,20 @@ class AdminCog(commands.Cog):
     @manage_server_only
     async def config_pod_threads(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self._update(interaction, "admin.config.pod_threads_set", pod_threads=enabled)
+
+    @config.command(name="sideboard-rule",
+                    description=_T("Optional rule T1: 3 minutes of sideboard swaps after commanders are declared"))
+    @app_commands.describe(enabled=_T("Whether the optional sideboard rule is on",
+                                      key="app.config.sideboard_rule.describe"))
+    @app_commands.rename(enabled=_T("enabled", key="app.config.enabled"))
+    @manage_server_only
+    async def config_sideboard_rule(self, interaction: discord.Interaction, enabled: bool) -> None:
+        """Stored beside the match logs (bot/storage/matches.py), read when a game's swap window is asked."""
+        assert interaction.guild_id is not None
+        await MatchRepository(self.bot.db).set_sideboard_rule(interaction.guild_id, enabled)  # type: ignore[attr-defined]
+        tr = await self._tr(interaction)
+        await interaction.response.send_message(tr("match.config.sideboard_rule_on" if enabled
+                                                   else "match.config.sideboard_rule_off"), ephemeral=True)
 
     @config.command(name="organiser-role", description=_T("Role that may organise events and tournaments"))
     @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))

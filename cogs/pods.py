@@ -36,6 +36,7 @@ from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
 from bot.text import ECHO, fit, fit_lines
+from cogs._pod_match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
 from cogs._pod_mulligan import MulliganChoice, MulliganStep
 from cogs._pod_mulligan import board_lines as mulligan_board_lines
 
@@ -55,6 +56,7 @@ RECENT_GAMES = 10
 _MENTION = re.compile(r"<@!?(\d+)>|\b(\d{15,21})\b")
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RULESETS]
+MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
 MULLIGAN_CHOICES = [app_commands.Choice(name=_T(style.value.replace("_", " ").title()), value=style.value)
                     for style in MulliganStyle]
 
@@ -349,17 +351,19 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         self.service = PodService(bot.db, notify=bot.dispatch)  # type: ignore[attr-defined]
         self.updater = BoardUpdater(self)
         self.mulligan_step = MulliganStep(self)
+        self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/_pod_match.py
         self.selected: dict[tuple[int, int], int] = {}  # (game, person pressing) -> player whose totals they change
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
+        self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         register_reconcile(self.bot, "pods", self.reconcile_boards)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
+        self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         self.updater.cancel()
         self.mulligan_step.cancel()
+        self.match_step.cancel()
 
     # -- languages -------------------------------------------------------------------------------------
 
@@ -611,6 +615,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             embed.set_footer(text=tr("pod.embed.tournament", tournament=loaded.row.tournament_id,
                                      round=loaded.row.round_number or "-"))
         view = self.board_view(loaded, tr)
+        await self.match_step.decorate(loaded, embed, view, tr)
         png = await self.bot.workers.run(render_snapshot, board)  # type: ignore[attr-defined]
         return embed, discord.File(fp=io.BytesIO(png), filename=filename), view
 
@@ -760,12 +765,13 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     @app_commands.describe(players=_T("Players by mention, in seat order (2 to 8; more can join before turn 1)"),
                            ruleset=_T("Ruleset (default: the server's)"), life=_T("Starting life (default 40)"),
                            own_totals_only=_T("Players change only their own totals"),
-                           mulligan=_T("Mulligan style (default: the ruleset's)"))
-    @app_commands.choices(ruleset=RULESET_CHOICES, mulligan=MULLIGAN_CHOICES)
+                           mulligan=_T("Mulligan style (default: the ruleset's)"),
+                           match=_T("Best of three games (a duel-zh game of two players always is)"))
+    @app_commands.choices(ruleset=RULESET_CHOICES, mulligan=MULLIGAN_CHOICES, match=MATCH_CHOICES)
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, players: str, ruleset: str | None = None,
                     life: app_commands.Range[int, 1, pod.LIFE_BOUND] | None = None, own_totals_only: bool = False,
-                    mulligan: str | None = None) -> None:
+                    mulligan: str | None = None, match: str | None = None) -> None:
         tr = await self._tr(interaction)
         try:
             chosen = await self._players_from(interaction, players)
@@ -777,11 +783,11 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             return
         ruleset = ruleset or await self.bot.ruleset_for(interaction.guild_id)  # type: ignore[attr-defined]
         try:
-            loaded = await self.service.start_game(
+            loaded = await self.match_step.start_game(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, created_by=interaction.user.id,
                 players=chosen, ruleset=ruleset, starting_life=life, own_totals_only=own_totals_only,
-                mulligan_style=mulligan)
-        except PodError as error:
+                mulligan_style=mulligan, match=match)
+        except Refusal as error:
             await self.send_error(interaction, error)
             return
         await interaction.response.defer(thinking=True)  # the board image may wait for the work pool
@@ -1041,6 +1047,8 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
         values["name"] = fit(str(data.get("name") or ""), ECHO)  # typed by a player: shown as typed
     if event.kind == pod.MULLIGAN:
         values["decision"] = data.get("decision")
+    if event.kind == pod.SWAP:
+        values.update(out=data.get("out"), into=data.get("in"), count=data.get("count", 1))
     if event.kind == pod.COMMANDERS:
         values["names"] = ", ".join(n or "?" for n in data.get("names", [])) or "-"
     if event.kind in (pod.MONARCH, pod.INITIATIVE) and data.get("player") is None:

@@ -45,6 +45,7 @@ from bot.services.tournaments import (
 )
 from bot.storage.tournaments import PodAssignment, Tournament, TournamentGame
 from bot.text import fit_lines
+from cogs._tournament_matches import FORMAT_MATCHES, MatchRounds
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +58,8 @@ COLOUR = discord.Colour.gold()
 SCORING_CHOICES = [app_commands.Choice(name=_T("Democratic victory (T3)"), value="democratic"),
                    app_commands.Choice(name=_T("Standard: win 5, draw 1"), value="standard"),
                    app_commands.Choice(name=_T("Custom points"), value="custom")]
+FORMAT_CHOICES = [app_commands.Choice(name=_T("Pods (multiplayer)"), value="pods"),
+                  app_commands.Choice(name=_T("1-vs-1 matches (best of three)"), value=FORMAT_MATCHES)]
 REMAINDER_CHOICES = [app_commands.Choice(name="3", value=3), app_commands.Choice(name="5", value=5)]
 _PLAYER_VALUES = ("voter", "votee", "player")
 
@@ -169,6 +172,7 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             bot.db, clock=clock_of(bot).now,  # type: ignore[attr-defined]
             mana_value=mana_value_lookup(getattr(cards, "index", None)))
         self._deadlines: dict[int, asyncio.Task[None]] = {}
+        self.match_rounds = MatchRounds(self)  # tournaments of 1-vs-1 matches
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
@@ -230,13 +234,15 @@ class TournamentCog(commands.Cog, name="Tournaments"):
                            vote_minutes=_T("Minutes each democratic vote stays open"),
                            win=_T("Custom: points per win"), draw=_T("Custom: points per draw"),
                            survival=_T("Custom: points for surviving"), vote=_T("Custom: points per vote"),
-                           elimination=_T("Custom: points per opponent eliminated"))
-    @app_commands.choices(scoring=SCORING_CHOICES, remainder=REMAINDER_CHOICES)
+                           elimination=_T("Custom: points per opponent eliminated"),
+                           format=_T("Pods, or 1-vs-1 best-of-three matches (G9)"))
+    @app_commands.choices(scoring=SCORING_CHOICES, remainder=REMAINDER_CHOICES, format=FORMAT_CHOICES)
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 64],
                      scoring: str = "democratic", rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
                      remainder: int = 3,
                      vote_minutes: app_commands.Range[int, 1, MAX_VOTE_MINUTES] = DEFAULT_VOTE_MINUTES,
-                     win: int = 0, draw: int = 0, survival: int = 0, vote: int = 0, elimination: int = 0) -> None:
+                     win: int = 0, draw: int = 0, survival: int = 0, vote: int = 0, elimination: int = 0,
+                     format: str = "pods") -> None:
         if not await self._require_organiser(interaction):
             return
         try:
@@ -247,6 +253,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         except TournamentError as error:
             await self._refuse(interaction, error)
             return
+        if format == FORMAT_MATCHES:  # pairs and match points instead of pods (cogs/_tournament_matches.py)
+            await self.match_rounds.service.set_matches(created.tournament_id)
         tr = await self._tr(interaction)
         embed = discord.Embed(title=tr("tournament.created.title", name=discord.utils.escape_markdown(created.name)),
                               description=tr("tournament.created.body", rounds=created.rounds,
@@ -328,6 +336,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     async def pair(self, interaction: discord.Interaction, force: bool = False) -> None:
         if not await self._require_organiser(interaction):
             return
+        if await self.match_rounds.pair(interaction, force):  # a tournament of 1-vs-1 matches
+            return
         try:
             tournament, pods = await self.service.pair_next_round(interaction.guild_id, force=force)
         except TournamentError as error:
@@ -376,6 +386,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
             tournament = await self.service.latest(interaction.guild_id)
         except TournamentError as error:
             await self._refuse(interaction, error)
+            return
+        if await self.match_rounds.standings(interaction, tournament):  # match points (G9)
             return
         await interaction.response.defer(thinking=True)
         tr = await self._tr(interaction)
@@ -528,6 +540,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
     @commands.Cog.listener()
     async def on_pod_game_finished(self, record: Any) -> None:
         """A pod game ended: if it belongs to a tournament, store it and open its vote."""
+        if getattr(record, "match_id", None) is not None:
+            return  # a game of a 1-vs-1 match: the match is what scores (cogs/_tournament_matches.py)
         try:
             game = await self.service.record_finished_game(record)
         except TournamentError:

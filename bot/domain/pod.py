@@ -88,6 +88,7 @@ CONCEDE = "concede"
 DRAW_VOTE = "draw_vote"
 STOP = "stop"
 UNDO = "undo"
+SWAP = "swap"  # a sideboard swap (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
 
 
 class PodError(DomainError):
@@ -172,6 +173,11 @@ class PodState:
     combat_damage: dict[int, dict[int, int]] = field(default_factory=dict)
     life_log: list[dict[str, Any]] = field(default_factory=list)
     cast_log: list[dict[str, Any]] = field(default_factory=list)
+    # Matches and sideboards (G9, D7): {"id", "game", "swaps": {user id: earlier games' swaps}} or None,
+    # each player's first commander declaration time, and this game's swaps (player, out, in, count).
+    match: dict[str, Any] | None = None
+    declared: dict[int, str] = field(default_factory=dict)
+    swaps: list[dict[str, Any]] = field(default_factory=list)
 
     # -- lookups -------------------------------------------------------------------------------------
 
@@ -359,7 +365,7 @@ def _create(event: Event) -> PodState:
     except ValueError:
         raise PodError("unknown_mulligan_style") from None
     state = PodState(ruleset=ruleset, starting_life=life, own_totals_only=bool(data.get("own_totals_only")),
-                     created_by=event.actor, mulligan_style=style, last_seq=event.seq)
+                     created_by=event.actor, mulligan_style=style, last_seq=event.seq, match=data.get("match"))
     for entry in data.get("players", []):
         _add_player(state, int(entry["user_id"]), str(entry["name"]))
     if len(state.players) < 1:
@@ -453,6 +459,18 @@ def _apply_commanders(state: PodState, event: Event) -> None:
     else:
         player.commanders = [Commander(owner=player.user_id, index=i, name=n) for i, n in enumerate(names)]
     player.deck = str(event.data["deck"]) if event.data.get("deck") else player.deck
+    state.declared.setdefault(player.user_id, event.at)  # opens the sideboard window (T1)
+
+
+def _apply_swap(state: PodState, event: Event) -> None:
+    """A sideboard swap in the pre-game step, before the opening hands (D7, T1). The service checked
+    it against the player's deck and the window; the fold keeps it for the record and for undo."""
+    _before_mulligans(state)
+    player = state.player(int(event.data["player"]))
+    if not player.deck:
+        raise PodError("sideboard.error.no_deck")
+    state.swaps.append({"player": player.user_id, "out": str(event.data["out"]), "in": str(event.data["in"]),
+                        "count": _amount(event.data.get("count", 1), minimum=1, maximum=10)})  # D7: 10 at most
 
 
 def _apply_mulligan(state: PodState, event: Event) -> None:
@@ -680,6 +698,7 @@ _HANDLERS = {
     CAST: _apply_cast, TO_COMMAND_ZONE: _apply_to_command_zone, POISON: _apply_poison,
     COUNTER: _apply_counter, MONARCH: _apply_monarch, INITIATIVE: _apply_initiative,
     NEXT_TURN: _apply_next_turn, CONCEDE: _apply_concede, DRAW_VOTE: _apply_draw_vote, STOP: _apply_stop,
+    SWAP: _apply_swap,
 }
 
 
@@ -763,6 +782,9 @@ class PodGameRecord:
     tournament_id: int | None = None
     round_number: int | None = None
     ended_at: str | None = None
+    match_id: int | None = None  # G9: the match this game belongs to, and its number in it (1-3)
+    match_game: int | None = None
+    swaps: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # D7: deck as played = deck + these
 
     @property
     def winner(self) -> int | None:
@@ -787,4 +809,14 @@ def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_
         commander_damage={(p.user_id, k): v for p in state.players for k, v in p.commander_damage_taken.items()},
         casts=list(state.cast_log), life_changes=list(state.life_log),
         mulligans=table.result() if table else None,
-        tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at)
+        tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at,
+        match_id=(state.match or {}).get("id"), match_game=(state.match or {}).get("game"), swaps=played_swaps(state))
+
+
+def played_swaps(state: PodState) -> dict[int, list[dict[str, Any]]]:
+    """Each player's swaps since the match began (earlier games, then this one): the deck as played."""
+    earlier = (state.match or {}).get("swaps") or {}
+    swaps = {p.user_id: [dict(s) for s in earlier.get(str(p.user_id), [])] for p in state.players}
+    for swap in state.swaps:
+        swaps[swap["player"]].append({k: swap[k] for k in ("out", "in", "count")})
+    return {user: listed for user, listed in swaps.items() if listed}

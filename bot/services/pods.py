@@ -80,7 +80,8 @@ class PodService:
     async def start_game(self, *, guild_id: int | None, channel_id: int | None, created_by: int | None,
                          players: Sequence[tuple[int, str]], ruleset: str, starting_life: int | None = None,
                          own_totals_only: bool = False, tournament_id: int | None = None,
-                         round_number: int | None = None, mulligan_style: str | None = None) -> LoadedGame:
+                         round_number: int | None = None, mulligan_style: str | None = None,
+                         match: dict[str, Any] | None = None) -> LoadedGame:
         """Create a game (optionally linked to a tournament round) with its first players in seat order.
 
         ``players`` are (user id, display name); ``mulligan_style`` overrides the ruleset's (e.g.
@@ -89,6 +90,8 @@ class PodService:
         data = {"ruleset": ruleset, "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
                 "own_totals_only": own_totals_only, "mulligan_style": mulligan_style,
                 "players": [{"user_id": int(u), "name": str(n)} for u, n in players]}
+        if match is not None:  # a game of a best-of-three match (bot/services/matches.py)
+            data["match"] = match
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
         state = pod.apply(None, first)  # validate before storing anything
         pod.check_new_game(state)
@@ -123,6 +126,10 @@ class PodService:
         loaded = LoadedGame(row=row, events=events, state=state, record=self._record(row, state))
         self._games[game_id] = loaded
         return loaded
+
+    def forget(self, game_id: int) -> None:
+        """Drop a cached game so the next read refolds it from the database (its row changed elsewhere)."""
+        self._games.pop(game_id, None)
 
     async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:
         return await self.repo.recent(guild_id, limit)

@@ -15,6 +15,7 @@ _POD_GAMES = "SELECT game_id FROM pod_games WHERE guild_id = :guild"
 _HYDRA_GAMES = "SELECT game_id FROM hydra_games WHERE guild_id = :guild"
 _CHALLENGE_GAMES = "SELECT game_id FROM challenge_games WHERE guild_id = :guild"
 _EVENTS = "SELECT event_id FROM hydra_events WHERE guild_id = :guild"
+_MATCHES = "SELECT match_id FROM pod_matches WHERE guild_id = :guild"
 _TOURNAMENTS = "SELECT tournament_id FROM tournaments WHERE guild_id = :guild"
 _TOURNAMENT_GAMES = f"SELECT game_id FROM tournament_games WHERE tournament_id IN ({_TOURNAMENTS})"
 _TOURNAMENT_PODS = f"SELECT pod_id FROM tournament_pods WHERE tournament_id IN ({_TOURNAMENTS})"
@@ -29,6 +30,8 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("tournament_pods", f"tournament_id IN ({_TOURNAMENTS})"),
     ("tournament_entrants", f"tournament_id IN ({_TOURNAMENTS})"),
     ("tournament_corrections", f"tournament_id IN ({_TOURNAMENTS})"),
+    ("tournament_match_byes", f"tournament_id IN ({_TOURNAMENTS})"),
+    ("tournament_match_format", f"tournament_id IN ({_TOURNAMENTS})"),
     ("tournaments", "guild_id = :guild"),
     ("tournament_guild_settings", "guild_id = :guild"),
     ("hydra_event_awards", f"event_id IN ({_EVENTS})"),
@@ -41,6 +44,9 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("challenge_actions", f"game_id IN ({_CHALLENGE_GAMES})"),
     ("challenge_seats", f"game_id IN ({_CHALLENGE_GAMES})"),
     ("challenge_games", "guild_id = :guild"),
+    ("pod_match_events", f"match_id IN ({_MATCHES})"),
+    ("pod_matches", "guild_id = :guild"),
+    ("guild_sideboard_rule", "guild_id = :guild"),
     ("pod_events", f"game_id IN ({_POD_GAMES})"),
     ("pod_games", "guild_id = :guild"),
     ("decks", "guild_id = :guild"),
@@ -69,6 +75,9 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("tournament_votes_cast", "SELECT game_id, votee_id, cast_at FROM tournament_votes WHERE voter_id = :user"),
     ("tournament_mana_reports", "SELECT * FROM tournament_mana_reports WHERE user_id = :user OR confirmed_by = :user"),
     ("tournament_corrections", "SELECT * FROM tournament_corrections WHERE user_id = :user"),
+    ("match_events", "SELECT * FROM pod_match_events WHERE match_id IN (SELECT match_id FROM pod_match_events "
+                    "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || :user || '%'))"),
+    ("tournament_match_byes", "SELECT * FROM tournament_match_byes WHERE user_id = :user"),
 )
 
 
@@ -89,6 +98,7 @@ SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("tournament_votes", "voter_id", None), ("tournament_votes", "votee_id", None),
     ("tournament_mana_reports", "user_id", None), ("tournament_mana_reports", "confirmed_by", None),
     ("tournament_corrections", "user_id", None), ("tournament_corrections", "by_user_id", None),
+    ("pod_match_events", "actor_id", None), ("tournament_match_byes", "user_id", None),
 )
 
 
@@ -171,14 +181,15 @@ class PrivacyRepository:
         """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
         pattern = f"%{user_id}%"
         count = 0
-        async with conn.execute("SELECT game_id, seq, data FROM pod_events WHERE data LIKE ?", (pattern,)) as cursor:
-            rows = list(await cursor.fetchall())
-        for game_id, seq, data in rows:
-            rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)
-            if rewritten != data:
-                await conn.execute("UPDATE pod_events SET data = ? WHERE game_id = ? AND seq = ?",
-                                   (rewritten, game_id, seq))
-                count += 1
+        for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # matches: issue 20
+            async with conn.execute(f"SELECT {key}, seq, data FROM {table} WHERE data LIKE ?", (pattern,)) as cursor:
+                rows = list(await cursor.fetchall())
+            for owner, seq, data in rows:
+                rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)
+                if rewritten != data:
+                    await conn.execute(f"UPDATE {table} SET data = ? WHERE {key} = ? AND seq = ?",
+                                       (rewritten, owner, seq))
+                    count += table == "pod_events"
         async with conn.execute("SELECT game_id, survivors FROM pod_games WHERE survivors LIKE ?",
                                 (pattern,)) as cursor:
             for game_id, survivors in list(await cursor.fetchall()):

@@ -1,0 +1,111 @@
+"""1-vs-1 tournaments of matches in ``/tournament`` (issue #20; G9): pairing and standings.
+
+Used by ``cogs/tournaments.py`` for a tournament created with ``format: matches``: ``/tournament pair``
+pairs two by two and starts a best-of-three match (a pod board, ``cogs/_pod_match.py``) per pair;
+``/tournament standings`` lists match points and the MTR tie-breakers. The rules are
+``bot/domain/tournament/matches.py``; the service ``bot/services/match_tournaments.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.domain.tournament import TournamentError
+from bot.domain.tournament.matches import MatchStanding
+from bot.i18n import Translate
+from bot.services.match_tournaments import MatchTournaments
+from bot.storage.tournaments import Tournament
+from bot.text import fit_lines
+
+if TYPE_CHECKING:
+    from cogs.tournaments import TournamentCog
+
+FORMAT_MATCHES = "matches"
+COLOUR = discord.Colour.dark_gold()
+
+
+def _percent(value) -> str:
+    return f"{float(value) * 100:.1f}%"
+
+
+class MatchRounds:
+    def __init__(self, cog: TournamentCog) -> None:
+        self.cog = cog
+        self._service: MatchTournaments | None = None
+
+    @property
+    def service(self) -> MatchTournaments:
+        if self._service is None:
+            pods = self.cog.bot.get_cog("Pods")
+            self._service = MatchTournaments(pods.match_step.service, self.cog.service.repo)  # type: ignore[union-attr]
+        return self._service
+
+    async def pair(self, interaction: discord.Interaction, force: bool) -> bool:
+        """``/tournament pair`` for a tournament of matches; False when the running one is of pods."""
+        try:
+            tournament = await self.cog.service.active(interaction.guild_id)
+        except TournamentError:
+            return False  # the ordinary command says there is none
+        if not await self.service.is_matches(tournament.tournament_id):
+            return False
+        try:
+            round_number, pairing = await self.service.pair_next_round(tournament, force=force)
+        except TournamentError as error:
+            await self.cog._refuse(interaction, error)
+            return True
+        await interaction.response.defer(thinking=True)
+        tr = await self.cog._tr(interaction)
+        names = await self.cog.service.names(tournament.tournament_id)
+        lines = [tr("tournament.matches.pair", table=i, first=f"<@{a}>", second=f"<@{b}>")
+                 for i, (a, b) in enumerate(pairing.pairs, 1)]
+        if pairing.bye is not None:
+            lines.append(tr("tournament.matches.bye", player=f"<@{pairing.bye}>"))
+        title = tr("tournament.round.title", name=discord.utils.escape_markdown(tournament.name),
+                   round=round_number, rounds=tournament.rounds)
+        embed = discord.Embed(title=title, description=fit_lines(lines, 4000, self._more(tr)), colour=COLOUR)
+        await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions(users=True))
+        tables = await self.cog.service.repo.pods(tournament.tournament_id, round_number)
+        for table in tables:
+            await self._start_match(interaction, tournament, table.seats, names, table.pod_id, round_number)
+        return True
+
+    async def _start_match(self, interaction: discord.Interaction, tournament: Tournament, seats: list[int],
+                           names: dict[int, str], pod_id: int, round_number: int) -> None:
+        pods = self.cog.bot.get_cog("Pods")
+        if pods is None or interaction.channel is None:
+            return
+        _, game = await pods.match_step.service.start_match(  # type: ignore[attr-defined]
+            guild_id=interaction.guild_id, channel_id=interaction.channel_id, created_by=interaction.user.id,
+            players=[(user, names.get(user, str(user))) for user in seats],
+            ruleset=await self.cog.bot.ruleset_for(interaction.guild_id),  # type: ignore[attr-defined]
+            tournament_id=tournament.tournament_id, round_number=round_number)
+        await pods.post_board(interaction.channel, game)  # type: ignore[attr-defined]
+        await self.cog.service.link_game(pod_id, game.game_id)
+
+    async def standings(self, interaction: discord.Interaction, tournament: Tournament) -> bool:
+        """``/tournament standings`` for a tournament of matches; False when it is a tournament of pods."""
+        if not await self.service.is_matches(tournament.tournament_id):
+            return False
+        tr = await self.cog._tr(interaction)
+        names = await self.cog.service.names(tournament.tournament_id)
+        rows = await self.service.standings(tournament)
+        embed = discord.Embed(title=tr("tournament.matches.standings", name=discord.utils.escape_markdown(tournament.name)),
+                              description=fit_lines([self._line(s, names, tr) for s in rows], 4000, self._more(tr)) or "-",
+                              colour=COLOUR)
+        embed.set_footer(text=tr("tournament.matches.tiebreakers"))
+        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        return True
+
+    @staticmethod
+    def _more(tr: Translate):
+        return lambda count: tr("tournament.matches.more", count=count)
+
+    @staticmethod
+    def _line(standing: MatchStanding, names: dict[int, str], tr: Translate) -> str:
+        wins, losses, draws = standing.record
+        return tr("tournament.matches.line", rank=standing.rank, name=discord.utils.escape_markdown(
+            names.get(standing.player, str(standing.player))[:64]), points=standing.match_points, wins=wins,
+            losses=losses, draws=draws, omw=_percent(standing.opponents_match_win), gw=_percent(standing.game_win),
+            ogw=_percent(standing.opponents_game_win))
