@@ -252,9 +252,13 @@ _COMMANDER_MARK = "*CMDR*"
 _PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|#\\\x00-\x1f]*"
 _FAST_NAME = re.compile(_PLAIN_NAME)
 _FAST_ENTRY = re.compile(
-    rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})"
+    rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])"
+    r"(?P<prefix>\[[A-Za-z0-9_]{1,8}(?::[A-Za-z0-9★\-]*)?\][ \t]+)?"  # XMage "[C21:263] ", MTGO "[CMD] "
+    rf"(?P<name>{_PLAIN_NAME})"
     r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?P<marks>(?:[ \t]+\*[A-Za-z]+\*)*)"
-    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?")
+    r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>"
+    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?"
+    r"(?:(?<![ \t])[ \t]*\|.*)?")  # Forge "|SET|1": the name ends at the first "|"
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
@@ -395,9 +399,11 @@ def _read_common_entry(reader: _Reader, line: str, section: Section, number: int
     fast = _FAST_ENTRY.fullmatch(line)
     if fast is None:
         return False
-    count, name, marks, category = fast.groups()  # in pattern order; cheaper than by name
+    count, prefix, name, marks, category = fast.groups()  # in pattern order; cheaper than by name
     if len(name) > MAX_NAME_LENGTH:
         return False
+    if prefix is not None and ":" in prefix:
+        reader.format = "xmage"
     if category is not None:
         section = _category_section(category) or section
     if marks and _COMMANDER_MARK in marks.upper():
