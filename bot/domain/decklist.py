@@ -32,6 +32,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 from xml.parsers import expat
 
@@ -296,6 +297,7 @@ class _Reader:
                         tuple(dict.fromkeys(notes)))
 
 
+@lru_cache(maxsize=512)  # the same few header words and categories come back on every line and deck
 def section_for(word: str) -> Section | None:
     """The section a header word names ("Mainboard", "commanders", "Main deck"), else None."""
     return _SECTION_WORDS.get(word.lower().replace(" ", "").replace("_", ""))
@@ -494,6 +496,7 @@ def _strip_suffixes(body: str) -> tuple[str, Section | None]:
 _CATEGORY_END = re.compile(r"[{,;]")
 
 
+@lru_cache(maxsize=512)  # Archidekt and CSV name a category on every row: "Spell", "mainboard"
 def _category_section(category: str) -> Section | None:
     """Archidekt's first category names the section: "Commander{top}", "Maybeboard{noDeck}{noPrice}".
 
