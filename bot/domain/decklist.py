@@ -635,13 +635,13 @@ def parse_xml(text: str) -> Decklist:
 def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: Section, number: int) -> None:
     """One card element: its count attribute must be a number, its name a card name."""
     quantity, name = (quantity or "").strip(), (name or "").strip()
-    if quantity.isdecimal() and 0 < int(quantity) <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH \
-            and _FAST_NAME.fullmatch(name):
-        entry = DeckLine(int(quantity), name, section, number)  # the common case, nothing to explain
+    count = int(quantity) if quantity.isdecimal() else 0
+    if 0 < count <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
+        entry = DeckLine(count, name, section, number)  # the common case, nothing to explain
         reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
         return
     shown = f'<card quantity="{quantity}" name="{name}">'
     if not quantity.isdecimal():
         reader.issue(number, shown, "bad_count")
         return
-    _add_entry(reader, int(quantity), name, section, number, shown)
+    _add_entry(reader, count, name, section, number, shown)
