@@ -37,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.clock import SYSTEM_CLOCK  # noqa: E402
 from bot.testing import DiscordHarness  # noqa: E402
 from bot.testing.fakediscord import payloads as P  # noqa: E402
 
@@ -173,7 +174,7 @@ async def run(tables: int, turns: int, think: float, seed: int) -> None:
         async def on_boot(bot: Any) -> None:
             bot.get_cog("HydraEvents").events.seed_for = lambda event, table: seed + table
 
-        async with DiscordHarness.start(Path(tmp), members=names, on_boot=on_boot) as h:
+        async with DiscordHarness.start(Path(tmp), members=names, on_boot=on_boot, clock=SYSTEM_CLOCK) as h:
             t0 = time.perf_counter()
             announcement = await h.slash("hydra event create", user="admin", name="Benchmark night",
                                          start="in 1h", heads=3, table_size=4)

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
@@ -49,7 +50,8 @@ DEFAULT_ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, 
 
 
 class PodkeeperBot(commands.Bot):
-    def __init__(self, config: Config, *, sync_commands: bool = True, **options: Any) -> None:
+    def __init__(self, config: Config, *, sync_commands: bool = True, clock: Clock = SYSTEM_CLOCK,
+                 **options: Any) -> None:
         options.setdefault("intents", bot_intents())
         options.setdefault("command_prefix", commands.when_mentioned)
         options.setdefault("help_command", None)
@@ -57,10 +59,12 @@ class PodkeeperBot(commands.Bot):
         super().__init__(**options)
         self.config = config
         self.sync_commands = sync_commands
+        self.clock = clock  # every timer's time (bot/clock.py); tests pass a FakeClock
         self.db: Database | None = None
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
         self.user_settings: UserSettingsRepository | None = None
+        self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
@@ -73,6 +77,7 @@ class PodkeeperBot(commands.Bot):
             mod = importlib.import_module(module)
             if hasattr(mod, "setup"):
                 await self.load_extension(module)
+        await self.start_pages()
         if self.sync_commands:
             await self.sync_command_tree()
         freeze_startup_objects()
@@ -91,6 +96,20 @@ class PodkeeperBot(commands.Bot):
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
         self.workers.share(cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None))))
 
+    async def start_pages(self) -> None:
+        """The live web pages, when ``[web] enabled`` (aiohttp in this process; see bot/web)."""
+        if self.config.web_enabled and self.pages is None:
+            from bot.web.server import page_server_for
+
+            pages = page_server_for(self)
+            try:
+                await pages.start()
+            except OSError as error:  # the port is taken: the bot still runs, the link commands say "off"
+                log.error("live pages not started: cannot listen on %s:%s (%s); change [web] port",
+                          pages.host, pages.port, error.strerror or error)
+                return
+            self.pages = pages
+
     async def sync_command_tree(self) -> None:
         guild_id = self.config.dev_guild_id
         if guild_id:
@@ -108,6 +127,9 @@ class PodkeeperBot(commands.Bot):
     async def close(self) -> None:
         try:
             self.stop_views()
+            if self.pages is not None:
+                await self.pages.stop()
+                self.pages = None
             await super().close()
         finally:
             self.workers.close()

@@ -62,6 +62,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS),
     Setting("defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES),
     Setting("logging", "level", str, "INFO", "Log level.", LOG_LEVELS),
+    Setting("web", "enabled", bool, False, "Serve the live pages (standings, Hydra leaderboards, stream "
+            "overlays) from the bot process."),
+    Setting("web", "host", str, "127.0.0.1", "Address the page server listens on; 127.0.0.1 keeps it local "
+            "(put a reverse proxy with HTTPS in front to publish it)."),
+    Setting("web", "port", int, 8737, "Port the page server listens on."),
+    Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
+            "https://pages.example.org); empty = http://<host>:<port>."),
 )
 
 
@@ -108,6 +115,16 @@ class Config:
     @property
     def log_level(self) -> str:
         return self.get("logging", "level")
+
+    @property
+    def web_enabled(self) -> bool:
+        return self.get("web", "enabled")
+
+    @property
+    def web_public_url(self) -> str:
+        """Where the links point: ``[web] public_url``, else the address the server listens on."""
+        url = self.get("web", "public_url").rstrip("/")
+        return url or f"http://{self.get('web', 'host')}:{self.get('web', 'port')}"
 
     def with_values(self, **overrides: Any) -> Config:
         """A copy with ``section__key=value`` overrides (used by tests and the sandbox)."""

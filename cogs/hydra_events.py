@@ -20,7 +20,7 @@ import asyncio
 import io
 import logging
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,6 +29,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.clock import Clock, clock_of
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
 from bot.domain.hydra_events import DEFAULT_GRACE_MINUTES, LOST, MAX_TABLE_SIZE, MIN_TABLE_SIZE, EventError
@@ -154,7 +155,6 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         self.commands = EventCommands(self)
         self.parent_group: app_commands.Group | None = None
         self.service: HydraEventService | None = None
-        self.time_scale = 1.0  # tests and the benchmark shrink every timer
         self.leaderboard_seconds = LEADERBOARD_SECONDS
         self.timers: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         self.shown: dict[int, Any] = {}  # event -> the leaderboard content last sent (edit only on change)
@@ -164,6 +164,11 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         super().__init__()
 
     # -- loading ------------------------------------------------------------------------------------
+    @property
+    def clock(self) -> Clock:
+        """The bot's clock: event starts, grace periods and leaderboard ticks wait on it."""
+        return clock_of(self.bot)
+
     @property
     def hydra(self) -> Any:
         """The Hydra cog: it owns the tables' service (shared cache and locks), board and timers."""
@@ -178,7 +183,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
             return
         self.parent_group = hydra.app_command
         self.parent_group.add_command(self.commands)  # type: ignore[union-attr]
-        self.service = HydraEventService(self.bot.db, hydra.service)  # type: ignore[attr-defined]
+        self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock)  # type: ignore[attr-defined]
         self.bot.add_dynamic_items(EventButton)
 
     async def cog_unload(self) -> None:
@@ -287,7 +292,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         guild = interaction.guild
         if guild is None:
             return None
-        start = max(datetime.fromisoformat(event.starts_at), datetime.now(UTC) + timedelta(minutes=1))
+        start = max(datetime.fromisoformat(event.starts_at), self.clock.now() + timedelta(minutes=1))
         tr = Translate(event.language)
         try:
             return await guild.create_scheduled_event(
@@ -374,11 +379,11 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
     # -- the start ----------------------------------------------------------------------------------
     def arm_start(self, event: EventRow) -> None:
         """Begin at the stored start time (at once if the bot was down past it)."""
-        delay = (datetime.fromisoformat(event.starts_at) - datetime.now(UTC)).total_seconds()
-        self._spawn(("start", event.event_id, 0), self._begin_later(event.event_id, max(0.0, delay) * self.time_scale))
+        starts_at = datetime.fromisoformat(event.starts_at)
+        self._spawn(("start", event.event_id, 0), self._begin_later(event.event_id, starts_at))
 
-    async def _begin_later(self, event_id: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _begin_later(self, event_id: int, starts_at: datetime) -> None:
+        await self.clock.sleep_until(starts_at)
         event = await self.events.event(event_id)
         if event.status != OPEN:
             return
@@ -465,11 +470,10 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
     # -- while tables play --------------------------------------------------------------------------
     def arm_grace(self, event: EventRow, table_no: int, started_at: str) -> None:
         due = datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes)
-        delay = max(0.0, (due - datetime.now(UTC)).total_seconds()) * self.time_scale
-        self._spawn(("grace", event.event_id, table_no), self._grace_later(event.event_id, table_no, delay))
+        self._spawn(("grace", event.event_id, table_no), self._grace_later(event.event_id, table_no, due))
 
-    async def _grace_later(self, event_id: int, table_no: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _grace_later(self, event_id: int, table_no: int, due: datetime) -> None:
+        await self.clock.sleep_until(due)
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
         await asyncio.shield(self._drop_no_shows(event_id, table_no))
@@ -500,7 +504,7 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
                     return
             except Exception:  # one failed edit must not stop the leaderboard
                 log.exception("could not refresh the leaderboard of Hydra event %s", event_id)
-            await asyncio.sleep(self.leaderboard_seconds)
+            await self.clock.sleep(self.leaderboard_seconds)
 
     @commands.Cog.listener()
     async def on_hydra_game_finished(self, record: Any) -> None:

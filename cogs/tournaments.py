@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _T
 from discord.ext import commands
 
+from bot.clock import clock_of
 from bot.domain.pod import PodError
 from bot.domain.tournament import TournamentError
 from bot.domain.tournament.prizes import PRIZE_GOALS, prize_leaders
@@ -40,7 +41,6 @@ from bot.services.tournaments import (
     TournamentService,
     VoteOutcome,
     mana_value_lookup,
-    utc_now,
 )
 from bot.storage.tournaments import PodAssignment, Tournament, TournamentGame
 from bot.text import fit_lines
@@ -148,7 +148,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         self.bot = bot
         cards = getattr(bot, "cards", None)
         self.service = service or TournamentService(
-            bot.db, mana_value=mana_value_lookup(getattr(cards, "index", None)))  # type: ignore[attr-defined]
+            bot.db, clock=clock_of(bot).now,  # type: ignore[attr-defined]
+            mana_value=mana_value_lookup(getattr(cards, "index", None)))
         self._deadlines: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
@@ -604,8 +605,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         if game.vote_deadline is None:
             return
         self._cancel_deadline(game.game_id)
-        delay = max(0.0, (datetime.fromisoformat(game.vote_deadline) - utc_now()).total_seconds())
-        self._deadlines[game.game_id] = asyncio.create_task(self._close_at(game.game_id, delay),
+        deadline = datetime.fromisoformat(game.vote_deadline)
+        self._deadlines[game.game_id] = asyncio.create_task(self._close_at(game.game_id, deadline),
                                                             name=f"tournament-vote-{game.game_id}")
 
     def _cancel_deadline(self, game_id: int) -> None:
@@ -613,8 +614,8 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    async def _close_at(self, game_id: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _close_at(self, game_id: int, deadline: datetime) -> None:
+        await clock_of(self.bot).sleep_until(deadline)
         await self.close_vote_now(game_id)
 
     async def close_vote_now(self, game_id: int) -> None:

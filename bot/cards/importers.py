@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from bot.cards.model import Card
 
@@ -43,7 +43,7 @@ _MTGJSON_LANGUAGES = {"Japanese": "ja", "Chinese Simplified": "zh-Hans", "Chines
                       "German": "de", "French": "fr", "Italian": "it", "Spanish": "es", "Portuguese (Brazil)": "pt",
                       "Korean": "ko", "Russian": "ru"}
 _DECOMPRESSORS: dict[bytes, Callable[[IO[bytes]], IO[bytes]]] = {
-    b"\x1f\x8b": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"),
+    b"\x1f\x8b": lambda raw: cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")),
     b"BZh": bz2.BZ2File,
     b"\xfd7zXZ\x00": lzma.LZMAFile,
 }

@@ -49,6 +49,8 @@ def _check(args: argparse.Namespace) -> int:
     language = args.language or config.default_locale
     ruleset = args.ruleset or config.default_ruleset
     try:
+        data: str | bytes | None
+        filename: str | None
         if looks_like_url(args.file):
             data, filename = asyncio.run(DeckUrlFetcher.from_config(config).fetch(args.file)).text, None
         else:

@@ -8,6 +8,7 @@ import contextlib
 import logging
 import signal
 import sys
+from typing import Any
 
 from bot.config import Config
 
@@ -52,7 +53,7 @@ def run_command(args: argparse.Namespace) -> int:
     return asyncio.run(serve(config, sync=not args.no_sync))
 
 
-async def serve(config: Config, *, sync: bool = True, **bot_options: object) -> int:
+async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int:
     """Run the bot until it is closed or the process gets SIGINT/SIGTERM."""
     import discord
 

@@ -125,7 +125,7 @@ def _names(value: Any, where: str) -> list[str]:
 def standings_rows(games: list[GameResult], rule: ScoringRule) -> list[dict[str, Any]]:
     """The documented output rows, sorted by points (highest first), then name."""
     totals = score_games(games, rule)
-    rows = [{"player": player, "points": tally.points, "survivals": tally.survivals, "votes": tally.votes}
+    rows: list[dict[str, Any]] = [{"player": player, "points": tally.points, "survivals": tally.survivals, "votes": tally.votes}
             for player, tally in totals.items()]
     rows.sort(key=lambda row: (-row["points"], row["player"]))
     return rows

@@ -116,13 +116,22 @@ def _archidekt_entries(data: dict[str, Any]) -> list[tuple[Section, int, str]]:
     for item in cards:
         if not isinstance(item, dict):
             continue
-        card = item.get("card") if isinstance(item.get("card"), dict) else {}
-        oracle = card.get("oracleCard") if isinstance(card.get("oracleCard"), dict) else {}
+        card = _dict(item.get("card"))
+        oracle = _dict(card.get("oracleCard"))
         name, count = _card_name(oracle.get("name") or card.get("name")), _quantity(item.get("quantity"))
         if name is None or count is None:
             continue
         entries.append((_archidekt_section(item.get("categories"), excluded), count, name))
     return entries
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    """``value`` when the site sent an object there, else an empty one."""
+    return _dict_or(value, {})
+
+
+def _dict_or(value: Any, otherwise: dict[str, Any]) -> dict[str, Any]:
+    return value if isinstance(value, dict) else otherwise
 
 
 def _archidekt_section(categories: Any, excluded: set[str]) -> Section:
@@ -136,7 +145,7 @@ def _archidekt_section(categories: Any, excluded: set[str]) -> Section:
 
 
 def _moxfield_entries(data: dict[str, Any]) -> list[tuple[Section, int, str]]:
-    boards = data.get("boards") if isinstance(data.get("boards"), dict) else data  # v3, else v2
+    boards = _dict_or(data.get("boards"), data)  # v3, else v2
     entries = []
     found_board = False
     for board_name, section in _MOXFIELD_BOARDS.items():
@@ -144,11 +153,11 @@ def _moxfield_entries(data: dict[str, Any]) -> list[tuple[Section, int, str]]:
         if not isinstance(board, dict):
             continue
         found_board = True
-        cards = board.get("cards") if isinstance(board.get("cards"), dict) else board  # v3 "cards", v2 by name
+        cards = _dict_or(board.get("cards"), board)  # v3 "cards", v2 by name
         for item in cards.values():
             if not isinstance(item, dict):
                 continue
-            card = item.get("card") if isinstance(item.get("card"), dict) else {}
+            card = _dict(item.get("card"))
             name, count = _card_name(card.get("name")), _quantity(item.get("quantity"))
             if name is not None and count is not None:
                 entries.append((section, count, name))

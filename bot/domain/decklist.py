@@ -123,7 +123,7 @@ class DeckLine(NamedTuple):
 
     A NamedTuple, not a dataclass: a parse builds ~100 of them and a frozen dataclass costs 4x more."""
 
-    count: int
+    count: int  # type: ignore[assignment]  # copies of the card; shadows tuple.count(), never called
     name: str
     section: Section
     line: int

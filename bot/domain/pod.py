@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from bot.domain.errors import DomainError
 from bot.domain.mulligan import (
     Decision,
+    Instruction,
     MulliganError,
     MulliganStyle,
     TableMulligan,
@@ -82,13 +84,10 @@ STOP = "stop"
 UNDO = "undo"
 
 
-class PodError(Exception):
+class PodError(DomainError):
     """A change the rules or the game's state refuse. ``key`` is an i18n message key under ``pod.error.``."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = key if "." in key else f"pod.error.{key}"  # a dotted key comes from another catalogue
-        self.values = values
+    prefix = "pod.error."
 
 
 @dataclass(frozen=True)
@@ -475,17 +474,17 @@ def mulligan_prompt(state: PodState) -> MulliganPrompt | None:
     if player is None:
         return None
     hand = table.player(player)
-    return MulliganPrompt(player=int(player), number=len(table.decisions), style=table.style,
+    return MulliganPrompt(player=cast(int, player), number=len(table.decisions), style=table.style,
                           hand_size=hand.hand_size, to_bottom=hand.to_bottom, choices=hand.choices())
 
 
-def mulligan_instructions(state: PodState, player: int) -> tuple:
+def mulligan_instructions(state: PodState, player: int) -> tuple[Instruction, ...]:
     """What ``player`` does with their cards after their last answer (for the reply to that player)."""
     table = state.mulligan
     if table is None:
         return ()
     replayed = TableMulligan.start(table.style, table.seat_order, table.player_count)
-    told: tuple = ()
+    told: tuple[Instruction, ...] = ()
     for who, decision in table.decisions:
         replayed, instructions = replayed.decide(who, decision)
         if who == player:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -91,7 +92,7 @@ def _palette_colours() -> tuple[Colour, ...]:
         for fore in (TEXT, DIM, ACTIVE, SEAT, OUT, POISON, WARN, GRID):
             for step in range(8):
                 share = step / 7
-                colours.add(tuple(round(b * (1 - share) + f * share) for b, f in zip(back, fore, strict=True)))
+                colours.add(cast(Colour, tuple(round(b * (1 - share) + f * share) for b, f in zip(back, fore, strict=True))))
     return tuple(sorted(colours))
 
 
@@ -152,7 +153,7 @@ def board_image(board: BoardSnapshot, boxes: list[TextBox] | None = None) -> Ima
     and cached, so after one press only the card that changed is drawn again. ``boxes``, when given,
     receives where every text went (phone-width checks)."""
     image = Image.new("P", (WIDTH, board.height), _palette_colours().index(BACKGROUND))
-    image.putpalette(_palette().getpalette())
+    image.putpalette(_palette().getpalette() or [])
     header = Image.new("RGB", (WIDTH, HEADER_HEIGHT), BACKGROUND)
     language = board.language
     drawn: list[TextBox] = []

@@ -103,9 +103,9 @@ def render_leaderboard(title: str, board: EventSummary, language: str, *,
                tr("hydra_events.column.turns"), tr("hydra_events.column.heads"), tr("hydra_events.column.standing"))
     top = _section(layout, header, headers, TABLE_COLUMNS, [_table_cells(line, tr) for line in tables],
                    [line.outcome == "lost" for line in tables], language)
-    headers = ("#", tr("hydra_events.column.player"), tr("hydra_events.column.table"),
-               tr("hydra_events.column.heads"))
-    _section(layout, top + SECTION_GAP, headers, PLAYER_COLUMNS, [_player_cells(p) for p in players],
+    player_headers = ("#", tr("hydra_events.column.player"), tr("hydra_events.column.table"),
+                      tr("hydra_events.column.heads"))
+    _section(layout, top + SECTION_GAP, player_headers, PLAYER_COLUMNS, [_player_cells(p) for p in players],
              [not p.standing for p in players], language)
     if not board.tables:
         layout.text((MARGIN, header + SECTION_GAP + COLUMN_HEADER_HEIGHT + 10), tr("hydra_events.board.empty"),

@@ -76,6 +76,9 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     try:
         terminal.start()
         terminal.print([f"bot ready: {len(session.fake.synced_commands.get(None, []))} commands synced"])
+        pages = session.pages_line()
+        if pages:
+            terminal.print([pages])
         if tour and script is None:
             terminal.print(terminal.tour())
         if lines is not None:

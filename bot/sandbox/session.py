@@ -44,6 +44,8 @@ class SandboxSession:
         # No scheduled card download from a sandbox (issue #16): it plays with the cards it has.
         self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0,
                                          cards__auto_sync=False)
+        if not self.config.web_enabled:  # live pages on: a free port of 127.0.0.1, shown in the links
+            self.config = self.config.with_values(web__enabled=True, web__port=0)
         self.fake = FakeDiscord()
         self.guild = standard_world(self.fake, members=USERS)
         self.server = FakeDiscordServer(self.fake, token=SANDBOX_TOKEN)
@@ -104,6 +106,14 @@ class SandboxSession:
             self._redirect.__exit__(None, None, None)
             self._redirect = None
         await self.server.stop()
+
+    def pages_line(self) -> str | None:
+        """Where the live pages are served, for the start-up banner."""
+        pages = getattr(self.bot, "pages", None)
+        if pages is None:
+            return None
+        return (f"live pages: {pages.public_url}/p/… — private links with /pod overlay, /tournament page, "
+                f"/hydra event page (open them in a browser while you play)")
 
     # -- who and where --------------------------------------------------------------------------
 

@@ -43,6 +43,11 @@ from bot.storage.hydra import (
 )
 
 Notify = Callable[[str, Any], None]
+
+
+def hydra_game_topic(game_id: int) -> str:
+    """The change-hub topic of one Hydra table (see bot.changes)."""
+    return f"hydra_game:{game_id}"
 DEFAULT_WINDOW_SECONDS = 20  # counter / prevent windows; a question to the players waits 3x longer
 DEFAULT_IDLE_MINUTES = 30
 
@@ -95,6 +100,7 @@ class HydraService:
     def __init__(self, db: Database, *, notify: Notify | None = None) -> None:
         self.repo = HydraRepository(db)
         self.notify = notify or (lambda name, payload: None)
+        self.changes = db.changes
         self._locks: dict[int, asyncio.Lock] = {}
         self._tables: dict[int, HydraTable] = {}
 
@@ -265,7 +271,9 @@ class HydraService:
 
     # -- internals ----------------------------------------------------------------------------------
     async def _reload(self, game_id: int) -> HydraTable:
-        """Rebuild a table from storage: the game is its seed replayed with its actions."""
+        """Rebuild a table from storage: the game is its seed replayed with its actions. Every change
+        but an action ends here after its write, so this tells live readers (a first load's notice is
+        harmless: a notice only says "read again")."""
         row = await self.repo.game(game_id)
         if row is None:
             raise HydraError("hydra.error.no_table")
@@ -280,6 +288,7 @@ class HydraService:
                 game.apply(action.line)
         table = HydraTable(row, seats, actions, game)
         self._tables[game_id] = table
+        self.changes.publish(hydra_game_topic(game_id))
         return table
 
     async def _store(self, table: HydraTable, line: str, user_id: int | None) -> None:
@@ -299,6 +308,7 @@ class HydraService:
         row = await self.repo.game(table.game_id)
         assert row is not None
         table.row = row
+        self.changes.publish(hydra_game_topic(table.game_id))
         if finish is not None:
             self.notify("hydra_game_finished", HydraFinished(
                 table.game_id, table.row.guild_id, finish.outcome, tuple(s.user_id for s in table.seats),

@@ -14,9 +14,11 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cached_property
 
+from bot.changes import publishes
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.domain.hydra_events import (
     DEFAULT_GRACE_MINUTES,
     EventError,
@@ -60,6 +62,16 @@ from bot.storage.hydra_events import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def hydra_event_topic(event_id: int) -> str:
+    """The change-hub topic of one Hydra event: its entrants, tables and status (see bot.changes).
+    A table's own play is ``hydra_game:<game id>``."""
+    return f"hydra_event:{event_id}"
+
+
+def _event_topic(result: object, event_id: int, *args: object, **kwargs: object) -> str:
+    return hydra_event_topic(event_id)
 MAX_NAME = 100
 
 
@@ -97,8 +109,10 @@ class Dropped:
 
 class HydraEventService:
     def __init__(self, db: Database, hydra: HydraService,
-                 seed_for: Callable[[int, int], int] | None = None) -> None:
-        self.repo = HydraEventRepository(db)
+                 seed_for: Callable[[int, int], int] | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.clock = clock
+        self.repo = HydraEventRepository(db, clock)
+        self.changes = db.changes
         self.hydra = hydra
         self.seed_for = seed_for  # (event, table) -> the Hydra's seed; None = random (tests fix it)
         self._locks: dict[int, asyncio.Lock] = {}
@@ -108,6 +122,7 @@ class HydraEventService:
         return self._locks.setdefault(event_id, asyncio.Lock())
 
     # -- before the start ---------------------------------------------------------------------------
+    @publishes(lambda event, **_: hydra_event_topic(event.event_id))
     async def create(self, *, guild_id: int, channel_id: int, user_id: int, name: str, start: str, heads: int,
                      table_size: int, language: str, grace_minutes: int = DEFAULT_GRACE_MINUTES,
                      now: datetime | None = None) -> EventRow:
@@ -115,7 +130,7 @@ class HydraEventService:
         name = " ".join(name.split())[:MAX_NAME]
         if not name:
             raise EventError("hydra_events.error.no_name")
-        starts_at = parse_start(start, now or datetime.now(UTC))
+        starts_at = parse_start(start, now or self.clock.now())
         event_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, name=name, starts_at=starts_at.isoformat(), heads=heads,
             table_size=table_size, grace_minutes=grace_minutes, language=language, created_by=user_id)
@@ -152,6 +167,7 @@ class HydraEventService:
     async def set_messages(self, event_id: int, **ids: int | None) -> None:
         await self.repo.update(event_id, **ids)
 
+    @publishes(_event_topic)
     async def join(self, event_id: int, members: Sequence[tuple[int, str]]) -> JoinOutcome:
         """A player alone or a group (H10: up to the table size) joins. Before the start they are
         simply entered; once tables run, they sit at a table still in its first turn, or wait."""
@@ -205,6 +221,7 @@ class HydraEventService:
             raise EventError("hydra_events.error.table_moved_on")
         return table
 
+    @publishes(_event_topic)
     async def leave(self, event_id: int, user_id: int) -> None:
         """Leave before being seated (joined or waiting); a seated player concedes at their table."""
         async with self.lock(event_id):
@@ -216,6 +233,7 @@ class HydraEventService:
                 raise EventError("hydra_events.error.seated_concede")
             await self.repo.remove_entrant(event_id, user_id)
 
+    @publishes(_event_topic)
     async def check_in(self, event_id: int, user_id: int) -> None:
         entrant = next((e for e in await self.repo.entrants(event_id) if e.user_id == user_id), None)
         if entrant is None or entrant.state != SEATED:
@@ -223,6 +241,7 @@ class HydraEventService:
         await self.repo.check_in(event_id, user_id)
 
     # -- the start ----------------------------------------------------------------------------------
+    @publishes(_event_topic)
     async def plan(self, event_id: int) -> Seating:
         """Seat everyone who joined (balanced, groups together, H10) and store the plan."""
         async with self.lock(event_id):
@@ -239,6 +258,7 @@ class HydraEventService:
             await self.repo.save_seating(event_id, seating.tables, seating.waiting)
             return seating
 
+    @publishes(_event_topic)
     async def seat_waiting(self, event_id: int) -> Seating:
         """Once tables run, the organiser may open new tables for the wait list (same seating
         rules; a lone waiting player may play alone rather than not at all)."""
@@ -259,6 +279,7 @@ class HydraEventService:
                 event_id, {first + i: users for i, users in enumerate(seating.tables)})
             return seating
 
+    @publishes(_event_topic)
     async def open_tables(self, event_id: int) -> list[tuple[EventTable, HydraTable]]:
         """Create the Hydra game of every planned table that has none yet (a restart in the middle
         of seating resumes here) and return the tables still without a thread."""
@@ -290,6 +311,7 @@ class HydraEventService:
     async def attach_thread(self, event_id: int, table_no: int, thread_id: int) -> None:
         await self.repo.set_table(event_id, table_no, thread_id=thread_id)
 
+    @publishes(_event_topic)
     async def mark_running(self, event_id: int) -> EventRow:
         event = await self.event(event_id)
         if event.status == SEATING:
@@ -297,6 +319,7 @@ class HydraEventService:
         return await self.event(event_id)
 
     # -- while tables play --------------------------------------------------------------------------
+    @publishes(_event_topic)
     async def drop_no_shows(self, event_id: int, table_no: int) -> Dropped:
         """After the grace period: seated players who neither acted nor checked in concede (the
         bot concedes for them), and the table goes on without them."""
@@ -353,6 +376,7 @@ class HydraEventService:
         return None if found is None else await self.repo.event(found[0])
 
     # -- the end ------------------------------------------------------------------------------------
+    @publishes(_event_topic)
     async def finish(self, event_id: int, role_id: int | None) -> EventStatus | None:
         """Finish a running event: the standing players of every won table are its winners. The
         awards and the finish are one transaction; None when the event was not running (already
@@ -367,6 +391,7 @@ class HydraEventService:
                 return None
             return await self.status(event_id)
 
+    @publishes(_event_topic)
     async def cancel(self, event_id: int) -> bool:
         async with self.lock(event_id):
             return await self.repo.cancel(event_id)

@@ -30,6 +30,11 @@ Notify = Callable[[str, Any], None]
 _SELF_ONLY = {pod.DRAW_VOTE, pod.JOIN}
 
 
+def pod_topic(game_id: int) -> str:
+    """The change-hub topic of one pod game (see bot.changes)."""
+    return f"pod:{game_id}"
+
+
 @dataclass
 class LoadedGame:
     row: PodGameRow
@@ -52,6 +57,7 @@ class PodService:
     def __init__(self, db: Database, *, notify: Notify | None = None, clock: Callable[[], str] = now_iso,
                  rng: random.Random | None = None) -> None:
         self.repo = PodRepository(db)
+        self.changes = db.changes
         self.notify = notify or (lambda name, payload: None)
         self.clock = clock
         self.rng = rng or secrets.SystemRandom()
@@ -83,6 +89,7 @@ class PodService:
         assert row is not None
         loaded = LoadedGame(row=row, events=[first], state=state)
         self._games[game_id] = loaded
+        self.changes.publish(pod_topic(game_id))
         return loaded
 
     # -- reading ----------------------------------------------------------------------------------
@@ -180,6 +187,7 @@ class PodService:
             raise
         loaded.events.append(event)
         loaded.state = new_state
+        self.changes.publish(pod_topic(loaded.game_id))
         if finish is not None:
             row = await self.repo.game(loaded.game_id)
             assert row is not None

@@ -15,14 +15,16 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
+from bot.changes import publishes
 from bot.domain.pod import END_STOPPED, PodGameRecord
 from bot.domain.tournament import CUSTOM, TournamentError, scoring_rule
 from bot.domain.tournament.games import checked_game
 from bot.domain.tournament.pairing import pair_round
 from bot.domain.tournament.prizes import ManaPoolReport, PrizeStats, combine_stats, confirmed_mana_pool
 from bot.domain.tournament.records import outcomes
-from bot.domain.tournament.scoring import GameResult, ScoringRule, score_game
+from bot.domain.tournament.scoring import GameResult, Player, ScoringRule, score_game
 from bot.domain.tournament.standings import Correction, Standing, compute_standings
 from bot.domain.tournament.votes import Ballot
 from bot.storage.db import Database
@@ -79,10 +81,37 @@ class StandingsView:
     round_number: int | None
 
 
+def tournament_topic(tournament_id: int) -> str:
+    """The change-hub topic of one tournament: entrants, pairings, scored games (see bot.changes)."""
+    return f"tournament:{tournament_id}"
+
+
+def _of_tournament(tournament: Tournament, *args: object, **kwargs: object) -> str:
+    return tournament_topic(tournament.tournament_id)
+
+
+def _of_pairing(result: tuple[Tournament, list[PodAssignment]], *args: object, **kwargs: object) -> str:
+    return tournament_topic(result[0].tournament_id)
+
+
+def _of_game(game: TournamentGame | None, *args: object, **kwargs: object) -> str | None:
+    return None if game is None else tournament_topic(game.tournament_id)
+
+
+def _of_outcome(outcome: VoteOutcome | None, *args: object, **kwargs: object) -> str | None:
+    """A vote changes the standings only when it closes; until then nothing about it is public."""
+    return None if outcome is None else tournament_topic(outcome.tournament.tournament_id)
+
+
+def _of_vote(result: tuple[VoteStatus, VoteOutcome | None], *args: object, **kwargs: object) -> str | None:
+    return _of_outcome(result[1])
+
+
 class TournamentService:
     def __init__(self, db: Database, *, clock: Callable[[], datetime] = utc_now,
                  mana_value: Callable[[str | None], int] = lambda name: 0) -> None:
         self.repo = TournamentRepository(db)
+        self.changes = db.changes
         self.clock = clock
         self.mana_value = mana_value
         self._locks: dict[int, asyncio.Lock] = {}
@@ -92,6 +121,7 @@ class TournamentService:
 
     # -- tournaments and entrants --------------------------------------------------------------------
 
+    @publishes(_of_tournament)
     async def create(self, *, guild_id: int, channel_id: int | None, name: str, scoring: str = "democratic",
                      rounds: int = 3, created_by: int | None = None, remainder_size: int = 3,
                      vote_minutes: int = DEFAULT_VOTE_MINUTES, seed: int | None = None,
@@ -131,11 +161,13 @@ class TournamentService:
             raise TournamentError("no_tournament")
         return tournament
 
+    @publishes(_of_tournament)
     async def finish(self, guild_id: int) -> Tournament:
         tournament = await self.active(guild_id)
         await self.repo.set_status(tournament.tournament_id, "finished")
         return tournament
 
+    @publishes(_of_tournament)
     async def join(self, guild_id: int, user_id: int, name: str) -> Tournament:
         """Enter (or re-enter after a drop); late entry is open until round 2 is paired."""
         tournament = await self.active(guild_id)
@@ -148,6 +180,7 @@ class TournamentService:
                                     max(tournament.current_round, 1))
         return tournament
 
+    @publishes(_of_tournament)
     async def drop(self, guild_id: int, user_id: int) -> Tournament:
         """Leave: not paired in later rounds; points so far stay in the standings."""
         tournament = await self.active(guild_id)
@@ -165,6 +198,7 @@ class TournamentService:
 
     # -- pairing -----------------------------------------------------------------------------------
 
+    @publishes(_of_pairing)
     async def pair_next_round(self, guild_id: int, *, force: bool = False) -> tuple[Tournament, list[PodAssignment]]:
         """Pair the next round: by standings from round 2, few repeat opponents, seeded seats.
 
@@ -182,7 +216,8 @@ class TournamentService:
             pods = pair_round(players, round_number, tournament.seed,
                               points={s.player: s.points for s in view.standings},
                               past_pods=[pod.seats for pod in all_pods], remainder_size=tournament.remainder_size)
-            await self.repo.store_round(tournament.tournament_id, round_number, pods)
+            # The domain takes any hashable player; here every player is a Discord user id.
+            await self.repo.store_round(tournament.tournament_id, round_number, cast(list[list[int]], pods))
             paired = await self.repo.pods(tournament.tournament_id, round_number)
             refreshed = await self.repo.get(tournament.tournament_id)
             assert refreshed is not None
@@ -202,6 +237,7 @@ class TournamentService:
 
     # -- finished games and the democratic vote ---------------------------------------------------
 
+    @publishes(_of_game)
     async def record_finished_game(self, record: PodGameRecord) -> TournamentGame | None:
         """Store a finished linked game and open its vote (T3) when the scoring uses votes.
 
@@ -232,13 +268,14 @@ class TournamentService:
             raise TournamentError("game_not_in_tournament", game=game_id)
         return game
 
+    @publishes(_of_vote)
     async def cast_vote(self, game_id: int, voter_id: int, votee_id: int) -> tuple[VoteStatus, VoteOutcome | None]:
         """Record or change a vote (T3). Returns the public status and, when this vote was the last one
         missing, the closed vote's outcome."""
         async with self._lock(game_id):
             game = await self.game(game_id)
-            ballot = Ballot(game_id, tuple(p.user_id for p in game.players), await self.repo.votes(game_id),
-                            closed=not game.vote_open)
+            votes: dict[Player, Player] = dict((await self.repo.votes(game_id)).items())
+            ballot = Ballot(game_id, tuple(p.user_id for p in game.players), votes, closed=not game.vote_open)
             ballot.cast(voter_id, votee_id)  # raises for a closed vote, a self vote, someone not at the table
             await self.repo.cast_vote(game_id, voter_id, votee_id)
             outcome = await self._close(game) if ballot.everyone_voted else None
@@ -254,6 +291,7 @@ class TournamentService:
         votes = await self.repo.votes(game_id)
         return VoteStatus(game_id, len(votes), len(game.players), not game.vote_open, game.vote_deadline)
 
+    @publishes(_of_outcome)
     async def close_vote(self, game_id: int) -> VoteOutcome | None:
         """Close at the deadline (or by an organiser); None when it had closed already."""
         async with self._lock(game_id):
@@ -272,8 +310,8 @@ class TournamentService:
         result = self._result(closed, await self.repo.votes(game_id))
         tallies = score_game(result, self.rule(tournament))
         names = await self.names(tournament.tournament_id)
-        return VoteOutcome(closed, tournament, {p: t.votes for p, t in tallies.items()},
-                           {p: t.points for p, t in tallies.items()}, names)
+        return VoteOutcome(closed, tournament, {cast(int, p): t.votes for p, t in tallies.items()},
+                           {cast(int, p): t.points for p, t in tallies.items()}, names)
 
     async def set_vote_message(self, game_id: int, message_id: int) -> None:
         """Remember the public vote message, so its count and result can be edited after a restart."""
@@ -357,8 +395,9 @@ class TournamentService:
 
     @staticmethod
     def _result(game: TournamentGame, votes: dict[int, int]) -> GameResult:
+        ballots: dict[Player, Player] = dict(votes.items())
         return checked_game(game.game_id, [p.user_id for p in game.players],
-                            [p.user_id for p in game.players if p.survived], votes, draw=game.draw,
+                            [p.user_id for p in game.players if p.survived], ballots, draw=game.draw,
                             eliminations={p.user_id: p.eliminations for p in game.players}, stopped=game.stopped)
 
     async def names(self, tournament_id: int) -> dict[int, str]:
@@ -375,7 +414,7 @@ class TournamentService:
         corrections = [] if round_number is not None else [
             Correction(c.user_id, c.points, c.reason, c.by_user_id)
             for c in await self.repo.corrections(tournament.tournament_id)]
-        prizes = await self._prizes(games)
+        prizes: dict[Player, PrizeStats] = dict((await self._prizes(games)).items())
         standings = compute_standings(results, self.rule(tournament), seed=tournament.seed,
                                       players=[e.user_id for e in entrants], corrections=corrections,
                                       dropped=[e.user_id for e in entrants if not e.active], prizes=prizes)
@@ -383,15 +422,16 @@ class TournamentService:
 
     async def _prizes(self, games: Sequence[TournamentGame]) -> dict[int, PrizeStats]:
         reports = await self.repo.mana_reports([g.game_id for g in games])
-        per_game = []
+        per_game: list[dict[Player, PrizeStats]] = []
         for game in games:
             players = [p.user_id for p in game.players]
             pool = confirmed_mana_pool([ManaPoolReport(r.user_id, r.amount, r.confirmed_by)
                                         for r in reports if r.game_id == game.game_id], players)
             per_game.append({p.user_id: PrizeStats(p.combat_damage, p.commander_kills, p.commander_mana,
                                                    pool.get(p.user_id, 0)) for p in game.players})
-        return combine_stats(per_game)
+        return cast(dict[int, PrizeStats], combine_stats(per_game))
 
+    @publishes(_of_tournament)
     async def correct(self, guild_id: int, user_id: int, points: int, reason: str, by_user_id: int) -> Tournament:
         """An organiser's points correction, kept with who and why (the audit log)."""
         tournament = await self.active(guild_id)

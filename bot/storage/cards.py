@@ -42,7 +42,7 @@ class CardImportRecord:
     imported_at: str
 
 
-def card_row(card: Card) -> tuple[str, ...]:
+def card_row(card: Card) -> tuple[str | None, ...]:
     data = json.dumps(card.to_scryfall(), ensure_ascii=False, separators=(",", ":"))
     names = card.printed_names
     return (card.name, card.layout, card.type_line, card.color_identity, card.commander_legality,
@@ -85,7 +85,8 @@ class CardRepository:
             await conn.execute("DROP TABLE cards")
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
             async with conn.execute("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") as cursor:
-                sequence = (await cursor.fetchone())[0]
+                row = await cursor.fetchone()
+            sequence = row[0] if row else 1
             await conn.execute(
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
                 "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
@@ -104,7 +105,8 @@ class CardRepository:
         kind = fmt.split("-", 1)[0] + "-%"
         async with self.db.transaction() as conn:
             async with conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") as cursor:
-                if (await cursor.fetchone())[0] != sequence:
+                row = await cursor.fetchone()
+                if row is None or row[0] != sequence:
                     return False
             await conn.execute("DELETE FROM card_snapshots WHERE format LIKE ?", (kind,))
             await conn.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)",

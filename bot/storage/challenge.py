@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, inserted_id, now_iso
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
@@ -43,7 +43,7 @@ class ChallengeRepository:
                 "all_windows, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, int(all_windows), LOBBY,
                  user_id, now, now))
-            game_id = int(cursor.lastrowid)
+            game_id = inserted_id(cursor)
             await conn.execute("INSERT INTO challenge_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, user_id, name))
         return game_id

@@ -22,6 +22,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.changes import ChangeHub
+
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -74,6 +76,8 @@ class Database:
         self.conn = conn
         self.path = path
         self._write_lock = asyncio.Lock()
+        # Committed-change notices for live readers (the web pages): see bot.changes.
+        self.changes = ChangeHub()
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True) -> Database:
@@ -221,6 +225,13 @@ def split_sql(script: str) -> list[str]:
     if rest:
         statements.append(rest)
     return statements
+
+
+def inserted_id(cursor: aiosqlite.Cursor) -> int:
+    """The rowid an INSERT just made (sqlite always sets it after an INSERT into a rowid table)."""
+    if cursor.lastrowid is None:
+        raise DatabaseError("the INSERT made no row")
+    return cursor.lastrowid
 
 
 def now_iso() -> str:

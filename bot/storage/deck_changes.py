@@ -4,7 +4,9 @@ SQL only (migration 0010)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.db import Database, now_iso
 
@@ -36,7 +38,7 @@ _CHANGE_COLUMNS = ("c.deck_id, d.guild_id, d.user_id, d.name, c.old_status, c.ne
                    "c.changed_at, c.notified_at")
 
 
-def _change(row) -> DeckChange:
+def _change(row: Sequence[Any]) -> DeckChange:
     values = list(row)
     values[6] = tuple((key, card) for key, card in json.loads(values[6]))
     return DeckChange(*values)
@@ -85,7 +87,8 @@ class DeckChangeRepository:
             (user_id, language, now_iso()))
 
     async def language_of(self, user_id: int) -> str | None:
-        return await self.db.scalar("SELECT language FROM user_languages WHERE user_id = ?", (user_id,))
+        language = await self.db.scalar("SELECT language FROM user_languages WHERE user_id = ?", (user_id,))
+        return None if language is None else str(language)
 
 
 class SyncStateRepository:

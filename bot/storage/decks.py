@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.db import Database, now_iso
 
@@ -33,7 +35,7 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _record(row) -> DeckRecord:
+def _record(row: Sequence[Any]) -> DeckRecord:
     values = list(row)
     values[5] = tuple(json.loads(values[5]))
     return DeckRecord(*values)

@@ -11,7 +11,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.storage.db import Database, now_iso
+import aiosqlite
+
+from bot.storage.db import Database, inserted_id, now_iso
 
 LOBBY, PLAYING, IDLE, FINISHED = "lobby", "playing", "idle", "finished"
 
@@ -107,7 +109,7 @@ class HydraRepository:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, created_by, now, heads, seed, language, window_seconds, idle_minutes, LOBBY,
                  now, int(all_windows)))
-            game_id = int(cursor.lastrowid)
+            game_id = inserted_id(cursor)
             await conn.execute("INSERT INTO hydra_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, created_by, creator_name))
         return game_id
@@ -204,14 +206,14 @@ class HydraRepository:
             for user_id in users:
                 await self._record(conn, user_id, finish, now)
 
-    async def _record(self, conn, user_id: int, finish: HydraFinish, now: str) -> None:
+    async def _record(self, conn: aiosqlite.Connection, user_id: int, finish: HydraFinish, now: str) -> None:
         async with conn.execute(f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?",
                                 (user_id,)) as cur:
             row = await cur.fetchone()
         old = HydraProfile(**dict(zip(_PROFILE_COLUMNS, row, strict=True))) if row else HydraProfile(user_id)
         won = finish.outcome == "won"
         best_heads, best_turns = old.best_win_heads, old.best_win_turns
-        if won and (best_heads is None or (finish.starting_heads, -finish.turns) > (best_heads, -best_turns)):
+        if won and (best_heads is None or best_turns is None or (finish.starting_heads, -finish.turns) > (best_heads, -best_turns)):
             best_heads, best_turns = finish.starting_heads, finish.turns
         await conn.execute(
             "INSERT INTO hydra_profiles (user_id, games, wins, heads_severed, best_win_heads, best_win_turns, "

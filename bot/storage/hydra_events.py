@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.storage.db import Database, now_iso
+from bot.clock import SYSTEM_CLOCK, Clock
+from bot.storage.db import Database
 
 # event status
 OPEN, SEATING, RUNNING, FINISHED, CANCELLED = "open", "seating", "running", "finished", "cancelled"
@@ -91,13 +92,17 @@ def _entrant(row: Sequence[object]) -> Entrant:
 
 
 class HydraEventRepository:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Clock = SYSTEM_CLOCK) -> None:
         self.db = db
+        self.clock = clock  # stamps (a table's start decides its grace period) follow the bot's clock
+
+    def _now(self) -> str:
+        return self.clock.now().isoformat(timespec="seconds")
 
     # -- events -------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, name: str, starts_at: str, heads: int,
                      table_size: int, grace_minutes: int, language: str, created_by: int) -> int:
-        now = now_iso()
+        now = self._now()
         return await self.db.execute(
             "INSERT INTO hydra_events (guild_id, channel_id, name, starts_at, heads, table_size, grace_minutes, "
             "language, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -140,7 +145,7 @@ class HydraEventRepository:
             raise ValueError(f"cannot change {sorted(unknown) or 'nothing'}")
         sets = ", ".join(f"{name} = ?" for name in changes)
         await self.db.execute(f"UPDATE hydra_events SET {sets}, updated_at = ? WHERE event_id = ?",
-                              (*changes.values(), now_iso(), event_id))
+                              (*changes.values(), self._now(), event_id))
 
     # -- entrants -----------------------------------------------------------------------------------
     async def entrants(self, event_id: int) -> list[Entrant]:
@@ -162,7 +167,8 @@ class HydraEventRepository:
                 raise AlreadyEntered(present)
             async with conn.execute("SELECT COALESCE(MAX(joined_seq), 0) FROM hydra_event_entrants "
                                     "WHERE event_id = ?", (event_id,)) as cur:
-                seq = int((await cur.fetchone())[0])
+                row = await cur.fetchone()
+            seq = int(row[0]) if row else 0
             group_id = seq + 1
             for offset, (user_id, name) in enumerate(members):
                 await conn.execute(
@@ -197,7 +203,7 @@ class HydraEventRepository:
             for user_id in waiting:
                 await conn.execute("UPDATE hydra_event_entrants SET state = ?, table_no = NULL "
                                    "WHERE event_id = ? AND user_id = ?", (WAITING, event_id, user_id))
-            now = now_iso()
+            now = self._now()
             await conn.execute("UPDATE hydra_events SET status = ?, began_at = ?, updated_at = ? WHERE event_id = ?",
                                (SEATING, now, now, event_id))
 
@@ -218,7 +224,7 @@ class HydraEventRepository:
 
     async def add_table(self, event_id: int, table_no: int, game_id: int) -> None:
         await self.db.execute("INSERT INTO hydra_event_tables (event_id, table_no, game_id, started_at) "
-                              "VALUES (?, ?, ?, ?)", (event_id, table_no, game_id, now_iso()))
+                              "VALUES (?, ?, ?, ?)", (event_id, table_no, game_id, self._now()))
 
     async def set_table(self, event_id: int, table_no: int, *, thread_id: int | None = None,
                         grace_checked: bool | None = None) -> None:
@@ -237,14 +243,16 @@ class HydraEventRepository:
 
     async def event_of_thread(self, thread_id: int) -> int | None:
         """The event whose table plays in thread ``thread_id``, else None."""
-        return await self.db.scalar("SELECT event_id FROM hydra_event_tables WHERE thread_id = ?", (thread_id,))
+        event_id = await self.db.scalar("SELECT event_id FROM hydra_event_tables WHERE thread_id = ?",
+                                        (thread_id,))
+        return None if event_id is None else int(event_id)
 
     # -- the end ------------------------------------------------------------------------------------
     async def finish(self, event_id: int, winners: Sequence[tuple[int, int]], role_id: int | None) -> bool:
         """Award every winner (user id, table number) and finish the event, in one transaction.
         Returns False, writing nothing, when the event is no longer running (already finished or
         cancelled): nothing is ever awarded twice or half."""
-        now = now_iso()
+        now = self._now()
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE hydra_events SET status = ?, ended_at = ?, updated_at = ? WHERE event_id = ? "
@@ -259,7 +267,7 @@ class HydraEventRepository:
 
     async def cancel(self, event_id: int) -> bool:
         """Cancel an event that has not finished; False when it already ended (nothing changes)."""
-        now = now_iso()
+        now = self._now()
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 f"UPDATE hydra_events SET status = ?, ended_at = ?, updated_at = ? WHERE event_id = ? "

@@ -9,10 +9,14 @@ multi-process PostgreSQL deployment would rely on).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
 
 from bot.domain.pod import Event
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, inserted_id, now_iso
 
 
 @dataclass(frozen=True)
@@ -45,13 +49,13 @@ _GAME_COLUMNS = ("game_id, guild_id, channel_id, message_id, created_by, created
                  "ended_at, survivors, tournament_id, round_number")
 
 
-def _game(row) -> PodGameRow:
+def _game(row: Sequence[Any]) -> PodGameRow:
     values = dict(zip(_GAME_COLUMNS.split(", "), row, strict=True))
     values["survivors"] = json.loads(values["survivors"]) if values["survivors"] else []
     return PodGameRow(**values)
 
 
-def _event(row) -> Event:
+def _event(row: Sequence[Any]) -> Event:
     return Event(seq=row[0], kind=row[1], actor=row[2], at=row[3], data=json.loads(row[4]))
 
 
@@ -67,7 +71,7 @@ class PodRepository:
                 "INSERT INTO pod_games (guild_id, channel_id, created_by, created_at, ruleset, status, "
                 "tournament_id, round_number) VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
                 (guild_id, channel_id, first_event.actor, now_iso(), ruleset, tournament_id, round_number))
-            game_id = int(cursor.lastrowid)
+            game_id = inserted_id(cursor)
             await self._insert_event(conn, game_id, first_event)
         return game_id
 
@@ -80,7 +84,7 @@ class PodRepository:
                     "WHERE game_id = ?", (finish.ended, finish.ended_at, json.dumps(finish.survivors), game_id))
 
     @staticmethod
-    async def _insert_event(conn, game_id: int, event: Event) -> None:
+    async def _insert_event(conn: aiosqlite.Connection, game_id: int, event: Event) -> None:
         await conn.execute(
             "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)))

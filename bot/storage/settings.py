@@ -8,6 +8,7 @@ only writer.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from bot.storage.db import Database, now_iso
 
@@ -45,7 +46,7 @@ class GuildSettingsRepository:
         values["pod_threads"] = bool(values["pod_threads"])
         return GuildSettings(**values)
 
-    async def update(self, guild_id: int, **changes: object) -> GuildSettings:
+    async def update(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some settings of a server, keeping the others."""
         settings = replace(await self.get(guild_id), **changes)
         values = [getattr(settings, name) for name in _COLUMNS]

@@ -245,7 +245,8 @@ class TournamentRepository:
         for row in rows:
             game_id = row[0]
             if game_id not in games:
-                games[game_id] = TournamentGame(*row[0:4], bool(row[4]), bool(row[5]), *row[6:10])
+                games[game_id] = TournamentGame(row[0], row[1], row[2], row[3], bool(row[4]), bool(row[5]),
+                                                row[6], row[7], row[8], row[9])
             games[game_id].players.append(GamePlayer(row[10], row[11], bool(row[12]), *row[13:17]))
         return list(games.values())
 

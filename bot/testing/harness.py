@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.clock import PARKED_CODE, Clock, FakeClock
 from bot.config import SETTINGS, Config
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.backend import FakeDiscord
@@ -90,9 +92,10 @@ class DiscordHarness(InteractionDriver):
     """
 
     def __init__(self, config: Config, fake: FakeDiscord, guild: Any, *, default_locale: str = "en-US",
-                 on_boot: OnBoot | None = None) -> None:
+                 on_boot: OnBoot | None = None, clock: Clock | None = None) -> None:
         super().__init__(fake, guild, default_locale=default_locale)
         self.config = config
+        self.clock: Clock = clock or FakeClock()  # kept across restarts, like the world
         self.bot: Any = None
         self.on_boot = on_boot
         self.edge = InProcessEdge(fake)
@@ -108,19 +111,20 @@ class DiscordHarness(InteractionDriver):
                     guild_locale: str = "en-US", members: Sequence[str] = ("alice", "bob", "carol"),
                     interaction_deadline: float | None = 3.0, on_boot: OnBoot | None = None,
                     bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = RATE_LIMIT,
-                    **config_overrides: Any) -> AsyncIterator[DiscordHarness]:
+                    clock: Clock | None = None, **config_overrides: Any) -> AsyncIterator[DiscordHarness]:
         """Start the real bot on a fresh database in ``tmp_path``; close everything on exit.
 
         ``cards_path`` is a card file imported when the card tables are empty; by default a
         60-card file (``bot/testing/data/harness_cards.jsonl``) so start-up stays fast;
         ``config_overrides`` are ``section__key=value`` settings. ``on_boot(bot)`` runs after
-        ``setup_hook`` on every start and restart (e.g. to add a test-only cog).
+        ``setup_hook`` on every start and restart (e.g. to add a test-only cog). The bot's timers run
+        on ``clock``, by default a ``FakeClock`` that moves only with ``await h.advance(...)``.
         """
         fake = FakeDiscord(interaction_deadline=interaction_deadline, bot_permissions=bot_permissions,
                            rate_limit=rate_limit)
         guild = standard_world(fake, members=members, guild_locale=guild_locale)
         harness = cls(default_config(tmp_path, cards_path, **config_overrides), fake, guild,
-                      default_locale=locale, on_boot=on_boot)
+                      default_locale=locale, on_boot=on_boot, clock=clock)
         harness.edge.install()
         harness.watch_logs()
         try:
@@ -138,17 +142,18 @@ class DiscordHarness(InteractionDriver):
     async def _boot(self) -> None:
         from bot.client import PodkeeperBot
 
-        bot = PodkeeperBot(self.config, sync_commands=False)
+        bot = PodkeeperBot(self.config, sync_commands=False, clock=self.clock)
         self.edge.attach(bot)
         await bot._async_setup_hook()
         await bot.setup_hook()
         if self.on_boot is not None:
             await self.on_boot(bot)
         state = bot._connection
-        state.user = discord.ClientUser(state=state, data=P.user(self.fake.bot_user))
+        # P.* build discord.py's payload TypedDicts as plain dicts (the same JSON the gateway sends)
+        state.user = discord.ClientUser(state=state, data=P.user(self.fake.bot_user))  # type: ignore[arg-type]
         state.application_id = self.fake.application_id
         for guild in self.fake.guilds.values():
-            state._add_guild_from_data(P.guild(guild))
+            state._add_guild_from_data(P.guild(guild))  # type: ignore[arg-type]
         self._unsubscribe = self.fake.subscribe(self._gateway_event)
         bot._ready.set()
         self.bot = bot
@@ -212,6 +217,16 @@ class DiscordHarness(InteractionDriver):
         await self._settle(before)
         return self.reply_since(payload, marker, expect_error)
 
+    async def advance(self, seconds: float = 0.0, **delta: float) -> None:
+        """Move the bot's fake clock forward (``h.advance(minutes=5)``): timers that fall due fire in
+        order; then ``settle`` lets what they started finish."""
+        if not isinstance(self.clock, FakeClock):
+            raise HarnessError("advance() needs the harness's FakeClock (this harness runs on a real clock)")
+        parked = {t for t in asyncio.all_tasks() if _wakes_at(t) == math.inf}
+        await self.clock.advance(seconds, **delta)
+        self._baseline -= {t for t in parked if _wakes_at(t) != math.inf}  # woken timers: wait for them too
+        await self.settle()
+
     async def settle(self, quiet: float = 0.5, timeout: float = 10.0) -> None:
         """Let the bot's pending background tasks finish: coalesced edits, timers that just fired.
 
@@ -272,10 +287,13 @@ class DiscordHarness(InteractionDriver):
 
 
 def _wakes_at(task: asyncio.Task[Any]) -> float | None:
-    """When a task sleeping in ``asyncio.sleep`` wakes up (loop time), else None."""
+    """When a task sleeping in ``asyncio.sleep`` wakes up (loop time), else None; infinity for a task
+    parked on a ``FakeClock`` (fake time passes only with ``advance``)."""
     coro: Any = task.get_coro()
     while coro is not None:
         frame = getattr(coro, "cr_frame", None)
+        if frame is not None and frame.f_code is PARKED_CODE:
+            return math.inf
         if frame is not None and frame.f_code is _SLEEP_CODE:
             handle = frame.f_locals.get("h")
             return handle.when() if handle is not None else None

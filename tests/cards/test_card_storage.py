@@ -78,7 +78,7 @@ async def test_a_bad_file_leaves_cards_and_index_untouched(db: Database, tmp_pat
     index = cards.index
     bad = tmp_path / "bad.json"
     bad.write_bytes(content)
-    with pytest.raises(CardImportError):
+    with pytest.raises(CardImportError, match=r"bad\.json(:| is) (empty|not card data|invalid JSON)"):
         await cards.import_file(bad)
     with pytest.raises(CardImportError, match="no such file"):
         await cards.import_file(tmp_path / "missing.jsonl.gz")
@@ -100,7 +100,7 @@ async def test_a_failure_while_writing_rolls_back_to_the_old_cards(db: Database,
 
     original = card_storage.card_row
     monkeypatch.setattr(card_storage, "card_row", failing_row)
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="^disk full$"):
         await cards.import_file(SCRYFALL_FILE)
     monkeypatch.setattr(card_storage, "card_row", original)
     assert await cards.repository.count() == 398
@@ -147,6 +147,7 @@ async def test_open_card_database_for_cli_commands(tmp_path: Path) -> None:
         await db.close()
 
 
+@pytest.mark.slow  # the whole bundled card data set
 async def test_the_bundled_data_set_loads_and_every_seed_card_resolves(db: Database, tmp_path: Path) -> None:
     """Integration with the full bundled file (assets/, shipped with the project)."""
     cards = await CardDatabase.open(db)

@@ -89,6 +89,7 @@ def test_run_without_token_says_what_to_configure(config_file: Path, capsys: pyt
     assert "DISCORD_TOKEN" in err and "config.toml" in err and "applications.commands" in err
 
 
+@pytest.mark.slow  # a subprocess
 def test_console_script_is_installed() -> None:
     script = shutil.which("podkeeper", path=str(Path(sys.executable).parent))
     assert script, "pip install -e . should install the podkeeper console script"

@@ -32,7 +32,7 @@ async def test_guild_settings_roundtrip_survives_reopen(db: Database, db_path: P
 
 async def test_failed_transaction_changes_nothing(db: Database) -> None:
     repo = GuildSettingsRepository(db)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="^boom$"):
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO guild_settings (guild_id, updated_at) VALUES (1, 'x')")
             raise RuntimeError("boom")

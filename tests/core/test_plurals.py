@@ -108,9 +108,11 @@ def test_plain_entries_are_untouched() -> None:
     assert plural.resolve("Page {page}/{pages}", "en", {"page": 1}) == "Page {page}/{pages}"
 
 
-@pytest.mark.parametrize("bad", ["{n, plural, one {# card}}", "{n, plural, other {# cards}", "{n, plural, lots {x} other {y}}"])
-def test_malformed_blocks_are_reported(bad: str) -> None:
-    with pytest.raises(plural.PluralSyntaxError):
+@pytest.mark.parametrize(("bad", "why"), [("{n, plural, one {# card}}", "without 'other'"),
+                                          ("{n, plural, other {# cards}", "unbalanced braces"),
+                                          ("{n, plural, lots {x} other {y}}", "bad plural selector")])
+def test_malformed_blocks_are_reported(bad: str, why: str) -> None:
+    with pytest.raises(plural.PluralSyntaxError, match=why):
         plural.resolve(bad, "en", {"n": 1})
 
 

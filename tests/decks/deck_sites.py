@@ -63,7 +63,9 @@ async def start_sites() -> tuple[FakeDeckSites, web.AppRunner]:
     app = web.Application()
     app.router.add_get("/archidekt/api/decks/{id}/", fake.archidekt)
     app.router.add_get("/moxfield/{v}/decks/all/{id}", fake.moxfield)
-    runner = web.AppRunner(app)
+    # Closing cancels a request still being answered (the ``slow`` deck's 30 s) instead of waiting it out:
+    # aiohttp's default would hold every test that asked for it 30 s at teardown.
+    runner = web.AppRunner(app, shutdown_timeout=0.1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()

@@ -149,7 +149,7 @@ def test_broken_or_entity_laden_xml_is_refused() -> None:
     with pytest.raises(DecklistRefused) as broken:
         parse_decklist('<?xml version="1.0"?>\n<Deck>\n<Cards Quantity="1"', "x.dek")
     assert broken.value.reason == "bad_xml"
-    with pytest.raises(DecklistRefused):
+    with pytest.raises(DecklistRefused, match="^bad_xml"):
         parse_decklist('<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa">]><Deck/>', "x.dek")
 
 

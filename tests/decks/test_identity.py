@@ -7,8 +7,17 @@ import logging
 
 import pytest
 
+from bot.domain.rules import facts
 from bot.domain.rules.facts import report_disagreement
-from bot.domain.rules.identity import CR_903_4, D4_MANA_SYMBOLS, Source, card_identity, strip_reminder_text
+from bot.domain.rules.identity import (
+    CR_903_4,
+    D4_MANA_SYMBOLS,
+    Source,
+    card_identity,
+    strip_reminder_text,
+    symbol_colours,
+    text_colours,
+)
 
 
 def colours(cards, name: str, policy=CR_903_4) -> str:
@@ -102,7 +111,8 @@ def test_agreement_with_card_data_on_every_test_card(cards) -> None:
     assert disagreeing == {"Sphinx of the Guildpact"}
 
 
-def test_disagreements_are_logged_once(cards, caplog) -> None:
+def test_disagreements_are_logged_once(cards, caplog, monkeypatch) -> None:
+    monkeypatch.setattr(facts, "_reported_disagreements", set())  # whatever other tests logged before
     sphinx = cards["Sphinx of the Guildpact"]
     with caplog.at_level(logging.WARNING, logger="bot.domain.rules.facts"):
         ours = card_identity(sphinx, CR_903_4).colours()
@@ -110,4 +120,11 @@ def test_disagreements_are_logged_once(cards, caplog) -> None:
         assert report_disagreement(sphinx, ours)
         assert not report_disagreement(cards["Sol Ring"], "")
     messages = [r.getMessage() for r in caplog.records if "Sphinx of the Guildpact" in r.getMessage()]
-    assert len(messages) <= 1
+    assert len(messages) == 1
+
+
+def test_half_mana_symbols_count_their_colour() -> None:
+    """Unhinged's half-mana symbols ({HW}, e.g. Little Girl's cost) show their colour like {W} does."""
+    assert symbol_colours("HW") == {"W"} and symbol_colours("HR") == {"R"}
+    assert text_colours("{HW}{HB}: Target creature gets +1/+1 until end of turn.") == {"W", "B"}
+    assert symbol_colours("HX") == set() and symbol_colours("H") == set() and symbol_colours("C") == set()

@@ -63,7 +63,7 @@ async def test_bad_names_change_nothing(service, db, name, reason) -> None:
 
 
 async def test_unreadable_list_is_refused_and_not_stored(service, db) -> None:
-    with pytest.raises(DecklistRefused):
+    with pytest.raises(DecklistRefused, match="^binary$"):
         await service.register(GUILD, ALICE, "Bin", b"\x00\x01\x02binary", "commander")
     assert await db.scalar("SELECT COUNT(*) FROM decks") == 0
 

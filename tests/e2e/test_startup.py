@@ -22,6 +22,8 @@ from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import default_config, standard_world
 from tests.discord.labcog import add_lab_cog
 
+pytestmark = pytest.mark.slow  # a real gateway and HTTP on 127.0.0.1
+
 TOKEN = "fake-token"
 
 

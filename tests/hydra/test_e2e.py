@@ -8,11 +8,15 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from bot.cli.run import serve
 from bot.storage.db import Database
 from bot.testing import FakeDiscord
 from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import default_config, standard_world
+
+pytestmark = pytest.mark.slow  # a real gateway and HTTP on 127.0.0.1
 
 TOKEN = "fake-token"
 

@@ -345,7 +345,7 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
     game = new_game(battlefield=[HH, HH], top=[C.TORN_BETWEEN_HEADS])
     before = game.snapshot()
     for line in ("destroy 3", "attack 1 2 5 1", "attack 1", "life 9 1", "choose 1", "fly 1", "damage 1 -2"):
-        with pytest.raises(HydraError):
+        with pytest.raises(HydraError, match=r"^hydra\.error\."):
             game.apply(line)
         assert game.snapshot() == before and game.actions == []
     game.apply("end")

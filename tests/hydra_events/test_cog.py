@@ -3,7 +3,6 @@ Hydra cog playing real games, a real SQLite file; only Discord's HTTP edge is fa
 
 from __future__ import annotations
 
-import asyncio
 import io
 from collections.abc import Callable
 
@@ -16,25 +15,21 @@ from bot.testing import DiscordHarness
 WIN_LINES = ("attack 1 3", "end", "choose counter", "choose pass", "attack 1 3", "end")  # seed 5, 2 heads
 
 
-def booted(time_scale: float = 1.0) -> Callable:
+def booted() -> Callable:
     async def on_boot(bot) -> None:
         cog = bot.get_cog("HydraEvents")
-        cog.time_scale = time_scale
-        cog.leaderboard_seconds = 0.05
         cog.announcements.delay = 0.01
         cog.events.seed_for = lambda event, table: 5
     return on_boot
 
 
 async def finished(h: DiscordHarness, event_id: int = 1):
-    """The event once its results are posted (the leaderboard watcher may be the one posting them,
-    a background task the harness does not wait for)."""
-    for _ in range(200):
-        event = await cog(h).events.event(event_id)
-        if event.results_message_id is not None:
-            return event
-        await asyncio.sleep(0.025)
-    raise AssertionError(f"event {event_id} did not post its results: {event}")
+    """The event once its results are posted: a table's end refreshes the leaderboard, which finishes
+    the event (in a background task: settle waits for it; no leaderboard tick is needed)."""
+    await h.settle()
+    event = await cog(h).events.event(event_id)
+    assert event.results_message_id is not None, f"event {event_id} did not post its results: {event}"
+    return event
 
 
 def cog(h: DiscordHarness):
@@ -183,7 +178,7 @@ async def test_cancel_needs_confirmation_and_awards_nothing(tmp_path) -> None:
 
 
 async def test_the_start_timer_survives_a_restart_and_old_buttons_still_work(tmp_path) -> None:
-    async with DiscordHarness.start(tmp_path, on_boot=booted(time_scale=0.002)) as h:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement = await create(h, start="in 1m")
         await h.click(announcement, label="Join", user="alice")
         cog(h).timers.pop(("start", 1, 0)).cancel()  # the first process stops before the start
@@ -192,8 +187,9 @@ async def test_the_start_timer_survives_a_restart_and_old_buttons_still_work(tmp
         await h.settle()
         event = await event_row(h)
         assert event.status == "open"
-        await asyncio.sleep(60 * 0.002 + 0.2)  # the re-armed timer from the stored start time
-        await h.settle()
+        await h.advance(seconds=59)  # the re-armed timer, from the stored start time
+        assert (await event_row(h)).status == "open"
+        await h.advance(seconds=1)
         assert (await event_row(h)).status == RUNNING
         assert len(h.threads()) == 1
 
@@ -279,16 +275,17 @@ async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_pat
 
 
 async def test_the_grace_timer_drops_who_never_showed_up_and_the_table_goes_on(tmp_path) -> None:
-    async with DiscordHarness.start(tmp_path, on_boot=booted(time_scale=0.002)) as h:
-        announcement = await create(h, grace=1, table_size=4)  # 1 minute: 0.12 s at this time scale
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        announcement = await create(h, grace=1, table_size=4)  # 1 minute
         for name in ("alice", "bob", "carol"):
             await h.click(announcement, label="Join", user=name)
         await h.slash("hydra event begin", user="admin")
         thread, = h.threads()
         await h.click(h.messages(thread)[0], label="I'm here", user="alice")
         await play(h, thread, "bob", ("attack 1 1",))  # bob acts on the board
-        await asyncio.sleep(0.3)
-        await h.settle()
+        await h.advance(seconds=59)
+        assert not any("did not show up" in m.content for m in h.messages(thread))
+        await h.advance(seconds=1)
         assert any(f"<@{h.user('carol').id}> did not show up" in m.content for m in h.messages(thread))
         entrants = {e.user_id: e.state for e in await cog(h).events.repo.entrants(1)}
         assert entrants[h.user("carol").id] == "dropped" and entrants[h.user("alice").id] == "seated"

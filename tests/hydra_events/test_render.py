@@ -11,14 +11,31 @@ from bot.domain.hydra_events import LOST, ONGOING, WON, PlayerLine, TableLine, b
 from bot.i18n import Translate
 from bot.render.fonts import png_bytes
 from bot.render.leaderboard import (
+    COLUMN_HEADER_HEIGHT,
+    DROPPED_TEXT,
     MAX_IMAGE_ROWS,
     MAX_TEXT_ROWS,
+    SECTION_GAP,
+    SUMMARY_LINE,
+    TITLE_SIZE,
+    TITLE_TOP,
+    WIDTH,
     players_text,
     render_leaderboard,
     summary_text,
     tables_text,
 )
+from bot.render.leaderboard import ROW_HEIGHT as LEADERBOARD_ROW
 from bot.render.standings import ACCENT, BACKGROUND, ROW_HEIGHT
+
+
+def header_height(image: Image.Image, rows: int) -> int:
+    """The title and summary band: the image less its two sections of ``rows`` rows in all; checked to be
+    the title plus whole summary lines, so the sections sit where the renderer says."""
+    header = image.height - (4 * SECTION_GAP + 2 * COLUMN_HEADER_HEIGHT + rows * LEADERBOARD_ROW)
+    summary = header - (TITLE_TOP + TITLE_SIZE + 18)
+    assert summary >= SUMMARY_LINE and summary % SUMMARY_LINE == 0, header
+    return header
 
 
 def board(tables: int = 3):
@@ -45,7 +62,9 @@ def test_image_has_a_row_per_table_and_player_and_draws_the_title(language: str)
 def test_long_events_are_cut_to_a_phone_sized_image_and_the_texts_say_how_many_more() -> None:
     big = board(40)
     image = render_leaderboard("Hydra night", big, "en")
-    assert image.height < 2 * MAX_IMAGE_ROWS * ROW_HEIGHT + 600
+    header_height(image, 2 * MAX_IMAGE_ROWS)  # 15 tables and 15 players drawn
+    last_player_row = image.crop((0, image.height - SECTION_GAP - LEADERBOARD_ROW, WIDTH, image.height - SECTION_GAP))
+    assert len(last_player_row.getcolors(maxcolors=100_000)) > 5  # the 15th player's row has text
     tr = Translate("en")
     assert f"and {40 - MAX_TEXT_ROWS} more" in tables_text(big, tr)
     assert f"and {160 - MAX_TEXT_ROWS} more" in players_text(big, tr)
@@ -56,4 +75,7 @@ def test_empty_leaderboard_reads_as_such() -> None:
     empty = summarize(build_leaderboard([]), over=True)
     tr = Translate("en")
     assert tables_text(empty, tr) == "—" and "Fastest" not in summary_text(empty, tr)
-    assert render_leaderboard("Hydra night", empty, "en").height > 0
+    image = render_leaderboard("Hydra night", empty, "en")
+    top = header_height(image, 0) + SECTION_GAP + COLUMN_HEADER_HEIGHT  # where tables would start: "empty"
+    band = image.crop((0, top, WIDTH // 2, top + 46)).getcolors(maxcolors=100_000)
+    assert tuple(DROPPED_TEXT)[:3] in {colour for _, colour in band}, "the empty message is drawn"

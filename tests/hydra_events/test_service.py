@@ -46,9 +46,10 @@ async def play(events: HydraEventService, game_id: int, user_id: int, lines=WIN_
 async def test_create_checks_options_and_stores_nothing_when_wrong(events: HydraEventService) -> None:
     event = await new_event(events)
     assert event.name == "Hydra night" and event.starts_at == "2026-11-29T19:00:00+00:00"
-    for bad in ({"table_size": 5}, {"heads": 0}, {"start": "yesterday"}, {"name": "   "}):
+    for bad, key in (({"table_size": 5}, "table_size_range"), ({"heads": 0}, "heads_range"),
+                     ({"start": "yesterday"}, "bad_start"), ({"name": "   "}, "no_name")):
         options = {"name": "x", "start": "in 1h", "heads": 2, "table_size": 4} | bad
-        with pytest.raises(EventError):
+        with pytest.raises(EventError, match=rf"^hydra_events\.error\.{key}\b"):
             await events.create(guild_id=1, channel_id=2, user_id=9, language="en", now=NOW, **options)
     assert await events.repo.events_with_status(("open",)) == [event]
 

@@ -87,5 +87,5 @@ async def test_awards_are_written_once_with_the_finish_and_never_after_cancel(db
 async def test_update_refuses_unknown_columns(db: Database) -> None:
     repo = HydraEventRepository(db)
     event_id = await new_event(repo)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"cannot change \['heads'\]"):
         await repo.update(event_id, heads=9)

@@ -69,7 +69,7 @@ def test_unreadable_input(config_file, capsys, tmp_path):
     assert capsys.readouterr().err.strip()
     assert run(config_file, "mulligan", "odds", str(tmp_path / "missing.txt")) == 2
     assert "missing.txt" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit, match="^2$"):  # argparse's usage error
         run(config_file, "mulligan", "odds", str(binary), "--keep", "two")
 
 

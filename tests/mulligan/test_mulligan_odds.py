@@ -176,7 +176,7 @@ def test_free_calculator():
     result = hypergeometric(99, 38, 7, 3)
     assert math.isclose(result.at_least, sum(hypergeometric_pmf(99, 38, 7)[3:]))
     assert hypergeometric(10, 2, 3, 5).exactly == 0.0
-    with pytest.raises(MulliganError):
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.bad_numbers"):
         hypergeometric(10, 11, 3, 1)
 
 
@@ -200,3 +200,16 @@ def test_monte_carlo_agrees_with_exact(style, inferno_library, full_run):
     for size in (7, 6):
         low, high = simulated.interval[size]
         assert low <= exact.keep_at[size] <= high, (size, simulated.keep_at[size], exact.keep_at[size])
+
+
+@pytest.mark.parametrize("numbers", [(-1, 0, 0, 0), (10, -1, 3, 1), (10, 2, -1, 1), (10, 2, 3, -1),
+                                     (10, 11, 3, 1), (10, 2, 11, 1)])
+def test_impossible_numbers_are_refused(numbers) -> None:
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.bad_numbers$"):
+        hypergeometric(*numbers)
+
+
+def test_a_whole_deck_of_successes_or_drawing_the_whole_deck_is_fine() -> None:
+    assert hypergeometric(10, 10, 3, 3).exactly == 1.0  # every card is a success
+    assert hypergeometric(10, 4, 10, 4).exactly == 1.0  # the whole deck drawn holds all four
+    assert hypergeometric(10, 4, 3, 5).exactly == 0.0 and hypergeometric(10, 4, 3, 5).at_least == 0.0

@@ -92,7 +92,7 @@ def test_wrong_steps_and_bad_positions_change_nothing(inferno_library):
         assert caught.value.key == key
     assert practice.hand == hand and practice.procedure.mulligans == 0
     practice.keep()
-    with pytest.raises(MulliganError):
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.already_kept$"):
         practice.keep()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -11,8 +12,10 @@ from bot.domain.mulligan import (
     Instruction,
     MulliganError,
     MulliganStyle,
+    PlayerMulligan,
     SeatState,
     TableMulligan,
+    parse_decision,
     style_for_ruleset,
 )
 
@@ -175,3 +178,66 @@ def test_start_rejects_empty_or_repeated_seats():
         with pytest.raises(MulliganError) as caught:
             TableMulligan.start("london", seats)
         assert caught.value.key == key
+
+
+@pytest.mark.parametrize(("typed", "decision"), [
+    ("keep", Choice.KEEP), ("  MULLIGAN ", Choice.MULLIGAN), (Choice.KEEP, Choice.KEEP), ("3", 3), (" 0 ", 0), (2, 2),
+])
+def test_decisions_are_read_from_what_is_typed_or_stored(typed, decision) -> None:
+    parsed = parse_decision(typed)
+    assert parsed == decision and type(parsed) is type(decision)
+
+
+@pytest.mark.parametrize("typed", ["", "keeps", "-1", "2.5", True, "three"])
+def test_anything_else_is_not_a_decision(typed) -> None:
+    with pytest.raises(MulliganError) as refused:
+        parse_decision(typed)
+    assert refused.value.key == "mulligan.error.bad_decision" and refused.value.values == {"value": str(typed)}
+
+
+def test_an_unknown_ruleset_mulligans_the_london_way() -> None:
+    assert style_for_ruleset("someone's house rules") is MulliganStyle.LONDON
+
+
+def test_status_and_result_mid_step_say_everything_about_each_seat():
+    table = TableMulligan.start("london", [ALICE, BOB, CAROL])
+    table, _ = table.decide(ALICE, Choice.MULLIGAN)  # the free one
+    table, _ = table.decide(BOB, Choice.MULLIGAN)
+    table, _ = table.decide(CAROL, Choice.KEEP)
+    table, _ = table.decide(ALICE, Choice.MULLIGAN)  # now it costs a card
+    assert [dataclasses.asdict(s) for s in table.status()] == [
+        {"player": ALICE, "seat": 0, "state": SeatState.WAITING, "hand_size": 7, "keeps": 6, "mulligans": 2,
+         "set_aside": 0, "to_bottom": 1},
+        {"player": BOB, "seat": 1, "state": SeatState.DECIDING, "hand_size": 7, "keeps": 7, "mulligans": 1,
+         "set_aside": 0, "to_bottom": 0},  # his first mulligan was free
+        {"player": CAROL, "seat": 2, "state": SeatState.KEPT, "hand_size": 7, "keeps": 7, "mulligans": 0,
+         "set_aside": 0, "to_bottom": 0}]
+    assert table.result() == {
+        "style": "london", "player_count": 3, "free_first_mulligan": True, "finished": False,
+        "players": [{"player": ALICE, "seat": 0, "mulligans": 2, "kept": 6, "set_aside": 0, "bottomed": 0},
+                    {"player": BOB, "seat": 1, "mulligans": 1, "kept": 7, "set_aside": 0, "bottomed": 0},
+                    {"player": CAROL, "seat": 2, "mulligans": 0, "kept": 7, "set_aside": 0, "bottomed": 0}],
+        "decisions": [[ALICE, "mulligan"], [BOB, "mulligan"], [CAROL, "keep"], [ALICE, "mulligan"]]}
+
+
+def test_one_players_procedure_refuses_with_the_reason_and_its_numbers():
+    paris = PlayerMulligan.start(MulliganStyle.PARTIAL_PARIS, 4)
+    with pytest.raises(MulliganError) as too_many:
+        paris.decide(8)
+    assert (too_many.value.key, too_many.value.values) == ("mulligan.error.set_aside_range", {"hand": 7})
+    kept, _ = paris.decide(Choice.KEEP)
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.already_kept$"):
+        kept.decide(Choice.KEEP)
+    london = PlayerMulligan.start(MulliganStyle.LONDON, 2)
+    for _ in range(7):
+        london, _ = london.decide(Choice.MULLIGAN)
+    assert london.kept and london.keeps == 0  # down to nothing: kept by itself (CR 103.5)
+    with pytest.raises(MulliganError, match=r"^mulligan\.error\.already_kept$"):
+        london.decide(Choice.MULLIGAN)
+
+
+def test_replay_keeps_the_player_count_of_the_table():
+    """Two seats tracked at a four-player table: the first London mulligan is still free."""
+    table = TableMulligan.replay("london", [ALICE, BOB], 4, [(ALICE, "mulligan"), (BOB, "keep"), (ALICE, "keep")])
+    assert table.result()["player_count"] == 4 and table.result()["free_first_mulligan"] is True
+    assert [s.keeps for s in table.status()] == [7, 7]

@@ -3,6 +3,7 @@ objects, real CommandTree and ViewStore; only Discord's HTTP edge is fake)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import pytest
@@ -89,6 +90,19 @@ async def test_the_select_picks_whose_life_the_buttons_change(h):
     assert state.player(h.user("bob").id).life == 35 and state.player(h.user("alice").id).life == 40
 
 
+async def test_a_chosen_target_who_was_just_eliminated_is_no_longer_the_target(h):
+    reply = await start(h, "alice", "bob", "carol")
+    alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
+    await h.select(reply.message, "pod-pick:1", [str(carol)], user="alice")
+    await cog(h).service.change(1, alice, pod.NEXT_TURN, manager=True)
+    await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)  # carol leaves after alice picked her
+    pressed = await h.click(reply, label="-5", user="alice")
+    await settled(h)
+    assert not pressed.ephemeral, pressed.content  # no refusal: the press went to a living player
+    state = await state_of(h)
+    assert [state.player(u).life for u in (alice, bob, carol)] == [35, 40, 40]  # alice's own, as by default
+
+
 async def test_outsiders_get_a_localized_ephemeral_explanation(h):
     reply = await start(h, "alice", "bob")
     refused = await h.click(reply, label="-1", user="dave")
@@ -163,17 +177,44 @@ async def test_commander_damage_flow_eliminates_and_finishes_the_game(h):
     assert [b["label"] for b in reply.message.buttons] == ["History"]
 
 
-async def test_burst_of_presses_is_coalesced_into_few_edits(h):
-    cog(h).updater.delay = 0.05
+async def test_burst_of_presses_is_coalesced_into_one_edit(h):
+    updater = cog(h).updater
+    updater.delay = 0.01
     reply = await start(h, "alice", "bob")
-    before = len(reply.message.history)
-    for _ in range(12):
-        await h.click(reply, label="-1", user="bob")
+    await settled(h)
+    before, edits_before = len(reply.message.history), updater.edits
+    async with updater._render_slot:  # the renderer is busy (another game): every press waits for its turn
+        for _ in range(12):
+            await h.click(reply, label="-1", user="bob")
     await settled(h)
     assert (await state_of(h)).player(h.user("bob").id).life == 28
-    edits = len(reply.message.history) - before
-    assert 1 <= edits < 12
+    assert len(reply.message.history) - before == 1 and updater.edits - edits_before == 1
     assert select_labels(reply.message)[1] == "2 bob (28)"  # the final state
+
+
+async def test_a_press_while_the_board_is_rendered_gets_its_own_edit(h):
+    updater = cog(h).updater
+    updater.delay = 0.01
+    reply = await start(h, "alice", "bob")
+    await settled(h)
+    rendering, release = asyncio.Event(), asyncio.Event()
+    refresh = cog(h).refresh_board
+
+    async def slow_refresh(game_id: int) -> None:
+        rendering.set()
+        await release.wait()  # the press below lands while this render is in progress
+        await refresh(game_id)
+
+    cog(h).refresh_board = slow_refresh
+    before = len(reply.message.history)
+    await h.click(reply, label="-1", user="bob")
+    await asyncio.wait_for(rendering.wait(), timeout=5)
+    await h.click(reply, label="-5", user="bob")
+    release.set()
+    await settled(h)
+    assert (await state_of(h)).player(h.user("bob").id).life == 34
+    assert len(reply.message.history) - before == 2  # the second press was not folded into a stale render
+    assert select_labels(reply.message)[1] == "2 bob (34)"
 
 
 async def test_buttons_of_an_old_board_work_after_a_restart(h):

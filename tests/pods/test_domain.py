@@ -241,6 +241,23 @@ def test_draw_needs_every_remaining_player_and_a_change_resets_the_votes():
     assert state.standings() == [(1, [ALICE, BOB]), (3, [CAROL])]
 
 
+def test_a_withdrawn_draw_vote_no_longer_counts():
+    game = Game()
+    game.start()
+    game.add(pod.DRAW_VOTE, player=ALICE)
+    state = game.add(pod.DRAW_VOTE, player=ALICE, withdraw=True)
+    assert state.draw_votes == set()
+    game.add(pod.DRAW_VOTE, player=BOB)
+    state = game.add(pod.DRAW_VOTE, player=CAROL)
+    assert not state.finished and state.draw_votes == {BOB, CAROL}  # alice took hers back: no draw yet
+    state = game.add(pod.DRAW_VOTE, player=CAROL, withdraw=True)  # withdrawing twice is harmless
+    state = game.add(pod.DRAW_VOTE, player=CAROL, withdraw=True)
+    assert state.draw_votes == {BOB} and not state.finished
+    state = game.add(pod.DRAW_VOTE, player=ALICE)
+    state = game.add(pod.DRAW_VOTE, player=CAROL)
+    assert state.ended == pod.END_DRAW
+
+
 def test_undo_drops_the_last_events_including_an_elimination():
     game = Game()
     game.start()
@@ -284,6 +301,39 @@ def test_record_keeps_what_tournaments_need():
     assert record.mulligans["style"] == "partial_paris"
     assert record.mulligans["decisions"] == [[ALICE, 2], [BOB, 0], [CAROL, 0], [ALICE, 0]]
     assert (record.tournament_id, record.round_number) == (3, 2)
+    assert (record.game_id, record.guild_id, record.channel_id, record.ruleset) == (7, 10, 20, "edh-2010")
+    assert (record.turns, record.ended, record.ended_at) == (2, pod.END_LAST_STANDING, "t15")
+    # the logs tournaments add up (T2): every field, in order
+    assert record.casts == [{"turn": 1, "seq": 10, "commander": tymna, "owner": ALICE, "name": "Tymna the Weaver",
+                             "tax": 0}]
+    assert record.life_changes == [
+        {"turn": 1, "seq": 11, "player": BOB, "amount": -2, "source": ALICE, "combat": True, "commander": tymna},
+        {"turn": 1, "seq": 12, "player": CAROL, "amount": -3, "source": ALICE, "combat": True},
+        {"turn": 2, "seq": 14, "player": ALICE, "amount": -40, "source": BOB, "combat": True}]
+    assert [(p.user_id, p.name, p.seat, p.commanders, p.final_life, p.poison) for p in record.players] == [
+        (ALICE, "Alice", 1, ["Tymna the Weaver", "Thrasios, Triton Hero"], 0, 0),
+        (BOB, "Bob", 2, ["Atraxa, Praetors' Voice"], 38, 0),
+        (CAROL, "Carol", 3, [None], 37, 0)]  # an unnamed commander
+
+
+def test_event_target_names_whose_totals_change():
+    def event(kind: str, **data) -> Event:
+        return Event(seq=1, kind=kind, actor=ALICE, at="t1", data=data)
+
+    assert pod.event_target(event(pod.COMMANDER_DAMAGE, target=BOB, commander=commander_key(ALICE, 0))) == BOB
+    assert pod.event_target(event(pod.CAST, commander=commander_key(CAROL, 1))) == CAROL
+    assert pod.event_target(event(pod.TO_COMMAND_ZONE, commander=commander_key(BOB, 0))) == BOB
+    assert pod.event_target(event(pod.LIFE, player=CAROL, amount=-1)) == CAROL
+    assert pod.event_target(event(pod.NEXT_TURN)) is None
+
+
+def test_commander_damage_must_be_positive():
+    game = _with_commanders()
+    game.start()
+    for amount in (0, -3):
+        with pytest.raises(PodError, match=r"^pod\.error\.bad_amount"):
+            game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=amount)
+    assert game.state.player(BOB).life == 40 and game.state.life_log == []
 
 
 def test_permissions_players_or_managers_and_own_totals_only():
@@ -367,3 +417,104 @@ def test_g6_commanders_are_fixed_at_turn_one_but_may_be_named_later():
     assert state.commander(atraxa).name == "Atraxa, Praetors' Voice" and state.commander(atraxa).casts == 1
     with pytest.raises(PodError, match="already_started"):
         game.add(pod.COMMANDERS, player=BOB, names=["Tymna the Weaver", "Thrasios, Triton Hero"])
+
+
+def _refusal(game: Game | None, kind: str, **data) -> str:
+    """The key of the refusal of one more event, after checking the game did not change."""
+    events = game.events if game else []
+    state = replay(events) if events else None
+    before = replay(events) if events else None
+    with pytest.raises(PodError) as refused:
+        pod.step(state, list(events), Event(seq=len(events) + 1, kind=kind, actor=ALICE, at="t", data=data))
+    if events:
+        assert replay(events) == before
+    return refused.value.key
+
+
+def test_each_refusal_names_its_reason():
+    players = [{"user_id": ALICE, "name": "Alice"}]
+    assert _refusal(None, pod.LIFE, player=ALICE, amount=1) == "pod.error.no_game"
+    assert _refusal(None, pod.UNDO, seqs=[1]) == "pod.error.no_game"
+    assert _refusal(None, pod.CREATE, ruleset="modern", players=players) == "pod.error.unknown_ruleset"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.bad_amount"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=players,
+                    mulligan_style="mystery") == "pod.error.unknown_mulligan_style"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=[]) == "pod.error.too_few_players"
+    game = Game()
+    assert _refusal(game, pod.CREATE, ruleset="commander", players=players) == "pod.error.already_created"
+    assert _refusal(game, "teleport") == "pod.error.unknown_change"
+    assert _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"  # never the creation
+    assert _refusal(game, pod.UNDO, seqs=[]) == "pod.error.nothing_to_undo"
+    assert _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B", "C"]) == "pod.error.too_many_commanders"
+    game.start()
+    assert _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B"]) == "pod.error.already_started"
+    assert [c.name for c in game.add(pod.COMMANDERS, player=ALICE, names=["A"]).player(ALICE).commanders] == ["A"]
+    game.add(pod.CONCEDE, player=BOB)
+    game.add(pod.CONCEDE, player=CAROL)
+    assert game.state.finished
+    assert _refusal(game, pod.LIFE, player=ALICE, amount=1) == "pod.error.game_over"
+    assert _refusal(game, pod.UNDO, seqs=[game.events[-1].seq]) == "pod.error.game_over"
+
+
+def test_create_keeps_who_created_it_names_and_a_deck():
+    game = Game(players=(ALICE, BOB))
+    state = game.state
+    assert (state.created_by, state.last_seq, [p.name for p in state.players]) == (ALICE, 1, ["Alice", "Bob"])
+    state = game.add(pod.COMMANDERS, player=BOB, names=["  Atraxa, Praetors' Voice  ", "  "], deck="Superfriends")
+    bob = state.player(BOB)
+    assert [c.name for c in bob.commanders] == ["Atraxa, Praetors' Voice", None] and bob.deck == "Superfriends"
+    state = game.add(pod.COMMANDERS, player=BOB, names=["Atraxa, Praetors' Voice"])
+    assert state.player(BOB).deck == "Superfriends"  # not given again: kept
+    assert state.last_seq == 3
+
+
+def test_undo_refusals_and_what_a_replay_remembers():
+    game = Game()
+    game.start()
+    game.add(pod.LIFE, player=BOB, amount=-3)
+    assert _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"  # the creation, with others to undo
+    assert _refusal(game, pod.UNDO) == "pod.error.nothing_to_undo"  # no seqs at all
+    assert _refusal(game, pod.UNDO, seqs=[2, 9]) == "pod.error.nothing_to_undo"  # one of them never happened
+    with pytest.raises(PodError, match=r"^pod\.error\.bad_amount$"):
+        pod.undoable(game.events, 0)
+    state = game.undo()  # drops seq 3, the life change
+    assert state.player(BOB).life == 40 and state.last_seq == 4  # the undo is the last thing that happened
+    state = game.add(pod.LIFE, player=BOB, amount=-1)
+    assert state.last_seq == 5 and replay(game.events).last_seq == 5
+    with pytest.raises(PodError, match=r"^pod\.error\.no_game$"):
+        replay([])
+    # an undo that drops the latest events keeps counting from the undo itself
+    undone = replay([*game.events, Event(seq=6, kind=pod.UNDO, actor=ALICE, at="t6", data={"seqs": [5]})])
+    assert undone.last_seq == 6 and undone.player(BOB).life == 40
+
+
+def test_more_refusals_name_their_reasons():
+    game = Game()
+    assert _refusal(game, pod.JOIN, player=BOB, name="Bob again") == "pod.error.already_joined"
+    for extra in range(4, 9):
+        game.add(pod.JOIN, player=extra, name=f"P{extra}")
+    assert _refusal(game, pod.JOIN, player=9, name="Ninth") == "pod.error.too_many_players"
+    assert game.state.commander(commander_key(BOB, 0)).index == 0  # everyone starts with commander 0
+    assert _refusal(game, pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 1), target=BOB,
+                    amount=1) == "pod.error.unknown_commander"  # alice has one commander: index 1 is past it
+    alone = Game(players=(ALICE,))
+    assert _refusal(alone, pod.MULLIGAN, player=ALICE, decision="keep") == "pod.error.too_few_players"
+    paris = Game("edh-2010")
+    assert _refusal(paris, pod.MULLIGAN, player=BOB, decision=0) == "mulligan.error.not_your_turn"
+    with pytest.raises(PodError) as refused:
+        paris.add(pod.MULLIGAN, player=ALICE, decision=9)  # more than the hand: the procedure's values kept
+    assert refused.value.key.startswith("mulligan.error.") and refused.value.values
+
+
+def test_counters_count_up_and_down_and_vanish_at_zero():
+    game = Game()
+    game.start()
+    assert game.add(pod.COUNTER, player=BOB, name=" Energy ", amount=3).player(BOB).counters == {"energy": 3}
+    assert game.add(pod.COUNTER, player=BOB, name="energy", amount=-2).player(BOB).counters == {"energy": 1}
+    assert game.add(pod.COUNTER, player=BOB, name="ENERGY", amount=-1).player(BOB).counters == {}
+    assert _refusal(game, pod.COUNTER, player=BOB, name="energy", amount=-1) == "pod.error.bad_amount"
+    assert _refusal(game, pod.COUNTER, player=BOB, name="storm", amount=0) == "pod.error.bad_amount"
+    assert _refusal(game, pod.COUNTER, player=BOB, name="  ", amount=1) == "pod.error.bad_counter_name"
+    assert _refusal(game, pod.COUNTER, player=BOB, name="x" * (pod.MAX_COUNTER_NAME + 1),
+                    amount=1) == "pod.error.bad_counter_name"
+    assert game.add(pod.COUNTER, player=BOB, name="x" * pod.MAX_COUNTER_NAME, amount=1).player(BOB).counters

@@ -25,6 +25,8 @@ from PIL import Image
 from bot.cli import main
 from bot.testing.harness import HARNESS_CARDS
 
+pytestmark = pytest.mark.slow  # subprocesses and a pty
+
 SCRIPT = """\
 # register a deck, start a pod, change totals, restart, press an old button
 /deck register name:Atraxa decklist:"1 Atraxa, Praetors' Voice\\n1 Sol Ring\\n1 Command Tower" commander:Atraxa, Praetors' Voice

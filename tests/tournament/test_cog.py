@@ -160,6 +160,20 @@ async def test_deadline_passed_while_down_closes_on_start(h):
     assert refused.ephemeral and "has closed" in refused.content
 
 
+async def test_the_vote_closes_at_its_deadline_on_the_bots_clock(h):
+    tournament = await start_tournament(h, vote_minutes=5)
+    game_id = await finish_linked_game(h, tournament)
+    message = vote_message(h)
+    ballot = await h.click(message, label="Vote", user="carol")
+    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
+    await h.select(ballot.message, menu["custom_id"], [str(h.user("dave").id)], user="carol")
+    await h.advance(minutes=4, seconds=59)
+    assert message.embeds[0]["title"] != f"Game {game_id}: result of the vote"  # still open
+    await h.advance(seconds=1)
+    assert message.embeds[0]["title"] == f"Game {game_id}: result of the vote"
+    assert f"<@{h.user('dave').id}>: survived — · 1 vote · **1 point**" in message.embeds[0]["description"]
+
+
 async def test_organiser_role_pairs_and_corrects_with_an_audit_log(h):
     tournament = await start_tournament(h)
     refused = await h.slash("tournament pair", user="carol", channel="games")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -94,3 +95,33 @@ def test_random_fields_every_round_seats_everyone_once(full_run):
             if count >= 6:
                 assert all(3 <= len(pod) <= 5 for pod in pods)
             past += pods
+
+
+def _partitions_into_two_pods(players):
+    for first in itertools.combinations(players, 4):
+        yield [list(first), [p for p in players if p not in first]]
+
+
+def test_when_repeats_tie_the_pods_keep_points_closest():
+    """Every split of these 8 repeats 4 pairs of round 1, so the points decide: brute force over all 35
+    splits says which is best, and pairing must find one as good."""
+    players = [f"a{i}" for i in range(4)] + [f"b{i}" for i in range(4)]
+    points = {p: 10 if p[0] == "a" else 0 for p in players} | {"a3": 6, "b0": 3}
+    past = [["a0", "a1", "b0", "b1"], ["a2", "a3", "b2", "b3"]]
+
+    def cost(pods):
+        spread = sum(max(points[p] for p in pod) - min(points[p] for p in pod) for pod in pods)
+        return repeat_pairings(pods, past), spread
+
+    best = min(cost(split) for split in _partitions_into_two_pods(players))
+    for seed in range(5):
+        assert cost(pair_round(players, 2, seed, points=points, past_pods=past)) == best
+
+
+def test_refusals_carry_their_numbers():
+    with pytest.raises(TournamentError) as few:
+        pod_sizes(1)
+    assert few.value.values == {"count": 1, "minimum": 2}
+    with pytest.raises(TournamentError) as odd:
+        pod_sizes(8, remainder_size=2)
+    assert odd.value.values == {"size": 2}

@@ -13,12 +13,15 @@ from bot.domain.tournament.standings import compute_standings
 from bot.render.fonts import png_bytes
 from bot.render.standings import (
     ACCENT,
+    BACKGROUND,
     COLUMN_HEADER_HEIGHT,
+    DROPPED_TEXT,
     FOOTER_HEIGHT,
     HEADER_HEIGHT,
     MAX_ROWS,
     ROW_HEIGHT,
     ROW_SHADES,
+    TEXT,
     WIDTH,
     render_standings,
 )
@@ -51,8 +54,21 @@ def test_large_fields_are_capped_with_a_note():
     image = decoded(render_standings("Big", standings, str, "en"))
     # a line for "… and 25 more", a line naming the CSV for the columns a phone has no room for
     assert image.height == HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + MAX_ROWS * ROW_HEIGHT + 2 * FOOTER_HEIGHT
+    first_row = HEADER_HEIGHT + COLUMN_HEADER_HEIGHT
+    for index in range(MAX_ROWS):  # every row drawn up to the cap, with its stripe
+        assert image.getpixel((WIDTH - 2, first_row + index * ROW_HEIGHT + 2)) == ROW_SHADES[index % 2]
+    for note in range(2):  # both notes are written
+        top = first_row + MAX_ROWS * ROW_HEIGHT + note * FOOTER_HEIGHT
+        band = image.crop((0, top, WIDTH // 2, top + FOOTER_HEIGHT))
+        assert DROPPED_TEXT in {colour for _, colour in band.getcolors(maxcolors=100_000)}
 
 
 def test_empty_standings_still_render():
     image = decoded(render_standings("Empty", [], str, "zh-Hans"))
-    assert image.width == WIDTH and image.height > HEADER_HEIGHT
+    assert image.size == (WIDTH, HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + ROW_HEIGHT + FOOTER_HEIGHT)
+    first_row = HEADER_HEIGHT + COLUMN_HEADER_HEIGHT
+    assert image.getpixel((WIDTH - 2, first_row + 2)) == BACKGROUND  # no player stripe
+    line = image.crop((0, first_row, WIDTH // 2, first_row + ROW_HEIGHT))
+    assert TEXT in {colour for _, colour in line.getcolors(maxcolors=100_000)}  # "no games yet" is written
+    title_band = image.crop((0, 0, WIDTH, HEADER_HEIGHT))
+    assert ACCENT in {colour for _, colour in title_band.getcolors(maxcolors=100_000)}

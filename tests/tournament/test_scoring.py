@@ -67,6 +67,32 @@ def test_totals_over_games():
     assert (totals["ann"].points, totals["ann"].games, totals["ann"].votes) == (5, 2, 1)
 
 
+def test_totals_add_up_every_count_over_games():
+    rule = scoring_rule("custom", win=5, draw=3, survival=2, vote=1, elimination=4)
+    games = [game({"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}),        # ann wins
+             game({"ann", "ben"}, {"cat": "ann", "dan": "ben"}, draw=True, eliminations={"ann": 1})]
+    totals = score_games(games, rule)
+    assert vars(totals["ann"]) == {"points": (5 + 2 + 2 * 1 + 2 * 4) + (3 + 2 + 1 + 4), "games": 2, "survivals": 2,
+                                   "votes": 3, "wins": 1, "draws": 1, "eliminations": 3}
+    assert vars(totals["ben"]) == {"points": 3 + 2 + 1, "games": 2, "survivals": 1, "votes": 1, "wins": 0,
+                                   "draws": 1, "eliminations": 0}
+
+
+@pytest.mark.parametrize("what", ["win", "draw", "survival", "vote", "elimination"])
+def test_custom_points_may_reach_the_limit_but_not_pass_it(what):
+    for points in (100, -100):
+        assert getattr(scoring_rule("custom", **{what: points}), what) == points
+    for points in (101, -101):
+        with pytest.raises(TournamentError) as refused:
+            scoring_rule("custom", **{what: points})
+        assert refused.value.key == "tournament.error.points_out_of_range"
+        assert refused.value.values == {"what": what, "points": points, "limit": 100}
+    with pytest.raises(TournamentError) as refused:
+        scoring_rule("standard", **{what: 1})
+    assert refused.value.values == {"options": what, "name": "standard"}
+    assert scoring_rule("democratic") is DEMOCRATIC and scoring_rule("standard") is STANDARD
+
+
 @pytest.mark.parametrize(("votes", "key"), [
     ({"ann": "ann"}, "vote_for_self"),
     ({"ann": "eve"}, "vote_votee_not_at_table"),
@@ -115,6 +141,39 @@ def test_ballot_one_vote_each_changeable_until_closed():
 def test_ballot_refuses_self_vote_and_keeps_previous_vote():
     ballot = Ballot(5, FOUR)
     ballot.cast("ann", "ben")
-    with pytest.raises(TournamentError):
+    with pytest.raises(TournamentError, match="you cannot vote for yourself"):
         ballot.cast("ann", "ann")
     assert ballot.votes == {"ann": "ben"}
+
+
+def test_a_checked_game_keeps_everything_it_was_given():
+    result = checked_game(4, ["ann", "ben", "cat"], ["ben"], {"ann": "ben"}, eliminations={"ben": 2}, stopped=True)
+    assert (result.players, result.survivors, result.votes) == (("ann", "ben", "cat"), frozenset({"ben"}),
+                                                                  {"ann": "ben"})
+    assert result.eliminations == {"ben": 2} and result.stopped and not result.draw
+    assert result.winner is None and not result.is_draw  # stopped early: nobody won, and it is not a draw
+    plain = checked_game(5, ["ann", "ben"], ["ann"])
+    assert plain.votes == {} and plain.eliminations == {} and not plain.stopped and plain.winner == "ann"
+    with pytest.raises(TournamentError) as twice:
+        checked_game(8, ("ann", "ben", "ann"), set())
+    assert twice.value.values == {"game": 8, "player": "ann"}
+    with pytest.raises(TournamentError) as absent:
+        checked_game(9, FOUR, {"ann", "eve"})
+    assert absent.value.values == {"game": 9, "player": "eve"}
+
+
+def test_vote_refusals_name_the_game_and_whom():
+    ballot = Ballot(5, FOUR)
+    with pytest.raises(TournamentError) as outsider:
+        ballot.cast("ann", "eve")
+    assert outsider.value.values["game"] == 5 and outsider.value.key == "tournament.error.vote_votee_not_at_table"
+    ballot.closed = True
+    with pytest.raises(TournamentError) as closed:
+        ballot.cast("ann", "ben")
+    assert (closed.value.key, closed.value.values) == ("tournament.error.vote_closed", {"game": 5})
+    with pytest.raises(TournamentError) as unknown:
+        checked_game(7, FOUR, {"ann"}, {"ann": "zed"}, known=[*FOUR])
+    assert unknown.value.values["player"] == "zed"
+    with pytest.raises(TournamentError) as swiss:
+        scoring_rule("swiss")
+    assert swiss.value.values == {"name": "swiss", "names": "democratic, standard, custom"}

@@ -15,17 +15,14 @@ from __future__ import annotations
 from collections.abc import Generator
 from dataclasses import dataclass
 
+from bot.domain.errors import DomainError
 
-class ChallengeError(ValueError):
+
+class ChallengeError(DomainError, ValueError):
     """Bad input or an action that is not allowed now. The game state is unchanged when raised.
 
-    ``key`` is an i18n message key; ``values`` fill its placeholders.
+    ``key`` is an i18n message key (given in full); ``values`` fill its placeholders.
     """
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(f"{key} {values}" if values else key)
-        self.key = key
-        self.values = values
 
 
 @dataclass(frozen=True, slots=True)

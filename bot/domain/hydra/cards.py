@@ -61,6 +61,13 @@ class HydraCard:
         return self.type_line.endswith("— Head")
 
 
+def _int(value: object) -> int:
+    """A number of the card table (written as an int or a digit string)."""
+    if not isinstance(value, int | str):
+        raise TypeError(f"not a number: {value!r}")
+    return int(value)
+
+
 def _build() -> dict[str, HydraCard]:
     cards: dict[str, HydraCard] = {}
     for row in CARD_ROWS:
@@ -68,9 +75,9 @@ def _build() -> dict[str, HydraCard]:
         life, draw = _HEROS_REWARD.get(name, (0, False))
         toughness = row["toughness"]
         cards[name] = HydraCard(
-            name=name, count=int(row["count_in_deck"]), type_line=str(row["type_line_scryfall"]),
-            toughness=int(toughness) if toughness is not None else None, elite=bool(row["is_elite"]),
-            oracle_text=str(row["oracle_text"]), collector_number=int(row["collector_number"]),
+            name=name, count=_int(row["count_in_deck"]), type_line=str(row["type_line_scryfall"]),
+            toughness=_int(toughness) if toughness is not None else None, elite=bool(row["is_elite"]),
+            oracle_text=str(row["oracle_text"]), collector_number=_int(row["collector_number"]),
             scryfall_id=str(row["scryfall_id"]), reward_life=life, reward_draw=draw)
     return cards
 

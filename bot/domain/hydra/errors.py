@@ -8,5 +8,5 @@ from bot.domain.challenge.core import ChallengeError
 class HydraError(ChallengeError):
     """Bad input or an action that is not allowed now. The game state is unchanged when raised.
 
-    ``key`` is an i18n message key (``hydra.error.*``); ``values`` fill its placeholders.
+    ``key`` is an i18n message key (``hydra.error.*``, given in full); ``values`` fill its placeholders.
     """

@@ -58,8 +58,8 @@ def random_player_action(game: HydraGame, rng: random.Random, *, instant: bool) 
     if roll < 0.68:
         return rng.choice(("exilecards library 1", "exilecards graveyard all", "extraturn"))
     if roll < 0.7:
-        seat = rng.choice(game.alive()) + 1
-        return f"life {seat} {rng.choice((-3, -1, 1, 2))}"
+        player_seat = rng.choice(game.alive()) + 1
+        return f"life {player_seat} {rng.choice((-3, -1, 1, 2))}"
     if roll < 0.71:
         return f"mill {rng.randint(1, 3)}"
     return "end"

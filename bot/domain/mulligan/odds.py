@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from bot.cards.model import Card
 from bot.domain.mulligan.procedure import OPENING_HAND, MulliganError, MulliganStyle, free_first_mulligan
@@ -143,8 +144,8 @@ class StyleOdds:
         """(hand size, probability) from the largest hand down, sizes with a non-zero chance only."""
         return [(h, p) for h, p in reversed(list(enumerate(self.keep_at))) if p > 0]
 
-    def to_json(self) -> dict:
-        out: dict = {"method": self.method, "free_first_mulligan": self.free_first,
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"method": self.method, "free_first_mulligan": self.free_first,
                      "p_keep_at_size": {str(h): p for h, p in reversed(list(enumerate(self.keep_at)))},
                      "p_keepable": self.total, "p_never_keepable": self.never}
         if self.samples is not None:
@@ -169,7 +170,7 @@ class DeckOdds:
         low, high = self.keep
         return math.fsum(self.p_lands_in_opening[low:high + 1])
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "deck_size": self.counts.deck_size,
             "lands": self.counts.lands,
@@ -326,7 +327,7 @@ class _ParisSolver:
         """Strictly better by more than the float tolerance: P(keepable) first, then expected size."""
         if score[0] > best[0] + self.tolerance:
             return True
-        return abs(score[0] - best[0]) <= self.tolerance and score[1] > best[1] + self.tolerance
+        return -self.tolerance <= score[0] - best[0] <= self.tolerance and score[1] > best[1] + self.tolerance
 
     def _unit(self, hand: int) -> list[Number]:
         vector = [self.zero] * (self.opening + 1)

@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.domain.errors import DomainError
+
 OPENING_HAND = 7
 MULTIPLAYER_PLAYERS = 3  # CR 103.5c: the free first mulligan applies from three players on
 
@@ -82,13 +84,9 @@ def free_first_mulligan(style: MulliganStyle, player_count: int) -> bool:
     return style is not MulliganStyle.PARTIAL_PARIS and player_count >= MULTIPLAYER_PLAYERS
 
 
-class MulliganError(ValueError):
-    """A decision the procedure does not allow. ``key``/``values`` form a message of ``mulligan.toml``."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(f"{key} {values}" if values else key)
-        self.key = key
-        self.values = values
+class MulliganError(DomainError, ValueError):
+    """A decision the procedure does not allow. ``key`` (in full) and ``values`` form a message of
+    ``mulligan.toml``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +168,9 @@ class PlayerMulligan:
             raise MulliganError("mulligan.error.already_kept")
         if self.style is MulliganStyle.PARTIAL_PARIS:
             return self._partial_paris(decision)
-        if decision is Choice.KEEP or decision == Choice.KEEP:
+        if decision == Choice.KEEP:  # also the plain string "keep"
             return self._keep()
-        if decision is Choice.MULLIGAN or decision == Choice.MULLIGAN:
+        if decision == Choice.MULLIGAN:
             return self._mulligan()
         raise MulliganError("mulligan.error.keep_or_mulligan")
 
@@ -188,7 +186,7 @@ class PlayerMulligan:
 
     def _partial_paris(self, decision: Decision) -> tuple[PlayerMulligan, tuple[Instruction, ...]]:
         """M1: set aside ``decision`` cards (0 = keep), draw one fewer; the hand shrinks by one."""
-        if decision is Choice.KEEP or decision == Choice.KEEP:
+        if decision == Choice.KEEP:  # also the plain string "keep"
             decision = 0
         if not isinstance(decision, int) or isinstance(decision, bool):
             raise MulliganError("mulligan.error.how_many")

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, cast
 
 from bot.cards.model import Card
 from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
@@ -28,10 +28,13 @@ SUGGESTED_NAMES = 20       # "did you mean" for the first 20 unknown names of a 
 SUGGESTION_SECONDS = 2.0   # ... and only while the check's suggestions have taken less than this
 
 
-class _Resolution(Protocol):
-    card: Card | None
-    suggestions: tuple[str, ...]
-    ambiguous: tuple[str, ...]
+class _Resolution(Protocol):  # read-only members: a frozen dataclass (CardIndex's Resolution) fits
+    @property
+    def card(self) -> Card | None: ...
+    @property
+    def suggestions(self) -> tuple[str, ...]: ...
+    @property
+    def ambiguous(self) -> tuple[str, ...]: ...
 
 
 class CardResolver(Protocol):
@@ -49,7 +52,7 @@ class DeckCard(NamedTuple):
     ambiguous: tuple[str, ...] = ()
 
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]  # the entry's copies; tuple.count() is never used
         return self.entry.count
 
     @property
@@ -126,7 +129,7 @@ def without_suggestions(resolver: CardResolver) -> CardResolver:
         return resolver
     quiet = copy.copy(target)
     try:
-        quiet.suggest = _no_suggestions  # type: ignore[method-assign]
+        quiet.suggest = _no_suggestions  # type: ignore[union-attr]  # has ``suggest``: checked just above
     except AttributeError:  # a class with __slots__: no way to switch it off from here
         return resolver
     return quiet
@@ -181,11 +184,11 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes), unsuggested)
 
 
-def _lookup(resolver: CardResolver):
+def _lookup(resolver: CardResolver) -> Callable[[str], Card | None]:
     """Exact English name -> card, for the front faces of a meld back face."""
     exact = getattr(resolver, "get", None)
     if exact is not None:
-        return exact
+        return cast(Callable[[str], Card | None], exact)
     return lambda name: resolver.resolve(name).card
 
 

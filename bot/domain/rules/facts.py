@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.cards import mana as mana_module
 from bot.cards.model import Card
@@ -126,14 +127,14 @@ def fingerprint() -> str | None:
     return _fingerprint or None
 
 
-def _pack_identity(identity: Identity) -> tuple:
+def _pack_identity(identity: Identity) -> tuple[tuple[str, str, str | None], ...]:
     return tuple((o.colour, o.source.value, o.face) for o in identity.origins)
 
 
 def pack_facts(cards: Iterable[Card]) -> bytes:
     """The facts of ``cards`` as one blob for ``use_stored_facts``: each distinct set of facts once,
     and per card the number of its set."""
-    table: dict[tuple, int] = {}
+    table: dict[tuple[Any, ...], int] = {}
     names: list[str] = []
     numbers: list[int] = []
     for card in cards:
@@ -152,7 +153,7 @@ class _StoredFacts:
     def __init__(self, blob: bytes, lookup: Callable[[str], Card | None]) -> None:
         self._blob = blob
         self._lookup = lookup
-        self._table: tuple = ()
+        self._table: tuple[Any, ...] = ()
         self._numbers: dict[str, int] | None = None
 
     def facts(self, card: Card) -> CardFacts | None:

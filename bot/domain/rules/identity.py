@@ -160,7 +160,7 @@ def _face_origins(face: Face, front: bool, policy: IdentityPolicy) -> list[Colou
     return found
 
 
-_cache: dict[tuple, Identity] = {}
+_cache: dict[tuple[object, ...], Identity] = {}
 
 
 def card_identity(card: Card, policy: IdentityPolicy) -> Identity:

@@ -87,14 +87,14 @@ def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
     _check_lines(deck, found)
     commanders = [c for c in deck.commanders if c.card is not None]
     _check_commanders(deck, ruleset, found)
-    identities = [facts_for(c.card).identity(ruleset.identity) for c in commanders]
+    identities = [facts_for(_card(c)).identity(ruleset.identity) for c in commanders]
     colours = combined_colours(identities, land_types=ruleset.identity.land_types_are_symbols)
     _check_size(deck, ruleset, found)
     _check_singleton(deck, ruleset, found)
-    checked = [(entry, facts_for(entry.card)) for entry in _checked_cards(deck, ruleset)]
+    checked = [(entry, facts_for(_card(entry))) for entry in _checked_cards(deck, ruleset)]
     if commanders and len(commanders) == len(deck.commanders):
         _check_identity(checked, ruleset, colours, found)
-    _check_bans_and_legality([(c, facts_for(c.card)) for c in commanders] + checked, ruleset, found)
+    _check_bans_and_legality([(c, facts_for(_card(c))) for c in commanders] + checked, ruleset, found)
     _check_sideboard(deck, ruleset, found)
     return Verdict(ruleset.name, tuple(c.name for c in deck.commanders), colours, deck.main_count,
                    tuple(found.problems), _notes(deck, ruleset))
@@ -186,6 +186,13 @@ def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) ->
             found.add(Check.SINGLETON, name, "deck.problem.duplicate", copies=count, limit=limit)
 
 
+def _card(entry: DeckCard) -> Card:
+    """The card of an entry from a list that keeps only resolved entries (commanders, checked cards)."""
+    if entry.card is None:
+        raise ValueError(f"{entry.name!r} has no card: only resolved entries are checked")
+    return entry.card
+
+
 def _checked_cards(deck: ResolvedDeck, ruleset: Ruleset) -> list[DeckCard]:
     sections = [Section.MAIN, Section.COMPANION]
     if ruleset.sideboard_sizes is not None:
@@ -208,7 +215,7 @@ def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
         origins = facts.identity(policy).origins_of(outside)
         only_land_types = all(o.source is Source.LAND_TYPE for o in origins)
         check = Check.LAND_TYPE if only_land_types else Check.IDENTITY
-        found.add(check, entry.card.name, "deck.problem.colour_identity", origins=origins,
+        found.add(check, _card(entry).name, "deck.problem.colour_identity", origins=origins,
                   colours=outside, identity=colours)
 
 
@@ -216,7 +223,7 @@ def _check_bans_and_legality(checked: list[tuple[DeckCard, CardFacts]], ruleset:
                              found: _Collector) -> None:
     """D5 / banned list; D6 Vintage legality (edh-2010, duel-zh) or Commander legality (commander)."""
     for entry, facts in checked:
-        card = entry.card
+        card = _card(entry)
         if ruleset.is_banned(card):
             found.add(Check.BANNED, card.name, "deck.problem.banned")
             continue

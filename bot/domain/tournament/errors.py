@@ -7,21 +7,13 @@ domain itself does no I/O).
 
 from __future__ import annotations
 
-from typing import Any
+from bot.domain.errors import DomainError
 
 
-class TournamentError(ValueError):
+class TournamentError(DomainError, ValueError):
     """Bad tournament input; nothing was changed. ``key`` + ``values`` localise the message."""
 
-    def __init__(self, key: str, **values: Any) -> None:
-        super().__init__(key)
-        self.key = f"tournament.error.{key}"
-        self.values = values
-
-    def localized(self, language: str) -> str:
-        from bot.i18n import t
-
-        return t(self.key, language, **self.values)
+    prefix = "tournament.error."
 
     def __str__(self) -> str:
         return self.localized("en")

@@ -50,9 +50,9 @@ def round_rng(seed: int, round_number: int) -> random.Random:
     return random.Random(f"tournament:{seed}:round:{round_number}")
 
 
-def opponent_counts(past_pods: Sequence[Sequence[Player]]) -> Counter:
+def opponent_counts(past_pods: Sequence[Sequence[Player]]) -> Counter[frozenset[Player]]:
     """How often each unordered pair of players has already shared a pod."""
-    counts: Counter = Counter()
+    counts: Counter[frozenset[Player]] = Counter()
     for pod in past_pods:
         for a, b in combinations(pod, 2):
             counts[_pair(a, b)] += 1
@@ -86,7 +86,7 @@ def repeat_pairings(pods: Sequence[Sequence[Player]], past_pods: Sequence[Sequen
     return sum(_pod_repeats(pod, seen) for pod in pods)
 
 
-def _pair(a: Player, b: Player) -> frozenset:
+def _pair(a: Player, b: Player) -> frozenset[Player]:
     return frozenset((a, b))
 
 
@@ -98,17 +98,17 @@ def _chunk(order: list[Player], sizes: list[int]) -> list[list[Player]]:
     return pods
 
 
-def _pod_repeats(pod: Sequence[Player], seen: Counter) -> int:
+def _pod_repeats(pod: Sequence[Player], seen: Counter[frozenset[Player]]) -> int:
     return sum(seen[_pair(a, b)] for a, b in combinations(pod, 2))
 
 
-def _pod_cost(pod: Sequence[Player], seen: Counter, points: Mapping[Player, float]) -> float:
+def _pod_cost(pod: Sequence[Player], seen: Counter[frozenset[Player]], points: Mapping[Player, float]) -> float:
     values = [points.get(player, 0) for player in pod]
     spread = max(values) - min(values) if values else 0
     return REPEAT_WEIGHT * _pod_repeats(pod, seen) + spread
 
 
-def _least_repeats(pods: list[list[Player]], sizes: list[int], seen: Counter, points: Mapping[Player, float],
+def _least_repeats(pods: list[list[Player]], sizes: list[int], seen: Counter[frozenset[Player]], points: Mapping[Player, float],
                    rng: random.Random) -> list[list[Player]]:
     """Improve the standings-ordered pods; if repeats remain, also try a few random starting orders
     (the hill-climb can stop in a local optimum) and keep the cheapest arrangement."""
@@ -128,7 +128,7 @@ def _least_repeats(pods: list[list[Player]], sizes: list[int], seen: Counter, po
     return best
 
 
-def _greedy_pods(order: list[Player], sizes: list[int], seen: Counter) -> list[list[Player]]:
+def _greedy_pods(order: list[Player], sizes: list[int], seen: Counter[frozenset[Player]]) -> list[list[Player]]:
     """Fill pods one by one, each time adding the waiting player who has met the pod least."""
     waiting = list(order)
     pods = []
@@ -142,11 +142,11 @@ def _greedy_pods(order: list[Player], sizes: list[int], seen: Counter) -> list[l
     return pods
 
 
-def _total_cost(pods: Sequence[Sequence[Player]], seen: Counter, points: Mapping[Player, float]) -> float:
+def _total_cost(pods: Sequence[Sequence[Player]], seen: Counter[frozenset[Player]], points: Mapping[Player, float]) -> float:
     return sum(_pod_cost(pod, seen, points) for pod in pods)
 
 
-def _reduce_repeats(pods: list[list[Player]], seen: Counter, points: Mapping[Player, float]) -> None:
+def _reduce_repeats(pods: list[list[Player]], seen: Counter[frozenset[Player]], points: Mapping[Player, float]) -> None:
     """Hill-climb: swap two players of two pods when that lowers the pods' combined cost.
 
     Pods are compared with every other pod (not only neighbours) so that a small field where
@@ -164,9 +164,9 @@ def _reduce_repeats(pods: list[list[Player]], seen: Counter, points: Mapping[Pla
             return
 
 
-def _best_swap(pods: list[list[Player]], costs: list[float], i: int, j: int, seen: Counter,
+def _best_swap(pods: list[list[Player]], costs: list[float], i: int, j: int, seen: Counter[frozenset[Player]],
                points: Mapping[Player, float]) -> bool:
-    best = (costs[i] + costs[j], None)
+    best: tuple[float, tuple[list[Player], list[Player]] | None] = (costs[i] + costs[j], None)
     for a_index, a in enumerate(pods[i]):
         for b_index, b in enumerate(pods[j]):
             pod_i = pods[i][:a_index] + [b] + pods[i][a_index + 1:]

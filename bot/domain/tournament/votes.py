@@ -62,9 +62,9 @@ class Ballot:
     def everyone_voted(self) -> bool:
         return all(player in self.votes for player in self.players)
 
-    def received(self) -> Counter:
+    def received(self) -> Counter[Player]:
         """Votes received per player (all players present, zero included)."""
-        counts: Counter = Counter({player: 0 for player in self.players})
+        counts: Counter[Player] = Counter({player: 0 for player in self.players})
         counts.update(self.votes.values())
         return counts
 

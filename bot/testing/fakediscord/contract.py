@@ -195,7 +195,7 @@ class _Simplifier:
         flat = [v for t in tags for v in t]  # type: ignore[union-attr]
         if len(flat) != len(set(flat)):
             return schema
-        cases = {json.dumps(value): branch for tag, branch in zip(tags, others, strict=True) for value in tag}
+        cases = {json.dumps(value): branch for tag, branch in zip(tags, others, strict=True) for value in tag or ()}
         guard = {"type": "object", "properties": {"type": {"enum": flat}}, "required": ["type"]}
         return {**rest, "allOf": [*rest.get("allOf", []), guard], SWITCH: cases}
 

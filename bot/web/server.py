@@ -1,0 +1,248 @@
+"""The optional page server: aiohttp inside the bot process, read-only, one secret link per resource.
+
+``GET /p/<token>`` is the page, ``GET /p/<token>/events`` its server-sent events: an ``update`` with the
+page's live part as HTML whenever the change hub says the resource changed (and a ``gone`` when the
+link is revoked), ``GET /static/<file>`` the page's CSS and JavaScript. Nothing else exists: no index, no
+listing, and an unknown token is the same 404 as a mistyped path.
+
+Each live part is rendered once per change and language, however many people watch it (a cache keyed
+by the topics' versions; one render at a time per page): 500 overlays on one game cost one render per
+change, not 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+
+from bot.changes import ChangeHub
+from bot.i18n import LANGUAGES, Translate, language_for
+from bot.storage.db import Database
+from bot.storage.pages import PageLink, PageLinkRepository
+from bot.web.views import NotShown, PageData, Sources, link_topic, page_data
+
+log = logging.getLogger(__name__)
+HERE = Path(__file__).parent
+KEEPALIVE_SECONDS = 15.0
+SECURITY_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",  # the token is in the URL: never send it to another site
+    "X-Robots-Tag": "noindex, nofollow",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                               "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+}
+
+
+GONE = b"event: gone\ndata: \n\n"
+
+
+@dataclass
+class _Rendered:
+    versions: tuple[int, ...]
+    html: str
+    data: PageData
+    event: bytes = b""  # the server-sent event carrying ``html``, encoded once for every viewer
+
+
+class PageServer:
+    def __init__(self, db: Database, sources: Sources, *, host: str = "127.0.0.1", port: int = 0,
+                 public_url: str = "") -> None:
+        self.db, self.sources = db, sources
+        self.hub: ChangeHub = db.changes
+        self.links = PageLinkRepository(db)
+        self.host, self.port, self._public_url = host, port, public_url.rstrip("/")
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                                      autoescape=True, trim_blocks=True, lstrip_blocks=True)
+        self._cache: dict[tuple[str, int, str], _Rendered] = {}
+        self._render_locks: dict[tuple[str, int, str], asyncio.Lock] = {}
+        self._runner: web.AppRunner | None = None
+        self._streams: set[asyncio.Task[Any]] = set()
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/p/{token}", self.page)
+        app.router.add_get("/p/{token}/events", self.events)
+        app.router.add_static("/static/", HERE / "static", show_index=False)
+        app.on_response_prepare.append(self._headers)
+        return app
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        sockets = getattr(site._server, "sockets", None)  # an asyncio.Server once started
+        if self.port == 0 and sockets:  # an ephemeral port (tests)
+            self.port = sockets[0].getsockname()[1]
+        log.info("live pages on http://%s:%s (links show %s)", self.host, self.port, self.public_url)
+
+    async def stop(self) -> None:
+        """End the open event streams (they would otherwise hold the shutdown), then the server."""
+        for task in list(self._streams):
+            task.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def public_url(self) -> str:
+        return self._public_url or f"http://{self.host}:{self.port}"
+
+    def url(self, link: PageLink) -> str:
+        return f"{self.public_url}/p/{link.token}"
+
+    async def revoke(self, link: PageLink) -> None:
+        """Tell the pages open on a replaced link to stop (the new token is already stored)."""
+        self.hub.publish(link_topic(link))
+
+    # -- handlers --------------------------------------------------------------------------------------
+
+    @staticmethod
+    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+
+    async def _link(self, request: web.Request) -> PageLink:
+        link = await self.links.by_token(request.match_info["token"])
+        if link is None:
+            language = language_for(request.query.get("lang"), "en") or "en"
+            raise web.HTTPNotFound(text=Translate(language)("web.not_found"))
+        return link
+
+    async def _language(self, request: web.Request, link: PageLink) -> str:
+        asked = language_for(request.query.get("lang"))
+        if asked in LANGUAGES:
+            return asked
+        return await self.sources.language(link.guild_id)
+
+    async def page(self, request: web.Request) -> web.Response:
+        link = await self._link(request)
+        language = await self._language(request, link)
+        try:
+            rendered = await self.live_part(link, language)
+        except NotShown:
+            raise web.HTTPNotFound(text=Translate(language)("web.not_found")) from None
+        tr = Translate(language)
+        title = rendered.data.title
+        html = self.env.get_template("page.html").render(
+            tr=tr, lang=language, kind=link.kind, live=rendered.html,
+            title=tr(title["key"], **{k: v for k, v in title.items() if k != "key"}) if title["key"] else title["text"],
+            events_url=f"/p/{link.token}/events?lang={language}")
+        return web.Response(text=html, content_type="text/html", charset="utf-8")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        link = await self._link(request)
+        language = await self._language(request, link)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        task = asyncio.current_task()
+        assert task is not None
+        self._streams.add(task)
+        try:
+            await self._stream(response, link, language)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass  # the viewer left, or the server is stopping
+        finally:
+            self._streams.discard(task)
+        return response
+
+    async def _stream(self, response: web.StreamResponse, link: PageLink, language: str) -> None:
+        """Send the live part, then again after each change of its topics, until the link is replaced.
+        The token is looked up again only when its own topic says so (not once per viewer per change)."""
+        revocation = link_topic(link)
+        with self.hub.subscribe([revocation]) as subscription:
+            checked = self.hub.version(revocation)
+            sent: bytes | None = None
+            while True:
+                if self.hub.version(revocation) != checked:
+                    checked = self.hub.version(revocation)
+                    if await self.links.by_token(link.token) is None:
+                        await response.write(GONE)
+                        return
+                try:
+                    rendered = await self.live_part(link, language)
+                except NotShown:
+                    await response.write(GONE)
+                    return
+                subscription.watch(rendered.data.topics)
+                if rendered.event is not sent:
+                    await response.write(rendered.event)
+                    sent = rendered.event
+                if not await subscription.wait(KEEPALIVE_SECONDS):
+                    await response.write(b": keep-alive\n\n")
+
+    # -- rendering ------------------------------------------------------------------------------------
+
+    async def live_part(self, link: PageLink, language: str) -> _Rendered:
+        """The page's live part, rendered again only when one of its topics changed since the last time."""
+        key = (link.kind, link.resource_id, language)
+        cached = self._cache.get(key)
+        if cached is not None and cached.versions == self._versions(cached.data.topics):
+            return cached
+        async with self._render_locks.setdefault(key, asyncio.Lock()):
+            cached = self._cache.get(key)
+            if cached is not None and cached.versions == self._versions(cached.data.topics):
+                return cached
+            # Versions are read before the state, so a change landing during the read makes the next look
+            # stale; a topic first seen in this read has no "before" (-1), which forces one more read.
+            before = {topic: self.hub.version(topic) for topic in (cached.data.topics if cached else ())}
+            data = await page_data(link, self.sources)
+            versions = tuple(before.get(t, -1) for t in data.topics)
+            html = self.env.get_template(data.template).render(tr=Translate(language), lang=language, **data.data)
+            if cached is not None and cached.html == html:  # a change that does not show here (a vote)
+                rendered = _Rendered(versions, html, data, cached.event)
+            else:
+                rendered = _Rendered(versions, html, data, _event("update", html))
+            self._cache[key] = rendered
+            return rendered
+
+    def _versions(self, topics: list[str]) -> tuple[int, ...]:
+        return tuple(self.hub.version(t) for t in topics)
+
+
+def _event(name: str, html: str) -> bytes:
+    """One server-sent event carrying ``html`` on one ``data:`` line: the templates' line breaks are only
+    whitespace between tags (no ``<pre>``), and one line is cheaper for every viewer to parse."""
+    return f"event: {name}\ndata: {' '.join(line.strip() for line in html.splitlines())}\n\n".encode()
+
+
+def page_server_for(bot: Any) -> PageServer:
+    """The page server of a running bot, from its ``[web]`` settings."""
+    config = bot.config
+    return PageServer(bot.db, BotSources(bot), host=config.get("web", "host"), port=config.get("web", "port"),
+                      public_url=config.get("web", "public_url"))
+
+
+class BotSources:
+    """The services of the running bot's cogs (looked up each time: a reloaded cog has new ones)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def _service(self, cog_name: str) -> Any:
+        cog = self.bot.get_cog(cog_name)
+        return getattr(cog, "service", None)
+
+    @property
+    def pods(self) -> Any:
+        return self._service("Pods")
+
+    @property
+    def tournaments(self) -> Any:
+        return self._service("Tournaments")
+
+    @property
+    def hydra_events(self) -> Any:
+        return self._service("HydraEvents")
+
+    async def language(self, guild_id: int | None) -> str:
+        return await self.bot.guild_language(guild_id)
