@@ -157,8 +157,8 @@ class Driver:
     async def progress(self) -> None:
         while True:
             await asyncio.sleep(30)
-            print(f"  … {self.presses} presses, {self.turns_done} turns ended, {self.unanswered} unanswered",
-                  flush=True)
+            print(f"  … {self.presses} presses, {self.turns_done} turns ended, {self.unanswered} unanswered; "
+                  f"{memory()}", flush=True)
 
     async def lost_actions(self) -> int:
         """Accepted presses whose action is missing from the stored log (must be 0)."""
@@ -168,6 +168,12 @@ class Driver:
             logged = sum(1 for row in rows if row.actor_id is not None)
             lost += max(0, accepted - logged)
         return lost
+
+
+def memory() -> str:
+    """The process's RSS now and its peak so far (where in the event the peak comes from)."""
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    return f"RSS now {int(status['VmRSS'].split()[0]) / 1024:.0f} MiB, peak so far {int(status['VmHWM'].split()[0]) / 1024:.0f} MiB"
 
 
 async def release_discord_side(fake: Any, every: float = 1.0) -> None:
@@ -206,7 +212,7 @@ async def run(tables: int, turns: int, think: float, seed: int, keep_discord_dat
             seated = time.perf_counter() - t0
             status = await events.events.status(1)
             print(f"{players} players joined in {joined:.1f} s; {len(status.tables)} tables opened "
-                  f"(threads + Hydra boards) in {seated:.1f} s")
+                  f"(threads + Hydra boards) in {seated:.1f} s; {memory()}")
 
             driver = Driver(h, think, random.Random(seed))
             t0 = time.perf_counter()
