@@ -7,6 +7,7 @@ async ``setup(bot)`` is loaded, so a new feature adds a file and touches nothing
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
@@ -23,6 +24,7 @@ from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
+from bot.services.reconcile import Reconciler
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
@@ -66,6 +68,8 @@ class PodkeeperBot(commands.Bot):
         self.user_settings: UserSettingsRepository | None = None
         self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
+        self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
+        self.reconciled: asyncio.Task[dict[str, int]] | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -85,7 +89,7 @@ class PodkeeperBot(commands.Bot):
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
         if self.db is None:
-            self.db = await Database.open(self.config.database_path)
+            self.db = await Database.open(self.config.database_path, exclusive=True)
         self.guild_settings = GuildSettingsRepository(self.db)
         self.user_settings = UserSettingsRepository(self.db)
         if self.cards is None:
@@ -123,8 +127,12 @@ class PodkeeperBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
+            self.reconciled = asyncio.create_task(self.reconciler.run(), name="reconcile-after-start")
 
     async def close(self) -> None:
+        if self.reconciled is not None and not self.reconciled.done():
+            self.reconciled.cancel()
         try:
             self.stop_views()
             if self.pages is not None:
@@ -156,6 +164,15 @@ class PodkeeperBot(commands.Bot):
         return len(views)
 
     # -- helpers for cogs ----------------------------------------------------------------------
+
+    def latency_for(self, guild: discord.Guild | None) -> float:
+        """Gateway latency of the connection that serves ``guild``: its own shard's when sharded (the
+        average over all shards, ``latency``, says little about this server); ``latency`` otherwise."""
+        if guild is not None and isinstance(self, discord.AutoShardedClient):
+            shard = self.get_shard(guild.shard_id)
+            if shard is not None:
+                return shard.latency
+        return self.latency
 
     async def language_for(self, interaction: discord.Interaction) -> str:
         """The language of every reply to ``interaction``, private or public (see ``language_choice``)."""
@@ -238,6 +255,22 @@ class PodkeeperBot(commands.Bot):
                     interaction.channel_id, original.text, lacking or "role order")
         await send_ephemeral(interaction, message)
         return True
+
+
+class ShardedPodkeeperBot(PodkeeperBot, commands.AutoShardedBot):
+    """``PodkeeperBot`` running several gateway shards in one process (``[discord] shard_count``/``shard_ids``).
+
+    Only the connection differs: discord.py's AutoShardedClient opens one websocket per shard and routes
+    every guild's events to the right one; cogs see one client with every guild of those shards."""
+
+
+def make_bot(config: Config, **options: Any) -> PodkeeperBot:
+    """The bot ``config`` asks for: a plain one-connection bot unless a shard count is configured, so an
+    unsharded bot behaves exactly as before (no shard in IDENTIFY, no /gateway/bot shard query)."""
+    if not config.shard_count:
+        return PodkeeperBot(config, **options)
+    return ShardedPodkeeperBot(config, shard_count=config.shard_count,
+                               shard_ids=list(config.shard_ids or range(config.shard_count)), **options)
 
 
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order

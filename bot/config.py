@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.shards import ShardSpecError, parse_shard_ids, validate_shards
+
 RULESETS = ("commander", "edh-2010", "duel-zh")
 LOCALES = ("en", "ja", "zh-Hans", "zh-Hant")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -44,6 +46,12 @@ SETTINGS: tuple[Setting, ...] = (
             "environment variable; never commit it.", secret=True),
     Setting("discord", "dev_guild_id", int, 0, "A server (guild) id for instant slash-command sync while developing; "
             "0 syncs globally (can take up to an hour to show)."),
+    Setting("discord", "shard_count", int, 0, "How many gateway shards the bot has in total (Discord needs one per "
+            "~2,500 servers); 0 = no sharding, one plain connection. Same as `podkeeper run --shard-count`.",
+            minimum=0),
+    Setting("discord", "shard_ids", str, "", "Which of those shards this process runs, as ids and ranges like "
+            "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
+            "database need the PostgreSQL backend (not built yet): with SQLite run every shard in one process."),
     Setting("database", "path", str, "data/podkeeper.sqlite3", "The SQLite database file (created on first start)."),
     Setting("cards", "path", str, "", "Card data to import when the card tables are empty; empty = the bundled "
             "data set in assets/cards/."),
@@ -69,6 +77,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("web", "port", int, 8737, "Port the page server listens on."),
     Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
             "https://pages.example.org); empty = http://<host>:<port>."),
+    Setting("privacy", "retention_days", int, 30, "Days a server's data (games, decks, events, tournaments, "
+            "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
+            "deletes it at once."),
 )
 
 
@@ -87,6 +98,15 @@ class Config:
     @property
     def dev_guild_id(self) -> int:
         return self.get("discord", "dev_guild_id")
+
+    @property
+    def shard_count(self) -> int:
+        return self.get("discord", "shard_count")
+
+    @property
+    def shard_ids(self) -> tuple[int, ...]:
+        """The shards this process runs; ``()`` = all of ``shard_count`` (or no sharding when that is 0)."""
+        return parse_shard_ids(self.get("discord", "shard_ids"))
 
     @property
     def database_path(self) -> Path:
@@ -111,6 +131,10 @@ class Config:
     @property
     def default_locale(self) -> str:
         return self.get("defaults", "locale")
+
+    @property
+    def retention_days(self) -> int:
+        return self.get("privacy", "retention_days")
 
     @property
     def log_level(self) -> str:
@@ -138,6 +162,9 @@ class Config:
 _BY_NAME = {(s.section, s.key): s for s in SETTINGS}
 
 
+MAX_INT_SETTING = 2**63 - 1  # a Discord id (snowflake) is the largest whole number a setting holds
+
+
 def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     where = f"[{setting.section}] {setting.key} in {origin}"
     if setting.type is bool:
@@ -145,12 +172,16 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
         if value is None:
             raise ConfigError(f"{where}: expected true or false, got {raw!r}")
     elif setting.type is int:
-        if isinstance(raw, bool):
+        # A float is refused, not truncated: 1.9 would silently become 1, 1e30 a number nobody meant,
+        # and inf has no whole value at all.
+        if isinstance(raw, bool | float):
             raise ConfigError(f"{where}: expected a whole number, got {raw!r}")
         try:
             value = int(raw)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: expected a whole number, got {raw!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise ConfigError(f"{where}: expected a whole number, got {_shown(raw)}") from None
+        if not 0 <= value <= MAX_INT_SETTING:
+            raise ConfigError(f"{where}: {_shown(value)} is out of range (0 to {MAX_INT_SETTING})")
     elif setting.type is str:
         if not isinstance(raw, str):
             raise ConfigError(f"{where}: expected text, got {type(raw).__name__} {raw!r}")
@@ -162,6 +193,12 @@ def _coerce(setting: Setting, raw: Any, origin: str) -> Any:
     if setting.choices and value not in setting.choices:
         raise ConfigError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, cut short (a setting of thousands of digits stays readable)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
 
 
 def _boolean(raw: Any) -> bool | None:
@@ -192,10 +229,14 @@ def _read_file(path: Path) -> dict[tuple[str, str], Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: TOML syntax error: {exc}{_toml_error_line(text, exc)}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a Podkeeper config") from None
     values: dict[tuple[str, str], Any] = {}
     for section, table in data.items():
         if not isinstance(table, dict):
@@ -230,7 +271,17 @@ def load_config(path: str | Path | None = None, environ: dict[str, str] | None =
         if raw is not None:
             values[(setting.section, setting.key)] = _coerce(setting, raw, "the environment")
             sources.append("environment")
-    return Config(values, " < ".join(dict.fromkeys(sources)))
+    config = Config(values, " < ".join(dict.fromkeys(sources)))
+    check_shards(config)
+    return config
+
+
+def check_shards(config: Config) -> None:
+    """The shard settings must agree with each other (ids within the count), whichever source gave them."""
+    try:
+        validate_shards(config.shard_count, config.shard_ids)
+    except ShardSpecError as exc:
+        raise ConfigError(f"[discord] shard_count / shard_ids ({config.source}): {exc}") from None
 
 
 def example_toml() -> str:

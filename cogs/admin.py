@@ -65,7 +65,7 @@ class AdminCog(commands.Cog):
     @app_commands.command(name="ping", description=_T("Check that the bot is alive"))
     async def ping(self, interaction: discord.Interaction) -> None:
         tr = await self._tr(interaction)
-        latency = self.bot.latency
+        latency = self.bot.latency_for(interaction.guild)  # type: ignore[attr-defined]
         shown = "–" if not math.isfinite(latency) else f"{latency * 1000:.0f}"
         await interaction.response.send_message(tr("admin.ping", latency=shown, version=podkeeper.__version__),
                                                 ephemeral=True)
@@ -175,6 +175,12 @@ class AdminCog(commands.Cog):
     @app_commands.rename(role=_T("role", key="app.config.role"))
     @manage_server_only
     async def config_winner_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        problem = winner_role_problem(role, interaction.user, interaction.guild) if role is not None else None
+        if problem is not None:  # the bot hands this role to whoever wins: it must not be a way up
+            key, values = problem
+            await interaction.response.send_message((await self._tr(interaction))(key, **values), ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            return
         refusal = None if role is None else self._cannot_give(role)
         if refusal is not None:
             tr = await self._tr(interaction)
@@ -195,6 +201,33 @@ class AdminCog(commands.Cog):
         if role >= me.top_role or role.managed or role.is_default():
             return "core.error.role_above_bot"
         return None
+
+
+# Permissions a winner must never get from the bot: each lets its holder moderate or take over the server.
+DANGEROUS_PERMISSIONS = ("administrator", "manage_guild", "manage_roles", "manage_channels", "manage_webhooks",
+                         "manage_messages", "manage_threads", "manage_nicknames", "manage_expressions",
+                         "manage_events", "ban_members", "kick_members", "moderate_members", "mention_everyone")
+
+
+def winner_role_problem(role: discord.Role, setter: Any, guild: discord.Guild | None) -> tuple[str, dict] | None:
+    """Why ``role`` can't be the Hydra winner role (an i18n key and values), or None.
+
+    Without this, a member with Manage Server but not Manage Roles could have the bot give out an
+    Administrator role. Refused: roles with a dangerous permission, @everyone and integration roles,
+    and roles not below the setter's top role (the owner excepted). Whether the bot itself can give
+    the role (Manage Roles, a role below its own) is ``AdminCog._cannot_give``'s question."""
+    mention = role.mention
+    if role.is_default() or role.managed:
+        return "admin.config.winner_role_managed", {"role": mention}
+    granted = [name for name in DANGEROUS_PERMISSIONS if getattr(role.permissions, name, False)]
+    if granted:
+        shown = ", ".join(name.replace("_", " ").title() for name in granted)
+        return "admin.config.winner_role_dangerous", {"role": mention, "permissions": shown}
+    owner = guild is not None and getattr(setter, "id", None) == guild.owner_id
+    top = getattr(setter, "top_role", None)
+    if not owner and top is not None and role >= top:
+        return "admin.config.winner_role_above_you", {"role": mention}
+    return None
 
 
 def _display(changes: dict[str, Any], tr: Translate) -> dict[str, str]:

@@ -42,6 +42,7 @@ from bot.services.hydra import (
     HydraService,
     HydraTable,
 )
+from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import FINISHED, IDLE, LOBBY
 
 log = logging.getLogger(__name__)
@@ -184,6 +185,21 @@ class HydraCog(commands.GroupCog, name="Hydra", group_name="hydra",
         self.bot.add_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         for table in await self.service.open_tables():
             self.arm(table)
+        register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
+
+    async def reconcile_tables(self) -> int:
+        """Recovery hook (issue #13): after a start every open table's board and latest turn message
+        show the stored state, with the buttons of the pending question, even when the bot died between
+        storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
+        tables = await self.service.open_tables()
+        for table in tables:
+            starts = _turn_starts(table.game) if table.game is not None else []
+            if starts and table.row.turn_message_id is None:
+                await self.post_turn_message(table, starts[-1])
+            elif starts:
+                await self.refresh_turn_message(table, starts[-1])
+            await self.refresh_board(table)
+        return len(tables)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)

@@ -37,6 +37,7 @@ from bot.i18n import Translate
 from bot.render.fonts import png_bytes
 from bot.render.leaderboard import players_text, render_leaderboard, results_text, summary_text, tables_text
 from bot.services.hydra_events import EventStatus, HydraEventService
+from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import (
     CANCELLED,
     DROPPED,
@@ -185,6 +186,17 @@ class HydraEventsCog(commands.Cog, name="HydraEvents"):
         self.parent_group.add_command(self.commands)  # type: ignore[union-attr]
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock)  # type: ignore[attr-defined]
         self.bot.add_dynamic_items(EventButton)
+        register_reconcile(self.bot, "hydra events", self.reconcile_messages)
+
+    async def reconcile_messages(self) -> int:
+        """After a start (issue #13): each active event's announcement and leaderboard show the
+        stored entrants and tables, even if the bot died between storing a change and editing them."""
+        active = await self.events.repo.events_with_status((OPEN, SEATING, RUNNING))
+        for event in active:
+            await self.refresh_announcement(event.event_id)
+            if event.status == RUNNING:
+                await self.refresh_leaderboard(event.event_id)
+        return len(active)
 
     async def cog_unload(self) -> None:
         if self.parent_group is not None:

@@ -29,10 +29,12 @@ from discord.ext import commands
 from bot.domain import pod
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.pod import Event, PodError, PodState
+from bot.domain.pod_commanders import commander_problem
 from bot.i18n import Translate, t
 from bot.render.board import header_text, render_snapshot, seat_label, snapshot
 from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
+from bot.services.reconcile import register_reconcile
 from bot.text import ECHO, fit, fit_lines
 from cogs._pod_mulligan import MulliganChoice, MulliganStep
 from cogs._pod_mulligan import board_lines as mulligan_board_lines
@@ -202,14 +204,14 @@ class DamageModal(discord.ui.Modal):
 class CommanderPanel(discord.ui.View):
     """Ephemeral: source commander → player hit → amount (G5); cast with tax (G3a/G3b)."""
 
-    def __init__(self, cog: PodsCog, loaded: LoadedGame, actor: int, target: int, tr: Translate) -> None:
+    def __init__(self, cog: PodsCog, loaded: LoadedGame, actor: int, tr: Translate) -> None:
         super().__init__(timeout=600)
         self.cog, self.game_id, self.tr = cog, loaded.game_id, tr
         state = loaded.state
         commanders = state.all_commanders()
         own = [c for c in commanders if c.owner == actor]
         self.commander = (own or commanders)[0].key if commanders else None
-        self.target = target
+        self.target: int | None = None  # nobody is hit by default: the Damage press asks first
         self.source_select: discord.ui.Select = discord.ui.Select(
             placeholder=tr("pod.panel.source"), row=0,
             options=[discord.SelectOption(label=_commander_label(state, c, tr)[:100], value=c.key,
@@ -218,8 +220,7 @@ class CommanderPanel(discord.ui.View):
         self.source_select.callback = self._pick_source  # type: ignore[method-assign]
         self.target_select: discord.ui.Select = discord.ui.Select(
             placeholder=tr("pod.panel.target"), row=1,
-            options=[discord.SelectOption(label=f"{i + 1} {p.name}"[:100], value=str(p.user_id),
-                                          default=p.user_id == target)
+            options=[discord.SelectOption(label=f"{i + 1} {p.name}"[:100], value=str(p.user_id))
                      for i, p in enumerate(state.players) if p.alive][:25])
         self.target_select.callback = self._pick_target  # type: ignore[method-assign]
         self.add_item(self.source_select)
@@ -246,6 +247,9 @@ class CommanderPanel(discord.ui.View):
     async def _damage(self, interaction: discord.Interaction) -> None:
         if self.commander is None:
             await self.cog.send_error(interaction, PodError("unknown_commander"))
+            return
+        if self.target is None:
+            await self.cog.send_error(interaction, PodError("pick_target"))
             return
         loaded = await self.cog.service.get(self.game_id)
         state = loaded.state
@@ -350,6 +354,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
+        register_reconcile(self.bot, "pods", self.reconcile_boards)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice)
@@ -381,7 +386,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return None
-        await self._acknowledge(interaction)
+        await self._acknowledge(interaction, game_id)
         self.updater.request(game_id)
         return loaded
 
@@ -393,14 +398,17 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             await interaction.response.defer()
 
-    async def _acknowledge(self, interaction: discord.Interaction) -> None:
+    async def _acknowledge(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        """A press updates its own board silently; a slash command says which game it changed
+        (a tournament round puts several boards in one channel)."""
         if interaction.response.is_done():
             return
         if interaction.type == discord.InteractionType.component or interaction.type == discord.InteractionType.modal_submit:
             await interaction.response.defer()
         else:
-            await interaction.response.send_message(t("pod.done", await self.bot.language_for(interaction)),
-                                                    ephemeral=True)
+            language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+            text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def send_error(self, interaction: discord.Interaction, error: PodError, game_id: int | None = None) -> None:
         tr = await self._tr(interaction)
@@ -466,6 +474,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             await self.act(interaction, game_id, pod.JOIN, player=user, name=interaction.user.display_name)
         elif action == "shuffle":
             await self._shuffle(interaction, game_id)
+        elif action == "confirm_end":
+            await self._end_confirmed(interaction, game_id)
         else:
             await self._open(interaction, loaded, action, target)
 
@@ -484,7 +494,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             await interaction.response.send_modal(CounterModal(self, game_id, target, _name(state, target), tr))
         elif action == "commander":
             await interaction.response.send_message(tr("pod.panel.commander"), ephemeral=True,
-                                                    view=CommanderPanel(self, loaded, user, target, tr))
+                                                    view=CommanderPanel(self, loaded, user, tr))
         elif action == "commanders":
             await self._open_commanders(interaction, game_id, tr)
         elif action == "mulligan":
@@ -505,7 +515,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return
-        await self._acknowledge(interaction)
+        await self._acknowledge(interaction, game_id)
         self.updater.request(game_id)
 
     async def _shuffle(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -544,6 +554,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                               names: Sequence[str | None]) -> None:
         """Resolve typed commander names against the card data (printed names accepted) and store them."""
         resolved: list[str | None] = []
+        found_cards = []
         for raw in names:
             text = (raw or "").strip()
             if not text:
@@ -558,7 +569,27 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                 await self.send_error(interaction, PodError("unknown_card", name=fit(text, ECHO), suggestions=hint))
                 return
             resolved.append(found.card.name)
+            found_cards.append(found.card)
+        if not await self._commanders_legal(interaction, game_id, found_cards):
+            return
         await self.act(interaction, game_id, pod.COMMANDERS, player=player, names=resolved or [None])
+
+    async def _commanders_legal(self, interaction: discord.Interaction, game_id: int, cards: Sequence[Any]) -> bool:
+        """Refuse, saying why, commanders that can't lead (together) under the game's ruleset."""
+        try:
+            ruleset = (await self.service.get(game_id)).state.ruleset
+        except PodError as error:
+            await self.send_error(interaction, error)
+            return False
+        problem = commander_problem(cards, ruleset)
+        if problem is None:
+            return True
+        tr = await self._tr(interaction)
+        key, values = problem
+        if "reason" in values:
+            values = {**values, "reason": tr(values["reason"])}
+        await self.send_error(interaction, PodError(key, **values))
+        return False
 
     # -- the board -----------------------------------------------------------------------------------------
 
@@ -635,7 +666,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         view.add_item(PodButton(gid, "concede", label=tr("pod.button.concede"), row=3))
         view.add_item(PodButton(gid, "draw", label=tr("pod.button.draw"), row=3))
         if not state.started:
-            if state.mulligan is None:
+            if state.mulligan is None and loaded.row.tournament_id is None:  # the pairing seats a tournament
                 view.add_item(PodButton(gid, "join", label=tr("pod.button.join"), row=4,
                                         style=discord.ButtonStyle.success))
                 view.add_item(PodButton(gid, "shuffle", label=tr("pod.button.shuffle"), row=4))
@@ -644,9 +675,11 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return view
 
     async def post_board(self, channel: discord.abc.Messageable, loaded: LoadedGame) -> discord.Message:
+        seq = loaded.events[-1].seq
         embed, file, view = await self.board_payload(loaded)
         message = await channel.send(embed=embed, file=file, view=view)
         await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await self.service.mark_shown(loaded.game_id, seq)
         return message
 
     async def refresh_board(self, game_id: int) -> None:
@@ -655,12 +688,27 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         self.mulligan_step.request(game_id)  # panels and the ping line follow undo and /pod end too
         if loaded.row.message_id is None or loaded.row.channel_id is None:
             return
+        seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
         embed, file, view = await self.board_payload(loaded)
         message = self.bot.get_partial_messageable(loaded.row.channel_id).get_partial_message(loaded.row.message_id)
         try:
             await message.edit(embed=embed, attachments=[file], view=view)
         except discord.NotFound:  # the board was deleted: /pod show posts a new one
             log.info("board message of pod game %s is gone", game_id)
+        await self.service.mark_shown(game_id, seq)
+
+    async def reconcile_boards(self) -> int:
+        """After a start: edit each board behind its log, and post the board of a game stored just
+        before a crash but never posted (in the channel where it was started)."""
+        count = 0
+        for game_id in await self.service.lagging_boards():
+            loaded = await self.service.get(game_id)
+            if loaded.row.message_id is not None:
+                await self.refresh_board(game_id)
+            elif loaded.row.channel_id is not None and not loaded.state.finished:
+                await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)
+            count += 1
+        return count
 
     # -- starting ---------------------------------------------------------------------------------------------
 
@@ -680,27 +728,33 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         return loaded, await self.post_board(channel, loaded)
 
     async def _players_from(self, interaction: discord.Interaction, text: str) -> list[tuple[int, str]]:
+        """The mentioned members in order. A mention of someone who is not a member of this server
+        refuses the whole list (PodError naming them) rather than silently seating fewer players."""
         ids: list[int] = []
         for match in _MENTION.finditer(text or ""):
             user_id = int(match.group(1) or match.group(2))
             if user_id not in ids:
                 ids.append(user_id)
-        return [(user_id, await self._display_name(interaction, user_id)) for user_id in ids]
+        names = {user_id: await self._display_name(interaction, user_id) for user_id in ids}
+        strangers = [user_id for user_id, name in names.items() if name is None]
+        if strangers:
+            raise PodError("not_members", users=" ".join(f"<@{u}>" for u in strangers))
+        return [(user_id, names[user_id] or "") for user_id in ids]
 
-    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str:
+    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str | None:
+        """The member's display name, or None when ``user_id`` is not a member of the server."""
         if interaction.user.id == user_id:
             return interaction.user.display_name
         guild = interaction.guild
-        if guild is not None:
-            member = guild.get_member(user_id)
-            if member is None:
-                try:
-                    member = await guild.fetch_member(user_id)
-                except discord.HTTPException:
-                    member = None
-            if member is not None:
-                return member.display_name
-        return f"<{user_id}>"
+        if guild is None:
+            return None
+        member = guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await guild.fetch_member(user_id)
+            except discord.HTTPException:
+                member = None
+        return None if member is None else member.display_name
 
     @app_commands.command(name="start", description=_T("Start a game and post its live board"))
     @app_commands.describe(players=_T("Players by mention, in seat order (2 to 8; more can join before turn 1)"),
@@ -710,10 +764,14 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     @app_commands.choices(ruleset=RULESET_CHOICES, mulligan=MULLIGAN_CHOICES)
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, players: str, ruleset: str | None = None,
-                    life: app_commands.Range[int, 1, 1_000_000] | None = None, own_totals_only: bool = False,
+                    life: app_commands.Range[int, 1, pod.LIFE_BOUND] | None = None, own_totals_only: bool = False,
                     mulligan: str | None = None) -> None:
         tr = await self._tr(interaction)
-        chosen = await self._players_from(interaction, players)
+        try:
+            chosen = await self._players_from(interaction, players)
+        except PodError as error:
+            await self.send_error(interaction, error)
+            return
         if not chosen:
             await interaction.response.send_message(tr("pod.error.no_players_mentioned"), ephemeral=True)
             return
@@ -747,25 +805,33 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
 
     async def _send_board(self, interaction: discord.Interaction, loaded: LoadedGame) -> None:
         """The board as the answer to a deferred command; it becomes the game's live board."""
+        seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
         embed, file, view = await self.board_payload(loaded)
         message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
         if not loaded.state.finished:
             await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+            await self.service.mark_shown(loaded.game_id, seq)
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
     async def _game_here(self, interaction: discord.Interaction, game: int | None) -> LoadedGame | None:
-        """The game named by ``game:``, else the newest running game in this channel."""
+        """The game named by ``game:``, else the running game in this channel that the caller plays
+        in (a tournament round posts every table's board in one channel), else the only running one.
+        With several candidates the caller is asked to name one rather than reaching the newest."""
         try:
             if game is not None:
                 loaded = await self.service.get(game)
                 if loaded.row.guild_id != interaction.guild_id:
                     raise PodError("no_game")
                 return loaded
-            running = await self.service.open_in_channel(interaction.channel_id or 0)
+            running = [await self.service.get(row.game_id)
+                       for row in await self.service.open_in_channel(interaction.channel_id or 0)]
             if not running:
                 raise PodError("no_open_game")
-            return await self.service.get(running[0].game_id)
+            mine = [g for g in running if g.state.is_player(interaction.user.id)] or running
+            if len(mine) > 1:
+                raise PodError("which_game", games=", ".join(f"#{g.game_id}" for g in reversed(mine)))
+            return mine[0]
         except PodError as error:
             await self.send_error(interaction, error)
             return None
@@ -794,9 +860,58 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Ending stops the game for everyone (no winner), so it is asked for twice: this command
+        only offers a confirmation button. A tournament game is ended only by an organiser."""
         loaded = await self._game_here(interaction, game)
-        if loaded is not None:
-            await self.act(interaction, loaded.game_id, pod.STOP)
+        if loaded is None or not await self._may_end(interaction, loaded):
+            return
+        tr = await self._tr(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(PodButton(loaded.game_id, "confirm_end", label=tr("pod.button.confirm_end"),
+                                style=discord.ButtonStyle.danger))
+        await interaction.response.send_message(tr("pod.confirm_end", game=loaded.game_id), view=view,
+                                                ephemeral=True)
+
+    async def _may_end(self, interaction: discord.Interaction, loaded: LoadedGame) -> bool:
+        """Anyone who may change the game may stop it, except a tournament game: organisers only."""
+        try:
+            if loaded.state.finished:
+                raise PodError("game_over")
+            if loaded.row.tournament_id is not None:
+                if not await self._is_organiser(interaction):
+                    raise PodError("tournament_end_organisers")
+            else:
+                pod.check_may_change(loaded.state, interaction.user.id, None, manager=_is_manager(interaction))
+        except PodError as error:
+            await self.send_error(interaction, error)
+            return False
+        return True
+
+    async def _is_organiser(self, interaction: discord.Interaction) -> bool:
+        """Manage Server, or the server's organiser role (``/config organiser-role``)."""
+        if _is_manager(interaction):
+            return True
+        settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
+        roles = getattr(interaction.user, "roles", [])
+        return settings.organiser_role_id is not None and any(r.id == settings.organiser_role_id for r in roles)
+
+    async def _end_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
+        try:
+            loaded = await self.service.get(game_id)
+        except PodError as error:
+            await self.send_error(interaction, error)
+            return
+        if not await self._may_end(interaction, loaded):
+            return
+        organiser = loaded.row.tournament_id is not None or _is_manager(interaction)  # checked by _may_end
+        try:
+            await self.service.change(game_id, interaction.user.id, pod.STOP, manager=organiser)
+        except PodError as error:
+            await self.send_error(interaction, error, game_id)
+            return
+        tr = await self._tr(interaction)
+        await interaction.response.edit_message(content=tr("pod.ended_done", game=game_id), view=None)
+        self.updater.request(game_id)
 
     @app_commands.command(name="list", description=_T("Recent games in this server"))
     @app_commands.guild_only()
@@ -817,17 +932,20 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="mulligan", description=_T("Answer the mulligan step before turn 1"))
+    @app_commands.describe(game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
-    async def mulligan_command(self, interaction: discord.Interaction) -> None:
-        loaded = await self._game_here(interaction, None)
+    async def mulligan_command(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        loaded = await self._game_here(interaction, game)
         if loaded is not None:
             await self._open_mulligan(interaction, loaded, await self._tr(interaction))
 
     @app_commands.command(name="commander", description=_T("Name your commander(s) for the running game"))
-    @app_commands.describe(name=_T("Your commander"), partner=_T("Your second commander (partners)"))
+    @app_commands.describe(name=_T("Your commander"), partner=_T("Your second commander (partners)"),
+                           game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
-    async def commander(self, interaction: discord.Interaction, name: str, partner: str | None = None) -> None:
-        loaded = await self._game_here(interaction, None)
+    async def commander(self, interaction: discord.Interaction, name: str, partner: str | None = None,
+                        game: int | None = None) -> None:
+        loaded = await self._game_here(interaction, game)
         if loaded is not None:
             await self.name_commanders(interaction, loaded.game_id, interaction.user.id, [name, partner])
 
@@ -843,37 +961,43 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                 for shown, card_id in cards.choices(current, language, limit=25)]
 
     @app_commands.command(name="life", description=_T("Change a player's life"))
-    @app_commands.describe(player=_T("Whose life"), amount=_T("Change, e.g. -3 or 5"))
+    @app_commands.describe(player=_T("Whose life"), amount=_T("Change, e.g. -3 or 5"),
+                           game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
     async def life(self, interaction: discord.Interaction, player: discord.Member,
-                   amount: app_commands.Range[int, -1_000_000, 1_000_000]) -> None:
-        loaded = await self._game_here(interaction, None)
+                   amount: app_commands.Range[int, -pod.LIFE_BOUND, pod.LIFE_BOUND], game: int | None = None) -> None:
+        loaded = await self._game_here(interaction, game)
         if loaded is not None:
             await self.act(interaction, loaded.game_id, pod.LIFE, player=player.id, amount=amount)
 
     @app_commands.command(name="damage", description=_T("Commander damage: source commander, player hit, amount"))
     @app_commands.describe(owner=_T("The commander's owner"), target=_T("The player hit"),
-                           amount=_T("Combat damage"), partner=_T("The owner's second commander (partners)"))
+                           amount=_T("Combat damage"), partner=_T("The owner's second commander (partners)"),
+                           game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
     async def damage(self, interaction: discord.Interaction, owner: discord.Member, target: discord.Member,
-                     amount: app_commands.Range[int, 1, 1000], partner: bool = False) -> None:
-        loaded = await self._game_here(interaction, None)
+                     amount: app_commands.Range[int, 1, pod.MAX_COMMANDER_HIT], partner: bool = False,
+                     game: int | None = None) -> None:
+        loaded = await self._game_here(interaction, game)
         if loaded is not None:
             await self.act(interaction, loaded.game_id, pod.COMMANDER_DAMAGE,
                            commander=pod.commander_key(owner.id, 1 if partner else 0), target=target.id, amount=amount)
 
     @app_commands.command(name="next", description=_T("Pass to the next turn"))
+    @app_commands.describe(game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
-    async def next_turn(self, interaction: discord.Interaction) -> None:
-        loaded = await self._game_here(interaction, None)
+    async def next_turn(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        loaded = await self._game_here(interaction, game)
         if loaded is not None:
             await self.act(interaction, loaded.game_id, pod.NEXT_TURN)
 
     @app_commands.command(name="undo", description=_T("Undo the last changes"))
-    @app_commands.describe(steps=_T("How many changes to undo"))
+    @app_commands.describe(steps=_T("How many changes to undo"),
+                           game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
-    async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 50] = 1) -> None:
-        loaded = await self._game_here(interaction, None)
+    async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 50] = 1,
+                   game: int | None = None) -> None:
+        loaded = await self._game_here(interaction, game)
         if loaded is not None:
             await self._undo(interaction, loaded.game_id, steps)
 

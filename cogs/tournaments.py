@@ -33,6 +33,7 @@ from bot.domain.tournament.standings import standings_csv
 from bot.i18n import Translate, t
 from bot.render.fonts import png_bytes
 from bot.render.standings import render_standings
+from bot.services.reconcile import register_reconcile
 from bot.services.tournaments import (
     DEFAULT_VOTE_MINUTES,
     MAX_ROUNDS,
@@ -134,6 +135,23 @@ class ManaConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"to
         await _cog(interaction).confirm_mana(interaction, self.report_id)
 
 
+class EndConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tournament:end:(?P<tournament>\d+)"):
+    """Ending a tournament while games are unfinished ends them without points: asked once more."""
+
+    def __init__(self, tournament_id: int, label: str = "End") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"tournament:end:{tournament_id}"))
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: Any) -> EndConfirmButton:
+        return cls(int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).end_tournament(interaction, self.tournament_id)
+
+
 def _cog(interaction: discord.Interaction) -> TournamentCog:
     cog = interaction.client.get_cog(TournamentCog.__cog_name__)  # type: ignore[attr-defined]
     assert isinstance(cog, TournamentCog)
@@ -153,14 +171,15 @@ class TournamentCog(commands.Cog, name="Tournaments"):
         self._deadlines: dict[int, asyncio.Task[None]] = {}
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton)
+        self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
+        register_reconcile(self.bot, "tournament votes", self.reconcile)
         for game in await self.service.open_votes():
             if game.vote_message_id is None:  # the bot stopped before the table was asked to vote
                 await self._post_vote_message(game)
             self._schedule(game)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton)
+        self.bot.remove_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
         for task in self._deadlines.values():
             task.cancel()
         self._deadlines.clear()
@@ -264,9 +283,33 @@ class TournamentCog(commands.Cog, name="Tournaments"):
 
     @tournament.command(name="end", description=_T("End the tournament and post the final standings (organisers)"))
     async def end(self, interaction: discord.Interaction) -> None:
+        """End now, unless games of the round are unfinished: then ask first (they would end
+        without points for anyone)."""
         if not await self._require_organiser(interaction):
             return
         try:
+            tournament = await self.service.active(interaction.guild_id)
+            unfinished = await self.service.unfinished_tables(tournament)
+        except TournamentError as error:
+            await self._refuse(interaction, error)
+            return
+        if unfinished:
+            tr = await self._tr(interaction)
+            view = discord.ui.View(timeout=None)
+            view.add_item(EndConfirmButton(tournament.tournament_id, label=tr("tournament.end.confirm_button")))
+            await interaction.response.send_message(
+                tr("tournament.end.confirm", name=discord.utils.escape_markdown(tournament.name),
+                   tables=", ".join(str(table) for table in unfinished)), view=view, ephemeral=True)
+            return
+        await self.end_tournament(interaction, tournament.tournament_id)
+
+    async def end_tournament(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        """End the active tournament (the confirmation names it: a stale button ends nothing else)."""
+        if not await self._require_organiser(interaction):
+            return
+        try:
+            if (await self.service.active(interaction.guild_id)).tournament_id != tournament_id:
+                raise TournamentError("no_tournament")
             ended = await self.service.finish(interaction.guild_id)
         except TournamentError as error:
             await self._refuse(interaction, error)
@@ -599,6 +642,27 @@ class TournamentCog(commands.Cog, name="Tournaments"):
                 await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not show the vote result of game %s", game.game_id)
+            return
+        await self.service.mark_announced(game.game_id)
+
+    async def reconcile(self) -> int:
+        """After a start: store finished tournament games the tournament missed (opening their
+        vote), refresh every open vote's count, and show every closed vote's result not yet shown."""
+        count = 0
+        pods_cog = self.bot.get_cog("Pods")
+        for game_id in await self.service.unrecorded_finished_games() if pods_cog is not None else []:
+            record = (await pods_cog.service.get(game_id)).record  # type: ignore[union-attr]
+            if record is not None:
+                await self.on_pod_game_finished(record)
+                count += 1
+        for game in await self.service.open_votes():
+            if game.vote_message_id is not None:
+                await self._update_count(game.game_id, (await self.service.vote_status(game.game_id)).cast)
+                count += 1
+        for game_id in await self.service.unannounced_results():
+            await self._announce(await self.service.outcome(game_id))
+            count += 1
+        return count
 
     def _schedule(self, game: TournamentGame) -> None:
         """Close the vote at its stored deadline (now, when the bot was down past it)."""

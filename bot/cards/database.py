@@ -201,8 +201,9 @@ class CardDatabase:
         before = sum(1 for c in cards if c.printed_names)
         cards = with_printed_names(cards, await self.repository.printed_names(), overwrite=False)
         kept = sum(1 for c in cards if c.printed_names) - before
+        index = await asyncio.to_thread(_checked_index, cards, imported.source)  # before the swap
         count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format)
-        self.index = await asyncio.to_thread(CardIndex.from_cards, cards)
+        self.index = index
         self.version = await self.repository.version()
         await self._store_snapshot()
         await self._use_stored_facts()
@@ -212,6 +213,19 @@ class CardDatabase:
 
     async def last_import(self) -> CardImportRecord | None:
         return await self.repository.last_import()
+
+
+def _checked_index(cards: list[Card], source: str) -> CardIndex:
+    """Build the new index and try it before the stored cards are replaced, so data the index can't
+    take is refused while the database and the running index are still the old ones."""
+    try:
+        index = CardIndex.from_cards(cards)
+        for card in cards[:1] + cards[-1:]:
+            if index.get(card.name) is None or not index.resolve(card.name).found:
+                raise ValueError(f"{card.name!r} is not found in the new index")
+    except Exception as exc:  # any failure here is the data's: report it, change nothing
+        raise CardImportError(f"{source}: the cards could not be indexed ({exc}); nothing was changed") from None
+    return index
 
 
 async def open_card_database(config: Config) -> tuple[Database, CardDatabase]:

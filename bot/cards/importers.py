@@ -418,6 +418,32 @@ def complete_multiface(record: dict[str, Any]) -> dict[str, Any]:
 # -- collecting ----------------------------------------------------------------------------------
 
 
+def card_type_problem(card: Card) -> str | None:
+    """Why ``card`` has a field of the wrong type (a printed name that is a number, a face name that
+    is a list …), or None. Checked while reading, so such a file is refused before anything is saved
+    rather than breaking the index (and the next start) after the commit."""
+    texts: dict[str, object] = {"name": card.name, "layout": card.layout, "mana_cost": card.mana_cost, "type_line": card.type_line,
+             "oracle_text": card.oracle_text, "colors": card.colors, "color_identity": card.color_identity,
+             "commander legality": card.commander_legality}
+    optional: dict[str, object] = {"power": card.power, "toughness": card.toughness, "loyalty": card.loyalty}
+    for index, face in enumerate(card.faces):
+        texts.update({f"card_faces[{index}].{key}": getattr(face, key)
+                      for key in ("name", "mana_cost", "type_line", "oracle_text")})
+        optional.update({f"card_faces[{index}].{key}": getattr(face, key) for key in ("power", "toughness", "loyalty")})
+    texts.update({f"printings[{i}]": value for i, value in enumerate(card.printings)})
+    texts.update({f"meld_parts[{i}]": value for i, value in enumerate(card.meld_parts)})
+    if not isinstance(card.printed_names, dict):
+        return f"printed_names is {type(card.printed_names).__name__}, not an object"
+    texts.update({f"printed_names.{language}": name for language, name in card.printed_names.items()})
+    for field, value in texts.items():
+        if not isinstance(value, str):
+            return f"{field} is {type(value).__name__}, not text"
+    for field, optional_value in optional.items():
+        if optional_value is not None and not isinstance(optional_value, str):
+            return f"{field} is {type(optional_value).__name__}, not text"
+    return None
+
+
 class _Collector:
     """Turns records into cards: one card per English name (a ``default_cards`` file has one record
     per printing, whose set codes are merged), printed names from non-English printings folded in."""
@@ -431,6 +457,9 @@ class _Collector:
         self.skipped = 0
 
     def add(self, number: int, record: dict[str, Any]) -> None:
+        if not isinstance(record.get("layout") or "", str):
+            raise CardImportError(f"{self._where}: record {number} is not a card (layout is "
+                                  f"{type(record['layout']).__name__}, not text)")
         if record.get("layout") in _SKIPPED_LAYOUTS:
             self.skipped += 1
             return
@@ -438,7 +467,7 @@ class _Collector:
         language = record.get("lang", "en")
         if language != "en":  # Scryfall all_cards: a foreign printing only lends its printed name
             ours = _SCRYFALL_LANGUAGES.get(language)
-            if ours and record.get("printed_name"):
+            if ours and isinstance(record.get("printed_name"), str) and record["printed_name"]:
                 self._printed.setdefault(name, {}).setdefault(ours, record["printed_name"])
             else:
                 self.skipped += 1
@@ -450,10 +479,14 @@ class _Collector:
             return
         record["printings"] = printings
         try:
-            self._cards[name] = Card.from_scryfall(complete_multiface(record))
+            card = Card.from_scryfall(complete_multiface(record))
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise CardImportError(f"{self._where}: record {number} ({name!r}) is not a card "
                                   f"({_describe(exc)})") from None
+        problem = card_type_problem(card)
+        if problem:
+            raise CardImportError(f"{self._where}: record {number} ({name!r}) is not a card ({problem})")
+        self._cards[name] = card
 
     def _complete_meld_groups(self) -> dict[str, tuple[str, ...]]:
         """Every card of a meld group names the whole group (MTGJSON lists each pair separately):

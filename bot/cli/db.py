@@ -1,4 +1,4 @@
-"""``podkeeper db migrate|backup``: database maintenance."""
+"""``podkeeper db migrate|backup|purge-guild``: database maintenance."""
 
 from __future__ import annotations
 
@@ -20,6 +20,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             description="Copy the database with SQLite's online backup API.")
     backup.add_argument("path", type=Path, help="the new backup file (must not exist)")
     backup.set_defaults(func=_backup)
+    purge = sub.add_parser("purge-guild", help="delete everything stored about one server, now",
+                           description="Delete a server's games, decks, Hydra tables and events, tournaments and "
+                                       "settings (what the bot does on its own [privacy] retention_days after "
+                                       "leaving a server).")
+    purge.add_argument("guild_id", type=int, metavar="ID", help="the server (guild) id")
+    purge.set_defaults(func=_purge_guild)
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -32,6 +38,23 @@ def _migrate(args: argparse.Namespace) -> int:
             await db.close()
         names = ", ".join(f"{m.version:04d}_{m.name}" for m in applied) or "none"
         print(f"{args.config_obj.database_path}: schema version {version}; applied: {names}")
+        return 0
+
+    return asyncio.run(run())
+
+
+def _purge_guild(args: argparse.Namespace) -> int:
+    from bot.services.privacy import PrivacyService
+
+    async def run() -> int:
+        db = await Database.open(args.config_obj.database_path)
+        try:
+            deleted = await PrivacyService(db).purge_guild(args.guild_id)
+        finally:
+            await db.close()
+        rows = sum(deleted.values())
+        detail = ", ".join(f"{table} {count}" for table, count in deleted.items() if count) or "nothing was stored"
+        print(f"deleted {rows} rows of server {args.guild_id} from {args.config_obj.database_path} ({detail})")
         return 0
 
     return asyncio.run(run())

@@ -76,14 +76,20 @@ def load_games(path: Path) -> list[GameResult]:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise UnreadableGames(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UnreadableGames(f"{path} is not UTF-8 text (byte {exc.start}): is it a JSON file?") from None
     try:
         data = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise UnreadableGames(f"{path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise UnreadableGames(f"{path}: nested too deeply to be a file of games") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise UnreadableGames(f"{path} is not valid JSON: {str(exc)[:120]}") from None
     if not isinstance(data, list):
         raise UnreadableGames(f"{path}: expected a JSON list of games, got {type(data).__name__}")
-    known = {name for game in data if isinstance(game, dict)
-             for name in game.get("players", []) if isinstance(name, str)}
+    known = {name for game in data if isinstance(game, dict) and isinstance(game.get("players"), list)
+             for name in game["players"] if isinstance(name, str)}
     return [_game(number, game, known) for number, game in enumerate(data, start=1)]
 
 

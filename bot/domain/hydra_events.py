@@ -334,13 +334,16 @@ def parse_start(text: str, now: datetime) -> datetime:
     start: datetime | None = None
     relative = _RELATIVE.match(raw)
     stamp = _DISCORD_TIMESTAMP.match(raw)
-    if raw.casefold() in ("now", "0"):
-        start = now
-    elif relative and (relative["h"] or relative["m"]):
-        start = now + timedelta(hours=int(relative["h"] or 0), minutes=int(relative["m"] or 0))
-    elif stamp or raw.isdigit():
-        start = datetime.fromtimestamp(int(stamp["ts"] if stamp else raw), tz=UTC)
-    else:
+    try:  # numbers beyond any calendar (99999999999999999999, in 99999999999h) are "too late", not a crash
+        if raw.casefold() in ("now", "0"):
+            start = now
+        elif relative and (relative["h"] or relative["m"]):
+            start = now + timedelta(hours=int(relative["h"] or 0), minutes=int(relative["m"] or 0))
+        elif stamp or raw.isdecimal():  # isdecimal, not isdigit: "²" and "①" are digits int() refuses
+            start = datetime.fromtimestamp(int(stamp["ts"] if stamp else raw), tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        raise EventError("hydra_events.error.start_too_late", text=raw[:50]) from None
+    if start is None:
         try:
             start = datetime.fromisoformat(raw.replace(" ", "T", 1))
         except ValueError:

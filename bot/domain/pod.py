@@ -44,8 +44,14 @@ STARTING_LIFE = 40  # G1
 COMMANDER_DAMAGE_LIMIT = 21  # G5
 POISON_LIMIT = 10
 TAX_STEP = 2  # G3a / G3b: {2} per previous cast or per death counter
-MAX_ABS_AMOUNT = 1_000_000  # bounds on typed numbers, so a typo can't overflow anything
 MAX_COUNTER_NAME = 32
+# Bounds on every number a player types, set to what a real game reaches (a few thousand life after a
+# big lifegain turn; one commander hit of a few hundred), so a typo such as 1000000 is refused with the
+# bound named instead of being stored and breaking the board image.
+LIFE_BOUND = 9_999  # a life total and one life change stay within ±9,999
+MAX_COMMANDER_HIT = 999  # commander damage in one hit (21 already kills)
+MAX_POISON_STEP = POISON_LIMIT  # poison counters given or removed at once
+COUNTER_BOUND = 9_999  # a named counter and one change of it
 
 RULESETS = ("commander", "edh-2010", "duel-zh")
 # Which commander-tax variant each ruleset uses (RULES.md, table "Rulesets").
@@ -265,7 +271,10 @@ def event_target(event: Event) -> int | None:
 # -- the fold --------------------------------------------------------------------------------------
 
 def replay(events: Iterable[Event]) -> PodState:
-    """The state after ``events`` (in seq order), skipping those that an undo dropped."""
+    """The state after ``events`` (in seq order), skipping those that an undo dropped.
+
+    A stored event that today's rules refuse (a life change of 1,000,000 accepted before the bounds
+    existed) is skipped rather than making the whole game unloadable; it stays in the log."""
     events = list(events)
     dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
     state: PodState | None = None
@@ -274,7 +283,13 @@ def replay(events: Iterable[Event]) -> PodState:
             if state is not None:
                 state.last_seq = event.seq
             continue
-        state = apply(state, event)
+        if state is None:
+            state = apply(state, event)
+            continue
+        try:  # handlers check before they change anything, so a refusal leaves the state as it was
+            state = apply(state, event)
+        except PodError:
+            state.last_seq = event.seq
     if state is None:
         raise PodError("no_game")
     return state
@@ -338,7 +353,7 @@ def _create(event: Event) -> PodState:
     ruleset = data["ruleset"]
     if ruleset not in RULESETS:
         raise PodError("unknown_ruleset")
-    life = _amount(data.get("starting_life", STARTING_LIFE), minimum=1)
+    life = _amount(data.get("starting_life", STARTING_LIFE), minimum=1, maximum=LIFE_BOUND)
     try:
         style = MulliganStyle(data.get("mulligan_style") or style_for_ruleset(ruleset))
     except ValueError:
@@ -352,6 +367,13 @@ def _create(event: Event) -> PodState:
     return state
 
 
+def check_new_game(state: PodState) -> None:
+    """A new game seats at least two players: a one-player "game" has nobody to win against.
+    (Checked when a game is started, not in the fold, so games stored before the rule still load.)"""
+    if len(state.players) < MIN_PLAYERS:
+        raise PodError("too_few_players")
+
+
 def _add_player(state: PodState, user_id: int, name: str) -> None:
     if state.is_player(user_id):
         raise PodError("already_joined")
@@ -363,14 +385,22 @@ def _add_player(state: PodState, user_id: int, name: str) -> None:
     state.players.append(player)
 
 
-def _amount(value: Any, *, minimum: int = -MAX_ABS_AMOUNT) -> int:
+def _amount(value: Any, *, minimum: int, maximum: int) -> int:
+    """A typed whole number within what a real game reaches; the error names the bounds."""
+    if isinstance(value, bool):
+        raise PodError("bad_amount")
     try:
         number = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PodError("bad_amount") from None
-    if isinstance(value, bool) or not minimum <= number <= MAX_ABS_AMOUNT:
-        raise PodError("bad_amount")
+    if not minimum <= number <= maximum:
+        raise PodError("out_of_range", low=minimum, high=maximum)
     return number
+
+
+def _life_total_in_bounds(total: int) -> None:
+    if not -LIFE_BOUND <= total <= LIFE_BOUND:
+        raise PodError("out_of_range", low=-LIFE_BOUND, high=LIFE_BOUND)
 
 
 def _alive_player(state: PodState, user_id: Any) -> Player:
@@ -494,7 +524,7 @@ def mulligan_instructions(state: PodState, player: int) -> tuple[Instruction, ..
 
 def _apply_life(state: PodState, event: Event) -> None:
     player = _alive_player(state, event.data["player"])
-    amount = _amount(event.data["amount"])
+    amount = _amount(event.data["amount"], minimum=-LIFE_BOUND, maximum=LIFE_BOUND)
     if amount == 0:
         raise PodError("bad_amount")
     _change_life(state, event, player, amount)
@@ -502,7 +532,7 @@ def _apply_life(state: PodState, event: Event) -> None:
 
 def _apply_set_life(state: PodState, event: Event) -> None:
     player = _alive_player(state, event.data["player"])
-    total = _amount(event.data["total"])
+    total = _amount(event.data["total"], minimum=-LIFE_BOUND, maximum=LIFE_BOUND)
     if total == player.life:
         raise PodError("no_change")
     _change_life(state, event, player, total - player.life)
@@ -514,6 +544,9 @@ def _change_life(state: PodState, event: Event, player: Player, amount: int) -> 
     combat = bool(event.data.get("combat")) and amount < 0
     if source is not None:
         state.player(int(source))
+        if combat and int(source) == player.user_id:  # nobody deals combat damage to themself
+            raise PodError("own_seat_combat")
+    _life_total_in_bounds(player.life + amount)
     player.life += amount
     state.life_log.append({"turn": state.turn, "seq": event.seq, "player": player.user_id, "amount": amount,
                            "source": None if source is None else int(source), "combat": combat})
@@ -530,9 +563,12 @@ def _apply_commander_damage(state: PodState, event: Event) -> None:
     """G5: combat damage by a commander, per (player hit, commander); it lowers life too."""
     commander = state.commander(event.data["commander"])
     target = _alive_player(state, event.data["target"])
-    amount = _amount(event.data["amount"], minimum=1)
+    amount = _amount(event.data["amount"], minimum=1, maximum=MAX_COMMANDER_HIT)
     controller = int(event.data.get("controller") or commander.owner)
     state.player(controller)
+    if controller == target.user_id:  # combat damage is dealt to an opponent, never to oneself
+        raise PodError("own_commander_damage")
+    _life_total_in_bounds(target.life - amount)
     target.commander_damage_taken[commander.key] = target.commander_damage_taken.get(commander.key, 0) + amount
     target.life -= amount
     state.life_log.append({"turn": state.turn, "seq": event.seq, "player": target.user_id, "amount": -amount,
@@ -563,7 +599,7 @@ def _apply_to_command_zone(state: PodState, event: Event) -> None:
 
 def _apply_poison(state: PodState, event: Event) -> None:
     player = _alive_player(state, event.data["player"])
-    amount = _amount(event.data["amount"])
+    amount = _amount(event.data["amount"], minimum=-MAX_POISON_STEP, maximum=MAX_POISON_STEP)
     if amount == 0 or player.poison + amount < 0:
         raise PodError("bad_amount")
     player.poison += amount
@@ -575,10 +611,12 @@ def _apply_counter(state: PodState, event: Event) -> None:
     name = str(event.data["name"]).strip().lower()
     if not name or len(name) > MAX_COUNTER_NAME:
         raise PodError("bad_counter_name")
-    amount = _amount(event.data["amount"])
+    amount = _amount(event.data["amount"], minimum=-COUNTER_BOUND, maximum=COUNTER_BOUND)
     value = player.counters.get(name, 0) + amount
     if amount == 0 or value < 0:
         raise PodError("bad_amount")
+    if value > COUNTER_BOUND:
+        raise PodError("out_of_range", low=0, high=COUNTER_BOUND)
     if value:
         player.counters[name] = value
     else:

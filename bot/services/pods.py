@@ -3,8 +3,10 @@
 Concurrency (ARCHITECTURE.md "Concurrency"): every change of a game runs under an asyncio lock keyed by
 the game id, so two players pressing at the same moment are applied one after the other and neither is
 lost. The event is committed before the caller sees the new state (and so before any Discord message
-is edited). The lock and the in-memory cache assume ONE bot process; a multi-process deployment would
-drop the cache and rely on the (game_id, seq) primary key as a row version, retrying on conflict.
+is edited). The lock and the in-memory cache assume ONE bot process (``bot.storage.db.ProcessLock`` makes a
+second bot on the same database refuse to start); should another writer still append to a game, the
+(game_id, seq) primary key rejects the stale write and the change is checked again on the fresh log
+(:meth:`PodService._commit_fresh`), so it is applied once or refused, never twice at one seq.
 
 A restart loses nothing: the cache is rebuilt by folding the stored events.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,6 +67,11 @@ class PodService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._games: dict[int, LoadedGame] = {}
 
+    def forget_all(self) -> None:
+        """Drop the cached games (after ids in stored events were rewritten, e.g. ``/privacy delete``);
+        the next read refolds each game from the database."""
+        self._games.clear()
+
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
@@ -83,6 +91,7 @@ class PodService:
                 "players": [{"user_id": int(u), "name": str(n)} for u, n in players]}
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
         state = pod.apply(None, first)  # validate before storing anything
+        pod.check_new_game(state)
         game_id = await self.repo.create(guild_id=guild_id, channel_id=channel_id, ruleset=ruleset,
                                          first_event=first, tournament_id=tournament_id, round_number=round_number)
         row = await self.repo.game(game_id)
@@ -129,39 +138,73 @@ class PodService:
             assert refreshed is not None
             loaded.row = refreshed
 
+    async def mark_shown(self, game_id: int, seq: int) -> None:
+        """The game's board was posted or edited showing its log up to ``seq``."""
+        await self.repo.set_shown(game_id, seq)
+
+    async def lagging_boards(self) -> list[int]:
+        return await self.repo.lagging_boards()
+
     # -- changing ---------------------------------------------------------------------------------
 
     async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
                      **data: Any) -> LoadedGame:
         """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused."""
-        async with self.lock(game_id):
-            loaded = await self._load(game_id)
+        def build(loaded: LoadedGame) -> Event:
             event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
-            self._check_permission(loaded.state, actor, event, manager)
-            return await self._commit(loaded, event)
+            self._check_permission(loaded, actor, event, manager)
+            return event
+
+        return await self._commit_fresh(game_id, build)
 
     async def undo(self, game_id: int, actor: int, steps: int = 1, *, manager: bool = False) -> LoadedGame:
-        async with self.lock(game_id):
-            loaded = await self._load(game_id)
+        """Drop the last ``steps`` changes. With "own totals only" a player undoes only their own
+        changes: the undo is refused when one of the changes it would drop was somebody else's."""
+        def build(loaded: LoadedGame) -> Event:
             pod.check_may_change(loaded.state, actor, None, manager=manager)
             seqs = pod.undoable(loaded.events, steps)
-            event = Event(seq=loaded.events[-1].seq + 1, kind=pod.UNDO, actor=actor, at=self.clock(),
-                          data={"seqs": seqs})
-            return await self._commit(loaded, event)
+            if loaded.state.own_totals_only and not manager:
+                by_seq = {e.seq: e for e in loaded.events}
+                if any(by_seq[s].actor != actor for s in seqs):
+                    raise PodError("undo_not_yours")
+            return Event(seq=loaded.events[-1].seq + 1, kind=pod.UNDO, actor=actor, at=self.clock(),
+                         data={"seqs": seqs})
+
+        return await self._commit_fresh(game_id, build)
 
     async def shuffle_seats(self, game_id: int, actor: int, *, manager: bool = False) -> LoadedGame:
         """A random seat order before turn 1 (``secrets.SystemRandom`` unless a test seeds one)."""
-        async with self.lock(game_id):
-            loaded = await self._load(game_id)
+        def build(loaded: LoadedGame) -> Event:
+            pod.check_may_change(loaded.state, actor, None, manager=manager)
             order = [p.user_id for p in loaded.state.players]
             self.rng.shuffle(order)
-            event = Event(seq=loaded.events[-1].seq + 1, kind=pod.SEATS, actor=actor, at=self.clock(),
-                          data={"order": order})
-            pod.check_may_change(loaded.state, actor, None, manager=manager)
-            return await self._commit(loaded, event)
+            return Event(seq=loaded.events[-1].seq + 1, kind=pod.SEATS, actor=actor, at=self.clock(),
+                         data={"order": order})
+
+        return await self._commit_fresh(game_id, build)
+
+    async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event]) -> LoadedGame:
+        """Build (and check) the event on the game's current log and commit it. If another writer
+        took that seq meanwhile, the cached log was stale: refold from the database and build again,
+        so the change is judged on what really happened; a second conflict refuses it."""
+        async with self.lock(game_id):
+            for attempt in range(2):
+                loaded = await self._load(game_id)
+                try:
+                    return await self._commit(loaded, build(loaded))
+                except sqlite3.IntegrityError:
+                    self._games.pop(game_id, None)
+                    if attempt:
+                        raise PodError("conflict") from None
+            raise AssertionError("unreachable")
 
     @staticmethod
-    def _check_permission(state: PodState, actor: int, event: Event, manager: bool) -> None:
+    def _check_permission(loaded: LoadedGame, actor: int, event: Event, manager: bool) -> None:
+        state = loaded.state
+        if event.kind == pod.JOIN and loaded.row.tournament_id is not None:
+            raise PodError("tournament_seats")  # the pairing seats a tournament table, not the Join button
+        if event.kind == pod.STOP and loaded.row.tournament_id is not None and not manager:
+            raise PodError("tournament_end_organisers")  # stopping means no winner and no points
         if event.kind in _SELF_ONLY:
             if event.data.get("player") != actor:
                 raise PodError("only_yourself")

@@ -223,10 +223,18 @@ class TournamentService:
             assert refreshed is not None
             return refreshed, paired
 
-    async def _check_round_complete(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> None:
+    async def unfinished_tables(self, tournament: Tournament) -> list[int]:
+        """Tables of the current round whose game is still running or still voting."""
+        pods = await self.repo.pods(tournament.tournament_id, tournament.current_round)
+        return await self._unfinished(tournament, pods)
+
+    async def _unfinished(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> list[int]:
         games = {g.game_id: g for g in await self.repo.games(tournament.tournament_id)}
-        unfinished = [pod.table_number for pod in pods if pod.round_number == tournament.current_round
-                      and (pod.game_id not in games or games[pod.game_id].vote_open)]
+        return [pod.table_number for pod in pods if pod.round_number == tournament.current_round
+                and (pod.game_id not in games or games[pod.game_id].vote_open)]
+
+    async def _check_round_complete(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> None:
+        unfinished = await self._unfinished(tournament, pods)
         if unfinished:
             raise TournamentError("round_unfinished", round=tournament.current_round,
                                   tables=", ".join(str(table) for table in unfinished))
@@ -247,6 +255,7 @@ class TournamentService:
         tournament = await self.repo.get(record.tournament_id)
         if tournament is None:
             return None
+        seated = await self._seated(tournament.tournament_id, record.game_id)
         finished = self.clock()
         rule = self.rule(tournament)
         deadline = (finished + timedelta(minutes=tournament.vote_minutes)).isoformat() if rule.uses_votes else None
@@ -257,10 +266,18 @@ class TournamentService:
             vote_closed_at=None if rule.uses_votes else finished.isoformat(),
             players=[GamePlayer(o.user_id, o.seat, o.survived, o.eliminations, o.prizes.combat_damage,
                                 o.prizes.commander_kills, o.prizes.commander_mana)
-                     for o in outcomes(record, self.mana_value)])
+                     for o in outcomes(record, self.mana_value) if seated is None or o.user_id in seated])
         if not await self.repo.add_game(game):
             return None
         return game
+
+    async def _seated(self, tournament_id: int, game_id: int) -> set[int] | None:
+        """The players the pairing seated at the game's table (None for a game no pod links): only
+        they score, vote and appear in the standings, whoever else reached the board."""
+        for pod in await self.repo.pods(tournament_id):
+            if pod.game_id == game_id:
+                return set(pod.seats)
+        return None
 
     async def game(self, game_id: int) -> TournamentGame:
         game = await self.repo.game(game_id)
@@ -312,6 +329,15 @@ class TournamentService:
         names = await self.names(tournament.tournament_id)
         return VoteOutcome(closed, tournament, {cast(int, p): t.votes for p, t in tallies.items()},
                            {cast(int, p): t.points for p, t in tallies.items()}, names)
+
+    async def unannounced_results(self) -> list[int]:
+        return await self.repo.unannounced_results()
+
+    async def mark_announced(self, game_id: int) -> None:
+        await self.repo.mark_announced(game_id, self.clock().isoformat())
+
+    async def unrecorded_finished_games(self) -> list[int]:
+        return await self.repo.unrecorded_finished_games()
 
     async def set_vote_message(self, game_id: int, message_id: int) -> None:
         """Remember the public vote message, so its count and result can be edited after a restart."""

@@ -10,7 +10,10 @@ functions in queries; ``INSERT ... ON CONFLICT`` is shared by both).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
+import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable
@@ -33,6 +36,53 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 class DatabaseError(Exception):
     """The database can't be used as it is; the message says why and what to do."""
+
+
+class ProcessLock:
+    """One bot per database file: an exclusive ``flock`` on ``<database>.lock``, held while the bot runs.
+
+    Two bots on one database both receive every Discord interaction and both apply it (50 presses
+    became 77 events), so the second one refuses to start. The kernel drops the lock when the process
+    dies, even by ``kill -9``: a crash never leaves a stale lock behind. Command-line tools (backup,
+    card import) don't take it; they may run beside the bot.
+    """
+
+    def __init__(self, database: Path) -> None:
+        self.path = database.with_name(database.name + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "another process"
+            os.close(fd)
+            raise DatabaseError(
+                f"another Podkeeper bot (pid {holder}) is already running on {self.path.with_suffix('')}. "
+                f"Two bots on one database would apply every button press twice; stop the other one first "
+                f"or give this one its own [database] path.") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+        # Worker processes are forked from the bot (bot/workers.py) and would inherit the descriptor,
+        # keeping the lock after the bot itself was killed. A child closes its copy at once (closing,
+        # not unlocking: the lock belongs to the bot's copy).
+        os.register_at_fork(after_in_child=self._forget_in_child)
+
+    def _forget_in_child(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
 
 
 @dataclass(frozen=True)
@@ -76,21 +126,31 @@ class Database:
         self.conn = conn
         self.path = path
         self._write_lock = asyncio.Lock()
+        self._process_lock: ProcessLock | None = None
         # Committed-change notices for live readers (the web pages): see bot.changes.
         self.changes = ChangeHub()
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrate: bool = True) -> Database:
+    async def open(cls, path: str | Path, *, migrate: bool = True, exclusive: bool = False) -> Database:
+        """Open (and migrate) the database. ``exclusive``: the bot's own open, refused while another
+        bot holds the file (:class:`ProcessLock`); the lock is released by :meth:`close`."""
         path = Path(path)
+        process_lock = None
         if str(path) != ":memory:":
             check_is_sqlite(path)
             path.parent.mkdir(parents=True, exist_ok=True)
+            if exclusive:
+                process_lock = ProcessLock(path)
+                process_lock.acquire()
         try:
             conn = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
+            if process_lock is not None:
+                process_lock.release()
             raise DatabaseError(f"cannot open database {path}: {exc}") from None
         conn.row_factory = aiosqlite.Row
         db = cls(conn, path)
+        db._process_lock = process_lock
         try:
             await db._configure()
             if migrate:
@@ -99,6 +159,8 @@ class Database:
                 await db.check_schema_not_newer()
         except BaseException:
             await conn.close()
+            if process_lock is not None:
+                process_lock.release()
             raise
         return db
 
@@ -116,6 +178,9 @@ class Database:
     async def close(self) -> None:
         async with self._write_lock:
             await self.conn.close()
+        if self._process_lock is not None:
+            self._process_lock.release()
+            self._process_lock = None
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -170,17 +235,19 @@ class Database:
                 f"Upgrade Podkeeper; the database was not changed.")
 
     async def migrate(self, migrations: list[Migration] | None = None) -> list[Migration]:
-        """Apply every migration newer than the database, each in its own transaction."""
+        """Apply every migration the database has not had yet, in number order, each in its own
+        transaction. Not only those above the highest applied: features developed in parallel merge
+        numbers out of order (0009 may land after 0012), and a skipped one would never run."""
         migrations = available_migrations() if migrations is None else migrations
         await self.check_schema_not_newer(migrations)
         async with self.transaction() as conn:
             await conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
                 " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
-        current = await self.schema_version()
+        done = {int(row[0]) for row in await self.fetchall("SELECT version FROM schema_version")}
         applied: list[Migration] = []
         for migration in migrations:
-            if migration.version <= current:
+            if migration.version in done:
                 continue
             async with self.transaction() as conn:
                 for statement in split_sql(migration.sql()):

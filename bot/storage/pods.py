@@ -102,6 +102,20 @@ class PodRepository:
         await self.db.execute("UPDATE pod_games SET channel_id = ?, message_id = ? WHERE game_id = ?",
                               (channel_id, message_id, game_id))
 
+    async def set_shown(self, game_id: int, seq: int) -> None:
+        """The board now shows the log up to ``seq`` (never lowered by a slower, older edit)."""
+        await self.db.execute("UPDATE pod_games SET shown_seq = ? WHERE game_id = ? AND "
+                              "(shown_seq IS NULL OR shown_seq < ?)", (seq, game_id, seq))
+
+    async def lagging_boards(self) -> list[int]:
+        """Games whose board is behind their log, or that were never posted (a crash came between
+        storing and editing Discord): the reconcile pass after a start brings them up to date."""
+        rows = await self.db.fetchall(
+            "SELECT g.game_id FROM pod_games g JOIN (SELECT game_id, MAX(seq) AS last FROM pod_events "
+            "GROUP BY game_id) e ON e.game_id = g.game_id "
+            "WHERE g.channel_id IS NOT NULL AND (g.shown_seq IS NULL OR g.shown_seq < e.last) ORDER BY g.game_id")
+        return [int(r[0]) for r in rows]
+
     async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:
         rows = await self.db.fetchall(
             f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE guild_id = ? ORDER BY game_id DESC LIMIT ?",

@@ -274,6 +274,23 @@ class TournamentRepository:
             votes.setdefault(game_id, {})[voter] = votee
         return votes
 
+    async def unannounced_results(self) -> list[int]:
+        """Games whose vote closed but whose result never reached the table (a crash in between)."""
+        rows = await self.db.fetchall("SELECT game_id FROM tournament_games WHERE vote_closed_at IS NOT NULL "
+                                      "AND announced_at IS NULL ORDER BY game_id")
+        return [int(r[0]) for r in rows]
+
+    async def mark_announced(self, game_id: int, at: str) -> None:
+        await self.db.execute("UPDATE tournament_games SET announced_at = ? WHERE game_id = ?", (at, game_id))
+
+    async def unrecorded_finished_games(self) -> list[int]:
+        """Finished pod games linked to a tournament that the tournament never stored (the bot died
+        between the game's last event and ``pod_game_finished``): no vote, no points until repaired."""
+        rows = await self.db.fetchall(
+            "SELECT g.game_id FROM pod_games g WHERE g.tournament_id IS NOT NULL AND g.status = 'finished' "
+            "AND NOT EXISTS (SELECT 1 FROM tournament_games t WHERE t.game_id = g.game_id) ORDER BY g.game_id")
+        return [int(r[0]) for r in rows]
+
     async def close_vote(self, game_id: int, closed_at: str) -> bool:
         """Close once; False when it was closed already (deadline and last vote racing)."""
         async with self.db.transaction() as conn:

@@ -65,3 +65,19 @@ async def test_backup_is_a_consistent_copy(db: Database, tmp_path: Path) -> None
         assert copy.execute("SELECT ruleset FROM guild_settings WHERE guild_id = 7").fetchone() == ("duel-zh",)
     with pytest.raises(DatabaseError, match="already exists"):
         await db.backup(target)
+
+
+async def test_a_migration_merged_below_the_highest_applied_still_runs(tmp_path: Path) -> None:
+    """Parallel work merges numbers out of order: a database at 0012 must still get 0009."""
+    from bot.storage.db import available_migrations
+
+    every = available_migrations()
+    db = await Database.open(tmp_path / "a.sqlite3", migrate=False)
+    await db.migrate([m for m in every if m.version != 9])
+    assert await db.scalar("SELECT COUNT(*) FROM schema_version WHERE version = 9") == 0
+    applied = await db.migrate(every)
+    assert [m.version for m in applied] == [9]
+    columns = {row[1] for row in await db.fetchall("PRAGMA table_info(pod_games)")}
+    assert "shown_seq" in columns
+    assert await db.migrate(every) == []  # and nothing runs twice
+    await db.close()

@@ -118,12 +118,12 @@ async def test_outsiders_get_a_localized_ephemeral_explanation(h):
 
 
 async def test_join_and_shuffle_before_turn_one(h):
-    reply = await start(h, "alice")
-    await h.click(reply, label="Join", user="bob")
+    reply = await start(h, "alice", "bob")
+    await h.click(reply, label="Join", user="carol")
     await h.click(reply, label="Shuffle seats", user="alice")
     await settled(h)
     state = await state_of(h)
-    assert sorted(p.name for p in state.players) == ["alice", "bob"]
+    assert sorted(p.name for p in state.players) == ["alice", "bob", "carol"]
     await h.click(reply, label="Start turn 1", user="bob")
     await settled(h)
     assert "Join" not in [b["label"] for b in reply.message.buttons]
@@ -273,7 +273,10 @@ async def test_slash_alternatives_end_list_and_show(h):
     assert (await cog(h).service.recent(h.guild.id))[0].message_id == shown.message.id
     refused = await h.slash("pod end", user="carol")
     assert refused.ephemeral and "Only the players" in refused.content
-    await h.slash("pod end", user="alice")
+    asked = await h.slash("pod end", user="alice")
+    assert asked.ephemeral and "can't be undone" in asked.content
+    assert (await state_of(h)).ended is None  # asking changes nothing
+    await h.click(asked, label="Yes, end it now", user="alice")
     listed = await h.slash("pod list", user="carol")
     assert "#1" in listed.embed["description"] and "Game ended" in listed.embed["description"]
     nothing = await h.slash("pod next", user="alice")
@@ -283,7 +286,10 @@ async def test_slash_alternatives_end_list_and_show(h):
 async def test_start_with_bad_options_changes_nothing(h):
     none = await h.slash("pod start", players="nobody here")
     assert none.ephemeral and "Mention the players" in none.content
-    too_many = await h.slash("pod start", players=" ".join(f"<@{n}>" for n in range(10**17, 10**17 + 9)))
+    for n in range(6):
+        h.add_member(f"extra{n}")
+    everyone = [h.user(name) for name in ("alice", "bob", "carol", *(f"extra{n}" for n in range(6)))]
+    too_many = await h.slash("pod start", players=" ".join(m.mention for m in everyone))
     assert too_many.ephemeral and "at most 8" in too_many.content
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_games") == 0
 

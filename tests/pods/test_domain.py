@@ -54,10 +54,13 @@ def test_life_changes_and_exact_total():
 
 def test_bad_amounts_change_nothing():
     game = Game()
-    for bad in ("abc", None, 0, 10**9, True):
+    for bad in ("abc", None, 0, True):
         with pytest.raises(PodError) as excinfo:
             game.add(pod.LIFE, player=BOB, amount=bad)
         assert excinfo.value.key == "pod.error.bad_amount"
+    with pytest.raises(PodError) as excinfo:
+        game.add(pod.LIFE, player=BOB, amount=10**9)
+    assert excinfo.value.key == "pod.error.out_of_range" and excinfo.value.values == {"low": -9999, "high": 9999}
     assert len(game.events) == 1 and game.state.player(BOB).life == 40
 
 
@@ -80,8 +83,20 @@ def test_players_join_before_the_first_turn_only_up_to_eight():
 
 def test_one_player_cannot_start():
     game = Game(players=(ALICE,))
+    with pytest.raises(PodError, match="too_few_players"):  # a new game (issue #13), and turn 1
+        pod.check_new_game(game.state)
     with pytest.raises(PodError, match="too_few_players"):
         game.start()
+
+
+def test_stored_events_beyond_todays_bounds_still_load():
+    """A game stored before the bounds existed replays, skipping only the refused change."""
+    events = [Event(1, pod.CREATE, ALICE, "t1", {"ruleset": "commander", "players": [
+                  {"user_id": ALICE, "name": "Alice"}, {"user_id": BOB, "name": "Bob"}]}),
+              Event(2, pod.LIFE, ALICE, "t2", {"player": BOB, "amount": 1_000_000}),
+              Event(3, pod.LIFE, ALICE, "t3", {"player": BOB, "amount": -2})]
+    state = replay(events)
+    assert state.player(BOB).life == 38 and state.last_seq == 3
 
 
 def test_seat_order_and_turns_skip_the_eliminated():
@@ -330,9 +345,10 @@ def test_event_target_names_whose_totals_change():
 def test_commander_damage_must_be_positive():
     game = _with_commanders()
     game.start()
-    for amount in (0, -3):
-        with pytest.raises(PodError, match=r"^pod\.error\.bad_amount"):
+    for amount in (0, -3):  # refused with the bounds named (issue #13)
+        with pytest.raises(PodError, match=r"^pod\.error\.out_of_range") as refused:
             game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=amount)
+        assert refused.value.values == {"low": 1, "high": pod.MAX_COMMANDER_HIT}
     assert game.state.player(BOB).life == 40 and game.state.life_log == []
 
 
@@ -436,7 +452,7 @@ def test_each_refusal_names_its_reason():
     assert _refusal(None, pod.LIFE, player=ALICE, amount=1) == "pod.error.no_game"
     assert _refusal(None, pod.UNDO, seqs=[1]) == "pod.error.no_game"
     assert _refusal(None, pod.CREATE, ruleset="modern", players=players) == "pod.error.unknown_ruleset"
-    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.bad_amount"
+    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.out_of_range"
     assert _refusal(None, pod.CREATE, ruleset="commander", players=players,
                     mulligan_style="mystery") == "pod.error.unknown_mulligan_style"
     assert _refusal(None, pod.CREATE, ruleset="commander", players=[]) == "pod.error.too_few_players"

@@ -129,7 +129,7 @@ async def test_bad_start_stores_nothing(db):
     service = PodService(db)
     with pytest.raises(PodError, match="unknown_ruleset"):
         await _start(service, ruleset="modern")
-    with pytest.raises(PodError, match="bad_amount"):
+    with pytest.raises(PodError, match="out_of_range"):
         await _start(service, starting_life=0)
     assert await db.scalar("SELECT COUNT(*) FROM pod_games") == 0
 

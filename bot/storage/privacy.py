@@ -1,0 +1,200 @@
+"""Members' data rights in SQL: everything stored about one member (export), and deleting a server's data.
+
+A server's rows are found through ``guild_id`` and the games, events and tournaments that carry it;
+children are deleted before their parents (foreign keys are on), all in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.storage.db import Database
+
+_POD_GAMES = "SELECT game_id FROM pod_games WHERE guild_id = :guild"
+_HYDRA_GAMES = "SELECT game_id FROM hydra_games WHERE guild_id = :guild"
+_CHALLENGE_GAMES = "SELECT game_id FROM challenge_games WHERE guild_id = :guild"
+_EVENTS = "SELECT event_id FROM hydra_events WHERE guild_id = :guild"
+_TOURNAMENTS = "SELECT tournament_id FROM tournaments WHERE guild_id = :guild"
+_TOURNAMENT_GAMES = f"SELECT game_id FROM tournament_games WHERE tournament_id IN ({_TOURNAMENTS})"
+_TOURNAMENT_PODS = f"SELECT pod_id FROM tournament_pods WHERE tournament_id IN ({_TOURNAMENTS})"
+
+# (table, condition) in deletion order: children first.
+GUILD_ROWS: tuple[tuple[str, str], ...] = (
+    ("tournament_votes", f"game_id IN ({_TOURNAMENT_GAMES})"),
+    ("tournament_game_players", f"game_id IN ({_TOURNAMENT_GAMES})"),
+    ("tournament_games", f"tournament_id IN ({_TOURNAMENTS})"),
+    ("tournament_mana_reports", f"game_id IN ({_POD_GAMES})"),
+    ("tournament_pod_seats", f"pod_id IN ({_TOURNAMENT_PODS})"),
+    ("tournament_pods", f"tournament_id IN ({_TOURNAMENTS})"),
+    ("tournament_entrants", f"tournament_id IN ({_TOURNAMENTS})"),
+    ("tournament_corrections", f"tournament_id IN ({_TOURNAMENTS})"),
+    ("tournaments", "guild_id = :guild"),
+    ("tournament_guild_settings", "guild_id = :guild"),
+    ("hydra_event_awards", f"event_id IN ({_EVENTS})"),
+    ("hydra_event_tables", f"event_id IN ({_EVENTS})"),
+    ("hydra_event_entrants", f"event_id IN ({_EVENTS})"),
+    ("hydra_events", "guild_id = :guild"),
+    ("hydra_actions", f"game_id IN ({_HYDRA_GAMES})"),
+    ("hydra_seats", f"game_id IN ({_HYDRA_GAMES})"),
+    ("hydra_games", "guild_id = :guild"),
+    ("challenge_actions", f"game_id IN ({_CHALLENGE_GAMES})"),
+    ("challenge_seats", f"game_id IN ({_CHALLENGE_GAMES})"),
+    ("challenge_games", "guild_id = :guild"),
+    ("pod_events", f"game_id IN ({_POD_GAMES})"),
+    ("pod_games", "guild_id = :guild"),
+    ("decks", "guild_id = :guild"),
+    ("guild_settings", "guild_id = :guild"),
+    ("guild_departures", "guild_id = :guild"),
+)
+
+# What one member's export holds: (section, SQL with :user). Games and events come whole (other players'
+# moves included), because a member's own moves mean nothing without them.
+USER_ROWS: tuple[tuple[str, str], ...] = (
+    ("settings", "SELECT * FROM user_settings WHERE user_id = :user"),
+    ("decks", "SELECT guild_id, name, raw_list, commanders, ruleset, status, created_at, updated_at FROM decks "
+              "WHERE user_id = :user"),
+    ("pod_games", "SELECT * FROM pod_games WHERE created_by = :user OR game_id IN (SELECT game_id FROM pod_events "
+                  "WHERE actor_id = :user) OR game_id IN (SELECT game_id FROM pod_events WHERE kind IN ('create', "
+                  "'join') AND data LIKE '%' || :user || '%')"),
+    ("hydra_seats", "SELECT * FROM hydra_seats WHERE user_id = :user"),
+    ("hydra_actions", "SELECT * FROM hydra_actions WHERE actor_id = :user"),
+    ("hydra_profile", "SELECT * FROM hydra_profiles WHERE user_id = :user"),
+    ("challenge_seats", "SELECT * FROM challenge_seats WHERE user_id = :user"),
+    ("challenge_actions", "SELECT * FROM challenge_actions WHERE actor_id = :user"),
+    ("hydra_event_entries", "SELECT * FROM hydra_event_entrants WHERE user_id = :user"),
+    ("hydra_event_awards", "SELECT * FROM hydra_event_awards WHERE user_id = :user"),
+    ("tournament_entries", "SELECT * FROM tournament_entrants WHERE user_id = :user"),
+    ("tournament_results", "SELECT * FROM tournament_game_players WHERE user_id = :user"),
+    ("tournament_votes_cast", "SELECT game_id, votee_id, cast_at FROM tournament_votes WHERE voter_id = :user"),
+    ("tournament_mana_reports", "SELECT * FROM tournament_mana_reports WHERE user_id = :user OR confirmed_by = :user"),
+    ("tournament_corrections", "SELECT * FROM tournament_corrections WHERE user_id = :user"),
+)
+
+
+DELETED_NAME = "deleted member"
+# Rows that are the member's alone: deleted. (table, user column)
+OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings", "user_id"),
+                                         ("hydra_profiles", "user_id"))
+# Where other players' records mention the member: the id becomes the pseudonym. (table, id column, name column)
+SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
+    ("pod_games", "created_by", None), ("pod_events", "actor_id", None),
+    ("hydra_games", "created_by", None), ("hydra_seats", "user_id", "name"), ("hydra_actions", "actor_id", None),
+    ("challenge_games", "created_by", None), ("challenge_seats", "user_id", "name"),
+    ("challenge_actions", "actor_id", None),
+    ("hydra_events", "created_by", None), ("hydra_event_entrants", "user_id", "name"),
+    ("hydra_event_awards", "user_id", None),
+    ("tournaments", "created_by", None), ("tournament_entrants", "user_id", "name"),
+    ("tournament_pod_seats", "user_id", None), ("tournament_game_players", "user_id", None),
+    ("tournament_votes", "voter_id", None), ("tournament_votes", "votee_id", None),
+    ("tournament_mana_reports", "user_id", None), ("tournament_mana_reports", "confirmed_by", None),
+    ("tournament_corrections", "user_id", None), ("tournament_corrections", "by_user_id", None),
+)
+
+
+def pseudonymise_json(value: Any, user_id: int, pseudonym: int) -> Any:
+    """``value`` (a pod event's data) with ``user_id`` replaced everywhere it can appear: as a number, in
+    a commander key ``"<owner>:<index>"``, and the display name stored beside it."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return pseudonym if value == user_id else value
+    if isinstance(value, str):
+        owner, _, index = value.partition(":")
+        return f"{pseudonym}:{index}" if index.isdigit() and owner == str(user_id) else value
+    if isinstance(value, list):
+        return [pseudonymise_json(v, user_id, pseudonym) for v in value]
+    if isinstance(value, dict):
+        out = {k: pseudonymise_json(v, user_id, pseudonym) for k, v in value.items()}
+        if "name" in out and (value.get("user_id") == user_id or value.get("player") == user_id):
+            out["name"] = DELETED_NAME
+        return out
+    return value
+
+
+class PrivacyRepository:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def _existing(self) -> set[str]:
+        rows = await self.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {r[0] for r in rows}
+
+    async def purge_guild(self, guild_id: int) -> dict[str, int]:
+        """Delete every row of the server; returns rows deleted per table (tables absent are skipped)."""
+        existing = await self._existing()
+        deleted: dict[str, int] = {}
+        async with self.db.transaction() as conn:
+            for table, condition in GUILD_ROWS:
+                if table in existing:
+                    cursor = await conn.execute(f"DELETE FROM {table} WHERE {condition}", {"guild": guild_id})
+                    deleted[table] = cursor.rowcount
+        return deleted
+
+    async def export_user(self, user_id: int) -> dict[str, Any]:
+        """Every stored row about ``user_id``, by section; a game's whole event log goes with it."""
+        existing = await self._existing()
+        out: dict[str, Any] = {}
+        for section, sql in USER_ROWS:
+            table = sql.split(" FROM ", 1)[1].split()[0]
+            if table in existing:
+                async with self.db.conn.execute(sql, {"user": user_id}) as cursor:  # named: :user repeats
+                    out[section] = [dict(row) for row in await cursor.fetchall()]
+        for game in out.get("pod_games", []):
+            rows = await self.db.fetchall("SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? "
+                                          "ORDER BY seq", (game["game_id"],))
+            game["events"] = [{**dict(r), "data": json.loads(r["data"])} for r in rows]
+        return out
+
+    async def delete_user(self, user_id: int, pseudonym: int) -> dict[str, int]:
+        """Delete the member's own rows and put ``pseudonym`` in their place wherever other players'
+        games, votes and results mention them (one transaction), so everyone else's standings stay."""
+        existing = await self._existing()
+        changed: dict[str, int] = {}
+        async with self.db.transaction() as conn:
+            for table, column in OWN_ROWS:
+                if table in existing:
+                    cursor = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+                    changed[table] = changed.get(table, 0) + cursor.rowcount
+            for table, column, name in SHARED_IDS:
+                if table in existing:
+                    rename = f", {name} = '{DELETED_NAME}'" if name else ""
+                    cursor = await conn.execute(f"UPDATE {table} SET {column} = ?{rename} WHERE {column} = ?",
+                                                (pseudonym, user_id))
+                    changed[table] = changed.get(table, 0) + cursor.rowcount
+            changed["pod_events"] = changed.get("pod_events", 0) + await self._pseudonymise_pods(conn, user_id,
+                                                                                                pseudonym)
+        return changed
+
+    @staticmethod
+    async def _pseudonymise_pods(conn: Any, user_id: int, pseudonym: int) -> int:
+        """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
+        pattern = f"%{user_id}%"
+        count = 0
+        async with conn.execute("SELECT game_id, seq, data FROM pod_events WHERE data LIKE ?", (pattern,)) as cursor:
+            rows = list(await cursor.fetchall())
+        for game_id, seq, data in rows:
+            rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)
+            if rewritten != data:
+                await conn.execute("UPDATE pod_events SET data = ? WHERE game_id = ? AND seq = ?",
+                                   (rewritten, game_id, seq))
+                count += 1
+        async with conn.execute("SELECT game_id, survivors FROM pod_games WHERE survivors LIKE ?",
+                                (pattern,)) as cursor:
+            for game_id, survivors in list(await cursor.fetchall()):
+                await conn.execute("UPDATE pod_games SET survivors = ? WHERE game_id = ?",
+                                   (json.dumps(pseudonymise_json(json.loads(survivors), user_id, pseudonym)),
+                                    game_id))
+        return count
+
+    async def mark_left(self, guild_id: int, at: str) -> None:
+        await self.db.execute("INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) "
+                              "ON CONFLICT (guild_id) DO NOTHING", (guild_id, at))
+
+    async def mark_returned(self, guild_id: int) -> None:
+        await self.db.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
+
+    async def departed_before(self, cutoff: str) -> list[int]:
+        rows = await self.db.fetchall("SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id",
+                                      (cutoff,))
+        return [int(r[0]) for r in rows]

@@ -1,0 +1,134 @@
+"""Recovery after a crash (issue #13): every message that lags its stored state catches up on start.
+
+Each test commits a change the way the bot does, but "dies" before Discord is told (the change goes
+through the service, not the cog), restarts the real bot on the same database, and checks that the
+board, vote or Hydra turn now shows the stored state and can be answered.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.domain import pod
+from bot.services.pods import PodService
+from bot.services.reconcile import Reconciler
+from bot.services.tournaments import TournamentService
+from bot.testing import DiscordHarness
+
+
+@pytest.fixture
+async def h(tmp_path):
+    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol", "dave")) as harness:
+        harness.bot.get_cog("Pods").updater.delay = 0
+        yield harness
+
+
+async def restarted(h) -> None:
+    await h.restart()
+    await h.bot.reconciled  # the pass runs in the background once the bot is ready
+    await h.settle()
+
+
+async def test_passes_are_registered_for_every_feature(h):
+    assert {"pods", "tournament votes", "hydra tables", "hydra events"} <= set(h.bot.reconciler.names)
+
+
+async def test_a_failing_pass_is_logged_and_the_others_still_run(caplog):
+    reconciler = Reconciler()
+
+    async def broken() -> int:
+        raise RuntimeError("boom")
+
+    async def fine() -> int:
+        return 2
+
+    reconciler.register("broken", broken)
+    reconciler.register("fine", fine)
+    assert await reconciler.run() == {"broken": -1, "fine": 2}
+    assert "reconcile pass broken failed" in caplog.text
+
+
+async def test_a_pod_board_behind_its_log_catches_up_on_start(h):
+    board = await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+    # Committed, then the bot died before editing the board:
+    await PodService(h.bot.db).change(1, h.user("alice").id, pod.LIFE, player=h.user("bob").id, amount=-7)
+    await restarted(h)
+    assert "2 bob (33)" in str(board.message.components)
+    assert await h.bot.db.scalar("SELECT shown_seq FROM pod_games WHERE game_id = 1") == 2
+    await h.click(board, label="-1", user="bob")  # and it is answerable
+    await h.bot.get_cog("Pods").updater.flush()
+    edits = len(board.message.history)
+    await restarted(h)  # nothing lags now: no further edit
+    assert len(board.message.history) == edits
+
+
+async def test_a_pod_stored_but_never_posted_gets_its_board(h):
+    channel = h.channel("games")
+    await PodService(h.bot.db).start_game(guild_id=h.guild.id, channel_id=channel.id, created_by=h.user("alice").id,
+                                          players=[(h.user("alice").id, "alice"), (h.user("bob").id, "bob")],
+                                          ruleset="commander")
+    await restarted(h)
+    (board,) = h.messages("games")
+    assert board.embeds[0]["title"] == "Pod #1 · commander"
+    assert (await h.bot.get_cog("Pods").service.get(1)).row.message_id == board.id
+    await h.click(board, label="+5", user="alice")
+
+
+async def _tournament_game(h) -> int:
+    await h.slash("tournament create", user="admin", name="Friday", channel="games")
+    for name in ("alice", "bob", "carol", "dave"):
+        await h.slash("tournament join", user=name, channel="games")
+    await h.slash("tournament pair", user="admin", channel="games")
+    tournament = await h.bot.get_cog("Tournaments").service.active(h.guild.id)
+    (pairing,) = await h.bot.get_cog("Tournaments").service.repo.pods(tournament.tournament_id, 1)
+    return pairing.game_id
+
+
+async def test_a_tournament_game_that_finished_just_before_a_crash_gets_its_vote(h):
+    game_id = await _tournament_game(h)
+    silent = PodService(h.bot.db)  # its notify goes nowhere: the bot died before telling the tournament
+    ids = [h.user(name).id for name in ("alice", "bob", "carol", "dave")]
+    await silent.change(game_id, ids[0], pod.NEXT_TURN, manager=True)
+    for user in ids[1:]:
+        await silent.change(game_id, user, pod.CONCEDE, player=user)
+    assert not [m for m in h.messages("games") if m.embeds and "democratic vote" in m.embeds[0]["title"]]
+    await restarted(h)
+    (vote,) = [m for m in h.messages("games") if m.embeds and "democratic vote" in m.embeds[0]["title"]]
+    assert (await h.bot.get_cog("Tournaments").service.game(game_id)).vote_open
+    ballot = await h.click(vote, label="Vote", user="bob")
+    assert ballot.ephemeral
+
+
+async def test_a_vote_closed_just_before_a_crash_shows_its_result_on_start(h):
+    game_id = await _tournament_game(h)
+    pods = h.bot.get_cog("Pods").service
+    ids = [h.user(name).id for name in ("alice", "bob", "carol", "dave")]
+    await pods.change(game_id, ids[0], pod.NEXT_TURN, manager=True)
+    for user in ids[1:]:
+        await pods.change(game_id, user, pod.CONCEDE, player=user)
+    await h.settle()
+    for task in [t for t in __import__("asyncio").all_tasks() if t.get_name() == "discord.py: on_pod_game_finished"]:
+        await task
+    await h.settle()
+    (vote,) = [m for m in h.messages("games") if m.embeds and "democratic vote" in m.embeds[0]["title"]]
+    await TournamentService(h.bot.db).close_vote(game_id)  # closed, then the bot died before showing it
+    await restarted(h)
+    assert vote.embeds[0]["title"] == f"Game {game_id}: result of the vote" and vote.components == []
+
+
+async def test_a_hydra_table_stuck_after_a_crash_is_asked_again(h):
+    hydra = h.bot.get_cog("Hydra")
+    hydra.fixed_seed = 5
+    lobby = await h.slash("hydra start", heads=2, window=0)
+    await h.click(lobby, label="Join", user="bob")
+    await h.click(lobby, label="Start", user="bob")
+    before = len(h.messages("general"))
+    # The action is stored; the bot dies before posting the Hydra's turn and its question.
+    await hydra.service.act(1, h.user("bob").id, "end")
+    await restarted(h)
+    turn = h.messages("general")[-1]
+    assert len(h.messages("general")) == before + 1
+    assert "The Hydra reveals and casts" in turn.content and "Counter it?" in turn.content
+    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM hydra_actions WHERE game_id = 1")
+    await h.click(turn, label="Default (pass)", user="bob")  # the pending question is answerable again
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM hydra_actions WHERE game_id = 1") == actions + 1

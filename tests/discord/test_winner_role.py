@@ -1,0 +1,40 @@
+"""``/config winner-role`` refuses a role that would be a way up (issue #13): a member with Manage
+Server but not Manage Roles could have the bot hand out Administrator to whoever won a Hydra event.
+(Whether the bot itself can give the role — Manage Roles, a role below its own — is checked too:
+tests/discord/test_discord_contract_fixes.py.)"""
+
+from __future__ import annotations
+
+from bot.testing import DiscordHarness
+
+
+async def settled_role(h):
+    return (await h.bot.guild_settings.get(h.guild.id)).winner_role_id
+
+
+async def test_dangerous_roles_are_refused_with_the_reason(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path) as h:
+        admins = h.add_role("Admins", permissions=["administrator"])
+        movers = h.add_role("Movers", permissions=["manage_roles", "manage_channels"])
+        refused = await h.slash("config winner-role", user="admin", role=admins)
+        assert refused.ephemeral and "it grants Administrator" in refused.content
+        refused = await h.slash("config winner-role", user="admin", role=movers, locale="ja")
+        assert "Manage Roles, Manage Channels" in refused.content and "勝者ロールにできません" in refused.content
+        everyone = h.guild.roles[h.guild.id]
+        refused = await h.slash("config winner-role", user="admin", role=everyone, locale="zh-CN")
+        assert "@everyone" in refused.content and "不能发放" in refused.content
+        assert await settled_role(h) is None
+
+
+async def test_a_role_above_the_setter_is_refused_unless_the_owner_sets_it(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path) as h:
+        champions = h.add_role("Champions")  # new roles land at the bottom: each later one goes under it
+        dave = h.add_member("dave", permissions="manage_guild")  # dave's own role, under Champions
+        slayers = h.add_role("Slayers")  # under dave's role
+        refused = await h.slash("config winner-role", user=dave, role=champions)
+        assert refused.ephemeral and "not below your own highest role" in refused.content
+        assert await settled_role(h) is None
+        accepted = await h.slash("config winner-role", user=dave, role=slayers)
+        assert slayers.mention in accepted.content and await settled_role(h) == slayers.id
+        owner = await h.slash("config winner-role", user="admin", role=champions)  # the owner is above all
+        assert champions.mention in owner.content and await settled_role(h) == champions.id
