@@ -32,6 +32,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, NamedTuple
 from xml.parsers import expat
 
@@ -252,9 +253,13 @@ _COMMANDER_MARK = "*CMDR*"
 _PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|#\\\x00-\x1f]*"
 _FAST_NAME = re.compile(_PLAIN_NAME)
 _FAST_ENTRY = re.compile(
-    rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})"
+    rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])"
+    r"(?P<prefix>\[[A-Za-z0-9_]{1,8}(?::[A-Za-z0-9★\-]*)?\][ \t]+)?"  # XMage "[C21:263] ", MTGO "[CMD] "
+    rf"(?P<name>{_PLAIN_NAME})"
     r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?P<marks>(?:[ \t]+\*[A-Za-z]+\*)*)"
-    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?")
+    r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>"
+    r"(?:[ \t]+\[(?P<category>[^\]]*)\])?"
+    r"(?:(?<![ \t])[ \t]*\|.*)?")  # Forge "|SET|1": the name ends at the first "|"
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
@@ -292,6 +297,7 @@ class _Reader:
                         tuple(dict.fromkeys(notes)))
 
 
+@lru_cache(maxsize=512)  # the same few header words and categories come back on every line and deck
 def section_for(word: str) -> Section | None:
     """The section a header word names ("Mainboard", "commanders", "Main deck"), else None."""
     return _SECTION_WORDS.get(word.lower().replace(" ", "").replace("_", ""))
@@ -395,9 +401,11 @@ def _read_common_entry(reader: _Reader, line: str, section: Section, number: int
     fast = _FAST_ENTRY.fullmatch(line)
     if fast is None:
         return False
-    count, name, marks, category = fast.groups()  # in pattern order; cheaper than by name
+    count, prefix, name, marks, category = fast.groups()  # in pattern order; cheaper than by name
     if len(name) > MAX_NAME_LENGTH:
         return False
+    if prefix is not None and ":" in prefix:
+        reader.format = "xmage"
     if category is not None:
         section = _category_section(category) or section
     if marks and _COMMANDER_MARK in marks.upper():
@@ -488,6 +496,7 @@ def _strip_suffixes(body: str) -> tuple[str, Section | None]:
 _CATEGORY_END = re.compile(r"[{,;]")
 
 
+@lru_cache(maxsize=512)  # Archidekt and CSV name a category on every row: "Spell", "mainboard"
 def _category_section(category: str) -> Section | None:
     """Archidekt's first category names the section: "Commander{top}", "Maybeboard{noDeck}{noPrice}".
 
@@ -626,13 +635,13 @@ def parse_xml(text: str) -> Decklist:
 def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: Section, number: int) -> None:
     """One card element: its count attribute must be a number, its name a card name."""
     quantity, name = (quantity or "").strip(), (name or "").strip()
-    if quantity.isdecimal() and 0 < int(quantity) <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH \
-            and _FAST_NAME.fullmatch(name):
-        entry = DeckLine(int(quantity), name, section, number)  # the common case, nothing to explain
+    count = int(quantity) if quantity.isdecimal() else 0
+    if 0 < count <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
+        entry = DeckLine(count, name, section, number)  # the common case, nothing to explain
         reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
         return
     shown = f'<card quantity="{quantity}" name="{name}">'
     if not quantity.isdecimal():
         reader.issue(number, shown, "bad_count")
         return
-    _add_entry(reader, int(quantity), name, section, number, shown)
+    _add_entry(reader, count, name, section, number, shown)
