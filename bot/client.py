@@ -165,6 +165,15 @@ class PodkeeperBot(commands.Bot):
 
     # -- helpers for cogs ----------------------------------------------------------------------
 
+    def latency_for(self, guild: discord.Guild | None) -> float:
+        """Gateway latency of the connection that serves ``guild``: its own shard's when sharded (the
+        average over all shards, ``latency``, says little about this server); ``latency`` otherwise."""
+        if guild is not None and isinstance(self, discord.AutoShardedClient):
+            shard = self.get_shard(guild.shard_id)
+            if shard is not None:
+                return shard.latency
+        return self.latency
+
     async def language_for(self, interaction: discord.Interaction) -> str:
         """The language of every reply to ``interaction``, private or public (see ``language_choice``)."""
         return (await self.language_choice(interaction)).language
@@ -246,6 +255,22 @@ class PodkeeperBot(commands.Bot):
                     interaction.channel_id, original.text, lacking or "role order")
         await send_ephemeral(interaction, message)
         return True
+
+
+class ShardedPodkeeperBot(PodkeeperBot, commands.AutoShardedBot):
+    """``PodkeeperBot`` running several gateway shards in one process (``[discord] shard_count``/``shard_ids``).
+
+    Only the connection differs: discord.py's AutoShardedClient opens one websocket per shard and routes
+    every guild's events to the right one; cogs see one client with every guild of those shards."""
+
+
+def make_bot(config: Config, **options: Any) -> PodkeeperBot:
+    """The bot ``config`` asks for: a plain one-connection bot unless a shard count is configured, so an
+    unsharded bot behaves exactly as before (no shard in IDENTIFY, no /gateway/bot shard query)."""
+    if not config.shard_count:
+        return PodkeeperBot(config, **options)
+    return ShardedPodkeeperBot(config, shard_count=config.shard_count,
+                               shard_ids=list(config.shard_ids or range(config.shard_count)), **options)
 
 
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order

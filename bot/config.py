@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.shards import ShardSpecError, parse_shard_ids, validate_shards
+
 RULESETS = ("commander", "edh-2010", "duel-zh")
 LOCALES = ("en", "ja", "zh-Hans", "zh-Hant")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -44,6 +46,12 @@ SETTINGS: tuple[Setting, ...] = (
             "environment variable; never commit it.", secret=True),
     Setting("discord", "dev_guild_id", int, 0, "A server (guild) id for instant slash-command sync while developing; "
             "0 syncs globally (can take up to an hour to show)."),
+    Setting("discord", "shard_count", int, 0, "How many gateway shards the bot has in total (Discord needs one per "
+            "~2,500 servers); 0 = no sharding, one plain connection. Same as `podkeeper run --shard-count`.",
+            minimum=0),
+    Setting("discord", "shard_ids", str, "", "Which of those shards this process runs, as ids and ranges like "
+            "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
+            "database need the PostgreSQL backend (not built yet): with SQLite run every shard in one process."),
     Setting("database", "path", str, "data/podkeeper.sqlite3", "The SQLite database file (created on first start)."),
     Setting("cards", "path", str, "", "Card data to import when the card tables are empty; empty = the bundled "
             "data set in assets/cards/."),
@@ -90,6 +98,15 @@ class Config:
     @property
     def dev_guild_id(self) -> int:
         return self.get("discord", "dev_guild_id")
+
+    @property
+    def shard_count(self) -> int:
+        return self.get("discord", "shard_count")
+
+    @property
+    def shard_ids(self) -> tuple[int, ...]:
+        """The shards this process runs; ``()`` = all of ``shard_count`` (or no sharding when that is 0)."""
+        return parse_shard_ids(self.get("discord", "shard_ids"))
 
     @property
     def database_path(self) -> Path:
@@ -254,7 +271,17 @@ def load_config(path: str | Path | None = None, environ: dict[str, str] | None =
         if raw is not None:
             values[(setting.section, setting.key)] = _coerce(setting, raw, "the environment")
             sources.append("environment")
-    return Config(values, " < ".join(dict.fromkeys(sources)))
+    config = Config(values, " < ".join(dict.fromkeys(sources)))
+    check_shards(config)
+    return config
+
+
+def check_shards(config: Config) -> None:
+    """The shard settings must agree with each other (ids within the count), whichever source gave them."""
+    try:
+        validate_shards(config.shard_count, config.shard_ids)
+    except ShardSpecError as exc:
+        raise ConfigError(f"[discord] shard_count / shard_ids ({config.source}): {exc}") from None
 
 
 def example_toml() -> str:

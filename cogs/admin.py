@@ -65,7 +65,7 @@ class AdminCog(commands.Cog):
     @app_commands.command(name="ping", description=_T("Check that the bot is alive"))
     async def ping(self, interaction: discord.Interaction) -> None:
         tr = await self._tr(interaction)
-        latency = self.bot.latency
+        latency = self.bot.latency_for(interaction.guild)  # type: ignore[attr-defined]
         shown = "–" if not math.isfinite(latency) else f"{latency * 1000:.0f}"
         await interaction.response.send_message(tr("admin.ping", latency=shown, version=podkeeper.__version__),
                                                 ephemeral=True)

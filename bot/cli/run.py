@@ -10,7 +10,8 @@ import signal
 import sys
 from typing import Any
 
-from bot.config import Config
+from bot.config import Config, ConfigError
+from bot.shards import ShardSpecError, validate_shards
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,12 @@ To run it in your server:
 """
 
 
+# Gateway close codes by which Discord refuses a shard set-up (https://discord.com/developers/docs/topics/
+# opcodes-and-status-codes#gateway-gateway-close-event-codes).
+SHARD_REFUSALS = {4010: "invalid shard (an id not below the shard count)",
+                  4011: "sharding required (too many servers for this shard count)"}
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "run", help="start the bot (without a token: explain what to configure and start the sandbox)",
@@ -36,11 +43,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-sync", action="store_true", help="do not sync slash commands at start")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="without a token, only print what to configure instead of starting the sandbox")
+    parser.add_argument("--shard-count", type=int, metavar="N",
+                        help="total gateway shards of the bot (overrides [discord] shard_count; 0 = no sharding)")
+    parser.add_argument("--shard-ids", metavar="IDS",
+                        help="the shards this process runs, e.g. 0-3 or 0-3,6 (overrides [discord] shard_ids; "
+                             "default all)")
     parser.set_defaults(func=run_command)
 
 
+def with_shard_options(config: Config, args: argparse.Namespace) -> Config:
+    """``config`` with ``--shard-count``/``--shard-ids`` applied and checked together (ConfigError if not)."""
+    overrides: dict[str, object] = {}
+    if args.shard_count is not None:
+        overrides["discord__shard_count"] = args.shard_count
+    if args.shard_ids is not None:
+        overrides["discord__shard_ids"] = args.shard_ids
+    if not overrides:
+        return config
+    changed = config.with_values(**overrides)
+    try:
+        validate_shards(changed.shard_count, changed.shard_ids)
+    except ShardSpecError as exc:
+        raise ConfigError(f"--shard-count / --shard-ids: {exc}") from None
+    return changed
+
+
 def run_command(args: argparse.Namespace) -> int:
-    config: Config = args.config_obj
+    config = with_shard_options(args.config_obj, args)
     if not config.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         if args.no_sandbox:
@@ -57,13 +86,13 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
     """Run the bot until it is closed or the process gets SIGINT/SIGTERM."""
     import discord
 
-    from bot.client import PodkeeperBot
+    from bot.client import make_bot
     from bot.storage.db import Database
 
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops
     # here with a clear message instead of connecting and applying every press a second time.
     database = await Database.open(config.database_path, exclusive=True)
-    bot = PodkeeperBot(config, sync_commands=sync, **bot_options)
+    bot = make_bot(config, sync_commands=sync, **bot_options)
     bot.db = database
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
@@ -86,6 +115,12 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
         return 1
     except discord.PrivilegedIntentsRequired:
         print("podkeeper: Discord refused the requested intents.", file=sys.stderr)
+        return 1
+    except discord.ConnectionClosed as exc:
+        if exc.code not in SHARD_REFUSALS:
+            raise
+        print(f"podkeeper: Discord refused the shards: {SHARD_REFUSALS[exc.code]} (close code {exc.code}). "
+              f"Check --shard-count / [discord] shard_count.", file=sys.stderr)
         return 1
     finally:
         stopper.cancel()

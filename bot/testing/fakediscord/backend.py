@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bot.invite import permissions_integer
+from bot.shards import shard_of
 from bot.testing.fakediscord import contract
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.model import (
@@ -156,6 +157,10 @@ class FakeDiscord:
         # The bot's own role in every guild it joins: what the invite link asks for (README), unless told.
         self.bot_permissions = permissions_integer() if bot_permissions is None else bot_permissions
         self.rate_limiter = ChannelRateLimiter(*rate_limit) if rate_limit else None
+        # Sharding, as Discord does it: /gateway/bot recommends a shard per ``guilds_per_shard`` guilds and a
+        # session that would hold more than ``max_guilds_per_session`` is closed with 4011 (tests lower both).
+        self.guilds_per_shard = 1000
+        self.max_guilds_per_session = 2500
         self.refusals: list[Request] = []  # requests Discord refused (400/403/413): the bot broke a rule
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._routes: list[Route] = self._build_routes()
@@ -169,9 +174,10 @@ class FakeDiscord:
         return new
 
     def add_guild(self, name: str = "Test Server", *, owner: FakeUser | None = None,
-                  locale: str = "en-US") -> FakeGuild:
+                  locale: str = "en-US", shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild the bot is in; ``shard=(id, count)`` picks an id whose events go to that shard."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '')}-owner")
-        gid = self.snowflake()
+        gid = self.snowflake() if shard is None else self._snowflake_on_shard(*shard)
         new = FakeGuild(gid, name, owner.id, preferred_locale=locale)
         new.roles[gid] = FakeRole(gid, "@everyone", EVERYONE_PERMISSIONS, position=0)
         self.guilds[gid] = new
@@ -180,6 +186,15 @@ class FakeDiscord:
         bot_role.managed = True
         self.add_member(new, self.bot_user, roles=[bot_role])
         return new
+
+    def _snowflake_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A fresh id whose timestamp part (``id >> 22``) puts it on ``shard_id`` of ``shard_count``: a few
+        milliseconds ahead at most, and ids made later are larger still (ids keep increasing)."""
+        candidate = self.snowflake()
+        millis = (candidate >> 22) + (shard_id - shard_of(candidate, shard_count)) % shard_count
+        candidate = (millis << 22) | (candidate & 0x3FFFFF)
+        self.snowflake.skip_to(candidate)
+        return candidate
 
     def add_channel(self, guild: FakeGuild, name: str, *, kind: int = 0, parent: FakeChannel | None = None,
                     owner_id: int | None = None, channel_id: int | None = None) -> FakeChannel:
@@ -451,8 +466,12 @@ class FakeDiscord:
     def _gateway_url(self) -> str:
         return self.base_url.replace("http", "ws", 1) + "/ws"
 
+    def recommended_shards(self) -> int:
+        """What ``GET /gateway/bot`` recommends: one shard per ``guilds_per_shard`` guilds (at least one)."""
+        return max(1, -(-len(self.guilds) // self.guilds_per_shard))
+
     def _gateway_bot(self) -> dict[str, Any]:
-        return {"url": self._gateway_url(), "shards": 1,
+        return {"url": self._gateway_url(), "shards": self.recommended_shards(),
                 "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
 
     # -- messages ----------------------------------------------------------------------------------

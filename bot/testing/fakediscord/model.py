@@ -53,8 +53,14 @@ class SnowflakeFactory:
         self._counter = itertools.count()
 
     def __call__(self) -> int:
-        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        millis = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._floor)
         return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
+    _floor = 0
+
+    def skip_to(self, snowflake: int) -> None:
+        """Never again make an id with an earlier timestamp than ``snowflake`` (ids stay increasing)."""
+        self._floor = max(self._floor, snowflake >> 22)
 
 
 def permission_value(permissions: int | str | list[str] | tuple[str, ...] | None) -> int:

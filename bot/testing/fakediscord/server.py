@@ -20,13 +20,14 @@ import json
 import logging
 import time
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import aiohttp
 import yarl
 from aiohttp import web
 
+from bot.shards import shard_of
 from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.backend import FakeDiscord, Response, Upload
 from bot.testing.fakediscord.commands import CommandCatalog
@@ -35,6 +36,17 @@ from bot.testing.fakediscord.model import FakeGuild
 
 log = logging.getLogger(__name__)
 HEARTBEAT_INTERVAL_MS = 41250
+INVALID_SHARD = 4010  # Discord's gateway close codes for a shard set-up it refuses
+SHARDING_REQUIRED = 4011
+
+
+def event_guild_id(event: str, data: Any) -> int | None:
+    """The guild a gateway event belongs to (``guild_id``, or the guild itself for GUILD_CREATE and
+    friends); None for direct messages and session events (READY)."""
+    if not isinstance(data, dict):
+        return None
+    guild_id = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+    return int(guild_id) if guild_id else None
 
 
 class GatewaySession:
@@ -46,7 +58,17 @@ class GatewaySession:
         self.sequence = 0
         self.identified = False
         self.identify: dict[str, Any] = {}
+        self.shard: tuple[int, int] | None = None  # (id, count) from IDENTIFY; None = unsharded, gets everything
+        self.events: list[tuple[str, int | None]] = []  # (event, guild id) dispatched, so tests can check routing
         self._lock = asyncio.Lock()
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session gets events of ``guild_id``: Discord sends a guild's events only to shard
+        ``(guild_id >> 22) % count``, and direct messages (no guild) only to shard 0."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
 
     async def send(self, payload: dict[str, Any]) -> None:
         async with self._lock:
@@ -63,6 +85,7 @@ class GatewaySession:
                 await self.ws.send_str(data.decode())
 
     async def dispatch(self, event: str, data: Any) -> None:
+        self.events.append((event, event_guild_id(event, data)))
         await self.send({"op": 0, "t": event, "d": data})
 
 
@@ -75,6 +98,7 @@ class FakeDiscordServer:
         self.sessions: list[GatewaySession] = []
         self.identified = asyncio.Event()
         self.identify_count = 0
+        self.refused_identifies: list[tuple[Any, int]] = []  # (IDENTIFY's shard, close code) refused
         self.heartbeats = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -193,20 +217,43 @@ class FakeDiscordServer:
     async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
         session.identify = data
         self.identify_count += 1
+        refusal = self._shard_refusal(data.get("shard"))
+        if refusal is not None:
+            self.refused_identifies.append((data.get("shard"), refusal[0]))
+            await session.ws.close(code=refusal[0], message=refusal[1].encode())
+            return
+        session.shard = tuple(data["shard"]) if data.get("shard") else None  # type: ignore[assignment]
+        guilds = [g for g in self.fake.guilds.values() if session.receives(g.id)]
         ready: dict[str, Any] = {
             "v": 10, "user": P.user(self.fake.bot_user), "session_id": f"fake-session-{self.identify_count}",
-            "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(g), "unavailable": True}
-                                                               for g in self.fake.guilds],
+            "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(g.id), "unavailable": True}
+                                                               for g in guilds],
             "application": {"id": str(self.fake.application_id), "flags": 0}, "private_channels": [],
             "relationships": [], "presences": [], "geo_ordered_rtc_regions": [],
         }
         if data.get("shard"):
             ready["shard"] = data["shard"]
         await session.dispatch("READY", ready)
-        for guild in self.fake.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", P.guild(guild))
         session.identified = True
         self.identified.set()
+
+    def _shard_refusal(self, shard: Any) -> tuple[int, str] | None:
+        """Discord's answer to IDENTIFY's ``shard`` field: a malformed pair or an id outside the count is
+        4010 Invalid shard; a session that would hold more than ``max_guilds_per_session`` guilds is
+        4011 Sharding required. None when the shard is accepted."""
+        count = 1
+        if shard is not None:
+            valid = (isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
+                     and shard[1] >= 1 and 0 <= shard[0] < shard[1])
+            if not valid:
+                return INVALID_SHARD, "Invalid shard."
+            count = shard[1]
+        per_session = -(-len(self.fake.guilds) // count)
+        if per_session > self.fake.max_guilds_per_session:
+            return SHARDING_REQUIRED, "Sharding required."
+        return None
 
     async def _member_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:
         guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
@@ -217,25 +264,37 @@ class FakeDiscordServer:
             "chunk_index": 0, "chunk_count": 1, "nonce": data.get("nonce")})
 
     def _on_event(self, event: str, data: dict[str, Any]) -> None:
-        for session in self.sessions:
-            if session.identified:
-                asyncio.get_running_loop().create_task(session.dispatch(event, data))
+        for session in self._receivers(event, data):
+            asyncio.get_running_loop().create_task(session.dispatch(event, data))
+
+    def _receivers(self, event: str, data: dict[str, Any]) -> list[GatewaySession]:
+        """The live sessions that get ``event``: only the shard of the guild it belongs to."""
+        guild_id = event_guild_id(event, data)
+        return [s for s in self.sessions if s.identified and not s.ws.closed and s.receives(guild_id)]
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event to every connected bot session."""
-        live = [s for s in self.sessions if s.identified and not s.ws.closed]
+        """Send a gateway event to the connected bot sessions that should get it (its guild's shard)."""
+        live = self._receivers(event, data)
         if not live:
-            raise HarnessError(f"no bot is connected to the fake gateway to receive {event}")
+            raise HarnessError(f"no bot is connected to the fake gateway to receive {event}"
+                               + (f" for guild {data['guild_id']}" if data.get("guild_id") else ""))
         for session in live:
             await session.dispatch(event, data)
 
-    async def wait_until_connected(self, timeout: float = 30.0) -> None:
-        """Wait for a bot session that has identified (READY and GUILD_CREATE sent)."""
+    async def wait_until_connected(self, timeout: float = 30.0, *, shards: Iterable[int] = ()) -> None:
+        """Wait for a bot session that has identified (READY and GUILD_CREATE sent); with ``shards``, for
+        an identified session of each of those shard ids."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not any(s.identified and not s.ws.closed for s in self.sessions):
+        wanted = set(shards)
+        while True:
+            live = [s for s in self.sessions if s.identified and not s.ws.closed]
+            connected = {s.shard[0] for s in live if s.shard is not None}
+            if (live and not wanted) or (wanted and wanted <= connected):
+                return
             if loop.time() > deadline:
-                raise TimeoutError("the bot did not connect to the fake gateway")
+                raise TimeoutError(f"the bot did not connect to the fake gateway (shards {sorted(wanted)} wanted, "
+                                   f"{sorted(connected)} connected)")
             await asyncio.sleep(0.02)
 
 
