@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import json
 from collections import Counter
-from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
