@@ -202,7 +202,11 @@ class CardDatabase:
         cards = with_printed_names(cards, await self.repository.printed_names(), overwrite=False)
         kept = sum(1 for c in cards if c.printed_names) - before
         index = await asyncio.to_thread(_checked_index, cards, imported.source)  # before the swap
-        count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format)
+        try:  # replace_all is one transaction: a failed write rolls back and the old cards stay
+            count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format)
+        except UnicodeEncodeError:  # "\ud800" in the JSON: a lone surrogate SQLite cannot store
+            raise CardImportError(f"{imported.source}: holds text that is not valid Unicode (a lone "
+                                  f"surrogate); nothing was changed") from None
         self.index = index
         self.version = await self.repository.version()
         await self._store_snapshot()

@@ -314,7 +314,12 @@ def _mtgjson_records(text: IO[str], where: str) -> Iterator[Record]:
             if not isinstance(faces, list) or not faces or not all(isinstance(f, dict) for f in faces):
                 raise CardImportError(f"{where}: data[{name!r}] is not a list of card faces; is this "
                                       f"MTGJSON AtomicCards.json?")
-            for record in mtgjson_to_scryfall(name, faces):
+            try:  # a face's fields may be any JSON ("foreignData": "ja"); the converter expects MTGJSON's shapes
+                records = mtgjson_to_scryfall(name, faces)
+            except (AttributeError, TypeError, ValueError, KeyError):
+                raise CardImportError(f"{where}: data[{name!r}] has a field of the wrong type; is this "
+                                      f"MTGJSON AtomicCards.json?") from None
+            for record in records:
                 yield number, record
     stream.expect_end()
     if not saw_data:
@@ -457,9 +462,16 @@ class _Collector:
         self.skipped = 0
 
     def add(self, number: int, record: dict[str, Any]) -> None:
-        if not isinstance(record.get("layout") or "", str):
+        """Add one record; any field of the wrong shape (``"lang": []``, ``"printings": 5``) is a clear error."""
+        if not isinstance(record.get("layout", ""), str):
             raise CardImportError(f"{self._where}: record {number} is not a card (layout is "
                                   f"{type(record['layout']).__name__}, not text)")
+        try:
+            self._add(number, record)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise CardImportError(f"{self._where}: record {number} is not a card ({_describe(exc)})") from None
+
+    def _add(self, number: int, record: dict[str, Any]) -> None:
         if record.get("layout") in _SKIPPED_LAYOUTS:
             self.skipped += 1
             return

@@ -165,7 +165,9 @@ def decode(data: bytes | str) -> str:
     UTF-8 (with or without BOM) is expected; UTF-16 is accepted when it carries a BOM (Windows
     Notepad's "Unicode"). Line ends are normalised to ``\\n``.
     """
-    size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
+    if isinstance(data, str):  # a lone surrogate cannot be shown or stored: it is refused like binary
+        data = data.encode("utf-8", "surrogatepass")
+    size = len(data)
     if size > MAX_BYTES:
         raise DecklistRefused("too_large", size=size, limit=MAX_BYTES)
     if isinstance(data, bytes):
@@ -461,7 +463,12 @@ def _split_count(body: str) -> tuple[int, str]:
     rest = parts[1] if len(parts) > 1 else ""
     if rest[:1] in _TIMES and rest[1:2].isspace() and not head.endswith(_TIMES):
         rest = rest[2:].lstrip()
-    return int(digits), rest
+    return _count_value(digits), rest
+
+
+def _count_value(digits: str) -> int:
+    """A decimal count as a number; thousands of digits would make ``int`` raise, so they read as too many."""
+    return int(digits) if len(digits) <= 9 else MAX_COUNT + 1
 
 
 def _strip_suffixes(body: str) -> tuple[str, Section | None]:
@@ -588,7 +595,7 @@ def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | N
     section = Section.MAIN
     if "section" in columns and columns["section"] < len(cells):
         section = _category_section(cells[columns["section"]]) or Section.MAIN
-    _add_entry(reader, int(count_text), name, section, number, original)
+    _add_entry(reader, _count_value(count_text), name, section, number, original)
 
 
 # -- XML: MTGO .dek, Cockatrice .cod ---------------------------------------------------------------
@@ -635,7 +642,7 @@ def parse_xml(text: str) -> Decklist:
 def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: Section, number: int) -> None:
     """One card element: its count attribute must be a number, its name a card name."""
     quantity, name = (quantity or "").strip(), (name or "").strip()
-    count = int(quantity) if quantity.isdecimal() else 0
+    count = _count_value(quantity) if quantity.isdecimal() else 0
     if 0 < count <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
         entry = DeckLine(count, name, section, number)  # the common case, nothing to explain
         reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
