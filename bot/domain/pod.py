@@ -88,7 +88,8 @@ CONCEDE = "concede"
 DRAW_VOTE = "draw_vote"
 STOP = "stop"
 UNDO = "undo"
-SWAP = "swap"  # a sideboard swap (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
+SWAP = "swap"  # sideboard swaps (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
+MAX_SWAPS_AT_ONCE = 10  # one SWAP event: a sideboard holds 10 cards (D7)
 
 
 class PodError(DomainError):
@@ -462,15 +463,26 @@ def _apply_commanders(state: PodState, event: Event) -> None:
     state.declared.setdefault(player.user_id, event.at)  # opens the sideboard window (T1)
 
 
+def swaps_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The swaps of one SWAP event: a batch ``{"swaps": [{"out", "in", "count"}, ...]}`` (stored as one
+    event, so a pasted batch is all or nothing), or one swap ``{"out", "in", "count"}`` (older events)."""
+    listed = data["swaps"] if "swaps" in data else [data]
+    return [{"out": str(s["out"]), "in": str(s["in"]), "count": s.get("count", 1)} for s in listed]
+
+
 def _apply_swap(state: PodState, event: Event) -> None:
-    """A sideboard swap in the pre-game step, before the opening hands (D7, T1). The service checked
-    it against the player's deck and the window; the fold keeps it for the record and for undo."""
+    """Sideboard swaps in the pre-game step, before the opening hands (D7, T1). The service checked
+    them against the player's deck and the window; the fold keeps them for the record and for undo."""
     _before_mulligans(state)
     player = state.player(int(event.data["player"]))
     if not player.deck:
         raise PodError("sideboard.error.no_deck")
-    state.swaps.append({"player": player.user_id, "out": str(event.data["out"]), "in": str(event.data["in"]),
-                        "count": _amount(event.data.get("count", 1), minimum=1, maximum=10)})  # D7: 10 at most
+    swaps = swaps_of(event.data)
+    if not 1 <= len(swaps) <= MAX_SWAPS_AT_ONCE:
+        raise PodError("bad_amount")
+    for swap in swaps:
+        state.swaps.append({"player": player.user_id, "out": swap["out"], "in": swap["in"],
+                            "count": _amount(swap["count"], minimum=1, maximum=10)})  # D7: 10 at most
 
 
 def _apply_mulligan(state: PodState, event: Event) -> None:

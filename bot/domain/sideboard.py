@@ -23,11 +23,11 @@ from typing import Any
 
 from bot.domain.decklist import DeckLine, Section
 from bot.domain.errors import DomainError
+from bot.domain.pod import MAX_SWAPS_AT_ONCE as MAX_SWAPS  # more at once can only repeat or undo each other
 from bot.domain.rules import ResolvedDeck, Verdict, check_deck, get_ruleset
 from bot.domain.rules.deck import DeckCard
 
 WINDOW = timedelta(minutes=3)  # T1 / 001: "3 minutes after the commanders are announced"
-MAX_SWAPS = 10  # a sideboard holds 10 cards (D7): more swaps at once can only repeat or undo each other
 MAX_LINE = 200
 
 _ARROW = re.compile(r"\s*(?:->|=>|→|＞|>)\s*")

@@ -192,14 +192,15 @@ class MatchService:
 
     async def window(self, game: LoadedGame) -> Window:
         """Whether swaps are allowed in this game now (closed once the mulligans or turn 1 began)."""
-        state = game.state
+        return self._window(game.state, await self.sideboard_rule(game.row.guild_id))
+
+    def _window(self, state: PodState, rule_on: bool) -> Window:
         everyone = [p.user_id for p in state.players]
         declared = [state.declared[u] for u in everyone if u in state.declared]
         declared_at = max(declared, key=parse_time) if declared and len(declared) == len(everyone) else None
         number = (state.match or {}).get("game") or 1
         return swap_window(started=state.started or state.mulligan is not None or state.finished,
-                           between_games=number >= 2, rule_on=await self.sideboard_rule(game.row.guild_id),
-                           declared_at=declared_at, now=self.now())
+                           between_games=number >= 2, rule_on=rule_on, declared_at=declared_at, now=self.now())
 
     async def _check(self, game: LoadedGame, user_id: int, new: Sequence[Swap]) -> SwapVerdict:
         """The player's registered deck with the match's swaps so far, then ``new``, checked in the pool."""
@@ -218,16 +219,29 @@ class MatchService:
         return await self._check(game, user_id, ())
 
     async def swap(self, game_id: int, actor: int, swaps: Sequence[Swap]) -> tuple[LoadedGame, SwapVerdict]:
-        """Check ``swaps`` (the window, the rules of D7, the deck's legality) and store them as pod events.
+        """Check ``swaps`` (the window, the rules of D7, the deck's legality) and store them as ONE pod event.
 
-        Raises SwapError (or PodError) and stores nothing when any of them is refused."""
+        All or nothing: the batch is one event in one transaction, and under the game's lock the window
+        and the player's swaps so far are checked again on the current log, so a mulligan, the deadline
+        or another swap that came in while the deck was being checked refuses the whole batch. Raises
+        SwapError (or PodError) and stores nothing when any swap is refused."""
         game = await self.pods.get(game_id)
         if not game.state.is_player(actor):
             raise SwapError("not_a_player")
-        window = await self.window(game)
+        rule_on = await self.sideboard_rule(game.row.guild_id)
+        window = self._window(game.state, rule_on)
         if not window.open:
             raise SwapError(window.reason)
+        before = pod.played_swaps(game.state).get(actor, [])
         verdict = await self._check(game, actor, swaps)
-        for swap in swaps:
-            game = await self.pods.change(game_id, actor, pod.SWAP, player=actor, **swap.as_data())
+
+        def still_valid(current: LoadedGame) -> None:
+            now = self._window(current.state, rule_on)
+            if not now.open:
+                raise SwapError(now.reason)
+            if pod.played_swaps(current.state).get(actor, []) != before:
+                raise SwapError("changed_meanwhile")
+
+        game = await self.pods.change(game_id, actor, pod.SWAP, guard=still_valid, player=actor,
+                                      swaps=[swap.as_data() for swap in swaps])
         return game, verdict

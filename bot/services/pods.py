@@ -155,11 +155,16 @@ class PodService:
     # -- changing ---------------------------------------------------------------------------------
 
     async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
-                     **data: Any) -> LoadedGame:
-        """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused."""
+                     guard: Callable[[LoadedGame], None] | None = None, **data: Any) -> LoadedGame:
+        """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused.
+
+        ``guard`` re-checks, under the game's lock and on its current log, what a caller judged before
+        taking the lock (a sideboard window, the swaps so far): it raises to refuse the change."""
         def build(loaded: LoadedGame) -> Event:
             event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
             self._check_permission(loaded, actor, event, manager)
+            if guard is not None:
+                guard(loaded)
             return event
 
         return await self._commit_fresh(game_id, build)

@@ -86,7 +86,7 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     assert "\\*\\*xxx" in typed.text and "…" in typed.text  # echoed escaped and cut, not as Markdown
 
     history = await h.slash("pod history", user="alice")
-    assert "swapped 1 × Anger (out) for Lightning Bolt (in)" in history.text
+    assert "swapped (out → in): 1 × Anger → Lightning Bolt; 1 × Mountain → Badlands" in history.text
 
     await h.click(board, label="Start", user="alice")
     refused = await h.slash("sideboard swap", user="bob", out="Anger", into="Chaos Warp")

@@ -195,8 +195,9 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
         await matches.swap(game2.game_id, BOB, [Swap("Kaalia of the Vast", "Duress")])
     with pytest.raises(SwapError, match="not_a_player"):
         await matches.swap(game2.game_id, STRANGER, [Swap("Anger", "Duress")])
-    undone = await pods.undo(game2.game_id, ALICE)  # a swap is undone like any change
-    assert [s["out"] for s in undone.state.swaps] == ["Anger"]
+    undone = await pods.undo(game2.game_id, ALICE)  # a batch is undone like any change: as a whole
+    assert undone.state.swaps == []
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt")])
     await _play(pods, game2.game_id, BOB)
     record = (await pods.get(game2.game_id)).record
     assert record.swaps == {ALICE: [{"out": "Anger", "in": "Lightning Bolt", "count": 1}]}
@@ -268,3 +269,69 @@ async def test_the_window_waits_for_every_declaration_and_the_rule_switch(db, cl
     await matches.set_sideboard_rule(GUILD, False)
     with pytest.raises(SwapError, match="not_allowed"):
         await matches.swap(game.game_id, ALICE, [Swap("Anger", "Duress")])
+
+
+# -- a pasted batch is all or nothing -------------------------------------------------------------
+
+async def _game_two_with_decks(pods, decks, matches):
+    loaded, game = await _start(matches)
+    await _with_decks(pods, decks, game.game_id)
+    await _play(pods, game.game_id, ALICE)
+    _, game2 = await matches.next_game(loaded.match_id, ALICE, ALICE)
+    return game2
+
+
+async def test_a_batch_of_swaps_is_one_event_in_one_transaction(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    before = len(await pods.repo.events(game2.game_id))
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
+                                              Swap("Vow of Duty", "Duress")])
+    stored = await pods.repo.events(game2.game_id)
+    assert len(stored) == before + 1 and stored[-1].kind == pod.SWAP
+    assert [s["in"] for s in pod.swaps_of(stored[-1].data)] == ["Lightning Bolt", "Badlands", "Duress"]
+    with pytest.raises(SwapError, match="not_in_sideboard"):  # the third is wrong: the first two are not kept
+        await matches.swap(game2.game_id, BOB, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
+                                                Swap("Vow of Duty", "Counterspell")])
+    assert len(await pods.repo.events(game2.game_id)) == before + 1
+    assert [s["player"] for s in (await pods.get(game2.game_id)).state.swaps] == [ALICE] * 3
+
+
+async def test_a_mulligan_that_starts_while_a_batch_is_checked_refuses_the_whole_batch(db, clock, index):
+    """The deck check runs in the work pool without the game's lock; the first mulligan answer lands
+    meanwhile. The batch is judged again under the lock on the current log: none of it is stored."""
+    pods, decks, matches = _services(db, clock, index)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    check = decks.offload
+
+    async def mulligan_meanwhile(fn, *args):
+        result = await check(fn, *args)
+        prompt = pod.mulligan_prompt((await pods.get(game2.game_id)).state)
+        assert prompt is not None
+        await pods.change(game2.game_id, prompt.player, pod.MULLIGAN, player=prompt.player, decision=0,
+                          prompt=prompt.number)
+        return result
+
+    decks.offload = mulligan_meanwhile
+    with pytest.raises(SwapError, match="window_closed"):
+        await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands")])
+    fresh = await PodService(db, clock=clock).get(game2.game_id)  # what is stored, not the cache
+    assert fresh.state.swaps == [] and fresh.state.mulligan is not None
+
+
+async def test_a_batch_checked_against_swaps_that_changed_meanwhile_is_refused(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    check = decks.offload
+    other_panel = [True]
+
+    async def swap_meanwhile(fn, *args):
+        result = await check(fn, *args)
+        if other_panel.pop() if other_panel else False:  # the same player's other panel, once
+            await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt")])
+        return result
+
+    decks.offload = swap_meanwhile
+    with pytest.raises(SwapError, match="changed_meanwhile"):
+        await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress"), Swap("Mountain", "Badlands")])
+    assert [s["in"] for s in (await pods.get(game2.game_id)).state.swaps] == ["Lightning Bolt"]
