@@ -466,7 +466,7 @@ def _apply_commanders(state: PodState, event: Event) -> None:
 def swaps_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The swaps of one SWAP event: a batch ``{"swaps": [{"out", "in", "count"}, ...]}`` (stored as one
     event, so a pasted batch is all or nothing), or one swap ``{"out", "in", "count"}`` (older events)."""
-    listed = data["swaps"] if "swaps" in data else [data]
+    listed = data.get("swaps", [data])
     return [{"out": str(s["out"]), "in": str(s["in"]), "count": s.get("count", 1)} for s in listed]
 
 
