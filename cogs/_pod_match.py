@@ -44,7 +44,7 @@ def _cog(interaction: discord.Interaction) -> PodsCog:
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button],
                   template=r"pod-match:(?P<key>\d+):(?P<action>[a-z]+)(?::(?P<arg>\d+))?"):
-    """``next`` and ``first`` carry a match id; ``swap`` and ``paste`` a game id."""
+    """``next``, ``first`` and ``undo`` carry a match id; ``swap`` and ``paste`` a game id."""
 
     def __init__(self, key: int, action: str, arg: int | None = None, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
@@ -184,6 +184,9 @@ class MatchStep:
             if view is not None:
                 view.add_item(MatchButton(match.match_id, "next", label=tr("match.button.next"), row=1,
                                           style=discord.ButtonStyle.success))
+        game = next((g for g in state.games if g.game_id == loaded.game_id), None)
+        if game is not None and game.number >= 2:
+            lines.append(tr("match.board.first", name=names.get(game.first, "?"), chooser=names.get(game.chosen_by, "?")))
         embed.add_field(name=tr("match.board.title", number=number, games=m.BEST_OF), value="\n".join(lines),
                         inline=False)
 
@@ -195,6 +198,8 @@ class MatchStep:
                 await self._offer_first(interaction, key)
             elif action == "first" and arg is not None:
                 await self._next_game(interaction, key, arg)
+            elif action == "undo":
+                await self._undo_next(interaction, key)
             elif action == "swap":
                 await self.open_panel(interaction, key)
             elif action == "paste":
@@ -219,14 +224,37 @@ class MatchStep:
         await interaction.response.send_message(tr("match.choose_first"), view=view, ephemeral=True)
 
     async def _next_game(self, interaction: discord.Interaction, match_id: int, first: int) -> None:
-        _, game = await self.service.next_game(match_id, interaction.user.id, first)
-        await interaction.response.defer()
-        previous = await self.service.get(match_id)
-        if len(previous.state.games) >= 2:
-            self.cog.updater.request(previous.state.games[-2].game_id)  # its Next game button goes away
+        """Start the next game; the chooser's private message then offers to take the choice back (the
+        board has no room for one more button, and only the chooser may press it)."""
+        loaded, game = await self.service.next_game(match_id, interaction.user.id, first)
+        tr = await self.cog._tr(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(MatchButton(match_id, "undo", label=tr("match.button.undo_first")))
+        await interaction.response.edit_message(
+            content=tr("match.started", number=len(loaded.state.games), name=game.state.players[0].name),
+            view=view)
+        if len(loaded.state.games) >= 2:
+            self.cog.updater.request(loaded.state.games[-2].game_id)  # its Next game button goes away
         channel = interaction.channel
         if channel is not None:
             await self.cog.post_board(channel, game)  # type: ignore[arg-type]
+
+    async def _undo_next(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Take back the start of the latest game (until anybody changes it): its board is closed, the
+        previous board offers Next game again, and the chooser chooses again."""
+        loaded, abandoned = await self.service.undo_next(match_id, interaction.user.id)
+        tr = await self.cog._tr(interaction)
+        text = tr("match.undone", number=len(loaded.state.games) + 1, name=interaction.user.mention)
+        await interaction.response.edit_message(content=text, view=None)
+        row = (await self.cog.service.get(abandoned)).row
+        if row.channel_id is not None and row.message_id is not None:
+            board = self.cog.bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            try:
+                await board.edit(content=text, embeds=[], attachments=[], view=None,
+                                 allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not close the board of abandoned game %s", abandoned)
+        self.cog.updater.request(loaded.state.games[-1].game_id)  # its Next game button comes back
 
     # -- swaps -----------------------------------------------------------------------------------------
 

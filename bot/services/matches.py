@@ -152,23 +152,40 @@ class MatchService:
                 data={"game_id": game.game_id, "number": number, "first": first, "chosen_by": actor}))
             return await self.get(match_id), game
 
-    async def undo_next(self, match_id: int, actor: int) -> LoadedMatch:
-        """Undo the start of the latest game while nobody has changed it yet (a wrong first player)."""
+    @staticmethod
+    def _begun(game: LoadedGame) -> bool:
+        """Whether anybody changed a game since its start (its creation and the copied commanders)."""
+        return any(e.kind not in (pod.CREATE, pod.COMMANDERS) or e.actor != game.events[0].actor
+                   for e in game.events)
+
+    async def undo_offer(self, match: LoadedMatch, game: LoadedGame) -> bool:
+        """Whether ``game``'s board offers to take back its start: it is the match's latest game (2 or
+        3) and nobody has changed it yet, so a wrong "who plays first" costs nothing to correct."""
+        current = match.state.current
+        return (current is not None and current.game_id == game.game_id and current.number >= 2
+                and not game.state.finished and not self._begun(game))
+
+    async def undo_next(self, match_id: int, actor: int) -> tuple[LoadedMatch, int]:
+        """Undo the start of the latest game while nobody has changed it yet (a wrong first player).
+
+        Only the player who chose may take the choice back; the match is as before the choice and they
+        choose again. Returns the match and the abandoned game's id (its board is closed)."""
         async with self.lock(match_id):
             loaded = await self.get(match_id)
             if actor not in loaded.state.players:
                 raise m.MatchError("not_a_player")
             seq = m.undoable(loaded.events)
-            game_id = next(int(e.data["game_id"]) for e in loaded.events if e.seq == seq)
-            game = await self.pods.get(game_id)
-            if any(e.kind not in (pod.CREATE, pod.COMMANDERS) or e.actor != game.events[0].actor
-                   for e in game.events):
+            started = next(e for e in loaded.events if e.seq == seq)
+            if actor != int(started.data["chosen_by"]):
+                raise m.MatchError("not_chooser")
+            game_id = int(started.data["game_id"])
+            if self._begun(await self.pods.get(game_id)):
                 raise m.MatchError("game_begun")
             await self.repo.append(match_id, m.MatchEvent(seq=loaded.events[-1].seq + 1, kind=m.UNDO, actor=actor,
                                                           at=self.pods.clock(), data={"seqs": [seq]}))
             await self.repo.abandon_game(game_id)
             self.pods.forget(game_id)  # the cached row still says "open"
-            return await self.get(match_id)
+            return await self.get(match_id), game_id
 
     async def tournament_records(self, tournament_id: int) -> list[MatchRecord]:
         """The finished matches of a 1-vs-1 tournament, for ``match_standings`` (running ones are left out)."""

@@ -202,6 +202,8 @@ class PodService:
         async with self.lock(game_id):
             for attempt in range(2):
                 loaded = await self._load(game_id)
+                if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
+                    raise PodError("game_abandoned")
                 try:
                     return await self._commit(loaded, build(loaded))
                 except sqlite3.IntegrityError:

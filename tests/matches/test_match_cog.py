@@ -150,3 +150,34 @@ async def test_the_board_loses_its_sideboard_button_when_the_window_closes_also_
     again = await h.slash("sideboard swap", user="bob", out="Anger", into="Duress")
     assert "Too late" in again.text
     assert (await cog(h).service.get(1)).state.swaps == []
+
+
+async def test_a_wrong_choice_of_who_plays_first_is_taken_back(h):
+    alice, bob = h.user("alice"), h.user("bob")
+    board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="duel-zh")
+    await h.click(board, label="Start", user="alice")
+    await h.click(board, label="Concede", user="bob")
+    await settled(h)
+    offer = await h.click(board, label="Next game", user="bob")
+    started = await h.click(offer, label="Let alice play first", user="bob")  # meant "I play first"
+    await settled(h)
+    assert "Game 2 started: alice plays first" in started.message.content
+    wrong = started.channel_messages[-1]
+    assert "alice plays first (bob chose)." in _fields(wrong)
+    assert "Next game" not in [b["label"] for b in board.message.buttons]
+
+    await h.restart()  # the button is a dynamic item: it works on the old message after a restart
+    undone = await h.click(started, label="Undo: choose again", user="bob")
+    await settled(h)
+    assert "took back the start of game 2" in undone.message.content and undone.message.buttons == []
+    assert wrong.embeds == [] and wrong.buttons == [] and "took back" in wrong.content  # the board is closed
+    assert "Next game" in [b["label"] for b in board.message.buttons]  # choose again on the old board
+    offer = await h.click(board, label="Next game", user="bob")
+    again = await h.click(offer, label="I play first", user="bob", locale="ja")
+    await settled(h)
+    right = again.channel_messages[-1]
+    assert "bob plays first (bob chose)." in _fields(right) and "Match · game 2 of 3" in _fields(right)
+    assert "第2ゲームを開始しました" in again.message.content
+    await h.click(right, label="-1", user="bob")
+    late = await h.click(again, label="取り消して選び直す", user="bob")
+    assert late.ephemeral and "already begun" in late.content

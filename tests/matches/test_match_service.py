@@ -142,11 +142,18 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
         await matches.undo_next(loaded.match_id, ALICE)
     await _play(pods, game.game_id, BOB)
     _, wrong = await matches.next_game(loaded.match_id, BOB, ALICE)
-    loaded = await matches.undo_next(loaded.match_id, BOB)
+    assert await matches.undo_offer(await matches.get(loaded.match_id), wrong)
+    with pytest.raises(m.MatchError, match="not_chooser"):  # only who chose takes the choice back
+        await matches.undo_next(loaded.match_id, ALICE)
+    loaded, abandoned = await matches.undo_next(loaded.match_id, BOB)
+    assert abandoned == wrong.game_id
     assert len(loaded.state.games) == 1 and loaded.state.chooser == BOB
     assert (await pods.get(wrong.game_id)).row.status == "abandoned"
+    with pytest.raises(pod.PodError, match="game_abandoned"):  # its old board's buttons change nothing
+        await pods.change(wrong.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
     _, right = await matches.next_game(loaded.match_id, BOB, BOB)
     await pods.change(right.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
+    assert not await matches.undo_offer(await matches.get(loaded.match_id), await pods.get(right.game_id))
     with pytest.raises(m.MatchError, match="game_begun"):
         await matches.undo_next(loaded.match_id, BOB)
 
