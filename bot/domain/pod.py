@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bot.domain.errors import DomainError
+from bot.domain.events import UNDO as UNDO  # re-exported: pod.UNDO, pod.Event name a game's log
+from bot.domain.events import Event as Event
+from bot.domain.events import dropped_seqs, effective
 from bot.domain.mulligan import (
     Decision,
     Instruction,
@@ -87,7 +90,6 @@ NEXT_TURN = "next_turn"
 CONCEDE = "concede"
 DRAW_VOTE = "draw_vote"
 STOP = "stop"
-UNDO = "undo"
 SWAP = "swap"  # sideboard swaps (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
 MAX_SWAPS_AT_ONCE = 10  # one SWAP event: a sideboard holds 10 cards (D7)
 
@@ -96,17 +98,6 @@ class PodError(DomainError):
     """A change the rules or the game's state refuse. ``key`` is an i18n message key under ``pod.error.``."""
 
     prefix = "pod.error."
-
-
-@dataclass(frozen=True)
-class Event:
-    """One change: ``seq`` orders a game's events, ``actor`` is the Discord user id who made it."""
-
-    seq: int
-    kind: str
-    actor: int | None
-    at: str
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -283,7 +274,7 @@ def replay(events: Iterable[Event]) -> PodState:
     A stored event that today's rules refuse (a life change of 1,000,000 accepted before the bounds
     existed) is skipped rather than making the whole game unloadable; it stays in the log."""
     events = list(events)
-    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
+    dropped = dropped_seqs(events)
     state: PodState | None = None
     for event in events:
         if event.kind == UNDO or event.seq in dropped:
@@ -304,14 +295,12 @@ def replay(events: Iterable[Event]) -> PodState:
 
 def undoable(events: Iterable[Event], steps: int) -> list[int]:
     """The seqs of the last ``steps`` effective events an undo would drop (never the creation)."""
-    events = list(events)
-    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
-    effective = [e.seq for e in events if e.kind not in (UNDO, CREATE) and e.seq not in dropped]
+    seqs = [e.seq for e in effective(events) if e.kind != CREATE]
     if steps < 1:
         raise PodError("bad_amount")
-    if not effective:
+    if not seqs:
         raise PodError("nothing_to_undo")
-    return effective[-steps:]
+    return seqs[-steps:]
 
 
 def step(state: PodState | None, events: list[Event], event: Event) -> PodState:
