@@ -187,14 +187,16 @@ class MatchService:
             self.pods.forget(game_id)  # the cached row still says "open"
             return await self.get(match_id), game_id
 
-    async def tournament_records(self, tournament_id: int) -> list[MatchRecord]:
-        """The finished matches of a 1-vs-1 tournament, for ``match_standings`` (running ones are left out)."""
-        records = []
-        for row in await self.repo.for_tournament(tournament_id):
-            state = (await self.get(row.match_id)).state
-            if state.finished:
-                records.append(MatchRecord(state.players[0], state.players[1], state.score, state.draws))
-        return records
+    async def for_tournament(self, tournament_id: int) -> list[LoadedMatch]:
+        """Every match of a tournament, running or over, in the order they were started."""
+        return [await self.get(row.match_id) for row in await self.repo.for_tournament(tournament_id)]
+
+    async def tournament_records(self, tournament_id: int, round_number: int | None = None) -> list[MatchRecord]:
+        """The finished matches of a 1-vs-1 tournament (or of one round), for ``match_standings``;
+        running ones are left out."""
+        return [MatchRecord(s.players[0], s.players[1], s.score, s.draws)
+                for loaded in await self.for_tournament(tournament_id)
+                if (s := loaded.state).finished and round_number in (None, loaded.row.round_number)]
 
     # -- sideboard swaps ----------------------------------------------------------------------------
 
