@@ -4,7 +4,7 @@ Discord shows the image about 360 px wide, so it is drawn 720 px wide with no te
 the columns that decide the ranking fit. A tournament of pods: rank, player, points, opponents' average
 (the tiebreak) and votes (T3); survivals and the four T2 prize figures are in the CSV export. A tournament
 of 1-vs-1 matches: rank, player, match points, match record and the three MTR tie-breakers (OMW%, GW%,
-OGW%); games won and played are in the CSV. The note under the table names the CSV. At most ``MAX_ROWS``
+OGW%, whole percents; the embed and the CSV give one decimal); games won and played are in the CSV. The note under the table names the CSV. At most ``MAX_ROWS``
 rows are drawn (a note says how many more).
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.domain.tournament.matches import MatchStanding, percent
+from bot.domain.tournament.matches import MatchStanding
 from bot.domain.tournament.standings import Standing
 from bot.i18n import Translate
 from bot.render.fonts import fit_text, font
@@ -40,10 +40,10 @@ NAME_WIDTH = 300
 # (short header key, width in pixels) after rank and name; the values come from ``_cells``.
 NUMBER_COLUMNS: tuple[tuple[str, int], ...] = (
     ("tournament.column.points", 100), ("tournament.column.opponents", 110), ("tournament.column.votes", 110))
-MATCH_NAME_WIDTH = 210
+MATCH_NAME_WIDTH = 200
 MATCH_COLUMNS: tuple[tuple[str, int], ...] = (
-    ("tournament.column.match_points", 70), ("tournament.column.record", 115), ("tournament.column.omw", 75),
-    ("tournament.column.gw", 75), ("tournament.column.ogw", 75))
+    ("tournament.column.match_points", 65), ("tournament.column.record", 105), ("tournament.column.omw", 85),
+    ("tournament.column.gw", 85), ("tournament.column.ogw", 85))
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ def _cells(row: Standing) -> list[str]:
 
 def _match_cells(row: MatchStanding) -> list[str]:
     wins, losses, draws = row.record
-    return [str(row.match_points), f"{wins}-{losses}-{draws}", percent(row.opponents_match_win),
-            percent(row.game_win), percent(row.opponents_game_win)]
+    return [str(row.match_points), f"{wins}-{losses}-{draws}", *(
+        f"{round(float(value) * 100)}%" for value in (row.opponents_match_win, row.game_win, row.opponents_game_win))]
 
 
 def render_standings(title: str, standings: Sequence[Standing], name: Callable[[object], str],
