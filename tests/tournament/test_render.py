@@ -8,8 +8,8 @@ from PIL import Image
 
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
-from bot.domain.tournament.prizes import PrizeStats
 from bot.domain.tournament.matches import MatchRecord, match_standings
+from bot.domain.tournament.prizes import PrizeStats
 from bot.domain.tournament.standings import compute_standings
 from bot.render.fonts import png_bytes
 from bot.render.layout import TextBox
