@@ -6,6 +6,8 @@ of that game: ``bot.domain.match``) pick who plays first, in buttons only they s
 is open the board shows a countdown (a Discord relative timestamp, which ticks in every client without an
 edit) and a **Sideboard** button opening a private panel; swaps are typed as lines ``out -> in`` in a modal
 or one at a time with ``/sideboard swap`` (autocomplete from the player's own lists, ``cogs/sideboard.py``).
+During a game with sideboards, ``/sideboard wish`` records a sideboard card fetched by a "wish" card (D7);
+the board lists what wishes fetched this game.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import discord
 
 from bot.clock import clock_of
 from bot.domain import match as m
+from bot.domain import pod
 from bot.domain.decklist import Section
 from bot.domain.pod import PodError
 from bot.domain.sideboard import Swap, SwapError, names_in, parse_swaps
@@ -129,6 +132,12 @@ class MatchStep:
         if loaded.state.match:
             await self._decorate_match(loaded, embed, view, tr)
         state = loaded.state
+        if state.wishes:  # sideboard cards fetched by wishes this game (D7), public like the wish itself
+            names = {p.user_id: fit(p.name, ECHO) for p in state.players}
+            cards = "; ".join(f"{names.get(user, '?')}: {', '.join(fit(c, ECHO) for c in listed)}"
+                              for user, listed in pod.fetched_by_wishes(state).items())
+            embed.add_field(name=tr("match.board.sideboard"), value=tr("sideboard.wish.board", cards=cards)[:1024],
+                            inline=False)
         if state.finished or state.started or state.mulligan is not None:
             return
         window = await self.service.window(loaded)
@@ -286,6 +295,28 @@ class MatchStep:
         await interaction.response.send_message(tr("match.swap.done", swaps=done, status=status,
                                                    count=len(swaps)), ephemeral=True)
         self.cog.updater.request(game_id)
+
+    async def wish(self, interaction: discord.Interaction, game_id: int, card: str) -> None:
+        """A wish fetched a sideboard card: said in the channel (the wish reveals it), shown on the board."""
+        try:
+            _, name = await self.service.wish(game_id, interaction.user.id, card)
+        except Refusal as error:
+            await refuse(self.cog, interaction, error)
+            return
+        tr = await self.cog._tr(interaction)
+        await interaction.response.send_message(tr("sideboard.wish.done", player=interaction.user.mention,
+                                                   card=fit(name, ECHO)),
+                                                allowed_mentions=discord.AllowedMentions.none())
+        self.cog.updater.request(game_id)
+
+    async def wishable_for(self, game: LoadedGame, user_id: int) -> list[str]:
+        """Autocomplete: sideboard cards a wish may still fetch (empty without a deck or sideboards)."""
+        try:
+            if not await self.service.sideboard_in_play(game):
+                return []
+            return await self.service.wishable(game, user_id)
+        except Refusal:
+            return []
 
     async def names_for(self, game: LoadedGame, user_id: int, section: Section) -> list[str]:
         """Autocomplete: a section of the player's deck as it will be played (empty without a deck)."""

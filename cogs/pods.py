@@ -1050,6 +1050,8 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
     if event.kind == pod.SWAP:
         values["swaps"] = "; ".join(f"{s['count']} × {fit(s['out'], ECHO)} → {fit(s['in'], ECHO)}"
                                     for s in pod.swaps_of(data))  # one event per batch (all or nothing)
+    if event.kind == pod.WISH:
+        values["card"] = fit(str(data.get("card") or ""), ECHO)
     if event.kind == pod.COMMANDERS:
         values["names"] = ", ".join(n or "?" for n in data.get("names", [])) or "-"
     if event.kind in (pod.MONARCH, pod.INITIATIVE) and data.get("player") is None:

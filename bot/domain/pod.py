@@ -92,6 +92,7 @@ DRAW_VOTE = "draw_vote"
 STOP = "stop"
 SWAP = "swap"  # sideboard swaps (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
 MAX_SWAPS_AT_ONCE = 10  # one SWAP event: a sideboard holds 10 cards (D7)
+WISH = "wish"  # a "wish" card fetched a sideboard card during the game (D7), checked by the service
 
 
 class PodError(DomainError):
@@ -170,6 +171,7 @@ class PodState:
     match: dict[str, Any] | None = None
     declared: dict[int, str] = field(default_factory=dict)
     swaps: list[dict[str, Any]] = field(default_factory=list)
+    wishes: list[dict[str, Any]] = field(default_factory=list)  # sideboard cards fetched by wishes: player, card, turn
 
     # -- lookups -------------------------------------------------------------------------------------
 
@@ -474,6 +476,20 @@ def _apply_swap(state: PodState, event: Event) -> None:
                             "count": _amount(swap["count"], minimum=1, maximum=10)})  # D7: 10 at most
 
 
+def _apply_wish(state: PodState, event: Event) -> None:
+    """A wish fetched a card from the player's sideboard during the game (D7). The service checked the
+    card against the deck as played; the fold keeps each player's fetched cards for this game."""
+    player = _alive_player(state, event.data["player"])
+    if not state.started:
+        raise PodError("not_started")
+    if not player.deck:
+        raise PodError("sideboard.error.no_deck")
+    card = str(event.data["card"])
+    if any(w["player"] == player.user_id and w["card"].casefold() == card.casefold() for w in state.wishes):
+        raise PodError("sideboard.error.wish_already", card=card)
+    state.wishes.append({"player": player.user_id, "card": card, "turn": state.turn})
+
+
 def _apply_mulligan(state: PodState, event: Event) -> None:
     """One answer in the table's mulligan step (M1 partial Paris, London, Vancouver), in seat order.
 
@@ -699,7 +715,7 @@ _HANDLERS = {
     CAST: _apply_cast, TO_COMMAND_ZONE: _apply_to_command_zone, POISON: _apply_poison,
     COUNTER: _apply_counter, MONARCH: _apply_monarch, INITIATIVE: _apply_initiative,
     NEXT_TURN: _apply_next_turn, CONCEDE: _apply_concede, DRAW_VOTE: _apply_draw_vote, STOP: _apply_stop,
-    SWAP: _apply_swap,
+    SWAP: _apply_swap, WISH: _apply_wish,
 }
 
 
@@ -786,6 +802,7 @@ class PodGameRecord:
     match_id: int | None = None  # G9: the match this game belongs to, and its number in it (1-3)
     match_game: int | None = None
     swaps: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # D7: deck as played = deck + these
+    wishes: dict[int, list[str]] = field(default_factory=dict)  # D7: sideboard cards fetched by wishes
 
     @property
     def winner(self) -> int | None:
@@ -811,7 +828,16 @@ def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_
         casts=list(state.cast_log), life_changes=list(state.life_log),
         mulligans=table.result() if table else None,
         tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at,
-        match_id=(state.match or {}).get("id"), match_game=(state.match or {}).get("game"), swaps=played_swaps(state))
+        match_id=(state.match or {}).get("id"), match_game=(state.match or {}).get("game"), swaps=played_swaps(state),
+        wishes=fetched_by_wishes(state))
+
+
+def fetched_by_wishes(state: PodState) -> dict[int, list[str]]:
+    """Each player's sideboard cards fetched by wishes this game, in order."""
+    fetched: dict[int, list[str]] = {}
+    for wish in state.wishes:
+        fetched.setdefault(wish["player"], []).append(wish["card"])
+    return fetched
 
 
 def played_swaps(state: PodState) -> dict[int, list[dict[str, Any]]]:

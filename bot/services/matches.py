@@ -18,7 +18,17 @@ from typing import Any, Protocol
 from bot.domain import match as m
 from bot.domain import pod
 from bot.domain.pod import PodState
-from bot.domain.sideboard import Swap, SwapError, SwapVerdict, Window, check_swaps, parse_time, swap_window
+from bot.domain.sideboard import (
+    Swap,
+    SwapError,
+    SwapVerdict,
+    Window,
+    check_swaps,
+    check_wish,
+    parse_time,
+    swap_window,
+    wishable,
+)
 from bot.domain.tournament.matches import MatchRecord
 from bot.services.decks import check_deck_text
 from bot.services.pods import LoadedGame, PodService
@@ -264,3 +274,31 @@ class MatchService:
         game = await self.pods.change(game_id, actor, pod.SWAP, guard=still_valid, player=actor,
                                       swaps=[swap.as_data() for swap in swaps])
         return game, verdict
+
+    # -- wishes ---------------------------------------------------------------------------------------
+
+    async def sideboard_in_play(self, game: LoadedGame) -> bool:
+        """Whether the game has sideboards: a game of a match (000 §3.2) or the server's optional rule (001)."""
+        return bool(game.state.match) or await self.sideboard_rule(game.row.guild_id)
+
+    async def wishable(self, game: LoadedGame, user_id: int) -> list[str]:
+        """Autocomplete: the player's sideboard cards (as played) not fetched yet this game."""
+        played = await self.played_deck(game, user_id)
+        return wishable(played.deck, pod.fetched_by_wishes(game.state).get(user_id, []))
+
+    async def wish(self, game_id: int, actor: int, card: str) -> tuple[LoadedGame, str]:
+        """A wish fetched ``card`` from the actor's sideboard during the game (D7); returns the card's name.
+
+        Refused (SwapError, PodError) without a sideboard in this game, before turn 1 or after the end, for
+        a card not in the sideboard as played (after the match's swaps) or fetched already this game."""
+        game = await self.pods.get(game_id)
+        if not game.state.is_player(actor):
+            raise SwapError("not_a_player")
+        if not await self.sideboard_in_play(game):
+            raise SwapError("wish_not_allowed")
+        if not game.state.started or game.state.finished:
+            raise SwapError("wish_not_now")
+        played = await self.played_deck(game, actor)
+        name = check_wish(played.deck, pod.fetched_by_wishes(game.state).get(actor, []), card)
+        game = await self.pods.change(game_id, actor, pod.WISH, player=actor, card=name)
+        return game, name

@@ -161,9 +161,9 @@ async def test_a_wrong_choice_of_who_plays_first_is_taken_back(h):
     offer = await h.click(board, label="Next game", user="bob")
     started = await h.click(offer, label="Let alice play first", user="bob")  # meant "I play first"
     await settled(h)
-    assert "Game 2 started: alice plays first" in started.message.content
+    assert "Game 2 started, first player: alice" in started.message.content
     wrong = started.channel_messages[-1]
-    assert "alice plays first (bob chose)." in _fields(wrong)
+    assert "First player: alice (chosen by bob)." in _fields(wrong)
     assert "Next game" not in [b["label"] for b in board.message.buttons]
 
     await h.restart()  # the button is a dynamic item: it works on the old message after a restart
@@ -176,7 +176,7 @@ async def test_a_wrong_choice_of_who_plays_first_is_taken_back(h):
     again = await h.click(offer, label="I play first", user="bob", locale="ja")
     await settled(h)
     right = again.channel_messages[-1]
-    assert "bob plays first (bob chose)." in _fields(right) and "Match · game 2 of 3" in _fields(right)
+    assert "First player: bob (chosen by bob)." in _fields(right) and "Match · game 2 of 3" in _fields(right)
     assert "第2ゲームを開始しました" in again.message.content
     await h.click(right, label="-1", user="bob")
     late = await h.click(again, label="取り消して選び直す", user="bob")
