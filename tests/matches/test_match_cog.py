@@ -10,7 +10,7 @@ from bot.domain import pod
 from bot.services.decks import DeckService
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
-from tests.matches.conftest import SIDEBOARD_DECK
+from tests.matches.conftest import SIDEBOARD_DECK, WISH_DECK
 
 CARDS = TEST_DATA / "deck_cards.jsonl"
 
@@ -31,12 +31,11 @@ async def settled(h) -> None:
     await cog(h).updater.flush()
 
 
-async def _declare_decks(h, game_id: int) -> None:
+async def _declare_decks(h, game_id: int, deck=SIDEBOARD_DECK) -> None:
     decks = DeckService(h.bot.db, h.bot.cards)
     for name in ("alice", "bob"):
         user = h.user(name)
-        result = await decks.register(h.guild.id, user.id, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"),
-                                      "duel-zh")
+        result = await decks.register(h.guild.id, user.id, "Kaalia", deck.read_text(encoding="utf-8"), "duel-zh")
         assert result.record is not None
         await cog(h).service.change(game_id, user.id, pod.COMMANDERS, player=user.id,
                                     names=["Kaalia of the Vast"], deck="Kaalia")
@@ -181,3 +180,25 @@ async def test_a_wrong_choice_of_who_plays_first_is_taken_back(h):
     await h.click(right, label="-1", user="bob")
     late = await h.click(again, label="取り消して選び直す", user="bob")
     assert late.ephemeral and "already begun" in late.content
+
+
+async def test_a_wish_fetches_a_sideboard_card_in_the_channel_and_on_the_board(h):
+    alice, bob = h.user("alice"), h.user("bob")
+    board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="duel-zh")
+    await _declare_decks(h, 1, WISH_DECK)
+    early = await h.slash("sideboard wish", user="alice", card="Gamble")
+    assert early.ephemeral and "during the game" in early.text
+    await h.click(board, label="Start", user="alice")
+    choices = await h.autocomplete("sideboard wish", "card", "ga", user="alice")
+    assert [c["value"] for c in choices] == ["Gamble"]
+    done = await h.slash("sideboard wish", user="alice", card="Gamble", locale="ja")
+    assert not done.ephemeral and "サイドボードから**Gamble**" in done.text  # a wish reveals the card
+    await settled(h)
+    assert "Fetched by wishes: alice: Gamble" in _fields(board.message)
+    assert "Gamble" not in [c["value"] for c in await h.autocomplete("sideboard wish", "card", "", user="alice")]
+    again = await h.slash("sideboard wish", user="alice", card="Gamble", locale="zh-CN")
+    assert again.ephemeral and "本局已经从备牌中拿过了" in again.text
+    main = await h.slash("sideboard wish", user="bob", card="Anger")
+    assert main.ephemeral and "not in your sideboard" in main.text
+    history = await h.slash("pod history", user="bob")
+    assert "alice fetched Gamble from the sideboard with a wish" in history.text

@@ -13,7 +13,7 @@ from bot.services.decks import DeckService
 from bot.services.matches import MatchService, is_match
 from bot.services.pods import PodService
 from bot.storage.db import Database
-from tests.matches.conftest import BLUE_SIDEBOARD_DECK, SIDEBOARD_DECK
+from tests.matches.conftest import BLUE_SIDEBOARD_DECK, SIDEBOARD_DECK, WISH_DECK
 
 ALICE, BOB, STRANGER = 11, 22, 99
 GUILD = 5
@@ -342,3 +342,51 @@ async def test_a_batch_checked_against_swaps_that_changed_meanwhile_is_refused(d
     with pytest.raises(SwapError, match="changed_meanwhile"):
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress"), Swap("Mountain", "Badlands")])
     assert [s["in"] for s in (await pods.get(game2.game_id)).state.swaps] == ["Lightning Bolt"]
+
+
+# -- wishes (D7) -----------------------------------------------------------------------------------
+
+async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    loaded, game = await _start(matches)
+    await _with_decks(pods, decks, game.game_id, WISH_DECK)
+    with pytest.raises(SwapError, match="wish_not_now"):  # before turn 1
+        await matches.wish(game.game_id, ALICE, "Gamble")
+    await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
+    assert "Gamble" in await matches.wishable(await pods.get(game.game_id), ALICE)
+    game, name = await matches.wish(game.game_id, ALICE, "gamble")
+    assert name == "Gamble" and game.state.wishes == [{"player": ALICE, "card": "Gamble", "turn": 1}]
+    assert "Gamble" not in await matches.wishable(game, ALICE)
+    for card, key in (("Gamble", "wish_already"), ("Anger", "wish_not_in_sideboard")):
+        with pytest.raises(SwapError, match=key):
+            await matches.wish(game.game_id, ALICE, card)
+    with pytest.raises(SwapError, match="not_a_player"):
+        await matches.wish(game.game_id, STRANGER, "Duress")
+    undone = await pods.undo(game.game_id, ALICE)  # undone like any change
+    assert undone.state.wishes == []
+    await matches.wish(game.game_id, ALICE, "Gamble")
+    await pods.change(game.game_id, BOB, pod.CONCEDE, player=BOB)
+    assert (await pods.get(game.game_id)).record.wishes == {ALICE: ["Gamble"]}
+    with pytest.raises(SwapError, match="wish_not_now"):  # the game is over
+        await matches.wish(game.game_id, ALICE, "Duress")
+
+    _, game2 = await matches.next_game(loaded.match_id, BOB, BOB)
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Gamble")])
+    await pods.change(game2.game_id, BOB, pod.NEXT_TURN)
+    with pytest.raises(SwapError, match="wish_not_in_sideboard"):  # Gamble is in the main deck this game
+        await matches.wish(game2.game_id, ALICE, "Gamble")
+    _, fetched = await matches.wish(game2.game_id, ALICE, "Anger")  # a fetched card returns between games
+    assert fetched == "Anger"
+
+
+async def test_a_single_game_has_sideboards_only_with_the_optional_rule(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    game = await pods.start_game(guild_id=GUILD, channel_id=6, created_by=ALICE, ruleset="commander",
+                                 players=[(ALICE, "Alice"), (BOB, "Bob")])
+    await _with_decks(pods, decks, game.game_id, WISH_DECK, "commander")
+    await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
+    with pytest.raises(SwapError, match="wish_not_allowed"):
+        await matches.wish(game.game_id, ALICE, "Gamble")
+    await matches.set_sideboard_rule(GUILD, True)
+    _, name = await matches.wish(game.game_id, ALICE, "Gamble")
+    assert name == "Gamble"
