@@ -10,22 +10,13 @@ Games of a match are not scored one by one and open no democratic vote (T3 is fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from bot.domain.tournament.errors import TournamentError
 from bot.domain.tournament.matches import MatchStanding, Pairing, match_standings, pair_round
 from bot.services.matches import MatchService
+from bot.services.tournaments import StandingsView
 from bot.storage.tournaments import Tournament, TournamentRepository
 
-
-@dataclass(frozen=True)
-class MatchStandingsView:
-    """What the standings message, image and CSV show (as ``StandingsView`` for pods)."""
-
-    tournament: Tournament
-    standings: list[MatchStanding]
-    names: dict[int, str]
-    round_number: int | None
+MatchStandingsView = StandingsView[MatchStanding]
 
 
 class MatchTournaments:

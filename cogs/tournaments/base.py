@@ -41,6 +41,14 @@ class TournamentBase:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
+    async def _latest(self, interaction: discord.Interaction) -> Tournament | None:
+        """The server's latest tournament (running or ended), or None after saying there is none."""
+        try:
+            return await self.service.latest(interaction.guild_id)
+        except TournamentError as error:
+            await self._refuse(interaction, error)
+            return None
+
     async def _is_organiser(self, interaction: discord.Interaction) -> bool:
         member = interaction.user
         if not isinstance(member, discord.Member):

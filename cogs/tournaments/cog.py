@@ -241,10 +241,8 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))
     async def standings(self, interaction: discord.Interaction,
                         round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
-        try:
-            tournament = await self.service.latest(interaction.guild_id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
+        tournament = await self._latest(interaction)
+        if tournament is None:
             return
         if await self.match_rounds.standings(interaction, tournament, round):  # match points (G9)
             return
@@ -254,15 +252,12 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
         await interaction.followup.send(**await self._standings_message(view, tr),
                                         allowed_mentions=discord.AllowedMentions.none())
 
-
     @tournament.command(name="prizes", description=_T("Prize goals (T2): leaders per round or overall"))
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))
     async def prizes(self, interaction: discord.Interaction,
                      round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
-        try:
-            tournament = await self.service.latest(interaction.guild_id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
+        tournament = await self._latest(interaction)
+        if tournament is None:
             return
         tr = await self._tr(interaction)
         view = await self.service.standings(tournament, round)
@@ -292,10 +287,8 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
 
     @tournament.command(name="log", description=_T("The audit log of point corrections"))
     async def audit_log(self, interaction: discord.Interaction) -> None:
-        try:
-            tournament = await self.service.latest(interaction.guild_id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
+        tournament = await self._latest(interaction)
+        if tournament is None:
             return
         tr = await self._tr(interaction)
         rows = await self.service.corrections(tournament.tournament_id)
