@@ -128,10 +128,13 @@ class MatchStep:
 
     async def decorate(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,
                        tr: Translate) -> None:
-        """Add the match score, the swap countdown and their buttons to a board being built."""
-        if loaded.state.match:
-            await self._decorate_match(loaded, embed, view, tr)
+        """Add the match score, the swap countdown and their buttons to a board being built.
+
+        ``state`` is read before any await: the view was laid out for that state (a finished game's board
+        has room for Next game, a running one's rows are full), and a press meanwhile replaces it."""
         state = loaded.state
+        if state.match:
+            await self._decorate_match(loaded, state.finished, embed, view, tr)
         if state.wishes:  # sideboard cards fetched by wishes this game (D7), public like the wish itself
             names = {p.user_id: fit(p.name, ECHO) for p in state.players}
             cards = "; ".join(f"{names.get(user, '?')}: {', '.join(fit(c, ECHO) for c in listed)}"
@@ -175,8 +178,8 @@ class MatchStep:
             task.cancel()
         self._closing.clear()
 
-    async def _decorate_match(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,
-                              tr: Translate) -> None:
+    async def _decorate_match(self, loaded: LoadedGame, finished: bool, embed: discord.Embed,
+                              view: discord.ui.View | None, tr: Translate) -> None:
         match = (await self.service.for_game(loaded))
         if match is None:
             return
@@ -190,7 +193,7 @@ class MatchStep:
                          else tr("match.board.won", name=names.get(state.winner or 0, "?")))
         elif state.chooser is not None and state.current and state.current.game_id == loaded.game_id:
             lines.append(tr("match.board.chooses", name=names.get(state.chooser, "?")))
-            if view is not None:
+            if view is not None and finished:  # the view of a finished game (see decorate)
                 view.add_item(MatchButton(match.match_id, "next", label=tr("match.button.next"), row=1,
                                           style=discord.ButtonStyle.success))
         game = next((g for g in state.games if g.game_id == loaded.game_id), None)
