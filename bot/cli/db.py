@@ -30,14 +30,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _migrate(args: argparse.Namespace) -> int:
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path, migrate=False)
+        db = await Database.open(args.config_obj.database_url, migrate=False)
         try:
             applied = await db.migrate()
             version = await db.schema_version()
         finally:
             await db.close()
         names = ", ".join(f"{m.version:04d}_{m.name}" for m in applied) or "none"
-        print(f"{args.config_obj.database_path}: schema version {version}; applied: {names}")
+        print(f"{db.where}: schema version {version}; applied: {names}")
         return 0
 
     return asyncio.run(run())
@@ -47,14 +47,14 @@ def _purge_guild(args: argparse.Namespace) -> int:
     from bot.services.privacy import PrivacyService
 
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path)
+        db = await Database.open(args.config_obj.database_url)
         try:
             deleted = await PrivacyService(db).purge_guild(args.guild_id)
         finally:
             await db.close()
         rows = sum(deleted.values())
         detail = ", ".join(f"{table} {count}" for table, count in deleted.items() if count) or "nothing was stored"
-        print(f"deleted {rows} rows of server {args.guild_id} from {args.config_obj.database_path} ({detail})")
+        print(f"deleted {rows} rows of server {args.guild_id} from {db.where} ({detail})")
         return 0
 
     return asyncio.run(run())
@@ -62,12 +62,12 @@ def _purge_guild(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path, migrate=False)
+        db = await Database.open(args.config_obj.database_url, migrate=False)
         try:
             target = await db.backup(args.path)
         finally:
             await db.close()
-        print(f"backed up {args.config_obj.database_path} to {target}")
+        print(f"backed up {db.where} to {target}")
         return 0
 
     return asyncio.run(run())

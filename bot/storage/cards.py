@@ -84,9 +84,7 @@ class CardRepository:
             await conn.execute("DELETE FROM card_snapshots")  # derived from the old cards
             await conn.execute("DROP TABLE cards")
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
-            async with conn.execute("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") as cursor:
-                row = await cursor.fetchone()
-            sequence = row[0] if row else 1
+            sequence = int(await conn.scalar("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") or 1)
             await conn.execute(
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
                 "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
@@ -104,10 +102,8 @@ class CardRepository:
         (``fmt`` up to its first "-"); False when the cards changed meanwhile (nothing stored)."""
         kind = fmt.split("-", 1)[0] + "-%"
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") as cursor:
-                row = await cursor.fetchone()
-                if row is None or row[0] != sequence:
-                    return False
+            if await conn.scalar("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") != sequence:
+                return False
             await conn.execute("DELETE FROM card_snapshots WHERE format LIKE ?", (kind,))
             await conn.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)",
                                (sequence, fmt, data))
