@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -179,3 +180,34 @@ async def test_missing_bundled_data_refuses_with_a_clear_message(db: Database, t
     with pytest.raises(DatabaseError, match=r"card tables are empty .*no such file.*podkeeper cards import"):
         await CardDatabase.open(db, tmp_path / "gone.jsonl.gz")
     assert await CardRepository(db).count() == 0
+
+
+async def test_another_process_reads_the_old_cards_or_the_new_never_a_mix(db: Database) -> None:
+    """The swap is atomic for every process, not only this one: a second connection to the same database
+    (as another bot process has) counting the cards throughout an import sees the old set or the new."""
+    repository = CardRepository(db)
+    old, new = read_cards(SUBSET).cards, read_cards(SCRYFALL_FILE).cards
+    await repository.replace_all(old, source="subset", fmt="jsonl")
+    other = await Database.open(db.url)
+    seen: set[int] = set()
+    importing = True
+
+    async def count_throughout() -> None:
+        while importing:
+            seen.add(int(await other.scalar("SELECT COUNT(*) FROM cards")))
+            await asyncio.sleep(0)
+
+    async def until_seen(count: int) -> None:
+        while count not in seen:
+            await asyncio.sleep(0.001)
+
+    reader = asyncio.create_task(count_throughout())
+    try:
+        await asyncio.wait_for(until_seen(len(old)), 10)
+        await repository.replace_all(new, source="scryfall", fmt="scryfall")
+        await asyncio.wait_for(until_seen(len(new)), 10)
+    finally:
+        importing = False
+        await reader
+        await other.close()
+    assert seen == {len(old), len(new)}
