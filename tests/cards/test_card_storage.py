@@ -191,21 +191,21 @@ async def test_another_process_reads_the_old_cards_or_the_new_never_a_mix(db: Da
     other = await Database.open(db.url)
     seen: set[int] = set()
     importing = True
+    saw = {len(old): asyncio.Event(), len(new): asyncio.Event()}
 
     async def count_throughout() -> None:
         while importing:
-            seen.add(int(await other.scalar("SELECT COUNT(*) FROM cards")))
+            count = int(await other.scalar("SELECT COUNT(*) FROM cards"))
+            seen.add(count)
+            if count in saw:
+                saw[count].set()
             await asyncio.sleep(0)
-
-    async def until_seen(count: int) -> None:
-        while count not in seen:
-            await asyncio.sleep(0.001)
 
     reader = asyncio.create_task(count_throughout())
     try:
-        await asyncio.wait_for(until_seen(len(old)), 10)
+        await asyncio.wait_for(saw[len(old)].wait(), 10)
         await repository.replace_all(new, source="scryfall", fmt="scryfall")
-        await asyncio.wait_for(until_seen(len(new)), 10)
+        await asyncio.wait_for(saw[len(new)].wait(), 10)
     finally:
         importing = False
         await reader
