@@ -1,9 +1,11 @@
-"""Card rows in SQLite: load them all, or replace them all atomically (issue #2, "Card database").
+"""Card rows (SQLite or PostgreSQL): load them all, or replace them all atomically (issue #2, "Card database").
 
 The database is the card data's durable home; lookups go to the in-memory ``CardIndex`` built from
 ``load_all()``, or read back ready-built from ``card_snapshots`` (``bot.cards.snapshot``). ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``
 in ONE transaction: if anything fails (a bad record, a full disk, a crash), the transaction rolls
-back and the old cards are untouched; readers never see a half-imported set.
+back and the old cards are untouched; readers never see a half-imported set. Both engines' DDL is
+transactional, so on PostgreSQL the drop and rename commit together too and every process's readers
+(which wait on the table's lock meanwhile) see the old set or the new one.
 """
 
 from __future__ import annotations

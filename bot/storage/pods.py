@@ -1,9 +1,9 @@
-"""Pod games in SQLite: an append-only event log per game plus a row saying where its board lives.
+"""Pod games (SQLite or PostgreSQL): an append-only event log per game plus a row saying where its board lives.
 
 Appending an event and (when it ends the game) marking the game finished happen in one transaction,
-so the log and the summary never disagree. Seqs are assigned by the caller under the game's lock;
-the primary key (game_id, seq) would reject a second writer that raced it (the guard a
-multi-process PostgreSQL deployment would rely on).
+so the log and the summary never disagree. Seqs are assigned by the caller under the game's lock; the
+primary key (game_id, seq) rejects a second writer that raced it from another process on a shared
+PostgreSQL database (IntegrityError), and the service judges the change again on the fresh log.
 """
 
 from __future__ import annotations
