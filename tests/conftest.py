@@ -104,7 +104,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 # -- both engines ---------------------------------------------------------------------------------
-# Every test using the ``db`` fixture, and every test marked ``both_engines`` (service and Discord-layer
+# Every test using the ``db`` (or ``db_url``) fixture, and every test marked ``both_engines`` (service and Discord-layer
 # suites run through the harness), runs twice: on an SQLite file and on PostgreSQL, in a schema of its
 # own in the `test` database (created before, dropped after), so pytest-xdist workers never collide.
 # Without a reachable server the PostgreSQL runs skip, and the session ends with one line saying so;
@@ -206,7 +206,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     if metafunc.definition.get_closest_marker("postgresql_only"):
         metafunc.parametrize("engine", ["postgresql"], indirect=True)
-    elif "db" in metafunc.fixturenames or metafunc.definition.get_closest_marker("both_engines"):
+    elif {"db", "db_url"} & set(metafunc.fixturenames) or metafunc.definition.get_closest_marker("both_engines"):
         metafunc.parametrize("engine", ["sqlite", "postgresql"], indirect=True)
 
 
@@ -230,8 +230,15 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-async def db(db_path: Path, engine: str):
-    database = await Database.open(os.environ["PODKEEPER_DATABASE_URL"] if engine == "postgresql" else db_path)
+def db_url(db_path: Path, engine: str) -> str | Path:
+    """Where this test's database is, for tests that close and reopen it (a restart): the SQLite file, or
+    the PostgreSQL schema's URL."""
+    return os.environ["PODKEEPER_DATABASE_URL"] if engine == "postgresql" else db_path
+
+
+@pytest.fixture
+async def db(db_url: str | Path):
+    database = await Database.open(db_url)
     yield database
     await database.close()
 
