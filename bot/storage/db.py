@@ -173,7 +173,16 @@ def redact(url: str) -> str:
 
 # The connection of the transaction the current task is inside, so reads made there (``db.fetchone``
 # called by a repository in the middle of a transaction) see its uncommitted writes on both engines.
-_current: ContextVar[tuple[Database, Connection] | None] = ContextVar("podkeeper_transaction", default=None)
+# A task started inside the transaction inherits the variable; ``open`` turns False at its end, so such a
+# task's later reads go back to the ordinary reader instead of a connection returned to the pool.
+@dataclass
+class _Open:
+    db: Database
+    conn: Connection
+    open: bool = True
+
+
+_current: ContextVar[_Open | None] = ContextVar("podkeeper_transaction", default=None)
 
 
 class Database(ABC):
@@ -225,7 +234,7 @@ class Database(ABC):
 
     def _connection(self) -> Connection:
         current = _current.get()
-        return current[1] if current is not None and current[0] is self else self._reader()
+        return current.conn if current is not None and current.open and current.db is self else self._reader()
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         return await self._connection().fetchall(sql, params)
@@ -248,10 +257,12 @@ class Database(ABC):
         across every process using the database (SQLite: its write lock; PostgreSQL: an advisory
         lock), so what a transaction reads stays true until it commits."""
         async with self._begin() as conn:
-            token = _current.set((self, conn))
+            state = _Open(self, conn)
+            token = _current.set(state)
             try:
                 yield conn
             finally:
+                state.open = False
                 _current.reset(token)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
