@@ -89,7 +89,7 @@ class PodkeeperBot(commands.Bot):
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
         if self.db is None:
-            self.db = await Database.open(self.config.database_path, exclusive=True)
+            self.db = await Database.open(self.config.database_url, exclusive=True)
         self.guild_settings = GuildSettingsRepository(self.db)
         self.user_settings = UserSettingsRepository(self.db)
         if self.cards is None:
