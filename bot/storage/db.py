@@ -26,6 +26,7 @@ from typing import Any
 import aiosqlite
 
 from bot.changes import ChangeHub
+from bot.storage.commits import note_commit
 
 log = logging.getLogger(__name__)
 
@@ -210,6 +211,7 @@ class Database:
                 raise
             else:
                 await self.conn.execute("COMMIT")
+                note_commit()  # an error reply after this must not say "nothing was changed"
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
         """One write statement in its own transaction; returns lastrowid."""
