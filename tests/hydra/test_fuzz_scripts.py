@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.cli._challenge_runner import MAX_SCRIPT_BYTES, read_script, run_script
+from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import Seat
 from bot.domain.challenge.randomplay import DECKS
 from bot.domain.hydra import HydraGame
@@ -83,9 +84,9 @@ def scripts(draw) -> bytes:
     return raw
 
 
-def report(capsys, what: str, outcomes: Counter[str]) -> None:
+def report(capsys, what: str, outcomes: Counter[str], unit: str = "scripts") -> None:
     with capsys.disabled():
-        print(f"\n{what}: {sum(outcomes.values())} scripts, {dict(sorted(outcomes.items()))}, 0 uncaught")
+        print(f"\n{what}: {sum(outcomes.values())} {unit}, {dict(sorted(outcomes.items()))}, 0 uncaught")
 
 
 def line_prefixes(language: str, count: int) -> list[str]:
@@ -176,6 +177,42 @@ def test_a_refused_script_line_changes_nothing(tmp_path, capsys, full_run) -> No
     check()
     report(capsys, "refused scripts change nothing", outcomes)
     assert sum(outcomes.values()) >= wanted * 0.9
+
+
+def state_of(game) -> tuple[object, ...]:
+    return game.snapshot(), list(game.events), game.pending, list(game.actions), game.over
+
+
+def test_every_line_the_game_refuses_leaves_it_as_it_was(capsys, full_run) -> None:
+    """Line by line on a live game (parsed or not, in the players' turn or in a window): each refusal leaves
+    the board, the log, the pending question and the action list exactly as they were."""
+    outcomes: Counter[str] = Counter()
+    wanted = 1_000 if full_run else 40
+
+    @settings(max_examples=wanted, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(st.lists(st.one_of(plain, plain, commands), min_size=1, max_size=30), st.sampled_from(["hydra", "horde", "god"]),
+           st.booleans())
+    def check(script: list[str], deck: str, in_windows: bool) -> None:
+        game = new_game(deck)
+        for line in script:
+            if game.over:
+                break
+            if not in_windows and game.pending is not None and game.pending.topic != "blocks":
+                game.play_until_players()
+                continue
+            before = state_of(game)
+            try:
+                game.apply(line)
+            except ChallengeError:
+                assert state_of(game) == before, line
+                outcomes["refused"] += 1
+            else:
+                outcomes["applied"] += 1
+
+    check()
+    report(capsys, f"lines of {wanted} scripts applied one by one", outcomes, "lines")
+    assert outcomes["refused"] > 0
 
 
 def test_a_binary_line_is_named_in_every_language(tmp_path, capsys, monkeypatch) -> None:
