@@ -9,6 +9,7 @@ import pytest
 from bot.i18n import t
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
+from tests.pods.test_integrity import board_of, pair_one_table
 
 CARDS = TEST_DATA / "pods_cards.jsonl"
 
@@ -93,3 +94,20 @@ async def test_a_player_who_is_not_seated_is_refused_before_any_button(h) -> Non
     await started(h, "alice", "bob")
     refused = await h.slash("pod concede", player="carol", user="mod", game=1)
     assert refused.content == t("pod.error.not_a_player", "en") and refused.message.buttons == []
+
+
+async def test_a_tournament_organiser_may_concede_for_an_absent_player(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol", "dave")) as h:
+        h.bot.get_cog("Pods").updater.delay = 0
+        organisers = h.add_role("Organisers")
+        h.add_member("olga", roles=[organisers])
+        h.add_member("mia")  # neither an organiser nor Manage Server
+        await h.slash("config organiser-role", user="admin", role=organisers)
+        _, game_id = await pair_one_table(h)
+        await h.click(board_of(h, game_id), label="Start turn 1", user="alice")
+        refused = await h.slash("pod concede", player="dave", user="mia", channel="games", game=game_id)
+        assert refused.content == t("pod.error.concede_for_others", "en")
+        asked = await h.slash("pod concede", player="dave", user="olga", channel="games", game=game_id)
+        await h.click(asked, label=asked.message.buttons[0]["label"], user="olga")
+        state = (await h.bot.get_cog("Pods").service.get(game_id)).state
+        assert not state.player(h.user("dave").id).alive and len(state.alive) == 3
