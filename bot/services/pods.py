@@ -16,14 +16,13 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodGameRecord, PodState
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, IntegrityError, now_iso
 from bot.storage.pods import GameFinish, PodGameRow, PodRepository
 
 Notify = Callable[[str, Any], None]
@@ -206,7 +205,7 @@ class PodService:
                     raise PodError("game_abandoned")
                 try:
                     return await self._commit(loaded, build(loaded))
-                except sqlite3.IntegrityError:
+                except IntegrityError:
                     self._games.pop(game_id, None)
                     if attempt:
                         raise PodError("conflict") from None
