@@ -21,8 +21,12 @@ from pathlib import Path
 
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
+from bot.domain.tournament.matches import MatchRecord, match_standings, match_standings_csv
+from bot.domain.tournament.matches import pair_round as pair_match_round
 from bot.domain.tournament.pairing import pair_round, repeat_pairings
 from bot.domain.tournament.standings import compute_standings, standings_csv
+from bot.render.fonts import png_bytes
+from bot.render.standings import render_match_standings
 from bot.services.tournaments import TournamentService
 from bot.storage.db import Database
 from bot.storage.tournaments import GamePlayer, TournamentGame
@@ -66,7 +70,44 @@ def main() -> None:
           f"max {max(standing_times) * 1000:.1f} ms")
     print(f"CSV export: {csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines)")
     print(f"repeat pairings left per round (pairs that met before): {repeats}")
+    bench_matches(args.players, args.rounds, args.seed)
     asyncio.run(bench_service(args.players, args.rounds, args.seed))
+
+
+def bench_matches(player_count: int, rounds: int, seed: int) -> None:
+    """The same field as a 1-vs-1 tournament of best-of-three matches (issue #20): Swiss pairs by match
+    standings, random 2-0 / 2-1 / drawn results, match standings with the MTR tie-breakers, the CSV and
+    the standings image (what ``/tournament standings`` and ``/tournament end`` send)."""
+    rng = random.Random(seed)
+    players = list(range(1, player_count + 1))
+    records: list[MatchRecord] = []
+    past: list[tuple[int, int]] = []
+    byes: list[int] = []
+    pair_times, standing_times = [], []
+    order = players
+    for round_number in range(1, rounds + 1):
+        start = time.perf_counter()
+        pairing = pair_match_round(order, past_pairs=past, had_bye=byes, seed=seed, round_number=round_number)
+        pair_times.append(time.perf_counter() - start)
+        byes += [pairing.bye] if pairing.bye is not None else []
+        for a, b in pairing.pairs:
+            past.append((a, b))
+            records.append(MatchRecord(a, b, rng.choice([(2, 0), (0, 2), (2, 1), (1, 2), (1, 1)])))
+        start = time.perf_counter()
+        table = match_standings(records, seed=seed, players=players, byes=byes)
+        standing_times.append(time.perf_counter() - start)
+        order = [s.player for s in table]
+    start = time.perf_counter()
+    csv_text = match_standings_csv(table)
+    csv_time = time.perf_counter() - start
+    start = time.perf_counter()
+    png = png_bytes(render_match_standings("Duels", table, str, "en"))
+    image_time = time.perf_counter() - start
+    print(f"matches: {player_count} players, {rounds} rounds, {len(records)} matches; pairing per round mean "
+          f"{statistics.mean(pair_times) * 1000:.1f} ms (max {max(pair_times) * 1000:.1f}); standings per round "
+          f"mean {statistics.mean(standing_times) * 1000:.1f} ms (max {max(standing_times) * 1000:.1f}); CSV "
+          f"{csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines); image {image_time * 1000:.0f} ms "
+          f"({len(png) // 1024} KiB)")
 
 
 async def bench_service(player_count: int, rounds: int, seed: int) -> None:

@@ -6,6 +6,8 @@ of that game: ``bot.domain.match``) pick who plays first, in buttons only they s
 is open the board shows a countdown (a Discord relative timestamp, which ticks in every client without an
 edit) and a **Sideboard** button opening a private panel; swaps are typed as lines ``out -> in`` in a modal
 or one at a time with ``/sideboard swap`` (autocomplete from the player's own lists, ``cogs/sideboard.py``).
+During a game with sideboards, ``/sideboard wish`` records a sideboard card fetched by a "wish" card (D7);
+the board lists what wishes fetched this game.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import discord
 
 from bot.clock import clock_of
 from bot.domain import match as m
+from bot.domain import pod
 from bot.domain.decklist import Section
 from bot.domain.pod import PodError
 from bot.domain.sideboard import Swap, SwapError, names_in, parse_swaps
@@ -44,7 +47,7 @@ def _cog(interaction: discord.Interaction) -> PodsCog:
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button],
                   template=r"pod-match:(?P<key>\d+):(?P<action>[a-z]+)(?::(?P<arg>\d+))?"):
-    """``next`` and ``first`` carry a match id; ``swap`` and ``paste`` a game id."""
+    """``next``, ``first`` and ``undo`` carry a match id; ``swap`` and ``paste`` a game id."""
 
     def __init__(self, key: int, action: str, arg: int | None = None, *, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
@@ -125,10 +128,19 @@ class MatchStep:
 
     async def decorate(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,
                        tr: Translate) -> None:
-        """Add the match score, the swap countdown and their buttons to a board being built."""
-        if loaded.state.match:
-            await self._decorate_match(loaded, embed, view, tr)
+        """Add the match score, the swap countdown and their buttons to a board being built.
+
+        ``state`` is read before any await: the view was laid out for that state (a finished game's board
+        has room for Next game, a running one's rows are full), and a press meanwhile replaces it."""
         state = loaded.state
+        if state.match:
+            await self._decorate_match(loaded, state.finished, embed, view, tr)
+        if state.wishes:  # sideboard cards fetched by wishes this game (D7), public like the wish itself
+            names = {p.user_id: fit(p.name, ECHO) for p in state.players}
+            cards = "; ".join(f"{names.get(user, '?')}: {', '.join(fit(c, ECHO) for c in listed)}"
+                              for user, listed in pod.fetched_by_wishes(state).items())
+            embed.add_field(name=tr("match.board.sideboard"), value=tr("sideboard.wish.board", cards=cards)[:1024],
+                            inline=False)
         if state.finished or state.started or state.mulligan is not None:
             return
         window = await self.service.window(loaded)
@@ -166,8 +178,8 @@ class MatchStep:
             task.cancel()
         self._closing.clear()
 
-    async def _decorate_match(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,
-                              tr: Translate) -> None:
+    async def _decorate_match(self, loaded: LoadedGame, finished: bool, embed: discord.Embed,
+                              view: discord.ui.View | None, tr: Translate) -> None:
         match = (await self.service.for_game(loaded))
         if match is None:
             return
@@ -181,9 +193,12 @@ class MatchStep:
                          else tr("match.board.won", name=names.get(state.winner or 0, "?")))
         elif state.chooser is not None and state.current and state.current.game_id == loaded.game_id:
             lines.append(tr("match.board.chooses", name=names.get(state.chooser, "?")))
-            if view is not None:
+            if view is not None and finished:  # the view of a finished game (see decorate)
                 view.add_item(MatchButton(match.match_id, "next", label=tr("match.button.next"), row=1,
                                           style=discord.ButtonStyle.success))
+        game = next((g for g in state.games if g.game_id == loaded.game_id), None)
+        if game is not None and game.number >= 2:
+            lines.append(tr("match.board.first", name=names.get(game.first, "?"), chooser=names.get(game.chosen_by, "?")))
         embed.add_field(name=tr("match.board.title", number=number, games=m.BEST_OF), value="\n".join(lines),
                         inline=False)
 
@@ -195,6 +210,8 @@ class MatchStep:
                 await self._offer_first(interaction, key)
             elif action == "first" and arg is not None:
                 await self._next_game(interaction, key, arg)
+            elif action == "undo":
+                await self._undo_next(interaction, key)
             elif action == "swap":
                 await self.open_panel(interaction, key)
             elif action == "paste":
@@ -219,14 +236,37 @@ class MatchStep:
         await interaction.response.send_message(tr("match.choose_first"), view=view, ephemeral=True)
 
     async def _next_game(self, interaction: discord.Interaction, match_id: int, first: int) -> None:
-        _, game = await self.service.next_game(match_id, interaction.user.id, first)
-        await interaction.response.defer()
-        previous = await self.service.get(match_id)
-        if len(previous.state.games) >= 2:
-            self.cog.updater.request(previous.state.games[-2].game_id)  # its Next game button goes away
+        """Start the next game; the chooser's private message then offers to take the choice back (the
+        board has no room for one more button, and only the chooser may press it)."""
+        loaded, game = await self.service.next_game(match_id, interaction.user.id, first)
+        tr = await self.cog._tr(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(MatchButton(match_id, "undo", label=tr("match.button.undo_first")))
+        await interaction.response.edit_message(
+            content=tr("match.started", number=len(loaded.state.games), name=game.state.players[0].name),
+            view=view)
+        if len(loaded.state.games) >= 2:
+            self.cog.updater.request(loaded.state.games[-2].game_id)  # its Next game button goes away
         channel = interaction.channel
         if channel is not None:
             await self.cog.post_board(channel, game)  # type: ignore[arg-type]
+
+    async def _undo_next(self, interaction: discord.Interaction, match_id: int) -> None:
+        """Take back the start of the latest game (until anybody changes it): its board is closed, the
+        previous board offers Next game again, and the chooser chooses again."""
+        loaded, abandoned = await self.service.undo_next(match_id, interaction.user.id)
+        tr = await self.cog._tr(interaction)
+        text = tr("match.undone", number=len(loaded.state.games) + 1, name=interaction.user.mention)
+        await interaction.response.edit_message(content=text, view=None)
+        row = (await self.cog.service.get(abandoned)).row
+        if row.channel_id is not None and row.message_id is not None:
+            board = self.cog.bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+            try:
+                await board.edit(content=text, embeds=[], attachments=[], view=None,
+                                 allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not close the board of abandoned game %s", abandoned)
+        self.cog.updater.request(loaded.state.games[-1].game_id)  # its Next game button comes back
 
     # -- swaps -----------------------------------------------------------------------------------------
 
@@ -258,6 +298,28 @@ class MatchStep:
         await interaction.response.send_message(tr("match.swap.done", swaps=done, status=status,
                                                    count=len(swaps)), ephemeral=True)
         self.cog.updater.request(game_id)
+
+    async def wish(self, interaction: discord.Interaction, game_id: int, card: str) -> None:
+        """A wish fetched a sideboard card: said in the channel (the wish reveals it), shown on the board."""
+        try:
+            _, name = await self.service.wish(game_id, interaction.user.id, card)
+        except Refusal as error:
+            await refuse(self.cog, interaction, error)
+            return
+        tr = await self.cog._tr(interaction)
+        await interaction.response.send_message(tr("sideboard.wish.done", player=interaction.user.mention,
+                                                   card=fit(name, ECHO)),
+                                                allowed_mentions=discord.AllowedMentions.none())
+        self.cog.updater.request(game_id)
+
+    async def wishable_for(self, game: LoadedGame, user_id: int) -> list[str]:
+        """Autocomplete: sideboard cards a wish may still fetch (empty without a deck or sideboards)."""
+        try:
+            if not await self.service.sideboard_in_play(game):
+                return []
+            return await self.service.wishable(game, user_id)
+        except Refusal:
+            return []
 
     async def names_for(self, game: LoadedGame, user_id: int, section: Section) -> list[str]:
         """Autocomplete: a section of the player's deck as it will be played (empty without a deck)."""

@@ -1066,7 +1066,10 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
     if event.kind == pod.MULLIGAN:
         values["decision"] = data.get("decision")
     if event.kind == pod.SWAP:
-        values.update(out=data.get("out"), into=data.get("in"), count=data.get("count", 1))
+        values["swaps"] = "; ".join(f"{s['count']} × {fit(s['out'], ECHO)} → {fit(s['in'], ECHO)}"
+                                    for s in pod.swaps_of(data))  # one event per batch (all or nothing)
+    if event.kind == pod.WISH:
+        values["card"] = fit(str(data.get("card") or ""), ECHO)
     if event.kind == pod.COMMANDERS:
         values["names"] = ", ".join(n or "?" for n in data.get("names", [])) or "-"
     if event.kind in (pod.MONARCH, pod.INITIATIVE) and data.get("player") is None:

@@ -3,6 +3,7 @@
 Thin: it finds the caller's game in this channel and hands over to the pod cog's match step
 (``cogs/_pod_match.py``), where the board's Sideboard button leads too. Autocomplete offers the cards of
 the caller's own deck as it will be played: main-deck cards for ``out``, sideboard cards for ``in``.
+``/sideboard wish`` records, during a game with sideboards, a sideboard card fetched by a "wish" card (D7).
 """
 
 from __future__ import annotations
@@ -64,15 +65,36 @@ class SideboardCog(commands.GroupCog, name="Sideboard", group_name="sideboard",
             return
         await self.pods.match_step.on_button(interaction, game.game_id, "swap", None)
 
+    @app_commands.command(name="wish", description=_T("A wish card fetched a card from your sideboard (during a game)"))
+    @app_commands.describe(card=_T("The sideboard card the wish fetched"))
+    @app_commands.rename(card=locale_str("card", key="app.sideboard.card"))
+    @app_commands.guild_only()
+    async def wish(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, MAX_LINE]) -> None:
+        game = await self._my_game(interaction)
+        if game is None:
+            await self.pods.send_error(interaction, PodError("no_open_game"))
+            return
+        await self.pods.match_step.wish(interaction, game.game_id, card)
+
+    @wish.autocomplete("card")
+    async def wish_autocomplete(self, interaction: discord.Interaction, current: str):
+        game = await self._my_game(interaction)
+        if game is None:
+            return []
+        return self._choices(await self.pods.match_step.wishable_for(game, interaction.user.id), current)
+
+    @staticmethod
+    def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+        wanted = current.casefold()
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names
+                if wanted in n.casefold()][:AUTOCOMPLETE_LIMIT]
+
     async def _names(self, interaction: discord.Interaction, current: str,
                      section: Section) -> list[app_commands.Choice[str]]:
         game = await self._my_game(interaction)
         if game is None:
             return []
-        names = await self.pods.match_step.names_for(game, interaction.user.id, section)
-        wanted = current.casefold()
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names
-                if wanted in n.casefold()][:AUTOCOMPLETE_LIMIT]
+        return self._choices(await self.pods.match_step.names_for(game, interaction.user.id, section), current)
 
     @swap.autocomplete("out")
     async def out_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.domain.errors import DomainError
+from bot.domain.events import UNDO as UNDO  # re-exported: m.UNDO names a match undo
+from bot.domain.events import Event, effective
 
 BEST_OF = 3  # G9
 WINS_NEEDED = 2
@@ -27,7 +28,6 @@ WINS_NEEDED = 2
 # Match event kinds.
 CREATE = "create"
 GAME = "game"  # a game of the match began: {"game_id", "number", "first", "chosen_by"}
-UNDO = "undo"
 
 # A finished game's outcome for the match.
 WIN = "win"
@@ -40,13 +40,7 @@ class MatchError(DomainError):
     prefix = "match.error."
 
 
-@dataclass(frozen=True)
-class MatchEvent:
-    seq: int
-    kind: str
-    actor: int | None
-    at: str
-    data: dict[str, Any] = field(default_factory=dict)
+MatchEvent = Event  # a match's log is an event log like a game's (bot/domain/events.py)
 
 
 @dataclass(frozen=True)
@@ -135,11 +129,8 @@ class MatchState:
 def replay(match_id: int, events: Iterable[MatchEvent], outcomes: Mapping[int, Outcome]) -> MatchState:
     """The match after ``events`` (undone ones skipped), with ``outcomes`` of its finished games by id."""
     events = list(events)
-    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
     state: MatchState | None = None
-    for event in events:
-        if event.kind == UNDO or event.seq in dropped:
-            continue
+    for event in effective(events):
         if event.kind == CREATE:
             players = [int(p) for p in event.data["players"]]
             if len(players) != 2 or players[0] == players[1]:
@@ -149,10 +140,9 @@ def replay(match_id: int, events: Iterable[MatchEvent], outcomes: Mapping[int, O
             data = event.data
             state.games.append(MatchGame(number=int(data["number"]), game_id=int(data["game_id"]),
                                          first=int(data["first"]), chosen_by=int(data["chosen_by"])))
-        if state is not None:
-            state.last_seq = event.seq
     if state is None:
         raise MatchError("no_match")
+    state.last_seq = events[-1].seq
     for game in state.games:
         game.outcome = outcomes.get(game.game_id)
     return state
@@ -173,9 +163,7 @@ def check_next(state: MatchState, actor: int, first: int) -> int:
 
 def undoable(events: Iterable[MatchEvent]) -> int:
     """The seq an undo of the match drops: its last effective "game" event, never game 1 or the creation."""
-    events = list(events)
-    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
-    games = [e for e in events if e.kind == GAME and e.seq not in dropped]
+    games = [e for e in effective(events) if e.kind == GAME]
     if len(games) < 2:
         raise MatchError("nothing_to_undo")
     return games[-1].seq

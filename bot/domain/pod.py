@@ -27,6 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from bot.domain.errors import DomainError
+from bot.domain.events import UNDO as UNDO  # re-exported: pod.UNDO, pod.Event name a game's log
+from bot.domain.events import Event as Event
+from bot.domain.events import dropped_seqs, effective
 from bot.domain.mulligan import (
     Decision,
     Instruction,
@@ -87,25 +90,15 @@ NEXT_TURN = "next_turn"
 CONCEDE = "concede"
 DRAW_VOTE = "draw_vote"
 STOP = "stop"
-UNDO = "undo"
-SWAP = "swap"  # a sideboard swap (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
+SWAP = "swap"  # sideboard swaps (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
+MAX_SWAPS_AT_ONCE = 10  # one SWAP event: a sideboard holds 10 cards (D7)
+WISH = "wish"  # a "wish" card fetched a sideboard card during the game (D7), checked by the service
 
 
 class PodError(DomainError):
     """A change the rules or the game's state refuse. ``key`` is an i18n message key under ``pod.error.``."""
 
     prefix = "pod.error."
-
-
-@dataclass(frozen=True)
-class Event:
-    """One change: ``seq`` orders a game's events, ``actor`` is the Discord user id who made it."""
-
-    seq: int
-    kind: str
-    actor: int | None
-    at: str
-    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -178,6 +171,7 @@ class PodState:
     match: dict[str, Any] | None = None
     declared: dict[int, str] = field(default_factory=dict)
     swaps: list[dict[str, Any]] = field(default_factory=list)
+    wishes: list[dict[str, Any]] = field(default_factory=list)  # sideboard cards fetched by wishes: player, card, turn
 
     # -- lookups -------------------------------------------------------------------------------------
 
@@ -282,7 +276,7 @@ def replay(events: Iterable[Event]) -> PodState:
     A stored event that today's rules refuse (a life change of 1,000,000 accepted before the bounds
     existed) is skipped rather than making the whole game unloadable; it stays in the log."""
     events = list(events)
-    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
+    dropped = dropped_seqs(events)
     state: PodState | None = None
     for event in events:
         if event.kind == UNDO or event.seq in dropped:
@@ -303,14 +297,12 @@ def replay(events: Iterable[Event]) -> PodState:
 
 def undoable(events: Iterable[Event], steps: int) -> list[int]:
     """The seqs of the last ``steps`` effective events an undo would drop (never the creation)."""
-    events = list(events)
-    dropped = {seq for e in events if e.kind == UNDO for seq in e.data["seqs"]}
-    effective = [e.seq for e in events if e.kind not in (UNDO, CREATE) and e.seq not in dropped]
+    seqs = [e.seq for e in effective(events) if e.kind != CREATE]
     if steps < 1:
         raise PodError("bad_amount")
-    if not effective:
+    if not seqs:
         raise PodError("nothing_to_undo")
-    return effective[-steps:]
+    return seqs[-steps:]
 
 
 def step(state: PodState | None, events: list[Event], event: Event) -> PodState:
@@ -462,15 +454,40 @@ def _apply_commanders(state: PodState, event: Event) -> None:
     state.declared.setdefault(player.user_id, event.at)  # opens the sideboard window (T1)
 
 
+def swaps_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The swaps of one SWAP event: a batch ``{"swaps": [{"out", "in", "count"}, ...]}`` (stored as one
+    event, so a pasted batch is all or nothing), or one swap ``{"out", "in", "count"}`` (older events)."""
+    listed = data.get("swaps", [data])
+    return [{"out": str(s["out"]), "in": str(s["in"]), "count": s.get("count", 1)} for s in listed]
+
+
 def _apply_swap(state: PodState, event: Event) -> None:
-    """A sideboard swap in the pre-game step, before the opening hands (D7, T1). The service checked
-    it against the player's deck and the window; the fold keeps it for the record and for undo."""
+    """Sideboard swaps in the pre-game step, before the opening hands (D7, T1). The service checked
+    them against the player's deck and the window; the fold keeps them for the record and for undo."""
     _before_mulligans(state)
     player = state.player(int(event.data["player"]))
     if not player.deck:
         raise PodError("sideboard.error.no_deck")
-    state.swaps.append({"player": player.user_id, "out": str(event.data["out"]), "in": str(event.data["in"]),
-                        "count": _amount(event.data.get("count", 1), minimum=1, maximum=10)})  # D7: 10 at most
+    swaps = swaps_of(event.data)
+    if not 1 <= len(swaps) <= MAX_SWAPS_AT_ONCE:
+        raise PodError("bad_amount")
+    for swap in swaps:
+        state.swaps.append({"player": player.user_id, "out": swap["out"], "in": swap["in"],
+                            "count": _amount(swap["count"], minimum=1, maximum=10)})  # D7: 10 at most
+
+
+def _apply_wish(state: PodState, event: Event) -> None:
+    """A wish fetched a card from the player's sideboard during the game (D7). The service checked the
+    card against the deck as played; the fold keeps each player's fetched cards for this game."""
+    player = _alive_player(state, event.data["player"])
+    if not state.started:
+        raise PodError("not_started")
+    if not player.deck:
+        raise PodError("sideboard.error.no_deck")
+    card = str(event.data["card"])
+    if any(w["player"] == player.user_id and w["card"].casefold() == card.casefold() for w in state.wishes):
+        raise PodError("sideboard.error.wish_already", card=card)
+    state.wishes.append({"player": player.user_id, "card": card, "turn": state.turn})
 
 
 def _apply_mulligan(state: PodState, event: Event) -> None:
@@ -698,7 +715,7 @@ _HANDLERS = {
     CAST: _apply_cast, TO_COMMAND_ZONE: _apply_to_command_zone, POISON: _apply_poison,
     COUNTER: _apply_counter, MONARCH: _apply_monarch, INITIATIVE: _apply_initiative,
     NEXT_TURN: _apply_next_turn, CONCEDE: _apply_concede, DRAW_VOTE: _apply_draw_vote, STOP: _apply_stop,
-    SWAP: _apply_swap,
+    SWAP: _apply_swap, WISH: _apply_wish,
 }
 
 
@@ -785,6 +802,7 @@ class PodGameRecord:
     match_id: int | None = None  # G9: the match this game belongs to, and its number in it (1-3)
     match_game: int | None = None
     swaps: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # D7: deck as played = deck + these
+    wishes: dict[int, list[str]] = field(default_factory=dict)  # D7: sideboard cards fetched by wishes
 
     @property
     def winner(self) -> int | None:
@@ -810,7 +828,16 @@ def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_
         casts=list(state.cast_log), life_changes=list(state.life_log),
         mulligans=table.result() if table else None,
         tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at,
-        match_id=(state.match or {}).get("id"), match_game=(state.match or {}).get("game"), swaps=played_swaps(state))
+        match_id=(state.match or {}).get("id"), match_game=(state.match or {}).get("game"), swaps=played_swaps(state),
+        wishes=fetched_by_wishes(state))
+
+
+def fetched_by_wishes(state: PodState) -> dict[int, list[str]]:
+    """Each player's sideboard cards fetched by wishes this game, in order."""
+    fetched: dict[int, list[str]] = {}
+    for wish in state.wishes:
+        fetched.setdefault(wish["player"], []).append(wish["card"])
+    return fetched
 
 
 def played_swaps(state: PodState) -> dict[int, list[dict[str, Any]]]:

@@ -11,6 +11,12 @@ identity …); a swap is refused when the deck as played has a problem the deck 
 
 The window of the optional rule is computed from stored timestamps and an injected "now", so it closes
 by itself, also across a restart: nothing has to be running when it ends.
+
+Wishes (D7, 001: "cards left out of the deck can be fetched by 'wish' cards"): during a game, a card such
+as Burning Wish brings a card the player owns "from outside the game" into the game; with a sideboard
+that is a sideboard card. :func:`check_wish` says which sideboard card (as played, after the swaps) a
+wish may fetch: each sideboard card once per game (a sideboard is singleton, D7); the next game starts
+again from the whole sideboard (a fetched card returns between games).
 """
 
 from __future__ import annotations
@@ -23,11 +29,11 @@ from typing import Any
 
 from bot.domain.decklist import DeckLine, Section
 from bot.domain.errors import DomainError
+from bot.domain.pod import MAX_SWAPS_AT_ONCE as MAX_SWAPS  # more at once can only repeat or undo each other
 from bot.domain.rules import ResolvedDeck, Verdict, check_deck, get_ruleset
 from bot.domain.rules.deck import DeckCard
 
 WINDOW = timedelta(minutes=3)  # T1 / 001: "3 minutes after the commanders are announced"
-MAX_SWAPS = 10  # a sideboard holds 10 cards (D7): more swaps at once can only repeat or undo each other
 MAX_LINE = 200
 
 _ARROW = re.compile(r"\s*(?:->|=>|→|＞|>)\s*")
@@ -224,3 +230,41 @@ def swap_window(*, started: bool, between_games: bool, rule_on: bool, declared_a
     if now >= closes:
         return Window(False, closes_at=closes, reason="window_closed")
     return Window(True, closes_at=closes)
+
+
+# -- wishes ------------------------------------------------------------------------------------------
+
+WISH_TEXT = "outside the game"  # Burning Wish, Living Wish, Karn, the Great Creator … (Oracle wording)
+
+
+def is_wish(card: DeckCard) -> bool:
+    """Whether a card fetches cards from outside the game, i.e. from the sideboard (by its Oracle text)."""
+    if card.card is None:
+        return False
+    texts = [card.card.oracle_text, *(face.oracle_text for face in card.card.faces)]
+    return any(WISH_TEXT in text.casefold() for text in texts)
+
+
+def wish_cards(deck: ResolvedDeck) -> list[str]:
+    """The main-deck and commander cards that can fetch from the sideboard (shown beside the sideboard)."""
+    return [card.name for card in deck.in_section(Section.COMMANDER, Section.MAIN) if is_wish(card)]
+
+
+def wishable(deck: ResolvedDeck, fetched: Sequence[str]) -> list[str]:
+    """The sideboard cards (as played) a wish may still fetch this game: those not fetched yet."""
+    gone = {name.casefold() for name in fetched}
+    return [name for name in names_in(deck, Section.SIDEBOARD) if name.casefold() not in gone]
+
+
+def check_wish(deck: ResolvedDeck, fetched: Sequence[str], card: str) -> str:
+    """The sideboard card a wish fetches, by its name as played (English where known).
+
+    Refused (:class:`SwapError`) when it is not in the sideboard as it will be played (after the match's
+    swaps), or was already fetched this game (the sideboard holds one of each, D7)."""
+    index = _find(list(deck.cards), card.strip(), Section.SIDEBOARD)
+    if index is None:
+        raise SwapError("wish_not_in_sideboard", card=card)
+    name = deck.cards[index].name
+    if name.casefold() in {n.casefold() for n in fetched}:
+        raise SwapError("wish_already", card=name)
+    return name

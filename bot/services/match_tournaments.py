@@ -13,7 +13,10 @@ from __future__ import annotations
 from bot.domain.tournament.errors import TournamentError
 from bot.domain.tournament.matches import MatchStanding, Pairing, match_standings, pair_round
 from bot.services.matches import MatchService
+from bot.services.tournaments import StandingsView
 from bot.storage.tournaments import Tournament, TournamentRepository
+
+MatchStandingsView = StandingsView[MatchStanding]
 
 
 class MatchTournaments:
@@ -28,33 +31,38 @@ class MatchTournaments:
     async def set_matches(self, tournament_id: int) -> None:
         await self.repo.set_matches_format(tournament_id)
 
-    async def _all_matches(self, tournament_id: int) -> list[tuple[int, tuple[int, int], bool]]:
-        """(round, players, finished) of every match of a tournament."""
-        found = []
-        for row in await self.repo.for_tournament(tournament_id):
-            state = (await self.matches.get(row.match_id)).state
-            found.append((row.round_number or 0, state.players, state.finished))
-        return found
+    async def standings(self, tournament: Tournament, round_number: int | None = None) -> MatchStandingsView:
+        """Match points and MTR tie-breakers over finished matches (and byes), the whole tournament or one
+        round; entrants who have not played yet stand at 0, dropped ones are marked."""
+        entrants = await self.tournaments.entrants(tournament.tournament_id)
+        byes = [user for rnd, user in await self.repo.byes(tournament.tournament_id)
+                if round_number in (None, rnd)]
+        records = await self.matches.tournament_records(tournament.tournament_id, round_number)
+        standings = match_standings(records, seed=tournament.seed, players=[e.user_id for e in entrants], byes=byes,
+                                    dropped=[e.user_id for e in entrants if not e.active])
+        return MatchStandingsView(tournament, standings, {e.user_id: e.name for e in entrants}, round_number)
 
-    async def standings(self, tournament: Tournament) -> list[MatchStanding]:
-        entrants = [e.user_id for e in await self.tournaments.entrants(tournament.tournament_id)]
-        byes = [user for _, user in await self.repo.byes(tournament.tournament_id)]
-        return match_standings(await self.matches.tournament_records(tournament.tournament_id),
-                               seed=tournament.seed, players=entrants, byes=byes)
+    async def unfinished_tables(self, tournament: Tournament) -> list[int]:
+        """Tables of the current round whose match is still running (or whose board never started)."""
+        running = {game.game_id for loaded in await self.matches.for_tournament(tournament.tournament_id)
+                   if loaded.row.round_number == tournament.current_round and not loaded.state.finished
+                   for game in loaded.state.games}
+        tables = await self.tournaments.pods(tournament.tournament_id, tournament.current_round)
+        return [table.table_number for table in tables if table.game_id is None or table.game_id in running]
 
     async def pair_next_round(self, tournament: Tournament, *, force: bool = False) -> tuple[int, Pairing]:
         """The next round's pairs and bye (stored); refused while a match of this round runs, unless ``force``."""
         if tournament.current_round >= tournament.rounds:
             raise TournamentError("all_rounds_played", rounds=tournament.rounds)
-        played = await self._all_matches(tournament.tournament_id)
-        running = [i + 1 for i, (rnd, _, done) in enumerate(played) if rnd == tournament.current_round and not done]
+        running = await self.unfinished_tables(tournament) if tournament.current_round else []
         if running and not force:
             raise TournamentError("round_unfinished", round=tournament.current_round,
                                   tables=", ".join(str(n) for n in running))
         active = {e.user_id for e in await self.tournaments.entrants(tournament.tournament_id) if e.active}
-        order = [s.player for s in await self.standings(tournament) if s.player in active]
+        order = [s.player for s in (await self.standings(tournament)).standings if s.player in active]
         round_number = tournament.current_round + 1
-        pairing = pair_round(order, past_pairs=[players for _, players, _ in played],
+        played = [loaded.state.players for loaded in await self.matches.for_tournament(tournament.tournament_id)]
+        pairing = pair_round(order, past_pairs=played,
                              had_bye=[user for _, user in await self.repo.byes(tournament.tournament_id)],
                              seed=tournament.seed, round_number=round_number)
         pairs = [[int(str(a)), int(str(b))] for a, b in pairing.pairs]  # players are Discord ids here

@@ -18,7 +18,17 @@ from typing import Any, Protocol
 from bot.domain import match as m
 from bot.domain import pod
 from bot.domain.pod import PodState
-from bot.domain.sideboard import Swap, SwapError, SwapVerdict, Window, check_swaps, parse_time, swap_window
+from bot.domain.sideboard import (
+    Swap,
+    SwapError,
+    SwapVerdict,
+    Window,
+    check_swaps,
+    check_wish,
+    parse_time,
+    swap_window,
+    wishable,
+)
 from bot.domain.tournament.matches import MatchRecord
 from bot.services.decks import check_deck_text
 from bot.services.pods import LoadedGame, PodService
@@ -152,32 +162,51 @@ class MatchService:
                 data={"game_id": game.game_id, "number": number, "first": first, "chosen_by": actor}))
             return await self.get(match_id), game
 
-    async def undo_next(self, match_id: int, actor: int) -> LoadedMatch:
-        """Undo the start of the latest game while nobody has changed it yet (a wrong first player)."""
+    @staticmethod
+    def _begun(game: LoadedGame) -> bool:
+        """Whether anybody changed a game since its start (its creation and the copied commanders)."""
+        return any(e.kind not in (pod.CREATE, pod.COMMANDERS) or e.actor != game.events[0].actor
+                   for e in game.events)
+
+    async def undo_offer(self, match: LoadedMatch, game: LoadedGame) -> bool:
+        """Whether ``game``'s board offers to take back its start: it is the match's latest game (2 or
+        3) and nobody has changed it yet, so a wrong "who plays first" costs nothing to correct."""
+        current = match.state.current
+        return (current is not None and current.game_id == game.game_id and current.number >= 2
+                and not game.state.finished and not self._begun(game))
+
+    async def undo_next(self, match_id: int, actor: int) -> tuple[LoadedMatch, int]:
+        """Undo the start of the latest game while nobody has changed it yet (a wrong first player).
+
+        Only the player who chose may take the choice back; the match is as before the choice and they
+        choose again. Returns the match and the abandoned game's id (its board is closed)."""
         async with self.lock(match_id):
             loaded = await self.get(match_id)
             if actor not in loaded.state.players:
                 raise m.MatchError("not_a_player")
             seq = m.undoable(loaded.events)
-            game_id = next(int(e.data["game_id"]) for e in loaded.events if e.seq == seq)
-            game = await self.pods.get(game_id)
-            if any(e.kind not in (pod.CREATE, pod.COMMANDERS) or e.actor != game.events[0].actor
-                   for e in game.events):
+            started = next(e for e in loaded.events if e.seq == seq)
+            if actor != int(started.data["chosen_by"]):
+                raise m.MatchError("not_chooser")
+            game_id = int(started.data["game_id"])
+            if self._begun(await self.pods.get(game_id)):
                 raise m.MatchError("game_begun")
             await self.repo.append(match_id, m.MatchEvent(seq=loaded.events[-1].seq + 1, kind=m.UNDO, actor=actor,
                                                           at=self.pods.clock(), data={"seqs": [seq]}))
             await self.repo.abandon_game(game_id)
             self.pods.forget(game_id)  # the cached row still says "open"
-            return await self.get(match_id)
+            return await self.get(match_id), game_id
 
-    async def tournament_records(self, tournament_id: int) -> list[MatchRecord]:
-        """The finished matches of a 1-vs-1 tournament, for ``match_standings`` (running ones are left out)."""
-        records = []
-        for row in await self.repo.for_tournament(tournament_id):
-            state = (await self.get(row.match_id)).state
-            if state.finished:
-                records.append(MatchRecord(state.players[0], state.players[1], state.score, state.draws))
-        return records
+    async def for_tournament(self, tournament_id: int) -> list[LoadedMatch]:
+        """Every match of a tournament, running or over, in the order they were started."""
+        return [await self.get(row.match_id) for row in await self.repo.for_tournament(tournament_id)]
+
+    async def tournament_records(self, tournament_id: int, round_number: int | None = None) -> list[MatchRecord]:
+        """The finished matches of a 1-vs-1 tournament (or of one round), for ``match_standings``;
+        running ones are left out."""
+        return [MatchRecord(s.players[0], s.players[1], s.score, s.draws)
+                for loaded in await self.for_tournament(tournament_id)
+                if (s := loaded.state).finished and round_number in (None, loaded.row.round_number)]
 
     # -- sideboard swaps ----------------------------------------------------------------------------
 
@@ -192,14 +221,15 @@ class MatchService:
 
     async def window(self, game: LoadedGame) -> Window:
         """Whether swaps are allowed in this game now (closed once the mulligans or turn 1 began)."""
-        state = game.state
+        return self._window(game.state, await self.sideboard_rule(game.row.guild_id))
+
+    def _window(self, state: PodState, rule_on: bool) -> Window:
         everyone = [p.user_id for p in state.players]
         declared = [state.declared[u] for u in everyone if u in state.declared]
         declared_at = max(declared, key=parse_time) if declared and len(declared) == len(everyone) else None
         number = (state.match or {}).get("game") or 1
         return swap_window(started=state.started or state.mulligan is not None or state.finished,
-                           between_games=number >= 2, rule_on=await self.sideboard_rule(game.row.guild_id),
-                           declared_at=declared_at, now=self.now())
+                           between_games=number >= 2, rule_on=rule_on, declared_at=declared_at, now=self.now())
 
     async def _check(self, game: LoadedGame, user_id: int, new: Sequence[Swap]) -> SwapVerdict:
         """The player's registered deck with the match's swaps so far, then ``new``, checked in the pool."""
@@ -218,16 +248,57 @@ class MatchService:
         return await self._check(game, user_id, ())
 
     async def swap(self, game_id: int, actor: int, swaps: Sequence[Swap]) -> tuple[LoadedGame, SwapVerdict]:
-        """Check ``swaps`` (the window, the rules of D7, the deck's legality) and store them as pod events.
+        """Check ``swaps`` (the window, the rules of D7, the deck's legality) and store them as ONE pod event.
 
-        Raises SwapError (or PodError) and stores nothing when any of them is refused."""
+        All or nothing: the batch is one event in one transaction, and under the game's lock the window
+        and the player's swaps so far are checked again on the current log, so a mulligan, the deadline
+        or another swap that came in while the deck was being checked refuses the whole batch. Raises
+        SwapError (or PodError) and stores nothing when any swap is refused."""
         game = await self.pods.get(game_id)
         if not game.state.is_player(actor):
             raise SwapError("not_a_player")
-        window = await self.window(game)
+        rule_on = await self.sideboard_rule(game.row.guild_id)
+        window = self._window(game.state, rule_on)
         if not window.open:
             raise SwapError(window.reason)
+        before = pod.played_swaps(game.state).get(actor, [])
         verdict = await self._check(game, actor, swaps)
-        for swap in swaps:
-            game = await self.pods.change(game_id, actor, pod.SWAP, player=actor, **swap.as_data())
+
+        def still_valid(current: LoadedGame) -> None:
+            now = self._window(current.state, rule_on)
+            if not now.open:
+                raise SwapError(now.reason)
+            if pod.played_swaps(current.state).get(actor, []) != before:
+                raise SwapError("changed_meanwhile")
+
+        game = await self.pods.change(game_id, actor, pod.SWAP, guard=still_valid, player=actor,
+                                      swaps=[swap.as_data() for swap in swaps])
         return game, verdict
+
+    # -- wishes ---------------------------------------------------------------------------------------
+
+    async def sideboard_in_play(self, game: LoadedGame) -> bool:
+        """Whether the game has sideboards: a game of a match (000 §3.2) or the server's optional rule (001)."""
+        return bool(game.state.match) or await self.sideboard_rule(game.row.guild_id)
+
+    async def wishable(self, game: LoadedGame, user_id: int) -> list[str]:
+        """Autocomplete: the player's sideboard cards (as played) not fetched yet this game."""
+        played = await self.played_deck(game, user_id)
+        return wishable(played.deck, pod.fetched_by_wishes(game.state).get(user_id, []))
+
+    async def wish(self, game_id: int, actor: int, card: str) -> tuple[LoadedGame, str]:
+        """A wish fetched ``card`` from the actor's sideboard during the game (D7); returns the card's name.
+
+        Refused (SwapError, PodError) without a sideboard in this game, before turn 1 or after the end, for
+        a card not in the sideboard as played (after the match's swaps) or fetched already this game."""
+        game = await self.pods.get(game_id)
+        if not game.state.is_player(actor):
+            raise SwapError("not_a_player")
+        if not await self.sideboard_in_play(game):
+            raise SwapError("wish_not_allowed")
+        if not game.state.started or game.state.finished:
+            raise SwapError("wish_not_now")
+        played = await self.played_deck(game, actor)
+        name = check_wish(played.deck, pod.fetched_by_wishes(game.state).get(actor, []), card)
+        game = await self.pods.change(game_id, actor, pod.WISH, player=actor, card=name)
+        return game, name

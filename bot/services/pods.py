@@ -154,11 +154,16 @@ class PodService:
     # -- changing ---------------------------------------------------------------------------------
 
     async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
-                     **data: Any) -> LoadedGame:
-        """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused."""
+                     guard: Callable[[LoadedGame], None] | None = None, **data: Any) -> LoadedGame:
+        """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused.
+
+        ``guard`` re-checks, under the game's lock and on its current log, what a caller judged before
+        taking the lock (a sideboard window, the swaps so far): it raises to refuse the change."""
         def build(loaded: LoadedGame) -> Event:
             event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
             self._check_permission(loaded, actor, event, manager)
+            if guard is not None:
+                guard(loaded)
             return event
 
         return await self._commit_fresh(game_id, build)
@@ -196,6 +201,8 @@ class PodService:
         async with self.lock(game_id):
             for attempt in range(2):
                 loaded = await self._load(game_id)
+                if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
+                    raise PodError("game_abandoned")
                 try:
                     return await self._commit(loaded, build(loaded))
                 except IntegrityError:

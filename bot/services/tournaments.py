@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import cast
+from typing import Generic, TypeVar, cast
 
 from bot.changes import publishes
 from bot.domain.pod import END_STOPPED, PodGameRecord
@@ -73,10 +73,16 @@ class VoteOutcome:
     names: dict[int, str]
 
 
+Row = TypeVar("Row")
+
+
 @dataclass(frozen=True)
-class StandingsView:
+class StandingsView(Generic[Row]):
+    """What a standings message, image and CSV show: rows of ``Standing`` for pods, of ``MatchStanding``
+    for a tournament of matches (``bot.services.match_tournaments``); ``round_number`` None = overall."""
+
     tournament: Tournament
-    standings: list[Standing]
+    standings: list[Row]
     names: dict[int, str]
     round_number: int | None
 
@@ -429,7 +435,7 @@ class TournamentService:
     async def names(self, tournament_id: int) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.repo.entrants(tournament_id)}
 
-    async def standings(self, tournament: Tournament, round_number: int | None = None) -> StandingsView:
+    async def standings(self, tournament: Tournament, round_number: int | None = None) -> StandingsView[Standing]:
         """Standings over games whose vote has closed (a game scores when its vote closes, T3),
         over one round or the whole tournament; corrections count in the overall standings."""
         games = [g for g in await self.repo.games(tournament.tournament_id)

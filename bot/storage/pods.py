@@ -26,7 +26,7 @@ class PodGameRow:
     created_by: int | None
     created_at: str
     ruleset: str
-    status: str  # open | finished
+    status: str  # open | finished | abandoned (a match game whose start was undone)
     ended: str | None
     ended_at: str | None
     survivors: list[int]
@@ -111,7 +111,8 @@ class PodRepository:
         rows = await self.db.fetchall(
             "SELECT g.game_id FROM pod_games g JOIN (SELECT game_id, MAX(seq) AS last FROM pod_events "
             "GROUP BY game_id) e ON e.game_id = g.game_id "
-            "WHERE g.channel_id IS NOT NULL AND (g.shown_seq IS NULL OR g.shown_seq < e.last) ORDER BY g.game_id")
+            "WHERE g.channel_id IS NOT NULL AND g.status != 'abandoned' "
+            "AND (g.shown_seq IS NULL OR g.shown_seq < e.last) ORDER BY g.game_id")
         return [int(r[0]) for r in rows]
 
     async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from bot.client import cog_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("hydra", "hydra_events", "decks")
+PACKAGES = ("hydra", "hydra_events", "decks", "tournaments")
 
 
 def test_cog_packages_are_discovered_and_helper_modules_are_not() -> None:

@@ -16,6 +16,7 @@ from tests.decks.conftest import load_cards
 DECKS = Path(__file__).parent.parent / "data" / "decks"
 SIDEBOARD_DECK = DECKS / "kaalia_sideboard.txt"  # legal under every ruleset, 10-card sideboard
 BLUE_SIDEBOARD_DECK = DECKS / "kaalia_sideboard_blue.txt"  # Counterspell in the sideboard
+WISH_DECK = DECKS / "kaalia_sideboard_wish.txt"  # Burning Wish in the main deck (for Wrecking Ball)
 
 
 class Clock:

@@ -10,7 +10,7 @@ from bot.domain import pod
 from bot.services.decks import DeckService
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
-from tests.matches.conftest import SIDEBOARD_DECK
+from tests.matches.conftest import SIDEBOARD_DECK, WISH_DECK
 
 CARDS = TEST_DATA / "deck_cards.jsonl"
 
@@ -31,12 +31,11 @@ async def settled(h) -> None:
     await cog(h).updater.flush()
 
 
-async def _declare_decks(h, game_id: int) -> None:
+async def _declare_decks(h, game_id: int, deck=SIDEBOARD_DECK) -> None:
     decks = DeckService(h.bot.db, h.bot.cards)
     for name in ("alice", "bob"):
         user = h.user(name)
-        result = await decks.register(h.guild.id, user.id, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"),
-                                      "duel-zh")
+        result = await decks.register(h.guild.id, user.id, "Kaalia", deck.read_text(encoding="utf-8"), "duel-zh")
         assert result.record is not None
         await cog(h).service.change(game_id, user.id, pod.COMMANDERS, player=user.id,
                                     names=["Kaalia of the Vast"], deck="Kaalia")
@@ -86,7 +85,7 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     assert "\\*\\*xxx" in typed.text and "…" in typed.text  # echoed escaped and cut, not as Markdown
 
     history = await h.slash("pod history", user="alice")
-    assert "swapped 1 × Anger (out) for Lightning Bolt (in)" in history.text
+    assert "swapped (out → in): 1 × Anger → Lightning Bolt; 1 × Mountain → Badlands" in history.text
 
     await h.click(board, label="Start", user="alice")
     refused = await h.slash("sideboard swap", user="bob", out="Anger", into="Chaos Warp")
@@ -150,3 +149,56 @@ async def test_the_board_loses_its_sideboard_button_when_the_window_closes_also_
     again = await h.slash("sideboard swap", user="bob", out="Anger", into="Duress")
     assert "Too late" in again.text
     assert (await cog(h).service.get(1)).state.swaps == []
+
+
+async def test_a_wrong_choice_of_who_plays_first_is_taken_back(h):
+    alice, bob = h.user("alice"), h.user("bob")
+    board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="duel-zh")
+    await h.click(board, label="Start", user="alice")
+    await h.click(board, label="Concede", user="bob")
+    await settled(h)
+    offer = await h.click(board, label="Next game", user="bob")
+    started = await h.click(offer, label="Let alice play first", user="bob")  # meant "I play first"
+    await settled(h)
+    assert "Game 2 started, first player: alice" in started.message.content
+    wrong = started.channel_messages[-1]
+    assert "First player: alice (chosen by bob)." in _fields(wrong)
+    assert "Next game" not in [b["label"] for b in board.message.buttons]
+
+    await h.restart()  # the button is a dynamic item: it works on the old message after a restart
+    undone = await h.click(started, label="Undo: choose again", user="bob")
+    await settled(h)
+    assert "took back the start of game 2" in undone.message.content and undone.message.buttons == []
+    assert wrong.embeds == [] and wrong.buttons == [] and "took back" in wrong.content  # the board is closed
+    assert "Next game" in [b["label"] for b in board.message.buttons]  # choose again on the old board
+    offer = await h.click(board, label="Next game", user="bob")
+    again = await h.click(offer, label="I play first", user="bob", locale="ja")
+    await settled(h)
+    right = again.channel_messages[-1]
+    assert "First player: bob (chosen by bob)." in _fields(right) and "Match · game 2 of 3" in _fields(right)
+    assert "第2ゲームを開始しました" in again.message.content
+    await h.click(right, label="-1", user="bob")
+    late = await h.click(again, label="取り消して選び直す", user="bob")
+    assert late.ephemeral and "already begun" in late.content
+
+
+async def test_a_wish_fetches_a_sideboard_card_in_the_channel_and_on_the_board(h):
+    alice, bob = h.user("alice"), h.user("bob")
+    board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="duel-zh")
+    await _declare_decks(h, 1, WISH_DECK)
+    early = await h.slash("sideboard wish", user="alice", card="Gamble")
+    assert early.ephemeral and "during the game" in early.text
+    await h.click(board, label="Start", user="alice")
+    choices = await h.autocomplete("sideboard wish", "card", "ga", user="alice")
+    assert [c["value"] for c in choices] == ["Gamble"]
+    done = await h.slash("sideboard wish", user="alice", card="Gamble", locale="ja")
+    assert not done.ephemeral and "サイドボードから**Gamble**" in done.text  # a wish reveals the card
+    await settled(h)
+    assert "Fetched by wishes: alice: Gamble" in _fields(board.message)
+    assert "Gamble" not in [c["value"] for c in await h.autocomplete("sideboard wish", "card", "", user="alice")]
+    again = await h.slash("sideboard wish", user="alice", card="Gamble", locale="zh-CN")
+    assert again.ephemeral and "本局已经从备牌中拿过了" in again.text
+    main = await h.slash("sideboard wish", user="bob", card="Anger")
+    assert main.ephemeral and "not in your sideboard" in main.text
+    history = await h.slash("pod history", user="bob")
+    assert "alice fetched Gamble from the sideboard with a wish" in history.text

@@ -13,7 +13,7 @@ from bot.services.decks import DeckService
 from bot.services.matches import MatchService, is_match
 from bot.services.pods import PodService
 from bot.storage.db import Database
-from tests.matches.conftest import BLUE_SIDEBOARD_DECK, SIDEBOARD_DECK
+from tests.matches.conftest import BLUE_SIDEBOARD_DECK, SIDEBOARD_DECK, WISH_DECK
 
 ALICE, BOB, STRANGER = 11, 22, 99
 GUILD = 5
@@ -142,11 +142,18 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
         await matches.undo_next(loaded.match_id, ALICE)
     await _play(pods, game.game_id, BOB)
     _, wrong = await matches.next_game(loaded.match_id, BOB, ALICE)
-    loaded = await matches.undo_next(loaded.match_id, BOB)
+    assert await matches.undo_offer(await matches.get(loaded.match_id), wrong)
+    with pytest.raises(m.MatchError, match="not_chooser"):  # only who chose takes the choice back
+        await matches.undo_next(loaded.match_id, ALICE)
+    loaded, abandoned = await matches.undo_next(loaded.match_id, BOB)
+    assert abandoned == wrong.game_id
     assert len(loaded.state.games) == 1 and loaded.state.chooser == BOB
     assert (await pods.get(wrong.game_id)).row.status == "abandoned"
+    with pytest.raises(pod.PodError, match="game_abandoned"):  # its old board's buttons change nothing
+        await pods.change(wrong.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
     _, right = await matches.next_game(loaded.match_id, BOB, BOB)
     await pods.change(right.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
+    assert not await matches.undo_offer(await matches.get(loaded.match_id), await pods.get(right.game_id))
     with pytest.raises(m.MatchError, match="game_begun"):
         await matches.undo_next(loaded.match_id, BOB)
 
@@ -195,8 +202,9 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
         await matches.swap(game2.game_id, BOB, [Swap("Kaalia of the Vast", "Duress")])
     with pytest.raises(SwapError, match="not_a_player"):
         await matches.swap(game2.game_id, STRANGER, [Swap("Anger", "Duress")])
-    undone = await pods.undo(game2.game_id, ALICE)  # a swap is undone like any change
-    assert [s["out"] for s in undone.state.swaps] == ["Anger"]
+    undone = await pods.undo(game2.game_id, ALICE)  # a batch is undone like any change: as a whole
+    assert undone.state.swaps == []
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt")])
     await _play(pods, game2.game_id, BOB)
     record = (await pods.get(game2.game_id)).record
     assert record.swaps == {ALICE: [{"out": "Anger", "in": "Lightning Bolt", "count": 1}]}
@@ -268,3 +276,117 @@ async def test_the_window_waits_for_every_declaration_and_the_rule_switch(db, cl
     await matches.set_sideboard_rule(GUILD, False)
     with pytest.raises(SwapError, match="not_allowed"):
         await matches.swap(game.game_id, ALICE, [Swap("Anger", "Duress")])
+
+
+# -- a pasted batch is all or nothing -------------------------------------------------------------
+
+async def _game_two_with_decks(pods, decks, matches):
+    loaded, game = await _start(matches)
+    await _with_decks(pods, decks, game.game_id)
+    await _play(pods, game.game_id, ALICE)
+    _, game2 = await matches.next_game(loaded.match_id, ALICE, ALICE)
+    return game2
+
+
+async def test_a_batch_of_swaps_is_one_event_in_one_transaction(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    before = len(await pods.repo.events(game2.game_id))
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
+                                              Swap("Vow of Duty", "Duress")])
+    stored = await pods.repo.events(game2.game_id)
+    assert len(stored) == before + 1 and stored[-1].kind == pod.SWAP
+    assert [s["in"] for s in pod.swaps_of(stored[-1].data)] == ["Lightning Bolt", "Badlands", "Duress"]
+    with pytest.raises(SwapError, match="not_in_sideboard"):  # the third is wrong: the first two are not kept
+        await matches.swap(game2.game_id, BOB, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
+                                                Swap("Vow of Duty", "Counterspell")])
+    assert len(await pods.repo.events(game2.game_id)) == before + 1
+    assert [s["player"] for s in (await pods.get(game2.game_id)).state.swaps] == [ALICE] * 3
+
+
+async def test_a_mulligan_that_starts_while_a_batch_is_checked_refuses_the_whole_batch(db, clock, index):
+    """The deck check runs in the work pool without the game's lock; the first mulligan answer lands
+    meanwhile. The batch is judged again under the lock on the current log: none of it is stored."""
+    pods, decks, matches = _services(db, clock, index)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    check = decks.offload
+
+    async def mulligan_meanwhile(fn, *args):
+        result = await check(fn, *args)
+        prompt = pod.mulligan_prompt((await pods.get(game2.game_id)).state)
+        assert prompt is not None
+        await pods.change(game2.game_id, prompt.player, pod.MULLIGAN, player=prompt.player, decision=0,
+                          prompt=prompt.number)
+        return result
+
+    decks.offload = mulligan_meanwhile
+    with pytest.raises(SwapError, match="window_closed"):
+        await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands")])
+    fresh = await PodService(db, clock=clock).get(game2.game_id)  # what is stored, not the cache
+    assert fresh.state.swaps == [] and fresh.state.mulligan is not None
+
+
+async def test_a_batch_checked_against_swaps_that_changed_meanwhile_is_refused(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    check = decks.offload
+    other_panel = [True]
+
+    async def swap_meanwhile(fn, *args):
+        result = await check(fn, *args)
+        if other_panel.pop() if other_panel else False:  # the same player's other panel, once
+            await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt")])
+        return result
+
+    decks.offload = swap_meanwhile
+    with pytest.raises(SwapError, match="changed_meanwhile"):
+        await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress"), Swap("Mountain", "Badlands")])
+    assert [s["in"] for s in (await pods.get(game2.game_id)).state.swaps] == ["Lightning Bolt"]
+
+
+# -- wishes (D7) -----------------------------------------------------------------------------------
+
+async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    loaded, game = await _start(matches)
+    await _with_decks(pods, decks, game.game_id, WISH_DECK)
+    with pytest.raises(SwapError, match="wish_not_now"):  # before turn 1
+        await matches.wish(game.game_id, ALICE, "Gamble")
+    await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
+    assert "Gamble" in await matches.wishable(await pods.get(game.game_id), ALICE)
+    game, name = await matches.wish(game.game_id, ALICE, "gamble")
+    assert name == "Gamble" and game.state.wishes == [{"player": ALICE, "card": "Gamble", "turn": 1}]
+    assert "Gamble" not in await matches.wishable(game, ALICE)
+    for card, key in (("Gamble", "wish_already"), ("Anger", "wish_not_in_sideboard")):
+        with pytest.raises(SwapError, match=key):
+            await matches.wish(game.game_id, ALICE, card)
+    with pytest.raises(SwapError, match="not_a_player"):
+        await matches.wish(game.game_id, STRANGER, "Duress")
+    undone = await pods.undo(game.game_id, ALICE)  # undone like any change
+    assert undone.state.wishes == []
+    await matches.wish(game.game_id, ALICE, "Gamble")
+    await pods.change(game.game_id, BOB, pod.CONCEDE, player=BOB)
+    assert (await pods.get(game.game_id)).record.wishes == {ALICE: ["Gamble"]}
+    with pytest.raises(SwapError, match="wish_not_now"):  # the game is over
+        await matches.wish(game.game_id, ALICE, "Duress")
+
+    _, game2 = await matches.next_game(loaded.match_id, BOB, BOB)
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Gamble")])
+    await pods.change(game2.game_id, BOB, pod.NEXT_TURN)
+    with pytest.raises(SwapError, match="wish_not_in_sideboard"):  # Gamble is in the main deck this game
+        await matches.wish(game2.game_id, ALICE, "Gamble")
+    _, fetched = await matches.wish(game2.game_id, ALICE, "Anger")  # a fetched card returns between games
+    assert fetched == "Anger"
+
+
+async def test_a_single_game_has_sideboards_only_with_the_optional_rule(db, clock, index):
+    pods, decks, matches = _services(db, clock, index)
+    game = await pods.start_game(guild_id=GUILD, channel_id=6, created_by=ALICE, ruleset="commander",
+                                 players=[(ALICE, "Alice"), (BOB, "Bob")])
+    await _with_decks(pods, decks, game.game_id, WISH_DECK, "commander")
+    await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
+    with pytest.raises(SwapError, match="wish_not_allowed"):
+        await matches.wish(game.game_id, ALICE, "Gamble")
+    await matches.set_sideboard_rule(GUILD, True)
+    _, name = await matches.wish(game.game_id, ALICE, "Gamble")
+    assert name == "Gamble"

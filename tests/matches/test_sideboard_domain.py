@@ -8,8 +8,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.domain.decklist import Section
-from bot.domain.sideboard import Swap, SwapError, apply_swaps, check_swaps, parse_swaps, swap_window
+from bot.domain import pod
+from bot.domain.decklist import Section, parse_decklist
+from bot.domain.rules import resolve_decklist
+from bot.domain.sideboard import (
+    Swap,
+    SwapError,
+    apply_swaps,
+    check_swaps,
+    check_wish,
+    is_wish,
+    parse_swaps,
+    swap_window,
+    wish_cards,
+    wishable,
+)
+from tests.matches.conftest import WISH_DECK
 
 
 def _names(deck, section):
@@ -134,3 +148,47 @@ def test_a_refusal_crosses_the_work_pool_with_its_values():
 
     error = pickle.loads(pickle.dumps(SwapError("commander", card="Kaalia of the Vast")))
     assert error.key == "sideboard.error.commander" and error.values == {"card": "Kaalia of the Vast"}
+
+
+# -- wishes (D7) -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def wish_deck(index):
+    return resolve_decklist(parse_decklist(WISH_DECK.read_text(encoding="utf-8")), index)
+
+
+def test_wish_cards_are_known_by_their_oracle_text(wish_deck, deck):
+    assert wish_cards(wish_deck) == ["Burning Wish"]  # "a sorcery card you own from outside the game"
+    assert wish_cards(deck) == []
+    assert not any(is_wish(card) for card in deck.cards)
+
+
+def test_a_wish_fetches_a_sideboard_card_as_played_once_per_game(wish_deck):
+    assert check_wish(wish_deck, [], "gamble") == "Gamble"  # any case; the name as played back
+    with pytest.raises(SwapError, match="wish_already"):
+        check_wish(wish_deck, ["Gamble"], "Gamble")
+    with pytest.raises(SwapError, match="wish_not_in_sideboard"):  # a main-deck card
+        check_wish(wish_deck, [], "Anger")
+    swapped = apply_swaps(wish_deck, [Swap("Anger", "Gamble")])
+    with pytest.raises(SwapError, match="wish_not_in_sideboard"):  # swapped into the main deck
+        check_wish(swapped, [], "Gamble")
+    assert check_wish(swapped, [], "Anger") == "Anger"  # swapped out: in the sideboard now
+    assert "Gamble" not in wishable(swapped, []) and wishable(wish_deck, ["Gamble"]) == [
+        n for n in wishable(wish_deck, []) if n != "Gamble"]
+
+
+def test_the_fold_keeps_wishes_during_the_game_only():
+    events = [pod.Event(1, pod.CREATE, 1, "t", {"ruleset": "duel-zh", "players": [
+        {"user_id": 1, "name": "a"}, {"user_id": 2, "name": "b"}]}),
+        pod.Event(2, pod.COMMANDERS, 1, "t", {"player": 1, "names": ["Kaalia of the Vast"], "deck": "K"})]
+    wish = pod.Event(3, pod.WISH, 1, "t", {"player": 1, "card": "Gamble"})
+    with pytest.raises(pod.PodError, match="not_started"):
+        pod.apply(pod.replay(events), wish)
+    state = pod.replay([*events, pod.Event(3, pod.NEXT_TURN, 1, "t", {}),
+                        pod.Event(4, pod.WISH, 1, "t", {"player": 1, "card": "Gamble"})])
+    assert state.wishes == [{"player": 1, "card": "Gamble", "turn": 1}]
+    assert pod.fetched_by_wishes(state) == {1: ["Gamble"]}
+    with pytest.raises(pod.PodError, match="wish_already"):
+        pod.apply(state, pod.Event(5, pod.WISH, 1, "t", {"player": 1, "card": "gamble"}))
+    with pytest.raises(pod.PodError, match="no_deck"):  # player 2 plays no registered deck
+        pod.apply(state, pod.Event(5, pod.WISH, 2, "t", {"player": 2, "card": "Gamble"}))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.domain import pod
+from bot.i18n import t
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
 
@@ -57,5 +58,19 @@ async def test_a_tournament_of_matches(h):
     assert "OMW 33.3%" in standings.text  # the floor: every loser's match-win % counts as 33%
     assert "least 33%" in standings.text
 
+    assert set(standings.files) == {"standings.png", "standings.csv"}  # as for pods: embed, image and CSV
+    assert standings.files["standings.png"][:8] == b"\x89PNG\r\n\x1a\n"
+    header, *rows = standings.files["standings.csv"].decode().splitlines()
+    assert header.startswith("rank,player,match_points,matches,match_wins") and len(rows) == len(PLAYERS)
+    assert sum(row.split(",")[2] == "3" for row in rows) == 3  # two match winners and the bye
+
     again = await h.slash("tournament pair", user="admin", channel="games")
     assert "Table 1" in again.text  # round 2: the previous round's matches are over
+    await h.settle()
+    asked = await h.slash("tournament end", user="admin", channel="games", locale="zh-TW")
+    assert asked.ephemeral and "1, 2" in asked.text  # round 2's matches still run: ask first
+    ended = await h.click(asked, label=t("tournament.end.confirm_button", "zh-Hant"), user="admin", locale="zh-TW")
+    await h.settle()
+    final = h.messages("games")[-1]
+    assert "結束" in final.content and "OMW" in str(final.embeds) and "（1-0-0）" in str(final.embeds)
+    assert header in ended.files["standings.csv"].decode()

@@ -20,6 +20,7 @@ from bot.domain.mulligan.odds import DeckCounts, deck_odds
 from bot.domain.rules.summary import DeckSummary
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
+from bot.domain.tournament.matches import MatchRecord, match_standings
 from bot.domain.tournament.standings import compute_standings
 from bot.i18n import LANGUAGES, t
 from bot.render import board as pod_board
@@ -29,7 +30,7 @@ from bot.render.hand import hand_image
 from bot.render.layout import PHONE_WIDTH, TextBox, phone_problems
 from bot.render.leaderboard import render_leaderboard
 from bot.render.odds import odds_chart
-from bot.render.standings import render_standings
+from bot.render.standings import render_match_standings, render_standings
 
 DATA = Path(__file__).parent.parent / "data"
 MIN_INK_PX = 6  # the drawn height of the tallest glyph of a text, on the phone
@@ -76,6 +77,15 @@ def standings(language: str, boxes: list[TextBox]) -> Image.Image:
                             players=players), str, language, boxes=boxes)
 
 
+def match_standings_image(language: str, boxes: list[TextBox]) -> Image.Image:
+    """A 1-vs-1 tournament of matches: long and CJK names, a drawn match, a bye, a dropped player."""
+    names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player"]
+    records = [MatchRecord(names[0], names[1], (2, 1)), MatchRecord(names[2], names[3], (1, 1), draws=1)]
+    table = match_standings(records, seed=1, players=names + [f"player {i}" for i in range(50)], byes=["Eve"],
+                            dropped=[names[3]])
+    return render_match_standings("Friday night duels, season 3", table, str, language, boxes=boxes)
+
+
 def leaderboard(language: str, boxes: list[TextBox]) -> Image.Image:
     lines = []
     for no in range(1, 19):
@@ -119,7 +129,8 @@ def deck_summary(language: str, boxes: list[TextBox]) -> Image.Image:
 
 
 RENDERERS: dict[str, Callable[[str, list[TextBox]], Image.Image]] = {
-    "odds chart": odds, "practice hand": hand, "standings": standings, "hydra event leaderboard": leaderboard,
+    "odds chart": odds, "practice hand": hand, "standings": standings, "match standings": match_standings_image,
+    "hydra event leaderboard": leaderboard,
     "pod board": pod_board_image, "deck summary": deck_summary}
 
 

@@ -8,9 +8,11 @@ from PIL import Image
 
 from bot.domain.tournament import DEMOCRATIC
 from bot.domain.tournament.games import checked_game
+from bot.domain.tournament.matches import MatchRecord, match_standings
 from bot.domain.tournament.prizes import PrizeStats
 from bot.domain.tournament.standings import compute_standings
 from bot.render.fonts import png_bytes
+from bot.render.layout import TextBox
 from bot.render.standings import (
     ACCENT,
     BACKGROUND,
@@ -23,6 +25,7 @@ from bot.render.standings import (
     ROW_SHADES,
     TEXT,
     WIDTH,
+    render_match_standings,
     render_standings,
 )
 
@@ -72,3 +75,19 @@ def test_empty_standings_still_render():
     assert TEXT in {colour for _, colour in line.getcolors(maxcolors=100_000)}  # "no games yet" is written
     title_band = image.crop((0, 0, WIDTH, HEADER_HEIGHT))
     assert ACCENT in {colour for _, colour in title_band.getcolors(maxcolors=100_000)}
+
+
+def test_a_tournament_of_matches_draws_its_own_columns():
+    """Match points, W-L-D and the three MTR tie-breakers; a dropped player in the dim colour."""
+    records = [MatchRecord("Ann", "魔判官之声", (2, 1)), MatchRecord("Cid", "Dan", (1, 1), draws=1)]
+    table = match_standings(records, seed=1, byes=["Eve"], dropped=["Dan"])
+    boxes: list[TextBox] = []
+    image = decoded(render_match_standings("Duels", table, str, "zh-Hant", boxes=boxes))
+    assert image.size == (WIDTH, HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + 5 * ROW_HEIGHT + FOOTER_HEIGHT)
+    texts = [box.text for box in boxes]
+    assert "積分" in texts and "勝-負-平" in texts and "1-0-0" in texts and "0-0-1" in texts
+    assert "67%" in texts and "33%" in texts  # Ann's game-win %: 2 of 3 games; the 33% floor
+    assert not [text for text in texts if text.endswith("…")]  # every cell fits its column
+    dan = HEADER_HEIGHT + COLUMN_HEADER_HEIGHT + ROW_HEIGHT * [s.player for s in table].index("Dan")
+    row = image.crop((0, dan, WIDTH, dan + ROW_HEIGHT))
+    assert DROPPED_TEXT in {colour for _, colour in row.getcolors(maxcolors=100_000)}

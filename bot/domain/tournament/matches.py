@@ -19,12 +19,15 @@ Plain Python; player ids are any hashable value (Discord ids in the bot, names i
 
 from __future__ import annotations
 
+import csv
+import io
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.domain.tournament.errors import TournamentError
+from bot.domain.tournament.standings import coin_flip, csv_safe
 
 Player = Hashable
 
@@ -55,6 +58,9 @@ class MatchRecord:
             return self.wins[1], self.wins[0]
         raise TournamentError("not_in_match")
 
+    def games_won(self, player: Player) -> int:
+        return self._games(player)[0]
+
     def game_points_for(self, player: Player) -> int:
         return GAME_WIN * self._games(player)[0] + GAME_DRAW * self.draws
 
@@ -77,71 +83,89 @@ class MatchStanding:
     game_win: Fraction
     opponents_game_win: Fraction
     coin: float
+    dropped: bool = False
+    game_wins: int = 0  # games won (a bye counts two)
+    games: int = 0  # games played
 
 
-@dataclass
-class _Tally:
-    match_points: int = 0
-    matches: int = 0
-    game_points: int = 0
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
+@dataclass(frozen=True)
+class _Played:
+    """One match from one player's side: match points, game points, games won and games played."""
 
-    def add(self, points: int, game_points: int, games: int) -> None:
-        self.match_points += points
-        self.matches += 1
-        self.game_points += game_points
-        self.games += games
-        self.wins += points == MATCH_WIN
-        self.draws += points == MATCH_DRAW
-        self.losses += points == MATCH_LOSS
+    points: int
+    game_points: int
+    won: int
+    games: int
+
+
+BYE = _Played(MATCH_WIN, 2 * GAME_WIN, 2, 2)  # MTR: a bye is a 2-0 match win; it is no opponent
 
 
 def _percentage(points: int, played: int) -> Fraction:
     return max(FLOOR, Fraction(points, 3 * played)) if played else FLOOR
 
 
-def coin_flip(seed: int, player: Player) -> float:
-    return random.Random(f"tournament:{seed}:coin:{player}").random()
+def _average(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
 
 
 def match_standings(records: Iterable[MatchRecord], *, seed: int, players: Iterable[Player] = (),
-                    byes: Iterable[Player] = ()) -> list[MatchStanding]:
+                    byes: Iterable[Player] = (), dropped: Iterable[Player] = ()) -> list[MatchStanding]:
     """Ranked standings of a 1-vs-1 tournament (see the module docstring for the order)."""
-    tallies: dict[Player, _Tally] = {p: _Tally() for p in players}
-    opponents: dict[Player, list[Player]] = {p: [] for p in tallies}
+    played: dict[Player, list[_Played]] = {p: [] for p in players}
+    opponents: dict[Player, list[Player]] = {p: [] for p in played}
     for record in records:
         for player in (record.first, record.second):
-            tallies.setdefault(player, _Tally()).add(record.points_for(player), record.game_points_for(player),
-                                                     record.games)
+            played.setdefault(player, []).append(_Played(record.points_for(player), record.game_points_for(player),
+                                                         record.games_won(player), record.games))
             opponents.setdefault(player, []).append(record.opponent(player))
-    for player in byes:  # MTR: a bye is a 2-0 match win; it is no opponent for the tie-breakers
-        tallies.setdefault(player, _Tally()).add(MATCH_WIN, 2 * GAME_WIN, 2)
+    for player in byes:
+        played.setdefault(player, []).append(BYE)
         opponents.setdefault(player, [])
 
     def mw(player: Player) -> Fraction:
-        tally = tallies[player]
-        return _percentage(tally.match_points, tally.matches)
+        return _percentage(sum(m.points for m in played[player]), len(played[player]))
 
     def gw(player: Player) -> Fraction:
-        tally = tallies[player]
-        return _percentage(tally.game_points, tally.games)
+        return _percentage(sum(m.game_points for m in played[player]), sum(m.games for m in played[player]))
 
-    def average(values: list[Fraction]) -> Fraction:
-        return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+    left = set(dropped)
+    rows = [(player, _average([mw(o) for o in opponents[player]]), gw(player),
+             _average([gw(o) for o in opponents[player]]), coin_flip(seed, player)) for player in played]
+    rows.sort(key=lambda r: (-sum(m.points for m in played[r[0]]), -r[1], -r[2], -r[3], r[4]))
+    standings = []
+    for rank, (player, omw, own_gw, ogw, coin) in enumerate(rows, start=1):
+        mine = played[player]
+        points = [m.points for m in mine]
+        standings.append(MatchStanding(
+            rank=rank, player=player, match_points=sum(points), matches=len(mine),
+            record=(points.count(MATCH_WIN), points.count(MATCH_LOSS), points.count(MATCH_DRAW)),
+            opponents_match_win=omw, game_win=own_gw, opponents_game_win=ogw, coin=coin, dropped=player in left,
+            game_wins=sum(m.won for m in mine), games=sum(m.games for m in mine)))
+    return standings
 
-    rows = []
-    for player, tally in tallies.items():
-        met = opponents.get(player, [])
-        rows.append((player, tally, average([mw(o) for o in met]), gw(player), average([gw(o) for o in met]),
-                     coin_flip(seed, player)))
-    rows.sort(key=lambda r: (-r[1].match_points, -r[2], -r[3], -r[4], r[5]))
-    return [MatchStanding(rank=i + 1, player=p, match_points=t.match_points, matches=t.matches,
-                          record=(t.wins, t.losses, t.draws), opponents_match_win=omw, game_win=g,
-                          opponents_game_win=ogw, coin=coin)
-            for i, (p, t, omw, g, ogw, coin) in enumerate(rows)]
+
+MATCH_CSV_COLUMNS: tuple[str, ...] = ("rank", "player", "match_points", "matches", "match_wins", "match_losses",
+                                      "match_draws", "game_wins", "games", "opponents_match_win_percent",
+                                      "game_win_percent", "opponents_game_win_percent", "dropped")
+
+
+def percent(value: Fraction) -> str:
+    """A tie-breaker as shown everywhere (embed, image, CSV): one decimal, e.g. ``66.7%``."""
+    return f"{float(value) * 100:.1f}%"
+
+
+def match_standings_csv(standings: Sequence[MatchStanding], name: Callable[[Player], str] = str) -> str:
+    """The standings of a tournament of matches as CSV (a header row, one row per player)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MATCH_CSV_COLUMNS)
+    for row in standings:
+        wins, losses, draws = row.record
+        writer.writerow([row.rank, csv_safe(name(row.player)), row.match_points, row.matches, wins, losses, draws,
+                         row.game_wins, row.games, percent(row.opponents_match_win), percent(row.game_win),
+                         percent(row.opponents_game_win), "yes" if row.dropped else "no"])
+    return buffer.getvalue()
 
 
 @dataclass(frozen=True)

@@ -87,13 +87,13 @@ def standings_csv(standings: Sequence[Standing], name: Callable[[Player], str] =
     writer.writerow(CSV_COLUMNS)
     for row in standings:
         tally = row.tally
-        writer.writerow([row.rank, _csv_safe(name(row.player)), tally.points, f"{float(row.opponents_average):.2f}",
+        writer.writerow([row.rank, csv_safe(name(row.player)), tally.points, f"{float(row.opponents_average):.2f}",
                          tally.votes, tally.survivals, tally.wins, tally.draws, tally.eliminations,
                          tally.games, "yes" if row.dropped else "no",
                          *(getattr(row.prizes, goal) for goal in PRIZE_GOALS)])
     return buffer.getvalue()
 
 
-def _csv_safe(text: str) -> str:
+def csv_safe(text: str) -> str:
     """Keep a player's display name from being run as a spreadsheet formula (CSV injection)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -1,33 +1,33 @@
 """1-vs-1 tournaments of matches in ``/tournament`` (issue #20; G9): pairing and standings.
 
-Used by ``cogs/tournaments.py`` for a tournament created with ``format: matches``: ``/tournament pair``
+Used by ``cogs/tournaments/cog.py`` for a tournament created with ``format: matches``: ``/tournament pair``
 pairs two by two and starts a best-of-three match (a pod board, ``cogs/_pod_match.py``) per pair;
-``/tournament standings`` lists match points and the MTR tie-breakers. The rules are
+``/tournament standings`` and ``/tournament end`` show match points and the MTR tie-breakers (embed,
+image, CSV), and ``/tournament end`` asks first while a match of the round still runs. The rules are
 ``bot/domain/tournament/matches.py``; the service ``bot/services/match_tournaments.py``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.domain.tournament import TournamentError
-from bot.domain.tournament.matches import MatchStanding
+from bot.domain.tournament.matches import MatchStanding, match_standings_csv, percent
 from bot.i18n import Translate
-from bot.services.match_tournaments import MatchTournaments
+from bot.render.fonts import png_bytes
+from bot.render.standings import render_match_standings
+from bot.services.match_tournaments import MatchStandingsView, MatchTournaments
 from bot.storage.tournaments import Tournament
 from bot.text import fit_lines
+from cogs.tournaments.standings import standings_files
 
 if TYPE_CHECKING:
-    from cogs.tournaments import TournamentCog
+    from cogs.tournaments.cog import TournamentCog
 
 FORMAT_MATCHES = "matches"
 COLOUR = discord.Colour.dark_gold()
-
-
-def _percent(value) -> str:
-    return f"{float(value) * 100:.1f}%"
 
 
 class MatchRounds:
@@ -84,19 +84,38 @@ class MatchRounds:
         await pods.post_board(interaction.channel, game)  # type: ignore[attr-defined]
         await self.cog.service.link_game(pod_id, game.game_id)
 
-    async def standings(self, interaction: discord.Interaction, tournament: Tournament) -> bool:
+    async def standings(self, interaction: discord.Interaction, tournament: Tournament,
+                        round_number: int | None = None) -> bool:
         """``/tournament standings`` for a tournament of matches; False when it is a tournament of pods."""
         if not await self.service.is_matches(tournament.tournament_id):
             return False
+        await interaction.response.defer(thinking=True)
         tr = await self.cog._tr(interaction)
-        names = await self.cog.service.names(tournament.tournament_id)
-        rows = await self.service.standings(tournament)
-        embed = discord.Embed(title=tr("tournament.matches.standings", name=discord.utils.escape_markdown(tournament.name)),
-                              description=fit_lines([self._line(s, names, tr) for s in rows], 4000, self._more(tr)) or "-",
-                              colour=COLOUR)
-        embed.set_footer(text=tr("tournament.matches.tiebreakers"))
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        view = await self.service.standings(tournament, round_number)
+        await interaction.followup.send(**await self.standings_message(view, tr),
+                                        allowed_mentions=discord.AllowedMentions.none())
         return True
+
+    async def standings_message(self, view: MatchStandingsView, tr: Translate) -> dict[str, Any]:
+        """The embed (match points, record, OMW / GW / OGW), the table as an image and the CSV; also what
+        ``/tournament end`` posts for a tournament of matches."""
+        name = discord.utils.escape_markdown(view.tournament.name)
+        title = tr("tournament.matches.standings", name=name) if view.round_number is None else \
+            tr("tournament.matches.round_standings", name=name, round=view.round_number)
+        lines = [self._line(s, view.names, tr) for s in view.standings]
+        embed = discord.Embed(title=title, description=fit_lines(lines, 4000, self._more(tr)) or "-", colour=COLOUR)
+        embed.set_footer(text=tr("tournament.matches.tiebreakers"))
+        embed.set_image(url="attachment://standings.png")
+        png = await self.cog.bot.workers.run(_match_standings_png, title, view.standings,  # type: ignore[attr-defined]
+                                             dict(view.names), tr.language)
+        csv_text = match_standings_csv(view.standings, lambda player: view.names.get(player, str(player)))
+        return {"embed": embed, "files": standings_files(png, csv_text)}
+
+    async def unfinished_tables(self, tournament: Tournament) -> list[int] | None:
+        """Tables of the round whose match still runs; None for a tournament of pods."""
+        if not await self.service.is_matches(tournament.tournament_id):
+            return None
+        return await self.service.unfinished_tables(tournament)
 
     @staticmethod
     def _more(tr: Translate):
@@ -107,5 +126,11 @@ class MatchRounds:
         wins, losses, draws = standing.record
         return tr("tournament.matches.line", rank=standing.rank, name=discord.utils.escape_markdown(
             names.get(standing.player, str(standing.player))[:64]), points=standing.match_points, wins=wins,
-            losses=losses, draws=draws, omw=_percent(standing.opponents_match_win), gw=_percent(standing.game_win),
-            ogw=_percent(standing.opponents_game_win))
+            losses=losses, draws=draws, omw=percent(standing.opponents_match_win), gw=percent(standing.game_win),
+            ogw=percent(standing.opponents_game_win)) + (f" ({tr('tournament.dropped')})" if standing.dropped else "")
+
+
+def _match_standings_png(title: str, standings: Any, names: dict[Any, str], language: str) -> bytes:
+    """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
+    return png_bytes(render_match_standings(title, standings, lambda player: names.get(player, str(player)),
+                                            language))
