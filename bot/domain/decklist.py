@@ -183,22 +183,33 @@ def decode(data: bytes | str) -> str:
                 raise DecklistRefused("binary") from None
     else:
         text = data
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.lstrip("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if _looks_binary(text):
         raise DecklistRefused("binary")
-    lines = text.split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if len(lines) > MAX_LINES:
-        raise DecklistRefused("too_many_lines", lines=len(lines), limit=MAX_LINES)
-    return "\n".join(lines)
+    # Trailing blank lines dropped without splitting the text into lines and joining it again (this runs
+    # for every deck; see bench_decks.py): the text ends with the line of its last non-blank character.
+    end = text.find("\n", len(text.rstrip()))
+    if end != -1:
+        text = text[:end]
+    lines = text.count("\n") + 1 if text.strip() else 0
+    if lines > MAX_LINES:
+        raise DecklistRefused("too_many_lines", lines=lines, limit=MAX_LINES)
+    return text if lines else ""
+
+
+# The control characters that mark binary data (tab and line feed are text); counted by deleting them from
+# the UTF-8 bytes of the text's start (a tenth of the time of a regex finding them all).
+_CONTROL_BYTES = bytes((*range(0x00, 0x09), *range(0x0B, 0x20)))
 
 
 def _looks_binary(text: str) -> bool:
     """NUL or many control characters: an image or archive that happens to decode."""
     if "\x00" in text:
         return True
-    return len(_CONTROL.findall(text, 0, 4096)) > 8
+    start = text[:4096].encode("utf-8", "surrogatepass")  # UTF-8 encodes a control character as its own byte
+    return len(start) - len(start.translate(None, _CONTROL_BYTES)) > 8
 
 
 # -- entry point ----------------------------------------------------------------------------------
@@ -264,7 +275,6 @@ _FAST_ENTRY = re.compile(
     r"(?:(?<![ \t])[ \t]*\|.*)?")  # Forge "|SET|1": the name ends at the first "|"
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
 
 
 @dataclass
