@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -165,11 +166,14 @@ class Driver:
             await self.pause()
             await self.answer_questions(game_id)
 
-    async def progress(self, pid: int) -> None:
+    async def progress(self, pid: int, trace_file: Path | None) -> None:
+        """Every 30 s: presses so far and the bot's memory (with ``trace_file``, where its allocations are)."""
         while True:
             await asyncio.sleep(30)
             print(f"  … {self.presses} presses, {self.turns_done} turns ended, {self.unanswered} unanswered; "
                   f"{memory(pid)}; load {os.getloadavg()[0]:.1f}", flush=True)
+            if trace_file is not None:
+                print("\n".join((await traced(pid, trace_file)).splitlines()[:1 + 9 * 5]), flush=True)
 
     def refused_after_acknowledging(self) -> list[str]:
         """Presses acknowledged as taken whose action the bot then refused in a private followup (the
@@ -225,7 +229,8 @@ def bot_process(base_url: str, gateway_url: str, seed: int, trace: str) -> int:
             for stat in stats[:TRACE_TOP]:
                 lines.append(f"{stat.size / 2**20:7.2f} MiB in {stat.count:7d} blocks")
                 lines.extend(f"      {line}" for line in stat.traceback.format()[-8:])
-            Path(trace).write_text("\n".join(lines) + "\n")
+            Path(trace + ".part").write_text("\n".join(lines) + "\n")
+            Path(trace + ".part").rename(trace)
 
         signal.signal(signal.SIGUSR1, lambda *_: tracemalloc.start(8))
         signal.signal(signal.SIGUSR2, dump)
@@ -253,7 +258,21 @@ def spawn(command: list[str], env: dict[str, str], log: Path) -> subprocess.Pope
 
 
 def written(path: Path) -> str | None:
+    """The file's text once complete (the bot writes it whole, then renames it here), else None."""
     return path.read_text() if path.exists() else None
+
+
+def ask_trace(pid: int, trace_file: Path) -> None:
+    trace_file.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR2)
+
+
+async def traced(pid: int, trace_file: Path) -> str:
+    """The bot's tracemalloc top lines, asked for now (SIGUSR2)."""
+    ask_trace(pid, trace_file)
+    while (text := written(trace_file)) is None:
+        await asyncio.sleep(0.2)
+    return text
 
 
 def stop(bot: subprocess.Popen) -> None:
@@ -294,10 +313,12 @@ async def run(tables: int, turns: int, think: float, seed: int, trace: bool) -> 
                 await play(server, guild, bot, database, names, turns, think, seed, trace_file)
             finally:
                 stop(bot)
-            errors = [line for line in log.read_text().splitlines() if " ERROR " in line or "Traceback" in line]
+            lines = log.read_text().splitlines()
+            errors = [line for line in lines if " ERROR " in line]
+            raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception|Found|Forbidden)\b", line)]
             print(f"errors logged by the bot: {len(errors)}")
-            for line in errors[:5]:
-                print("  error:", line[:200])
+            for line in sorted(set(raised), key=raised.count, reverse=True)[:5]:
+                print(f"  {raised.count(line)}x {line[:200]}")
         finally:
             await server.stop()
 
@@ -333,7 +354,7 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
             bot.send_signal(signal.SIGUSR1)
         driver = Driver(server, hydra, think, random.Random(seed))
         t0 = time.perf_counter()
-        reporter = asyncio.create_task(driver.progress(bot.pid))
+        reporter = asyncio.create_task(driver.progress(bot.pid, trace_file))
         await asyncio.gather(*(driver.play_table(t.game_id, turns) for t in status.tables))
         reporter.cancel()
         played = time.perf_counter() - t0
@@ -363,12 +384,8 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
               f"private + {status_mb(bot.pid, 'RssFile'):.0f} MiB mapped files); peak RSS {peak:.0f} MiB "
               f"(issue #19 goal < {PEAK_RSS_GOAL_MIB} MiB: {'PASS' if peak < PEAK_RSS_GOAL_MIB else 'FAIL'})")
         if trace_file is not None:
-            bot.send_signal(signal.SIGUSR2)
-            await asyncio.sleep(1.0)
-            while (traced := written(trace_file)) is None:
-                await asyncio.sleep(0.5)
             print("tracemalloc, the bot's Python allocations still held, by where they were made:")
-            print(traced)
+            print(await traced(bot.pid, trace_file))
     finally:
         users.close()
         await db.close()

@@ -30,9 +30,10 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, NamedTuple
 from xml.parsers import expat
 
@@ -127,6 +128,11 @@ class DeckLine(NamedTuple):
     name: str
     section: Section
     line: int
+
+
+# ``DeckLine(*fields)`` without the Python frame of a NamedTuple's ``__new__``: a C call (every line of every
+# deck makes one; see bench_decks.py).
+_deck_line: Callable[[tuple[int, str, Section, int]], DeckLine] = partial(tuple.__new__, DeckLine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +279,9 @@ _FAST_ENTRY = re.compile(
     r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>"
     r"(?:[ \t]+\[(?P<category>[^\]]*)\])?"
     r"(?:(?<![ \t])[ \t]*\|.*)?")  # Forge "|SET|1": the name ends at the first "|"
+# A line without "(", "*", "<", "[" or "|" has no printing detail, prefix, mark, category or Forge suffix: what
+# ``_FAST_ENTRY`` reads of it, this reads in half the steps (most lines of a plain list; see bench_decks.py).
+_PLAIN_ENTRY = re.compile(rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})")
 _BAD_NAME_CHARS = re.compile(r"[<>{}\[\]|\\\x00-\x1f]")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
@@ -328,6 +337,12 @@ def parse_text(text: str) -> Decklist:
                 block_starts.append(len(reader.entries))
             continue
         if line[0].isdigit():  # the common case: "1 Name ..." is never a header
+            if section is Section.MAIN and "(" not in line and "*" not in line and "<" not in line \
+                    and "[" not in line and "|" not in line:
+                plain = _PLAIN_ENTRY.fullmatch(line)  # "1 Name": read here, without a call per line
+                if plain is not None and len(plain[2]) <= MAX_NAME_LENGTH:
+                    reader.entries.append(_deck_line((int(plain[1]), plain[2], section, number)))
+                    continue
             if not _read_common_entry(reader, line, section, number):
                 _read_entry(reader, line, section, number, line)
             continue
@@ -423,9 +438,9 @@ def _read_common_entry(reader: _Reader, line: str, section: Section, number: int
     if marks and _COMMANDER_MARK in marks.upper():
         section = Section.COMMANDER
     if section is Section.MAIN:  # most lines: no call to ``add`` (see bench_decks.py)
-        reader.entries.append(DeckLine(int(count), name, section, number))
+        reader.entries.append(_deck_line((int(count), name, section, number)))
     else:
-        reader.add(DeckLine(int(count), name, section, number))
+        reader.add(_deck_line((int(count), name, section, number)))
     return True
 
 
@@ -446,7 +461,7 @@ def _read_entry(reader: _Reader, body: str, section: Section, number: int, origi
 def _add_entry(reader: _Reader, count: int, body: str, section: Section, number: int, original: str) -> None:
     """``name [(SET) num] [*F*] [[Category]]`` with its count -> an entry, or an issue."""
     if 0 < count <= MAX_COUNT and len(body) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(body):
-        reader.add(DeckLine(count, body, section, number))  # a plain name (CSV and .dek rows)
+        reader.add(_deck_line((count, body, section, number)))  # a plain name (CSV and .dek rows)
         return
     name, marked_section = _strip_suffixes(body)
     if marked_section is not None:
@@ -654,7 +669,7 @@ def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: 
     quantity, name = (quantity or "").strip(), (name or "").strip()
     count = _count_value(quantity) if quantity.isdecimal() else 0
     if 0 < count <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
-        entry = DeckLine(count, name, section, number)  # the common case, nothing to explain
+        entry = _deck_line((count, name, section, number))  # the common case, nothing to explain
         reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
         return
     shown = f'<card quantity="{quantity}" name="{name}">'
