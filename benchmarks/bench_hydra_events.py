@@ -181,6 +181,21 @@ class Driver:
         return [_text(self.fake.messages[record.followup_ids[0]])
                 for records in self.accepted.values() for record in records if record.followup_ids]
 
+    async def logged(self) -> int:
+        return sum(len(await self.hydra.repo.actions(game_id)) for game_id in self.accepted)
+
+    async def settle(self, quiet: float = 5.0, limit: float = 120.0) -> float:
+        """Wait until the bot has stored every action it is still working on (a loaded bot can be many
+        seconds behind its acknowledgements): the stored logs unchanged for ``quiet`` seconds."""
+        started = time.perf_counter()
+        count, since = await self.logged(), time.perf_counter()
+        while time.perf_counter() - since < quiet and time.perf_counter() - started < limit:
+            await asyncio.sleep(0.5)
+            now = await self.logged()
+            if now != count:
+                count, since = now, time.perf_counter()
+        return time.perf_counter() - started
+
     async def lost_actions(self) -> int:
         """Presses acknowledged as taken, and not refused afterwards, whose action is missing from the
         stored log (must be 0)."""
@@ -284,7 +299,7 @@ def stop(bot: subprocess.Popen) -> None:
         bot.wait()
 
 
-async def run(tables: int, turns: int, think: float, seed: int, trace: bool) -> None:
+async def run(tables: int, turns: int, think: float, seed: int, trace: bool, log_file: str) -> None:
     from bot.testing import FakeDiscord
     from bot.testing.fakediscord.server import FakeDiscordServer
     from bot.testing.harness import standard_world
@@ -298,7 +313,7 @@ async def run(tables: int, turns: int, think: float, seed: int, trace: bool) -> 
         server = FakeDiscordServer(fake, token=TOKEN)
         await server.start()
         database = Path(tmp) / "podkeeper.sqlite3"
-        log = Path(tmp) / "bot.log"
+        log = Path(log_file) if log_file else Path(tmp) / "bot.log"
         trace_file = Path(tmp) / "tracemalloc.txt" if trace else None
         env = {**os.environ, "PODKEEPER_DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_PATH": str(database),
                "PODKEEPER_LOGGING_LEVEL": "WARNING", "PYTHONPATH": str(REPO)}
@@ -359,6 +374,7 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
         reporter.cancel()
         played = time.perf_counter() - t0
         await asyncio.sleep(6.0)  # the live leaderboard's last edit (it looks every 5 s)
+        settled = await driver.settle()
         lost = await driver.lost_actions()
         refusals = driver.refused_after_acknowledging()
         board = (await events.status(1)).board
@@ -377,7 +393,8 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
                   f"p50 {statistics.median(lat) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
                   f"max {lat[-1] * 1000:.0f} ms; within 1 s: {sum(x <= 1.0 for x in lat)}/{len(lat)}; "
                   f"no message: {driver.missing_turn_messages}")
-        print(f"lost actions: {lost}")
+        print(f"lost actions: {lost} (counted once the stored log had not grown for 5 s: {settled:.0f} s after "
+              f"the last press)")
         print(f"leaderboard: won {board.won}, lost {board.lost}, running {board.running}, "
               f"heads severed {sum(t.severed for t in board.tables)}")
         print(f"bot process: RSS now {status_mb(bot.pid, 'VmRSS'):.0f} MiB ({status_mb(bot.pid, 'RssAnon'):.0f} MiB "
@@ -400,8 +417,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=6.0, help="mean seconds between a table's presses")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tracemalloc", action="store_true", help="trace the bot's allocations (slower)")
+    parser.add_argument("--log", default="", help="keep the bot's log (stderr) in this file")
     args = parser.parse_args()
-    asyncio.run(run(args.tables, args.turns, args.think, args.seed, args.tracemalloc))
+    asyncio.run(run(args.tables, args.turns, args.think, args.seed, args.tracemalloc, args.log))
 
 
 if __name__ == "__main__":
