@@ -182,7 +182,10 @@ class Driver:
                 for records in self.accepted.values() for record in records if record.followup_ids]
 
     async def logged(self) -> int:
-        return sum(len(await self.hydra.repo.actions(game_id)) for game_id in self.accepted)
+        stored = 0
+        for game_id in self.accepted:
+            stored += len(await self.hydra.repo.actions(game_id))
+        return stored
 
     async def settle(self, quiet: float = 5.0, limit: float = 120.0) -> float:
         """Wait until the bot has stored every action it is still working on (a loaded bot can be many
