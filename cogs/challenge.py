@@ -242,10 +242,10 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         assert game is not None
         view = discord.ui.View(timeout=None)
         decision = game.pending
-        permanents = [discord.SelectOption(label=f"{i}. {p.name}"[:100], value=str(i))
-                      for i, p in enumerate(game.battlefield, start=1)][:25]
+        permanents = [discord.SelectOption(label=f"{game.number_of(p)}. {p.name}"[:100], value=str(game.number_of(p)))
+                      for p in game.battlefield][:25]
         if decision is not None and decision.kind == "heads":
-            allowed = {game.battlefield.index(p) + 1 for p in game._allowed(decision)}
+            allowed = set(game.allowed_numbers(decision))
             options = [o for o in permanents if int(o.value) in allowed]
             if options:
                 view.add_item(ChallengeSelect(gid, decision.topic, options, low=max(1, decision.min_heads),

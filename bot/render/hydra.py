@@ -72,7 +72,7 @@ def board_text(game: HydraGame, language: str = "en") -> str:
     if not game.battlefield:
         lines.append("  " + t("hydra.board.no_heads", language))
     for index, head in enumerate(game.battlefield):
-        lines.append(f"  {index + 1}. {head.name} ({', '.join(head_marks(game, index, language))})")
+        lines.append(f"  {game.number_of(head)}. {head.name} ({', '.join(head_marks(game, index, language))})")
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
     for index, player in enumerate(game.players):
@@ -172,7 +172,7 @@ def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, i
     draw.rounded_rectangle((x, y, x + HEAD_W, y + HEAD_H), radius=14, fill=fill,
                            outline=SHIELD if game.is_indestructible(head) else fill, width=5)
     inner = HEAD_W - 24
-    number = f"{index + 1}."
+    number = f"{game.number_of(head)}."
     number_font = font(36, bold=True)
     layout.text((x + 12, y + 8), number, font=number_font, fill=TEXT)
     name_left = x + 12 + int(number_font.getlength(number)) + 10

@@ -132,7 +132,7 @@ class ChallengeService:
         game = None
         if row.status != LOBBY:
             game = DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
-                                   all_windows=bool(row.all_windows))
+                                   all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids))
             for line, _ in actions:
                 game.apply(line)
         return ChallengeTable(row, seats, actions, game)

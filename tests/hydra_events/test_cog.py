@@ -12,7 +12,7 @@ from PIL import Image
 from bot.storage.hydra_events import CANCELLED, FINISHED, RUNNING
 from bot.testing import DiscordHarness
 
-WIN_LINES = ("attack 1 3", "end", "choose counter", "choose pass", "attack 1 3", "end")  # seed 5, 2 heads
+WIN_LINES = ("attack 1 3", "end", "choose counter", "choose pass", "attack 2 3", "end")  # seed 5, 2 heads
 
 
 def booted() -> Callable:
