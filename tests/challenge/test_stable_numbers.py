@@ -18,8 +18,8 @@ from bot.cli import main
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import Seat
 from bot.domain.challenge.god import THRONG, XENAGOS, GodGame
-from bot.domain.challenge.randomplay import new_random_game, random_action, random_answer
 from bot.domain.challenge.randomloop import play_random
+from bot.domain.challenge.randomplay import new_random_game, random_action, random_answer
 from bot.domain.hydra import HydraGame
 from bot.domain.hydra.randomplay import play_random_game as play_random_hydra
 from bot.services.challenge import ChallengeService
@@ -91,7 +91,7 @@ def test_in_random_games_a_number_never_moves_to_another_permanent(deck: str) ->
     for seed in range(40):
         seen: dict[int, object] = {}
 
-        def check(game, seen=seen) -> None:
+        def check(game, seen=seen, seed=seed) -> None:
             for permanent in game.battlefield:
                 number = game.number_of(permanent)
                 assert seen.setdefault(number, permanent) is permanent, f"{deck} {seed}: {number} reused"
