@@ -213,6 +213,11 @@ class HydraGame(FlowGame):
 
     # ----------------------------------------------------------------- queries
     @property
+    def seed(self) -> int:
+        """The shuffle seed (the one surface every deck's runner reads)."""
+        return self.setup.seed
+
+    @property
     def in_players_first_turn(self) -> bool:
         """The players' first turn (H3) that nobody has ended yet: late challengers may still sit down."""
         return not self.over and self.turn == 1 and self.active == "players"
