@@ -10,6 +10,7 @@ single-player challenge (as printed); the God seats up to four players sharing 2
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 
@@ -21,7 +22,8 @@ from discord.ext import commands
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
-from bot.render.challenge import board_text, decision_text, log_lines
+from bot.render.challenge import board_image, board_text, decision_text, log_lines
+from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.storage.challenge import FINISHED, LOBBY
 from cogs.hydra import LineModal
@@ -133,8 +135,9 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
             channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(table.row.channel_id)
             if table.row.message_id is not None:
                 embed, view = self.payload(table)
+                file = await self.board_file(table, embed)
                 await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
-                    embed=embed, view=view)
+                    embed=embed, view=view, attachments=[file] if file else [])
         except discord.HTTPException:
             log.exception("could not update challenge table %s", table.game_id)
         self.arm(table)
@@ -210,6 +213,17 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
             await self.refresh(table)
 
     # -- rendering -------------------------------------------------------------------------------------
+    async def board_file(self, table: ChallengeTable, embed: discord.Embed) -> discord.File | None:
+        """The board image of a game in play, shown in ``embed``: drawn here from the live game (it must
+        not change under the brush), PNG-encoded in the work pool (the costly part)."""
+        if table.game is None:
+            return None
+        filename = f"{table.row.deck}-{table.game_id}.png"
+        embed.set_image(url=f"attachment://{filename}")
+        image = board_image(table.game, table.row.language)
+        return discord.File(io.BytesIO(await self.bot.workers.run(png_bytes, image)),  # type: ignore[attr-defined]
+                            filename=filename)
+
     def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
         tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
         title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)

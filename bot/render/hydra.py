@@ -117,7 +117,7 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
     (``bot.render.layout``), so tests check it reads at a phone's width."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
     notice_font = font(MIN_TEXT, language=language)
-    notice = _wrap(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
+    notice = wrap_text(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
         if game.spells_locked else []
     top = TOP + 34 * len(notice)
     height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
@@ -192,15 +192,15 @@ def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, i
                                                 ("hydra.board.indestructible", game.is_indestructible(head)))
              if on]
     small = font(MIN_TEXT, language=language)
-    lines = [(line, SHIELD) for line in _wrap(", ".join(marks), small, inner)] + [
-        (part, DIM) for line in head_ability_lines(game, index, language) for part in _wrap(line, small, inner)]
+    lines = [(line, SHIELD) for line in wrap_text(", ".join(marks), small, inner)] + [
+        (part, DIM) for line in head_ability_lines(game, index, language) for part in wrap_text(line, small, inner)]
     line_y = y + 100
     for text, colour in lines[:4]:
         layout.text((x + 12, line_y), text, fill=colour, font=small)
         line_y += 30
 
 
-def _wrap(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
+def wrap_text(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
     """Greedy line breaks: between words, or between characters for text without spaces (CJK)."""
     if not text:
         return []
