@@ -164,6 +164,7 @@ class CreatureDeckGame(FlowGame):
         self.combat_steps: list[CombatStep] = []
         self.library_changed_by: list[bool] = []
         self.this_turn: list[str] = []  # the deck's sorceries that resolved this turn (each acts "this turn")
+        self.defeated = 0  # the deck's permanents that left the battlefield (an event's score)
         starting = self.starting_permanents()
         for name in starting:
             card_id = next(i for i in self.library if self.card_names[i] == name)
@@ -623,6 +624,7 @@ class CreatureDeckGame(FlowGame):
         for permanent in leaving:  # they leave together; then their triggers resolve in order
             self.battlefield.remove(permanent)
             self.graveyard.append(permanent.card_id)
+            self.defeated += 1
             self._log(f"challenge.log.leaves_{how}", card=permanent.name)
         for permanent in leaving:
             yield from self.on_leave(permanent.card)
