@@ -13,6 +13,7 @@ import asyncio
 import io
 import logging
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -213,6 +214,18 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
             await self.refresh(table)
 
     # -- rendering -------------------------------------------------------------------------------------
+    async def post_table(self, channel: Any, table: ChallengeTable) -> None:
+        """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
+        messages live in ``channel`` from now on."""
+        embed, view = self.payload(table)
+        file = await self.board_file(table, embed)
+        extra: dict[str, Any] = {"file": file} if file else {}
+        if view is not None:
+            extra["view"] = view
+        message = await channel.send(embed=embed, **extra)
+        await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
+        self.arm(await self.service.load(table.game_id))
+
     async def board_file(self, table: ChallengeTable, embed: discord.Embed) -> discord.File | None:
         """The board image of a game in play, shown in ``embed``: drawn here from the live game (it must
         not change under the brush), PNG-encoded in the work pool (the costly part)."""

@@ -14,8 +14,6 @@ from bot.i18n import t
 from bot.render.fonts import fit_text, font, png_bytes
 from bot.render.hydra import (
     BACKGROUND,
-    BAR_BACK,
-    DAMAGE,
     DIM,
     FROZEN,
     GAP,
@@ -27,6 +25,10 @@ from bot.render.hydra import (
     TAPPED_FILL,
     TEXT,
     WIDTH,
+    draw_damage,
+    draw_tile_top,
+    draw_tiles,
+    draw_zone_counts,
     wrap_text,
 )
 from bot.render.layout import TextBox, TextLayout, ellipsize
@@ -82,18 +84,9 @@ def board_image(game: CreatureDeckGame, language: str = "en", *, boxes: list[Tex
     layout = TextLayout(draw, boxes)
     layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
                 font=font(40, bold=True, language=language), fill=TEXT)
-    if not game.battlefield:
-        layout.text((MARGIN, HEADER_H + 60), t("challenge.board.none", language), font=font(34, language=language),
-                    fill=TEXT)
-    for index, permanent in enumerate(game.battlefield):
-        x = MARGIN + (index % PER_ROW) * (HEAD_W + GAP)
-        y = HEADER_H + (index // PER_ROW) * (TILE_H + GAP)
-        _draw_tile(draw, layout, game, permanent, x, y, language)
-    y = HEADER_H + rows * (TILE_H + GAP) + 4
-    counts = (t("hydra.board.library", language, count=len(game.library)) + "   "
-              + t("hydra.board.graveyard", language, count=len(game.graveyard)))
-    layout.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
-                                                    min_size=MIN_TEXT), fill=DIM)
+    y = draw_tiles(layout, len(game.battlefield), HEADER_H, TILE_H, t("challenge.board.none", language), language,
+                   lambda index, x, y: _draw_tile(draw, layout, game, game.battlefield[index], x, y, language))
+    draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
     life = t("challenge.board.life", language, life=game.life)
     layout.text((MARGIN, y + 52), life, font=fit_text(life, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
                                                         min_size=MIN_TEXT), fill=TEXT)
@@ -103,25 +96,11 @@ def board_image(game: CreatureDeckGame, language: str = "en", *, boxes: list[Tex
 def _draw_tile(draw: ImageDraw.ImageDraw, layout: TextLayout, game: CreatureDeckGame, permanent: Permanent,
                x: int, y: int, language: str) -> None:
     fill = tile_fill(permanent)
-    draw.rounded_rectangle((x, y, x + HEAD_W, y + TILE_H), radius=14, fill=fill,
-                           outline=SHIELD if permanent.attacking else fill, width=5)
-    number = f"{game.number_of(permanent)}."
-    number_font = font(36, bold=True)
-    layout.text((x + 12, y + 8), number, font=number_font, fill=TEXT)
-    name_left = x + 12 + int(number_font.getlength(number)) + 10
-    layout.text((name_left, y + 12), permanent.name, fill=TEXT,
-                font=fit_text(permanent.name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT))
+    draw_tile_top(draw, layout, x, y, TILE_H, fill, SHIELD if permanent.attacking else fill,
+                  game.number_of(permanent), permanent.name)
     if permanent.card.is_creature:
-        stats = f"{permanent.power}/{permanent.toughness}"
-        stats_font = font(32, bold=True)
-        layout.text((x + 12, y + 58), stats, font=stats_font, fill=TEXT)
-        if permanent.damage > 0:  # a bar only when there is damage
-            bar_left = x + 12 + int(stats_font.getlength(stats)) + 14
-            bar_right = x + HEAD_W - 12
-            draw.rectangle((bar_left, y + 68, bar_right, y + 86), fill=BAR_BACK)
-            toughness = max(permanent.toughness, 1)
-            filled = bar_left + min(bar_right - bar_left, (bar_right - bar_left) * permanent.damage // toughness)
-            draw.rectangle((bar_left, y + 68, filled, y + 86), fill=DAMAGE)
+        draw_damage(draw, layout, x, y, f"{permanent.power}/{permanent.toughness}", permanent.damage,
+                    permanent.toughness)
     marks = [t(key, language) for key, on in (("hydra.board.tapped", permanent.tapped),
                                                 ("hydra.board.skips_untap", permanent.frozen_for > game.deck_turns))
              if on]

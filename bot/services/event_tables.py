@@ -61,6 +61,14 @@ class EventTables(Protocol):
     def tally(self, view: TableView) -> ScoreTally: ...
 
 
+async def _seat_and_start(service: HydraService | ChallengeService, game_id: int, players: Sequence[Entrant]) -> int:
+    """The rest of the group sits down at the new table (its first player made it) and the game starts."""
+    for player in players[1:]:
+        await service.join(game_id, player.user_id, player.name)
+    await service.start(game_id, players[0].user_id)
+    return game_id
+
+
 class HydraTables:
     """Hydra event tables: ordinary Hydra tables, shared with the Hydra cog."""
 
@@ -68,13 +76,10 @@ class HydraTables:
         self.service = service
 
     async def create(self, event: EventRow, players: Sequence[Entrant], seed: int | None) -> int:
-        first, *others = players
+        first = players[0]
         table = await self.service.create(guild_id=event.guild_id, channel_id=None, user_id=first.user_id,
                                           name=first.name, heads=event.heads, language=event.language, seed=seed)
-        for player in others:
-            await self.service.join(table.game_id, player.user_id, player.name)
-        await self.service.start(table.game_id, first.user_id)
-        return table.game_id
+        return await _seat_and_start(self.service, table.game_id, players)
 
     async def view(self, game_id: int) -> TableView:
         table: HydraTable = await self.service.load(game_id)
@@ -108,14 +113,11 @@ class DeckTables:
         self.service = service
 
     async def create(self, event: EventRow, players: Sequence[Entrant], seed: int | None) -> int:
-        first, *others = players
+        first = players[0]
         table = await self.service.create(guild_id=event.guild_id, channel_id=event.channel_id, user_id=first.user_id,
                                           name=first.name, deck=event.deck, difficulty=event.heads,
                                           language=event.language, seed=seed)
-        for player in others:
-            await self.service.join(table.game_id, player.user_id, player.name)
-        await self.service.start(table.game_id, first.user_id)
-        return table.game_id
+        return await _seat_and_start(self.service, table.game_id, players)
 
     async def view(self, game_id: int) -> TableView:
         table: ChallengeTable = await self.service.load(game_id)

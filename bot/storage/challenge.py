@@ -60,7 +60,7 @@ class ChallengeRepository:
         return [ChallengeRow(*row) for row in rows]
 
     async def set(self, game_id: int, **changes: object) -> None:
-        allowed = {"message_id", "status", "outcome"}
+        allowed = {"message_id", "channel_id", "status", "outcome"}
         if set(changes) - allowed:
             raise ValueError(f"cannot change {sorted(set(changes) - allowed)}")
         sets = ", ".join(f"{name} = ?" for name in changes)

@@ -16,6 +16,8 @@ from bot.services.hydra_events import HydraEventService
 from bot.storage.db import Database
 from bot.storage.hydra_events import DROPPED, FINISHED, WAITING
 
+from .test_service import begin
+
 NOW = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 
 
@@ -28,15 +30,6 @@ async def new_event(events: HydraEventService, deck: str, table_size: int, diffi
     return await events.create(guild_id=1, channel_id=2, user_id=9, name=f"{deck} night", start="now",
                                heads=difficulty or EVENT_DECKS[deck].default_difficulty, table_size=table_size,
                                language="en", now=NOW, deck=deck)
-
-
-async def begin(events: HydraEventService, event_id: int):
-    await events.plan(event_id)
-    opened = await events.open_tables(event_id)
-    for table, _ in opened:
-        await events.attach_thread(event_id, table.table_no, 1000 + table.table_no)
-    await events.mark_running(event_id)
-    return opened
 
 
 def test_each_deck_has_its_own_difficulty_and_table_sizes() -> None:
