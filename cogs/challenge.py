@@ -10,8 +10,10 @@ single-player challenge (as printed); the God seats up to four players sharing 2
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,7 +23,8 @@ from discord.ext import commands
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
-from bot.render.challenge import board_text, decision_text, log_lines
+from bot.render.challenge import board_image, board_text, decision_text, log_lines
+from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
@@ -151,8 +154,9 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
             channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(table.row.channel_id)
             if table.row.message_id is not None:
                 embed, view = self.payload(table)
+                file = await self.board_file(table, embed)
                 await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
-                    embed=embed, view=view)
+                    embed=embed, view=view, attachments=[file] if file else [])
         except discord.HTTPException:
             log.exception("could not update challenge table %s", table.game_id)
         self.arm(table)
@@ -228,6 +232,29 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
             await self.refresh(table)
 
     # -- rendering -------------------------------------------------------------------------------------
+    async def post_table(self, channel: Any, table: ChallengeTable) -> None:
+        """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
+        messages live in ``channel`` from now on."""
+        embed, view = self.payload(table)
+        file = await self.board_file(table, embed)
+        extra: dict[str, Any] = {"file": file} if file else {}
+        if view is not None:
+            extra["view"] = view
+        message = await channel.send(embed=embed, **extra)
+        await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
+        self.arm(await self.service.load(table.game_id))
+
+    async def board_file(self, table: ChallengeTable, embed: discord.Embed) -> discord.File | None:
+        """The board image of a game in play, shown in ``embed``: drawn here from the live game (it must
+        not change under the brush), PNG-encoded in the work pool (the costly part)."""
+        if table.game is None:
+            return None
+        filename = f"{table.row.deck}-{table.game_id}.png"
+        embed.set_image(url=f"attachment://{filename}")
+        image = board_image(table.game, table.row.language)
+        return discord.File(io.BytesIO(await self.bot.workers.run(png_bytes, image)),  # type: ignore[attr-defined]
+                            filename=filename)
+
     def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
         tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
         title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)
@@ -260,10 +287,10 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         assert game is not None
         view = discord.ui.View(timeout=None)
         decision = game.pending
-        permanents = [discord.SelectOption(label=f"{i}. {p.name}"[:100], value=str(i))
-                      for i, p in enumerate(game.battlefield, start=1)][:25]
+        permanents = [discord.SelectOption(label=f"{game.number_of(p)}. {p.name}"[:100], value=str(game.number_of(p)))
+                      for p in game.battlefield][:25]
         if decision is not None and decision.kind == "heads":
-            allowed = {game.battlefield.index(p) + 1 for p in game._allowed(decision)}
+            allowed = set(game.allowed_numbers(decision))
             options = [o for o in permanents if int(o.value) in allowed]
             if options:
                 view.add_item(ChallengeSelect(gid, decision.topic, options, low=max(1, decision.min_heads),

@@ -6,15 +6,18 @@ The game objects share one surface (``apply``, ``pending``, ``choose_default``, 
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.hydra.actions import VERBS, parse_action
-from bot.i18n import t
+from bot.domain.hydra.cards import find_hero
+from bot.i18n import LANGUAGES, t
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,67 @@ class Presenter:
     decision: Callable[[Any, Any, str], str]
     log: Callable[[list[Any], str], list[str]]
     help: str
+    to_json: Callable[[Any, str], dict[str, object]]  # the --json output
+    outcome: Callable[[str, str], str]  # (outcome, language) -> the closing line
+
+
+def add_play_options(play: argparse.ArgumentParser, *, players_help: str, windows_help: str, hero_help: str) -> None:
+    """The options every deck's ``play`` takes (the deck's own: difficulty, and the help texts)."""
+    play.add_argument("--players", type=int, default=1, help=players_help)
+    play.add_argument("--seed", type=int, default=None,
+                      help="shuffle seed (default: random and kept secret, so nobody learns the library)")
+    play.add_argument("--show-seed", action="store_true", help="print the seed at the start (to replay a game)")
+    play.add_argument("--all-windows", action="store_true", help=windows_help)
+    play.add_argument("--hero", action="append", default=[], metavar="PLAYER:NAME", help=hero_help)
+    play.add_argument("--script", type=Path, default=None, help="read the players' actions from FILE")
+    play.add_argument("--json", action="store_true", help="print the final state as JSON")
+    play.add_argument("--language", choices=LANGUAGES, default="en", help="language of the bot's own words")
+
+
+def fail(prog: str, message: str) -> int:
+    print(f"podkeeper {prog}: {message}", file=sys.stderr)
+    return 2
+
+
+def heroes_by_seat(specs: Sequence[str]) -> dict[int, list[str]]:
+    """``--hero PLAYER:NAME`` options as {seat: [Hero card names]} (names matched loosely)."""
+    heroes: dict[int, list[str]] = {}
+    for spec in specs:
+        seat, _, name = spec.partition(":")
+        hero = find_hero(name)
+        if not seat.strip().isdigit() or hero is None:
+            raise ChallengeError("hydra.error.unknown_hero", hero=spec)
+        heroes.setdefault(int(seat), []).append(hero.name)
+    return heroes
+
+
+def play(game: Any, args: argparse.Namespace, presenter: Presenter, prog: str) -> int:
+    """Run ``game`` as the command line asks (``--script`` or interactive, ``--show-seed``, ``--json``)
+    and print the end: the same for every deck."""
+    language = args.language
+    if args.script is not None:
+        try:
+            lines = read_script(args.script)
+        except OSError as error:
+            return fail(prog, f"{args.script}: {error.strerror}")
+        except ChallengeError as error:
+            return fail(prog, f"{args.script}: {t(error.key, language, **error.values)}")
+        game, status = run_script(game, lines, language)
+        if status:
+            return status
+        if not game.over:
+            print(t("hydra.cli.script_ended", language), file=sys.stderr)
+    else:
+        if args.show_seed:
+            print(f"seed {game.seed}")
+        game = interactive(game, language, presenter, input_line=input, show=print)
+    if args.json:
+        print(json.dumps(presenter.to_json(game, language), ensure_ascii=False, indent=2))
+    else:
+        print(presenter.board(game, language))
+        if game.over:
+            print(presenter.outcome(game.outcome, language))
+    return 0
 
 
 MAX_SCRIPT_BYTES = 1 << 20  # a long game is a few hundred lines; a megabyte is no script

@@ -1,5 +1,7 @@
-"""Server-wide Hydra events (issue #7), the plain-Python part: seating, late joiners, no-shows,
-who severed which head, and the leaderboard. No discord, no SQL.
+"""Server-wide challenge events (issue #7 for the Hydra, issue #14 for Battle the Horde and Defeat a
+God), the plain-Python part: seating, late joiners, no-shows, who defeated what, and the leaderboard.
+No discord, no SQL. What differs per deck is in :data:`EVENT_DECKS` (difficulty and table sizes) and
+in the score a table's game keeps (heads severed for the Hydra, permanents defeated for the others).
 
 Seating rules (H10: at most 4 challengers share a Hydra):
 
@@ -14,10 +16,11 @@ Seating rules (H10: at most 4 challengers share a Hydra):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from math import ceil
+from typing import Any
 
 from bot.domain.hydra import GameSetup, HydraError, HydraGame
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
@@ -35,12 +38,39 @@ class EventError(HydraError):
     """Bad input for an event (keys ``hydra_events.error.*``); nothing was changed."""
 
 
-def check_event_options(heads: int, table_size: int) -> None:
-    """The difficulty is a Hydra difficulty (H2); a table seats 2–4 (H10)."""
-    if not MIN_HEADS <= heads <= MAX_HEADS:
-        raise EventError("hydra_events.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
-    if not MIN_TABLE_SIZE <= table_size <= MAX_TABLE_SIZE:
-        raise EventError("hydra_events.error.table_size_range", min=MIN_TABLE_SIZE, max=MAX_TABLE_SIZE)
+@dataclass(frozen=True)
+class EventDeck:
+    """What an event needs to know of a challenge deck: its difficulty range and how many sit at a table."""
+
+    name: str
+    min_difficulty: int
+    max_difficulty: int
+    default_difficulty: int
+    min_table: int
+    max_table: int
+
+
+# The Hydra: starting heads (H2), 2-4 challengers a table (H10). The God: starting Rollicking Throngs,
+# 1-4 players sharing 20 life. The Horde: the player's turns before the Horde's first, and it is a
+# single-player challenge as printed, so every table seats one.
+EVENT_DECKS = {
+    "hydra": EventDeck("hydra", MIN_HEADS, MAX_HEADS, 3, MIN_TABLE_SIZE, MAX_TABLE_SIZE),
+    "god": EventDeck("god", 1, 3, 2, 1, 4),
+    "horde": EventDeck("horde", 2, 4, 3, 1, 1),
+}
+
+
+def check_event_options(heads: int, table_size: int, deck: str = "hydra") -> None:
+    """The difficulty is one of the deck's (``heads`` is the Hydra's starting heads, H2; the other decks'
+    difficulty); a table seats what the deck allows (the Hydra 2–4, H10)."""
+    rules = EVENT_DECKS.get(deck)
+    if rules is None:
+        raise EventError("hydra_events.error.unknown_deck", deck=deck[:20], decks=", ".join(EVENT_DECKS))
+    if not rules.min_difficulty <= heads <= rules.max_difficulty:
+        key = "hydra_events.error.heads_range" if deck == "hydra" else "hydra_events.error.difficulty_range"
+        raise EventError(key, min=rules.min_difficulty, max=rules.max_difficulty)
+    if not rules.min_table <= table_size <= rules.max_table:
+        raise EventError("hydra_events.error.table_size_range", min=rules.min_table, max=rules.max_table)
 
 
 # -- seating -------------------------------------------------------------------------------------------
@@ -55,8 +85,13 @@ class Seating:
 
 
 def seat_players(groups: Sequence[Sequence[int]], table_size: int) -> Seating:
-    """Seat ``groups`` (in joining order; a solo player is a group of one) at balanced tables."""
-    table_size = max(MIN_TABLE_SIZE, min(MAX_TABLE_SIZE, table_size))
+    """Seat ``groups`` (in joining order; a solo player is a group of one) at balanced tables. Tables of
+    one (a single-player deck: the Horde) seat everyone alone, splitting every group."""
+    if table_size <= 1:
+        alone = [tuple(group) for group in groups if group]
+        return Seating(tuple((user,) for group in alone for user in group),
+                       split_groups=tuple(group for group in alone if len(group) > 1))
+    table_size = min(MAX_TABLE_SIZE, table_size)
     work = [tuple(group) for group in groups if group]
     split: list[tuple[int, ...]] = []
     for group in list(work):  # a group larger than a table is split into table-sized chunks
@@ -141,21 +176,23 @@ class LoggedAction:
     actor_id: int | None
 
 
-class SeveranceTally:
-    """Heads severed per player at one table, by replaying its action log through the engine.
+class ScoreTally:
+    """A table's score per player, by replaying its action log through the deck's engine: heads
+    severed (the Hydra), the deck's permanents defeated (the Horde, the God).
 
-    A head that leaves the battlefield is credited to the player whose action made it leave. Heads
-    that leave during the Hydra's own turn (after "end") or by the bot's default answers count for
-    the table only. Feeding is incremental: only new actions are replayed, and an undo (the log no
-    longer extends what was replayed) rebuilds from the seed.
+    What leaves the battlefield is credited to the player whose action made it leave. What leaves
+    during the deck's own turn (after "end") or by the bot's default answers counts for the table
+    only. Feeding is incremental: only new actions are replayed, and an undo (the log no longer
+    extends what was replayed) rebuilds from the seed. ``key`` is the game's set-up: a tally made for
+    another set-up (a late player sat down) is made again.
     """
 
-    def __init__(self, setup: GameSetup) -> None:
-        self.setup = setup
+    def __init__(self, key: object, new_game: Callable[[], Any], score: Callable[[Any], int]) -> None:
+        self.key, self._new_game, self._score = key, new_game, score
         self._reset()
 
     def _reset(self) -> None:
-        self.game = HydraGame(self.setup)
+        self.game = self._new_game()
         self.applied: list[int] = []
         self.by_player: dict[int, int] = {}
 
@@ -163,13 +200,24 @@ class SeveranceTally:
         if [a.seq for a in actions[:len(self.applied)]] != self.applied:
             self._reset()
         for action in actions[len(self.applied):]:
-            before = self.game.heads_severed
+            before = self._score(self.game)
             self.game.apply(action.line)
             self.applied.append(action.seq)
-            gained = self.game.heads_severed - before
+            gained = self._score(self.game) - before
             if gained and action.actor_id is not None and action.line.split()[0] not in _UNCREDITED_VERBS:
                 self.by_player[action.actor_id] = self.by_player.get(action.actor_id, 0) + gained
         return dict(self.by_player)
+
+
+class SeveranceTally(ScoreTally):
+    """Heads severed per player at one Hydra table."""
+
+    def __init__(self, setup: GameSetup) -> None:
+        super().__init__(setup, lambda: HydraGame(setup), lambda game: game.heads_severed)
+
+    @property
+    def setup(self) -> GameSetup:
+        return self.key  # type: ignore[return-value]
 
 
 # -- the leaderboard -----------------------------------------------------------------------------------

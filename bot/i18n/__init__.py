@@ -152,3 +152,23 @@ class Translate:
 
     def __call__(self, key: str, /, **values: Any) -> str:
         return t(key, self.language, **values)
+
+
+class EventTranslate(Translate):
+    """The words of a server-wide event of one challenge deck. Events began as Hydra nights, so their
+    messages (``hydra_events.*``) name the Hydra and its heads; for the Horde and the God, a key
+    ``hydra_events.X`` reads ``hydra_events.deck.X`` where that exists, with ``{foe}`` the deck's foe."""
+
+    __slots__ = ("deck",)
+
+    def __init__(self, language: str, deck: str = "hydra") -> None:
+        super().__init__(language)
+        self.deck = deck
+
+    def __call__(self, key: str, /, **values: Any) -> str:
+        if self.deck != "hydra" and key.startswith("hydra_events."):
+            special = "hydra_events.deck." + key.removeprefix("hydra_events.")
+            if has(special):
+                foe = t(f"hydra_events.foe.{self.deck}", self.language)
+                return t(special, self.language, **{"foe": foe, **values})
+        return t(key, self.language, **values)

@@ -6,6 +6,8 @@ through the ``hydra.*`` messages in the reader's language.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.domain.challenge.core import Decision, Event
@@ -72,7 +74,7 @@ def board_text(game: HydraGame, language: str = "en") -> str:
     if not game.battlefield:
         lines.append("  " + t("hydra.board.no_heads", language))
     for index, head in enumerate(game.battlefield):
-        lines.append(f"  {index + 1}. {head.name} ({', '.join(head_marks(game, index, language))})")
+        lines.append(f"  {game.number_of(head)}. {head.name} ({', '.join(head_marks(game, index, language))})")
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
     for index, player in enumerate(game.players):
@@ -117,7 +119,7 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
     (``bot.render.layout``), so tests check it reads at a phone's width."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
     notice_font = font(MIN_TEXT, language=language)
-    notice = _wrap(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
+    notice = wrap_text(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
         if game.spells_locked else []
     top = TOP + 34 * len(notice)
     height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
@@ -128,18 +130,9 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
                 font=font(40, bold=True, language=language), fill=TEXT)
     for number, line in enumerate(notice):  # Disorienting Glower, on its own lines under the turn
         layout.text((MARGIN, TOP + 34 * number - 4), line, font=notice_font, fill=FROZEN)
-    if not game.battlefield:
-        layout.text((MARGIN, top + 60), t("hydra.board.no_heads", language), font=font(34, language=language),
-                    fill=TEXT)
-    for index in range(len(game.battlefield)):
-        x = MARGIN + (index % PER_ROW) * (HEAD_W + GAP)
-        y = top + (index // PER_ROW) * (HEAD_H + GAP)
-        _draw_head(draw, layout, game, index, x, y, language)
-    y = top + rows * (HEAD_H + GAP) + 4
-    counts = (t("hydra.board.library", language, count=len(game.library)) + "   "
-              + t("hydra.board.graveyard", language, count=len(game.graveyard)))
-    layout.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
-                                                    min_size=MIN_TEXT), fill=DIM)
+    y = draw_tiles(layout, len(game.battlefield), top, HEAD_H, t("hydra.board.no_heads", language), language,
+                   lambda index, x, y: _draw_head(draw, layout, game, index, x, y, language))
+    draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
     y += 52
     for index in range(len(game.players)):
         colour = (150, 150, 150) if game.players[index].lost else TEXT
@@ -169,38 +162,68 @@ _END_STEP_KEYS = {"Savage Vigor Head": "hydra.board.end_step_cast",
 def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, index: int, x: int, y: int, language: str) -> None:
     head = game.battlefield[index]
     fill = TAPPED_FILL if head.tapped else (ELITE_FILL if head.card.elite else HEAD_FILL)
-    draw.rounded_rectangle((x, y, x + HEAD_W, y + HEAD_H), radius=14, fill=fill,
-                           outline=SHIELD if game.is_indestructible(head) else fill, width=5)
+    draw_tile_top(draw, layout, x, y, HEAD_H, fill, SHIELD if game.is_indestructible(head) else fill,
+                  game.number_of(head), head.name)
     inner = HEAD_W - 24
-    number = f"{index + 1}."
-    number_font = font(36, bold=True)
-    layout.text((x + 12, y + 8), number, font=number_font, fill=TEXT)
-    name_left = x + 12 + int(number_font.getlength(number)) + 10
-    layout.text((name_left, y + 12), head.name, fill=TEXT,
-              font=fit_text(head.name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT))
-    toughness = max(head.toughness, 1)
-    damage_text = f"{head.damage}/{head.toughness}"
-    layout.text((x + 12, y + 58), damage_text, font=font(32, bold=True), fill=TEXT)
-    bar_left = x + 12 + int(font(32, bold=True).getlength(damage_text)) + 14
-    bar_right = x + HEAD_W - 12
-    if head.damage > 0:  # no red sliver at 0 damage
-        draw.rectangle((bar_left, y + 68, bar_right, y + 86), fill=BAR_BACK)
-        filled = bar_left + min(bar_right - bar_left, (bar_right - bar_left) * head.damage // toughness)
-        draw.rectangle((bar_left, y + 68, filled, y + 86), fill=DAMAGE)
+    draw_damage(draw, layout, x, y, f"{head.damage}/{head.toughness}", head.damage, head.toughness)
     marks = [t(key, language) for key, on in (("hydra.board.tapped", head.tapped),
                                                 ("hydra.board.skips_untap", head.frozen_for > game.hydra_turns),
                                                 ("hydra.board.indestructible", game.is_indestructible(head)))
              if on]
     small = font(MIN_TEXT, language=language)
-    lines = [(line, SHIELD) for line in _wrap(", ".join(marks), small, inner)] + [
-        (part, DIM) for line in head_ability_lines(game, index, language) for part in _wrap(line, small, inner)]
+    lines = [(line, SHIELD) for line in wrap_text(", ".join(marks), small, inner)] + [
+        (part, DIM) for line in head_ability_lines(game, index, language) for part in wrap_text(line, small, inner)]
     line_y = y + 100
     for text, colour in lines[:4]:
         layout.text((x + 12, line_y), text, fill=colour, font=small)
         line_y += 30
 
 
-def _wrap(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
+def draw_tiles(layout: TextLayout, count: int, top: int, tile_h: int, empty: str, language: str,
+               draw_tile: Callable[[int, int, int], None]) -> int:
+    """Tiles two a row from ``top`` (each drawn by ``draw_tile(index, x, y)``), or ``empty`` when there
+    are none; returns where the text under them starts. Every deck's board lays out its permanents so."""
+    if not count:
+        layout.text((MARGIN, top + 60), empty, font=font(34, language=language), fill=TEXT)
+    for index in range(count):
+        draw_tile(index, MARGIN + (index % PER_ROW) * (HEAD_W + GAP), top + (index // PER_ROW) * (tile_h + GAP))
+    return top + max(1, -(-count // PER_ROW)) * (tile_h + GAP) + 4
+
+
+def draw_tile_top(draw: ImageDraw.ImageDraw, layout: TextLayout, x: int, y: int, tile_h: int,
+                  fill: tuple[int, int, int], outline: tuple[int, int, int], number: int, name: str) -> None:
+    """A permanent's tile with its number (as the action language names it) and its name, shrunk to fit."""
+    draw.rounded_rectangle((x, y, x + HEAD_W, y + tile_h), radius=14, fill=fill, outline=outline, width=5)
+    label = f"{number}."
+    number_font = font(36, bold=True)
+    layout.text((x + 12, y + 8), label, font=number_font, fill=TEXT)
+    name_left = x + 12 + int(number_font.getlength(label)) + 10
+    layout.text((name_left, y + 12), name, fill=TEXT,
+                font=fit_text(name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT))
+
+
+def draw_zone_counts(layout: TextLayout, library: int, graveyard: int, y: int, language: str) -> None:
+    counts = (t("hydra.board.library", language, count=library) + "   "
+              + t("hydra.board.graveyard", language, count=graveyard))
+    layout.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
+                                                    min_size=MIN_TEXT), fill=DIM)
+
+
+def draw_damage(draw: ImageDraw.ImageDraw, layout: TextLayout, x: int, y: int, label: str, damage: int,
+                toughness: int) -> None:
+    """A tile's ``label`` (damage/toughness, or power/toughness) and, only when damaged, a bar filled in
+    proportion (no red sliver at 0 damage)."""
+    label_font = font(32, bold=True)
+    layout.text((x + 12, y + 58), label, font=label_font, fill=TEXT)
+    if damage <= 0:
+        return
+    bar_left, bar_right = x + 12 + int(label_font.getlength(label)) + 14, x + HEAD_W - 12
+    draw.rectangle((bar_left, y + 68, bar_right, y + 86), fill=BAR_BACK)
+    filled = bar_left + min(bar_right - bar_left, (bar_right - bar_left) * damage // max(toughness, 1))
+    draw.rectangle((bar_left, y + 68, filled, y + 86), fill=DAMAGE)
+
+
+def wrap_text(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
     """Greedy line breaks: between words, or between characters for text without spaces (CJK)."""
     if not text:
         return []

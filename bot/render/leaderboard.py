@@ -11,7 +11,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from bot.domain.hydra_events import EventSummary, PlayerLine, TableSummary
-from bot.i18n import Translate
+from bot.i18n import EventTranslate, Translate
 from bot.render.fonts import fit_text, font
 from bot.render.layout import TextBox, TextLayout, ellipsize, wrap
 from bot.render.standings import (
@@ -80,11 +80,11 @@ def players_text(board: EventSummary, tr: Translate, limit: int = MAX_TEXT_ROWS)
     return "\n".join(lines) or "—"
 
 
-def render_leaderboard(title: str, board: EventSummary, language: str, *,
+def render_leaderboard(title: str, board: EventSummary, language: str, *, deck: str = "hydra",
                        boxes: list[TextBox] | None = None) -> Image.Image:
     """The final leaderboard as an RGB image (``png_bytes`` encodes it); ``boxes`` collects where each
-    text went (see ``bot.render.layout``)."""
-    tr = Translate(language)
+    text went (see ``bot.render.layout``). ``deck``: the event's challenge deck (its words)."""
+    tr = EventTranslate(language, deck)
     tables = board.tables[:MAX_IMAGE_ROWS]
     players = board.players[:MAX_IMAGE_ROWS]
     summary_font = font(SUMMARY_SIZE, language=language)

@@ -31,6 +31,11 @@ class ChallengeTable:
     def game_id(self) -> int:
         return self.row.game_id
 
+    @property
+    def user_ids(self) -> list[int]:
+        """Who sits here, in seat order (the same on every deck's table)."""
+        return [user_id for user_id, _ in self.seats]
+
     def seated(self, user_id: int) -> bool:
         return any(uid == user_id for uid, _ in self.seats)
 
@@ -132,7 +137,7 @@ class ChallengeService:
         game = None
         if row.status != LOBBY:
             game = DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
-                                   all_windows=bool(row.all_windows))
+                                   all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids))
             for line, _ in actions:
                 game.apply(line)
         return ChallengeTable(row, seats, actions, game)
@@ -140,8 +145,12 @@ class ChallengeService:
     async def open_tables(self) -> list[ChallengeTable]:
         return [await self.load(row.game_id) for row in await self.repo.open_games()]
 
-    async def set_message(self, game_id: int, message_id: int) -> None:
-        await self.repo.set(game_id, message_id=message_id)
+    async def set_message(self, game_id: int, message_id: int, *, channel_id: int | None = None) -> None:
+        """Where the table's message is (an event's table moves to its thread)."""
+        if channel_id is None:
+            await self.repo.set(game_id, message_id=message_id)
+        else:
+            await self.repo.set(game_id, message_id=message_id, channel_id=channel_id)
 
     @staticmethod
     def _seated(table: ChallengeTable, user_id: int) -> None:

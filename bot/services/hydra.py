@@ -65,6 +65,11 @@ class HydraTable:
     def game_id(self) -> int:
         return self.row.game_id
 
+    @property
+    def user_ids(self) -> list[int]:
+        """Who sits here, in seat order (the same on every deck's table)."""
+        return [seat.user_id for seat in self.seats]
+
     def seat_of(self, user_id: int) -> HydraSeat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
 
@@ -282,6 +287,7 @@ class HydraService:
         game = None
         if row.status != LOBBY:
             setup = GameSetup(heads=row.heads, seed=row.seed, all_windows=bool(row.all_windows),
+                              stable_ids=bool(row.stable_ids),
                               players=tuple(PlayerSetup(s.name, s.heroes) for s in seats))
             game = HydraGame(setup)
             for action in actions:

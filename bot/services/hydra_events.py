@@ -1,8 +1,9 @@
-"""Server-wide Hydra events as a service: create → join (in groups) → seat → tables play → end.
+"""Server-wide challenge events as a service: create → join (in groups) → seat → tables play → end.
 
-Each table is an ordinary Hydra table of the Hydra feature (``HydraService``, shared with the Hydra
-cog so both see the same cached games and per-table locks): this service never plays the game, it
-seats people, watches the tables and adds them up. What is decided here (who sits where, who is a
+An event plays one challenge deck (the Hydra, the Horde or the God). Each table is an ordinary table
+of that deck's feature (``HydraService`` or ``ChallengeService``, shared with its cog so both see
+the same cached games and per-table locks), reached through ``bot.services.event_tables``: this
+service never plays the game, it seats people, watches the tables and adds them up. What is decided here (who sits where, who is a
 no-show, who won the event) is stored before anything is shown, so a restart resumes any step:
 an event in ``seating`` opens its missing tables, a running event re-arms its timers, an award
 whose role was not yet given is given again.
@@ -16,32 +17,34 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
+from typing import Any
 
 from bot.changes import publishes
 from bot.clock import SYSTEM_CLOCK, Clock
 from bot.domain.hydra_events import (
     DEFAULT_GRACE_MINUTES,
+    LOST,
+    WON,
     EventError,
     EventSummary,
     Leaderboard,
-    LoggedAction,
     OpenTable,
     PlayerLine,
+    ScoreTally,
     Seating,
-    SeveranceTally,
     TableLine,
     build_leaderboard,
     check_event_options,
-    in_first_turn,
     no_shows,
     parse_start,
     place_late_group,
     seat_players,
     summarize,
 )
-from bot.services.hydra import ActResult, HydraService, HydraTable
+from bot.services.challenge import ChallengeService
+from bot.services.event_tables import DeckTables, EventTables, HydraTables
+from bot.services.hydra import HydraService, HydraTable
 from bot.storage.db import Database
-from bot.storage.hydra import PLAYING
 from bot.storage.hydra_events import (
     ACTIVE,
     ALL_STATUSES,
@@ -104,19 +107,24 @@ class EventStatus:
 @dataclass(frozen=True)
 class Dropped:
     user_ids: list[int]
-    result: ActResult | None  # the last concession, for the Hydra cog to update the table's messages
+    result: Any  # the last concession (a Hydra ActResult), for the Hydra cog to update the table's messages
 
 
 class HydraEventService:
     def __init__(self, db: Database, hydra: HydraService,
-                 seed_for: Callable[[int, int], int] | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
+                 seed_for: Callable[[int, int], int] | None = None, clock: Clock = SYSTEM_CLOCK,
+                 decks: ChallengeService | None = None) -> None:
         self.clock = clock
         self.repo = HydraEventRepository(db, clock)
         self.changes = db.changes
         self.hydra = hydra
-        self.seed_for = seed_for  # (event, table) -> the Hydra's seed; None = random (tests fix it)
+        self.decks = decks or ChallengeService(db)  # the Horde's and the God's tables
+        deck_tables = DeckTables(self.decks)
+        self.tables_of: dict[str, EventTables] = {"hydra": HydraTables(hydra), "horde": deck_tables,
+                                                  "god": deck_tables}
+        self.seed_for = seed_for  # (event, table) -> the deck's seed; None = random (tests fix it)
         self._locks: dict[int, asyncio.Lock] = {}
-        self._tallies: dict[int, SeveranceTally] = {}
+        self._tallies: dict[tuple[str, int], ScoreTally] = {}
 
     def lock(self, event_id: int) -> asyncio.Lock:
         return self._locks.setdefault(event_id, asyncio.Lock())
@@ -125,15 +133,16 @@ class HydraEventService:
     @publishes(lambda event, **_: hydra_event_topic(event.event_id))
     async def create(self, *, guild_id: int, channel_id: int, user_id: int, name: str, start: str, heads: int,
                      table_size: int, language: str, grace_minutes: int = DEFAULT_GRACE_MINUTES,
-                     now: datetime | None = None) -> EventRow:
-        check_event_options(heads, table_size)
+                     now: datetime | None = None, deck: str = "hydra") -> EventRow:
+        """A new event of ``deck``; ``heads`` is its difficulty (the Hydra's starting heads)."""
+        check_event_options(heads, table_size, deck)
         name = " ".join(name.split())[:MAX_NAME]
         if not name:
             raise EventError("hydra_events.error.no_name")
         starts_at = parse_start(start, now or self.clock.now())
         event_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, name=name, starts_at=starts_at.isoformat(), heads=heads,
-            table_size=table_size, grace_minutes=grace_minutes, language=language, created_by=user_id)
+            table_size=table_size, grace_minutes=grace_minutes, language=language, created_by=user_id, deck=deck)
         return await self.event(event_id)
 
     async def event(self, event_id: int) -> EventRow:
@@ -197,9 +206,9 @@ class HydraEventService:
 
     async def _join_late(self, event: EventRow, members: Sequence[tuple[int, str]]) -> JoinOutcome:
         tables = await self.repo.tables(event.event_id)
-        loaded = {t.table_no: await self.hydra.load(t.game_id) for t in tables}
-        open_tables = [OpenTable(no, len(table.seats), table.row.status == PLAYING and table.game is not None
-                                 and in_first_turn(table.game)) for no, table in loaded.items()]
+        keeper = self.tables_of[event.deck]
+        loaded = {t.table_no: await keeper.view(t.game_id) for t in tables}
+        open_tables = [OpenTable(no, len(view.seats), view.in_first_turn) for no, view in loaded.items()]
         table_no = place_late_group(open_tables, len(members), event.table_size)
         if table_no is None:
             await self._enter(event.event_id, members, WAITING)
@@ -207,16 +216,16 @@ class HydraEventService:
         await self._enter(event.event_id, members, SEATED, table_no)
         game_id = next(t.game_id for t in tables if t.table_no == table_no)
         try:
-            table = await self._seat_at_running_table(game_id, members, event.table_size)
+            table = await self._seat_at_running_table(event.deck, game_id, members, event.table_size)
         except EventError:  # the table's first turn ended meanwhile: wait instead
             await self.repo.set_state(event.event_id, [user for user, _ in members], WAITING)
             return JoinOutcome(WAITING)
         return JoinOutcome(SEATED, table_no, table)
 
-    async def _seat_at_running_table(self, game_id: int, members: Sequence[tuple[int, str]],
-                                     table_size: int) -> HydraTable:
-        """Add late players to a Hydra game still in the players' first turn (H3, H10)."""
-        table = await self.hydra.seat_late(game_id, members, limit=table_size)
+    async def _seat_at_running_table(self, deck: str, game_id: int, members: Sequence[tuple[int, str]],
+                                     table_size: int) -> Any:
+        """Add late players to a game still in the players' first turn (the Hydra: H3, H10)."""
+        table = await self.tables_of[deck].seat_late(game_id, members, table_size)
         if table is None:
             raise EventError("hydra_events.error.table_moved_on")
         return table
@@ -280,8 +289,8 @@ class HydraEventService:
             return seating
 
     @publishes(_event_topic)
-    async def open_tables(self, event_id: int) -> list[tuple[EventTable, HydraTable]]:
-        """Create the Hydra game of every planned table that has none yet (a restart in the middle
+    async def open_tables(self, event_id: int) -> list[tuple[EventTable, Any]]:
+        """Create the game of every planned table that has none yet (a restart in the middle
         of seating resumes here) and return the tables still without a thread."""
         async with self.lock(event_id):
             event = await self.event(event_id)
@@ -295,18 +304,14 @@ class HydraEventService:
             for table_no, players in sorted(seated.items()):
                 if table_no not in have:
                     await self._create_game(event, table_no, players)
-            return [(t, await self.hydra.load(t.game_id)) for t in await self.repo.tables(event_id)
+            keeper = self.tables_of[event.deck]
+            return [(t, (await keeper.view(t.game_id)).table) for t in await self.repo.tables(event_id)
                     if t.thread_id is None]
 
     async def _create_game(self, event: EventRow, table_no: int, players: list[Entrant]) -> None:
-        first, *others = players
-        table = await self.hydra.create(guild_id=event.guild_id, channel_id=None, user_id=first.user_id,
-                                        name=first.name, heads=event.heads, language=event.language,
-                                        seed=self.seed_for(event.event_id, table_no) if self.seed_for else None)
-        for player in others:
-            await self.hydra.join(table.game_id, player.user_id, player.name)
-        await self.hydra.start(table.game_id, first.user_id)
-        await self.repo.add_table(event.event_id, table_no, table.game_id)
+        seed = self.seed_for(event.event_id, table_no) if self.seed_for else None
+        game_id = await self.tables_of[event.deck].create(event, players, seed)
+        await self.repo.add_table(event.event_id, table_no, game_id)
 
     async def attach_thread(self, event_id: int, table_no: int, thread_id: int) -> None:
         await self.repo.set_table(event_id, table_no, thread_id=thread_id)
@@ -326,18 +331,19 @@ class HydraEventService:
         table_row = next((t for t in await self.repo.tables(event_id) if t.table_no == table_no), None)
         if table_row is None or table_row.grace_checked:
             return Dropped([], None)
-        table = await self.hydra.load(table_row.game_id)
+        keeper = self.tables_of[(await self.event(event_id)).deck]
+        table = await keeper.view(table_row.game_id)
         entrants = {e.user_id: e for e in await self.repo.entrants(event_id)}
         present = {a.actor_id for a in table.actions if a.actor_id is not None}
         present |= {user for user, e in entrants.items() if e.checked_in}
         absent = no_shows([s.user_id for s in table.seats], present)
-        result: ActResult | None = None
+        result: Any = None
         dropped: list[int] = []
         for seat in table.seats:
-            game = (await self.hydra.load(table_row.game_id)).game
-            if seat.user_id not in absent or game is None or game.over or game.players[seat.seat - 1].lost:
+            now = await keeper.view(table_row.game_id)
+            if seat.user_id not in absent or now.outcome in (None, WON, LOST) or not now.seats[seat.seat - 1].standing:
                 continue
-            result = await self.hydra.act(table_row.game_id, None, f"concede {seat.seat}")
+            result = await keeper.drop(table_row.game_id, seat.seat) or result
             dropped.append(seat.user_id)
         await self.repo.set_state(event_id, dropped, DROPPED, table_no)
         await self.repo.set_table(event_id, table_no, grace_checked=True)
@@ -347,29 +353,28 @@ class HydraEventService:
         event = await self.event(event_id)
         tables = await self.repo.tables(event_id)
         entrants = await self.repo.entrants(event_id)
-        return EventStatus(event, entrants, tables, await self._leaderboard(tables))
+        return EventStatus(event, entrants, tables, await self._leaderboard(event.deck, tables))
 
-    async def _leaderboard(self, tables: Sequence[EventTable]) -> Leaderboard:
+    async def _leaderboard(self, deck: str, tables: Sequence[EventTable]) -> Leaderboard:
         lines = []
         for table_row in tables:
-            line = await self._table_line(table_row)
+            line = await self._table_line(deck, table_row)
             if line is not None:
                 lines.append(line)
         return build_leaderboard(lines)
 
-    async def _table_line(self, table_row: EventTable) -> TableLine | None:
-        table = await self.hydra.load(table_row.game_id)
-        game = table.game
-        if game is None:
+    async def _table_line(self, deck: str, table_row: EventTable) -> TableLine | None:
+        keeper = self.tables_of[deck]
+        view = await keeper.view(table_row.game_id)
+        if view.outcome is None:
             return None
-        tally = self._tallies.get(table_row.game_id)
-        if tally is None or tally.setup != game.setup:  # a late player changes the set-up
-            tally = self._tallies[table_row.game_id] = SeveranceTally(game.setup)
-        credited = tally.feed([LoggedAction(a.seq, a.line, a.actor_id) for a in table.actions])
+        tally = self._tallies.get((deck, table_row.game_id))
+        if tally is None or tally.key != view.tally_key:  # a late player changes the set-up
+            tally = self._tallies[(deck, table_row.game_id)] = keeper.tally(view)
+        credited = tally.feed(view.actions)
         players = tuple(PlayerLine(seat.user_id, seat.name, table_row.table_no, credited.get(seat.user_id, 0),
-                                   not game.players[seat.seat - 1].lost) for seat in table.seats)
-        return TableLine(table_row.table_no, game.outcome, game.turn, game.heads_severed, len(game.battlefield),
-                         players)
+                                   seat.standing) for seat in view.seats)
+        return TableLine(table_row.table_no, view.outcome, view.turn, view.score, view.left, players)
 
     async def event_of_game(self, game_id: int) -> EventRow | None:
         found = await self.repo.table_of_game(game_id)

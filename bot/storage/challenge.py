@@ -24,10 +24,11 @@ class ChallengeRow:
     all_windows: int
     status: str
     outcome: str | None
+    stable_ids: int = 1  # numbers are serials (migration 0016; 0 for tables saved before it)
 
 
 _COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "deck", "difficulty", "seed", "language",
-            "window_seconds", "all_windows", "status", "outcome")
+            "window_seconds", "all_windows", "status", "outcome", "stable_ids")
 
 
 class ChallengeRepository:
@@ -40,7 +41,7 @@ class ChallengeRepository:
         async with self.db.transaction() as conn:
             game_id = await conn.insert(
                 "INSERT INTO challenge_games (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, "
-                "all_windows, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "all_windows, status, created_by, created_at, updated_at, stable_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, int(all_windows), LOBBY,
                  user_id, now, now), returning="game_id")
             await conn.execute("INSERT INTO challenge_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
@@ -61,7 +62,7 @@ class ChallengeRepository:
         return [ChallengeRow(*row) for row in rows]
 
     async def set(self, game_id: int, **changes: object) -> None:
-        allowed = {"message_id", "status", "outcome"}
+        allowed = {"message_id", "channel_id", "status", "outcome"}
         if set(changes) - allowed:
             raise ValueError(f"cannot change {sorted(set(changes) - allowed)}")
         sets = ", ".join(f"{name} = ?" for name in changes)

@@ -36,6 +36,7 @@ class HydraGameRow:
     heads_severed: int | None
     updated_at: str
     all_windows: int = 0  # every response window (migration 0011)
+    stable_ids: int = 1  # HEAD numbers are serials (migration 0016; 0 for tables saved before it)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class HydraProfile:
 
 _GAME_COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "turn_message_id", "created_by", "created_at",
                  "heads", "seed", "language", "window_seconds", "idle_minutes", "status", "outcome", "turns", "heads_severed", "updated_at",
-                 "all_windows")
+                 "all_windows", "stable_ids")
 _PROFILE_COLUMNS = ("user_id", "games", "wins", "heads_severed", "best_win_heads", "best_win_turns", "slayer_at")
 
 
@@ -103,8 +104,8 @@ class HydraRepository:
         async with self.db.transaction() as conn:
             game_id = await conn.insert(
                 "INSERT INTO hydra_games (guild_id, channel_id, created_by, created_at, heads, seed, language, "
-                "window_seconds, idle_minutes, status, updated_at, all_windows) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "window_seconds, idle_minutes, status, updated_at, all_windows, stable_ids) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
                 (guild_id, channel_id, created_by, now, heads, seed, language, window_seconds, idle_minutes, LOBBY,
                  now, int(all_windows)), returning="game_id")
             await conn.execute("INSERT INTO hydra_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",

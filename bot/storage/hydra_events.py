@@ -44,6 +44,7 @@ class EventRow:
     began_at: str | None
     ended_at: str | None
     updated_at: str
+    deck: str = "hydra"  # hydra | horde | god (migration 0016); ``heads`` is that deck's difficulty
 
 
 @dataclass(frozen=True)
@@ -101,13 +102,15 @@ class HydraEventRepository:
 
     # -- events -------------------------------------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, name: str, starts_at: str, heads: int,
-                     table_size: int, grace_minutes: int, language: str, created_by: int) -> int:
+                     table_size: int, grace_minutes: int, language: str, created_by: int,
+                     deck: str = "hydra") -> int:
         now = self._now()
         return await self.db.insert(
             "INSERT INTO hydra_events (guild_id, channel_id, name, starts_at, heads, table_size, grace_minutes, "
-            "language, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "language, status, created_by, created_at, updated_at, deck) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, name, starts_at, heads, table_size, grace_minutes, language, OPEN, created_by,
-             now, now), returning="event_id")
+             now, now, deck), returning="event_id")
 
     async def event(self, event_id: int) -> EventRow | None:
         row = await self.db.fetchone(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM hydra_events WHERE event_id = ?",

@@ -99,11 +99,11 @@ class HydraPanels:
 
     @staticmethod
     def _head_options(game: HydraGame, *, by_serial: bool = False) -> list[discord.SelectOption]:
-        """One option per head, labelled with its position; the value is the position (answers to a
+        """One option per head, labelled with its HEAD number; the value is that number (answers to a
         question) or the head's serial (the board's pick, which must survive other players' actions)."""
-        return [discord.SelectOption(label=f"{i + 1}. {h.name} ({h.damage}/{h.toughness})"[:100],
-                                     value=str(h.serial if by_serial else i + 1))
-                for i, h in enumerate(game.battlefield)]
+        return [discord.SelectOption(label=f"{game.number_of(h)}. {h.name} ({h.damage}/{h.toughness})"[:100],
+                                     value=str(h.serial if by_serial else game.number_of(h)))
+                for h in game.battlefield]
 
 
     def turn_view(self: HydraCog, table: HydraTable) -> discord.ui.View | None:

@@ -15,14 +15,14 @@ from discord.ext import commands
 
 from bot.client import PodkeeperBot
 from bot.clock import Clock, clock_of
-from bot.domain.hydra_events import EventError
-from bot.i18n import Translate
+from bot.domain.hydra_events import EVENT_DECKS, EventError
+from bot.i18n import EventTranslate, Translate
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
 from cogs._common import is_manager
 from cogs._errors import RefusingCog, answer_refusal
-from cogs.hydra_events.commands import EventCommands
+from cogs.hydra_events.commands import ChallengeEventCommands, HydraEventCommands
 from cogs.hydra_events.components import EventButton
 from cogs.hydra_events.panels import EventPanels, shown
 from cogs.hydra_events.running import EventRunning
@@ -38,8 +38,10 @@ SCHEDULED_EVENT_HOURS = 3  # Discord wants an end time for events outside a voic
 class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name="HydraEvents"):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.commands = EventCommands(self)
+        self.commands = HydraEventCommands(self)
+        self.deck_commands = ChallengeEventCommands(self)
         self.parent_group: app_commands.Group | None = None
+        self.challenge_group: app_commands.Group | None = None
         self.service: HydraEventService | None = None
         self.leaderboard_seconds = LEADERBOARD_SECONDS
         self.timers: dict[tuple[str, int, int], asyncio.Task[None]] = {}
@@ -60,16 +62,27 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         """The Hydra cog: it owns the tables' service (shared cache and locks), board and timers."""
         return self.bot.get_cog("Hydra")
 
+    @property
+    def challenge(self) -> Any:
+        """The Challenge cog: it owns the Horde's and the God's tables (service, board and timers)."""
+        return self.bot.get_cog("Challenge")
+
     async def cog_load(self) -> None:
-        """Join the Hydra cog's ``/hydra`` group as ``/hydra event …``: every table is one of its
-        tables, so without it there is nothing to run (logged, and no commands are added)."""
+        """Join the Hydra cog's ``/hydra`` group as ``/hydra event …`` (and the Challenge cog's as
+        ``/challenge event …``): every table is one of their tables, so without the Hydra cog there is
+        nothing to run (logged, and no commands are added)."""
         hydra = self.hydra
         if hydra is None:
             log.error("the Hydra cog is not loaded: /hydra event is not available")
             return
         self.parent_group = hydra.app_command
         self.parent_group.add_command(self.commands)
-        self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock)
+        challenge = self.challenge
+        if challenge is not None:
+            self.challenge_group = challenge.app_command
+            self.challenge_group.add_command(self.deck_commands)
+        self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
+                                         decks=challenge.service if challenge is not None else None)
         self.bot.add_dynamic_items(EventButton)
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
 
@@ -87,6 +100,8 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         if self.parent_group is not None:
             self.parent_group.remove_command(self.commands.name)
             self.bot.remove_dynamic_items(EventButton)
+        if self.challenge_group is not None:
+            self.challenge_group.remove_command(self.deck_commands.name)
         for task in self.timers.values():
             task.cancel()
         self.announcements.cancel()
@@ -164,13 +179,17 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         return await self.hydra.table_language(guild_id) if self.hydra else self.bot.config.default_locale
 
     # -- create / join / leave ---------------------------------------------------------------------
-    async def create(self, interaction: discord.Interaction, name: str, start: str, heads: int, table_size: int,
-                     grace: int) -> None:
+    async def create(self, interaction: discord.Interaction, name: str, start: str, heads: int | None,
+                     table_size: int | None, grace: int, deck: str = "hydra") -> None:
+        """``heads``: the deck's difficulty; ``heads`` and ``table_size`` default to the deck's."""
         await self._require_organiser(interaction)
+        rules = EVENT_DECKS[deck]
         event = await self.events.create(
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-            user_id=interaction.user.id, name=name, start=start, heads=heads, table_size=table_size,
-            grace_minutes=grace, language=await self._language(interaction.guild_id))
+            user_id=interaction.user.id, name=name, start=start,
+            heads=rules.default_difficulty if heads is None else heads,
+            table_size=rules.max_table if table_size is None else table_size,
+            grace_minutes=grace, language=await self._language(interaction.guild_id), deck=deck)
         embed, view = await self.announcement_payload(event)
         await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
@@ -187,7 +206,7 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         if guild is None:
             return None
         start = max(datetime.fromisoformat(event.starts_at), self.clock.now() + timedelta(minutes=1))
-        tr = Translate(event.language)
+        tr = EventTranslate(event.language, event.deck)
         try:
             return await guild.create_scheduled_event(
                 name=event.name[:100], start_time=start, end_time=start + timedelta(hours=SCHEDULED_EVENT_HOURS),
@@ -284,7 +303,7 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
             return
         self._stop_timers(event.event_id)
         channel = await self._channel(event.channel_id)
-        await channel.send(Translate(event.language)(reason_key, event=shown(event.name)))
+        await channel.send(EventTranslate(event.language, event.deck)(reason_key, event=shown(event.name)))
         await self._scheduled_status(event, discord.EventStatus.cancelled)
         self.announcements.request(event.event_id)
 

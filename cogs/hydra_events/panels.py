@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import Translate
+from bot.i18n import EventTranslate
 from bot.render.fonts import png_bytes
 from bot.render.leaderboard import players_text, render_leaderboard, summary_text, tables_text
 from bot.services.hydra_events import EventStatus
@@ -35,7 +35,7 @@ class EventPanels:
     """Mixed into ``HydraEventsCog``: the messages it posts and edits."""
 
     async def announcement_payload(self: HydraEventsCog, event: EventRow) -> tuple[discord.Embed, discord.ui.View | None]:
-        tr = Translate(event.language)
+        tr = EventTranslate(event.language, event.deck)
         entrants = await self.events.repo.entrants(event.event_id)
         stamp = int(datetime.fromisoformat(event.starts_at).timestamp())
         embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(), description=tr(
@@ -63,7 +63,7 @@ class EventPanels:
         await channel.get_partial_message(event.message_id).edit(embed=embed, view=view)
 
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
-        tr = Translate(status.event.language)
+        tr = EventTranslate(status.event.language, status.event.deck)
         board = status.summary
         embed = discord.Embed(title=tr("hydra_events.board.title", event=shown(status.event.name)),
                               description=summary_text(board, tr), colour=discord.Colour.gold())
@@ -90,7 +90,7 @@ class EventPanels:
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def leaderboard_png(title: str, summary: object, language: str) -> bytes:
+def leaderboard_png(title: str, summary: object, language: str, deck: str = "hydra") -> bytes:
     """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
-    return png_bytes(render_leaderboard(title, summary, language))  # type: ignore[arg-type]
+    return png_bytes(render_leaderboard(title, summary, language, deck=deck))  # type: ignore[arg-type]
 

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.domain.hydra import HydraError
 from bot.domain.hydra_events import LOST, EventError
-from bot.i18n import Translate
+from bot.i18n import EventTranslate
 from bot.render.leaderboard import results_text
 from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
@@ -94,16 +94,20 @@ class EventRunning:
         return status
 
     async def _open_thread(self: HydraEventsCog, announcement: Any, event: EventRow, table_no: int, hydra_table: Any) -> None:
-        tr = Translate(event.language)
+        tr = EventTranslate(event.language, event.deck)
         thread = await announcement.create_thread(name=tr("hydra_events.ui.thread_name", event=event.name,
                                                           table=table_no)[:100],
                                                   type=discord.ChannelType.public_thread)
-        mentions = " ".join(f"<@{seat.user_id}>" for seat in hydra_table.seats)
+        mentions = " ".join(f"<@{user_id}>" for user_id in hydra_table.user_ids)
         view = discord.ui.View(timeout=None)
         view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
                                   style=discord.ButtonStyle.primary))
         await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
                              heads=event.heads, grace=event.grace_minutes), view=view)
+        if event.deck != "hydra":  # a Horde or God table: the Challenge cog shows and runs it
+            await self.challenge.post_table(thread, hydra_table)
+            await self.events.attach_thread(event.event_id, table_no, thread.id)
+            return
         embed, file, board_view = await self.hydra.board_payload(hydra_table)
         extra: dict[str, Any] = {"file": file} if file else {}
         if board_view is not None:
@@ -137,7 +141,7 @@ class EventRunning:
             thread = await self._channel(table.thread_id)
             key = "hydra_events.ui.dropped_lost" if shown is not None and shown.outcome == LOST else \
                 "hydra_events.ui.dropped"
-            await thread.send(Translate(status.event.language)(
+            await thread.send(EventTranslate(status.event.language, status.event.deck)(
                 key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no))
 
     async def _watch(self: HydraEventsCog, event_id: int) -> None:
@@ -194,7 +198,7 @@ class EventRunning:
         event = status.event
         if event.status != FINISHED or event.results_message_id is not None:
             return
-        tr = Translate(event.language)
+        tr = EventTranslate(event.language, event.deck)
         try:
             channel = await self._channel(event.channel_id)
             embed = self.leaderboard_embed(status)
@@ -204,7 +208,7 @@ class EventRunning:
                                 WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
             text = results_text(status.summary, tr, shown(event.name), winners)
             png = await self.bot.workers.run(leaderboard_png, event.name, status.summary,
-                                             event.language)
+                                             event.language, event.deck)
             file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)

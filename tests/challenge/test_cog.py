@@ -4,8 +4,10 @@ SQLite file: Horde and God tables in a channel, their questions, a restart in th
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
+from PIL import Image
 
 from bot.testing import DiscordHarness
 
@@ -101,3 +103,17 @@ async def test_a_table_with_every_window_stops_in_the_upkeep(h):
     assert "upkeep" in fields["Now"]
     await h.click(lobby.message, label="Go on")
     assert (await cog(h).service.load(1)).game.pending.topic == "counter"
+
+
+async def test_a_table_in_play_shows_its_board_image_made_in_the_work_pool(h):
+    lobby = await h.slash("challenge start", deck="horde", window=0)
+    assert lobby.message.attachments == []  # the lobby has no board yet
+    await h.click(lobby, label="Start")
+    board = lobby.message
+    assert [a.filename for a in board.attachments] == ["horde-1.png"]
+    assert board.embeds[0]["image"]["url"] == "attachment://horde-1.png"
+    image = Image.open(io.BytesIO(board.attachments[0].data))
+    assert image.format == "PNG" and image.width == 720
+    ran = h.bot.workers.ran["png_bytes"]
+    await h.click(board, label="End our turn")
+    assert h.bot.workers.ran["png_bytes"] > ran and len(board.attachments) == 1

@@ -11,7 +11,7 @@ import pytest
 from bot.domain import pod
 from bot.services.pods import PodService
 from bot.storage.copy import copy_database, table_order
-from bot.storage.db import Database, DatabaseError
+from bot.storage.db import Database, DatabaseError, available_migrations
 from bot.storage.hydra import HydraRepository
 from bot.storage.settings import GuildSettingsRepository
 
@@ -77,8 +77,9 @@ async def test_a_target_holding_data_is_refused_unless_replace(db: Database, tmp
 async def test_a_source_of_another_schema_version_is_refused(db: Database, tmp_path: Path) -> None:
     source = await Database.open(tmp_path / "source.sqlite3")
     try:
-        await source.execute("DELETE FROM schema_version WHERE version = 15")
-        with pytest.raises(DatabaseError, match="schema version 14.*podkeeper db migrate"):
+        latest = max(m.version for m in available_migrations())  # the newest migration, whichever it is
+        await source.execute("DELETE FROM schema_version WHERE version = ?", (latest,))
+        with pytest.raises(DatabaseError, match=f"schema version {latest - 1}.*podkeeper db migrate"):
             await copy_database(source, db)
     finally:
         await source.close()

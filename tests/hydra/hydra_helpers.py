@@ -6,29 +6,21 @@ from collections.abc import Sequence
 
 from bot.domain.hydra import HydraGame, PlayerSetup
 from bot.domain.hydra import cards as C
+from bot.domain.hydra.engine import Head
 from bot.domain.hydra.invariants import check_invariants
+from tests.challenge.rigging import deck_turn, keys, names, rig_zones
+
+__all__ = ["BRUTE", "FANG", "HH", "LUNGE", "TITAN", "VIGOR", "hydra_turn", "keys", "lives", "names", "new_game",
+           "rig"]
 
 
 def rig(game: HydraGame, *, top: Sequence[str] = (), battlefield: Sequence[str] | None = None,
         graveyard: Sequence[str] = ()) -> HydraGame:
     """Put ``top`` on top of the library (first = top card), optionally replace the heads on the
-    battlefield and fill the graveyard; every other card stays in the library. The 60 real cards
-    are reused, so the card-accounting invariant still holds."""
-    pool = list(reversed(game.library)) + [h.card_id for h in game.battlefield] + game.graveyard
-    if battlefield is None:
-        battlefield = [h.name for h in game.battlefield]
-
-    def take(name: str) -> int:
-        card_id = next(i for i in pool if game.name_of(i) == name)
-        pool.remove(card_id)
-        return card_id
-
-    heads = [game._new_head(take(name)) for name in battlefield]
-    grave = [take(name) for name in graveyard]
-    top_ids = [take(name) for name in top]
-    game.battlefield = heads
-    game.graveyard = grave
-    game.library = list(reversed(top_ids + pool))  # top card is the last element
+    battlefield (numbered 1, 2, ... as at the start) and fill the graveyard; every other card stays
+    in the library. The 60 real cards are reused, so the card-accounting invariant still holds."""
+    rig_zones(game, lambda card_id, name: Head(card_id, C.CARDS[name]), top=top, battlefield=battlefield,
+              graveyard=graveyard)
     check_invariants(game)
     return game
 
@@ -41,14 +33,6 @@ def new_game(heads: int = 2, players: int = 1, *, top: Sequence[str] = (),
     return rig(game, top=top, battlefield=battlefield, graveyard=graveyard)
 
 
-def names(game: HydraGame) -> list[str]:
-    return [h.name for h in game.battlefield]
-
-
-def keys(game: HydraGame, since: int = 0) -> list[str]:
-    return [e.key for e in game.events[since:]]
-
-
 def lives(game: HydraGame) -> list[int]:
     return [p.life for p in game.players]
 
@@ -57,12 +41,7 @@ HH, BRUTE, VIGOR, TITAN, FANG = (C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD, C.SAVAGE_V
                                  C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD)
 LUNGE = C.UNIFIED_LUNGE
 
+
 def hydra_turn(game: HydraGame, *answers: str) -> None:
     """End the players' turn, answer the listed questions in order, default the rest."""
-    game.apply("end")
-    for answer in answers:
-        assert game.pending is not None, f"no question left for {answer!r}"
-        game.apply(f"choose {answer}")
-        check_invariants(game)
-    game.play_until_players()
-    check_invariants(game)
+    deck_turn(game, check_invariants, *answers)

@@ -27,7 +27,7 @@ def play(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, *extra
 
 def test_script_to_a_win_with_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # seed 5: the first head's reveal shows two sorceries; the Hydra then casts Swallow, countered.
-    status, out, _ = play(tmp_path, capsys, "attack 1 3\nend\nchoose counter\n# comment\n\nattack 1 3\nend\n",
+    status, out, _ = play(tmp_path, capsys, "attack 1 3\nend\nchoose counter\n# comment\n\nattack 2 3\nend\n",
                           "--heads", "2", "--seed", "5", "--json")
     assert status == 0
     data = json.loads(out)
@@ -38,7 +38,7 @@ def test_script_to_a_win_with_json_output(tmp_path: Path, capsys: pytest.Capture
     assert "The players counter Swallow the Hero Whole; it goes to the Hydra's graveyard." in data["log"]
     assert data["log"][-1] == "No heads at the end of the turn: the players win!"
     # the saved actions replay to the same state; the unanswered window was recorded with its default
-    assert data["actions"] == ["attack 1 3", "end", "choose counter", "choose pass", "attack 1 3", "end"]
+    assert data["actions"] == ["attack 1 3", "end", "choose counter", "choose pass", "attack 2 3", "end"]
     game = replay(HydraGame.new(2, 1, seed=5).setup, data["actions"])
     assert game.outcome == "won"
 
@@ -64,7 +64,7 @@ def test_heroes_and_players(tmp_path: Path, capsys) -> None:
 def test_a_bad_script_line_is_reported_with_its_number(tmp_path: Path, capsys) -> None:
     status, out, err = play(tmp_path, capsys, "attack 1 2\ndestroy 9\n", "--heads", "2", "--seed", "3")
     assert status == 1 and out == ""
-    assert "Script line 2: There is no head 9; the Hydra has 2." in err
+    assert "Script line 2: There is no head 9 on the battlefield; its heads are 1, 2." in err
 
 
 def test_bad_options_are_refused_in_the_chosen_language(tmp_path: Path, capsys) -> None:

@@ -110,7 +110,7 @@ async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
     assert fields["The Slayer"] == "You start the game with an additional 7 life."
     log = [a.line for a in (await cog(h).service.load(1)).actions]
     assert log == ["attack 1 3", "end", "choose pass", "choose Grizzly Bears", "choose none", "choose pass",
-                   "destroy 1", "end"]
+                   "destroy 2", "end"]
 
 
 async def test_buttons_keep_working_after_a_restart(h):

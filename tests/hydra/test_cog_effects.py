@@ -76,8 +76,8 @@ async def test_a_picked_head_stays_the_same_head_when_another_player_kills_one_b
     options = board.component(custom_id="hydra-head:1")["options"]
     await h.select(board, "hydra-head:1", [options[2]["value"]], user="alice")  # alice picks the Brute
     await h.select(board, "hydra-head:1", [options[0]["value"]], user="bob")
-    await h.click(board, label="Destroy", user="bob")  # bob kills head 1: the Brute is now head 2
+    await h.click(board, label="Destroy", user="bob")  # bob kills head 1: the Brute is still head 3
     await h.click(board, label="Tap", user="alice")
     game = (await cog(h).service.load(1)).game
     assert [(x.name, x.tapped) for x in game.battlefield] == [(C.HYDRA_HEAD, False), (C.RAVENOUS_BRUTE_HEAD, True)]
-    assert game.actions == ["destroy 1", "tap 2"]
+    assert game.actions == ["destroy 1", "tap 3"]

@@ -285,7 +285,7 @@ def test_swallow_the_hero_whole_returns_the_exiled_when_a_head_leaves() -> None:
     game.apply("destroy 1")
     returned = [e for e in game.events if e.key == "hydra.log.swallow_return"]
     assert [e.values["creature"] for e in returned] == ["Grizzly Bears"]
-    game.apply("destroy 1")  # already returned: nothing more
+    game.apply("destroy 2")  # already returned: nothing more
     assert len([e for e in game.events if e.key == "hydra.log.swallow_return"]) == 1
 
 
@@ -380,7 +380,7 @@ def test_replay_of_seed_and_actions_rebuilds_the_same_state() -> None:
     for line in ("attack 1 3", "end"):
         game.apply(line)
     game.play_until_players()
-    game.apply("damage 1 2")
+    game.apply(f"damage {game.battlefield_numbers()[0]} 2")
     copy = replay(game.setup, game.actions)
     assert copy.snapshot() == game.snapshot() and copy.events == game.events
 

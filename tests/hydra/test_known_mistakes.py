@@ -21,7 +21,7 @@ def test_impenetrable_hide_does_not_protect_heads_that_enter_later() -> None:
     hydra_turn(game)
     game.apply("exile 1")  # exile is not destruction: the indestructible head still goes (H9)
     assert names(game) == [BRUTE]
-    game.apply("destroy 1")  # the Brute entered after Hide resolved: not indestructible
+    game.apply("destroy 2")  # the Brute (head 2) entered after Hide resolved: not indestructible
     assert BRUTE not in names(game)
 
 

@@ -62,7 +62,7 @@ def test_minus_x_until_end_of_turn_kills_through_hide_and_wears_off() -> None:
     assert [h.toughness for h in game.battlefield] == [2, 5]
     game.apply("weaken 2 1")  # 0 toughness: put into the graveyard, indestructible or not
     assert names(game) == [BRUTE] and "hydra.log.leaves_dies" in keys(game)
-    game.apply("damage 1 4")
+    game.apply("damage 2 4")
     assert names(game) == [BRUTE]
     game.apply("end")
     game.play_until_players()
@@ -143,7 +143,7 @@ def test_a_copy_of_a_head_counts_for_unified_lunge_and_the_win() -> None:
     game.apply("end")
     assert game.outcome == "ongoing"  # the copy is still a head
     game.play_until_players()  # Glower; the copy deals 1
-    game.apply("destroy 1")  # the copy: Hero's Reward and growing new heads (two Neck Tangles)
+    game.apply("destroy 2")  # the copy: Hero's Reward and growing new heads (two Neck Tangles)
     assert game.battlefield == [] and lives(game) == [16 + 2 - 1 + 2]
     assert [game.name_of(i) for i in game.graveyard].count(HH) == 1  # the token went nowhere
     game.apply("end")
@@ -221,7 +221,7 @@ def test_growing_heads_and_hero_s_reward_are_triggers_the_players_may_counter() 
     assert game.pending.topic == "trigger" and game.pending.detail == "reward"
     game.apply("choose pass")
     assert lives(game) == [22] and game.pending.detail == "grow"
-    game.apply("damage 1 3")  # a response on top of the grow trigger: this one resolves first
+    game.apply("damage 2 3")  # a response on top of the grow trigger: this one resolves first
     assert game.pending.detail == "reward" and len(game.battlefield) == 0
     game.play_until_players()  # reward, grow (Brute, Lunge), then the first grow trigger (random cards)
     assert lives(game) == [24] and game.battlefield[0].name == BRUTE

@@ -28,8 +28,8 @@ from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, new_game
 
 
 def marked_game():
-    """Head 1 is indestructible (Hide); head 2, a Ravenous Brute Head revealed after Hide resolved
-    when the other head was exiled, is not."""
+    """Head 1 is indestructible (Hide); head 3, a Ravenous Brute Head revealed after Hide resolved
+    when head 2 was exiled, is not (head numbers stay with their heads: 2 is gone)."""
     game = new_game(battlefield=[HH, HH], top=[C.IMPENETRABLE_HIDE, C.TORN_BETWEEN_HEADS, BRUTE, LUNGE])
     hydra_turn(game)  # Hide: both heads indestructible
     game.apply("exile 2")  # exiled anyway (H9): Torn and Brute are revealed; the Brute enters
@@ -40,7 +40,7 @@ def test_board_text_numbers_the_heads_with_their_marks() -> None:
     game = marked_game()
     text = board_text(game)
     assert "1. Hydra Head (0/3 damage, indestructible)" in text
-    assert "2. Ravenous Brute Head (0/6 damage, elite)" in text
+    assert "3. Ravenous Brute Head (0/6 damage, elite)" in text
     assert "Library: 55   Graveyard: 3" in text and "P1: 20 life" in text
     ja = board_text(game, "ja")
     assert "破壊不能" in ja and "ライフ20" in ja
@@ -48,7 +48,7 @@ def test_board_text_numbers_the_heads_with_their_marks() -> None:
 
 def test_board_image_is_a_readable_png_with_marks() -> None:
     game = marked_game()
-    game.apply("tap 2")
+    game.apply("tap 3")
     image = Image.open(io.BytesIO(board_png(game)))
     assert image.format == "PNG" and image.size[0] == WIDTH and image.size[1] > 350
     assert image.getpixel((1, 1)) == BACKGROUND

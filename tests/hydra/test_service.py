@@ -122,7 +122,7 @@ async def test_idle_tables_refuse_actions_until_resumed(service: HydraService) -
 async def test_a_win_records_the_slayer_and_the_profile(service: HydraService, db: Database) -> None:
     # seed 5, two heads: sever one, counter Swallow, sever the other (as in the CLI test)
     table = await seated_table(service, players=2, heads=2, seed=5)
-    for line in ("attack 1 3", "end", "choose counter", "choose pass", "attack 1 3"):
+    for line in ("attack 1 3", "end", "choose counter", "choose pass", "attack 2 3"):
         await service.act(table.game_id, 100, line)
     result = await service.act(table.game_id, 101, "end")
     assert result.finished and result.table.row.status == FINISHED and result.table.row.outcome == "won"

@@ -147,7 +147,7 @@ def test_no_shows_are_the_seated_who_never_acted() -> None:
 def test_severance_tally_credits_the_acting_player_and_survives_undo() -> None:
     setup = GameSetup(heads=2, players=(PlayerSetup("A"), PlayerSetup("B")), seed=3)
     tally = SeveranceTally(setup)
-    log = [LoggedAction(1, "destroy 1", 10), LoggedAction(2, "damage 1 9", 20)]
+    log = [LoggedAction(1, "destroy 1", 10), LoggedAction(2, "damage 2 9", 20)]
     credited = tally.feed(log)
     assert sum(credited.values()) == tally.game.heads_severed >= 2
     assert credited[10] >= 1 and credited[20] >= 1

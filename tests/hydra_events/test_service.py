@@ -13,7 +13,7 @@ from bot.services.hydra_events import HydraEventService
 from bot.storage.db import Database
 from bot.storage.hydra_events import CANCELLED, DROPPED, FINISHED, JOINED, RUNNING, SEATED, WAITING
 
-WIN_SCRIPT = ("attack 1 3", "end", "choose counter", "choose pass", "attack 1 3", "end")  # seed 5, 2 heads
+WIN_SCRIPT = ("attack 1 3", "end", "choose counter", "choose pass", "attack 2 3", "end")  # seed 5, 2 heads
 NOW = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 
 

@@ -85,6 +85,7 @@ class Permanent:
     shrunk: int = 0  # -X/-X until end of turn
     pumped: int = 0  # +X/+0 until end of turn
     frozen_for: int = 0  # the deck turn whose untap step it skips
+    serial: int = 0  # which permanent this is, for good: numbered as permanents enter (positions shift)
     attacking: bool = False
     doomed: bool = False  # destroyed at end of combat (Consuming Rage)
 
@@ -132,7 +133,8 @@ class CreatureDeckGame(FlowGame):
     max_heroes = 3  # each different (Hero's Path FAQ, both decks)
     starting_life = 20
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False) -> None:
+    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False,
+                 stable_ids: bool = True) -> None:
         super().__init__()
         if not 1 <= len(seats) <= self.max_players:
             raise ChallengeError("challenge.error.players_range", max=self.max_players)
@@ -141,6 +143,10 @@ class CreatureDeckGame(FlowGame):
                 raise ChallengeError("challenge.error.heroes", max=self.max_heroes)
         self.seats = tuple(seats)
         self.seed, self.difficulty, self.all_windows = seed, difficulty, all_windows
+        # The numbers of the action language are serials, fixed while a permanent stays on the
+        # battlefield; False only for tables saved before migration 0016 (numbered by position).
+        self.stable_ids = stable_ids
+        self._serials = 0
         self.card_names = [c.name for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
                            for _ in range(c.count)]
         self.library: list[int] = list(range(len(self.card_names)))  # the top card is the LAST element
@@ -158,11 +164,12 @@ class CreatureDeckGame(FlowGame):
         self.combat_steps: list[CombatStep] = []
         self.library_changed_by: list[bool] = []
         self.this_turn: list[str] = []  # the deck's sorceries that resolved this turn (each acts "this turn")
+        self.defeated = 0  # the deck's permanents that left the battlefield (an event's score)
         starting = self.starting_permanents()
         for name in starting:
             card_id = next(i for i in self.library if self.card_names[i] == name)
             self.library.remove(card_id)
-            self.battlefield.append(Permanent(card_id, self.cards[name], entered_turn=0))
+            self._enter(Permanent(card_id, self.cards[name], entered_turn=0))
         random.Random(seed).shuffle(self.library)
         self._log(f"{self.prefix}.log.setup", deck=self.deck_name, players=len(self.seats),
                   difficulty=difficulty)
@@ -225,9 +232,30 @@ class CreatureDeckGame(FlowGame):
         return (permanent.card.is_creature and not permanent.tapped
                 and (permanent.entered_turn < self.turn or self.has_haste(permanent)))
 
+    def number_of(self, permanent: Permanent) -> int:
+        """How the action language, the board and every question name ``permanent``: its serial, which
+        never changes while it stays on the battlefield (a legacy game: its current position)."""
+        return permanent.serial if self.stable_ids else self.battlefield.index(permanent) + 1
+
+    def battlefield_numbers(self) -> list[int]:
+        """The numbers of the deck's permanents, in printed order: the only ones actions may name."""
+        return [self.number_of(p) for p in self.battlefield]
+
+    def allowed_numbers(self, decision: Decision) -> list[int]:
+        """The numbers a permanents-question may be answered with."""
+        return [self.number_of(p) for p in self._allowed(decision)]
+
+    def _enter(self, permanent: Permanent) -> Permanent:
+        """A permanent of the deck enters the battlefield and gets the next serial."""
+        self._serials += 1
+        permanent.serial = self._serials
+        self.battlefield.append(permanent)
+        return permanent
+
     def rebuild(self, actions: Sequence[str]) -> CreatureDeckGame:
         """The same game replayed with ``actions`` (undo)."""
-        return replay(type(self), self.seats, self.seed, self.difficulty, actions, all_windows=self.all_windows)
+        return replay(type(self), self.seats, self.seed, self.difficulty, actions, all_windows=self.all_windows,
+                      stable_ids=self.stable_ids)
 
     def undo_refusal(self) -> str | None:
         """Why the last action can't be undone: only the players' own actions of their current turn,
@@ -270,7 +298,15 @@ class CreatureDeckGame(FlowGame):
         elif self.active != "players":
             raise ChallengeError("hydra.error.not_your_turn")
 
-    def _at(self, position: int) -> Permanent:
+    def _at(self, number: int) -> Permanent:
+        """The permanent a number of the action language names (see :meth:`number_of`)."""
+        if self.stable_ids:
+            found = next((p for p in self.battlefield if p.serial == number), None)
+            if found is None:
+                raise ChallengeError("challenge.error.no_such_permanent_id", number=number,
+                                     numbers=", ".join(str(p.serial) for p in self.battlefield) or "-")
+            return found
+        position = number
         if not 1 <= position <= len(self.battlefield):
             raise ChallengeError("challenge.error.no_such_permanent", number=position, count=len(self.battlefield))
         return self.battlefield[position - 1]
@@ -423,7 +459,7 @@ class CreatureDeckGame(FlowGame):
         return self.creatures()
 
     def _numbers(self, permanents: Iterable[Permanent]) -> str:
-        return " ".join(str(self.battlefield.index(p) + 1) for p in permanents) or "none"
+        return " ".join(str(self.number_of(p)) for p in permanents) or "none"
 
     # ------------------------------------------------------------------ turns
     def _after_players_turn(self) -> Flow:
@@ -514,8 +550,7 @@ class CreatureDeckGame(FlowGame):
             return
         card = self.cards[name]
         if card.is_permanent:
-            permanent = Permanent(card_id, card, entered_turn=self.turn)
-            self.battlefield.append(permanent)
+            permanent = self._enter(Permanent(card_id, card, entered_turn=self.turn))
             self._log("challenge.log.enters", card=name)
             yield from self.on_enter(permanent)
         else:
@@ -539,7 +574,7 @@ class CreatureDeckGame(FlowGame):
         for attacker in attackers:
             attacker.tapped = attacker.attacking = True
             self.on_attack(attacker)
-        self._log("challenge.log.attack", cards=", ".join(f"{self.battlefield.index(a) + 1}. {a.name} "
+        self._log("challenge.log.attack", cards=", ".join(f"{self.number_of(a)}. {a.name} "
                                                          f"({a.power}/{a.toughness})" for a in attackers))
         self._check_life()
         blocked = yield Decision(BLOCKS, "heads", "none", min_heads=0, max_heads=len(attackers))
@@ -586,6 +621,7 @@ class CreatureDeckGame(FlowGame):
         for permanent in leaving:  # they leave together; then their triggers resolve in order
             self.battlefield.remove(permanent)
             self.graveyard.append(permanent.card_id)
+            self.defeated += 1
             self._log(f"challenge.log.leaves_{how}", card=permanent.name)
         for permanent in leaving:
             yield from self.on_leave(permanent.card)
@@ -668,17 +704,17 @@ class CreatureDeckGame(FlowGame):
     def board_lines(self) -> list[str]:
         """The permanents as numbered in the action language (card names stay English)."""
         lines = []
-        for index, p in enumerate(self.battlefield, start=1):
+        for p in self.battlefield:
             stats = f" {p.power}/{p.toughness}" if p.card.is_creature else ""
             marks = "".join((" [tapped]" if p.tapped else "", f" [{p.damage} damage]" if p.damage else ""))
-            lines.append(f"{index}. {p.name}{stats}{marks}")
+            lines.append(f"{self.number_of(p)}. {p.name}{stats}{marks}")
         return lines
 
 
 def replay(game_type: type[CreatureDeckGame], seats: Sequence[Seat], seed: int, difficulty: int,
-           actions: Iterable[str], *, all_windows: bool = False) -> CreatureDeckGame:
+           actions: Iterable[str], *, all_windows: bool = False, stable_ids: bool = True) -> CreatureDeckGame:
     """Rebuild a game from its set-up and action log (deterministic)."""
-    game = game_type(seats, seed, difficulty, all_windows=all_windows)
+    game = game_type(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids)
     for line in actions:
         game.apply(line)
     return game

@@ -41,11 +41,11 @@ class GodGame(CreatureDeckGame):
     max_players = MAX_PLAYERS
 
     def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_THRONGS, *,
-                 all_windows: bool = False) -> None:
+                 all_windows: bool = False, stable_ids: bool = True) -> None:
         if not MIN_THRONGS <= difficulty <= MAX_THRONGS:
             raise ChallengeError("god.error.throngs_range", min=MIN_THRONGS, max=MAX_THRONGS)
         self._throngs = difficulty + max(0, len(seats) - 1)
-        super().__init__(seats, seed, difficulty, all_windows=all_windows)
+        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids)
 
     def starting_permanents(self) -> list[str]:
         return [XENAGOS] + [THRONG] * min(self._throngs, self.cards[THRONG].count)
@@ -100,8 +100,7 @@ class GodGame(CreatureDeckGame):
             pipers = [i for i in self.graveyard if self.name_of(i) == PIPER][:2]
             for card_id in pipers:
                 self.graveyard.remove(card_id)
-                permanent = Permanent(card_id, self.cards[PIPER], entered_turn=self.turn)
-                self.battlefield.append(permanent)
+                permanent = self._enter(Permanent(card_id, self.cards[PIPER], entered_turn=self.turn))
                 self._log("challenge.log.enters", card=PIPER)
                 yield from self.on_enter(permanent)
         elif name == DESTRUCTION:

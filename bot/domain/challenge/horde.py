@@ -44,10 +44,10 @@ class HordeGame(CreatureDeckGame):
     verbs = (*VERBS, "hit")
 
     def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_TURNS, *,
-                 all_windows: bool = False) -> None:
+                 all_windows: bool = False, stable_ids: bool = True) -> None:
         if not MIN_TURNS <= difficulty <= MAX_TURNS:
             raise ChallengeError("horde.error.turns_range", min=MIN_TURNS, max=MAX_TURNS)
-        super().__init__(seats, seed, difficulty, all_windows=all_windows)
+        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids)
 
     def players_first_turns(self) -> int:
         return self.difficulty

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import CreatureDeckGame, Seat
 from bot.domain.challenge.god import GodGame
 from bot.domain.challenge.horde import HordeGame
+from bot.domain.challenge.randomloop import play_random, random_option, some_numbers
 
 MAX_TURNS = 200
 
@@ -32,24 +32,20 @@ def new_random_game(deck: str, seed: int, rng: random.Random) -> CreatureDeckGam
 def random_answer(game: CreatureDeckGame, rng: random.Random) -> str:
     decision = game.pending
     assert decision is not None
-    if decision.kind == "option":
-        return rng.choice(decision.options)
-    allowed = [game.battlefield.index(p) + 1 for p in game._allowed(decision)]
-    count = rng.randint(decision.min_heads, min(decision.max_heads, len(allowed)))
-    return " ".join(map(str, rng.sample(allowed, count))) or "none"
+    return random_option(decision, rng, game.allowed_numbers(decision))
 
 
-def random_action(game: CreatureDeckGame, rng: random.Random, *, instant: bool) -> str:
-    count = len(game.battlefield)
+def random_action(game: CreatureDeckGame, rng: random.Random, instant: bool) -> str:
+    numbers = game.battlefield_numbers()
     roll = rng.random()
     if isinstance(game, HordeGame) and roll < 0.35:
         return f"hit {rng.randint(1, 6)}"
-    if count and roll < 0.6:
-        return f"damage {rng.randint(1, count)} {rng.randint(1, 5)}"
-    if count and roll < 0.7:
+    if numbers and roll < 0.6:
+        return f"damage {rng.choice(numbers)} {rng.randint(1, 5)}"
+    if numbers and roll < 0.7:
         verb = rng.choice(("destroy", "exile", "bounce", "tap", "sacrifice", "freeze"))
-        return f"{verb} {rng.randint(1, count)}"
-    if count and roll < 0.73:
+        return f"{verb} {some_numbers(numbers, rng, most=1, all_chance=0)}"
+    if numbers and roll < 0.73:
         verb = rng.choice(("sweep", "weaken", "counters"))
         return f"{verb} {rng.randint(-1, 3) if verb == 'counters' else rng.randint(0, 3)} all"
     if roll < 0.78:
@@ -64,30 +60,6 @@ def random_action(game: CreatureDeckGame, rng: random.Random, *, instant: bool) 
 def play_random_game(deck: str, seed: int, *,
                      after_step: Callable[[CreatureDeckGame], None] | None = None) -> CreatureDeckGame:
     rng = random.Random(seed)
-    game = new_random_game(deck, seed, rng)
-    actions = 0
-    while not game.over:
-        if game.turn > MAX_TURNS:
-            game.apply("concede")
-            break
-        line = _next_line(game, rng, actions)
-        try:
-            game.apply(line)
-        except ChallengeError as error:
-            raise AssertionError(f"{deck} game {seed}: legal action {line!r} refused: {error}") from error
-        actions = 0 if line == "end" else actions + 1
-        if after_step is not None:
-            after_step(game)
-    return game
-
-
-def _next_line(game: CreatureDeckGame, rng: random.Random, actions: int) -> str:
-    if game.pending is not None:
-        if game.pending.topic in game.window_topics and rng.random() < 0.1:
-            line = random_action(game, rng, instant=True)
-            if line != "choose":
-                return line
-        return "choose " + random_answer(game, rng)
-    if actions >= 4:
-        return "end"
-    return random_action(game, rng, instant=False)
+    return play_random(new_random_game(deck, seed, rng), rng, label=f"{deck} game {seed}", action=random_action,
+                       answer=random_answer, window_chance=0.1, max_turns=MAX_TURNS,
+                       on_too_long=lambda game: game.apply("concede"), after_step=after_step)

@@ -1,11 +1,11 @@
 """The players' actions as one-line commands: the CLI script language and the saved action log.
 
 A game is saved as its seed plus the list of these lines (canonical form, see :meth:`Action.line`),
-so the CLI, the Discord buttons and replay all go through the same parser. HEAD is the 1-based
-position of a head in the list of heads as printed; PLAYER is the 1-based seat.
+so the CLI, the Discord buttons and replay all go through the same parser. HEAD is the number of a
+head as printed on the board: it stays with that head for the whole game (a head that leaves takes
+its number with it; new heads get new numbers). PLAYER is the 1-based seat.
 
-HEADS is one or more HEAD numbers, or ``all``; the heads are picked before anything happens, so a
-sweeper's numbers never shift half-way.
+HEADS is one or more HEAD numbers, or ``all``; the heads are picked before anything happens.
 
     attack HEAD AMOUNT [HEAD AMOUNT ...]   combat damage from attackers to heads (H4)
     damage HEAD AMOUNT                     non-combat damage to a head

@@ -62,6 +62,10 @@ class GameSetup:
     seed: int
     # Every response window (the Hydra's upkeep, each trigger), not just counter and prevent.
     all_windows: bool = False
+    # HEAD numbers of the action language are the heads' serials, fixed for the life of the game (a
+    # script's "destroy 3" means the same head whatever died before). False only for tables saved
+    # before migration 0016, whose logs number heads by their position at the time.
+    stable_ids: bool = True
 
 
 @dataclass(slots=True)
@@ -193,9 +197,14 @@ class HydraGame(FlowGame):
         return Head(card_id, card or C.CARDS[self.card_names[card_id]], serial=self._serials)
 
     def position_of(self, serial: int) -> int | None:
-        """The 1-based position (the HEAD number of the script language) of the head ``serial``,
-        or None once it has left the battlefield."""
-        return next((i for i, h in enumerate(self.battlefield, start=1) if h.serial == serial), None)
+        """The HEAD number of the script language of the head ``serial`` (the serial itself, or its
+        1-based position in a game saved before stable numbers), or None once it has left the battlefield."""
+        return next((self.number_of(h) for h in self.battlefield if h.serial == serial), None)
+
+    def number_of(self, head: Head) -> int:
+        """How the action language, the board and every question name ``head``: its serial, which never
+        changes while it stays on the battlefield (a legacy game: its current position)."""
+        return head.serial if self.setup.stable_ids else self.battlefield.index(head) + 1
 
     @staticmethod
     def _new_player(setup: PlayerSetup) -> Player:
@@ -203,6 +212,11 @@ class HydraGame(FlowGame):
         return Player(setup.name, setup.heroes, STARTING_LIFE + bonus, STARTING_LIFE + bonus)
 
     # ----------------------------------------------------------------- queries
+    @property
+    def seed(self) -> int:
+        """The shuffle seed (the one surface every deck's runner reads)."""
+        return self.setup.seed
+
     @property
     def in_players_first_turn(self) -> bool:
         """The players' first turn (H3) that nobody has ended yet: late challengers may still sit down."""
@@ -283,10 +297,21 @@ class HydraGame(FlowGame):
         elif self.active != "players":
             raise HydraError("hydra.error.not_your_turn")
 
-    def _head_at(self, position: int) -> Head:
-        if not 1 <= position <= len(self.battlefield):
-            raise HydraError("hydra.error.no_such_head", head=position, count=len(self.battlefield))
-        return self.battlefield[position - 1]
+    def battlefield_numbers(self) -> list[int]:
+        """The HEAD numbers of the heads, in printed order: the only ones actions may name."""
+        return [self.number_of(h) for h in self.battlefield]
+
+    def _head_at(self, number: int) -> Head:
+        """The head a HEAD number names (see :meth:`number_of`)."""
+        if self.setup.stable_ids:
+            head = next((h for h in self.battlefield if h.serial == number), None)
+            if head is None:
+                raise HydraError("hydra.error.no_such_head_id", head=number,
+                                 heads=", ".join(str(h.serial) for h in self.battlefield) or "-")
+            return head
+        if not 1 <= number <= len(self.battlefield):
+            raise HydraError("hydra.error.no_such_head", head=number, count=len(self.battlefield))
+        return self.battlefield[number - 1]
 
     def _do_attack(self, action: Action) -> None:
         """H4: attackers are assigned to heads; all combat damage is dealt at once, then the
@@ -550,7 +575,7 @@ class HydraGame(FlowGame):
         else:
             order.sort(key=lambda i: self.battlefield[i].card.elite)
         chosen = sorted(order[:count])
-        return " ".join(str(i + 1) for i in chosen) or "none"
+        return " ".join(str(self.number_of(self.battlefield[i])) for i in chosen) or "none"
 
     # ----------------------------------------------------------------- the flow machinery
     # ----------------------------------------------------------------- the Hydra's turns (H6)
