@@ -25,6 +25,8 @@ import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
+CARDS_TOPIC = "cards"  # published once new card tables are committed (bot.cards.database)
+
 _Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
 
 

@@ -19,11 +19,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.changes import CARDS_TOPIC
 from bot.clock import SYSTEM_CLOCK, Clock
 from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
+from bot.leases import Leases, leases_for
 from bot.services.reconcile import Reconciler
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
@@ -63,6 +65,7 @@ class PodkeeperBot(commands.Bot):
         self.sync_commands = sync_commands
         self.clock = clock  # every timer's time (bot/clock.py); tests pass a FakeClock
         self.db: Database | None = None
+        self.leases: Leases | None = None  # which process runs which timers (bot.leases), set in setup_hook
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
         self.user_settings: UserSettingsRepository | None = None
@@ -70,6 +73,8 @@ class PodkeeperBot(commands.Bot):
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
         self.reconciled: asyncio.Task[dict[str, int]] | None = None
+        self._card_reload: asyncio.Task[None] | None = None
+        self._card_reload_again = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -92,13 +97,35 @@ class PodkeeperBot(commands.Bot):
             self.db = await Database.open(self.config.database_path, exclusive=True)
         self.guild_settings = GuildSettingsRepository(self.db)
         self.user_settings = UserSettingsRepository(self.db)
+        if self.leases is None:  # before the cogs: they register their timers' leases as they load
+            self.leases = await leases_for(self.db)
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
             self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
         cards = self.cards
+        self.db.changes.follow(CARDS_TOPIC, self._card_data_swapped)
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
         self.workers.share(cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None))))
+
+    def _card_data_swapped(self) -> None:
+        """Card tables were swapped (here, or by another process sharing the database): read the new
+        index once, then tell the cogs (deck verdicts follow the new data)."""
+        if self._card_reload is not None and not self._card_reload.done():
+            self._card_reload_again = True
+            return
+        self._card_reload = asyncio.get_running_loop().create_task(self._reload_cards(), name="card-reload")
+
+    async def _reload_cards(self) -> None:
+        while True:
+            self._card_reload_again = False
+            try:
+                if self.cards is not None and await self.cards.reload_if_changed():
+                    self.dispatch("card_data_changed", None)
+            except Exception:  # the periodic check (cogs.cards) tries again
+                log.exception("could not read the new card data")
+            if not self._card_reload_again:
+                return
 
     async def start_pages(self) -> None:
         """The live web pages, when ``[web] enabled`` (aiohttp in this process; see bot/web)."""
@@ -142,6 +169,11 @@ class PodkeeperBot(commands.Bot):
         finally:
             self.workers.close()
             gc.unfreeze()  # what start-up froze may be collected again (tests start many bots in one process)
+            if self._card_reload is not None:
+                self._card_reload.cancel()
+            if self.leases is not None:  # our advisory locks go now: another process takes the timers over
+                await self.leases.close()
+                self.leases = None
             if self.db is not None:
                 await self.db.close()
                 self.db = None

@@ -11,15 +11,18 @@ and each kind is owned by one process at a time through a lease:
   its session and with it its locks; the others try every ``poll_seconds`` (5 s: well inside the
   30 s allowed) and the first to get the lock re-arms that kind's timers from the database.
 
-A cog registers a kind with ``await leases_of(bot).register(name, rearm, release)``:
+A cog makes the lease of a kind with ``leases_of(bot).lease(name, rearm, release)`` and follows it with
+``await lease.start()`` (in ``cog_load``, or ``on_ready`` for timers whose resumption talks to Discord):
 
-- ``rearm()`` (idempotent) arms every timer of the kind from what is stored. It runs when the lease is
-  gained (start-up or take-over) and whenever another process stored something that needs a timer here
-  (``JobLease.poke``, sent as a ``job:<name>`` notice).
+- ``rearm(taking_over)`` (idempotent) arms every timer of the kind from what is stored. It runs when the
+  lease is gained (start-up or take-over: ``taking_over`` is True, so the cog may also finish what the
+  previous owner left half done, e.g. post a vote message it never posted) and whenever another process
+  stored something that needs a timer here (``JobLease.poke``, sent as a ``job:<name>`` notice;
+  ``taking_over`` False: arm timers only, the process that stored the change is still doing the rest).
 - ``release()`` cancels the kind's timers when the lease is lost (the lock connection broke): another
   process may be running them by now.
 
-A cog arms a timer only while ``lease.held``; otherwise it calls ``lease.poke()`` and the owner arms it.
+A cog arms a timer only where ``lease.runs_here()`` (held; otherwise it pokes the owner, who arms it).
 A lease keeps two processes from *scheduling* the same timer; what keeps a timer's effect from being
 applied twice (the owner changing while one fires) is that each effect is conditional on the stored
 state it changes, in the same transaction (a vote closes only while open, a grace drop only for a table
@@ -32,15 +35,15 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from bot.notify import LocalNotifier, Notifier
+from bot.notify import LocalNotifier, Notifier, PostgresNotifier, database_namespace
 
 log = logging.getLogger(__name__)
 
 LEASE_POLL_SECONDS = 5.0
-Rearm = Callable[[], Awaitable[object]]
+Rearm = Callable[[bool], Awaitable[object]]
 Release = Callable[[], object]
 
 
@@ -54,8 +57,25 @@ class JobLease:
         self._rearm = rearm
         self._release = release
         self._again = False
+        self._taking_over = False
         self._running: asyncio.Task[None] | None = None
         self.rearms = 0  # how often the timers were armed from the database (tests, benchmarks)
+
+    async def start(self) -> None:
+        """Try to take the lease now (``rearm`` has run before this returns when it was taken), and
+        keep trying while another process holds it."""
+        await self.leases._try(self)
+
+    def stop(self) -> None:
+        """Stop following the lease (a cog unloaded): its timers are the cog's to cancel."""
+        self.leases.forget(self.name)
+
+    def runs_here(self) -> bool:
+        """Whether this process arms this kind's timers; when not, the owner is poked to arm what was
+        just stored."""
+        if not self.held:
+            self.poke()
+        return self.held
 
     def poke(self) -> None:
         """Something stored needs a timer of this kind: arm it here when held, else tell the owner."""
@@ -81,16 +101,19 @@ class JobLease:
             self._again = False
             if not self.held:
                 return
+            taking_over, self._taking_over = self._taking_over, False
             try:
-                await self._rearm()
+                await self._rearm(taking_over)
                 self.rearms += 1
             except Exception:  # the next poke or take-over tries again
+                self._taking_over = taking_over
                 log.exception("could not arm the %s timers", self.name)
             if not self._again:
                 return
 
     async def _gained(self) -> None:
         self.held = True
+        self._taking_over = True
         log.info("lease %s: this process runs these timers now", self.name)
         self.request_rearm()
         await self.wait_rearmed()
@@ -117,21 +140,26 @@ class Leases:
         self.jobs: dict[str, JobLease] = {}
         notifier.on("job", self._poked, resync=self._resync)
 
-    async def register(self, name: str, rearm: Rearm, release: Release | None = None) -> JobLease:
-        """Start following lease ``name``; when this process gets it, ``rearm`` has run before this
-        returns (so a cog's timers are armed by the end of its ``cog_load``, as without leases)."""
+    def lease(self, name: str, rearm: Rearm, release: Release | None = None) -> JobLease:
+        """The lease of kind ``name``, not yet tried (``JobLease.start``)."""
         self.forget(name)  # a cog loaded again replaces its earlier registration
         lease = JobLease(self, name, rearm, release)
         self.jobs[name] = lease
-        await self._try(lease)
         return lease
 
-    async def loop(self, name: str, job: Callable[[], Awaitable[None]]) -> JobLease:
+    async def register(self, name: str, rearm: Rearm, release: Release | None = None) -> JobLease:
+        """``lease`` and ``start``: when this process gets it, ``rearm`` has run before this returns (so
+        a cog's timers are armed by the end of its ``cog_load``, as without leases)."""
+        lease = self.lease(name, rearm, release)
+        await lease.start()
+        return lease
+
+    async def loop(self, name: str, job: Callable[[], Coroutine[Any, Any, None]]) -> JobLease:
         """A background loop (``job`` runs until cancelled) that runs in one process only: started
         when the lease is gained, cancelled when it is lost."""
         task: asyncio.Task[None] | None = None
 
-        async def start() -> None:
+        async def start(_taking_over: bool) -> None:
             nonlocal task
             if task is None or task.done():
                 task = asyncio.get_running_loop().create_task(job(), name=f"job-{name}")
@@ -145,7 +173,7 @@ class Leases:
         return lease
 
     def forget(self, name: str) -> None:
-        """Stop following ``name`` (a cog unloaded): its timers are the cog's to cancel."""
+        """Stop following ``name``."""
         lease = self.jobs.pop(name, None)
         if lease is not None:
             lease.held = False
@@ -195,7 +223,8 @@ def lock_key(namespace: str, name: str) -> int:
 class PostgresLeases(Leases):
     """Session-level advisory locks on one dedicated connection (see the module's docstring)."""
 
-    def __init__(self, dsn: str, namespace: str, notifier: Notifier, *, poll_seconds: float = LEASE_POLL_SECONDS,
+    def __init__(self, dsn: str, namespace: str | None, notifier: Notifier, *,
+                 poll_seconds: float = LEASE_POLL_SECONDS,
                  connect: Callable[..., Any] | None = None) -> None:
         super().__init__(notifier)
         self.dsn = dsn
@@ -233,6 +262,8 @@ class PostgresLeases(Leases):
 
         try:
             self._connection = await (self._connect or asyncpg.connect)(self.dsn)
+            if self.namespace is None:
+                self.namespace = await database_namespace(self._connection)
         except (OSError, asyncpg.PostgresError) as error:
             log.warning("leases: cannot reach PostgreSQL (%s); trying again in %.0f s", error, self.poll_seconds)
             self._connection = None
@@ -244,7 +275,7 @@ class PostgresLeases(Leases):
             return
         async with self._lock:
             got = await self._connection.fetchval("SELECT pg_try_advisory_lock($1)",
-                                                  lock_key(self.namespace, lease.name))
+                                                  lock_key(self.namespace or "", lease.name))
         if got:
             await lease._gained()
 
@@ -291,3 +322,34 @@ def leases_of(owner: object) -> Leases:
         with contextlib.suppress(AttributeError):
             owner.leases = leases  # type: ignore[attr-defined]
     return leases  # type: ignore[no-any-return]
+
+
+async def leases_for(db: Any, *, poll_seconds: float = LEASE_POLL_SECONDS) -> Leases:
+    """The leases (and notices) of a bot process on ``db``, started: one-process ones on SQLite; on
+    PostgreSQL advisory locks and LISTEN/NOTIFY on two dedicated connections, with the database's change
+    hub relayed to and from the other processes (a live page served here follows changes made there)."""
+    if getattr(db, "engine", "sqlite") != "postgresql":
+        return LocalLeases()
+    notifier = PostgresNotifier(db.url)
+    leases = PostgresLeases(db.url, None, notifier, poll_seconds=poll_seconds)
+    hub = db.changes
+    hub.relay = lambda topic: notifier.send("change", topic)
+    notifier.on("change", hub.deliver, resync=hub.deliver_all)
+    await leases.start()
+    return leases
+
+
+def keyed_timers_lease(owner: object, name: str, timers: dict[Any, asyncio.Task[Any]],
+                       arm_all: Callable[[], Awaitable[object]]) -> JobLease:
+    """The common shape: a cog keeps its timers in ``timers`` by key (a table, a game) and can arm them
+    all from what is stored (``arm_all``, idempotent); losing the lease cancels them."""
+
+    async def rearm(_taking_over: bool) -> None:
+        await arm_all()
+
+    def release() -> None:
+        for task in timers.values():
+            task.cancel()
+        timers.clear()
+
+    return leases_of(owner).lease(name, rearm, release)

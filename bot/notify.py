@@ -12,8 +12,9 @@ Two transports behind one interface:
   pid), and when the connection breaks it reconnects and calls every handler's ``resync``: notices sent
   while it was away are lost, so the receiver catches up by reading everything again.
 
-The channel is named per ``namespace`` (the database schema), so test schemas sharing one PostgreSQL
-database never hear each other.
+The channel is named per ``namespace``: by default the database and schema the connection lands in
+(``current_database()/current_schema()``: every process on one database and schema agrees, whatever
+host name each one uses), so test schemas sharing one PostgreSQL database never hear each other.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ def channel_name(namespace: str) -> str:
     """A ``LISTEN`` channel for ``namespace``: an identifier of at most 63 bytes whatever the name."""
     digest = hashlib.sha256(namespace.encode()).hexdigest()[:16]
     return f"podkeeper_{digest}"
+
+
+async def database_namespace(connection: Any) -> str:
+    """Where ``connection`` landed: database and schema (the URL's ``search_path``), the same for every
+    process that shares the data."""
+    return str(await connection.fetchval("SELECT current_database() || '/' || COALESCE(current_schema(), '')"))
 
 
 class Notifier:
@@ -103,10 +110,12 @@ class LocalNotifier(Notifier):
 class PostgresNotifier(Notifier):
     """``LISTEN``/``NOTIFY`` on one dedicated connection (see the module's docstring)."""
 
-    def __init__(self, dsn: str, namespace: str, *, connect: Callable[..., Any] | None = None) -> None:
+    def __init__(self, dsn: str, namespace: str | None = None, *, connect: Callable[..., Any] | None = None
+                 ) -> None:
         super().__init__()
         self.dsn = dsn
-        self.channel = channel_name(namespace)
+        self.namespace = namespace
+        self.channel = ""  # known once connected (the namespace may come from the connection)
         self._connect = connect
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._connection: Any = None
@@ -142,6 +151,9 @@ class PostgresNotifier(Notifier):
         import asyncpg
 
         connection = await (self._connect or asyncpg.connect)(self.dsn)
+        if self.namespace is None:
+            self.namespace = await database_namespace(connection)
+        self.channel = channel_name(self.namespace)
         await connection.add_listener(self.channel, self._heard)
         self._pid = connection.get_server_pid()
         self._connection = connection

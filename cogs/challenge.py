@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
+from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_text, decision_text, log_lines
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.storage.challenge import FINISHED, LOBBY
@@ -92,17 +93,22 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.service = ChallengeService(bot.db)  # type: ignore[attr-defined]
         self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers, self.arm_open_tables)
         self.time_scale = 1.0
         self.fixed_seed: int | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
+        await self.turns.start()
+
+    async def arm_open_tables(self) -> None:
         for table in await self.service.open_tables():
             self.arm(table)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.turns.stop()
         for task in self.timers.values():
             task.cancel()
 
@@ -193,7 +199,8 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         game = table.game
-        if game is None or game.over or game.pending is None or table.row.window_seconds <= 0:
+        if game is None or game.over or game.pending is None or table.row.window_seconds <= 0 \
+                or not self.turns.runs_here():
             return
         factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
         delay = table.row.window_seconds * factor * self.time_scale

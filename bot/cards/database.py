@@ -28,6 +28,7 @@ from bot.cards.importers import (
 )
 from bot.cards.index import CardIndex, Resolution
 from bot.cards.model import Card
+from bot.changes import CARDS_TOPIC
 from bot.config import Config
 from bot.domain.rules import facts
 from bot.storage.cards import CardImportRecord, CardRepository
@@ -212,6 +213,7 @@ class CardDatabase:
         await self._store_snapshot()
         await self._use_stored_facts()
         release_freed_memory()
+        self.db.changes.publish(CARDS_TOPIC)  # other processes sharing the database read the new index
         return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
                             time.perf_counter() - started)
 

@@ -199,7 +199,7 @@ class HydraPlay:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         game = table.game
-        if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over:
+        if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over or not self.turns.runs_here():
             return
         if game.pending is not None:
             if table.row.window_seconds <= 0:

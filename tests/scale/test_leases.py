@@ -12,6 +12,7 @@ import asyncpg
 
 from bot.leases import LocalLeases, PostgresLeases, leases_of, lock_key
 from bot.notify import PostgresNotifier
+from tests.scale._wait import until
 
 
 class Timers:
@@ -21,9 +22,11 @@ class Timers:
         self.armed: set[str] = set()
         self.due: set[str] = set()
         self.rearms = 0
+        self.takeovers = 0
 
-    async def rearm(self) -> None:
+    async def rearm(self, taking_over: bool) -> None:
         self.rearms += 1
+        self.takeovers += taking_over
         self.armed |= self.due
 
     def release(self) -> None:
@@ -32,12 +35,6 @@ class Timers:
 
 def process(dsn: str, namespace: str) -> PostgresLeases:
     return PostgresLeases(dsn, namespace, PostgresNotifier(dsn, namespace), poll_seconds=0.2)
-
-
-async def until(condition: object, timeout: float = 10.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.02)
 
 
 async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg_dsn: str, namespace: str) -> None:
@@ -58,6 +55,7 @@ async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg
         first._poller.cancel()  # the first process dies: no more polls, and its session ends
         first._connection.terminate()
         await until(lambda: lease_2.held)
+        await lease_2.wait_rearmed()
         assert timers_2.armed == {"vote-1"}, "the new owner arms the kind's timers from the database"
     finally:
         await first.close()
@@ -142,7 +140,7 @@ async def test_one_process_holds_every_lease_at_once() -> None:
     assert lease.held and timers.armed == {"t"}
     lease.poke()
     await lease.wait_rearmed()
-    assert timers.rearms == 2
+    assert (timers.rearms, timers.takeovers) == (2, 1), "a poke arms timers only"
     await leases.close()
     assert not lease.held
 

@@ -8,12 +8,7 @@ import asyncpg
 
 from bot.changes import ChangeHub
 from bot.notify import LocalNotifier, PostgresNotifier, channel_name
-
-
-async def until(condition: object, timeout: float = 5.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not condition():  # type: ignore[operator]
-            await asyncio.sleep(0.01)
+from tests.scale._wait import until
 
 
 async def test_a_notice_reaches_the_other_process_and_not_the_sender(pg_dsn: str, namespace: str) -> None:
