@@ -25,7 +25,7 @@ from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
-from bot.leases import Leases, leases_for
+from bot.leases import Leases, leases_for, leases_of
 from bot.services.reconcile import Reconciler
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
@@ -155,7 +155,24 @@ class PodkeeperBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
         if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
-            self.reconciled = asyncio.create_task(self.reconciler.run(), name="reconcile-after-start")
+            self.reconciled = asyncio.create_task(self.reconcile_after_start(), name="reconcile-after-start")
+
+    async def reconcile_after_start(self) -> dict[str, int]:
+        """Run every reconcile pass once this process is up. With several processes on one database
+        the passes run in the holder of the ``reconcile`` lease (``bot.leases``) only, so two processes
+        never post the same missing message: a process that (re)starts without the lease pokes the
+        holder, which brings every server up to date (edits go over REST, whichever shard a server is
+        on); a process taking the lease over after its holder died runs them too."""
+        done: dict[str, int] = {}
+
+        async def run_passes(_taking_over: bool) -> None:
+            done.update(await self.reconciler.run())
+
+        lease = leases_of(self).lease("reconcile", run_passes)
+        await lease.start()
+        if not lease.held:
+            lease.poke()
+        return done
 
     async def close(self) -> None:
         if self.reconciled is not None and not self.reconciled.done():
