@@ -38,6 +38,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from bot.forksafe import close_in_forked_children
 from bot.notify import LocalNotifier, Notifier, PostgresNotifier, database_namespace
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,7 @@ class JobLease:
         self.leases = leases
         self.name = name
         self.held = False
+        self.started = False  # followed (tried now and at every poll) once started
         self._rearm = rearm
         self._release = release
         self._again = False
@@ -64,7 +66,9 @@ class JobLease:
     async def start(self) -> None:
         """Try to take the lease now (``rearm`` has run before this returns when it was taken), and
         keep trying while another process holds it."""
-        await self.leases._try(self)
+        self.started = True
+        if not self.held:
+            await self.leases._try(self)
 
     def stop(self) -> None:
         """Stop following the lease (a cog unloaded): its timers are the cog's to cancel."""
@@ -262,6 +266,7 @@ class PostgresLeases(Leases):
 
         try:
             self._connection = await (self._connect or asyncpg.connect)(self.dsn)
+            close_in_forked_children(self._connection)
             if self.namespace is None:
                 self.namespace = await database_namespace(self._connection)
         except (OSError, asyncpg.PostgresError) as error:
@@ -305,7 +310,7 @@ class PostgresLeases(Leases):
                 for lease in self.jobs.values():
                     lease._lost()
         for lease in list(self.jobs.values()):
-            if not lease.held:
+            if lease.started and not lease.held:
                 await self._try(lease)
 
     def backend_pid(self) -> int | None:

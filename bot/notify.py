@@ -26,6 +26,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot.forksafe import close_in_forked_children
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[[str], object]
@@ -151,6 +153,7 @@ class PostgresNotifier(Notifier):
         import asyncpg
 
         connection = await (self._connect or asyncpg.connect)(self.dsn)
+        close_in_forked_children(connection)
         if self.namespace is None:
             self.namespace = await database_namespace(connection)
         self.channel = channel_name(self.namespace)

@@ -29,6 +29,7 @@ import pytest
 from bot.shards import shard_of
 from bot.storage import db as storage
 from bot.testing import FakeDiscord
+from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.driver import Reply
 from bot.testing.fakediscord.model import FakeGuild, FakeMessage
 from bot.testing.fakediscord.server import FakeDiscordServer, HarnessError, RemoteDriver
@@ -51,9 +52,11 @@ PLAYERS = ("alice", "bob", "carol", "dave")
 
 class PressDriver(RemoteDriver):
     """Presses without waiting for the whole bot to be quiet (other servers keep pressing meanwhile):
-    a press is delivered, then done once acknowledged or past Discord's 3 s deadline."""
+    a button press is delivered, then done once acknowledged or past Discord's 3 s deadline."""
 
     async def _deliver(self, payload: dict[str, Any], expect_error: bool) -> Reply:
+        if payload["type"] != P.MESSAGE_COMPONENT:  # commands (the set-up) wait for their whole answer
+            return await super()._deliver(payload, expect_error)
         marker = self.mark()
         await self.server.dispatch("INTERACTION_CREATE", payload)  # HarnessError: no process runs the shard
         record = self.fake.interactions[int(payload["id"])]
@@ -118,11 +121,13 @@ async def start_process(server: FakeDiscordServer, tmp_path: Path, name: str, ur
     workdir.mkdir(exist_ok=True)
     env = {**os.environ, "DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_URL": url,
            "PODKEEPER_CARDS_PATH": str(HARNESS_CARDS), "PODKEEPER_CARDS_AUTO_SYNC": "false",
-           "PODKEEPER_LOGGING_LEVEL": "WARNING"}
+           "PODKEEPER_LOGGING_LEVEL": os.environ.get("PODKEEPER_SCALE_TEST_LOG", "WARNING")}
     env.pop("PODKEEPER_DATABASE_PATH", None)
-    return await asyncio.create_subprocess_exec(
-        sys.executable, str(RUNNER), server.url, "run", "--shard-count", str(SHARD_COUNT),
-        "--shard-ids", PROCESSES[name], cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL)
+    with open(tmp_path / f"{name}.log", "ab") as log:  # each process's log, kept with the test's files
+        return await asyncio.create_subprocess_exec(
+            sys.executable, str(RUNNER), server.url, "run", "--shard-count", str(SHARD_COUNT),
+            "--shard-ids", PROCESSES[name], cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=log, stderr=log)
 
 
 def shard_range(name: str) -> range:
@@ -197,8 +202,15 @@ async def open_vote(driver: PressDriver) -> int:
     await driver.slash("tournament create", user=owner(driver), name="Friday", channel="games")
     for name in PLAYERS:
         await driver.slash("tournament join", user=name, channel="games")
-    paired = await driver.slash("tournament pair", user=owner(driver), channel="games")
-    game_id = game_of(paired)
+    await driver.slash("tournament pair", user=owner(driver), channel="games")
+
+    async def boards() -> list[FakeMessage]:  # posted after the pairing's answer
+        return [m for m in driver.fake.messages.values() if m.guild_id == driver.guild.id
+                and any(str(c.get("custom_id", "")).startswith("pod:") for c in m.walk_components())]
+
+    board_message, = await wait_for(boards, 30, "the table's board")
+    game_id = int(str(next(c["custom_id"] for c in board_message.walk_components()
+                           if str(c.get("custom_id", "")).startswith("pod:"))).split(":")[1])
     for action, who in (("next", "alice"), ("concede", "dave"), ("concede", "carol"), ("draw", "alice"),
                         ("draw", "bob")):
         await driver.click(board(driver.fake, game_id), custom_id=f"pod:{game_id}:{action}", user=who)

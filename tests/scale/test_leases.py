@@ -7,6 +7,7 @@ its next poll."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import asyncpg
 
@@ -152,3 +153,49 @@ async def test_a_bot_without_leases_gets_one_process_leases_kept_on_it() -> None
     bot = Bot()
     assert leases_of(bot) is leases_of(bot)
     assert isinstance(leases_of(bot), LocalLeases)
+
+
+HOLDER = """
+import asyncio, os, sys, time
+from bot.leases import PostgresLeases
+from bot.notify import PostgresNotifier
+
+async def main(dsn, namespace):
+    leases = PostgresLeases(dsn, namespace, PostgresNotifier(dsn, namespace))
+    await leases.start()
+    lease = await leases.register("hydra-events", lambda taking_over: asyncio.sleep(0))
+    assert lease.held
+    child = os.fork()  # a work-pool worker, forked after the lock connection was opened
+    if child == 0:
+        time.sleep(60)
+        os._exit(0)
+    print(child, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(pg_dsn: str, namespace: str) -> None:
+    """Forked workers inherit the lock connection's socket; unless they close their copy, the session
+    outlives the killed bot and nobody can take its timers over (bot.forksafe)."""
+    import os
+    import signal
+    import sys
+
+    holder = await asyncio.create_subprocess_exec(sys.executable, "-c", HOLDER, pg_dsn, namespace,
+                                                  stdout=asyncio.subprocess.PIPE)
+    assert holder.stdout is not None
+    worker = int((await asyncio.wait_for(holder.stdout.readline(), 30)).decode())
+    successor = process(pg_dsn, namespace)
+    await successor.start()
+    try:
+        lease = await successor.register("hydra-events", Timers().rearm)
+        assert not lease.held
+        holder.send_signal(signal.SIGKILL)
+        await holder.wait()
+        await until(lambda: lease.held, timeout=10)
+    finally:
+        await successor.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
