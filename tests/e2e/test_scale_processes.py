@@ -123,7 +123,7 @@ async def start_process(server: FakeDiscordServer, tmp_path: Path, name: str, ur
            "PODKEEPER_CARDS_PATH": str(HARNESS_CARDS), "PODKEEPER_CARDS_AUTO_SYNC": "false",
            "PODKEEPER_LOGGING_LEVEL": os.environ.get("PODKEEPER_SCALE_TEST_LOG", "WARNING")}
     env.pop("PODKEEPER_DATABASE_PATH", None)
-    with open(tmp_path / f"{name}.log", "ab") as log:  # each process's log, kept with the test's files
+    with (tmp_path / f"{name}.log").open("ab") as log:  # each process's log, kept with the test's files
         return await asyncio.create_subprocess_exec(
             sys.executable, str(RUNNER), server.url, "run", "--shard-count", str(SHARD_COUNT),
             "--shard-ids", PROCESSES[name], cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,

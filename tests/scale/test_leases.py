@@ -169,7 +169,7 @@ async def main(dsn, namespace):
     if child == 0:
         time.sleep(60)
         os._exit(0)
-    print(child, flush=True)
+    print(child, leases.backend_pid(), flush=True)
     await asyncio.sleep(60)
 
 asyncio.run(main(sys.argv[1], sys.argv[2]))
@@ -186,7 +186,7 @@ async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(p
     holder = await asyncio.create_subprocess_exec(sys.executable, "-c", HOLDER, pg_dsn, namespace,
                                                   stdout=asyncio.subprocess.PIPE)
     assert holder.stdout is not None
-    worker = int((await asyncio.wait_for(holder.stdout.readline(), 30)).decode())
+    worker, session = (int(n) for n in (await asyncio.wait_for(holder.stdout.readline(), 30)).split())
     successor = process(pg_dsn, namespace)
     await successor.start()
     try:
@@ -195,6 +195,12 @@ async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(p
         holder.send_signal(signal.SIGKILL)
         await holder.wait()
         await until(lambda: lease.held, timeout=10)
+        admin = await asyncpg.connect(pg_dsn)
+        try:
+            assert await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", session) == 0, \
+                "the killed bot's lock session ended although its forked worker lives on"
+        finally:
+            await admin.close()
     finally:
         await successor.close()
         with contextlib.suppress(ProcessLookupError):
