@@ -30,3 +30,18 @@ async def pg_dsn() -> AsyncIterator[str]:
 @pytest.fixture
 def namespace() -> str:
     return f"test-{uuid.uuid4().hex}"
+
+
+@pytest.fixture
+async def pg_schema_url(pg_dsn: str) -> AsyncIterator[str]:
+    """A fresh schema of its own on the test PostgreSQL, as a ``[database] url``."""
+    import asyncpg
+
+    schema = f"t_scale_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(pg_dsn)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        yield f"{pg_dsn}?search_path={schema}"
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.close()
