@@ -345,12 +345,12 @@ async def leases_for(db: Any, *, poll_seconds: float = LEASE_POLL_SECONDS) -> Le
 
 
 def keyed_timers_lease(owner: object, name: str, timers: dict[Any, asyncio.Task[Any]],
-                       arm_all: Callable[[], Awaitable[object]]) -> JobLease:
+                       arm_all: Callable[[bool], Awaitable[object]]) -> JobLease:
     """The common shape: a cog keeps its timers in ``timers`` by key (a table, a game) and can arm them
-    all from what is stored (``arm_all``, idempotent); losing the lease cancels them."""
+    all from what is stored (``arm_all(taking_over)``, idempotent); losing the lease cancels them."""
 
-    async def rearm(_taking_over: bool) -> None:
-        await arm_all()
+    async def rearm(taking_over: bool) -> None:
+        await arm_all(taking_over)
 
     def release() -> None:
         for task in timers.values():

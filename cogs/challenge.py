@@ -93,6 +93,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.service = ChallengeService(bot.db)  # type: ignore[attr-defined]
         self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
         self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers, self.arm_open_tables)
         self.time_scale = 1.0
         self.fixed_seed: int | None = None
@@ -102,8 +103,14 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
         await self.turns.start()
 
-    async def arm_open_tables(self) -> None:
+    async def arm_open_tables(self, taking_over: bool = True) -> None:
+        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
+        timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
+            timer = self.timers.get(table.game_id)
+            if not taking_over and timer is not None and not timer.done() \
+                    and self.armed_at.get(table.game_id) == len(table.actions):
+                continue
             self.arm(table)
 
     async def cog_unload(self) -> None:
@@ -202,6 +209,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         if game is None or game.over or game.pending is None or table.row.window_seconds <= 0 \
                 or not self.turns.runs_here():
             return
+        self.armed_at[table.game_id] = len(table.actions)
         factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
         delay = table.row.window_seconds * factor * self.time_scale
         self.timers[table.game_id] = asyncio.create_task(

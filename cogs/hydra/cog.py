@@ -38,6 +38,7 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         # leaves, so a pick made before another player's action still means the same head
         self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
         # Turn timers run in the one process holding this lease (bot.leases); the others poke it.
         self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers, self.arm_open_tables)
         self.reports: dict[int, int] = {}  # table -> its players'-turn report message with answer buttons
@@ -50,8 +51,14 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         await self.turns.start()
         register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
 
-    async def arm_open_tables(self) -> None:
+    async def arm_open_tables(self, taking_over: bool = True) -> None:
+        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
+        timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
+            timer = self.timers.get(table.game_id)
+            if not taking_over and timer is not None and not timer.done() \
+                    and self.armed_at.get(table.game_id) == len(table.actions):
+                continue
             self.arm(table)
 
     async def reconcile_tables(self) -> int:

@@ -201,6 +201,7 @@ class HydraPlay:
         game = table.game
         if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over or not self.turns.runs_here():
             return
+        self.armed_at[table.game_id] = len(table.actions)
         if game.pending is not None:
             if table.row.window_seconds <= 0:
                 return  # this table waits for the players' answers
