@@ -49,6 +49,22 @@ async def database_namespace(connection: Any) -> str:
     return str(await connection.fetchval("SELECT current_database() || '/' || COALESCE(current_schema(), '')"))
 
 
+async def notify_once(dsn: str, kind: str, rest: str = "") -> None:
+    """Send one notice from a process that does not listen (``podkeeper cards sync`` beside running
+    bots): connect, notify, close. Failures are logged; the bots also poll for what this announces."""
+    import asyncpg
+
+    try:
+        connection = await asyncpg.connect(dsn)
+        try:
+            channel = channel_name(await database_namespace(connection))
+            await connection.execute("SELECT pg_notify($1, $2)", channel, f"{kind}:{rest}")
+        finally:
+            await connection.close()
+    except (OSError, asyncpg.PostgresError) as error:
+        log.warning("could not tell the running bots (%s); they notice within minutes anyway", error)
+
+
 class Notifier:
     """Handlers per notice kind; the transport is the subclass's. Handlers run on the event loop and
     must not block (a coroutine they return is run as a task)."""

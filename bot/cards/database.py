@@ -214,6 +214,11 @@ class CardDatabase:
         await self._use_stored_facts()
         release_freed_memory()
         self.db.changes.publish(CARDS_TOPIC)  # other processes sharing the database read the new index
+        url = getattr(self.db, "url", None)
+        if self.db.changes.relay is None and url and getattr(self.db, "engine", "sqlite") == "postgresql":
+            from bot.notify import notify_once  # a CLI process (cards sync/import): tell the running bots
+
+            await notify_once(url, "change", CARDS_TOPIC)
         return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
                             time.perf_counter() - started)
 
