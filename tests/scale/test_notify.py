@@ -7,7 +7,7 @@ import asyncio
 import asyncpg
 
 from bot.changes import ChangeHub
-from bot.notify import LocalNotifier, PostgresNotifier, channel_name
+from bot.notify import LocalNotifier, PostgresNotifier, channel_name, notify_once
 from tests.scale._wait import until
 
 
@@ -92,3 +92,17 @@ async def test_local_notifier_tells_nobody() -> None:
     await asyncio.sleep(0)
     assert heard == []
     await notifier.close()
+
+
+async def test_a_one_off_notice_reaches_the_listening_bots(pg_schema_url: str) -> None:
+    """``podkeeper cards sync`` in its own process tells the running bots (notify_once), whose
+    notifier finds the same channel from the same database and schema."""
+    bot = PostgresNotifier(pg_schema_url)
+    heard: list[str] = []
+    bot.on("change", heard.append)
+    await bot.start()
+    try:
+        await notify_once(pg_schema_url, "change", "cards")
+        await until(lambda: heard == ["cards"])
+    finally:
+        await bot.close()
