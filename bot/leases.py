@@ -36,10 +36,14 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.forksafe import close_in_forked_children
 from bot.notify import LocalNotifier, Notifier, PostgresNotifier, database_namespace
+from bot.storage.engines import POSTGRESQL
+
+if TYPE_CHECKING:
+    from bot.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -329,11 +333,11 @@ def leases_of(owner: object) -> Leases:
     return leases  # type: ignore[no-any-return]
 
 
-async def leases_for(db: Any, *, poll_seconds: float = LEASE_POLL_SECONDS) -> Leases:
+async def leases_for(db: Database, *, poll_seconds: float = LEASE_POLL_SECONDS) -> Leases:
     """The leases (and notices) of a bot process on ``db``, started: one-process ones on SQLite; on
     PostgreSQL advisory locks and LISTEN/NOTIFY on two dedicated connections, with the database's change
     hub relayed to and from the other processes (a live page served here follows changes made there)."""
-    if getattr(db, "engine", "sqlite") != "postgresql":
+    if db.engine != POSTGRESQL:
         return LocalLeases()
     notifier = PostgresNotifier(db.url)
     leases = PostgresLeases(db.url, None, notifier, poll_seconds=poll_seconds)

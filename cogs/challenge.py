@@ -24,6 +24,7 @@ from bot.i18n import Translate
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_text, decision_text, log_lines
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
+from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from cogs.hydra import LineModal
 
@@ -112,6 +113,23 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                     and self.armed_at.get(table.game_id) == len(table.actions):
                 continue
             self.arm(table)
+        register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
+
+    async def reconcile_tables(self) -> int:
+        """Recovery hook (issue #13): after a start every open Horde and God table's one message shows the
+        stored state with the pending question's buttons, even when the bot died between storing an action
+        and editing the board, or between creating the table and posting it (then it is posted)."""
+        tables = await self.service.open_tables()
+        for table in tables:
+            if table.row.message_id is None:
+                channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
+                    table.row.channel_id)
+                embed, view = self.payload(table)
+                message = await channel.send(embed=embed, view=view)  # type: ignore[union-attr, arg-type]
+                await self.service.set_message(table.game_id, message.id)
+            else:
+                await self.refresh(table)
+        return len(tables)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)

@@ -36,6 +36,8 @@ from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
 from bot.text import ECHO, fit, fit_lines
+from cogs._pod_concede import CONFIRM as CONFIRM_CONCEDE
+from cogs._pod_concede import ConcedeStep
 from cogs._pod_match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
 from cogs._pod_mulligan import MulliganChoice, MulliganStep
 from cogs._pod_mulligan import board_lines as mulligan_board_lines
@@ -352,6 +354,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         self.updater = BoardUpdater(self)
         self.mulligan_step = MulliganStep(self)
         self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/_pod_match.py
+        self.concede_step = ConcedeStep(self)  # conceding for someone else: cogs/_pod_concede.py
         self.selected: dict[tuple[int, int], int] = {}  # (game, person pressing) -> player whose totals they change
         super().__init__()
 
@@ -480,6 +483,8 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
             await self._shuffle(interaction, game_id)
         elif action == "confirm_end":
             await self._end_confirmed(interaction, game_id)
+        elif action == CONFIRM_CONCEDE:
+            await self.concede_step.confirmed(interaction, game_id, arg)
         else:
             await self._open(interaction, loaded, action, target)
 
@@ -820,9 +825,10 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
-    async def _game_here(self, interaction: discord.Interaction, game: int | None) -> LoadedGame | None:
-        """The game named by ``game:``, else the running game in this channel that the caller plays
-        in (a tournament round posts every table's board in one channel), else the only running one.
+    async def _game_here(self, interaction: discord.Interaction, game: int | None,
+                         who: int | None = None) -> LoadedGame | None:
+        """The game named by ``game:``, else the running game in this channel that the caller (or ``who``)
+        plays in (a tournament round posts every table's board in one channel), else the only running one.
         With several candidates the caller is asked to name one rather than reaching the newest."""
         try:
             if game is not None:
@@ -834,7 +840,7 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
                        for row in await self.service.open_in_channel(interaction.channel_id or 0)]
             if not running:
                 raise PodError("no_open_game")
-            mine = [g for g in running if g.state.is_player(interaction.user.id)] or running
+            mine = [g for g in running if g.state.is_player(who or interaction.user.id)] or running
             if len(mine) > 1:
                 raise PodError("which_game", games=", ".join(f"#{g.game_id}" for g in reversed(mine)))
             return mine[0]
@@ -918,6 +924,18 @@ class PodsCog(commands.GroupCog, name="Pods", group_name="pod", group_descriptio
         tr = await self._tr(interaction)
         await interaction.response.edit_message(content=tr("pod.ended_done", game=game_id), view=None)
         self.updater.request(game_id)
+
+    @app_commands.command(name="concede", description=_T("Concede; or, with Manage Server, for a player who left"))
+    @app_commands.describe(player=_T("Who concedes (default: you)"),
+                           game=_T("Game number (default: that player's running game in this channel)"))
+    @app_commands.guild_only()
+    async def concede(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                      game: int | None = None) -> None:
+        """For another player this only offers a confirmation (``cogs/_pod_concede.py``)."""
+        who = (player or interaction.user).id
+        loaded = await self._game_here(interaction, game, who)
+        if loaded is not None:
+            await self.concede_step.ask(interaction, loaded, who)
 
     @app_commands.command(name="list", description=_T("Recent games in this server"))
     @app_commands.guild_only()

@@ -33,6 +33,7 @@ from bot.config import Config
 from bot.domain.rules import facts
 from bot.storage.cards import CardImportRecord, CardRepository
 from bot.storage.db import Database, DatabaseError
+from bot.storage.engines import POSTGRESQL
 
 log = logging.getLogger(__name__)
 
@@ -214,11 +215,10 @@ class CardDatabase:
         await self._use_stored_facts()
         release_freed_memory()
         self.db.changes.publish(CARDS_TOPIC)  # other processes sharing the database read the new index
-        url = getattr(self.db, "url", None)
-        if self.db.changes.relay is None and url and getattr(self.db, "engine", "sqlite") == "postgresql":
+        if self.db.changes.relay is None and self.db.engine == POSTGRESQL:
             from bot.notify import notify_once  # a CLI process (cards sync/import): tell the running bots
 
-            await notify_once(url, "change", CARDS_TOPIC)
+            await notify_once(self.db.url, "change", CARDS_TOPIC)
         return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
                             time.perf_counter() - started)
 
@@ -243,7 +243,7 @@ async def open_card_database(config: Config) -> tuple[Database, CardDatabase]:
     """For CLI commands that need cards (``cards lookup``, ``deck check``, ``mulligan odds``, ...):
     the database of ``config`` and its card database, importing the bundled data when empty.
     The caller closes the ``Database``."""
-    db = await Database.open(config.database_path)
+    db = await Database.open(config.database_url)
     try:
         cards = await CardDatabase.open(db, config.cards_path or None)
     except BaseException:
