@@ -18,9 +18,7 @@ import os
 import signal
 import sys
 import time
-import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +33,10 @@ from bot.testing.fakediscord.model import FakeGuild, FakeMessage
 from bot.testing.fakediscord.server import FakeDiscordServer, HarnessError, RemoteDriver
 from bot.testing.harness import HARNESS_CARDS
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not hasattr(storage, "parse_database_url"),
-                       reason="needs the PostgreSQL storage engine ([database] url = postgresql://…)"),
-]
+pytestmark = [pytest.mark.slow, pytest.mark.postgresql_only]
 
 TOKEN = "fake-token"
 RUNNER = Path(__file__).with_name("_podkeeper_against.py")
-POSTGRES = os.environ.get("PODKEEPER_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 SHARD_COUNT = 6
 PROCESSES = {"low": "0-1", "middle": "2-3", "high": "4-5"}
 VICTIM = "middle"  # started first, so it holds every lease when it is killed
@@ -68,40 +61,10 @@ class PressDriver(RemoteDriver):
         return self.reply_since(payload, marker, expect_error=True)  # the contract is still checked
 
 
-async def postgres_schema() -> str:
-    import asyncpg
-
-    try:
-        connection = await asyncpg.connect(POSTGRES, timeout=5)
-    except (OSError, asyncpg.PostgresError) as error:
-        if os.environ.get("PODKEEPER_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PostgreSQL is required but unreachable at {POSTGRES}: {error}")
-        pytest.skip(f"PostgreSQL not reachable at {POSTGRES}")
-    schema = f"t_mp_{uuid.uuid4().hex[:12]}"
-    try:
-        await connection.execute(f"CREATE SCHEMA {schema}")
-    finally:
-        await connection.close()
-    return schema
-
-
-async def drop_schema(schema: str) -> None:
-    import asyncpg
-
-    connection = await asyncpg.connect(POSTGRES)
-    try:
-        await connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-    finally:
-        await connection.close()
-
-
 @pytest.fixture
-async def database_url() -> AsyncIterator[str]:
-    schema = await postgres_schema()
-    try:
-        yield f"{POSTGRES}?search_path={schema}"
-    finally:
-        await drop_schema(schema)
+def database_url(engine: str) -> str:
+    """The test's own schema on the test PostgreSQL (tests/conftest.py, ``postgresql_only``)."""
+    return os.environ["PODKEEPER_DATABASE_URL"]
 
 
 async def prepare(url: str) -> None:

@@ -10,10 +10,13 @@ import asyncio
 import contextlib
 
 import asyncpg
+import pytest
 
 from bot.leases import LocalLeases, PostgresLeases, leases_of, lock_key
 from bot.notify import PostgresNotifier
 from tests.scale._wait import until
+
+pytestmark = pytest.mark.postgresql_only
 
 
 class Timers:

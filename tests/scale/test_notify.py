@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
+import pytest
 
 from bot.changes import ChangeHub
 from bot.notify import LocalNotifier, PostgresNotifier, channel_name, notify_once
 from tests.scale._wait import until
+
+pytestmark = pytest.mark.postgresql_only
 
 
 async def test_a_notice_reaches_the_other_process_and_not_the_sender(pg_dsn: str, namespace: str) -> None:

@@ -15,8 +15,7 @@ from bot.services.pods import PodService, pod_topic
 from bot.storage import db as storage
 from tests.scale._wait import until
 
-pytestmark = pytest.mark.skipif(not hasattr(storage, "parse_database_url"),
-                                reason="needs the PostgreSQL storage engine ([database] url = postgresql://…)")
+pytestmark = pytest.mark.postgresql_only
 
 ALICE, BOB = 11, 12
 
