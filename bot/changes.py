@@ -10,7 +10,12 @@ The hub is owned by the :class:`bot.storage.db.Database` (``db.changes``) becaus
 about the database: with more than one bot process, ``publish`` would also send ``NOTIFY podkeeper,
 '<topic>'`` on PostgreSQL, and each process would run one ``LISTEN podkeeper`` connection whose
 notifications call :meth:`ChangeHub.deliver` (the local half of ``publish``), so any process can serve
-any page. That is not built; the seam is ``deliver``.
+any page. ``bot.notify`` does that: the bot sets ``relay`` to send each published topic to the other
+processes, and their notifier calls ``deliver`` (and ``deliver_all`` after a reconnect, when notices may
+have been missed: every reader reads again).
+
+Besides readers that wait, a process may ``follow`` a topic with a callback (the card index follows
+``cards``: another process swapped the card tables, read them again).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
+
+CARDS_TOPIC = "cards"  # published once new card tables are committed (bot.cards.database)
 
 _Method = TypeVar("_Method", bound=Callable[..., Awaitable[Any]])
 
@@ -71,16 +78,31 @@ class ChangeHub:
     def __init__(self) -> None:
         self._subscribers: dict[str, set[Subscription]] = {}
         self._versions: dict[str, int] = {}
+        self._followers: dict[str, list[Callable[[], object]]] = {}
+        self.relay: Callable[[str], None] | None = None  # to the other processes (bot.notify), when any
 
     def publish(self, topic: str) -> None:
         """A committed change of ``topic``. Never blocks and never raises into the service."""
         self.deliver(topic)
+        if self.relay is not None:
+            self.relay(topic)
 
     def deliver(self, topic: str) -> None:
         """Wake this process's readers of ``topic`` (also the entry point for notices from elsewhere)."""
         self._versions[topic] = self._versions.get(topic, 0) + 1
         for subscription in self._subscribers.get(topic, ()):
             subscription._changed.set()
+        for callback in self._followers.get(topic, ()):
+            callback()
+
+    def deliver_all(self) -> None:
+        """Notices may have been missed (the notifier reconnected): every reader and follower reads again."""
+        for topic in {*self._subscribers, *self._followers}:
+            self.deliver(topic)
+
+    def follow(self, topic: str, callback: Callable[[], object]) -> None:
+        """Call ``callback()`` (quick, non-blocking: it may start a task) on every change of ``topic``."""
+        self._followers.setdefault(topic, []).append(callback)
 
     def version(self, topic: str) -> int:
         return self._versions.get(topic, 0)

@@ -19,11 +19,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+from bot.changes import CARDS_TOPIC
 from bot.clock import SYSTEM_CLOCK, Clock
 from bot.config import Config
 from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
+from bot.leases import Leases, leases_for, leases_of
 from bot.services.reconcile import Reconciler
 from bot.storage.commits import committed_in_this_task
 from bot.storage.db import Database
@@ -64,6 +66,7 @@ class PodkeeperBot(commands.Bot):
         self.sync_commands = sync_commands
         self.clock = clock  # every timer's time (bot/clock.py); tests pass a FakeClock
         self.db: Database | None = None
+        self.leases: Leases | None = None  # which process runs which timers (bot.leases), set in setup_hook
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.guild_settings: GuildSettingsRepository | None = None
         self.user_settings: UserSettingsRepository | None = None
@@ -71,6 +74,8 @@ class PodkeeperBot(commands.Bot):
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
         self.reconciled: asyncio.Task[dict[str, int]] | None = None
+        self._card_reload: asyncio.Task[None] | None = None
+        self._card_reload_again = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     # -- start-up ------------------------------------------------------------------------------
@@ -93,13 +98,35 @@ class PodkeeperBot(commands.Bot):
             self.db = await Database.open(self.config.database_url, exclusive=True)
         self.guild_settings = GuildSettingsRepository(self.db)
         self.user_settings = UserSettingsRepository(self.db)
+        if self.leases is None:  # before the cogs: they register their timers' leases as they load
+            self.leases = await leases_for(self.db)
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
             self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
         cards = self.cards
+        self.db.changes.follow(CARDS_TOPIC, self._card_data_swapped)
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
         self.workers.share(cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None))))
+
+    def _card_data_swapped(self) -> None:
+        """Card tables were swapped (here, or by another process sharing the database): read the new
+        index once, then tell the cogs (deck verdicts follow the new data)."""
+        if self._card_reload is not None and not self._card_reload.done():
+            self._card_reload_again = True
+            return
+        self._card_reload = asyncio.get_running_loop().create_task(self._reload_cards(), name="card-reload")
+
+    async def _reload_cards(self) -> None:
+        while True:
+            self._card_reload_again = False
+            try:
+                if self.cards is not None and await self.cards.reload_if_changed():
+                    self.dispatch("card_data_changed", None)
+            except Exception:  # the periodic check (cogs.cards) tries again
+                log.exception("could not read the new card data")
+            if not self._card_reload_again:
+                return
 
     async def start_pages(self) -> None:
         """The live web pages, when ``[web] enabled`` (aiohttp in this process; see bot/web)."""
@@ -129,7 +156,24 @@ class PodkeeperBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
         if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
-            self.reconciled = asyncio.create_task(self.reconciler.run(), name="reconcile-after-start")
+            self.reconciled = asyncio.create_task(self.reconcile_after_start(), name="reconcile-after-start")
+
+    async def reconcile_after_start(self) -> dict[str, int]:
+        """Run every reconcile pass once this process is up. With several processes on one database
+        the passes run in the holder of the ``reconcile`` lease (``bot.leases``) only, so two processes
+        never post the same missing message: a process that (re)starts without the lease pokes the
+        holder, which brings every server up to date (edits go over REST, whichever shard a server is
+        on); a process taking the lease over after its holder died runs them too."""
+        done: dict[str, int] = {}
+
+        async def run_passes(_taking_over: bool) -> None:
+            done.update(await self.reconciler.run())
+
+        lease = leases_of(self).lease("reconcile", run_passes)
+        await lease.start()
+        if not lease.held:
+            lease.poke()
+        return done
 
     async def close(self) -> None:
         if self.reconciled is not None and not self.reconciled.done():
@@ -143,6 +187,11 @@ class PodkeeperBot(commands.Bot):
         finally:
             self.workers.close()
             gc.unfreeze()  # what start-up froze may be collected again (tests start many bots in one process)
+            if self._card_reload is not None:
+                self._card_reload.cancel()
+            if self.leases is not None:  # our advisory locks go now: another process takes the timers over
+                await self.leases.close()
+                self.leases = None
             if self.db is not None:
                 await self.db.close()
                 self.db = None

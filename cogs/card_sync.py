@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from discord.ext import commands
 
+from bot.leases import JobLease, leases_of
 from bot.services.card_autosync import CardAutoSync
 
 log = logging.getLogger(__name__)
@@ -22,15 +23,17 @@ class CardSyncCog(commands.Cog, name="CardSync"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.autosync = CardAutoSync(bot.cards, bot.db, bot.config)  # type: ignore[attr-defined]
-        self.task: asyncio.Task | None = None
+        self.lease: JobLease | None = None
 
     async def cog_load(self) -> None:
+        """The schedule runs in one process of those sharing the database (``bot.leases``): the sync
+        swaps the card tables for all of them, and each reads the new index on the notice."""
         if self.autosync.enabled:
-            self.task = asyncio.create_task(self._loop(), name="card-autosync")
+            self.lease = await leases_of(self.bot).loop("card-sync", self._loop)
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+        if self.lease is not None:
+            self.lease.stop()
 
     async def _loop(self) -> None:
         await asyncio.sleep(STARTUP_DELAY)

@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
+from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
 from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
@@ -96,13 +97,24 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.service = ChallengeService(bot.db)  # type: ignore[attr-defined]
         self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
+        self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers, self.arm_open_tables)
         self.time_scale = 1.0
         self.fixed_seed: int | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
+        await self.turns.start()
+
+    async def arm_open_tables(self, taking_over: bool = True) -> None:
+        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
+        timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
+            timer = self.timers.get(table.game_id)
+            if not taking_over and timer is not None and not timer.done() \
+                    and self.armed_at.get(table.game_id) == len(table.actions):
+                continue
             self.arm(table)
         register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
 
@@ -124,6 +136,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.turns.stop()
         for task in self.timers.values():
             task.cancel()
 
@@ -215,8 +228,10 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         game = table.game
-        if game is None or game.over or game.pending is None or table.row.window_seconds <= 0:
+        if game is None or game.over or game.pending is None or table.row.window_seconds <= 0 \
+                or not self.turns.runs_here():
             return
+        self.armed_at[table.game_id] = len(table.actions)
         factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
         delay = table.row.window_seconds * factor * self.time_scale
         self.timers[table.game_id] = asyncio.create_task(

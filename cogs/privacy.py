@@ -20,6 +20,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.i18n import Translate
+from bot.leases import JobLease, leases_of
 from bot.services.privacy import PrivacyService
 
 log = logging.getLogger(__name__)
@@ -53,17 +54,17 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service = PrivacyService(bot.db)  # type: ignore[attr-defined]
-        self._purger: asyncio.Task[None] | None = None
+        self._purger: JobLease | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DeleteButton)
-        self._purger = asyncio.create_task(self._purge_daily(), name="privacy-retention")
+        self._purger = await leases_of(self.bot).loop("privacy-purge", self._purge_daily)  # one process purges
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(DeleteButton)
         if self._purger is not None:
-            self._purger.cancel()
+            self._purger.stop()
 
     async def _purge_daily(self) -> None:
         """Delete the data of servers left longer than the retention period ago: now, then daily."""

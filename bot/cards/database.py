@@ -28,10 +28,12 @@ from bot.cards.importers import (
 )
 from bot.cards.index import CardIndex, Resolution
 from bot.cards.model import Card
+from bot.changes import CARDS_TOPIC
 from bot.config import Config
 from bot.domain.rules import facts
 from bot.storage.cards import CardImportRecord, CardRepository
 from bot.storage.db import Database, DatabaseError
+from bot.storage.engines import POSTGRESQL
 
 log = logging.getLogger(__name__)
 
@@ -212,6 +214,11 @@ class CardDatabase:
         await self._store_snapshot()
         await self._use_stored_facts()
         release_freed_memory()
+        self.db.changes.publish(CARDS_TOPIC)  # other processes sharing the database read the new index
+        if self.db.changes.relay is None and self.db.engine == POSTGRESQL:
+            from bot.notify import notify_once  # a CLI process (cards sync/import): tell the running bots
+
+            await notify_once(self.db.url, "change", CARDS_TOPIC)
         return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
                             time.perf_counter() - started)
 

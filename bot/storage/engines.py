@@ -19,6 +19,8 @@ from typing import Any, TypeAlias
 
 import aiosqlite
 
+from bot.forksafe import close_in_forked_children
+
 try:  # asyncpg is only needed for a postgresql:// database; SQLite users may run without it
     import asyncpg
 except ImportError:  # pragma: no cover - it is a runtime dependency, but keep SQLite usable without it
@@ -218,5 +220,7 @@ def decode_numeric(text: str) -> int | float:
 
 
 async def init_postgres_connection(conn: Any) -> None:
-    """Per-connection set-up of the pool: numeric read as SQLite does."""
+    """Per-connection set-up of the pool: numeric read as SQLite does; forked work-pool workers close
+    their copy of its socket (``bot.forksafe``: a killed bot's open transaction must end with it)."""
+    close_in_forked_children(conn)
     await conn.set_type_codec("numeric", encoder=str, decoder=decode_numeric, schema="pg_catalog", format="text")

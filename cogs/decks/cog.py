@@ -23,6 +23,7 @@ from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
 from bot.domain.errors import DomainError
 from bot.i18n import Translate
+from bot.leases import leases_of
 from bot.render.deck import refusal_message
 from bot.render.deck_text import change_line, escape, paginate, unflatten
 from bot.services.deck_urls import DeckUrlFetcher
@@ -60,18 +61,28 @@ class DeckCog(RefusingCog, DeckButtons, DeckPanels, commands.Cog, name="Decks"):
         self.service = DeckService(bot.db, bot.cards, offload=bot.workers.run)
         self.fetcher = DeckUrlFetcher.from_config(bot.config)
         self.rechecking = asyncio.Lock()  # the card-data poll and a sync's event must not re-check twice
+        # With several processes on one database, one re-checks (and tells each owner once): the holder
+        # of this lease (bot.leases); the others poke it when they see new card data.
+        self.rechecks = leases_of(bot).lease("deck-rechecks", lambda _taking_over: self._recheck())
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PageButton, ConfirmButton)
-        await self.refresh_card_version()
+        self.service.cards_version = str(self.bot.cards.version)
+        await self.rechecks.start()
         self.follow_card_data.start()
 
     async def cog_unload(self) -> None:
+        self.rechecks.stop()
         self.follow_card_data.cancel()
 
     async def refresh_card_version(self) -> None:
         """Re-check decks checked against other card data than the current one (the card database's
         ``version`` is the sequence number of its newest import), then tell owners whose verdict changed."""
+        self.service.cards_version = str(self.bot.cards.version)
+        if self.rechecks.runs_here():
+            await self._recheck()
+
+    async def _recheck(self) -> None:
         async with self.rechecking:
             self.service.cards_version = str(self.bot.cards.version)
             changed = await self.service.recheck_stale(self.bot.ruleset_for)

@@ -15,6 +15,7 @@ from bot.domain.hydra import HydraError
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
 from bot.i18n import Translate
+from bot.leases import keyed_timers_lease
 from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
 from bot.services.reconcile import register_reconcile
@@ -37,6 +38,9 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         # leaves, so a pick made before another player's action still means the same head
         self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
+        self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
+        # Turn timers run in the one process holding this lease (bot.leases); the others poke it.
+        self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers, self.arm_open_tables)
         self.reports: dict[int, int] = {}  # table -> its players'-turn report message with answer buttons
         self.time_scale = 1.0  # tests shrink every timer
         self.fixed_seed: int | None = None  # tests (and replays of a reported game) fix the shuffle
@@ -44,9 +48,18 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(HydraButton, HeadSelect, MoreSelect)
-        for table in await self.service.open_tables():
-            self.arm(table)
+        await self.turns.start()
         register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
+
+    async def arm_open_tables(self, taking_over: bool = True) -> None:
+        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
+        timers still armed for their table's current action: re-arming would restart their wait."""
+        for table in await self.service.open_tables():
+            timer = self.timers.get(table.game_id)
+            if not taking_over and timer is not None and not timer.done() \
+                    and self.armed_at.get(table.game_id) == len(table.actions):
+                continue
+            self.arm(table)
 
     async def reconcile_tables(self) -> int:
         """Recovery hook (issue #13): after a start every open table's board and latest turn message
@@ -64,6 +77,7 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
+        self.turns.stop()
         for task in self.timers.values():
             task.cancel()
 

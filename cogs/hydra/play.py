@@ -199,8 +199,9 @@ class HydraPlay:
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         game = table.game
-        if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over:
+        if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over or not self.turns.runs_here():
             return
+        self.armed_at[table.game_id] = len(table.actions)
         if game.pending is not None:
             if table.row.window_seconds <= 0:
                 return  # this table waits for the players' answers

@@ -17,6 +17,7 @@ from bot.client import PodkeeperBot
 from bot.clock import Clock, clock_of
 from bot.domain.hydra_events import EVENT_DECKS, EventError
 from bot.i18n import EventTranslate, Translate
+from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
@@ -49,6 +50,9 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         self.announcements = BoardUpdater(SimpleNamespace(refresh_board=self.refresh_announcement),  # type: ignore[arg-type]
                                           delay=ANNOUNCE_COALESCE_SECONDS)
         self._resumed = False
+        # Start timers, grace drops and leaderboards run in the one process holding this lease
+        # (bot.leases); it is taken at ready, as resuming events talks to Discord.
+        self.schedule = leases_of(bot).lease("hydra-events", self.rearm, self._drop_timers)
         super().__init__()
 
     # -- loading ------------------------------------------------------------------------------------
@@ -102,8 +106,8 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
             self.bot.remove_dynamic_items(EventButton)
         if self.challenge_group is not None:
             self.challenge_group.remove_command(self.deck_commands.name)
-        for task in self.timers.values():
-            task.cancel()
+        self.schedule.stop()
+        self._drop_timers()
         self.announcements.cancel()
 
     @commands.Cog.listener()
@@ -113,14 +117,28 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         if self._resumed or self.service is None:
             return
         self._resumed = True
+        await self.schedule.start()
+
+    async def rearm(self, taking_over: bool) -> None:
+        """This process runs the events' timers: arm them from what is stored. Taking over (a start,
+        or the previous owner died) also finishes what was left half done; a poke (another process
+        stored an event or began one) arms timers only, as that process is doing the rest."""
         for event in await self.events.repo.events_with_status((OPEN, SEATING, RUNNING)):
             if event.status == OPEN:
                 self.arm_start(event)
-            else:
+            elif taking_over:
                 self._spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
-        await self.grant_pending_roles()
-        for event in await self.events.repo.finished_without_results():
-            await self.publish_results(event.event_id)
+            elif event.status == RUNNING:
+                self.arm_running(event, await self.events.status(event.event_id))
+        if taking_over:
+            await self.grant_pending_roles()
+            for event in await self.events.repo.finished_without_results():
+                await self.publish_results(event.event_id)
+
+    def _drop_timers(self) -> None:
+        for task in self.timers.values():
+            task.cancel()
+        self.timers.clear()
 
     @property
     def events(self) -> HydraEventService:
@@ -173,6 +191,9 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         old = self.timers.pop(key, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
+        if not self.schedule.runs_here():  # the owner of the lease arms it from the database
+            coroutine.close()
+            return
         self.timers[key] = asyncio.get_running_loop().create_task(coroutine, name=f"hydra-event-{key[0]}-{key[1]}")
 
     async def _language(self, guild_id: int | None) -> str:

@@ -86,12 +86,16 @@ class EventRunning:
                 message = await announcement.send(embed=self.leaderboard_embed(status))
                 await self.events.set_messages(event_id, leaderboard_message_id=message.id)
             await self._scheduled_status(event, discord.EventStatus.active)
-            for table_row in status.tables:
-                if not table_row.grace_checked:
-                    self.arm_grace(event, table_row.table_no, table_row.started_at)
-            self._spawn(("board", event_id, 0), self._watch(event_id))
+            self.arm_running(event, status)
         self.announcements.request(event_id)
         return status
+
+    def arm_running(self: HydraEventsCog, event: EventRow, status: EventStatus) -> None:
+        """A running event's timers: each table's grace drop not yet done, and the leaderboard."""
+        for table_row in status.tables:
+            if not table_row.grace_checked:
+                self.arm_grace(event, table_row.table_no, table_row.started_at)
+        self._spawn(("board", event.event_id, 0), self._watch(event.event_id))
 
     async def _open_thread(self: HydraEventsCog, announcement: Any, event: EventRow, table_no: int, hydra_table: Any) -> None:
         tr = EventTranslate(event.language, event.deck)

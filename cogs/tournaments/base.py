@@ -16,6 +16,7 @@ from bot.storage.tournaments import Tournament
 from cogs.tournaments.components import error_text
 
 if TYPE_CHECKING:
+    from bot.leases import JobLease
     from cogs.tournaments.matches import MatchRounds
 
 
@@ -26,6 +27,7 @@ class TournamentBase:
     service: TournamentService
     match_rounds: MatchRounds
     _deadlines: dict[int, asyncio.Task[None]]
+    deadlines: JobLease
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.clock import clock_of
 from bot.domain.pod import PodError
 from bot.domain.tournament import TournamentError
+from bot.leases import leases_of
 from bot.services.reconcile import register_reconcile
 from bot.services.tournaments import (
     DEFAULT_VOTE_MINUTES,
@@ -64,21 +65,32 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
             bot.db, clock=clock_of(bot).now,  # type: ignore[attr-defined]
             mana_value=mana_value_lookup(getattr(cards, "index", None)))
         self._deadlines: dict[int, asyncio.Task[None]] = {}
+        # Vote deadlines close in the one process holding this lease (bot.leases); the others poke it.
+        self.deadlines = leases_of(bot).lease("tournament-votes", self._arm_votes, self._drop_deadlines)
         self.match_rounds = MatchRounds(self)  # tournaments of 1-vs-1 matches
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
         register_reconcile(self.bot, "tournament votes", self.reconcile)
+        await self.deadlines.start()
+
+    async def _arm_votes(self, taking_over: bool) -> None:
+        """Every open vote's deadline; on taking over, also ask the tables the last owner stopped
+        before asking (a poke only arms: the process that opened the vote posts its message)."""
         for game in await self.service.open_votes():
-            if game.vote_message_id is None:  # the bot stopped before the table was asked to vote
+            if taking_over and game.vote_message_id is None:  # the bot stopped before the table was asked
                 await self._post_vote_message(game)
             self._schedule(game)
 
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
+    def _drop_deadlines(self) -> None:
         for task in self._deadlines.values():
             task.cancel()
         self._deadlines.clear()
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(VoteButton, BallotSelect, ManaConfirmButton, EndConfirmButton)
+        self.deadlines.stop()
+        self._drop_deadlines()
 
 
     # -- /tournament create | join | drop | end ----------------------------------------------------

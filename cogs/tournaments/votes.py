@@ -170,7 +170,7 @@ class VoteDesk(TournamentBase):
 
     def _schedule(self, game: TournamentGame) -> None:
         """Close the vote at its stored deadline (now, when the bot was down past it)."""
-        if game.vote_deadline is None:
+        if game.vote_deadline is None or not self.deadlines.runs_here():
             return
         self._cancel_deadline(game.game_id)
         deadline = datetime.fromisoformat(game.vote_deadline)

@@ -103,7 +103,7 @@ async def test_scheduled_sync_swaps_rechecks_and_tells_each_owner_once(tmp_path:
         await h.slash("deck register", user="bob", name="Coin flips", file=UploadFile("p.txt", PARTNERS))
         jodah = await h.slash("deck register", user="carol", name="Jodah", decklist=JODAH_DECK)
         assert "Can't be verified under commander" in jodah.text  # Jodah is newer than the bundled data
-        assert h.bot.get_cog("CardSync").task is not None  # the schedule runs in the background
+        assert h.bot.get_cog("CardSync").lease.held  # the schedule runs in the background (in this process)
 
         assert await h.bot.get_cog("CardSync").run_due()
         await h.settle()
@@ -139,7 +139,7 @@ async def test_scheduled_sync_swaps_rechecks_and_tells_each_owner_once(tmp_path:
 async def test_auto_sync_off_starts_no_task(tmp_path: Path) -> None:
     async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl") as h:
         cog = h.bot.get_cog("CardSync")
-        assert cog.task is None and not await cog.run_due()
+        assert cog.lease is None and not await cog.run_due()
 
 
 # -- the schedule -------------------------------------------------------------------------------------------

@@ -222,3 +222,19 @@ async def test_an_extra_turn_gets_its_own_turn_message(h):
     assert "The Hydra takes an extra turn." in first.content and "Turn 3: the Hydra's turn." in second.content
     assert "Turn 3" not in first.content and "Unified Lunge" in second.content
     assert {b["label"] for b in second.buttons} >= {"Let it resolve", "Counter it"}
+
+
+async def test_arming_again_after_another_process_acted_keeps_a_running_timer(h):
+    """With several processes, a poke (another process acted at some table) makes the lease holder arm
+    every open table from the database (bot.leases): a table whose timer is still armed for its current
+    action keeps it, instead of having its wait restarted; a table that moved on gets a new one."""
+    lobby = await open_table(h)
+    await h.click(lobby, label="Start")
+    timer = cog(h).timers[1]
+    cog(h).turns.poke()  # held here (one process): the poke arms the open tables again
+    await cog(h).turns.wait_rearmed()
+    assert cog(h).timers[1] is timer and not timer.done()
+    await cog(h).service.act(1, h.user("alice").id, "tap all")  # stored by "another process": no timer armed here
+    cog(h).turns.poke()
+    await cog(h).turns.wait_rearmed()
+    assert cog(h).timers[1] is not timer and timer.cancelled()

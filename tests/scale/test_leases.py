@@ -1,0 +1,210 @@
+"""Leases: each kind of timer runs in one process at a time, and another takes over when it dies.
+
+Two ``PostgresLeases`` on separate connections stand for two bot processes; ending one's lock session
+(``pg_terminate_backend``, what a killed process's session amounts to) hands the lease to the other at
+its next poll."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import asyncpg
+import pytest
+
+from bot.leases import LocalLeases, PostgresLeases, leases_of, lock_key
+from bot.notify import PostgresNotifier
+from tests.scale._wait import until
+
+pytestmark = pytest.mark.postgresql_only
+
+
+class Timers:
+    """A kind's timers as a cog keeps them: armed from "the database" (``due``), dropped on release."""
+
+    def __init__(self) -> None:
+        self.armed: set[str] = set()
+        self.due: set[str] = set()
+        self.rearms = 0
+        self.takeovers = 0
+
+    async def rearm(self, taking_over: bool) -> None:
+        self.rearms += 1
+        self.takeovers += taking_over
+        self.armed |= self.due
+
+    def release(self) -> None:
+        self.armed.clear()
+
+
+def process(dsn: str, namespace: str) -> PostgresLeases:
+    return PostgresLeases(dsn, namespace, PostgresNotifier(dsn, namespace), poll_seconds=0.2)
+
+
+async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg_dsn: str, namespace: str) -> None:
+    first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
+    timers_1, timers_2 = Timers(), Timers()
+    timers_1.due = timers_2.due = {"vote-1"}
+    await first.start()
+    await second.start()
+    try:
+        lease_1 = await first.register("tournament-votes", timers_1.rearm, timers_1.release)
+        lease_2 = await second.register("tournament-votes", timers_2.rearm, timers_2.release)
+        assert lease_1.held and not lease_2.held
+        assert timers_1.armed == {"vote-1"} and timers_2.armed == set()
+        await asyncio.sleep(0.6)  # polls do not move a held lease
+        assert lease_1.held and not lease_2.held
+
+        assert first._poller is not None
+        first._poller.cancel()  # the first process dies: no more polls, and its session ends
+        first._connection.terminate()
+        await until(lambda: lease_2.held)
+        await lease_2.wait_rearmed()
+        assert timers_2.armed == {"vote-1"}, "the new owner arms the kind's timers from the database"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_lost_lock_connection_stops_the_timers_and_one_process_owns_them_after(
+        pg_dsn: str, namespace: str) -> None:
+    first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
+    timers_1, timers_2 = Timers(), Timers()
+    timers_1.due = timers_2.due = {"turn-4"}
+    await first.start()
+    await second.start()
+    try:
+        lease_1 = await first.register("hydra-turns", timers_1.rearm, timers_1.release)
+        lease_2 = await second.register("hydra-turns", timers_2.rearm, timers_2.release)
+        rearms_before = timers_1.rearms
+        admin = await asyncpg.connect(pg_dsn)
+        try:  # the first process lives on, but its lock session is gone (a network cut, a restarted server)
+            await admin.execute("SELECT pg_terminate_backend($1)", first.backend_pid())
+        finally:
+            await admin.close()
+        await until(lambda: timers_1.rearms > rearms_before or lease_2.held)
+        for _ in range(5):  # whoever won, never both at once
+            assert lease_1.held != lease_2.held
+            assert (timers_1.armed, timers_2.armed) in (({"turn-4"}, set()), (set(), {"turn-4"}))
+            await asyncio.sleep(0.25)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_poke_makes_the_owner_arm_what_another_process_stored(pg_dsn: str, namespace: str) -> None:
+    owner, other = process(pg_dsn, namespace), process(pg_dsn, namespace)
+    timers_owner, timers_other = Timers(), Timers()
+    await owner.start()
+    await other.start()
+    try:
+        held = await owner.register("hydra-events", timers_owner.rearm, timers_owner.release)
+        not_held = await other.register("hydra-events", timers_other.rearm, timers_other.release)
+        assert held.held and not not_held.held
+        timers_owner.due.add("event-3-start")  # the other process stored an event that needs a start timer
+        not_held.poke()
+        await until(lambda: "event-3-start" in timers_owner.armed)
+        assert timers_other.armed == set()
+    finally:
+        await owner.close()
+        await other.close()
+
+
+async def test_a_graceful_close_hands_over_at_the_next_poll(pg_dsn: str, namespace: str) -> None:
+    old, new = process(pg_dsn, namespace), process(pg_dsn, namespace)
+    await old.start()
+    await new.start()
+    ran: list[str] = []
+
+    async def job(name: str) -> None:
+        ran.append(name)
+        await asyncio.Event().wait()
+
+    try:
+        await old.loop("card-sync", lambda: job("old"))
+        lease = await new.loop("card-sync", lambda: job("new"))
+        await until(lambda: ran == ["old"])
+        await old.close()  # a rolling update stops the old version
+        await until(lambda: lease.held)
+        await until(lambda: ran == ["old", "new"])
+    finally:
+        await new.close()
+
+
+async def test_lock_keys_differ_per_namespace_and_name() -> None:
+    keys = {lock_key(ns, name) for ns in ("a", "b") for name in ("hydra-turns", "tournament-votes")}
+    assert len(keys) == 4 and all(-(2**63) <= key < 2**63 for key in keys)
+
+
+async def test_one_process_holds_every_lease_at_once() -> None:
+    leases = LocalLeases()
+    timers = Timers()
+    timers.due = {"t"}
+    lease = await leases.register("hydra-turns", timers.rearm, timers.release)
+    assert lease.held and timers.armed == {"t"}
+    lease.poke()
+    await lease.wait_rearmed()
+    assert (timers.rearms, timers.takeovers) == (2, 1), "a poke arms timers only"
+    await leases.close()
+    assert not lease.held
+
+
+async def test_a_bot_without_leases_gets_one_process_leases_kept_on_it() -> None:
+    class Bot:
+        pass
+
+    bot = Bot()
+    assert leases_of(bot) is leases_of(bot)
+    assert isinstance(leases_of(bot), LocalLeases)
+
+
+HOLDER = """
+import asyncio, os, sys, time
+from bot.leases import PostgresLeases
+from bot.notify import PostgresNotifier
+
+async def main(dsn, namespace):
+    leases = PostgresLeases(dsn, namespace, PostgresNotifier(dsn, namespace))
+    await leases.start()
+    lease = await leases.register("hydra-events", lambda taking_over: asyncio.sleep(0))
+    assert lease.held
+    child = os.fork()  # a work-pool worker, forked after the lock connection was opened
+    if child == 0:
+        time.sleep(60)
+        os._exit(0)
+    print(child, leases.backend_pid(), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(pg_dsn: str, namespace: str) -> None:
+    """Forked workers inherit the lock connection's socket; unless they close their copy, the session
+    outlives the killed bot and nobody can take its timers over (bot.forksafe)."""
+    import os
+    import signal
+    import sys
+
+    holder = await asyncio.create_subprocess_exec(sys.executable, "-c", HOLDER, pg_dsn, namespace,
+                                                  stdout=asyncio.subprocess.PIPE)
+    assert holder.stdout is not None
+    worker, session = (int(n) for n in (await asyncio.wait_for(holder.stdout.readline(), 30)).split())
+    successor = process(pg_dsn, namespace)
+    await successor.start()
+    try:
+        lease = await successor.register("hydra-events", Timers().rearm)
+        assert not lease.held
+        holder.send_signal(signal.SIGKILL)
+        await holder.wait()
+        await until(lambda: lease.held, timeout=10)
+        admin = await asyncpg.connect(pg_dsn)
+        try:
+            assert await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", session) == 0, \
+                "the killed bot's lock session ended although its forked worker lives on"
+        finally:
+            await admin.close()
+    finally:
+        await successor.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
