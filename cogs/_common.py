@@ -7,7 +7,7 @@ does not load it as a cog.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord.app_commands import locale_str
@@ -52,3 +52,13 @@ def is_manager(interaction: discord.Interaction) -> bool:
     that have them, on top of this."""
     permissions = interaction.permissions
     return bool(permissions and permissions.manage_guild)
+
+
+ItemT = TypeVar("ItemT", bound="discord.ui.Item[Any]")
+
+
+def rebuilt(item: discord.ui.Item[Any], kind: type[ItemT]) -> ItemT:
+    """The component a ``DynamicItem.from_custom_id`` is rebuilt from, as the kind its template matches
+    (discord.py passes it typed as any ``Item``; a template only ever matches its own kind)."""
+    assert isinstance(item, kind), f"{type(item).__name__} where a {kind.__name__} was expected"
+    return item

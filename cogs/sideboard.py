@@ -1,7 +1,7 @@
 """``/sideboard``: swap cards between your main deck and sideboard before a game (RULES.md D7, T1).
 
 Thin: it finds the caller's game in this channel and hands over to the pod cog's match step
-(``cogs/_pod_match.py``), where the board's Sideboard button leads too. Autocomplete offers the cards of
+(``cogs/pods/match.py``), where the board's Sideboard button leads too. Autocomplete offers the cards of
 the caller's own deck as it will be played: main-deck cards for ``out``, sideboard cards for ``in``.
 """
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -22,11 +21,11 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
 from cogs._common import is_manager
 from cogs._errors import RefusingCog, answer_refusal
+from cogs._updater import BoardUpdater
 from cogs.hydra_events.commands import EventCommands
 from cogs.hydra_events.components import EventButton
 from cogs.hydra_events.panels import EventPanels, shown
 from cogs.hydra_events.running import EventRunning
-from cogs.pods import BoardUpdater
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +43,8 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         self.leaderboard_seconds = LEADERBOARD_SECONDS
         self.timers: dict[tuple[str, int, int], asyncio.Task[None]] = {}
         self.shown: dict[int, Any] = {}  # event -> the leaderboard content last sent (edit only on change)
-        self.announcements = BoardUpdater(SimpleNamespace(refresh_board=self.refresh_announcement),  # type: ignore[arg-type]
-                                          delay=ANNOUNCE_COALESCE_SECONDS)
+        self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
+                                          what="event announcement")
         self._resumed = False
         super().__init__()
 

@@ -205,7 +205,7 @@ async def test_a_press_while_the_board_is_rendered_gets_its_own_edit(h):
         await release.wait()  # the press below lands while this render is in progress
         await refresh(game_id)
 
-    cog(h).refresh_board = slow_refresh
+    updater.refresh = slow_refresh
     before = len(reply.message.history)
     await h.click(reply, label="-1", user="bob")
     await asyncio.wait_for(rendering.wait(), timeout=5)
