@@ -18,12 +18,14 @@ if TYPE_CHECKING:
 CogT = TypeVar("CogT")
 
 
-def command_text(area: str) -> Callable[[str], locale_str]:
+def command_text(area: str = "") -> Callable[..., locale_str]:
     """The ``_T`` of a cog: an English command text whose translations live under ``app.<area>.<text>``
-    (``bot.i18n.translator`` looks them up when the commands are synced)."""
+    (``app.<text>`` without an area; ``key=`` names another key) — ``bot.i18n.translator`` looks them up
+    when the commands are synced."""
+    prefix = f"app.{area}." if area else "app."
 
-    def _T(text: str) -> locale_str:
-        return locale_str(text, key=f"app.{area}.{text}")
+    def _T(text: str, *, key: str | None = None) -> locale_str:
+        return locale_str(text, key=key or f"{prefix}{text}")
 
     return _T
 
@@ -53,6 +55,19 @@ def is_manager(interaction: discord.Interaction) -> bool:
     permissions = interaction.permissions
     return bool(permissions and permissions.manage_guild)
 
+
+
+async def is_organiser(interaction: discord.Interaction) -> bool:
+    """Whether the member who acted may organise events and tournaments: a manager (``is_manager``), or a
+    member holding the server's organiser role (``/config organiser-role``). One rule for every feature
+    that has organisers (pod games of a tournament, Hydra events, the live pages' links)."""
+    if is_manager(interaction):
+        return True
+    member = interaction.user
+    if not isinstance(member, discord.Member) or interaction.guild_id is None:
+        return False
+    role_id = (await bot_of(interaction).guild_settings.get(interaction.guild_id)).organiser_role_id
+    return role_id is not None and any(role.id == role_id for role in member.roles)
 
 ItemT = TypeVar("ItemT", bound="discord.ui.Item[Any]")
 

@@ -19,8 +19,8 @@ from bot.i18n import Translate
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
-from cogs._common import is_manager
-from cogs._errors import RefusingCog, answer_refusal
+from cogs._common import is_organiser
+from cogs._errors import RefusingCog
 from cogs._updater import BoardUpdater
 from cogs.hydra_events.commands import EventCommands
 from cogs.hydra_events.components import EventButton
@@ -126,28 +126,8 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         """The event a command names (the server's latest when none); refuses when there is none."""
         return await self.events.current(interaction.guild_id or 0, event_id)
 
-    async def _event(self, interaction: discord.Interaction, event_id: int | None) -> EventRow | None:
-        """``event_for`` for callers outside this cog's error path (``cogs.web_pages``): the refusal is
-        told here and None returned."""
-        try:
-            return await self.event_for(interaction, event_id)
-        except EventError as error:
-            await answer_refusal(interaction, error)
-            return None
-
-    async def is_organiser(self, interaction: discord.Interaction) -> bool:
-        """A manager (``cogs._common.is_manager``), or a member with the server's organiser role."""
-        member = interaction.user
-        if not isinstance(member, discord.Member):
-            return False
-        if is_manager(interaction):
-            return True
-        assert self.bot.guild_settings is not None
-        role_id = (await self.bot.guild_settings.get(interaction.guild_id or 0)).organiser_role_id
-        return role_id is not None and any(role.id == role_id for role in member.roles)
-
     async def _require_organiser(self, interaction: discord.Interaction) -> None:
-        if not await self.is_organiser(interaction):
+        if not await is_organiser(interaction):
             raise EventError("hydra_events.error.organiser_only")
 
     async def _channel(self, channel_id: int) -> Any:

@@ -157,10 +157,11 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
-    async def _game_here(self, interaction: discord.Interaction, game: int | None) -> LoadedGame | None:
+    async def game_here(self, interaction: discord.Interaction, game: int | None) -> LoadedGame | None:
         """The game named by ``game:``, else the running game in this channel that the caller plays
         in (a tournament round posts every table's board in one channel), else the only running one.
-        With several candidates the caller is asked to name one rather than reaching the newest."""
+        With several candidates the caller is asked to name one rather than reaching the newest.
+        A refusal is told here and None returned (public: ``/pod overlay`` of ``cogs.web_pages`` uses it)."""
         try:
             if game is not None:
                 loaded = await self.service.get(game)
@@ -183,7 +184,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is None:
             return
         await interaction.response.defer(thinking=True)
@@ -193,7 +194,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is None:
             return
         await interaction.response.send_message(history_text(loaded.events, loaded.state, await self._tr(interaction)),
@@ -205,7 +206,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     async def end(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Ending stops the game for everyone (no winner), so it is asked for twice: this command
         only offers a confirmation button. A tournament game is ended only by an organiser."""
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is None or not await self._may_end(interaction, loaded):
             return
         tr = await self._tr(interaction)
@@ -237,7 +238,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.describe(game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
     async def mulligan_command(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self.mulligan_step.open(interaction, loaded)
 
@@ -247,7 +248,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.guild_only()
     async def commander(self, interaction: discord.Interaction, name: str, partner: str | None = None,
                         game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self.name_commanders(interaction, loaded.game_id, interaction.user.id, [name, partner])
 
@@ -268,7 +269,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.guild_only()
     async def life(self, interaction: discord.Interaction, player: discord.Member,
                    amount: app_commands.Range[int, -pod.LIFE_BOUND, pod.LIFE_BOUND], game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self.act(interaction, loaded.game_id, pod.LIFE, player=player.id, amount=amount)
 
@@ -280,7 +281,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     async def damage(self, interaction: discord.Interaction, owner: discord.Member, target: discord.Member,
                      amount: app_commands.Range[int, 1, pod.MAX_COMMANDER_HIT], partner: bool = False,
                      game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self.act(interaction, loaded.game_id, pod.COMMANDER_DAMAGE,
                            commander=pod.commander_key(owner.id, 1 if partner else 0), target=target.id, amount=amount)
@@ -289,7 +290,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.describe(game=_T("Game number (default: your running game in this channel)"))
     @app_commands.guild_only()
     async def next_turn(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self.act(interaction, loaded.game_id, pod.NEXT_TURN)
 
@@ -299,7 +300,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction, steps: app_commands.Range[int, 1, 50] = 1,
                    game: int | None = None) -> None:
-        loaded = await self._game_here(interaction, game)
+        loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self._undo(interaction, loaded.game_id, steps)
 

@@ -9,7 +9,7 @@ from bot.domain import pod
 from bot.domain.pod import PodError, PodState
 from bot.render.pod_history import history_text, player_name
 from bot.services.pods import LoadedGame
-from cogs._common import is_manager
+from cogs._common import is_manager, is_organiser
 from cogs.pods.commanders import CommanderPanel, PodCommanders
 from cogs.pods.modals import AmountModal, CounterModal
 
@@ -123,7 +123,7 @@ class PodPresses(PodCommanders):
             if loaded.state.finished:
                 raise PodError("game_over")
             if loaded.row.tournament_id is not None:
-                if not await self._is_organiser(interaction):
+                if not await is_organiser(interaction):
                     raise PodError("tournament_end_organisers")
             else:
                 pod.check_may_change(loaded.state, interaction.user.id, None, manager=is_manager(interaction))
@@ -131,14 +131,6 @@ class PodPresses(PodCommanders):
             await self.send_error(interaction, error)
             return False
         return True
-
-    async def _is_organiser(self, interaction: discord.Interaction) -> bool:
-        """Manage Server, or the server's organiser role (``/config organiser-role``)."""
-        if is_manager(interaction):
-            return True
-        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
-        roles = getattr(interaction.user, "roles", [])
-        return settings.organiser_role_id is not None and any(r.id == settings.organiser_role_id for r in roles)
 
     async def _end_confirmed(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
