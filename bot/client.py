@@ -82,6 +82,12 @@ class PodkeeperBot(commands.Bot):
         them it is always there; outside that lifetime (a closed bot) asking is a bug, said loudly."""
         return _opened(self._db, "database")
 
+    @db.setter
+    def db(self, database: Database) -> None:
+        """A database opened before the bot (``podkeeper run`` takes it, and its one-bot lock, before
+        logging in); ``open_resources`` then uses it instead of opening another."""
+        self._db = database
+
     @property
     def guild_settings(self) -> GuildSettingsRepository:
         return _opened(self._guild_settings, "server settings")

@@ -3,7 +3,6 @@ only Discord's HTTP edge is fake), on a real SQLite file."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import pytest
@@ -26,7 +25,6 @@ async def h(tmp_path):
 def _fix(harness) -> None:
     cog = harness.bot.get_cog("Hydra")
     cog.fixed_seed = 5  # seed 5: the reveals are known (see tests/hydra/test_cli.py)
-    cog.time_scale = 1.0
 
 
 def cog(h):
@@ -128,15 +126,14 @@ async def test_buttons_keep_working_after_a_restart(h):
 
 async def test_an_unanswered_window_takes_its_default_after_the_timeout(h):
     lobby = await open_table(h, window=1)
-    cog(h).time_scale = 0.01
     await h.click(lobby, label="Start")
     await h.click(lobby, label="End our turn")
     turn = latest(h)
-    for _ in range(50):
-        await asyncio.sleep(0.02)
-        await h.settle()
-        if not turn.buttons:
-            break
+    await h.advance(seconds=0.9)  # the bot's fake clock: no question is due yet
+    assert turn.buttons and len((await cog(h).service.load(1)).actions) == 1
+    for _ in range(3):  # a window takes 1 s, a choice three windows; each default asks the next question
+        await h.advance(seconds=3)
+    assert not turn.buttons
     game = (await cog(h).service.load(1)).game
     assert game.active == "players" and "The heads deal" in turn.content
     actions = (await cog(h).service.load(1)).actions  # Noxious Hydra Breath: counter?, mode, prevent?
@@ -147,15 +144,12 @@ async def test_an_unanswered_window_takes_its_default_after_the_timeout(h):
 async def test_an_idle_table_pauses_and_resumes(h):
     lobby = await open_table(h)
     await h.click(lobby, label="Start")
-    cog(h).time_scale = 0.0001
-    await h.click(lobby, label="Tap")  # re-arms the idle timer with the tiny scale
-    for _ in range(50):
-        await asyncio.sleep(0.02)
-        await h.settle()
-        if (await cog(h).service.load(1)).row.status == "idle":
-            break
+    await h.click(lobby, label="Tap")  # re-arms the idle timer: 30 minutes from now on the bot's clock
+    await h.advance(minutes=29)
+    assert (await cog(h).service.load(1)).row.status != "idle"
+    await h.advance(minutes=1)
+    assert (await cog(h).service.load(1)).row.status == "idle"
     assert "paused" in latest(h).content and lobby.message.buttons == []
-    cog(h).time_scale = 1.0
     resumed = await h.slash("hydra resume", user="alice")
     assert any(b["label"] == "End our turn" for b in resumed.message.buttons)
     await h.click(resumed, label="End our turn")
