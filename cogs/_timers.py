@@ -13,50 +13,66 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import datetime, timedelta
+from typing import Generic, TypeVar
 
 from bot.clock import Clock
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[None]]
+K = TypeVar("K", bound=Hashable)  # what a timer is keyed by: a table id, (what, event, table)
 
 
-class Timers:
+class Timers(Generic[K]):
     """At most one pending timer per key; scheduling a key again replaces its timer."""
 
     def __init__(self, clock: Clock, name: str) -> None:
         self.clock, self.name = clock, name
-        self._tasks: dict[Hashable, asyncio.Task[None]] = {}
+        self._tasks: dict[K, asyncio.Task[None]] = {}
 
-    def at(self, key: Hashable, due: datetime, job: Job) -> None:
+    def at(self, key: K, due: datetime, job: Job) -> None:
         """Run ``job`` once the clock reads ``due`` (at once if that has passed), unless replaced or cancelled."""
         self.cancel(key)
         self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key, due, job),
                                                                   name=f"{self.name}-timer-{key}")
 
-    def after(self, key: Hashable, seconds: float, job: Job) -> None:
+    def after(self, key: K, seconds: float, job: Job) -> None:
         """Run ``job`` ``seconds`` from now on the clock."""
         self.at(key, self.clock.now() + timedelta(seconds=seconds), job)
 
-    def cancel(self, key: Hashable) -> None:
+    def spawn(self, key: K, work: Awaitable[None]) -> None:
+        """Run long-lived keyed work now (a live leaderboard that waits on the clock between looks, a
+        resumed start): kept, replaced and cancelled like a timer."""
+        self.cancel(key)
+        self._tasks[key] = asyncio.get_running_loop().create_task(self._keep(key, work),
+                                                                  name=f"{self.name}-work-{key}")
+
+    def cancel(self, key: K) -> None:
         """Drop ``key``'s timer. A timer re-arming its own key from inside its job is not cancelled (it is
         finishing anyway, and cancelling it would abort the job that is re-arming)."""
         old = self._tasks.pop(key, None)
         if old is not None and old is not asyncio.current_task():
             old.cancel()
 
-    def cancel_all(self) -> None:
-        for key in list(self._tasks):
+    def cancel_where(self, chosen: Callable[[K], bool]) -> None:
+        """Drop every timer whose key is ``chosen`` (an event's timers when it ends)."""
+        for key in [key for key in self._tasks if chosen(key)]:
             self.cancel(key)
 
-    def pending(self, key: Hashable) -> bool:
+    def cancel_all(self) -> None:
+        self.cancel_where(lambda _: True)
+
+    def pending(self, key: K) -> bool:
         task = self._tasks.get(key)
         return task is not None and not task.done()
 
-    async def _run(self, key: Hashable, due: datetime, job: Job) -> None:
+    async def _run(self, key: K, due: datetime, job: Job) -> None:
         await self.clock.sleep_until(due)
+        await self._keep(key, job())
+
+    async def _keep(self, key: K, work: Awaitable[None]) -> None:
         try:
-            await job()
+            await work
         except Exception:  # a failed job is logged; the next change re-arms the key
             log.exception("%s timer %s failed", self.name, key)
         finally:

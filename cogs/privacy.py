@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.i18n import Translate
 from bot.services.privacy import PrivacyService
+from cogs._common import cog_of
 
 log = logging.getLogger(__name__)
 PURGE_EVERY_SECONDS = 24 * 3600
@@ -43,9 +44,7 @@ class DeleteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"privacy
         return cls(int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("Privacy")  # type: ignore[union-attr]
-        assert isinstance(cog, PrivacyCog)
-        await cog.delete_confirmed(interaction, self.user_id)
+        await cog_of(interaction, "Privacy", PrivacyCog).delete_confirmed(interaction, self.user_id)
 
 
 class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",

@@ -25,7 +25,7 @@ class HydraBase:
     # (table, person) -> the head the buttons act on, by its serial: positions shift when a head
     # leaves, so a pick made before another player's action still means the same head
     selected: dict[tuple[int, int], int]
-    timers: Timers  # one per table: the pending question's default or the idle pause (cogs/_timers.py)
+    timers: Timers[int]  # one per table: the pending question's default or the idle pause (cogs/_timers.py)
     reports: dict[int, int]  # table -> its players'-turn report message with answer buttons
     fixed_seed: int | None  # tests (and replays of a reported game) fix the shuffle
 
