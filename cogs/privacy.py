@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.services.privacy import PrivacyService
 from cogs._common import cog_of
@@ -49,9 +50,9 @@ class DeleteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"privacy
 
 class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
                  group_description=_T("Your data in Podkeeper")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.service = PrivacyService(bot.db)  # type: ignore[attr-defined]
+        self.service = PrivacyService(bot.db)
         self._purger: asyncio.Task[None] | None = None
         super().__init__()
 
@@ -68,7 +69,7 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
         """Delete the data of servers left longer than the retention period ago: now, then daily."""
         while True:
             try:
-                purged = await self.service.purge_due(self.bot.config.retention_days)  # type: ignore[attr-defined]
+                purged = await self.service.purge_due(self.bot.config.retention_days)
                 if purged:
                     log.info("deleted the data of servers left long enough ago: %s", purged)
             except Exception:
@@ -87,20 +88,20 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
     async def export(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.service.export(interaction.user.id)
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
         await interaction.followup.send(tr("privacy.export.done"), ephemeral=True,
                                         file=discord.File(io.BytesIO(data), f"podkeeper-{interaction.user.id}.json"))
 
 
     @app_commands.command(name="delete", description=_T("Delete your data from Podkeeper (asks first)"))
     async def delete(self, interaction: discord.Interaction) -> None:
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
         view = discord.ui.View(timeout=None)
         view.add_item(DeleteButton(interaction.user.id, label=tr("privacy.delete.button")))
         await interaction.response.send_message(tr("privacy.delete.confirm"), view=view, ephemeral=True)
 
     async def delete_confirmed(self, interaction: discord.Interaction, user_id: int) -> None:
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
         if interaction.user.id != user_id:
             await interaction.response.send_message(tr("privacy.delete.not_yours"), ephemeral=True)
             return
@@ -113,5 +114,5 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
         await interaction.followup.send(tr("privacy.delete.done"), ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(PrivacyCog(bot))

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.domain.decklist import Section
 from bot.domain.pod import PodError
 from bot.domain.sideboard import MAX_LINE, Swap
@@ -26,7 +27,7 @@ def _T(text: str) -> locale_str:
 
 class SideboardCog(commands.GroupCog, name="Sideboard", group_name="sideboard",
                    group_description=_T("Swap cards between your deck and sideboard before a game")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -83,5 +84,5 @@ class SideboardCog(commands.GroupCog, name="Sideboard", group_name="sideboard",
         return await self._names(interaction, current, Section.SIDEBOARD)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(SideboardCog(bot))
