@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
+from bot.clock import clock_of, iso_clock
 from bot.domain import pod
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.pod import PodError
@@ -44,7 +45,8 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
               group_description=_T("Track a Commander game at the table")):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.service = PodService(bot.db, notify=bot.dispatch)
+        # Event stamps follow the bot's clock, like the match's swap window that is timed from them.
+        self.service = PodService(bot.db, notify=bot.dispatch, clock=iso_clock(clock_of(bot)))
         self.updater = BoardUpdater(self.refresh_board, what="pod board")
         self.mulligan_step = MulliganStep(self)
         self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/pods/match.py
