@@ -10,7 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
+from discord import app_commands
 from discord.app_commands import locale_str
+
+from bot.cards.model import card_name_language
 
 if TYPE_CHECKING:
     from bot.client import PodkeeperBot
@@ -55,6 +58,15 @@ def is_manager(interaction: discord.Interaction) -> bool:
     permissions = interaction.permissions
     return bool(permissions and permissions.manage_guild)
 
+
+
+async def card_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of card names in the language the member reads card names in (``card_name_language``:
+    their bot language, or their Discord locale's printed names), the card id as the value."""
+    bot = bot_of(interaction)
+    language = card_name_language(await bot.language_for(interaction), interaction.locale)
+    return [app_commands.Choice(name=shown, value=card_id)
+            for shown, card_id in bot.cards.choices(current, language, 25)]
 
 
 async def is_organiser(interaction: discord.Interaction) -> bool:

@@ -14,11 +14,11 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.cards.index import Resolution, display_name, face_parts
-from bot.cards.model import Card, Face, card_name_language
+from bot.cards.model import Card, Face
 from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.text import ECHO, fit
-from cogs._common import command_text
+from cogs._common import card_choices, command_text
 from cogs._errors import RefusingCog
 
 EMBED_TITLE_MAX = 256  # Discord's limit for an embed title
@@ -123,9 +123,7 @@ class CardsCog(RefusingCog, commands.Cog):
     @card.autocomplete("name")
     async def name_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)
-        pairs = self.bot.cards.choices(current, language, 25)
-        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
+        return await card_choices(interaction, current)
 
 
 async def setup(bot: PodkeeperBot) -> None:

@@ -15,7 +15,6 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
-from bot.cards.model import card_name_language
 from bot.client import PodkeeperBot
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
@@ -24,7 +23,7 @@ from bot.render.deck import refusal_message
 from bot.render.deck_text import change_line, escape, paginate, unflatten
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckService, export_text
-from cogs._common import command_text, is_manager
+from cogs._common import card_choices, command_text, is_manager
 from cogs._errors import RefusingCog
 from cogs.decks.buttons import DeckButtons
 from cogs.decks.components import ConfirmButton, PageButton
@@ -297,7 +296,5 @@ class DeckCog(RefusingCog, DeckButtons, commands.Cog, name="Decks"):
     @register.autocomplete("commander")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)
-        pairs = self.bot.cards.choices(current, language, 25)
-        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
+        return await card_choices(interaction, current)
 
