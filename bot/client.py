@@ -118,7 +118,7 @@ class PodkeeperBot(commands.Bot):
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
         if self._db is None:
-            self._db = await Database.open(self.config.database_path, exclusive=True)
+            self._db = await Database.open(self.config.database_url, exclusive=True)
         self._guild_settings = GuildSettingsRepository(self._db)
         self._user_settings = UserSettingsRepository(self._db)
         if self.cards is None:

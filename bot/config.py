@@ -53,6 +53,10 @@ SETTINGS: tuple[Setting, ...] = (
             "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
             "database need the PostgreSQL backend (not built yet): with SQLite run every shard in one process."),
     Setting("database", "path", str, "data/podkeeper.sqlite3", "The SQLite database file (created on first start)."),
+    Setting("database", "url", str, "", "Where the database is, as a URL: empty = the SQLite file of `path` (the "
+            "default, no server needed); \"sqlite:///relative/file.sqlite3\" or \"sqlite:////absolute/file.sqlite3\"; "
+            "or \"postgresql://user:password@host:5432/dbname\" to share one PostgreSQL database between several bot "
+            "processes. Move existing data with `podkeeper db copy`."),
     Setting("cards", "path", str, "", "Card data to import when the card tables are empty; empty = the bundled "
             "data set in assets/cards/."),
     Setting("cards", "scryfall_bulk_url", str, "https://api.scryfall.com/bulk-data",
@@ -111,6 +115,11 @@ class Config:
     @property
     def database_path(self) -> Path:
         return Path(self.get("database", "path"))
+
+    @property
+    def database_url(self) -> str:
+        """What ``Database.open`` takes: ``[database] url`` when set, else the SQLite file ``path``."""
+        return self.get("database", "url") or str(self.database_path)
 
     @property
     def cards_path(self) -> str:

@@ -236,7 +236,7 @@ async def open_card_database(config: Config) -> tuple[Database, CardDatabase]:
     """For CLI commands that need cards (``cards lookup``, ``deck check``, ``mulligan odds``, ...):
     the database of ``config`` and its card database, importing the bundled data when empty.
     The caller closes the ``Database``."""
-    db = await Database.open(config.database_path)
+    db = await Database.open(config.database_url)
     try:
         cards = await CardDatabase.open(db, config.cards_path or None)
     except BaseException:

@@ -103,7 +103,7 @@ def _report(result: ImportResult) -> None:
 
 def _import(args: argparse.Namespace) -> int:
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path)
+        db = await Database.open(args.config_obj.database_url)
         bar = ProgressBar(f"importing {args.path}")
         try:
             cards = CardDatabase(db, CardIndex.from_cards(()))
@@ -123,7 +123,7 @@ def _import(args: argparse.Namespace) -> int:
 
 def _sync(args: argparse.Namespace) -> int:
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path)
+        db = await Database.open(args.config_obj.database_url)
         bars: list[ProgressBar] = []
 
         def progress(label: str) -> ProgressBar:

@@ -1,4 +1,4 @@
-"""``podkeeper db migrate|backup|purge-guild``: database maintenance."""
+"""``podkeeper db migrate|backup|copy|purge-guild``: database maintenance."""
 
 from __future__ import annotations
 
@@ -20,6 +20,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             description="Copy the database with SQLite's online backup API.")
     backup.add_argument("path", type=Path, help="the new backup file (must not exist)")
     backup.set_defaults(func=_backup)
+    copy = sub.add_parser("copy", help="copy all data to another database (e.g. SQLite to PostgreSQL)",
+                          description="Copy every table from one database to another, in one transaction, and "
+                                      "verify each table's row count. Stop the bot first so nothing changes "
+                                      "meanwhile. URLs: a file path, sqlite:///file or postgresql://user@host/db.")
+    copy.add_argument("--from", dest="source", required=True, metavar="URL", help="the database to copy")
+    copy.add_argument("--to", dest="target", required=True, metavar="URL",
+                      help="the database to fill (created and migrated when empty)")
+    copy.add_argument("--replace", action="store_true",
+                      help="delete the target's rows first (otherwise a target holding data is refused)")
+    copy.set_defaults(func=_copy)
     purge = sub.add_parser("purge-guild", help="delete everything stored about one server, now",
                            description="Delete a server's games, decks, Hydra tables and events, tournaments and "
                                        "settings (what the bot does on its own [privacy] retention_days after "
@@ -30,14 +40,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _migrate(args: argparse.Namespace) -> int:
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path, migrate=False)
+        db = await Database.open(args.config_obj.database_url, migrate=False)
         try:
             applied = await db.migrate()
             version = await db.schema_version()
         finally:
             await db.close()
         names = ", ".join(f"{m.version:04d}_{m.name}" for m in applied) or "none"
-        print(f"{args.config_obj.database_path}: schema version {version}; applied: {names}")
+        print(f"{db.where}: schema version {version}; applied: {names}")
         return 0
 
     return asyncio.run(run())
@@ -47,14 +57,14 @@ def _purge_guild(args: argparse.Namespace) -> int:
     from bot.services.privacy import PrivacyService
 
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path)
+        db = await Database.open(args.config_obj.database_url)
         try:
             deleted = await PrivacyService(db).purge_guild(args.guild_id)
         finally:
             await db.close()
         rows = sum(deleted.values())
         detail = ", ".join(f"{table} {count}" for table, count in deleted.items() if count) or "nothing was stored"
-        print(f"deleted {rows} rows of server {args.guild_id} from {args.config_obj.database_path} ({detail})")
+        print(f"deleted {rows} rows of server {args.guild_id} from {db.where} ({detail})")
         return 0
 
     return asyncio.run(run())
@@ -62,12 +72,34 @@ def _purge_guild(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     async def run() -> int:
-        db = await Database.open(args.config_obj.database_path, migrate=False)
+        db = await Database.open(args.config_obj.database_url, migrate=False)
         try:
             target = await db.backup(args.path)
         finally:
             await db.close()
-        print(f"backed up {args.config_obj.database_path} to {target}")
+        print(f"backed up {db.where} to {target}")
+        return 0
+
+    return asyncio.run(run())
+
+
+def _copy(args: argparse.Namespace) -> int:
+    from bot.storage.copy import copy_database
+
+    async def run() -> int:
+        source = await Database.open(args.source, migrate=False)
+        try:
+            target = await Database.open(args.target)
+            try:
+                copied = await copy_database(source, target, replace=args.replace)
+            finally:
+                await target.close()
+        finally:
+            await source.close()
+        for table in copied:
+            print(f"{table.name:32} {table.rows:>9} rows")
+        print(f"copied {sum(t.rows for t in copied)} rows in {len(copied)} tables from {source.where} to "
+              f"{target.where}; every table's count verified")
         return 0
 
     return asyncio.run(run())

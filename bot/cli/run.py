@@ -91,7 +91,7 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
 
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops
     # here with a clear message instead of connecting and applying every press a second time.
-    database = await Database.open(config.database_path, exclusive=True)
+    database = await Database.open(config.database_url, exclusive=True)
     bot = make_bot(config, sync_commands=sync, **bot_options)
     bot.db = database
     loop = asyncio.get_running_loop()

@@ -27,7 +27,7 @@ from bot.domain.hydra import (
 )
 from bot.domain.hydra.cards import MAX_HEROES_PER_PLAYER, THE_SLAYER, find_hero
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, IntegrityError, now_iso
 from bot.storage.hydra import (
     FINISHED,
     IDLE,
@@ -301,6 +301,11 @@ class HydraService:
                                  starting_heads=table.row.heads)
         try:
             await self.repo.append(table.game_id, seq, line, user_id, finish)
+        except IntegrityError:
+            # Another process (sharing a PostgreSQL database) stored this seq first: the cached game was
+            # stale. Nothing was written; the next action is judged on the table rebuilt from the log.
+            self._tables.pop(table.game_id, None)
+            raise HydraError("hydra.error.conflict") from None
         except BaseException:
             self._tables.pop(table.game_id, None)  # the cached game ran ahead of storage: rebuild it
             raise

@@ -16,14 +16,13 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodGameRecord, PodState
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, IntegrityError, now_iso
 from bot.storage.pods import GameFinish, PodGameRow, PodRepository
 
 Notify = Callable[[str, Any], None]
@@ -199,7 +198,7 @@ class PodService:
                 loaded = await self._load(game_id)
                 try:
                     return await self._commit(loaded, build(loaded))
-                except sqlite3.IntegrityError:
+                except IntegrityError:
                     self._games.pop(game_id, None)
                     if attempt:
                         raise PodError("conflict") from None

@@ -1,9 +1,11 @@
-"""Card rows in SQLite: load them all, or replace them all atomically (issue #2, "Card database").
+"""Card rows (SQLite or PostgreSQL): load them all, or replace them all atomically (issue #2, "Card database").
 
 The database is the card data's durable home; lookups go to the in-memory ``CardIndex`` built from
 ``load_all()``, or read back ready-built from ``card_snapshots`` (``bot.cards.snapshot``). ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``
 in ONE transaction: if anything fails (a bad record, a full disk, a crash), the transaction rolls
-back and the old cards are untouched; readers never see a half-imported set.
+back and the old cards are untouched; readers never see a half-imported set. Both engines' DDL is
+transactional, so on PostgreSQL the drop and rename commit together too and every process's readers
+(which wait on the table's lock meanwhile) see the old set or the new one.
 """
 
 from __future__ import annotations
@@ -84,9 +86,7 @@ class CardRepository:
             await conn.execute("DELETE FROM card_snapshots")  # derived from the old cards
             await conn.execute("DROP TABLE cards")
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
-            async with conn.execute("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") as cursor:
-                row = await cursor.fetchone()
-            sequence = row[0] if row else 1
+            sequence = int(await conn.scalar("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") or 1)
             await conn.execute(
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
                 "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
@@ -104,10 +104,8 @@ class CardRepository:
         (``fmt`` up to its first "-"); False when the cards changed meanwhile (nothing stored)."""
         kind = fmt.split("-", 1)[0] + "-%"
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") as cursor:
-                row = await cursor.fetchone()
-                if row is None or row[0] != sequence:
-                    return False
+            if await conn.scalar("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") != sequence:
+                return False
             await conn.execute("DELETE FROM card_snapshots WHERE format LIKE ?", (kind,))
             await conn.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)",
                                (sequence, fmt, data))

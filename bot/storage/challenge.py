@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.db import Database, inserted_id, now_iso
+from bot.storage.db import Database, now_iso
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
 
@@ -38,12 +38,11 @@ class ChallengeRepository:
                      difficulty: int, seed: int, language: str, window_seconds: int, all_windows: bool = False) -> int:
         now = now_iso()
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            game_id = await conn.insert(
                 "INSERT INTO challenge_games (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, "
                 "all_windows, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, int(all_windows), LOBBY,
-                 user_id, now, now))
-            game_id = inserted_id(cursor)
+                 user_id, now, now), returning="game_id")
             await conn.execute("INSERT INTO challenge_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, user_id, name))
         return game_id
@@ -75,8 +74,7 @@ class ChallengeRepository:
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> bool:
         """Seat a user (checked and written in one transaction); False if seated already or full."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT seat, user_id FROM challenge_seats WHERE game_id = ?", (game_id,)) as cur:
-                seated = list(await cur.fetchall())
+            seated = list(await conn.fetchall("SELECT seat, user_id FROM challenge_seats WHERE game_id = ?", (game_id,)))
             if any(row[1] == user_id for row in seated) or len(seated) >= limit:
                 return False
             await conn.execute("INSERT INTO challenge_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",

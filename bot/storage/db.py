@@ -1,10 +1,13 @@
-"""The SQLite database: connection settings, migrations, transactions and online backup.
+"""The database: SQLite (embedded, the default) or PostgreSQL (many bot processes), migrations,
+transactions and online backup.
 
-One process owns the database (one aiosqlite connection = one writer thread). Mutations go through
-``Database.transaction()``, which serialises writers with an asyncio lock and commits or rolls back
-as a unit. A PostgreSQL backend would replace this module and keep the repositories' interface;
-the SQL in ``migrations/`` and the repositories sticks to what both engines accept (no SQLite-only
-functions in queries; ``INSERT ... ON CONFLICT`` is shared by both).
+``Database.open(url)`` picks the engine from ``[database] url``. Repositories use one interface on
+both: ``db.fetchall/fetchone/scalar`` for reads, ``db.transaction()`` yielding a
+:class:`~bot.storage.engines.Connection` for writes that commit or roll back as a unit. The SQL in
+``migrations/`` and the repositories sticks to what both engines accept (no engine-only functions;
+``INSERT ... ON CONFLICT`` is shared); what differs lives in ``bot/storage/engines.py``.
+On SQLite one process owns the file (one aiosqlite connection = one writer thread, ProcessLock); on
+PostgreSQL a pool per process, writers serialised by an advisory lock (``PostgresDatabase``).
 """
 
 from __future__ import annotations
@@ -16,16 +19,39 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
 from bot.changes import ChangeHub
+from bot.storage.engines import (
+    POSTGRESQL,
+    SQLITE,
+    Connection,
+    Dialect,
+    IntegrityError,
+    Params,
+    PostgresConnection,
+    Row,
+    SqliteConnection,
+    init_postgres_connection,
+)
+
+try:  # only a postgresql:// database needs it
+    import asyncpg
+except ImportError:  # pragma: no cover - a runtime dependency
+    asyncpg = None
+
+__all__ = ["POSTGRESQL", "SQLITE", "Connection", "Database", "DatabaseError", "IntegrityError", "Row",
+           "now_iso", "parse_database_url"]
 
 log = logging.getLogger(__name__)
 
@@ -119,22 +145,212 @@ def check_is_sqlite(path: Path) -> None:
                             f"Move it away or set [database] path to another file.")
 
 
-class Database:
-    """An open database. Use ``await Database.open(path)``; close with ``await db.close()``."""
+def parse_database_url(target: str | Path) -> tuple[str, str]:
+    """(engine, where) of ``[database] url``: ``postgresql://...``, ``sqlite:///relative/file``,
+    ``sqlite:////absolute/file`` (SQLAlchemy's spelling) or a plain file path (SQLite, the default)."""
+    text = str(target)
+    if text.startswith(("postgresql://", "postgres://")):
+        return POSTGRESQL, text
+    if text.startswith("sqlite://"):
+        rest = text[len("sqlite://"):]
+        path = rest[1:] if rest.startswith("/") else rest
+        if not path:
+            raise DatabaseError(f"database url {text!r} names no file; write sqlite:///path/to/file.sqlite3")
+        return SQLITE, path
+    if "://" in text:
+        raise DatabaseError(f"database url {redact(text)!r}: only sqlite:/// and postgresql:// are supported")
+    return SQLITE, text
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self.conn = conn
-        self.path = path
-        self._write_lock = asyncio.Lock()
-        self._process_lock: ProcessLock | None = None
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+# The connection of the transaction the current task is inside, so reads made there (``db.fetchone``
+# called by a repository in the middle of a transaction) see its uncommitted writes on both engines.
+# A task started inside the transaction inherits the variable; ``open`` turns False at its end, so such a
+# task's later reads go back to the ordinary reader instead of a connection returned to the pool.
+@dataclass
+class _Open:
+    db: Database
+    conn: Connection
+    open: bool = True
+
+
+_current: ContextVar[_Open | None] = ContextVar("podkeeper_transaction", default=None)
+
+
+class Database(ABC):
+    """An open database on either engine. Use ``await Database.open(url_or_path)``; close with
+    ``await db.close()``. ``engine`` is "sqlite" or "postgresql"; ``url`` says where it lives."""
+
+    engine: str
+    dialect: Dialect
+
+    def __init__(self, url: str) -> None:
+        self.url = url
         # Committed-change notices for live readers (the web pages): see bot.changes.
         self.changes = ChangeHub()
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrate: bool = True, exclusive: bool = False) -> Database:
-        """Open (and migrate) the database. ``exclusive``: the bot's own open, refused while another
-        bot holds the file (:class:`ProcessLock`); the lock is released by :meth:`close`."""
-        path = Path(path)
+    async def open(cls, target: str | Path, *, migrate: bool = True, exclusive: bool = False) -> Database:
+        """Open (and migrate) the database at ``target`` (a file path or a URL, see
+        :func:`parse_database_url`). ``exclusive``: the bot's own open; on SQLite it is refused while
+        another bot holds the file (:class:`ProcessLock`), on PostgreSQL many processes share it."""
+        engine, where = parse_database_url(target)
+        db: Database
+        if engine == POSTGRESQL:
+            db = await PostgresDatabase.connect(where)
+        else:
+            db = await SqliteDatabase.connect(Path(where), exclusive=exclusive)
+        try:
+            if migrate:
+                await db.migrate()
+            else:
+                await db.check_schema_not_newer()
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
+    @property
+    def where(self) -> str:
+        """Where the database is, for messages (no password)."""
+        return redact(self.url)
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _reader(self) -> Connection:
+        """The connection reads outside any transaction go to."""
+
+    def _connection(self) -> Connection:
+        current = _current.get()
+        return current.conn if current is not None and current.open and current.db is self else self._reader()
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._connection().fetchall(sql, params)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        return await self._connection().fetchone(sql, params)
+
+    async def scalar(self, sql: str, params: Params = ()) -> Any:
+        return await self._connection().scalar(sql, params)
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _begin(self) -> AbstractAsyncContextManager[Connection]:
+        """The engine's write transaction (serialised with every other writer of this database)."""
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """Write transaction: commit on success, roll back on any exception. Writers are serialised
+        across every process using the database (SQLite: its write lock; PostgreSQL: an advisory
+        lock), so what a transaction reads stays true until it commits."""
+        async with self._begin() as conn:
+            state = _Open(self, conn)
+            token = _current.set(state)
+            try:
+                yield conn
+            finally:
+                state.open = False
+                _current.reset(token)
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """One write statement in its own transaction; returns how many rows it changed."""
+        async with self.transaction() as conn:
+            return await conn.execute(sql, params)
+
+    async def insert(self, sql: str, params: Params = (), *, returning: str) -> int:
+        """One INSERT in its own transaction; returns the new row's ``returning`` column (its id)."""
+        async with self.transaction() as conn:
+            return await conn.insert(sql, params, returning=returning)
+
+    # -- schema ----------------------------------------------------------------------------------
+
+    async def tables(self) -> list[str]:
+        """Every table of the database (of its schema, on PostgreSQL), by name."""
+        return [str(row[0]) for row in await self.fetchall(self.dialect.tables_sql)]
+
+    async def schema_version(self) -> int:
+        if "schema_version" not in await self.tables():
+            return 0
+        return int(await self.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_version") or 0)
+
+    async def check_schema_not_newer(self, migrations: list[Migration] | None = None) -> None:
+        known = max((m.version for m in (migrations or available_migrations())), default=0)
+        current = await self.schema_version()
+        if current > known:
+            raise DatabaseError(
+                f"{self.where} has schema version {current}, newer than this Podkeeper knows ({known}). "
+                f"Upgrade Podkeeper; the database was not changed.")
+
+    def _migrating(self) -> AbstractAsyncContextManager[None]:
+        """Held while migrating: another process starting at the same moment waits, then finds the
+        migrations applied (PostgreSQL). SQLite's one bot per file needs nothing."""
+        return contextlib.nullcontext()
+
+    async def migrate(self, migrations: list[Migration] | None = None) -> list[Migration]:
+        """Apply every migration the database has not had yet, in number order, each in its own
+        transaction. Not only those above the highest applied: features developed in parallel merge
+        numbers out of order (0009 may land after 0012), and a skipped one would never run.
+        Migrations are written in SQLite's spelling; the dialect translates them for PostgreSQL."""
+        migrations = available_migrations() if migrations is None else migrations
+        async with self._migrating():
+            await self.check_schema_not_newer(migrations)
+            async with self.transaction() as conn:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version ("
+                    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+            done = {int(row[0]) for row in await self.fetchall("SELECT version FROM schema_version")}
+            applied: list[Migration] = []
+            for migration in migrations:
+                if migration.version in done:
+                    continue
+                async with self.transaction() as conn:
+                    for statement in split_sql(migration.sql()):
+                        await conn.execute(self.dialect.ddl(statement))
+                    await conn.execute(
+                        "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                        (migration.version, migration.name, now_iso()))
+                log.info("applied migration %04d_%s", migration.version, migration.name)
+                applied.append(migration)
+        return applied
+
+    async def backup(self, target: str | Path) -> Path:
+        raise DatabaseError(f"`podkeeper db backup` copies an SQLite file; back up {self.where} with pg_dump, "
+                            f"or copy it to an SQLite file with `podkeeper db copy`.")
+
+
+class SqliteDatabase(Database):
+    """The embedded default: one file, one aiosqlite connection (one writer thread), one bot."""
+
+    engine = SQLITE
+    dialect = SqliteConnection.dialect
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        super().__init__(f"sqlite:///{path}")
+        self.conn = conn
+        self.path = path
+        self._connection_wrapper = SqliteConnection(conn)
+        self._write_lock = asyncio.Lock()
+        self._process_lock: ProcessLock | None = None
+
+    @property
+    def where(self) -> str:
+        return str(self.path)
+
+    @classmethod
+    async def connect(cls, path: Path, *, exclusive: bool = False) -> SqliteDatabase:
         process_lock = None
         if str(path) != ":memory:":
             check_is_sqlite(path)
@@ -153,14 +369,8 @@ class Database:
         db._process_lock = process_lock
         try:
             await db._configure()
-            if migrate:
-                await db.migrate()
-            else:
-                await db.check_schema_not_newer()
         except BaseException:
-            await conn.close()
-            if process_lock is not None:
-                process_lock.release()
+            await db.close()
             raise
         return db
 
@@ -182,82 +392,20 @@ class Database:
             self._process_lock.release()
             self._process_lock = None
 
-    # -- reading ---------------------------------------------------------------------------------
-
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
-
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
-
-    async def scalar(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        row = await self.fetchone(sql, params)
-        return None if row is None else row[0]
-
-    # -- writing ---------------------------------------------------------------------------------
+    def _reader(self) -> Connection:
+        return self._connection_wrapper
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """Serialised write transaction: commit on success, roll back on any exception."""
+    async def _begin(self) -> AsyncIterator[Connection]:
         async with self._write_lock:
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.conn
+                yield self._connection_wrapper
             except BaseException:
                 await self.conn.execute("ROLLBACK")
                 raise
             else:
                 await self.conn.execute("COMMIT")
-
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
-        """One write statement in its own transaction; returns lastrowid."""
-        async with self.transaction() as conn:
-            cursor = await conn.execute(sql, tuple(params))
-            return cursor.lastrowid or 0
-
-    # -- schema ----------------------------------------------------------------------------------
-
-    async def schema_version(self) -> int:
-        exists = await self.scalar(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
-        if not exists:
-            return 0
-        return int(await self.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_version") or 0)
-
-    async def check_schema_not_newer(self, migrations: list[Migration] | None = None) -> None:
-        known = max((m.version for m in (migrations or available_migrations())), default=0)
-        current = await self.schema_version()
-        if current > known:
-            raise DatabaseError(
-                f"{self.path} has schema version {current}, newer than this Podkeeper knows ({known}). "
-                f"Upgrade Podkeeper; the database was not changed.")
-
-    async def migrate(self, migrations: list[Migration] | None = None) -> list[Migration]:
-        """Apply every migration the database has not had yet, in number order, each in its own
-        transaction. Not only those above the highest applied: features developed in parallel merge
-        numbers out of order (0009 may land after 0012), and a skipped one would never run."""
-        migrations = available_migrations() if migrations is None else migrations
-        await self.check_schema_not_newer(migrations)
-        async with self.transaction() as conn:
-            await conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version ("
-                " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
-        done = {int(row[0]) for row in await self.fetchall("SELECT version FROM schema_version")}
-        applied: list[Migration] = []
-        for migration in migrations:
-            if migration.version in done:
-                continue
-            async with self.transaction() as conn:
-                for statement in split_sql(migration.sql()):
-                    await conn.execute(statement)
-                await conn.execute(
-                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, now_iso()))
-            log.info("applied migration %04d_%s", migration.version, migration.name)
-            applied.append(migration)
-        return applied
 
     async def backup(self, target: str | Path) -> Path:
         """A consistent copy via SQLite's online backup API, safe while the bot is writing."""
@@ -272,6 +420,71 @@ class Database:
             finally:
                 await destination.close()
         return target
+
+
+# pg_advisory_xact_lock(key1, key2): key1 "podk" marks Podkeeper's locks (other helpers' leases use
+# other key1 values); key2 is the schema's hash, so databases in different schemas never wait on each other.
+LOCK_CLASS = 0x706F646B
+_WRITE_LOCK_SQL = "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))"
+_MIGRATE_LOCK_KEY = "migrate:"
+
+
+class PostgresDatabase(Database):
+    """A PostgreSQL database shared by any number of bot processes: a pool of asyncpg connections.
+
+    Every write transaction first takes a transaction-scoped advisory lock, so writers run one at a
+    time across all processes as they do on SQLite: what a transaction reads (the next sequence
+    number, whether an event is still running) stays true until it commits, whichever process wrote
+    last. Reads run concurrently on the pool."""
+
+    engine = POSTGRESQL
+    dialect = PostgresConnection.dialect
+
+    def __init__(self, pool: Any, url: str) -> None:
+        super().__init__(url)
+        self.pool = pool
+        self._pool_reader = PostgresConnection(pool)
+
+    @classmethod
+    async def connect(cls, url: str) -> PostgresDatabase:
+        if asyncpg is None:  # pragma: no cover - asyncpg is a runtime dependency
+            raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)")
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=10, init=init_postgres_connection,
+                                             timeout=10)
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise DatabaseError(f"cannot connect to PostgreSQL at {redact(url)}: {exc}") from None
+        return cls(pool, url)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    def _reader(self) -> Connection:
+        return self._pool_reader
+
+    @asynccontextmanager
+    async def _begin(self) -> AsyncIterator[Connection]:
+        async with self.pool.acquire() as raw, raw.transaction():
+            await raw.execute(_WRITE_LOCK_SQL, LOCK_CLASS)
+            yield PostgresConnection(raw)
+
+    @asynccontextmanager
+    async def raw_connection(self) -> AsyncIterator[Any]:
+        """An asyncpg connection of the pool, for what only PostgreSQL has (LISTEN/NOTIFY, advisory
+        locks held across transactions); returned to the pool on exit."""
+        async with self.pool.acquire() as raw:
+            yield raw
+
+    @asynccontextmanager
+    async def _migrating(self) -> AsyncIterator[None]:
+        async with self.pool.acquire() as raw:
+            await raw.execute("SELECT pg_advisory_lock($1, hashtext($2 || current_schema()))",
+                              LOCK_CLASS, _MIGRATE_LOCK_KEY)
+            try:
+                yield
+            finally:
+                await raw.execute("SELECT pg_advisory_unlock($1, hashtext($2 || current_schema()))",
+                                  LOCK_CLASS, _MIGRATE_LOCK_KEY)
 
 
 def split_sql(script: str) -> list[str]:
@@ -292,13 +505,6 @@ def split_sql(script: str) -> list[str]:
     if rest:
         statements.append(rest)
     return statements
-
-
-def inserted_id(cursor: aiosqlite.Cursor) -> int:
-    """The rowid an INSERT just made (sqlite always sets it after an INSERT into a rowid table)."""
-    if cursor.lastrowid is None:
-        raise DatabaseError("the INSERT made no row")
-    return cursor.lastrowid
 
 
 def now_iso() -> str:

@@ -104,7 +104,6 @@ class DeckRepository:
 
     async def delete(self, guild_id: int, user_id: int, name: str) -> bool:
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            return await conn.execute(
                 "DELETE FROM decks WHERE guild_id = ? AND user_id = ? AND name_key = ?",
-                (guild_id, user_id, name_key(name)))
-            return cursor.rowcount > 0
+                (guild_id, user_id, name_key(name))) > 0

@@ -11,9 +11,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import aiosqlite
-
-from bot.storage.db import Database, inserted_id, now_iso
+from bot.storage.db import Connection, Database, now_iso
 
 LOBBY, PLAYING, IDLE, FINISHED = "lobby", "playing", "idle", "finished"
 
@@ -103,13 +101,12 @@ class HydraRepository:
         """A new table in the lobby with its creator in seat 1; returns the game id."""
         now = now_iso()
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            game_id = await conn.insert(
                 "INSERT INTO hydra_games (guild_id, channel_id, created_by, created_at, heads, seed, language, "
                 "window_seconds, idle_minutes, status, updated_at, all_windows) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, created_by, now, heads, seed, language, window_seconds, idle_minutes, LOBBY,
-                 now, int(all_windows)))
-            game_id = inserted_id(cursor)
+                 now, int(all_windows)), returning="game_id")
             await conn.execute("INSERT INTO hydra_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, created_by, creator_name))
         return game_id
@@ -150,8 +147,7 @@ class HydraRepository:
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> int:
         """Seat a user at the next free seat (checked and written in one transaction)."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT seat, user_id FROM hydra_seats WHERE game_id = ?", (game_id,)) as cur:
-                seated = list(await cur.fetchall())
+            seated = list(await conn.fetchall("SELECT seat, user_id FROM hydra_seats WHERE game_id = ?", (game_id,)))
             if any(row[1] == user_id for row in seated):
                 raise SeatError("already seated")
             if len(seated) >= limit:
@@ -164,15 +160,13 @@ class HydraRepository:
     async def remove_seat(self, game_id: int, user_id: int) -> None:
         """Leave the lobby; the seats after it move up so seats stay 1..n."""
         async with self.db.transaction() as conn:
-            async with conn.execute("SELECT seat FROM hydra_seats WHERE game_id = ? AND user_id = ?",
-                                    (game_id, user_id)) as cur:
-                row = await cur.fetchone()
+            row = await conn.fetchone("SELECT seat FROM hydra_seats WHERE game_id = ? AND user_id = ?",
+                                    (game_id, user_id))
             if row is None:
                 return
             await conn.execute("DELETE FROM hydra_seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-            async with conn.execute("SELECT seat FROM hydra_seats WHERE game_id = ? AND seat > ? ORDER BY seat",
-                                    (game_id, row[0])) as cur:
-                later = [r[0] for r in await cur.fetchall()]
+            later = [r[0] for r in await conn.fetchall("SELECT seat FROM hydra_seats WHERE game_id = ? AND seat > ? ORDER BY seat",
+                                    (game_id, row[0]))]
             for seat in later:
                 await conn.execute("UPDATE hydra_seats SET seat = ? WHERE game_id = ? AND seat = ?",
                                    (seat - 1, game_id, seat))
@@ -201,15 +195,14 @@ class HydraRepository:
             await conn.execute(
                 "UPDATE hydra_games SET status = ?, outcome = ?, turns = ?, heads_severed = ?, updated_at = ? "
                 "WHERE game_id = ?", (FINISHED, finish.outcome, finish.turns, finish.heads_severed, now, game_id))
-            async with conn.execute("SELECT user_id FROM hydra_seats WHERE game_id = ?", (game_id,)) as cur:
-                users = [row[0] for row in await cur.fetchall()]
+            users = [row[0] for row in await conn.fetchall("SELECT user_id FROM hydra_seats WHERE game_id = ?",
+                                                           (game_id,))]
             for user_id in users:
                 await self._record(conn, user_id, finish, now)
 
-    async def _record(self, conn: aiosqlite.Connection, user_id: int, finish: HydraFinish, now: str) -> None:
-        async with conn.execute(f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?",
-                                (user_id,)) as cur:
-            row = await cur.fetchone()
+    async def _record(self, conn: Connection, user_id: int, finish: HydraFinish, now: str) -> None:
+        row = await conn.fetchone(f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?",
+                                  (user_id,))
         old = HydraProfile(**dict(zip(_PROFILE_COLUMNS, row, strict=True))) if row else HydraProfile(user_id)
         won = finish.outcome == "won"
         best_heads, best_turns = old.best_win_heads, old.best_win_turns

@@ -103,11 +103,11 @@ class HydraEventRepository:
     async def create(self, *, guild_id: int, channel_id: int, name: str, starts_at: str, heads: int,
                      table_size: int, grace_minutes: int, language: str, created_by: int) -> int:
         now = self._now()
-        return await self.db.execute(
+        return await self.db.insert(
             "INSERT INTO hydra_events (guild_id, channel_id, name, starts_at, heads, table_size, grace_minutes, "
             "language, status, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (guild_id, channel_id, name, starts_at, heads, table_size, grace_minutes, language, OPEN, created_by,
-             now, now))
+             now, now), returning="event_id")
 
     async def event(self, event_id: int) -> EventRow | None:
         row = await self.db.fetchone(f"SELECT {', '.join(_EVENT_COLUMNS)} FROM hydra_events WHERE event_id = ?",
@@ -159,15 +159,13 @@ class HydraEventRepository:
         """Enter a group (one or more users) whole, or nobody; returns its group id."""
         async with self.db.transaction() as conn:
             marks = ", ".join("?" for _ in members)
-            async with conn.execute(
+            present = [row[0] for row in await conn.fetchall(
                     f"SELECT user_id FROM hydra_event_entrants WHERE event_id = ? AND user_id IN ({marks})",
-                    (event_id, *(user for user, _ in members))) as cur:
-                present = [row[0] for row in await cur.fetchall()]
+                    (event_id, *(user for user, _ in members)))]
             if present:
                 raise AlreadyEntered(present)
-            async with conn.execute("SELECT COALESCE(MAX(joined_seq), 0) FROM hydra_event_entrants "
-                                    "WHERE event_id = ?", (event_id,)) as cur:
-                row = await cur.fetchone()
+            row = await conn.fetchone("SELECT COALESCE(MAX(joined_seq), 0) FROM hydra_event_entrants "
+                                    "WHERE event_id = ?", (event_id,))
             seq = int(row[0]) if row else 0
             group_id = seq + 1
             for offset, (user_id, name) in enumerate(members):
@@ -254,25 +252,26 @@ class HydraEventRepository:
         cancelled): nothing is ever awarded twice or half."""
         now = self._now()
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 "UPDATE hydra_events SET status = ?, ended_at = ?, updated_at = ? WHERE event_id = ? "
                 "AND status = ?", (FINISHED, now, now, event_id, RUNNING))
-            if cursor.rowcount != 1:
+            if changed != 1:
                 return False
             for user_id, table_no in winners:
                 await conn.execute(
                     "INSERT INTO hydra_event_awards (event_id, user_id, table_no, role_id, awarded_at) "
-                    "VALUES (?, ?, ?, ?, ?)", (event_id, user_id, table_no, role_id, now))
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id, user_id) DO NOTHING",
+                    (event_id, user_id, table_no, role_id, now))
         return True
 
     async def cancel(self, event_id: int) -> bool:
         """Cancel an event that has not finished; False when it already ended (nothing changes)."""
         now = self._now()
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            changed = await conn.execute(
                 f"UPDATE hydra_events SET status = ?, ended_at = ?, updated_at = ? WHERE event_id = ? "
                 f"AND status IN ({', '.join('?' for _ in ACTIVE)})", (CANCELLED, now, now, event_id, *ACTIVE))
-            return cursor.rowcount == 1
+            return changed == 1
 
     async def awards(self, event_id: int) -> list[Award]:
         rows = await self.db.fetchall("SELECT user_id, table_no, role_id, role_granted FROM hydra_event_awards "

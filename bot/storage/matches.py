@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-import aiosqlite
-
 from bot.domain.match import MatchEvent
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Connection, Database, now_iso
 
 
 @dataclass(frozen=True)
@@ -33,11 +31,10 @@ class MatchRepository:
     async def create(self, *, guild_id: int | None, ruleset: str, first_event: MatchEvent,
                      tournament_id: int | None = None, round_number: int | None = None) -> int:
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            match_id = await conn.insert(
                 "INSERT INTO pod_matches (guild_id, created_at, ruleset, tournament_id, round_number) "
-                "VALUES (?, ?, ?, ?, ?)", (guild_id, now_iso(), ruleset, tournament_id, round_number))
-            assert cursor.lastrowid is not None
-            match_id = int(cursor.lastrowid)
+                "VALUES (?, ?, ?, ?, ?)", (guild_id, now_iso(), ruleset, tournament_id, round_number),
+                returning="match_id")
             await self._insert(conn, match_id, first_event)
         return match_id
 
@@ -46,7 +43,7 @@ class MatchRepository:
             await self._insert(conn, match_id, event)
 
     @staticmethod
-    async def _insert(conn: aiosqlite.Connection, match_id: int, event: MatchEvent) -> None:
+    async def _insert(conn: Connection, match_id: int, event: MatchEvent) -> None:
         await conn.execute(
             "INSERT INTO pod_match_events (match_id, seq, kind, actor_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
             (match_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)))

@@ -1,9 +1,9 @@
-"""Pod games in SQLite: an append-only event log per game plus a row saying where its board lives.
+"""Pod games (SQLite or PostgreSQL): an append-only event log per game plus a row saying where its board lives.
 
 Appending an event and (when it ends the game) marking the game finished happen in one transaction,
-so the log and the summary never disagree. Seqs are assigned by the caller under the game's lock;
-the primary key (game_id, seq) would reject a second writer that raced it (the guard a
-multi-process PostgreSQL deployment would rely on).
+so the log and the summary never disagree. Seqs are assigned by the caller under the game's lock; the
+primary key (game_id, seq) rejects a second writer that raced it from another process on a shared
+PostgreSQL database (IntegrityError), and the service judges the change again on the fresh log.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from bot.domain.pod import Event
-from bot.storage.db import Database, inserted_id, now_iso
+from bot.storage.db import Connection, Database, now_iso
 
 
 @dataclass(frozen=True)
@@ -67,11 +65,11 @@ class PodRepository:
                      tournament_id: int | None = None, round_number: int | None = None) -> int:
         """A new game with its creation event, in one transaction; returns the game id."""
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            game_id = await conn.insert(
                 "INSERT INTO pod_games (guild_id, channel_id, created_by, created_at, ruleset, status, "
                 "tournament_id, round_number) VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
-                (guild_id, channel_id, first_event.actor, now_iso(), ruleset, tournament_id, round_number))
-            game_id = inserted_id(cursor)
+                (guild_id, channel_id, first_event.actor, now_iso(), ruleset, tournament_id, round_number),
+                returning="game_id")
             await self._insert_event(conn, game_id, first_event)
         return game_id
 
@@ -84,7 +82,7 @@ class PodRepository:
                     "WHERE game_id = ?", (finish.ended, finish.ended_at, json.dumps(finish.survivors), game_id))
 
     @staticmethod
-    async def _insert_event(conn: aiosqlite.Connection, game_id: int, event: Event) -> None:
+    async def _insert_event(conn: Connection, game_id: int, event: Event) -> None:
         await conn.execute(
             "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.db import Database
+from bot.storage.db import Connection, Database
 
 _POD_GAMES = "SELECT game_id FROM pod_games WHERE guild_id = :guild"
 _HYDRA_GAMES = "SELECT game_id FROM hydra_games WHERE guild_id = :guild"
@@ -62,7 +62,7 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
               "WHERE user_id = :user"),
     ("pod_games", "SELECT * FROM pod_games WHERE created_by = :user OR game_id IN (SELECT game_id FROM pod_events "
                   "WHERE actor_id = :user) OR game_id IN (SELECT game_id FROM pod_events WHERE kind IN ('create', "
-                  "'join') AND data LIKE '%' || :user || '%')"),
+                  "'join') AND data LIKE '%' || CAST(:user AS TEXT) || '%')"),
     ("hydra_seats", "SELECT * FROM hydra_seats WHERE user_id = :user"),
     ("hydra_actions", "SELECT * FROM hydra_actions WHERE actor_id = :user"),
     ("hydra_profile", "SELECT * FROM hydra_profiles WHERE user_id = :user"),
@@ -76,7 +76,7 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("tournament_mana_reports", "SELECT * FROM tournament_mana_reports WHERE user_id = :user OR confirmed_by = :user"),
     ("tournament_corrections", "SELECT * FROM tournament_corrections WHERE user_id = :user"),
     ("match_events", "SELECT * FROM pod_match_events WHERE match_id IN (SELECT match_id FROM pod_match_events "
-                    "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || :user || '%'))"),
+                    "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || CAST(:user AS TEXT) || '%'))"),
     ("tournament_match_byes", "SELECT * FROM tournament_match_byes WHERE user_id = :user"),
 )
 
@@ -127,8 +127,7 @@ class PrivacyRepository:
         self.db = db
 
     async def _existing(self) -> set[str]:
-        rows = await self.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
-        return {r[0] for r in rows}
+        return set(await self.db.tables())
 
     async def purge_guild(self, guild_id: int) -> dict[str, int]:
         """Delete every row of the server; returns rows deleted per table (tables absent are skipped)."""
@@ -137,8 +136,8 @@ class PrivacyRepository:
         async with self.db.transaction() as conn:
             for table, condition in GUILD_ROWS:
                 if table in existing:
-                    cursor = await conn.execute(f"DELETE FROM {table} WHERE {condition}", {"guild": guild_id})
-                    deleted[table] = cursor.rowcount
+                    deleted[table] = await conn.execute(f"DELETE FROM {table} WHERE {condition}",
+                                                        {"guild": guild_id})
         return deleted
 
     async def export_user(self, user_id: int) -> dict[str, Any]:
@@ -148,8 +147,8 @@ class PrivacyRepository:
         for section, sql in USER_ROWS:
             table = sql.split(" FROM ", 1)[1].split()[0]
             if table in existing:
-                async with self.db.conn.execute(sql, {"user": user_id}) as cursor:  # named: :user repeats
-                    out[section] = [dict(row) for row in await cursor.fetchall()]
+                rows = await self.db.fetchall(sql, {"user": user_id})  # named: :user repeats
+                out[section] = [dict(row) for row in rows]
         for game in out.get("pod_games", []):
             rows = await self.db.fetchall("SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? "
                                           "ORDER BY seq", (game["game_id"],))
@@ -164,38 +163,35 @@ class PrivacyRepository:
         async with self.db.transaction() as conn:
             for table, column in OWN_ROWS:
                 if table in existing:
-                    cursor = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
-                    changed[table] = changed.get(table, 0) + cursor.rowcount
+                    deleted = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+                    changed[table] = changed.get(table, 0) + deleted
             for table, column, name in SHARED_IDS:
                 if table in existing:
                     rename = f", {name} = '{DELETED_NAME}'" if name else ""
-                    cursor = await conn.execute(f"UPDATE {table} SET {column} = ?{rename} WHERE {column} = ?",
-                                                (pseudonym, user_id))
-                    changed[table] = changed.get(table, 0) + cursor.rowcount
+                    renamed = await conn.execute(f"UPDATE {table} SET {column} = ?{rename} WHERE {column} = ?",
+                                                 (pseudonym, user_id))
+                    changed[table] = changed.get(table, 0) + renamed
             changed["pod_events"] = changed.get("pod_events", 0) + await self._pseudonymise_pods(conn, user_id,
                                                                                                 pseudonym)
         return changed
 
     @staticmethod
-    async def _pseudonymise_pods(conn: Any, user_id: int, pseudonym: int) -> int:
+    async def _pseudonymise_pods(conn: Connection, user_id: int, pseudonym: int) -> int:
         """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
         pattern = f"%{user_id}%"
         count = 0
         for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # matches: issue 20
-            async with conn.execute(f"SELECT {key}, seq, data FROM {table} WHERE data LIKE ?", (pattern,)) as cursor:
-                rows = list(await cursor.fetchall())
+            rows = await conn.fetchall(f"SELECT {key}, seq, data FROM {table} WHERE data LIKE ?", (pattern,))
             for owner, seq, data in rows:
                 rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)
                 if rewritten != data:
                     await conn.execute(f"UPDATE {table} SET data = ? WHERE {key} = ? AND seq = ?",
                                        (rewritten, owner, seq))
                     count += table == "pod_events"
-        async with conn.execute("SELECT game_id, survivors FROM pod_games WHERE survivors LIKE ?",
-                                (pattern,)) as cursor:
-            for game_id, survivors in list(await cursor.fetchall()):
-                await conn.execute("UPDATE pod_games SET survivors = ? WHERE game_id = ?",
-                                   (json.dumps(pseudonymise_json(json.loads(survivors), user_id, pseudonym)),
-                                    game_id))
+        for game_id, survivors in await conn.fetchall("SELECT game_id, survivors FROM pod_games "
+                                                      "WHERE survivors LIKE ?", (pattern,)):
+            await conn.execute("UPDATE pod_games SET survivors = ? WHERE game_id = ?",
+                               (json.dumps(pseudonymise_json(json.loads(survivors), user_id, pseudonym)), game_id))
         return count
 
     async def mark_left(self, guild_id: int, at: str) -> None:

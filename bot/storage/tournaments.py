@@ -119,9 +119,9 @@ class TournamentRepository:
     async def create(self, **values: object) -> Tournament:
         values = {**values, "created_at": now_iso()}
         columns = [c for c in _TOURNAMENT_COLUMNS if c in values]
-        tournament_id = await self.db.execute(
+        tournament_id = await self.db.insert(
             f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
-            [values[c] for c in columns])
+            [values[c] for c in columns], returning="tournament_id")
         created = await self.get(tournament_id)
         assert created is not None
         return created
@@ -174,10 +174,9 @@ class TournamentRepository:
         """Write a round's pods and advance the tournament's round, all or nothing."""
         async with self.db.transaction() as conn:
             for table_number, seats in enumerate(pods, start=1):
-                cursor = await conn.execute(
+                pod_id = await conn.insert(
                     "INSERT INTO tournament_pods (tournament_id, round_number, table_number) VALUES (?, ?, ?)",
-                    (tournament_id, round_number, table_number))
-                pod_id = cursor.lastrowid
+                    (tournament_id, round_number, table_number), returning="pod_id")
                 await conn.executemany(
                     "INSERT INTO tournament_pod_seats (pod_id, seat, user_id) VALUES (?, ?, ?)",
                     [(pod_id, seat, user_id) for seat, user_id in enumerate(seats, start=1)])
@@ -208,13 +207,13 @@ class TournamentRepository:
     async def add_game(self, game: TournamentGame) -> bool:
         """Store a finished game once; False when it was stored already (a repeated notification)."""
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            stored = await conn.execute(
                 "INSERT INTO tournament_games (game_id, tournament_id, round_number, channel_id, draw, stopped, "
                 "finished_at, vote_deadline, vote_closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id) DO NOTHING",
                 (game.game_id, game.tournament_id, game.round_number, game.channel_id, int(game.draw),
                  int(game.stopped), game.finished_at, game.vote_deadline, game.vote_closed_at))
-            if cursor.rowcount == 0:
+            if stored == 0:
                 return False
             await conn.executemany(
                 "INSERT INTO tournament_game_players (game_id, user_id, seat, survived, eliminations, combat_damage, "
@@ -294,17 +293,16 @@ class TournamentRepository:
     async def close_vote(self, game_id: int, closed_at: str) -> bool:
         """Close once; False when it was closed already (deadline and last vote racing)."""
         async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+            return await conn.execute(
                 "UPDATE tournament_games SET vote_closed_at = ? WHERE game_id = ? AND vote_closed_at IS NULL",
-                (closed_at, game_id))
-            return cursor.rowcount == 1
+                (closed_at, game_id)) == 1
 
     # -- prize reports, corrections, settings ------------------------------------------------------
 
     async def add_mana_report(self, game_id: int, user_id: int, amount: int) -> int:
-        return await self.db.execute(
+        return await self.db.insert(
             "INSERT INTO tournament_mana_reports (game_id, user_id, amount, reported_at) VALUES (?, ?, ?, ?)",
-            (game_id, user_id, amount, now_iso()))
+            (game_id, user_id, amount, now_iso()), returning="report_id")
 
     async def mana_report(self, report_id: int) -> ManaReport | None:
         row = await self.db.fetchone(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,9 +46,11 @@ OnBoot = Callable[[Any], Awaitable[None]]
 
 
 def default_config(tmp_path: Path, cards_path: str | Path | None = None, **overrides: Any) -> Config:
-    """Defaults (ignoring any ./config.toml and the environment) with a database in ``tmp_path``."""
+    """Defaults (ignoring any ./config.toml and the environment) with a database in ``tmp_path``, or the
+    one PODKEEPER_DATABASE_URL names (the test suite's PostgreSQL runs give each test its own schema)."""
     base = Config({(s.section, s.key): s.default for s in SETTINGS}, "test")
     values = {"database__path": str(tmp_path / "podkeeper.sqlite3"), "discord__token": "",
+              "database__url": os.environ.get("PODKEEPER_DATABASE_URL", ""),
               "cards__path": str(cards_path or HARNESS_CARDS),
               "cards__auto_sync": False}  # a test never downloads card data unless it asks to (local server)
     values.update(overrides)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from bot.cards.importers import CardImportError, read_cards
 from bot.config import load_config
 from bot.storage import cards as card_storage
 from bot.storage.cards import CardRepository
-from bot.storage.db import Database, DatabaseError
+from bot.storage.db import Database, DatabaseError, IntegrityError
 from tests.cards.conftest import MTGJSON_FILE, SCRYFALL_FILE, SUBSET
 from tests.cards.seed_names import SEED_NAMES
 
@@ -22,6 +23,7 @@ async def columns(db: Database, table: str) -> list[tuple]:
     return [tuple(row)[1:6] for row in await db.fetchall(f"PRAGMA table_info({table})")]
 
 
+@pytest.mark.sqlite_only
 async def test_the_import_table_has_the_migrations_columns(db: Database) -> None:
     async with db.transaction() as conn:
         await conn.execute(f"CREATE TABLE cards_check {card_storage.CARD_COLUMNS_DDL}")
@@ -106,14 +108,14 @@ async def test_a_failure_while_writing_rolls_back_to_the_old_cards(db: Database,
     assert await cards.repository.count() == 398
     # A failure inside the transaction (a duplicate name after cards_new was filled) also rolls back.
     duplicate = read_cards(SCRYFALL_FILE).cards
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(IntegrityError):
         await cards.repository.replace_all(duplicate + duplicate[:1], source="x", fmt="scryfall")
     assert await cards.repository.count() == 398
     # The last statement fails, after the old table was dropped and the new one renamed: still all undone.
-    with pytest.raises(Exception, match="NOT NULL"):
+    with pytest.raises(IntegrityError):  # NOT NULL
         await cards.repository.replace_all(duplicate, source="x", fmt=None)  # type: ignore[arg-type]
     assert await cards.repository.count() == 398
-    assert await db.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = 'cards_new'") == 0
+    assert "cards_new" not in await db.tables()
     assert (await cards.repository.last_import()).source == str(SUBSET)
 
 
@@ -178,3 +180,34 @@ async def test_missing_bundled_data_refuses_with_a_clear_message(db: Database, t
     with pytest.raises(DatabaseError, match=r"card tables are empty .*no such file.*podkeeper cards import"):
         await CardDatabase.open(db, tmp_path / "gone.jsonl.gz")
     assert await CardRepository(db).count() == 0
+
+
+async def test_another_process_reads_the_old_cards_or_the_new_never_a_mix(db: Database) -> None:
+    """The swap is atomic for every process, not only this one: a second connection to the same database
+    (as another bot process has) counting the cards throughout an import sees the old set or the new."""
+    repository = CardRepository(db)
+    old, new = read_cards(SUBSET).cards, read_cards(SCRYFALL_FILE).cards
+    await repository.replace_all(old, source="subset", fmt="jsonl")
+    other = await Database.open(db.url)
+    seen: set[int] = set()
+    importing = True
+    saw = {len(old): asyncio.Event(), len(new): asyncio.Event()}
+
+    async def count_throughout() -> None:
+        while importing:
+            count = int(await other.scalar("SELECT COUNT(*) FROM cards"))
+            seen.add(count)
+            if count in saw:
+                saw[count].set()
+            await asyncio.sleep(0)
+
+    reader = asyncio.create_task(count_throughout())
+    try:
+        await asyncio.wait_for(saw[len(old)].wait(), 10)
+        await repository.replace_all(new, source="scryfall", fmt="scryfall")
+        await asyncio.wait_for(saw[len(new)].wait(), 10)
+    finally:
+        importing = False
+        await reader
+        await other.close()
+    assert seen == {len(old), len(new)}

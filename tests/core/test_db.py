@@ -11,6 +11,7 @@ from bot.storage.db import Database, DatabaseError, available_migrations
 from bot.storage.settings import GuildSettingsRepository
 
 
+@pytest.mark.sqlite_only
 async def test_open_applies_migrations_and_uses_wal(db: Database, db_path: Path) -> None:
     assert await db.schema_version() == max(m.version for m in available_migrations())
     assert (await db.scalar("PRAGMA journal_mode")).lower() == "wal"
@@ -22,7 +23,7 @@ async def test_guild_settings_roundtrip_survives_reopen(db: Database, db_path: P
     await repo.update(42, ruleset="edh-2010", locale="ja")
     await repo.update(42, pod_threads=True)
     await db.close()
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db.url)
     try:
         settings = await GuildSettingsRepository(reopened).get(42)
         assert (settings.ruleset, settings.locale, settings.pod_threads) == ("edh-2010", "ja", True)
@@ -58,6 +59,7 @@ async def test_refuses_a_newer_schema_without_touching_it(db_path: Path) -> None
     assert db_path.read_bytes() == before
 
 
+@pytest.mark.sqlite_only
 async def test_backup_is_a_consistent_copy(db: Database, tmp_path: Path) -> None:
     await GuildSettingsRepository(db).update(7, ruleset="duel-zh")
     target = await db.backup(tmp_path / "backup" / "copy.sqlite3")
@@ -81,3 +83,16 @@ async def test_a_migration_merged_below_the_highest_applied_still_runs(tmp_path:
     assert "shown_seq" in columns
     assert await db.migrate(every) == []  # and nothing runs twice
     await db.close()
+
+
+async def test_refuses_a_newer_schema_on_either_engine(db: Database) -> None:
+    await db.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (9999, 'future', 'x')")
+    with pytest.raises(DatabaseError, match="newer than this Podkeeper"):
+        await Database.open(db.url)
+    assert await db.schema_version() == 9999
+
+
+@pytest.mark.postgresql_only
+async def test_backup_of_postgresql_points_to_pg_dump_and_db_copy(db: Database, tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="pg_dump.*podkeeper db copy"):
+        await db.backup(tmp_path / "copy.sqlite3")

@@ -19,7 +19,7 @@ import pytest
 
 from bot.domain import pod
 from bot.services.pods import PodService
-from bot.storage.db import Database, DatabaseError
+from bot.storage.db import Database, DatabaseError, IntegrityError
 
 HOLD = textwrap.dedent("""
     import asyncio, sys, time
@@ -93,12 +93,12 @@ async def test_a_change_racing_another_writer_is_applied_once_on_the_fresh_log(d
 async def test_event_seqs_are_unique_per_game_in_the_schema(db: Database):
     game = await PodService(db).start_game(guild_id=1, channel_id=2, created_by=10, players=[(10, "x"), (20, "y")],
                                            ruleset="commander")
-    import sqlite3
-
     for table, extra in (("pod_events", "kind, actor_id, at, data) VALUES (?, 1, 'life', 1, 't', '{}')"),):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             await db.execute(f"INSERT INTO {table} (game_id, seq, {extra}", (game.game_id,))
-    indexes = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    indexes = {r[0] for r in await db.fetchall(
+        "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()" if db.engine == "postgresql"
+        else "SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"pod_events_game_seq", "hydra_actions_game_seq"} <= indexes
 
 

@@ -12,6 +12,9 @@ from PIL import Image
 from bot.cards.index import choice_id
 from bot.testing import DiscordHarness, UploadFile
 
+# Discord-layer suite run on both engines (tests/conftest.py): the bot's database is SQLite, then PostgreSQL.
+pytestmark = pytest.mark.both_engines
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 DECKS = DATA / "decks"
 KAALIA = (DECKS / "heavenly_inferno_cmd2011.txt").read_bytes()

@@ -14,6 +14,9 @@ from bot.testing import DiscordHarness
 
 from .hydra_helpers import rig
 
+# Discord-layer suite run on both engines (tests/conftest.py): the bot's database is SQLite, then PostgreSQL.
+pytestmark = pytest.mark.both_engines
+
 
 @pytest.fixture
 async def h(tmp_path):

@@ -148,3 +148,23 @@ async def test_finished_and_idle_tables_are_not_reopened(service: HydraService) 
     await service.set_idle(second.game_id)
     assert [t.game_id for t in await service.open_tables()] == [first.game_id]
     assert (await service.table_in_channel(10, (IDLE,))).game_id == second.game_id
+
+
+async def test_two_processes_acting_on_one_table_never_store_an_action_twice(service: HydraService,
+                                                                             db: Database) -> None:
+    """Two bot processes on one database (a second Database and service, nothing shared in memory): the
+    one acting on a stale table is refused cleanly, stores nothing, and acts on the fresh log next time."""
+    table = await seated_table(service)
+    other_db = await Database.open(db.url)
+    try:
+        other = HydraService(other_db)
+        await other.load(table.game_id)  # both processes have the table cached
+        await service.act(table.game_id, 100, "damage 1 2")
+        with pytest.raises(HydraError, match="conflict"):
+            await other.act(table.game_id, 101, "damage 1 1")
+        assert [a.line for a in (await HydraService(db).load(table.game_id)).actions] == ["damage 1 2"]
+        await other.act(table.game_id, 101, "damage 1 1")  # rebuilt from the log: judged on what happened
+        lines = [(a.seq, a.line) for a in (await HydraService(db).load(table.game_id)).actions]
+        assert lines == [(1, "damage 1 2"), (2, "damage 1 1")]
+    finally:
+        await other_db.close()

@@ -12,6 +12,9 @@ from PIL import Image
 from bot.storage.hydra_events import CANCELLED, FINISHED, RUNNING
 from bot.testing import DiscordHarness
 
+# Discord-layer suite run on both engines (tests/conftest.py): the bot's database is SQLite, then PostgreSQL.
+pytestmark = pytest.mark.both_engines
+
 WIN_LINES = ("attack 1 3", "end", "choose counter", "choose pass", "attack 1 3", "end")  # seed 5, 2 heads
 
 

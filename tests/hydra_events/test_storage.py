@@ -36,8 +36,8 @@ async def test_a_group_enters_whole_or_not_at_all(db: Database) -> None:
     assert group != solo
 
 
-async def test_seating_plan_is_written_for_everyone_and_survives_reopening(db_path) -> None:
-    db = await Database.open(db_path)
+async def test_seating_plan_is_written_for_everyone_and_survives_reopening(db_url) -> None:
+    db = await Database.open(db_url)
     repo = HydraEventRepository(db)
     event_id = await new_event(repo)
     for user in range(10, 15):
@@ -47,7 +47,7 @@ async def test_seating_plan_is_written_for_everyone_and_survives_reopening(db_pa
     await repo.set_table(event_id, 1, thread_id=777)
     await db.close()
 
-    repo = HydraEventRepository(await Database.open(db_path))
+    repo = HydraEventRepository(await Database.open(db_url))
     event = await repo.event(event_id)
     assert event is not None and event.status == SEATING and event.began_at
     states = {e.user_id: (e.state, e.table_no) for e in await repo.entrants(event_id)}

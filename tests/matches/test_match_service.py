@@ -151,13 +151,13 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
         await matches.undo_next(loaded.match_id, BOB)
 
 
-async def test_a_match_survives_a_restart(db_path, clock, index):
-    db = await Database.open(db_path)
+async def test_a_match_survives_a_restart(db_url, clock, index):
+    db = await Database.open(db_url)
     pods, _, matches = _services(db, clock, index)
     loaded, game = await _start(matches)
     await _play(pods, game.game_id, BOB)
     await db.close()
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db_url)
     try:
         _, _, fresh = _services(reopened, clock, index)
         state = (await fresh.get(loaded.match_id)).state
@@ -224,8 +224,8 @@ async def test_without_a_registered_deck_there_is_nothing_to_swap(db, clock, ind
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress")])
 
 
-async def test_the_optional_rule_window_closes_by_itself_also_across_a_restart(db_path, clock, index):
-    db = await Database.open(db_path)
+async def test_the_optional_rule_window_closes_by_itself_also_across_a_restart(db_url, clock, index):
+    db = await Database.open(db_url)
     pods, decks, matches = _services(db, clock, index)
     await matches.set_sideboard_rule(GUILD, True)
     game = await pods.start_game(guild_id=GUILD, channel_id=6, created_by=ALICE, ruleset="commander",
@@ -239,7 +239,7 @@ async def test_the_optional_rule_window_closes_by_itself_also_across_a_restart(d
     await db.close()
 
     clock.advance(seconds=1)  # three minutes after the last declaration: closed, nothing ran to close it
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db_url)
     try:
         pods2, decks2, fresh = _services(reopened, clock, index)
         window = await fresh.window(await pods2.get(game.game_id))

@@ -16,6 +16,9 @@ from bot.render import board
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
 
+# Discord-layer suite run on both engines (tests/conftest.py): the bot's database is SQLite, then PostgreSQL.
+pytestmark = pytest.mark.both_engines
+
 CARDS = TEST_DATA / "pods_cards.jsonl"
 
 

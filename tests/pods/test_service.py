@@ -21,15 +21,15 @@ async def _start(service: PodService, **options):
                                     ruleset=options.pop("ruleset", "commander"), **options)
 
 
-async def test_each_change_is_stored_and_survives_a_restart(db_path):
-    db = await Database.open(db_path)
+async def test_each_change_is_stored_and_survives_a_restart(db_url):
+    db = await Database.open(db_url)
     service = PodService(db)
     game = await _start(service)
     await service.change(game.game_id, BOB, pod.LIFE, player=BOB, amount=-7)
     await service.change(game.game_id, ALICE, pod.NEXT_TURN)
     await db.close()
 
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db_url)
     try:
         fresh = PodService(reopened)  # a new process: nothing cached
         loaded = await fresh.get(game.game_id)
@@ -62,8 +62,8 @@ async def test_own_totals_only(db):
     await service.change(game.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
 
 
-async def test_simultaneous_presses_are_all_applied(db_path):
-    db = await Database.open(db_path)
+async def test_simultaneous_presses_are_all_applied(db_url):
+    db = await Database.open(db_url)
     service = PodService(db)
     game = await _start(service)
     presses = [service.change(game.game_id, user, pod.LIFE, player=user, amount=-1)
@@ -71,7 +71,7 @@ async def test_simultaneous_presses_are_all_applied(db_path):
     await asyncio.gather(*presses)
     assert [p.life for p in (await service.get(game.game_id)).state.players] == [30, 30, 30]
     await db.close()
-    reopened = await Database.open(db_path)
+    reopened = await Database.open(db_url)
     try:
         state = (await PodService(reopened).get(game.game_id)).state
         assert [p.life for p in state.players] == [30, 30, 30]

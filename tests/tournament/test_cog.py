@@ -10,6 +10,9 @@ import pytest
 from bot.domain import pod
 from bot.testing.harness import DiscordHarness
 
+# Discord-layer suite run on both engines (tests/conftest.py): the bot's database is SQLite, then PostgreSQL.
+pytestmark = pytest.mark.both_engines
+
 CARDS = Path(__file__).parent.parent / "data" / "tournament_cards.jsonl"
 
 

@@ -91,14 +91,14 @@ async def test_join_drop_and_late_entry_until_round_two(db, clock):
     assert paired == {ANN, CAT, DAN, EVE}  # Ben dropped, Eve entered late
 
 
-async def test_pairing_survives_restart_and_waits_for_the_round(db_path, clock):
-    db = await Database.open(db_path)
+async def test_pairing_survives_restart_and_waits_for_the_round(db_url, clock):
+    db = await Database.open(db_url)
     _, tournaments, _ = services(db, clock)
     tournament = await new_tournament(tournaments, players=(ANN, BEN, CAT, DAN, EVE))
     _, pods = await tournaments.pair_next_round(GUILD)
     assert sorted(len(p.seats) for p in pods) == [5]
     await db.close()
-    db = await Database.open(db_path)
+    db = await Database.open(db_url)
     try:
         _, tournaments, _ = services(db, clock)
         again = await tournaments.repo.pods(tournament.tournament_id, 1)
@@ -150,8 +150,8 @@ async def test_democratic_vote_from_a_real_pod_game(db, clock, card_index):
     assert view.standings[0].prizes.combat_damage == 0 and view.standings[2].prizes.commander_kills == 1
 
 
-async def test_open_vote_and_deadline_survive_a_restart(db_path, clock):
-    db = await Database.open(db_path)
+async def test_open_vote_and_deadline_survive_a_restart(db_url, clock):
+    db = await Database.open(db_url)
     pods, tournaments, heard = services(db, clock)
     tournament = await new_tournament(tournaments, vote_minutes=10)
     record = await play(pods, heard, tournament.tournament_id, 1, [ANN, BEN, CAT, DAN])
@@ -159,7 +159,7 @@ async def test_open_vote_and_deadline_survive_a_restart(db_path, clock):
     await tournaments.cast_vote(record.game_id, BEN, ANN)
     await db.close()
 
-    db = await Database.open(db_path)  # the bot restarts with the vote open
+    db = await Database.open(db_url)  # the bot restarts with the vote open
     try:
         _, tournaments, _ = services(db, clock)
         (open_game,) = await tournaments.open_votes()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage.db import Database
+from bot.storage.db import Database, IntegrityError
 from bot.storage.tournaments import GamePlayer, TournamentGame, TournamentRepository
 
 
@@ -53,17 +53,17 @@ async def test_game_stored_once_and_vote_closes_once(db):
     assert await repo.games_with_open_votes() == []
 
 
-async def test_a_round_is_stored_all_or_nothing(db_path):
-    db = await Database.open(db_path)
+async def test_a_round_is_stored_all_or_nothing(db_url):
+    db = await Database.open(db_url)
     repo = TournamentRepository(db)
     t = await tournament(repo)
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(IntegrityError):
         await repo.store_round(t.tournament_id, 1, [[1, 2, 3], [4, 5, 5]])  # a seat twice: refused
     assert await repo.pods(t.tournament_id) == []
     assert (await repo.get(t.tournament_id)).current_round == 0
     await repo.store_round(t.tournament_id, 1, [[1, 2, 3], [4, 5, 6]])
     await db.close()
-    db = await Database.open(db_path)
+    db = await Database.open(db_url)
     try:
         pods = await TournamentRepository(db).pods(t.tournament_id, 1)
         assert [p.seats for p in pods] == [[1, 2, 3], [4, 5, 6]]
