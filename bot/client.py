@@ -25,6 +25,7 @@ from bot.i18n import LanguageChoice, choose_language, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
 from bot.services.reconcile import Reconciler
+from bot.storage.commits import committed_in_this_task
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
@@ -192,6 +193,10 @@ class PodkeeperBot(commands.Bot):
             view.stop()
         return len(views)
 
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """As discord.py's, and each item tells the member when its callback fails (``telling_failures``)."""
+        super().add_dynamic_items(*(telling_failures(item) for item in items))
+
     # -- helpers for cogs ----------------------------------------------------------------------
 
     def latency_for(self, guild: discord.Guild | None) -> float:
@@ -261,7 +266,7 @@ class PodkeeperBot(commands.Bot):
         else:
             log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                           exc_info=error)
-            message = t("core.error.generic", language)
+            message = failure_message(language)
         await send_ephemeral(interaction, message)
 
 
@@ -313,17 +318,58 @@ def missing_permissions(have: discord.Permissions) -> list[str]:
     return [name for name in PERMISSIONS if not getattr(have, name)]
 
 
+def failure_message(language: str) -> str:
+    """What to tell a member whose interaction failed on our side: "nothing was changed" only when that is
+    true. After a commit the change stands (a failed reply or board refresh does not undo it), and a
+    member told otherwise would press again and apply it twice (``bot.storage.commits``)."""
+    if committed_in_this_task():
+        return t("core.error.after_change", language)
+    return t("core.error.generic", language)
+
+
+async def tell_failure(interaction: discord.Interaction) -> None:
+    """Tell the member privately, in their language, that their press or form failed on our side."""
+    if isinstance(interaction.client, PodkeeperBot):
+        language = await interaction.client.language_for(interaction)
+        await send_ephemeral(interaction, failure_message(language))
+
+
 async def _view_error(view: discord.ui.View, interaction: discord.Interaction, error: Exception,
                       item: discord.ui.Item[Any]) -> None:
     if await _answered(interaction, error):
         return
     log.error("a button or menu of %r failed (item %r)", view, item, exc_info=error)
+    await tell_failure(interaction)
 
 
 async def _modal_error(modal: discord.ui.Modal, interaction: discord.Interaction, error: Exception) -> None:
     if await _answered(interaction, error):
         return
     log.error("form %r failed", modal, exc_info=error)
+    await tell_failure(interaction)
+
+
+def telling_failures(item: type[discord.ui.DynamicItem[Any]]) -> type[discord.ui.DynamicItem[Any]]:
+    """Persistent ``DynamicItem`` buttons and menus bypass ``View.on_error`` (discord.py only logs their
+    errors), so their callbacks are wrapped once here (``PodkeeperBot.add_dynamic_items``): a domain
+    refusal is told as everywhere else, any other error gets the failure message and is re-raised for
+    discord.py to log."""
+    if getattr(item.callback, "_tells_failures", False):
+        return item
+    original = item.callback
+
+    async def callback(self: discord.ui.DynamicItem[Any], interaction: discord.Interaction) -> Any:
+        try:
+            return await original(self, interaction)
+        except Exception as error:
+            if await _answered(interaction, error):
+                return None
+            await tell_failure(interaction)
+            raise
+
+    callback._tells_failures = True  # type: ignore[attr-defined]
+    item.callback = callback  # type: ignore[method-assign]
+    return item
 
 
 async def _answered(interaction: discord.Interaction, error: Exception) -> bool:

@@ -24,6 +24,7 @@ from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
 from bot.render.challenge import board_text, decision_text, log_lines
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
+from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
@@ -102,6 +103,23 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
         for table in await self.service.open_tables():
             self.arm(table)
+        register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
+
+    async def reconcile_tables(self) -> int:
+        """Recovery hook (issue #13): after a start every open Horde and God table's one message shows the
+        stored state with the pending question's buttons, even when the bot died between storing an action
+        and editing the board, or between creating the table and posting it (then it is posted)."""
+        tables = await self.service.open_tables()
+        for table in tables:
+            if table.row.message_id is None:
+                channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
+                    table.row.channel_id)
+                embed, view = self.payload(table)
+                message = await channel.send(embed=embed, view=view)  # type: ignore[union-attr, arg-type]
+                await self.service.set_message(table.game_id, message.id)
+            else:
+                await self.refresh(table)
+        return len(tables)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)

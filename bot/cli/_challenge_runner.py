@@ -9,9 +9,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot.domain.challenge.core import ChallengeError
+from bot.domain.hydra.actions import VERBS, parse_action
 from bot.i18n import t
 
 
@@ -23,14 +25,81 @@ class Presenter:
     help: str
 
 
-def run_script(game: Any, lines: Iterable[str], language: str = "en") -> tuple[Any, int]:
+MAX_SCRIPT_BYTES = 1 << 20  # a long game is a few hundred lines; a megabyte is no script
+MAX_LINE = 500  # characters in one command: "attack" over every head fits many times over
+
+
+def read_script(path: Path) -> list[bytes]:
+    """The script's lines as bytes: each is decoded when it is checked, so a bad byte is reported with its
+    line number. Lines end at ``\n``, ``\r\n`` or ``\r`` only (as an editor numbers them). Raises
+    OSError when unreadable, and ChallengeError when the file is too big to be a script."""
+    with path.open("rb") as handle:
+        data = handle.read(MAX_SCRIPT_BYTES + 1)
+    if len(data) > MAX_SCRIPT_BYTES:
+        size = path.stat().st_size
+        raise ChallengeError("hydra.error.script_too_big", size=size, limit=MAX_SCRIPT_BYTES)
+    return data.splitlines()
+
+
+def check_script(game: Any, lines: Iterable[str | bytes]) -> list[str]:
+    """Every line decoded, in bounds and parsed before anything is played: a script with a typo on line
+    200 is refused at once, not after 199 lines of play. Raises ScriptLineError naming the first bad line.
+    What only the game can judge (a head that is gone, a question not asked) is found while playing."""
+    verbs = getattr(game, "verbs", VERBS)
+    checked: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = _decoded(raw, first=number == 1)
+            checked.append(text)
+            line = text.split("#", 1)[0].strip()
+            if len(line) > MAX_LINE:
+                raise ChallengeError("hydra.error.script_line_too_long", length=len(line), limit=MAX_LINE)
+            if line and line.split()[0].lower() not in ("undo", "at"):
+                parse_action(line, verbs)
+        except ChallengeError as error:
+            raise ScriptLineError(number, error) from None
+    return checked
+
+
+class ScriptLineError(ChallengeError):
+    """A refused script line: the error it raised and its 1-based number."""
+
+    def __init__(self, number: int, error: ChallengeError) -> None:
+        super().__init__(error.key, **error.values)
+        self.number = number
+
+    def text(self, language: str) -> str:
+        message = t(self.key, language, **self.values)
+        return t("hydra.error.script_line", language, number=self.number, message=message)
+
+
+def _decoded(raw: str | bytes, *, first: bool) -> str:
+    if isinstance(raw, str):
+        return raw.removeprefix("\ufeff") if first else raw
+    try:
+        return raw.decode("utf-8-sig" if first else "utf-8")
+    except UnicodeDecodeError as error:
+        raise ChallengeError("hydra.error.script_not_text", byte=f"0x{raw[error.start]:02x}",
+                             column=error.start + 1) from None
+
+
+def run_script(game: Any, lines: Iterable[str | bytes], language: str = "en") -> tuple[Any, int]:
     """Apply a script. A pending question not answered by a ``choose`` line takes its documented
     default before the next line; ``undo`` takes back the players' last action of their turn.
     ``at TOPIC`` (a window: counter, prevent, upkeep, trigger; or a question: blocks, ...) answers
     questions with their defaults until that one is asked; the instant-speed lines after it are
-    taken in that window, until a ``choose`` line answers it."""
+    taken in that window, until a ``choose`` line answers it.
+
+    A refused line stops the script with status 1 and an error naming the line (on stderr); the game
+    is as the lines before it left it (a refused action changes nothing), and the callers print no
+    board for it. Lines that are not text, too long or not commands are refused before any is played."""
+    try:
+        checked = check_script(game, lines)
+    except ScriptLineError as error:
+        print(error.text(language), file=sys.stderr)
+        return game, 1
     holding = False  # inside a window opened by "at TOPIC"
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(checked, start=1):
         line = raw.split("#", 1)[0].strip()
         if not line or game.over:
             continue
@@ -50,8 +119,7 @@ def run_script(game: Any, lines: Iterable[str], language: str = "en") -> tuple[A
                     continue
             game.apply(line)
         except ChallengeError as error:
-            message = t(error.key, language, **error.values)
-            print(t("hydra.error.script_line", language, number=number, message=message), file=sys.stderr)
+            print(ScriptLineError(number, error).text(language), file=sys.stderr)
             return game, 1
     game.play_until_players()
     return game, 0

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from bot.cli import hydra as hydra_cli
-from bot.cli._challenge_runner import Presenter, interactive, run_script
+from bot.cli._challenge_runner import Presenter, interactive, read_script, run_script
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import CreatureDeckGame, Seat
 from bot.domain.challenge.randomplay import DECKS
@@ -66,9 +66,10 @@ def _play(args: argparse.Namespace) -> int:
         return 2
     if args.script is not None:
         try:
-            lines = args.script.read_text(encoding="utf-8").splitlines()
-        except OSError as error:
-            print(f"podkeeper challenge: {args.script}: {error.strerror}", file=sys.stderr)
+            lines = read_script(args.script)
+        except (OSError, ChallengeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else t(error.key, language, **error.values)
+            print(f"podkeeper challenge: {args.script}: {reason}", file=sys.stderr)
             return 2
         game, status = run_script(game, lines, language)
         if status:

@@ -13,7 +13,8 @@ import random
 import sys
 from pathlib import Path
 
-from bot.cli._challenge_runner import Presenter, interactive, run_script
+from bot.cli._challenge_runner import Presenter, interactive, read_script, run_script
+from bot.domain.challenge.core import ChallengeError
 from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.domain.hydra.cards import HEROES, find_hero
@@ -88,9 +89,11 @@ def _play(args: argparse.Namespace) -> int:
         return _fail(t(error.key, language, **error.values))
     if args.script is not None:
         try:
-            lines = args.script.read_text(encoding="utf-8").splitlines()
+            lines = read_script(args.script)
         except OSError as error:
             return _fail(f"{args.script}: {error.strerror}")
+        except ChallengeError as error:
+            return _fail(f"{args.script}: {t(error.key, language, **error.values)}")
         game, status = run_script(game, lines, language)
         if status:
             return status

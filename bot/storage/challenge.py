@@ -53,8 +53,11 @@ class ChallengeRepository:
         return None if row is None else ChallengeRow(*row)
 
     async def open_games(self) -> list[ChallengeRow]:
+        """Lobbies and running games: the tables whose message may lag after a crash (timers only arm for
+        a running game's pending question)."""
         rows = await self.db.fetchall(
-            f"SELECT {', '.join(_COLUMNS)} FROM challenge_games WHERE status = ? ORDER BY game_id", (PLAYING,))
+            f"SELECT {', '.join(_COLUMNS)} FROM challenge_games WHERE status IN (?, ?) ORDER BY game_id",
+            (LOBBY, PLAYING))
         return [ChallengeRow(*row) for row in rows]
 
     async def set(self, game_id: int, **changes: object) -> None:

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 
 from bot.changes import ChangeHub
+from bot.storage.commits import note_commit
 from bot.storage.engines import (
     POSTGRESQL,
     SQLITE,
@@ -406,6 +407,7 @@ class SqliteDatabase(Database):
                 raise
             else:
                 await self.conn.execute("COMMIT")
+                note_commit()  # an error reply after this must not say "nothing was changed"
 
     async def backup(self, target: str | Path) -> Path:
         """A consistent copy via SQLite's online backup API, safe while the bot is writing."""
@@ -464,9 +466,11 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _begin(self) -> AsyncIterator[Connection]:
-        async with self.pool.acquire() as raw, raw.transaction():
-            await raw.execute(_WRITE_LOCK_SQL, LOCK_CLASS)
-            yield PostgresConnection(raw)
+        async with self.pool.acquire() as raw:
+            async with raw.transaction():
+                await raw.execute(_WRITE_LOCK_SQL, LOCK_CLASS)
+                yield PostgresConnection(raw)
+            note_commit()  # committed: an error reply after this must not say "nothing was changed"
 
     @asynccontextmanager
     async def raw_connection(self) -> AsyncIterator[Any]:

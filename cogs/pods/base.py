@@ -23,6 +23,7 @@ from cogs._common import is_manager
 from cogs._updater import BoardUpdater
 
 if TYPE_CHECKING:
+    from cogs.pods.concede import ConcedeStep
     from cogs.pods.match import MatchStep
     from cogs.pods.mulligan import MulliganStep
 
@@ -35,6 +36,7 @@ class PodsBase:
     updater: BoardUpdater
     mulligan_step: MulliganStep
     match_step: MatchStep
+    concede_step: ConcedeStep  # conceding for someone else: cogs/pods/concede.py
     selected: dict[tuple[int, int], int]  # (game, person pressing) -> player whose totals they change
 
     # -- languages -------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from bot.services.reconcile import register_reconcile
 from cogs._common import command_text
 from cogs._updater import BoardUpdater
 from cogs.pods.components import PlayerSelect, PodButton
+from cogs.pods.concede import ConcedeStep
 from cogs.pods.match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
 from cogs.pods.mulligan import MulliganChoice, MulliganStep
 from cogs.pods.presses import PodPresses
@@ -50,6 +51,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         self.updater = BoardUpdater(self.refresh_board, what="pod board")
         self.mulligan_step = MulliganStep(self)
         self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/pods/match.py
+        self.concede_step = ConcedeStep(self)  # conceding for someone else: cogs/pods/concede.py
         self.selected = {}
         super().__init__()
 
@@ -159,9 +161,10 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
-    async def game_here(self, interaction: discord.Interaction, game: int | None) -> LoadedGame | None:
-        """The game named by ``game:``, else the running game in this channel that the caller plays
-        in (a tournament round posts every table's board in one channel), else the only running one.
+    async def game_here(self, interaction: discord.Interaction, game: int | None,
+                        who: int | None = None) -> LoadedGame | None:
+        """The game named by ``game:``, else the running game in this channel that the caller (or ``who``)
+        plays in (a tournament round posts every table's board in one channel), else the only running one.
         With several candidates the caller is asked to name one rather than reaching the newest.
         A refusal is told here and None returned (public: ``/pod overlay`` of ``cogs.web_pages`` uses it)."""
         try:
@@ -174,7 +177,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                        for row in await self.service.open_in_channel(interaction.channel_id or 0)]
             if not running:
                 raise PodError("no_open_game")
-            mine = [g for g in running if g.state.is_player(interaction.user.id)] or running
+            mine = [g for g in running if g.state.is_player(who or interaction.user.id)] or running
             if len(mine) > 1:
                 raise PodError("which_game", games=", ".join(f"#{g.game_id}" for g in reversed(mine)))
             return mine[0]
@@ -217,6 +220,18 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                                 style=discord.ButtonStyle.danger))
         await interaction.response.send_message(tr("pod.confirm_end", game=loaded.game_id), view=view,
                                                 ephemeral=True)
+
+    @app_commands.command(name="concede", description=_T("Concede; or, with Manage Server, for a player who left"))
+    @app_commands.describe(player=_T("Who concedes (default: you)"),
+                           game=_T("Game number (default: that player's running game in this channel)"))
+    @app_commands.guild_only()
+    async def concede(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                      game: int | None = None) -> None:
+        """For another player this only offers a confirmation (``cogs/pods/concede.py``)."""
+        who = (player or interaction.user).id
+        loaded = await self.game_here(interaction, game, who)
+        if loaded is not None:
+            await self.concede_step.ask(interaction, loaded, who)
 
     @app_commands.command(name="list", description=_T("Recent games in this server"))
     @app_commands.guild_only()

@@ -11,6 +11,7 @@ from bot.render.pod_history import history_text, player_name
 from bot.services.pods import LoadedGame
 from cogs._common import is_manager, is_organiser
 from cogs.pods.commanders import CommanderPanel, PodCommanders
+from cogs.pods.concede import CONFIRM as CONFIRM_CONCEDE
 from cogs.pods.modals import AmountModal, CounterModal
 
 # Board buttons that change the game directly (no modal or panel): acknowledged before any work.
@@ -64,6 +65,8 @@ class PodPresses(PodCommanders):
             await self._shuffle(interaction, game_id)
         elif action == "confirm_end":
             await self._end_confirmed(interaction, game_id)
+        elif action == CONFIRM_CONCEDE:
+            await self.concede_step.confirmed(interaction, game_id, arg)
         else:
             await self._open(interaction, loaded, action, target)
 

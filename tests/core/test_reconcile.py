@@ -30,7 +30,7 @@ async def restarted(h) -> None:
 
 
 async def test_passes_are_registered_for_every_feature(h):
-    assert {"pods", "tournament votes", "hydra tables", "hydra events"} <= set(h.bot.reconciler.names)
+    assert {"pods", "tournament votes", "hydra tables", "hydra events", "challenge tables"} <= set(h.bot.reconciler.names)
 
 
 async def test_a_failing_pass_is_logged_and_the_others_still_run(caplog):
@@ -132,3 +132,35 @@ async def test_a_hydra_table_stuck_after_a_crash_is_asked_again(h):
     actions = await h.bot.db.scalar("SELECT COUNT(*) FROM hydra_actions WHERE game_id = 1")
     await h.click(turn, label="Default (pass)", user="bob")  # the pending question is answerable again
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM hydra_actions WHERE game_id = 1") == actions + 1
+
+
+async def test_a_challenge_table_stuck_after_a_crash_shows_its_question_again(h):
+    challenge = h.bot.get_cog("Challenge")
+    challenge.fixed_seed = 4
+    lobby = await h.slash("challenge start", deck="god", window=0)
+    await h.click(lobby, label="Start")
+    board = lobby.message
+    # The action is stored; the bot dies before the board is edited with the God's turn and its question.
+    await challenge.service.act(1, h.user("alice").id, "end")
+    assert "Counter it?" not in str(board.embeds)
+    await restarted(h)
+    h.bot.get_cog("Challenge").fixed_seed = 4
+    fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
+    assert "Counter it?" in fields["Now"]
+    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_actions WHERE game_id = 1")
+    table = await h.bot.get_cog("Challenge").service.load(1)
+    await h.click(board, custom_id=f"chal:1:answer:{table.game.pending.default}")  # answerable again
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_actions WHERE game_id = 1") == actions + 1
+
+
+async def test_a_challenge_table_created_but_never_posted_is_posted_on_start(h):
+    challenge = h.bot.get_cog("Challenge")
+    await challenge.service.create(guild_id=h.guild.id, channel_id=h.channel("general").id, user_id=h.user("alice").id,
+                                   name="alice", deck="horde", difficulty=3, language="en", seed=4,
+                                   window_seconds=0, all_windows=False)
+    before = len(h.messages("general"))
+    await restarted(h)
+    assert len(h.messages("general")) == before + 1
+    posted = h.messages("general")[-1]
+    assert posted.embeds[0]["title"] == "Battle the Horde #1"
+    assert (await h.bot.get_cog("Challenge").service.load(1)).row.message_id == posted.id

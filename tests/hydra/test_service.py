@@ -59,6 +59,8 @@ async def test_only_challengers_act_and_personal_questions_go_to_their_player(se
         await service.act(table.game_id, 999, "attack 1 3")
     with pytest.raises(HydraError, match="not_your_choice"):
         await service.act(table.game_id, 100, "concede 2")
+    with pytest.raises(HydraError, match="not_your_choice"):  # the script's "everyone concedes" is not for Discord
+        await service.act(table.game_id, 100, "concede")
     result = await service.act(table.game_id, 101, "end")
     assert result.hydra_turn_started and result.table.game.pending.topic == "counter"
     game = result.table.game

@@ -16,7 +16,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame
-from bot.domain.hydra.actions import ALL, Action, parse_action
+from bot.domain.hydra.actions import ALL, Action, parse_action, parse_number
 
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
 BLOCKS = "blocks"  # the attackers the players block (permanent numbers) — default none
@@ -405,10 +405,7 @@ class CreatureDeckGame(FlowGame):
                 raise ChallengeError("hydra.error.bad_option", option=text, options=", ".join(decision.options))
             return text.lower()
         tokens = [] if text.lower() == "none" else text.replace(",", " ").split()
-        try:
-            positions = [int(token) for token in tokens]
-        except ValueError:
-            raise ChallengeError("hydra.error.not_a_number", value=text, line=text) from None
+        positions = [parse_number(token, text) for token in tokens]
         if len(set(positions)) != len(positions):
             raise ChallengeError("challenge.error.same_twice")
         if not decision.min_heads <= len(positions) <= decision.max_heads:

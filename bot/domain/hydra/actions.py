@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.domain.hydra.errors import HydraError
+from bot.text import ECHO, fit
 
 HEAD_VERBS = ("destroy", "exile", "bounce", "tap", "sacrifice", "freeze")  # HEADS
 AMOUNT_HEADS_VERBS = ("sweep", "weaken", "counters")  # AMOUNT HEADS
@@ -71,14 +72,18 @@ class Action:
         return " ".join(parts)
 
 
-def _int(token: str, line: str) -> int:
-    try:
-        value = int(token)
-    except ValueError:
-        raise HydraError("hydra.error.not_a_number", value=token, line=line) from None
-    if abs(value) > MAX_AMOUNT:
-        raise HydraError("hydra.error.not_a_number", value=token, line=line)
-    return value
+def parse_number(token: str, line: str) -> int:
+    """A whole number within ±MAX_AMOUNT: decimal digits of any script (full-width ``１２`` from a Japanese
+    or Chinese keyboard counts) with an optional sign; not ``1_0``, ``²`` or ``①``. A number too long to read
+    (thousands of digits) is "out of range", as is any past the bound; what is echoed back is cut short."""
+    shown = fit(token, ECHO, escape=False)
+    digits = token[1:] if token[:1] in "+-" else token
+    if not digits.isdecimal():
+        raise HydraError("hydra.error.not_a_number", value=shown, line=fit(line, ECHO * 2, escape=False))
+    if len(digits) > 30 or abs(int(token)) > MAX_AMOUNT:  # int() refuses past 4,300 digits: never ask it
+        raise HydraError("hydra.error.number_out_of_range", value=shown, max=MAX_AMOUNT,
+                         line=fit(line, ECHO * 2, escape=False))
+    return int(token)
 
 
 def parse_action(line: str, verbs: tuple[str, ...] = VERBS) -> Action:
@@ -104,7 +109,7 @@ def parse_action(line: str, verbs: tuple[str, ...] = VERBS) -> Action:
     text = ""
     if verb in HEAD_VERBS + AMOUNT_HEADS_VERBS and rest and rest[-1].lower() == ALL:
         rest, text = rest[:-1], ALL
-    numbers = tuple(_int(token, stripped) for token in rest)
+    numbers = tuple(parse_number(token, stripped) for token in rest)
     if verb == "attack":
         if not numbers or len(numbers) % 2:
             raise HydraError("hydra.error.usage", usage=usage)
@@ -145,7 +150,7 @@ def _parse_prevent(rest: list[str], line: str) -> Action:
         rest = rest[:1] + rest[2:]
     if len(rest) not in (1, 2):
         raise HydraError("hydra.error.usage", usage=usage)
-    numbers = tuple(_int(token, line) for token in rest)
+    numbers = tuple(parse_number(token, line) for token in rest)
     if numbers[0] < 0:
         raise HydraError("hydra.error.negative", line=line)
     return Action("prevent", numbers, f"from {source}" if source else "")
@@ -160,7 +165,7 @@ def _parse_exilecards(rest: list[str], line: str) -> Action:
     if zone == "library":
         if len(rest) != 2:
             raise HydraError("hydra.error.usage", usage=usage)
-        amount = _int(rest[1], line)
+        amount = parse_number(rest[1], line)
         if amount < 0:
             raise HydraError("hydra.error.negative", line=line)
         return Action("exilecards", (amount,), "library")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from bot.domain.challenge.core import Decision, Event, Flow, FlowGame
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.actions import Action, parse_action
+from bot.domain.hydra.actions import Action, parse_action, parse_number
 from bot.domain.hydra.errors import HydraError
 
 MAX_PLAYERS = 4  # H10
@@ -534,10 +534,7 @@ class HydraGame(FlowGame):
         tokens = [] if text.lower() == "none" else text.replace(",", " ").split()
         positions: list[int] = []
         for token in tokens:
-            try:
-                positions.append(int(token))
-            except ValueError:
-                raise HydraError("hydra.error.not_a_number", value=token, line=text) from None
+            positions.append(parse_number(token, text))
         if len(set(positions)) != len(positions):
             raise HydraError("hydra.error.same_head_twice")
         if not decision.min_heads <= len(positions) <= decision.max_heads:
