@@ -12,7 +12,7 @@ import gc
 import importlib
 import logging
 import pkgutil
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -65,11 +65,13 @@ class PodkeeperBot(commands.Bot):
         self.config = config
         self.sync_commands = sync_commands
         self.clock = clock  # every timer's time (bot/clock.py); tests pass a FakeClock
-        self.db: Database | None = None
+        # Opened by ``open_resources`` (setup_hook), before any cog loads, and dropped by ``close``, after
+        # they unload: read through the properties below, which are typed as always there.
+        self._db: Database | None = None
+        self._guild_settings: GuildSettingsRepository | None = None
+        self._user_settings: UserSettingsRepository | None = None
         self.leases: Leases | None = None  # which process runs which timers (bot.leases), set in setup_hook
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
-        self.guild_settings: GuildSettingsRepository | None = None
-        self.user_settings: UserSettingsRepository | None = None
         self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
         self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
@@ -77,6 +79,33 @@ class PodkeeperBot(commands.Bot):
         self._card_reload: asyncio.Task[None] | None = None
         self._card_reload_again = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    # -- what cogs rely on ---------------------------------------------------------------------
+
+    @property
+    def db(self) -> Database:
+        """The open database. Cogs load after ``open_resources`` and unload before ``close``, so for
+        them it is always there; outside that lifetime (a closed bot) asking is a bug, said loudly."""
+        return _opened(self._db, "database")
+
+    @db.setter
+    def db(self, database: Database) -> None:
+        """A database opened before the bot (``podkeeper run`` takes it, and its one-bot lock, before
+        logging in); ``open_resources`` then uses it instead of opening another."""
+        self._db = database
+
+    @property
+    def guild_settings(self) -> GuildSettingsRepository:
+        return _opened(self._guild_settings, "server settings")
+
+    @property
+    def user_settings(self) -> UserSettingsRepository:
+        return _opened(self._user_settings, "member settings")
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the database is open (between ``open_resources`` and ``close``)."""
+        return self._db is not None
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -94,12 +123,12 @@ class PodkeeperBot(commands.Bot):
 
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
-        if self.db is None:
-            self.db = await Database.open(self.config.database_url, exclusive=True)
-        self.guild_settings = GuildSettingsRepository(self.db)
-        self.user_settings = UserSettingsRepository(self.db)
+        if self._db is None:
+            self._db = await Database.open(self.config.database_url, exclusive=True)
+        self._guild_settings = GuildSettingsRepository(self._db)
+        self._user_settings = UserSettingsRepository(self._db)
         if self.leases is None:  # before the cogs: they register their timers' leases as they load
-            self.leases = await leases_for(self.db)
+            self.leases = await leases_for(self._db)
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
@@ -192,9 +221,9 @@ class PodkeeperBot(commands.Bot):
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()
                 self.leases = None
-            if self.db is not None:
-                await self.db.close()
-                self.db = None
+            if self._db is not None:
+                await self._db.close()
+                self._db = self._guild_settings = self._user_settings = None
                 log.info("database closed")
 
     def stop_views(self) -> int:
@@ -236,15 +265,15 @@ class PodkeeperBot(commands.Bot):
         """The one rule (``bot.i18n.choose_language``) applied to the member who acted: their
         ``/config my-language``, their Discord language, the server's setting, its Discord language, English."""
         member_choice = None
-        if self.user_settings is not None:
-            member_choice = await self.user_settings.language(interaction.user.id)
+        if self._user_settings is not None:
+            member_choice = await self._user_settings.language(interaction.user.id)
         return await self._choose(interaction.guild_id, interaction.guild_locale,
                                   member_choice=member_choice, discord_locale=interaction.locale)
 
     async def language_for_member(self, guild_id: int | None, user_id: int) -> str:
         """The rule for a message to one member outside an interaction (a DM, a later prompt), where Discord
         does not tell us their language: their own choice, else the server's."""
-        member_choice = await self.user_settings.language(user_id) if self.user_settings is not None else None
+        member_choice = await self._user_settings.language(user_id) if self._user_settings is not None else None
         return (await self._choose(guild_id, None, member_choice=member_choice)).language
 
     async def guild_language(self, guild_id: int | None, guild_locale: object = None) -> str:
@@ -254,8 +283,8 @@ class PodkeeperBot(commands.Bot):
 
     async def _choose(self, guild_id: int | None, guild_locale: object, **member: object) -> LanguageChoice:
         configured = None
-        if guild_id and self.guild_settings is not None:
-            configured = (await self.guild_settings.get(guild_id)).locale
+        if guild_id and self._guild_settings is not None:
+            configured = (await self._guild_settings.get(guild_id)).locale
         if guild_locale is None and guild_id:
             guild = self.get_guild(guild_id)
             guild_locale = guild.preferred_locale if guild is not None else None
@@ -263,8 +292,8 @@ class PodkeeperBot(commands.Bot):
                                default=self.config.default_locale, **member)
 
     async def ruleset_for(self, guild_id: int | None) -> str:
-        if guild_id and self.guild_settings is not None:
-            chosen = (await self.guild_settings.get(guild_id)).ruleset
+        if guild_id and self._guild_settings is not None:
+            chosen = (await self._guild_settings.get(guild_id)).ruleset
             if chosen:
                 return chosen
         return self.config.default_ruleset
@@ -430,3 +459,12 @@ async def send_ephemeral(interaction: discord.Interaction, message: str) -> None
             await interaction.response.send_message(message, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not deliver an error message for interaction %s", interaction.id)
+
+
+T = TypeVar("T")
+
+
+def _opened(resource: T | None, what: str) -> T:
+    if resource is None:
+        raise RuntimeError(f"the bot's {what} is not open (before setup_hook or after close)")
+    return resource

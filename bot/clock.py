@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -52,6 +53,12 @@ def clock_of(owner: object) -> Clock:
     built without one (a test's minimal bot) still work."""
     clock = getattr(owner, "clock", None)
     return clock if clock is not None else SYSTEM_CLOCK
+
+
+def iso_clock(clock: Clock) -> Callable[[], str]:
+    """``clock``'s time as the ISO text (whole seconds, UTC) the event logs store: what services that
+    stamp events take (``PodService(clock=...)``), so the stamps follow the bot's clock too."""
+    return lambda: clock.now().isoformat(timespec="seconds")
 
 
 class FakeClock:

@@ -348,17 +348,12 @@ async def leases_for(db: Database, *, poll_seconds: float = LEASE_POLL_SECONDS) 
     return leases
 
 
-def keyed_timers_lease(owner: object, name: str, timers: dict[Any, asyncio.Task[Any]],
+def keyed_timers_lease(owner: object, name: str, drop_all: Callable[[], None],
                        arm_all: Callable[[bool], Awaitable[object]]) -> JobLease:
-    """The common shape: a cog keeps its timers in ``timers`` by key (a table, a game) and can arm them
-    all from what is stored (``arm_all(taking_over)``, idempotent); losing the lease cancels them."""
+    """The common shape: a cog keeps its timers by key (a table, a game) and can arm them all from what
+    is stored (``arm_all(taking_over)``, idempotent); losing the lease drops them all (``drop_all``)."""
 
     async def rearm(taking_over: bool) -> None:
         await arm_all(taking_over)
 
-    def release() -> None:
-        for task in timers.values():
-            task.cancel()
-        timers.clear()
-
-    return leases_of(owner).lease(name, rearm, release)
+    return leases_of(owner).lease(name, rearm, drop_all)

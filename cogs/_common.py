@@ -7,10 +7,13 @@ does not load it as a cog.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
+from discord import app_commands
 from discord.app_commands import locale_str
+
+from bot.cards.model import card_name_language
 
 if TYPE_CHECKING:
     from bot.client import PodkeeperBot
@@ -18,12 +21,14 @@ if TYPE_CHECKING:
 CogT = TypeVar("CogT")
 
 
-def command_text(area: str) -> Callable[[str], locale_str]:
+def command_text(area: str = "") -> Callable[..., locale_str]:
     """The ``_T`` of a cog: an English command text whose translations live under ``app.<area>.<text>``
-    (``bot.i18n.translator`` looks them up when the commands are synced)."""
+    (``app.<text>`` without an area; ``key=`` names another key) — ``bot.i18n.translator`` looks them up
+    when the commands are synced."""
+    prefix = f"app.{area}." if area else "app."
 
-    def _T(text: str) -> locale_str:
-        return locale_str(text, key=f"app.{area}.{text}")
+    def _T(text: str, *, key: str | None = None) -> locale_str:
+        return locale_str(text, key=key or f"{prefix}{text}")
 
     return _T
 
@@ -52,3 +57,35 @@ def is_manager(interaction: discord.Interaction) -> bool:
     that have them, on top of this."""
     permissions = interaction.permissions
     return bool(permissions and permissions.manage_guild)
+
+
+
+async def card_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of card names in the language the member reads card names in (``card_name_language``:
+    their bot language, or their Discord locale's printed names), the card id as the value."""
+    bot = bot_of(interaction)
+    language = card_name_language(await bot.language_for(interaction), interaction.locale)
+    return [app_commands.Choice(name=shown, value=card_id)
+            for shown, card_id in bot.cards.choices(current, language, 25)]
+
+
+async def is_organiser(interaction: discord.Interaction) -> bool:
+    """Whether the member who acted may organise events and tournaments: a manager (``is_manager``), or a
+    member holding the server's organiser role (``/config organiser-role``). One rule for every feature
+    that has organisers (pod games of a tournament, Hydra events, the live pages' links)."""
+    if is_manager(interaction):
+        return True
+    member = interaction.user
+    if not isinstance(member, discord.Member) or interaction.guild_id is None:
+        return False
+    role_id = (await bot_of(interaction).guild_settings.get(interaction.guild_id)).organiser_role_id
+    return role_id is not None and any(role.id == role_id for role in member.roles)
+
+ItemT = TypeVar("ItemT", bound="discord.ui.Item[Any]")
+
+
+def rebuilt(item: discord.ui.Item[Any], kind: type[ItemT]) -> ItemT:
+    """The component a ``DynamicItem.from_custom_id`` is rebuilt from, as the kind its template matches
+    (discord.py passes it typed as any ``Item``; a template only ever matches its own kind)."""
+    assert isinstance(item, kind), f"{type(item).__name__} where a {kind.__name__} was expected"
+    return item

@@ -14,26 +14,32 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str as _T
 from discord.ext import commands
 
 import bot as podkeeper
+from bot.client import PodkeeperBot
 from bot.config import LOCALES, RULESETS
+from bot.domain.errors import DomainError
 from bot.i18n import Translate, catalogue
 from bot.i18n.translator import app_key
 from bot.storage.matches import MatchRepository
+from cogs._common import command_text, is_manager
+from cogs._errors import RefusingCog
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
 LOCALE_CHOICES = [app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES]
 DISCORD_LANGUAGE = "auto"  # the /config my-language choice that clears a member's own language
 MY_LANGUAGE_CHOICES = [*LOCALE_CHOICES, app_commands.Choice(name="Discord language", value=DISCORD_LANGUAGE)]
-manage_server_only = app_commands.checks.has_permissions(manage_guild=True)
+# Changing a setting: the one manager rule (``cogs._common.is_manager``); a member without it is told
+# "missing permission" by the tree's handler (a failed check).
+manage_server_only = app_commands.check(is_manager)
+_T = command_text()  # command texts under ``app.<text>`` (the first cog's keys, before areas)
 
 
 def localized_description(command: app_commands.Command | app_commands.Group, language: str) -> str:
     """A command's description in ``language`` from the same ``app.*`` key the translator uses."""
-    described = command._locale_description or _T(command.description)  # type: ignore[attr-defined]
+    described = command._locale_description or _T(command.description)
     key = described.extras.get("key") or app_key(described.message)
     return catalogue().get(key, {}).get(language) or command.description
 
@@ -54,19 +60,19 @@ def leaf_commands(tree: app_commands.CommandTree) -> list[app_commands.Command]:
     return sorted(found, key=lambda c: c.qualified_name)
 
 
-class AdminCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+class AdminCog(RefusingCog, commands.Cog):
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        return Translate(await self.bot.language_for(interaction))
 
     # -- /ping ------------------------------------------------------------------------------------
 
     @app_commands.command(name="ping", description=_T("Check that the bot is alive"))
     async def ping(self, interaction: discord.Interaction) -> None:
         tr = await self._tr(interaction)
-        latency = self.bot.latency_for(interaction.guild)  # type: ignore[attr-defined]
+        latency = self.bot.latency_for(interaction.guild)
         shown = "–" if not math.isfinite(latency) else f"{latency * 1000:.0f}"
         await interaction.response.send_message(tr("admin.ping", latency=shown, version=podkeeper.__version__),
                                                 ephemeral=True)
@@ -90,15 +96,15 @@ class AdminCog(commands.Cog):
 
     async def _settings_embed(self, interaction: discord.Interaction, tr: Translate) -> discord.Embed:
         assert interaction.guild_id is not None
-        settings = await self.bot.guild_settings.get(interaction.guild_id)  # type: ignore[attr-defined]
-        ruleset = await self.bot.ruleset_for(interaction.guild_id)  # type: ignore[attr-defined]
+        settings = await self.bot.guild_settings.get(interaction.guild_id)
+        ruleset = await self.bot.ruleset_for(interaction.guild_id)
         none = tr("admin.config.none")
         embed = discord.Embed(title=tr("admin.config.title"), colour=discord.Colour.blurple())
         ruleset_text = ruleset if settings.ruleset else tr("admin.config.default_value", value=ruleset)
         embed.add_field(name=tr("admin.config.ruleset"), value=ruleset_text, inline=True)
         locale = LOCALE_NAMES.get(settings.locale or "", "") or tr("admin.config.locale_auto")
         embed.add_field(name=tr("admin.config.locale"), value=locale, inline=True)
-        choice = await self.bot.language_choice(interaction)  # type: ignore[attr-defined]
+        choice = await self.bot.language_choice(interaction)
         embed.add_field(name=tr("admin.config.my_language"), inline=False,
                         value=tr(f"admin.config.why.{choice.source}", language=LOCALE_NAMES[choice.language]))
         embed.add_field(name=tr("admin.config.pod_threads"),
@@ -116,7 +122,7 @@ class AdminCog(commands.Cog):
     async def _update(self, interaction: discord.Interaction, message_key: str, **changes: Any) -> None:
         """Store the change, then confirm in the (possibly new) language with the full settings."""
         assert interaction.guild_id is not None
-        await self.bot.guild_settings.update(interaction.guild_id, **changes)  # type: ignore[attr-defined]
+        await self.bot.guild_settings.update(interaction.guild_id, **changes)
         tr = await self._tr(interaction)
         await interaction.response.send_message(
             tr(message_key, **{k: v for k, v in _display(changes, tr).items()}),
@@ -150,7 +156,7 @@ class AdminCog(commands.Cog):
                                  language: app_commands.Choice[str]) -> None:
         """Anyone may choose their own language; it is stored per member, not per server."""
         chosen = None if language.value == DISCORD_LANGUAGE else language.value
-        await self.bot.user_settings.set_language(interaction.user.id, chosen)  # type: ignore[attr-defined]
+        await self.bot.user_settings.set_language(interaction.user.id, chosen)
         tr = await self._tr(interaction)
         key = "admin.config.my_language_set" if chosen else "admin.config.my_language_cleared"
         await interaction.response.send_message(
@@ -173,7 +179,7 @@ class AdminCog(commands.Cog):
     async def config_sideboard_rule(self, interaction: discord.Interaction, enabled: bool) -> None:
         """Stored beside the match logs (bot/storage/matches.py), read when a game's swap window is asked."""
         assert interaction.guild_id is not None
-        await MatchRepository(self.bot.db).set_sideboard_rule(interaction.guild_id, enabled)  # type: ignore[attr-defined]
+        await MatchRepository(self.bot.db).set_sideboard_rule(interaction.guild_id, enabled)
         tr = await self._tr(interaction)
         await interaction.response.send_message(tr("match.config.sideboard_rule_on" if enabled
                                                    else "match.config.sideboard_rule_off"), ephemeral=True)
@@ -190,18 +196,14 @@ class AdminCog(commands.Cog):
     @app_commands.rename(role=_T("role", key="app.config.role"))
     @manage_server_only
     async def config_winner_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
-        problem = winner_role_problem(role, interaction.user, interaction.guild) if role is not None else None
-        if problem is not None:  # the bot hands this role to whoever wins: it must not be a way up
-            key, values = problem
-            await interaction.response.send_message((await self._tr(interaction))(key, **values), ephemeral=True,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-            return
-        refusal = None if role is None else self._cannot_give(role)
-        if refusal is not None:
-            tr = await self._tr(interaction)
-            await interaction.response.send_message(tr(refusal, role=role.mention), ephemeral=True,  # type: ignore[union-attr]
-                                                    allowed_mentions=discord.AllowedMentions.none())
-            return
+        if role is not None:
+            problem = winner_role_problem(role, interaction.user, interaction.guild)
+            if problem is not None:  # the bot hands this role to whoever wins: it must not be a way up
+                key, values = problem
+                raise DomainError(key, **values)
+            refusal = self._cannot_give(role)
+            if refusal is not None:
+                raise DomainError(refusal, role=role.mention)
         await self._update(interaction, "admin.config.winner_role_set", winner_role_id=role.id if role else None)
 
     @staticmethod
@@ -260,5 +262,5 @@ def _display(changes: dict[str, Any], tr: Translate) -> dict[str, str]:
     return shown
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(AdminCog(bot))

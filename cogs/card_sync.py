@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.leases import JobLease, leases_of
 from bot.services.card_autosync import CardAutoSync
 
@@ -20,9 +21,9 @@ MAX_SLEEP = 3600.0          # look at the schedule again at least hourly (clock 
 
 
 class CardSyncCog(commands.Cog, name="CardSync"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.autosync = CardAutoSync(bot.cards, bot.db, bot.config)  # type: ignore[attr-defined]
+        self.autosync = CardAutoSync(bot.cards, bot.db, bot.config)
         self.lease: JobLease | None = None
 
     async def cog_load(self) -> None:
@@ -55,5 +56,5 @@ class CardSyncCog(commands.Cog, name="CardSync"):
         return True
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(CardSyncCog(bot))

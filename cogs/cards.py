@@ -11,13 +11,15 @@ import asyncio
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
 from bot.cards.index import Resolution, display_name, face_parts
-from bot.cards.model import Card, Face, card_name_language
+from bot.cards.model import Card, Face
+from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.text import ECHO, fit
+from cogs._common import card_choices, command_text
+from cogs._errors import RefusingCog
 
 EMBED_TITLE_MAX = 256  # Discord's limit for an embed title
 FIELD_LIMIT = 1024
@@ -29,8 +31,7 @@ MULTICOLOUR = discord.Colour.gold()
 RELOAD_CHECK_MINUTES = 5
 
 
-def _T(text: str) -> locale_str:
-    return locale_str(text, key=f"app.cards.{text}")
+_T = command_text("cards")  # command texts under ``app.cards.<text>``
 
 
 def _clip(text: str, limit: int) -> str:
@@ -86,8 +87,8 @@ def not_found_message(resolution: Resolution, tr: Translate) -> str:
     return tr("cards.not_found", name=name)
 
 
-class CardsCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+class CardsCog(RefusingCog, commands.Cog):
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -99,7 +100,7 @@ class CardsCog(commands.Cog):
     @tasks.loop(minutes=RELOAD_CHECK_MINUTES)
     async def follow_card_data(self) -> None:
         """Pick up ``podkeeper cards sync``/``import`` run while the bot is up (one cheap query)."""
-        cards = getattr(self.bot, "cards", None)
+        cards = self.bot.cards
         if cards is not None:
             await cards.reload_if_changed()
 
@@ -111,8 +112,8 @@ class CardsCog(commands.Cog):
     @app_commands.describe(name=_T("The card's name; pick from the list or type it"))
     @app_commands.rename(name=_T("name"))
     async def card(self, interaction: discord.Interaction, name: str) -> None:
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
-        resolution = self.bot.cards.resolve(name)  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
+        resolution = self.bot.cards.resolve(name)
         if resolution.card is None:
             await interaction.response.send_message(not_found_message(resolution, tr), ephemeral=True,
                                                     allowed_mentions=discord.AllowedMentions.none())
@@ -122,10 +123,8 @@ class CardsCog(commands.Cog):
     @card.autocomplete("name")
     async def name_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)  # type: ignore[attr-defined]
-        pairs = self.bot.cards.choices(current, language, 25)  # type: ignore[attr-defined]
-        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
+        return await card_choices(interaction, current)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(CardsCog(bot))

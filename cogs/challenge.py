@@ -17,9 +17,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
@@ -29,6 +29,8 @@ from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
+from cogs._common import cog_of, command_text, rebuilt
+from cogs._errors import answer_refusal
 from cogs.hydra import LineModal
 
 log = logging.getLogger(__name__)
@@ -36,8 +38,7 @@ CHOICE_WAIT_FACTOR = 3
 LOG_LINES = 12
 
 
-def _T(text: str) -> locale_str:
-    return locale_str(text, key=f"app.challenge.{text}")
+_T = command_text("challenge")  # command texts under ``app.challenge.<text>``
 
 
 class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -51,10 +52,11 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
         self.game_id, self.action, self.arg = game_id, action, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> ChallengeButton:
-        return cls(int(match["game"]), match["action"], match["arg"], label=item.label or "", style=item.style,
-                   row=item.row)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ChallengeButton:
+        button = rebuilt(item, discord.ui.Button)
+        return cls(int(match["game"]), match["action"], match["arg"], label=button.label or "", style=button.style,
+                   row=button.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
@@ -75,30 +77,29 @@ class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.game_id, self.topic = game_id, topic
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> ChallengeSelect:
-        return cls(int(match["game"]), match["topic"], list(item.options), low=item.min_values,
-                   high=item.max_values, placeholder=item.placeholder or "", row=item.row)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ChallengeSelect:
+        select = rebuilt(item, discord.ui.Select)
+        return cls(int(match["game"]), match["topic"], list(select.options), low=select.min_values,
+                   high=select.max_values, placeholder=select.placeholder or "", row=select.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
 
 
 def _cog(interaction: discord.Interaction) -> ChallengeCog:
-    cog = interaction.client.get_cog(ChallengeCog.__cog_name__)  # type: ignore[union-attr]
-    assert isinstance(cog, ChallengeCog)
-    return cog
+    return cog_of(interaction, ChallengeCog.__cog_name__, ChallengeCog)
 
 
 class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                    group_description=_T("Battle the Horde or Defeat a God at this channel's table")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.service = ChallengeService(bot.db)  # type: ignore[attr-defined]
+        self.service = ChallengeService(bot.db)
         self.selected: dict[tuple[int, int], int] = {}
         self.timers: dict[int, asyncio.Task[None]] = {}
         self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
-        self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers, self.arm_open_tables)
+        self.turns = keyed_timers_lease(bot, "challenge-turns", self._drop_timers, self.arm_open_tables)
         self.time_scale = 1.0
         self.fixed_seed: int | None = None
         super().__init__()
@@ -137,18 +138,19 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
         self.turns.stop()
+        self._drop_timers()
+
+    def _drop_timers(self) -> None:
+        """Cancel every table's timer (unloading, or another process took the turn lease)."""
         for task in self.timers.values():
             task.cancel()
+        self.timers.clear()
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        return Translate(await self.bot.language_for(interaction))
 
     async def send_error(self, interaction: discord.Interaction, error: ChallengeError) -> None:
-        message = (await self._tr(interaction))(error.key, **error.values)
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        await answer_refusal(interaction, error)  # the one path of every cog's refusals (cogs._errors)
 
     # -- acting ----------------------------------------------------------------------------------------
     async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> None:
@@ -201,15 +203,15 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         elif action == "damage":
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("challenge.ui.damage_title", number=number), tr("hydra.ui.amount"),
-                f"damage {number} ", placeholder="3"))  # type: ignore[arg-type]
+                f"damage {number} ", placeholder="3"))
         elif action == "hit":
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("challenge.ui.hit_title"), tr("hydra.ui.amount"), "hit ",
-                placeholder="3"))  # type: ignore[arg-type]
+                placeholder="3"))
         elif action == "command":
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
-                placeholder="sweep 2 all"))  # type: ignore[arg-type]
+                placeholder="sweep 2 all"))
 
     async def on_pick(self, interaction: discord.Interaction, game_id: int, topic: str, values: list[int]) -> None:
         if topic == "perm":
@@ -346,7 +348,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     async def start(self, interaction: discord.Interaction, deck: app_commands.Choice[str],
                     difficulty: app_commands.Range[int, 1, 4] | None = None,
                     window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
-        language = await self.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = await self.bot.language_for(interaction)
         level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
         try:
             table = await self.service.create(
@@ -364,5 +366,5 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
 
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(ChallengeCog(bot))

@@ -24,7 +24,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.domain.mulligan import Instruction, MulliganError, MulliganStyle, style_for_ruleset
+from bot.client import PodkeeperBot
+from bot.domain.mulligan import Instruction, MulliganStyle, style_for_ruleset
 from bot.domain.mulligan.odds import DEFAULT_KEEP, DEFAULT_PLAYERS, hypergeometric
 from bot.domain.mulligan.practice import Phase, PracticeHand
 from bot.i18n import Translate, t
@@ -32,8 +33,10 @@ from bot.render.fonts import png_bytes
 from bot.render.hand import render_hand
 from bot.render.odds import calculator_text, odds_chart, odds_lines
 from bot.services.decks import DeckService
-from bot.services.mulligan import DeckLibrary, error_text, instruction_text, library_from_registered, odds_for
+from bot.services.mulligan import DeckLibrary, instruction_text, library_from_registered, odds_for
 from bot.text import ECHO, fit
+from cogs._common import cog_of, command_text, rebuilt
+from cogs._errors import RefusingCog, telling_refusals
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +45,7 @@ MAX_SESSIONS = 500
 EMBED_COLOUR = 0x4F96E6
 
 
-def _T(text: str) -> locale_str:
-    """A command text localised through ``app.mulligan.<text>`` (our own namespace of app keys)."""
-    return locale_str(text, key=f"app.mulligan.{text}")
+_T = command_text("mulligan")  # command texts under ``app.mulligan.<text>``
 
 
 def _N(name: str) -> locale_str:
@@ -107,12 +108,14 @@ class PracticeButton(discord.ui.DynamicItem[discord.ui.Button],
         self.session_id, self.action = session_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> PracticeButton:
-        return cls(match["session"], match["action"], item.label or "", item.style)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PracticeButton:
+        button = rebuilt(item, discord.ui.Button)
+        return cls(match["session"], match["action"], button.label or "", button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_practice(interaction, self.session_id, self.action, [])
+        async with telling_refusals(interaction):
+            await _cog(interaction).on_practice(interaction, self.session_id, self.action, [])
 
 
 class PracticeSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -126,38 +129,38 @@ class PracticeSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.session_id, self.action = session_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> PracticeSelect:
-        return cls(match["session"], match["action"], item.options, item.placeholder or "", item.min_values,
-                   item.max_values)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PracticeSelect:
+        select = rebuilt(item, discord.ui.Select)
+        return cls(match["session"], match["action"], select.options, select.placeholder or "", select.min_values,
+                   select.max_values)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         positions = [int(value) for value in self.item.values]
-        await _cog(interaction).on_practice(interaction, self.session_id, self.action, positions)
+        async with telling_refusals(interaction):
+            await _cog(interaction).on_practice(interaction, self.session_id, self.action, positions)
 
 
 def _cog(interaction: discord.Interaction) -> MulliganCog:
-    cog = interaction.client.get_cog(MulliganCog.__cog_name__)  # type: ignore[union-attr]
-    assert isinstance(cog, MulliganCog)
-    return cog
+    return cog_of(interaction, MulliganCog.__cog_name__, MulliganCog)
 
 
 # -- the cog ---------------------------------------------------------------------------------------
 
-class MulliganCog(commands.Cog, name="Mulligan"):
+class MulliganCog(RefusingCog, commands.Cog, name="Mulligan"):
     mulligan = app_commands.Group(name=_N("mulligan"), description=_T("Practice opening hands and see their odds"),
                                   guild_only=True)
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         self.sessions = PracticeSessions()
 
     @property
     def decks(self) -> DeckService:
-        return DeckService(self.bot.db, self.bot.cards)  # type: ignore[attr-defined]
+        return DeckService(self.bot.db, self.bot.cards)
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        return Translate(await self.bot.language_for(interaction))
 
     async def _deck(self, interaction: discord.Interaction, name: str, tr: Translate) -> DeckLibrary | None:
         """The user's registered deck, or None after telling them it is not registered."""
@@ -183,12 +186,8 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         if library is None:
             return
         chosen = MulliganStyle(style) if style else style_for_ruleset(
-            await self.bot.ruleset_for(interaction.guild_id))  # type: ignore[attr-defined]
-        try:
-            hand = PracticeHand.deal(library.library, chosen, seed=seed, player_count=players)
-        except MulliganError as error:
-            await interaction.response.send_message(error_text(error, tr.language), ephemeral=True)
-            return
+            await self.bot.ruleset_for(interaction.guild_id))
+        hand = PracticeHand.deal(library.library, chosen, seed=seed, player_count=players)  # may refuse
         run = PracticeSession(interaction.user.id, deck, hand, seed)
         session_id = self.sessions.add(run)
         await interaction.response.defer(ephemeral=True, thinking=True)  # the hand is drawn in the work pool
@@ -206,18 +205,14 @@ class MulliganCog(commands.Cog, name="Mulligan"):
             await interaction.response.send_message(tr("core.error.not_yours"), ephemeral=True)
             return
         practice = run.practice
-        try:
-            run.told = {
-                "keep": practice.keep,
-                "mull": practice.mulligan,
-                "aside": lambda: practice.set_aside(positions),
-                "bottom": lambda: practice.bottom(positions),
-                "top": lambda: practice.scry(to_bottom=False),
-                "under": lambda: practice.scry(to_bottom=True),
-            }[action]()
-        except MulliganError as error:
-            await interaction.response.send_message(error_text(error, tr.language), ephemeral=True)
-            return
+        run.told = {  # a refused decision (MulliganError) changes nothing and is told by cogs._errors
+            "keep": practice.keep,
+            "mull": practice.mulligan,
+            "aside": lambda: practice.set_aside(positions),
+            "bottom": lambda: practice.bottom(positions),
+            "top": lambda: practice.scry(to_bottom=False),
+            "under": lambda: practice.scry(to_bottom=True),
+        }[action]()
         if practice.finished:
             self.sessions.drop(session_id)
         await interaction.response.defer()  # acknowledged before the hand is drawn (in the work pool)
@@ -242,7 +237,7 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         if footer:
             embed.set_footer(text=" · ".join(footer))
         # Drawn in the work pool from a copy of the hand (the session may change meanwhile).
-        image = await self.bot.workers.run(render_hand, tuple(practice.hand), tr.language,  # type: ignore[attr-defined]
+        image = await self.bot.workers.run(render_hand, tuple(practice.hand), tr.language,
                                            title=title, subtitle=status)
         embed.set_image(url="attachment://hand.png")
         file = discord.File(io.BytesIO(image), filename="hand.png")
@@ -312,13 +307,9 @@ class MulliganCog(commands.Cog, name="Mulligan"):
         library = await self._deck(interaction, deck, tr)
         if library is None:
             return
-        try:
-            figures = odds_for(library, (fewest, most), player_count=players)
-        except MulliganError as error:
-            await interaction.response.send_message(error_text(error, tr.language), ephemeral=True)
-            return
+        figures = odds_for(library, (fewest, most), player_count=players)  # may refuse (MulliganError)
         await interaction.response.defer()
-        chart = await self.bot.workers.run(_chart_png, figures, tr.language)  # type: ignore[attr-defined]
+        chart = await self.bot.workers.run(_chart_png, figures, tr.language)
         embed = discord.Embed(title=tr("mulligan.odds.title", deck=deck), description="\n".join(
             odds_lines(figures, tr.language))[:4000], colour=EMBED_COLOUR)
         if library.unknown:
@@ -346,11 +337,7 @@ class MulliganCog(commands.Cog, name="Mulligan"):
                               copies: app_commands.Range[int, 0, 1000], drawn: app_commands.Range[int, 0, 1000],
                               want: app_commands.Range[int, 0, 1000]) -> None:
         tr = await self._tr(interaction)
-        try:
-            result = hypergeometric(deck_size, copies, drawn, want)
-        except MulliganError as error:
-            await interaction.response.send_message(error_text(error, tr.language), ephemeral=True)
-            return
+        result = hypergeometric(deck_size, copies, drawn, want)  # may refuse (MulliganError)
         await interaction.response.send_message(calculator_text(result, tr.language))
 
 
@@ -360,6 +347,6 @@ def _chart_png(figures: Any, language: str) -> bytes:
     return png_bytes(odds_chart(figures, language))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     bot.add_dynamic_items(PracticeButton, PracticeSelect)
     await bot.add_cog(MulliganCog(bot))

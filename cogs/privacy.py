@@ -19,9 +19,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.leases import JobLease, leases_of
 from bot.services.privacy import PrivacyService
+from cogs._common import cog_of
 
 log = logging.getLogger(__name__)
 PURGE_EVERY_SECONDS = 24 * 3600
@@ -44,16 +46,14 @@ class DeleteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"privacy
         return cls(int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("Privacy")  # type: ignore[union-attr]
-        assert isinstance(cog, PrivacyCog)
-        await cog.delete_confirmed(interaction, self.user_id)
+        await cog_of(interaction, "Privacy", PrivacyCog).delete_confirmed(interaction, self.user_id)
 
 
 class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
                  group_description=_T("Your data in Podkeeper")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.service = PrivacyService(bot.db)  # type: ignore[attr-defined]
+        self.service = PrivacyService(bot.db)
         self._purger: JobLease | None = None
         super().__init__()
 
@@ -70,7 +70,7 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
         """Delete the data of servers left longer than the retention period ago: now, then daily."""
         while True:
             try:
-                purged = await self.service.purge_due(self.bot.config.retention_days)  # type: ignore[attr-defined]
+                purged = await self.service.purge_due(self.bot.config.retention_days)
                 if purged:
                     log.info("deleted the data of servers left long enough ago: %s", purged)
             except Exception:
@@ -89,20 +89,20 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
     async def export(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.service.export(interaction.user.id)
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
         await interaction.followup.send(tr("privacy.export.done"), ephemeral=True,
                                         file=discord.File(io.BytesIO(data), f"podkeeper-{interaction.user.id}.json"))
 
 
     @app_commands.command(name="delete", description=_T("Delete your data from Podkeeper (asks first)"))
     async def delete(self, interaction: discord.Interaction) -> None:
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
         view = discord.ui.View(timeout=None)
         view.add_item(DeleteButton(interaction.user.id, label=tr("privacy.delete.button")))
         await interaction.response.send_message(tr("privacy.delete.confirm"), view=view, ephemeral=True)
 
     async def delete_confirmed(self, interaction: discord.Interaction, user_id: int) -> None:
-        tr = Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        tr = Translate(await self.bot.language_for(interaction))
         if interaction.user.id != user_id:
             await interaction.response.send_message(tr("privacy.delete.not_yours"), ephemeral=True)
             return
@@ -115,5 +115,5 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
         await interaction.followup.send(tr("privacy.delete.done"), ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(PrivacyCog(bot))

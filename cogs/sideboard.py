@@ -1,7 +1,7 @@
 """``/sideboard``: swap cards between your main deck and sideboard before a game (RULES.md D7, T1).
 
 Thin: it finds the caller's game in this channel and hands over to the pod cog's match step
-(``cogs/_pod_match.py``), where the board's Sideboard button leads too. Autocomplete offers the cards of
+(``cogs/pods/match.py``), where the board's Sideboard button leads too. Autocomplete offers the cards of
 the caller's own deck as it will be played: main-deck cards for ``out``, sideboard cards for ``in``.
 ``/sideboard wish`` records, during a game with sideboards, a sideboard card fetched by a "wish" card (D7).
 """
@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.domain.decklist import Section
 from bot.domain.pod import PodError
 from bot.domain.sideboard import MAX_LINE, Swap
@@ -27,7 +28,7 @@ def _T(text: str) -> locale_str:
 
 class SideboardCog(commands.GroupCog, name="Sideboard", group_name="sideboard",
                    group_description=_T("Swap cards between your deck and sideboard before a game")):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -105,5 +106,5 @@ class SideboardCog(commands.GroupCog, name="Sideboard", group_name="sideboard",
         return await self._names(interaction, current, Section.SIDEBOARD)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(SideboardCog(bot))

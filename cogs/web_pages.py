@@ -4,6 +4,11 @@ The commands join the groups of the cogs that own those features (``/pod``, ``/t
 ``/hydra event``) when this cog loads — after them, as cogs load in name order — so those cogs need
 no changes for it. Every answer is private: a link is a secret that opens a page to whoever has it.
 The page server itself is started by the bot (``bot.client``) when ``[web] enabled``.
+
+The owning cogs are reached through their public methods only (``PodsCog.game_here``, the services,
+``cogs._common.is_organiser``). A domain refusal ("no tournament here", "no such event") is raised, not
+caught: these commands are bound to no cog, so it reaches the tree's handler, which tells it like every
+other refusal (``bot.client.on_app_command_error`` → ``cogs._errors.answer_refusal``).
 """
 
 from __future__ import annotations
@@ -13,28 +18,29 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.domain.tournament import TournamentError
+from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.storage.pages import PageLink, PageLinkRepository
+from cogs._common import cog_of, command_text, is_manager, is_organiser
+from cogs.hydra_events import HydraEventsCog
+from cogs.pods import PodsCog
+from cogs.tournaments import TournamentCog
 
 log = logging.getLogger(__name__)
 
 
-def _T(text: str) -> locale_str:
-    """A command text localised through ``app.page.<text>`` (see bot/i18n/messages/web.toml)."""
-    return locale_str(text, key=f"app.page.{text}")
+_T = command_text("page")  # see bot/i18n/messages/web.toml
 
 
 REVOKE_HELP = _T("Make a new link; the old one stops working")
 
 
 class WebPagesCog(commands.Cog, name="WebPages"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.links = PageLinkRepository(bot.db)  # type: ignore[attr-defined]
+        self.links = PageLinkRepository(bot.db)
         self._added: list[tuple[app_commands.Group, str]] = []
 
     # -- joining the other features' groups --------------------------------------------------------
@@ -96,7 +102,7 @@ class WebPagesCog(commands.Cog, name="WebPages"):
     # -- the commands ----------------------------------------------------------------------------------
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        return Translate(await self.bot.language_for(interaction))
 
     async def _say(self, interaction: discord.Interaction, text: str) -> None:
         if interaction.response.is_done():
@@ -108,7 +114,7 @@ class WebPagesCog(commands.Cog, name="WebPages"):
                     text_key: str = "web.link.text") -> None:
         """Answer privately with the resource's link (a new one when revoking, which stops the old)."""
         tr = await self._tr(interaction)
-        server = getattr(self.bot, "pages", None)
+        server = self.bot.pages
         if server is None:
             await self._say(interaction, tr("web.link.disabled"))
             return
@@ -125,36 +131,27 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         await self._say(interaction, text)
 
     async def pod_overlay(self, interaction: discord.Interaction, game: int | None, revoke: bool) -> None:
-        pods: Any = self.bot.get_cog("Pods")
-        loaded = await pods._game_here(interaction, game)  # answers the error itself
+        pods = cog_of(interaction, PodsCog.__cog_name__, PodsCog)
+        loaded = await pods.game_here(interaction, game)  # answers the error itself
         if loaded is None:
             return
-        manager = bool(interaction.permissions and interaction.permissions.manage_guild)
-        if not manager and not loaded.state.is_player(interaction.user.id):
+        if not is_manager(interaction) and not loaded.state.is_player(interaction.user.id):
             await self._say(interaction, (await self._tr(interaction))("web.link.players_only"))
             return
         await self._give(interaction, "pod", loaded.game_id, revoke, "web.link.overlay")
 
     async def tournament_page(self, interaction: discord.Interaction, revoke: bool) -> None:
-        cog: Any = self.bot.get_cog("Tournaments")
-        try:
-            tournament = await cog.service.latest(interaction.guild_id or 0)
-        except TournamentError as error:  # no tournament in this server
-            await cog._refuse(interaction, error)
-            return
-        entrants = {e.user_id for e in await cog.service.entrants(tournament.tournament_id)}
-        if await self._may(interaction, await cog._is_organiser(interaction), interaction.user.id in entrants,
-                           revoke):
+        service = cog_of(interaction, TournamentCog.__cog_name__, TournamentCog).service
+        tournament = await service.latest(interaction.guild_id or 0)  # refuses when there is none
+        entrants = {e.user_id for e in await service.entrants(tournament.tournament_id)}
+        if await self._may(interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke):
             await self._give(interaction, "tournament", tournament.tournament_id, revoke)
 
     async def hydra_event_page(self, interaction: discord.Interaction, event_id: int | None, revoke: bool) -> None:
-        cog: Any = self.bot.get_cog("HydraEvents")
-        event = await cog._event(interaction, event_id)  # answers "no such event" itself
-        if event is None:
-            return
-        entrants = {e.user_id for e in await cog.events.repo.entrants(event.event_id)}
-        if await self._may(interaction, await cog.is_organiser(interaction), interaction.user.id in entrants,
-                           revoke):
+        events = cog_of(interaction, HydraEventsCog.__cog_name__, HydraEventsCog)
+        event = await events.event_for(interaction, event_id)  # refuses when there is none
+        entrants = {e.user_id for e in await events.events.repo.entrants(event.event_id)}
+        if await self._may(interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke):
             await self._give(interaction, "hydra_event", event.event_id, revoke)
 
     async def _may(self, interaction: discord.Interaction, organiser: bool, entrant: bool, revoke: bool) -> bool:
@@ -167,5 +164,5 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         return False
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(WebPagesCog(bot))

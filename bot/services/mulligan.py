@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from bot.cards.model import Card
 from bot.domain.decklist import Section, parse_decklist
@@ -26,8 +27,9 @@ def style_name(style: MulliganStyle | str, language: str) -> str:
     return t(f"mulligan.style.{MulliganStyle(style).value}", language)
 
 
-def status_line(table: TableMulligan, names: Mapping[Hashable, str], language: str) -> str:
-    """"Alice kept 6 · Bob deciding (7 in hand) · Carol waiting (6 in hand)", in seat order."""
+def status_line(table: TableMulligan, names: Mapping[Any, str], language: str) -> str:
+    """"Alice kept 6 · Bob deciding (7 in hand) · Carol waiting (6 in hand)", in seat order. ``names`` is keyed
+    by whatever identifies the table's players (user ids at a pod, seat names in practice)."""
     parts = []
     for seat in table.status():
         name = names.get(seat.player, str(seat.player))

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
 from bot.i18n import Translate
 from bot.render.deck_text import escape
 from cogs._common import is_manager
-from cogs.decks.panels import PagedReply, PendingOverwrite
-
-if TYPE_CHECKING:
-    from cogs.decks.cog import DeckCog
+from cogs.decks.panels import DeckPanels, PagedReply, PendingOverwrite
 
 
-class DeckButtons:
-    """Mixed into ``DeckCog``."""
+class DeckButtons(DeckPanels):
+    """The cog's layer that answers the ``/deck`` buttons (see ``cogs.decks.base`` for the layers)."""
 
-    async def confirm(self: DeckCog, interaction: discord.Interaction, action: str, who: int, target: str) -> None:
+    async def confirm(self, interaction: discord.Interaction, action: str, who: int, target: str) -> None:
         tr = await self._tr(interaction)
         if interaction.user.id != who:
             await self._error(interaction, tr("core.error.not_yours"))
@@ -34,7 +29,7 @@ class DeckButtons:
                 return
             await self._overwrite(interaction, tr, target, pending)
 
-    async def _overwrite(self: DeckCog, interaction: discord.Interaction, tr: Translate, token: str,
+    async def _overwrite(self, interaction: discord.Interaction, tr: Translate, token: str,
                          pending: PendingOverwrite) -> None:
         """The confirmed overwrite: acknowledged first (the button's message says so), then checked in the
         pool like any registration (a heavy job: when refused, the button stays usable; a failed check
@@ -53,7 +48,7 @@ class DeckButtons:
             await self._send_verdict(interaction, tr, result.check, ephemeral=True,
                                      title=tr("deck.register.replaced", name=escape(result.record.name)))
 
-    async def _confirm_delete(self: DeckCog, interaction: discord.Interaction, tr: Translate, deck_id: int) -> None:
+    async def _confirm_delete(self, interaction: discord.Interaction, tr: Translate, deck_id: int) -> None:
         record = await self.service.repository.get_by_id(deck_id)
         if record is None or record.guild_id != interaction.guild_id:
             await interaction.response.edit_message(content=tr("core.error.expired"), view=None)
@@ -65,7 +60,7 @@ class DeckButtons:
         await self.service.delete(record.guild_id, record.user_id, record.name)
         await interaction.response.edit_message(content=tr("deck.delete.done", name=escape(record.name)), view=None)
 
-    async def turn_page(self: DeckCog, interaction: discord.Interaction, token: str, page: int) -> None:
+    async def turn_page(self, interaction: discord.Interaction, token: str, page: int) -> None:
         tr = await self._tr(interaction)
         pages = self.kept.get(token)
         if not isinstance(pages, PagedReply):

@@ -7,9 +7,7 @@ import asyncio
 import io
 import logging
 import re
-import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
@@ -17,25 +15,22 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands, tasks
 
-from bot.cards.model import card_name_language
 from bot.client import PodkeeperBot
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
-from bot.domain.errors import DomainError
 from bot.i18n import Translate
 from bot.leases import leases_of
 from bot.render.deck import refusal_message
 from bot.render.deck_text import change_line, escape, paginate, unflatten
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckService, export_text
-from bot.workers import JobTimeout, WorkPool
-from cogs._common import command_text, is_manager
+from cogs._common import card_choices, command_text, is_manager
 from cogs._errors import RefusingCog
 from cogs.decks.buttons import DeckButtons
 from cogs.decks.components import ConfirmButton, PageButton
 from cogs.decks.modals import DeckListModal
 from cogs.decks.notices import send_change_notices
-from cogs.decks.panels import STATUS_MARK, DeckPanels, PagedReply, PendingOverwrite
+from cogs.decks.panels import STATUS_MARK, PagedReply, PendingOverwrite
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -43,7 +38,6 @@ T = TypeVar("T")
 ATTACHMENT_TYPES = (".txt", ".dek", ".cod", ".dck", ".csv")
 DECKS_PER_PAGE = 20
 CARD_DATA_CHECK_MINUTES = 5
-KEPT_RESULTS = 500          # page sets and pending overwrites kept in memory
 
 _T = command_text("deck")
 
@@ -51,7 +45,7 @@ RULESET_CHOICES = [app_commands.Choice(name=locale_str(name, key=f"app.deck.rule
                    for name in RULESETS]
 
 
-class DeckCog(RefusingCog, DeckButtons, DeckPanels, commands.Cog, name="Decks"):
+class DeckCog(RefusingCog, DeckButtons, commands.Cog, name="Decks"):
     deck = app_commands.Group(name=_T("deck"), description=_T("Check and register Commander decks"), guild_only=True)
 
     def __init__(self, bot: PodkeeperBot) -> None:
@@ -104,16 +98,6 @@ class DeckCog(RefusingCog, DeckButtons, DeckPanels, commands.Cog, name="Decks"):
     @commands.Cog.listener()
     async def on_card_data_changed(self, *_: Any) -> None:
         await self.refresh_card_version()
-
-    async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))
-
-    def _keep(self, value: PagedReply | PendingOverwrite) -> str:
-        token = secrets.token_hex(8)
-        self.kept[token] = value
-        while len(self.kept) > KEPT_RESULTS:
-            self.kept.popitem(last=False)
-        return token
 
     # -- reading the input ----------------------------------------------------------------------------
 
@@ -212,34 +196,6 @@ class DeckCog(RefusingCog, DeckButtons, DeckPanels, commands.Cog, name="Decks"):
             result = await self._checked(interaction, tr, self.service.check(data, rules, filename, commanders))
             if result is not None:
                 await self._send_verdict(interaction, tr, result, title=tr("deck.check.title"), ephemeral=True)
-
-    @property
-    def workers(self) -> WorkPool:
-        return self.bot.workers
-
-    async def _may_start_heavy(self, interaction: discord.Interaction, tr: Translate) -> bool:
-        """False (after saying so: refused, not queued) when this user's heavy-job slots are all taken."""
-        if self.workers.heavy_jobs(interaction.user.id) < self.workers.per_user:
-            return True
-        await self._error(interaction, tr("deck.busy", limit=self.workers.per_user))
-        return False
-
-    async def _checked(self, interaction: discord.Interaction, tr: Translate, job: Awaitable[T]) -> T | None:
-        """The result of a check or registration, or None after telling the user why there is none:
-        the list was refused, or the check failed or timed out (then nothing was
-        saved, and the user is told so: a deck is never stored as if it had been checked)."""
-        try:
-            return await job
-        except DecklistRefused as refusal:
-            await self._error(interaction, refusal_message(refusal, tr.language))
-        except DomainError:  # a bad name: told by the one error path (cogs._errors)
-            raise
-        except JobTimeout:
-            await self._error(interaction, tr("deck.error.check_timeout"))
-        except Exception:
-            log.exception("deck check failed")
-            await self._error(interaction, tr("deck.error.check_failed"))
-        return None
 
     async def _register(self, interaction: discord.Interaction, tr: Translate, name: str, data: bytes | str,
                         filename: str | None, commanders: tuple[str, ...], ruleset: str,
@@ -351,7 +307,5 @@ class DeckCog(RefusingCog, DeckButtons, DeckPanels, commands.Cog, name="Decks"):
     @register.autocomplete("commander")
     async def card_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        language = card_name_language(await self.bot.language_for(interaction), interaction.locale)
-        pairs = self.bot.cards.choices(current, language, 25)
-        return [app_commands.Choice(name=shown, value=card_id) for shown, card_id in pairs]
+        return await card_choices(interaction, current)
 

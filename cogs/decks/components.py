@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs._common import cog_of
+from cogs._common import cog_of, rebuilt
 from cogs._errors import telling_refusals
 
-
-def _cog(interaction: discord.Interaction):  # noqa: ANN202 - the cog imports this module
+if TYPE_CHECKING:
     from cogs.decks.cog import DeckCog
+
+
+def _cog(interaction: discord.Interaction) -> DeckCog:
+    from cogs.decks.cog import DeckCog  # the cog imports this module
 
     return cog_of(interaction, DeckCog.__cog_name__, DeckCog)
 
@@ -26,9 +30,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"deck:page
         self.token, self.page = token, page
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> PageButton:
-        return cls(match["token"], int(match["page"]), label=item.label or "")
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PageButton:
+        return cls(match["token"], int(match["page"]), label=rebuilt(item, discord.ui.Button).label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):
@@ -45,9 +49,10 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button],
         self.action, self.who, self.target = action, who, target
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> ConfirmButton:
-        return cls(match["action"], int(match["who"]), match["target"], label=item.label or "", style=item.style)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmButton:
+        button = rebuilt(item, discord.ui.Button)
+        return cls(match["action"], int(match["who"]), match["target"], label=button.label or "", style=button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):

@@ -20,7 +20,7 @@ class DeckListModal(discord.ui.Modal):
     def __init__(self, cog: DeckCog, tr: Translate, action: str, **context: Any) -> None:
         super().__init__(title=tr("deck.modal.title")[:45], custom_id="deck:modal")
         self.cog, self.action, self.context = cog, action, context
-        self.text = discord.ui.TextInput(label=tr("deck.modal.label")[:45], style=discord.TextStyle.paragraph,
+        self.text: discord.ui.TextInput[DeckListModal] = discord.ui.TextInput(label=tr("deck.modal.label")[:45], style=discord.TextStyle.paragraph,
                                          placeholder=tr("deck.modal.placeholder")[:100], max_length=MODAL_MAX,
                                          custom_id="deck:modal:list")
         self.add_item(self.text)

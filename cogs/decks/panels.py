@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -14,10 +14,8 @@ from bot.i18n import Translate
 from bot.render.deck import colour_names, verdict_headline
 from bot.render.deck_text import escape, printed_names, verdict_parts
 from bot.services.decks import DeckCheck
+from cogs.decks.base import DeckBase
 from cogs.decks.components import PageButton
-
-if TYPE_CHECKING:
-    from cogs.decks.cog import DeckCog
 
 STATUS_COLOUR = {"legal": discord.Colour.green(), "illegal": discord.Colour.red(),
                  "unverifiable": discord.Colour.orange()}
@@ -47,22 +45,10 @@ class PendingOverwrite:
     ruleset: str
 
 
-class DeckPanels:
-    """Mixed into ``DeckCog``: sending and drawing paged replies."""
+class DeckPanels(DeckBase):
+    """The cog's layer that sends and draws paged replies (see ``cogs.decks.base`` for the layers)."""
 
-    async def _error(self: DeckCog, interaction: discord.Interaction, message: str) -> None:
-        await self._reply(interaction, content=message, ephemeral=True)
-
-    @staticmethod
-    async def _reply(interaction: discord.Interaction, **kwargs: Any) -> None:
-        """The response, or a followup once the interaction was deferred."""
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
-
-
-    async def _send_paged(self: DeckCog, interaction: discord.Interaction, tr: Translate, pages: PagedReply, *,
+    async def _send_paged(self, interaction: discord.Interaction, tr: Translate, pages: PagedReply, *,
                           ephemeral: bool, **extra: Any) -> None:
         """Page 1 of ``pages``, with Previous/Next when there is more than one page."""
         token = self._keep(pages)
@@ -73,17 +59,17 @@ class DeckPanels:
         await self._reply(interaction, **kwargs)
 
 
-    def _name_for(self: DeckCog, language: str) -> Callable[[str], str]:
+    def _name_for(self, language: str) -> Callable[[str], str]:
         return printed_names(self.bot.cards, language)
 
-    async def _send_verdict(self: DeckCog, interaction: discord.Interaction, tr: Translate, result: DeckCheck, *,
+    async def _send_verdict(self, interaction: discord.Interaction, tr: Translate, result: DeckCheck, *,
                             title: str, ephemeral: bool) -> None:
         pages_text, image = await self.workers.run(verdict_parts, result, tr.language, self.bot.cards)
         pages = PagedReply(interaction.user.id, title, pages_text, self._verdict_embed, result)
         await self._send_paged(interaction, tr, pages, ephemeral=ephemeral,
                                file=discord.File(io.BytesIO(image), filename="deck.png"))
 
-    def _verdict_embed(self: DeckCog, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
+    def _verdict_embed(self, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
         assert pages.check is not None
         verdict, summary = pages.check.verdict, pages.check.summary
         name_for = self._name_for(tr.language)
@@ -100,12 +86,12 @@ class DeckPanels:
         _page_footer(embed, tr, pages, page)
         return embed
 
-    def _list_embed(self: DeckCog, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
+    def _list_embed(self, tr: Translate, pages: PagedReply, page: int) -> discord.Embed:
         embed = discord.Embed(title=pages.title, description=pages.pages[page], colour=discord.Colour.blurple())
         _page_footer(embed, tr, pages, page)
         return embed
 
-    def _page_view(self: DeckCog, tr: Translate, token: str, pages: PagedReply, page: int) -> discord.ui.View:
+    def _page_view(self, tr: Translate, token: str, pages: PagedReply, page: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         view.add_item(PageButton(token, max(page - 1, 0), label=tr("core.previous"), disabled=page == 0))
         view.add_item(PageButton(token, min(page + 1, len(pages.pages) - 1), label=tr("core.next"),

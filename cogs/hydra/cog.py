@@ -3,7 +3,6 @@ table's messages are mixed in from ``play`` and ``panels``."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import discord
@@ -11,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
+from bot.clock import clock_of
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
-from bot.i18n import Translate
 from bot.leases import keyed_timers_lease
 from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
@@ -22,28 +21,25 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
 from cogs._common import command_text
 from cogs._errors import RefusingCog
+from cogs._timers import Timers
 from cogs.hydra.components import HeadSelect, HydraButton, MoreSelect
-from cogs.hydra.panels import HydraPanels
 from cogs.hydra.play import HydraPlay
 
 _T = command_text("hydra")
 
 
-class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hydra", group_name="hydra",
+class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_name="hydra",
                group_description=_T("Face the Hydra: the bot plays the Hydra challenge deck")):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         self.service = HydraService(bot.db, notify=bot.dispatch)
-        # (table, person) -> the head the buttons act on, by its serial: positions shift when a head
-        # leaves, so a pick made before another player's action still means the same head
-        self.selected: dict[tuple[int, int], int] = {}
-        self.timers: dict[int, asyncio.Task[None]] = {}
-        self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
+        self.selected = {}
+        self.timers = Timers(clock_of(bot), "hydra")
+        self.armed_at = {}
         # Turn timers run in the one process holding this lease (bot.leases); the others poke it.
-        self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers, self.arm_open_tables)
-        self.reports: dict[int, int] = {}  # table -> its players'-turn report message with answer buttons
-        self.time_scale = 1.0  # tests shrink every timer
-        self.fixed_seed: int | None = None  # tests (and replays of a reported game) fix the shuffle
+        self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers.cancel_all, self.arm_open_tables)
+        self.reports = {}
+        self.fixed_seed = None
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -55,8 +51,7 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
         timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
-            timer = self.timers.get(table.game_id)
-            if not taking_over and timer is not None and not timer.done() \
+            if not taking_over and self.timers.pending(table.game_id) \
                     and self.armed_at.get(table.game_id) == len(table.actions):
                 continue
             self.arm(table)
@@ -78,26 +73,7 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         self.turns.stop()
-        for task in self.timers.values():
-            task.cancel()
-
-    # -- helpers ---------------------------------------------------------------------------------------
-    async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))
-
-    async def table_language(self, guild_id: int | None) -> str:
-        """Everyone at a table reads the same messages: the server's language, else the default."""
-        if guild_id and self.bot.guild_settings is not None:
-            chosen = (await self.bot.guild_settings.get(guild_id)).locale
-            if chosen:
-                return chosen
-        return self.bot.config.default_locale
-
-    async def _channel(self, channel_id: int | None) -> Any:
-        """A table's channel (a table has one once its lobby was posted)."""
-        assert channel_id is not None, "the table's lobby was never posted"
-        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-
+        self.timers.cancel_all()
 
     # -- slash commands --------------------------------------------------------------------------------
     @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))
@@ -112,15 +88,15 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         tr = await self._tr(interaction)
         language = await self.table_language(interaction.guild_id)
         channel = interaction.channel
-        settings = await self.bot.guild_settings.get(interaction.guild_id)
-        use_thread = settings.pod_threads and isinstance(channel, discord.TextChannel)
+        settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
+        parent = channel if settings.pod_threads and isinstance(channel, discord.TextChannel) else None
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
             name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
             idle_minutes=idle, seed=self.fixed_seed, all_windows=windows)
         embed, view = self.lobby_payload(table)
-        if use_thread:
-            thread = await channel.create_thread(  # type: ignore[union-attr]
+        if parent is not None:
+            thread = await parent.create_thread(
                 name=tr("hydra.ui.thread_name", game=table.game_id)[:100], type=discord.ChannelType.public_thread)
             message = await thread.send(embed=embed, view=view)
             await interaction.response.send_message(tr("hydra.ui.opened_in_thread", thread=thread.mention))
@@ -164,7 +140,8 @@ class HydraCog(RefusingCog, HydraPlay, HydraPanels, commands.GroupCog, name="Hyd
         table = await self.service.resume(table.game_id, interaction.user.id)
         await interaction.response.defer(thinking=True)  # the board image is made in the work pool
         embed, file, view = await self.board_payload(table)
-        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)  # type: ignore[arg-type]
+        parts: dict[str, Any] = {name: part for name, part in (("file", file), ("view", view)) if part is not None}
+        message = await interaction.followup.send(embed=embed, wait=True, **parts)
         await self.service.set_messages(table.game_id, message_id=message.id)
         self.arm(await self.service.load(table.game_id))
 

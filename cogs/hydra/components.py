@@ -4,11 +4,11 @@ table, so they keep working after a restart)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs._common import cog_of
+from cogs._common import cog_of, rebuilt
 from cogs._errors import telling_refusals
 
 if TYPE_CHECKING:
@@ -33,10 +33,11 @@ class HydraButton(discord.ui.DynamicItem[discord.ui.Button],
         self.game_id, self.action, self.arg, self.arg2 = game_id, action, arg, arg2
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> HydraButton:
-        return cls(int(match["game"]), match["action"], match["arg"], match["arg2"], label=item.label or "",
-                   style=item.style, row=item.row)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HydraButton:
+        button = rebuilt(item, discord.ui.Button)
+        return cls(int(match["game"]), match["action"], match["arg"], match["arg2"], label=button.label or "",
+                   style=button.style, row=button.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):
@@ -59,10 +60,11 @@ class HeadSelect(discord.ui.DynamicItem[discord.ui.Select],
         self.game_id, self.kind, self.topic = game_id, kind, topic
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> HeadSelect:
-        return cls(int(match["game"]), match["kind"], match["topic"], list(item.options), low=item.min_values,
-                   high=item.max_values, placeholder=item.placeholder or "", row=item.row)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> HeadSelect:
+        select = rebuilt(item, discord.ui.Select)
+        return cls(int(match["game"]), match["kind"], match["topic"], list(select.options), low=select.min_values,
+                   high=select.max_values, placeholder=select.placeholder or "", row=select.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = [int(v) for v in self.item.values]
@@ -81,9 +83,10 @@ class MoreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"hydra-mor
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: re.Match[str]) -> MoreSelect:
-        return cls(int(match["game"]), list(item.options), placeholder=item.placeholder or "", row=item.row)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MoreSelect:
+        select = rebuilt(item, discord.ui.Select)
+        return cls(int(match["game"]), list(select.options), placeholder=select.placeholder or "", row=select.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):

@@ -19,7 +19,7 @@ class LineModal(discord.ui.Modal):
                  placeholder: str = "", default: str = "") -> None:
         super().__init__(title=title[:45])
         self.cog, self.game_id, self.prefix = cog, game_id, prefix
-        self.text = discord.ui.TextInput(label=label[:45], placeholder=placeholder[:100] or None,
+        self.text: discord.ui.TextInput[LineModal] = discord.ui.TextInput(label=label[:45], placeholder=placeholder[:100] or None,
                                          default=default or None, max_length=200, custom_id="text")
         self.add_item(self.text)
 

@@ -4,7 +4,6 @@ Hydra turn and the players' reports, each edited as the game goes."""
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -15,19 +14,17 @@ from bot.render.hydra import board_image, board_text, hero_reminders
 from bot.render.hydra_turns import report_content, turn_content, turn_starts
 from bot.services.hydra import HydraTable
 from bot.storage.hydra import FINISHED, IDLE
+from cogs.hydra.base import HydraBase
 from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS, HeadSelect, HydraButton, MoreSelect
-
-if TYPE_CHECKING:
-    from cogs.hydra.cog import HydraCog
 
 _OPTION_LABELS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
 _OPTION_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
 
 
-class HydraPanels:
-    """Mixed into ``HydraCog``: the messages of a table."""
+class HydraPanels(HydraBase):
+    """The cog's layer that posts and edits a table's messages (see ``cogs.hydra.base`` for the layers)."""
 
-    def lobby_payload(self: HydraCog, table: HydraTable) -> tuple[discord.Embed, discord.ui.View]:
+    def lobby_payload(self, table: HydraTable) -> tuple[discord.Embed, discord.ui.View]:
         tr = Translate(table.row.language)
         embed = discord.Embed(title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
                               description=tr("hydra.ui.lobby_help"), colour=discord.Colour.dark_green())
@@ -41,7 +38,7 @@ class HydraPanels:
                                   style=discord.ButtonStyle.success))
         return embed, view
 
-    async def board_payload(self: HydraCog, table: HydraTable
+    async def board_payload(self, table: HydraTable
                             ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
         if table.game is None:
             embed, view = self.lobby_payload(table)
@@ -62,12 +59,12 @@ class HydraPanels:
         # Drawn here from the live game (a few ms, and the game must not change under the brush), then
         # PNG-encoded in the work pool (the costly part: ~15 ms of zlib, which releases the GIL).
         image = board_image(game, language)
-        view = None if table.row.status in (FINISHED, IDLE) or game.over else self.board_view(table)
+        controls = None if table.row.status in (FINISHED, IDLE) or game.over else self.board_view(table)
         file = discord.File(io.BytesIO(await self.bot.workers.run(png_bytes, image)),
                             filename=filename)
-        return embed, file, view
+        return embed, file, controls
 
-    def _status_line(self: HydraCog, table: HydraTable) -> str:
+    def _status_line(self, table: HydraTable) -> str:
         game, tr = table.game, Translate(table.row.language)
         assert game is not None
         if game.over:
@@ -78,7 +75,7 @@ class HydraPanels:
             return tr("hydra.ui.hydra_waiting")
         return tr("hydra.ui.your_turn")
 
-    def board_view(self: HydraCog, table: HydraTable) -> discord.ui.View:
+    def board_view(self, table: HydraTable) -> discord.ui.View:
         game, tr, gid = table.game, Translate(table.row.language), table.game_id
         assert game is not None
         view = discord.ui.View(timeout=None)
@@ -106,7 +103,7 @@ class HydraPanels:
                 for h in game.battlefield]
 
 
-    def turn_view(self: HydraCog, table: HydraTable) -> discord.ui.View | None:
+    def turn_view(self, table: HydraTable) -> discord.ui.View | None:
         game, tr, gid = table.game, Translate(table.row.language), table.game_id
         if game is None or game.pending is None or table.row.status != "playing":
             return None
@@ -134,7 +131,7 @@ class HydraPanels:
         return view
 
 
-    async def post_players_report(self: HydraCog, table: HydraTable, events: list[Event]) -> None:
+    async def post_players_report(self, table: HydraTable, events: list[Event]) -> None:
         """One message per players' action that made heads leave (or asked a question): the
         previous report's buttons are removed, so only the current question can be answered."""
         channel = await self._channel(table.row.channel_id)
@@ -146,14 +143,14 @@ class HydraPanels:
         if view is not None:
             self.reports[table.game_id] = message.id
 
-    async def post_turn_message(self: HydraCog, table: HydraTable, start: int) -> None:
+    async def post_turn_message(self, table: HydraTable, start: int) -> None:
         channel = await self._channel(table.row.channel_id)
         view = self.turn_view(table) if start == turn_starts(table.game)[-1] else None
         message = await channel.send(turn_content(table, start), **({"view": view} if view else {}))
         await self.service.set_messages(table.game_id, turn_message_id=message.id)
         table.row = (await self.service.load(table.game_id)).row
 
-    async def refresh_turn_message(self: HydraCog, table: HydraTable, start: int) -> None:
+    async def refresh_turn_message(self, table: HydraTable, start: int) -> None:
         if table.row.turn_message_id is None or table.game is None:
             return
         channel = await self._channel(table.row.channel_id)
@@ -161,7 +158,7 @@ class HydraPanels:
         await channel.get_partial_message(table.row.turn_message_id).edit(
             content=turn_content(table, start), view=self.turn_view(table) if latest else None)
 
-    async def refresh_board(self: HydraCog, table: HydraTable) -> None:
+    async def refresh_board(self, table: HydraTable) -> None:
         if table.row.message_id is None or table.row.channel_id is None:
             return
         channel = await self._channel(table.row.channel_id)
@@ -169,7 +166,7 @@ class HydraPanels:
         await channel.get_partial_message(table.row.message_id).edit(
             embed=embed, attachments=[file] if file else [], view=view)
 
-    async def announce_end(self: HydraCog, table: HydraTable) -> None:
+    async def announce_end(self, table: HydraTable) -> None:
         channel = await self._channel(table.row.channel_id)
         mentions = " ".join(f"<@{seat.user_id}>" for seat in table.seats)
         key = "hydra.ui.won" if table.game and table.game.outcome == "won" else "hydra.ui.lost"

@@ -3,9 +3,7 @@ the table's timers (a question's default, the idle pause)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -17,9 +15,7 @@ from bot.services.hydra import ActResult, HydraTable
 from bot.storage.hydra import FINISHED, IDLE, LOBBY
 from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS
 from cogs.hydra.modals import LineModal
-
-if TYPE_CHECKING:
-    from cogs.hydra.cog import HydraCog
+from cogs.hydra.panels import HydraPanels
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +26,11 @@ _EXPLAINED = frozenset(("hydra.log.leaves_dies", "hydra.log.leaves_destroyed", "
                         "hydra.log.reward", "hydra.log.trigger_countered"))
 
 
-class HydraPlay:
-    """Mixed into ``HydraCog``. A refusal (``HydraError``) is raised, not caught: the one error path
+class HydraPlay(HydraPanels):
+    """The cog's layer for playing (see ``cogs.hydra.base`` for the layers). A refusal (``HydraError``) is raised, not caught: the one error path
     (``cogs._errors``) tells the member privately."""
 
-    async def act(self: HydraCog, interaction: discord.Interaction, game_id: int, line: str) -> ActResult:
+    async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> ActResult:
         """Apply one action for the person interacting, then update the table's messages.
 
         A button or modal is acknowledged first (the action waits for the table's lock and the
@@ -48,7 +44,7 @@ class HydraPlay:
         await self.after(result)
         return result
 
-    async def after(self: HydraCog, result: ActResult) -> None:
+    async def after(self, result: ActResult) -> None:
         """Messages follow the committed state: a new message for each Hydra turn that began (an
         extra turn too), edits otherwise; then the timers for the next question or for idleness."""
         table = result.table
@@ -74,7 +70,7 @@ class HydraPlay:
             log.exception("could not update the messages of Hydra table %s", table.game_id)
         self.arm(table)
 
-    async def on_button(self: HydraCog, interaction: discord.Interaction, game_id: int, action: str, arg: str | None,
+    async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None,
                         arg2: str | None) -> None:
         tr = await self._tr(interaction)
         table = await self.service.load(game_id)
@@ -116,7 +112,7 @@ class HydraPlay:
             await interaction.response.defer()
             await self.after(result)
 
-    async def on_more(self: HydraCog, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+    async def on_more(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         if verb not in MORE_ACTIONS:
             return
         start, placeholder = MORE_ACTIONS[verb]
@@ -129,7 +125,7 @@ class HydraPlay:
             self, game_id, tr(f"hydra.ui.more.{verb}"), tr("hydra.ui.more_details"), f"{verb} ",
             placeholder=placeholder, default=start.format(head=head)))
 
-    def _head(self: HydraCog, table: HydraTable, user_id: int) -> int:
+    def _head(self, table: HydraTable, user_id: int) -> int:
         """The position (HEAD number) of the head this person picked — the same head even if others
         left meanwhile; the first head when nothing was picked."""
         serial = self.selected.get((table.game_id, user_id))
@@ -141,7 +137,7 @@ class HydraPlay:
             raise HydraError("hydra.error.head_gone")
         return position
 
-    async def on_heads(self: HydraCog, interaction: discord.Interaction, game_id: int, kind: str, topic: str | None,
+    async def on_heads(self, interaction: discord.Interaction, game_id: int, kind: str, topic: str | None,
                        values: list[int]) -> None:
         if kind == "head":
             table = await self.service.load(game_id)
@@ -161,7 +157,7 @@ class HydraPlay:
         game = table.game
         return game is not None and game.pending is not None and game.pending.topic == topic
 
-    async def _answer(self: HydraCog, interaction: discord.Interaction, table: HydraTable, topic: str, which: str) -> None:
+    async def _answer(self, interaction: discord.Interaction, table: HydraTable, topic: str, which: str) -> None:
         if not self._is_current(table, topic):
             raise HydraError("hydra.error.stale")
         decision = table.game.pending if table.game is not None else None
@@ -174,13 +170,13 @@ class HydraPlay:
             answer = decision.options[int(which)]
         await self.act(interaction, table.game_id, f"choose {answer}")
 
-    async def _undo(self: HydraCog, interaction: discord.Interaction, game_id: int) -> None:
+    async def _undo(self, interaction: discord.Interaction, game_id: int) -> None:
         table = await self.service.undo(game_id, interaction.user.id)
         await interaction.response.defer()
         await self.refresh_board(table)
         self.arm(table)
 
-    async def _lobby_button(self: HydraCog, interaction: discord.Interaction, table: HydraTable, action: str) -> None:
+    async def _lobby_button(self, interaction: discord.Interaction, table: HydraTable, action: str) -> None:
         user = interaction.user
         if action == "join":
             table = await self.service.join(table.game_id, user.id, user.display_name)
@@ -193,29 +189,28 @@ class HydraPlay:
         self.arm(table)
 
     # -- timers ----------------------------------------------------------------------------------------
-    def arm(self: HydraCog, table: HydraTable) -> None:
-        """One timer per table: the pending question's default, or the idle pause."""
-        old = self.timers.pop(table.game_id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
+    def arm(self, table: HydraTable) -> None:
+        """One timer per table (``cogs._timers``, on the bot's clock): the pending question's default, or
+        the idle pause."""
         game = table.game
         if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over or not self.turns.runs_here():
+            self.timers.cancel(table.game_id)
             return
-        self.armed_at[table.game_id] = len(table.actions)
+        actions = len(table.actions)
+        self.armed_at[table.game_id] = actions
         if game.pending is not None:
             if table.row.window_seconds <= 0:
+                self.timers.cancel(table.game_id)
                 return  # this table waits for the players' answers
             factor = 1 if game.pending.topic in WINDOW_TOPICS else CHOICE_WAIT_FACTOR
-            delay = table.row.window_seconds * factor * self.time_scale
-            self.timers[table.game_id] = asyncio.create_task(self._default_later(
-                table.game_id, game.pending.topic, len(table.actions), delay))
+            topic = game.pending.topic
+            self.timers.after(table.game_id, table.row.window_seconds * factor,
+                              lambda: self._default_later(table.game_id, topic, actions))
         else:
-            delay = table.row.idle_minutes * 60 * self.time_scale
-            self.timers[table.game_id] = asyncio.create_task(self._idle_later(table.game_id, len(table.actions),
-                                                                              delay))
+            self.timers.after(table.game_id, table.row.idle_minutes * 60,
+                              lambda: self._idle_later(table.game_id, actions))
 
-    async def _default_later(self: HydraCog, game_id: int, topic: str, actions_before: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _default_later(self, game_id: int, topic: str, actions_before: int) -> None:
         try:
             result = await self.service.answer_default(game_id, topic, actions_before)
         except HydraError:
@@ -223,8 +218,7 @@ class HydraPlay:
         if result is not None:
             await self.after(result)
 
-    async def _idle_later(self: HydraCog, game_id: int, actions: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _idle_later(self, game_id: int, actions: int) -> None:
         table = await self.service.load(game_id)
         if len(table.actions) != actions:
             return

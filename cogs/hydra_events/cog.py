@@ -3,31 +3,29 @@ create / join / leave, the organiser's confirmations; the rest is mixed in from 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
-from bot.clock import Clock, clock_of
+from bot.clock import clock_of
 from bot.domain.hydra_events import EVENT_DECKS, EventError
 from bot.i18n import EventTranslate, Translate
 from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
-from cogs._common import is_manager
-from cogs._errors import RefusingCog, answer_refusal
+from cogs._errors import RefusingCog
+from cogs._timers import Timers
+from cogs._updater import BoardUpdater
+from cogs.hydra import HydraCog
 from cogs.hydra_events.commands import ChallengeEventCommands, HydraEventCommands
 from cogs.hydra_events.components import EventButton
-from cogs.hydra_events.panels import EventPanels, shown
+from cogs.hydra_events.panels import shown
 from cogs.hydra_events.running import EventRunning
-from cogs.pods import BoardUpdater
 
 log = logging.getLogger(__name__)
 
@@ -36,55 +34,42 @@ ANNOUNCE_COALESCE_SECONDS = 1.0  # a rush on the Join button becomes one edit of
 SCHEDULED_EVENT_HOURS = 3  # Discord wants an end time for events outside a voice channel
 
 
-class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name="HydraEvents"):
+class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         self.commands = HydraEventCommands(self)
         self.deck_commands = ChallengeEventCommands(self)
-        self.parent_group: app_commands.Group | None = None
-        self.challenge_group: app_commands.Group | None = None
-        self.service: HydraEventService | None = None
+        self.parent_group = None
+        self.challenge_group = None
+        self.service = None
         self.leaderboard_seconds = LEADERBOARD_SECONDS
-        self.timers: dict[tuple[str, int, int], asyncio.Task[None]] = {}
-        self.shown: dict[int, Any] = {}  # event -> the leaderboard content last sent (edit only on change)
-        self.announcements = BoardUpdater(SimpleNamespace(refresh_board=self.refresh_announcement),  # type: ignore[arg-type]
-                                          delay=ANNOUNCE_COALESCE_SECONDS)
-        self._resumed = False
         # Start timers, grace drops and leaderboards run in the one process holding this lease
-        # (bot.leases); it is taken at ready, as resuming events talks to Discord.
+        # (bot.leases); it is taken at ready, as resuming events talks to Discord. Elsewhere a timer
+        # is not armed: the holder arms it from the database when poked.
         self.schedule = leases_of(bot).lease("hydra-events", self.rearm, self._drop_timers)
+        self.timers = Timers(clock_of(bot), "hydra-event", runs_here=self.schedule.runs_here)
+        self.shown = {}
+        self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
+                                          what="event announcement")
+        self._resumed = False
         super().__init__()
-
-    # -- loading ------------------------------------------------------------------------------------
-    @property
-    def clock(self) -> Clock:
-        """The bot's clock: event starts, grace periods and leaderboard ticks wait on it."""
-        return clock_of(self.bot)
-
-    @property
-    def hydra(self) -> Any:
-        """The Hydra cog: it owns the tables' service (shared cache and locks), board and timers."""
-        return self.bot.get_cog("Hydra")
-
-    @property
-    def challenge(self) -> Any:
-        """The Challenge cog: it owns the Horde's and the God's tables (service, board and timers)."""
-        return self.bot.get_cog("Challenge")
 
     async def cog_load(self) -> None:
         """Join the Hydra cog's ``/hydra`` group as ``/hydra event …`` (and the Challenge cog's as
         ``/challenge event …``): every table is one of their tables, so without the Hydra cog there is
         nothing to run (logged, and no commands are added)."""
-        hydra = self.hydra
-        if hydra is None:
+        hydra = self.bot.get_cog(HydraCog.__cog_name__)
+        if not isinstance(hydra, HydraCog):
             log.error("the Hydra cog is not loaded: /hydra event is not available")
             return
-        self.parent_group = hydra.app_command
-        self.parent_group.add_command(self.commands)
+        group = hydra.app_command
+        assert group is not None, "the Hydra cog is a GroupCog (/hydra)"
+        group.add_command(self.commands)
+        self.parent_group = group
         challenge = self.challenge
         if challenge is not None:
             self.challenge_group = challenge.app_command
-            self.challenge_group.add_command(self.deck_commands)
+            self.challenge_group.add_command(self.deck_commands)  # type: ignore[union-attr]
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
                                          decks=challenge.service if challenge is not None else None)
         self.bot.add_dynamic_items(EventButton)
@@ -127,7 +112,7 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
             if event.status == OPEN:
                 self.arm_start(event)
             elif taking_over:
-                self._spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
+                self.timers.spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
             elif event.status == RUNNING:
                 self.arm_running(event, await self.events.status(event.event_id))
         if taking_over:
@@ -136,68 +121,7 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
                 await self.publish_results(event.event_id)
 
     def _drop_timers(self) -> None:
-        for task in self.timers.values():
-            task.cancel()
-        self.timers.clear()
-
-    @property
-    def events(self) -> HydraEventService:
-        assert self.service is not None
-        return self.service
-
-    # -- helpers ------------------------------------------------------------------------------------
-    async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))
-
-    async def _reply(self, interaction: discord.Interaction, text: str, *, ephemeral: bool = True,
-                     **kwargs: Any) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
-        else:
-            await interaction.response.send_message(text, ephemeral=ephemeral, **kwargs)
-
-    async def event_for(self, interaction: discord.Interaction, event_id: int | None) -> EventRow:
-        """The event a command names (the server's latest when none); refuses when there is none."""
-        return await self.events.current(interaction.guild_id or 0, event_id)
-
-    async def _event(self, interaction: discord.Interaction, event_id: int | None) -> EventRow | None:
-        """``event_for`` for callers outside this cog's error path (``cogs.web_pages``): the refusal is
-        told here and None returned."""
-        try:
-            return await self.event_for(interaction, event_id)
-        except EventError as error:
-            await answer_refusal(interaction, error)
-            return None
-
-    async def is_organiser(self, interaction: discord.Interaction) -> bool:
-        """A manager (``cogs._common.is_manager``), or a member with the server's organiser role."""
-        member = interaction.user
-        if not isinstance(member, discord.Member):
-            return False
-        if is_manager(interaction):
-            return True
-        assert self.bot.guild_settings is not None
-        role_id = (await self.bot.guild_settings.get(interaction.guild_id or 0)).organiser_role_id
-        return role_id is not None and any(role.id == role_id for role in member.roles)
-
-    async def _require_organiser(self, interaction: discord.Interaction) -> None:
-        if not await self.is_organiser(interaction):
-            raise EventError("hydra_events.error.organiser_only")
-
-    async def _channel(self, channel_id: int) -> Any:
-        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
-
-    def _spawn(self, key: tuple[str, int, int], coroutine: Any) -> None:
-        old = self.timers.pop(key, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        if not self.schedule.runs_here():  # the owner of the lease arms it from the database
-            coroutine.close()
-            return
-        self.timers[key] = asyncio.get_running_loop().create_task(coroutine, name=f"hydra-event-{key[0]}-{key[1]}")
-
-    async def _language(self, guild_id: int | None) -> str:
-        return await self.hydra.table_language(guild_id) if self.hydra else self.bot.config.default_locale
+        self.timers.cancel_all()
 
     # -- create / join / leave ---------------------------------------------------------------------
     async def create(self, interaction: discord.Interaction, name: str, start: str, heads: int | None,
@@ -212,7 +136,8 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
             table_size=rules.max_table if table_size is None else table_size,
             grace_minutes=grace, language=await self._language(interaction.guild_id), deck=deck)
         embed, view = await self.announcement_payload(event)
-        await interaction.response.send_message(embed=embed, view=view)
+        parts: dict[str, Any] = {"view": view} if view is not None else {}
+        await interaction.response.send_message(embed=embed, **parts)
         message = await interaction.original_response()
         await self.events.set_messages(event.event_id, message_id=message.id)
         scheduled = await self._create_scheduled_event(interaction, event)
@@ -243,16 +168,6 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
             log.exception("could not create the scheduled event of Hydra event %s", event.event_id)
             return None
 
-    async def _scheduled_status(self, event: EventRow, status: discord.EventStatus) -> None:
-        if event.scheduled_event_id is None:
-            return
-        guild = self.bot.get_guild(event.guild_id)
-        try:
-            scheduled = await guild.fetch_scheduled_event(event.scheduled_event_id)  # type: ignore[union-attr]
-            await scheduled.edit(status=status)
-        except (discord.HTTPException, AttributeError):
-            log.warning("could not set the scheduled event of Hydra event %s to %s", event.event_id, status)
-
     async def join(self, interaction: discord.Interaction, event_id: int | None,
                    friends: list[discord.Member]) -> None:
         event = await self.event_for(interaction, event_id)
@@ -265,6 +180,7 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         mentions = " ".join(f"<@{uid}>" for uid, _ in members)
         if outcome.state == SEATED and outcome.table is not None:
             thread_id = outcome.table.row.channel_id
+            assert thread_id is not None, "a seated table has its thread"
             await self._reply(interaction, tr("hydra_events.ui.seated_late", players=mentions,
                                               table=outcome.table_no, thread=f"<#{thread_id}>"))
             await self.hydra.refresh_board(outcome.table)
@@ -318,19 +234,3 @@ class HydraEventsCog(RefusingCog, EventRunning, EventPanels, commands.Cog, name=
         else:
             await self.finish_event(event_id)
             await interaction.followup.send(tr("hydra_events.ui.ended_done", event=shown(event.name)), ephemeral=True)
-
-    async def cancel_event(self, event: EventRow, reason_key: str = "hydra_events.ui.cancelled") -> None:
-        if not await self.events.cancel(event.event_id):
-            return
-        self._stop_timers(event.event_id)
-        channel = await self._channel(event.channel_id)
-        await channel.send(EventTranslate(event.language, event.deck)(reason_key, event=shown(event.name)))
-        await self._scheduled_status(event, discord.EventStatus.cancelled)
-        self.announcements.request(event.event_id)
-
-    def _stop_timers(self, event_id: int) -> None:
-        for key in [k for k in self.timers if k[1] == event_id]:
-            task = self.timers.pop(key)
-            if task is not asyncio.current_task():
-                task.cancel()
-

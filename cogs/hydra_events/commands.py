@@ -42,17 +42,25 @@ DECK_CHOICES = {
 }
 
 
-def event_commands(kind: str) -> type[app_commands.Group]:
+class EventGroup(app_commands.Group):
+    """An ``event`` group bound to the events cog (``event_commands`` makes one per kind)."""
+
+    group_text = ""  # the group's description, set per kind
+
+    def __init__(self, cog: HydraEventsCog) -> None:
+        super().__init__(name="event", description=_T(self.group_text), guild_only=True)
+        self.cog = cog
+
+
+def event_commands(kind: str) -> type[EventGroup]:
     """The ``event`` group class of ``kind`` (``hydra`` or ``challenge``)."""
     group, create_text, difficulty_text, size_text, join_text, leave_text, status_text = WORDS[kind]
     default_deck = DECK_CHOICES[kind][0].value
 
-    class EventCommands(app_commands.Group):
+    class EventCommands(EventGroup):
         """The ``event`` subcommands; every one hands over to the cog."""
 
-        def __init__(self, cog: HydraEventsCog) -> None:
-            super().__init__(name="event", description=_T(group), guild_only=True)
-            self.cog = cog
+        group_text = group
 
         @app_commands.command(name="create", description=_T(create_text))
         @app_commands.describe(name=_T("The event's name"),

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
-from cogs._common import cog_of
+from cogs._common import cog_of, rebuilt
 from cogs._errors import telling_refusals
 
 
@@ -21,9 +22,10 @@ class EventButton(discord.ui.DynamicItem[discord.ui.Button],
         self.event_id, self.action = event_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> EventButton:
-        return cls(int(match["event"]), match["action"], label=item.label or "", style=item.style)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> EventButton:
+        button = rebuilt(item, discord.ui.Button)
+        return cls(int(match["event"]), match["action"], label=button.label or "", style=button.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs.hydra_events.cog import HydraEventsCog  # the cog imports this module

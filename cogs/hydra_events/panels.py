@@ -4,7 +4,6 @@ embed and the private status. The texts themselves come from ``bot.render.leader
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -13,11 +12,11 @@ from bot.render.fonts import png_bytes
 from bot.render.leaderboard import players_text, render_leaderboard, summary_text, tables_text
 from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import CANCELLED, DROPPED, FINISHED, JOINED, SEATED, WAITING, EventRow
-from bot.text import ECHO, fit, fit_lines
+from bot.text import fit_lines
+from cogs.hydra_events.base import EventsBase, shown
 from cogs.hydra_events.components import EventButton
 
-if TYPE_CHECKING:
-    from cogs.hydra_events.cog import HydraEventsCog
+__all__ = ["EventPanels", "leaderboard_png", "shown"]
 
 # A big night can have dozens of winners and tables: mentions in a message and a field are cut with
 # "and N more" (the leaderboard lists everyone) so the content stays under Discord's 2,000 and a field its 1,024.
@@ -25,16 +24,10 @@ WINNERS_BUDGET = 1500
 FIELD_BUDGET = 1000
 
 
-def shown(name: str) -> str:
-    """An event name as users typed it, Markdown escaped and at most ``ECHO`` characters (thread and
-    scheduled-event names, which show no Markdown, use the stored name)."""
-    return fit(name, ECHO)
+class EventPanels(EventsBase):
+    """The cog's layer for the messages it posts and edits (see ``cogs.hydra_events.base``)."""
 
-
-class EventPanels:
-    """Mixed into ``HydraEventsCog``: the messages it posts and edits."""
-
-    async def announcement_payload(self: HydraEventsCog, event: EventRow) -> tuple[discord.Embed, discord.ui.View | None]:
+    async def announcement_payload(self, event: EventRow) -> tuple[discord.Embed, discord.ui.View | None]:
         tr = EventTranslate(event.language, event.deck)
         entrants = await self.events.repo.entrants(event.event_id)
         stamp = int(datetime.fromisoformat(event.starts_at).timestamp())
@@ -54,7 +47,7 @@ class EventPanels:
         view.add_item(EventButton(event.event_id, "leave", label=tr("hydra_events.ui.leave")))
         return embed, view
 
-    async def refresh_announcement(self: HydraEventsCog, event_id: int) -> None:
+    async def refresh_announcement(self, event_id: int) -> None:
         event = await self.events.event(event_id)
         if event.message_id is None:
             return
@@ -71,7 +64,7 @@ class EventPanels:
         embed.add_field(name=tr("hydra_events.board.players"), value=players_text(board, tr)[:1024], inline=False)
         return embed
 
-    async def status(self: HydraEventsCog, interaction: discord.Interaction, event_id: int | None) -> None:
+    async def status(self, interaction: discord.Interaction, event_id: int | None) -> None:
         event = await self.events.for_status(interaction.guild_id or 0, interaction.channel_id, event_id)
         tr = await self._tr(interaction)
         status = await self.events.status(event.event_id)

@@ -7,7 +7,7 @@ import asyncio
 import io
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -20,24 +20,20 @@ from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
 from bot.text import fit_lines
 from cogs.hydra_events.components import EventButton
-from cogs.hydra_events.panels import WINNERS_BUDGET, leaderboard_png, shown
-
-if TYPE_CHECKING:
-    from cogs.hydra_events.cog import HydraEventsCog
+from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, leaderboard_png, shown
 
 log = logging.getLogger(__name__)
 
 
-class EventRunning:
-    """Mixed into ``HydraEventsCog``: everything after the announcement."""
+class EventRunning(EventPanels):
+    """The cog's layer for everything after the announcement (see ``cogs.hydra_events.base``)."""
 
-    def arm_start(self: HydraEventsCog, event: EventRow) -> None:
+    def arm_start(self, event: EventRow) -> None:
         """Begin at the stored start time (at once if the bot was down past it)."""
         starts_at = datetime.fromisoformat(event.starts_at)
-        self._spawn(("start", event.event_id, 0), self._begin_later(event.event_id, starts_at))
+        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id))
 
-    async def _begin_later(self: HydraEventsCog, event_id: int, starts_at: datetime) -> None:
-        await self.clock.sleep_until(starts_at)
+    async def _begin_when_due(self, event_id: int) -> None:
         event = await self.events.event(event_id)
         if event.status != OPEN:
             return
@@ -46,7 +42,7 @@ class EventRunning:
             return
         await self._begin_logged(event_id)
 
-    async def _begin_logged(self: HydraEventsCog, event_id: int) -> None:
+    async def _begin_logged(self, event_id: int) -> None:
         """Begin from a timer or after a restart: nobody to tell, so a failure is logged (the next
         restart, or ``/hydra event begin``, resumes from what was stored)."""
         try:
@@ -54,7 +50,7 @@ class EventRunning:
         except (EventError, HydraError, discord.HTTPException):
             log.exception("could not begin Hydra event %s", event_id)
 
-    async def begin_command(self: HydraEventsCog, interaction: discord.Interaction, event_id: int | None) -> None:
+    async def begin_command(self, interaction: discord.Interaction, event_id: int | None) -> None:
         await self._require_organiser(interaction)
         event = await self.event_for(interaction, event_id)
         if event.status not in (OPEN, RUNNING):
@@ -67,12 +63,10 @@ class EventRunning:
             "hydra_events.ui.begun", event=shown(event.name), tables=len(status.tables),
             players=status.count(SEATED)))
 
-    async def begin_event(self: HydraEventsCog, event_id: int) -> EventStatus:
+    async def begin_event(self, event_id: int) -> EventStatus:
         """Seat everyone, open each table's thread and Hydra, post the leaderboard. Every step is
         stored first, so calling this again after a restart finishes what was left."""
-        timer = self.timers.pop(("start", event_id, 0), None)
-        if timer is not None and timer is not asyncio.current_task():
-            timer.cancel()
+        self.timers.cancel(("start", event_id, 0))
         event = await self.events.event(event_id)
         if event.status == OPEN:
             await self.events.plan(event_id)
@@ -90,14 +84,14 @@ class EventRunning:
         self.announcements.request(event_id)
         return status
 
-    def arm_running(self: HydraEventsCog, event: EventRow, status: EventStatus) -> None:
+    def arm_running(self, event: EventRow, status: EventStatus) -> None:
         """A running event's timers: each table's grace drop not yet done, and the leaderboard."""
         for table_row in status.tables:
             if not table_row.grace_checked:
                 self.arm_grace(event, table_row.table_no, table_row.started_at)
-        self._spawn(("board", event.event_id, 0), self._watch(event.event_id))
+        self.timers.spawn(("board", event.event_id, 0), self._watch(event.event_id))
 
-    async def _open_thread(self: HydraEventsCog, announcement: Any, event: EventRow, table_no: int, hydra_table: Any) -> None:
+    async def _open_thread(self, announcement: Any, event: EventRow, table_no: int, hydra_table: Any) -> None:
         tr = EventTranslate(event.language, event.deck)
         thread = await announcement.create_thread(name=tr("hydra_events.ui.thread_name", event=event.name,
                                                           table=table_no)[:100],
@@ -122,17 +116,14 @@ class EventRunning:
         self.hydra.arm(await self.hydra.service.load(hydra_table.game_id))
 
     # -- while tables play --------------------------------------------------------------------------
-    def arm_grace(self: HydraEventsCog, event: EventRow, table_no: int, started_at: str) -> None:
+    def arm_grace(self, event: EventRow, table_no: int, started_at: str) -> None:
         due = datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes)
-        self._spawn(("grace", event.event_id, table_no), self._grace_later(event.event_id, table_no, due))
-
-    async def _grace_later(self: HydraEventsCog, event_id: int, table_no: int, due: datetime) -> None:
-        await self.clock.sleep_until(due)
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
-        await asyncio.shield(self._drop_no_shows(event_id, table_no))
+        self.timers.at(("grace", event.event_id, table_no), due,
+                       lambda: asyncio.shield(self._drop_no_shows(event.event_id, table_no)))
 
-    async def _drop_no_shows(self: HydraEventsCog, event_id: int, table_no: int) -> None:
+    async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
         if not dropped.user_ids:
             return
@@ -148,7 +139,7 @@ class EventRunning:
             await thread.send(EventTranslate(status.event.language, status.event.deck)(
                 key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no))
 
-    async def _watch(self: HydraEventsCog, event_id: int) -> None:
+    async def _watch(self, event_id: int) -> None:
         """The live leaderboard: look every few seconds, edit only when it changed, and finish the
         event when every table has ended. (Polling, because the Hydra feature announces only the
         end of a game, not each turn.)"""
@@ -161,13 +152,13 @@ class EventRunning:
             await self.clock.sleep(self.leaderboard_seconds)
 
     @commands.Cog.listener()
-    async def on_hydra_game_finished(self: HydraEventsCog, record: Any) -> None:
+    async def on_hydra_game_finished(self, record: Any) -> None:
         """A table ended: look at the leaderboard now rather than at the next tick."""
         event = await self.events.event_of_game(record.game_id)
         if event is not None and event.status == RUNNING:
             await self.refresh_leaderboard(event.event_id)
 
-    async def refresh_leaderboard(self: HydraEventsCog, event_id: int) -> bool:
+    async def refresh_leaderboard(self, event_id: int) -> bool:
         """Edit the live leaderboard if it changed; finish the event when all tables ended.
         Returns True once the event is over."""
         status = await self.events.status(event_id)
@@ -184,18 +175,18 @@ class EventRunning:
         return False
 
     # -- the end ------------------------------------------------------------------------------------
-    async def finish_event(self: HydraEventsCog, event_id: int) -> None:
+    async def finish_event(self, event_id: int) -> None:
         """Award (one transaction), give the winner role, then post the results with the image."""
         event = await self.events.event(event_id)
         assert self.bot.guild_settings is not None
         role_id = (await self.bot.guild_settings.get(event.guild_id)).winner_role_id
         if await self.events.finish(event_id, role_id) is None:
             return
-        self._stop_timers(event_id)
+        self.timers.cancel_where(lambda key: key[1] == event_id)
         await self.grant_pending_roles()
         await self.publish_results(event_id)
 
-    async def publish_results(self: HydraEventsCog, event_id: int) -> None:
+    async def publish_results(self, event_id: int) -> None:
         """Post the results of a finished event once (again after a restart if posting failed).
         The winners named are the stored awards, not a fresh look at the tables."""
         status = await self.events.status(event_id)
@@ -223,7 +214,7 @@ class EventRunning:
         await self._scheduled_status(event, discord.EventStatus.completed)
         self.announcements.request(event_id)
 
-    async def grant_pending_roles(self: HydraEventsCog) -> None:
+    async def grant_pending_roles(self) -> None:
         """Give the winner role for every award not yet marked given (retried after a restart)."""
         for event_id, guild_id, award in await self.events.repo.roles_to_grant():
             try:

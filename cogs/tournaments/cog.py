@@ -120,7 +120,7 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
         except TournamentError as error:
             await self._refuse(interaction, error)
             return
-        if format == FORMAT_MATCHES:  # pairs and match points instead of pods (cogs/_tournament_matches.py)
+        if format == FORMAT_MATCHES:  # pairs and match points instead of pods (cogs/tournaments/matches.py)
             await self.match_rounds.service.set_matches(created.tournament_id)
         tr = await self._tr(interaction)
         embed = discord.Embed(title=tr("tournament.created.title", name=discord.utils.escape_markdown(created.name)),

@@ -1,7 +1,7 @@
 """1-vs-1 tournaments of matches in ``/tournament`` (issue #20; G9): pairing and standings.
 
 Used by ``cogs/tournaments/cog.py`` for a tournament created with ``format: matches``: ``/tournament pair``
-pairs two by two and starts a best-of-three match (a pod board, ``cogs/_pod_match.py``) per pair;
+pairs two by two and starts a best-of-three match (a pod board, ``cogs/pods/match.py``) per pair;
 ``/tournament standings`` and ``/tournament end`` show match points and the MTR tie-breakers (embed,
 image, CSV), and ``/tournament end`` asks first while a match of the round still runs. The rules are
 ``bot/domain/tournament/matches.py``; the service ``bot/services/match_tournaments.py``.

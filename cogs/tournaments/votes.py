@@ -31,7 +31,7 @@ class VoteDesk(TournamentBase):
     async def on_pod_game_finished(self, record: Any) -> None:
         """A pod game ended: if it belongs to a tournament, store it and open its vote."""
         if getattr(record, "match_id", None) is not None:
-            return  # a game of a 1-vs-1 match: the match is what scores (cogs/_tournament_matches.py)
+            return  # a game of a 1-vs-1 match: the match is what scores (cogs/tournaments/matches.py)
         try:
             game = await self.service.record_finished_game(record)
         except TournamentError:

@@ -91,7 +91,7 @@ async def test_persistent_view_routes_clicks_on_old_messages_after_restart(tmp_p
         board = await h.slash("lab board")
         old_bot = h.bot
         await h.restart()
-        assert h.bot is not old_bot and old_bot.db is None, "restart must close the old bot's database"
+        assert h.bot is not old_bot and not old_bot.is_open, "restart must close the old bot's database"
         click = await h.click(board, label="Confirm", user="carol")
         assert board.message.content == "Confirmed by carol" and click.message is board.message
 

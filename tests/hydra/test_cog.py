@@ -3,7 +3,6 @@ only Discord's HTTP edge is fake), on a real SQLite file."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import pytest
@@ -29,7 +28,6 @@ async def h(tmp_path):
 def _fix(harness) -> None:
     cog = harness.bot.get_cog("Hydra")
     cog.fixed_seed = 5  # seed 5: the reveals are known (see tests/hydra/test_cli.py)
-    cog.time_scale = 1.0
 
 
 def cog(h):
@@ -131,15 +129,14 @@ async def test_buttons_keep_working_after_a_restart(h):
 
 async def test_an_unanswered_window_takes_its_default_after_the_timeout(h):
     lobby = await open_table(h, window=1)
-    cog(h).time_scale = 0.01
     await h.click(lobby, label="Start")
     await h.click(lobby, label="End our turn")
     turn = latest(h)
-    for _ in range(50):
-        await asyncio.sleep(0.02)
-        await h.settle()
-        if not turn.buttons:
-            break
+    await h.advance(seconds=0.9)  # the bot's fake clock: no question is due yet
+    assert turn.buttons and len((await cog(h).service.load(1)).actions) == 1
+    for _ in range(3):  # a window takes 1 s, a choice three windows; each default asks the next question
+        await h.advance(seconds=3)
+    assert not turn.buttons
     game = (await cog(h).service.load(1)).game
     assert game.active == "players" and "The heads deal" in turn.content
     actions = (await cog(h).service.load(1)).actions  # Noxious Hydra Breath: counter?, mode, prevent?
@@ -150,15 +147,12 @@ async def test_an_unanswered_window_takes_its_default_after_the_timeout(h):
 async def test_an_idle_table_pauses_and_resumes(h):
     lobby = await open_table(h)
     await h.click(lobby, label="Start")
-    cog(h).time_scale = 0.0001
-    await h.click(lobby, label="Tap")  # re-arms the idle timer with the tiny scale
-    for _ in range(50):
-        await asyncio.sleep(0.02)
-        await h.settle()
-        if (await cog(h).service.load(1)).row.status == "idle":
-            break
+    await h.click(lobby, label="Tap")  # re-arms the idle timer: 30 minutes from now on the bot's clock
+    await h.advance(minutes=29)
+    assert (await cog(h).service.load(1)).row.status != "idle"
+    await h.advance(minutes=1)
+    assert (await cog(h).service.load(1)).row.status == "idle"
     assert "paused" in latest(h).content and lobby.message.buttons == []
-    cog(h).time_scale = 1.0
     resumed = await h.slash("hydra resume", user="alice")
     assert any(b["label"] == "End our turn" for b in resumed.message.buttons)
     await h.click(resumed, label="End our turn")
@@ -230,11 +224,12 @@ async def test_arming_again_after_another_process_acted_keeps_a_running_timer(h)
     action keeps it, instead of having its wait restarted; a table that moved on gets a new one."""
     lobby = await open_table(h)
     await h.click(lobby, label="Start")
-    timer = cog(h).timers[1]
+    timer = cog(h).timers.task(1)
+    assert timer is not None
     cog(h).turns.poke()  # held here (one process): the poke arms the open tables again
     await cog(h).turns.wait_rearmed()
-    assert cog(h).timers[1] is timer and not timer.done()
+    assert cog(h).timers.task(1) is timer and not timer.done()
     await cog(h).service.act(1, h.user("alice").id, "tap all")  # stored by "another process": no timer armed here
     cog(h).turns.poke()
     await cog(h).turns.wait_rearmed()
-    assert cog(h).timers[1] is not timer and timer.cancelled()
+    assert cog(h).timers.task(1) is not timer and timer.cancelled()

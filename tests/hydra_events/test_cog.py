@@ -184,7 +184,7 @@ async def test_the_start_timer_survives_a_restart_and_old_buttons_still_work(tmp
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement = await create(h, start="in 1m")
         await h.click(announcement, label="Join", user="alice")
-        cog(h).timers.pop(("start", 1, 0)).cancel()  # the first process stops before the start
+        cog(h).timers.cancel(("start", 1, 0))  # the first process stops before the start
         await h.restart()
         await h.click(announcement, label="Join", user="bob")  # a button from before the restart
         await h.settle()
@@ -265,7 +265,7 @@ async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_pat
             await h.click(announcement, label="Join", user=name)
         await h.slash("hydra event begin", user="admin")
         thread, = h.threads()
-        cog(h).timers.pop(("board", 1, 0)).cancel()  # stop the watcher: the finish below is "interrupted"
+        cog(h).timers.cancel(("board", 1, 0))  # stop the watcher: the finish below is "interrupted"
         h.bot.remove_listener(cog(h).on_hydra_game_finished, "on_hydra_game_finished")
         await play(h, thread, "alice")
         assert await cog(h).events.finish(1, role_id=role.id) is not None  # awarded, then the bot stops

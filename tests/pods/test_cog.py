@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from datetime import timedelta
 
 import pytest
 from PIL import Image
@@ -208,7 +209,7 @@ async def test_a_press_while_the_board_is_rendered_gets_its_own_edit(h):
         await release.wait()  # the press below lands while this render is in progress
         await refresh(game_id)
 
-    cog(h).refresh_board = slow_refresh
+    updater.refresh = slow_refresh
     before = len(reply.message.history)
     await h.click(reply, label="-1", user="bob")
     await asyncio.wait_for(rendering.wait(), timeout=5)
@@ -394,3 +395,16 @@ async def test_start_linked_game_for_tournaments_posts_a_board_and_reports_the_r
     (record,) = finished
     assert (record.tournament_id, record.round_number, record.survivors) == (7, 2, [h.user("alice").id])
     assert record.standings == [(1, [h.user("alice").id]), (2, [h.user("carol").id]), (3, [h.user("bob").id])]
+
+
+async def test_the_game_log_is_stamped_by_the_bots_clock(h):
+    """PodService takes its time from the bot's clock (issue 21), so a test moves it instead of sleeping,
+    and the match swap window, timed from these stamps, waits on the same clock."""
+    await start(h, "alice", "bob")
+    await h.advance(days=3)
+    reply = await start(h, "alice", "bob")
+    await h.click(reply, label="-1", user="alice")
+    events = (await cog(h).service.get(2)).events
+    assert {e.at for e in events} == {h.clock.now().isoformat(timespec="seconds")}
+    first = (await cog(h).service.get(1)).events[0].at
+    assert first == (h.clock.now() - timedelta(days=3)).isoformat(timespec="seconds")

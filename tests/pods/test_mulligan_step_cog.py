@@ -1,4 +1,4 @@
-"""The mulligan step at a 3-player table through the real bot (cogs/_pod_mulligan.py): the board says whose
+"""The mulligan step at a 3-player table through the real bot (cogs/pods/mulligan.py): the board says whose
 decision it is, that player is pinged (and nobody else), answers with one press on the line or on their
 private panel, a press by anyone else is refused, the step ends by itself, and a restart mid-step loses
 nothing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.testing import DiscordHarness
-from cogs._pod_mulligan import PANEL_LIFETIME
+from cogs.pods.mulligan import PANEL_LIFETIME
 from tests.pods.test_cog import CARDS, _no_delay, settled, start, state_of
 
 PING = "your mulligan decision"

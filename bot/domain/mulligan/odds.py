@@ -105,7 +105,7 @@ class Hypergeometric:
 def hypergeometric(population: int, successes: int, draws: int, want: int) -> Hypergeometric:
     """P(exactly ``want``) and P(at least ``want``) copies among ``draws`` cards of a ``population``-card
     deck holding ``successes`` copies."""
-    if min(population, successes, draws, want) < 0 or successes > population or draws > population:
+    if want < 0:  # the deck's numbers are checked by hypergeometric_pmf
         raise MulliganError("mulligan.error.bad_numbers")
     pmf = hypergeometric_pmf(population, successes, draws, exact=True)
     exactly = pmf[want] if want <= draws else Fraction(0)

@@ -6,7 +6,7 @@ Server or the ``/config organiser-role``) — may concede for another player, an
 out (and may end the game for everyone, handing the last one the win) it is asked for twice: the command
 only offers a private confirmation button, and the permission and the player's seat are checked again when
 it is pressed (either may have changed meanwhile). ``/pod concede`` for yourself concedes at once, as the
-board's Concede button does. Used by ``cogs/pods.py`` (a module starting with ``_`` is not loaded as a cog).
+board's Concede button does. Part of the pod cog's package (``cogs.pods``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ import discord
 
 from bot.domain import pod
 from bot.domain.pod import PodError
+from bot.render.pod_history import player_name
 from bot.services.pods import LoadedGame
+from cogs._common import is_manager, is_organiser
+from cogs.pods.components import PodButton
 
 if TYPE_CHECKING:
-    from cogs.pods import PodsCog
+    from cogs.pods.cog import PodsCog
 
 CONFIRM = "confirm_concede"  # the board-button action (``pod:<game>:confirm_concede:<player id>``)
 
@@ -36,10 +39,8 @@ class ConcedeStep:
             return
         if not await self._may_concede_for(interaction, loaded, player_id):
             return
-        from cogs.pods import PodButton, _name
-
         tr = await self.cog._tr(interaction)
-        name = _name(loaded.state, player_id)
+        name = player_name(loaded.state, player_id)
         view = discord.ui.View(timeout=None)
         view.add_item(PodButton(loaded.game_id, CONFIRM, player_id, label=tr("pod.button.confirm_concede", player=name),
                                 style=discord.ButtonStyle.danger))
@@ -59,22 +60,18 @@ class ConcedeStep:
         except PodError as error:
             await self.cog.send_error(interaction, error, game_id)
             return
-        from cogs.pods import _name
-
         tr = await self.cog._tr(interaction)
         await interaction.response.edit_message(
-            content=tr("pod.conceded_for", player=_name(loaded.state, player_id), game=game_id), view=None)
+            content=tr("pod.conceded_for", player=player_name(loaded.state, player_id), game=game_id), view=None)
         self.cog.updater.request(game_id)
 
     async def _may_concede_for(self, interaction: discord.Interaction, loaded: LoadedGame, player_id: int) -> bool:
         """Manage Server, or an organiser of the tournament the game belongs to; the player must still be in."""
-        from cogs.pods import _is_manager
-
         try:
             if loaded.state.finished:
                 raise PodError("game_over")
-            allowed = _is_manager(interaction) or (loaded.row.tournament_id is not None
-                                                   and await self.cog._is_organiser(interaction))
+            allowed = is_manager(interaction) or (loaded.row.tournament_id is not None
+                                                   and await is_organiser(interaction))
             if not allowed:
                 raise PodError("concede_for_others")
             if not loaded.state.player(player_id).alive:

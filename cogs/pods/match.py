@@ -1,6 +1,6 @@
 """Matches and sideboard swaps on the pod board (issue #20; RULES.md G9, D7, T1).
 
-Used by ``cogs/pods.py`` (a module starting with ``_`` is not loaded as a cog). The board of a game that
+Part of the pod cog's package (``cogs.pods``). The board of a game that
 belongs to a match shows the score; once a game ends, **Next game** lets the player who chooses (the loser
 of that game: ``bot.domain.match``) pick who plays first, in buttons only they see. While the swap window
 is open the board shows a countdown (a Discord relative timestamp, which ticks in every client without an
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -31,18 +32,15 @@ from bot.services.decks import DeckService
 from bot.services.matches import MatchService, is_match
 from bot.services.pods import LoadedGame
 from bot.text import ECHO, fit
+from cogs.pods.components import pods_cog
 
 if TYPE_CHECKING:
-    from cogs.pods import PodsCog
+    from cogs.pods.cog import PodsCog
 
 log = logging.getLogger(__name__)
 
 MATCH_CHOICE = "best-of-3"
 Refusal = (PodError, SwapError, m.MatchError)  # the refusals a match or swap action may raise
-
-
-def _cog(interaction: discord.Interaction) -> PodsCog:
-    return interaction.client.get_cog("Pods")  # type: ignore[return-value, union-attr]
 
 
 class MatchButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -56,13 +54,13 @@ class MatchButton(discord.ui.DynamicItem[discord.ui.Button],
         self.key, self.action, self.arg = key, action, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any, /) -> MatchButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MatchButton:
         arg = match["arg"]
         return cls(int(match["key"]), match["action"], None if arg is None else int(arg))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).match_step.on_button(interaction, self.key, self.action, self.arg)
+        await pods_cog(interaction).match_step.on_button(interaction, self.key, self.action, self.arg)
 
 
 class SwapModal(discord.ui.Modal):
@@ -71,7 +69,7 @@ class SwapModal(discord.ui.Modal):
     def __init__(self, step: MatchStep, game_id: int, tr: Translate) -> None:
         super().__init__(title=tr("match.swap.modal_title")[:45])
         self.step, self.game_id = step, game_id
-        self.lines = discord.ui.TextInput(label=tr("match.swap.modal_label")[:45], style=discord.TextStyle.paragraph,
+        self.lines: discord.ui.TextInput[SwapModal] = discord.ui.TextInput(label=tr("match.swap.modal_label")[:45], style=discord.TextStyle.paragraph,
                                           placeholder=tr("match.swap.modal_hint")[:100], max_length=2000,
                                           custom_id="swaps")
         self.add_item(self.lines)
@@ -108,8 +106,8 @@ class MatchStep:
     def service(self) -> MatchService:
         if self._service is None:
             bot = self.cog.bot
-            decks = DeckService(bot.db, bot.cards, offload=bot.workers.run)  # type: ignore[attr-defined]
-            self._service = MatchService(bot.db, self.cog.service, decks)  # type: ignore[attr-defined]
+            decks = DeckService(bot.db, bot.cards, offload=bot.workers.run)
+            self._service = MatchService(bot.db, self.cog.service, decks)
         return self._service
 
     # -- starting --------------------------------------------------------------------------------------

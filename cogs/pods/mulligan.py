@@ -1,7 +1,7 @@
 """The mulligan step at the table: whose decision it is, told to that player, one press per decision.
 
-Not a cog (the leading underscore keeps ``bot.client.cog_modules`` from loading it): ``PodsCog`` owns one
-``MulliganStep`` and calls it from the board's Mulligan button and ``/pod mulligan``.
+Part of the pod cog's package (``cogs.pods``): ``PodsCog`` owns one ``MulliganStep`` and calls it from the
+board's Mulligan button and ``/pod mulligan``.
 
 How a player is reached on real Discord. An ephemeral (private) message can only be the answer to an
 interaction of that player, and the interaction's token lets the bot edit that answer for 15 minutes; a
@@ -44,7 +44,7 @@ import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -54,9 +54,11 @@ from bot.domain.pod import PodError, PodState
 from bot.i18n import Translate, t
 from bot.services.mulligan import instruction_text, status_line, style_name
 from bot.services.pods import LoadedGame
+from cogs._common import rebuilt
+from cogs.pods.components import pods_cog
 
 if TYPE_CHECKING:
-    from cogs.pods import PodsCog
+    from cogs.pods.cog import PodsCog
 
 log = logging.getLogger(__name__)
 
@@ -78,14 +80,14 @@ class MulliganChoice(discord.ui.DynamicItem[discord.ui.Button],
         self.game_id, self.number, self.decision = game_id, number, decision
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> MulliganChoice:
-        return cls(int(match["game"]), int(match["number"]), match["decision"], label=item.label or "",
-                   style=item.style, row=item.row)
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> MulliganChoice:
+        button = rebuilt(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["number"]), match["decision"], label=button.label or "",
+                   style=button.style, row=button.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("Pods")  # type: ignore[union-attr]
-        await cog.mulligan_step.answer(interaction, self.game_id, self.number, self.decision)  # type: ignore[union-attr]
+        await pods_cog(interaction).mulligan_step.answer(interaction, self.game_id, self.number, self.decision)
 
 
 @dataclass
@@ -132,7 +134,7 @@ class MulliganStep:
         if not loaded.state.is_player(interaction.user.id):
             await self.cog.send_error(interaction, PodError("not_a_player"))
             return
-        language = await self.cog.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = await self.cog.bot.language_for(interaction)
         await self._show(interaction, loaded, language, new_message=True)
         self.opened.add(loaded.game_id)
         self.request(loaded.game_id)
@@ -140,7 +142,7 @@ class MulliganStep:
     async def answer(self, interaction: discord.Interaction, game_id: int, number: int, decision: str) -> None:
         """A press on a choice: record it (in turn, on the current prompt only) and answer privately."""
         user = interaction.user.id
-        language = await self.cog.bot.language_for(interaction)  # type: ignore[attr-defined]
+        language = await self.cog.bot.language_for(interaction)
         on_line = not _is_ephemeral(interaction.message)
         note = ""
         try:
@@ -298,7 +300,7 @@ class MulliganStep:
 
 # -- what the board, the panels and the ping line say ------------------------------------------------
 
-def board_lines(state: PodState, names: Mapping[int, str], tr: Translate) -> list[str]:
+def board_lines(state: PodState, names: Mapping[Any, str], tr: Translate) -> list[str]:
     """The board's mulligan lines before turn 1, in the board's language: where everyone stands and whose
     decision it is; once all have kept, who shuffles what back and that turn 1 may start."""
     prompt = pod.mulligan_prompt(state)

@@ -1,0 +1,94 @@
+"""The one place a cog schedules work for later: a keyed timer on the bot's clock (issue 21).
+
+A Hydra table's question takes its default after a response window, an idle table pauses, an event
+starts at its hour: each is ``timers.at(key, due, job)``. The time is the bot's ``Clock``
+(``bot/clock.py``), so tests move a ``FakeClock`` (``await h.advance(seconds=60)``) instead of sleeping,
+and every timer goes through ``Timers._run``, the single spot where running several bot processes
+would take a lease on the key before firing (the scale-out work).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Hashable
+from datetime import datetime, timedelta
+from typing import Generic, TypeVar
+
+from bot.clock import Clock
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+K = TypeVar("K", bound=Hashable)  # what a timer is keyed by: a table id, (what, event, table)
+
+
+class Timers(Generic[K]):
+    """At most one pending timer per key; scheduling a key again replaces its timer."""
+
+    def __init__(self, clock: Clock, name: str, runs_here: Callable[[], bool] = lambda: True) -> None:
+        """``runs_here``: whether this process runs these timers now (``bot.leases``: with several bot
+        processes on one database one holds each kind); when it doesn't, arming is a no-op, as the
+        holder arms the same timers from the database."""
+        self.clock, self.name, self.runs_here = clock, name, runs_here
+        self._tasks: dict[K, asyncio.Task[None]] = {}
+
+    def at(self, key: K, due: datetime, job: Job) -> None:
+        """Run ``job`` once the clock reads ``due`` (at once if that has passed), unless replaced or cancelled."""
+        self.cancel(key)
+        if not self.runs_here():
+            return
+        self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key, due, job),
+                                                                  name=f"{self.name}-timer-{key}")
+
+    def after(self, key: K, seconds: float, job: Job) -> None:
+        """Run ``job`` ``seconds`` from now on the clock."""
+        self.at(key, self.clock.now() + timedelta(seconds=seconds), job)
+
+    def spawn(self, key: K, work: Awaitable[None]) -> None:
+        """Run long-lived keyed work now (a live leaderboard that waits on the clock between looks, a
+        resumed start): kept, replaced and cancelled like a timer."""
+        self.cancel(key)
+        if not self.runs_here():
+            if inspect.iscoroutine(work):
+                work.close()  # never awaited: closed so Python doesn't warn about it
+            return
+        self._tasks[key] = asyncio.get_running_loop().create_task(self._keep(key, work),
+                                                                  name=f"{self.name}-work-{key}")
+
+    def cancel(self, key: K) -> None:
+        """Drop ``key``'s timer. A timer re-arming its own key from inside its job is not cancelled (it is
+        finishing anyway, and cancelling it would abort the job that is re-arming)."""
+        old = self._tasks.pop(key, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+
+    def cancel_where(self, chosen: Callable[[K], bool]) -> None:
+        """Drop every timer whose key is ``chosen`` (an event's timers when it ends)."""
+        for key in [key for key in self._tasks if chosen(key)]:
+            self.cancel(key)
+
+    def cancel_all(self) -> None:
+        self.cancel_where(lambda _: True)
+
+    def pending(self, key: K) -> bool:
+        task = self._tasks.get(key)
+        return task is not None and not task.done()
+
+    def task(self, key: K) -> asyncio.Task[None] | None:
+        """``key``'s pending task, if any (tests check a timer was kept rather than re-armed)."""
+        return self._tasks.get(key)
+
+    async def _run(self, key: K, due: datetime, job: Job) -> None:
+        await self.clock.sleep_until(due)
+        await self._keep(key, job())
+
+    async def _keep(self, key: K, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except Exception:  # a failed job is logged; the next change re-arms the key
+            log.exception("%s timer %s failed", self.name, key)
+        finally:
+            if self._tasks.get(key) is asyncio.current_task():
+                del self._tasks[key]

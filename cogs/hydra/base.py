@@ -1,0 +1,49 @@
+"""What every part of the Hydra cog stands on: its state, languages and a table's channel.
+
+The cog is one class assembled from layers, each a subclass of the one below (``HydraBase`` →
+``HydraPanels`` → ``HydraPlay`` → ``HydraCog``), so every method a layer calls is defined below it and
+the type checker sees it (issue 21: no ``self: HydraCog`` annotations on unrelated mixins).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.client import PodkeeperBot
+from bot.i18n import Translate
+from bot.leases import JobLease
+from bot.services.hydra import HydraService
+from cogs._timers import Timers
+
+
+class HydraBase:
+    """The Hydra cog's state (set in ``HydraCog.__init__``)."""
+
+    bot: PodkeeperBot
+    service: HydraService
+    # (table, person) -> the head the buttons act on, by its serial: positions shift when a head
+    # leaves, so a pick made before another player's action still means the same head
+    selected: dict[tuple[int, int], int]
+    timers: Timers[int]  # one per table: the pending question's default or the idle pause (cogs/_timers.py)
+    armed_at: dict[int, int]  # table -> its action count when its timer was armed
+    turns: JobLease  # the turn timers run in the one process holding this lease (bot.leases)
+    reports: dict[int, int]  # table -> its players'-turn report message with answer buttons
+    fixed_seed: int | None  # tests (and replays of a reported game) fix the shuffle
+
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))
+
+    async def table_language(self, guild_id: int | None) -> str:
+        """Everyone at a table reads the same messages: the server's language, else the default."""
+        if guild_id:
+            chosen = (await self.bot.guild_settings.get(guild_id)).locale
+            if chosen:
+                return chosen
+        return self.bot.config.default_locale
+
+    async def _channel(self, channel_id: int | None) -> Any:
+        """A table's channel (a table has one once its lobby was posted)."""
+        assert channel_id is not None, "the table's lobby was never posted"
+        return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)

@@ -1,0 +1,117 @@
+"""What every part of the pod cog stands on: its state, the reader's language, applying one change and
+telling a refusal.
+
+The cog is one class assembled from layers, each a subclass of the one below (``PodsBase`` → ``PodBoard``
+→ ``PodCommanders`` → ``PodPresses`` → ``PodsCog``), so every method a layer calls is defined below it
+and the type checker sees it (issue 21: no ``self: PodsCog`` annotations on unrelated mixins).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.client import PodkeeperBot
+from bot.domain.errors import DomainError
+from bot.domain.pod import PodError, PodState
+from bot.i18n import Translate, t
+from bot.render.pod_history import player_name
+from bot.services.decks import DeckService
+from bot.services.pods import LoadedGame, PodService
+from cogs._common import is_manager
+from cogs._updater import BoardUpdater
+
+if TYPE_CHECKING:
+    from cogs.pods.concede import ConcedeStep
+    from cogs.pods.match import MatchStep
+    from cogs.pods.mulligan import MulliganStep
+
+
+class PodsBase:
+    """The pod cog's state and its one way of changing a game (``act``)."""
+
+    bot: PodkeeperBot
+    service: PodService
+    updater: BoardUpdater
+    mulligan_step: MulliganStep
+    match_step: MatchStep
+    concede_step: ConcedeStep  # conceding for someone else: cogs/pods/concede.py
+    selected: dict[tuple[int, int], int]  # (game, person pressing) -> player whose totals they change
+
+    # -- languages -------------------------------------------------------------------------------------
+
+    async def _tr(self, interaction: discord.Interaction) -> Translate:
+        return Translate(await self.bot.language_for(interaction))
+
+    async def board_language(self, guild_id: int | None) -> str:
+        """Everyone reads the same board: the server's language (see ``PodkeeperBot.guild_language``)."""
+        return await self.bot.guild_language(guild_id)
+
+    def decks(self) -> DeckService:
+        return DeckService(self.bot.db, self.bot.cards)
+
+    # -- acting ------------------------------------------------------------------------------------------
+
+    async def act(self, interaction: discord.Interaction, game_id: int, kind: str, **data: Any) -> LoadedGame | None:
+        """Apply one change for the person interacting, acknowledge, and schedule the board edit.
+
+        A press or a modal is acknowledged (deferred) before anything else: the change waits for the
+        game's lock and the database's one writer, and in a burst of hundreds of presses that queue is
+        longer than Discord's 3 s. Deferring first keeps every answer in time; the change is then
+        applied exactly once (a refusal arrives as a private followup)."""
+        await self._defer_press(interaction)
+        try:
+            loaded = await self.service.change(game_id, interaction.user.id, kind, manager=is_manager(interaction),
+                                               **data)
+        except PodError as error:
+            await self.send_error(interaction, error, game_id)
+            return None
+        await self._acknowledge(interaction, game_id)
+        self.updater.request(game_id)
+        return loaded
+
+    @staticmethod
+    async def _defer_press(interaction: discord.Interaction) -> None:
+        """Acknowledge a button, select or modal at once without changing the message (type 6)."""
+        if interaction.response.is_done():
+            return
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            await interaction.response.defer()
+
+    async def _acknowledge(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
+        """A press updates its own board silently; a slash command says which game it changed
+        (a tournament round puts several boards in one channel)."""
+        if interaction.response.is_done():
+            return
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            await interaction.response.defer()
+        else:
+            language = await self.bot.language_for(interaction)
+            text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def send_error(self, interaction: discord.Interaction, error: DomainError, game_id: int | None = None) -> None:
+        """A refusal, privately, in the reader's language; with ``game_id``, user ids among its values are
+        shown as the players' names (the domain names players by id)."""
+        tr = await self._tr(interaction)
+        values = dict(error.values)
+        if game_id is not None and values:
+            state = (await self.service.get(game_id)).state
+            values = {k: player_name(state, v) if isinstance(v, int) and state.is_player(v) else v
+                      for k, v in values.items()}
+        message = tr(error.key, **values)
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    def target_for(self, state: PodState, game_id: int, user_id: int) -> int:
+        """The player whose totals this person's presses change: their pick, else themselves."""
+        chosen = self.selected.get((game_id, user_id))
+        if chosen is not None and state.is_player(chosen) and state.player(chosen).alive:
+            return chosen
+        if state.is_player(user_id) and state.player(user_id).alive:
+            return user_id
+        alive = state.alive
+        return alive[0].user_id if alive else state.players[0].user_id

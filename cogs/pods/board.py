@@ -1,0 +1,147 @@
+"""The live board of a game: its embed, image and buttons, posted once and then edited in place
+(by ``cogs._updater.BoardUpdater``, which coalesces a burst of presses into one edit)."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+
+from bot.domain.pod import PodState
+from bot.i18n import Translate
+from bot.render.board import header_text, render_snapshot, snapshot
+from bot.services.pods import LoadedGame
+from cogs.pods.base import PodsBase
+from cogs.pods.components import PlayerSelect, PodButton
+from cogs.pods.mulligan import board_lines as mulligan_board_lines
+
+log = logging.getLogger(__name__)
+
+
+class PodBoard(PodsBase):
+    """The cog's layer that draws, posts and edits boards (see ``cogs.pods.base`` for the layers)."""
+
+    async def board_payload(self, loaded: LoadedGame) -> tuple[discord.Embed, discord.File, discord.ui.View]:
+        language = await self.board_language(loaded.row.guild_id)
+        tr = Translate(language)
+        state = loaded.state
+        # Everything is read from the state on the loop, before the await (the state keeps changing);
+        # the image is drawn in the work pool so a burst of renders never delays acknowledging other
+        # presses past Discord's 3 s.
+        board = snapshot(state, language, title=f"#{loaded.game_id}",
+                         commander_names=self.commander_names(state, language))
+        filename = f"pod-{loaded.game_id}.png"
+        embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id, ruleset=state.ruleset),
+                              description=self.board_description(loaded, tr),
+                              colour=discord.Colour.dark_grey() if state.finished else discord.Colour.blurple())
+        embed.set_image(url=f"attachment://{filename}")
+        if loaded.row.tournament_id is not None:
+            embed.set_footer(text=tr("pod.embed.tournament", tournament=loaded.row.tournament_id,
+                                     round=loaded.row.round_number or "-"))
+        view = self.board_view(loaded, tr)
+        await self.match_step.decorate(loaded, embed, view, tr)
+        png = await self.bot.workers.run(render_snapshot, board)
+        return embed, discord.File(fp=io.BytesIO(png), filename=filename), view
+
+    def commander_names(self, state: PodState, language: str) -> dict[str, str]:
+        """Commander names as printed in ``language`` when the card data has them (never translated by us)."""
+        cards = self.bot.cards
+        names: dict[str, str] = {}
+        for commander in state.all_commanders():
+            card = cards.get(commander.name) if cards is not None and commander.name else None
+            if card is not None:
+                names[commander.key] = card.printed_name(language)
+        return names
+
+    def board_description(self, loaded: LoadedGame, tr: Translate) -> str:
+        state = loaded.state
+        lines = [header_text(state, tr.language)]
+        names = {p.user_id: p.name for p in state.players}
+        if not state.started:
+            lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
+            lines += mulligan_board_lines(state, names, tr)
+        if state.draw_votes and not state.finished:
+            lines.append(tr("pod.embed.draw_votes", names=", ".join(names[u] for u in sorted(state.draw_votes))))
+        if state.finished:
+            for place, users in state.standings():
+                lines.append(f"{place}. " + ", ".join(names[u] for u in users))
+        if state.own_totals_only:
+            lines.append(tr("pod.embed.own_totals_only"))
+        return "\n".join(lines)[:4000]
+
+    def board_view(self, loaded: LoadedGame, tr: Translate) -> discord.ui.View:
+        state, gid = loaded.state, loaded.game_id
+        view = discord.ui.View(timeout=None)
+        if state.finished:
+            view.add_item(PodButton(gid, "history", label=tr("pod.button.history"), row=0))
+            return view
+        options = [discord.SelectOption(label=f"{i + 1} {p.name} ({p.life})"[:100], value=str(p.user_id))
+                   for i, p in enumerate(state.players) if p.alive]
+        view.add_item(PlayerSelect(gid, options, tr("pod.button.pick_player")))
+        for amount in (-5, -1, 1, 5):
+            view.add_item(PodButton(gid, "life", amount, label=f"{amount:+d}", row=1,
+                                    style=discord.ButtonStyle.danger if amount < 0 else discord.ButtonStyle.success))
+        view.add_item(PodButton(gid, "amount", label=tr("pod.button.amount"), row=1))
+        view.add_item(PodButton(gid, "commander", label=tr("pod.button.commander"), row=2,
+                                style=discord.ButtonStyle.primary))
+        for action, label in (("poison", "pod.button.poison"), ("counter", "pod.button.counter"),
+                              ("monarch", "pod.board.monarch"), ("initiative", "pod.board.initiative")):
+            view.add_item(PodButton(gid, action, label=tr(label), row=2))
+        view.add_item(PodButton(gid, "next", label=tr("pod.button.next_turn" if state.started else "pod.button.start"),
+                                row=3, style=discord.ButtonStyle.primary))
+        for action in ("undo", "history", "concede", "draw"):
+            view.add_item(PodButton(gid, action, label=tr(f"pod.button.{action}"), row=3))
+        if not state.started:
+            if state.mulligan is None and loaded.row.tournament_id is None:  # the pairing seats a tournament
+                view.add_item(PodButton(gid, "join", label=tr("pod.button.join"), row=4,
+                                        style=discord.ButtonStyle.success))
+                view.add_item(PodButton(gid, "shuffle", label=tr("pod.button.shuffle"), row=4))
+            view.add_item(PodButton(gid, "commanders", label=tr("pod.button.commanders"), row=4))
+            view.add_item(PodButton(gid, "mulligan", label=tr("pod.button.mulligan"), row=4))
+        return view
+
+    async def post_board(self, channel: discord.abc.Messageable, loaded: LoadedGame) -> discord.Message:
+        seq = loaded.events[-1].seq
+        embed, file, view = await self.board_payload(loaded)
+        message = await channel.send(embed=embed, file=file, view=view)
+        await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+        await self.service.mark_shown(loaded.game_id, seq)
+        return message
+
+    async def _send_board(self, interaction: discord.Interaction, loaded: LoadedGame) -> None:
+        """The board as the answer to a deferred command; it becomes the game's live board."""
+        seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
+        embed, file, view = await self.board_payload(loaded)
+        message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)
+        if not loaded.state.finished:
+            await self.service.set_message(loaded.game_id, message.channel.id, message.id)
+            await self.service.mark_shown(loaded.game_id, seq)
+
+    async def refresh_board(self, game_id: int) -> None:
+        """Edit the game's current board message to show the stored state (no fetch: the ids suffice)."""
+        loaded = await self.service.get(game_id)
+        self.mulligan_step.request(game_id)  # panels and the ping line follow undo and /pod end too
+        if loaded.row.message_id is None or loaded.row.channel_id is None:
+            return
+        seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
+        embed, file, view = await self.board_payload(loaded)
+        message = self.bot.get_partial_messageable(loaded.row.channel_id).get_partial_message(loaded.row.message_id)
+        try:
+            await message.edit(embed=embed, attachments=[file], view=view)
+        except discord.NotFound:  # the board was deleted: /pod show posts a new one
+            log.info("board message of pod game %s is gone", game_id)
+        await self.service.mark_shown(game_id, seq)
+
+    async def reconcile_boards(self) -> int:
+        """After a start: edit each board behind its log, and post the board of a game stored just
+        before a crash but never posted (in the channel where it was started)."""
+        count = 0
+        for game_id in await self.service.lagging_boards():
+            loaded = await self.service.get(game_id)
+            if loaded.row.message_id is not None:
+                await self.refresh_board(game_id)
+            elif loaded.row.channel_id is not None and not loaded.state.finished:
+                await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)
+            count += 1
+        return count
