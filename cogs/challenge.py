@@ -9,7 +9,6 @@ single-player challenge (as printed); the God seats up to four players sharing 2
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -20,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
+from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
@@ -31,6 +31,7 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
+from cogs._timers import Timers
 from cogs.hydra import LineModal
 
 log = logging.getLogger(__name__)
@@ -97,10 +98,11 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.bot = bot
         self.service = ChallengeService(bot.db)
         self.selected: dict[tuple[int, int], int] = {}
-        self.timers: dict[int, asyncio.Task[None]] = {}
+        # One timer per table, the pending question's default, on the bot's clock (cogs/_timers.py),
+        # run in the one process holding the turn lease (bot.leases); the others poke it.
+        self.timers: Timers[int] = Timers(clock_of(bot), "challenge")
         self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
-        self.turns = keyed_timers_lease(bot, "challenge-turns", self._drop_timers, self.arm_open_tables)
-        self.time_scale = 1.0
+        self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers.cancel_all, self.arm_open_tables)
         self.fixed_seed: int | None = None
         super().__init__()
 
@@ -112,8 +114,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
         timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
-            timer = self.timers.get(table.game_id)
-            if not taking_over and timer is not None and not timer.done() \
+            if not taking_over and self.timers.pending(table.game_id) \
                     and self.armed_at.get(table.game_id) == len(table.actions):
                 continue
             self.arm(table)
@@ -138,13 +139,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
         self.turns.stop()
-        self._drop_timers()
-
-    def _drop_timers(self) -> None:
-        """Cancel every table's timer (unloading, or another process took the turn lease)."""
-        for task in self.timers.values():
-            task.cancel()
-        self.timers.clear()
+        self.timers.cancel_all()
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
@@ -226,21 +221,20 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
 
     # -- timers ----------------------------------------------------------------------------------------
     def arm(self, table: ChallengeTable) -> None:
-        old = self.timers.pop(table.game_id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        game = table.game
+        """The table's one timer (``cogs._timers``, on the bot's clock): its pending question's default
+        after the table's window (a response window) or three windows (any other question)."""
+        game, actions = table.game, len(table.actions)
         if game is None or game.over or game.pending is None or table.row.window_seconds <= 0 \
                 or not self.turns.runs_here():
+            self.timers.cancel(table.game_id)
             return
-        self.armed_at[table.game_id] = len(table.actions)
-        factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
-        delay = table.row.window_seconds * factor * self.time_scale
-        self.timers[table.game_id] = asyncio.create_task(
-            self._default_later(table.game_id, game.pending.topic, len(table.actions), delay))
+        self.armed_at[table.game_id] = actions
+        topic = game.pending.topic
+        factor = 1 if topic in game.window_topics else CHOICE_WAIT_FACTOR
+        self.timers.after(table.game_id, table.row.window_seconds * factor,
+                          lambda: self._default_later(table.game_id, topic, actions))
 
-    async def _default_later(self, game_id: int, topic: str, actions: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _default_later(self, game_id: int, topic: str, actions: int) -> None:
         try:
             table = await self.service.answer_default(game_id, topic, actions)
         except ChallengeError:

@@ -3,7 +3,6 @@ SQLite file: Horde and God tables in a channel, their questions, a restart in th
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import pytest
@@ -22,7 +21,6 @@ async def h(tmp_path):
 def _fix(harness) -> None:
     cog = harness.bot.get_cog("Challenge")
     cog.fixed_seed = 4
-    cog.time_scale = 1.0
 
 
 def cog(h):
@@ -70,18 +68,33 @@ async def test_the_horde_is_a_single_player_challenge_and_hits_mill_it(h):
     assert stranger.ephemeral and (await cog(h).service.load(1)).game.turn == 1
 
 
-async def test_an_unanswered_window_takes_its_default(h):
+async def test_an_unanswered_window_takes_its_default_on_the_bot_clock(h):
     lobby = await h.slash("challenge start", deck="god", window=1)
     await h.click(lobby, label="Start")
-    cog(h).time_scale = 0.01
     await h.click(lobby.message, label="End our turn")
-    for _ in range(100):
-        await asyncio.sleep(0.02)
-        await h.settle()
-        if (await cog(h).service.load(1)).game.pending is None:
-            break
+    pending = (await cog(h).service.load(1)).game.pending
+    assert pending.topic == "counter" and cog(h).timers.pending(1)
+    await h.advance(seconds=0.9)  # the bot's fake clock: the 1 s window is not over yet
+    assert len((await cog(h).service.load(1)).actions) == 1
+    await h.advance(seconds=0.1)  # now it is: its default (let it resolve), then the next question's timer
     table = await cog(h).service.load(1)
+    assert table.actions[1] == ("choose pass", None)
+    for _ in range(20):  # each default asks the next question: a window takes 1 s, a choice three
+        if table.game.pending is None:
+            break
+        await h.advance(seconds=3)
+        table = await cog(h).service.load(1)
     assert table.game.active == "players" and all(actor is None for _, actor in table.actions[1:])
+    assert not cog(h).timers.pending(1)  # the players' turn waits for them: no timer
+
+
+async def test_a_table_without_window_never_arms_a_timer(h):
+    lobby = await h.slash("challenge start", deck="god", window=0)
+    await h.click(lobby, label="Start")
+    await h.click(lobby.message, label="End our turn")
+    assert (await cog(h).service.load(1)).game.pending is not None and not cog(h).timers.pending(1)
+    await h.advance(hours=1)
+    assert len((await cog(h).service.load(1)).actions) == 1  # still waiting for the players
 
 
 async def test_bad_input_is_localised_and_changes_nothing(h):
