@@ -96,7 +96,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                    group_description=_T("Battle the Horde or Defeat a God at this channel's table")):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.service = ChallengeService(bot.db)
+        self.service = ChallengeService(bot.db, notify=bot.dispatch)  # a table's end: challenge_game_finished
         self.selected: dict[tuple[int, int], int] = {}
         # One timer per table, the pending question's default, on the bot's clock (cogs/_timers.py),
         # run in the one process holding the turn lease (bot.leases); the others poke it.
