@@ -271,7 +271,7 @@ class CreatureDeckGame(FlowGame):
         if not self.actions or self.actions[-1].split()[0] in ("end", "choose", "concede"):
             return "hydra.error.nothing_to_undo"
         if self.library_changed_by[-1]:
-            return "hydra.error.undo_revealed"
+            return "challenge.error.undo_revealed"  # the deck's library, not the Hydra's
         return None
 
     # ------------------------------------------------------------------ driving
