@@ -33,6 +33,7 @@ from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
 from cogs._timers import Timers
 from cogs.hydra import LineModal
+from cogs.hydra.panels import option_key
 
 log = logging.getLogger(__name__)
 CHOICE_WAIT_FACTOR = 3
@@ -311,8 +312,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                 view.add_item(ChallengeButton(gid, "answer", "none", label=tr("challenge.ui.none"), row=1))
         elif decision is not None:
             for option in decision.options:
-                key = "hydra.ui.option.go_on" if decision.topic == "upkeep" else f"hydra.ui.option.{option}"
-                view.add_item(ChallengeButton(gid, "answer", option, label=tr(key), row=1,
+                view.add_item(ChallengeButton(gid, "answer", option, label=tr(option_key(decision.topic, option)), row=1,
                                               style=discord.ButtonStyle.primary if option == decision.default
                                               else discord.ButtonStyle.secondary))
         if decision is None or decision.topic in game.window_topics:

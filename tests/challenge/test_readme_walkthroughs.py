@@ -55,7 +55,8 @@ async def test_the_readme_horde_table(tmp_path) -> None:
         blocker = await h.click(board, label="Damage…")  # in the window: your blocker's 3 damage
         await h.submit_modal(blocker, {"text": "3"})
         assert "Phoberos Reaver is dealt 3 damage.\nPhoberos Reaver dies." in latest(board)
-        await h.click(board, label="Let it resolve")
+        assert labels(board)[:2] == ["Take the damage", "Prevent the damage"]  # the same words as the Hydra's
+        await h.click(board, label="Take the damage")
         assert "Turn 5: the players' turn." in latest(board) and "The players: 20 life" in board.embeds[0]["description"]
 
         await h.click(board, label="Concede")
@@ -90,7 +91,7 @@ async def test_the_readme_god_table(tmp_path) -> None:
         assert "Attacking: 1. Xenagos Ascended (6/5). Declare your blockers." in latest(board)
         await h.click(board, label="None")
         assert now(board).startswith("Combat damage is about to be dealt.")
-        await h.click(board, label="Let it resolve")
+        await h.click(board, label="Take the damage")
         assert "The unblocked attackers deal 6 combat damage: 14 life left." in latest(board)
         assert "Turn 3: the players' turn." in latest(board)
 
