@@ -1,4 +1,5 @@
-"""Every slash command the README names exists, with the option names it shows: the README is how
+"""Every slash command the README names exists, with the option names it shows, and every button its
+worked examples press is one the bot shows: the README is how
 players learn the commands, so a renamed command or option must not leave it behind (issue 14).
 
 The README writes a command as `` `/group sub option: [optional:]` `` (an option may also be written
@@ -8,13 +9,15 @@ the real bot registers (every cog loaded, ``/hydra event`` and ``/challenge even
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 from discord import app_commands
 
 from bot.testing import DiscordHarness
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
 NOT_APP_COMMANDS = {"as"}  # the sandbox client's own `/as NAME` (README: "Client commands")
 _SPAN = re.compile(r"`(/[a-z][^`]*)`", re.S)
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*(\|[a-z][a-z0-9_-]*)*$")
@@ -71,3 +74,18 @@ def test_the_readme_parser_reads_every_way_a_command_is_written() -> None:
         (["challenge", "event", "join|leave"], [], "/challenge event join|leave"),
         (["tournament", "create"], ["name", "format"], "/tournament create name: … format: 1-vs-1 matches (best of three)"),
     ]
+
+
+def test_every_button_the_readme_walkthroughs_press_is_a_button_label() -> None:
+    """The worked examples of the challenge decks (tables "| Who | Does | The bot shows |") press
+    buttons by their English labels: each one must be a label the bot uses."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Face the Hydra"):text.index("## Hydra events")]
+    labels = set()
+    for name in ("hydra", "challenge", "hydra_events"):
+        messages = tomllib.loads((ROOT / "bot" / "i18n" / "messages" / f"{name}.toml").read_text(encoding="utf-8"))
+        labels |= {value["en"] for key, value in messages.items() if ".ui." in key}
+    pressed = [bold for line in section.splitlines() if line.startswith("| ") and line.count("|") >= 3
+               for bold in re.findall(r"\*\*([^*]+)\*\*", line.split("|")[-3])]
+    assert {"Join", "Start", "End our turn", "Undo", "Concede", "Take the damage", "Hit the Horde…"} <= set(pressed)
+    assert sorted(set(pressed) - labels) == []
