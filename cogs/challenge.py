@@ -9,6 +9,7 @@ single-player challenge (as printed); the God seats up to four players sharing 2
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -103,6 +104,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         # run in the one process holding the turn lease (bot.leases); the others poke it.
         self.timers: Timers[int] = Timers(clock_of(bot), "challenge")
         self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
+        self._editing: dict[int, asyncio.Lock] = {}  # table -> its message's edits take turns
         self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers.cancel_all, self.arm_open_tables)
         self.fixed_seed: int | None = None
         super().__init__()
@@ -161,16 +163,22 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         await self.refresh(table)
 
     async def refresh(self, table: ChallengeTable) -> None:
-        try:
-            channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(table.row.channel_id)
-            if table.row.message_id is not None:
-                embed, view = self.payload(table)
-                file = await self.board_file(table, embed)
-                await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
-                    embed=embed, view=view, attachments=[file] if file else [])
-        except discord.HTTPException:
-            log.exception("could not update challenge table %s", table.game_id)
-        self.arm(table)
+        """Edit the table's message to its newest stored state, then arm its timer. Edits of one table take
+        turns and each reads the table afresh (a load replays nothing: the service keeps the game), so an
+        edit drawn from an older state (a slow image, a restart's reconcile pass) never lands last."""
+        async with self._editing.setdefault(table.game_id, asyncio.Lock()):
+            table = await self.service.load(table.game_id)
+            try:
+                channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
+                    table.row.channel_id)
+                if table.row.message_id is not None:
+                    embed, view = self.payload(table)
+                    file = await self.board_file(table, embed)
+                    await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
+                        embed=embed, view=view, attachments=[file] if file else [])
+            except discord.HTTPException:
+                log.exception("could not update challenge table %s", table.game_id)
+            self.arm(table)
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None) -> None:
         tr = await self._tr(interaction)
@@ -232,8 +240,11 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.armed_at[table.game_id] = actions
         topic = game.pending.topic
         factor = 1 if topic in game.window_topics else CHOICE_WAIT_FACTOR
+        # Once due, the default runs to its end (stored, then shown): a refresh re-arming the table
+        # meanwhile (a restart's reconcile pass still drawing the old board) must not cut it off between
+        # the two, which would leave the board one answer behind.
         self.timers.after(table.game_id, table.row.window_seconds * factor,
-                          lambda: self._default_later(table.game_id, topic, actions))
+                          lambda: asyncio.shield(self._default_later(table.game_id, topic, actions)))
 
     async def _default_later(self, game_id: int, topic: str, actions: int) -> None:
         try:
