@@ -4,8 +4,6 @@ over HTTP and in a real browser."""
 
 from __future__ import annotations
 
-import re
-
 import aiohttp
 
 from bot.domain import pod
@@ -14,18 +12,9 @@ from bot.services.pods import pod_topic
 from bot.web.server import BotSources
 from bot.web.views import page_data
 from tests.web.browser import browser  # noqa: F401  (the fixture)
-from tests.web.helpers import TOURNAMENT_CARDS, link_in, open_stream, start
+from tests.web.helpers import TOURNAMENT_CARDS, cells, link_in, open_stream, start
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin")
-
-
-def _cells(html: str, testid: str) -> list[list[str]]:
-    """The rows of a table as lists of cell texts (tags dropped)."""
-    table = re.search(rf'<table data-testid="{testid}">(.*?)</table>', html, re.S)
-    assert table, testid
-    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:]
-    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
-            for r in rows]
 
 
 async def _paired(h) -> str:
@@ -100,23 +89,23 @@ async def test_the_page_follows_the_games_of_each_match(tmp_path) -> None:
         url = await _paired(h)
         stream = await open_stream(session, url)
         html = (await stream.next())[1]
-        assert "Round 1 of 2" in html and len(_cells(html, "matches-1")) == 2 and "Bye:" in html
-        assert [row[2:4] for row in _cells(html, "matches-1")] == [["0–0", "playing"]] * 2
+        assert "Round 1 of 2" in html and len(cells(html, "matches-1")) == 2 and "Bye:" in html
+        assert [row[2:4] for row in cells(html, "matches-1")] == [["0–0", "playing"]] * 2
 
         game_id, first, second = await _table_one(h)
         names = {h.user(n).id: n for n in PLAYERS}
         await _concede_game(h, game_id, first, then_next=False)
         html = (await stream.next())[1]
-        while _cells(html, "matches-1")[0][2] != "0–1":
+        while cells(html, "matches-1")[0][2] != "0–1":
             html = (await stream.next())[1]
-        assert _cells(html, "matches-1")[0][1:] == [f"{names[first]}{names[second]}", "0–1", "playing"]
+        assert cells(html, "matches-1")[0][1:] == [f"{names[first]}{names[second]}", "0–1", "playing"]
         running = await _next_game(h, game_id, first)  # a game the page has not seen yet: it must follow it
         await _concede_game(h, running, first)
         expected = await _standings_rows(h)
-        while _cells(html, "standings") != expected:  # the standings and the table's score may come in two
+        while cells(html, "standings") != expected:  # the standings and the table's score may come in two
             html = (await stream.next())[1]
-        assert _cells(html, "matches-1")[0][2:] == ["0–2", "over"]
-        winner = next(row for row in _cells(html, "standings") if row[1] == names[second])
+        assert cells(html, "matches-1")[0][2:] == ["0–2", "over"]
+        winner = next(row for row in cells(html, "standings") if row[1] == names[second])
         assert winner[2:5] == ["3", "1–0–0", "33.3%"] and winner[5] == "100.0%"
         stream.response.close()
 
