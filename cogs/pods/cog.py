@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 import discord
 from discord import app_commands
@@ -42,6 +43,16 @@ MULLIGAN_CHOICES = [app_commands.Choice(name=_T(style.value.replace("_", " ").ti
                     for style in MulliganStyle]
 
 
+class NamedPlayer(Protocol):
+    """What a seat needs of a player: a Discord user, or a tournament's entrant known by id and name."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+
 class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
               group_description=_T("Track a Commander game at the table")):
     def __init__(self, bot: PodkeeperBot) -> None:
@@ -67,7 +78,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
 
     # -- starting ---------------------------------------------------------------------------------------------
 
-    async def start_linked_game(self, channel: discord.abc.Messageable, players: Sequence[discord.abc.User],
+    async def start_linked_game(self, channel: discord.abc.Messageable, players: Sequence[NamedPlayer],
                                 *, ruleset: str, guild_id: int | None = None, created_by: int | None = None,
                                 starting_life: int | None = None, tournament_id: int | None = None,
                                 round_number: int | None = None) -> tuple[LoadedGame, discord.Message]:

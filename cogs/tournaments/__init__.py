@@ -17,13 +17,12 @@ The package: ``cog`` (the commands), ``votes`` (the democratic vote), ``standing
 
 from __future__ import annotations
 
-from discord.ext import commands
-
+from bot.client import PodkeeperBot
 from cogs.tournaments.cog import TournamentCog
 from cogs.tournaments.components import error_text
 
 __all__ = ["TournamentCog", "error_text", "setup"]
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(TournamentCog(bot))

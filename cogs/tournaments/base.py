@@ -1,4 +1,10 @@
-"""What every part of the tournament cog shares: the reader's language, refusals and who is an organiser."""
+"""What every part of the tournament cog stands on: its state, the reader's language, refusals and who is
+an organiser.
+
+The cog is one class assembled from layers, each a subclass of the one below (``TournamentBase`` →
+``StandingsMessages`` → ``VoteDesk`` → ``TournamentCog``), so every method a layer calls is defined
+below it and the type checker sees it (as in ``cogs.pods`` and ``cogs.hydra``).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +12,15 @@ import asyncio
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.domain.pod import PodError
 from bot.domain.tournament import TournamentError
 from bot.i18n import Translate
 from bot.services.tournaments import TournamentService
 from bot.storage.tournaments import Tournament
+from cogs._common import guild_id_of, is_organiser
+from cogs.pods.cog import PodsCog
 from cogs.tournaments.components import error_text
 
 if TYPE_CHECKING:
@@ -21,20 +29,26 @@ if TYPE_CHECKING:
 
 
 class TournamentBase:
-    """Helpers of ``TournamentCog`` (a mixin: the cog sets these attributes)."""
+    """The tournament cog's state (set in ``TournamentCog.__init__``) and its shared helpers."""
 
-    bot: commands.Bot
+    bot: PodkeeperBot
     service: TournamentService
     match_rounds: MatchRounds
     _deadlines: dict[int, asyncio.Task[None]]
     deadlines: JobLease
 
+    @property
+    def pods(self) -> PodsCog | None:
+        """The pod tracker: it gives every table of a round its board (None when it is not loaded)."""
+        cog = self.bot.get_cog(PodsCog.__cog_name__)
+        return cog if isinstance(cog, PodsCog) else None
+
     async def _tr(self, interaction: discord.Interaction) -> Translate:
-        return Translate(await self.bot.language_for(interaction))  # type: ignore[attr-defined]
+        return Translate(await self.bot.language_for(interaction))
 
     async def _guild_language(self, guild_id: int | None) -> str:
         """Language for messages no single user asked for (vote results at a table)."""
-        return await self.bot.guild_language(guild_id)  # type: ignore[attr-defined]
+        return await self.bot.guild_language(guild_id)
 
     async def _refuse(self, interaction: discord.Interaction, error: TournamentError | PodError) -> None:
         text = error_text(error, (await self._tr(interaction)).language)
@@ -46,23 +60,14 @@ class TournamentBase:
     async def _latest(self, interaction: discord.Interaction) -> Tournament | None:
         """The server's latest tournament (running or ended), or None after saying there is none."""
         try:
-            return await self.service.latest(interaction.guild_id)
+            return await self.service.latest(guild_id_of(interaction))
         except TournamentError as error:
             await self._refuse(interaction, error)
             return None
 
-    async def _is_organiser(self, interaction: discord.Interaction) -> bool:
-        member = interaction.user
-        if not isinstance(member, discord.Member):
-            return False
-        if member.guild_permissions.manage_guild:
-            return True
-        settings = getattr(self.bot, "guild_settings", None)
-        role_id = (await settings.get(interaction.guild_id)).organiser_role_id if settings else None
-        return role_id is not None and any(role.id == role_id for role in member.roles)
-
     async def _require_organiser(self, interaction: discord.Interaction) -> bool:
-        if await self._is_organiser(interaction):
+        """True for an organiser (the one rule, ``cogs._common.is_organiser``); anyone else is told so."""
+        if await is_organiser(interaction):
             return True
         tr = await self._tr(interaction)
         await interaction.response.send_message(tr("tournament.organiser_only"), ephemeral=True)
@@ -72,4 +77,3 @@ class TournamentBase:
         rule = self.service.rule(tournament)
         return tr(f"tournament.scoring.{rule.name}", win=rule.win, draw=rule.draw, survival=rule.survival,
                   vote=rule.vote, elimination=rule.elimination)
-

@@ -8,34 +8,34 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.clock import clock_of
+from bot.domain.pod import PodGameRecord
 from bot.domain.tournament import TournamentError
 from bot.i18n import t
 from bot.services.tournaments import VoteOutcome
 from bot.storage.tournaments import TournamentGame
-from cogs.tournaments.base import TournamentBase
 from cogs.tournaments.components import COLOUR, BallotSelect, VoteButton, mention
+from cogs.tournaments.standings import StandingsMessages
 
 log = logging.getLogger(__name__)
 
 
-class VoteDesk(TournamentBase):
-    """The vote messages, ballots, deadlines and results (a mixin of ``TournamentCog``)."""
+class VoteDesk(StandingsMessages):
+    """The vote messages, ballots, deadlines and results (a layer of ``TournamentCog``, see ``base``)."""
 
     @commands.Cog.listener()
-    async def on_pod_game_finished(self, record: Any) -> None:
+    async def on_pod_game_finished(self, record: PodGameRecord) -> None:
         """A pod game ended: if it belongs to a tournament, store it and open its vote."""
-        if getattr(record, "match_id", None) is not None:
+        if record.match_id is not None:
             return  # a game of a 1-vs-1 match: the match is what scores (cogs/tournaments/matches.py)
         try:
             game = await self.service.record_finished_game(record)
         except TournamentError:
-            log.exception("could not record finished game %s for its tournament", getattr(record, "game_id", "?"))
+            log.exception("could not record finished game %s for its tournament", record.game_id)
             return
         if game is None or game.channel_id is None:
             return
@@ -62,9 +62,7 @@ class VoteDesk(TournamentBase):
         await self.service.set_vote_message(game.game_id, message.id)
 
     def _vote_view(self, game: TournamentGame, language: str) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        view.add_item(VoteButton(game.game_id, label=t("tournament.vote.button", language)))
-        return view
+        return VoteButton(game.game_id, label=t("tournament.vote.button", language)).alone()
 
     @staticmethod
     def _vote_embed(game: TournamentGame, cast: int, language: str) -> discord.Embed:
@@ -153,12 +151,12 @@ class VoteDesk(TournamentBase):
         """After a start: store finished tournament games the tournament missed (opening their
         vote), refresh every open vote's count, and show every closed vote's result not yet shown."""
         count = 0
-        pods_cog = self.bot.get_cog("Pods")
-        for game_id in await self.service.unrecorded_finished_games() if pods_cog is not None else []:
-            record = (await pods_cog.service.get(game_id)).record  # type: ignore[union-attr]
-            if record is not None:
-                await self.on_pod_game_finished(record)
-                count += 1
+        if (pods_cog := self.pods) is not None:
+            for game_id in await self.service.unrecorded_finished_games():
+                record = (await pods_cog.service.get(game_id)).record
+                if record is not None:
+                    await self.on_pod_game_finished(record)
+                    count += 1
         for game in await self.service.open_votes():
             if game.vote_message_id is not None:
                 await self._update_count(game.game_id, (await self.service.vote_status(game.game_id)).cast)
