@@ -2,7 +2,7 @@
 or 1-vs-1 tournaments of best-of-three matches (G9, issue #20).
 
 Thin by design: parse options, check who may act, call ``TournamentService``, render. Organisers are
-members with Manage Server or the server's organiser role (``/config``'s ``organiser_role_id``).
+members with Manage Server or the server's organiser role (``cogs._common.is_organiser``).
 
 The democratic vote (T3): when a pod game linked to a tournament ends (``on_pod_game_finished``),
 the table gets one public message with a Vote button and a count of votes cast (votes are secret).

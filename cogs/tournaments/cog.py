@@ -2,7 +2,7 @@
 or 1-vs-1 tournaments of best-of-three matches (G9).
 
 Thin by design: parse options, check who may act, call ``TournamentService``, render. Organisers are
-members with Manage Server or the server's organiser role (``/config``'s ``organiser_role_id``).
+members with Manage Server or the server's organiser role (``cogs._common.is_organiser``).
 The commands live here; the vote (``votes``), standings messages (``standings``), tournaments of
 matches (``matches``), shared helpers (``base``) and Discord items (``components``) beside it.
 """
