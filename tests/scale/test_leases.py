@@ -81,7 +81,7 @@ async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg
 
         assert first.leases._poller is not None
         first.leases._poller.cancel()  # the first process dies: no more polls, and its session ends
-        first.leases._connection.terminate()
+        first.leases.session.connection.terminate()
         await until(lambda: second.lease.held)
         await second.lease.wait_rearmed()
         assert second.timers.armed == {"vote-1"}, "the new owner arms the kind's timers from the database"
