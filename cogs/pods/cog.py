@@ -27,7 +27,8 @@ from cogs._updater import BoardUpdater
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
 from cogs.pods.match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
-from cogs.pods.mulligan import MulliganChoice, MulliganStep
+from cogs.pods.mulligan import MulliganStep
+from cogs.pods.mulligan_panels import MulliganChoice
 from cogs.pods.presses import PodPresses
 
 # A command text localised through the key ``app.pod.<text>``: the ``pod`` namespace keeps our
