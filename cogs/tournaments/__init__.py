@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from bot.client import PodkeeperBot
 from cogs.tournaments.cog import TournamentCog
-from cogs.tournaments.components import error_text
 
-__all__ = ["TournamentCog", "error_text", "setup"]
+__all__ = ["TournamentCog", "setup"]
 
 
 async def setup(bot: PodkeeperBot) -> None:

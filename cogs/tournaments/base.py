@@ -1,5 +1,5 @@
-"""What every part of the tournament cog stands on: its state, the reader's language, refusals and who is
-an organiser.
+"""What every part of the tournament cog stands on: its state, the reader's language and who is an
+organiser. Refusals (``TournamentError``) are raised and told by the one path of ``cogs._errors``.
 
 The cog is one class assembled from layers, each a subclass of the one below (``TournamentBase`` →
 ``StandingsMessages`` → ``VoteDesk`` → ``TournamentCog``), so every method a layer calls is defined
@@ -19,9 +19,9 @@ from bot.domain.tournament import TournamentError
 from bot.i18n import Translate
 from bot.services.tournaments import TournamentService
 from bot.storage.tournaments import Tournament
-from cogs._common import guild_id_of, is_organiser
+from cogs._common import is_organiser
+from cogs._errors import refusal_text
 from cogs.pods.cog import PodsCog
-from cogs.tournaments.components import error_text
 
 if TYPE_CHECKING:
     from bot.leases import JobLease
@@ -50,28 +50,18 @@ class TournamentBase:
         """Language for messages no single user asked for (vote results at a table)."""
         return await self.bot.guild_language(guild_id)
 
-    async def _refuse(self, interaction: discord.Interaction, error: TournamentError | PodError) -> None:
-        text = error_text(error, (await self._tr(interaction)).language)
+    async def _refuse(self, interaction: discord.Interaction, error: PodError) -> None:
+        """Tell a refusal without stopping (a table whose board could not start, while the others do)."""
+        text = refusal_text(error, (await self._tr(interaction)).language)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def _latest(self, interaction: discord.Interaction) -> Tournament | None:
-        """The server's latest tournament (running or ended), or None after saying there is none."""
-        try:
-            return await self.service.latest(guild_id_of(interaction))
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return None
-
-    async def _require_organiser(self, interaction: discord.Interaction) -> bool:
-        """True for an organiser (the one rule, ``cogs._common.is_organiser``); anyone else is told so."""
-        if await is_organiser(interaction):
-            return True
-        tr = await self._tr(interaction)
-        await interaction.response.send_message(tr("tournament.organiser_only"), ephemeral=True)
-        return False
+    async def _require_organiser(self, interaction: discord.Interaction) -> None:
+        """Go on for an organiser (the one rule, ``cogs._common.is_organiser``); refuse anyone else."""
+        if not await is_organiser(interaction):
+            raise TournamentError("tournament.organiser_only")
 
     def _scoring_text(self, tr: Translate, tournament: Tournament) -> str:
         rule = self.service.rule(tournament)

@@ -1,5 +1,5 @@
 """The tournament cog's Discord items and shared bits: the buttons and the ballot select (``DynamicItem``s
-keyed by ids, so they work on old messages after a restart), the colour, mentions and refusal texts."""
+keyed by ids, so they work on old messages after a restart), the colour, mentions and names."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.domain.pod import PodError
-from bot.domain.tournament import TournamentError
-from bot.i18n import t
 from cogs._buttons import KeyedButton
 from cogs._common import cog_of, rebuilt
 from cogs._errors import telling_refusals
@@ -21,7 +18,6 @@ if TYPE_CHECKING:
     from cogs.tournaments.cog import TournamentCog
 
 COLOUR = discord.Colour.gold()
-_PLAYER_VALUES = ("voter", "votee", "player")
 
 
 @dataclass(frozen=True)
@@ -41,14 +37,6 @@ def mention(user_id: object) -> str:
 def namer(names: Mapping[Any, str]) -> Callable[[object], str]:
     """Names players by their stored names (``StandingsView.names``), a player without one by id."""
     return lambda player: names.get(player, str(player))
-
-
-def error_text(error: TournamentError | PodError, language: str) -> str:
-    """The refused action in the user's language, with player ids shown as mentions."""
-    if isinstance(error, PodError):
-        return t(error.key, language, **error.values)
-    values = {k: mention(v) if k in _PLAYER_VALUES else v for k, v in error.values.items()}
-    return t(error.key, language, **values)
 
 
 def _cog(interaction: discord.Interaction) -> TournamentCog:

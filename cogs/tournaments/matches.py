@@ -55,11 +55,7 @@ class MatchRounds:
             return False  # the ordinary command says there is none
         if not await self.service.is_matches(tournament.tournament_id):
             return False
-        try:
-            round_number, pairing = await self.service.pair_next_round(tournament, force=force)
-        except TournamentError as error:
-            await self.cog._refuse(interaction, error)
-            return True
+        round_number, pairing = await self.service.pair_next_round(tournament, force=force)
         await interaction.response.defer(thinking=True)
         tr = await self.cog._tr(interaction)
         names = await self.cog.service.names(tournament.tournament_id)

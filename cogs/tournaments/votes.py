@@ -77,16 +77,12 @@ class VoteDesk(StandingsMessages):
     async def open_ballot(self, interaction: discord.Interaction, game_id: int) -> None:
         """The private ballot: the other players of that table (T3: not oneself)."""
         tr = await self._tr(interaction)
-        try:
-            game = await self.service.game(game_id)
-            seated = [p.user_id for p in game.players]
-            if interaction.user.id not in seated:
-                raise TournamentError("not_at_table", game=game_id)
-            if not game.vote_open:
-                raise TournamentError("vote_closed", game=game_id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        game = await self.service.game(game_id)
+        seated = [p.user_id for p in game.players]
+        if interaction.user.id not in seated:
+            raise TournamentError("not_at_table", game=game_id)
+        if not game.vote_open:
+            raise TournamentError("vote_closed", game=game_id)
         names = await self.service.names(game.tournament_id)
         mine = await self.service.vote_of(game_id, interaction.user.id)
         options = [discord.SelectOption(label=names.get(user, str(user))[:100], value=str(user), default=user == mine)
@@ -96,11 +92,7 @@ class VoteDesk(StandingsMessages):
         await interaction.response.send_message(tr("tournament.vote.ballot", game=game_id), view=view, ephemeral=True)
 
     async def cast_vote(self, interaction: discord.Interaction, game_id: int, votee: int) -> None:
-        try:
-            status, outcome = await self.service.cast_vote(game_id, interaction.user.id, votee)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        status, outcome = await self.service.cast_vote(game_id, interaction.user.id, votee)
         tr = await self._tr(interaction)
         await interaction.response.edit_message(content=tr("tournament.vote.recorded", votee=mention(votee)))
         if outcome is not None:

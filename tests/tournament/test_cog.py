@@ -280,8 +280,17 @@ async def test_a_vote_never_posted_is_posted_after_a_restart(h):
 def test_pod_refusals_inside_tournament_commands_are_localised_not_raw_keys() -> None:
     from bot.domain.pod import PodError
     from bot.i18n import t
-    from cogs.tournaments import error_text
+    from cogs._errors import refusal_text
 
     error = PodError("not_your_game")
-    assert error_text(error, "ja") == t("pod.error.not_your_game", "ja")
-    assert "pod.error" not in error_text(error, "zh-Hant")
+    assert refusal_text(error, "ja") == t("pod.error.not_your_game", "ja")
+    assert "pod.error" not in refusal_text(error, "zh-Hant")
+
+
+def test_tournament_refusals_show_the_players_they_name_as_mentions() -> None:
+    from bot.domain.tournament import TournamentError
+    from cogs._errors import refusal_text
+
+    error = TournamentError("vote_voter_not_at_table", game=7, voter=101, votee=202)
+    text = refusal_text(error, "en")
+    assert "<@101>" in text and "101" not in text.replace("<@101>", "")
