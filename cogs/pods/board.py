@@ -14,7 +14,7 @@ from bot.render.board import header_text, render_snapshot, snapshot
 from bot.services.pods import LoadedGame
 from cogs.pods.base import PodsBase
 from cogs.pods.components import PlayerSelect, PodButton
-from cogs.pods.mulligan import board_lines as mulligan_board_lines
+from cogs.pods.mulligan_panels import board_lines as mulligan_board_lines
 
 log = logging.getLogger(__name__)
 
