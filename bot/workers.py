@@ -43,7 +43,7 @@ import logging
 import multiprocessing
 import signal
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -54,6 +54,7 @@ T = TypeVar("T")
 WORKERS = 2          # the machine the bot runs on has two cores
 HEAVY_PER_USER = 2   # deck checks/registrations one person may have running at once
 JOB_SECONDS = 30.0   # a job (queueing included) that takes longer than this has failed
+IMAGES_IN_FLIGHT = 2 * WORKERS  # drawn images waiting for their encoding at once (``WorkPool.image_slot``)
 
 # Objects workers inherit when they are forked, by key (``WorkPool.share``). Module-global so a forked
 # worker finds them where the parent put them.
@@ -111,6 +112,7 @@ class WorkPool:
         self._heavy: Counter[int] = Counter()
         self.ran: Counter[str] = Counter()  # jobs submitted, by function name (tests, logs)
         self.pending = 0  # jobs submitted and not finished (the test harness waits for them to settle)
+        self._images = asyncio.Semaphore(IMAGES_IN_FLIGHT)
 
     # -- shared objects ----------------------------------------------------------------------------
 
@@ -188,6 +190,17 @@ class WorkPool:
             self._heavy[user_id] -= 1
             if self._heavy[user_id] <= 0:
                 del self._heavy[user_id]
+
+    @contextlib.asynccontextmanager
+    async def image_slot(self) -> AsyncIterator[None]:
+        """Hold one of ``IMAGES_IN_FLIGHT`` places for an image drawn on the loop and encoded here.
+
+        A board's pixels are ~2 MB (Pillow keeps RGB in 4 bytes), and more while pickled for a worker; the pool encodes two at
+        a time, so when a hundred Hydra tables end their turn at once, a hundred drawn boards would wait
+        in its queue together (the spikes of the 100-table event's peak RSS, issue #19). Drawing once a
+        place is free keeps at most a few in memory and delays no board: the workers were the bottleneck."""
+        async with self._images:
+            yield
 
     def heavy_jobs(self, user_id: int) -> int:
         return self._heavy[user_id]

@@ -113,3 +113,27 @@ def test_heavy_jobs_are_limited_per_user_and_slots_come_back() -> None:
 def test_a_refused_list_survives_the_trip_back_from_a_worker() -> None:
     refusal = pickle.loads(pickle.dumps(DecklistRefused("too_many_lines", lines=1200, limit=1000)))
     assert refusal.reason == "too_many_lines" and refusal.values == {"lines": 1200, "limit": 1000}
+
+
+async def test_image_slots_hold_at_most_images_in_flight_and_come_back(pool: WorkPool) -> None:
+    from bot.workers import IMAGES_IN_FLIGHT
+
+    inside, most, release = 0, 0, asyncio.Event()
+
+    async def draw_and_encode() -> None:
+        nonlocal inside, most
+        async with pool.image_slot():
+            inside += 1
+            most = max(most, inside)
+            await release.wait()
+            inside -= 1
+
+    tasks = [asyncio.create_task(draw_and_encode()) for _ in range(IMAGES_IN_FLIGHT + 3)]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert inside == IMAGES_IN_FLIGHT, "the boards past the limit wait for a place before they are drawn"
+    release.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert most == IMAGES_IN_FLIGHT and inside == 0
+    async with pool.image_slot():  # every place came back
+        pass
