@@ -37,11 +37,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import functools
 import gc
 import logging
 import multiprocessing
+import os
 import signal
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -51,6 +54,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 WORKERS = 2          # the machine the bot runs on has two cores
 HEAVY_PER_USER = 2   # deck checks/registrations one person may have running at once
 JOB_SECONDS = 30.0   # a job (queueing included) that takes longer than this has failed
@@ -87,10 +91,29 @@ def _inherited(key: str) -> Any:
     return _SHARED[key]
 
 
-def _worker_started() -> None:
+def _worker_started(bot_pid: int) -> None:
     """In each new worker: Ctrl+C in the terminal reaches the whole process group, but only the bot
-    decides how to stop (it shuts the pool down); workers ignore it instead of printing tracebacks."""
+    decides how to stop (it shuts the pool down); workers ignore it instead of printing tracebacks.
+
+    SIGTERM gets its default back: a forked worker inherits the bot's asyncio handler, which only writes to
+    the bot's wake-up pipe, so a worker told to stop (by a supervisor, or by a test killing a bot) never
+    did and stayed behind for good. And the worker asks Linux to end it when the bot dies (even by
+    SIGKILL), since nothing else would ever hand it another job."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(bot_pid)
+
+
+def _die_with_parent(bot_pid: int) -> None:
+    """``prctl(PR_SET_PDEATHSIG, SIGTERM)`` where Linux offers it; elsewhere nothing (a no-op)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() != bot_pid:  # the bot died between the fork and the prctl: nobody will ever use us
+        os._exit(0)
 
 
 def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
@@ -141,7 +164,8 @@ class WorkPool:
                 self._forked_versions = self._versions()
                 gc.freeze()  # workers then never touch (so never copy) the parent's objects when collecting
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                                     initializer=_worker_started)
+                                                     initializer=_worker_started,
+                                                     initargs=(os.getpid(),))
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="podkeeper-work")
         return self._executor
