@@ -31,9 +31,10 @@ _NAMES = st.sampled_from(["Sol Ring", "Kaalia of the Vast", "Lim-Dûl's Vault", 
                           "祖神兽", "Erase (Not the Urza's Legacy One)", "A" * 150, "B" * 151, "Name\u00a0",
                           "Na\tme", "Ash Barrens", "Æther Vial", "Island  "])
 _COUNTS = st.sampled_from(["1", "1x", "1X", "2 x", "10", "999", "1000", "0", "01", "²", "", "3×"])
-_TAILS = st.sampled_from(["", " (CMD) 197", " (cmd) 1 [Commander{top}]", " *F*", " *CMDR*", " (C21)",
-                          " (SLD) 12a *E*", " <borderless>", " [Ramp]", " |CMD|1", " #tag", "\t(M21) 1",
-                          " (A) 1", "  (CMD)  12", " (CMD) 12 ", " (TOOLONGSET) 1"])
+# Tails without "[", "|" or "<" (a text with one of those takes the general path alone), then all of them.
+_SIMPLE_TAILS = ["", " (CMD) 197", " *F*", " *CMDR*", " (C21)", " (SLD) 12a *E*", " #tag", "\t(M21) 1",
+                 " (A) 1", "  (CMD)  12", " (CMD) 12 ", " (TOOLONGSET) 1", " (CMD) 1 (C21) 2", " (C★1) 1-a"]
+_ALL_TAILS = [*_SIMPLE_TAILS, " (cmd) 1 [Commander{top}]", " <borderless>", " [Ramp]", " |CMD|1"]
 _SPACE = st.sampled_from(["", " ", "\t", "\u00a0", "\u3000", "  "])
 _OTHER_LINES = st.sampled_from(["", "Commander", "Sideboard", "// Commander", "Creatures (30)", "Deck",
                                 "Maybeboard", "[Main]", "About", "Name Heavenly Inferno", "SB: 1 Island",
@@ -41,21 +42,22 @@ _OTHER_LINES = st.sampled_from(["", "Commander", "Sideboard", "// Commander", "C
 
 
 @st.composite
-def _lines(draw: st.DrawFn) -> str:
+def _lines(draw: st.DrawFn, tails: list[str]) -> str:
     if draw(st.booleans()):
         return draw(_OTHER_LINES)
     count = draw(_COUNTS)
-    return f"{draw(_SPACE)}{count}{' ' if count else ''}{draw(_NAMES)}{draw(_TAILS)}{draw(_SPACE)}"
+    return f"{draw(_SPACE)}{count}{' ' if count else ''}{draw(_NAMES)}{draw(st.sampled_from(tails))}{draw(_SPACE)}"
 
 
 def _general(text: str, monkeypatch: pytest.MonkeyPatch) -> decklist.Decklist:
     with monkeypatch.context() as patched:
         patched.setattr(decklist, "_LINES", _GENERAL_ONLY)
+        patched.setattr(decklist, "_GUARDED_LINES", _GENERAL_ONLY)
         return decklist.parse_text(text)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(lines=st.lists(_lines(), max_size=30))
+@given(lines=st.one_of(st.lists(_lines(_SIMPLE_TAILS), max_size=30), st.lists(_lines(_ALL_TAILS), max_size=30)))
 @example(lines=["1 Sol Ring", "1 Kaalia of the Vast (CMD) 197"])
 @example(lines=["Commander", "1 Kaalia of the Vast", "", "Sideboard", "1 Angel Token", "1 Island (C21) 1 "])
 @example(lines=["1 " + "A" * 150, "1 " + "B" * 151, "1 " + "C" * 150 + " (CMD) 1"])
@@ -68,8 +70,9 @@ def test_the_whole_text_regex_reads_every_line_as_the_general_path(lines: list[s
 def test_the_general_path_is_really_taken_when_the_regex_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison above means something only if the replaced regex sends every line the long way."""
     assert all(not count and not name for count, name, _ in _GENERAL_ONLY.findall("1 Sol Ring\n2x Island"))
-    assert decklist._LINES.findall("1 Sol Ring\n1 Kaalia of the Vast (CMD) 197\n1 A *F*") == [
+    assert decklist._GUARDED_LINES.findall("1 Sol Ring\n1 Kaalia of the Vast (CMD) 197\n1 A *F*") == [
         ("1", "Sol Ring", ""), ("1", "Kaalia of the Vast", ""), ("", "", "1 A *F*")]
+    assert decklist._LINES.findall("1 Sol Ring\nCommander") == [("1", "Sol Ring", ""), ("", "", "Commander")]
     assert _general("1 Sol Ring", monkeypatch).entries == decklist.parse_text("1 Sol Ring").entries
 
 
