@@ -23,7 +23,7 @@ from bot.domain.rules.facts import facts_for
 from bot.paths import BUNDLED_CARDS
 
 # Every line to the general path: no count or name group ever matches.
-_GENERAL_ONLY = re.compile(r"^(?:(\d\b\B)(\d\b\B)|([^\n]*))$", re.MULTILINE)
+_GENERAL_ONLY = re.compile(r"^(?:(\d\b\B)(\d\b\B)(\d\b\B)|([^\n]*))$", re.MULTILINE)
 
 # Line pieces near the edges of the fast path: spaces and tabs around, "x" counts, long names, printings,
 # marks and categories the fast path leaves to the general one, headers, blank lines, Unicode whitespace.
@@ -31,10 +31,12 @@ _NAMES = st.sampled_from(["Sol Ring", "Kaalia of the Vast", "Lim-Dûl's Vault", 
                           "祖神兽", "Erase (Not the Urza's Legacy One)", "A" * 150, "B" * 151, "Name\u00a0",
                           "Na\tme", "Ash Barrens", "Æther Vial", "Island  "])
 _COUNTS = st.sampled_from(["1", "1x", "1X", "2 x", "10", "999", "1000", "0", "01", "²", "", "3×"])
-# Tails without "[", "|" or "<" (a text with one of those takes the general path alone), then all of them.
+# Tails without "|" or "<" (a text with one of those takes the general path alone), then all of them.
 _SIMPLE_TAILS = ["", " (CMD) 197", " *F*", " *CMDR*", " (C21)", " (SLD) 12a *E*", " #tag", "\t(M21) 1",
-                 " (A) 1", "  (CMD)  12", " (CMD) 12 ", " (TOOLONGSET) 1", " (CMD) 1 (C21) 2", " (C★1) 1-a"]
-_ALL_TAILS = [*_SIMPLE_TAILS, " (cmd) 1 [Commander{top}]", " <borderless>", " [Ramp]", " |CMD|1"]
+                 " (A) 1", "  (CMD)  12", " (CMD) 12 ", " (TOOLONGSET) 1", " (CMD) 1 (C21) 2", " (C★1) 1-a",
+                 " (cmd) 1 [Commander{top}]", " [Ramp]", " []", " [Maybeboard{noDeck}]", " (CMD) 1 [Ramp] ",
+                 " [Tokens & Extras{noDeck}]", " [Sideboard]", " [Land] [Ramp]", " (CMD) 1 *F* [Ramp]"]
+_ALL_TAILS = [*_SIMPLE_TAILS, " <borderless>", " |CMD|1", " <251> [SLD]"]
 _SPACE = st.sampled_from(["", " ", "\t", "\u00a0", "\u3000", "  "])
 _OTHER_LINES = st.sampled_from(["", "Commander", "Sideboard", "// Commander", "Creatures (30)", "Deck",
                                 "Maybeboard", "[Main]", "About", "Name Heavenly Inferno", "SB: 1 Island",
@@ -69,10 +71,10 @@ def test_the_whole_text_regex_reads_every_line_as_the_general_path(lines: list[s
 
 def test_the_general_path_is_really_taken_when_the_regex_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison above means something only if the replaced regex sends every line the long way."""
-    assert all(not count and not name for count, name, _ in _GENERAL_ONLY.findall("1 Sol Ring\n2x Island"))
-    assert decklist._GUARDED_LINES.findall("1 Sol Ring\n1 Kaalia of the Vast (CMD) 197\n1 A *F*") == [
-        ("1", "Sol Ring", ""), ("1", "Kaalia of the Vast", ""), ("", "", "1 A *F*")]
-    assert decklist._LINES.findall("1 Sol Ring\nCommander") == [("1", "Sol Ring", ""), ("", "", "Commander")]
+    assert all(not count and not name for count, name, *_ in _GENERAL_ONLY.findall("1 Sol Ring\n2x Island"))
+    assert decklist._GUARDED_LINES.findall("1 Sol Ring\n1 Kaalia of the Vast (CMD) 197 [Commander]\n1 A *F*") == [
+        ("1", "Sol Ring", "", ""), ("1", "Kaalia of the Vast", "Commander", ""), ("", "", "", "1 A *F*")]
+    assert decklist._LINES.findall("1 Sol Ring\nCommander") == [("1", "Sol Ring", "", ""), ("", "", "", "Commander")]
     assert _general("1 Sol Ring", monkeypatch).entries == decklist.parse_text("1 Sol Ring").entries
 
 
