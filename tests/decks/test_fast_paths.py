@@ -3,8 +3,9 @@
 * ``parse_text`` reads "1 Name" and "1 Name (SET) 123" lines from one ``findall`` over the whole text
   (``decklist._LINES``); with that regex made to match no entry, every line takes the general path (strip,
   ``_PLAIN_ENTRY`` / ``_FAST_ENTRY``, ``_read_entry``). Both must give the same ``Decklist``.
-* ``check_deck`` decides a legal deck with screens (``Ruleset.may_object``, colour sets, one line per name);
-  ``Ruleset.may_object`` must agree with ``is_banned`` / ``legality_problem`` for every card of the data.
+* ``check_deck`` decides a legal deck with screens (``Ruleset.may_object``, colour sets, one line per name):
+  with them and without them (``legality._SCREENS``) every ruleset gives the same verdict of random decks of
+  real cards, and ``Ruleset.may_object`` agrees with ``is_banned`` / ``legality_problem`` for every card.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.cards.importers import read_cards
+from bot.cards.model import Card
 from bot.domain import decklist
-from bot.domain.decklist import DecklistRefused, parse_decklist
-from bot.domain.rules import RULESETS
+from bot.domain.decklist import DeckLine, DecklistRefused, Section, parse_decklist
+from bot.domain.rules import RULESETS, DeckCard, ResolvedDeck, Ruleset, check_deck, legality
 from bot.domain.rules.facts import facts_for
 from bot.paths import BUNDLED_CARDS
 
@@ -101,3 +103,41 @@ def test_may_object_agrees_with_the_per_card_rules_for_every_card() -> None:
             assert ruleset.may_object([card], [vintage]) is per_card, (ruleset.name, card.name)
             objected += per_card
         assert 0 < objected < len(cards), ruleset.name  # both answers occur
+
+
+@st.composite
+def _decks(draw: st.DrawFn, cards: list[Card]) -> ResolvedDeck:
+    """Random decks of real cards: one or two commanders (eligible or not), main-deck lines with names on
+    one or several lines and counts above one, a sideboard, unknown names."""
+    picked = st.sampled_from(cards)
+    lines: list[DeckCard] = []
+    for card in draw(st.lists(picked, min_size=0, max_size=2)):
+        lines.append(DeckCard(DeckLine(1, card.name, Section.COMMANDER, len(lines) + 1), card))
+    for section, size in ((Section.MAIN, 40), (Section.SIDEBOARD, 6), (Section.COMPANION, 1)):
+        for card in draw(st.lists(picked, max_size=size)):
+            count = draw(st.sampled_from([1, 1, 1, 2, 7]))
+            lines.append(DeckCard(DeckLine(count, card.name, section, len(lines) + 1), card))
+    if draw(st.booleans()):
+        lines.append(DeckCard(DeckLine(1, "Not A Card", Section.MAIN, len(lines) + 1), None))
+    return ResolvedDeck(tuple(draw(st.permutations(lines))))
+
+
+def test_check_screens_give_the_verdicts_of_the_per_card_code(cards: dict[str, Card],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the screens (singleton, identity, bans) and without them, every ruleset says the same of every deck."""
+    pool = sorted(cards.values(), key=lambda card: card.name)
+
+    @settings(max_examples=300, deadline=None)
+    @given(_decks(pool))
+    def compare(deck: ResolvedDeck) -> None:
+        for ruleset in RULESETS.values():
+            screened = check_deck(deck, ruleset)
+            with monkeypatch.context() as patched:
+                patched.setattr(legality, "_SCREENS", False)
+                assert check_deck(ResolvedDeck(deck.cards), ruleset) == screened, ruleset.name
+
+    compare()
+    with monkeypatch.context() as patched:  # the switch reaches the code it claims to switch off
+        patched.setattr(legality, "_SCREENS", False)
+        patched.setattr(Ruleset, "may_object", None)  # not called without the screens
+        check_deck(ResolvedDeck((DeckCard(DeckLine(1, pool[0].name, Section.MAIN, 1), pool[0]),)), RULESETS["commander"])

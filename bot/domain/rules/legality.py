@@ -176,7 +176,7 @@ def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) ->
     """D2 / CR 903.5b: one copy per English name, except what ``facts.copy_limit`` allows."""
     entries = [entry for entry in deck.in_section(*_singleton_sections(ruleset)) if entry.card is not None]
     names = list(map(_CARD_NAME, entries))
-    if len(set(names)) == len(names):  # each name on one line (most decks): its copies are that line's count
+    if _SCREENS and len(set(names)) == len(names):  # each name on one line (most decks): copies = its count
         for entry in compress(entries, map(_MORE_THAN_ONE, map(_COUNT, entries))):  # basic lands, mostly
             limit = facts_for(_card(entry)).copy_limit
             if entry.count > limit:
@@ -197,6 +197,9 @@ def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) ->
             found.add(Check.SINGLETON, name, "deck.problem.duplicate", copies=count, limit=limit)
 
 
+# The quick answers for a legal deck (singleton, identity, bans and legality) before the per-card code; a test
+# switches them off to hold the verdicts with them to the verdicts without (tests/decks/test_fast_paths.py).
+_SCREENS = True
 _CARD = itemgetter(1)  # DeckCard.card
 _CARD_NAME = attrgetter("card.name")
 _COUNT = attrgetter("entry.count")
@@ -225,7 +228,7 @@ def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
                     found: _Collector) -> None:
     """D4 / CR 903.5c: every colour of a card within the commander's; D4d / 903.5d for land types."""
     policy = ruleset.identity
-    if set("".join(set(map(itemgetter(policy), map(_COLOURS, map(_FACTS, checked)))))) <= set(colours):
+    if _SCREENS and set("".join(set(map(itemgetter(policy), map(_COLOURS, map(_FACTS, checked)))))) <= set(colours):
         return  # every card's colours within the deck's: decided on the few distinct colour sets
     outside_of: dict[str, str] = {}  # a card's colours -> those outside the deck's (few distinct values)
     for entry, facts in checked:
@@ -246,7 +249,7 @@ def _check_bans_and_legality(checked: list[tuple[DeckCard, CardFacts]], ruleset:
                              found: _Collector) -> None:
     """D5 / banned list; D6 Vintage legality (edh-2010, duel-zh) or Commander legality (commander)."""
     facts_list = list(map(_FACTS, checked))
-    if not ruleset.may_object(list(map(_FACTS_CARD, facts_list)), list(map(_VINTAGE, facts_list))):
+    if _SCREENS and not ruleset.may_object(list(map(_FACTS_CARD, facts_list)), list(map(_VINTAGE, facts_list))):
         return
     for entry, facts in checked:
         card = _card(entry)
