@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,6 +108,10 @@ class CardDatabase:
 
     def get(self, english_name: str) -> Card | None:
         return self.index.get(english_name)
+
+    def exact_lookup(self) -> Callable[[str], Card | None]:
+        """The current index's exact-name lookup (``CardIndex.exact_lookup``); asked again after a reload."""
+        return self.index.exact_lookup()
 
     def __len__(self) -> int:
         return len(self.index)
