@@ -30,11 +30,10 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache, partial
-from itertools import repeat
 from typing import Any, NamedTuple
 from xml.parsers import expat
 
@@ -290,13 +289,14 @@ _FAST_ENTRY = re.compile(
 # bench_decks.py; tests/decks/test_fast_paths.py checks that both paths read every list the same). A line with
 # a character neither kind has is no such entry, and trying it first cost more than the regex saves: a "*F*"
 # or "#tag" here and there is turned away by a look-ahead (``_GUARDED_LINES``, for a text with any) before
-# the name is tried and given back one character at a time; a text with any ``_NOT_IN_LINES`` character
-# (Forge's "|", MTGGoldfish's "<borderless>": on most of its lines) is read by the general path alone.
+# the name is tried and given back one character at a time. MTGGoldfish's "<borderless>" and Forge's "|SET|1"
+# tail are read here too, as ``_FAST_ENTRY`` reads them (they were ~11,600 instructions a line the long way).
 _LINE_ENTRY = (rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
-               r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?:[ \t]+\[([^\]\n]*)\])?(?<!\s)")
+               r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?"
+               r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>", as ``_FAST_ENTRY``
+               r"(?:[ \t]+\[([^\]\n]*)\])?(?:(?<![ \t])[ \t]*\|[^\n]*)?(?<!\s)")  # Forge "|SET|1"
 _LINES = re.compile(rf"^(?:{_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)
 _GUARDED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)  # "*" or "#"
-_NOT_IN_LINES = ("|", "<")
 # A line without "(", "*", "<", "[" or "|" has no printing detail, prefix, mark, category or Forge suffix: what
 # ``_FAST_ENTRY`` reads of it, this reads in half the steps (most lines of a plain list; see bench_decks.py).
 _PLAIN_ENTRY = re.compile(rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})")
@@ -349,10 +349,7 @@ def parse_text(text: str) -> Decklist:
     sections_named = False
     block_starts = [0]  # index in reader.entries where each blank-line-separated block starts
     entries = reader.entries
-    if any(char in text for char in _NOT_IN_LINES):  # every line to the general path, as written
-        lines: Iterable[tuple[str, str, str, str]] = zip(repeat(""), repeat(""), repeat(""), text.split("\n"))
-    else:
-        lines = (_GUARDED_LINES if "*" in text or "#" in text else _LINES).findall(text)
+    lines: list[tuple[str, str, str, str]] = (_GUARDED_LINES if "*" in text or "#" in text else _LINES).findall(text)
     for number, (count, name, category, raw) in enumerate(lines, start=1):
         if count:  # "1 Name", "1 Name (SET) 123 [Category]" (the general path reads them the same, later)
             in_section = (_category_section(category) or section) if category else section
