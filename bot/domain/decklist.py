@@ -663,6 +663,9 @@ def parse_xml(text: str) -> Decklist:
     """
     if "<!ENTITY" in text or "<!DOCTYPE" in text:
         raise DecklistRefused("bad_xml", line=1)  # no entity expansion tricks in a deck file
+    fast = _read_plain_xml(text)
+    if fast is not None:
+        return fast
     reader = _Reader(format="")
     zone = [Section.MAIN]
     parser = expat.ParserCreate()
@@ -702,3 +705,89 @@ def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: 
         reader.issue(number, shown, "bad_count")
         return
     _add_entry(reader, count, name, section, number, shown)
+
+
+# The documents MTGO and Cockatrice write, read without expat (which called back into Python for every element:
+# ~1.3 M instructions of a .dek's 2.8 M; see bench_decks.py). Only a document that is all of the strict shape
+# below, with every card a plain count and name, is read here; anything else (other attribute orders, quotes,
+# whitespace or entities, comments, a malformed document) goes to expat, which reads it or names its error.
+# tests/decks/test_fast_paths.py checks that both read every document the same.
+_XML_S = "[ \t\n]"  # XML's whitespace (line ends are already "\n"); not ``\s``, which has more
+_XML_DECL = r'(?:<\?xml version="1\.0"(?: encoding="(?i:utf-8)")? ?\?>)?'
+# An attribute value: no control character (expat turns a tab or line end into a space), XML's own entities.
+_XML_VALUE = r'(?:[^"<&\x00-\x1f\ufffe\uffff]|&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});)*'
+# An element of text only (MTGO's <NetDeckID>, Cockatrice's <deckname>), never one the parser reads cards from.
+_XML_SIMPLE = (r"<(?!(?:Cards|card|zone)[ \t\n/>])([A-Za-z][A-Za-z0-9_]*)"
+               r"(?:>[^<&\]\x00-\x08\x0b-\x1f\ufffe\uffff]*</\1>|/>)")
+_DEK_CARD = (r'<Cards(?: CatID="[0-9]*")? Quantity="([0-9]{1,3})" Sideboard="(true|false)" Name="('
+             + _XML_VALUE + r')"(?: Annotation="[0-9]*")? ?/>')
+_COD_CARD = r'<card number="([0-9]{1,3})" name="(' + _XML_VALUE + r')" ?/>'
+_COD_ZONE = r'<zone name="(main|side|tokens)">'
+_DEK_DOCUMENT = re.compile(
+    rf'{_XML_DECL}{_XML_S}*<Deck(?: xmlns:xsd="{_XML_VALUE}")?(?: xmlns:xsi="{_XML_VALUE}")?{_XML_S}*>'
+    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_DEK_CARD}))*{_XML_S}*</Deck>{_XML_S}*')
+_COD_DOCUMENT = re.compile(
+    rf'{_XML_DECL}{_XML_S}*<cockatrice_deck(?: version="{_XML_VALUE}")?{_XML_S}*>'
+    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_COD_ZONE}(?:{_XML_S}*{_COD_CARD})*{_XML_S}*</zone>))*'
+    rf'{_XML_S}*</cockatrice_deck>{_XML_S}*')
+# The same documents line by line: (count, sideboard, name) of a card alone on its line, else empty groups.
+_DEK_LINES = re.compile(rf"^(?:[ \t]*{_DEK_CARD}[ \t]*|[^\n]*)$", re.MULTILINE)
+_COD_LINES = re.compile(rf"^(?:[ \t]*(?:{_COD_ZONE}|{_COD_CARD})[ \t]*|[^\n]*)$", re.MULTILINE)
+_XML_REFERENCE = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|([a-z]+));")
+_XML_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+class _NotPlain(Exception):
+    """A document the strict reading leaves to expat."""
+
+
+def _xml_character(reference: re.Match[str]) -> str:
+    decimal, hexadecimal, entity = reference.groups()
+    if entity:
+        return _XML_ENTITIES[entity]
+    code = int(decimal) if decimal else int(hexadecimal, 16)
+    if not (0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF):
+        raise _NotPlain  # a control character, or none that XML allows: expat's to judge
+    return chr(code)
+
+
+def _plain_xml_card(quantity: str, name: str, section: Section, number: int) -> DeckLine:
+    """A card as ``_xml_card`` reads it when it has nothing to explain; else ``_NotPlain``."""
+    if "&" in name:
+        name = _XML_REFERENCE.sub(_xml_character, name)
+    name = name.strip()
+    count = int(quantity)
+    if not (0 < count <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name)):
+        raise _NotPlain
+    return _deck_line((count, name, section, number))
+
+
+def _read_plain_xml(text: str) -> Decklist | None:
+    """A .dek or .cod of the strict shape read by two regex passes, or None for expat to read."""
+    try:
+        if _DEK_DOCUMENT.fullmatch(text):
+            cards = [(number, quantity, Section.SIDEBOARD if sideboard == "true" else Section.MAIN, name)
+                     for number, (quantity, sideboard, name) in enumerate(_DEK_LINES.findall(text), start=1)
+                     if quantity]
+            if len(cards) != text.count("<Cards "):
+                return None  # two on a line
+            reader = _Reader(format="dek")
+        elif _COD_DOCUMENT.fullmatch(text):
+            cards, zone, zones = [], Section.MAIN, 0
+            for number, (zone_name, quantity, name) in enumerate(_COD_LINES.findall(text), start=1):
+                if zone_name:
+                    zone, zones = _COD_ZONES[zone_name], zones + 1
+                elif quantity:
+                    cards.append((number, quantity, zone, name))
+            if len(cards) != text.count("<card ") or zones != text.count("<zone "):
+                return None  # two on a line
+            reader = _Reader(format="cod")
+        else:
+            return None
+        for number, quantity, section, name in cards:
+            entry = _plain_xml_card(quantity, name, section, number)
+            reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
+    except _NotPlain:
+        return None
+    _commanders_from_sideboard(reader)
+    return reader.result()

@@ -141,3 +141,112 @@ def test_check_screens_give_the_verdicts_of_the_per_card_code(cards: dict[str, C
         patched.setattr(legality, "_SCREENS", False)
         patched.setattr(Ruleset, "may_object", None)  # not called without the screens
         check_deck(ResolvedDeck((DeckCard(DeckLine(1, pool[0].name, Section.MAIN, 1), pool[0]),)), RULESETS["commander"])
+
+
+# -- MTGO .dek and Cockatrice .cod without expat (decklist._read_plain_xml) ------------------------------------
+
+_XML_NAMES = st.sampled_from([
+    "Sol Ring", "Akroma&#x27;s Vengeance", "Akroma&apos;s Vengeance", "Fire &amp; Ice", "Lim-D&#251;l's Vault",
+    "Æther Vial", "祖神兽", " Island ", "&#32;Island", "Na&#10;me", "Na&#9;me", "&#0;", "&#xD800;", "&#1114112;",
+    "&eacute;", "&amp", "A&lt;B", "Name (X)", "", "1", "A" * 150, "B" * 151, "Tab\there", "Kaalia&#x20;of the Vast",
+    "Angel Token", "x&quot;y", "&#xFFFE;", "Ful\u3000lwidth", "ok&gt;"])
+_QUANTITIES = st.sampled_from(["1", "2", "01", "0", "999", "1000", " 1", "", "x", "١"])
+# Mostly names and counts the strict reading takes (one odd card sends the whole document to expat).
+_PLAIN_NAMES = st.sampled_from(["Sol Ring", "Akroma&#x27;s Vengeance", "Fire &amp; Ice", "Æther Vial", "祖神兽",
+                                "Kaalia of the Vast", "Angel Token", "Lim-D&#251;l&apos;s Vault", " Island ", "Island ",
+                                "Island\u3000", "Island&#32;"])
+_CARD_NAMES = st.one_of(_PLAIN_NAMES, _PLAIN_NAMES, _PLAIN_NAMES, _PLAIN_NAMES, _XML_NAMES)
+_PLAIN_COUNTS = st.sampled_from(["1", "1", "1", "2", "10", "01", "0", "999"])
+_COUNTS_OFTEN_PLAIN = st.one_of(_PLAIN_COUNTS, _QUANTITIES)
+_PLAIN_SPACES = st.sampled_from(["\n", "\n  ", "\n\t", "\n\n "])
+_SPACES = st.sampled_from(["\n", "\n  ", "", " ", "  ", "\t", "\u3000"])
+
+
+@st.composite
+def _dek_card(draw: st.DrawFn, plain: bool) -> str:
+    sideboard = draw(st.sampled_from(["true", "false", "false"] + ([] if plain else ["True", ""])))
+    attributes = [f'Quantity="{draw(_PLAIN_COUNTS if plain else _COUNTS_OFTEN_PLAIN)}"', f'Sideboard="{sideboard}"',
+                  f'Name="{draw(_CARD_NAMES)}"']
+    if draw(st.booleans()):
+        attributes = [f'CatID="{draw(st.integers(0, 9999))}"', *attributes, 'Annotation="0"']
+    if not plain and draw(st.integers(0, 4)) == 0:
+        attributes = draw(st.permutations(attributes))
+    if not plain and draw(st.integers(0, 9)) == 0:
+        attributes.append(draw(st.sampled_from(['Name="Other"', "Extra='1'", 'Sideboard="false"'])))
+    close = draw(st.sampled_from([" ", ""] if plain else [" ", "", "  ", "\n"]))
+    return f"<Cards {' '.join(attributes)}{close}/>"
+
+
+@st.composite
+def _cod_zone(draw: st.DrawFn, plain: bool) -> str:
+    name = draw(st.sampled_from(["main", "main", "side", "tokens"] + ([] if plain else ["Main", "maybeboard", "x"])))
+    cards = [f'<card number="{draw(_PLAIN_COUNTS if plain else _COUNTS_OFTEN_PLAIN)}" name="{draw(_CARD_NAMES)}"{draw(st.sampled_from(["", " "]))}/>'
+             if plain or draw(st.integers(0, 4)) else f'<card name="{draw(_XML_NAMES)}" number="1"/>'
+             for _ in range(draw(st.integers(0, 6)))]
+    spaces = _PLAIN_SPACES if plain else _SPACES
+    return f'<zone name="{name}">' + "".join(f"{draw(spaces)}{card}" for card in cards) + "\n</zone>"
+
+
+_EXTRAS = st.sampled_from(["<NetDeckID>0</NetDeckID>", "<deckname>Heavenly &amp; Inferno</deckname>",
+                           "<comments/>", "<!-- a comment -->", "<comments>a]]>b</comments>", "<card/>",
+                           "<Cards>1</Cards>", "<zone/>", "<?pi x?>", "<deckname>x", "</Deck>", "&bad;"])
+
+
+@st.composite
+def _xml_documents(draw: st.DrawFn) -> str:
+    """Documents of the strict shape, or near it (``plain`` False: odd quotes, orders, spaces, elements, ends)."""
+    dek, plain = draw(st.booleans()), draw(st.booleans())
+    cards = _dek_card(plain) if dek else _cod_zone(plain)
+    items = draw(st.lists(cards if plain else st.one_of(cards, _EXTRAS), max_size=12))
+    declaration = draw(st.sampled_from(['<?xml version="1.0" encoding="utf-8"?>\n', '<?xml version="1.0"?>', ""] + (
+        [] if plain else [' <?xml version="1.0"?>\n', '<?xml version="1.1" encoding="UTF-8" ?>\n'])))
+    root = draw(st.sampled_from(
+        ['<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">',
+         "<Deck>", "<Deck >"] if dek else ['<cockatrice_deck version="1">', "<cockatrice_deck>"]))
+    end = "</Deck>" if dek else "</cockatrice_deck>"
+    body = "".join(f"{draw(_PLAIN_SPACES if plain else _SPACES)}{item}" for item in items)
+    tail = draw(st.sampled_from([end, end + "\n"] if plain else [end, end + "\n", "", end + "x"]))
+    return f"{declaration}{root}{body}\n{tail}"
+
+
+def _outcome(text: str) -> object:
+    try:
+        return decklist.parse_xml(text)
+    except DecklistRefused as refused:
+        return (refused.reason, refused.values)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=_xml_documents())
+@example(document='<?xml version="1.0"?>\n<Deck>\n  <Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n</Deck>')
+@example(document='<cockatrice_deck version="1">\n<zone name="main">\n<card number="1" name="A&#x27;s"/>\n</zone>'
+                  '\n<zone name="side">\n<card number="1" name="Kaalia of the Vast"/>\n</zone>\n</cockatrice_deck>')
+@example(document='<cockatrice_deck><zone name="main">\n<card number="1" name="A"/>\n</zone><zone name="side">\n'
+                  '<card number="1" name="B"/>\n</zone></cockatrice_deck>')
+@example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A"/><Cards Quantity="1" Sideboard="true" '
+                  'Name="B"/>\n</Deck>')
+@example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A&#xD800;"/>\n</Deck>')
+@example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A&#xFFFE;"/>\n</Deck>')
+@example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A&#1114112;"/>\n</Deck>')
+@example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A"/>\u3000\n</Deck>')
+@example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A"/>\n</Deck>\u2028')
+def test_plain_xml_is_read_as_expat_reads_it(document: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same Decklist, or the same refusal (a malformed document: expat's error and line), both ways."""
+    fast = _outcome(document)
+    with monkeypatch.context() as patched:
+        patched.setattr(decklist, "_read_plain_xml", lambda text: None)
+        assert _outcome(document) == fast
+
+
+def test_plain_xml_reads_the_real_exports_without_expat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above means something only if real files take the strict reading."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "data" / "decks"
+    for name in ("kaalia_mtgo.dek", "kaalia_cockatrice.cod"):
+        text = decklist.decode((folder / name).read_bytes())
+        fast = decklist._read_plain_xml(text)
+        assert fast is not None and sum(entry.count for entry in fast.entries) == 100, name
+        with monkeypatch.context() as patched:
+            patched.setattr(decklist, "_read_plain_xml", lambda text: None)
+            assert decklist.parse_xml(text) == fast, name
