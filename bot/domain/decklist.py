@@ -715,22 +715,31 @@ def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: 
 _XML_S = "[ \t\n]"  # XML's whitespace (line ends are already "\n"); not ``\s``, which has more
 _XML_DECL = r'(?:<\?xml version="1\.0"(?: encoding="(?i:utf-8)")? ?\?>)?'
 # An attribute value: no control character (expat turns a tab or line end into a space), XML's own entities.
-_XML_VALUE = r'(?:[^"<&\x00-\x1f\ufffe\uffff]|&(?:amp|lt|gt|quot|apos|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});)*'
+# Written as runs of plain characters between entities: a character at a time costs twice the steps.
+_XML_VALUE_RUN = r'[^"<&\x00-\x1f\ufffe\uffff]*'
+_XML_VALUE = rf'{_XML_VALUE_RUN}(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9a-fA-F]{{1,6}});{_XML_VALUE_RUN})*'
 # An element of text only (MTGO's <NetDeckID>, Cockatrice's <deckname>), never one the parser reads cards from.
-_XML_SIMPLE = (r"<(?!(?:Cards|card|zone)[ \t\n/>])([A-Za-z][A-Za-z0-9_]*)"
-               r"(?:>[^<&\]\x00-\x08\x0b-\x1f\ufffe\uffff]*</\1>|/>)")
-_DEK_CARD = (r'<Cards(?: CatID="[0-9]*")? Quantity="([0-9]{1,3})" Sideboard="(true|false)" Name="('
-             + _XML_VALUE + r')"(?: Annotation="[0-9]*")? ?/>')
-_COD_CARD = r'<card number="([0-9]{1,3})" name="(' + _XML_VALUE + r')" ?/>'
+_XML_SIMPLE = (r"<(?!(?:Cards|card|zone)[ \t\n/>])(?P<tag>[A-Za-z][A-Za-z0-9_]*)"
+               r"(?:>[^<&\]\x00-\x08\x0b-\x1f\ufffe\uffff]*</(?P=tag)>|/>)")
+# A name ``_xml_card`` reads as it stands (``_FAST_NAME``, nothing to strip, not too long) or one with entities.
+_XML_CARD_NAME = (rf'(?:({_NAME_START}[^"&()\[\]*^<>{{}}|#\\\x00-\x1f\ufffe\uffff]{{0,{MAX_NAME_LENGTH - 1}}}'
+                  rf'(?<!\s))|({_XML_VALUE}))')
+_XML_COUNT = "([1-9][0-9]{0,2})"  # 1 to MAX_COUNT, as written; "0", "01" or "1000" go to expat
+_DEK_CARD = (rf'<Cards(?: CatID="[0-9]*")? Quantity="{_XML_COUNT}" Sideboard="(true|false)" Name="{_XML_CARD_NAME}"'
+             r'(?: Annotation="[0-9]*")? ?/>')
+_COD_CARD = rf'<card number="{_XML_COUNT}" name="{_XML_CARD_NAME}" ?/>'
 _COD_ZONE = r'<zone name="(main|side|tokens)">'
+# The whole document, each card element taken loosely (no "<" or ">" in it): that each is a card of the strict
+# shape, alone on its line, is for the line pass to tell (``_read_plain_xml`` counts them).
 _DEK_DOCUMENT = re.compile(
     rf'{_XML_DECL}{_XML_S}*<Deck(?: xmlns:xsd="{_XML_VALUE}")?(?: xmlns:xsi="{_XML_VALUE}")?{_XML_S}*>'
-    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_DEK_CARD}))*{_XML_S}*</Deck>{_XML_S}*')
+    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|<Cards [^<>]*/>))*{_XML_S}*</Deck>{_XML_S}*')
 _COD_DOCUMENT = re.compile(
     rf'{_XML_DECL}{_XML_S}*<cockatrice_deck(?: version="{_XML_VALUE}")?{_XML_S}*>'
-    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_COD_ZONE}(?:{_XML_S}*{_COD_CARD})*{_XML_S}*</zone>))*'
+    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_COD_ZONE}(?:{_XML_S}*<card [^<>]*/>)*{_XML_S}*</zone>))*'
     rf'{_XML_S}*</cockatrice_deck>{_XML_S}*')
-# The same documents line by line: (count, sideboard, name) of a card alone on its line, else empty groups.
+# The same documents line by line: a card alone on its line as (count, sideboard, plain name, escaped name) or
+# (zone, count, plain name, escaped name), else empty groups.
 _DEK_LINES = re.compile(rf"^(?:[ \t]*{_DEK_CARD}[ \t]*|[^\n]*)$", re.MULTILINE)
 _COD_LINES = re.compile(rf"^(?:[ \t]*(?:{_COD_ZONE}|{_COD_CARD})[ \t]*|[^\n]*)$", re.MULTILINE)
 _XML_REFERENCE = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|([a-z]+));")
@@ -751,41 +760,39 @@ def _xml_character(reference: re.Match[str]) -> str:
     return chr(code)
 
 
-def _plain_xml_card(quantity: str, name: str, section: Section, number: int) -> DeckLine:
-    """A card as ``_xml_card`` reads it when it has nothing to explain; else ``_NotPlain``."""
-    if "&" in name:
-        name = _XML_REFERENCE.sub(_xml_character, name)
-    name = name.strip()
-    count = int(quantity)
-    if not (0 < count <= MAX_COUNT and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name)):
+def _plain_xml_name(escaped: str) -> str:
+    """A name with entities as ``_xml_card`` reads it when it has nothing to explain; else ``_NotPlain``."""
+    name = _XML_REFERENCE.sub(_xml_character, escaped).strip()
+    if len(name) > MAX_NAME_LENGTH or not _FAST_NAME.fullmatch(name):
         raise _NotPlain
-    return _deck_line((count, name, section, number))
+    return name
 
 
 def _read_plain_xml(text: str) -> Decklist | None:
     """A .dek or .cod of the strict shape read by two regex passes, or None for expat to read."""
+    cards: list[tuple[int, str, Section, str, str]] = []  # line, count, section, plain name, escaped name
+    if _DEK_DOCUMENT.fullmatch(text):
+        cards = [(number, count, Section.SIDEBOARD if sideboard == "true" else Section.MAIN, plain, escaped)
+                 for number, (count, sideboard, plain, escaped) in enumerate(_DEK_LINES.findall(text), start=1)
+                 if count]
+        if len(cards) != text.count("<Cards "):
+            return None  # two on a line, or not of the strict shape
+        reader = _Reader(format="dek")
+    elif _COD_DOCUMENT.fullmatch(text):
+        zone, zones = Section.MAIN, 0
+        for number, (zone_name, count, plain, escaped) in enumerate(_COD_LINES.findall(text), start=1):
+            if zone_name:
+                zone, zones = _COD_ZONES[zone_name], zones + 1
+            elif count:
+                cards.append((number, count, zone, plain, escaped))
+        if len(cards) != text.count("<card ") or zones != text.count("<zone "):
+            return None  # two on a line, or not of the strict shape
+        reader = _Reader(format="cod")
+    else:
+        return None
     try:
-        if _DEK_DOCUMENT.fullmatch(text):
-            cards = [(number, quantity, Section.SIDEBOARD if sideboard == "true" else Section.MAIN, name)
-                     for number, (quantity, sideboard, name) in enumerate(_DEK_LINES.findall(text), start=1)
-                     if quantity]
-            if len(cards) != text.count("<Cards "):
-                return None  # two on a line
-            reader = _Reader(format="dek")
-        elif _COD_DOCUMENT.fullmatch(text):
-            cards, zone, zones = [], Section.MAIN, 0
-            for number, (zone_name, quantity, name) in enumerate(_COD_LINES.findall(text), start=1):
-                if zone_name:
-                    zone, zones = _COD_ZONES[zone_name], zones + 1
-                elif quantity:
-                    cards.append((number, quantity, zone, name))
-            if len(cards) != text.count("<card ") or zones != text.count("<zone "):
-                return None  # two on a line
-            reader = _Reader(format="cod")
-        else:
-            return None
-        for number, quantity, section, name in cards:
-            entry = _plain_xml_card(quantity, name, section, number)
+        for number, count, section, plain, escaped in cards:
+            entry = _deck_line((int(count), plain or _plain_xml_name(escaped), section, number))
             reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
     except _NotPlain:
         return None

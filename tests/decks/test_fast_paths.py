@@ -230,6 +230,9 @@ def _outcome(text: str) -> object:
 @example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A&#1114112;"/>\n</Deck>')
 @example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A"/>\u3000\n</Deck>')
 @example(document='<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A"/>\n</Deck>\u2028')
+@example(document=f'<Deck>\n<Cards Quantity="1" Sideboard="false" Name="{"B" * 151}"/>\n</Deck>')
+@example(document=f'<cockatrice_deck>\n<zone name="side">\n<card number="2" name="{"B" * 151}"/>\n</zone>\n'
+                  '</cockatrice_deck>')
 def test_plain_xml_is_read_as_expat_reads_it(document: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same Decklist, or the same refusal (a malformed document: expat's error and line), both ways."""
     fast = _outcome(document)
