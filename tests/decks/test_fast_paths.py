@@ -71,6 +71,33 @@ def test_the_whole_text_regex_reads_every_line_as_the_general_path(lines: list[s
     assert decklist.parse_text(text) == _general(text, monkeypatch)
 
 
+# Forge ("1 Name|SET|1") and MTGGoldfish ("1 Name <oversized> [SET]") lines, which the one findall reads too.
+_FORGE_TAILS = st.sampled_from(["|CMD|1", " |CMD|1", "\t|CMD", "  |", "|", "|CMD|1 ", "| (CMD) 1", "||", "|*F*"])
+_GOLDFISH_TAILS = st.sampled_from([" <oversized>", "<oversized>", " <251> [SLD]", " <a b> [CMD]", " <>", " < x>",
+                                   " <" + "x" * 41 + ">", " (CMD) 1 <foil>", " <foil> (CMD) 1", " <foil>|CMD|1",
+                                   "\t<borderless>", " <étched>"])
+
+
+@st.composite
+def _forge_goldfish_lines(draw: st.DrawFn) -> str:
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(["[Main]", "[Commander]", "[metadata]", "Name=Heavenly Inferno", "Lands (38)",
+                                     "Commander", "", "SB: 1 Island|CMD", "1 [CMD:1] Sol Ring"]))
+    count = draw(st.sampled_from(["1", "2", "1x", "10", "0", "1000", ""]))
+    tail = draw(st.one_of(_FORGE_TAILS, _GOLDFISH_TAILS))
+    end = draw(st.sampled_from(["", "", " ", "\t"]))
+    return f"{count}{' ' if count else ''}{draw(_NAMES)}{tail}{end}"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_forge_goldfish_lines(), max_size=30))
+@example(lines=["1 Sol Ring |CMD|1", "1 Sol Ring<oversized>", "1 Sol Ring\t|CMD"])
+def test_forge_and_mtggoldfish_lines_read_as_the_general_path(lines: list[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "\n".join(lines)
+    assert decklist.parse_text(text) == _general(text, monkeypatch)
+
+
 def test_the_general_path_is_really_taken_when_the_regex_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison above means something only if the replaced regex sends every line the long way."""
     assert all(not count and not name for count, name, *_ in _GENERAL_ONLY.findall("1 Sol Ring\n2x Island"))
