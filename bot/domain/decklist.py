@@ -603,16 +603,26 @@ def parse_csv(text: str) -> Decklist:
     reader = _Reader(format="csv")
     rows = csv.reader(io.StringIO(text))
     columns: dict[str, int] | None = None
+    plain: tuple[int, int, int, int] | None = None  # count, name, section (or -1) columns and the row width needed
+    entries = reader.entries
     try:
         for row in rows:
-            number = rows.line_num
-            cells = [cell.strip() for cell in row]
+            if plain is not None and len(row) > plain[3]:  # most rows: a count and a plain name (see bench_decks.py)
+                count, name = row[plain[0]].strip(), row[plain[1]].strip()
+                section = _category_section(row[plain[2]].strip()) or Section.MAIN if plain[2] >= 0 else Section.MAIN
+                if count.isdecimal() and 0 < (number := _count_value(count)) <= MAX_COUNT \
+                        and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
+                    entry = _deck_line((number, name, section, rows.line_num))
+                    entries.append(entry) if section is Section.MAIN else reader.add(entry)
+                    continue
+            cells = [cell.strip() for cell in row]  # anything else as ``_read_csv_row`` explains it
             if not any(cells):
                 continue
             if columns is None and _looks_like_csv_header(",".join(cells)):
                 columns = _csv_columns(cells)
+                plain = _plain_csv_columns(columns)
                 continue
-            _read_csv_row(reader, cells, columns, number)
+            _read_csv_row(reader, cells, columns, rows.line_num)
     except csv.Error:
         raise DecklistRefused("bad_csv", line=rows.line_num) from None
     return reader.result()
@@ -627,6 +637,14 @@ def _csv_columns(cells: list[str]) -> dict[str, int]:
                 found[role] = position
                 break
     return found
+
+
+def _plain_csv_columns(columns: dict[str, int]) -> tuple[int, int, int, int] | None:
+    """The count, name and section (-1: none) columns and the width a row needs to have them all, or None."""
+    if "count" not in columns or "name" not in columns:
+        return None
+    section = columns.get("section", -1)
+    return columns["count"], columns["name"], section, max(columns["count"], columns["name"], section)
 
 
 def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | None, number: int) -> None:

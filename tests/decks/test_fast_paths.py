@@ -280,3 +280,57 @@ def test_plain_xml_reads_the_real_exports_without_expat(monkeypatch: pytest.Monk
         with monkeypatch.context() as patched:
             patched.setattr(decklist, "_read_plain_xml", lambda text: None)
             assert decklist.parse_xml(text) == fast, name
+
+
+# -- CSV rows read without building every cell (decklist.parse_csv's ``plain`` columns) ------------------------
+
+_CSV_HEADERS = st.sampled_from([
+    '"Count","Tradelist Count","Name","Edition","Condition","Language","Foil","Board"', "Count,Name", "Name,Count",
+    "Quantity,Card Name,Category", "count,name,section,extra", "Name,Board,Qty", "Name,Board", "Board,Name,Amount",
+    "qty, name ,zone", ""])
+_CSV_CELLS = st.sampled_from(["1", "1", "2", "01", "0", "1000", "", " 3 ", "x", "²", "Sol Ring", "Island ", " Island ",
+                              "Kaalia of the Vast", "Angel Token", "Fire // Ice", "A" * 151, "Name (CMD) 1", "祖神兽",
+                              "mainboard", "commander", "sideboard", "maybeboard", "Tokens & Extras{noDeck}", "Ramp",
+                              "Commander{top}", '"Akroma, Angel of Fury"', '"quoted ""twice"""', "cmd"])
+
+
+@st.composite
+def _csv_texts(draw: st.DrawFn) -> str:
+    rows = [draw(_CSV_HEADERS)]
+    for _ in range(draw(st.integers(0, 12))):
+        if draw(st.integers(0, 9)) == 0:
+            rows.append(draw(st.sampled_from(["", ",,,", '1,"unclosed', "1", "Count,Name"])))
+        else:
+            rows.append(",".join(draw(st.lists(_CSV_CELLS, min_size=1, max_size=9))))
+    return "\n".join(rows)
+
+
+def _csv_outcome(text: str) -> object:
+    try:
+        return decklist.parse_csv(text)
+    except DecklistRefused as refused:
+        return (refused.reason, refused.values)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=_csv_texts())
+@example(text="Count,Name,Board\n1,Sol Ring,mainboard\n1,Kaalia of the Vast,commander\n1,Angel Token,sideboard\n"
+              "2,Island\n0,Island,main\n1, Island ,maybeboard")
+def test_csv_rows_read_as_the_general_path(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _csv_outcome(text)
+    with monkeypatch.context() as patched:
+        patched.setattr(decklist, "_plain_csv_columns", lambda columns: None)
+        assert _csv_outcome(text) == fast
+
+
+def test_csv_plain_rows_are_really_read_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above means something only if the real export takes the plain rows: none of its rows
+    reaches the general row reader."""
+    from pathlib import Path
+
+    text = decklist.decode((Path(__file__).resolve().parent.parent / "data" / "decks" / "kaalia_moxfield.csv").read_bytes())
+    assert decklist._plain_csv_columns({"count": 0, "name": 2, "section": 7}) == (0, 2, 7, 7)
+    rows: list[int] = []
+    monkeypatch.setattr(decklist, "_read_csv_row", lambda reader, cells, columns, number: rows.append(number))
+    assert sum(entry.count for entry in decklist.parse_csv(text).entries) == 100
+    assert rows == []
