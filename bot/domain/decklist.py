@@ -30,10 +30,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache, partial
+from itertools import repeat
 from typing import Any, NamedTuple
 from xml.parsers import expat
 
@@ -290,13 +291,19 @@ _FAST_ENTRY = re.compile(
 # a character neither kind has is no such entry, and trying it first cost more than the regex saves: a "*F*"
 # or "#tag" here and there is turned away by a look-ahead (``_GUARDED_LINES``, for a text with any) before
 # the name is tried and given back one character at a time. MTGGoldfish's "<borderless>" and Forge's "|SET|1"
-# tail are read here too, as ``_FAST_ENTRY`` reads them (they were ~11,600 instructions a line the long way).
-_LINE_ENTRY = (rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
-               r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?"
-               r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>", as ``_FAST_ENTRY``
-               r"(?:[ \t]+\[([^\]\n]*)\])?(?:(?<![ \t])[ \t]*\|[^\n]*)?(?<!\s)")  # Forge "|SET|1"
+# tail are read too (``_TAILED_LINES``), as ``_FAST_ENTRY`` reads them (~11,600 instructions a line that way).
+_ENTRY_START = rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
+_ENTRY_PRINTING = r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?"
+_ENTRY_CATEGORY = r"(?:[ \t]+\[([^\]\n]*)\])?"
+_LINE_ENTRY = rf"{_ENTRY_START}{_ENTRY_PRINTING}{_ENTRY_CATEGORY}(?<!\s)"
+# The same with MTGGoldfish's "<oversized>" and Forge's "|SET|1" tail, for a text with a "<" or "|" only: the two
+# more tries at each line's end cost every other text ~10% more steps.
+_TAILED_ENTRY = (rf"{_ENTRY_START}{_ENTRY_PRINTING}(?:[ \t]+<[\w\- '.]{{1,40}}>)?{_ENTRY_CATEGORY}"
+                 r"(?:(?<![ \t])[ \t]*\|[^\n]*)?(?<!\s)")
 _LINES = re.compile(rf"^(?:{_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)
 _GUARDED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)  # "*" or "#"
+_TAILED_LINES = re.compile(rf"^(?:{_TAILED_ENTRY}|([^\n]*))$", re.MULTILINE)
+_GUARDED_TAILED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_TAILED_ENTRY}|([^\n]*))$", re.MULTILINE)
 # A line without "(", "*", "<", "[" or "|" has no printing detail, prefix, mark, category or Forge suffix: what
 # ``_FAST_ENTRY`` reads of it, this reads in half the steps (most lines of a plain list; see bench_decks.py).
 _PLAIN_ENTRY = re.compile(rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})")
@@ -349,7 +356,13 @@ def parse_text(text: str) -> Decklist:
     sections_named = False
     block_starts = [0]  # index in reader.entries where each blank-line-separated block starts
     entries = reader.entries
-    lines: list[tuple[str, str, str, str]] = (_GUARDED_LINES if "*" in text or "#" in text else _LINES).findall(text)
+    lines: Iterable[tuple[str, str, str, str]]
+    if "\nLAYOUT " in text:  # XMage's "1 [SET:n] Name" lines, which no findall reads: all to the general path
+        lines = zip(repeat(""), repeat(""), repeat(""), text.split("\n"))
+    elif "|" in text or "<" in text:
+        lines = (_GUARDED_TAILED_LINES if "*" in text or "#" in text else _TAILED_LINES).findall(text)
+    else:
+        lines = (_GUARDED_LINES if "*" in text or "#" in text else _LINES).findall(text)
     for number, (count, name, category, raw) in enumerate(lines, start=1):
         if count:  # "1 Name", "1 Name (SET) 123 [Category]" (the general path reads them the same, later)
             in_section = (_category_section(category) or section) if category else section

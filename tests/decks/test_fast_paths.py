@@ -57,6 +57,8 @@ def _general(text: str, monkeypatch: pytest.MonkeyPatch) -> decklist.Decklist:
     with monkeypatch.context() as patched:
         patched.setattr(decklist, "_LINES", _GENERAL_ONLY)
         patched.setattr(decklist, "_GUARDED_LINES", _GENERAL_ONLY)
+        patched.setattr(decklist, "_TAILED_LINES", _GENERAL_ONLY)
+        patched.setattr(decklist, "_GUARDED_TAILED_LINES", _GENERAL_ONLY)
         return decklist.parse_text(text)
 
 
@@ -92,6 +94,7 @@ def _forge_goldfish_lines(draw: st.DrawFn) -> str:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_forge_goldfish_lines(), max_size=30))
 @example(lines=["1 Sol Ring |CMD|1", "1 Sol Ring<oversized>", "1 Sol Ring\t|CMD"])
+@example(lines=["NAME:Deck", "1 [CMD:1] Sol Ring", "1 Island|CMD", "LAYOUT MAIN:(1,7)|([CMD:1])"])
 def test_forge_and_mtggoldfish_lines_read_as_the_general_path(lines: list[str],
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     text = "\n".join(lines)
