@@ -358,3 +358,20 @@ def test_nazgul_limit_of_nine() -> None:
                    "Whenever the Ring tempts you, put a +1/+1 counter on each Wraith you control.\n"
                    "A deck can have up to nine cards named Nazgûl.")
     assert copy_limit(nazgul) == 9
+
+
+def test_only_a_background_joins_choose_a_background() -> None:
+    """CR 702.124 ("Choose a Background") allows a Background, not any enchantment (Honden of Seeing Winds is
+    a legendary enchantment, a Shrine)."""
+    honden = _card("Honden of Seeing Winds", "Legendary Enchantment — Shrine", "{4}{U}",
+                   "At the beginning of your upkeep, draw a card for each Shrine you control.")
+    problems = [(p.check, p.values.get("reason")) for p in _pair_verdict(WILSON, honden).problems
+                if p.check is not Check.SIZE]
+    assert problems == [(Check.COMMANDER, "not_creature"), (Check.PARTNER, None)]
+
+
+def test_doctors_companion_needs_a_time_lord_doctor() -> None:
+    """CR 702.124 ("Doctor's companion"): the other commander must be a Time Lord Doctor; The Master is a Time Lord but a Rogue."""
+    master = _card("The Master, Formed Anew", "Legendary Creature — Time Lord Rogue", "{3}{U}{B}",
+                   "Whenever The Master, Formed Anew attacks, exile target creature card from your graveyard.")
+    assert [p.check for p in _pair_verdict(YASMIN, master).problems] == [Check.PARTNER, Check.SIZE]
