@@ -13,7 +13,6 @@ import sys
 
 import pytest
 
-
 _MODULE_CACHES = ("_cache", "_derived")  # rules.identity, rules.facts; rules.records
 
 

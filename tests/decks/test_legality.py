@@ -375,3 +375,21 @@ def test_doctors_companion_needs_a_time_lord_doctor() -> None:
     master = _card("The Master, Formed Anew", "Legendary Creature — Time Lord Rogue", "{3}{U}{B}",
                    "Whenever The Master, Formed Anew attacks, exile target creature card from your graveyard.")
     assert [p.check for p in _pair_verdict(YASMIN, master).problems] == [Check.PARTNER, Check.SIZE]
+
+
+def test_left_out_sections_are_noted_with_their_counts(index) -> None:
+    """A maybeboard is left out with its card count; a sideboard is not part of a Commander deck and only
+    noted (README: "A sideboard is not part of a Commander deck and is only noted"), while duel-zh has one
+    (D7) and says nothing; a commander the option moved out is noted without values."""
+    from bot.domain.decklist import parse_decklist
+    from bot.domain.rules import Note, check_deck, get_ruleset, resolve_decklist
+
+    text = ("Commander\n1 Kaalia of the Vast\nDeck\n1 Sol Ring\nSideboard\n2 Duress\n1 Counterspell\n"
+            "Maybeboard\n3 Mountain\n1 Island\n")
+    deck = resolve_decklist(parse_decklist(text), index)
+    assert check_deck(deck, get_ruleset("commander")).notes == (
+        Note("maybeboard_ignored", {"count": 4}), Note("sideboard_ignored", {"count": 3}))
+    assert check_deck(deck, get_ruleset("duel-zh")).notes == (Note("maybeboard_ignored", {"count": 4}),)
+    moved = resolve_decklist(parse_decklist(text), index, ["Phelddagrif"])
+    assert check_deck(moved, get_ruleset("edh-2010")).notes == (
+        Note("maybeboard_ignored", {"count": 4}), Note("commander_moved_to_main"))
