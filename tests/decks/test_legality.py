@@ -393,3 +393,13 @@ def test_left_out_sections_are_noted_with_their_counts(index) -> None:
     moved = resolve_decklist(parse_decklist(text), index, ["Phelddagrif"])
     assert check_deck(moved, get_ruleset("edh-2010")).notes == (
         Note("maybeboard_ignored", {"count": 4}), Note("commander_moved_to_main"))
+
+
+def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(cards) -> None:
+    """CR 903.3: Civilized Scholar // Homicidal Brute has no legendary creature face; the reason is its
+    front's (not legendary), not "only its back face could lead"."""
+    from bot.domain.rules.commanders import ineligibility
+
+    scholar = cards["Civilized Scholar // Homicidal Brute"]
+    assert scholar.layout == "transform"
+    assert [ineligibility(scholar, allow_text=allow) for allow in (True, False)] == ["not_legendary"] * 2
