@@ -294,3 +294,46 @@ def test_what_can_be_undone() -> None:
     assert game.undo_refusal() == "hydra.error.nothing_to_undo"
     with pytest.raises(HydraError, match="^hydra.error.nothing_to_choose$"):
         game.choose_default()
+
+
+def test_the_log_of_the_players_effects_names_what_changed() -> None:
+    """The game log is what the Hydra channel shows: each player effect logs its key and the values the
+    message needs (who, which head, how much, which cards). One rigged game, its whole log after setup."""
+    game = new_game(battlefield=[HH, BRUTE, HH, HH], players=2, top=[LUNGE, C.DISTRACT_THE_HYDRA],
+                    graveyard=[C.NECK_TANGLE])
+    start = len(game.events)
+    for action in ("life 2 -3", "loselife 1 2", "counters 1 1", "prevent 1 2", "mill 1",
+                   "exilecards graveyard Neck Tangle", "exilecards library 1", "copy 1", "bounce 4", "sweep 2 1 3"):
+        game.apply(action)
+    assert [(e.key, e.values) for e in game.events[start:]] == [
+        ("hydra.log.life", {"player": "P2", "delta": "-3", "life": 17}),
+        ("hydra.log.redirected", {"head": "Hydra Head", "amount": 2}),  # H8: the Hydra's life loss hits a head
+        ("hydra.log.counters", {"head": "Hydra Head", "delta": "+1", "toughness": 4}),
+        ("hydra.log.shield", {"amount": 1, "players": "P2", "source": "*"}),
+        ("hydra.log.milled", {"count": 1, "cards": "Unified Lunge"}),
+        ("hydra.log.exiled_from_graveyard", {"count": 1, "cards": "Neck Tangle"}),
+        ("hydra.log.exiled_from_library", {"count": 1, "cards": "Distract the Hydra"}),
+        ("hydra.log.copied", {"head": "Hydra Head"}),
+        ("hydra.log.leaves_bounce", {"head": "Hydra Head"}),
+        ("hydra.log.reward", {"head": "Hydra Head", "life": 2}),
+        ("hydra.log.grow", {"cards": "Torn Between Heads, Torn Between Heads"}),
+        ("hydra.log.swept", {"amount": 2, "heads": "Hydra Head, Hydra Head"}),
+        ("hydra.log.leaves_dies", {"head": "Hydra Head"}),  # head 1: 2 redirected + 2 swept = its toughness 4
+        ("hydra.log.reward", {"head": "Hydra Head", "life": 2}),
+        ("hydra.log.grow", {"cards": "Disorienting Glower, Hydra's Impenetrable Hide"}),
+    ]
+    assert lives(game) == [20 + 2 + 2, 20 - 3 + 2 + 2]
+    assert [(h.name, h.damage, h.toughness) for h in game.battlefield] == [
+        (BRUTE, 0, 6), (HH, 2, 3), (HH, 0, 3)]
+    assert game.battlefield_numbers() == [2, 3, 5]
+
+
+def test_refusals_name_the_player() -> None:
+    game = new_game(battlefield=[HH], players=2)
+    with pytest.raises(HydraError, match="^hydra.error.no_such_player") as error:
+        game.apply("life 3 -1")
+    assert error.value.values == {"player": 3, "count": 2}
+    game.apply("concede 2")
+    with pytest.raises(HydraError, match="^hydra.error.player_out") as error:
+        game.apply("life 2 -1")
+    assert error.value.values == {"player": "P2"}
