@@ -26,7 +26,7 @@ if [ "${1:-}" = "--map" ]; then  # one run per line of the map, then the table a
     MUTATION_SUMMARY=$(mktemp "${TMPDIR:-/tmp}/podkeeper-mutation-summary.XXXXXX")
     trap 'rm -f "$MUTATION_SUMMARY"' EXIT
     while IFS='|' read -r glob tests; do
-        glob=${glob//[[:space:]]/}  
+        glob=${glob//[[:space:]]/}  # tabs and spaces out (globs have none)
         [ -z "$glob" ] || [ "${glob:0:1}" = "#" ] && continue
         if [ $# -gt 0 ]; then
             wanted=""; for word in "$@"; do [[ "$glob" == *"$word"* ]] && wanted=1; done
