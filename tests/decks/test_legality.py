@@ -403,3 +403,24 @@ def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(car
     scholar = cards["Civilized Scholar // Homicidal Brute"]
     assert scholar.layout == "transform"
     assert [ineligibility(scholar, allow_text=allow) for allow in (True, False)] == ["not_legendary"] * 2
+
+
+@pytest.mark.parametrize(("text", "ruleset", "expected"), [
+    # CR 702.124: two commanders need a pairing ability; the problem names both.
+    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "commander",
+     [(Check.PARTNER, "Kaalia of the Vast", "deck.problem.invalid_pair", {"other": "Phelddagrif"}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 3, "needed": 100, "commanders": 2, "main": 1})]),
+    # D3: one commander under the 2010 rules; no pairing is looked at.
+    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "edh-2010",
+     [(Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 2, "limit": 1}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 3, "needed": 100, "commanders": 2, "main": 1})]),
+    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\n1 Thelon of Havenwood\nDeck\n1 Sol Ring", "commander",
+     [(Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 3, "limit": 2}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 4, "needed": 100, "commanders": 3, "main": 1})]),
+    # D5: Braids is banned as a commander under the 2010 rules.
+    ("Commander\n1 Braids, Cabal Minion\nDeck\n1 Sol Ring", "edh-2010",
+     [(Check.BANNED_COMMANDER, "Braids, Cabal Minion", "deck.problem.banned_as_commander", {}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 2, "needed": 100, "commanders": 1, "main": 1})]),
+])
+def test_commander_problems_carry_their_values(check, text: str, ruleset: str, expected: list) -> None:
+    assert [(p.check, p.card, p.key, p.values) for p in check(text, ruleset).problems] == expected
