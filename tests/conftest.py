@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import re
 import sys
 import uuid
-from importlib.machinery import SourceFileLoader
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
 import pytest
@@ -22,24 +19,13 @@ TESTS_DIR = Path(__file__).parent
 TEST_DATA = TESTS_DIR / "data"
 
 
-def _reuse_compiled_modules() -> None:
-    """Every bot a test boots loads the cogs afresh (``load_extension`` executes their modules again),
-    which compiles them again when Python may not write bytecode (PYTHONDONTWRITEBYTECODE): about
-    0.2 s of each ~0.5 s boot. Keep the compiled code in memory, keyed by the source's hash, instead."""
-    compiled: dict[tuple[str, bytes], CodeType] = {}
-    compile_source = SourceFileLoader.source_to_code
-
-    def source_to_code(self: SourceFileLoader, data: Any, path: Any, *, _optimize: int = -1) -> CodeType:
-        key = (str(path), hashlib.blake2b(bytes(data), digest_size=16).digest())
-        if key not in compiled:
-            compiled[key] = compile_source(self, data, path, _optimize=_optimize)  # type: ignore[call-arg]
-        return compiled[key]
-
-    SourceFileLoader.source_to_code = source_to_code  # type: ignore[assignment,method-assign]
-
-
-if sys.dont_write_bytecode:
-    _reuse_compiled_modules()
+# Cache compiled modules in __pycache__ (git-ignored) even where the environment sets PYTHONDONTWRITEBYTECODE,
+# as Python and pytest do by default. Without it every xdist worker of every run compiles the ~130 test modules
+# again with pytest's assertion rewriting (~4 s of CPU per worker), every bot a test boots compiles the cogs
+# again (``load_extension`` executes their modules afresh: ~0.2 s of each ~0.5 s boot), and so does every
+# subprocess the e2e, CLI and sandbox tests start (hence the environment variable too).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -204,10 +190,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.definition.get_closest_marker("sqlite_only"):
         return
+    on_postgres = pytest.param("postgresql", marks=pytest.mark.postgres)
     if metafunc.definition.get_closest_marker("postgresql_only"):
-        metafunc.parametrize("engine", ["postgresql"], indirect=True)
+        metafunc.parametrize("engine", [on_postgres], indirect=True)
     elif {"db", "db_url"} & set(metafunc.fixturenames) or metafunc.definition.get_closest_marker("both_engines"):
-        metafunc.parametrize("engine", ["sqlite", "postgresql"], indirect=True)
+        metafunc.parametrize("engine", ["sqlite", on_postgres], indirect=True)
 
 
 @pytest.fixture(autouse=True)
