@@ -33,17 +33,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run long randomized tests at their full counts (e.g. 10,000 Hydra games)")
 
 
+# The default run (pyproject's addopts): what a developer runs, the first part of CI. `-m ""` runs everything;
+# .ci/run runs the rest as `-m "(slow or postgres) and not randomized"` and `--full -m randomized`.
+DEFAULT_MARKS = "not slow and not postgres"
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m randomized` sees the added marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test using ``full_run`` is randomized with a count ``--full`` raises: mark it so CI can run just
-    those at their full counts (``pytest --full -m randomized``). Then put the slow tests first."""
+    those at their full counts (``pytest --full -m randomized``); the default run has them at their small
+    counts. Then put the long tests first."""
     for item in items:
         if "full_run" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.randomized)
-            item.add_marker(pytest.mark.slow)
-    # Slow tests first (a stable sort keeps each module's order): with `-n auto` the workers start the
-    # long ones early instead of one worker finishing a subprocess test while the other idles.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # Long tests first (a stable sort keeps each module's order): with `-n auto` the workers start them
+    # early instead of one worker finishing a subprocess test while the other idles.
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in ("slow", "randomized", "postgres")))
 
 
 _INSPECTED = {"messages": 0, "with_allowed_mentions": 0, "user_pings": 0}
@@ -73,6 +78,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         reason = str(skipped[0].longrepr[2]) if isinstance(skipped[0].longrepr, tuple) else ""
         terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: no server at {reason.split(_POSTGRES_SKIP, 1)[-1]} "
                                     f"(set PODKEEPER_REQUIRE_POSTGRES=1 to fail instead)")
+    if terminalreporter.config.option.markexpr == DEFAULT_MARKS:
+        terminalreporter.write_line(f"The default run (-m '{DEFAULT_MARKS}'): the slow tests (subprocesses, a browser, "
+                                    "the bundled card data) and the PostgreSQL runs were left out; -m '' runs them "
+                                    "too, as .ci/run does")
     if _INSPECTED["messages"]:
         terminalreporter.write_line(
             "Discord stand-in: {messages} messages inspected ({with_allowed_mentions} with allowed_mentions, "
