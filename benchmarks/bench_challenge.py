@@ -6,7 +6,8 @@ Goal: the three decks together under 60 s for 10,000 games each.
 (what the work pool does per board update): ms per image, and the PNG size.
 ``--event-tables N``: a Horde night and a God night of N tables each on a real SQLite file (the event
 service over the real challenge service): join, seat, open the tables, play a few actions at each, then
-the leaderboard (every table's score replayed from its log), with the time of each step.
+the leaderboard (cold: each table's score tally replayed from its log once; warm: nothing replayed), with
+the time of each step and how many games each leaderboard replayed.
 
     python benchmarks/bench_challenge.py [--games 10000] [--deck hydra --deck horde --deck god]
                                           [--images 200] [--event-tables 50]
@@ -134,10 +135,14 @@ def bench_event(tables: int) -> None:
                     if not loaded.game.over and loaded.game.battlefield_numbers():
                         await events.decks.act(table.game_id, user, f"destroy {loaded.game.battlefield_numbers()[-1]}")
             await timed("play", play_all())
+            built = events.decks.replays
             status = await timed("leaderboard (cold)", events.status(event.event_id))
+            cold = events.decks.replays - built
             await timed("leaderboard (warm)", events.status(event.event_id))
+            warm = events.decks.replays - built - cold
             await db.close()
             figures = ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in steps.items())
+            figures += f"; games replayed by the leaderboard: {cold} cold (the score tallies), {warm} warm"
             defeated = sum(line.severed for line in status.board.tables)  # type: ignore[attr-defined]
             print(f"{deck:5s} event: {tables} tables, {players} players ({defeated} permanents defeated): {figures}")
 

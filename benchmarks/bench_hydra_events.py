@@ -49,7 +49,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_startup import TOKEN, run_bot, status_mb  # noqa: E402  (benchmarks/ is the script's folder)
+from _process import status_mb, stop  # noqa: E402  (benchmarks/ is the script's folder)
+from bench_startup import TOKEN, run_bot  # noqa: E402
 
 from bot.testing.fakediscord import payloads as P  # noqa: E402
 
@@ -291,15 +292,6 @@ async def traced(pid: int, trace_file: Path) -> str:
     while (text := written(trace_file)) is None:
         await asyncio.sleep(0.2)
     return text
-
-
-def stop(bot: subprocess.Popen) -> None:
-    bot.send_signal(signal.SIGTERM)
-    try:
-        bot.wait(30)
-    except subprocess.TimeoutExpired:
-        bot.kill()
-        bot.wait()
 
 
 async def run(tables: int, turns: int, think: float, seed: int, trace: bool, log_file: str) -> None:

@@ -158,6 +158,20 @@ async def main(clients: int, rate: float, seconds: float, ping: bool = True) -> 
                     break
             process.join(10)
 
+    delays, missing = deliveries(seen, committed)
+    print(f"{len(committed)} changes in {elapsed:.1f} s ({len(committed) / elapsed:.1f}/s), "
+          f"{len(delays)} (viewer, change) deliveries, {missing} never seen")
+    print(f"update delay: p50 {percentile(delays, 0.5) * 1000:.1f} ms · p99 {percentile(delays, 0.99) * 1000:.1f} ms"
+          f" · max {max(delays) * 1000:.1f} ms  (goal p99 < 200 ms)")
+    print(f"event-loop lag without viewers: {spread(idle_lag)}; during the load: {spread(lags)}")
+    print(f"/ping without viewers: {spread(baseline)}")
+    if pings:
+        print(f"/ping during the load:  {spread(pings)}")
+
+
+def deliveries(seen: list[dict[int, float]], committed: dict[int, float]) -> tuple[list[float], int]:
+    """How long after each change's press every viewer first showed it (or a later total), and how many
+    (viewer, change) pairs never showed it."""
     delays, missing = [], 0
     for viewer in seen:
         received = sorted(viewer.items())
@@ -167,18 +181,11 @@ async def main(clients: int, rate: float, seconds: float, ping: bool = True) -> 
                 delays.append(min(later) - at)
             else:
                 missing += 1
-    print(f"{len(committed)} changes in {elapsed:.1f} s ({len(committed) / elapsed:.1f}/s), "
-          f"{len(delays)} (viewer, change) deliveries, {missing} never seen")
-    print(f"update delay: p50 {percentile(delays, 0.5) * 1000:.1f} ms · p99 {percentile(delays, 0.99) * 1000:.1f} ms"
-          f" · max {max(delays) * 1000:.1f} ms  (goal p99 < 200 ms)")
-    print(f"event-loop lag without viewers: p50 {percentile(idle_lag, 0.5) * 1000:.1f} ms · "
-          f"p99 {percentile(idle_lag, 0.99) * 1000:.1f} ms; during the load: p50 "
-          f"{percentile(lags, 0.5) * 1000:.1f} ms · p99 {percentile(lags, 0.99) * 1000:.1f} ms")
-    print(f"/ping without viewers: p50 {percentile(baseline, 0.5) * 1000:.1f} ms · "
-          f"p99 {percentile(baseline, 0.99) * 1000:.1f} ms")
-    if pings:
-        print(f"/ping during the load:  p50 {percentile(pings, 0.5) * 1000:.1f} ms · "
-              f"p99 {percentile(pings, 0.99) * 1000:.1f} ms")
+    return delays, missing
+
+
+def spread(samples: list[float]) -> str:
+    return f"p50 {percentile(samples, 0.5) * 1000:.1f} ms · p99 {percentile(samples, 0.99) * 1000:.1f} ms"
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -32,6 +31,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from _process import cpu_seconds, status_mb, stop  # noqa: E402  (benchmarks/ is the script's folder)
 
 TOKEN = "fake-token"
 READY_GOAL_SECONDS = 1.5
@@ -99,19 +100,6 @@ def run_bot(base_url: str, gateway_url: str) -> int:
 # -- measuring ------------------------------------------------------------------------------------
 
 
-def status_mb(pid: int, field: str) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
               ) -> tuple[float, float, float, float, float]:
     """(seconds to the first command answered, seconds to discord.py's ready event, idle RSS MB,
@@ -135,12 +123,7 @@ def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
         last_split = status_mb(bot.pid, "RssAnon"), status_mb(bot.pid, "RssFile")
         return answered, ready, status_mb(bot.pid, "VmRSS"), status_mb(bot.pid, "VmHWM"), cpu
     finally:
-        bot.send_signal(signal.SIGTERM)
-        try:
-            bot.wait(15)
-        except subprocess.TimeoutExpired:
-            bot.kill()
-            bot.wait()
+        stop(bot, grace_seconds=15)
 
 
 def main() -> None:

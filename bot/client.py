@@ -27,6 +27,7 @@ from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
 from bot.leases import Leases, leases_for, leases_of
 from bot.services.reconcile import Reconciler
+from bot.shutdown import InteractionGate
 from bot.storage.commits import committed_in_this_task
 from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
@@ -79,6 +80,7 @@ class PodkeeperBot(commands.Bot):
         self._card_reload: asyncio.Task[None] | None = None
         self._card_reload_again = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.interactions = InteractionGate(self)  # lets running handlers finish before close (bot/shutdown.py)
 
     # -- what cogs rely on ---------------------------------------------------------------------
 
@@ -207,6 +209,7 @@ class PodkeeperBot(commands.Bot):
     async def close(self) -> None:
         if self.reconciled is not None and not self.reconciled.done():
             self.reconciled.cancel()
+        await self.interactions.close(self.config.get("discord", "shutdown_wait_seconds"))
         try:
             self.stop_views()
             if self.pages is not None:

@@ -38,8 +38,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from bot.forksafe import close_in_forked_children
-from bot.notify import LocalNotifier, Notifier, PostgresNotifier, database_namespace
+from bot.notify import DedicatedSession, LocalNotifier, Notifier, PostgresNotifier, stop_task
 from bot.storage.engines import POSTGRESQL
 
 if TYPE_CHECKING:
@@ -235,11 +234,8 @@ class PostgresLeases(Leases):
                  poll_seconds: float = LEASE_POLL_SECONDS,
                  connect: Callable[..., Any] | None = None) -> None:
         super().__init__(notifier)
-        self.dsn = dsn
-        self.namespace = namespace
+        self.session = DedicatedSession(dsn, namespace, connect)  # the locks live on this session
         self.poll_seconds = poll_seconds
-        self._connect = connect
-        self._connection: Any = None
         self._lock = asyncio.Lock()  # one query at a time on the lock connection
         self._poller: asyncio.Task[None] | None = None
 
@@ -251,31 +247,27 @@ class PostgresLeases(Leases):
 
     async def close(self) -> None:
         if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
+            await stop_task(self._poller)
             self._poller = None
         for lease in self.jobs.values():
             lease._lost()
         await super().close()
-        if self._connection is not None:  # the session ends: the locks go at once, others take over
-            with contextlib.suppress(Exception):
-                await self._connection.close()
-            self._connection = None
+        await self.session.close()  # the locks go at once: others take over
+
+    @property
+    def namespace(self) -> str | None:
+        return self.session.namespace
 
     async def _ensure_connection(self) -> bool:
-        if self._connection is not None and not self._connection.is_closed():
+        if self.session.alive:
             return True
         import asyncpg
 
         try:
-            self._connection = await (self._connect or asyncpg.connect)(self.dsn)
-            close_in_forked_children(self._connection)
-            if self.namespace is None:
-                self.namespace = await database_namespace(self._connection)
+            await self.session.open()
         except (OSError, asyncpg.PostgresError) as error:
             log.warning("leases: cannot reach PostgreSQL (%s); trying again in %.0f s", error, self.poll_seconds)
-            self._connection = None
+            self.session.drop()
             return False
         return True
 
@@ -283,8 +275,8 @@ class PostgresLeases(Leases):
         if not await self._ensure_connection():
             return
         async with self._lock:
-            got = await self._connection.fetchval("SELECT pg_try_advisory_lock($1)",
-                                                  lock_key(self.namespace or "", lease.name))
+            got = await self.session.connection.fetchval("SELECT pg_try_advisory_lock($1)",
+                                                         lock_key(self.session.namespace or "", lease.name))
         if got:
             await lease._gained()
 
@@ -302,15 +294,13 @@ class PostgresLeases(Leases):
 
     async def check(self) -> None:
         """One poll (also called by tests instead of waiting for it)."""
-        if self._connection is not None:
+        if self.session.connection is not None:
             try:
                 async with self._lock:
-                    await self._connection.fetchval("SELECT 1")
+                    await self.session.connection.fetchval("SELECT 1")
             except Exception as error:
                 log.warning("leases: lock connection lost (%s): giving up every lease", error)
-                with contextlib.suppress(Exception):
-                    self._connection.terminate()
-                self._connection = None
+                self.session.drop()
                 for lease in self.jobs.values():
                     lease._lost()
         for lease in list(self.jobs.values()):
@@ -319,7 +309,8 @@ class PostgresLeases(Leases):
 
     def backend_pid(self) -> int | None:
         """The lock session's server pid (tests end it to simulate a lost connection)."""
-        return None if self._connection is None else int(self._connection.get_server_pid())
+        connection = self.session.connection
+        return None if connection is None else int(connection.get_server_pid())
 
 
 def leases_of(owner: object) -> Leases:

@@ -65,6 +65,56 @@ async def notify_once(dsn: str, kind: str, rest: str = "") -> None:
         log.warning("could not tell the running bots (%s); they notice within minutes anyway", error)
 
 
+async def stop_task(task: asyncio.Task[Any]) -> None:
+    """Cancel a background task and wait until it has stopped."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+class DedicatedSession:
+    """A process's own PostgreSQL connection, outside the pool, for what lives as long as a session:
+    ``LISTEN`` (the notices here) and session-level advisory locks (``bot.leases``). Both reconnect after a
+    broken connection in their own rhythm; opening, dropping and closing the session is this one piece.
+
+    The connection is closed in forked workers (``bot.forksafe``), so a killed bot's session ends with
+    it; ``namespace``, when not given, is where the first connection landed (``database_namespace``)."""
+
+    def __init__(self, dsn: str, namespace: str | None = None, connect: Callable[..., Any] | None = None) -> None:
+        self.dsn = dsn
+        self.namespace = namespace
+        self._connect = connect
+        self.connection: Any = None
+
+    @property
+    def alive(self) -> bool:
+        return self.connection is not None and not self.connection.is_closed()
+
+    async def open(self) -> Any:
+        """A new connection (raises as asyncpg does when PostgreSQL cannot be reached)."""
+        import asyncpg
+
+        self.connection = await (self._connect or asyncpg.connect)(self.dsn)
+        close_in_forked_children(self.connection)
+        if self.namespace is None:
+            self.namespace = await database_namespace(self.connection)
+        return self.connection
+
+    def drop(self) -> None:
+        """Forget a broken connection: terminated, not closed (no goodbye to a server that may be gone)."""
+        if self.connection is not None:
+            with contextlib.suppress(Exception):
+                self.connection.terminate()
+        self.connection = None
+
+    async def close(self) -> None:
+        """End the session: its listeners and locks go at once (other processes take over)."""
+        if self.connection is not None:
+            with contextlib.suppress(Exception):
+                await self.connection.close()
+        self.connection = None
+
+
 class Notifier:
     """Handlers per notice kind; the transport is the subclass's. Handlers run on the event loop and
     must not block (a coroutine they return is run as a task)."""
@@ -131,12 +181,9 @@ class PostgresNotifier(Notifier):
     def __init__(self, dsn: str, namespace: str | None = None, *, connect: Callable[..., Any] | None = None
                  ) -> None:
         super().__init__()
-        self.dsn = dsn
-        self.namespace = namespace
+        self.session = DedicatedSession(dsn, namespace, connect)
         self.channel = ""  # known once connected (the namespace may come from the connection)
-        self._connect = connect
         self._queue: asyncio.Queue[str] = asyncio.Queue()
-        self._connection: Any = None
         self._pid: int | None = None
         self._runner: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -152,30 +199,23 @@ class PostgresNotifier(Notifier):
 
     async def close(self) -> None:
         if self._runner is not None:
-            self._runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._runner
+            await stop_task(self._runner)
             self._runner = None
             with contextlib.suppress(Exception):  # best effort: what is queued goes out before closing
-                if self._connection is not None and not self._queue.empty():
+                if self.session.connection is not None and not self._queue.empty():
                     await asyncio.wait_for(self._flush(), 5)
-        if self._connection is not None:
-            with contextlib.suppress(Exception):
-                await self._connection.close()
-            self._connection = None
+        await self.session.close()
         await super().close()
 
-    async def _open(self) -> None:
-        import asyncpg
+    @property
+    def namespace(self) -> str | None:
+        return self.session.namespace
 
-        connection = await (self._connect or asyncpg.connect)(self.dsn)
-        close_in_forked_children(connection)
-        if self.namespace is None:
-            self.namespace = await database_namespace(connection)
-        self.channel = channel_name(self.namespace)
+    async def _open(self) -> None:
+        connection = await self.session.open()
+        self.channel = channel_name(self.session.namespace or "")
         await connection.add_listener(self.channel, self._heard)
         self._pid = connection.get_server_pid()
-        self._connection = connection
 
     def _heard(self, _connection: Any, pid: int, _channel: str, payload: str) -> None:
         if pid == self._pid:
@@ -198,10 +238,7 @@ class PostgresNotifier(Notifier):
                 raise
             except Exception as error:
                 log.warning("notices: PostgreSQL connection lost (%s); reconnecting", error)
-                with contextlib.suppress(Exception):
-                    if self._connection is not None:
-                        self._connection.terminate()
-                self._connection = None
+                self.session.drop()
                 self._ready.set()  # start() must not hang while PostgreSQL is away
                 await asyncio.sleep(RECONNECT_SECONDS)
 
@@ -211,7 +248,7 @@ class PostgresNotifier(Notifier):
             try:
                 first = await asyncio.wait_for(self._queue.get(), KEEPALIVE_SECONDS)
             except TimeoutError:
-                await self._connection.execute("SELECT 1")
+                await self.session.connection.execute("SELECT 1")
                 continue
             await self._flush(first)
 
@@ -221,7 +258,7 @@ class PostgresNotifier(Notifier):
             batch.append(self._queue.get_nowait())
         unique = list(dict.fromkeys(batch))  # a burst of changes to one game is one notice
         try:
-            await self._connection.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
+            await self.session.connection.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
                                            self.channel, unique)
         except Exception:
             for payload in unique:  # sent again after the reconnect

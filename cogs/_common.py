@@ -59,6 +59,18 @@ def is_manager(interaction: discord.Interaction) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
+# A slash command only managers may use (``is_manager``); anyone else is told "missing permission" by the
+# tree's handler (a failed check). Checked here, not only hidden by Discord: ``default_permissions`` is
+# advisory (a server can grant the command to anyone).
+managers_only = app_commands.check(is_manager)
+
+
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server an interaction came from, for what exists only in servers: guild-only commands and the
+    buttons on their messages (Discord sends neither from a direct message)."""
+    assert interaction.guild_id is not None, "a guild-only interaction came without a server"
+    return interaction.guild_id
+
 
 async def card_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Autocomplete of card names in the language the member reads card names in (``card_name_language``:

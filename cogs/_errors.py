@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.domain.errors import DomainError
+from bot.i18n import t
 
 ANSWERED = "podkeeper.refusal_answered"  # interaction.extras key: the refusal was already told
 
@@ -46,8 +47,15 @@ async def answer_refusal(interaction: discord.Interaction, error: BaseException)
     from cogs._common import bot_of
 
     language = await bot_of(interaction).language_for(interaction)
-    await send_ephemeral(interaction, refusal.localized(language))
+    await send_ephemeral(interaction, refusal_text(refusal, language))
     return True
+
+
+def refusal_text(refusal: DomainError, language: str) -> str:
+    """The refusal in ``language``, member ids among its values (``member_values``) shown as mentions."""
+    values = {key: f"<@{value}>" if key in refusal.member_values and isinstance(value, int) else value
+              for key, value in refusal.values.items()}
+    return t(refusal.key, language, **values)
 
 
 @asynccontextmanager

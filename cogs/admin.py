@@ -23,7 +23,7 @@ from bot.domain.errors import DomainError
 from bot.i18n import Translate, catalogue
 from bot.i18n.translator import app_key
 from bot.storage.matches import MatchRepository
-from cogs._common import command_text, is_manager
+from cogs._common import command_text, managers_only
 from cogs._errors import RefusingCog
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
@@ -31,9 +31,6 @@ LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "
 LOCALE_CHOICES = [app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES]
 DISCORD_LANGUAGE = "auto"  # the /config my-language choice that clears a member's own language
 MY_LANGUAGE_CHOICES = [*LOCALE_CHOICES, app_commands.Choice(name="Discord language", value=DISCORD_LANGUAGE)]
-# Changing a setting: the one manager rule (``cogs._common.is_manager``); a member without it is told
-# "missing permission" by the tree's handler (a failed check).
-manage_server_only = app_commands.check(is_manager)
 _T = command_text()  # command texts under ``app.<text>`` (the first cog's keys, before areas)
 
 
@@ -132,7 +129,7 @@ class AdminCog(RefusingCog, commands.Cog):
     @app_commands.describe(ruleset=_T("commander (current), edh-2010 or duel-zh", key="app.config.ruleset.describe"))
     @app_commands.rename(ruleset=_T("ruleset", key="app.config.ruleset"))
     @app_commands.choices(ruleset=RULESET_CHOICES)
-    @manage_server_only
+    @managers_only
     async def config_ruleset(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str]) -> None:
         await self._update(interaction, "admin.config.ruleset_set", ruleset=ruleset.value)
         self.bot.dispatch("ruleset_changed", interaction.guild_id, ruleset.value)
@@ -142,7 +139,7 @@ class AdminCog(RefusingCog, commands.Cog):
                                      key="app.config.locale.describe"))
     @app_commands.rename(locale=_T("locale", key="app.config.locale"))
     @app_commands.choices(locale=LOCALE_CHOICES)
-    @manage_server_only
+    @managers_only
     async def config_locale(self, interaction: discord.Interaction, locale: app_commands.Choice[str]) -> None:
         await self._update(interaction, "admin.config.locale_set", locale=locale.value)
 
@@ -166,7 +163,7 @@ class AdminCog(RefusingCog, commands.Cog):
     @config.command(name="pod-threads", description=_T("Open a thread for each new pod game"))
     @app_commands.describe(enabled=_T("Whether pod games get their own thread", key="app.config.enabled.describe"))
     @app_commands.rename(enabled=_T("enabled", key="app.config.enabled"))
-    @manage_server_only
+    @managers_only
     async def config_pod_threads(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self._update(interaction, "admin.config.pod_threads_set", pod_threads=enabled)
 
@@ -175,7 +172,7 @@ class AdminCog(RefusingCog, commands.Cog):
     @app_commands.describe(enabled=_T("Whether the optional sideboard rule is on",
                                       key="app.config.sideboard_rule.describe"))
     @app_commands.rename(enabled=_T("enabled", key="app.config.enabled"))
-    @manage_server_only
+    @managers_only
     async def config_sideboard_rule(self, interaction: discord.Interaction, enabled: bool) -> None:
         """Stored beside the match logs (bot/storage/matches.py), read when a game's swap window is asked."""
         assert interaction.guild_id is not None
@@ -187,14 +184,14 @@ class AdminCog(RefusingCog, commands.Cog):
     @config.command(name="organiser-role", description=_T("Role that may organise events and tournaments"))
     @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))
     @app_commands.rename(role=_T("role", key="app.config.role"))
-    @manage_server_only
+    @managers_only
     async def config_organiser_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         await self._update(interaction, "admin.config.organiser_role_set", organiser_role_id=role.id if role else None)
 
     @config.command(name="winner-role", description=_T("Role given to Hydra event winners"))
     @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))
     @app_commands.rename(role=_T("role", key="app.config.role"))
-    @manage_server_only
+    @managers_only
     async def config_winner_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         if role is not None:
             problem = winner_role_problem(role, interaction.user, interaction.guild)

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
+from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
@@ -31,7 +32,9 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
+from cogs._timers import Timers
 from cogs.hydra import LineModal
+from cogs.hydra.panels import option_key
 
 log = logging.getLogger(__name__)
 CHOICE_WAIT_FACTOR = 3
@@ -95,12 +98,14 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                    group_description=_T("Battle the Horde or Defeat a God at this channel's table")):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
-        self.service = ChallengeService(bot.db)
+        self.service = ChallengeService(bot.db, notify=bot.dispatch)  # a table's end: challenge_game_finished
         self.selected: dict[tuple[int, int], int] = {}
-        self.timers: dict[int, asyncio.Task[None]] = {}
+        # One timer per table, the pending question's default, on the bot's clock (cogs/_timers.py),
+        # run in the one process holding the turn lease (bot.leases); the others poke it.
+        self.timers: Timers[int] = Timers(clock_of(bot), "challenge")
         self.armed_at: dict[int, int] = {}  # table -> its action count when its timer was armed
-        self.turns = keyed_timers_lease(bot, "challenge-turns", self._drop_timers, self.arm_open_tables)
-        self.time_scale = 1.0
+        self._editing: dict[int, asyncio.Lock] = {}  # table -> its message's edits take turns
+        self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers.cancel_all, self.arm_open_tables)
         self.fixed_seed: int | None = None
         super().__init__()
 
@@ -112,8 +117,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
         timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
-            timer = self.timers.get(table.game_id)
-            if not taking_over and timer is not None and not timer.done() \
+            if not taking_over and self.timers.pending(table.game_id) \
                     and self.armed_at.get(table.game_id) == len(table.actions):
                 continue
             self.arm(table)
@@ -138,13 +142,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
         self.turns.stop()
-        self._drop_timers()
-
-    def _drop_timers(self) -> None:
-        """Cancel every table's timer (unloading, or another process took the turn lease)."""
-        for task in self.timers.values():
-            task.cancel()
-        self.timers.clear()
+        self.timers.cancel_all()
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
@@ -165,16 +163,22 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         await self.refresh(table)
 
     async def refresh(self, table: ChallengeTable) -> None:
-        try:
-            channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(table.row.channel_id)
-            if table.row.message_id is not None:
-                embed, view = self.payload(table)
-                file = await self.board_file(table, embed)
-                await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
-                    embed=embed, view=view, attachments=[file] if file else [])
-        except discord.HTTPException:
-            log.exception("could not update challenge table %s", table.game_id)
-        self.arm(table)
+        """Edit the table's message to its newest stored state, then arm its timer. Edits of one table take
+        turns and each reads the table afresh (a load replays nothing: the service keeps the game), so an
+        edit drawn from an older state (a slow image, a restart's reconcile pass) never lands last."""
+        async with self._editing.setdefault(table.game_id, asyncio.Lock()):
+            table = await self.service.load(table.game_id)
+            try:
+                channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
+                    table.row.channel_id)
+                if table.row.message_id is not None:
+                    embed, view = self.payload(table)
+                    file = await self.board_file(table, embed)
+                    await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
+                        embed=embed, view=view, attachments=[file] if file else [])
+            except discord.HTTPException:
+                log.exception("could not update challenge table %s", table.game_id)
+            self.arm(table)
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None) -> None:
         tr = await self._tr(interaction)
@@ -226,21 +230,23 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
 
     # -- timers ----------------------------------------------------------------------------------------
     def arm(self, table: ChallengeTable) -> None:
-        old = self.timers.pop(table.game_id, None)
-        if old is not None and old is not asyncio.current_task():
-            old.cancel()
-        game = table.game
+        """The table's one timer (``cogs._timers``, on the bot's clock): its pending question's default
+        after the table's window (a response window) or three windows (any other question)."""
+        game, actions = table.game, len(table.actions)
         if game is None or game.over or game.pending is None or table.row.window_seconds <= 0 \
                 or not self.turns.runs_here():
+            self.timers.cancel(table.game_id)
             return
-        self.armed_at[table.game_id] = len(table.actions)
-        factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
-        delay = table.row.window_seconds * factor * self.time_scale
-        self.timers[table.game_id] = asyncio.create_task(
-            self._default_later(table.game_id, game.pending.topic, len(table.actions), delay))
+        self.armed_at[table.game_id] = actions
+        topic = game.pending.topic
+        factor = 1 if topic in game.window_topics else CHOICE_WAIT_FACTOR
+        # Once due, the default runs to its end (stored, then shown): a refresh re-arming the table
+        # meanwhile (a restart's reconcile pass still drawing the old board) must not cut it off between
+        # the two, which would leave the board one answer behind.
+        self.timers.after(table.game_id, table.row.window_seconds * factor,
+                          lambda: asyncio.shield(self._default_later(table.game_id, topic, actions)))
 
-    async def _default_later(self, game_id: int, topic: str, actions: int, delay: float) -> None:
-        await asyncio.sleep(delay)
+    async def _default_later(self, game_id: int, topic: str, actions: int) -> None:
         try:
             table = await self.service.answer_default(game_id, topic, actions)
         except ChallengeError:
@@ -317,8 +323,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                 view.add_item(ChallengeButton(gid, "answer", "none", label=tr("challenge.ui.none"), row=1))
         elif decision is not None:
             for option in decision.options:
-                key = "hydra.ui.option.go_on" if decision.topic == "upkeep" else f"hydra.ui.option.{option}"
-                view.add_item(ChallengeButton(gid, "answer", option, label=tr(key), row=1,
+                view.add_item(ChallengeButton(gid, "answer", option, label=tr(option_key(decision.topic, option)), row=1,
                                               style=discord.ButtonStyle.primary if option == decision.default
                                               else discord.ButtonStyle.secondary))
         if decision is None or decision.topic in game.window_topics:

@@ -23,6 +23,7 @@ from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.leases import JobLease, leases_of
 from bot.services.privacy import PrivacyService
+from cogs._buttons import KeyedButton
 from cogs._common import cog_of
 
 log = logging.getLogger(__name__)
@@ -33,20 +34,12 @@ def _T(text: str) -> locale_str:
     return locale_str(text, key=f"app.privacy.{text}")
 
 
-class DeleteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"privacy:delete:(?P<user>\d+)"):
-    """The confirmation under ``/privacy delete``; only the member it was offered to can press it."""
+class DeleteButton(KeyedButton, prefix="privacy:delete", style=discord.ButtonStyle.danger):
+    """The confirmation under ``/privacy delete``, keyed by the member it was offered to: only they can
+    press it."""
 
-    def __init__(self, user_id: int, label: str = "Delete") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
-                                           custom_id=f"privacy:delete:{user_id}"))
-        self.user_id = user_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match) -> DeleteButton:
-        return cls(int(match["user"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await cog_of(interaction, "Privacy", PrivacyCog).delete_confirmed(interaction, self.user_id)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await cog_of(interaction, "Privacy", PrivacyCog).delete_confirmed(interaction, self.key)
 
 
 class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
@@ -97,8 +90,7 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
     @app_commands.command(name="delete", description=_T("Delete your data from Podkeeper (asks first)"))
     async def delete(self, interaction: discord.Interaction) -> None:
         tr = Translate(await self.bot.language_for(interaction))
-        view = discord.ui.View(timeout=None)
-        view.add_item(DeleteButton(interaction.user.id, label=tr("privacy.delete.button")))
+        view = DeleteButton(interaction.user.id, label=tr("privacy.delete.button")).alone()
         await interaction.response.send_message(tr("privacy.delete.confirm"), view=view, ephemeral=True)
 
     async def delete_confirmed(self, interaction: discord.Interaction, user_id: int) -> None:

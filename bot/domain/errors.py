@@ -17,6 +17,8 @@ class DomainError(Exception):
     """Refused input or a change the rules do not allow; nothing was changed."""
 
     prefix: ClassVar[str] = ""  # e.g. "pod.error.": where keys without a dot live
+    # Values that are member ids when they are ints (a front end names the member: Discord shows a mention).
+    member_values: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, key: str, **values: object) -> None:
         self.key = key if "." in key or not self.prefix else f"{self.prefix}{key}"

@@ -3,12 +3,20 @@
 Like the Hydra's: a table's game is rebuilt by replaying its stored actions (restart-safe), every
 change runs under a lock per table and is committed before the caller sees the new state, and only
 seated players act (a question the deck asks one player is that player's to answer).
+
+A replay is the costly part of a load, so the last game built for each table is kept with what it was
+built from (its set-up, seats and action log): a load that reads the same from storage reuses it (an
+event's leaderboard looks at every table every few seconds; a finished table is never replayed again),
+and anything else — another process's action, an undo, a late seat — rebuilds it. When a table ends
+the service says so at once (``notify("challenge_game_finished", ...)``, as the Hydra's does), so an
+event need not wait for its next look to notice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.domain.challenge.core import ChallengeError, Event
@@ -18,6 +26,23 @@ from bot.storage.challenge import LOBBY, PLAYING, ChallengeRepository, Challenge
 from bot.storage.db import Database
 
 DEFAULT_WINDOW_SECONDS = 20
+Notify = Callable[[str, object], None]  # the bot's dispatch: (event name, payload)
+
+
+@dataclass(frozen=True)
+class ChallengeFinished:
+    """Dispatched as ``challenge_game_finished`` when a Horde or God table ends (won, lost, conceded)."""
+
+    game_id: int
+    guild_id: int | None
+    deck: str
+    outcome: str
+    user_ids: tuple[int, ...]
+    turns: int
+    defeated: int
+
+
+_Built = tuple[object, ...]  # what a cached game was built from: set-up, seats, actions
 
 
 @dataclass
@@ -46,9 +71,12 @@ class ChallengeTable:
 
 
 class ChallengeService:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, notify: Notify | None = None) -> None:
         self.repo = ChallengeRepository(db)
+        self.notify = notify or (lambda name, payload: None)
         self._locks: dict[int, asyncio.Lock] = {}
+        self._games: dict[int, tuple[_Built, CreatureDeckGame]] = {}
+        self.replays = 0  # games built to replay a log (the leaderboard's cost: tests count them)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -85,6 +113,28 @@ class ChallengeService:
             await self.repo.set(game_id, status=PLAYING)
             return await self.load(game_id)
 
+    async def seat_late(self, game_id: int, players: Sequence[tuple[int, str]], *,
+                        limit: int) -> ChallengeTable | None:
+        """Seat players at a game still in the players' first turn (an event's late players), at most
+        ``limit`` seats and never more than the deck seats. Seats are part of the game's set-up (the
+        God's Throngs), so the game is replayed with the newcomers and must take the same actions.
+        None when the table has moved on or is full: nothing was changed."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            game, seats = table.game, [*table.seats, *players]
+            if table.row.status != PLAYING or game is None or not game.in_players_first_turn \
+                    or len(seats) > min(limit, DECKS[table.row.deck].max_players):
+                return None
+            trial = self.new_game(table.row, seats)
+            try:
+                for line, _ in table.actions:
+                    trial.apply(line)
+            except ChallengeError:
+                return None
+            for user_id, name in players:
+                await self.repo.add_seat(game_id, user_id, name, limit=len(seats))
+            return await self.load(game_id)
+
     async def act(self, game_id: int, user_id: int | None, line: str) -> tuple[ChallengeTable, list[Event]]:
         """Apply one players' action; ``user_id`` None is the bot answering a timed-out question."""
         async with self.lock(game_id):
@@ -100,10 +150,18 @@ class ChallengeService:
             owner = table.user_to_answer()
             if line.split()[0].lower() == "choose" and owner is not None and owner != user_id:
                 raise ChallengeError("hydra.error.not_your_choice")
+        self._games.pop(table.game_id, None)  # the game moves ahead of storage until the action is stored
         events = game.apply(line)
-        await self.repo.append(table.game_id, len(table.actions) + 1, game.actions[-1], user_id,
+        stored = (game.actions[-1], user_id)
+        await self.repo.append(table.game_id, len(table.actions) + 1, stored[0], user_id,
                                game.outcome if game.over else None)
-        return await self.load(table.game_id), events
+        self._games[table.game_id] = (self._built(table.row, table.seats, [*table.actions, stored]), game)
+        loaded = await self.load(table.game_id)
+        if game.over:
+            self.notify("challenge_game_finished", ChallengeFinished(
+                table.game_id, table.row.guild_id, table.row.deck, game.outcome, tuple(loaded.user_ids), game.turn,
+                game.defeated))
+        return loaded, events
 
     async def answer_default(self, game_id: int, topic: str, actions_before: int) -> ChallengeTable | None:
         """A question timed out: answer it with its default unless it was answered meanwhile."""
@@ -134,13 +192,35 @@ class ChallengeService:
             raise ChallengeError("hydra.error.no_table")
         seats = await self.repo.seats(game_id)
         actions = await self.repo.actions(game_id)
-        game = None
-        if row.status != LOBBY:
-            game = DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
-                                   all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids))
-            for line, _ in actions:
-                game.apply(line)
-        return ChallengeTable(row, seats, actions, game)
+        return ChallengeTable(row, seats, actions, self._game(row, seats, actions))
+
+    def _game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]],
+              actions: Sequence[tuple[str, int | None]]) -> CreatureDeckGame | None:
+        """The table's game: the one kept for it when it was built from the same set-up, seats and log,
+        else its seed replayed with its actions (and kept)."""
+        if row.status == LOBBY:
+            return None
+        built = self._built(row, seats, actions)
+        kept = self._games.get(row.game_id)
+        if kept is not None and kept[0] == built:
+            return kept[1]
+        game = self.new_game(row, seats)
+        for line, _ in actions:
+            game.apply(line)
+        self._games[row.game_id] = (built, game)
+        return game
+
+    def new_game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]]) -> CreatureDeckGame:
+        """The table's game before any action (its deck, seed, difficulty and seats), to replay its log
+        on: for a load, a late seat's trial, an event's score tally. Counted in ``replays``."""
+        self.replays += 1
+        return DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
+                               all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids))
+
+    @staticmethod
+    def _built(row: ChallengeRow, seats: Sequence[tuple[int, str]],
+               actions: Sequence[tuple[str, int | None]]) -> _Built:
+        return (row.deck, row.seed, row.difficulty, row.all_windows, row.stable_ids, tuple(seats), tuple(actions))
 
     async def open_tables(self) -> list[ChallengeTable]:
         return [await self.load(row.game_id) for row in await self.repo.open_games()]

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.domain.challenge.creatures import CreatureDeckGame, Seat
-from bot.domain.challenge.randomplay import DECKS
 from bot.domain.hydra_events import LoggedAction, ScoreTally, SeveranceTally, in_first_turn
 from bot.services.challenge import ChallengeService, ChallengeTable
 from bot.services.hydra import ActResult, HydraService, HydraTable
@@ -128,12 +126,14 @@ class DeckTables:
         return TableView(
             game_id, table.row.status == DECK_PLAYING, seats, actions, None if game is None else game.outcome,
             0 if game is None else game.turn, 0 if game is None else game.defeated,
-            0 if game is None else len(game.battlefield), False, self._key(table), table)
+            0 if game is None else len(game.battlefield),
+            game is not None and table.row.status == DECK_PLAYING and game.in_players_first_turn,
+            self._key(table), table)
 
-    async def seat_late(self, game_id: int, members: Sequence[tuple[int, str]], limit: int) -> None:
-        """Nobody sits down at a running Horde or God table: the seats decide the set-up (the God's
-        Throngs), and the Horde seats one. Late groups wait for the organiser's next tables."""
-        return None
+    async def seat_late(self, game_id: int, members: Sequence[tuple[int, str]], limit: int) -> ChallengeTable | None:
+        """Late players sit down while the table is in its first turn and nobody has seen its library
+        (the seats decide the set-up: the God's Throngs); the Horde seats one, so never there."""
+        return await self.service.seat_late(game_id, members, limit=limit)
 
     async def drop(self, game_id: int, seat: int) -> None:
         """A no-show is dropped from the event but concedes nothing: the players share one life total,
@@ -143,11 +143,8 @@ class DeckTables:
     def tally(self, view: TableView) -> ScoreTally:
         assert isinstance(view.table, ChallengeTable)
         row, seats = view.table.row, view.table.seats
-
-        def new_game() -> CreatureDeckGame:
-            return DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
-                                   all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids))
-        return ScoreTally(view.tally_key, new_game, lambda game: game.defeated)
+        return ScoreTally(view.tally_key, lambda: self.service.new_game(row, seats),
+                          lambda game: game.defeated)
 
     @staticmethod
     def _key(table: ChallengeTable) -> object:

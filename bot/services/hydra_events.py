@@ -41,7 +41,7 @@ from bot.domain.hydra_events import (
     seat_players,
     summarize,
 )
-from bot.services.challenge import ChallengeService
+from bot.services.challenge import ChallengeService, ChallengeTable
 from bot.services.event_tables import DeckTables, EventTables, HydraTables
 from bot.services.hydra import HydraService, HydraTable
 from bot.storage.db import Database
@@ -85,7 +85,7 @@ class JoinOutcome:
 
     state: str
     table_no: int | None = None
-    table: HydraTable | None = None
+    table: HydraTable | ChallengeTable | None = None
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,8 @@ class HydraEventService:
     @publishes(_event_topic)
     async def join(self, event_id: int, members: Sequence[tuple[int, str]]) -> JoinOutcome:
         """A player alone or a group (H10: up to the table size) joins. Before the start they are
-        simply entered; once tables run, they sit at a table still in its first turn, or wait."""
+        simply entered; once tables run, they sit at a table still in its first turn with room (every
+        deck: the table's own feature says whether it still takes players), or wait."""
         if len({user for user, _ in members}) != len(members):
             raise EventError("hydra_events.error.duplicate_member")
         async with self.lock(event_id):
@@ -376,8 +377,9 @@ class HydraEventService:
                                    seat.standing) for seat in view.seats)
         return TableLine(table_row.table_no, view.outcome, view.turn, view.score, view.left, players)
 
-    async def event_of_game(self, game_id: int) -> EventRow | None:
-        found = await self.repo.table_of_game(game_id)
+    async def event_of_game(self, game_id: int, decks: Sequence[str] = ("hydra",)) -> EventRow | None:
+        """The event a game of one of ``decks`` (a Hydra game; a Horde or God game) was played at, else None."""
+        found = await self.repo.table_of_game(game_id, decks)
         return None if found is None else await self.repo.event(found[0])
 
     # -- the end ------------------------------------------------------------------------------------

@@ -10,13 +10,35 @@ Games of a match are not scored one by one and open no democratic vote (T3 is fo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.domain.tournament.errors import TournamentError
 from bot.domain.tournament.matches import MatchStanding, Pairing, match_standings, pair_round
-from bot.services.matches import MatchService
-from bot.services.tournaments import StandingsView
+from bot.services.matches import LoadedMatch, MatchService
+from bot.services.tournaments import StandingsView, tournament_topic
 from bot.storage.tournaments import Tournament, TournamentRepository
 
 MatchStandingsView = StandingsView[MatchStanding]
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One table of a round: its two players (seat order), games won each and drawn games so far, and
+    whether the match is over (a table whose board never started has no ``match``)."""
+
+    table: int
+    players: tuple[int, int]
+    wins: tuple[int, int]
+    draws: int
+    finished: bool
+    games: tuple[int, ...]  # the pod games of the match (their changes change the score)
+
+
+@dataclass(frozen=True)
+class RoundResults:
+    round_number: int
+    pairs: list[PairResult]
+    bye: int | None
 
 
 class MatchTournaments:
@@ -41,6 +63,20 @@ class MatchTournaments:
         standings = match_standings(records, seed=tournament.seed, players=[e.user_id for e in entrants], byes=byes,
                                     dropped=[e.user_id for e in entrants if not e.active])
         return MatchStandingsView(tournament, standings, {e.user_id: e.name for e in entrants}, round_number)
+
+    async def rounds(self, tournament: Tournament) -> list[RoundResults]:
+        """Every round's pairs with their match scores (running ones too) and its bye, round 1 first:
+        what the live page shows beside the standings (all public: a match's score is on its board)."""
+        by_pair = {(loaded.row.round_number, frozenset(loaded.state.players)): loaded
+                   for loaded in await self.matches.for_tournament(tournament.tournament_id)}
+        byes = dict(await self.repo.byes(tournament.tournament_id))
+        rounds = []
+        for number in range(1, tournament.current_round + 1):
+            tables = await self.tournaments.pods(tournament.tournament_id, number)
+            pairs = [_pair_result(table.table_number, table.seats, by_pair.get((number, frozenset(table.seats))))
+                     for table in tables]
+            rounds.append(RoundResults(number, pairs, byes.get(number)))
+        return rounds
 
     async def unfinished_tables(self, tournament: Tournament) -> list[int]:
         """Tables of the current round whose match is still running (or whose board never started)."""
@@ -69,4 +105,14 @@ class MatchTournaments:
         await self.tournaments.store_round(tournament.tournament_id, round_number, pairs)
         if pairing.bye is not None:
             await self.repo.add_bye(tournament.tournament_id, round_number, int(str(pairing.bye)))
+        self.matches.pods.changes.publish(tournament_topic(tournament.tournament_id))  # the live page
         return round_number, pairing
+
+
+def _pair_result(table: int, seats: list[int], match: LoadedMatch | None) -> PairResult:
+    first, second = seats[0], seats[1]
+    if match is None:
+        return PairResult(table, (first, second), (0, 0), 0, False, ())
+    state = match.state
+    return PairResult(table, (first, second), (state.wins(first), state.wins(second)), state.draws,
+                      state.finished, tuple(game.game_id for game in state.games))

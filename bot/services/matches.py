@@ -32,6 +32,7 @@ from bot.domain.sideboard import (
 from bot.domain.tournament.matches import MatchRecord
 from bot.services.decks import check_deck_text
 from bot.services.pods import LoadedGame, PodService
+from bot.services.tournaments import tournament_topic
 from bot.storage.db import Database
 from bot.storage.matches import MatchRepository, MatchRow
 
@@ -111,6 +112,7 @@ class MatchService:
         await self.repo.append(match_id, m.MatchEvent(
             seq=2, kind=m.GAME, actor=created_by, at=self.pods.clock(),
             data={"game_id": game.game_id, "number": 1, "first": ids[0], "chosen_by": ids[0]}))
+        self._published(tournament_id)
         return await self.get(match_id), game
 
     async def get(self, match_id: int) -> LoadedMatch:
@@ -160,7 +162,13 @@ class MatchService:
             await self.repo.append(match_id, m.MatchEvent(
                 seq=loaded.events[-1].seq + 1, kind=m.GAME, actor=actor, at=self.pods.clock(),
                 data={"game_id": game.game_id, "number": number, "first": first, "chosen_by": actor}))
+            self._published(loaded.row.tournament_id)
             return await self.get(match_id), game
+
+    def _published(self, tournament_id: int | None) -> None:
+        """A tournament's live page watches the games of its matches: a new or taken-back game is news."""
+        if tournament_id is not None:
+            self.pods.changes.publish(tournament_topic(tournament_id))
 
     @staticmethod
     def _begun(game: LoadedGame) -> bool:
@@ -195,6 +203,7 @@ class MatchService:
                                                           at=self.pods.clock(), data={"seqs": [seq]}))
             await self.repo.abandon_game(game_id)
             self.pods.forget(game_id)  # the cached row still says "open"
+            self._published(loaded.row.tournament_id)
             return await self.get(match_id), game_id
 
     async def for_tournament(self, tournament_id: int) -> list[LoadedMatch]:

@@ -65,6 +65,10 @@ class PodService:
         self.rng = rng or secrets.SystemRandom()
         self._locks: dict[int, asyncio.Lock] = {}
         self._games: dict[int, LoadedGame] = {}
+        self._unposted: set[int] = set()  # games started here whose caller has not posted the board yet
+        self._starting = 0  # starts between storing the game and adding it to ``_unposted``
+        self._started = asyncio.Event()  # set while ``_starting`` is 0
+        self._started.set()
 
     def forget_all(self) -> None:
         """Drop the cached games (after ids in stored events were rewritten, e.g. ``/privacy delete``);
@@ -94,8 +98,16 @@ class PodService:
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
         state = pod.apply(None, first)  # validate before storing anything
         pod.check_new_game(state)
-        game_id = await self.repo.create(guild_id=guild_id, channel_id=channel_id, ruleset=ruleset,
-                                         first_event=first, tournament_id=tournament_id, round_number=round_number)
+        self._starting += 1  # from the commit to ``_unposted`` a catch-up could see the game unclaimed
+        self._started.clear()
+        try:
+            game_id = await self.repo.create(guild_id=guild_id, channel_id=channel_id, ruleset=ruleset, first_event=first,
+                                             tournament_id=tournament_id, round_number=round_number)
+            self._unposted.add(game_id)
+        finally:
+            self._starting -= 1
+            if not self._starting:
+                self._started.set()
         row = await self.repo.game(game_id)
         assert row is not None
         loaded = LoadedGame(row=row, events=[first], state=state)
@@ -136,9 +148,17 @@ class PodService:
     async def open_in_channel(self, channel_id: int) -> list[PodGameRow]:
         return await self.repo.open_in_channel(channel_id)
 
+    async def posting_here(self, game_id: int) -> bool:
+        """Whether this process started the game and its caller is still posting the first board (the
+        catch-up after a start must not post it too: a ``/pod start`` landing during it got two boards).
+        Waits for starts in flight: a game just stored may not be marked yet."""
+        await self._started.wait()
+        return game_id in self._unposted
+
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         async with self.lock(game_id):
             await self.repo.set_message(game_id, channel_id, message_id)
+            self._unposted.discard(game_id)
             loaded = await self._load(game_id)
             refreshed = await self.repo.game(game_id)
             assert refreshed is not None

@@ -236,10 +236,13 @@ class HydraEventRepository:
             await self.db.execute("UPDATE hydra_event_tables SET grace_checked = ? WHERE event_id = ? "
                                   "AND table_no = ?", (int(grace_checked), event_id, table_no))
 
-    async def table_of_game(self, game_id: int) -> tuple[int, int] | None:
-        """(event id, table number) of a Hydra game played at an event, else None."""
-        row = await self.db.fetchone("SELECT event_id, table_no FROM hydra_event_tables WHERE game_id = ?",
-                                     (game_id,))
+    async def table_of_game(self, game_id: int, decks: Sequence[str] = ("hydra",)) -> tuple[int, int] | None:
+        """(event id, table number) of a game of one of ``decks`` played at an event, else None. The Hydra's
+        games and the other decks' are numbered apart, so the same number may be one of each."""
+        marks = ", ".join("?" for _ in decks)
+        row = await self.db.fetchone(
+            "SELECT t.event_id, t.table_no FROM hydra_event_tables t JOIN hydra_events e ON e.event_id = t.event_id "
+            f"WHERE t.game_id = ? AND e.deck IN ({marks})", (game_id, *decks))
         return None if row is None else (row[0], row[1])
 
     async def event_of_thread(self, thread_id: int) -> int | None:

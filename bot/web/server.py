@@ -241,6 +241,14 @@ class BotSources:
         return self._service("Tournaments")
 
     @property
+    def match_tournaments(self) -> Any:
+        """The service of 1-vs-1 tournaments of matches (it needs the Pods cog's match service)."""
+        cog = self.bot.get_cog("Tournaments")
+        if cog is None or self.bot.get_cog("Pods") is None:
+            return None
+        return cog.match_rounds.service
+
+    @property
     def hydra_events(self) -> Any:
         return self._service("HydraEvents")
 

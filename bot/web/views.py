@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from bot.domain import pod
 from bot.domain.hydra_events import EventError
 from bot.domain.pod import PodError
+from bot.domain.tournament.matches import percent
 from bot.services.hydra import hydra_game_topic
 from bot.services.hydra_events import hydra_event_topic
 from bot.services.pods import pod_topic
@@ -29,6 +30,9 @@ class Sources(Protocol):
 
     @property
     def tournaments(self) -> Any: ...
+
+    @property
+    def match_tournaments(self) -> Any: ...  # bot.services.match_tournaments.MatchTournaments
 
     @property
     def hydra_events(self) -> Any: ...
@@ -108,6 +112,9 @@ async def _tournament(tournament_id: int, sources: Sources) -> PageData:
     tournament = await service.repo.get(tournament_id)
     if tournament is None:
         raise NotShown
+    matches = sources.match_tournaments
+    if matches is not None and await matches.is_matches(tournament_id):
+        return await _match_tournament(tournament, matches)
     view = await service.standings(tournament)
     standings = [{"rank": s.rank, "name": view.names.get(s.player, str(s.player)), "points": s.points,
                   "games": s.tally.games, "dropped": s.dropped} for s in view.standings]
@@ -120,6 +127,28 @@ async def _tournament(tournament_id: int, sources: Sources) -> PageData:
             "finished": tournament.status == "finished", "standings": standings, "pairings": pairings}
     return PageData("tournament.html", {"key": "", "text": tournament.name}, data,
                     [tournament_topic(tournament_id)])
+
+
+async def _match_tournament(tournament: Any, service: Any) -> PageData:
+    """A 1-vs-1 tournament of matches: the standings of ``/tournament standings`` (match points, MTR
+    tie-breakers) and every round's pairs with their scores. It changes when a game of a match ends, so
+    the page also follows each match's games (a new game is announced on the tournament's topic)."""
+    view = await service.standings(tournament)
+    name = view.names.get
+    standings = [{"rank": s.rank, "name": name(s.player, str(s.player)), "points": s.match_points,
+                  "wins": s.record[0], "losses": s.record[1], "draws": s.record[2],
+                  "omw": percent(s.opponents_match_win), "gw": percent(s.game_win), "dropped": s.dropped}
+                 for s in view.standings]
+    rounds = await service.rounds(tournament)
+    shown = [{"round": r.round_number, "bye": None if r.bye is None else name(r.bye, str(r.bye)),
+              "pairs": [{"table": p.table, "players": [name(u, str(u)) for u in p.players], "wins": list(p.wins),
+                         "draws": p.draws, "finished": p.finished} for p in r.pairs]}
+             for r in reversed(rounds)]  # the running round first
+    data = {"name": tournament.name, "round": tournament.current_round, "rounds": tournament.rounds,
+            "finished": tournament.status == "finished", "standings": standings, "match_rounds": shown}
+    games = [pod_topic(game) for r in rounds for p in r.pairs for game in p.games]
+    return PageData("match_tournament.html", {"key": "", "text": tournament.name}, data,
+                    [tournament_topic(tournament.tournament_id), *games])
 
 
 def _game_state(game: Any) -> str:

@@ -21,6 +21,12 @@ _OPTION_LABELS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage"
 _OPTION_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
 
 
+def option_key(topic: str, option: str) -> str:
+    """The i18n key of an answer's button, the same for every challenge deck: "pass" in the damage window
+    is "Take the damage", in the upkeep "Go on"; elsewhere the option's own words."""
+    return _OPTION_KEYS.get((topic, option), f"hydra.ui.option.{option}")
+
+
 class HydraPanels(HydraBase):
     """The cog's layer that posts and edits a table's messages (see ``cogs.hydra.base`` for the layers)."""
 
@@ -111,7 +117,7 @@ class HydraPanels(HydraBase):
         view = discord.ui.View(timeout=None)
         if decision.kind == "option":
             for index, option in enumerate(decision.options):
-                key = _OPTION_KEYS.get((decision.topic, option), f"hydra.ui.option.{option}")
+                key = option_key(decision.topic, option)
                 label = tr(key) if option in _OPTION_LABELS else option.title()
                 view.add_item(HydraButton(gid, "answer", decision.topic, str(index), label=label,
                                           style=discord.ButtonStyle.primary if option == decision.default

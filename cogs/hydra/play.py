@@ -9,7 +9,7 @@ import discord
 
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.engine import WINDOW_TOPICS
-from bot.i18n import t
+from bot.i18n import Translate, t
 from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import ActResult, HydraTable
 from bot.storage.hydra import FINISHED, IDLE, LOBBY
@@ -24,6 +24,8 @@ CHOICE_WAIT_FACTOR = 3  # a question waits three response windows before taking 
 _EXPLAINED = frozenset(("hydra.log.leaves_dies", "hydra.log.leaves_destroyed", "hydra.log.leaves_exile",
                         "hydra.log.leaves_bounce", "hydra.log.leaves_sacrificed", "hydra.log.grow",
                         "hydra.log.reward", "hydra.log.trigger_countered"))
+# Buttons that open a one-line form with the command started (``HydraPlay._form``).
+_FORM_BUTTONS = frozenset(("exile_named", "attack", "damage", "loselife", "life", "command"))
 
 
 class HydraPlay(HydraPanels):
@@ -72,7 +74,6 @@ class HydraPlay(HydraPanels):
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None,
                         arg2: str | None) -> None:
-        tr = await self._tr(interaction)
         table = await self.service.load(game_id)
         head = 1
         if action in ("attack", "damage", "loselife", *HEAD_ACTIONS):
@@ -81,28 +82,11 @@ class HydraPlay(HydraPanels):
             await self._lobby_button(interaction, table, action)
         elif action == "answer":
             await self._answer(interaction, table, arg or "", arg2 or "")
-        elif action == "exile_named":
-            await interaction.response.send_modal(LineModal(
-                self, game_id, tr("hydra.ui.swallow_title"), tr("hydra.ui.creature"), "choose "))
-        elif action == "attack":
-            await interaction.response.send_modal(LineModal(
-                self, game_id, tr("hydra.ui.attack_title"), tr("hydra.ui.attack_label"), "attack ",
-                placeholder="1 3 2 5", default=f"{head} "))
-        elif action in ("damage", "loselife"):
-            await interaction.response.send_modal(LineModal(
-                self, game_id, tr(f"hydra.ui.{action}_title", head=head), tr("hydra.ui.amount"),
-                f"{action} {head} ", placeholder="3"))
+        elif action in _FORM_BUTTONS:
+            form = self._form(await self._tr(interaction), table, action, head, interaction.user.id)
+            await interaction.response.send_modal(form)
         elif action in HEAD_ACTIONS:
             await self.act(interaction, game_id, f"{action} {head}")
-        elif action == "life":
-            seat = table.seat_of(interaction.user.id)
-            await interaction.response.send_modal(LineModal(
-                self, game_id, tr("hydra.ui.life_title"), tr("hydra.ui.life_label"), "life ",
-                placeholder="1 -3", default=f"{seat.seat if seat else 1} "))
-        elif action == "command":
-            await interaction.response.send_modal(LineModal(
-                self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
-                placeholder="mill 2"))
         elif action == "end":
             await self.act(interaction, game_id, "end")
         elif action == "undo":
@@ -111,6 +95,25 @@ class HydraPlay(HydraPanels):
             result = await self.service.concede(game_id, interaction.user.id)
             await interaction.response.defer()
             await self.after(result)
+
+    def _form(self, tr: Translate, table: HydraTable, action: str, head: int, user_id: int) -> LineModal:
+        """The one-line form a button of ``_FORM_BUTTONS`` opens, its command started for the player."""
+        game_id = table.game_id
+        if action == "exile_named":
+            return LineModal(self, game_id, tr("hydra.ui.swallow_title"), tr("hydra.ui.creature"), "choose ")
+        if action == "attack":
+            return LineModal(self, game_id, tr("hydra.ui.attack_title"), tr("hydra.ui.attack_label"), "attack ",
+                             placeholder="1 3 2 5", default=f"{head} ")
+        if action in ("damage", "loselife"):
+            return LineModal(self, game_id, tr(f"hydra.ui.{action}_title", head=head), tr("hydra.ui.amount"),
+                             f"{action} {head} ", placeholder="3")
+        if action == "life":
+            seat = table.seat_of(user_id)
+            return LineModal(self, game_id, tr("hydra.ui.life_title"), tr("hydra.ui.life_label"), "life ",
+                             placeholder="1 -3", default=f"{seat.seat if seat else 1} ")
+        assert action == "command", action
+        return LineModal(self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
+                         placeholder="mill 2")
 
     async def on_more(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         if verb not in MORE_ACTIONS:

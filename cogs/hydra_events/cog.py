@@ -183,14 +183,23 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
             assert thread_id is not None, "a seated table has its thread"
             await self._reply(interaction, tr("hydra_events.ui.seated_late", players=mentions,
                                               table=outcome.table_no, thread=f"<#{thread_id}>"))
-            await self.hydra.refresh_board(outcome.table)
+            await self._show_table(event, outcome.table)
             thread = await self._channel(thread_id)
             await thread.send(Translate(event.language)("hydra_events.ui.newcomer", players=mentions))
         elif outcome.state == WAITING:
-            await self._reply(interaction, tr("hydra_events.ui.waiting", players=mentions))
+            # tables of one (the Horde) are full once they play: "past its first turn" would be wrong
+            key = "hydra_events.ui.waiting_alone" if event.table_size == 1 else "hydra_events.ui.waiting"
+            await self._reply(interaction, tr(key, players=mentions))
         else:
             await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
         self.announcements.request(event.event_id)
+
+    async def _show_table(self, event: EventRow, table: Any) -> None:
+        """A table's board after its seats changed, by the feature that runs it (Hydra or Challenge cog)."""
+        if event.deck == "hydra":
+            await self.hydra.refresh_board(table)
+        else:
+            await self.challenge.refresh(table)
 
     async def leave(self, interaction: discord.Interaction, event_id: int | None) -> None:
         event = await self.event_for(interaction, event_id)

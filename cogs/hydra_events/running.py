@@ -153,8 +153,16 @@ class EventRunning(EventPanels):
 
     @commands.Cog.listener()
     async def on_hydra_game_finished(self, record: Any) -> None:
-        """A table ended: look at the leaderboard now rather than at the next tick."""
-        event = await self.events.event_of_game(record.game_id)
+        """A Hydra table ended: look at the leaderboard now rather than at the next tick."""
+        await self._table_finished(record.game_id, ("hydra",))
+
+    @commands.Cog.listener()
+    async def on_challenge_game_finished(self, record: Any) -> None:
+        """A Horde or God table ended (won, lost, conceded): the same, for the other decks' tables."""
+        await self._table_finished(record.game_id, ("horde", "god"))
+
+    async def _table_finished(self, game_id: int, decks: tuple[str, ...]) -> None:
+        event = await self.events.event_of_game(game_id, decks)
         if event is not None and event.status == RUNNING:
             await self.refresh_leaderboard(event.event_id)
 

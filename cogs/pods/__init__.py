@@ -13,8 +13,8 @@ a ``PodGameRecord`` when any game ends.
 The package, one layer on another (``base`` explains why): ``base`` (state, applying a change, refusals),
 ``board`` (the board's embed, image and buttons), ``commanders`` (naming commanders, the commander-damage
 and cast panel), ``presses`` (what the board's buttons do, ending a game), ``cog`` (the slash commands);
-beside them ``components`` and ``modals`` (the Discord items), ``mulligan`` (the mulligan step) and
-``match`` (best-of-three matches and sideboard swaps). History lines are built in ``bot.render.pod_history``.
+beside them ``components`` and ``modals`` (the Discord items), ``mulligan`` (the mulligan step; what it
+shows in ``mulligan_panels``) and ``match`` (best-of-three matches and sideboard swaps). History lines are built in ``bot.render.pod_history``.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from bot.render.board import header_text, render_snapshot, snapshot
 from bot.services.pods import LoadedGame
 from cogs.pods.base import PodsBase
 from cogs.pods.components import PlayerSelect, PodButton
-from cogs.pods.mulligan import board_lines as mulligan_board_lines
+from cogs.pods.mulligan_panels import board_lines as mulligan_board_lines
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +135,12 @@ class PodBoard(PodsBase):
 
     async def reconcile_boards(self) -> int:
         """After a start: edit each board behind its log, and post the board of a game stored just
-        before a crash but never posted (in the channel where it was started)."""
+        before a crash but never posted (in the channel where it was started). A game this process
+        started is left to the command posting its board; a failed post is caught up at the next start."""
         count = 0
         for game_id in await self.service.lagging_boards():
+            if await self.service.posting_here(game_id):
+                continue
             loaded = await self.service.get(game_id)
             if loaded.row.message_id is not None:
                 await self.refresh_board(game_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol
 
 import discord
 from discord import app_commands
@@ -26,7 +27,8 @@ from cogs._updater import BoardUpdater
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
 from cogs.pods.match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
-from cogs.pods.mulligan import MulliganChoice, MulliganStep
+from cogs.pods.mulligan import MulliganStep
+from cogs.pods.mulligan_panels import MulliganChoice
 from cogs.pods.presses import PodPresses
 
 # A command text localised through the key ``app.pod.<text>``: the ``pod`` namespace keeps our
@@ -40,6 +42,16 @@ RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RU
 MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
 MULLIGAN_CHOICES = [app_commands.Choice(name=_T(style.value.replace("_", " ").title()), value=style.value)
                     for style in MulliganStyle]
+
+
+class NamedPlayer(Protocol):
+    """What a seat needs of a player: a Discord user, or a tournament's entrant known by id and name."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def display_name(self) -> str: ...
 
 
 class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
@@ -67,7 +79,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
 
     # -- starting ---------------------------------------------------------------------------------------------
 
-    async def start_linked_game(self, channel: discord.abc.Messageable, players: Sequence[discord.abc.User],
+    async def start_linked_game(self, channel: discord.abc.Messageable, players: Sequence[NamedPlayer],
                                 *, ruleset: str, guild_id: int | None = None, created_by: int | None = None,
                                 starting_life: int | None = None, tournament_id: int | None = None,
                                 round_number: int | None = None) -> tuple[LoadedGame, discord.Message]:

@@ -1,7 +1,8 @@
 """The mulligan step at the table: whose decision it is, told to that player, one press per decision.
 
 Part of the pod cog's package (``cogs.pods``): ``PodsCog`` owns one ``MulliganStep`` and calls it from the
-board's Mulligan button and ``/pod mulligan``.
+board's Mulligan button and ``/pod mulligan``. What the board, the panels and the ping line say, and the
+answer buttons, are in ``cogs.pods.mulligan_panels``.
 
 How a player is reached on real Discord. An ephemeral (private) message can only be the answer to an
 interaction of that player, and the interaction's token lets the bot edit that answer for 15 minutes; a
@@ -40,54 +41,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.domain import pod
-from bot.domain.mulligan import Choice, MulliganStyle, TableMulligan
-from bot.domain.pod import PodError, PodState
-from bot.i18n import Translate, t
-from bot.services.mulligan import instruction_text, status_line, style_name
+from bot.domain.pod import PodError
+from bot.i18n import t
 from bot.services.pods import LoadedGame
-from cogs._common import rebuilt
-from cogs.pods.components import pods_cog
+from cogs.pods.mulligan_panels import (
+    PromptKey,
+    mulligan_live,
+    notice_payload,
+    panel_payload,
+    panel_signature,
+    prompt_key,
+)
 
 if TYPE_CHECKING:
     from cogs.pods.cog import PodsCog
 
 log = logging.getLogger(__name__)
 
-PromptKey = tuple[int, int, int]  # (player, answers so far, hand size): see _key
-
 PANEL_LIFETIME = 14 * 60  # seconds: an interaction token may edit its answer for 15 minutes
 OUTDATED = "pod.error.mulligan_outdated"
 SWEEP_LIMIT = 50  # recent messages of a board's channel searched for lines left by a previous run
-
-
-class MulliganChoice(discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"pod-mull:(?P<game>\d+):(?P<number>\d+):(?P<decision>keep|mulligan|\d+)"):
-    """One answer on a ping line or a panel: ``pod-mull:<game>:<prompt number>:<decision>``."""
-
-    def __init__(self, game_id: int, number: int, decision: str, *, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or decision, style=style, row=row,
-                                           custom_id=f"pod-mull:{game_id}:{number}:{decision}"))
-        self.game_id, self.number, self.decision = game_id, number, decision
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MulliganChoice:
-        button = rebuilt(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["number"]), match["decision"], label=button.label or "",
-                   style=button.style, row=button.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await pods_cog(interaction).mulligan_step.answer(interaction, self.game_id, self.number, self.decision)
 
 
 @dataclass
@@ -163,13 +143,13 @@ class MulliganStep:
     async def _show(self, interaction: discord.Interaction, loaded: LoadedGame, language: str, *,
                     new_message: bool, note: str = "") -> None:
         """Answer ``interaction`` with the presser's panel and remember it for later edits."""
-        user, live = interaction.user.id, _live(loaded.state)
+        user, live = interaction.user.id, mulligan_live(loaded.state)
         content, view = panel_payload(loaded, user, language, note)
         # Read before awaiting: the cached state changes in place when someone else answers meanwhile,
         # and the next sync must see that this panel shows the older state.
         prompt = pod.mulligan_prompt(loaded.state)
-        asked = _key(prompt) if prompt is not None and prompt.player == user else None
-        shown = _signature(loaded, user, language)
+        asked = prompt_key(prompt) if prompt is not None and prompt.player == user else None
+        shown = panel_signature(loaded, user, language)
         if new_message:
             await interaction.response.send_message(content, view=view, ephemeral=True)
         else:
@@ -213,14 +193,14 @@ class MulliganStep:
                 return
             await self._sync_panels(loaded)
             await self._sync_notice(loaded)
-            if not _live(loaded.state):
+            if not mulligan_live(loaded.state):
                 self._forget(game_id)
 
     async def _sync_panels(self, loaded: LoadedGame) -> None:
         for (game_id, user), panel in list(self.panels.items()):
             if game_id != loaded.game_id:
                 continue
-            shown = _signature(loaded, user, panel.language)
+            shown = panel_signature(loaded, user, panel.language)
             if panel.shown == shown:  # e.g. someone named a commander: nothing new for this panel
                 continue
             if panel.expired:
@@ -240,8 +220,8 @@ class MulliganStep:
         want = None
         if prompt is not None and (state.mulligan is not None or game_id in self.opened):
             decider = self.panels.get((game_id, prompt.player))
-            looking = decider is not None and not decider.expired and decider.asked == _key(prompt)
-            want = None if looking else _key(prompt)
+            looking = decider is not None and not decider.expired and decider.asked == prompt_key(prompt)
+            want = None if looking else prompt_key(prompt)
         if game_id not in self._swept:
             await self._sweep(loaded)
         notice = self.notices.get(game_id)
@@ -296,112 +276,6 @@ class MulliganStep:
     def cancel(self) -> None:
         for task in self._tasks.values():
             task.cancel()
-
-
-# -- what the board, the panels and the ping line say ------------------------------------------------
-
-def board_lines(state: PodState, names: Mapping[Any, str], tr: Translate) -> list[str]:
-    """The board's mulligan lines before turn 1, in the board's language: where everyone stands and whose
-    decision it is; once all have kept, who shuffles what back and that turn 1 may start."""
-    prompt = pod.mulligan_prompt(state)
-    if state.mulligan is None:
-        lines = [tr("pod.embed.pregame_help")]
-        if prompt is not None:
-            lines.append(tr("pod.embed.mulligan_first", name=names.get(prompt.player, "?")))
-        return lines
-    lines = [status_line(state.mulligan, names, tr.language)]
-    if prompt is not None:
-        lines.append(tr("pod.embed.mulligan_turn", name=names.get(prompt.player, "?")))
-        return lines
-    for who, todo in state.mulligan.closing_instructions().items():
-        lines.append(f"{names.get(who, who)}: {instruction_text(todo, tr.language)}")
-    lines.append(tr("pod.embed.mulligan_done"))
-    return lines
-
-
-def panel_payload(loaded: LoadedGame, user: int, language: str, note: str = "") -> tuple[str, discord.ui.View]:
-    """A player's private panel: the table, what to do with their cards, and their choices if it is their turn."""
-    view = discord.ui.View(timeout=None)
-    prompt = pod.mulligan_prompt(loaded.state)
-    if prompt is not None and prompt.player == user:
-        add_choices(view, loaded.game_id, prompt, Translate(language))
-    return panel_text(loaded.state, user, language, note), view
-
-
-def panel_text(state: PodState, user: int, language: str, note: str = "") -> str:
-    tr = Translate(language)
-    names = {p.user_id: p.name for p in state.players}
-    lines = [tr("pod.panel.mulligan", style=style_name(state.mulligan_style, language))]
-    if note:
-        lines.append(note)
-    if not _live(state):
-        lines.append(tr("pod.mulligan.over"))
-        return "\n".join(lines)
-    lines.append(status_line(_table(state), names, language))
-    told = instruction_text(pod.mulligan_instructions(state, user), language)
-    if told:
-        lines.append(tr("pod.mulligan.told", text=told))
-    prompt = pod.mulligan_prompt(state)
-    if prompt is None:
-        closing = _table(state).closing_instructions().get(user, ())
-        lines.append(tr("pod.mulligan.all_kept"))
-        if closing:
-            lines.append(instruction_text(closing, language))
-    elif prompt.player == user:
-        lines.append(_question(prompt, tr))
-    else:
-        lines.append(tr("pod.mulligan.waiting", name=names.get(prompt.player, "?")))
-    return "\n".join(lines)[:2000]
-
-
-def notice_payload(loaded: LoadedGame, prompt: pod.MulliganPrompt, language: str) -> tuple[str, discord.ui.View]:
-    """The public ping line: "@bob: your mulligan decision (…)" with bob's choices on it."""
-    tr = Translate(language)
-    content = tr("pod.mulligan.ping", mention=f"<@{prompt.player}>", style=style_name(prompt.style, language),
-                 count=prompt.hand_size) + " " + _question(prompt, tr)
-    view = discord.ui.View(timeout=None)
-    add_choices(view, loaded.game_id, prompt, tr)
-    return content, view
-
-
-def add_choices(view: discord.ui.View, game_id: int, prompt: pod.MulliganPrompt, tr: Translate) -> None:
-    """Keep first (green), then the cards to set aside (partial Paris) or Mulligan, five to a row."""
-    for index, choice in enumerate(prompt.choices):
-        if choice in (0, Choice.KEEP):
-            label = tr("pod.button.keep_bottom", count=prompt.to_bottom) if prompt.to_bottom else tr("pod.button.keep")
-            decision, style = "keep", discord.ButtonStyle.success
-        elif choice == Choice.MULLIGAN:
-            label, decision, style = tr("pod.button.mulligan"), "mulligan", discord.ButtonStyle.danger
-        else:
-            label, decision, style = str(choice), str(choice), discord.ButtonStyle.secondary
-        view.add_item(MulliganChoice(game_id, prompt.number, decision, label=label[:80], style=style,
-                                     row=index // 5))
-
-
-def _key(prompt: pod.MulliganPrompt) -> PromptKey:
-    """What makes two prompts the same question: who, after how many answers, with how many cards."""
-    return prompt.player, prompt.number, prompt.hand_size
-
-
-def _signature(loaded: LoadedGame, user: int, language: str) -> str:
-    """What a panel shows, to skip edits that would change nothing (the note of a press is not kept)."""
-    prompt = pod.mulligan_prompt(loaded.state)
-    return f"{prompt.number if prompt else '-'}\n{panel_text(loaded.state, user, language)}"
-
-
-def _question(prompt: pod.MulliganPrompt, tr: Translate) -> str:
-    if prompt.style is MulliganStyle.PARTIAL_PARIS:
-        return tr("pod.mulligan.ask_set_aside", count=prompt.hand_size)
-    return tr("pod.mulligan.ask_keep", count=prompt.hand_size)
-
-
-def _table(state: PodState) -> TableMulligan:
-    return state.mulligan or TableMulligan.start(state.mulligan_style, [p.user_id for p in state.players])
-
-
-def _live(state: PodState) -> bool:
-    """Before turn 1 of a running game: the only time the mulligan step can change."""
-    return not state.started and not state.finished
 
 
 def _decision(value: str) -> int | str:

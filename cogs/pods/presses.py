@@ -3,6 +3,8 @@ private panel or the history; ending a game is asked for twice."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.domain import pod
@@ -42,25 +44,12 @@ class PodPresses(PodCommanders):
             return
         state, user = loaded.state, interaction.user.id
         target = self.target_for(state, game_id, user)
-        if action == "life" and arg is not None:
-            await self.act(interaction, game_id, pod.LIFE, player=target, amount=arg)
-        elif action == "poison":
-            await self.act(interaction, game_id, pod.POISON, player=target, amount=1)
-        elif action in ("monarch", "initiative"):
-            holder = getattr(state, action)
-            await self.act(interaction, game_id, pod.MONARCH if action == "monarch" else pod.INITIATIVE,
-                           player=None if holder == target else target)
-        elif action == "next":
-            await self.act(interaction, game_id, pod.NEXT_TURN)
+        change = _change(action, arg, state, target, interaction.user)
+        if change is not None:
+            kind, data = change
+            await self.act(interaction, game_id, kind, **data)
         elif action == "undo":
             await self._undo(interaction, game_id, 1)
-        elif action == "concede":
-            await self.act(interaction, game_id, pod.CONCEDE, player=user)
-        elif action == "draw":
-            voted = user in state.draw_votes
-            await self.act(interaction, game_id, pod.DRAW_VOTE, player=user, withdraw=voted)
-        elif action == "join":
-            await self.act(interaction, game_id, pod.JOIN, player=user, name=interaction.user.display_name)
         elif action == "shuffle":
             await self._shuffle(interaction, game_id)
         elif action == "confirm_end":
@@ -152,3 +141,25 @@ class PodPresses(PodCommanders):
         tr = await self._tr(interaction)
         await interaction.response.edit_message(content=tr("pod.ended_done", game=game_id), view=None)
         self.updater.request(game_id)
+
+
+def _change(action: str, arg: int | None, state: PodState, target: int,
+            user: discord.abc.User) -> tuple[str, dict[str, Any]] | None:
+    """The change a board button makes at once (its kind and values for ``act``); None for the buttons
+    that confirm, undo or open something instead."""
+    if action == "life" and arg is not None:
+        return pod.LIFE, {"player": target, "amount": arg}
+    if action == "poison":
+        return pod.POISON, {"player": target, "amount": 1}
+    if action in ("monarch", "initiative"):  # pressed for the holder: nobody holds it any more
+        holder = getattr(state, action)
+        return pod.MONARCH if action == "monarch" else pod.INITIATIVE, {"player": None if holder == target else target}
+    if action == "next":
+        return pod.NEXT_TURN, {}
+    if action == "concede":
+        return pod.CONCEDE, {"player": user.id}
+    if action == "draw":  # pressed again: the vote is withdrawn
+        return pod.DRAW_VOTE, {"player": user.id, "withdraw": user.id in state.draw_votes}
+    if action == "join":
+        return pod.JOIN, {"player": user.id, "name": user.display_name}
+    return None

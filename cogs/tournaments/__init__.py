@@ -2,7 +2,7 @@
 or 1-vs-1 tournaments of best-of-three matches (G9, issue #20).
 
 Thin by design: parse options, check who may act, call ``TournamentService``, render. Organisers are
-members with Manage Server or the server's organiser role (``/config``'s ``organiser_role_id``).
+members with Manage Server or the server's organiser role (``cogs._common.is_organiser``).
 
 The democratic vote (T3): when a pod game linked to a tournament ends (``on_pod_game_finished``),
 the table gets one public message with a Vote button and a count of votes cast (votes are secret).
@@ -17,13 +17,11 @@ The package: ``cog`` (the commands), ``votes`` (the democratic vote), ``standing
 
 from __future__ import annotations
 
-from discord.ext import commands
-
+from bot.client import PodkeeperBot
 from cogs.tournaments.cog import TournamentCog
-from cogs.tournaments.components import error_text
 
-__all__ = ["TournamentCog", "error_text", "setup"]
+__all__ = ["TournamentCog", "setup"]
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: PodkeeperBot) -> None:
     await bot.add_cog(TournamentCog(bot))

@@ -2,7 +2,7 @@
 or 1-vs-1 tournaments of best-of-three matches (G9).
 
 Thin by design: parse options, check who may act, call ``TournamentService``, render. Organisers are
-members with Manage Server or the server's organiser role (``/config``'s ``organiser_role_id``).
+members with Manage Server or the server's organiser role (``cogs._common.is_organiser``).
 The commands live here; the vote (``votes``), standings messages (``standings``), tournaments of
 matches (``matches``), shared helpers (``base``) and Discord items (``components``) beside it.
 """
@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _T
 from discord.ext import commands
 
+from bot.client import PodkeeperBot
 from bot.clock import clock_of
 from bot.domain.pod import PodError
 from bot.domain.tournament import TournamentError
@@ -30,6 +31,8 @@ from bot.services.tournaments import (
     mana_value_lookup,
 )
 from bot.storage.tournaments import PodAssignment, Tournament
+from cogs._common import guild_id_of, is_organiser, managers_only
+from cogs._errors import RefusingCog
 from cogs.tournaments.components import (
     COLOUR,
     BallotSelect,
@@ -40,7 +43,6 @@ from cogs.tournaments.components import (
     mention,
 )
 from cogs.tournaments.matches import FORMAT_MATCHES, MatchRounds
-from cogs.tournaments.standings import StandingsMessages
 from cogs.tournaments.votes import VoteDesk
 
 log = logging.getLogger(__name__)
@@ -54,16 +56,14 @@ FORMAT_CHOICES = [app_commands.Choice(name=_T("Pods (multiplayer)"), value="pods
 REMAINDER_CHOICES = [app_commands.Choice(name="3", value=3), app_commands.Choice(name="5", value=5)]
 
 
-class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments"):
+class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
     tournament = app_commands.Group(name="tournament", guild_only=True,
                                     description=_T("Commander tournaments: democratic victory, prizes, standings"))
 
-    def __init__(self, bot: commands.Bot, service: TournamentService | None = None) -> None:
+    def __init__(self, bot: PodkeeperBot, service: TournamentService | None = None) -> None:
         self.bot = bot
-        cards = getattr(bot, "cards", None)
         self.service = service or TournamentService(
-            bot.db, clock=clock_of(bot).now,  # type: ignore[attr-defined]
-            mana_value=mana_value_lookup(getattr(cards, "index", None)))
+            bot.db, clock=clock_of(bot).now, mana_value=mana_value_lookup(getattr(bot.cards, "index", None)))
         self._deadlines: dict[int, asyncio.Task[None]] = {}
         # Vote deadlines close in the one process holding this lease (bot.leases); the others poke it.
         self.deadlines = leases_of(bot).lease("tournament-votes", self._arm_votes, self._drop_deadlines)
@@ -103,23 +103,19 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
                            survival=_T("Custom: points for surviving"), vote=_T("Custom: points per vote"),
                            elimination=_T("Custom: points per opponent eliminated"),
                            format=_T("Pods, or 1-vs-1 best-of-three matches (G9)"))
-    @app_commands.choices(scoring=SCORING_CHOICES, remainder=REMAINDER_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.choices(scoring=SCORING_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.choices(remainder=REMAINDER_CHOICES)  # apart: one call's choices are all str or all int
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 64],
                      scoring: str = "democratic", rounds: app_commands.Range[int, 1, MAX_ROUNDS] = 3,
                      remainder: int = 3,
                      vote_minutes: app_commands.Range[int, 1, MAX_VOTE_MINUTES] = DEFAULT_VOTE_MINUTES,
                      win: int = 0, draw: int = 0, survival: int = 0, vote: int = 0, elimination: int = 0,
                      format: str = "pods") -> None:
-        if not await self._require_organiser(interaction):
-            return
-        try:
-            created = await self.service.create(
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id, name=name, scoring=scoring,
-                rounds=rounds, created_by=interaction.user.id, remainder_size=remainder, vote_minutes=vote_minutes,
-                win=win, draw=draw, survival=survival, vote=vote, elimination=elimination)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        await self._require_organiser(interaction)
+        created = await self.service.create(
+            guild_id=guild_id_of(interaction), channel_id=interaction.channel_id, name=name, scoring=scoring,
+            rounds=rounds, created_by=interaction.user.id, remainder_size=remainder, vote_minutes=vote_minutes,
+            win=win, draw=draw, survival=survival, vote=vote, elimination=elimination)
         if format == FORMAT_MATCHES:  # pairs and match points instead of pods (cogs/tournaments/matches.py)
             await self.match_rounds.service.set_matches(created.tournament_id)
         tr = await self._tr(interaction)
@@ -131,12 +127,8 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
 
     @tournament.command(name="join", description=_T("Join this server's tournament"))
     async def join(self, interaction: discord.Interaction) -> None:
-        try:
-            joined = await self.service.join(interaction.guild_id, interaction.user.id,
-                                             interaction.user.display_name)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        joined = await self.service.join(guild_id_of(interaction), interaction.user.id,
+                                         interaction.user.display_name)
         tr = await self._tr(interaction)
         count = sum(e.active for e in await self.service.entrants(joined.tournament_id))
         await interaction.response.send_message(
@@ -146,11 +138,7 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
 
     @tournament.command(name="drop", description=_T("Leave this server's tournament"))
     async def drop(self, interaction: discord.Interaction) -> None:
-        try:
-            left = await self.service.drop(interaction.guild_id, interaction.user.id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        left = await self.service.drop(guild_id_of(interaction), interaction.user.id)
         tr = await self._tr(interaction)
         await interaction.response.send_message(
             tr("tournament.dropped_out", player=interaction.user.mention,
@@ -160,20 +148,14 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     async def end(self, interaction: discord.Interaction) -> None:
         """End now, unless games of the round are unfinished: then ask first (they would end
         without points for anyone)."""
-        if not await self._require_organiser(interaction):
-            return
-        try:
-            tournament = await self.service.active(interaction.guild_id)
-            unfinished = await self.match_rounds.unfinished_tables(tournament)
-            if unfinished is None:  # a tournament of pods
-                unfinished = await self.service.unfinished_tables(tournament)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        await self._require_organiser(interaction)
+        tournament = await self.service.active(guild_id_of(interaction))
+        unfinished = await self.match_rounds.unfinished_tables(tournament)
+        if unfinished is None:  # a tournament of pods
+            unfinished = await self.service.unfinished_tables(tournament)
         if unfinished:
             tr = await self._tr(interaction)
-            view = discord.ui.View(timeout=None)
-            view.add_item(EndConfirmButton(tournament.tournament_id, label=tr("tournament.end.confirm_button")))
+            view = EndConfirmButton(tournament.tournament_id, label=tr("tournament.end.confirm_button")).alone()
             await interaction.response.send_message(
                 tr("tournament.end.confirm", name=discord.utils.escape_markdown(tournament.name),
                    tables=", ".join(str(table) for table in unfinished)), view=view, ephemeral=True)
@@ -182,15 +164,10 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
 
     async def end_tournament(self, interaction: discord.Interaction, tournament_id: int) -> None:
         """End the active tournament (the confirmation names it: a stale button ends nothing else)."""
-        if not await self._require_organiser(interaction):
-            return
-        try:
-            if (await self.service.active(interaction.guild_id)).tournament_id != tournament_id:
-                raise TournamentError("no_tournament")
-            ended = await self.service.finish(interaction.guild_id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        await self._require_organiser(interaction)
+        if (await self.service.active(guild_id_of(interaction))).tournament_id != tournament_id:
+            raise TournamentError("no_tournament")
+        ended = await self.service.finish(guild_id_of(interaction))
         await interaction.response.defer(thinking=True)
         tr = await self._tr(interaction)
         if await self.match_rounds.service.is_matches(ended.tournament_id):  # match points (G9)
@@ -205,15 +182,10 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     @tournament.command(name="pair", description=_T("Pair the next round into pods (organisers)"))
     @app_commands.describe(force=_T("Pair even if games of the current round are unfinished"))
     async def pair(self, interaction: discord.Interaction, force: bool = False) -> None:
-        if not await self._require_organiser(interaction):
-            return
+        await self._require_organiser(interaction)
         if await self.match_rounds.pair(interaction, force):  # a tournament of 1-vs-1 matches
             return
-        try:
-            tournament, pods = await self.service.pair_next_round(interaction.guild_id, force=force)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        tournament, pods = await self.service.pair_next_round(guild_id_of(interaction), force=force)
         await interaction.response.defer(thinking=True)
         tr = await self._tr(interaction)
         names = await self.service.names(tournament.tournament_id)
@@ -231,16 +203,16 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     async def _start_pod_game(self, interaction: discord.Interaction, tournament: Tournament, pod: PodAssignment,
                               names: dict[int, str]) -> None:
         """Give the pod a pod board (the pod tracker) linked to the tournament and round."""
-        pods_cog = self.bot.get_cog("Pods")
-        if pods_cog is None or interaction.channel is None:
+        pods_cog, channel = self.pods, interaction.channel
+        if pods_cog is None or not isinstance(channel, discord.abc.Messageable):
             log.warning("pod tracker not loaded: tournament %s table %s has no board", tournament.tournament_id,
                         pod.table_number)
             return
         players = [SeatedPlayer(user, names.get(user, str(user))) for user in pod.seats]
         try:
-            loaded, _message = await pods_cog.start_linked_game(  # type: ignore[attr-defined]
-                interaction.channel, players, ruleset=await self.bot.ruleset_for(interaction.guild_id),  # type: ignore[attr-defined]
-                guild_id=interaction.guild_id, created_by=interaction.user.id,
+            loaded, _message = await pods_cog.start_linked_game(
+                channel, players, ruleset=await self.bot.ruleset_for(guild_id_of(interaction)),
+                guild_id=guild_id_of(interaction), created_by=interaction.user.id,
                 tournament_id=tournament.tournament_id, round_number=pod.round_number)
         except PodError as error:
             await self._refuse(interaction, error)
@@ -253,9 +225,7 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))
     async def standings(self, interaction: discord.Interaction,
                         round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
-        tournament = await self._latest(interaction)
-        if tournament is None:
-            return
+        tournament = await self.service.latest(guild_id_of(interaction))
         if await self.match_rounds.standings(interaction, tournament, round):  # match points (G9)
             return
         await interaction.response.defer(thinking=True)
@@ -268,9 +238,7 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     @app_commands.describe(round=_T("Only this round (default: the whole tournament)"))
     async def prizes(self, interaction: discord.Interaction,
                      round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None) -> None:
-        tournament = await self._latest(interaction)
-        if tournament is None:
-            return
+        tournament = await self.service.latest(guild_id_of(interaction))
         tr = await self._tr(interaction)
         view = await self.service.standings(tournament, round)
         embed = discord.Embed(title=tr("tournament.prizes.title", name=discord.utils.escape_markdown(tournament.name)),
@@ -285,13 +253,8 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
                            reason=_T("Why (kept in the audit log)"))
     async def correct(self, interaction: discord.Interaction, player: discord.Member,
                       points: app_commands.Range[int, -1000, 1000], reason: app_commands.Range[str, 1, 200]) -> None:
-        if not await self._require_organiser(interaction):
-            return
-        try:
-            await self.service.correct(interaction.guild_id, player.id, points, reason, interaction.user.id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        await self._require_organiser(interaction)
+        await self.service.correct(guild_id_of(interaction), player.id, points, reason, interaction.user.id)
         tr = await self._tr(interaction)
         await interaction.response.send_message(
             tr("tournament.corrected", player=player.mention, points=f"{points:+d}", by=interaction.user.mention,
@@ -299,9 +262,7 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
 
     @tournament.command(name="log", description=_T("The audit log of point corrections"))
     async def audit_log(self, interaction: discord.Interaction) -> None:
-        tournament = await self._latest(interaction)
-        if tournament is None:
-            return
+        tournament = await self.service.latest(guild_id_of(interaction))
         tr = await self._tr(interaction)
         rows = await self.service.corrections(tournament.tournament_id)
         lines = [tr("tournament.log.line", at=row.created_at, player=mention(row.user_id), points=f"{row.points:+d}",
@@ -315,21 +276,17 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     @tournament.command(name="votes", description=_T("Who voted for whom in a game (organisers, if enabled)"))
     @app_commands.describe(game=_T("The game number"))
     async def votes(self, interaction: discord.Interaction, game: int) -> None:
-        try:
-            ballots = await self.service.individual_votes(game, guild_id=interaction.guild_id,
-                                                          organiser=await self._is_organiser(interaction))
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        ballots = await self.service.individual_votes(game, guild_id=guild_id_of(interaction),
+                                                      organiser=await is_organiser(interaction))
         lines = [f"{mention(voter)} → {mention(votee)}" for voter, votee in ballots.items()]
         tr = await self._tr(interaction)
         await interaction.response.send_message("\n".join(lines) or tr("tournament.vote.none_yet"), ephemeral=True)
 
     @tournament.command(name="reveal-votes", description=_T("Let organisers see individual votes (Manage Server)"))
     @app_commands.describe(enabled=_T("On or off"))
-    @app_commands.checks.has_permissions(manage_guild=True)
+    @managers_only
     async def reveal_votes(self, interaction: discord.Interaction, enabled: bool) -> None:
-        await self.service.set_reveal_votes(interaction.guild_id, enabled)
+        await self.service.set_reveal_votes(guild_id_of(interaction), enabled)
         tr = await self._tr(interaction)
         await interaction.response.send_message(
             tr("tournament.reveal.on" if enabled else "tournament.reveal.off"), ephemeral=True)
@@ -339,25 +296,16 @@ class TournamentCog(VoteDesk, StandingsMessages, commands.Cog, name="Tournaments
     @tournament.command(name="mana-pool", description=_T("Report the most mana you had in your pool at once"))
     @app_commands.describe(amount=_T("Mana in pool at once"))
     async def mana_pool(self, interaction: discord.Interaction, amount: app_commands.Range[int, 1, 1000]) -> None:
-        try:
-            game_id = await self.service.current_game_of(interaction.guild_id, interaction.user.id)
-            report = await self.service.report_mana_pool(interaction.guild_id, game_id, interaction.user.id, amount)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        game_id = await self.service.current_game_of(guild_id_of(interaction), interaction.user.id)
+        report = await self.service.report_mana_pool(guild_id_of(interaction), game_id, interaction.user.id, amount)
         tr = await self._tr(interaction)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ManaConfirmButton(report, label=tr("tournament.mana.confirm_button")))
+        view = ManaConfirmButton(report, label=tr("tournament.mana.confirm_button")).alone()
         await interaction.response.send_message(
             tr("tournament.mana.reported", player=interaction.user.mention, amount=amount, game=game_id),
             view=view, allowed_mentions=discord.AllowedMentions.none())
 
     async def confirm_mana(self, interaction: discord.Interaction, report_id: int) -> None:
-        try:
-            reporter = await self.service.confirm_mana_pool(interaction.guild_id, report_id, interaction.user.id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        reporter = await self.service.confirm_mana_pool(guild_id_of(interaction), report_id, interaction.user.id)
         tr = await self._tr(interaction)
         content = (interaction.message.content if interaction.message else "") + "\n" + tr(
             "tournament.mana.confirmed", player=mention(reporter), by=interaction.user.mention)

@@ -9,6 +9,7 @@ image, CSV), and ``/tournament end`` asks first while a match of the round still
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,8 @@ from bot.render.standings import render_match_standings
 from bot.services.match_tournaments import MatchStandingsView, MatchTournaments
 from bot.storage.tournaments import Tournament
 from bot.text import fit_lines
+from cogs._common import guild_id_of
+from cogs.tournaments.components import namer
 from cogs.tournaments.standings import standings_files
 
 if TYPE_CHECKING:
@@ -37,24 +40,22 @@ class MatchRounds:
 
     @property
     def service(self) -> MatchTournaments:
+        """The matches' service, built on the pod tracker's match step (its store of matches)."""
         if self._service is None:
-            pods = self.cog.bot.get_cog("Pods")
-            self._service = MatchTournaments(pods.match_step.service, self.cog.service.repo)  # type: ignore[union-attr]
+            pods = self.cog.pods
+            assert pods is not None, "the pod tracker is not loaded: tournaments of matches play on its boards"
+            self._service = MatchTournaments(pods.match_step.service, self.cog.service.repo)
         return self._service
 
     async def pair(self, interaction: discord.Interaction, force: bool) -> bool:
         """``/tournament pair`` for a tournament of matches; False when the running one is of pods."""
         try:
-            tournament = await self.cog.service.active(interaction.guild_id)
+            tournament = await self.cog.service.active(guild_id_of(interaction))
         except TournamentError:
             return False  # the ordinary command says there is none
         if not await self.service.is_matches(tournament.tournament_id):
             return False
-        try:
-            round_number, pairing = await self.service.pair_next_round(tournament, force=force)
-        except TournamentError as error:
-            await self.cog._refuse(interaction, error)
-            return True
+        round_number, pairing = await self.service.pair_next_round(tournament, force=force)
         await interaction.response.defer(thinking=True)
         tr = await self.cog._tr(interaction)
         names = await self.cog.service.names(tournament.tournament_id)
@@ -73,15 +74,15 @@ class MatchRounds:
 
     async def _start_match(self, interaction: discord.Interaction, tournament: Tournament, seats: list[int],
                            names: dict[int, str], pod_id: int, round_number: int) -> None:
-        pods = self.cog.bot.get_cog("Pods")
-        if pods is None or interaction.channel is None:
+        pods, channel = self.cog.pods, interaction.channel
+        if pods is None or not isinstance(channel, discord.abc.Messageable):
             return
-        _, game = await pods.match_step.service.start_match(  # type: ignore[attr-defined]
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, created_by=interaction.user.id,
+        _, game = await pods.match_step.service.start_match(
+            guild_id=guild_id_of(interaction), channel_id=interaction.channel_id, created_by=interaction.user.id,
             players=[(user, names.get(user, str(user))) for user in seats],
-            ruleset=await self.cog.bot.ruleset_for(interaction.guild_id),  # type: ignore[attr-defined]
+            ruleset=await self.cog.bot.ruleset_for(guild_id_of(interaction)),
             tournament_id=tournament.tournament_id, round_number=round_number)
-        await pods.post_board(interaction.channel, game)  # type: ignore[attr-defined]
+        await pods.post_board(channel, game)
         await self.cog.service.link_game(pod_id, game.game_id)
 
     async def standings(self, interaction: discord.Interaction, tournament: Tournament,
@@ -106,9 +107,9 @@ class MatchRounds:
         embed = discord.Embed(title=title, description=fit_lines(lines, 4000, self._more(tr)) or "-", colour=COLOUR)
         embed.set_footer(text=tr("tournament.matches.tiebreakers"))
         embed.set_image(url="attachment://standings.png")
-        png = await self.cog.bot.workers.run(_match_standings_png, title, view.standings,  # type: ignore[attr-defined]
+        png = await self.cog.bot.workers.run(_match_standings_png, title, view.standings,
                                              dict(view.names), tr.language)
-        csv_text = match_standings_csv(view.standings, lambda player: view.names.get(player, str(player)))
+        csv_text = match_standings_csv(view.standings, namer(view.names))
         return {"embed": embed, "files": standings_files(png, csv_text)}
 
     async def unfinished_tables(self, tournament: Tournament) -> list[int] | None:
@@ -125,12 +126,11 @@ class MatchRounds:
     def _line(standing: MatchStanding, names: dict[int, str], tr: Translate) -> str:
         wins, losses, draws = standing.record
         return tr("tournament.matches.line", rank=standing.rank, name=discord.utils.escape_markdown(
-            names.get(standing.player, str(standing.player))[:64]), points=standing.match_points, wins=wins,
+            namer(names)(standing.player)[:64]), points=standing.match_points, wins=wins,
             losses=losses, draws=draws, omw=percent(standing.opponents_match_win), gw=percent(standing.game_win),
             ogw=percent(standing.opponents_game_win)) + (f" ({tr('tournament.dropped')})" if standing.dropped else "")
 
 
-def _match_standings_png(title: str, standings: Any, names: dict[Any, str], language: str) -> bytes:
+def _match_standings_png(title: str, standings: Sequence[MatchStanding], names: dict[Any, str], language: str) -> bytes:
     """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
-    return png_bytes(render_match_standings(title, standings, lambda player: names.get(player, str(player)),
-                                            language))
+    return png_bytes(render_match_standings(title, standings, namer(names), language))

@@ -5,19 +5,20 @@ prize leaders. A tournament of 1-vs-1 matches shows match points and the MTR tie
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.domain.tournament.prizes import PRIZE_GOALS, prize_leaders
-from bot.domain.tournament.standings import standings_csv
+from bot.domain.tournament.standings import Standing, standings_csv
 from bot.i18n import Translate
 from bot.render.fonts import png_bytes
 from bot.render.standings import render_standings
 from bot.services.tournaments import StandingsView
 from bot.text import fit_lines
 from cogs.tournaments.base import TournamentBase
-from cogs.tournaments.components import COLOUR, mention
+from cogs.tournaments.components import COLOUR, mention, namer
 
 EMBED_ROWS = 15
 # Characters of one prize field: ties can list dozens of players, and a field holds 1,024 while every
@@ -32,7 +33,7 @@ def standings_files(png: bytes, csv_text: str) -> list[discord.File]:
 
 
 class StandingsMessages(TournamentBase):
-    """Builds standings messages (a mixin of ``TournamentCog``)."""
+    """Builds standings messages (a layer of ``TournamentCog``, see ``base``)."""
 
     async def _standings_message(self, view: StandingsView, tr: Translate) -> dict[str, Any]:
         title = tr("tournament.standings.title", name=view.tournament.name) if view.round_number is None else \
@@ -47,14 +48,8 @@ class StandingsMessages(TournamentBase):
             embed.set_footer(text=tr("tournament.standings.more", count=len(view.standings) - EMBED_ROWS))
         self._add_prize_fields(embed, view, tr)
         embed.set_image(url="attachment://standings.png")
-        name = self._namer(view)
-        png = await self.bot.workers.run(_standings_png, title, view.standings, dict(view.names),  # type: ignore[attr-defined]
-                                         tr.language)
-        return {"embed": embed, "files": standings_files(png, standings_csv(view.standings, name))}
-
-    @staticmethod
-    def _namer(view: StandingsView):
-        return lambda player: view.names.get(player, str(player))
+        png = await self.bot.workers.run(_standings_png, title, view.standings, dict(view.names), tr.language)
+        return {"embed": embed, "files": standings_files(png, standings_csv(view.standings, namer(view.names)))}
 
     @staticmethod
     def _add_prize_fields(embed: discord.Embed, view: StandingsView, tr: Translate) -> None:
@@ -69,9 +64,9 @@ class StandingsMessages(TournamentBase):
 
 
 
-def _standings_png(title: str, standings: Any, names: dict[Any, str], language: str) -> bytes:
+def _standings_png(title: str, standings: Sequence[Standing], names: dict[Any, str], language: str) -> bytes:
     """Drawn and encoded in the work pool (``bot.workers``), off the event loop; ``names`` as in
     ``StandingsView.names`` (a worker process gets data, not the view's closures)."""
-    return png_bytes(render_standings(title, standings, lambda player: names.get(player, str(player)), language))
+    return png_bytes(render_standings(title, standings, namer(names), language))
 
 

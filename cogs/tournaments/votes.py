@@ -8,34 +8,34 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.clock import clock_of
+from bot.domain.pod import PodGameRecord
 from bot.domain.tournament import TournamentError
 from bot.i18n import t
 from bot.services.tournaments import VoteOutcome
 from bot.storage.tournaments import TournamentGame
-from cogs.tournaments.base import TournamentBase
 from cogs.tournaments.components import COLOUR, BallotSelect, VoteButton, mention
+from cogs.tournaments.standings import StandingsMessages
 
 log = logging.getLogger(__name__)
 
 
-class VoteDesk(TournamentBase):
-    """The vote messages, ballots, deadlines and results (a mixin of ``TournamentCog``)."""
+class VoteDesk(StandingsMessages):
+    """The vote messages, ballots, deadlines and results (a layer of ``TournamentCog``, see ``base``)."""
 
     @commands.Cog.listener()
-    async def on_pod_game_finished(self, record: Any) -> None:
+    async def on_pod_game_finished(self, record: PodGameRecord) -> None:
         """A pod game ended: if it belongs to a tournament, store it and open its vote."""
-        if getattr(record, "match_id", None) is not None:
+        if record.match_id is not None:
             return  # a game of a 1-vs-1 match: the match is what scores (cogs/tournaments/matches.py)
         try:
             game = await self.service.record_finished_game(record)
         except TournamentError:
-            log.exception("could not record finished game %s for its tournament", getattr(record, "game_id", "?"))
+            log.exception("could not record finished game %s for its tournament", record.game_id)
             return
         if game is None or game.channel_id is None:
             return
@@ -62,9 +62,7 @@ class VoteDesk(TournamentBase):
         await self.service.set_vote_message(game.game_id, message.id)
 
     def _vote_view(self, game: TournamentGame, language: str) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        view.add_item(VoteButton(game.game_id, label=t("tournament.vote.button", language)))
-        return view
+        return VoteButton(game.game_id, label=t("tournament.vote.button", language)).alone()
 
     @staticmethod
     def _vote_embed(game: TournamentGame, cast: int, language: str) -> discord.Embed:
@@ -79,16 +77,12 @@ class VoteDesk(TournamentBase):
     async def open_ballot(self, interaction: discord.Interaction, game_id: int) -> None:
         """The private ballot: the other players of that table (T3: not oneself)."""
         tr = await self._tr(interaction)
-        try:
-            game = await self.service.game(game_id)
-            seated = [p.user_id for p in game.players]
-            if interaction.user.id not in seated:
-                raise TournamentError("not_at_table", game=game_id)
-            if not game.vote_open:
-                raise TournamentError("vote_closed", game=game_id)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        game = await self.service.game(game_id)
+        seated = [p.user_id for p in game.players]
+        if interaction.user.id not in seated:
+            raise TournamentError("not_at_table", game=game_id)
+        if not game.vote_open:
+            raise TournamentError("vote_closed", game=game_id)
         names = await self.service.names(game.tournament_id)
         mine = await self.service.vote_of(game_id, interaction.user.id)
         options = [discord.SelectOption(label=names.get(user, str(user))[:100], value=str(user), default=user == mine)
@@ -98,11 +92,7 @@ class VoteDesk(TournamentBase):
         await interaction.response.send_message(tr("tournament.vote.ballot", game=game_id), view=view, ephemeral=True)
 
     async def cast_vote(self, interaction: discord.Interaction, game_id: int, votee: int) -> None:
-        try:
-            status, outcome = await self.service.cast_vote(game_id, interaction.user.id, votee)
-        except TournamentError as error:
-            await self._refuse(interaction, error)
-            return
+        status, outcome = await self.service.cast_vote(game_id, interaction.user.id, votee)
         tr = await self._tr(interaction)
         await interaction.response.edit_message(content=tr("tournament.vote.recorded", votee=mention(votee)))
         if outcome is not None:
@@ -153,12 +143,12 @@ class VoteDesk(TournamentBase):
         """After a start: store finished tournament games the tournament missed (opening their
         vote), refresh every open vote's count, and show every closed vote's result not yet shown."""
         count = 0
-        pods_cog = self.bot.get_cog("Pods")
-        for game_id in await self.service.unrecorded_finished_games() if pods_cog is not None else []:
-            record = (await pods_cog.service.get(game_id)).record  # type: ignore[union-attr]
-            if record is not None:
-                await self.on_pod_game_finished(record)
-                count += 1
+        if (pods_cog := self.pods) is not None:
+            for game_id in await self.service.unrecorded_finished_games():
+                record = (await pods_cog.service.get(game_id)).record
+                if record is not None:
+                    await self.on_pod_game_finished(record)
+                    count += 1
         for game in await self.service.open_votes():
             if game.vote_message_id is not None:
                 await self._update_count(game.game_id, (await self.service.vote_status(game.game_id)).cast)

@@ -18,6 +18,7 @@ from bot.cards.importers import CardImportError
 from bot.cards.sync import CardSyncError, sync_cards
 from bot.config import load_config
 from bot.storage.db import Database
+from tests.cards.card_server import serving
 from tests.cards.conftest import MTGJSON_FILE, SCRYFALL_FILE, SUBSET
 
 
@@ -58,18 +59,8 @@ class FakeScryfall:
 @pytest.fixture
 async def server():
     fake = FakeScryfall()
-    app = web.Application()
-    app.router.add_get("/bulk-data", fake.bulk)
-    app.router.add_get("/oracle-cards.json", fake.oracle)
-    app.router.add_get("/AtomicCards.json.gz", fake.atomic)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    fake.base = f"http://127.0.0.1:{port}"
-    yield fake
-    await runner.cleanup()
+    async with serving(fake):
+        yield fake
 
 
 def config_for(tmp_path: Path, bulk_url: str, mtgjson_url: str):

@@ -22,7 +22,6 @@ async def h(tmp_path):
 def _fix(harness) -> None:
     cog = harness.bot.get_cog("Challenge")
     cog.fixed_seed = 4
-    cog.time_scale = 1.0
 
 
 def cog(h):
@@ -70,18 +69,33 @@ async def test_the_horde_is_a_single_player_challenge_and_hits_mill_it(h):
     assert stranger.ephemeral and (await cog(h).service.load(1)).game.turn == 1
 
 
-async def test_an_unanswered_window_takes_its_default(h):
+async def test_an_unanswered_window_takes_its_default_on_the_bot_clock(h):
     lobby = await h.slash("challenge start", deck="god", window=1)
     await h.click(lobby, label="Start")
-    cog(h).time_scale = 0.01
     await h.click(lobby.message, label="End our turn")
-    for _ in range(100):
-        await asyncio.sleep(0.02)
-        await h.settle()
-        if (await cog(h).service.load(1)).game.pending is None:
-            break
+    pending = (await cog(h).service.load(1)).game.pending
+    assert pending.topic == "counter" and cog(h).timers.pending(1)
+    await h.advance(seconds=0.9)  # the bot's fake clock: the 1 s window is not over yet
+    assert len((await cog(h).service.load(1)).actions) == 1
+    await h.advance(seconds=0.1)  # now it is: its default (let it resolve), then the next question's timer
     table = await cog(h).service.load(1)
+    assert table.actions[1] == ("choose pass", None)
+    for _ in range(20):  # each default asks the next question: a window takes 1 s, a choice three
+        if table.game.pending is None:
+            break
+        await h.advance(seconds=3)
+        table = await cog(h).service.load(1)
     assert table.game.active == "players" and all(actor is None for _, actor in table.actions[1:])
+    assert not cog(h).timers.pending(1)  # the players' turn waits for them: no timer
+
+
+async def test_a_table_without_window_never_arms_a_timer(h):
+    lobby = await h.slash("challenge start", deck="god", window=0)
+    await h.click(lobby, label="Start")
+    await h.click(lobby.message, label="End our turn")
+    assert (await cog(h).service.load(1)).game.pending is not None and not cog(h).timers.pending(1)
+    await h.advance(hours=1)
+    assert len((await cog(h).service.load(1)).actions) == 1  # still waiting for the players
 
 
 async def test_bad_input_is_localised_and_changes_nothing(h):
@@ -117,3 +131,44 @@ async def test_a_table_in_play_shows_its_board_image_made_in_the_work_pool(h):
     ran = h.bot.workers.ran["png_bytes"]
     await h.click(board, label="End our turn")
     assert h.bot.workers.ran["png_bytes"] > ran and len(board.attachments) == 1
+
+
+async def test_a_pending_default_is_armed_again_after_a_restart_on_the_bot_clock(h):
+    lobby = await h.slash("challenge start", deck="horde", window=2)
+    await h.click(lobby, label="Start")
+    for _ in range(3):
+        await h.click(lobby.message, label="End our turn")
+    assert (await cog(h).service.load(1)).game.pending.topic == "counter"
+    await h.restart()
+    _fix(h)
+    assert cog(h).timers.pending(1)  # re-armed from the stored table, by the process holding the turn lease
+    await h.advance(seconds=1.9)
+    assert len((await cog(h).service.load(1)).actions) == 3
+    await h.advance(seconds=0.1)
+    assert (await cog(h).service.load(1)).actions[3] == ("choose pass", None)
+    # the board shows the default's outcome, though the restart's reconcile pass was drawing it meanwhile
+    assert "enters the battlefield." in str(lobby.message.embeds[0]["fields"])
+
+
+async def test_a_slow_older_board_edit_never_lands_after_a_newer_one(h):
+    lobby = await h.slash("challenge start", deck="horde", window=0)
+    await h.click(lobby, label="Start")
+    drawing, calls = asyncio.Event(), []
+    draw = cog(h).board_file
+
+    async def slow_first(table, embed):  # the first edit's image takes long (a busy work pool)
+        calls.append(len(table.actions))
+        if len(calls) == 1:
+            await drawing.wait()
+        return await draw(table, embed)
+    cog(h).board_file = slow_first
+    older = asyncio.create_task(cog(h).refresh(await cog(h).service.load(1)))
+    await asyncio.sleep(0.05)
+    table, _ = await cog(h).service.act(1, h.user("alice").id, "hit 4")
+    newer = asyncio.create_task(cog(h).refresh(table))
+    await asyncio.sleep(0.05)
+    drawing.set()
+    await asyncio.gather(older, newer)
+    await h.settle()
+    assert calls == [0, 1]  # the newer edit waited for the older one, then drew the newest state
+    assert "Library: 56" in lobby.message.embeds[0]["description"]

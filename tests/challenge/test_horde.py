@@ -139,7 +139,7 @@ def test_replay_and_undo_never_unreveal() -> None:
     game.apply("life 1 -2")
     assert game.undo_refusal() is None
     game.apply("hit 1")
-    assert game.undo_refusal() == "hydra.error.undo_revealed"
+    assert game.undo_refusal() == "challenge.error.undo_revealed"
     copy = replay(HordeGame, [Seat("P1")], 7, 3, ["hit 3", "end", "end", "end"])
     again = replay(HordeGame, [Seat("P1")], 7, 3, copy.actions)
     assert again.snapshot() == copy.snapshot() and again.events == copy.events

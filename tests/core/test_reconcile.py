@@ -7,6 +7,8 @@ board, vote or Hydra turn now shows the stored state and can be answered.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.domain import pod
@@ -164,3 +166,58 @@ async def test_a_challenge_table_created_but_never_posted_is_posted_on_start(h):
     posted = h.messages("general")[-1]
     assert posted.embeds[0]["title"] == "Battle the Horde #1"
     assert (await h.bot.get_cog("Challenge").service.load(1)).row.message_id == posted.id
+
+
+async def test_a_pod_start_during_the_catch_up_gets_one_board(h):
+    """/pod start stores its game, then draws and posts the board; a catch-up running in between sees a
+    game without a board and must not post it too (the command is posting it)."""
+    pods = h.bot.get_cog("Pods")
+    drawing, release = asyncio.Event(), asyncio.Event()
+    real = pods.board_payload
+
+    async def held(loaded):
+        if not drawing.is_set():  # only the command's board waits; the catch-up's would draw at once
+            drawing.set()
+            await release.wait()
+        return await real(loaded)
+
+    pods.board_payload = held
+    command = asyncio.create_task(h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}"))
+    await drawing.wait()
+    assert await pods.service.lagging_boards() == [1]  # stored, no board yet: what a crash would leave
+    assert (await h.bot.reconciler.run())["pods"] == 0
+    release.set()
+    board = await command
+    await h.settle()
+    boards = [m for m in h.messages("general") if m.embeds and m.embeds[0]["title"] == "Pod #1 · commander"]
+    assert [m.id for m in boards] == [board.message.id]
+    assert (await pods.service.get(1)).row.message_id == board.message.id
+    assert await pods.service.lagging_boards() == []
+    await restarted(h)  # a later start still finds nothing to post
+    assert len([m for m in h.messages("general") if m.embeds]) == 1
+
+
+async def test_a_catch_up_right_after_the_commit_of_a_pod_start_waits_for_it(h):
+    """The narrowest gap: the game row is committed but ``start_game`` has not resumed yet."""
+    pods = h.bot.get_cog("Pods")
+    committed, release = asyncio.Event(), asyncio.Event()
+    create = pods.service.repo.create
+
+    async def held(**kwargs):
+        game_id = await create(**kwargs)
+        committed.set()
+        await release.wait()
+        return game_id
+
+    pods.service.repo.create = held
+    command = asyncio.create_task(h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}"))
+    await committed.wait()
+    assert await pods.service.lagging_boards() == [1]
+    catch_up = asyncio.create_task(h.bot.reconciler.run())
+    await asyncio.sleep(0.05)
+    assert not catch_up.done()  # it waits for the start in flight instead of posting the board
+    release.set()
+    board = await command
+    assert (await catch_up)["pods"] == 0
+    await h.settle()
+    assert [m.id for m in h.messages("general") if m.embeds] == [board.message.id]

@@ -20,6 +20,7 @@ from bot.config import ConfigError, load_config
 from bot.services.card_autosync import CardAutoSync
 from bot.storage.db import Database
 from bot.testing import DiscordHarness, UploadFile
+from tests.cards.card_server import serving
 
 from .conftest import DATA, DECKS
 from .deck_sites import closed_port
@@ -76,17 +77,8 @@ class NewerScryfall:
 @pytest.fixture
 async def scryfall():
     fake = NewerScryfall()
-    app = web.Application()
-    app.router.add_get("/bulk-data", fake.bulk)
-    app.router.add_get("/oracle-cards.json", fake.oracle)
-    app.router.add_get("/AtomicCards.json.gz", fake.atomic)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    fake.base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"  # type: ignore[union-attr]
-    yield fake
-    await runner.cleanup()
+    async with serving(fake):
+        yield fake
 
 
 def dms(h: DiscordHarness, who: str) -> list[str]:

@@ -31,9 +31,7 @@ WAIT = 600  # tenths of a second a board edit may take (the stand-in driver's ow
 
 async def _showing(driver, title: str, label: str):
     """The board titled ``title`` once an edit brought its button ``label`` (the edit is coalesced and its
-    picture drawn in the work pool's processes: seconds on a busy two-core machine). Any board of that
-    title: the start-up reconcile pass may post a game's board a second time while ``/pod start`` is
-    still answering, and the one the bot keeps editing is the live one."""
+    picture drawn in the work pool's processes: seconds on a busy two-core machine), the newest first."""
     for _ in range(WAIT):
         for message in reversed(driver.messages()):
             if title in _fields(message) and label in [b.get("label") for b in message.buttons]:
@@ -87,9 +85,8 @@ async def test_a_match_with_swaps_undo_and_a_wish_across_a_restart(tmp_path: Pat
         started = await run.driver.click(offer, label="Let alice play first", user="bob")
         assert "Game 2 started, first player: alice" in started.message.content
         wrong = run.driver.messages()[-1]
-        # The new board's message id is stored just after Discord accepted the message, and SIGTERM does not
-        # wait for a button handler in flight: let that write land before stopping the bot.
-        await asyncio.sleep(1.0)
+        # The new board's message id is stored just after Discord accepted the message: SIGTERM waits for the
+        # button handler still doing that (bot/shutdown.py).
         assert await run.stop_with_sigterm() == 0
 
         again = Running(server, config, guild)

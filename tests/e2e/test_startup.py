@@ -144,3 +144,40 @@ async def test_wrong_token_is_a_clear_login_failure(world, capsys) -> None:
     server, config, guild = world
     assert await serve(config.with_values(discord__token="wrong")) == 1
     assert "Discord rejected the token" in capsys.readouterr().err
+
+
+async def test_sigterm_waits_for_a_command_between_storing_and_answering(world, monkeypatch) -> None:
+    """SIGTERM while ``/pod life`` has stored its change but not answered yet: the process stops taking
+    interactions, the command answers, and only then the bot closes (bot/shutdown.py)."""
+    server, config, guild = world
+    from bot.services.pods import PodService
+
+    stored, release = asyncio.Event(), asyncio.Event()
+    change = PodService.change
+
+    async def slow_change(self, *args, **kwargs):
+        loaded = await change(self, *args, **kwargs)
+        if kwargs.get("amount") == -3:
+            stored.set()
+            await release.wait()
+        return loaded
+
+    monkeypatch.setattr(PodService, "change", slow_change)
+    run = Running(server, config, guild)
+    await run.start()
+    alice, bob = run.driver.user("alice"), run.driver.user("bob")
+    await run.driver.slash("pod start", players=f"{alice.mention} {bob.mention}")
+    command = asyncio.create_task(run.driver.slash("pod life", user="alice", player=bob.mention, amount=-3))
+    await stored.wait()
+    stopping = asyncio.create_task(run.stop_with_sigterm())
+    await asyncio.sleep(0.3)
+    assert not stopping.done()
+    release.set()
+    reply = await command
+    assert reply.ephemeral and reply.content == "Done: game #1."
+    assert await stopping == 0
+    db = await Database.open(config.database_path)
+    try:
+        assert await db.scalar("SELECT COUNT(*) FROM pod_events WHERE game_id = 1 AND kind = 'life'") == 1
+    finally:
+        await db.close()

@@ -44,6 +44,17 @@ async def create(h: DiscordHarness, **options):
     return await h.slash("hydra event create", user="admin", **values)
 
 
+async def begun(h: DiscordHarness, players=("alice", "bob"), **options):
+    """An event created with ``options``, joined by ``players`` in turn and begun by the organiser, with
+    one table: its announcement and that table's thread."""
+    announcement = await create(h, **options)
+    for name in players:
+        await h.click(announcement, label="Join", user=name)
+    await h.slash("hydra event begin", user="admin")
+    thread, = h.threads()
+    return announcement, thread
+
+
 async def event_row(h: DiscordHarness, event_id: int = 1):
     return await cog(h).events.event(event_id)
 
@@ -199,11 +210,7 @@ async def test_the_start_timer_survives_a_restart_and_old_buttons_still_work(tmp
 
 async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dropped(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")) as h:
-        announcement = await create(h, table_size=4)
-        for name in ("alice", "bob"):
-            await h.click(announcement, label="Join", user=name)
-        await h.slash("hydra event begin", user="admin")
-        thread, = h.threads()
+        announcement, thread = await begun(h, table_size=4)
         late = await h.click(announcement, label="Join", user="carol")
         assert "table 1" in late.content
         assert "joined this table" in h.messages(thread)[-1].content
@@ -241,11 +248,7 @@ async def test_status_and_refusals_are_localised(tmp_path, locale: str) -> None:
 
 async def test_a_running_event_survives_a_restart_and_finishes_by_itself(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
-        announcement = await create(h)
-        for name in ("alice", "bob"):
-            await h.click(announcement, label="Join", user=name)
-        await h.slash("hydra event begin", user="admin")
-        thread, = h.threads()
+        announcement, thread = await begun(h)
         await h.restart()  # leaderboard watcher, grace timers and the Hydra's buttons come back
         await play(h, thread, "alice")
         event = await finished(h)
@@ -260,11 +263,7 @@ async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_pat
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         role = h.add_role("Hydra Slayer")
         await h.bot.guild_settings.update(h.guild.id, winner_role_id=role.id)
-        announcement = await create(h)
-        for name in ("alice", "bob"):
-            await h.click(announcement, label="Join", user=name)
-        await h.slash("hydra event begin", user="admin")
-        thread, = h.threads()
+        announcement, thread = await begun(h)
         cog(h).timers.cancel(("board", 1, 0))  # stop the watcher: the finish below is "interrupted"
         h.bot.remove_listener(cog(h).on_hydra_game_finished, "on_hydra_game_finished")
         await play(h, thread, "alice")
@@ -279,11 +278,7 @@ async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_pat
 
 async def test_the_grace_timer_drops_who_never_showed_up_and_the_table_goes_on(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
-        announcement = await create(h, grace=1, table_size=4)  # 1 minute
-        for name in ("alice", "bob", "carol"):
-            await h.click(announcement, label="Join", user=name)
-        await h.slash("hydra event begin", user="admin")
-        thread, = h.threads()
+        announcement, thread = await begun(h, ("alice", "bob", "carol"), grace=1, table_size=4)  # 1 minute
         await h.click(h.messages(thread)[0], label="I'm here", user="alice")
         await play(h, thread, "bob", ("attack 1 1",))  # bob acts on the board
         await h.advance(seconds=59)

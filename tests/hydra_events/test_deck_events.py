@@ -14,7 +14,7 @@ from bot.services.challenge import ChallengeService
 from bot.services.hydra import HydraService
 from bot.services.hydra_events import HydraEventService
 from bot.storage.db import Database
-from bot.storage.hydra_events import DROPPED, FINISHED, WAITING
+from bot.storage.hydra_events import DROPPED, FINISHED, SEATED, WAITING
 
 from .test_service import begin
 
@@ -112,3 +112,64 @@ async def test_a_no_show_at_a_god_table_is_dropped_without_conceding_the_shared_
     assert table.game.outcome == "ongoing"  # one life total: Bo's absence ends nothing for Ann
     states = {e.user_id: e.state for e in await events.repo.entrants(event.event_id)}
     assert states[2] == DROPPED
+
+
+async def test_a_late_group_sits_at_a_god_table_in_its_first_turn_with_a_throng_each(events) -> None:
+    event = await new_event(events, "god", 4)
+    await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
+    opened = await begin(events, event.event_id)
+    game_id = opened[0][1].game_id
+    await events.decks.act(game_id, 1, "tap 2")  # an action in the first turn: it is replayed for them
+    outcome = await events.join(event.event_id, [(3, "Cy"), (4, "Di")])
+    assert outcome.state == SEATED and outcome.table_no == 1 and outcome.table is not None
+    table = await events.decks.load(game_id)
+    assert [user for user, _ in table.seats] == [1, 2, 3, 4]
+    names = [p.name for p in table.game.battlefield]
+    assert names.count("Rollicking Throng") == 2 + 3  # difficulty 2, plus one per additional player
+    assert table.game.battlefield[1].tapped and table.actions == [("tap 2", 1)]
+    full = await events.join(event.event_id, [(5, "Ed")])
+    assert full.state == WAITING  # four sit there: the God seats no more
+    states = {e.user_id: (e.state, e.table_no) for e in await events.repo.entrants(event.event_id)}
+    assert states[3] == states[4] == (SEATED, 1) and states[5] == (WAITING, None)
+
+
+async def test_nobody_sits_down_once_the_first_turn_ended_or_the_library_was_seen(events) -> None:
+    event = await new_event(events, "god", 4)
+    await events.join(event.event_id, [(1, "Ann")])
+    await events.join(event.event_id, [(2, "Bo")])
+    game_id = (await begin(events, event.event_id))[0][1].game_id
+    await events.decks.act(game_id, 1, "mill 1")  # a card of Xenagos's library was seen: the set-up is fixed
+    assert (await events.join(event.event_id, [(3, "Cy")])).state == WAITING
+    assert await events.decks.seat_late(game_id, [(4, "Di")], limit=4) is None
+    assert [user for user, _ in (await events.decks.load(game_id)).seats] == [1, 2]  # nothing changed
+
+    other = await new_event(events, "god", 4)
+    await events.join(other.event_id, [(5, "Ed"), (6, "Flo")])
+    second = (await begin(events, other.event_id))[0][1].game_id
+    table, _ = await events.decks.act(second, 5, "end")
+    while table.game.pending is not None:
+        table, _ = await events.decks.act(second, 5, f"choose {table.game.pending.default}")
+    assert not table.game.in_players_first_turn
+    assert (await events.join(other.event_id, [(7, "Gus")])).state == WAITING
+
+
+async def test_a_leaderboard_refresh_replays_no_finished_table(db) -> None:
+    events = HydraEventService(db, HydraService(db), seed_for=lambda event, table: 4, decks=ChallengeService(db))
+    event = await new_event(events, "god", 1)
+    for user in range(1, 6):
+        await events.join(event.event_id, [(user, f"P{user}")])
+    opened = await begin(events, event.event_id)
+    for _, table in opened:
+        await events.decks.act(table.game_id, table.seats[0][0], "concede")
+    first = await events.status(event.event_id)
+    assert first.board.lost == 5 and first.board.running == 0
+    built = events.decks.replays
+    for _ in range(3):
+        assert (await events.status(event.event_id)).board == first.board
+    assert events.decks.replays == built  # neither a table nor its score was replayed again
+
+    restarted = HydraEventService(db, HydraService(db), decks=ChallengeService(db))  # a new process
+    assert (await restarted.status(event.event_id)).board == first.board
+    assert restarted.decks.replays == 2 * 5  # each table once, and its score tally once
+    await restarted.status(event.event_id)
+    assert restarted.decks.replays == 2 * 5

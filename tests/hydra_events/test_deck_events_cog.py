@@ -72,3 +72,43 @@ async def test_a_god_night_seats_tables_in_threads_plays_and_names_the_winners(t
         assert "defeated" in str(results.embeds[0]["fields"])  # the God's words, not heads
         ja = await h.slash("challenge event status", event=1, locale="ja")
         assert ja.ephemeral
+
+
+async def test_a_god_night_takes_late_players_and_hears_of_a_table_ending_at_once(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted, members=("alice", "bob", "carol", "dave")) as h:
+        made = await h.slash("challenge event create", user="admin", name="God night", start="in 1h",
+                             deck="god", table_size=3)
+        for name in ("alice", "bob"):
+            await h.click(made, label="Join", user=name)
+        await h.slash("challenge event begin", user="admin")
+        thread, = h.threads()
+        board = h.messages(thread)[1]
+        assert board.embeds[0]["description"].count("Rollicking Throng") == 3
+        late = await h.click(made, label="Join", user="carol")  # the first turn is still going: she sits down
+        assert "table 1" in late.content and f"<#{thread.id}>" in late.content
+        assert "joined this table" in h.messages(thread)[-1].content
+        assert board.embeds[0]["description"].count("Rollicking Throng") == 4  # the board shows her Throng
+        decks = h.bot.get_cog("Challenge").service
+        game_id = (await events_cog(h).events.repo.tables(1))[0].game_id
+        assert [h.guild.members[u].name for u in (await decks.load(game_id)).user_ids] == ["alice", "bob", "carol"]
+        later = await h.click(made, label="Join", user="dave")  # three sit there: the table is full
+        assert "wait list" in later.content
+
+        events_cog(h).timers.cancel(("board", 1, 0))  # no leaderboard tick from here on: only the table's word
+        await h.click(board, label="Concede", user="carol")  # a concession ends the team's game
+        await h.settle()
+        event = await events_cog(h).events.event(1)
+        assert event.status == FINISHED and event.results_message_id is not None
+        assert "unfinished 0" in h.fake.messages[event.leaderboard_message_id].embeds[0]["description"]
+
+
+async def test_a_horde_night_puts_a_late_player_on_the_wait_list_in_the_horde_s_words(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted) as h:
+        made = await h.slash("challenge event create", user="admin", name="Horde night", start="in 1h",
+                             deck="horde")
+        await h.click(made, label="Join", user="alice")
+        await h.slash("challenge event begin", user="admin")
+        late = await h.click(made, label="Join", user="bob")
+        assert "every table seats one player" in late.content and "wait list" in late.content
+        second = await h.slash("challenge event begin", user="admin")  # the organiser opens a table for him
+        assert "at 2 tables" in second.text and len(h.threads()) == 2

@@ -26,7 +26,7 @@ from bot.i18n import Translate
 from bot.render.leaderboard import results_text, summary_text, tables_text
 from bot.storage.hydra_events import FINISHED
 from bot.testing import DiscordHarness
-from tests.hydra_events.test_cog import booted, cog, create, finished, play
+from tests.hydra_events.test_cog import begun, booted, cog, create, finished, play
 
 EN = Translate("en")
 
@@ -90,11 +90,7 @@ def test_every_number_in_the_summary_is_the_sum_of_the_table_lines(tables, over)
 async def test_a_drop_that_ends_the_table_says_the_table_lost(tmp_path) -> None:
     """Was: "did not show up and were dropped; the table goes on" when the drop had ended the table."""
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
-        announcement = await create(h, grace=1, table_size=2)
-        for name in ("alice", "bob"):
-            await h.click(announcement, label="Join", user=name)
-        await h.slash("hydra event begin", user="admin")
-        thread, = h.threads()
+        announcement, thread = await begun(h, grace=1, table_size=2)
         await h.advance(minutes=1)  # nobody shows up within the grace period
         said = [m.content for m in h.messages(thread) if "did not show up" in m.content]
         assert said and "table 1 has lost to the Hydra" in said[-1] and "goes on" not in said[-1]
@@ -103,11 +99,7 @@ async def test_a_drop_that_ends_the_table_says_the_table_lost(tmp_path) -> None:
 async def test_status_after_the_event_ended_shows_it_without_naming_it(tmp_path) -> None:
     """Was: "There is no such Hydra event" after the end unless ``event:`` was given."""
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
-        announcement = await create(h)
-        for name in ("alice", "bob"):
-            await h.click(announcement, label="Join", user=name)
-        await h.slash("hydra event begin", user="admin")
-        thread, = h.threads()
+        announcement, thread = await begun(h)
         await play(h, thread, "alice")
         assert (await finished(h)).status == FINISHED
         status = await h.slash("hydra event status", user="carol")

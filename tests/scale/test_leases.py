@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
 
 import asyncpg
 import pytest
 
-from bot.leases import LocalLeases, PostgresLeases, leases_of, lock_key
+from bot.leases import JobLease, LocalLeases, PostgresLeases, leases_of, lock_key
 from bot.notify import PostgresNotifier
 from tests.scale._wait import until
 
@@ -41,73 +43,73 @@ def process(dsn: str, namespace: str) -> PostgresLeases:
     return PostgresLeases(dsn, namespace, PostgresNotifier(dsn, namespace), poll_seconds=0.2)
 
 
-async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg_dsn: str, namespace: str) -> None:
-    first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
-    timers_1, timers_2 = Timers(), Timers()
-    timers_1.due = timers_2.due = {"vote-1"}
-    await first.start()
-    await second.start()
-    try:
-        lease_1 = await first.register("tournament-votes", timers_1.rearm, timers_1.release)
-        lease_2 = await second.register("tournament-votes", timers_2.rearm, timers_2.release)
-        assert lease_1.held and not lease_2.held
-        assert timers_1.armed == {"vote-1"} and timers_2.armed == set()
-        await asyncio.sleep(0.6)  # polls do not move a held lease
-        assert lease_1.held and not lease_2.held
+@dataclass
+class Contender:
+    """One bot process competing for a kind of timer: its leases, its lease of the kind and its timers."""
 
-        assert first._poller is not None
-        first._poller.cancel()  # the first process dies: no more polls, and its session ends
-        first._connection.terminate()
-        await until(lambda: lease_2.held)
-        await lease_2.wait_rearmed()
-        assert timers_2.armed == {"vote-1"}, "the new owner arms the kind's timers from the database"
+    leases: PostgresLeases
+    lease: JobLease
+    timers: Timers
+
+
+@contextlib.asynccontextmanager
+async def contenders(dsn: str, namespace: str, kind: str,
+                     due: Iterable[str] = ()) -> AsyncIterator[tuple[Contender, Contender]]:
+    """Two processes on separate connections registering ``kind`` in turn (the first gets it), each with
+    timers that ``due`` says are stored; both closed after."""
+    started = [process(dsn, namespace), process(dsn, namespace)]
+    for leases in started:
+        await leases.start()
+    try:
+        pair = []
+        for leases in started:
+            timers = Timers()
+            timers.due = set(due)
+            pair.append(Contender(leases, await leases.register(kind, timers.rearm, timers.release), timers))
+        yield pair[0], pair[1]
     finally:
-        await first.close()
-        await second.close()
+        for leases in started:
+            await leases.close()
+
+
+async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg_dsn: str, namespace: str) -> None:
+    async with contenders(pg_dsn, namespace, "tournament-votes", due={"vote-1"}) as (first, second):
+        assert first.lease.held and not second.lease.held
+        assert first.timers.armed == {"vote-1"} and second.timers.armed == set()
+        await asyncio.sleep(0.6)  # polls do not move a held lease
+        assert first.lease.held and not second.lease.held
+
+        assert first.leases._poller is not None
+        first.leases._poller.cancel()  # the first process dies: no more polls, and its session ends
+        first.leases.session.connection.terminate()
+        await until(lambda: second.lease.held)
+        await second.lease.wait_rearmed()
+        assert second.timers.armed == {"vote-1"}, "the new owner arms the kind's timers from the database"
 
 
 async def test_a_lost_lock_connection_stops_the_timers_and_one_process_owns_them_after(
         pg_dsn: str, namespace: str) -> None:
-    first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
-    timers_1, timers_2 = Timers(), Timers()
-    timers_1.due = timers_2.due = {"turn-4"}
-    await first.start()
-    await second.start()
-    try:
-        lease_1 = await first.register("hydra-turns", timers_1.rearm, timers_1.release)
-        lease_2 = await second.register("hydra-turns", timers_2.rearm, timers_2.release)
-        rearms_before = timers_1.rearms
+    async with contenders(pg_dsn, namespace, "hydra-turns", due={"turn-4"}) as (first, second):
+        rearms_before = first.timers.rearms
         admin = await asyncpg.connect(pg_dsn)
         try:  # the first process lives on, but its lock session is gone (a network cut, a restarted server)
-            await admin.execute("SELECT pg_terminate_backend($1)", first.backend_pid())
+            await admin.execute("SELECT pg_terminate_backend($1)", first.leases.backend_pid())
         finally:
             await admin.close()
-        await until(lambda: timers_1.rearms > rearms_before or lease_2.held)
+        await until(lambda: first.timers.rearms > rearms_before or second.lease.held)
         for _ in range(5):  # whoever won, never both at once
-            assert lease_1.held != lease_2.held
-            assert (timers_1.armed, timers_2.armed) in (({"turn-4"}, set()), (set(), {"turn-4"}))
+            assert first.lease.held != second.lease.held
+            assert (first.timers.armed, second.timers.armed) in (({"turn-4"}, set()), (set(), {"turn-4"}))
             await asyncio.sleep(0.25)
-    finally:
-        await first.close()
-        await second.close()
 
 
 async def test_a_poke_makes_the_owner_arm_what_another_process_stored(pg_dsn: str, namespace: str) -> None:
-    owner, other = process(pg_dsn, namespace), process(pg_dsn, namespace)
-    timers_owner, timers_other = Timers(), Timers()
-    await owner.start()
-    await other.start()
-    try:
-        held = await owner.register("hydra-events", timers_owner.rearm, timers_owner.release)
-        not_held = await other.register("hydra-events", timers_other.rearm, timers_other.release)
-        assert held.held and not not_held.held
-        timers_owner.due.add("event-3-start")  # the other process stored an event that needs a start timer
-        not_held.poke()
-        await until(lambda: "event-3-start" in timers_owner.armed)
-        assert timers_other.armed == set()
-    finally:
-        await owner.close()
-        await other.close()
+    async with contenders(pg_dsn, namespace, "hydra-events") as (owner, other):
+        assert owner.lease.held and not other.lease.held
+        owner.timers.due.add("event-3-start")  # the other process stored an event that needs a start timer
+        other.lease.poke()
+        await until(lambda: "event-3-start" in owner.timers.armed)
+        assert other.timers.armed == set()
 
 
 async def test_a_graceful_close_hands_over_at_the_next_poll(pg_dsn: str, namespace: str) -> None:

@@ -75,6 +75,14 @@ async def listeners_done(h):
     await h.settle()
 
 
+async def cast(h, message, voter: str, votee: str):
+    """``voter`` opens their ballot from the vote ``message`` and picks ``votee``; the ballot and its menu."""
+    ballot = await h.click(message, label="Vote", user=voter)
+    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
+    await h.select(ballot.message, menu["custom_id"], [str(h.user(votee).id)], user=voter)
+    return ballot, menu
+
+
 def vote_message(h):
     (message,) = [m for m in h.messages("games") if m.embeds and "democratic vote" in m.embeds[0]["title"]]
     return message
@@ -132,9 +140,7 @@ async def test_open_vote_survives_a_restart(h):
     tournament = await start_tournament(h)
     game_id = await finish_linked_game(h, tournament)
     message = vote_message(h)
-    ballot = await h.click(message, label="Vote", user="alice")
-    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
-    await h.select(ballot.message, menu["custom_id"], [str(h.user("bob").id)], user="alice")
+    ballot, menu = await cast(h, message, "alice", "bob")
     await h.restart()
     # the old message's button and the old private select still work (DynamicItem)
     await h.select(ballot.message, menu["custom_id"], [str(h.user("carol").id)], user="alice")
@@ -148,9 +154,7 @@ async def test_deadline_passed_while_down_closes_on_start(h):
     tournament = await start_tournament(h)
     game_id = await finish_linked_game(h, tournament)
     message = vote_message(h)
-    ballot = await h.click(message, label="Vote", user="carol")
-    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
-    await h.select(ballot.message, menu["custom_id"], [str(h.user("dave").id)], user="carol")
+    ballot, menu = await cast(h, message, "carol", "dave")
     await h.bot.db.execute("UPDATE tournament_games SET vote_deadline = ? WHERE game_id = ?",
                            ("2000-01-01T00:00:00+00:00", game_id))
     await h.restart()
@@ -167,9 +171,7 @@ async def test_the_vote_closes_at_its_deadline_on_the_bots_clock(h):
     tournament = await start_tournament(h, vote_minutes=5)
     game_id = await finish_linked_game(h, tournament)
     message = vote_message(h)
-    ballot = await h.click(message, label="Vote", user="carol")
-    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
-    await h.select(ballot.message, menu["custom_id"], [str(h.user("dave").id)], user="carol")
+    ballot, menu = await cast(h, message, "carol", "dave")
     await h.advance(minutes=4, seconds=59)
     assert message.embeds[0]["title"] != f"Game {game_id}: result of the vote"  # still open
     await h.advance(seconds=1)
@@ -219,9 +221,7 @@ async def test_late_entry_and_drop(h):
 async def test_votes_are_secret_unless_enabled_for_organisers(h):
     tournament = await start_tournament(h)
     game_id = await finish_linked_game(h, tournament)
-    ballot = await h.click(vote_message(h), label="Vote", user="alice")
-    (menu,) = [c for c in ballot.message.walk_components() if c.get("type") == 3]
-    await h.select(ballot.message, menu["custom_id"], [str(h.user("dave").id)], user="alice")
+    ballot, menu = await cast(h, vote_message(h), "alice", "dave")
     secret = await h.slash("tournament votes", user="admin", game=game_id)
     assert secret.ephemeral and "secret" in secret.content
     await h.slash("tournament reveal-votes", user="admin", enabled=True)
@@ -280,8 +280,17 @@ async def test_a_vote_never_posted_is_posted_after_a_restart(h):
 def test_pod_refusals_inside_tournament_commands_are_localised_not_raw_keys() -> None:
     from bot.domain.pod import PodError
     from bot.i18n import t
-    from cogs.tournaments import error_text
+    from cogs._errors import refusal_text
 
     error = PodError("not_your_game")
-    assert error_text(error, "ja") == t("pod.error.not_your_game", "ja")
-    assert "pod.error" not in error_text(error, "zh-Hant")
+    assert refusal_text(error, "ja") == t("pod.error.not_your_game", "ja")
+    assert "pod.error" not in refusal_text(error, "zh-Hant")
+
+
+def test_tournament_refusals_show_the_players_they_name_as_mentions() -> None:
+    from bot.domain.tournament import TournamentError
+    from cogs._errors import refusal_text
+
+    error = TournamentError("vote_voter_not_at_table", game=7, voter=101, votee=202)
+    text = refusal_text(error, "en")
+    assert "<@101>" in text and "101" not in text.replace("<@101>", "")

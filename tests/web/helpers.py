@@ -20,6 +20,15 @@ def start(tmp_path: Path, **options):
     return DiscordHarness.start(tmp_path, **options)
 
 
+def cells(html: str, testid: str) -> list[list[str]]:
+    """The rows of a page's table as lists of cell texts (tags dropped)."""
+    table = re.search(rf'<table data-testid="{testid}">(.*?)</table>', html, re.S)
+    assert table, testid
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:]
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
+            for r in rows]
+
+
 def link_in(text: str) -> str:
     found = LINK.findall(text)
     assert len(found) == 1, text

@@ -68,7 +68,7 @@ def _empty(tmp_path: Path) -> Path:
 
 class _Sources:
     def __init__(self, pods: PodService) -> None:
-        self.pods, self.tournaments, self.hydra_events = pods, None, None
+        self.pods, self.tournaments, self.match_tournaments, self.hydra_events = pods, None, None, None
 
     async def language(self, guild_id: int | None) -> str:
         return "en"

@@ -3,23 +3,12 @@ commands, and nothing private on them (a vote before it closes, the Hydra's hidd
 
 from __future__ import annotations
 
-import re
-
 import aiohttp
 
 from bot.domain.hydra.cards import deck_list
 from tests.hydra_events.test_cog import booted, create, play
 from tests.tournament.test_cog import finish_linked_game, start_tournament
-from tests.web.helpers import TOURNAMENT_CARDS, link_in, open_stream, start
-
-
-def _cells(html: str, testid: str) -> list[list[str]]:
-    """The rows of a table as lists of cell texts (tags dropped)."""
-    table = re.search(rf'<table data-testid="{testid}">(.*?)</table>', html, re.S)
-    assert table, testid
-    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:]
-    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
-            for r in rows]
+from tests.web.helpers import TOURNAMENT_CARDS, cells, link_in, open_stream, start
 
 
 async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> None:
@@ -35,26 +24,26 @@ async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> 
         assert "Only organisers can replace" in replace.content and "/p/" not in replace.content
         stream = await open_stream(session, url)
         name, html = await stream.next()
-        assert "Not paired yet" in html and {row[1] for row in _cells(html, "standings")} == \
+        assert "Not paired yet" in html and {row[1] for row in cells(html, "standings")} == \
             {"alice", "bob", "carol", "dave"}
 
         game_id = await finish_linked_game(h, tournament)  # pairs round 1, plays it to a draw
         html = (await stream.next())[1]
         while "finished, vote open" not in html:  # pairing, then the game's end: one update or two
             html = (await stream.next())[1]
-        assert "Round 1 of 3" in html and len(_cells(html, "pairings")) == 1
-        assert all(row[2] == "0" for row in _cells(html, "standings"))  # the game scores when its vote closes
+        assert "Round 1 of 3" in html and len(cells(html, "pairings")) == 1
+        assert all(row[2] == "0" for row in cells(html, "standings"))  # the game scores when its vote closes
 
         alice, bob = h.user("alice").id, h.user("bob").id
         service = h.bot.get_cog("Tournaments").service
         await service.cast_vote(game_id, alice, bob)
         async with session.get(url) as response:
             during = await response.text()
-        assert "vote open" in during and all(row[2] == "0" for row in _cells(during, "standings"))
+        assert "vote open" in during and all(row[2] == "0" for row in cells(during, "standings"))
 
         await h.bot.get_cog("Tournaments").close_vote_now(game_id)
         html = (await stream.next())[1]
-        assert "scored" in html and any(row[2] != "0" for row in _cells(html, "standings"))
+        assert "scored" in html and any(row[2] != "0" for row in cells(html, "standings"))
         stream.response.close()
 
 
@@ -77,16 +66,16 @@ async def test_hydra_event_page_leaderboard_follows_play_and_hides_the_hydra(tmp
         html = (await stream.next())[1]
         while 'data-testid="tables"' not in html:
             html = (await stream.next())[1]
-        assert _cells(html, "tables")[0][3] == "0"
+        assert cells(html, "tables")[0][3] == "0"
 
         thread = h.threads()[0]
         game_id = (await h.bot.get_cog("HydraEvents").events.status(1)).tables[0].game_id
         table = await h.bot.get_cog("Hydra").service.load(game_id)
         await play(h, thread, h.guild.members[table.seats[0].user_id].name, lines=("attack 1 3",))
         html = (await stream.next())[1]
-        while _cells(html, "tables")[0][3] == "0":
+        while cells(html, "tables")[0][3] == "0":
             html = (await stream.next())[1]
-        assert _cells(html, "tables")[0][3] == "1"
+        assert cells(html, "tables")[0][3] == "1"
 
         hidden = set(deck_list())  # the Hydra's library, hand-less deck: none of it belongs on a page
         assert len(hidden) > 5

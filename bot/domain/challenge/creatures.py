@@ -237,6 +237,14 @@ class CreatureDeckGame(FlowGame):
         never changes while it stays on the battlefield (a legacy game: its current position)."""
         return permanent.serial if self.stable_ids else self.battlefield.index(permanent) + 1
 
+    @property
+    def in_players_first_turn(self) -> bool:
+        """The players' first turn, nobody has ended it yet and no card of the deck's library has been
+        seen or moved: late players may still sit down. Seats are part of the set-up (a Throng per
+        player, taken out of the library before the shuffle), so a seat may be added only while the
+        library is still unseen."""
+        return not self.over and self.turn == 1 and self.active == "players" and not any(self.library_changed_by)
+
     def battlefield_numbers(self) -> list[int]:
         """The numbers of the deck's permanents, in printed order: the only ones actions may name."""
         return [self.number_of(p) for p in self.battlefield]
@@ -263,7 +271,7 @@ class CreatureDeckGame(FlowGame):
         if not self.actions or self.actions[-1].split()[0] in ("end", "choose", "concede"):
             return "hydra.error.nothing_to_undo"
         if self.library_changed_by[-1]:
-            return "hydra.error.undo_revealed"
+            return "challenge.error.undo_revealed"  # the deck's library, not the Hydra's
         return None
 
     # ------------------------------------------------------------------ driving

@@ -566,6 +566,14 @@ class HydraGame(FlowGame):
             raise HydraError("hydra.error.head_count", min=decision.min_heads, max=decision.max_heads)
         return [self._head_at(p) for p in positions]
 
+    @staticmethod
+    def _ask_heads(decision: Decision) -> Generator[Decision, object, list[Head]]:
+        """Ask a "heads" question (``heads = yield from self._ask_heads(...)``): a flow receives every
+        answer as ``object``, and a heads answer is the list of heads ``_validate_answer`` made."""
+        answer = yield decision
+        assert isinstance(answer, list) and all(isinstance(head, Head) for head in answer), answer
+        return answer
+
     def default_heads(self, count: int, prefer: str = "untapped") -> str:
         """The documented default pick: the first ``count`` heads in printed order, untapped ones
         first (``prefer='nonelite'`` puts non-elite heads first instead)."""
@@ -645,8 +653,8 @@ class HydraGame(FlowGame):
                 self._log("hydra.log.no_target", card=name)
                 self._to_graveyard_from_stack(card_id)
                 return
-            heads = yield Decision(STRIKE_TARGET, "heads", self.default_heads(1, "nonelite"),
-                                   card=name, min_heads=1, max_heads=1)
+            heads = yield from self._ask_heads(Decision(STRIKE_TARGET, "heads", self.default_heads(1, "nonelite"),
+                                                        card=name, min_heads=1, max_heads=1))
             target = heads[0]
             self._log("hydra.log.targets", card=name, head=target.name)
         answer = yield Decision(COUNTER, "option", "pass", options=("pass", "counter"), card=name)
@@ -759,8 +767,8 @@ class HydraGame(FlowGame):
             self._log("hydra.log.hide", count=len(self.battlefield))
         elif name == C.NECK_TANGLE:
             if len(self.battlefield) >= 5:
-                heads = yield Decision(NECK_TANGLE_TAP, "heads", self.default_heads(2), card=name,
-                                       min_heads=2, max_heads=2)
+                heads = yield from self._ask_heads(Decision(NECK_TANGLE_TAP, "heads", self.default_heads(2), card=name,
+                                                            min_heads=2, max_heads=2))
                 self._tap_and_freeze(heads, number + 1)
             else:
                 self._log("hydra.log.neck_tangle_cast")
@@ -791,8 +799,8 @@ class HydraGame(FlowGame):
             yield from self._swallow(number)
         elif name == C.TORN_BETWEEN_HEADS:
             most = min(2, len(self.battlefield))
-            heads = yield Decision(TORN_TAP, "heads", self.default_heads(most), card=name,
-                                   min_heads=0, max_heads=most)
+            heads = yield from self._ask_heads(Decision(TORN_TAP, "heads", self.default_heads(most), card=name,
+                                                        min_heads=0, max_heads=most))
             self._tap_and_freeze(heads, number + 1)
             self._damage_players(5, source=name)
         elif name == C.UNIFIED_LUNGE:
@@ -810,8 +818,8 @@ class HydraGame(FlowGame):
         for index in sacrificed:
             if not self.battlefield:
                 break
-            heads = yield Decision(DISTRACT_TAP, "heads", self.default_heads(1), player=index,
-                                   card=C.DISTRACT_THE_HYDRA, min_heads=1, max_heads=1)
+            heads = yield from self._ask_heads(Decision(DISTRACT_TAP, "heads", self.default_heads(1), player=index,
+                                                        card=C.DISTRACT_THE_HYDRA, min_heads=1, max_heads=1))
             if not heads[0].tapped:
                 heads[0].tapped = True
             self._log("hydra.log.player_taps", player=self.players[index].name, head=heads[0].name)

@@ -14,6 +14,7 @@ class TournamentError(DomainError, ValueError):
     """Bad tournament input; nothing was changed. ``key`` + ``values`` localise the message."""
 
     prefix = "tournament.error."
+    member_values = ("voter", "votee", "player")
 
     def __str__(self) -> str:
         return self.localized("en")

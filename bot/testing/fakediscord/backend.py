@@ -738,7 +738,26 @@ class FakeDiscord:
         if record.acknowledged:
             raise DiscordError(400, 40060, "Interaction has already been acknowledged.")
         kind = int(body.get("type", 0))
-        data = body.get("data") or {}
+        message = self._respond(record, kind, body.get("data") or {}, uploads)
+        record.response_type = kind
+        if message is not None:
+            record.original_id = message.id
+        if "with_response" not in query:
+            return Response(204)
+        answer: dict[str, Any] = {"interaction": {
+            "id": str(record.id), "type": record.kind, "activity_instance_id": None,
+            "response_message_id": str(message.id) if message else None,
+            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+            "response_message_ephemeral": bool(message and message.ephemeral)}}
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": self.message_payload(message)}
+        else:
+            answer["resource"] = {"type": kind}
+        return Response(200, answer)
+
+    def _respond(self, record: InteractionRecord, kind: int, data: dict[str, Any],
+                 uploads: list[Upload]) -> FakeMessage | None:
+        """Apply one interaction response of callback type ``kind``; the message it made or updated."""
         message: FakeMessage | None = None
         if kind == CHANNEL_MESSAGE:
             message = self._new_message(record.channel_id, data, uploads, interaction=record,
@@ -764,21 +783,7 @@ class FakeDiscord:
             record.modal = data
         else:
             raise DiscordError(400, 50035, f"Invalid Form Body: unsupported callback type {kind}")
-        record.response_type = kind
-        if message is not None:
-            record.original_id = message.id
-        if "with_response" not in query:
-            return Response(204)
-        answer: dict[str, Any] = {"interaction": {
-            "id": str(record.id), "type": record.kind, "activity_instance_id": None,
-            "response_message_id": str(message.id) if message else None,
-            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-            "response_message_ephemeral": bool(message and message.ephemeral)}}
-        if message is not None:
-            answer["resource"] = {"type": kind, "message": self.message_payload(message)}
-        else:
-            answer["resource"] = {"type": kind}
-        return Response(200, answer)
+        return message
 
     def _followup(self, app: str, token: str, *, body: dict[str, Any], uploads: list[Upload],
                   **_: Any) -> dict[str, Any]:

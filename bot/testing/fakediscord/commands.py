@@ -111,19 +111,7 @@ class CommandCatalog:
 def convert_scalar(option: dict[str, Any], value: Any) -> Any:
     """A string/number/boolean option value, checked like Discord's client does (choices, ranges)."""
     kind = option["type"]
-    try:
-        if kind == STRING:
-            converted: Any = str(value)
-        elif kind == INTEGER:
-            converted = int(value)
-        elif kind == NUMBER:
-            converted = float(value)
-        elif kind == BOOLEAN:
-            converted = value if isinstance(value, bool) else _parse_bool(str(value))
-        else:
-            raise CommandError(f"option {option['name']} is not a scalar")
-    except (TypeError, ValueError):
-        raise CommandError(f"option {option['name']} needs {TYPE_NAMES.get(kind, kind)}, got {value!r}") from None
+    converted = _typed(option, value)
     choices = option.get("choices")
     if choices:
         by_name = {c["name"].lower(): c["value"] for c in choices}
@@ -141,6 +129,23 @@ def convert_scalar(option: dict[str, Any], value: Any) -> Any:
         if (low is not None and len(converted) < low) or (high is not None and len(converted) > high):
             raise CommandError(f"option {option['name']}: length must be {low or 0}..{high or '∞'}")
     return converted
+
+
+def _typed(option: dict[str, Any], value: Any) -> Any:
+    """``value`` as the option's type (a typed option from a test, or text as a user would type it)."""
+    kind = option["type"]
+    try:
+        if kind == STRING:
+            return str(value)
+        if kind == INTEGER:
+            return int(value)
+        if kind == NUMBER:
+            return float(value)
+        if kind == BOOLEAN:
+            return value if isinstance(value, bool) else _parse_bool(str(value))
+    except (TypeError, ValueError):
+        raise CommandError(f"option {option['name']} needs {TYPE_NAMES.get(kind, kind)}, got {value!r}") from None
+    raise CommandError(f"option {option['name']} is not a scalar")
 
 
 def _parse_bool(text: str) -> bool:
