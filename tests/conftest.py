@@ -42,10 +42,14 @@ DEFAULT_MARKS = "not slow and not postgres"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test using ``full_run`` is randomized with a count ``--full`` raises: mark it so CI can run just
     those at their full counts (``pytest --full -m randomized``); the default run has them at their small
-    counts. Then put the long tests first."""
+    counts. A test using the ``browser`` fixture (tests/web/browser.py: Chromium) is slow. Then put the long
+    tests first."""
     for item in items:
-        if "full_run" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "full_run" in fixtures:
             item.add_marker(pytest.mark.randomized)
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.slow)
     # Long tests first (a stable sort keeps each module's order): with `-n auto` the workers start them
     # early instead of one worker finishing a subprocess test while the other idles.
     items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in ("slow", "randomized", "postgres")))

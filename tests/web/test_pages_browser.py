@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from PIL import Image
 
 from tests.hydra_events.test_cog import booted, create, play
@@ -14,8 +13,6 @@ from tests.web.browser import browser  # noqa: F401  (the fixture)
 from tests.web.helpers import TOURNAMENT_CARDS, link_in, pod_game, start
 
 LIFE_OF = "return [...document.querySelectorAll('[data-testid=life]')].map(e => e.textContent)"
-
-pytestmark = pytest.mark.slow  # Chromium, a browser process per test
 
 
 async def test_pod_overlay_in_chromium(tmp_path, browser) -> None:  # noqa: F811
