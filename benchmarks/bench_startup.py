@@ -8,7 +8,9 @@ memory is counted. The bot process is ``podkeeper run`` exactly (``bot.cli.main(
 discord.py's REST base and gateway pointed at the stand-in first (what ``redirect_discord_py`` does,
 without importing the test harness into the measured process). Each run is a new process on the same
 database: the first one imports the card data (reported on its own, not a start-up), the others are
-the starts a restart or a new shard pays. Figures:
+the starts a restart or a new shard pays. They find the bot's modules compiled, as an installed bot does
+(a bytecode cache in the run's folder, even where ``PYTHONDONTWRITEBYTECODE`` is set; ``--no-bytecode-cache``
+starts without). Figures:
 
 - time to ready: from spawning the process until the bot has answered a ``/ping`` the stand-in sends
   as soon as the bot's gateway session identified (interpreter start, imports, database and card data,
@@ -126,6 +128,16 @@ def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
         stop(bot, grace_seconds=15)
 
 
+def with_bytecode_cache(env: dict[str, str], folder: Path) -> dict[str, str]:
+    """Environment for a bot that finds its modules compiled, as an installed one does (pip writes the
+    ``.pyc`` files at install; a checkout writes them at its first run). Development machines here set
+    ``PYTHONDONTWRITEBYTECODE=1``, so every start compiled the ~200 modules of bot/ and cogs/ from source:
+    ~0.2 s of CPU, a quarter of the start. The cache goes to ``folder`` (``PYTHONPYCACHEPREFIX``), written
+    by the first (importing) start, not into the checkout. ``--no-bytecode-cache`` measures without."""
+    kept = {name: value for name, value in env.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    return {**kept, "PYTHONPYCACHEPREFIX": str(folder)}
+
+
 def main() -> None:
     if len(sys.argv) >= 2 and sys.argv[1] == "--stand-in":
         serve_stand_in()
@@ -134,9 +146,13 @@ def main() -> None:
         sys.exit(run_bot(sys.argv[2], sys.argv[3]))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="measured starts after the first (importing) one")
+    parser.add_argument("--no-bytecode-cache", action="store_true",
+                        help="start the bot as this environment says (PYTHONDONTWRITEBYTECODE) instead of with a "
+                             "bytecode cache, as an installed bot has")
     args = parser.parse_args()
     print(f"machine load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-          f"(wall-clock figures include waiting for a core)")
+          f"(wall-clock figures include waiting for a core); bytecode "
+          f"{'as the environment says' if args.no_bytecode_cache else 'cached, as an installed bot has it'}")
     with tempfile.TemporaryDirectory() as folder:
         stand_in = subprocess.Popen([sys.executable, __file__, "--stand-in"], cwd=REPO, stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, text=True)
@@ -146,6 +162,8 @@ def main() -> None:
             env = {**os.environ, "PODKEEPER_DISCORD_TOKEN": TOKEN,
                    "PODKEEPER_DATABASE_PATH": str(Path(folder) / "startup.sqlite3"),
                    "PODKEEPER_LOGGING_LEVEL": "INFO", "PYTHONPATH": str(REPO)}
+            if not args.no_bytecode_cache:
+                env = with_bytecode_cache(env, Path(folder) / "pycache")
             first = one_start(stand_in, urls, env)
             print(f"first start on an empty database (imports the full card data): serving in {first[0]:.2f} s, "
                   f"idle RSS {first[2]:.0f} MB (peak {first[3]:.0f} MB)")

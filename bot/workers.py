@@ -37,13 +37,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import functools
 import gc
 import logging
 import multiprocessing
+import os
 import signal
+import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -51,9 +54,11 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 WORKERS = 2          # the machine the bot runs on has two cores
 HEAVY_PER_USER = 2   # deck checks/registrations one person may have running at once
 JOB_SECONDS = 30.0   # a job (queueing included) that takes longer than this has failed
+IMAGES_IN_FLIGHT = 2 * WORKERS  # drawn images waiting for their encoding at once (``WorkPool.image_slot``)
 
 # Objects workers inherit when they are forked, by key (``WorkPool.share``). Module-global so a forked
 # worker finds them where the parent put them.
@@ -86,10 +91,29 @@ def _inherited(key: str) -> Any:
     return _SHARED[key]
 
 
-def _worker_started() -> None:
+def _worker_started(bot_pid: int) -> None:
     """In each new worker: Ctrl+C in the terminal reaches the whole process group, but only the bot
-    decides how to stop (it shuts the pool down); workers ignore it instead of printing tracebacks."""
+    decides how to stop (it shuts the pool down); workers ignore it instead of printing tracebacks.
+
+    SIGTERM gets its default back: a forked worker inherits the bot's asyncio handler, which only writes to
+    the bot's wake-up pipe, so a worker told to stop (by a supervisor, or by a test killing a bot) never
+    did and stayed behind for good. And the worker asks Linux to end it when the bot dies (even by
+    SIGKILL), since nothing else would ever hand it another job."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(bot_pid)
+
+
+def _die_with_parent(bot_pid: int) -> None:
+    """``prctl(PR_SET_PDEATHSIG, SIGTERM)`` where Linux offers it; elsewhere nothing (a no-op)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    if os.getppid() != bot_pid:  # the bot died between the fork and the prctl: nobody will ever use us
+        os._exit(0)
 
 
 def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
@@ -111,6 +135,7 @@ class WorkPool:
         self._heavy: Counter[int] = Counter()
         self.ran: Counter[str] = Counter()  # jobs submitted, by function name (tests, logs)
         self.pending = 0  # jobs submitted and not finished (the test harness waits for them to settle)
+        self._images = asyncio.Semaphore(IMAGES_IN_FLIGHT)
 
     # -- shared objects ----------------------------------------------------------------------------
 
@@ -139,7 +164,8 @@ class WorkPool:
                 self._forked_versions = self._versions()
                 gc.freeze()  # workers then never touch (so never copy) the parent's objects when collecting
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                                     initializer=_worker_started)
+                                                     initializer=_worker_started,
+                                                     initargs=(os.getpid(),))
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="podkeeper-work")
         return self._executor
@@ -188,6 +214,17 @@ class WorkPool:
             self._heavy[user_id] -= 1
             if self._heavy[user_id] <= 0:
                 del self._heavy[user_id]
+
+    @contextlib.asynccontextmanager
+    async def image_slot(self) -> AsyncIterator[None]:
+        """Hold one of ``IMAGES_IN_FLIGHT`` places for an image drawn on the loop and encoded here.
+
+        A board's pixels are ~2 MB (Pillow keeps RGB in 4 bytes), and more while pickled for a worker; the pool encodes two at
+        a time, so when a hundred Hydra tables end their turn at once, a hundred drawn boards would wait
+        in its queue together (the spikes of the 100-table event's peak RSS, issue #19). Drawing once a
+        place is free keeps at most a few in memory and delays no board: the workers were the bottleneck."""
+        async with self._images:
+            yield
 
     def heavy_jobs(self, user_id: int) -> int:
         return self._heavy[user_id]

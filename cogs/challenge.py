@@ -172,8 +172,7 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
                 channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
                     table.row.channel_id)
                 if table.row.message_id is not None:
-                    embed, view = self.payload(table)
-                    file = await self.board_file(table, embed)
+                    embed, view, file = await self.board_parts(table)
                     await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
                         embed=embed, view=view, attachments=[file] if file else [])
             except discord.HTTPException:
@@ -258,14 +257,22 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     async def post_table(self, channel: Any, table: ChallengeTable) -> None:
         """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
         messages live in ``channel`` from now on."""
-        embed, view = self.payload(table)
-        file = await self.board_file(table, embed)
+        embed, view, file = await self.board_parts(table)
         extra: dict[str, Any] = {"file": file} if file else {}
         if view is not None:
             extra["view"] = view
         message = await channel.send(embed=embed, **extra)
         await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
         self.arm(await self.service.load(table.game_id))
+
+    async def board_parts(self, table: ChallengeTable
+                          ) -> tuple[discord.Embed, discord.ui.View | None, discord.File | None]:
+        """The table's message: its embed and buttons, and its board image while a game is in play. Built
+        in one of the work pool's image places (``WorkPool.image_slot``): the pixels wait there for their
+        encoding, and the embed and the image show the same moment of the game."""
+        async with self.bot.workers.image_slot():  # type: ignore[attr-defined]
+            embed, view = self.payload(table)
+            return embed, view, await self.board_file(table, embed)
 
     async def board_file(self, table: ChallengeTable, embed: discord.Embed) -> discord.File | None:
         """The board image of a game in play, shown in ``embed``: drawn here from the live game (it must

@@ -10,14 +10,14 @@ then rebuild the index: a bad file leaves both the database and the index as the
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot import paths
+from bot.allocator import release_freed_memory
 from bot.cards import snapshot
 from bot.cards.importers import (
     CardImportError,
@@ -48,13 +48,6 @@ class ImportResult:
     skipped: int
     kept_printed_names: int
     seconds: float
-
-
-def release_freed_memory() -> None:
-    """Hand the memory freed after loading cards back to the system (glibc keeps freed heap pages
-    otherwise, and they stay in the process's RSS: ~5 MB after reading the stored index)."""
-    with contextlib.suppress(OSError, AttributeError):  # not glibc (musl, macOS): nothing to do
-        ctypes.CDLL(None).malloc_trim(0)  # the process's own symbols: libc's on Linux
 
 
 class LoggedProgress:
@@ -115,6 +108,10 @@ class CardDatabase:
 
     def get(self, english_name: str) -> Card | None:
         return self.index.get(english_name)
+
+    def exact_lookup(self) -> Callable[[str], Card | None]:
+        """The current index's exact-name lookup (``CardIndex.exact_lookup``); asked again after a reload."""
+        return self.index.exact_lookup()
 
     def __len__(self) -> int:
         return len(self.index)

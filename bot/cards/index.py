@@ -24,7 +24,7 @@ import heapq
 import re
 import unicodedata
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
 
@@ -265,6 +265,11 @@ class CardIndex:
     def get(self, english_name: str) -> Card | None:
         """The card with exactly this English name (the canonical name stored everywhere)."""
         return self._cards.get(english_name)
+
+    def exact_lookup(self) -> Callable[[str], Card | None]:
+        """``get`` as the mapping's own C method: a deck resolves ~100 names with it, and the Python frame
+        of ``get`` was a tenth of the time resolving took (see bench_decks.py)."""
+        return self._cards.get
 
     def cards(self) -> Iterable[Card]:
         return self._cards.values()

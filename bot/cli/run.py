@@ -10,7 +10,9 @@ import signal
 import sys
 from typing import Any
 
+from bot.allocator import tune_allocator
 from bot.config import Config, ConfigError
+from bot.gcpause import resume_collection
 from bot.shards import ShardSpecError, validate_shards
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--shard-ids", metavar="IDS",
                         help="the shards this process runs, e.g. 0-3 or 0-3,6 (overrides [discord] shard_ids; "
                              "default all)")
-    parser.set_defaults(func=run_command)
+    # starts_bot: bot.cli.main keeps garbage collection paused until the bot has set up (bot.gcpause)
+    parser.set_defaults(func=run_command, starts_bot=True)
 
 
 def with_shard_options(config: Config, args: argparse.Namespace) -> Config:
@@ -71,6 +74,7 @@ def with_shard_options(config: Config, args: argparse.Namespace) -> Config:
 def run_command(args: argparse.Namespace) -> int:
     config = with_shard_options(args.config_obj, args)
     if not config.token:
+        resume_collection()  # no bot of ours starts here (the sandbox runs as any other command)
         print(NO_TOKEN_HELP, file=sys.stderr)
         if args.no_sandbox:
             return 1
@@ -79,6 +83,7 @@ def run_command(args: argparse.Namespace) -> int:
         except ImportError:
             return 1
         return start_sandbox_from_run(args)
+    tune_allocator()  # before the bot starts any thread: fewer malloc arenas, big buffers unmapped when freed
     return asyncio.run(serve(config, sync=not args.no_sync))
 
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache, partial
+from itertools import repeat
 from typing import Any, NamedTuple
 from xml.parsers import expat
 
@@ -269,7 +270,8 @@ _COMMANDER_MARK = "*CMDR*"
 # The common lines in one linear pass: "1 Name", "1x Name", "1 Name (SET) 123 *F*", "1x Name (set) 1 [Ramp]",
 # "1x Name *F* *CMDR*", for a name that starts with a letter and has no brackets or odd characters. Everything
 # else (and every line this refuses) takes the general path, which also explains what is wrong.
-_PLAIN_NAME = r"[^\W\d_][^()\[\]*^<>{}|#\\\x00-\x1f]*"
+_NAME_START, _NAME_CHAR = r"[^\W\d_]", r"[^()\[\]*^<>{}|#\\\x00-\x1f]"
+_PLAIN_NAME = rf"{_NAME_START}{_NAME_CHAR}*"
 _FAST_NAME = re.compile(_PLAIN_NAME)
 _FAST_ENTRY = re.compile(
     rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])"
@@ -279,6 +281,22 @@ _FAST_ENTRY = re.compile(
     r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>"
     r"(?:[ \t]+\[(?P<category>[^\]]*)\])?"
     r"(?:(?<![ \t])[ \t]*\|.*)?")  # Forge "|SET|1": the name ends at the first "|"
+# Every line of a text in one C call (``findall``), each as (count, name, category, line): "1 Name", "1x Name",
+# Arena's "1 Name (SET) 123" and Archidekt's "1x Name (set) 123 [Category]" as ``_PLAIN_ENTRY`` /
+# ``_FAST_ENTRY`` read them, when the line has nothing to strip around it (it starts with a digit and the
+# look-behind refuses a whitespace at its end, so it is its own ``strip()``) and a name of at most
+# ``MAX_NAME_LENGTH``; else ("", "", "", the line as written) for the general path. Most
+# lines of most lists are the first kind: no Python per line for the split, the strip or a regex call (see
+# bench_decks.py; tests/decks/test_fast_paths.py checks that both paths read every list the same). A line with
+# a character neither kind has is no such entry, and trying it first cost more than the regex saves: a "*F*"
+# or "#tag" here and there is turned away by a look-ahead (``_GUARDED_LINES``, for a text with any) before
+# the name is tried and given back one character at a time; a text with any ``_NOT_IN_LINES`` character
+# (Forge's "|", MTGGoldfish's "<borderless>": on most of its lines) is read by the general path alone.
+_LINE_ENTRY = (rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
+               r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?:[ \t]+\[([^\]\n]*)\])?(?<!\s)")
+_LINES = re.compile(rf"^(?:{_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)
+_GUARDED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)  # "*" or "#"
+_NOT_IN_LINES = ("|", "<")
 # A line without "(", "*", "<", "[" or "|" has no printing detail, prefix, mark, category or Forge suffix: what
 # ``_FAST_ENTRY`` reads of it, this reads in half the steps (most lines of a plain list; see bench_decks.py).
 _PLAIN_ENTRY = re.compile(rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})")
@@ -330,7 +348,17 @@ def parse_text(text: str) -> Decklist:
     section = Section.MAIN
     sections_named = False
     block_starts = [0]  # index in reader.entries where each blank-line-separated block starts
-    for number, raw in enumerate(text.split("\n"), start=1):
+    entries = reader.entries
+    if any(char in text for char in _NOT_IN_LINES):  # every line to the general path, as written
+        lines: Iterable[tuple[str, str, str, str]] = zip(repeat(""), repeat(""), repeat(""), text.split("\n"))
+    else:
+        lines = (_GUARDED_LINES if "*" in text or "#" in text else _LINES).findall(text)
+    for number, (count, name, category, raw) in enumerate(lines, start=1):
+        if count:  # "1 Name", "1 Name (SET) 123 [Category]" (the general path reads them the same, later)
+            in_section = (_category_section(category) or section) if category else section
+            entry = _deck_line((int(count), name, in_section, number))
+            entries.append(entry) if in_section is Section.MAIN else reader.add(entry)
+            continue
         line = raw.strip()
         if not line:
             if reader.entries and block_starts[-1] != len(reader.entries):

@@ -7,9 +7,19 @@ when the tree is synced; we answer from the ``app.*`` keys of the catalogue and 
 
 from __future__ import annotations
 
+from functools import cache
+
 from discord import Locale, app_commands
 
 from bot.i18n import DEFAULT_LANGUAGE, catalogue, language_for
+
+
+@cache
+def _translated_language(locale: Locale) -> str | None:
+    """Our language for a Discord locale, None where we give no localisation (English, or untranslated).
+    A sync asks for each of Discord's ~30 locales for every string (~15,000 times at start): asked once each."""
+    language = language_for(locale)
+    return None if language is None or language == DEFAULT_LANGUAGE else language
 
 
 def app_key(text: str) -> str:
@@ -20,8 +30,8 @@ class PodkeeperTranslator(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: Locale, context: app_commands.TranslationContext
     ) -> str | None:
-        language = language_for(locale)
-        if language is None or language == DEFAULT_LANGUAGE:
+        language = _translated_language(locale)
+        if language is None:
             return None
         for key in self._keys(string, context):
             entry = catalogue().get(key)

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
-from PIL import Image, ImageDraw, ImageFont
-
 from bot.domain.pod import COMMANDER_DAMAGE_LIMIT, Commander, Player, PodState
 from bot.i18n import t
 from bot.render.fonts import font, png_bytes
 from bot.render.layout import TextBox
+from bot.render.pil import Image, ImageDraw, ImageFont
 
 WIDTH = 800
 MARGIN = 12

@@ -6,8 +6,6 @@ uses the Hydra board's geometry (720 px, two tiles a row, 26 px text at least: r
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
-
 from bot.domain.challenge.core import Decision, Event
 from bot.domain.challenge.creatures import CreatureDeckGame, Permanent
 from bot.i18n import t
@@ -32,6 +30,7 @@ from bot.render.hydra import (
     wrap_text,
 )
 from bot.render.layout import TextBox, TextLayout, ellipsize
+from bot.render.pil import Image, ImageDraw
 
 
 def log_lines(events: list[Event], language: str = "en") -> list[str]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image, ImageDraw
-
 from bot.cards.model import WUBRG
 from bot.domain.decklist import DecklistRefused
 from bot.domain.rules.identity import ColourOrigin
@@ -18,6 +16,7 @@ from bot.domain.rules.summary import CURVE_TOP, DeckSummary
 from bot.i18n import t
 from bot.render.fonts import font, png_bytes
 from bot.render.layout import TextBox, TextLayout, ellipsize
+from bot.render.pil import Image, ImageDraw
 
 NameFor = Callable[[str], str]
 _LIST_SEPARATOR = {"en": ", ", "ja": "、", "zh-Hans": "、", "zh-Hant": "、"}

@@ -10,9 +10,8 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 
-from PIL import Image, ImageFont
-
 from bot.paths import FONT_BOLD, FONT_REGULAR
+from bot.render.pil import Image, ImageFont
 
 # Face order inside NotoSansCJK-*.ttc: JP, KR, SC, TC, HK.
 _FACE_INDEX = {"ja": 0, "en": 0, "zh-Hans": 2, "zh-Hant": 3}

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from PIL import Image, ImageDraw
-
 from bot.cards.mana import symbols
 from bot.cards.model import Card
 from bot.render.deck import PIP_COLOURS, PIP_LETTER
 from bot.render.fonts import fit_text, font, png_bytes
 from bot.render.layout import TextBox, TextLayout, ellipsize
+from bot.render.pil import Image, ImageDraw
 
 WIDTH = 720
 MARGIN = 16

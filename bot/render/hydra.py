@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PIL import Image, ImageDraw, ImageFont
-
 from bot.domain.challenge.core import Decision, Event
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import WINDOW_TOPICS, HydraGame
 from bot.i18n import t
 from bot.render.fonts import fit_text, font, png_bytes
 from bot.render.layout import TextBox, TextLayout
+from bot.render.pil import Image, ImageDraw, ImageFont
 
 
 def event_text(event: Event, language: str = "en") -> str:

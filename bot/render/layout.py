@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import ImageDraw, ImageFont
+from bot.render.pil import ImageDraw, ImageFont
 
 PHONE_WIDTH = 360
 MIN_PHONE_TEXT_PX = 12  # the font size (em) a text must keep once the image is scaled to PHONE_WIDTH

@@ -8,12 +8,11 @@ ranked by heads severed.
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
-
 from bot.domain.hydra_events import EventSummary, PlayerLine, TableSummary
 from bot.i18n import EventTranslate, Translate
 from bot.render.fonts import fit_text, font
 from bot.render.layout import TextBox, TextLayout, ellipsize, wrap
+from bot.render.pil import Image, ImageDraw
 from bot.render.standings import (
     ACCENT,
     BACKGROUND,

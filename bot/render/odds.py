@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw, ImageFont
-
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.mulligan.odds import DeckOdds, Hypergeometric, StyleOdds
 from bot.i18n import t
 from bot.render.fonts import fit_text, font
 from bot.render.layout import TextBox, TextLayout
+from bot.render.pil import Image, ImageDraw, ImageFont
 
 STYLE_ORDER = (MulliganStyle.PARTIAL_PARIS, MulliganStyle.LONDON, MulliganStyle.VANCOUVER)
 

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
-
 from bot.domain.tournament.matches import MatchStanding
 from bot.domain.tournament.standings import Standing
 from bot.i18n import Translate
 from bot.render.fonts import fit_text, font
 from bot.render.layout import TextBox, TextLayout, ellipsize
+from bot.render.pil import Image, ImageDraw
 
 WIDTH = 720
 ROW_HEIGHT = 48

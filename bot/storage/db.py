@@ -46,11 +46,6 @@ from bot.storage.engines import (
     init_postgres_connection,
 )
 
-try:  # only a postgresql:// database needs it
-    import asyncpg
-except ImportError:  # pragma: no cover - a runtime dependency
-    asyncpg = None
-
 __all__ = ["POSTGRESQL", "SQLITE", "Connection", "Database", "DatabaseError", "IntegrityError", "Row",
            "now_iso", "parse_database_url"]
 
@@ -449,8 +444,10 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(cls, url: str) -> PostgresDatabase:
-        if asyncpg is None:  # pragma: no cover - asyncpg is a runtime dependency
-            raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)")
+        try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without, issue #19)
+            import asyncpg
+        except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
+            raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)") from None
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=10, init=init_postgres_connection,
                                              timeout=10)

@@ -21,11 +21,6 @@ import aiosqlite
 
 from bot.forksafe import close_in_forked_children
 
-try:  # asyncpg is only needed for a postgresql:// database; SQLite users may run without it
-    import asyncpg
-except ImportError:  # pragma: no cover - it is a runtime dependency, but keep SQLite usable without it
-    asyncpg = None
-
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
 
@@ -174,6 +169,15 @@ class SqliteConnection(Connection):
         return int(cursor.lastrowid)
 
 
+def _asyncpg() -> Any:
+    """asyncpg, imported on first use: only a postgresql:// database needs it, and importing it costs a
+    SQLite bot ~20 ms and ~2 MB at every start (issue #19). A connection of this module exists only once
+    ``PostgresDatabase.connect`` imported it, and an ``except`` clause is evaluated only for an error."""
+    import asyncpg
+
+    return asyncpg
+
+
 class PostgresConnection(Connection):
     dialect = PostgresDialect()
 
@@ -184,7 +188,7 @@ class PostgresConnection(Connection):
         text, args = _args(sql, params)
         try:
             status = await self.raw.execute(text, *args)
-        except asyncpg.IntegrityConstraintViolationError as exc:
+        except _asyncpg().IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
         last = status.rsplit(" ", 1)[-1]  # "UPDATE 3", "INSERT 0 1", "CREATE TABLE"
         return int(last) if last.isdigit() else 0
@@ -193,7 +197,7 @@ class PostgresConnection(Connection):
         text, _ = numbered_placeholders(sql)
         try:
             await self.raw.executemany(text, [tuple(row) for row in rows])
-        except asyncpg.IntegrityConstraintViolationError as exc:
+        except _asyncpg().IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
@@ -208,7 +212,7 @@ class PostgresConnection(Connection):
         text, args = _args(f"{sql} RETURNING {returning}", params)
         try:
             value = await self.raw.fetchval(text, *args)
-        except asyncpg.IntegrityConstraintViolationError as exc:
+        except _asyncpg().IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
         return int(value)
 

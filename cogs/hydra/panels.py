@@ -49,7 +49,12 @@ class HydraPanels(HydraBase):
         if table.game is None:
             embed, view = self.lobby_payload(table)
             return embed, None, view
-        game, language = table.game, table.row.language
+        async with self.bot.workers.image_slot():  # the board's pixels are held until encoded
+            return await self._board_payload(table, table.game)
+
+    async def _board_payload(self, table: HydraTable, game: HydraGame
+                             ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+        language = table.row.language
         tr = Translate(language)
         embed = discord.Embed(title=tr("hydra.ui.board_title", game=table.game_id, heads=table.row.heads),
                               description=f"```\n{board_text(game, language)}\n```",

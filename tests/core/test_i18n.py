@@ -71,3 +71,49 @@ def test_choose_language_follows_the_rule_in_order() -> None:
         assert (choice.language, choice.source) == (expected, source)
     full["server_locale"] = None
     assert choose_language(**full).source == "default"
+
+
+def test_the_parsed_catalogue_is_cached_and_a_changed_file_misses_the_cache(tmp_path, monkeypatch) -> None:
+    import shutil
+
+    import bot.i18n as i18n
+
+    messages = tmp_path / "messages"
+    shutil.copytree(i18n.MESSAGES_DIR, messages)
+    monkeypatch.setattr(i18n, "MESSAGES_DIR", messages)
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(tmp_path / "cache"))
+    real = catalogue()
+    try:
+        i18n.catalogue.cache_clear()
+        parsed = catalogue()
+        assert len(list((tmp_path / "cache").glob("messages-*.marshal"))) == 1
+        i18n.catalogue.cache_clear()
+        assert catalogue() == parsed == real  # read back from the cache: the same messages
+
+        core = messages / "core.toml"
+        fresh = '\n["core.test_only"]\nen = "Fresh"\n'
+        core.write_text(core.read_text(encoding="utf-8") + fresh, encoding="utf-8")
+        i18n.catalogue.cache_clear()
+        assert catalogue()["core.test_only"] == {"en": "Fresh"}, "a changed file is parsed again"
+        assert len(list((tmp_path / "cache").glob("messages-*.marshal"))) == 2
+
+        core.write_text(core.read_text(encoding="utf-8") + '\n["core.test_only_2"]\nen = "Twice"\n'
+                        '\n["core.test_only_2"]\nen = "Again"\n', encoding="utf-8")
+        i18n.catalogue.cache_clear()
+        with pytest.raises(ValueError):  # tomllib refuses a table defined twice in one file, as before
+            catalogue()
+    finally:
+        i18n.catalogue.cache_clear()
+
+
+def test_an_unwritable_cache_folder_only_means_parsing(tmp_path, monkeypatch) -> None:
+    import bot.i18n as i18n
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(blocker / "cache"))
+    try:
+        i18n.catalogue.cache_clear()
+        assert t("core.error.generic", "en") == i18n.catalogue()["core.error.generic"]["en"]
+    finally:
+        i18n.catalogue.cache_clear()

@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -113,3 +116,83 @@ def test_heavy_jobs_are_limited_per_user_and_slots_come_back() -> None:
 def test_a_refused_list_survives_the_trip_back_from_a_worker() -> None:
     refusal = pickle.loads(pickle.dumps(DecklistRefused("too_many_lines", lines=1200, limit=1000)))
     assert refusal.reason == "too_many_lines" and refusal.values == {"lines": 1200, "limit": 1000}
+
+
+async def test_image_slots_hold_at_most_images_in_flight_and_come_back(pool: WorkPool) -> None:
+    from bot.workers import IMAGES_IN_FLIGHT
+
+    inside, most, release = 0, 0, asyncio.Event()
+
+    async def draw_and_encode() -> None:
+        nonlocal inside, most
+        async with pool.image_slot():
+            inside += 1
+            most = max(most, inside)
+            await release.wait()
+            inside -= 1
+
+    tasks = [asyncio.create_task(draw_and_encode()) for _ in range(IMAGES_IN_FLIGHT + 3)]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert inside == IMAGES_IN_FLIGHT, "the boards past the limit wait for a place before they are drawn"
+    release.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    assert most == IMAGES_IN_FLIGHT and inside == 0
+    async with pool.image_slot():  # every place came back
+        pass
+
+
+def _gone(pid: int, limit: float = 10.0) -> bool:
+    """Whether process ``pid`` ended (or became a zombie nobody reaps) within ``limit`` seconds."""
+    ends = time.monotonic() + limit
+    while time.monotonic() < ends:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+async def test_a_worker_stops_on_sigterm_even_under_the_bots_signal_handler(pool: WorkPool) -> None:
+    """Was: workers inherited the bot's asyncio SIGTERM handler (it only writes to the bot's wake-up pipe),
+    so a worker told to stop never did, and every killed bot left its workers behind for good."""
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, lambda: None)  # what `podkeeper run` installs
+    try:
+        worker, _ = await pool.run(where)  # the first job forks the workers, under that handler
+        os.kill(worker, signal.SIGTERM)
+        assert _gone(worker)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+_ORPHAN_SCRIPT = """
+import asyncio
+from bot.workers import WorkPool
+from tests.core.test_workers import where
+
+async def main():
+    pool = WorkPool(processes=True)
+    pid, _ = await pool.run(where)
+    print(pid, flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    """A SIGKILLed bot can't shut its pool down: its workers must not outlive it."""
+    bot = subprocess.Popen([sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE, text=True,
+                           cwd=Path(__file__).resolve().parents[2])
+    try:
+        assert bot.stdout is not None
+        worker = int(bot.stdout.readline())
+        assert not _gone(worker, limit=0.2)  # it is alive while the bot is
+    finally:
+        bot.kill()
+        bot.wait()
+    assert _gone(worker)

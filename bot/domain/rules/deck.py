@@ -17,7 +17,9 @@ import copy
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from itertools import compress
+from operator import attrgetter
 from typing import NamedTuple, Protocol, cast
 
 from bot.cards.model import Card
@@ -77,15 +79,16 @@ class ResolvedDeck:
 
     @cached_property
     def _by_section(self) -> dict[Section, list[DeckCard]]:
-        grouped: dict[Section, list[DeckCard]] = {section: [] for section in Section}
-        for card in self.cards:
-            grouped[card.entry.section].append(card)
+        grouped: dict[Section, list[DeckCard]] = dict.fromkeys(Section, _NONE)
+        sections = list(map(_SECTION_OF, self.cards))
+        for section in dict.fromkeys(sections):  # the few sections present, each gathered in one pass
+            grouped[section] = list(compress(self.cards, map(section.__eq__, sections)))
         return grouped
 
     def in_section(self, *sections: Section) -> list[DeckCard]:
         """The cards of ``sections``, in list order within each section."""
         if len(sections) == 1:
-            return list(self._by_section[sections[0]])
+            return self._by_section[sections[0]].copy()
         return [card for section in sections for card in self._by_section[section]]
 
     @property
@@ -99,7 +102,18 @@ class ResolvedDeck:
     @cached_property
     def main_count(self) -> int:
         """The 100 of D1 / CR 903.5a: commander(s) and main deck."""
-        return sum(card.count for card in self.in_section(Section.COMMANDER, Section.MAIN))
+        return sum(map(_COUNT_OF, self.in_section(Section.COMMANDER, Section.MAIN)))
+
+
+_SECTION_OF = attrgetter("entry.section")
+_COUNT_OF = attrgetter("entry.count")
+# The same two properties read by C getters instead (no Python frame: a check reads them for every card).
+setattr(DeckCard, "count", property(_COUNT_OF, doc="The entry's copies; tuple.count() is never used."))  # noqa: B010
+setattr(DeckCard, "section", property(_SECTION_OF, doc="The entry's section."))  # noqa: B010
+_NONE: list[DeckCard] = []  # the list of an absent section: only ever copied or read
+# ``DeckCard(entry, card)`` without the Python frame of a NamedTuple's ``__new__`` (see decklist._deck_line).
+_deck_card: Callable[[tuple[DeckLine, Card, tuple[str, ...], tuple[str, ...]]], DeckCard] = partial(
+    tuple.__new__, DeckCard)
 
 
 class SuggestionBudget:
@@ -157,14 +171,14 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
         if moved:
             notes.append("commander_moved_to_main")
     cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
-    exact = getattr(resolver, "get", None)  # CardIndex.get: the exact English name, no Resolution built
+    exact = _exact(resolver)
     cards: list[DeckCard] = []
     lookup = _lookup(resolver)
     unsuggested = 0
-    for entry in entries:
-        card = exact(entry.name) if exact is not None else None
+    found = list(map(exact, map(_NAME_OF, entries))) if exact is not None else [None] * len(entries)
+    for entry, card in zip(entries, found, strict=True):
         if card is not None and not card.faces and card.layout != "meld":
-            cards.append(DeckCard(entry, card))  # the common case
+            cards.append(_deck_card((entry, card, (), ())))  # the common case
             continue
         suggestions: tuple[str, ...] = ()
         ambiguous: tuple[str, ...] = ()
@@ -182,6 +196,18 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
         cards.extend(DeckCard(entry, record, suggestions, ambiguous)
                      for record in rules_records(card, entry.name, lookup))
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes), unsuggested)
+
+
+_NAME_OF = attrgetter("name")
+
+
+def _exact(resolver: CardResolver) -> Callable[[str], Card | None] | None:
+    """The exact English name lookup, no Resolution built: ``exact_lookup()`` (the card index's own mapping
+    method) or ``get``; None for a resolver with neither."""
+    exact_lookup = getattr(resolver, "exact_lookup", None)
+    if exact_lookup is not None:
+        return cast(Callable[[str], Card | None], exact_lookup())
+    return cast(Callable[[str], Card | None] | None, getattr(resolver, "get", None))
 
 
 def _lookup(resolver: CardResolver) -> Callable[[str], Card | None]:

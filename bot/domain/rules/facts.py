@@ -96,6 +96,13 @@ def facts_for(card: Card) -> CardFacts:
     return facts
 
 
+def facts_of(cards: Iterable[Card]) -> list[CardFacts]:
+    """``facts_for`` of each card, the cached ones read without a call per card (a check asks for ~100)."""
+    cached = _cache.get
+    return [facts if (facts := cached(card.name)) is not None and facts.card is card else facts_for(card)
+            for card in cards]
+
+
 def _work_out(card: Card) -> CardFacts:
     identities = {policy: card_identity(card, policy) for policy in _POLICIES}
     return CardFacts(card, identities, {p: i.colours() for p, i in identities.items()},

@@ -8,13 +8,15 @@ unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict"
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from bot.cards.model import Card
 from bot.domain.decklist import NOTE_SECTIONS, Section
 from bot.domain.rules.commanders import ineligibility, pair_eligible, valid_pair
 from bot.domain.rules.deck import DeckCard, ResolvedDeck
-from bot.domain.rules.facts import CardFacts, facts_for
+from bot.domain.rules.facts import CardFacts, facts_for, facts_of
 from bot.domain.rules.identity import ColourOrigin, Source, combined_colours
 from bot.domain.rules.rulesets import Check, Ruleset
 
@@ -91,7 +93,8 @@ def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
     colours = combined_colours(identities, land_types=ruleset.identity.land_types_are_symbols)
     _check_size(deck, ruleset, found)
     _check_singleton(deck, ruleset, found)
-    checked = [(entry, facts_for(_card(entry))) for entry in _checked_cards(deck, ruleset)]
+    entries = _checked_cards(deck, ruleset)
+    checked = list(zip(entries, facts_of(map(_CARD, entries)), strict=True))
     if commanders and len(commanders) == len(deck.commanders):
         _check_identity(checked, ruleset, colours, found)
     _check_bans_and_legality([(c, facts_for(_card(c))) for c in commanders] + checked, ruleset, found)
@@ -171,19 +174,40 @@ def _singleton_sections(ruleset: Ruleset) -> tuple[Section, ...]:
 
 def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
     """D2 / CR 903.5b: one copy per English name, except what ``facts.copy_limit`` allows."""
+    entries = [entry for entry in deck.in_section(*_singleton_sections(ruleset)) if entry.card is not None]
+    names = list(map(_CARD_NAME, entries))
+    if _SCREENS and len(set(names)) == len(names):  # each name on one line (most decks): copies = its count
+        for entry in compress(entries, map(_MORE_THAN_ONE, map(_COUNT, entries))):  # basic lands, mostly
+            limit = facts_for(_card(entry)).copy_limit
+            if entry.count > limit:
+                found.add(Check.SINGLETON, _card(entry).name, "deck.problem.duplicate", copies=entry.count,
+                          limit=limit)
+        return
     copies: dict[str, int] = {}
     cards: dict[str, Card] = {}
-    for entry in deck.in_section(*_singleton_sections(ruleset)):
-        card = entry.card
-        if card is not None:
-            copies[card.name] = copies.get(card.name, 0) + entry.count
-            cards[card.name] = card
+    for entry in entries:
+        card = _card(entry)
+        copies[card.name] = copies.get(card.name, 0) + entry.count
+        cards[card.name] = card
     for name, count in copies.items():
         if count == 1:
             continue
         limit = facts_for(cards[name]).copy_limit
         if count > limit:
             found.add(Check.SINGLETON, name, "deck.problem.duplicate", copies=count, limit=limit)
+
+
+# The quick answers for a legal deck (singleton, identity, bans and legality) before the per-card code; a test
+# switches them off to hold the verdicts with them to the verdicts without (tests/decks/test_fast_paths.py).
+_SCREENS = True
+_CARD = itemgetter(1)  # DeckCard.card
+_CARD_NAME = attrgetter("card.name")
+_COUNT = attrgetter("entry.count")
+_MORE_THAN_ONE = (1).__lt__
+_FACTS = itemgetter(1)  # of an (entry, facts) pair
+_FACTS_CARD = attrgetter("card")
+_COLOURS = attrgetter("colours")
+_VINTAGE = attrgetter("vintage_problem")
 
 
 def _card(entry: DeckCard) -> Card:
@@ -204,6 +228,8 @@ def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
                     found: _Collector) -> None:
     """D4 / CR 903.5c: every colour of a card within the commander's; D4d / 903.5d for land types."""
     policy = ruleset.identity
+    if _SCREENS and set("".join(set(map(itemgetter(policy), map(_COLOURS, map(_FACTS, checked)))))) <= set(colours):
+        return  # every card's colours within the deck's: decided on the few distinct colour sets
     outside_of: dict[str, str] = {}  # a card's colours -> those outside the deck's (few distinct values)
     for entry, facts in checked:
         card_colours = facts.colours[policy]
@@ -222,6 +248,9 @@ def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
 def _check_bans_and_legality(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
                              found: _Collector) -> None:
     """D5 / banned list; D6 Vintage legality (edh-2010, duel-zh) or Commander legality (commander)."""
+    facts_list = list(map(_FACTS, checked))
+    if _SCREENS and not ruleset.may_object(list(map(_FACTS_CARD, facts_list)), list(map(_VINTAGE, facts_list))):
+        return
     for entry, facts in checked:
         card = _card(entry)
         if ruleset.is_banned(card):
