@@ -1,8 +1,8 @@
-"""Bot processes the e2e tests kill with SIGKILL leave their forked work-pool workers behind (``bot.workers``:
-nothing tells them the bot died, and they ignore SIGTERM), alive after the test and its CI run. Each bot
-process starts in a process group of its own (``start_new_session=True``), so when the test is done
-``reap`` kills whatever is left of each group: the kills the test makes still hit the bot alone, so its
-successor still meets the orphaned workers, as after a real crash."""
+"""Bot processes the e2e tests kill with SIGKILL could leave processes behind: their forked work-pool
+workers did, alive after the test and its CI run, until ``bot.workers`` made them die with the bot
+(tests/core/test_workers.py). So each bot process starts in a process group of its own
+(``start_new_session=True``) and, when the test is done, ``reap`` kills whatever is left of each group;
+the kills the test makes still hit the bot alone, as a real crash would."""
 
 from __future__ import annotations
 
