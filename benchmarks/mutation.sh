@@ -4,19 +4,56 @@
 # notice "survives". Prints the score (killed / all) and the survivors.
 #
 #   pip install -e '.[test,mutation]'
-#   benchmarks/mutation.sh                                   # all of bot/domain against all of tests/ (hours)
+#   benchmarks/mutation.sh --map                             # each module of benchmarks/mutation_map.txt
+#                                                            # against its own tests, then a table and the total
+#   benchmarks/mutation.sh --map rules hydra                 # only the map's lines whose glob contains a word
 #   benchmarks/mutation.sh bot/domain/pod.py tests/pods      # one module or package, its tests
 #   benchmarks/mutation.sh "bot/domain/tournament/*" tests/tournament
+#   benchmarks/mutation.sh                                   # all of bot/domain against all of tests/ (hours)
 #
 # Arguments: a glob of files to mutate (relative to the repository), then the test paths to run.
 # It works in a scratch copy of the repository (mutmut writes a mutants/ folder), so the checkout stays clean.
-# MUTATION_JOBS sets mutmut's parallel workers (default 2).
+# MUTATION_JOBS sets mutmut's parallel workers (default 2); MUTATION_MAP another map file. The tests run on
+# SQLite only (PostgreSQL's half of the both-engines tests is skipped: the domain code is the same on both,
+# and each mutant would otherwise pay for schemas); MUTATION_POSTGRES=1 keeps it.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "${1:-}" = "--map" ]; then  # one run per line of the map, then the table and the sums
+    shift
+    map=${MUTATION_MAP:-"$repo/benchmarks/mutation_map.txt"}
+    export MUTATION_SUMMARY
+    MUTATION_SUMMARY=$(mktemp "${TMPDIR:-/tmp}/podkeeper-mutation-summary.XXXXXX")
+    trap 'rm -f "$MUTATION_SUMMARY"' EXIT
+    while IFS='|' read -r glob tests; do
+        glob=${glob//[[:space:]]/}  # tabs and spaces out (globs have none)
+        [ -z "$glob" ] || [ "${glob:0:1}" = "#" ] && continue
+        if [ $# -gt 0 ]; then
+            wanted=""; for word in "$@"; do [[ "$glob" == *"$word"* ]] && wanted=1; done
+            [ -z "$wanted" ] && continue
+        fi
+        read -r -a test_args <<< "$tests"
+        "$0" "$glob" "${test_args[@]}" || echo "$glob	0	0	0	failed" >> "$MUTATION_SUMMARY"
+    done < "$map"
+    python3 - "$MUTATION_SUMMARY" <<'PY'
+import sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
+width = max([len(r[0]) for r in rows] + [6])
+print(f"\n{'module':<{width}}  {'killed':>9}  {'score':>7}  {'time':>7}")
+killed = total = seconds = 0
+for glob, k, t, s, *note in rows:
+    killed, total, seconds = killed + int(k), total + int(t), seconds + int(s)
+    print(f"{glob:<{width}}  {k + '/' + t:>9}  {100 * int(k) / max(int(t), 1):6.1f} %  {s:>5} s  {' '.join(note)}")
+print(f"{'total':<{width}}  {f'{killed}/{total}':>9}  {100 * killed / max(total, 1):6.1f} %  {seconds:>5} s")
+PY
+    exit 0
+fi
+
 target=${1:-"bot/domain/*"}
 shift || true
 tests=("$@")
 [ ${#tests[@]} -eq 0 ] && tests=(tests)
+[ "${MUTATION_POSTGRES:-}" = 1 ] || export PODKEEPER_TEST_POSTGRES_URL="postgresql://nobody@127.0.0.1:1/none"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/podkeeper-mutation.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
@@ -24,6 +61,7 @@ tar -C "$repo" --exclude=.venv --exclude=mutants --exclude=.git --exclude='*.egg
     --exclude=__pycache__ --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.pytest_cache -cf - . \
     | tar -C "$scratch" -xf -
 cd "$scratch"
+cp "$repo/benchmarks/mutation_fresh_caches.py" tests/_mutation_fresh_caches.py
 
 to_toml_list() { local out="" item; for item in "$@"; do out+="\"$item\", "; done; echo "[${out%, }]"; }
 cat >> pyproject.toml <<TOML
@@ -32,13 +70,13 @@ cat >> pyproject.toml <<TOML
 source_paths = ["bot"]
 only_mutate = $(to_toml_list "$target")
 pytest_add_cli_args_test_selection = $(to_toml_list "${tests[@]}")
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "tests._mutation_fresh_caches", "-q", "-x"]
 TOML
 
 started=$SECONDS
 mutmut run --max-children "${MUTATION_JOBS:-2}" > mutmut.log 2>&1 || { tail -40 mutmut.log; exit 1; }
 mutmut results --all true > results.txt 2>&1 || true
-python3 - "$target" "$((SECONDS - started))" <<'PY'
+python3 - "$target" "$((SECONDS - started))" "${MUTATION_SUMMARY:-}" <<'PY'
 import re, sys
 from collections import Counter
 rows = [line.strip().rsplit(": ", 1) for line in open("results.txt", encoding="utf-8") if ": " in line]
@@ -50,6 +88,9 @@ print("  " + ", ".join(f"{k} {v}" for k, v in sorted(status.items())))
 survivors = [name for name, state in rows if state in ("survived", "no tests")]
 for name in survivors:
     print("  survived:", name)
+if sys.argv[3]:  # --map collects one line per run
+    with open(sys.argv[3], "a", encoding="utf-8") as out:
+        out.write(f"{sys.argv[1]}\t{killed}\t{total}\t{sys.argv[2]}\n")
 PY
 if [ -n "${MUTATION_SHOW:-}" ]; then  # MUTATION_SHOW=1: print each survivor's diff
     grep -E ': (survived|no tests)$' results.txt | cut -d: -f1 | while read -r name; do mutmut show "$name"; done

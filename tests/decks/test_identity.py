@@ -128,3 +128,21 @@ def test_half_mana_symbols_count_their_colour() -> None:
     assert symbol_colours("HW") == {"W"} and symbol_colours("HR") == {"R"}
     assert text_colours("{HW}{HB}: Target creature gets +1/+1 until end of turn.") == {"W", "B"}
     assert symbol_colours("HX") == set() and symbol_colours("H") == set() and symbol_colours("C") == set()
+
+
+@pytest.mark.parametrize(("text", "colours"), [
+    ("Evermind is blue.", {"U"}),                                   # the card's own name
+    ("This spell is black and red.", {"B", "R"}),
+    ("This card is white, blue, and green.", {"W", "U", "G"}),
+    ("Target creature is red.\nEvermind is green.", {"G"}),          # another subject, then its own
+    ("Evermind is blue.\nEvermind is red.", {"U", "R"}),
+    ("Evermind is blue (this is white.)", set()),                   # no full sentence of its own
+])
+def test_a_colour_setting_ability_names_this_card(text: str, colours: set[str]) -> None:
+    """CR 604.3 / 903.4: "<this card> is <colours>." sets colours; any other subject does not."""
+    from bot.cards.model import Card
+    from bot.domain.rules.identity import defined_colours
+
+    card = Card.from_scryfall({"name": "Evermind", "type_line": "Instant — Arcane", "mana_cost": "",
+                               "oracle_text": text, "legalities": {"commander": "legal"}})
+    assert defined_colours(card.front) == colours

@@ -358,3 +358,69 @@ def test_nazgul_limit_of_nine() -> None:
                    "Whenever the Ring tempts you, put a +1/+1 counter on each Wraith you control.\n"
                    "A deck can have up to nine cards named Nazgûl.")
     assert copy_limit(nazgul) == 9
+
+
+def test_only_a_background_joins_choose_a_background() -> None:
+    """CR 702.124 ("Choose a Background") allows a Background, not any enchantment (Honden of Seeing Winds is
+    a legendary enchantment, a Shrine)."""
+    honden = _card("Honden of Seeing Winds", "Legendary Enchantment — Shrine", "{4}{U}",
+                   "At the beginning of your upkeep, draw a card for each Shrine you control.")
+    problems = [(p.check, p.values.get("reason")) for p in _pair_verdict(WILSON, honden).problems
+                if p.check is not Check.SIZE]
+    assert problems == [(Check.COMMANDER, "not_creature"), (Check.PARTNER, None)]
+
+
+def test_doctors_companion_needs_a_time_lord_doctor() -> None:
+    """CR 702.124 ("Doctor's companion"): the other commander must be a Time Lord Doctor; The Master is a Time Lord but a Rogue."""
+    master = _card("The Master, Formed Anew", "Legendary Creature — Time Lord Rogue", "{3}{U}{B}",
+                   "Whenever The Master, Formed Anew attacks, exile target creature card from your graveyard.")
+    assert [p.check for p in _pair_verdict(YASMIN, master).problems] == [Check.PARTNER, Check.SIZE]
+
+
+def test_left_out_sections_are_noted_with_their_counts(index) -> None:
+    """A maybeboard is left out with its card count; a sideboard is not part of a Commander deck and only
+    noted (README: "A sideboard is not part of a Commander deck and is only noted"), while duel-zh has one
+    (D7) and says nothing; a commander the option moved out is noted without values."""
+    from bot.domain.decklist import parse_decklist
+    from bot.domain.rules import Note, check_deck, get_ruleset, resolve_decklist
+
+    text = ("Commander\n1 Kaalia of the Vast\nDeck\n1 Sol Ring\nSideboard\n2 Duress\n1 Counterspell\n"
+            "Maybeboard\n3 Mountain\n1 Island\n")
+    deck = resolve_decklist(parse_decklist(text), index)
+    assert check_deck(deck, get_ruleset("commander")).notes == (
+        Note("maybeboard_ignored", {"count": 4}), Note("sideboard_ignored", {"count": 3}))
+    assert check_deck(deck, get_ruleset("duel-zh")).notes == (Note("maybeboard_ignored", {"count": 4}),)
+    moved = resolve_decklist(parse_decklist(text), index, ["Phelddagrif"])
+    assert check_deck(moved, get_ruleset("edh-2010")).notes == (
+        Note("maybeboard_ignored", {"count": 4}), Note("commander_moved_to_main"))
+
+
+def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(cards) -> None:
+    """CR 903.3: Civilized Scholar // Homicidal Brute has no legendary creature face; the reason is its
+    front's (not legendary), not "only its back face could lead"."""
+    from bot.domain.rules.commanders import ineligibility
+
+    scholar = cards["Civilized Scholar // Homicidal Brute"]
+    assert scholar.layout == "transform"
+    assert [ineligibility(scholar, allow_text=allow) for allow in (True, False)] == ["not_legendary"] * 2
+
+
+@pytest.mark.parametrize(("text", "ruleset", "expected"), [
+    # CR 702.124: two commanders need a pairing ability; the problem names both.
+    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "commander",
+     [(Check.PARTNER, "Kaalia of the Vast", "deck.problem.invalid_pair", {"other": "Phelddagrif"}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 3, "needed": 100, "commanders": 2, "main": 1})]),
+    # D3: one commander under the 2010 rules; no pairing is looked at.
+    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "edh-2010",
+     [(Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 2, "limit": 1}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 3, "needed": 100, "commanders": 2, "main": 1})]),
+    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\n1 Thelon of Havenwood\nDeck\n1 Sol Ring", "commander",
+     [(Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 3, "limit": 2}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 4, "needed": 100, "commanders": 3, "main": 1})]),
+    # D5: Braids is banned as a commander under the 2010 rules.
+    ("Commander\n1 Braids, Cabal Minion\nDeck\n1 Sol Ring", "edh-2010",
+     [(Check.BANNED_COMMANDER, "Braids, Cabal Minion", "deck.problem.banned_as_commander", {}),
+      (Check.SIZE, None, "deck.problem.size", {"count": 2, "needed": 100, "commanders": 1, "main": 1})]),
+])
+def test_commander_problems_carry_their_values(check, text: str, ruleset: str, expected: list) -> None:
+    assert [(p.check, p.card, p.key, p.values) for p in check(text, ruleset).problems] == expected

@@ -74,3 +74,14 @@ def test_json_uses_english_names_and_rule_ids(check) -> None:
         "card_count": 100, "problems": [{"rule": "D4", "card": "Goblin Piker",
                                          "message": "Goblin Piker is outside the colour identity blue/black: "
                                                     "red in the mana cost."}]}
+
+
+def test_summary_counts_unknown_copies_apart_and_other_types_last(index) -> None:
+    """Unknown names count their copies (2 + 3), on any line, and stay out of types and curve; a type
+    outside TYPE_ORDER (Backup Plan, a Conspiracy: mana value 0) is "Other", listed last."""
+    text = ("Commander\n1 Kaalia of the Vast\nDeck\n2 Nobody Atall\n1 Backup Plan\n3 Unknownium Golem\n"
+            "1 Sol Ring\n4 Mountain\n")
+    summary = summarise(resolve_decklist(parse_decklist(text), index))
+    assert summary.types == {"Creature": 1, "Artifact": 1, "Land": 4, "Other": 1}
+    assert list(summary.types) == ["Creature", "Artifact", "Land", "Other"]
+    assert (summary.curve, summary.lands, summary.unknown) == ((1, 1, 0, 0, 1, 0, 0, 0), 4, 5)

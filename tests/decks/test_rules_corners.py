@@ -191,3 +191,47 @@ def test_classes_now_in_agreement_merged_partners_and_meld_back_faces(name: str)
     ours = "".join(sorted({c for dc in resolved.cards[1:2] for c in card_identity(dc.card, CR_903_4).colours()},
                           key="WUBRG".index))
     assert ours == CARDS[name].color_identity
+
+
+def test_each_face_of_a_merged_record_is_its_own_card() -> None:
+    """Rowan and Will as the printed cards: each face's own cost, types, text, loyalty and colours; the
+    record's colour identity (its front's, "R") only for Rowan; names in other languages split at " // "."""
+    from dataclasses import replace
+
+    from bot.domain.rules.records import face_card
+
+    merged = CARDS["Rowan Kenrith // Will Kenrith"]
+    rowan, will = face_card(merged, 0), face_card(merged, 1)
+    assert (rowan.name, rowan.layout, rowan.mana_cost, rowan.type_line, rowan.loyalty, rowan.colors) == (
+        "Rowan Kenrith", "normal", "{4}{R}{R}", "Legendary Planeswalker — Rowan", "4", "R")
+    assert (will.name, will.layout, will.mana_cost, will.type_line, will.loyalty, will.colors) == (
+        "Will Kenrith", "normal", "{4}{U}{U}", "Legendary Planeswalker — Will", "4", "U")
+    assert (rowan.oracle_text, will.oracle_text) == (merged.faces[0].oracle_text, merged.faces[1].oracle_text)
+    assert will.oracle_text.startswith("+2: Until your next turn, up to two target")
+    assert (rowan.power, rowan.toughness, rowan.color_indicator) == (None, None, "")
+    assert (rowan.color_identity, will.color_identity) == ("R", "")
+    assert rowan.printed_names == {"ja": "ローアン・ケンリス", "zh-Hans": "萝婉肯理斯"}
+    assert will.printed_names == {"ja": "ウィル・ケンリス", "zh-Hans": "威尔肯理斯"}
+    for face in (rowan, will):
+        assert (face.commander_legality, face.legalities, face.printings) == (
+            "legal", {"commander": "legal"}, merged.printings)
+    # A translation that does not name both faces is no name of either face.
+    odd = replace(merged, printed_names={"ja": "ローアン・ケンリス", "zh-Hans": "萝婉肯理斯 // 威尔肯理斯"})
+    assert face_card(odd, 1).printed_names == {"zh-Hans": "威尔肯理斯"}
+
+
+def test_only_a_legendary_card_that_names_itself_is_a_creature_off_the_battlefield() -> None:
+    """CR 903.3 needs a legendary creature card: Grist's ability makes a *legendary* card a creature in the
+    command zone. The same words on a non-legendary card, or about another card, make no commander; the
+    words are read in any case ("this card") and with its reminder text left out."""
+    from dataclasses import replace
+
+    grist = CARDS["Grist, the Hunger Tide"]
+    assert not creature_off_battlefield(replace(grist, type_line="Planeswalker — Grist"))
+    other = grist.oracle_text.replace("As long as Grist, the Hunger Tide isn't", "As long as Gideon isn't")
+    assert other != grist.oracle_text and not creature_off_battlefield(replace(grist, oracle_text=other))
+    lower = grist.oracle_text.replace("As long as Grist, the Hunger Tide isn't", "as long as this card isn't")
+    assert lower != grist.oracle_text and creature_off_battlefield(replace(grist, oracle_text=lower))
+    first, rest = grist.oracle_text.split("\n", 1)
+    reminder = f"({first})\n{rest}"  # the same words as reminder text are no ability
+    assert not creature_off_battlefield(replace(grist, oracle_text=reminder))

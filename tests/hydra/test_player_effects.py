@@ -237,3 +237,103 @@ def test_an_end_step_trigger_can_be_countered() -> None:
     game.apply("choose counter")
     game.play_until_players()
     assert lives(game) == [18] and "hydra.log.trigger_countered" in keys(game)
+
+
+# ------------------------------------------------------------------ extra turns, concessions, undo
+def test_extra_turns_add_up_and_may_be_earned_in_a_response_window() -> None:
+    """Each "extraturn" is one more players' turn (an instant: also while the Hydra's spell can be
+    countered), each logged; the players take both before the Hydra's next turn."""
+    game = new_game(battlefield=[HH], top=[LUNGE, LUNGE])
+    game.apply("extraturn")
+    game.apply("end")
+    assert (game.turn, game.active, game.players_extra_turns) == (2, "players", 0)
+    game.apply("end")
+    assert (game.turn, game.active, game.pending.topic) == (3, "hydra", "counter")
+    game.apply("extraturn")
+    game.apply("extraturn")
+    assert game.players_extra_turns == 2
+    assert keys(game)[-2:] == ["hydra.log.players_extra_turn_earned"] * 2
+    game.play_until_players()
+    turns = []
+    for _ in range(3):
+        turns.append((game.turn, game.active, game.players_extra_turns))
+        game.apply("end")
+    assert turns == [(4, "players", 2), (5, "players", 1), (6, "players", 0)]
+    assert (game.turn, game.active) == (7, "hydra")
+
+
+def test_extra_turn_is_refused_in_the_middle_of_a_choice() -> None:
+    game = new_game(battlefield=[HH], players=2, top=[C.DISTRACT_THE_HYDRA])
+    game.apply("end")
+    game.apply("choose pass")
+    assert game.pending.topic == "distract_sacrifice"
+    with pytest.raises(HydraError, match="^hydra.error.answer_first$"):
+        game.apply("extraturn")
+    assert game.players_extra_turns == 0
+
+
+def test_concede_names_one_player_or_all_and_all_gone_is_a_loss() -> None:
+    game = new_game(battlefield=[HH], players=3)
+    game.apply("concede 2")
+    assert [p.lost for p in game.players] == [False, True, False]
+    assert [(e.key, e.values) for e in game.events[-1:]] == [("hydra.log.conceded", {"player": "P2"})]
+    assert game.outcome == "ongoing"
+    game.apply("concede")
+    assert [e.values for e in game.events if e.key == "hydra.log.conceded"] == [
+        {"player": "P2"}, {"player": "P1"}, {"player": "P3"}]
+    assert all(p.lost for p in game.players) and game.outcome == "lost" and game.over
+
+
+def test_what_can_be_undone() -> None:
+    """Only the players' own moves of this turn: not an end of turn, an answer or a concession."""
+    from bot.domain.hydra.engine import undoable
+
+    assert [undoable(log) for log in ([], ["end"], ["choose pass"], ["concede 1"], ["extraturn"],
+                                      ["end", "tap 1"])] == [False, False, False, False, True, True]
+    game = new_game(battlefield=[HH])
+    assert game.undo_refusal() == "hydra.error.nothing_to_undo"
+    with pytest.raises(HydraError, match="^hydra.error.nothing_to_choose$"):
+        game.choose_default()
+
+
+def test_the_log_of_the_players_effects_names_what_changed() -> None:
+    """The game log is what the Hydra channel shows: each player effect logs its key and the values the
+    message needs (who, which head, how much, which cards). One rigged game, its whole log after setup."""
+    game = new_game(battlefield=[HH, BRUTE, HH, HH], players=2, top=[LUNGE, C.DISTRACT_THE_HYDRA],
+                    graveyard=[C.NECK_TANGLE])
+    start = len(game.events)
+    for action in ("life 2 -3", "loselife 1 2", "counters 1 1", "prevent 1 2", "mill 1",
+                   "exilecards graveyard Neck Tangle", "exilecards library 1", "copy 1", "bounce 4", "sweep 2 1 3"):
+        game.apply(action)
+    assert [(e.key, e.values) for e in game.events[start:]] == [
+        ("hydra.log.life", {"player": "P2", "delta": "-3", "life": 17}),
+        ("hydra.log.redirected", {"head": "Hydra Head", "amount": 2}),  # H8: the Hydra's life loss hits a head
+        ("hydra.log.counters", {"head": "Hydra Head", "delta": "+1", "toughness": 4}),
+        ("hydra.log.shield", {"amount": 1, "players": "P2", "source": "*"}),
+        ("hydra.log.milled", {"count": 1, "cards": "Unified Lunge"}),
+        ("hydra.log.exiled_from_graveyard", {"count": 1, "cards": "Neck Tangle"}),
+        ("hydra.log.exiled_from_library", {"count": 1, "cards": "Distract the Hydra"}),
+        ("hydra.log.copied", {"head": "Hydra Head"}),
+        ("hydra.log.leaves_bounce", {"head": "Hydra Head"}),
+        ("hydra.log.reward", {"head": "Hydra Head", "life": 2}),
+        ("hydra.log.grow", {"cards": "Torn Between Heads, Torn Between Heads"}),
+        ("hydra.log.swept", {"amount": 2, "heads": "Hydra Head, Hydra Head"}),
+        ("hydra.log.leaves_dies", {"head": "Hydra Head"}),  # head 1: 2 redirected + 2 swept = its toughness 4
+        ("hydra.log.reward", {"head": "Hydra Head", "life": 2}),
+        ("hydra.log.grow", {"cards": "Disorienting Glower, Hydra's Impenetrable Hide"}),
+    ]
+    assert lives(game) == [20 + 2 + 2, 20 - 3 + 2 + 2]
+    assert [(h.name, h.damage, h.toughness) for h in game.battlefield] == [
+        (BRUTE, 0, 6), (HH, 2, 3), (HH, 0, 3)]
+    assert game.battlefield_numbers() == [2, 3, 5]
+
+
+def test_refusals_name_the_player() -> None:
+    game = new_game(battlefield=[HH], players=2)
+    with pytest.raises(HydraError, match="^hydra.error.no_such_player") as error:
+        game.apply("life 3 -1")
+    assert error.value.values == {"player": 3, "count": 2}
+    game.apply("concede 2")
+    with pytest.raises(HydraError, match="^hydra.error.player_out") as error:
+        game.apply("life 2 -1")
+    assert error.value.values == {"player": "P2"}

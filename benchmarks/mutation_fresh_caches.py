@@ -1,0 +1,34 @@
+"""pytest plugin for benchmarks/mutation.sh: every test starts with the domain's caches empty.
+
+mutmut learns which tests reach which function from one clean run, then runs only those tests against each
+mutant. The domain keeps results across calls (colour identities, card facts and derived records per card, section words),
+so in that run only the first test to look at a card reached the identity code, and a mutant there was then
+checked by whichever test came first — often one that asserts nothing about identity. Emptying the caches
+before each test makes "which tests reach it" true; product code is unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+_MODULE_CACHES = ("_cache", "_derived")  # rules.identity, rules.facts; rules.records
+
+
+def _empty_domain_caches() -> None:
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("bot.domain") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+        for cache_name in _MODULE_CACHES:
+            cache = vars(module).get(cache_name)
+            if isinstance(cache, dict):
+                cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_domain_caches() -> None:
+    _empty_domain_caches()
