@@ -290,13 +290,20 @@ _FAST_ENTRY = re.compile(
 # bench_decks.py; tests/decks/test_fast_paths.py checks that both paths read every list the same). A line with
 # a character neither kind has is no such entry, and trying it first cost more than the regex saves: a "*F*"
 # or "#tag" here and there is turned away by a look-ahead (``_GUARDED_LINES``, for a text with any) before
-# the name is tried and given back one character at a time; a text with any ``_NOT_IN_LINES`` character
-# (Forge's "|", MTGGoldfish's "<borderless>": on most of its lines) is read by the general path alone.
-_LINE_ENTRY = (rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
-               r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?:[ \t]+\[([^\]\n]*)\])?(?<!\s)")
+# the name is tried and given back one character at a time. MTGGoldfish's "<borderless>" and Forge's "|SET|1"
+# tail are read too (``_TAILED_LINES``), as ``_FAST_ENTRY`` reads them (~11,600 instructions a line that way).
+_ENTRY_START = rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
+_ENTRY_PRINTING = r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?"
+_ENTRY_CATEGORY = r"(?:[ \t]+\[([^\]\n]*)\])?"
+_LINE_ENTRY = rf"{_ENTRY_START}{_ENTRY_PRINTING}{_ENTRY_CATEGORY}(?<!\s)"
+# The same with MTGGoldfish's "<oversized>" and Forge's "|SET|1" tail, for a text with a "<" or "|" only: the two
+# more tries at each line's end cost every other text ~10% more steps.
+_TAILED_ENTRY = (rf"{_ENTRY_START}{_ENTRY_PRINTING}(?:[ \t]+<[\w\- '.]{{1,40}}>)?{_ENTRY_CATEGORY}"
+                 r"(?:(?<![ \t])[ \t]*\|[^\n]*)?(?<!\s)")
 _LINES = re.compile(rf"^(?:{_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)
 _GUARDED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)  # "*" or "#"
-_NOT_IN_LINES = ("|", "<")
+_TAILED_LINES = re.compile(rf"^(?:{_TAILED_ENTRY}|([^\n]*))$", re.MULTILINE)
+_GUARDED_TAILED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_TAILED_ENTRY}|([^\n]*))$", re.MULTILINE)
 # A line without "(", "*", "<", "[" or "|" has no printing detail, prefix, mark, category or Forge suffix: what
 # ``_FAST_ENTRY`` reads of it, this reads in half the steps (most lines of a plain list; see bench_decks.py).
 _PLAIN_ENTRY = re.compile(rf"(?P<count>[1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])(?P<name>{_PLAIN_NAME})")
@@ -349,8 +356,11 @@ def parse_text(text: str) -> Decklist:
     sections_named = False
     block_starts = [0]  # index in reader.entries where each blank-line-separated block starts
     entries = reader.entries
-    if any(char in text for char in _NOT_IN_LINES):  # every line to the general path, as written
-        lines: Iterable[tuple[str, str, str, str]] = zip(repeat(""), repeat(""), repeat(""), text.split("\n"))
+    lines: Iterable[tuple[str, str, str, str]]
+    if "\nLAYOUT " in text:  # XMage's "1 [SET:n] Name" lines, which no findall reads: all to the general path
+        lines = zip(repeat(""), repeat(""), repeat(""), text.split("\n"))
+    elif "|" in text or "<" in text:
+        lines = (_GUARDED_TAILED_LINES if "*" in text or "#" in text else _TAILED_LINES).findall(text)
     else:
         lines = (_GUARDED_LINES if "*" in text or "#" in text else _LINES).findall(text)
     for number, (count, name, category, raw) in enumerate(lines, start=1):
@@ -606,16 +616,26 @@ def parse_csv(text: str) -> Decklist:
     reader = _Reader(format="csv")
     rows = csv.reader(io.StringIO(text))
     columns: dict[str, int] | None = None
+    plain: tuple[int, int, int, int] | None = None  # count, name, section (or -1) columns and the row width needed
+    entries = reader.entries
     try:
         for row in rows:
-            number = rows.line_num
-            cells = [cell.strip() for cell in row]
+            if plain is not None and len(row) > plain[3]:  # most rows: a count and a plain name (see bench_decks.py)
+                count, name = row[plain[0]].strip(), row[plain[1]].strip()
+                section = _category_section(row[plain[2]].strip()) or Section.MAIN if plain[2] >= 0 else Section.MAIN
+                if count.isdecimal() and 0 < (number := _count_value(count)) <= MAX_COUNT \
+                        and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
+                    entry = _deck_line((number, name, section, rows.line_num))
+                    entries.append(entry) if section is Section.MAIN else reader.add(entry)
+                    continue
+            cells = [cell.strip() for cell in row]  # anything else as ``_read_csv_row`` explains it
             if not any(cells):
                 continue
             if columns is None and _looks_like_csv_header(",".join(cells)):
                 columns = _csv_columns(cells)
+                plain = _plain_csv_columns(columns)
                 continue
-            _read_csv_row(reader, cells, columns, number)
+            _read_csv_row(reader, cells, columns, rows.line_num)
     except csv.Error:
         raise DecklistRefused("bad_csv", line=rows.line_num) from None
     return reader.result()
@@ -630,6 +650,14 @@ def _csv_columns(cells: list[str]) -> dict[str, int]:
                 found[role] = position
                 break
     return found
+
+
+def _plain_csv_columns(columns: dict[str, int]) -> tuple[int, int, int, int] | None:
+    """The count, name and section (-1: none) columns and the width a row needs to have them all, or None."""
+    if "count" not in columns or "name" not in columns:
+        return None
+    section = columns.get("section", -1)
+    return columns["count"], columns["name"], section, max(columns["count"], columns["name"], section)
 
 
 def _read_csv_row(reader: _Reader, cells: list[str], columns: dict[str, int] | None, number: int) -> None:
@@ -666,6 +694,9 @@ def parse_xml(text: str) -> Decklist:
     """
     if "<!ENTITY" in text or "<!DOCTYPE" in text:
         raise DecklistRefused("bad_xml", line=1)  # no entity expansion tricks in a deck file
+    fast = _read_plain_xml(text)
+    if fast is not None:
+        return fast
     reader = _Reader(format="")
     zone = [Section.MAIN]
     parser = expat.ParserCreate()
@@ -705,3 +736,96 @@ def _xml_card(reader: _Reader, quantity: str | None, name: str | None, section: 
         reader.issue(number, shown, "bad_count")
         return
     _add_entry(reader, count, name, section, number, shown)
+
+
+# The documents MTGO and Cockatrice write, read without expat (which called back into Python for every element:
+# ~1.3 M instructions of a .dek's 2.8 M; see bench_decks.py). Only a document that is all of the strict shape
+# below, with every card a plain count and name, is read here; anything else (other attribute orders, quotes,
+# whitespace or entities, comments, a malformed document) goes to expat, which reads it or names its error.
+# tests/decks/test_fast_paths.py checks that both read every document the same.
+_XML_S = "[ \t\n]"  # XML's whitespace (line ends are already "\n"); not ``\s``, which has more
+_XML_DECL = r'(?:<\?xml version="1\.0"(?: encoding="(?i:utf-8)")? ?\?>)?'
+# An attribute value: no control character (expat turns a tab or line end into a space), XML's own entities.
+# Written as runs of plain characters between entities: a character at a time costs twice the steps.
+_XML_VALUE_RUN = r'[^"<&\x00-\x1f\ufffe\uffff]*'
+_XML_VALUE = rf'{_XML_VALUE_RUN}(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9a-fA-F]{{1,6}});{_XML_VALUE_RUN})*'
+# An element of text only (MTGO's <NetDeckID>, Cockatrice's <deckname>), never one the parser reads cards from.
+_XML_SIMPLE = (r"<(?!(?:Cards|card|zone)[ \t\n/>])(?P<tag>[A-Za-z][A-Za-z0-9_]*)"
+               r"(?:>[^<&\]\x00-\x08\x0b-\x1f\ufffe\uffff]*</(?P=tag)>|/>)")
+# A name ``_xml_card`` reads as it stands (``_FAST_NAME``, nothing to strip, not too long) or one with entities.
+_XML_CARD_NAME = (rf'(?:({_NAME_START}[^"&()\[\]*^<>{{}}|#\\\x00-\x1f\ufffe\uffff]{{0,{MAX_NAME_LENGTH - 1}}}'
+                  rf'(?<!\s))|({_XML_VALUE}))')
+_XML_COUNT = "([1-9][0-9]{0,2})"  # 1 to MAX_COUNT, as written; "0", "01" or "1000" go to expat
+_DEK_CARD = (rf'<Cards(?: CatID="[0-9]*")? Quantity="{_XML_COUNT}" Sideboard="(true|false)" Name="{_XML_CARD_NAME}"'
+             r'(?: Annotation="[0-9]*")? ?/>')
+_COD_CARD = rf'<card number="{_XML_COUNT}" name="{_XML_CARD_NAME}" ?/>'
+_COD_ZONE = r'<zone name="(main|side|tokens)">'
+# The whole document, each card element taken loosely (no "<" or ">" in it): that each is a card of the strict
+# shape, alone on its line, is for the line pass to tell (``_read_plain_xml`` counts them).
+_DEK_DOCUMENT = re.compile(
+    rf'{_XML_DECL}{_XML_S}*<Deck(?: xmlns:xsd="{_XML_VALUE}")?(?: xmlns:xsi="{_XML_VALUE}")?{_XML_S}*>'
+    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|<Cards [^<>]*/>))*{_XML_S}*</Deck>{_XML_S}*')
+_COD_DOCUMENT = re.compile(
+    rf'{_XML_DECL}{_XML_S}*<cockatrice_deck(?: version="{_XML_VALUE}")?{_XML_S}*>'
+    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_COD_ZONE}(?:{_XML_S}*<card [^<>]*/>)*{_XML_S}*</zone>))*'
+    rf'{_XML_S}*</cockatrice_deck>{_XML_S}*')
+# The same documents line by line: a card alone on its line as (count, sideboard, plain name, escaped name) or
+# (zone, count, plain name, escaped name), else empty groups.
+_DEK_LINES = re.compile(rf"^(?:[ \t]*{_DEK_CARD}[ \t]*|[^\n]*)$", re.MULTILINE)
+_COD_LINES = re.compile(rf"^(?:[ \t]*(?:{_COD_ZONE}|{_COD_CARD})[ \t]*|[^\n]*)$", re.MULTILINE)
+_XML_REFERENCE = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|([a-z]+));")
+_XML_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+class _NotPlain(Exception):
+    """A document the strict reading leaves to expat."""
+
+
+def _xml_character(reference: re.Match[str]) -> str:
+    decimal, hexadecimal, entity = reference.groups()
+    if entity:
+        return _XML_ENTITIES[entity]
+    code = int(decimal) if decimal else int(hexadecimal, 16)
+    if not (0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF):
+        raise _NotPlain  # a control character, or none that XML allows: expat's to judge
+    return chr(code)
+
+
+def _plain_xml_name(escaped: str) -> str:
+    """A name with entities as ``_xml_card`` reads it when it has nothing to explain; else ``_NotPlain``."""
+    name = _XML_REFERENCE.sub(_xml_character, escaped).strip()
+    if len(name) > MAX_NAME_LENGTH or not _FAST_NAME.fullmatch(name):
+        raise _NotPlain
+    return name
+
+
+def _read_plain_xml(text: str) -> Decklist | None:
+    """A .dek or .cod of the strict shape read by two regex passes, or None for expat to read."""
+    cards: list[tuple[int, str, Section, str, str]] = []  # line, count, section, plain name, escaped name
+    if _DEK_DOCUMENT.fullmatch(text):
+        cards = [(number, count, Section.SIDEBOARD if sideboard == "true" else Section.MAIN, plain, escaped)
+                 for number, (count, sideboard, plain, escaped) in enumerate(_DEK_LINES.findall(text), start=1)
+                 if count]
+        if len(cards) != text.count("<Cards "):
+            return None  # two on a line, or not of the strict shape
+        reader = _Reader(format="dek")
+    elif _COD_DOCUMENT.fullmatch(text):
+        zone, zones = Section.MAIN, 0
+        for number, (zone_name, count, plain, escaped) in enumerate(_COD_LINES.findall(text), start=1):
+            if zone_name:
+                zone, zones = _COD_ZONES[zone_name], zones + 1
+            elif count:
+                cards.append((number, count, zone, plain, escaped))
+        if len(cards) != text.count("<card ") or zones != text.count("<zone "):
+            return None  # two on a line, or not of the strict shape
+        reader = _Reader(format="cod")
+    else:
+        return None
+    try:
+        for number, count, section, plain, escaped in cards:
+            entry = _deck_line((int(count), plain or _plain_xml_name(escaped), section, number))
+            reader.entries.append(entry) if section is Section.MAIN else reader.add(entry)
+    except _NotPlain:
+        return None
+    _commanders_from_sideboard(reader)
+    return reader.result()
