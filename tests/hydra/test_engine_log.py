@@ -13,18 +13,19 @@ from bot.domain.hydra.engine import GameSetup
 
 from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, keys, lives, names, new_game, rig
 
-TURN_START = [("hydra.log.players_end", {"turn": 1}), ("hydra.log.hydra_turn", {"turn": 2}),
+Log = list[tuple[str, dict[str, object]]]
+TURN_START: Log = [("hydra.log.players_end", {"turn": 1}), ("hydra.log.hydra_turn", {"turn": 2}),
               ("hydra.log.untap", {})]
-NEXT_TURN = [("hydra.log.players_turn", {"turn": 3}), ("hydra.log.draw_reminder", {})]
+NEXT_TURN: Log = [("hydra.log.players_turn", {"turn": 3}), ("hydra.log.draw_reminder", {})]
 
 
-def log_of_turn(game: HydraGame, *answers: str) -> list[tuple[str, dict[str, object]]]:
+def log_of_turn(game: HydraGame, *answers: str) -> Log:
     start = len(game.events)
     hydra_turn(game, *answers)
     return [(e.key, e.values) for e in game.events[start:]]
 
 
-def revealed(card: str) -> list[tuple[str, dict[str, object]]]:
+def revealed(card: str) -> Log:
     return [*TURN_START, ("hydra.log.reveal", {"card": card})]
 
 
