@@ -431,6 +431,25 @@ def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(car
     assert [ineligibility(scholar, allow_text=allow) for allow in (True, False)] == ["not_legendary"] * 2
 
 
+@pytest.mark.parametrize(("layout", "reason"), [
+    ("transform", "back_face"), ("modal_dfc", "back_face"), ("meld", "back_face"), ("flip", "flip_card"),
+    ("adventure", "not_legendary_creature"), ("split", "not_legendary_creature")])
+def test_a_legendary_creature_only_on_the_back_face_cannot_lead(layout: str, reason: str) -> None:
+    """CR 903.3: a commander is a legendary creature card; a double-faced or meld card whose only legendary
+    creature face is its back is named as such, whatever its layout. Faces of one card side by side
+    (adventure, split) are judged by the card as printed."""
+    from bot.cards.model import Card
+    from bot.domain.rules.commanders import ineligibility
+
+    front = {"name": "Test Shrine", "type_line": "Land", "mana_cost": "", "oracle_text": "{T}: Add {C}."}
+    back = {"name": "Test Warden", "type_line": "Legendary Creature — Spirit", "mana_cost": "",
+            "oracle_text": "Vigilance"}
+    card = Card.from_scryfall({"name": "Test Shrine // Test Warden", "layout": layout,
+                               "type_line": "Land // Legendary Creature — Spirit", "card_faces": [front, back],
+                               "color_identity": [], "legalities": {"commander": "legal"}})
+    assert [ineligibility(card, allow_text=allow) for allow in (True, False)] == [reason] * 2
+
+
 @pytest.mark.parametrize(("text", "ruleset", "expected"), [
     # CR 702.124: two commanders need a pairing ability; the problem names both.
     ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "commander",
