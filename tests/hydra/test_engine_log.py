@@ -326,3 +326,164 @@ def test_a_legacy_table_s_default_picks_are_positions() -> None:
     game.apply("exile 2")  # grows two non-heads: two heads left, the tapped one first
     assert [h.tapped for h in game.battlefield] == [True, False]
     assert game.default_heads(1) == "2" and game.default_heads(2) == "1 2"
+
+
+# ------------------------------------------------------------------ the players' actions: their log and timing
+def test_the_players_actions_log_each_head_and_amount_and_damage_adds_up() -> None:
+    game = new_game(battlefield=[HH, HH, BRUTE, HH], players=2, top=[LUNGE, LUNGE, LUNGE])
+    game.battlefield[1].indestructible_through = 1  # as if Hide resolved on the Hydra's last turn
+    start = len(game.events)
+    for action in ("attack 1 1 2 0", "attack 1 1", "damage 3 2", "damage 3 1", "weaken 4 3", "freeze 4",
+                   "tap 4", "tap 4", "damage 2 9", "destroy 2", "life 1 2", "life 1 2"):
+        game.apply(action)
+    assert [(e.key, e.values) for e in game.events[start:]] == [
+        ("hydra.log.combat_damage", {"head": HH, "amount": 1}),  # nothing logged for the 0 assigned to head 2
+        ("hydra.log.combat_damage", {"head": HH, "amount": 1}),
+        ("hydra.log.damage", {"head": BRUTE, "amount": 2}),
+        ("hydra.log.damage", {"head": BRUTE, "amount": 1}),
+        ("hydra.log.weakened", {"head": BRUTE, "amount": 4, "toughness": 2}),
+        ("hydra.log.leaves_dies", {"head": BRUTE}),  # 3 damage against toughness 6 - 4
+        ("hydra.log.reward", {"head": BRUTE, "life": 2}), ("hydra.log.reward_draw", {}),
+        ("hydra.log.grow", {"cards": f"{LUNGE}, {LUNGE}"}),
+        ("hydra.log.frozen", {"head": HH}), ("hydra.log.tapped", {"head": HH}),  # the second tap: already tapped
+        ("hydra.log.damage", {"head": HH, "amount": 9}),
+        ("hydra.log.indestructible", {"head": HH}),  # lethal damage, but indestructible
+        ("hydra.log.indestructible", {"head": HH}),  # and destroy does nothing to it either
+        ("hydra.log.life", {"player": "P1", "delta": "+2", "life": 24}),
+        ("hydra.log.life", {"player": "P1", "delta": "+2", "life": 26})]
+    assert [h.damage for h in game.battlefield] == [2, 9, 0]
+    assert (game.players[0].adjusted, game.players[0].reward_gain) == (4, 2)
+
+
+@pytest.mark.parametrize(("action", "key"), [("bounce 1", "hydra.log.leaves_bounce"),
+                                             ("sacrifice 1", "hydra.log.leaves_sacrificed"),
+                                             ("exile 1", "hydra.log.leaves_exile"),
+                                             ("destroy 1", "hydra.log.leaves_destroyed"),
+                                             ("loselife 1 3", "hydra.log.leaves_dies")])
+def test_instant_speed_removal_works_in_a_response_window_and_names_how_the_head_left(action: str,
+                                                                                        key: str) -> None:
+    game = new_game(battlefield=[HH, HH], top=[LUNGE, LUNGE, LUNGE])
+    game.apply("end")
+    assert game.pending is not None and game.pending.topic == "counter"
+    start = len(game.events)
+    game.apply(action)
+    assert (key, {"head": HH}) in [(e.key, e.values) for e in game.events[start:start + 2]]
+    assert len(game.battlefield) == 1 and game.pending is not None and game.pending.topic == "counter"
+
+
+def test_removing_several_heads_at_once_triggers_for_each() -> None:
+    game = new_game(battlefield=[HH, BRUTE], top=[LUNGE, LUNGE, LUNGE, LUNGE])
+    game.apply("destroy all")
+    assert [(e.key, e.values) for e in game.events if e.key == "hydra.log.reward"] == [
+        ("hydra.log.reward", {"head": HH, "life": 2}), ("hydra.log.reward", {"head": BRUTE, "life": 2})]
+    assert keys(game).count("hydra.log.grow") == 2 and lives(game) == [24]
+
+
+def test_two_shields_add_up_to_the_damage_and_what_is_left_stays_for_the_turn() -> None:
+    game = new_game(battlefield=[HH], top=[C.NOXIOUS_HYDRA_BREATH, LUNGE])
+    game.apply("end")
+    game.apply("prevent 2 1")  # in the counter window: shields last this turn
+    game.apply("prevent 4 1")
+    game.apply("choose pass")
+    game.apply("choose damage")  # Breath deals 5: 2 + 3 of the second shield prevented
+    assert lives(game) == [20] and [s.amount for s in game.shields] == [1]
+    assert ("hydra.log.prevented_for", {"player": "P1", "amount": 5}) in [(e.key, e.values) for e in game.events]
+
+
+def test_growing_heads_from_an_empty_library_and_a_stump_that_finds_nothing() -> None:
+    game = new_game(battlefield=[HH, HH], top=[C.GROWN_FROM_THE_STUMP, LUNGE])
+    heads_left = [i for i in game.library if C.CARDS[game.name_of(i)].is_head]
+    game.library[:] = [i for i in game.library if i not in heads_left]
+    game.exile.extend(heads_left)  # the players' cards exiled every other head (accounting holds)
+    milled = len(game.library) - 1
+    log = log_of_turn(game)
+    assert log[3:6] == [("hydra.log.reveal", {"card": C.GROWN_FROM_THE_STUMP}),
+                        ("hydra.log.stump_nothing", {"milled": milled}), ("hydra.log.heads_attack", {"amount": 2})]
+    assert game.library == []
+    start = len(game.events)
+    game.apply("destroy 1")
+    assert [(e.key, e.values) for e in game.events[start:]] == [
+        ("hydra.log.leaves_destroyed", {"head": HH}), ("hydra.log.reward", {"head": HH, "life": 2}),
+        ("hydra.log.grow_empty", {})]
+
+
+def test_grown_from_the_stump_returns_exactly_two_heads_from_the_graveyard() -> None:
+    game = new_game(battlefield=[HH], top=[C.GROWN_FROM_THE_STUMP], graveyard=[HH, HH, HH])
+    hydra_turn(game)
+    assert names(game) == [HH, HH, HH] and [game.name_of(i) for i in game.graveyard] == [
+        HH, C.GROWN_FROM_THE_STUMP]
+
+
+def test_the_game_lost_is_logged_after_the_last_challenger() -> None:
+    game = new_game(battlefield=[HH, HH], players=2, top=[LUNGE])
+    game.apply("life 1 -18")
+    game.apply("life 2 -18")
+    hydra_turn(game)
+    assert [(e.key, e.values) for e in game.events[-3:]] == [
+        ("hydra.log.player_loses", {"player": "P1"}), ("hydra.log.player_loses", {"player": "P2"}),
+        ("hydra.log.lost", {})]
+    assert game.outcome == "lost"
+
+
+def test_an_end_step_trigger_window_names_the_head_and_a_countered_trigger_is_logged() -> None:
+    game = rig(HydraGame.new(1, [PlayerSetup("P1")], seed=1, all_windows=True), battlefield=[C.SNAPPING_FANG_HEAD],
+               top=[LUNGE])
+    game.apply("end")
+    while game.pending is not None and game.pending.topic != "trigger":
+        game.apply("choose pass")
+    assert game.pending is not None
+    assert (game.pending.default, game.pending.options, game.pending.card, game.pending.detail) == (
+        "pass", ("pass", "counter"), C.SNAPPING_FANG_HEAD, "end_step")
+    start = len(game.events)
+    game.apply("choose counter")
+    assert [(e.key, e.values) for e in game.events[start - 1:start + 1]] == [
+        ("hydra.log.trigger", {"head": C.SNAPPING_FANG_HEAD}),
+        ("hydra.log.trigger_countered", {"head": C.SNAPPING_FANG_HEAD, "kind": "end_step"})]
+    assert lives(game) == [20 - 1 - 2]  # Lunge and the damage step; no trigger damage
+
+
+def test_swallow_asks_each_challenger_for_a_creature_and_returns_it_named() -> None:
+    game = new_game(battlefield=[HH, HH], players=2, top=[C.SWALLOW_THE_HERO_WHOLE, LUNGE, LUNGE])
+    game.apply("end")
+    game.apply("choose pass")
+    assert game.pending is not None
+    assert (game.pending.topic, game.pending.kind, game.pending.default, game.pending.player, game.pending.card) == (
+        "swallow_exile", "text", "a creature", 0, C.SWALLOW_THE_HERO_WHOLE)
+    game.apply("choose Grizzly Bears")
+    game.play_until_players()
+    assert game.snapshot()["swallowed"] == [{"player": "P1", "creature": "Grizzly Bears"},
+                                            {"player": "P2", "creature": "a creature"}]
+    game.apply("destroy 1")
+    assert [(e.key, e.values) for e in game.events if e.key == "hydra.log.swallow_return"] == [
+        ("hydra.log.swallow_return", {"player": "P1", "creature": "Grizzly Bears"}),
+        ("hydra.log.swallow_return", {"player": "P2", "creature": "a creature"})]
+
+
+def test_a_player_who_concedes_while_asked_takes_the_default() -> None:
+    game = new_game(battlefield=[HH, HH], players=2, top=[C.DISTRACT_THE_HYDRA, LUNGE])
+    game.apply("end")
+    game.apply("choose pass")
+    game.apply("choose sacrifice")
+    game.apply("choose decline")
+    assert game.pending is not None and (game.pending.topic, game.pending.player) == ("distract_tap", 0)
+    game.apply("concede 1")
+    assert ("hydra.log.player_taps", {"player": "P1", "head": HH}) in [(e.key, e.values) for e in game.events]
+    assert [h.tapped for h in game.battlefield] == [True, False]
+
+
+def test_default_picks_strike_the_first_non_elite_and_there_may_be_none() -> None:
+    game = new_game(battlefield=[BRUTE, HH, HH])
+    game.apply("tap 2")
+    assert game.default_heads(1, "nonelite") == "2" and game.default_heads(1) == "1"
+    assert game.default_heads(2) == "1 3"
+    bare = rig(HydraGame.new(1, seed=1), battlefield=[])
+    assert bare.default_heads(2) == "none"
+
+
+def test_the_snapshot_of_a_new_game_and_of_an_open_window() -> None:
+    game = new_game(battlefield=[HH], top=[LUNGE])
+    heads = game.snapshot()["heads"]
+    assert isinstance(heads, list) and [h["skips_untap"] for h in heads] == [False]
+    game.apply("end")
+    assert game.snapshot()["pending"] == {"topic": "counter", "kind": "option", "default": "pass",
+                                          "options": ["pass", "counter"], "card": LUNGE, "player": None}
