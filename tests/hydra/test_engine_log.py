@@ -179,9 +179,11 @@ def test_distract_the_hydra_logs_who_sacrificed_which_head_they_tapped_and_who_l
     taps = []
     for answer in ("2", "2"):  # the second player to sacrifice taps the already tapped head: nothing more
         assert game.pending is not None
-        taps.append((game.pending.topic, game.pending.player, game.pending.default))
+        taps.append((game.pending.topic, game.pending.kind, game.pending.player, game.pending.default,
+                     game.pending.card, game.pending.min_heads, game.pending.max_heads))
         game.apply(f"choose {answer}")
-    assert taps == [("distract_tap", 0, "1"), ("distract_tap", 2, "1")]  # untapped heads first
+    assert taps == [("distract_tap", "heads", seat, "1", C.DISTRACT_THE_HYDRA, 1, 1)  # untapped heads first
+                    for seat in (0, 2)]
     game.play_until_players()
     log = [(e.key, e.values) for e in game.events if e.key.startswith(("hydra.log.sac", "hydra.log.player_t",
                                                                         "hydra.log.loses"))]
@@ -487,3 +489,17 @@ def test_the_snapshot_of_a_new_game_and_of_an_open_window() -> None:
     game.apply("end")
     assert game.snapshot()["pending"] == {"topic": "counter", "kind": "option", "default": "pass",
                                           "options": ["pass", "counter"], "card": LUNGE, "player": None}
+
+
+def test_distract_with_no_head_left_to_tap_still_costs_the_others_three_life() -> None:
+    game = new_game(battlefield=[HH, HH], players=2, top=[C.DISTRACT_THE_HYDRA, LUNGE, LUNGE, LUNGE, LUNGE])
+    game.apply("end")
+    game.apply("exile all")  # in the counter window; the heads grown are no heads
+    assert game.battlefield == []
+    game.apply("choose pass")
+    game.apply("choose sacrifice")
+    game.apply("choose decline")
+    assert game.pending is None or game.pending.topic != "distract_tap"
+    game.play_until_players()
+    assert ("hydra.log.loses_life", {"player": "P2", "amount": 3}) in [(e.key, e.values) for e in game.events]
+    assert [p.life_lost for p in game.players] == [0, 3] and game.outcome == "won"
