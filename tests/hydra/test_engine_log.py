@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.domain.challenge.core import Decision, Event
 from bot.domain.hydra import HydraError, HydraGame, PlayerSetup
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.engine import GameSetup
+from bot.domain.hydra.engine import DamageStep, GameSetup
 
 from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, keys, lives, names, new_game, rig
 
@@ -503,3 +504,129 @@ def test_distract_with_no_head_left_to_tap_still_costs_the_others_three_life() -
     game.play_until_players()
     assert ("hydra.log.loses_life", {"player": "P2", "amount": 3}) in [(e.key, e.values) for e in game.events]
     assert [p.life_lost for p in game.players] == [0, 3] and game.outcome == "won"
+
+
+
+# ------------------------------------------------------------------ every question in full
+def test_each_question_of_the_hydra_s_cards_in_full() -> None:
+    """Topic, kind, default, options, the card asking and how many heads: what the buttons are built from."""
+    game = new_game(battlefield=[BRUTE, HH, HH, HH, HH], top=[C.STRIKE_THE_WEAK_SPOT, C.NECK_TANGLE,
+                                                             C.TORN_BETWEEN_HEADS, C.NOXIOUS_HYDRA_BREATH])
+    game.apply("end")
+    assert game.pending == Decision("strike_target", "heads", "2", card=C.STRIKE_THE_WEAK_SPOT, min_heads=1,
+                                    max_heads=1)  # the first non-elite head
+    game.apply("choose 5")
+    assert game.pending == Decision("counter", "option", "pass", options=("pass", "counter"),
+                                    card=C.STRIKE_THE_WEAK_SPOT)
+    game.apply("choose pass")  # head 5 destroyed: Reward, and Neck Tangle and Torn grown into the graveyard
+    assert game.pending == Decision("prevent", "option", "pass", options=("pass", "prevent"))
+    game.apply("choose prevent")
+    assert game.damage_steps == [DamageStep(1, (BRUTE, HH, HH, HH), 5, 0)]
+    assert ("hydra.log.damage_prevented", {"amount": 5}) in [(e.key, e.values) for e in game.events]
+    hydra_turn(game)  # Noxious Hydra Breath
+    assert game.pending is None
+    breath = new_game(battlefield=[HH], top=[C.NOXIOUS_HYDRA_BREATH])
+    breath.apply("end")
+    breath.apply("choose pass")
+    assert breath.pending == Decision("breath_mode", "option", "damage", options=("damage", "destroy"),
+                                      card=C.NOXIOUS_HYDRA_BREATH)
+    neck = new_game(battlefield=[HH] * 5, top=[C.NECK_TANGLE, LUNGE, LUNGE])
+    neck.apply("end")
+    neck.apply("choose pass")
+    assert neck.pending == Decision("neck_tangle_tap", "heads", "1 2", card=C.NECK_TANGLE, min_heads=2, max_heads=2)
+    torn = new_game(battlefield=[HH, HH, HH], top=[C.TORN_BETWEEN_HEADS])
+    torn.apply("end")
+    torn.apply("choose pass")
+    assert torn.pending == Decision("torn_tap", "heads", "1 2", card=C.TORN_BETWEEN_HEADS, min_heads=0, max_heads=2)
+
+
+def test_the_windows_of_a_table_that_asked_for_every_one() -> None:
+    game = rig(HydraGame.new(1, [PlayerSetup("P1")], seed=1, all_windows=True),
+               battlefield=[C.SAVAGE_VIGOR_HEAD, C.SNAPPING_FANG_HEAD, HH], top=[LUNGE, LUNGE, LUNGE, LUNGE])
+    game.apply("end")
+    assert game.pending == Decision("upkeep", "option", "pass", options=("pass",))
+    game.apply("choose pass")
+    game.apply("destroy 3")  # in the upkeep window: Reward and growing heads trigger
+    assert game.pending == Decision("trigger", "option", "pass", options=("pass", "counter"), card=HH,
+                                    detail="reward")
+    game.apply("choose counter")
+    assert game.events[-1] == Event("hydra.log.trigger_countered", {"head": HH, "kind": "reward"})
+    assert game.pending == Decision("trigger", "option", "pass", options=("pass", "counter"), card=HH,
+                                    detail="grow")
+    game.apply("choose COUNTER")
+    assert game.events[-1] == Event("hydra.log.trigger_countered", {"head": HH, "kind": "grow"})
+    assert lives(game) == [20]
+    while game.pending is not None and game.pending.topic != "trigger_order":
+        game.apply("choose pass")
+    assert game.pending == Decision("trigger_order", "option", C.SAVAGE_VIGOR_HEAD.lower(),  # collector order
+                                    options=(C.SAVAGE_VIGOR_HEAD.lower(), C.SNAPPING_FANG_HEAD.lower()))
+
+
+def test_strike_cast_with_no_head_on_the_battlefield_has_no_target() -> None:
+    game = new_game(battlefield=[HH], top=[C.NECK_TANGLE, LUNGE, LUNGE, C.STRIKE_THE_WEAK_SPOT, LUNGE])
+    game.apply("end")
+    game.apply("exile 1")  # in Neck Tangle's counter window; the two cards grown are no heads
+    game.play_until_players()
+    log = [(e.key, e.values) for e in game.events]
+    assert ("hydra.log.no_target", {"card": C.STRIKE_THE_WEAK_SPOT}) in log
+    assert game.stack == [] and C.STRIKE_THE_WEAK_SPOT in [game.name_of(i) for i in game.graveyard]
+
+
+def test_a_challenger_loses_at_zero_life_not_at_one() -> None:
+    game = new_game(battlefield=[HH, HH], players=2, top=[LUNGE])
+    game.apply("life 1 -19")
+    game.apply("life 2 -18")
+    assert not any(p.lost for p in game.players)
+    hydra_turn(game)  # Lunge deals 2: both lose before the damage step
+    assert [(e.key, e.values) for e in game.events[-4:]] == [
+        ("hydra.log.deals_damage", {"card": LUNGE, "amount": 2}), ("hydra.log.player_loses", {"player": "P1"}),
+        ("hydra.log.player_loses", {"player": "P2"}), ("hydra.log.lost", {})]
+
+
+def test_frozen_heads_stay_tapped_once_and_an_unused_swallow_closes_naming_the_creatures() -> None:
+    game = new_game(battlefield=[HH, HH], players=2, top=[C.SWALLOW_THE_HERO_WHOLE, LUNGE, LUNGE])
+    hydra_turn(game, "pass", "Grizzly Bears")
+    game.apply("freeze 1")
+    game.apply("tap 1")
+    start = len(game.events)
+    hydra_turn(game)
+    log = [(e.key, e.values) for e in game.events[start:]]
+    assert log[2:5] == [("hydra.log.swallow_closed", {"creatures": "P1: Grizzly Bears, P2: a creature"}),
+                        ("hydra.log.stays_tapped", {"head": HH}), ("hydra.log.untap", {})]
+    assert [(h.tapped, h.frozen_for) for h in game.battlefield] == [(True, 0), (False, 0)]
+
+
+def test_an_action_returns_only_the_events_it_caused_and_rebuild_replays_the_same_table() -> None:
+    game = new_game(battlefield=[HH, HH], top=[LUNGE])
+    assert game.apply("tap 1") == [Event("hydra.log.tapped", {"head": HH})]
+    again = game.rebuild(game.actions)
+    assert again.setup == game.setup and again.actions == ["tap 1"]
+    assert game.players[0].starting_life == 20
+    slayer = HydraGame.new(1, [PlayerSetup("a", ("The Slayer",))])
+    assert (slayer.players[0].starting_life, slayer.players[0].life) == (27, 27)
+
+
+def test_refusals_of_the_players_effects_name_the_card_and_the_choices() -> None:
+    game = new_game(battlefield=[HH], graveyard=[LUNGE, C.NECK_TANGLE], top=[C.DISORIENTING_GLOWER, LUNGE])
+    with pytest.raises(HydraError, match=r"^hydra\.error\.unknown_source\b") as error:
+        game.apply("prevent 1 from Lightning Bolt")
+    assert error.value.values == {"source": "Lightning Bolt",
+                                  "sources": f"heads, {C.SNAPPING_FANG_HEAD}, {C.NOXIOUS_HYDRA_BREATH}, "
+                                             f"{C.TORN_BETWEEN_HEADS}, {LUNGE}"}
+    with pytest.raises(HydraError, match=r"^hydra\.error\.not_in_graveyard\b") as error:
+        game.apply("exilecards graveyard Glower")
+    assert error.value.values == {"card": "Glower"}
+    game.apply("end")  # in the counter window: the players' effects are instants
+    game.apply("exilecards graveyard all")
+    game.apply("mill 2")
+    assert [(e.key, e.values) for e in game.events[-2:]] == [
+        ("hydra.log.exiled_from_graveyard", {"count": 2, "cards": f"{LUNGE}, {C.NECK_TANGLE}"}),
+        ("hydra.log.milled", {"count": 2, "cards": f"{LUNGE}, {game.name_of(game.graveyard[-1])}"})]
+    game.apply("prevent 1")
+    assert game.events[-1] == Event("hydra.log.shield", {"amount": 1, "players": "P1", "source": "*"})
+    torn = new_game(battlefield=[HH, HH], top=[C.TORN_BETWEEN_HEADS])
+    torn.apply("end")
+    torn.apply("choose pass")
+    with pytest.raises(HydraError, match=r"^hydra\.error\.not_a_number\b") as error:
+        torn.apply("choose 1 x")
+    assert error.value.values["line"] == "1 x"
