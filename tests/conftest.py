@@ -3,43 +3,36 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import re
 import sys
 import uuid
-from importlib.machinery import SourceFileLoader
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from bot.storage.db import Database, available_migrations
 from bot.testing.fakediscord.backend import FakeDiscord
+
+# Hypothesis's 200 ms per-example deadline measures the machine, not the code: on CI's shared two cores
+# under load a property test failed with DeadlineExceeded now and then (tests/hydra_events/test_summary.py).
+# Slowness is the benchmarks' business; the properties keep every other setting (and their example counts).
+settings.register_profile("podkeeper", deadline=None)
+settings.load_profile("podkeeper")
 
 TESTS_DIR = Path(__file__).parent
 TEST_DATA = TESTS_DIR / "data"
 
 
-def _reuse_compiled_modules() -> None:
-    """Every bot a test boots loads the cogs afresh (``load_extension`` executes their modules again),
-    which compiles them again when Python may not write bytecode (PYTHONDONTWRITEBYTECODE): about
-    0.2 s of each ~0.5 s boot. Keep the compiled code in memory, keyed by the source's hash, instead."""
-    compiled: dict[tuple[str, bytes], CodeType] = {}
-    compile_source = SourceFileLoader.source_to_code
-
-    def source_to_code(self: SourceFileLoader, data: Any, path: Any, *, _optimize: int = -1) -> CodeType:
-        key = (str(path), hashlib.blake2b(bytes(data), digest_size=16).digest())
-        if key not in compiled:
-            compiled[key] = compile_source(self, data, path, _optimize=_optimize)  # type: ignore[call-arg]
-        return compiled[key]
-
-    SourceFileLoader.source_to_code = source_to_code  # type: ignore[assignment,method-assign]
-
-
-if sys.dont_write_bytecode:
-    _reuse_compiled_modules()
+# Cache compiled modules in __pycache__ (git-ignored) even where the environment sets PYTHONDONTWRITEBYTECODE,
+# as Python and pytest do by default. Without it every xdist worker of every run compiles the ~130 test modules
+# again with pytest's assertion rewriting (~4 s of CPU per worker), every bot a test boots compiles the cogs
+# again (``load_extension`` executes their modules afresh: ~0.2 s of each ~0.5 s boot), and so does every
+# subprocess the e2e, CLI and sandbox tests start (hence the environment variable too).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -47,17 +40,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run long randomized tests at their full counts (e.g. 10,000 Hydra games)")
 
 
+# The default run (pyproject's addopts): what a developer runs, the first part of CI. `-m ""` runs everything;
+# .ci/run runs the rest as `-m "(slow or postgres) and not randomized"` and `--full -m randomized`.
+DEFAULT_MARKS = "not slow and not postgres"
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects, so `-m randomized` sees the added marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test using ``full_run`` is randomized with a count ``--full`` raises: mark it so CI can run just
-    those at their full counts (``pytest --full -m randomized``). Then put the slow tests first."""
+    those at their full counts (``pytest --full -m randomized``); the default run has them at their small
+    counts. A test using the ``browser`` fixture (tests/web/browser.py: Chromium) is slow. Then put the long
+    tests first."""
     for item in items:
-        if "full_run" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "full_run" in fixtures:
             item.add_marker(pytest.mark.randomized)
+        if "browser" in fixtures:
             item.add_marker(pytest.mark.slow)
-    # Slow tests first (a stable sort keeps each module's order): with `-n auto` the workers start the
-    # long ones early instead of one worker finishing a subprocess test while the other idles.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # Long tests first (a stable sort keeps each module's order): with `-n auto` the workers start them
+    # early instead of one worker finishing a subprocess test while the other idles.
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in ("slow", "randomized", "postgres")))
 
 
 _INSPECTED = {"messages": 0, "with_allowed_mentions": 0, "user_pings": 0}
@@ -87,6 +89,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         reason = str(skipped[0].longrepr[2]) if isinstance(skipped[0].longrepr, tuple) else ""
         terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: no server at {reason.split(_POSTGRES_SKIP, 1)[-1]} "
                                     f"(set PODKEEPER_REQUIRE_POSTGRES=1 to fail instead)")
+    if terminalreporter.config.option.markexpr == DEFAULT_MARKS:
+        terminalreporter.write_line(f"The default run (-m '{DEFAULT_MARKS}'): the slow tests (subprocesses, a browser, "
+                                    "the bundled card data) and the PostgreSQL runs were left out; -m '' runs them "
+                                    "too, as .ci/run does")
     if _INSPECTED["messages"]:
         terminalreporter.write_line(
             "Discord stand-in: {messages} messages inspected ({with_allowed_mentions} with allowed_mentions, "
@@ -204,10 +210,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.definition.get_closest_marker("sqlite_only"):
         return
+    on_postgres = pytest.param("postgresql", marks=pytest.mark.postgres)
     if metafunc.definition.get_closest_marker("postgresql_only"):
-        metafunc.parametrize("engine", ["postgresql"], indirect=True)
+        metafunc.parametrize("engine", [on_postgres], indirect=True)
     elif {"db", "db_url"} & set(metafunc.fixturenames) or metafunc.definition.get_closest_marker("both_engines"):
-        metafunc.parametrize("engine", ["sqlite", "postgresql"], indirect=True)
+        metafunc.parametrize("engine", ["sqlite", on_postgres], indirect=True)
 
 
 @pytest.fixture(autouse=True)

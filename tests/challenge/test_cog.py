@@ -146,6 +146,7 @@ async def test_a_pending_default_is_armed_again_after_a_restart_on_the_bot_clock
     assert len((await cog(h).service.load(1)).actions) == 3
     await h.advance(seconds=0.1)
     assert (await cog(h).service.load(1)).actions[3] == ("choose pass", None)
+    await h.settle()  # the edit the default started (it failed once at load 12 without waiting for it)
     # the board shows the default's outcome, though the restart's reconcile pass was drawing it meanwhile
     assert "enters the battlefield." in str(lobby.message.embeds[0]["fields"])
 

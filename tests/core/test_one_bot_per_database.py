@@ -51,6 +51,7 @@ def _env(tmp_path: Path, db_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow  # bot processes
 def test_a_second_bot_process_refuses_to_start_and_a_killed_one_frees_the_file(tmp_path: Path, db_path: Path):
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(db_path)], stdout=subprocess.PIPE, text=True,
                               cwd=Path(__file__).parents[2])
@@ -115,6 +116,7 @@ async def _reopen_within(db_path: Path, seconds: float) -> None:
     raise AssertionError(f"the lock was still held {seconds} s after the bot was killed")
 
 
+@pytest.mark.slow  # bot processes
 def test_a_forked_worker_does_not_keep_the_lock_after_the_bot_dies(tmp_path: Path, db_path: Path):
     """The bot forks its worker processes; when the bot is killed, a worker still alive must not hold it."""
     script = textwrap.dedent("""

@@ -184,6 +184,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow  # a subprocess
 def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
     """A SIGKILLed bot can't shut its pool down: its workers must not outlive it."""
     bot = subprocess.Popen([sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE, text=True,

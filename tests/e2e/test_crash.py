@@ -29,6 +29,7 @@ from bot.storage.pods import PodRepository
 from bot.testing import FakeDiscord
 from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import standard_world
+from tests.e2e.process_groups import reap
 
 pytestmark = pytest.mark.slow
 
@@ -55,6 +56,7 @@ class BotProcess:
                     "PODKEEPER_DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_PATH": str(self.db_path),
                     "PODKEEPER_CARDS_PATH": str(CARDS), "PODKEEPER_LOGGING_LEVEL": "WARNING"}
         self.process: subprocess.Popen[bytes] | None = None
+        self.started: list[int] = []  # every bot process (its own process group), reaped by ``stop``
 
     async def start(self) -> None:
         for session in self.server.sessions:  # the killed process's socket: forget it
@@ -66,8 +68,10 @@ class BotProcess:
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         with open(self.tmp_path / "bot.log", "ab") as log:  # the child keeps its own copy of the descriptor
-            return subprocess.Popen([sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url],
-                                    env=self.env, cwd=ROOT, stderr=log)
+            process = subprocess.Popen([sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url],
+                                       env=self.env, cwd=ROOT, stderr=log, start_new_session=True)
+        self.started.append(process.pid)
+        return process
 
     def kill(self) -> None:
         assert self.process is not None
@@ -75,9 +79,12 @@ class BotProcess:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(30)
+        try:
+            if self.process is not None and self.process.poll() is None:
+                self.process.send_signal(signal.SIGTERM)
+                self.process.wait(30)
+        finally:
+            reap(self.started)  # the workers each killed bot left behind
 
 
 async def settle(driver: RemoteDriver, seconds: float = 1.0) -> None:

@@ -32,6 +32,7 @@ from bot.testing.fakediscord.driver import Reply
 from bot.testing.fakediscord.model import FakeGuild, FakeMessage
 from bot.testing.fakediscord.server import FakeDiscordServer, HarnessError, RemoteDriver
 from bot.testing.harness import HARNESS_CARDS
+from tests.e2e.process_groups import reap
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgresql_only]
 
@@ -79,7 +80,10 @@ async def prepare(url: str) -> None:
         await db.close()
 
 
-async def start_process(server: FakeDiscordServer, tmp_path: Path, name: str, url: str) -> asyncio.subprocess.Process:
+async def start_process(server: FakeDiscordServer, tmp_path: Path, name: str, url: str,
+                        started: list[int]) -> asyncio.subprocess.Process:
+    """A ``podkeeper run`` for the shards of ``name``, in a process group of its own (its pid added to
+    ``started``, for ``reap``)."""
     workdir = tmp_path / name
     workdir.mkdir(exist_ok=True)
     env = {**os.environ, "DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_URL": url,
@@ -87,10 +91,12 @@ async def start_process(server: FakeDiscordServer, tmp_path: Path, name: str, ur
            "PODKEEPER_LOGGING_LEVEL": os.environ.get("PODKEEPER_SCALE_TEST_LOG", "WARNING")}
     env.pop("PODKEEPER_DATABASE_PATH", None)
     with (tmp_path / f"{name}.log").open("ab") as log:  # each process's log, kept with the test's files
-        return await asyncio.create_subprocess_exec(
+        process = await asyncio.create_subprocess_exec(
             sys.executable, str(RUNNER), server.url, "run", "--shard-count", str(SHARD_COUNT),
             "--shard-ids", PROCESSES[name], cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
-            stdout=log, stderr=log)
+            stdout=log, stderr=log, start_new_session=True)
+    started.append(process.pid)
+    return process
 
 
 def shard_range(name: str) -> range:
@@ -229,15 +235,16 @@ async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: P
     hydra_guild = guilds[0]
     notices = PostgresNotifier(database_url)  # pokes the lease holders, as a bot process would
     processes: dict[str, asyncio.subprocess.Process] = {}
+    started: list[int] = []
     drivers: list[PressDriver] = []
     async with FakeDiscordServer.running(fake, token=TOKEN) as server:
         try:
             await notices.start()
-            processes[VICTIM] = await start_process(server, tmp_path, VICTIM, database_url)
+            processes[VICTIM] = await start_process(server, tmp_path, VICTIM, database_url, started)
             await server.wait_until_connected(120, shards=shard_range(VICTIM))
             for name in PROCESSES:
                 if name != VICTIM:
-                    processes[name] = await start_process(server, tmp_path, name, database_url)
+                    processes[name] = await start_process(server, tmp_path, name, database_url, started)
             await server.wait_until_connected(120, shards=range(SHARD_COUNT))
             drivers = [PressDriver(server, guild, quiet=0.3) for guild in guilds]
 
@@ -271,7 +278,7 @@ async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: P
             processes[VICTIM].send_signal(signal.SIGKILL)  # mid-run, holding every lease
             await processes[VICTIM].wait()
             await asyncio.sleep(3)
-            processes[VICTIM] = await start_process(server, tmp_path, VICTIM, database_url)
+            processes[VICTIM] = await start_process(server, tmp_path, VICTIM, database_url, started)
             await asyncio.gather(*pressing)
 
             # The event began once its start came (another process took the timer over) ...
@@ -301,7 +308,10 @@ async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: P
             for process in processes.values():
                 if process.returncode is None:
                     process.send_signal(signal.SIGTERM)
-            codes = [await asyncio.wait_for(p.wait(), 60) for p in processes.values()]
+            try:
+                codes = [await asyncio.wait_for(p.wait(), 60) for p in processes.values()]
+            finally:
+                reap(started)  # the killed process's workers, left behind
             await notices.close()
     try:
         assert codes == [0, 0, 0]

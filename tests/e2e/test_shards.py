@@ -22,6 +22,8 @@ from bot.testing.fakediscord.model import FakeGuild
 from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import HARNESS_CARDS, default_config
 
+pytestmark = pytest.mark.slow  # a real gateway and HTTP on 127.0.0.1, shards identifying 5 s apart, subprocesses
+
 TOKEN = "fake-token"
 RUNNER = Path(__file__).with_name("_podkeeper_against.py")
 

@@ -7,9 +7,12 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from bot.render.pil import Image
 
 
+@pytest.mark.slow  # a subprocess
 def test_every_cog_loads_without_pillow_and_the_first_image_loads_it() -> None:
     script = textwrap.dedent("""
         import importlib, pkgutil, sys

@@ -172,6 +172,7 @@ async def main(dsn, namespace):
     assert lease.held
     child = os.fork()  # a work-pool worker, forked after the lock connection was opened
     if child == 0:
+        os.close(1)  # not the test's pipe: asyncio's wait() for the killed holder would wait for it to close
         time.sleep(60)
         os._exit(0)
     print(child, leases.backend_pid(), flush=True)
