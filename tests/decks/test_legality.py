@@ -360,6 +360,32 @@ def test_nazgul_limit_of_nine() -> None:
     assert copy_limit(nazgul) == 9
 
 
+@pytest.mark.parametrize(("written", "limit"), [
+    ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
+    ("ten", 10), ("Seven", 7), ("12", 12), ("twenty", 1)])
+def test_a_copy_limit_written_on_the_card_in_words_or_digits(written: str, limit: int) -> None:
+    """"A deck can have up to N cards named ...": N in words (any case) or digits; a number the rules code
+    cannot read (no printed card has one) falls back to the singleton rule rather than allowing any number."""
+    from bot.domain.rules.facts import copy_limit
+
+    card = _card("Test Knight", "Creature — Knight", "{1}{W}", f"A deck can have up to {written} cards named Test Knight.")
+    assert copy_limit(card) == limit
+
+
+def test_a_copy_limit_on_the_front_face_of_a_card_with_faces() -> None:
+    """A double-faced card's record keeps its text on the faces only: the front face's text counts."""
+    from bot.cards.model import Card
+    from bot.domain.rules.facts import copy_limit
+
+    face = {"name": "Test Knight", "type_line": "Creature — Knight", "mana_cost": "{1}{W}",
+            "oracle_text": "A deck can have up to four cards named Test Knight."}
+    back = {"name": "Test Knight Risen", "type_line": "Creature — Knight", "mana_cost": "", "oracle_text": ""}
+    card = Card.from_scryfall({"name": "Test Knight // Test Knight Risen", "layout": "transform",
+                               "type_line": "Creature — Knight // Creature — Knight", "card_faces": [face, back],
+                               "color_identity": ["W"], "legalities": {"commander": "legal"}})
+    assert card.oracle_text == "" and copy_limit(card) == 4
+
+
 def test_only_a_background_joins_choose_a_background() -> None:
     """CR 702.124 ("Choose a Background") allows a Background, not any enchantment (Honden of Seeing Winds is
     a legendary enchantment, a Shrine)."""
@@ -403,6 +429,25 @@ def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(car
     scholar = cards["Civilized Scholar // Homicidal Brute"]
     assert scholar.layout == "transform"
     assert [ineligibility(scholar, allow_text=allow) for allow in (True, False)] == ["not_legendary"] * 2
+
+
+@pytest.mark.parametrize(("layout", "reason"), [
+    ("transform", "back_face"), ("modal_dfc", "back_face"), ("meld", "back_face"), ("flip", "flip_card"),
+    ("adventure", "not_legendary_creature"), ("split", "not_legendary_creature")])
+def test_a_legendary_creature_only_on_the_back_face_cannot_lead(layout: str, reason: str) -> None:
+    """CR 903.3: a commander is a legendary creature card; a double-faced or meld card whose only legendary
+    creature face is its back is named as such, whatever its layout. Faces of one card side by side
+    (adventure, split) are judged by the card as printed."""
+    from bot.cards.model import Card
+    from bot.domain.rules.commanders import ineligibility
+
+    front = {"name": "Test Shrine", "type_line": "Land", "mana_cost": "", "oracle_text": "{T}: Add {C}."}
+    back = {"name": "Test Warden", "type_line": "Legendary Creature — Spirit", "mana_cost": "",
+            "oracle_text": "Vigilance"}
+    card = Card.from_scryfall({"name": "Test Shrine // Test Warden", "layout": layout,
+                               "type_line": "Land // Legendary Creature — Spirit", "card_faces": [front, back],
+                               "color_identity": [], "legalities": {"commander": "legal"}})
+    assert [ineligibility(card, allow_text=allow) for allow in (True, False)] == [reason] * 2
 
 
 @pytest.mark.parametrize(("text", "ruleset", "expected"), [

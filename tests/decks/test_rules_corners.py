@@ -152,6 +152,20 @@ def test_a_back_face_indicator_recorded_only_as_the_face_colours() -> None:
     assert card_identity(Card.from_scryfall(record), CR_903_4).colours() == "WR"
 
 
+def test_a_back_face_indicator_recorded_only_on_the_card_counts_today_only() -> None:
+    """Some records carry the indicator on the card, not on the face that shows it (Dryad Arbor-like data):
+    it still counts under CR 903.4 (its own origin, no face named) and still not under D4."""
+    record = json.loads(json.dumps(CARDS["Archangel Avacyn // Avacyn, the Purifier"].to_scryfall()))
+    del record["card_faces"][1]["color_indicator"]
+    record["card_faces"][1]["colors"] = []
+    record["color_indicator"] = ["R"]
+    card = Card.from_scryfall(record)
+    identity = card_identity(card, CR_903_4)
+    assert identity.colours() == "WR"
+    assert [(o.source, o.face) for o in identity.origins_of("R")] == [(Source.COLOUR_INDICATOR, None)]
+    assert card_identity(card, D4_MANA_SYMBOLS).colours() == "W"
+
+
 def test_a_colourless_back_face_adds_nothing() -> None:
     assert card_identity(CARDS["Kessig Prowler // Sinuous Predator"], CR_903_4).colours() == "G"
 
