@@ -53,6 +53,10 @@ target=${1:-"bot/domain/*"}
 shift || true
 tests=("$@")
 [ ${#tests[@]} -eq 0 ] && tests=(tests)
+# pyproject's addopts leave the PostgreSQL runs (and the slow tests) out of a plain pytest run; with
+# MUTATION_POSTGRES=1 the PostgreSQL runs come back (slow tests never: a mutant must be quick to judge).
+marks='"-m", "not slow and not postgres"'
+[ "${MUTATION_POSTGRES:-}" = 1 ] && marks='"-m", "not slow"'
 [ "${MUTATION_POSTGRES:-}" = 1 ] || export PODKEEPER_TEST_POSTGRES_URL="postgresql://nobody@127.0.0.1:1/none"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/podkeeper-mutation.XXXXXX")
@@ -70,7 +74,7 @@ cat >> pyproject.toml <<TOML
 source_paths = ["bot"]
 only_mutate = $(to_toml_list "$target")
 pytest_add_cli_args_test_selection = $(to_toml_list "${tests[@]}")
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "tests._mutation_fresh_caches", "-q", "-x"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "tests._mutation_fresh_caches", $marks, "-q", "-x"]
 TOML
 
 started=$SECONDS
