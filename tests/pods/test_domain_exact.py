@@ -551,3 +551,54 @@ def test_mulligan_instructions_are_the_last_answer_of_that_player():
     assert pod.mulligan_instructions(game.state, ALICE) == told and told != ()
     assert pod.mulligan_instructions(game.state, BOB) != told
     assert pod.mulligan_instructions(game.state, CAROL) == ()
+
+
+# -- state-based checks ---------------------------------------------------------------------------
+
+def test_g5_compares_each_commander_on_its_own_and_wins_over_life():
+    game = Game()
+    game.start()
+    game.add(pod.COMMANDER_DAMAGE, commander=commander_key(CAROL, 0), target=BOB, amount=5)
+    state = game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=16)
+    assert state.player(BOB).alive and state.player(BOB).life == 19  # 21 in all, but from two commanders
+    # the hit that brings both 21 from Alice's commander and 0 life: commander damage is the reason (G5)
+    game.add(pod.LIFE, player=BOB, amount=-14)
+    state = game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=5)
+    assert (state.player(BOB).eliminated.reason, state.player(BOB).eliminated.by_commander) == (
+        pod.LOST_COMMANDER_DAMAGE, "1:0")
+    assert state.player(BOB).life == 0
+
+
+def test_the_tenth_poison_counter_eliminates_at_1_life_and_nobody_wins_before_turn_one():
+    game = Game(players=(ALICE, BOB))
+    game.add(pod.POISON, player=BOB, amount=9)
+    game.add(pod.LIFE, player=BOB, amount=-39)
+    game.start()
+    state = game.add(pod.POISON, player=BOB, amount=1)
+    assert state.player(BOB).eliminated.reason == pod.LOST_POISON
+    early = Game(players=(ALICE, BOB))
+    state = early.add(pod.SET_LIFE, player=BOB, total=0)
+    assert state.player(BOB).eliminated.reason == pod.LOST_LIFE and state.ended is None  # not started yet
+    assert state.active_player is None
+    state = early.start()
+    assert (state.ended, state.ended_at) == (pod.END_LAST_STANDING, "t3")
+
+
+def test_votes_survive_a_stop_and_an_undo_needs_a_log():
+    game = Game()
+    game.start()
+    game.add(pod.DRAW_VOTE, player=BOB)
+    state = game.add(pod.STOP)
+    assert (state.draw_votes, state.ended, state.ended_at) == ({BOB}, pod.END_STOPPED, "t4")
+    with pytest.raises(PodError) as refusal_:
+        pod.step(Game().state, [], Event(seq=2, kind=pod.UNDO, actor=ALICE, at="t2", data={"seqs": [1]}))
+    assert refusal_.value.key == "pod.error.nothing_to_undo"
+    assert pod.undoable(game.events, 2) == [3, 4] and pod.undoable(game.events, 9) == [2, 3, 4]
+    assert refusal(game, pod.UNDO, seqs=[3]) == ("pod.error.game_over", {})
+
+
+def test_amounts_too_large_for_a_number_are_bad_amounts():
+    game = Game()
+    assert refusal(game, pod.LIFE, player=BOB, amount=float("inf")) == ("pod.error.bad_amount", {})
+    assert refusal(game, pod.LIFE, player=BOB, amount=[1]) == ("pod.error.bad_amount", {})
+    assert game.add(pod.LIFE, player=BOB, amount="-5").player(BOB).life == 35
