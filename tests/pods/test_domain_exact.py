@@ -602,3 +602,36 @@ def test_amounts_too_large_for_a_number_are_bad_amounts():
     assert refusal(game, pod.LIFE, player=BOB, amount=float("inf")) == ("pod.error.bad_amount", {})
     assert refusal(game, pod.LIFE, player=BOB, amount=[1]) == ("pod.error.bad_amount", {})
     assert game.add(pod.LIFE, player=BOB, amount="-5").player(BOB).life == 35
+
+
+# -- exact keys the other tests match loosely ------------------------------------------------------
+
+def test_refusal_keys_are_exact():
+    strict = Game(own_totals_only=True).state
+    with pytest.raises(PodError) as refusal_:
+        pod.check_may_change(strict, BOB, ALICE, manager=False)
+    assert (refusal_.value.key, refusal_.value.values) == ("pod.error.own_totals_only", {})
+    with pytest.raises(PodError) as refusal_:
+        pod.check_may_change(strict, 99, None, manager=False)
+    assert refusal_.value.key == "pod.error.not_your_game"
+    game = Game()
+    assert refusal(game, pod.TO_COMMAND_ZONE, commander=commander_key(BOB, 0)) == ("pod.error.no_death_counters", {})
+    assert refusal(game, pod.MULLIGAN, player=ALICE, decision="keep", prompt=1) == (
+        "pod.error.mulligan_outdated", {})
+    assert game.add(pod.MULLIGAN, player=ALICE, decision="keep", prompt=0).mulligan.decisions
+    with pytest.raises(PodError) as refusal_:
+        pod.apply(None, Event(seq=1, kind=pod.CREATE, actor=ALICE, at="t1", data={"ruleset": "commander"}))
+    assert refusal_.value.key == "pod.error.too_few_players"  # no "players" at all: nobody is seated
+
+
+def test_joining_keeps_the_name_and_turns_pass_clockwise():
+    game = Game(players=(ALICE, BOB))
+    state = game.add(pod.JOIN, player="3", name="Carol C.")
+    assert [(p.user_id, p.name, p.life) for p in state.players][-1] == (CAROL, "Carol C.", 40)
+    game.start()
+    state = game.add(pod.NEXT_TURN)
+    assert (state.turn, state.active_seat, state.active_player.user_id) == (2, 1, BOB)
+    game.add(pod.INITIATIVE, player=BOB)
+    assert game.add(pod.INITIATIVE, player=None).initiative is None
+    state = game.add(pod.LIFE, player=CAROL, amount=-39)
+    assert state.player(CAROL).alive and state.player(CAROL).life == 1  # 1 life is still in the game
