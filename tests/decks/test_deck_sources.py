@@ -139,12 +139,15 @@ def test_an_archidekt_deck_as_text_in_section_order() -> None:
                 _archidekt_card("Giant Growth", 1, "Companion"),
                 _archidekt_card("Island", 1, "Ramp", oracle=False),  # no oracle card: the card's own name
                 "not a card",
+                _archidekt_card("Vow of Duty", 1, "Ramp"),       # read on after a skipped entry
                 _archidekt_card(None, 1), _archidekt_card("Ghost", 0), _archidekt_card("Ghost", True),
+                _archidekt_card("Anger", 1),
             ]}
     assert deck_from_json("archidekt", data) == FetchedDeck("archidekt", "Heavenly Inferno", (
         "Commander\n1 Kaalia of the Vast\n\n"
         "Companion\n1 Giant Growth\n\n"
-        "Deck\n1 Sol Ring\n12 Mountain\n1 Gamble\n1 Anger\n2 Angel of Despair\n1 Swords to Plowshares\n1 Island\n\n"
+        "Deck\n1 Sol Ring\n12 Mountain\n1 Gamble\n1 Anger\n2 Angel of Despair\n1 Swords to Plowshares\n1 Island\n"
+        "1 Vow of Duty\n1 Anger\n\n"
         "Sideboard\n1 Duress\n\n"
         "Maybeboard\n1 Lightning Greaves\n1 Lurking Predators\n\n"
         "Tokens\n3 Plains\n"))
@@ -195,7 +198,7 @@ def test_a_fetched_list_reads_back_as_the_same_deck() -> None:
 
 
 @pytest.mark.parametrize(("raw", "name"), [
-    ("Sol   Ring\n", "Sol Ring"), ("  Sol Ring", "Sol Ring"), ("x" * MAX_NAME, "x" * MAX_NAME),
+    ("Sol   Ring\n", "Sol Ring"), ("X", "X"), ("  Sol Ring", "Sol Ring"), ("x" * MAX_NAME, "x" * MAX_NAME),
     ("x" * (MAX_NAME + 1), None), ("   ", None), ("", None), (5, None), (None, None),
 ])
 def test_card_names_from_the_json(raw: object, name: str | None) -> None:
