@@ -100,7 +100,15 @@ def test_a_swapped_card_leaves_its_line_and_joins_the_end_of_the_other_section(d
     assert anger.entry == DeckLine(1, "Anger", Section.SIDEBOARD, was.entry.line)  # its list line travels along
     assert anger.card is was.card
     assert swapped.cards[:1] == deck.cards[:1]  # the commander stays first
-    assert (swapped.issues, swapped.ignored, swapped.notes) == (deck.issues, deck.ignored, deck.notes)
+
+
+def test_a_swapped_deck_keeps_the_lines_notes_and_issues_of_its_list(index) -> None:
+    text = SIDEBOARD_DECK.read_text(encoding="utf-8") + "\nMaybeboard\n1 Sol Ring\n\nDeck\n9999 Forest\n"
+    deck = resolve_decklist(parse_decklist(text), index)
+    swapped = apply_swaps(deck, [Swap("Anger", "Lightning Bolt")])
+    assert [issue.reason for issue in swapped.issues] == ["count_too_large"]
+    assert [line.name for line in swapped.ignored] == ["Sol Ring"]
+    assert swapped.notes == ("maybeboard_ignored",)
 
 
 def test_copies_split_and_merge(deck: ResolvedDeck) -> None:
