@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -150,7 +150,7 @@ def apply_swaps(deck: ResolvedDeck, swaps: Iterable[Swap]) -> ResolvedDeck:
         assert into is not None  # it was there before the out-card joined the sideboard
         _move(cards, into, swap.count, Section.MAIN)
     # 1-for-1: each swap moves as many copies into the main deck as out of it, so it keeps its size.
-    return ResolvedDeck(tuple(cards), deck.issues, deck.ignored, deck.notes)
+    return replace(deck, cards=tuple(cards))  # its list's issues, ignored lines and notes stay with it
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,14 @@ import pickle
 
 import pytest
 
+from bot.domain.challenge.core import ChallengeError
 from bot.domain.errors import DomainError
+from bot.domain.hydra.errors import HydraError
+from bot.domain.hydra_events import EventError
 from bot.domain.match import MatchError
+from bot.domain.mulligan.procedure import MulliganError
+from bot.domain.pod import PodError
+from bot.domain.sideboard import SwapError
 from bot.domain.tournament import TournamentError
 
 
@@ -44,3 +50,16 @@ def test_the_wording_fills_in_the_values_in_the_asked_language() -> None:
 def test_a_refusal_pickles_whole() -> None:
     error = pickle.loads(pickle.dumps(MatchError("not_chooser")))
     assert (type(error), error.key, error.values) == (MatchError, "match.error.not_chooser", {})
+
+
+@pytest.mark.parametrize("error", [
+    MatchError("not_chooser", player=7), TournamentError("name_length", limit=64), DomainError("x", a=1),
+    PodError("life_bounds", low=-999, high=999), MulliganError("too_few_cards", count=3),
+    HydraError("hydra.error.usage", usage="end"), EventError("full", seats=4), ChallengeError("hydra.error.usage", usage="x"),
+    SwapError("commander", card="Kaalia of the Vast"),
+], ids=lambda error: type(error).__name__)
+def test_every_kind_of_refusal_with_values_pickles_whole(error: DomainError) -> None:
+    """Refusals raised in a worker of the pool are re-raised in the bot: key and values must survive."""
+    back = pickle.loads(pickle.dumps(error))
+    assert (type(back), back.key, back.values, back.args) == (type(error), error.key, error.values, error.args)
+

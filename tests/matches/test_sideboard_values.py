@@ -4,6 +4,7 @@ seconds and closing time, and wishes."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -109,6 +110,12 @@ def test_a_swapped_deck_keeps_the_lines_notes_and_issues_of_its_list(index) -> N
     assert [issue.reason for issue in swapped.issues] == ["count_too_large"]
     assert [line.name for line in swapped.ignored] == ["Sol Ring"]
     assert swapped.notes == ("maybeboard_ignored",)
+
+
+def test_a_swapped_deck_keeps_the_count_of_names_left_without_suggestions(deck: ResolvedDeck) -> None:
+    """The verdict's "suggestions were limited" note counts them: a swap must not reset it to 0."""
+    counted = dataclasses.replace(deck, unsuggested=5)
+    assert apply_swaps(counted, [Swap("Anger", "Lightning Bolt")]).unsuggested == 5
 
 
 def test_copies_split_and_merge(deck: ResolvedDeck) -> None:
