@@ -582,3 +582,136 @@ def test_snapshot_and_board_show_the_whole_state() -> None:
                                   "3. Dance of Flame"]
     game.play_until_players()
     assert game.snapshot()["pending"] is None and game.snapshot()["resolving"] == []
+
+
+def test_until_end_of_turn_changes_and_damage_wear_off_at_the_cleanup_step() -> None:
+    game = god(battlefield=[XENAGOS, THRONG, THRONG], library_size=0)
+    game.apply("damage 1 4")
+    game.apply("weaken 1 2")
+    game.battlefield[2].pumped = 2
+    assert [(p.power, p.toughness, p.damage) for p in game.battlefield] == [(6, 5, 4), (0, 2, 0), (3, 3, 0)]
+    game.apply("end")
+    assert [(p.power, p.toughness, p.damage, p.shrunk, p.pumped) for p in game.battlefield] == [
+        (6, 5, 0, 0, 0), (1, 3, 0, 0, 0), (1, 3, 0, 0, 0)]
+
+
+def test_an_attacker_with_negative_power_deals_no_damage_and_counts_as_zero() -> None:
+    """§5b Impulsive Charge: the Revelers attack; one weakened to -1/1 deals 0, not -1."""
+    game = god(battlefield=[XENAGOS, THRONG, THRONG], top=["Impulsive Charge", PHERES])
+    game.apply("end")
+    game.apply("weaken 2 2")
+    game.apply("weaken 1 3")
+    game.apply("choose pass")
+    game.apply("choose pass")
+    assert game.events[-1] == E("challenge.log.attack", cards="2. Rollicking Throng (-1/1), "
+                                                              "3. Rollicking Throng (0/2), "
+                                                              "4. Pheres-Band Revelers (4/4)")
+    assert game.pending.max_heads == 3 and game.allowed_numbers(game.pending) == [2, 3, 4]
+    game.play_until_players()
+    assert game.combat_steps == [CombatStep(((THRONG, 0), (THRONG, 0), (PHERES, 4)), 4)] and game.life == 16
+
+
+def test_late_players_may_sit_down_only_before_anything_of_the_deck_is_seen() -> None:
+    game = horde_game(turns=2)
+    game.apply("life 1 0")
+    assert game.in_players_first_turn
+    game.apply("end")
+    assert game.turn == 2 and game.active == "players" and not game.in_players_first_turn
+    milled = horde_game()
+    milled.apply("mill 1")
+    assert not milled.in_players_first_turn
+
+
+def test_the_engine_defaults_and_replay_defaults() -> None:
+    bare = Bare([Seat("P1")], seed=1, difficulty=1)
+    assert (bare.stable_ids, bare.all_windows, bare.max_players, bare.max_heroes, bare.starting_life) == (
+        True, False, 1, 3, 20)
+    copy = replay(GodGame, [Seat("P1")], 4, 2, [])
+    assert (copy.all_windows, copy.stable_ids, copy.seed, copy.difficulty, copy.actions) == (False, True, 4, 2, [])
+    assert copy.snapshot() == GodGame([Seat("P1")], seed=4).snapshot()
+
+
+def test_every_instant_action_is_allowed_in_a_response_window() -> None:
+    """The players act at instant speed while the deck's spell waits on the stack (H11)."""
+    game = god(battlefield=[XENAGOS, THRONG, THRONG, PIPER, PIPER, PHERES, FLAME], top=[STRIKE, OREAD])
+    game.apply("end")
+    assert game.pending.topic == "counter"
+    for line in ("damage 2 1", "sweep 1 2", "weaken 1 3", "weaken 1 3", "counters 1 4", "counters 1 4", "tap 6",
+                 "freeze 6", "life 1 -1", "prevent 1", "mill 1", "exile 7", "bounce 5", "sacrifice 6"):
+        game.apply(line)
+    assert [(p.name, p.power, p.toughness, p.damage, p.tapped) for p in game.battlefield] == [
+        (XENAGOS, 6, 5, 0, False), (THRONG, 1, 3, 2, False), (THRONG, -1, 1, 0, False), (PIPER, 4, 4, 0, False)]
+    assert game.life == 19 + 2 and game.pending.topic == "counter" and game.defeated == 3  # a Piper's reward
+    assert refused(game, "end") == ("hydra.error.answer_first", {})
+    game.apply("destroy 4")
+    assert game.pending.topic == "counter" and game.life == 23
+
+
+def test_a_players_action_outside_their_turn_is_refused() -> None:
+    """A guard: with no question pending the players act only in their own turn."""
+    game = god()
+    game.active = "deck"
+    assert refused(game, "tap 1") == ("hydra.error.not_your_turn", {})
+    assert refused(game, "end") == ("hydra.error.not_your_turn", {})
+
+
+def test_legacy_numbers_start_at_one() -> None:
+    game = rig(GodGame([Seat("P1")], seed=1, stable_ids=False), battlefield=[XENAGOS, THRONG])
+    game.apply("tap 1")
+    game.apply("tap 2")
+    assert [p.tapped for p in game.battlefield] == [True, True]
+
+
+def test_a_typo_in_an_answer_is_echoed_with_the_answer() -> None:
+    game = horde_game(turns=2, top=[GORE, YOUNG])
+    game.apply("end")
+    game.apply("end")
+    game.apply("choose pass")
+    game.apply("choose pass")
+    assert refused(game, "choose 1 x") == ("hydra.error.not_a_number", {"value": "x", "line": "1 x"})
+
+
+def test_a_countered_trigger_is_logged_with_its_card() -> None:
+    game = rig(GodGame([Seat("P1")], seed=1, all_windows=True), top=[THRONG, PHERES, FLAME])
+    game.apply("end")
+    for _ in range(2):  # the upkeep, the Throng on the stack
+        game.apply("choose pass")
+    game.apply("choose counter")
+    assert game.events[-1] == E("challenge.log.trigger_countered", card=THRONG)
+
+
+def test_combat_damage_with_a_shared_life_total_counts_once() -> None:
+    """§5b: Xenagos attacks the players' side once; combat damage is not "each player" damage."""
+    game = god(players=2, top=[PIPER, PHERES])
+    game.apply("end")
+    game.play_until_players()
+    assert game.combat_steps == [CombatStep(((XENAGOS, 6),), 6)] and game.life == 14
+    assert game.events[-3] == E("challenge.log.combat_damage", amount=6, life=14)
+
+
+def test_consuming_rage_destroys_its_attackers_at_end_of_combat() -> None:
+    """§5a Consuming Rage: +2/+0, then "Destroy that creature at end of combat"."""
+    game = horde_game(turns=2, battlefield=[REAVER], top=["Consuming Rage", "Unquenchable Fury"])
+    game.apply("end")
+    start = len(game.events)
+    game.apply("end")
+    game.play_until_players()
+    assert since(game, start)[-4:] == [E("challenge.log.combat_damage", amount=4, life=16),
+                                E("challenge.log.leaves_destroyed", card=REAVER),
+                                E("challenge.log.players_turn", turn=4), E("challenge.log.draw_reminder")]
+
+
+def test_shields_are_used_up_one_after_another_and_a_one_point_rest_stays() -> None:
+    game = god()
+    game.apply("prevent 3")
+    game.apply("prevent 10")
+    game._damage(8, STRIKE, each_player=False)
+    assert game.events[-2:] == [E("challenge.log.prevented", amount=8),
+                                E("challenge.log.damage_to_players", card=STRIKE, amount=0, life=20)]
+    assert [(s.amount, s.source) for s in game.shields] == [(5, None)]
+    game._damage(4, STRIKE)
+    assert [(s.amount, s.source) for s in game.shields] == [(1, None)]
+    game._damage(2, STRIKE)
+    assert game.events[-2:] == [E("challenge.log.prevented", amount=1),
+                                E("challenge.log.damage_to_players", card=STRIKE, amount=1, life=19)]
+    assert game.shields == []

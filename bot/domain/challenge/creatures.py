@@ -410,10 +410,10 @@ class CreatureDeckGame(FlowGame):
                 return name
         raise ChallengeError("hydra.error.unknown_source", source=text, sources=", ".join((SHIELD_SOURCE, *self.cards)))
 
-    def _seat(self, number: int) -> int:
+    def _seat(self, number: int) -> None:
+        """Refuse a player number nobody sits at (one life total: no action needs the seat itself)."""
         if not 1 <= number <= len(self.seats):
             raise ChallengeError("hydra.error.no_such_player", player=number, count=len(self.seats))
-        return number - 1
 
     def _do_life(self, action: Action) -> None:
         """A player's own cards changed the players' life (lifelink, paying life, ...)."""
