@@ -560,8 +560,8 @@ def test_undo_only_the_players_own_actions_that_moved_no_library_card() -> None:
 
 
 def test_snapshot_and_board_show_the_whole_state() -> None:
-    game = god(players=2, battlefield=[XENAGOS, THRONG, FLAME], top=[STRIKE, PIPER], graveyard=[PIPER])
-    game.seats = (Seat("P1", ("The Slayer",)), Seat("P2"))
+    game = rig(GodGame([Seat("P1", ("The Slayer",)), Seat("P2")], seed=1), battlefield=[XENAGOS, THRONG, FLAME],
+               top=[STRIKE, PIPER], graveyard=[PIPER])
     game.apply("damage 2 2")
     game.apply("tap 2")
     game.apply("end")
@@ -626,9 +626,18 @@ def test_the_engine_defaults_and_replay_defaults() -> None:
     bare = Bare([Seat("P1")], seed=1, difficulty=1)
     assert (bare.stable_ids, bare.all_windows, bare.max_players, bare.max_heroes, bare.starting_life) == (
         True, False, 1, 3, 20)
-    copy = replay(GodGame, [Seat("P1")], 4, 2, [])
-    assert (copy.all_windows, copy.stable_ids, copy.seed, copy.difficulty, copy.actions) == (False, True, 4, 2, [])
-    assert copy.snapshot() == GodGame([Seat("P1")], seed=4).snapshot()
+    copy = replay(GodGame, [Seat("P1")], 4, 3, [])
+    assert (copy.all_windows, copy.stable_ids, copy.seed, copy.difficulty, copy.actions) == (False, True, 4, 3, [])
+    assert copy.snapshot() == GodGame([Seat("P1")], seed=4, difficulty=3).snapshot() and len(copy.battlefield) == 4
+
+
+def test_a_deck_already_beaten_when_the_players_turn_ends_takes_no_turn() -> None:
+    """A guard of the end of the players' turn: the win is checked before the next turn begins
+    (§5a: no library and no creatures), here on a board rigged to be beaten but not yet declared so."""
+    game = horde_game(battlefield=[], library_size=0)
+    game.apply("end")
+    assert game.events[-2:] == [E("challenge.log.players_end", turn=1), E("challenge.log.won")]
+    assert (game.turn, game.outcome, game.pending) == (1, "won", None)
 
 
 def test_every_instant_action_is_allowed_in_a_response_window() -> None:
