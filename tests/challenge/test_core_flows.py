@@ -71,10 +71,13 @@ def test_losing_inside_the_decks_turn_stops_the_turn_there() -> None:
 
 
 def test_losing_on_a_players_action_ends_the_game_without_raising() -> None:
-    game = HordeGame([Seat("P1")], seed=1)
-    events = game.apply("life 1 -20")
-    assert [e.key for e in events] == ["challenge.log.life", "challenge.log.lost"]
-    assert game.outcome == "lost" and game.over and game.pending is None
+    for ends in (0, 1):  # before any flow ran, and after one (the end of a turn) ran to its end
+        game = HordeGame([Seat("P1")], seed=1)
+        for _ in range(ends):
+            game.apply("end")
+        events = game.apply("life 1 -20")
+        assert [e.key for e in events] == ["challenge.log.life", "challenge.log.lost"]
+        assert game.outcome == "lost" and game.over and game.pending is None
 
 
 @pytest.mark.parametrize("deck", ["horde", "god"])

@@ -59,7 +59,9 @@ def test_the_throngs_range_and_one_more_throng_per_extra_player_up_to_six() -> N
     assert counts == {(1, 1): 1, (1, 2): 2, (1, 4): 4, (2, 1): 2, (2, 2): 3, (2, 4): 5, (3, 1): 3, (3, 2): 4,
                       (3, 4): 6}
     game = GodGame([Seat("a")], seed=1, all_windows=True, stable_ids=False)
-    assert (game.all_windows, game.stable_ids, game.difficulty) == (True, False, 2)
+    assert (game.all_windows, game.stable_ids, game.difficulty, game.seed) == (True, False, 2, 1)
+    assert GodGame([Seat("a")], seed=5).library == GodGame([Seat("b")], seed=5).library  # the seed shuffles
+    assert GodGame([Seat("a")], seed=5).library != GodGame([Seat("a")], seed=6).library
 
 
 def test_strike_deals_4_to_each_player_and_scorn_makes_xenagos_attack_with_trample() -> None:
@@ -152,6 +154,7 @@ def test_impulsive_destruction_asks_each_player_and_deals_3_per_player_who_decli
     # Maddened Oread alone attacks once five Revelers are there; the others don't
     ([XENAGOS, THRONG, THRONG, THRONG, OREAD], [PHERES, FLAME], "5"),
     ([XENAGOS, THRONG, THRONG, OREAD], [PHERES, FLAME], ""),
+    ([XENAGOS, THRONG, THRONG, THRONG, THRONG], [OREAD, FLAME], ""),  # five Revelers, but the new Oread has no haste
     # Impulsive Charge: every Reveler, new ones with haste; Xenagos only for the Piper or the Scorn
     ([XENAGOS, THRONG], [CHARGE, PHERES], "2 3"),
     ([XENAGOS, THRONG], [PIPER, PANIC], "1"),

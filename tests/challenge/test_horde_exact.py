@@ -148,3 +148,17 @@ def test_reckless_minotaur_is_destroyed_by_an_end_step_trigger_that_can_be_count
         Event("challenge.log.leaves_destroyed", {"card": RECKLESS}),
         Event("challenge.log.players_turn", {"turn": 2}), Event("challenge.log.draw_reminder", {})]
     assert [p.name for p in game.battlefield] == [RECKLESS, GORE] and game.number_of(game.battlefield[0]) == 2
+
+
+def test_the_horde_can_be_hit_at_instant_speed_in_a_window_but_not_while_blocks_are_asked() -> None:
+    game = horde(turns=2, top=[GORE, YOUNG, SALVE])
+    game.apply("end")
+    game.apply("end")
+    assert game.pending is not None and game.pending.topic == "counter"
+    assert [e.key for e in events_of(game, "hit 1")] == ["horde.log.hit", "challenge.log.milled",
+                                                         "horde.log.reward", "horde.log.salve"]
+    game.apply("choose pass")
+    game.apply("choose pass")
+    assert game.pending is not None and game.pending.topic == "blocks"
+    with pytest.raises(ChallengeError, match="answer_first"):
+        game.apply("hit 1")
