@@ -130,6 +130,12 @@ def test_each_action_draws_its_amounts_and_targets_from_the_ranges_written() -> 
     assert {line for line in lines_for(0.805)} == {"mill 1"}
 
 
+def test_removal_names_one_permanent_never_all() -> None:
+    horde = horde_with(GORE, YOUNG)
+    lines = [random_action(horde, Rolls(0.0, rolls=[0.65], seed=seed), False) for seed in range(50)]
+    assert {line.split()[1] for line in lines} == {"1", "2"}  # even when some_numbers' own roll is 0
+
+
 def test_random_answer_answers_the_pending_question_from_its_allowed_numbers() -> None:
     game = horde_with(GORE, YOUNG, "Phoberos Reaver")
     game.apply("end")
