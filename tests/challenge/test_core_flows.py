@@ -7,6 +7,7 @@ verbatim rows, stored in tests/data too)."""
 from __future__ import annotations
 
 import json
+import locale
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,15 @@ def test_the_card_rows_are_the_stored_scryfall_rows(deck: str) -> None:
     stored = json.loads((DATA / f"challenge_{deck}_cards.json").read_text(encoding="utf-8"))
     rows = card_rows(deck)
     assert isinstance(rows, tuple) and list(rows) == stored and len(rows) == 15
+
+
+def test_the_card_rows_are_read_as_utf_8_whatever_the_locale() -> None:
+    """The rows hold em dashes ("Creature — Minotaur"): a machine whose locale is not UTF-8 reads them too."""
+    stored = json.loads((DATA / "challenge_horde_cards.json").read_text(encoding="utf-8"))
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        rows = card_rows("horde")
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert list(rows) == stored and rows[0]["type_line"] == "Creature — Minotaur"
