@@ -70,7 +70,7 @@ class FlowGame:
         self.pending: Decision | None = None
         self.events: list[Event] = []
         self.actions: list[str] = []
-        self._flow: Flow | None = None
+        self._flow: Flow | None = None  # pragma: no mutate (unused until a flow starts: pending is None till then)
         self._frames: list[tuple[Flow, Decision]] = []
         self._in_flow = False
 
