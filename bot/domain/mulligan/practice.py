@@ -175,7 +175,7 @@ class PracticeHand:
     # -- internals ----------------------------------------------------------------------------
 
     def _after_keep(self) -> tuple[Instruction, ...]:
-        if self.procedure.to_bottom and len(self.bottomed) < self.procedure.to_bottom:
+        if self.procedure.to_bottom:  # London, kept with a mulligan charged: choose the bottom cards
             self.phase = Phase.BOTTOM
             return ()
         if self.procedure.closing_instructions():  # Vancouver: scry 1 below 7 cards
@@ -288,6 +288,7 @@ def _play_keep_or_mulligan(practice: PracticeHand, keep: tuple[int, int]) -> int
     if practice.phase is Phase.DECIDING:
         practice.keep()
     if practice.phase is Phase.BOTTOM:
+        lands = _lands(practice.hand)  # a mulligan down to nothing kept a new hand: count its lands
         kept_lands = london_lands_to_keep(lands, practice.procedure.keeps, keep)
         practice.bottom(_positions_of(practice.hand, lands - kept_lands,
                                       practice.procedure.to_bottom - (lands - kept_lands)))
