@@ -283,7 +283,7 @@ About
 Name Heavenly Inferno
 Deck
 1 Sol Ring
- 2x  Island  
+<spaced island>
 3 x Forest
 4X Swamp
 1 Lim-Dûl's Vault (ALL) 21a *F*
@@ -314,7 +314,7 @@ Planar Deck
 1 Akoum
 Scheme Deck
 1 All in Good Time
-"""
+""".replace("<spaced island>", " 2x  Island  ")  # spaces around: the long way
 
 
 def test_every_kind_of_text_line() -> None:
