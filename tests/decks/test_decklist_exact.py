@@ -471,3 +471,21 @@ def test_a_csv_cell_over_the_field_limit_is_refused_with_its_line() -> None:
 ])
 def test_split_count(body: str, split: tuple[int, str]) -> None:
     assert decklist._split_count(body) == split
+
+
+def test_lines_read_the_long_way_keep_their_section() -> None:
+    """Lines with spaces around skip the whole-text regex; outside the main deck they still go where their
+    section says (the maybeboard and tokens out of the deck)."""
+    assert _read("Maybeboard\n 1 Serra Angel \nSideboard\n 1 Angel Token\t\n 2 Duress\nCommander\n  1 Kaalia") == (
+        [(2, "Duress", "sideboard", 5), (1, "Kaalia", "commander", 7)], [],
+        [(1, "Serra Angel", "maybeboard", 2), (1, "Angel Token", "extra", 4)], "text",
+        ("maybeboard_ignored", "extras_ignored"))
+
+
+def test_csv_header_takes_the_first_column_of_each_role() -> None:
+    assert parse_decklist("Name,Card,Count\nSol Ring,Island,2").entries == (DeckLine(2, "Sol Ring", M, 2),)
+    assert parse_decklist("Count,Qty,Name,Board,Zone\n2,3,Sol Ring,side,main").entries == (
+        DeckLine(2, "Sol Ring", S, 2),)
+    # a header cell is only a column name when it is one, quotes aside
+    assert parse_decklist("Count,XName\n1,Sol Ring").entries == (DeckLine(1, "Count,XName", M, 1),
+                                                                  DeckLine(1, "1,Sol Ring", M, 2))
