@@ -489,3 +489,85 @@ def test_csv_header_takes_the_first_column_of_each_role() -> None:
     # a header cell is only a column name when it is one, quotes aside
     assert parse_decklist("Count,XName\n1,Sol Ring").entries == (DeckLine(1, "Count,XName", M, 1),
                                                                   DeckLine(1, "1,Sol Ring", M, 2))
+
+
+# -- XML entities and the strict reading --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("reference", "character"), [
+    ("&#65;", "A"), ("&#x41;", "A"), ("&#x4a;", "J"), ("&#32;", " "), ("&#xD7FF;", "\ud7ff"), ("&#xE000;", "\ue000"),
+    ("&#xFFFD;", "\ufffd"), ("&#x10000;", "\U00010000"), ("&#x10FFFF;", "\U0010ffff"), ("&amp;", "&"), ("&lt;", "<"),
+    ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"),
+    ("&#31;", None), ("&#x1f;", None), ("&#0;", None), ("&#xD800;", None), ("&#xDFFF;", None), ("&#xFFFE;", None),
+    ("&#xFFFF;", None), ("&#x110000;", None),
+])
+def test_xml_character_references(reference: str, character: str | None) -> None:
+    match = decklist._XML_REFERENCE.fullmatch(reference)
+    assert match is not None
+    if character is None:
+        with pytest.raises(decklist._NotPlain):
+            decklist._xml_character(match)
+    else:
+        assert decklist._xml_character(match) == character
+
+
+def _one_card(name: str, quantity: str = "1", sideboard: str = "false") -> str:
+    return f'<Deck>\n<Cards Quantity="{quantity}" Sideboard="{sideboard}" Name="{name}"/>\n</Deck>'
+
+
+def test_names_with_entities_take_the_strict_reading() -> None:
+    text = ('<Deck>\n<Cards Quantity="1" Sideboard="false" Name="Akroma&#x27;s Vengeance"/>\n'
+            '<Cards Quantity="2" Sideboard="false" Name="Fire &amp; Ice"/>\n'
+            '<Cards Quantity="1" Sideboard="true" Name="Lim-D&#251;l&apos;s Vault"/>\n'
+            '<Cards Quantity="1" Sideboard="false" Name="&#32;Island&#x20;"/>\n</Deck>')
+    expected = Decklist(entries=(DeckLine(1, "Akroma's Vengeance", M, 2), DeckLine(2, "Fire & Ice", M, 3),
+                                 DeckLine(1, "Lim-Dûl's Vault", S, 4), DeckLine(1, "Island", M, 5)), format="dek")
+    assert decklist._read_plain_xml(text) == expected
+    assert parse_xml(text) == expected
+    longest = "A" * 149 + "&#66;"
+    assert decklist._read_plain_xml(_one_card(longest)) == Decklist(
+        entries=(DeckLine(1, "A" * 149 + "B", M, 2),), format="dek")
+
+
+@pytest.mark.parametrize(("name", "issue"), [
+    ("A&#x1F;B", ("bad_xml", 2)),  # a control character: expat's error
+    ("A&#xD800;", ("bad_xml", 2)),
+    ("A &#40;CMD&#41; 1", None),  # a printing detail to strip: the general reading
+    ("x&quot;y&lt;z&gt;", '<card quantity="1" name="x"y<z>">'),
+    ("A" * 150 + "&amp;", '<card quantity="1" name="' + "A" * 54 + "…"),
+])
+def test_names_with_entities_the_strict_reading_leaves_to_expat(name: str, issue: object) -> None:
+    text = _one_card(name)
+    assert decklist._read_plain_xml(text) is None
+    if isinstance(issue, tuple):
+        assert refusal(parse_xml, text) == (issue[0], {"line": issue[1]})
+    elif issue is None:
+        assert parse_xml(text).entries == (DeckLine(1, "A", M, 2),)
+    else:
+        reason = "bad_characters" if "&lt;" in name else "name_too_long"
+        assert parse_xml(text).issues == (LineIssue(2, issue, reason),)
+
+
+@pytest.mark.parametrize("text", [
+    '<Deck>\n<Cards Quantity="1" Sideboard="false" Name="A"/><Cards Quantity="1" Sideboard="false" Name="B"/>\n</Deck>',
+    '<Deck>\n<Cards Sideboard="false" Quantity="1" Name="A"/>\n</Deck>',
+    '<Deck>\n<Cards Quantity="0" Sideboard="false" Name="A"/>\n</Deck>',
+    '<cockatrice_deck>\n<zone name="main">\n<card number="1" name="A"/><card number="1" name="B"/>\n</zone>\n'
+    "</cockatrice_deck>",
+    '<cockatrice_deck>\n<zone name="main"><zone name="side">\n</zone>\n</zone>\n</cockatrice_deck>',
+    "<deckfile/>",
+])
+def test_documents_not_of_the_strict_shape_are_left_to_expat(text: str) -> None:
+    assert decklist._read_plain_xml(text) is None
+
+
+def test_cod_of_the_strict_shape_with_zones_and_commander() -> None:
+    main = "".join(f'\n<card number="1" name="Card {chr(65 + i // 26)}{chr(65 + i % 26)}"/>' for i in range(99))
+    text = (f'<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n<deckname>X</deckname>\n'
+            f'<zone name="main">{main}\n</zone>\n<zone name="side">\n<card number="1" name="Kaalia of the Vast"/>\n'
+            '</zone>\n<zone name="tokens">\n<card number="2" name="Angel"/>\n</zone>\n</cockatrice_deck>')
+    parsed = decklist._read_plain_xml(text)
+    assert parsed is not None and parsed == parse_xml(text)
+    assert parsed.entries[0] == DeckLine(1, "Card AA", M, 5)
+    assert parsed.entries[-1] == DeckLine(1, "Kaalia of the Vast", C, 106)
+    assert (len(parsed.entries), parsed.ignored, parsed.notes) == (
+        100, (DeckLine(2, "Angel", Section.EXTRA, 109),), ("extras_ignored", "commander_from_sideboard"))
