@@ -570,4 +570,4 @@ def test_cod_of_the_strict_shape_with_zones_and_commander() -> None:
     assert parsed.entries[0] == DeckLine(1, "Card AA", M, 5)
     assert parsed.entries[-1] == DeckLine(1, "Kaalia of the Vast", C, 106)
     assert (len(parsed.entries), parsed.ignored, parsed.notes) == (
-        100, (DeckLine(2, "Angel", Section.EXTRA, 109),), ("extras_ignored", "commander_from_sideboard"))
+        100, (DeckLine(2, "Angel", Section.EXTRA, 109),), ("commander_from_sideboard", "extras_ignored"))
