@@ -571,3 +571,56 @@ def test_cod_of_the_strict_shape_with_zones_and_commander() -> None:
     assert parsed.entries[-1] == DeckLine(1, "Kaalia of the Vast", C, 106)
     assert (len(parsed.entries), parsed.ignored, parsed.notes) == (
         100, (DeckLine(2, "Angel", Section.EXTRA, 109),), ("commander_from_sideboard", "extras_ignored"))
+
+
+# -- more corners: each asserts a value one small change in the parser would alter --------------------------------
+
+@pytest.mark.parametrize(("word", "section"), [
+    ("Main Deck", M), ("main_deck", M), ("Display_Commander", Section.DISPLAY), ("SIDEBOARD", S), ("side board", S),
+    ("Planar Deck", Section.PLANAR), ("Commanders", C), ("Creatures", None), ("", None),
+])
+def test_section_words(word: str, section: Section | None) -> None:
+    assert decklist.section_for(word) is section
+
+
+@pytest.mark.parametrize(("data", "text"), [
+    ("  \t ", ""),  # blank without a line end
+    ("A" * 4088 + "\x01" * 9, "A" * 4088 + "\x01" * 9),  # the 4,096th character is the last one looked at
+])
+def test_decode_edges(data: str, text: str) -> None:
+    assert decode(data) == text
+
+
+def test_header_edges() -> None:
+    assert _read("#\tSideboard\n1 Duress\n[Sideboard]\n[Unknown]\n1 Opt")[:2] == (
+        [(1, "Duress", "sideboard", 2), (1, "Opt", "sideboard", 5)], [(4, "[Unknown]", "unknown_section")])
+
+
+def test_lines_the_general_reader_takes_apart() -> None:
+    name_150 = "A" * 144 + " (x y)"
+    text = ("1 [CMD] Erase (Not the Urza's Legacy One)\n999 Erase (Not the Urza's Legacy One)\n"
+            f"1 {name_150}\n1 B{name_150}\n1 Opt *F* [Sideboard]\n 1 Angel [Commander{{top}}] \n1 [Ramp Deck] X")
+    assert _read(text) == (
+        [(1, "Erase (Not the Urza's Legacy One)", "main", 1), (999, "Erase (Not the Urza's Legacy One)", "main", 2),
+         (1, name_150, "main", 3), (1, "Opt", "sideboard", 5), (1, "Angel", "commander", 6)],
+        [(4, "1 B" + name_150[:76] + "…", "name_too_long"), (7, "1 [Ramp Deck] X", "bad_characters")], [], "text", ())
+    assert _read("1 [CMD:1] Erase (Not the Urza's Legacy One)")[0::3] == (
+        [(1, "Erase (Not the Urza's Legacy One)", "main", 1)], "xmage")
+    assert _read("NAME:My Deck\n1 Sol Ring")[0::3] == ([(1, "Sol Ring", "main", 2)], "xmage")
+
+
+def test_a_sideboard_line_that_is_not_read_still_names_the_sections() -> None:
+    assert parse_text("SB: 0 Opt\n99 Island\n\n1 Kaalia").commander_names == []
+    assert parse_text("Commander: \u200b\n99 Island\n\n1 Kaalia").commander_names == []
+
+
+def test_csv_a_second_header_row_is_a_row() -> None:
+    assert _csv("Count,Name\n1,Sol Ring\nCount,Name\n2,Island")[:2] == (
+        [(1, "Sol Ring", "main", 2), (2, "Island", "main", 4)], [(3, "Count,Name", "bad_count")])
+
+
+def test_plain_csv_columns() -> None:
+    assert decklist._plain_csv_columns({"count": 0, "name": 1}) == (0, 1, -1, 1)
+    assert decklist._plain_csv_columns({"count": 3, "name": 1, "section": 2}) == (3, 1, 2, 3)
+    assert decklist._plain_csv_columns({"name": 1, "section": 2}) is None
+    assert decklist._plain_csv_columns({"count": 1}) is None
