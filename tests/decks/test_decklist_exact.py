@@ -624,3 +624,22 @@ def test_plain_csv_columns() -> None:
     assert decklist._plain_csv_columns({"count": 3, "name": 1, "section": 2}) == (3, 1, 2, 3)
     assert decklist._plain_csv_columns({"name": 1, "section": 2}) is None
     assert decklist._plain_csv_columns({"count": 1}) is None
+
+
+def test_csv_rows_read_the_long_way_keep_their_section() -> None:
+    assert _csv("Count,Name,Board\n1,Erase (Not the Urza's Legacy One),side\n1,Opt (CMD) 1,Commander{top}\n"
+                "2,Island *F*,Maybeboard")[0::2] == (
+        [(1, "Erase (Not the Urza's Legacy One)", "sideboard", 2), (1, "Opt", "commander", 3)],
+        [(2, "Island", "maybeboard", 4)])
+
+
+def test_a_quoted_csv_header_is_recognised_without_a_file_name() -> None:
+    parsed = parse_decklist('"Count","Name"\n1,Sol Ring')
+    assert (parsed.format, parsed.entries) == ("csv", (DeckLine(1, "Sol Ring", M, 2),))
+
+
+def test_cod_with_two_zones_on_a_line_is_left_to_expat() -> None:
+    text = ('<cockatrice_deck><zone name="main">\n<card number="1" name="A"/>\n</zone><zone name="side">\n'
+            '<card number="1" name="B"/>\n</zone></cockatrice_deck>')
+    assert decklist._read_plain_xml(text) is None
+    assert parse_xml(text).entries == (DeckLine(1, "A", M, 2), DeckLine(1, "B", S, 4))
