@@ -627,8 +627,9 @@ def test_plain_csv_columns() -> None:
 
 
 def test_csv_rows_read_the_long_way_keep_their_section() -> None:
-    assert _csv("Count,Name,Board\n1,Erase (Not the Urza's Legacy One),side\n1,Opt (CMD) 1,Commander{top}\n"
-                "2,Island *F*,Maybeboard")[0::2] == (
+    entries, _, ignored, _, _ = _csv("Count,Name,Board\n1,Erase (Not the Urza's Legacy One),side\n"
+                                     "1,Opt (CMD) 1,Commander{top}\n2,Island *F*,Maybeboard")
+    assert (entries, ignored) == (
         [(1, "Erase (Not the Urza's Legacy One)", "sideboard", 2), (1, "Opt", "commander", 3)],
         [(2, "Island", "maybeboard", 4)])
 
