@@ -121,6 +121,7 @@ def test_refusal_message_and_pickling() -> None:
     ("Name (with space) x", ("Name (with space) x", None)),  # no chain of suffixes: all of it is the name
     ("Name [unclosed", ("Name [unclosed", None)),
     (" (CMD) 1", (" (CMD) 1", None)),  # a suffix with nothing before it is no suffix
+    (" (x y) Name (CMD) 1", (" (x y) Name", None)),
     ("A (CMD) 1 (C21) 2", ("A", None)),
 ])
 def test_strip_suffixes(body: str, stripped: tuple[str, Section | None]) -> None:
@@ -465,7 +466,7 @@ def test_a_csv_cell_over_the_field_limit_is_refused_with_its_line() -> None:
 @pytest.mark.parametrize(("body", "split"), [
     ("2x Name", (2, "Name")), ("2 x Name", (2, "Name")), ("2 X  Name", (2, "Name")), ("2 Name", (2, "Name")),
     ("2× Name", (2, "Name")), ("2 ｘ Name", (2, "Name")), ("2Ｘ Name", (2, "Name")), ("2x x Name", (2, "x Name")),
-    ("2 xName", (2, "xName")), ("2 x", (2, "x")), ("2x", (2, "")), ("2", (2, "")), ("x2 Name", (1, "x2 Name")),
+    ("2 xName", (2, "xName")), ("12x Name", (12, "Name")), ("2 x", (2, "x")), ("2x", (2, "")), ("2", (2, "")), ("x2 Name", (1, "x2 Name")),
     ("Name", (1, "Name")), ("", (1, "")), ("² Name", (1, "² Name")), ("1234567890 A", (1000, "A")),
     ("123456789 A", (123456789, "A")), ("007 A", (7, "A")),
 ])
@@ -585,6 +586,7 @@ def test_section_words(word: str, section: Section | None) -> None:
 
 @pytest.mark.parametrize(("data", "text"), [
     ("  \t ", ""),  # blank without a line end
+    ("Xenagos, God of Revels", "Xenagos, God of Revels"),
     ("A" * 4088 + "\x01" * 9, "A" * 4088 + "\x01" * 9),  # the 4,096th character is the last one looked at
 ])
 def test_decode_edges(data: str, text: str) -> None:
