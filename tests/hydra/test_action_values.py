@@ -68,7 +68,6 @@ def test_the_verbs_in_order() -> None:
     ("prevent 0 2", Action("prevent", (0, 2))),
     ("prevent 3 all", Action("prevent", (3,))),
     ("prevent 3 ALL", Action("prevent", (3,))),
-    ("prevent 3 all 2", Action("prevent", (3, 2))),
     ("prevent 1 -2", Action("prevent", (1, -2))),
     ("prevent 3 from heads", Action("prevent", (3,), "from heads")),
     ("prevent 3 2 FROM Unified Lunge", Action("prevent", (3, 2), "from Unified Lunge")),
@@ -141,6 +140,7 @@ def test_another_decks_verbs() -> None:
     ("prevent from heads", usage("prevent AMOUNT [PLAYER|all] [from SOURCE]")),
     ("prevent 1 2 3", usage("prevent AMOUNT [PLAYER|all] [from SOURCE]")),
     ("prevent 1 all 2 3", usage("prevent AMOUNT [PLAYER|all] [from SOURCE]")),
+    ("prevent 3 all 2", usage("prevent AMOUNT [PLAYER|all] [from SOURCE]")),  # a player and "all" at once
     ("prevent -1", negative("prevent -1")),
     ("prevent -1 2 from heads", negative("prevent -1 2 from heads")),
     ("exilecards", usage("exilecards library AMOUNT | exilecards graveyard all|CARD NAME")),
