@@ -66,6 +66,10 @@ tar -C "$repo" --exclude=.venv --exclude=mutants --exclude=.git --exclude='*.egg
     | tar -C "$scratch" -xf -
 cd "$scratch"
 cp "$repo/benchmarks/mutation_fresh_caches.py" tests/_mutation_fresh_caches.py
+# mutmut runs the tests in mutants/, a copy of bot/ (and tests/) only: bot/paths.py finds assets/ beside the
+# package it runs from, so the bundled cards and fonts would be missing there. The scratch copy's own assets/
+# (the documented override) keeps every test reading the real files.
+export PODKEEPER_ASSETS="$scratch/assets"
 
 to_toml_list() { local out="" item; for item in "$@"; do out+="\"$item\", "; done; echo "[${out%, }]"; }
 cat >> pyproject.toml <<TOML
