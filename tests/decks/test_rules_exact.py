@@ -1,0 +1,193 @@
+"""Exact values of the deck rules' smaller parts, written from mutation testing (issue 21): the log
+record of an identity disagreement, the resolver's lookup paths, and the fast legality screen against
+the per-card checks. Each assertion pins a value a planted bug changes."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import pytest
+
+from bot.domain.rules import facts
+from bot.domain.rules.facts import facts_for, report_disagreement
+
+LOGGER = "bot.domain.rules.facts"
+
+
+def _records(caplog) -> list[tuple[str, int, str]]:
+    return [(r.name, r.levelno, r.getMessage()) for r in caplog.records if r.name == LOGGER]
+
+
+def test_a_disagreement_is_logged_once_with_both_identities(cards, caplog, monkeypatch) -> None:
+    """CR 903.4: Sphinx of the Guildpact ("is all colors") is five-colour; the card data says colourless."""
+    monkeypatch.setattr(facts, "_reported_disagreements", set())
+    sphinx = cards["Sphinx of the Guildpact"]
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert report_disagreement(sphinx, "WUBRG") is True
+        assert report_disagreement(sphinx, "WUBRG") is True  # still a disagreement, not logged again
+        assert report_disagreement(sphinx, "") is False       # the data's own answer
+    assert _records(caplog) == [(LOGGER, logging.WARNING, "colour identity of Sphinx of the Guildpact: "
+                                 "computed 'WUBRG' from its text, card data says 'colourless'")]
+    assert facts._reported_disagreements == {"Sphinx of the Guildpact"}
+
+
+def test_a_colourless_computation_against_coloured_data_names_both(cards, caplog, monkeypatch) -> None:
+    monkeypatch.setattr(facts, "_reported_disagreements", set())
+    ring = replace(cards["Sol Ring"], color_identity="G")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert report_disagreement(ring, "") is True
+        assert report_disagreement(cards["Sol Ring"], "") is False
+    assert _records(caplog) == [(LOGGER, logging.WARNING,
+                                 "colour identity of Sol Ring: computed 'colourless' from its text, "
+                                 "card data says 'G'")]
+
+
+def test_working_out_the_facts_reports_a_disagreement(cards, caplog, monkeypatch) -> None:
+    monkeypatch.setattr(facts, "_reported_disagreements", set())
+    monkeypatch.setattr(facts, "_cache", {})
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert facts_for(cards["Sphinx of the Guildpact"]).colours[facts.CR_903_4] == "WUBRG"
+        facts_for(cards["Sol Ring"])
+    assert [message for _, _, message in _records(caplog)] == [
+        "colour identity of Sphinx of the Guildpact: computed 'WUBRG' from its text, card data says 'colourless'"]
+
+
+# -- CR 702.124: Doctor's companion ---------------------------------------------------------------
+
+
+def test_a_doctors_companion_beside_a_card_without_subtypes(cards) -> None:
+    """CR 702.124: the other must be a legendary Time Lord Doctor creature; a type line without a dash has
+    no subtypes at all (Sol Ring), which is simply no Doctor."""
+    from bot.domain.rules.commanders import valid_pair
+    from tests.decks.test_legality import DOCTOR, YASMIN
+
+    assert valid_pair(YASMIN, cards["Sol Ring"]) is False and valid_pair(cards["Sol Ring"], YASMIN) is False
+    assert valid_pair(YASMIN, DOCTOR) is True and valid_pair(DOCTOR, YASMIN) is True
+    assert valid_pair(YASMIN, replace(DOCTOR, type_line="Legendary Creature")) is False
+
+
+# -- the commander option (README: /deck check ... commander:<name>) -----------------------------
+
+
+def _entries(index, text: str, option: list[str]):
+    from bot.domain.decklist import parse_decklist
+    from bot.domain.rules import resolve_decklist
+
+    deck = resolve_decklist(parse_decklist(text), index, option)
+    return [(c.entry.count, c.entry.name, c.entry.section.value, c.entry.line) for c in deck.cards], deck.notes
+
+
+def test_the_option_names_a_commander_in_another_language(index) -> None:
+    """The card decides, not the spelling: 巨大なるカーリア is Kaalia of the Vast, so the list's own
+    commander stays where it is (nothing moved, nothing added); and the other way round."""
+    text = "Commander\n1 Kaalia of the Vast\nDeck\n1 Sol Ring\n"
+    assert _entries(index, text, ["巨大なるカーリア"]) == (
+        [(1, "Kaalia of the Vast", "commander", 2), (1, "Sol Ring", "main", 4)], ())
+    written = "Commander\n1 巨大なるカーリア\nDeck\n1 Sol Ring\n"
+    assert _entries(index, written, ["Kaalia of the Vast"]) == (
+        [(1, "巨大なるカーリア", "commander", 2), (1, "Sol Ring", "main", 4)], ())
+    assert _entries(index, "1 Sol Ring\n1 太陽の指輪\n", ["sol ring"]) == (
+        [(1, "Sol Ring", "commander", 1), (1, "太陽の指輪", "main", 2)], ())
+
+
+def test_two_copies_of_the_named_commander_leave_one_in_the_main_deck(index) -> None:
+    assert _entries(index, "2 Command Tower\n1 Sol Ring", ["Command Tower"])[0] == [
+        (1, "Command Tower", "commander", 1), (1, "Command Tower", "main", 1), (1, "Sol Ring", "main", 2)]
+
+
+# -- the legality screens against the per-card checks (legality._SCREENS, Ruleset.may_object) --------
+
+
+def test_may_object_agrees_with_the_per_card_rules_for_each_test_card(cards) -> None:
+    """D5/D6 and today's banned list: the screen answers "may object" for a one-card list exactly when
+    ``is_banned`` or ``legality_problem`` finds something, under every ruleset; and for a list of clean
+    cards plus one objectionable card it still objects (whichever kind that card is)."""
+    from bot.domain.rules import RULESETS
+
+    clean = [cards[name] for name in ("Sol Ring", "Kaalia of the Vast", "Mountain")]
+    for ruleset in RULESETS.values():
+        objected = []
+        for card in cards.values():
+            vintage = facts_for(card).vintage_problem
+            per_card = ruleset.is_banned(card) or ruleset.legality_problem(card, vintage) is not None
+            assert ruleset.may_object([card], [vintage]) is per_card, (ruleset.name, card.name)
+            assert ruleset.may_object([*clean, card], [None, None, None, vintage]) is per_card
+            if per_card:
+                objected.append(card.name)
+        assert ruleset.may_object(clean, [None] * 3) is False
+        assert len(objected) == {"commander": 16, "edh-2010": 13, "duel-zh": 13}[ruleset.name]
+
+
+def _verdicts(lines: list[tuple[int, str, str]], cards, ruleset: str, monkeypatch) -> tuple[object, object]:
+    """The verdict of a deck with the screens and without them (the per-card code alone)."""
+    from bot.domain.decklist import DeckLine, Section
+    from bot.domain.rules import DeckCard, ResolvedDeck, check_deck, get_ruleset, legality
+
+    def deck() -> ResolvedDeck:
+        return ResolvedDeck(tuple(DeckCard(DeckLine(count, name, Section(section), number), cards.get(name))
+                                  for number, (count, name, section) in enumerate(lines, 1)))
+
+    screened = check_deck(deck(), get_ruleset(ruleset))
+    with monkeypatch.context() as patched:
+        patched.setattr(legality, "_SCREENS", False)
+        unscreened = check_deck(deck(), get_ruleset(ruleset))
+    assert screened == unscreened
+    return screened, unscreened
+
+
+def _problems(verdict) -> list[tuple[str, str, str | None, str, dict]]:
+    return [(p.check.value, p.rule, p.card, p.key, p.values) for p in verdict.problems
+            if p.check.value != "size"]
+
+
+@pytest.mark.parametrize("ruleset", ["commander", "edh-2010"])
+def test_one_name_on_two_lines_is_two_copies(cards, ruleset, monkeypatch) -> None:
+    """D2 / CR 903.5b: copies of one English name add up across lines (the screen only counts a line
+    alone when every name has one line); two basic lands are fine, two Sol Rings are not."""
+    lines = [(1, "Kaalia of the Vast", "commander"), (1, "Sol Ring", "main"), (1, "Sol Ring", "main"),
+             (2, "Mountain", "main"), (1, "Mountain", "main"), (2, "Arcane Signet", "main")]
+    verdict, _ = _verdicts(lines, cards, ruleset, monkeypatch)
+    rule = "CR 903.5b" if ruleset == "commander" else "D2"
+    assert _problems(verdict) == [
+        ("singleton", rule, "Sol Ring", "deck.problem.duplicate", {"copies": 2, "limit": 1}),
+        ("singleton", rule, "Arcane Signet", "deck.problem.duplicate", {"copies": 2, "limit": 1})]
+
+
+def test_a_single_line_of_two_copies_is_caught_by_the_screen(cards, monkeypatch) -> None:
+    lines = [(1, "Kaalia of the Vast", "commander"), (2, "Sol Ring", "main"), (7, "Mountain", "main")]
+    verdict, _ = _verdicts(lines, cards, "commander", monkeypatch)
+    assert _problems(verdict) == [
+        ("singleton", "CR 903.5b", "Sol Ring", "deck.problem.duplicate", {"copies": 2, "limit": 1})]
+
+
+@pytest.mark.parametrize(("ruleset", "card", "want"), [
+    ("commander", "Black Lotus", ("banned", "BANNED", "Black Lotus", "deck.problem.banned", {})),
+    ("commander", '"Ach! Hans, Run!"', ("legality", "LEGALITY", '"Ach! Hans, Run!"', "deck.problem.not_legal",
+                                       {"reason": "not_legal_commander"})),
+    ("edh-2010", "Protean Hulk", ("banned", "D5", "Protean Hulk", "deck.problem.banned", {})),
+    ("edh-2010", "Contract from Below", ("legality", "D6", "Contract from Below", "deck.problem.not_legal",
+                                         {"reason": "ante"})),
+    ("duel-zh", "Chaos Orb", ("legality", "D6", "Chaos Orb", "deck.problem.not_legal",
+                              {"reason": "vintage_banned"})),
+])
+def test_one_objectionable_card_among_clean_ones(cards, ruleset, card, want, monkeypatch) -> None:
+    """D5 / D6 / the banned list: one card among legal ones is found by the screen and by the per-card
+    code alike (only that card)."""
+    lines = [(1, "Kaalia of the Vast", "commander"), (1, "Sol Ring", "main"), (1, card, "main"),
+             (1, "Mountain", "main")]
+    verdict, _ = _verdicts(lines, cards, ruleset, monkeypatch)
+    assert [p for p in _problems(verdict) if p[0] not in ("identity", "land_type")] == [want]
+
+
+def test_identity_equal_to_the_commanders_is_fine_and_one_colour_more_is_not(cards, monkeypatch) -> None:
+    """CR 903.5c: a card of exactly the commander's colours (Kaalia: RWB) passes the screen; a blue card
+    does not."""
+    lines = [(1, "Kaalia of the Vast", "commander"), (1, "Kaalia of the Vast", "main")]
+    verdict, _ = _verdicts(lines, cards, "commander", monkeypatch)
+    assert verdict.colour_identity == "WBR" and _problems(verdict) == [
+        ("singleton", "CR 903.5b", "Kaalia of the Vast", "deck.problem.duplicate", {"copies": 2, "limit": 1})]
+    lines = [(1, "Kaalia of the Vast", "commander"), (1, "Counterspell", "main"), (1, "Sol Ring", "main")]
+    verdict, _ = _verdicts(lines, cards, "commander", monkeypatch)
+    assert _problems(verdict) == [("identity", "CR 903.5c", "Counterspell", "deck.problem.colour_identity",
+                                   {"colours": "U", "identity": "WBR"})]
