@@ -23,6 +23,7 @@ from bot.domain.mulligan.odds import (
     keep_distribution,
     london_keepable,
     london_lands_to_keep,
+    monte_carlo_odds,
     paris_policy,
 )
 
@@ -186,3 +187,12 @@ def test_calculator_wanting_more_than_drawn():
     edge = hypergeometric(10, 4, 3, 3)
     assert edge.exactly == edge.at_least == pytest.approx(4 / 120, abs=1e-15)
     assert hypergeometric(10, 4, 3, 0).at_least == 1.0
+
+
+def test_monte_carlo_partial_paris_plays_the_policy_of_its_own_keep_range(make_library):
+    """Keep 0 lands, one land among ten cards (M1): the land is in 7 of 10 opening hands; set aside
+    alone, it is replaced by nothing (one card fewer), so every hand ends keepable at 7 or 6 cards.
+    The policy of another keep range would keep the land and never reach a keepable hand."""
+    odds = monte_carlo_odds(MulliganStyle.PARTIAL_PARIS, make_library(1, 9), 200, (0, 0), seed="own-keep")
+    assert odds.total == 1.0 and odds.keep_at[7] + odds.keep_at[6] == 1.0
+    assert 0.5 < odds.keep_at[6] < 0.9  # 0.7 expected
