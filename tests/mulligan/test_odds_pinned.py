@@ -195,4 +195,20 @@ def test_monte_carlo_partial_paris_plays_the_policy_of_its_own_keep_range(make_l
     The policy of another keep range would keep the land and never reach a keepable hand."""
     odds = monte_carlo_odds(MulliganStyle.PARTIAL_PARIS, make_library(1, 9), 200, (0, 0), seed="own-keep")
     assert odds.total == 1.0 and odds.keep_at[7] + odds.keep_at[6] == 1.0
+    assert odds.free_first is False  # M1 has no free mulligan, even in a pod of four (the default)
     assert 0.5 < odds.keep_at[6] < 0.9  # 0.7 expected
+
+
+@pytest.mark.parametrize(("style", "players"), [(MulliganStyle.LONDON, 2), (MulliganStyle.VANCOUVER, 3)])
+def test_monte_carlo_plays_the_seeded_hands_of_the_given_pod(make_library, style, players):
+    """The figures are the practice hands of that seed and pod size, shuffle for shuffle (CR 103.5c: the
+    free mulligan only in games of 3+ players changes which hands are played)."""
+    from bot.domain.mulligan.practice import play_to_keep
+
+    library = make_library(14, 26)
+    odds = monte_carlo_odds(style, library, 120, (3, 3), player_count=players, seed="pod")
+    kept = play_to_keep(style, library, 120, (3, 3), player_count=players, seed="pod")
+    assert odds.keep_at == tuple(sum(size == h for size in kept) / 120 for h in range(8))
+    other = play_to_keep(style, library, 120, (3, 3), player_count=2 if players >= 3 else 4, seed="pod")
+    assert other != kept  # the pod size matters for these hands
+    assert odds.free_first is (players >= 3)
