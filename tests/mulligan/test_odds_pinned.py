@@ -25,6 +25,7 @@ from bot.domain.mulligan.odds import (
     london_lands_to_keep,
     monte_carlo_odds,
     paris_policy,
+    wilson_interval,
 )
 
 # (deck size, lands, keep range, opening hand) -> P(keepable at hand size h), h = 0..opening
@@ -212,3 +213,13 @@ def test_monte_carlo_plays_the_seeded_hands_of_the_given_pod(make_library, style
     other = play_to_keep(style, library, 120, (3, 3), player_count=2 if players >= 3 else 4, seed="pod")
     assert other != kept  # the pod size matters for these hands
     assert odds.free_first is (players >= 3)
+
+
+def test_wilson_interval_stays_within_zero_and_one():
+    """All successes: the upper bound is 1 in exact arithmetic, one ulp above it in floats for 16/16
+    (1.0000000000000002), and is shown as 1; no bound ever leaves [0, 1]."""
+    assert wilson_interval(16, 16)[1] == 1.0
+    for samples in range(1, 101):
+        for successes in (0, samples // 2, samples):
+            low, high = wilson_interval(successes, samples)
+            assert 0.0 <= low <= high <= 1.0, (successes, samples)
