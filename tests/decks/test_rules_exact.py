@@ -191,3 +191,24 @@ def test_identity_equal_to_the_commanders_is_fine_and_one_colour_more_is_not(car
     verdict, _ = _verdicts(lines, cards, "commander", monkeypatch)
     assert _problems(verdict) == [("identity", "CR 903.5c", "Counterspell", "deck.problem.colour_identity",
                                    {"colours": "U", "identity": "WBR"})]
+
+
+# -- the resolver after the suggestion budget is spent ----------------------------------------------
+
+
+def test_after_the_budget_only_unknown_names_count_as_unsuggested(index) -> None:
+    """With "did you mean" spent (SuggestionBudget), a printed name (太陽の指輪), a name in another case
+    (sol ring) and an ambiguous name (狂热裂片妖, two cards) still resolve as before and are not counted
+    as unknown names left without suggestions; only the real unknown ones are."""
+    from bot.domain.decklist import parse_decklist
+    from bot.domain.rules import resolve_decklist
+    from bot.domain.rules.deck import SuggestionBudget
+
+    text = "1 Sol Rign 1\n1 Sol Rign 2\n1 Sol Rign 3\n1 太陽の指輪\n1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 4"
+    deck = resolve_decklist(parse_decklist(text), index, budget=SuggestionBudget(names=1))
+    assert deck.unsuggested == 3
+    assert [(c.entry.name, c.card.name if c.card else None, c.suggestions[:1], c.ambiguous) for c in deck.cards] == [
+        ("Sol Rign 1", None, ("Sol Ring",), ()), ("Sol Rign 2", None, (), ()), ("Sol Rign 3", None, (), ()),
+        ("太陽の指輪", "Sol Ring", (), ()), ("lightning bolt", "Lightning Bolt", (), ()),
+        ("狂热裂片妖", None, ("Frenetic Sliver",), ("Frenetic Sliver", "Frenzy Sliver")),
+        ("Sol Rign 4", None, (), ())]
