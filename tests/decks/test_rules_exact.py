@@ -199,16 +199,18 @@ def test_identity_equal_to_the_commanders_is_fine_and_one_colour_more_is_not(car
 def test_after_the_budget_only_unknown_names_count_as_unsuggested(index) -> None:
     """With "did you mean" spent (SuggestionBudget), a printed name (太陽の指輪), a name in another case
     (sol ring) and an ambiguous name (狂热裂片妖, two cards) still resolve as before and are not counted
-    as unknown names left without suggestions; only the real unknown ones are."""
+    as unknown names left without suggestions, nor do they spend the budget before it runs out (the first
+typo still gets its "did you mean"); only the real unknown ones count."""
     from bot.domain.decklist import parse_decklist
     from bot.domain.rules import resolve_decklist
     from bot.domain.rules.deck import SuggestionBudget
 
-    text = "1 Sol Rign 1\n1 Sol Rign 2\n1 Sol Rign 3\n1 太陽の指輪\n1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 4"
+    text = ("1 太陽の指輪\n1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 1\n1 Sol Rign 2\n1 Sol Rign 3\n1 太陽の指輪\n"
+            "1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 4")
     deck = resolve_decklist(parse_decklist(text), index, budget=SuggestionBudget(names=1))
+    known = [("太陽の指輪", "Sol Ring", (), ()), ("lightning bolt", "Lightning Bolt", (), ()),
+             ("狂热裂片妖", None, ("Frenetic Sliver",), ("Frenetic Sliver", "Frenzy Sliver"))]
     assert deck.unsuggested == 3
     assert [(c.entry.name, c.card.name if c.card else None, c.suggestions[:1], c.ambiguous) for c in deck.cards] == [
-        ("Sol Rign 1", None, ("Sol Ring",), ()), ("Sol Rign 2", None, (), ()), ("Sol Rign 3", None, (), ()),
-        ("太陽の指輪", "Sol Ring", (), ()), ("lightning bolt", "Lightning Bolt", (), ()),
-        ("狂热裂片妖", None, ("Frenetic Sliver",), ("Frenetic Sliver", "Frenzy Sliver")),
-        ("Sol Rign 4", None, (), ())]
+        *known, ("Sol Rign 1", None, ("Sol Ring",), ()), ("Sol Rign 2", None, (), ()),
+        ("Sol Rign 3", None, (), ()), *known, ("Sol Rign 4", None, (), ())]
