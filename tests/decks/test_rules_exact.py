@@ -214,3 +214,21 @@ typo still gets its "did you mean"); only the real unknown ones count."""
     assert [(c.entry.name, c.card.name if c.card else None, c.suggestions[:1], c.ambiguous) for c in deck.cards] == [
         *known, ("Sol Rign 1", None, ("Sol Ring",), ()), ("Sol Rign 2", None, (), ()),
         ("Sol Rign 3", None, (), ()), *known, ("Sol Rign 4", None, (), ())]
+
+
+# -- CR 903.3 as ruled for Grist: a creature off the battlefield ---------------------------------------
+
+
+@pytest.mark.parametrize(("subject", "creature"), [
+    ("Grist, the Hunger Tide", True), ("this card", True), ("This card", True), ("this Grist", False),
+    ("Grist", False),
+])
+def test_the_subject_of_a_creature_off_the_battlefield_is_the_card_itself(subject, creature) -> None:
+    """Only the card's full name or "this card" (in either case) name the card itself."""
+    from bot.domain.rules.commanders import creature_off_battlefield
+    from tests.decks.test_rules_corners import CARDS
+
+    grist = CARDS["Grist, the Hunger Tide"]
+    text = grist.oracle_text.replace("As long as Grist, the Hunger Tide isn't", f"As long as {subject} isn't")
+    assert creature_off_battlefield(replace(grist, oracle_text=text)) is creature
+    assert creature_off_battlefield(replace(grist, oracle_text=text, type_line="Planeswalker — Grist")) is False
