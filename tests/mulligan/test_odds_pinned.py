@@ -223,3 +223,20 @@ def test_wilson_interval_stays_within_zero_and_one():
         for successes in (0, samples // 2, samples):
             low, high = wilson_interval(successes, samples)
             assert 0.0 <= low <= high <= 1.0, (successes, samples)
+
+
+def test_london_and_vancouver_with_a_two_card_opening_hand():
+    """4 cards, 2 lands, keep exactly 1, no free mulligan. London always sees 2 cards: P(1 land) = 4/6 at
+    size 2, then P(at least 1 land) = 5/6 kept at size 1. Vancouver's second hand is 1 card: P(land) = 1/2."""
+    london = keep_distribution(MulliganStyle.LONDON, 4, 2, (1, 1), player_count=2, opening=2, exact=True)
+    assert london == [F(0), F(1, 3) * F(5, 6), F(2, 3)]
+    vancouver = keep_distribution(MulliganStyle.VANCOUVER, 4, 2, (1, 1), player_count=2, opening=2, exact=True)
+    assert vancouver == [F(0), F(1, 3) * F(1, 2), F(2, 3)]
+
+
+@pytest.mark.parametrize("style", list(MulliganStyle))
+def test_float_figures_are_floats_at_every_size(style):
+    """Without ``exact`` every entry is a float, the sizes never reached included."""
+    figures = keep_distribution(style, 11, 4, (2, 3))
+    assert [type(p) for p in figures] == [float] * 8
+    assert [type(p) for p in keep_distribution(style, 11, 4, (2, 3), exact=True)] == [F] * 8
