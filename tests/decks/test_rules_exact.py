@@ -232,3 +232,37 @@ def test_the_subject_of_a_creature_off_the_battlefield_is_the_card_itself(subjec
     text = grist.oracle_text.replace("As long as Grist, the Hunger Tide isn't", f"As long as {subject} isn't")
     assert creature_off_battlefield(replace(grist, oracle_text=text)) is creature
     assert creature_off_battlefield(replace(grist, oracle_text=text, type_line="Planeswalker — Grist")) is False
+
+
+# -- a resolver with ``resolve`` only (deck.CardResolver: no exact lookup, no ``get``) --------------------
+
+
+class _ResolveOnly:
+    """The smallest resolver the deck code accepts (the ``CardResolver`` protocol): the real card index
+    behind its one required method, so the exact-name fast path and ``get`` are not there to use."""
+
+    def __init__(self, cards) -> None:
+        self.cards = cards
+
+    def resolve(self, name: str):
+        return self.cards.resolve(name)
+
+
+def test_a_resolver_with_resolve_only_gives_the_same_deck() -> None:
+    """Exact English names, a merged "Partner with" record, a meld back face (its fronts looked up through
+    ``resolve``), a printed name and a typo: the same resolved deck as through the card index itself."""
+    from bot.domain.decklist import parse_decklist
+    from bot.domain.rules import resolve_decklist
+    from tests.decks.test_rules_corners import INDEX
+
+    text = ("Commander\n1 Rowan Kenrith // Will Kenrith\nDeck\n1 Brisela, Voice of Nightmares\n1 Counterspell\n"
+            "1 ローアン・ケンリス\n1 Counterspel\n95 Island")
+    via_index = resolve_decklist(parse_decklist(text), INDEX)
+    via_resolve = resolve_decklist(parse_decklist(text), _ResolveOnly(INDEX))
+    assert via_resolve == via_index
+    assert [c.card.name if c.card else None for c in via_resolve.cards] == [
+        "Rowan Kenrith", "Will Kenrith", "Brisela, Voice of Nightmares", "Counterspell", "Rowan Kenrith", None,
+        "Island"]
+    brisela = via_resolve.cards[2].card
+    assert [face.name for face in brisela.faces][1:] == ["Gisela, the Broken Blade", "Bruna, the Fading Light"]
+    assert via_resolve.cards[5].suggestions[0] == "Counterspell"
