@@ -206,14 +206,14 @@ typo still gets its "did you mean"); only the real unknown ones count."""
     from bot.domain.rules.deck import SuggestionBudget
 
     text = ("1 太陽の指輪\n1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 1\n1 Sol Rign 2\n1 Sol Rign 3\n1 太陽の指輪\n"
-            "1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 4")
+            "1 lightning bolt\n1 狂热裂片妖\n1 Sol Rign 4\n1 SOL RING")
     deck = resolve_decklist(parse_decklist(text), index, budget=SuggestionBudget(names=1))
     known = [("太陽の指輪", "Sol Ring", (), ()), ("lightning bolt", "Lightning Bolt", (), ()),
              ("狂热裂片妖", None, ("Frenetic Sliver",), ("Frenetic Sliver", "Frenzy Sliver"))]
     assert deck.unsuggested == 3
     assert [(c.entry.name, c.card.name if c.card else None, c.suggestions[:1], c.ambiguous) for c in deck.cards] == [
         *known, ("Sol Rign 1", None, ("Sol Ring",), ()), ("Sol Rign 2", None, (), ()),
-        ("Sol Rign 3", None, (), ()), *known, ("Sol Rign 4", None, (), ())]
+        ("Sol Rign 3", None, (), ()), *known, ("Sol Rign 4", None, (), ()), ("SOL RING", "Sol Ring", (), ())]
 
 
 # -- CR 903.3 as ruled for Grist: a creature off the battlefield ---------------------------------------
@@ -266,3 +266,76 @@ def test_a_resolver_with_resolve_only_gives_the_same_deck() -> None:
     brisela = via_resolve.cards[2].card
     assert [face.name for face in brisela.faces][1:] == ["Gisela, the Broken Blade", "Bruna, the Fading Light"]
     assert via_resolve.cards[5].suggestions[0] == "Counterspell"
+
+
+# -- merged "Partner with" records and CR 702.124j pairs ------------------------------------------------
+
+
+def _merged_creatures():
+    """Pir and Toothy (Battlebond "Partner with" creatures) stored as one two-faced record, the way the
+    bundled data stores Rowan and Will; Toothy's face has the blue colour indicator of its record."""
+    from bot.cards.model import Card
+
+    def face(name: str, cost: str, partner: str, power: str, toughness: str, indicator: list[str]) -> dict:
+        return {"name": name, "mana_cost": cost, "type_line": "Legendary Creature — Human",
+                "oracle_text": f"Partner with {partner} (When this creature enters, target player may put "
+                               f"{partner} into their hand from their library, then shuffle.)",
+                "power": power, "toughness": toughness, "colors": [], "color_indicator": indicator}
+
+    return Card.from_scryfall({
+        "name": "Pir, Imaginative Rascal // Toothy, Imaginary Friend", "layout": "normal",
+        "color_identity": ["G"], "legalities": {"commander": "legal"},
+        "card_faces": [face("Pir, Imaginative Rascal", "{2}{G}", "Toothy, Imaginary Friend", "1", "1", []),
+                       face("Toothy, Imaginary Friend", "{3}{U}", "Pir, Imaginative Rascal", "1", "2", ["U"])]})
+
+
+def test_each_face_of_a_merged_record_keeps_its_own_characteristics() -> None:
+    from bot.domain.rules.records import face_card, is_merged_partners, partner_with, rules_records
+
+    merged = _merged_creatures()
+    assert is_merged_partners(merged)
+    pir, toothy = face_card(merged, 0), face_card(merged, 1)
+    assert [(c.name, c.layout, c.power, c.toughness, c.color_indicator, c.color_identity) for c in (pir, toothy)] == [
+        ("Pir, Imaginative Rascal", "normal", "1", "1", "", "G"),
+        ("Toothy, Imaginary Friend", "normal", "1", "2", "U", "")]
+    assert rules_records(merged, "Toothy, Imaginary Friend", lambda name: None) == (toothy,)
+    assert rules_records(merged, "pir, imaginative rascal", lambda name: None) == (pir,)
+    assert rules_records(merged, merged.name, lambda name: None) == (pir, toothy)
+    assert partner_with(merged.faces[1]) == "Pir, Imaginative Rascal"
+    assert partner_with(toothy.front) == "Pir, Imaginative Rascal"
+
+
+def test_a_face_without_partner_with_names_nobody(cards) -> None:
+    from bot.domain.rules.records import partner_with
+
+    assert partner_with(cards["Sol Ring"].front) is None
+    assert partner_with(cards["Thrasios, Triton Hero"].front) is None  # plain Partner names no one
+
+
+def test_partner_with_needs_each_other_both_ways(cards) -> None:
+    """CR 702.124j: two "Partner with" cards lead together only when each names the other; one that names
+    the other beside a card that names nobody (or only has plain Partner) is no pair."""
+    from bot.domain.rules.commanders import valid_pair
+    from bot.domain.rules.records import face_card
+
+    merged = _merged_creatures()
+    pir, toothy = face_card(merged, 0), face_card(merged, 1)
+    assert valid_pair(pir, toothy) is True
+    plain = replace(toothy, oracle_text="Flying")
+    assert valid_pair(pir, plain) is False and valid_pair(plain, pir) is False
+    thrasios = cards["Thrasios, Triton Hero"]
+    assert valid_pair(pir, thrasios) is False and valid_pair(thrasios, pir) is False
+    assert valid_pair(thrasios, cards["Tymna the Weaver"]) is True
+
+
+def test_a_meld_record_that_has_faces_is_read_as_it_is() -> None:
+    """Meld back faces are widened with their fronts only when the record has no faces of its own."""
+    from bot.domain.rules.records import meld_fronts
+    from tests.decks.test_rules_corners import CARDS, INDEX
+
+    brisela = CARDS["Brisela, Voice of Nightmares"]
+    assert [c.name for c in meld_fronts(brisela, INDEX.get)] == ["Gisela, the Broken Blade", "Bruna, the Fading Light"]
+    with_faces = replace(brisela, faces=(CARDS["Sol Ring"].front,))
+    assert meld_fronts(with_faces, INDEX.get) == ()
+    assert meld_fronts(replace(brisela, meld_parts=()), INDEX.get) == ()
+    assert meld_fronts(CARDS["Gisela, the Broken Blade"], INDEX.get) == ()
