@@ -9,6 +9,7 @@ Rules: M1 (partial Paris), CR 103.5 (London), CR 103.5c (the free first mulligan
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction as F
 
 import pytest
@@ -20,6 +21,7 @@ from bot.domain.mulligan.odds import (
     deck_odds,
     exact_style_odds,
     hypergeometric,
+    hypergeometric_pmf,
     keep_distribution,
     london_keepable,
     london_lands_to_keep,
@@ -240,3 +242,11 @@ def test_float_figures_are_floats_at_every_size(style):
     figures = keep_distribution(style, 11, 4, (2, 3))
     assert [type(p) for p in figures] == [float] * 8
     assert [type(p) for p in keep_distribution(style, 11, 4, (2, 3), exact=True)] == [F] * 8
+
+
+def test_the_probability_mass_function_is_floats_unless_exact():
+    """One division per entry: correctly rounded floats by default, fractions with ``exact``."""
+    pmf = hypergeometric_pmf(13, 5, 7)
+    assert [type(p) for p in pmf] == [float] * 8
+    assert pmf == [float(F(math.comb(5, k) * math.comb(8, 7 - k), math.comb(13, 7))) for k in range(8)]
+    assert [type(p) for p in hypergeometric_pmf(13, 5, 7, exact=True)] == [F] * 8
