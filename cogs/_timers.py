@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from datetime import datetime, timedelta
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.clock import Clock
 
@@ -92,3 +92,36 @@ class Timers(Generic[K]):
         finally:
             if self._tasks.get(key) is asyncio.current_task():
                 del self._tasks[key]
+
+
+class _OpenTables(Protocol):
+    async def open_tables(self) -> Sequence[Any]: ...
+
+
+class TableTimers:
+    """The turn timers of a cog that runs challenge tables (the Hydra's, the Horde's, the God's): one timer
+    per table, keyed by its game id. The cog says what a table's timer is (``arm``); arming every open table
+    when this process takes the turn lease, or is poked, and letting a due default finish are shared here."""
+
+    service: _OpenTables
+    timers: Timers[int]
+    armed_at: dict[int, int]  # table -> its action count when its timer was armed
+
+    def arm(self, table: Any) -> None:
+        """Arm (or cancel) ``table``'s one timer from its stored state (the cog's)."""
+        raise NotImplementedError
+
+    async def arm_open_tables(self, taking_over: bool = True) -> None:
+        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
+        timers still armed for their table's current action: re-arming would restart their wait."""
+        for table in await self.service.open_tables():
+            if not taking_over and self.timers.pending(table.game_id) \
+                    and self.armed_at.get(table.game_id) == len(table.actions):
+                continue
+            self.arm(table)
+
+    def arm_default(self, game_id: int, seconds: float, default: Job) -> None:
+        """Run ``default`` (store the pending question's default answer, then show it) ``seconds`` from
+        now. Once due it runs to its end: a re-arm meanwhile (a poke, a restart's reconcile pass) must not
+        cut it off between storing and showing, which would leave the table's messages an answer behind."""
+        self.timers.after(game_id, seconds, lambda: asyncio.shield(default()))

@@ -32,7 +32,7 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
-from cogs._timers import Timers
+from cogs._timers import TableTimers, Timers
 from cogs.hydra import LineModal
 from cogs.hydra.panels import option_key
 
@@ -94,8 +94,10 @@ def _cog(interaction: discord.Interaction) -> ChallengeCog:
     return cog_of(interaction, ChallengeCog.__cog_name__, ChallengeCog)
 
 
-class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
+class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name="challenge",
                    group_description=_T("Battle the Horde or Defeat a God at this channel's table")):
+    service: ChallengeService
+
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         self.service = ChallengeService(bot.db, notify=bot.dispatch)  # a table's end: challenge_game_finished
@@ -112,15 +114,6 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
         await self.turns.start()
-
-    async def arm_open_tables(self, taking_over: bool = True) -> None:
-        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
-        timers still armed for their table's current action: re-arming would restart their wait."""
-        for table in await self.service.open_tables():
-            if not taking_over and self.timers.pending(table.game_id) \
-                    and self.armed_at.get(table.game_id) == len(table.actions):
-                continue
-            self.arm(table)
         register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
 
     async def reconcile_tables(self) -> int:
@@ -239,11 +232,8 @@ class ChallengeCog(commands.GroupCog, name="Challenge", group_name="challenge",
         self.armed_at[table.game_id] = actions
         topic = game.pending.topic
         factor = 1 if topic in game.window_topics else CHOICE_WAIT_FACTOR
-        # Once due, the default runs to its end (stored, then shown): a refresh re-arming the table
-        # meanwhile (a restart's reconcile pass still drawing the old board) must not cut it off between
-        # the two, which would leave the board one answer behind.
-        self.timers.after(table.game_id, table.row.window_seconds * factor,
-                          lambda: asyncio.shield(self._default_later(table.game_id, topic, actions)))
+        self.arm_default(table.game_id, table.row.window_seconds * factor,
+                         lambda: self._default_later(table.game_id, topic, actions))
 
     async def _default_later(self, game_id: int, topic: str, actions: int) -> None:
         try:

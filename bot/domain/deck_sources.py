@@ -58,8 +58,7 @@ class FetchedDeck:
 
 def looks_like_url(text: str) -> bool:
     """A one-line option that is a web address rather than a list (the CLI's FILE argument, too)."""
-    stripped = text.strip()
-    return "\n" not in stripped and bool(re.match(r"^(?:https?://|www\.)\S+$", stripped, re.IGNORECASE))
+    return bool(re.match(r"^(?:https?://|www\.)\S+$", text.strip(), re.IGNORECASE))  # \S+$: one line
 
 
 def parse_deck_url(url: str) -> DeckLink:
@@ -136,7 +135,7 @@ def _dict_or(value: Any, otherwise: dict[str, Any]) -> dict[str, Any]:
 
 def _archidekt_section(categories: Any, excluded: set[str]) -> Section:
     first = str(categories[0]) if isinstance(categories, list) and categories else ""
-    section = section_for(first) if first else None
+    section = section_for(first)
     if section is not None and section is not Section.ABOUT:
         return section
     if first in excluded:

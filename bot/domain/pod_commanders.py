@@ -25,7 +25,8 @@ def commander_problem(cards: Sequence[Card], ruleset_name: str) -> tuple[str, di
     for card in cards:
         others = [other for other in cards if other is not card]
         reason = ineligibility(card, allow_text=ruleset.commander_text_allowed)
-        if reason and not (ruleset.max_commanders > 1 and any(pair_eligible(card, o) for o in others)):
+        # ``others`` is empty under a one-commander ruleset: more cards were refused above.
+        if reason and not any(pair_eligible(card, o) for o in others):
             return "deck.problem.commander_ineligible", {"card": card.name, "reason": f"deck.commander.{reason}"}
         if card.name in ruleset.banned_as_commander:
             return "deck.problem.banned_as_commander", {"card": card.name}

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -73,7 +73,7 @@ def _side(text: str, line: int) -> tuple[int, str]:
     text = text.strip()
     match = _COUNT.match(text)
     count, name = (int(match["count"]), match["name"].strip()) if match else (1, text)
-    if not name or len(name) > MAX_LINE:
+    if not name:  # never longer than MAX_LINE: parse_swaps refuses a longer line first
         raise SwapError("bad_line", line=line)
     return count, name
 
@@ -149,10 +149,8 @@ def apply_swaps(deck: ResolvedDeck, swaps: Iterable[Swap]) -> ResolvedDeck:
         into = _find(cards, swap.into, Section.SIDEBOARD)
         assert into is not None  # it was there before the out-card joined the sideboard
         _move(cards, into, swap.count, Section.MAIN)
-    swapped = ResolvedDeck(tuple(cards), deck.issues, deck.ignored, deck.notes)
-    if swapped.main_count != deck.main_count:  # cannot happen 1-for-1; the guard states the rule
-        raise SwapError("size_change", out=deck.main_count, into=swapped.main_count)
-    return swapped
+    # 1-for-1: each swap moves as many copies into the main deck as out of it, so it keeps its size.
+    return replace(deck, cards=tuple(cards))  # its list's issues, ignored lines and notes stay with it
 
 
 @dataclass(frozen=True)

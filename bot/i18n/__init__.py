@@ -25,6 +25,7 @@ import marshal
 import os
 import string
 import sys
+import time
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -130,6 +131,7 @@ def catalogue() -> dict[str, dict[str, str]]:
     with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
         cached = marshal.loads(cache.read_bytes())
         if isinstance(cached, dict):
+            _mark_used(cache)
             return cached
     messages = _parse(sources)
     with contextlib.suppress(OSError):
@@ -137,7 +139,29 @@ def catalogue() -> dict[str, dict[str, str]]:
         partial = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
         partial.write_bytes(marshal.dumps(messages))
         os.replace(partial, cache)  # whole or not at all, whichever process writes it
+        _drop_unused(cache)
     return messages
+
+
+CACHE_UNUSED_DAYS = 30  # a cache file no start has read for this long (an older release's) is deleted
+
+
+def _mark_used(cache: Path) -> None:
+    """Keep a cache file's time recent while some install reads it (at most one write a day)."""
+    with contextlib.suppress(OSError):
+        if time.time() - cache.stat().st_mtime > 86_400:
+            os.utime(cache)
+
+
+def _drop_unused(kept: Path) -> None:
+    """Each upgrade that changes the messages writes a new cache file: those no start has read for
+    ``CACHE_UNUSED_DAYS`` are deleted when a new one is written, so the folder does not grow forever. Files
+    still read (another install sharing the folder) are kept: ``_mark_used`` keeps their time recent."""
+    cutoff = time.time() - CACHE_UNUSED_DAYS * 86_400
+    for old in kept.parent.glob("messages-*.marshal*"):
+        with contextlib.suppress(OSError):
+            if old != kept and old.stat().st_mtime < cutoff:
+                old.unlink()
 
 
 CACHE_LAYOUT = 1  # bump when ``_parse`` changes what it makes of the files

@@ -15,10 +15,10 @@ from bot.client import PodkeeperBot
 from bot.i18n import Translate
 from bot.leases import JobLease
 from bot.services.hydra import HydraService
-from cogs._timers import Timers
+from cogs._timers import TableTimers, Timers
 
 
-class HydraBase:
+class HydraBase(TableTimers):
     """The Hydra cog's state (set in ``HydraCog.__init__``)."""
 
     bot: PodkeeperBot
@@ -27,7 +27,6 @@ class HydraBase:
     # leaves, so a pick made before another player's action still means the same head
     selected: dict[tuple[int, int], int]
     timers: Timers[int]  # one per table: the pending question's default or the idle pause (cogs/_timers.py)
-    armed_at: dict[int, int]  # table -> its action count when its timer was armed
     turns: JobLease  # the turn timers run in the one process holding this lease (bot.leases)
     reports: dict[int, int]  # table -> its players'-turn report message with answer buttons
     fixed_seed: int | None  # tests (and replays of a reported game) fix the shuffle

@@ -47,15 +47,6 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         await self.turns.start()
         register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
 
-    async def arm_open_tables(self, taking_over: bool = True) -> None:
-        """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
-        timers still armed for their table's current action: re-arming would restart their wait."""
-        for table in await self.service.open_tables():
-            if not taking_over and self.timers.pending(table.game_id) \
-                    and self.armed_at.get(table.game_id) == len(table.actions):
-                continue
-            self.arm(table)
-
     async def reconcile_tables(self) -> int:
         """Recovery hook (issue #13): after a start every open table's board and latest turn message
         show the stored state, with the buttons of the pending question, even when the bot died between

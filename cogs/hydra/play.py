@@ -207,8 +207,8 @@ class HydraPlay(HydraPanels):
                 return  # this table waits for the players' answers
             factor = 1 if game.pending.topic in WINDOW_TOPICS else CHOICE_WAIT_FACTOR
             topic = game.pending.topic
-            self.timers.after(table.game_id, table.row.window_seconds * factor,
-                              lambda: self._default_later(table.game_id, topic, actions))
+            self.arm_default(table.game_id, table.row.window_seconds * factor,
+                             lambda: self._default_later(table.game_id, topic, actions))
         else:
             self.timers.after(table.game_id, table.row.idle_minutes * 60,
                               lambda: self._idle_later(table.game_id, actions))

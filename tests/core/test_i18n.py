@@ -106,6 +106,35 @@ def test_the_parsed_catalogue_is_cached_and_a_changed_file_misses_the_cache(tmp_
         i18n.catalogue.cache_clear()
 
 
+def test_cache_files_no_start_has_read_for_30_days_are_deleted_when_a_new_one_is_written(tmp_path,
+                                                                                          monkeypatch) -> None:
+    import os
+    import time
+
+    import bot.i18n as i18n
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(folder))
+    folder.mkdir()
+    day = 86_400
+    stale, recent, unrelated = folder / "messages-old.marshal", folder / "messages-other.marshal", folder / "x.txt"
+    for path, age_days in ((stale, 31), (recent, 29), (unrelated, 400)):
+        path.write_bytes(b"")
+        os.utime(path, (time.time() - age_days * day,) * 2)
+    try:
+        i18n.catalogue.cache_clear()
+        catalogue()  # a miss: the catalogue is parsed and written, and the stale file goes
+        written = [p for p in folder.glob("messages-*.marshal") if p not in (recent, stale)]
+        assert len(written) == 1 and not stale.exists() and recent.exists() and unrelated.exists()
+
+        os.utime(written[0], (time.time() - 40 * day,) * 2)
+        i18n.catalogue.cache_clear()
+        catalogue()  # a hit on a file last marked 40 days ago marks it as used again
+        assert time.time() - written[0].stat().st_mtime < 60
+    finally:
+        i18n.catalogue.cache_clear()
+
+
 def test_an_unwritable_cache_folder_only_means_parsing(tmp_path, monkeypatch) -> None:
     import bot.i18n as i18n
 

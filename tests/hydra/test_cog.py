@@ -3,6 +3,7 @@ only Discord's HTTP edge is fake), on a real SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import pytest
@@ -233,3 +234,32 @@ async def test_arming_again_after_another_process_acted_keeps_a_running_timer(h)
     cog(h).turns.poke()
     await cog(h).turns.wait_rearmed()
     assert cog(h).timers.task(1) is not timer and timer.cancelled()
+
+
+async def test_a_due_default_runs_to_its_end_when_the_table_is_armed_again_meanwhile(h):
+    """A default that fell due is stored, then shown. A re-arm from elsewhere in that gap (a poke after
+    another process acted, a restart's reconcile pass) must not cut it off between the two: the turn
+    message would keep offering the question the default has already answered."""
+    lobby = await open_table(h, window=1)
+    await h.click(lobby, label="Start")
+    await h.click(lobby, label="End our turn")
+    turn = latest(h)
+    assert "Counter it" in {b["label"] for b in turn.buttons}
+    showing, shown = asyncio.Event(), asyncio.Event()
+    refresh_turn_message = cog(h).refresh_turn_message
+
+    async def slow_refresh(table, start):  # the default's turn-message edit waits (a busy Discord)
+        showing.set()
+        await shown.wait()
+        await refresh_turn_message(table, start)
+    cog(h).refresh_turn_message = slow_refresh
+    advancing = asyncio.create_task(h.advance(seconds=1))
+    await asyncio.wait_for(showing.wait(), 5)
+    assert (await cog(h).service.load(1)).actions[-1].line == "choose pass"  # stored, not yet shown
+    cog(h).turns.poke()  # the table moved on since its timer was armed: it is armed again
+    await cog(h).turns.wait_rearmed()
+    shown.set()
+    await advancing
+    await h.settle()
+    assert "Counter it" not in {b["label"] for b in turn.buttons}  # the default's outcome was shown
+    assert cog(h).timers.pending(1)  # and the next question has its timer

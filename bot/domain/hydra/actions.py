@@ -146,8 +146,8 @@ def _parse_prevent(rest: list[str], line: str) -> Action:
         rest = rest[:at]
         if not source:
             raise HydraError("hydra.error.usage", usage=usage)
-    if rest[1:] and rest[1].lower() == ALL:
-        rest = rest[:1] + rest[2:]
+    if rest[1:] and rest[1].lower() == ALL:  # "all" stands for the player, so nothing may follow it
+        rest = rest[:1] if len(rest) == 2 else rest
     if len(rest) not in (1, 2):
         raise HydraError("hydra.error.usage", usage=usage)
     numbers = tuple(parse_number(token, line) for token in rest)
