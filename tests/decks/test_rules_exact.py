@@ -339,3 +339,68 @@ def test_a_meld_record_that_has_faces_is_read_as_it_is() -> None:
     assert meld_fronts(with_faces, INDEX.get) == ()
     assert meld_fronts(replace(brisela, meld_parts=()), INDEX.get) == ()
     assert meld_fronts(CARDS["Gisela, the Broken Blade"], INDEX.get) == ()
+
+
+# -- problem values (a verdict's problems are what the front ends word) --------------------------------
+
+
+def test_unreadable_lines_unknown_and_ambiguous_names_each_with_their_values(check) -> None:
+    """Two unreadable lines are two problems; an unknown name on two lines is one problem (the first
+    line); an ambiguous name names its line and its candidates."""
+    verdict = check("Commander\n1 Kaalia of the Vast\nDeck\n0 Island\n0 Mountain\n1 Sol Rign\n1 Sol Rign\n"
+                    "1 狂热裂片妖\n95 Mountain")
+    assert verdict.status == "unverifiable"
+    assert [(p.check.value, p.rule, p.card, p.key, {k: v for k, v in p.values.items() if k != "suggestions"})
+            for p in verdict.problems if p.check.value in ("parse", "unknown")] == [
+        ("parse", "PARSE", None, "deck.problem.parse", {"line": 4, "text": "0 Island", "reason": "zero_count"}),
+        ("parse", "PARSE", None, "deck.problem.parse", {"line": 5, "text": "0 Mountain", "reason": "zero_count"}),
+        ("unknown", "UNKNOWN", "Sol Rign", "deck.problem.unknown", {"line": 6}),
+        ("unknown", "UNKNOWN", "狂热裂片妖", "deck.problem.ambiguous",
+         {"line": 8, "candidates": ("Frenetic Sliver", "Frenzy Sliver")})]
+
+
+def test_colours_outside_the_identity_are_listed_together(check) -> None:
+    """CR 903.5c: Thrasios (green and blue) under Kaalia (white, black, red): both colours, in WUBRG order."""
+    verdict = check("Commander\n1 Kaalia of the Vast\nDeck\n1 Thrasios, Triton Hero\n98 Mountain")
+    assert [(p.card, p.values) for p in verdict.problems] == [
+        ("Thrasios, Triton Hero", {"colours": "UG", "identity": "WBR"})]
+
+
+def test_a_background_beside_its_commander_leads_only_where_two_may_lead() -> None:
+    """CR 903.3 / 702.124: a Background is a commander beside a "Choose a Background" creature today; under
+    D3 (edh-2010, one commander) it is not a legendary creature and may not lead."""
+    from tests.decks.test_legality import SAGE, WILSON, _pair_verdict
+
+    today = [(p.check.value, p.card) for p in _pair_verdict(WILSON, SAGE).problems]
+    assert today == [("size", None)]
+    old = [(p.check.value, p.card, p.values) for p in _pair_verdict(WILSON, SAGE, "edh-2010").problems
+           if p.check.value == "commander"]
+    assert old == [("commander", None, {"count": 2, "limit": 1}),
+                   ("commander", "Candlekeep Sage", {"reason": "not_creature"})]
+
+
+def test_a_card_of_the_same_name_but_other_text_gets_its_own_facts(cards) -> None:
+    """Facts are kept per card object: a different record of the same name is worked out again."""
+    from bot.domain.rules.facts import CR_903_4, facts_of
+
+    ring = cards["Sol Ring"]
+    blue = replace(ring, mana_cost="{U}", oracle_text="{T}: Add {U}{U}.")
+    assert [f.colours[CR_903_4] for f in facts_of([ring])] == [""]
+    assert [f.colours[CR_903_4] for f in facts_of([blue, ring])] == ["U", ""]
+    assert facts_of([blue])[0].card is blue
+
+
+def test_an_unknown_ruleset_names_itself() -> None:
+    from bot.domain.rules.rulesets import UnknownRuleset, get_ruleset
+
+    with pytest.raises(UnknownRuleset) as caught:
+        get_ruleset("edh-2099")
+    assert caught.value.name == "edh-2099" and caught.value.args == ("edh-2099",)
+
+
+def test_an_unresolved_entry_is_never_checked_as_a_card() -> None:
+    from bot.domain.decklist import DeckLine, Section
+    from bot.domain.rules import DeckCard, legality
+
+    with pytest.raises(ValueError, match=r"^'Sol Rign' has no card: only resolved entries are checked$"):
+        legality._card(DeckCard(DeckLine(1, "Sol Rign", Section.MAIN, 1), None))
