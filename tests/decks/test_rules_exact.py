@@ -257,8 +257,8 @@ def test_a_resolver_with_resolve_only_gives_the_same_deck() -> None:
 
     text = ("Commander\n1 Rowan Kenrith // Will Kenrith\nDeck\n1 Brisela, Voice of Nightmares\n1 Counterspell\n"
             "1 ローアン・ケンリス\n1 Counterspel\n95 Island")
+    via_resolve = resolve_decklist(parse_decklist(text), _ResolveOnly(INDEX))  # first: records are cached
     via_index = resolve_decklist(parse_decklist(text), INDEX)
-    via_resolve = resolve_decklist(parse_decklist(text), _ResolveOnly(INDEX))
     assert via_resolve == via_index
     assert [c.card.name if c.card else None for c in via_resolve.cards] == [
         "Rowan Kenrith", "Will Kenrith", "Brisela, Voice of Nightmares", "Counterspell", "Rowan Kenrith", None,
@@ -404,3 +404,11 @@ def test_an_unresolved_entry_is_never_checked_as_a_card() -> None:
 
     with pytest.raises(ValueError, match=r"^'Sol Rign' has no card: only resolved entries are checked$"):
         legality._card(DeckCard(DeckLine(1, "Sol Rign", Section.MAIN, 1), None))
+
+
+def test_seven_dwarves_on_two_lines_are_fine_and_eight_are_not(check) -> None:
+    """D2 / CR 903.5b and the card's own text (CR 101.1): up to seven Seven Dwarves, counted across lines."""
+    seven = check("Commander\n1 Kaalia of the Vast\nDeck\n4 Seven Dwarves\n3 Seven Dwarves\n92 Mountain")
+    assert [p.key for p in seven.problems] == []
+    eight = check("Commander\n1 Kaalia of the Vast\nDeck\n4 Seven Dwarves\n4 Seven Dwarves\n91 Mountain")
+    assert [(p.card, p.values) for p in eight.problems] == [("Seven Dwarves", {"copies": 8, "limit": 7})]
