@@ -20,6 +20,7 @@ from bot.domain.mulligan.odds import (
     keep_distribution,
     monte_carlo_odds,
 )
+from tests.mulligan.test_odds_pinned import PARIS_PINNED, PARIS_QUICK_ORACLE
 
 # -- brute force over labelled cards (no hypergeometric formula, no counting shortcuts) ----------
 
@@ -213,3 +214,24 @@ def test_a_whole_deck_of_successes_or_drawing_the_whole_deck_is_fine() -> None:
     assert hypergeometric(10, 10, 3, 3).exactly == 1.0  # every card is a success
     assert hypergeometric(10, 4, 10, 4).exactly == 1.0  # the whole deck drawn holds all four
     assert hypergeometric(10, 4, 3, 5).exactly == 0.0 and hypergeometric(10, 4, 3, 5).at_least == 0.0
+
+
+# -- the pinned values of test_odds_pinned.py are the enumeration's ------------------------------
+
+
+@pytest.mark.parametrize("case", list(PARIS_PINNED))
+def test_pinned_partial_paris_values_are_the_enumeration(case, full_run):
+    """The constants the fast tests (and the mutation run) compare with come from the brute-force walk."""
+    if case not in PARIS_QUICK_ORACLE and not full_run:
+        pytest.skip("seconds of enumeration: run with --full")
+    deck, lands, keep, opening = case
+    assert tuple(brute_partial_paris(small_deck(deck, lands), opening, keep)) == PARIS_PINNED[case]
+
+
+@pytest.mark.parametrize("style", [MulliganStyle.LONDON, MulliganStyle.VANCOUVER])
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("keep", [(0, 1), (3, 3)])
+def test_london_and_vancouver_other_keep_ranges_match_enumeration(style, players, keep):
+    """A keep range from zero lands (every hand size down to 0 can keep) and a single count."""
+    brute = brute_attempts(small_deck(11, 4), style, keep, players)
+    assert keep_distribution(style, 11, 4, keep, player_count=players, exact=True) == brute

@@ -171,7 +171,7 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
         if moved:
             notes.append("commander_moved_to_main")
     cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
-    exact = _exact(resolver)
+    exact = _exact(resolver)  # pragma: no mutate (a fast path: resolve() answers an exact English name with the same card)
     cards: list[DeckCard] = []
     lookup = _lookup(resolver)
     unsuggested = 0
