@@ -353,7 +353,7 @@ def parse_text(text: str) -> Decklist:
     """Line-based formats. A line is a header, a comment, metadata or one card entry."""
     reader = _Reader()
     section = Section.MAIN
-    sections_named = False
+    sections_named = about = False
     block_starts = [0]  # index in reader.entries where each blank-line-separated block starts
     entries = reader.entries
     lines: Iterable[tuple[str, str, str, str]]
@@ -387,6 +387,7 @@ def parse_text(text: str) -> Decklist:
         header = _line_header(reader, line, number, section)
         if header is not None:
             section, sections_named = header, True
+            about |= header is Section.ABOUT
             continue
         if line.startswith(("#", "//")) or section is Section.ABOUT:
             continue  # a comment, Arena's "Name My Deck" line, Forge's "Name=My Deck"
@@ -403,6 +404,9 @@ def parse_text(text: str) -> Decklist:
             _read_entry(reader, sideboard.group("rest"), Section.SIDEBOARD, number, line)
         else:
             _read_entry(reader, line, section, number, line)
+    if about:  # Arena's About block holds no cards: a card line there began the deck without its "Deck" line
+        reader.entries = [e._replace(section=Section.MAIN) if e.section is Section.ABOUT else e
+                          for e in reader.entries]
     if not sections_named and any(e.section is not Section.MAIN for e in reader.entries):
         sections_named = True  # an Archidekt [Commander] category
     if not sections_named and block_starts[-1] < len(reader.entries):

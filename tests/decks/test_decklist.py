@@ -92,6 +92,15 @@ def test_arena_about_block_is_metadata() -> None:
     assert entries("About\nName My Deck\n\nDeck\n1 Sol Ring") == [(1, "Sol Ring", "main")]
 
 
+def test_a_card_line_in_arenas_about_block_begins_the_deck() -> None:
+    """An About block followed by cards without a "Deck" line: the cards were dropped from the deck, neither
+    counted nor listed as ignored. Arena's About block holds only the name, so they are the main deck."""
+    assert entries("About\nName My Deck\n1 Sol Ring\n1 Arcane Signet (C21) 1") == [(1, "Sol Ring", "main"),
+                                                                                     (1, "Arcane Signet", "main")]
+    assert entries("About\nName My Deck\n\n1 Sol Ring\n\nSideboard\n1 Forest") == [(1, "Sol Ring", "main"),
+                                                                                      (1, "Forest", "sideboard")]
+
+
 @pytest.mark.parametrize(("line", "reason"), [
     ("0 Sol Ring", "zero_count"),
     ("1x", "no_name"),
