@@ -410,10 +410,10 @@ class CreatureDeckGame(FlowGame):
                 return name
         raise ChallengeError("hydra.error.unknown_source", source=text, sources=", ".join((SHIELD_SOURCE, *self.cards)))
 
-    def _seat(self, number: int) -> int:
+    def _seat(self, number: int) -> None:
+        """Refuse a player number nobody sits at (one life total: no action needs the seat itself)."""
         if not 1 <= number <= len(self.seats):
             raise ChallengeError("hydra.error.no_such_player", player=number, count=len(self.seats))
-        return number - 1
 
     def _do_life(self, action: Action) -> None:
         """A player's own cards changed the players' life (lifelink, paying life, ...)."""
@@ -474,8 +474,7 @@ class CreatureDeckGame(FlowGame):
         yield from self.end_step()
         yield from self._state_check()
         self._cleanup()
-        if self._check_win():
-            return
+        self._check_win()  # a win stops this flow here (GameOver)
         if self.turn < self.players_first_turns():
             self._begin_players_turn()
             return
@@ -682,12 +681,10 @@ class CreatureDeckGame(FlowGame):
             self._finish("lost")
             self._stop()
 
-    def _check_win(self) -> bool:
+    def _check_win(self) -> None:
         if not self.over and self.players_won():
             self._finish("won")
             self._stop()
-            return True
-        return False
 
     def _finish(self, outcome: str) -> None:
         self.outcome = outcome
