@@ -10,7 +10,7 @@ from bot.domain.challenge.invariants import check_invariants
 from .rigging import deck_turn as _deck_turn
 from .rigging import keys, names, rig_zones
 
-__all__ = ["deck_turn", "keys", "names", "rig"]
+__all__ = ["deck_turn", "keys", "names", "play", "rig"]
 
 
 def rig(game: CreatureDeckGame, *, top: Sequence[str] = (), battlefield: Sequence[str] | None = None,
@@ -26,3 +26,9 @@ def rig(game: CreatureDeckGame, *, top: Sequence[str] = (), battlefield: Sequenc
 def deck_turn(game: CreatureDeckGame, *answers: str) -> None:
     """End the players' turn, answer the listed questions in order, default the rest."""
     _deck_turn(game, check_invariants, *answers)
+
+
+def play(game: CreatureDeckGame, *lines: str) -> None:
+    """Apply ``lines`` in order (the steps that bring a test's game to the moment it checks)."""
+    for line in lines:
+        game.apply(line)

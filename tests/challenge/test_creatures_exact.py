@@ -30,7 +30,7 @@ from bot.domain.challenge.god import PIPER, STRIKE, THRONG, XENAGOS, GodGame
 from bot.domain.challenge.horde import HordeGame
 from bot.domain.challenge.invariants import check_invariants
 
-from .helpers import names, rig
+from .helpers import names, play, rig
 
 GORE, YOUNG, CHOSEN, REAVER, RECKLESS = ("Minotaur Goreseeker", "Minotaur Younghorn", "Mogis's Chosen",
                                          "Phoberos Reaver", "Reckless Minotaur")
@@ -402,10 +402,7 @@ def test_only_attackers_may_be_named_as_blockers_targets() -> None:
     game = horde_game(turns=2, battlefield=[CHOSEN], top=[GORE, YOUNG])
     game.apply("tap 1")
     game.apply("freeze 1")  # stays tapped: it does not attack
-    game.apply("end")
-    game.apply("end")
-    game.apply("choose pass")
-    game.apply("choose pass")
+    play(game, "end", "end", "choose pass", "choose pass")
     assert game.pending.topic == "blocks"
     assert refused(game, "choose 1") == ("challenge.error.not_allowed", {"options": "2 3"})
     assert game.events[-1] == E("challenge.log.attack", cards="2. Minotaur Goreseeker (3/2), "
@@ -451,10 +448,7 @@ def test_a_deck_turn_reveals_casts_and_attacks_with_exact_lines() -> None:
 
 def test_combat_damage_prevented_by_a_fog_is_logged_with_its_amount() -> None:
     game = horde_game(turns=2, battlefield=[REAVER], top=[GORE, CHOSEN])
-    game.apply("end")
-    game.apply("end")
-    game.apply("choose pass")
-    game.apply("choose pass")
+    play(game, "end", "end", "choose pass", "choose pass")
     game.apply("choose none")
     start = len(game.events)
     game.apply("choose prevent")
@@ -673,10 +667,7 @@ def test_legacy_numbers_start_at_one() -> None:
 
 def test_a_typo_in_an_answer_is_echoed_with_the_answer() -> None:
     game = horde_game(turns=2, top=[GORE, YOUNG])
-    game.apply("end")
-    game.apply("end")
-    game.apply("choose pass")
-    game.apply("choose pass")
+    play(game, "end", "end", "choose pass", "choose pass")
     assert refused(game, "choose 1 x") == ("hydra.error.not_a_number", {"value": "x", "line": "1 x"})
 
 

@@ -9,7 +9,7 @@ from bot.domain.challenge.creatures import Seat, replay
 from bot.domain.challenge.horde import HordeGame
 from bot.domain.challenge.invariants import check_invariants
 
-from .helpers import deck_turn, keys, names, rig
+from .helpers import deck_turn, keys, names, play, rig
 
 GORE, YOUNG, CHOSEN, REAVER, RECKLESS = ("Minotaur Goreseeker", "Minotaur Younghorn", "Mogis's Chosen",
                                          "Phoberos Reaver", "Reckless Minotaur")
@@ -65,10 +65,7 @@ def test_a_blocked_attacker_deals_no_damage_to_the_player() -> None:
 
 def test_combat_damage_is_counted_when_dealt_not_when_attackers_were_declared() -> None:
     game = horde(turns=2, top=[GORE, YOUNG])
-    game.apply("end")
-    game.apply("end")
-    game.apply("choose pass")
-    game.apply("choose pass")
+    play(game, "end", "end", "choose pass", "choose pass")
     assert game.pending.topic == "blocks"
     game.apply("choose none")
     game.apply("destroy 1")  # removal in the prevent window

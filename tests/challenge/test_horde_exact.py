@@ -12,7 +12,7 @@ from bot.domain.challenge.core import ChallengeError, Decision, Event
 from bot.domain.challenge.creatures import Seat
 from bot.domain.challenge.horde import HordeGame
 
-from .helpers import rig
+from .helpers import play, rig
 
 GORE, YOUNG, CHOSEN, REAVER = "Minotaur Goreseeker", "Minotaur Younghorn", "Mogis's Chosen", "Phoberos Reaver"
 RECKLESS = "Reckless Minotaur"
@@ -78,10 +78,7 @@ def test_an_artifact_adds_a_card_from_the_turn_after_it_entered_and_chosen_enter
 
 def test_keranos_adds_its_3_damage_to_damage_already_marked() -> None:
     game = horde(turns=2, battlefield=[ELIXIR], top=[CHOSEN, YOUNG, KERANOS])
-    game.apply("end")
-    game.apply("end")
-    game.apply("choose pass")
-    game.apply("choose pass")
+    play(game, "end", "end", "choose pass", "choose pass")
     game.apply("damage 2 1")  # Mogis's Chosen (5/4), while Keranos waits to be countered
     game.play_until_players()
     assert [p.name for p in game.battlefield] == [ELIXIR]  # 1 + 3 damage: the Chosen died too
@@ -118,10 +115,7 @@ def test_altar_of_mogis_asks_for_two_minotaurs_then_they_are_sacrificed() -> Non
 
 def test_only_attackers_may_be_named_as_blocked() -> None:
     game = horde(turns=2, battlefield=[GORE], top=[CHOSEN, YOUNG])
-    game.apply("end")
-    game.apply("end")
-    game.apply("choose pass")
-    game.apply("choose pass")
+    play(game, "end", "end", "choose pass", "choose pass")
     assert game.pending is not None and game.pending.topic == "blocks"
     assert game.allowed_numbers(game.pending) == [1, 3]  # Goreseeker and Younghorn; the Chosen is tapped
     with pytest.raises(ChallengeError, match="not_allowed"):
