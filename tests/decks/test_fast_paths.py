@@ -121,6 +121,7 @@ def test_real_deck_files_read_the_same_both_ways(monkeypatch: pytest.MonkeyPatch
         parse_decklist("\n\n")
 
 
+@pytest.mark.slow  # the whole bundled card data set, under every ruleset (3.6 s)
 def test_may_object_agrees_with_the_per_card_rules_for_every_card() -> None:
     """The screen of a legal deck says "nothing to object" exactly when no card is banned or not legal: for
     every card of the bundled data, under every ruleset."""
