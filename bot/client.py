@@ -63,6 +63,10 @@ class PodkeeperBot(commands.Bot):
         options.setdefault("command_prefix", commands.when_mentioned)
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", DEFAULT_ALLOWED_MENTIONS)
+        # A retry_after longer than this raises ``discord.RateLimited`` instead of sleeping inside the
+        # request: a board then asks for a later edit or is posted afresh (cogs/_boards.py) rather than
+        # holding its channel's lane for up to an hour (the cap on edits of old messages).
+        options.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
         super().__init__(**options)
         self.config = config
         self.sync_commands = sync_commands
@@ -363,6 +367,7 @@ def make_bot(config: Config, **options: Any) -> PodkeeperBot:
                                shard_ids=list(config.shard_ids or range(config.shard_count)), **options)
 
 
+MAX_RATELIMIT_WAIT = 30.0  # seconds; the least discord.py accepts
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order
 
 

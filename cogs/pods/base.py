@@ -19,6 +19,7 @@ from bot.i18n import Translate, t
 from bot.render.pod_history import player_name
 from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
+from cogs._boards import LiveBoards
 from cogs._common import is_manager
 from cogs._updater import BoardUpdater
 
@@ -34,6 +35,7 @@ class PodsBase:
     bot: PodkeeperBot
     service: PodService
     updater: BoardUpdater
+    boards: LiveBoards  # keeps each board live for the whole game (cogs/_boards.py)
     mulligan_step: MulliganStep
     match_step: MatchStep
     concede_step: ConcedeStep  # conceding for someone else: cogs/pods/concede.py
@@ -68,8 +70,18 @@ class PodsBase:
             await self.send_error(interaction, error, game_id)
             return None
         await self._acknowledge(interaction, game_id)
-        self.updater.request(game_id)
+        await self.board_changed(game_id, interaction)
         return loaded
+
+    async def board_changed(self, game_id: int, interaction: discord.Interaction | None = None) -> None:
+        """Ask for the board's edit; the press's interaction is how the table is told should Discord
+        refuse the board (``cogs._boards``)."""
+        self.updater.request(game_id)
+        await self.boards.heard(game_id, interaction)
+
+    async def board_channel(self, game_id: int) -> int | None:
+        """The channel of the game's board: its edits wait only for that channel's other boards."""
+        return (await self.service.get(game_id)).row.channel_id
 
     @staticmethod
     async def _defer_press(interaction: discord.Interaction) -> None:

@@ -12,6 +12,7 @@ from bot.domain.pod import PodState
 from bot.i18n import Translate
 from bot.render.board import header_text, render_snapshot, snapshot
 from bot.services.pods import LoadedGame
+from cogs._boards import BoardMessage, Where
 from cogs.pods.base import PodsBase
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.mulligan_panels import board_lines as mulligan_board_lines
@@ -105,6 +106,7 @@ class PodBoard(PodsBase):
         seq = loaded.events[-1].seq
         embed, file, view = await self.board_payload(loaded)
         message = await channel.send(embed=embed, file=file, view=view)
+        await self.boards.record_post(message)
         await self.service.set_message(loaded.game_id, message.channel.id, message.id)
         await self.service.mark_shown(loaded.game_id, seq)
         return message
@@ -115,23 +117,32 @@ class PodBoard(PodsBase):
         embed, file, view = await self.board_payload(loaded)
         message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)
         if not loaded.state.finished:
+            await self.boards.record_post(message)
             await self.service.set_message(loaded.game_id, message.channel.id, message.id)
             await self.service.mark_shown(loaded.game_id, seq)
 
     async def refresh_board(self, game_id: int) -> None:
-        """Edit the game's current board message to show the stored state (no fetch: the ids suffice)."""
+        """Show the stored state on the game's board (no fetch: the ids suffice): an edit, or a fresh board
+        when the message is too old to be edited for long (``cogs._boards``)."""
         loaded = await self.service.get(game_id)
         self.mulligan_step.request(game_id)  # panels and the ping line follow undo and /pod end too
-        if loaded.row.message_id is None or loaded.row.channel_id is None:
+        row = loaded.row
+        if row.message_id is None or row.channel_id is None:
             return
         seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
         embed, file, view = await self.board_payload(loaded)
-        message = self.bot.get_partial_messageable(loaded.row.channel_id).get_partial_message(loaded.row.message_id)
+        where = Where(row.guild_id, row.channel_id, row.message_id, await self.board_language(row.guild_id))
+
+        async def moved(channel_id: int, message_id: int) -> None:
+            await self.service.set_message(game_id, channel_id, message_id)
+
         try:
-            await message.edit(embed=embed, attachments=[file], view=view)
+            shown = await self.boards.show(game_id, BoardMessage.of(embed, file, view), where, moved)
         except discord.NotFound:  # the board was deleted: /pod show posts a new one
             log.info("board message of pod game %s is gone", game_id)
-        await self.service.mark_shown(game_id, seq)
+            shown = True
+        if shown:
+            await self.service.mark_shown(game_id, seq)
 
     async def reconcile_boards(self) -> int:
         """After a start: edit each board behind its log, and post the board of a game stored just

@@ -22,8 +22,9 @@ from bot.render.board import header_text
 from bot.render.pod_history import history_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
+from cogs._boards import LiveBoards
 from cogs._common import command_text
-from cogs._updater import BoardUpdater
+from cogs._updater import BoardUpdater, lanes_of
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
 from cogs.pods.match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
@@ -60,7 +61,9 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         self.bot = bot
         # Event stamps follow the bot's clock, like the match's swap window that is timed from them.
         self.service = PodService(bot.db, notify=bot.dispatch, clock=iso_clock(clock_of(bot)))
-        self.updater = BoardUpdater(self.refresh_board, what="pod board")
+        self.boards = LiveBoards(bot, "pod board")
+        self.updater = BoardUpdater(self.refresh_board, what="pod board", channel_of=self.board_channel,
+                                    lanes=lanes_of(bot), clock=clock_of(bot))
         self.mulligan_step = MulliganStep(self)
         self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/pods/match.py
         self.concede_step = ConcedeStep(self)  # conceding for someone else: cogs/pods/concede.py

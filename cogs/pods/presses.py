@@ -96,7 +96,7 @@ class PodPresses(PodCommanders):
             await self.send_error(interaction, error, game_id)
             return
         await self._acknowledge(interaction, game_id)
-        self.updater.request(game_id)
+        await self.board_changed(game_id, interaction)
 
     async def _shuffle(self, interaction: discord.Interaction, game_id: int) -> None:
         try:
@@ -105,7 +105,7 @@ class PodPresses(PodCommanders):
             await self.send_error(interaction, error, game_id)
             return
         await self._acknowledge(interaction)
-        self.updater.request(game_id)
+        await self.board_changed(game_id, interaction)
 
     # -- ending: /pod end offers the button, the button ends -------------------------------------------
 

@@ -187,7 +187,7 @@ async def test_burst_of_presses_is_coalesced_into_one_edit(h):
     reply = await start(h, "alice", "bob")
     await settled(h)
     before, edits_before = len(reply.message.history), updater.edits
-    async with updater._render_slot:  # the renderer is busy (another game): every press waits for its turn
+    async with updater.lanes.lane(reply.message.channel_id):  # the channel is busy (another game's edit): every press waits
         for _ in range(12):
             await h.click(reply, label="-1", user="bob")
     await settled(h)
