@@ -38,6 +38,22 @@ log = logging.getLogger(__name__)
 HEARTBEAT_INTERVAL_MS = 41250
 INVALID_SHARD = 4010  # Discord's gateway close codes for a shard set-up it refuses
 SHARDING_REQUIRED = 4011
+AUTHENTICATION_FAILED = 4004  # ...for an IDENTIFY with a bad token
+INVALID_INTENTS = 4013  # ...for an intents value that is not a set of Discord's intents
+DISALLOWED_INTENTS = 4014  # ...for a privileged intent the application is not approved for
+# Discord's gateway intents (bit numbers), and the privileged ones an application must be approved for.
+KNOWN_INTENTS = sum(1 << bit for bit in (*range(0, 17), 20, 21, 24, 25))
+PRIVILEGED_INTENTS = {"GUILD_MEMBERS": 1 << 1, "GUILD_PRESENCES": 1 << 8, "MESSAGE_CONTENT": 1 << 15}
+
+
+def intents_refusal(intents: Any, approved: int) -> tuple[int, str] | None:
+    """Discord's answer to IDENTIFY's ``intents``: 4013 for a value that is not a set of known intents,
+    4014 for a privileged intent the application is not approved for (``approved`` bits); None if fine."""
+    if type(intents) is not int or intents < 0 or intents & ~KNOWN_INTENTS:
+        return INVALID_INTENTS, "Invalid intent(s)."
+    if intents & sum(PRIVILEGED_INTENTS.values()) & ~approved:
+        return DISALLOWED_INTENTS, "Disallowed intent(s)."
+    return None
 
 
 def event_guild_id(event: str, data: Any) -> int | None:
@@ -94,11 +110,14 @@ class FakeDiscordServer:
 
     def __init__(self, fake: FakeDiscord, *, token: str | None = None) -> None:
         self.fake = fake
-        self.token = token  # when set, REST calls with another bot token get 401 (LoginFailure)
+        self.token = token  # when set, REST calls and IDENTIFYs with another bot token are refused
+        self.approved_intents = 0  # privileged intents the application may ask for (none: Discord's default)
         self.sessions: list[GatewaySession] = []
         self.identified = asyncio.Event()
         self.identify_count = 0
         self.refused_identifies: list[tuple[Any, int]] = []  # (IDENTIFY's shard, close code) refused
+        # (close code, reason) for every IDENTIFY refused, whatever the reason (token, intents, shard)
+        self.closed_identifies: list[tuple[int, str]] = []
         self.heartbeats = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -217,9 +236,13 @@ class FakeDiscordServer:
     async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
         session.identify = data
         self.identify_count += 1
-        refusal = self._shard_refusal(data.get("shard"))
+        refusal = self._session_refusal(data)
+        if refusal is None:
+            refusal = self._shard_refusal(data.get("shard"))
+            if refusal is not None:
+                self.refused_identifies.append((data.get("shard"), refusal[0]))
         if refusal is not None:
-            self.refused_identifies.append((data.get("shard"), refusal[0]))
+            self.closed_identifies.append(refusal)
             await session.ws.close(code=refusal[0], message=refusal[1].encode())
             return
         session.shard = tuple(data["shard"]) if data.get("shard") else None  # type: ignore[assignment]
@@ -238,6 +261,12 @@ class FakeDiscordServer:
             await session.dispatch("GUILD_CREATE", P.guild(guild))
         session.identified = True
         self.identified.set()
+
+    def _session_refusal(self, data: dict[str, Any]) -> tuple[int, str] | None:
+        """4004 for a token other than the bot's (when the server knows it), then the intents' answer."""
+        if self.token is not None and data.get("token") not in (self.token, f"Bot {self.token}"):
+            return AUTHENTICATION_FAILED, "Authentication failed."
+        return intents_refusal(data.get("intents"), self.approved_intents)
 
     def _shard_refusal(self, shard: Any) -> tuple[int, str] | None:
         """Discord's answer to IDENTIFY's ``shard`` field: a malformed pair or an id outside the count is
