@@ -159,6 +159,8 @@ class LiveBoards:
         posted = await self._posted_at(where.message_id)
         if self.now() - posted >= REPOST_AFTER:
             return await self._repost(key, board, where, moved, posted)
+        if await self._open_channel(where.channel_id, maybe_archived=False) != where.channel_id:
+            return await self._repost(key, board, where, moved, posted)  # its thread stays archived
         message = self.bot.get_partial_messageable(
             where.channel_id, guild_id=where.guild_id
         ).get_partial_message(where.message_id)
@@ -203,7 +205,8 @@ class LiveBoards:
         *,
         archived: bool = False,
     ) -> bool:
-        channel_id = await self._open_channel(where.channel_id, quiet_since=posted, archived=archived)
+        quiet = archived or self.now() - posted >= THREAD_QUIET
+        channel_id = await self._open_channel(where.channel_id, maybe_archived=quiet)
         target = self.bot.get_partial_messageable(channel_id, guild_id=where.guild_id)
         try:
             fresh = await target.send(**board.send_kwargs())
@@ -217,17 +220,19 @@ class LiveBoards:
         self.reposts += 1
         self._shown(key)
         log.info("%s %s posted afresh (%s -> %s)", self.what, key, where.message_id, fresh.id)
-        await self._retire(where, fresh, posted)
+        if channel_id == where.channel_id:  # an old board left in an archived thread stays as it was
+            await self._retire(where, fresh, posted)
+        else:
+            await self.posts.forget(where.message_id)
         return True
 
-    async def _open_channel(self, channel_id: int, *, quiet_since: datetime, archived: bool) -> int:
-        """The channel for a fresh board: the board's own, a thread brought back from its archive first
-        when it may have archived (an hour without our new message), or the thread's channel when the
-        thread may not be brought back (locked, or the bot lacks the permission)."""
-        if not archived and self.now() - quiet_since < THREAD_QUIET:
-            return channel_id
-        thread = await self._thread(channel_id)
-        if thread is None:
+    async def _open_channel(self, channel_id: int, *, maybe_archived: bool) -> int:
+        """Where the board can be shown: its own channel, its thread brought back from the archive first, or
+        the thread's channel when the thread may not be brought back (locked, or the bot lacks the
+        permission). The thread's state is the cached one (Discord tells the bot when a thread archives);
+        ``maybe_archived`` (an hour without our new message, or a 50083) asks Discord for it afresh."""
+        thread = await self._thread(channel_id, fresh=maybe_archived)
+        if thread is None or not thread.archived:
             return channel_id
         try:
             await self.bot.http.edit_channel(channel_id, archived=False, reason="the game's board goes on")
@@ -238,9 +243,10 @@ class LiveBoards:
             return thread.parent_id
         return channel_id
 
-    async def _thread(self, channel_id: int) -> discord.Thread | None:
+    async def _thread(self, channel_id: int, *, fresh: bool) -> discord.Thread | None:
+        """The board's thread (None for a channel), from the cache unless ``fresh`` or not cached."""
         channel = self.bot.get_channel(channel_id)
-        if channel is None:
+        if fresh and (channel is None or isinstance(channel, discord.Thread)):
             try:
                 channel = await self.bot.fetch_channel(channel_id)
             except discord.HTTPException:

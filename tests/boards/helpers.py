@@ -31,3 +31,20 @@ async def fast_harness(tmp_path, **options):
     """A harness whose pod boards are edited without the coalescing pause (tests wait with settle)."""
     harness = DiscordHarness.start(tmp_path, cards_path=CARDS, members=MEMBERS, **options)
     return harness
+
+
+async def press_refused(h, board, *, code: int, label: str = "-1", user: str = "bob"):
+    """Press ``board`` knowing Discord will refuse what the press leads to (``code``), in the board's edit
+    that follows the press. The channel's lane is held during the click so that edit runs after it,
+    where the test declares the refusal it expects (the harness otherwise fails on any refusal)."""
+    refusals = len(h.fake.refusals)
+    async with pods(h).updater.lanes.lane(board.channel_id):
+        reply = await h.click(board, label=label, user=user)
+    h._expect_refusal = code  # the harness's own expectation, for background work
+    try:
+        await pods(h).updater.flush()
+        await h.settle()
+    finally:
+        h._expect_refusal = None
+    assert len(h.fake.refusals) > refusals, f"Discord was expected to refuse ({code})"
+    return reply
