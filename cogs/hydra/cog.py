@@ -19,6 +19,7 @@ from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
+from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._errors import RefusingCog
 from cogs._timers import Timers
@@ -40,6 +41,8 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers.cancel_all, self.arm_open_tables)
         self.reports = {}
         self.fixed_seed = None
+        self.boards = LiveBoards(bot, "Hydra board")
+        self.turn_shown, self.shown_text, self.display_lanes = {}, {}, {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -53,12 +56,14 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
         tables = await self.service.open_tables()
         for table in tables:
-            starts = turn_starts(table.game) if table.game is not None else []
-            if starts and table.row.turn_message_id is None:
-                await self.post_turn_message(table, starts[-1])
-            elif starts:
-                await self.refresh_turn_message(table, starts[-1])
-            await self.refresh_board(table)
+            async with self.display_lane(table.game_id):
+                starts = turn_starts(table.game) if table.game is not None else []
+                if starts and table.row.turn_message_id is None:
+                    await self.post_turn_message(table, starts[-1])
+                elif starts:
+                    self.turn_shown[table.game_id] = starts[-1]
+                    await self.refresh_turn_message(table, starts[-1])
+                await self.refresh_board(table)
         return len(tables)
 
     async def cog_unload(self) -> None:
@@ -94,6 +99,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         else:
             await interaction.response.send_message(embed=embed, view=view)
             message = await interaction.original_response()
+        await self.boards.record_post(message)
         await self.service.set_messages(table.game_id, channel_id=message.channel.id, message_id=message.id)
 
     @app_commands.command(name="heroes", description=_T("Choose up to two Hero cards for the table you joined"))
@@ -111,7 +117,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         chosen = "\n".join(f"**{name}** — {HEROES[name].text}" for name in (seat.heroes if seat else ()))
         await interaction.response.send_message(tr("hydra.ui.heroes_set", heroes=chosen or tr("hydra.ui.no_heroes")),
                                                 ephemeral=True)
-        await self.refresh_board(table)
+        await self.show_board(table.game_id)
 
     @heroes.autocomplete("first")
     @heroes.autocomplete("second")
@@ -133,6 +139,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         embed, file, view = await self.board_payload(table)
         parts: dict[str, Any] = {name: part for name, part in (("file", file), ("view", view)) if part is not None}
         message = await interaction.followup.send(embed=embed, wait=True, **parts)
+        await self.boards.record_post(message)
         await self.service.set_messages(table.game_id, message_id=message.id)
         self.arm(await self.service.load(table.game_id))
 

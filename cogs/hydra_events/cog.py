@@ -197,7 +197,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
     async def _show_table(self, event: EventRow, table: Any) -> None:
         """A table's board after its seats changed, by the feature that runs it (Hydra or Challenge cog)."""
         if event.deck == "hydra":
-            await self.hydra.refresh_board(table)
+            await self.hydra.show_board(table.game_id)
         else:
             await self.challenge.refresh(table)
 

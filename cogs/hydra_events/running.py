@@ -111,6 +111,7 @@ class EventRunning(EventPanels):
         if board_view is not None:
             extra["view"] = board_view
         board = await thread.send(embed=embed, **extra)
+        await self.hydra.boards.record_post(board)
         await self.hydra.service.set_messages(hydra_table.game_id, channel_id=thread.id, message_id=board.id)
         await self.events.attach_thread(event.event_id, table_no, thread.id)
         self.hydra.arm(await self.hydra.service.load(hydra_table.game_id))
