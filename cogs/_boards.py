@@ -19,6 +19,7 @@ Why: a Commander game lasts hours, and Discord has rules that only show then.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -118,6 +119,7 @@ class LiveBoards:
         self._heard: dict[int, tuple[discord.Interaction, datetime]] = {}
         self._refused: dict[int, tuple[datetime, Where]] = {}  # table -> when to try its board again, where
         self._told: set[int] = set()
+        self._later: dict[int, asyncio.Task[None]] = {}
         self.reposts = 0
 
     def now(self) -> datetime:
@@ -183,6 +185,30 @@ class LiveBoards:
             raise
         self._shown(key)
         return True
+
+    async def show_or_later(
+        self, key: int, board: BoardMessage, where: Where, moved: Moved, again: Callable[[], Awaitable[None]]
+    ) -> bool:
+        """``show`` for a kind that updates without a ``BoardUpdater`` (Hydra, Horde and God tables): when
+        Discord asks to wait, ``again()`` runs once that time has passed on the bot's clock, holding nothing
+        meanwhile."""
+        try:
+            return await self.show(key, board, where, moved)
+        except EditLater as later:
+            pending = self._later.get(key)
+            if pending is None or pending.done():
+                self._later[key] = asyncio.get_running_loop().create_task(
+                    self._again_after(later.seconds, again), name=f"{self.what}-{key}-later"
+                )
+            return False
+
+    async def _again_after(self, seconds: float, again: Callable[[], Awaitable[None]]) -> None:
+        await clock_of(self.bot).sleep(seconds)
+        await again()
+
+    def cancel(self) -> None:
+        for task in self._later.values():
+            task.cancel()
 
     async def _posted_at(self, message_id: int) -> datetime:
         """When the board was posted; for a board from before this was stored, its id's timestamp."""

@@ -30,6 +30,7 @@ from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
+from cogs._boards import BoardMessage, LiveBoards, Where
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
 from cogs._timers import TableTimers, Timers
@@ -109,6 +110,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         self._editing: dict[int, asyncio.Lock] = {}  # table -> its message's edits take turns
         self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers.cancel_all, self.arm_open_tables)
         self.fixed_seed: int | None = None
+        self.boards = LiveBoards(bot, "challenge table")  # live for the whole game (cogs/_boards.py)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -127,6 +129,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                     table.row.channel_id)
                 embed, view = self.payload(table)
                 message = await channel.send(embed=embed, view=view)  # type: ignore[union-attr, arg-type]
+                await self.boards.record_post(message)
                 await self.service.set_message(table.game_id, message.id)
             else:
                 await self.refresh(table)
@@ -136,6 +139,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
         self.turns.stop()
         self.timers.cancel_all()
+        self.boards.cancel()
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
@@ -162,15 +166,25 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         async with self._editing.setdefault(table.game_id, asyncio.Lock()):
             table = await self.service.load(table.game_id)
             try:
-                channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
-                    table.row.channel_id)
-                if table.row.message_id is not None:
-                    embed, view, file = await self.board_parts(table)
-                    await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
-                        embed=embed, view=view, attachments=[file] if file else [])
+                await self._show(table)
             except discord.HTTPException:
                 log.exception("could not update challenge table %s", table.game_id)
             self.arm(table)
+
+    async def _show(self, table: ChallengeTable) -> None:
+        """The table's message shows its state: an edit, or a fresh message when it is too old to be edited
+        for long (``cogs._boards``: also archived threads and refusals)."""
+        row = table.row
+        if row.message_id is None:
+            return
+        embed, view, file = await self.board_parts(table)
+        where = Where(row.guild_id, row.channel_id, row.message_id, row.language)
+
+        async def moved(channel_id: int, message_id: int) -> None:
+            await self.service.set_message(table.game_id, message_id, channel_id=channel_id)
+
+        await self.boards.show_or_later(table.game_id, BoardMessage.of(embed, file, view), where, moved,
+                                        again=lambda: self.refresh(table))
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None) -> None:
         tr = await self._tr(interaction)
@@ -252,6 +266,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         if view is not None:
             extra["view"] = view
         message = await channel.send(embed=embed, **extra)
+        await self.boards.record_post(message)
         await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
         self.arm(await self.service.load(table.game_id))
 
@@ -363,6 +378,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         embed, view = self.payload(table)
         await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
         message = await interaction.original_response()
+        await self.boards.record_post(message)
         await self.service.set_message(table.game_id, message.id)
 
 

@@ -70,6 +70,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         self.turns.stop()
         self.timers.cancel_all()
+        self.boards.cancel()
 
     # -- slash commands --------------------------------------------------------------------------------
     @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))

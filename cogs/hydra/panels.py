@@ -220,7 +220,8 @@ class HydraPanels(HydraBase):
             await self.service.set_messages(table.game_id, channel_id=channel_id, message_id=message_id)
 
         try:
-            await self.boards.show(table.game_id, BoardMessage.of(embed, file, view), where, moved)
+            await self.boards.show_or_later(table.game_id, BoardMessage.of(embed, file, view), where, moved,
+                                            again=lambda: self.show_board(table.game_id))
         except discord.NotFound:
             log.info("board message of Hydra table %s is gone", table.game_id)
 

@@ -24,6 +24,7 @@ from bot.leases import JobLease
 from bot.services.hydra_events import HydraEventService
 from bot.storage.hydra_events import EventRow
 from bot.text import ECHO, fit
+from cogs._boards import LiveBoards
 from cogs._common import is_organiser
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater
@@ -50,6 +51,7 @@ class EventsBase:
     timers: Timers[tuple[str, int, int]]  # (what, event id, table number)
     shown: dict[int, Any]  # event -> the leaderboard content last sent (edit only on change)
     announcements: BoardUpdater
+    announcement_boards: LiveBoards  # announcements stay live for the whole night (cogs/_boards.py)
 
     # -- loading ------------------------------------------------------------------------------------
     @property

@@ -18,9 +18,10 @@ from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
+from cogs._boards import LiveBoards
 from cogs._errors import RefusingCog
 from cogs._timers import Timers
-from cogs._updater import BoardUpdater
+from cogs._updater import BoardUpdater, lanes_of
 from cogs.hydra import HydraCog
 from cogs.hydra_events.commands import ChallengeEventCommands, HydraEventCommands
 from cogs.hydra_events.components import EventButton
@@ -49,10 +50,16 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.schedule = leases_of(bot).lease("hydra-events", self.rearm, self._drop_timers)
         self.timers = Timers(clock_of(bot), "hydra-event", runs_here=self.schedule.runs_here)
         self.shown = {}
+        self.announcement_boards = LiveBoards(bot, "event announcement")
         self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
-                                          what="event announcement")
+                                          what="event announcement", channel_of=self._announcement_channel,
+                                          lanes=lanes_of(bot), clock=clock_of(bot))
         self._resumed = False
         super().__init__()
+
+    async def _announcement_channel(self, event_id: int) -> int | None:
+        """The event's channel: its announcement's edits wait only for that channel's other boards."""
+        return (await self.events.event(event_id)).channel_id
 
     async def cog_load(self) -> None:
         """Join the Hydra cog's ``/hydra`` group as ``/hydra event …`` (and the Challenge cog's as
@@ -139,6 +146,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         parts: dict[str, Any] = {"view": view} if view is not None else {}
         await interaction.response.send_message(embed=embed, **parts)
         message = await interaction.original_response()
+        await self.announcement_boards.record_post(message)
         await self.events.set_messages(event.event_id, message_id=message.id)
         scheduled = await self._create_scheduled_event(interaction, event)
         if scheduled is not None:

@@ -13,6 +13,7 @@ from bot.render.leaderboard import players_text, render_leaderboard, summary_tex
 from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import CANCELLED, DROPPED, FINISHED, JOINED, SEATED, WAITING, EventRow
 from bot.text import fit_lines
+from cogs._boards import BoardMessage, Where
 from cogs.hydra_events.base import EventsBase, shown
 from cogs.hydra_events.components import EventButton
 
@@ -48,12 +49,18 @@ class EventPanels(EventsBase):
         return embed, view
 
     async def refresh_announcement(self, event_id: int) -> None:
+        """The announcement shows the event as stored: an edit, or a fresh announcement when the message is
+        too old to be edited for long (an event night lasts hours: ``cogs._boards``)."""
         event = await self.events.event(event_id)
         if event.message_id is None:
             return
         embed, view = await self.announcement_payload(event)
-        channel = await self._channel(event.channel_id)
-        await channel.get_partial_message(event.message_id).edit(embed=embed, view=view)
+        where = Where(event.guild_id, event.channel_id, event.message_id, event.language)
+
+        async def moved(channel_id: int, message_id: int) -> None:
+            await self.events.set_messages(event_id, message_id=message_id)  # the channel stays the event's
+
+        await self.announcement_boards.show(event_id, BoardMessage(embed=embed, view=view), where, moved)
 
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = EventTranslate(status.event.language, status.event.deck)
