@@ -157,6 +157,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
+        await self.boards.heard(game_id, interaction)  # how the table is told should its board be refused
         await self.refresh(table)
 
     async def refresh(self, table: ChallengeTable) -> None:
@@ -203,6 +204,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
             return
         if table is not None:
             await interaction.response.defer()
+            await self.boards.heard(game_id, interaction)
             await self.refresh(table)
         elif action == "answer":
             await self.act(interaction, game_id, f"choose {arg}")

@@ -43,6 +43,7 @@ class HydraPlay(HydraPanels):
         result = await self.service.act(game_id, interaction.user.id, line)
         if not interaction.response.is_done():
             await interaction.response.defer()
+        await self.boards.heard(game_id, interaction)  # how the table is told should its board be refused
         await self.after(result)
         return result
 
@@ -178,6 +179,7 @@ class HydraPlay(HydraPanels):
     async def _undo(self, interaction: discord.Interaction, game_id: int) -> None:
         table = await self.service.undo(game_id, interaction.user.id)
         await interaction.response.defer()
+        await self.boards.heard(game_id, interaction)
         await self.show_board(game_id)
         self.arm(table)
 
@@ -190,6 +192,7 @@ class HydraPlay(HydraPanels):
         else:
             table = await self.service.start(table.game_id, user.id)
         await interaction.response.defer()
+        await self.boards.heard(table.game_id, interaction)
         await self.show_board(table.game_id)
         self.arm(table)
 

@@ -201,6 +201,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         else:
             await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
         self.announcements.request(event.event_id)
+        await self.announcement_boards.heard(event.event_id, interaction)
 
     async def _show_table(self, event: EventRow, table: Any) -> None:
         """A table's board after its seats changed, by the feature that runs it (Hydra or Challenge cog)."""
@@ -213,6 +214,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         event = await self.event_for(interaction, event_id)
         await self.events.leave(event.event_id, interaction.user.id)
         await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name)))
+        await self.announcement_boards.heard(event.event_id, interaction)
         self.announcements.request(event.event_id)
 
     async def on_button(self, interaction: discord.Interaction, event_id: int, action: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.testing import DiscordHarness
+from bot.testing.fakediscord.model import PERMISSIONS
 from cogs._boards import REPOST_AFTER
 
 LATE = REPOST_AFTER.total_seconds() + 60
@@ -72,3 +73,15 @@ async def test_an_event_announcement_is_posted_afresh_for_a_long_night(h):
     await h.settle()
     await h.bot.get_cog("HydraEvents").announcements.flush()
     assert "2 joined" in str(fresh.embeds[0])
+
+
+async def test_a_refused_hydra_table_is_told_once_and_its_seats_are_kept(h):
+    lobby = (await h.slash("hydra start", heads=2, window=0)).message
+    h.channel("general").overwrites[h.fake.bot_user.id] = (0, PERMISSIONS["embed_links"], 1)
+    h._refresh_guild()
+    await h.click(lobby, label="Join", user="bob", expect_refusal=50013)
+    await h.click(lobby, label="Join", user="carol")  # refused a moment ago: not tried, not told again
+    told = [m for m in h.messages() if "can't update this game's board" in m.content]
+    assert len(told) == 1 and "Embed Links" in told[0].content
+    seats = (await h.bot.get_cog("Hydra").service.load(1)).seats
+    assert [s.name for s in seats] == ["alice", "bob", "carol"]
