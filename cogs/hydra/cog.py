@@ -21,6 +21,7 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
 from cogs._common import command_text
 from cogs._errors import RefusingCog
+from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
 from cogs._timers import Timers
 from cogs.hydra.components import HeadSelect, HydraButton, MoreSelect
 from cogs.hydra.play import HydraPlay
@@ -81,6 +82,9 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
         parent = channel if settings.pod_threads and isinstance(channel, discord.TextChannel) else None
+        needed = board_permissions(channel) + (NEW_THREAD_PERMISSIONS if parent is not None else ())
+        if await refuse_unless_bot_can_post(interaction, needed):
+            return
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
             name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,

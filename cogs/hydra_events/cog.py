@@ -19,6 +19,7 @@ from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
 from cogs._errors import RefusingCog
+from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater
 from cogs.hydra import HydraCog
@@ -128,6 +129,10 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                      table_size: int | None, grace: int, deck: str = "hydra") -> None:
         """``heads``: the deck's difficulty; ``heads`` and ``table_size`` default to the deck's."""
         await self._require_organiser(interaction)
+        # The announcement is edited as people join, and each table gets a thread of this channel.
+        if await refuse_unless_bot_can_post(interaction, board_permissions(interaction.channel)
+                                            + NEW_THREAD_PERMISSIONS):
+            return
         rules = EVENT_DECKS[deck]
         event = await self.events.create(
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,

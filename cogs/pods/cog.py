@@ -23,6 +23,7 @@ from bot.render.pod_history import history_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
 from cogs._common import command_text
+from cogs._permissions import refuse_unless_bot_can_post
 from cogs._updater import BoardUpdater
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
@@ -142,6 +143,8 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
             return
         if not chosen:
             await interaction.response.send_message(tr("pod.error.no_players_mentioned"), ephemeral=True)
+            return
+        if await refuse_unless_bot_can_post(interaction):  # else every later board edit would be refused
             return
         ruleset = ruleset or await self.bot.ruleset_for(interaction.guild_id)
         try:
