@@ -50,6 +50,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.schedule = leases_of(bot).lease("hydra-events", self.rearm, self._drop_timers)
         self.timers = Timers(clock_of(bot), "hydra-event", runs_here=self.schedule.runs_here)
         self.shown = {}
+        self.scheduled_ends = {}
         self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
                                           what="event announcement")
         self._resumed = False
