@@ -9,6 +9,8 @@ it, is private, and that nothing was stored.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
@@ -103,20 +105,23 @@ async def test_pod_start_without_thread_permissions_posts_in_the_channel_and_exp
     assert note.ephemeral and "Create Public Threads" in note.content
 
 
-async def test_explain_refusal_recognises_missing_access(h):
-    deny(h, "view_channel", "games")
+async def test_explain_refusal_recognises_missing_access(tmp_path):
     seen: list[bool] = []
 
-    async def explain(interaction: discord.Interaction) -> None:
+    async def probe(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await h.bot.get_channel(h.channel("games").id).send("hello")
+            await interaction.client.get_channel(games_id).send("hello")
         except discord.Forbidden as error:
             assert error.code == MISSING_ACCESS
-            seen.append(await h.bot.explain_refusal(interaction, error))
+            seen.append(await interaction.client.explain_refusal(interaction, error))
 
-    h.bot.tree.command(name="probe", description="Send into #games")(explain)
-    h._catalog = None
-    reply = await h.slash("probe", expect_refusal=50001)
-    assert seen == [True]
-    assert reply.ephemeral and "can't see" in reply.text
+    async def add_probe(bot: Any) -> None:
+        bot.tree.command(name="probe", description="Send into #games")(probe)
+
+    async with DiscordHarness.start(tmp_path, on_boot=add_probe) as h:
+        games_id = h.channel("games").id
+        deny(h, "view_channel", "games")
+        reply = await h.slash("probe", expect_refusal=50001)
+        assert seen == [True]
+        assert reply.ephemeral and "can't see" in reply.text
