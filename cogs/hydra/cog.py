@@ -132,6 +132,8 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         table = await self.service.table_in_channel(interaction.channel_id or 0, (IDLE,))
         if table is None:
             raise HydraError("hydra.error.not_idle")
+        if await refuse_unless_bot_can_post(interaction):  # the resumed table's board is edited on every press
+            return
         table = await self.service.resume(table.game_id, interaction.user.id)
         await interaction.response.defer(thinking=True)  # the board image is made in the work pool
         embed, file, view = await self.board_payload(table)

@@ -205,7 +205,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, game: int | None = None) -> None:
         loaded = await self.game_here(interaction, game)
-        if loaded is None:
+        if loaded is None or await refuse_unless_bot_can_post(interaction):  # the new board is edited later
             return
         await interaction.response.defer(thinking=True)
         await self._send_board(interaction, loaded)

@@ -125,3 +125,11 @@ async def test_explain_refusal_recognises_missing_access(tmp_path):
         reply = await h.slash("probe", expect_refusal=50001)
         assert seen == [True]
         assert reply.ephemeral and "can't see" in reply.text
+
+
+async def test_reposting_a_board_checks_too(h):
+    board = await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+    deny(h, "attach_files")
+    reply = await h.slash("pod show")
+    assert reply.ephemeral and "Attach Files" in reply.content
+    assert [m.id for m in h.messages("general")] == [board.message.id]  # no second board
