@@ -328,19 +328,23 @@ class PodkeeperBot(commands.Bot):
 
 
     async def explain_refusal(self, interaction: discord.Interaction, error: BaseException) -> bool:
-        """When Discord refused for lack of a permission (403, code 50013), tell the user privately,
-        in their language, what the bot lacks here; True when that was the error.
+        """When Discord refused for lack of a permission (403, code 50013) or of access (50001: a channel
+        or private thread the bot cannot see), tell the user privately, in their language, what the bot
+        lacks here; True when that was the error.
 
         The bot's permissions in the channel come with the interaction (``app_permissions``), so the
-        permissions of the invite link it lacks can be named; when it has them all, the refusal was
-        about role order (a role above the bot's own) and the message says so.
+        permissions of the invite link it lacks can be named; when it has them all, a 50013 was about
+        role order (a role above the bot's own) and a 50001 about another channel or a private thread,
+        and the message says so.
         """
         original = getattr(error, "original", error)
-        if not isinstance(original, discord.Forbidden) or original.code != MISSING_PERMISSIONS:
+        if not isinstance(original, discord.Forbidden) or original.code not in (MISSING_PERMISSIONS, MISSING_ACCESS):
             return False
         language = await self.language_for(interaction)
         lacking = missing_permissions(interaction.app_permissions)
-        if lacking:
+        if original.code == MISSING_ACCESS and "view_channel" not in lacking:
+            message = t("core.error.bot_missing_access", language)
+        elif lacking:
             names = ", ".join(t(f"core.permission.{name}", language) for name in lacking)
             message = t("core.error.bot_missing_permission", language, permissions=names)
         else:
@@ -369,6 +373,7 @@ def make_bot(config: Config, **options: Any) -> PodkeeperBot:
 
 MAX_RATELIMIT_WAIT = 30.0  # seconds; the least discord.py accepts
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order
+MISSING_ACCESS = 50001  # ...for a channel or thread the bot cannot see
 
 
 def missing_permissions(have: discord.Permissions) -> list[str]:

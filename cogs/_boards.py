@@ -29,10 +29,10 @@ from typing import Any
 
 import discord
 
-from bot.client import missing_permissions
 from bot.clock import clock_of
 from bot.i18n import t
 from bot.storage.boards import BoardPostRepository
+from cogs._permissions import board_permissions, lacking
 from cogs._updater import EditLater
 
 log = logging.getLogger(__name__)
@@ -46,15 +46,6 @@ TOKEN_FRESH = timedelta(minutes=14)  # interaction tokens work for 15 minutes: t
 
 OLD_MESSAGE_EDITS = 30046
 THREAD_ARCHIVED = 50083
-# What a board needs in its channel (names of ``discord.Permissions``); named to the table when refused.
-BOARD_PERMISSIONS = (
-    "view_channel",
-    "send_messages",
-    "send_messages_in_threads",
-    "embed_links",
-    "attach_files",
-)
-
 Moved = Callable[[int, int], Awaitable[None]]  # (channel id, message id): store where the board now is
 
 
@@ -318,18 +309,15 @@ class LiveBoards:
             "boards.refused",
             where.language,
             channel=f"<#{where.channel_id}>",
-            permissions=self._lacking(interaction, where.language),
+            permissions=self._lacking(interaction, where),
         )
         try:
             await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             log.warning("could not tell the table of %s %s that its board is refused", self.what, key)
 
-    @staticmethod
-    def _lacking(interaction: discord.Interaction, language: str) -> str:
+    def _lacking(self, interaction: discord.Interaction, where: Where) -> str:
         """The board permissions the bot lacks where the table pressed (the interaction carries them)."""
-        have = interaction.app_permissions
-        lacking = [name for name in missing_permissions(have) if name in BOARD_PERMISSIONS] or [
-            "view_channel"
-        ]
-        return ", ".join(t(f"core.permission.{name}", language) for name in lacking)
+        needed = board_permissions(self.bot.get_channel(where.channel_id))
+        missing = lacking(interaction.app_permissions, needed) or ["view_channel"]
+        return ", ".join(t(f"core.permission.{name}", where.language) for name in missing)

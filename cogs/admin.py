@@ -25,6 +25,7 @@ from bot.i18n.translator import app_key
 from bot.storage.matches import MatchRepository
 from cogs._common import command_text, managers_only
 from cogs._errors import RefusingCog
+from cogs._permissions import role_grant_problem
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
@@ -207,14 +208,8 @@ class AdminCog(RefusingCog, commands.Cog):
     def _cannot_give(role: discord.Role) -> str | None:
         """Why Discord would refuse the bot giving ``role`` (message key), checked when the role is
         chosen rather than when an event ends: Manage Roles, and a role below the bot's highest."""
-        me = role.guild.me
-        if me is None:
-            return None
-        if not me.guild_permissions.manage_roles:
-            return "core.error.no_manage_roles"
-        if role >= me.top_role or role.managed or role.is_default():
-            return "core.error.role_above_bot"
-        return None
+        problem = role_grant_problem(role)
+        return f"core.error.{problem}" if problem else None
 
 
 # Permissions a winner must never get from the bot: each lets its holder moderate or take over the server.

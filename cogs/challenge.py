@@ -33,6 +33,7 @@ from bot.storage.challenge import FINISHED, LOBBY
 from cogs._boards import BoardMessage, LiveBoards, Where
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
+from cogs._permissions import refuse_unless_bot_can_post
 from cogs._timers import TableTimers, Timers
 from cogs.hydra import LineModal
 from cogs.hydra.panels import option_key
@@ -369,6 +370,8 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                     window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
         language = await self.bot.language_for(interaction)
         level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
+        if await refuse_unless_bot_can_post(interaction):
+            return
         try:
             table = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,

@@ -22,6 +22,7 @@ from bot.storage.hydra import IDLE, LOBBY
 from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._errors import RefusingCog
+from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
 from cogs._timers import Timers
 from cogs.hydra.components import HeadSelect, HydraButton, MoreSelect
 from cogs.hydra.play import HydraPlay
@@ -87,6 +88,9 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
         parent = channel if settings.pod_threads and isinstance(channel, discord.TextChannel) else None
+        needed = board_permissions(channel) + (NEW_THREAD_PERMISSIONS if parent is not None else ())
+        if await refuse_unless_bot_can_post(interaction, needed):
+            return
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
             name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
@@ -135,6 +139,8 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         table = await self.service.table_in_channel(interaction.channel_id or 0, (IDLE,))
         if table is None:
             raise HydraError("hydra.error.not_idle")
+        if await refuse_unless_bot_can_post(interaction):  # the resumed table's board is edited on every press
+            return
         table = await self.service.resume(table.game_id, interaction.user.id)
         await interaction.response.defer(thinking=True)  # the board image is made in the work pool
         embed, file, view = await self.board_payload(table)

@@ -20,6 +20,7 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
 from cogs._boards import LiveBoards
 from cogs._errors import RefusingCog
+from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater, lanes_of
 from cogs.hydra import HydraCog
@@ -51,6 +52,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.timers = Timers(clock_of(bot), "hydra-event", runs_here=self.schedule.runs_here)
         self.shown = {}
         self.announcement_boards = LiveBoards(bot, "event announcement")
+        self.scheduled_ends = {}
         self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
                                           what="event announcement", channel_of=self._announcement_channel,
                                           lanes=lanes_of(bot), clock=clock_of(bot))
@@ -135,6 +137,10 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                      table_size: int | None, grace: int, deck: str = "hydra") -> None:
         """``heads``: the deck's difficulty; ``heads`` and ``table_size`` default to the deck's."""
         await self._require_organiser(interaction)
+        # The announcement is edited as people join, and each table gets a thread of this channel.
+        if await refuse_unless_bot_can_post(interaction, board_permissions(interaction.channel)
+                                            + NEW_THREAD_PERMISSIONS):
+            return
         rules = EVENT_DECKS[deck]
         event = await self.events.create(
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,

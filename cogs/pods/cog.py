@@ -24,6 +24,7 @@ from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
 from cogs._boards import LiveBoards
 from cogs._common import command_text
+from cogs._permissions import refuse_unless_bot_can_post
 from cogs._updater import BoardUpdater, lanes_of
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
@@ -146,6 +147,8 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         if not chosen:
             await interaction.response.send_message(tr("pod.error.no_players_mentioned"), ephemeral=True)
             return
+        if await refuse_unless_bot_can_post(interaction):  # else every later board edit would be refused
+            return
         ruleset = ruleset or await self.bot.ruleset_for(interaction.guild_id)
         try:
             loaded = await self.match_step.start_game(
@@ -205,7 +208,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, game: int | None = None) -> None:
         loaded = await self.game_here(interaction, game)
-        if loaded is None:
+        if loaded is None or await refuse_unless_bot_can_post(interaction):  # the new board is edited later
             return
         await interaction.response.defer(thinking=True)
         await self._send_board(interaction, loaded)

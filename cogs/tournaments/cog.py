@@ -33,6 +33,7 @@ from bot.services.tournaments import (
 from bot.storage.tournaments import PodAssignment, Tournament
 from cogs._common import guild_id_of, is_organiser, managers_only
 from cogs._errors import RefusingCog
+from cogs._permissions import refuse_unless_bot_can_post
 from cogs.tournaments.components import (
     COLOUR,
     BallotSelect,
@@ -183,6 +184,8 @@ class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
     @app_commands.describe(force=_T("Pair even if games of the current round are unfinished"))
     async def pair(self, interaction: discord.Interaction, force: bool = False) -> None:
         await self._require_organiser(interaction)
+        if await refuse_unless_bot_can_post(interaction):  # each table's board is posted here and kept live
+            return
         if await self.match_rounds.pair(interaction, force):  # a tournament of 1-vs-1 matches
             return
         tournament, pods = await self.service.pair_next_round(guild_id_of(interaction), force=force)

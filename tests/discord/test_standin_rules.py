@@ -20,6 +20,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.testing import DiscordHarness
 from bot.testing.fakediscord.backend import FakeDiscord, Response
+from bot.testing.fakediscord.driver import HarnessError
 from bot.testing.fakediscord.model import PERMISSIONS, FakeChannel, FakeGuild
 from bot.testing.fakediscord.server import FakeDiscordServer
 from bot.testing.harness import standard_world
@@ -465,3 +466,123 @@ async def test_an_approved_privileged_intent_is_accepted_and_discord_py_raises_f
                 await client.start("fake-token")
         finally:
             await client.close()
+
+
+# -- the older rules, at every door they guard --------------------------------------------------------------------
+
+def _rows(count: int) -> list[dict[str, Any]]:
+    return [{"type": 1, "components": [{"type": 2, "style": 1, "label": str(n), "custom_id": f"b{n}"}]}
+            for n in range(count)]
+
+
+def _doors(world: World) -> dict[str, tuple[str, str]]:
+    """Every way a message body reaches Discord: (method, path) by name."""
+    general = world.channel()
+    message = world.post(general)
+    payload = interaction_in(world, general)
+    callback = f"/interactions/{payload['id']}/{payload['token']}/callback"
+    assert world.fake.handle("POST", callback, body={"type": 4, "data": {"content": "original"}}).status == 204
+    webhook = f"/webhooks/{world.fake.application_id}/{payload['token']}"
+    return {"send": ("POST", f"/channels/{general.id}/messages"),
+            "edit": ("PATCH", f"/channels/{general.id}/messages/{message}"),
+            "follow-up": ("POST", webhook),
+            "original edit": ("PATCH", f"{webhook}/messages/@original")}
+
+
+@pytest.mark.parametrize("door", ["send", "edit", "follow-up", "original edit"])
+@pytest.mark.parametrize(("body", "path", "code"), [
+    ({"content": "x" * 2001}, ("content",), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "components": _rows(6)}, ("components",), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "embeds": [{"description": "d" * 4096}, {"description": "d" * 2000}]}, ("embeds",),
+     "MAX_EMBED_SIZE_EXCEEDED"),
+])
+def test_message_limits_hold_on_every_door_including_edits(world, door, body, path, code):
+    method, target = _doors(world)[door]
+    assert form_error(world.fake.handle(method, target, body=body), *path) == code
+
+
+def test_a_modal_of_six_rows_is_refused():
+    fake = FakeDiscord()
+    guild = standard_world(fake)
+    payload = fake.new_interaction(kind=2, data={"id": "1", "name": "x", "type": 1},
+                                   channel=guild.channel_named("general"), actor=guild.member_named("alice"))
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": f"t{n}", "label": "L", "style": 1}]}
+            for n in range(6)]
+    answer = fake.handle("POST", f"/interactions/{payload['id']}/{payload['token']}/callback",
+                         body={"type": 9, "data": {"custom_id": "m", "title": "Form", "components": rows}})
+    assert form_error(answer, "data", "components") == "BASE_TYPE_MAX_LENGTH"
+
+
+@pytest.mark.parametrize(("permission", "body", "uploads"), [
+    ("embed_links", {"embeds": [{"title": "board"}]}, False),
+    ("attach_files", {"content": "image"}, True),
+    ("read_message_history", {"content": "re", "message_reference": {"message_id": "0"}}, False),
+])
+def test_each_permission_a_message_needs_is_checked_with_50013(world, permission, body, uploads):
+    from bot.testing.fakediscord.backend import Upload
+
+    general = world.channel()
+    if "message_reference" in body:
+        body["message_reference"]["message_id"] = str(world.post(general))
+    general.overwrites[world.fake.bot_role(world.guild).id] = (0, PERMISSIONS[permission], 0)
+    files = [Upload("files[0]", "board.png", b"png")] if uploads else []
+    answer = world.fake.handle("POST", f"/channels/{general.id}/messages", body=body, uploads=files)
+    refused(answer, 403, 50013)
+    assert permission in answer.body["message"]
+
+
+def test_sending_in_a_thread_needs_send_messages_in_threads_not_send_messages(world):
+    general = world.channel()
+    thread = world.thread(general)
+    general.overwrites[world.fake.bot_role(world.guild).id] = (0, PERMISSIONS["send_messages_in_threads"], 0)
+    refused(world.send(thread), 403, 50013)
+    general.overwrites[world.fake.bot_role(world.guild).id] = (0, PERMISSIONS["send_messages"], 0)
+    refused(world.send(general), 403, 50013)
+    assert world.send(thread).status == 200
+
+
+def test_editing_another_users_message_is_50005_and_a_thread_in_a_thread_is_50024(world):
+    general = world.channel()
+    theirs = world.fake.add_user("someone")
+    from bot.testing.fakediscord.model import FakeMessage
+
+    message = FakeMessage(world.fake.snowflake(), general.id, theirs, content="mine", guild_id=world.guild.id)
+    world.fake.messages[message.id] = message
+    refused(world.edit(general, message.id), 403, 50005)
+    thread = world.thread(general)
+    refused(world.fake.handle("POST", f"/channels/{thread.id}/threads", body={"name": "inner", "type": 11}),
+            400, 50024)
+
+
+def test_editing_a_scheduled_event_needs_manage_events_unless_the_bot_created_it(world):
+    path = f"/guilds/{world.guild.id}/scheduled-events"
+    created = world.fake.handle("POST", path, body=_event_body(world, timedelta(hours=1), timedelta(hours=2)))
+    assert created.status == 200
+    event_id = int(created.body["id"])
+    world.guild.scheduled_events[event_id].data["creator_id"] = "1"  # someone else's event
+    world.fake.bot_role(world.guild).permissions &= ~PERMISSIONS["manage_events"]
+    refused(world.fake.handle("PATCH", f"{path}/{event_id}", body={"name": "renamed"}), 403, 50013)
+    world.fake.bot_role(world.guild).permissions |= PERMISSIONS["manage_events"]
+    assert world.fake.handle("PATCH", f"{path}/{event_id}", body={"name": "renamed"}).status == 200
+
+
+async def test_an_ephemeral_first_follow_up_after_a_public_deferral_is_shown_to_all_and_fails_the_call(tmp_path):
+    async def careless(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)  # public "thinking…"
+        await interaction.followup.send("only for you", ephemeral=True)  # Discord ignores EPHEMERAL here
+
+    async def careful(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send("only for you", ephemeral=True)
+
+    async def add_commands(bot: Any) -> None:
+        bot.tree.command(name="careless", description="Defers publicly")(careless)
+        bot.tree.command(name="careful", description="Defers privately")(careful)
+
+    async with DiscordHarness.start(tmp_path, on_boot=add_commands) as h:
+        with pytest.raises(HarnessError, match="Discord shows it to everyone"):
+            await h.slash("careless")
+        (shown,) = [m for m in h.fake.messages.values() if m.content == "only for you"]
+        assert not shown.ephemeral and h.fake.ignored_ephemeral == [shown.id]
+        reply = await h.slash("careful")
+        assert reply.ephemeral and reply.content == "only for you"

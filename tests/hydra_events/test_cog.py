@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 from PIL import Image
@@ -225,7 +226,7 @@ async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dro
         new_thread = next(t for t in h.threads() if t.id != thread.id)
         assert "<@" + str(h.user("dave").id) + ">" in h.messages(new_thread)[0].content
         nobody = await h.slash("hydra event begin", user="admin")
-        assert "Nobody is on the wait list" in nobody.text
+        assert "Nobody is on the wait list" in nobody.text and nobody.ephemeral
 
         intro = h.messages(thread)[0]
         await h.click(intro, label="I'm here", user="bob")
@@ -289,3 +290,68 @@ async def test_the_grace_timer_drops_who_never_showed_up_and_the_table_goes_on(t
         assert entrants[h.user("carol").id] == "dropped" and entrants[h.user("alice").id] == "seated"
         table = await h.bot.get_cog("Hydra").service.load((await cog(h).events.repo.tables(1))[0].game_id)
         assert [p.lost for p in table.game.players] == [False, False, True] and not table.game.over
+
+
+async def test_a_winner_role_moved_above_the_bot_is_not_asked_for_and_the_results_say_so(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        role = h.add_role("Hydra Slayer")
+        await h.bot.guild_settings.update(h.guild.id, winner_role_id=role.id)
+        announcement, thread = await begun(h)
+        role.position = h.fake.bot_role(h.guild).position + 1  # an admin drags it above the bot's role
+        h._refresh_guild()
+        await play(h, thread, "alice")
+        event = await finished(h)  # the harness fails the test if Discord had refused a grant
+        results = h.fake.messages[event.results_message_id].content
+        assert "The Slayer goes to" in results
+        assert "The winner role Hydra Slayer could not be given to" in results and "above my own" in results
+        assert f"<@{h.user('alice').id}>" in results.split("could not be given to")[1]
+        assert role.id not in h.user("alice").role_ids
+        assert not any(a.role_granted for a in await cog(h).events.repo.awards(1))  # given at a later start
+        role.position = 1
+        h._refresh_guild()
+        await h.restart()
+        assert role.id in h.user("alice").role_ids
+
+
+async def test_a_long_night_keeps_its_scheduled_event_active_until_the_results(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        cog(h).leaderboard_seconds = 600  # a tick every 10 minutes of fake time
+        announcement, thread = await begun(h)
+        for name in ("alice", "bob"):
+            await h.click(h.messages(thread)[0], label="I'm here", user=name)
+        scheduled, = h.guild.scheduled_events.values()
+        for _ in range(30):  # five hours, ten minutes at a time: past the 3 hours it was first given
+            await h.advance(minutes=10)
+        assert scheduled.data["status"] == 2  # still active: Discord did not end it mid-game
+        end = datetime.fromisoformat(scheduled.data["scheduled_end_time"])
+        assert end - h.clock.now() > timedelta(minutes=29)
+        await h.slash("hydra resume", channel=thread, user="alice")  # the idle table paused meanwhile
+        await play(h, thread, "alice")
+        await finished(h)  # the harness fails the test if Discord refused the COMPLETED edit
+        assert scheduled.data["status"] == 3
+
+
+async def test_cancelling_a_running_event_completes_its_scheduled_event(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        await begun(h)
+        scheduled, = h.guild.scheduled_events.values()
+        assert scheduled.data["status"] == 2
+        asked = await h.slash("hydra event cancel", user="admin")
+        await h.click(asked, label="Yes, cancel the event", user="admin")
+        await h.settle()
+        assert scheduled.data["status"] == 3  # ACTIVE → CANCELED is not a transition Discord allows
+        assert (await event_row(h)).status == CANCELLED
+
+
+def test_scheduled_event_status_steps_follow_discords_transitions() -> None:
+    from discord import EventStatus as S
+
+    from cogs.hydra_events.base import status_steps
+
+    assert status_steps(S.scheduled, S.active) == [S.active]
+    assert status_steps(S.scheduled, S.completed) == [S.active, S.completed]
+    assert status_steps(S.scheduled, S.cancelled) == [S.cancelled]
+    assert status_steps(S.active, S.completed) == [S.completed]
+    assert status_steps(S.active, S.cancelled) == [S.completed]
+    assert status_steps(S.active, S.active) == []
+    assert status_steps(S.completed, S.completed) == status_steps(S.cancelled, S.active) == []

@@ -212,6 +212,9 @@ class FakeDiscord:
         self.guilds_per_shard = 1000
         self.max_guilds_per_session = 2500
         self.refusals: list[Request] = []  # requests Discord refused (see ``is_refusal``): the bot broke a rule
+        # Messages the bot asked to be private that Discord showed to everyone (the first follow-up after a
+        # public "thinking…" deferral keeps the deferral's visibility): the harness fails the test.
+        self.ignored_ephemeral: list[int] = []
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._routes: list[Route] = self._build_routes()
         FakeDiscord.instances.append(self)
@@ -1001,7 +1004,10 @@ class FakeDiscord:
         original = self.messages.get(record.original_id or 0)
         if (record.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading
                 and not record.followup_ids):
-            # Discord fills the "thinking..." message with the first followup.
+            # Discord fills the "thinking..." message with the first followup, and keeps its visibility:
+            # EPHEMERAL asked for here is ignored after a public deferral (a private refusal shown to all).
+            if int(body.get("flags") or 0) & EPHEMERAL_FLAG and not original.ephemeral:
+                self.ignored_ephemeral.append(original.id)
             return self.message_payload(self._edit(original, body, uploads))
         flags = int(body.get("flags") or 0) & EPHEMERAL_FLAG
         message = self._new_message(record.channel_id, body, uploads, interaction=record, flags=flags)
