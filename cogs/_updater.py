@@ -138,6 +138,12 @@ class BoardUpdater:
 
         self._later[key] = asyncio.get_running_loop().create_task(later(), name=f"{self.what}-{key}-later")
 
+    async def refresh_now(self, key: int) -> None:
+        """Refresh ``key`` at once in its channel's lane (a start-up catch-up), a long retry_after
+        answered like any other: the key is asked again later."""
+        async with self.lanes.lane(await self._channel(key)):
+            await self._refresh_once(key)
+
     def pending(self) -> bool:
         """Whether an edit is queued or running (a ``retry_after`` wait on the clock does not count)."""
         return any(not task.done() for task in self._tasks.values())

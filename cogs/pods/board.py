@@ -154,7 +154,7 @@ class PodBoard(PodsBase):
                 continue
             loaded = await self.service.get(game_id)
             if loaded.row.message_id is not None:
-                await self.refresh_board(game_id)
+                await self.updater.refresh_now(game_id)
             elif loaded.row.channel_id is not None and not loaded.state.finished:
                 await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)
             count += 1

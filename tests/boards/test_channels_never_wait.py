@@ -69,3 +69,35 @@ async def test_a_long_retry_after_is_raised_not_slept_inside_the_request(h):
     """discord.py sleeps out a 429 inside the request unless told a limit: past 30 s it raises
     ``RateLimited`` instead, and the board asks for a later edit (or a fresh post) holding nothing."""
     assert h.bot.http.max_ratelimit_timeout == MAX_RATELIMIT_WAIT == 30.0
+
+
+def throttle_next_edit(h, channel_id: int, seconds: float) -> None:
+    """Discord answers the next send or edit in ``channel_id`` with 429 and ``retry_after`` ``seconds``
+    (as its channel bucket does, e.g. under slowmode-like limits), then as usual."""
+    limiter = h.fake.rate_limiter
+    take, pending = limiter.take, {channel_id}
+
+    def take_throttled(cid: int):
+        if cid in pending:
+            pending.discard(cid)
+            return seconds, limiter.headers(cid, 0, seconds)
+        return take(cid)
+
+    limiter.take = take_throttled
+
+
+async def test_a_long_retry_after_leads_to_a_later_edit_with_the_lane_free_meanwhile(h):
+    throttled = await start_pod(h, "general")
+    neighbour = await start_pod(h, "general", "carol", "dave")
+    await h.settle()
+    throttle_next_edit(h, throttled.message.channel_id, 45.0)
+    await h.click(throttled, label="-1", user="bob")
+    await h.settle()
+    assert life_on_board(throttled.message)[1] == "2 bob (40)"  # Discord said: not for 45 s
+    await h.click(neighbour, label="-5", user="dave")  # the channel's lane is not held meanwhile
+    await h.settle()
+    await pods(h).updater.flush()
+    assert life_on_board(neighbour.message)[1] == "2 dave (35)"
+    await h.advance(46)  # on the bot's clock: the board is asked for again
+    await pods(h).updater.flush()
+    assert life_on_board(throttled.message)[1] == "2 bob (39)"
