@@ -1,5 +1,6 @@
-"""The live board of a game: its embed, image and buttons, posted once and then edited in place
-(by ``cogs._updater.BoardUpdater``, which coalesces a burst of presses into one edit)."""
+"""The live board of a game: its embed, image and buttons, edited as the game goes (by
+``cogs._updater.BoardUpdater``, which coalesces a burst of presses into one edit, in the lane of the
+board's channel) and posted afresh before Discord's cap on edits of hour-old messages (``cogs._boards``)."""
 
 from __future__ import annotations
 
