@@ -1,6 +1,7 @@
-"""Migrations that change existing rows do so on both engines: each is applied to a database that has
-rows written by the schema before it, on SQLite and on PostgreSQL, and the rows come out as the migration
-says. (A data step skipped or misread on one engine passes every test that starts from an empty database.)
+"""What storage guarantees on both engines, not what one engine happens to do: migrations that change
+existing rows change them on SQLite and PostgreSQL alike (each is applied to rows written by the schema
+before it; a data step skipped or misread on one engine passes every test that starts from an empty
+database), and guards written into a statement hold however calls interleave.
 """
 
 from __future__ import annotations
@@ -64,3 +65,19 @@ async def test_tables_and_events_stored_before_stable_numbers_keep_their_old_mea
         assert [tuple(r) for r in await db.fetchall("SELECT deck FROM hydra_events")] == [("hydra",)]
     finally:
         await db.close()
+
+
+async def test_a_slower_older_board_edit_never_lowers_what_the_board_shows(db) -> None:
+    """Two board edits of one game finish out of order (the older one was slower to render): what the
+    board shows stays at the newer one, so the reconcile pass after a restart does not redraw it."""
+    from bot.storage.pods import PodRepository
+
+    game_id = await _pod_game(db, "open", 6)
+    repo = PodRepository(db)
+    await repo.set_message(game_id, channel_id=10, message_id=20)
+    await repo.set_shown(game_id, 5)
+    await repo.set_shown(game_id, 3)
+    assert await db.scalar("SELECT shown_seq FROM pod_games WHERE game_id = ?", (game_id,)) == 5
+    assert game_id in await repo.lagging_boards()  # 6 events, 5 shown
+    await repo.set_shown(game_id, 6)
+    assert game_id not in await repo.lagging_boards()
