@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 
 from bot.domain import pod
+from bot.leases import PostgresLeases
+from bot.notify import PostgresNotifier
 from bot.services.pods import PodService
 from bot.storage.db import Database
 
@@ -117,3 +119,39 @@ async def test_presses_go_on_after_a_postgresql_restart_and_none_that_returned_i
         assert failed <= 2 * len(games), failed
     finally:
         await db.close()
+
+
+async def test_after_a_restart_one_process_holds_the_timers_again(cluster: Cluster) -> None:
+    """Both processes' lease sessions die with the server; when it is back, exactly one of them takes the
+    kind again and re-arms its timers from the database, the other does not run them."""
+    armed: list[set[str]] = [set(), set()]
+
+    def timers(index: int) -> tuple[object, object]:
+        async def rearm(taking_over: bool) -> None:
+            armed[index] |= {"vote-1"}
+
+        def release() -> None:
+            armed[index].clear()
+
+        return rearm, release
+
+    processes = [PostgresLeases(cluster.url, "restart", PostgresNotifier(cluster.url, "restart"), poll_seconds=0.2)
+                 for _ in range(2)]
+    for leases in processes:
+        await leases.start()
+    try:
+        kinds = [await leases.register("tournament-votes", *timers(i)) for i, leases in enumerate(processes)]
+        assert [kind.held for kind in kinds] == [True, False]
+        await asyncio.to_thread(cluster.restart)
+        for _ in range(600):  # up to a minute on a busy machine
+            if any(kind.held for kind in kinds):
+                break
+            await asyncio.sleep(0.1)
+        [holder] = [kind for kind in kinds if kind.held]
+        await holder.wait_rearmed()
+        await asyncio.sleep(1.0)  # a few polls later: still one owner
+        assert sum(kind.held for kind in kinds) == 1
+        assert sorted(map(len, armed)) == [0, 1]
+    finally:
+        for leases in processes:
+            await leases.close()
