@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.client import PodkeeperBot
+from bot.domain.hydra import HydraError
 from bot.i18n import Translate
 from bot.leases import JobLease
 from bot.services.hydra import HydraService
@@ -41,6 +42,14 @@ class HydraBase(TableTimers):
         """A table's messages are updated one pass at a time, each pass reading the stored table afresh:
         two passes at once once edited a new question into an old turn message (a stale message id)."""
         return self.display_lanes.setdefault(game_id, asyncio.Lock())
+
+    async def table_here(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Refuse a component whose custom id names a table of another server (a copied message, a
+        crafted interaction): to that server the table does not exist. A table in direct messages has no
+        server, and neither has a press there."""
+        table = await self.service.load(game_id)
+        if table.row.guild_id != interaction.guild_id:
+            raise HydraError("hydra.error.no_table")
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
