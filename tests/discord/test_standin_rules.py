@@ -586,3 +586,25 @@ async def test_an_ephemeral_first_follow_up_after_a_public_deferral_is_shown_to_
         assert not shown.ephemeral and h.fake.ignored_ephemeral == [shown.id]
         reply = await h.slash("careful")
         assert reply.ephemeral and reply.content == "only for you"
+
+
+def test_a_thread_takes_only_discords_four_auto_archive_durations(world):
+    refused(world.fake.handle("POST", f"/channels/{world.channel().id}/threads",
+                              body={"name": "t", "type": 11, "auto_archive_duration": 61}), 400, 50035)
+    thread = world.thread(world.channel(), auto_archive_duration=4320)
+    assert form_error(world.fake.handle("PATCH", f"/channels/{thread.id}", body={"auto_archive_duration": 61}),
+                      "auto_archive_duration") == "BASE_TYPE_CHOICES"
+    assert world.fake.handle("PATCH", f"/channels/{thread.id}", body={"auto_archive_duration": 60}).status == 200
+    assert thread.auto_archive_duration == 60
+
+
+def test_joining_a_private_thread_needs_to_see_it_and_an_archived_thread_refuses_members(world):
+    general = world.channel()
+    private = world.fake.add_channel(world.guild, "secret", kind=12, parent=general,
+                                     owner_id=world.guild.member_named("alice").id)
+    refused(world.fake.handle("PUT", f"/channels/{private.id}/thread-members/@me"), 403, 50001)
+    public = world.thread(general, auto_archive_duration=60)
+    alice = world.guild.member_named("alice").id
+    assert world.fake.handle("PUT", f"/channels/{public.id}/thread-members/{alice}").status == 204
+    public.archived = True
+    refused(world.fake.handle("PUT", f"/channels/{public.id}/thread-members/{alice}"), 400, 50083)

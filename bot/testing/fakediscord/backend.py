@@ -755,13 +755,7 @@ class FakeDiscord:
         thread = self._channel(cid)
         if not thread.is_thread:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-        if who == "@me" and thread.is_private_thread:
-            self._require(self._channel(thread.parent_id or 0), "view_channel")
-            if self.bot_user.id not in thread.member_ids:
-                self._require(thread, "manage_threads")
-        else:
-            self._require(thread, "view_channel")
-        self._require_open_thread(thread, creating=False)
+        self._require_open_thread(thread, creating=False)  # sees it (50001), not archived (50083)
         thread.member_ids.add(self.bot_user.id if who == "@me" else int(who))
         return Response(204)
 
@@ -769,6 +763,14 @@ class FakeDiscord:
         thread = self._channel(cid)
         thread.member_ids.discard(self.bot_user.id if who == "@me" else int(who))
         return Response(204)
+
+    @staticmethod
+    def _archive_duration(value: Any) -> int:
+        """A thread's auto-archive duration: one of Discord's four (the schema checks it on creation only)."""
+        if value not in THREAD_ARCHIVE_DURATIONS:
+            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
+                ("auto_archive_duration",), "BASE_TYPE_CHOICES", f"{value!r} is not one of {THREAD_ARCHIVE_DURATIONS}")]))
+        return int(value)
 
     def _channel_get(self, cid: str, **_: Any) -> dict[str, Any]:
         channel = self._channel(cid)
@@ -783,7 +785,7 @@ class FakeDiscord:
         if "name" in body:
             channel.name = body["name"]
         if "auto_archive_duration" in body:
-            channel.auto_archive_duration = int(body["auto_archive_duration"])
+            channel.auto_archive_duration = self._archive_duration(body["auto_archive_duration"])
         if "locked" in body:
             channel.locked = bool(body["locked"])
         if "archived" in body:
