@@ -182,25 +182,19 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         async with self._editing.setdefault(table.game_id, asyncio.Lock()):
             table = await self.service.load(table.game_id)
             try:
-                await self._show(table)
+                if (message_id := table.row.message_id) is not None:
+                    await self._show(table, message_id)
             except discord.HTTPException:
                 log.exception("could not update challenge table %s", table.game_id)
             self.arm(table)
 
-    async def _show(self, table: ChallengeTable) -> None:
-        """The table's message shows its state: an edit, or a fresh message when it is too old to be edited
-        for long (``cogs._boards``: also archived threads and refusals)."""
-        row = table.row
-        if row.message_id is None:
-            return
+    async def _show(self, table: ChallengeTable, message_id: int) -> None:
+        """The table's message shows its state: edited, or posted afresh when old (``cogs._boards``)."""
         embed, view, file = await self.board_parts(table)
-        where = Where(row.guild_id, row.channel_id, row.message_id, row.language)
-
-        async def moved(channel_id: int, message_id: int) -> None:
-            await self.service.set_message(table.game_id, message_id, channel_id=channel_id)
-
-        await self.boards.show_or_later(table.game_id, BoardMessage.of(embed, file, view), where, moved,
-                                        again=lambda: self.refresh(table))
+        where = Where(table.row.guild_id, table.row.channel_id, message_id, table.row.language)
+        await self.boards.show_or_later(
+            table.game_id, BoardMessage.of(embed, file, view), where, again=lambda: self.refresh(table),
+            moved=lambda channel, message: self.service.set_message(table.game_id, message, channel_id=channel))
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None) -> None:
         tr = await self._tr(interaction)
@@ -399,8 +393,6 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         message = await interaction.original_response()
         await self.boards.record_post(message)
         await self.service.set_message(table.game_id, message.id)
-
-
 
 
 async def setup(bot: PodkeeperBot) -> None:
