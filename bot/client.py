@@ -135,7 +135,8 @@ class PodkeeperBot(commands.Bot):
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
-            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
+            # On a first start the bot answers from the cards in memory while they are stored.
+            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None, store_in_background=True)
         cards = self.cards
         self.db.changes.follow(CARDS_TOPIC, self._card_data_swapped)
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
@@ -225,6 +226,8 @@ class PodkeeperBot(commands.Bot):
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()
                 self.leases = None
+            if self.cards is not None:  # a first start's import storing in the background ends first
+                await self.cards.stored()
             if self._db is not None:
                 await self._db.close()
                 self._db = self._guild_settings = self._user_settings = None
