@@ -146,9 +146,19 @@ async def test_offline_the_first_start_fails_fast_says_so_once_and_keeps_its_car
         cards__mtgjson_url=f"{dead}/AtomicCards.json.gz",
     ) as h:
         autosync = h.bot.get_cog("CardSync").autosync
+        attempted = asyncio.Event()
+        real_run = autosync.run
+
+        async def run_and_tell():  # the attempt runs in the background: the test waits for its end
+            try:
+                return await real_run()
+            finally:
+                attempted.set()
+
+        autosync.run = run_and_tell
         await h.advance(seconds=STARTUP_DELAY)
-        while (await autosync.state.get()).failures == 0:  # the attempt runs in the background
-            await asyncio.sleep(0.01)
+        await attempted.wait()
+        assert (await autosync.state.get()).failures == 1
         warnings = [
             r.getMessage()
             for r in caplog.records
