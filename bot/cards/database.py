@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.allocator import release_freed_memory
-from bot.cards import snapshot
+from bot.cards import first_start, snapshot
 from bot.cards.bundled import bundled_card_file, data_date_for
 from bot.cards.importers import (
     CardImportError,
@@ -115,14 +115,22 @@ class CardDatabase:
         started = time.perf_counter()
         log.info("first start: the card tables are empty, importing the card data once from %s "
                  "(later starts read it back in about a second)", source)
-        imported = await asyncio.to_thread(read_cards, source, None, LoggedProgress(f"reading {source.name}"))
+        cached = await asyncio.to_thread(first_start.cached_import, source)
+        if cached is not None:
+            imported, index = cached
+            fresh = False
+        else:
+            imported = await asyncio.to_thread(read_cards, source, None, LoggedProgress(f"reading {source.name}"))
+            log.info("first start: %d cards read in %.1f s; building the name index", len(imported.cards),
+                     time.perf_counter() - started)
+            index = await asyncio.to_thread(_checked_index, imported.cards, imported.source)
+            fresh = True
         imported = replace(imported, data_date=data_date_for(imported.source, imported.data_date))
-        log.info("first start: %d cards read in %.1f s; building the name index", len(imported.cards),
-                 time.perf_counter() - started)
-        index = await asyncio.to_thread(_checked_index, imported.cards, imported.source)
         if not in_background:
             result = await self.store(imported, started=started, index=index)
             log.info("imported %d cards from %s in %.1f s", result.card_count, source, result.seconds)
+            if fresh:
+                await asyncio.to_thread(first_start.keep, source, imported, index)
             return
         self.index = index
         self.data_date = imported.data_date
@@ -130,9 +138,10 @@ class CardDatabase:
                  "background", len(index), imported.data_date or "an unknown date", time.perf_counter() - started)
         await self._store_lock.acquire()  # held until stored: a sync that finishes first waits, then wins
         self._storing = asyncio.get_running_loop().create_task(
-            self._store_first_import(imported, index, started), name="first-card-import")
+            self._store_first_import(source, imported, index, started, fresh), name="first-card-import")
 
-    async def _store_first_import(self, imported: ImportedCards, index: CardIndex, started: float) -> None:
+    async def _store_first_import(self, source: Path, imported: ImportedCards, index: CardIndex, started: float,
+                                  fresh: bool) -> None:
         try:
             result = await self._store_locked(imported, None, started, index)
         except Exception:  # the bot goes on from memory; the next start imports again
@@ -142,6 +151,8 @@ class CardDatabase:
         finally:
             self._store_lock.release()
         log.info("first start done: %d cards stored in the database in %.1f s", result.card_count, result.seconds)
+        if fresh:  # the next new database on this machine starts from this index
+            await asyncio.to_thread(first_start.keep, source, imported, index)
 
     async def stored(self) -> None:
         """Wait until a first import storing in the background has finished (at once when none is)."""

@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import gzip
 import logging
+from pathlib import Path
 
 import pytest
 
-from bot.cards import snapshot
+from bot.cards import first_start, snapshot
 from bot.cards.database import CardDatabase
 from bot.cards.importers import read_cards
 from bot.storage.db import Database
@@ -66,3 +67,65 @@ async def test_a_swap_arriving_during_the_first_import_is_kept(db: Database) -> 
     assert await cards.repository.count() == len(newer.cards) == 11
     assert cards.get("Counterspell") is None and len(cards) == 11
     assert (await cards.repository.last_import()).source == str(SCRYFALL_FILE)
+
+
+# -- the cache of the ready-built index ----------------------------------------------------------------
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of this test's own, with the subset treated as the bundled file (only that is cached)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(folder))
+    monkeypatch.setattr(first_start, "cacheable", lambda source: True)
+    return folder
+
+
+async def rows(db: Database) -> list[tuple]:
+    return await db.fetchall("SELECT * FROM cards ORDER BY name")
+
+
+async def test_a_second_new_database_starts_from_the_cached_index(tmp_path: Path, cache: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.cards")
+    first_db, second_db = await Database.open(tmp_path / "a.sqlite3"), await Database.open(tmp_path / "b.sqlite3")
+    try:
+        first = await CardDatabase.open(first_db, SUBSET, store_in_background=True)
+        await first.stored()
+        [kept] = cache.iterdir()
+        assert kept.name.startswith("cards-") and kept.name.endswith(".index")
+        caplog.clear()
+        second = await CardDatabase.open(second_db, SUBSET, store_in_background=True)
+        await second.stored()
+        said = [record.getMessage() for record in caplog.records]
+        assert any(line.startswith("first start: using the card index built before") for line in said)
+        assert not any(line.startswith("reading ") for line in said)  # the file was not read again
+        assert await rows(second_db) == await rows(first_db)  # the very same cards stored
+        for name in ("Lightning Bolt", "稲妻", "lim dul's vault", "Fire/Ice", "Lightnig Bolt"):
+            assert second.resolve(name) == first.resolve(name), name
+    finally:
+        await first_db.close()
+        await second_db.close()
+
+
+async def test_a_damaged_cache_file_is_ignored(tmp_path: Path, cache: Path, caplog: pytest.LogCaptureFixture,
+                                              db: Database) -> None:
+    other = await Database.open(tmp_path / "other.sqlite3")
+    try:
+        await (await CardDatabase.open(other, SUBSET)).stored()
+    finally:
+        await other.close()
+    [kept] = cache.iterdir()
+    kept.write_bytes(kept.read_bytes()[:1000])
+    caplog.set_level(logging.INFO, logger="bot.cards")
+    cards = await CardDatabase.open(db, SUBSET)
+    assert len(cards) == 398
+    said = [record.getMessage() for record in caplog.records]
+    assert any(line.startswith(f"ignoring the card index cache {kept}") for line in said)
+    assert any(line.startswith("reading cards_subset.jsonl: ") for line in said)
+
+
+async def test_only_the_bundled_file_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Database) -> None:
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(tmp_path / "cache"))
+    await (await CardDatabase.open(db, SUBSET)).stored()
+    assert not (tmp_path / "cache").exists()
