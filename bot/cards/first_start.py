@@ -24,18 +24,15 @@ from bot.cards import snapshot
 from bot.cards.bundled import bundled_card_file, is_bundled
 from bot.cards.importers import ImportedCards
 from bot.cards.index import CardIndex
+from bot.i18n import cache_dir
 
 log = logging.getLogger(__name__)
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def cache_folder() -> Path:
-    """``PODKEEPER_CACHE_DIR``, else ``$XDG_CACHE_HOME/podkeeper``, else ``~/.cache/podkeeper``."""
-    chosen = os.environ.get("PODKEEPER_CACHE_DIR")
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "podkeeper"
+    """The project's cache folder (``PODKEEPER_CACHE_DIR``, else the user's), as the message catalogue's."""
+    return cache_dir()
 
 
 def shipped_folder() -> Path:
