@@ -188,6 +188,8 @@ class PodkeeperBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self.cards is not None:  # a first start's cards are stored now that the bot is up
+            self.cards.start_storing()
         if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
             self.reconciled = asyncio.create_task(self.reconcile_after_start(), name="reconcile-after-start")
 

@@ -75,6 +75,7 @@ class CardDatabase:
         self.version = 0  # the import the index was built from (card_imports.sequence)
         self._store_lock = asyncio.Lock()  # one replacement of the cards at a time (first import, syncs)
         self._storing: asyncio.Task[None] | None = None  # the first import, storing in the background
+        self._may_store = asyncio.Event()  # set once the bot is up (``start_storing``): then it stores
 
     @property
     def data_date(self) -> str | None:
@@ -93,8 +94,9 @@ class CardDatabase:
 
         ``store_in_background`` (the bot): on that first start the cards are read and indexed, and the
         bot can answer from memory at once, while storing them (rows, stored index, rules facts: over
-        half of the import's CPU) goes on in a background task; ``stored()`` waits for it. The CLI
-        stores before it returns, as its process ends right after."""
+        half of the import's CPU) goes on in a background task once ``start_storing()`` says the bot is
+        up (so it does not slow the start down), or a replacement of the cards or ``stored()`` comes
+        first. The CLI stores before it returns, as its process ends right after."""
         cards = cls(db, CardIndex.from_cards(()))
         if await cards.repository.count() == 0:
             source = Path(bundled_path) if bundled_path else bundled_card_file()
@@ -135,7 +137,7 @@ class CardDatabase:
         self.index = index
         self.data_date = imported.data_date
         log.info("card data ready: %d cards (cards up to %s) in %.1f s; storing them in the database in the "
-                 "background", len(index), imported.data_date or "an unknown date", time.perf_counter() - started)
+                 "background once the bot is up", len(index), imported.data_date or "an unknown date", time.perf_counter() - started)
         await self._store_lock.acquire()  # held until stored: a sync that finishes first waits, then wins
         self._storing = asyncio.get_running_loop().create_task(
             self._store_first_import(source, imported, index, started, fresh), name="first-card-import")
@@ -143,6 +145,7 @@ class CardDatabase:
     async def _store_first_import(self, source: Path, imported: ImportedCards, index: CardIndex, started: float,
                                   fresh: bool) -> None:
         try:
+            await self._may_store.wait()
             result = await self._store_locked(imported, None, started, index)
         except Exception:  # the bot goes on from memory; the next start imports again
             log.exception("the card data could not be stored; it is in memory, and the next start imports it "
@@ -154,8 +157,13 @@ class CardDatabase:
         if fresh:  # the next new database on this machine starts from this index
             await asyncio.to_thread(first_start.keep, source, imported, index)
 
+    def start_storing(self) -> None:
+        """The bot is up: a first import waiting to be stored may use the CPU now."""
+        self._may_store.set()
+
     async def stored(self) -> None:
-        """Wait until a first import storing in the background has finished (at once when none is)."""
+        """Store a first import now and wait until it is in the database (at once when there is none)."""
+        self._may_store.set()
         if self._storing is not None:
             await asyncio.shield(self._storing)
 
@@ -266,6 +274,7 @@ class CardDatabase:
         Scryfall file does not throw away the Japanese and Chinese names. ``index``: the index of
         exactly ``imported.cards``, when the caller built it already.
         """
+        self._may_store.set()  # a first import still waiting is stored first, then replaced
         async with self._store_lock:
             return await self._store_locked(imported, printed_names, started, index)
 

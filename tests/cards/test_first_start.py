@@ -20,6 +20,10 @@ from tests.cards.conftest import SCRYFALL_FILE, SUBSET
 async def test_the_first_start_answers_before_the_cards_are_stored(db: Database) -> None:
     cards = await CardDatabase.open(db, SUBSET, store_in_background=True)
     assert cards.resolve("Lightning Bolt").card is not None  # answered from memory at once
+    for _ in range(20):  # the bot is not up yet: storing waits, the start has the CPU to itself
+        await asyncio.sleep(0)
+    assert await cards.repository.count() == 0
+    cards.start_storing()
     await cards.stored()
     assert await cards.repository.count() == 398
     assert cards.version == await cards.repository.version() == 1
