@@ -141,7 +141,8 @@ class PodkeeperBot(commands.Bot):
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
-            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
+            # On a first start the bot answers from the cards in memory while they are stored.
+            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None, store_in_background=True)
         cards = self.cards
         self.db.changes.follow(CARDS_TOPIC, self._card_data_swapped)
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
@@ -193,6 +194,8 @@ class PodkeeperBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self.cards is not None:  # a first start's cards are stored now that the bot is up
+            self.cards.start_storing()
         if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
             self.reconciled = asyncio.create_task(self.reconcile_after_start(), name="reconcile-after-start")
 
@@ -231,6 +234,8 @@ class PodkeeperBot(commands.Bot):
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()
                 self.leases = None
+            if self.cards is not None:  # a first start's import storing in the background ends first
+                await self.cards.stored()
             if self._db is not None:
                 await self._db.close()
                 self._db = self._guild_settings = self._user_settings = None

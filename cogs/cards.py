@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.cards.index import Resolution, display_name, face_parts
+from bot.cards.messages import maybe_newer_text, sentence_gap
 from bot.cards.model import Card, Face
 from bot.client import PodkeeperBot
 from bot.i18n import Translate
@@ -82,6 +83,9 @@ def not_found_message(resolution: Resolution, tr: Translate) -> str:
     name = fit(resolution.query, ECHO)
     if resolution.ambiguous:
         return tr("cards.ambiguous", name=name, cards=fit(", ".join(resolution.ambiguous), 1500))
+    if resolution.newer is not None:
+        return sentence_gap(tr.language).join((tr("cards.not_found", name=name), maybe_newer_text(
+            resolution.newer, resolution.suggestions, tr.language)))
     if resolution.suggestions:
         return tr("cards.did_you_mean", name=name, suggestions=", ".join(resolution.suggestions))
     return tr("cards.not_found", name=name)

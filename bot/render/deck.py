@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.cards.messages import maybe_newer_text, sentence_gap
 from bot.cards.model import WUBRG
 from bot.domain.decklist import DecklistRefused
 from bot.domain.rules.identity import ColourOrigin
@@ -54,6 +55,10 @@ def problem_message(problem: Problem, language: str = "en", name_for: NameFor = 
         values["reason"] = t(f"deck.parse.{values['reason']}", language)
     elif key == "deck.problem.unknown":
         suggestions = values.pop("suggestions", ())
+        newer = values.pop("newer", None)
+        if newer is not None:  # close to no card: maybe newer than the data, the guesses come after
+            return sentence_gap(language).join((t(key, language, **values),
+                                                maybe_newer_text(newer, suggestions, language, name_for)))
         if suggestions:
             key = "deck.problem.unknown_suggest"
             values["suggestions"] = _join([f"“{name_for(s)}”" for s in suggestions], language)

@@ -50,6 +50,10 @@ class CardAutoSync:
     def enabled(self) -> bool:
         return bool(self.config.auto_sync)
 
+    async def ever_synced(self) -> bool:
+        """Whether a sync ever succeeded here (else the cards are still the first import's)."""
+        return (await self.state.get()).last_success is not None
+
     async def next_due(self, now: datetime | None = None) -> datetime:
         """When the next attempt is due: ``now`` (default: the clock) when it is due already."""
         now = now or self.clock()

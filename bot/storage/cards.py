@@ -42,6 +42,7 @@ class CardImportRecord:
     format: str
     card_count: int
     imported_at: str
+    data_date: str | None = None  # the newest release date in the data (migration 0023), None if unknown
 
 
 def card_row(card: Card) -> tuple[str | None, ...]:
@@ -73,7 +74,7 @@ class CardRepository:
                          if value}
         return out
 
-    async def replace_all(self, cards: Sequence[Card], *, source: str, fmt: str) -> int:
+    async def replace_all(self, cards: Sequence[Card], *, source: str, fmt: str, data_date: str | None = None) -> int:
         """Make ``cards`` the whole card set, atomically. Returns how many were stored."""
         if not cards:
             raise ValueError("refusing to replace the card data with no cards")
@@ -88,8 +89,8 @@ class CardRepository:
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
             sequence = int(await conn.scalar("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") or 1)
             await conn.execute(
-                "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
-                "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
+                "INSERT INTO card_imports (sequence, source, format, card_count, imported_at, data_date) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso(), data_date))
         return len(rows)
 
     async def load_snapshot(self, fmt: str) -> tuple[int, bytes] | None:
@@ -117,5 +118,6 @@ class CardRepository:
 
     async def last_import(self) -> CardImportRecord | None:
         row = await self.db.fetchone(
-            "SELECT source, format, card_count, imported_at FROM card_imports ORDER BY sequence DESC LIMIT 1")
+            "SELECT source, format, card_count, imported_at, data_date FROM card_imports "
+            "ORDER BY sequence DESC LIMIT 1")
         return None if row is None else CardImportRecord(*row)

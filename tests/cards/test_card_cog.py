@@ -61,7 +61,9 @@ async def test_unknown_name_gets_a_localized_did_you_mean(harness: DiscordHarnes
     assert reply.ephemeral and not reply.embeds
     assert reply.content.startswith("「Lightnig Bolt」という名前のカードは見つかりません。もしかして：Lightning Bolt")
     nothing = await harness.slash("card", name="qqqqxzzzvv")
-    assert nothing.content == "No card is named “qqqqxzzzvv”."
+    assert nothing.content == ("No card is named “qqqqxzzzvv”. No card in the card data comes close to it: it may "
+                               "be newer than the data. The bot's operator can bring current card data with "
+                               "`podkeeper cards sync`.")
 
 
 async def test_ambiguous_name_lists_the_cards(harness: DiscordHarness) -> None:

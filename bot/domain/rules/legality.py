@@ -130,8 +130,9 @@ def _check_lines(deck: ResolvedDeck, found: _Collector) -> None:
             found.add(Check.UNKNOWN, card.entry.name, "deck.problem.ambiguous", line=card.entry.line,
                       candidates=card.ambiguous)
         else:
+            extra: dict[str, Any] = {"newer": card.newer} if card.newer is not None else {}
             found.add(Check.UNKNOWN, card.entry.name, "deck.problem.unknown", line=card.entry.line,
-                      suggestions=card.suggestions)
+                      suggestions=card.suggestions, **extra)
 
 
 def _check_commanders(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
