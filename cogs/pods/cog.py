@@ -5,7 +5,6 @@ Thin: options are read and checked here; the change goes through the layers belo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -17,11 +16,13 @@ from bot.client import PodkeeperBot
 from bot.clock import clock_of, iso_clock
 from bot.domain import pod
 from bot.domain.mulligan import MulliganStyle
+from bot.domain.player_list import LONGEST_NAME_WORDS, MAX_TYPED_WORDS, Mentioned, parse_players
 from bot.domain.pod import PodError
 from bot.render.board import header_text
 from bot.render.pod_history import history_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
+from bot.text import ECHO, fit
 from cogs._common import command_text
 from cogs._updater import BoardUpdater
 from cogs.pods.components import PlayerSelect, PodButton
@@ -36,12 +37,16 @@ from cogs.pods.presses import PodPresses
 _T = command_text("pod")
 
 RECENT_GAMES = 10
-_MENTION = re.compile(r"<@!?(\d+)>|\b(\d{15,21})\b")
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RULESETS]
 MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
 MULLIGAN_CHOICES = [app_commands.Choice(name=_T(style.value.replace("_", " ").title()), value=style.value)
                     for style in MulliganStyle]
+
+
+def _quoted(words: Sequence[str]) -> str:
+    """Typed words echoed back, each quoted, escaped and cut (``bot.text.fit``)."""
+    return ", ".join(f"“{fit(word, ECHO)}”" for word in words)
 
 
 class NamedPlayer(Protocol):
@@ -95,18 +100,84 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         return loaded, await self.post_board(channel, loaded)
 
     async def _players_from(self, interaction: discord.Interaction, text: str) -> list[tuple[int, str]]:
-        """The mentioned members in order. A mention of someone who is not a member of this server
-        refuses the whole list (PodError naming them) rather than silently seating fewer players."""
+        """The players in the order given: mentions, and typed names matched to exactly one member.
+
+        Nothing typed is ignored: a mention of someone who is not a member of this server, or a typed
+        word that names no member or several, refuses the whole list (PodError naming them) rather than
+        seating fewer players."""
         ids: list[int] = []
-        for match in _MENTION.finditer(text or ""):
-            user_id = int(match.group(1) or match.group(2))
-            if user_id not in ids:
-                ids.append(user_id)
-        names = {user_id: await self._display_name(interaction, user_id) for user_id in ids}
-        strangers = [user_id for user_id, name in names.items() if name is None]
+        names: dict[int, str | None] = {}
+        unknown: list[str] = []
+        ambiguous: list[str] = []
+        pieces = parse_players(text)
+        if sum(len(p.words) for p in pieces if not isinstance(p, Mentioned)) > MAX_TYPED_WORDS:
+            raise PodError("too_many_players")  # not a player list: no member lookups
+        for piece in pieces:
+            if isinstance(piece, Mentioned):
+                found = [(piece.user_id, await self._display_name(interaction, piece.user_id))]
+            else:
+                found, missing, unclear = await self._typed_members(interaction, piece.words)
+                unknown += missing
+                ambiguous += unclear
+            for user_id, name in found:
+                if user_id not in ids:
+                    ids.append(user_id)
+                    names[user_id] = name
+        strangers = [user_id for user_id in ids if names[user_id] is None]
         if strangers:
             raise PodError("not_members", users=" ".join(f"<@{u}>" for u in strangers))
+        if unknown:
+            raise PodError("typed_unknown", words=_quoted(unknown))
+        if ambiguous:
+            raise PodError("typed_ambiguous", words=_quoted(ambiguous))
         return [(user_id, names[user_id] or "") for user_id in ids]
+
+    async def _typed_members(self, interaction: discord.Interaction, words: tuple[str, ...]
+                             ) -> tuple[list[tuple[int, str]], list[str], list[str]]:
+        """Typed words as members: from each word, the longest run of words (a display name may have
+        spaces) that names exactly one member. Returns the members found, the words naming nobody, and
+        the names several members answer to."""
+        found: list[tuple[int, str]] = []
+        unknown: list[str] = []
+        ambiguous: list[str] = []
+        start = 0
+        while start < len(words):
+            for end in range(min(len(words), start + LONGEST_NAME_WORDS), start, -1):
+                name = " ".join(words[start:end])
+                members = await self._members_named(interaction, name)
+                if len(members) == 1:
+                    found.append(members[0])
+                    start = end
+                    break
+                if members and end == start + 1:
+                    ambiguous.append(name)
+                    start = end
+                    break
+            else:
+                unknown.append(words[start])
+                start += 1
+        return found, unknown, ambiguous
+
+    async def _members_named(self, interaction: discord.Interaction, name: str) -> list[tuple[int, str]]:
+        """The members whose display name, username or server nickname is ``name`` (ignoring case), by
+        Discord's member search (the bot has no member list: it asks for no privileged intent)."""
+        guild = interaction.guild
+        if guild is None or not name:
+            return []
+        route = discord.http.Route("GET", "/guilds/{guild_id}/members/search", guild_id=guild.id)
+        try:
+            rows = await self.bot.http.request(route, params={"query": name[:100], "limit": 25})
+        except discord.HTTPException:
+            return []
+        wanted = name.casefold()
+        matches: list[tuple[int, str]] = []
+        for row in rows:
+            user = row.get("user") or {}
+            shown = row.get("nick") or user.get("global_name") or user.get("username") or ""
+            known = {str(n).casefold() for n in (row.get("nick"), user.get("global_name"), user.get("username")) if n}
+            if wanted in known:
+                matches.append((int(user["id"]), shown))
+        return matches
 
     async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str | None:
         """The member's display name, or None when ``user_id`` is not a member of the server."""

@@ -408,3 +408,21 @@ async def test_the_game_log_is_stamped_by_the_bots_clock(h):
     assert {e.at for e in events} == {h.clock.now().isoformat(timespec="seconds")}
     first = (await cog(h).service.get(1)).events[0].at
     assert first == (h.clock.now() - timedelta(days=3)).isoformat(timespec="seconds")
+
+
+async def test_typed_names_in_the_player_list_are_matched_to_members_or_named_back(h):
+    """A name typed instead of picked from the mention list was dropped without a word."""
+    alice, bob, dave = (h.user(n).id for n in ("alice", "bob", "dave"))
+    reply = await h.slash("pod start", players=f"{mention(h, 'alice', 'bob')} @dave")
+    assert not reply.ephemeral
+    assert [p.user_id for p in (await state_of(h, 1)).players] == [alice, bob, dave]
+    typed = await h.slash("pod start", players=f"{mention(h, 'alice')} Bob")  # any case, no "@"
+    assert not typed.ephemeral
+    assert [p.user_id for p in (await state_of(h, 2)).players] == [alice, bob]
+
+    unknown = await h.slash("pod start", players=f"{mention(h, 'alice', 'bob')} zed *x*")
+    assert unknown.ephemeral and "“zed”, “\\*x\\*”" in unknown.content and "No game was started" in unknown.content
+    h.fake.guilds[h.guild.id].members[dave].nick = "Bob"  # two members answer to "bob" now
+    unclear = await h.slash("pod start", players="alice bob", locale="ja")
+    assert unclear.ephemeral and "“bob”" in unclear.content and "複数" in unclear.content
+    assert len(await cog(h).service.recent(h.guild.id)) == 2  # the refused lists started nothing
