@@ -113,6 +113,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         if sum(len(p.words) for p in pieces if not isinstance(p, Mentioned)) > MAX_TYPED_WORDS:
             raise PodError("too_many_players")  # not a player list: no member lookups
         for piece in pieces:
+            found: Sequence[tuple[int, str | None]]
             if isinstance(piece, Mentioned):
                 found = [(piece.user_id, await self._display_name(interaction, piece.user_id))]
             else:
