@@ -18,6 +18,8 @@ from cogs.pods.modals import AmountModal, CounterModal
 
 # Board buttons that change the game directly (no modal or panel): acknowledged before any work.
 PRESSES = frozenset({"life", "poison", "monarch", "initiative", "next", "undo", "concede", "draw", "join", "shuffle"})
+# Buttons that act on the player picked in the board's select (by default the presser themselves).
+TARGETED = frozenset({"life", "poison", "monarch", "initiative", "amount", "counter"})
 
 
 class PodPresses(PodCommanders):
@@ -44,7 +46,10 @@ class PodPresses(PodCommanders):
             return
         state, user = loaded.state, interaction.user.id
         target = self.target_for(state, game_id, user)
-        change = _change(action, arg, state, target, interaction.user)
+        if action in TARGETED and target is None:
+            await self._ask_for_target(interaction, state)
+            return
+        change = _change(action, arg, state, target or user, interaction.user)
         if change is not None:
             kind, data = change
             await self.act(interaction, game_id, kind, **data)
@@ -57,7 +62,19 @@ class PodPresses(PodCommanders):
         elif action == CONFIRM_CONCEDE:
             await self.concede_step.confirmed(interaction, game_id, arg)
         else:
-            await self._open(interaction, loaded, action, target)
+            await self._open(interaction, loaded, action, target or user)
+
+    async def _ask_for_target(self, interaction: discord.Interaction, state: PodState) -> None:
+        """A targeted press with nobody to target: say so and change nothing. An outsider first
+        learns that the game is not theirs."""
+        if not await self._may_open(interaction, state, None):
+            return
+        tr = await self._tr(interaction)
+        message = tr("pod.error.press_target_gone")
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
 
     async def _open(self, interaction: discord.Interaction, loaded: LoadedGame, action: str, target: int) -> None:
         """Buttons that open a modal, a panel or the history (the reader's language is looked up

@@ -12,6 +12,7 @@ from PIL import Image
 
 from bot.cards.index import choice_id
 from bot.domain import pod
+from bot.i18n import t
 from bot.render import board
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
@@ -94,7 +95,9 @@ async def test_the_select_picks_whose_life_the_buttons_change(h):
     assert state.player(h.user("bob").id).life == 35 and state.player(h.user("alice").id).life == 40
 
 
-async def test_a_chosen_target_who_was_just_eliminated_is_no_longer_the_target(h):
+async def test_a_press_whose_chosen_target_was_eliminated_asks_instead_of_guessing(h):
+    """The press once went to the presser themselves (or to the first living player): a life change
+    for someone nobody meant."""
     reply = await start(h, "alice", "bob", "carol")
     alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
     await h.select(reply.message, "pod-pick:1", [str(carol)], user="alice")
@@ -102,9 +105,31 @@ async def test_a_chosen_target_who_was_just_eliminated_is_no_longer_the_target(h
     await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)  # carol leaves after alice picked her
     pressed = await h.click(reply, label="-5", user="alice")
     await settled(h)
-    assert not pressed.ephemeral, pressed.content  # no refusal: the press went to a living player
+    assert "pick a player in the board's list first" in pressed.text and "Nothing was changed" in pressed.text
     state = await state_of(h)
-    assert [state.player(u).life for u in (alice, bob, carol)] == [35, 40, 40]  # alice's own, as by default
+    assert [state.player(u).life for u in (alice, bob, carol)] == [40, 40, 40]
+    await h.select(reply.message, "pod-pick:1", [str(bob)], user="alice")  # a new pick is followed
+    await h.click(reply, label="-5", user="alice")
+    await settled(h)
+    assert (await state_of(h)).player(bob).life == 35
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja", "zh-CN", "zh-TW"])
+async def test_an_eliminated_players_presses_change_nobody_until_they_pick(h, locale):
+    reply = await start(h, "alice", "bob", "carol")
+    alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
+    await cog(h).service.change(1, alice, pod.NEXT_TURN, manager=True)
+    await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)
+    asked = t("pod.error.press_target_gone", {"en-US": "en", "ja": "ja", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant"}[locale])
+    for button in ("pod:1:life:1", "pod:1:poison"):
+        pressed = await h.click(reply, custom_id=button, user="carol", locale=locale)
+        assert pressed.followups[0].ephemeral and pressed.followups[0].content == asked
+    opened = await h.click(reply, custom_id="pod:1:amount", user="carol", locale=locale)
+    assert opened.modal is None and opened.ephemeral and opened.content == asked
+    await settled(h)
+    state = await state_of(h)
+    assert [(state.player(u).life, state.player(u).poison) for u in (alice, bob, carol)] == [(40, 0)] * 3
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind IN ('life', 'poison')") == 0
 
 
 async def test_outsiders_get_a_localized_ephemeral_explanation(h):
