@@ -142,6 +142,9 @@ async def test_outsiders_get_a_localized_ephemeral_explanation(h):
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 1
     # Manage Server may act on any game.
     h.add_member("mod", permissions=["manage_guild"])
+    unpicked = await h.click(reply, label="-1", user="mod")  # not a player: whose life? it asks
+    assert "pick a player in the board's list first" in unpicked.text
+    await h.select(reply.message, "pod-pick:1", [str(h.user("bob").id)], user="mod")
     await h.click(reply, label="-1", user="mod")
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 2
 
@@ -313,8 +316,10 @@ async def test_slash_alternatives_end_list_and_show(h):
 
 
 async def test_start_with_bad_options_changes_nothing(h):
-    none = await h.slash("pod start", players="nobody here")
-    assert none.ephemeral and "Mention the players" in none.content
+    none = await h.slash("pod start", players="nobody here")  # typed words, no member by those names
+    assert none.ephemeral and "“nobody”, “here”" in none.content and "No game was started" in none.content
+    empty = await h.slash("pod start", players=" , ")
+    assert empty.ephemeral and "Mention the players" in empty.content
     for n in range(6):
         h.add_member(f"extra{n}")
     everyone = [h.user(name) for name in ("alice", "bob", "carol", *(f"extra{n}" for n in range(6)))]
