@@ -19,7 +19,6 @@ from bot.domain.mulligan import MulliganStyle
 from bot.domain.player_list import LONGEST_NAME_WORDS, MAX_TYPED_WORDS, Mentioned, parse_players
 from bot.domain.pod import PodError
 from bot.render.board import header_text
-from bot.render.pod_history import history_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
 from bot.text import ECHO, fit
@@ -286,8 +285,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         loaded = await self.game_here(interaction, game)
         if loaded is None:
             return
-        await interaction.response.send_message(history_text(loaded.events, loaded.state, await self._tr(interaction)),
-                                                ephemeral=True)
+        await self.send_history(interaction, loaded, await self._tr(interaction))
 
     @app_commands.command(name="end", description=_T("End the game now; whoever is alive survives"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))

@@ -456,3 +456,33 @@ async def test_typed_names_in_the_player_list_are_matched_to_members_or_named_ba
     unclear = await h.slash("pod start", players="alice bob", locale="ja")
     assert unclear.ephemeral and "“bob”" in unclear.content and "複数" in unclear.content
     assert len(await cog(h).service.recent(h.guild.id)) == 2  # the refused lists started nothing
+
+
+async def test_history_pages_through_every_change_and_says_there_are_more(h):
+    """/pod history showed the last 25 changes with no word that there were more."""
+    await start(h, "alice", "bob")
+    alice = h.user("alice").id
+    for change in range(59):
+        await cog(h).service.change(1, alice, pod.LIFE, player=alice, amount=(-1, 1)[change % 2])
+    shown = await h.slash("pod history", user="alice")
+    assert shown.ephemeral and shown.content.startswith("Changes 36–60 of 60 (page 1 of 3")
+    assert [b["label"] for b in shown.message.buttons] == ["◀ Older"]
+    older = await h.click(shown, label="◀ Older", user="alice")
+    assert older.message.content.startswith("Changes 11–35 of 60 (page 2 of 3")
+    oldest = await h.click(older, label="◀ Older", user="alice", locale="ja")
+    assert oldest.message.content.startswith("変更 1–10（全 60 件、3 / 3 ページ")
+    assert [b["label"] for b in oldest.message.buttons] == ["新しい変更 ▶"]
+    assert "alice joined" not in oldest.message.content and oldest.message.content.count("\n") == 10
+    short = await h.slash("pod start", players=mention(h, "carol", "dave"), user="carol")
+    few = await h.click(short, label="History", user="carol")
+    assert "Changes" not in few.content and few.message.buttons == []
+
+
+async def test_an_ended_board_no_longer_says_join_or_shuffle_seats(h):
+    reply = await start(h, "alice", "bob")
+    assert "Join, shuffle seats" in reply.embed["description"]
+    asked = await h.slash("pod end", user="alice")
+    await h.click(asked, custom_id="pod:1:confirm_end", user="alice")
+    await settled(h)
+    description = reply.message.embeds[0]["description"]
+    assert "Join, shuffle seats" not in description and "Seats:" not in description
