@@ -486,3 +486,19 @@ async def test_an_ended_board_no_longer_says_join_or_shuffle_seats(h):
     await settled(h)
     description = reply.message.embeds[0]["description"]
     assert "Join, shuffle seats" not in description and "Seats:" not in description
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+async def test_a_meld_back_face_is_no_commander(tmp_path, locale):
+    """Brisela, Voice of Nightmares was accepted: a melded permanent is two cards' back halves."""
+    corner_cards = TEST_DATA / "rules_corner_cards.jsonl"
+    async with DiscordHarness.start(tmp_path, cards_path=corner_cards, members=("alice", "bob")) as h:
+        _no_delay(h)
+        await start(h, "alice", "bob")
+        refused = await h.slash("pod commander", user="alice", name="Brisela, Voice of Nightmares", locale=locale)
+        assert refused.ephemeral and {"en-US": "melded permanent", "zh-CN": "融合后的永久物"}[locale] in refused.text
+        assert h.user("alice").id not in (await state_of(h)).declared
+        taken = await h.slash("pod commander", user="alice", name="Gisela, the Broken Blade", locale=locale)
+        await settled(h)
+        assert [c.name for c in (await state_of(h)).player(h.user("alice").id).commanders] == [
+            "Gisela, the Broken Blade"], taken.text
