@@ -19,6 +19,7 @@ from bot.render.leaderboard import results_text
 from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
 from bot.text import fit_lines
+from cogs.hydra import HydraCog
 from cogs.hydra_events.components import EventButton
 from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, empty_start_deadline, leaderboard_png, shown
 
@@ -150,8 +151,11 @@ class EventRunning(EventPanels):
             self._arm_grace_at(event_id, table_no, dropped.next_due)
         if not dropped.user_ids:
             return
-        if dropped.result is not None:
-            await self.hydra.after(dropped.result)
+        hydra = self.bot.get_cog(HydraCog.__cog_name__)
+        if dropped.result is not None and isinstance(hydra, HydraCog):
+            # The drop runs to its end even when the bot is closing (its timer is shielded); the Hydra cog
+            # may be unloaded by then, and its table's board is caught up at the next start.
+            await hydra.after(dropped.result)
         status = await self.events.status(event_id)
         table = next(t for t in status.tables if t.table_no == table_no)
         shown = status.summary.table(table_no)

@@ -4,6 +4,7 @@ Hydra cog playing real games, a real SQLite file; only Discord's HTTP edge is fa
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -348,3 +349,16 @@ async def test_an_event_starting_now_waits_for_players_and_the_announcement_foll
         assert (await event_row(h)).status == "open"
         await h.advance(seconds=1)
         assert (await event_row(h)).status == CANCELLED
+
+
+async def test_a_grace_drop_due_while_the_bot_closes_is_stored_without_an_error(tmp_path, caplog) -> None:
+    """Under load a no-show timer fired while the bot was closing: "the Hydra cog is not loaded"."""
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        await begun(h, ("alice", "bob", "carol"), grace=1, table_size=4)
+        await h.bot.remove_cog("Hydra")  # closing: the Hydra cog goes first
+        with caplog.at_level(logging.ERROR):
+            await h.advance(minutes=1)
+            await h.settle()
+        assert "not loaded" not in caplog.text and "Traceback" not in caplog.text
+        states = {h.guild.members[e.user_id].name: e.state for e in await cog(h).events.repo.entrants(1)}
+        assert set(states.values()) == {"dropped"}  # nobody acted: the drops are stored
