@@ -205,15 +205,53 @@ def test_the_pod_board_reads_at_ten_px_on_a_phone_and_keeps_printed_commander_na
     boxes: list[TextBox] = []
     image = pod_board.board_image(pod_board.snapshot(state, language, title="#12", commander_names=shown), boxes)
     image = Image.open(io.BytesIO(png_bytes(image))).convert("RGB")
-    assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
-    scale = PHONE_WIDTH / image.width
-    phone = image.resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
-    thin = [f"{b.text!r}: {ink} px of ink" for b in boxes if re.search(r"\w", b.text)
-            and (ink := _ink_height(phone, b.box, scale)) < BOARD_MIN_INK_PX]
-    assert not thin, "\n".join(thin)
+    _assert_tall_enough_on_a_phone(image, boxes)
     drawn = "".join(b.text for b in boxes).replace(" ", "")
     for name in printed:
         assert name.replace(" ", "") in drawn, f"{name} was cut"
     out_lines = [t(f"pod.board.out.{reason}", language) for reason in ("commander_damage", "poison")]
     for line in out_lines:
         assert line.replace(" ", "") in drawn
+
+
+def _assert_tall_enough_on_a_phone(image: Image.Image, boxes: list[TextBox]) -> None:
+    """Every text of ``image`` reads at 360 px: no phone problem, and ``BOARD_MIN_INK_PX`` of ink."""
+    assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
+    scale = PHONE_WIDTH / image.width
+    phone = image.resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
+    thin = [f"{b.text!r}: {ink} px of ink" for b in boxes if re.search(r"\w", b.text)
+            and (ink := _ink_height(phone, b.box, scale)) < BOARD_MIN_INK_PX]
+    assert not thin, "\n".join(thin)
+
+
+def _table_boards() -> dict[str, Callable[[str, list[TextBox]], Image.Image]]:
+    """The Hydra, Horde and God boards of a busy table (long rules texts, tapped permanents, 4 players)."""
+    from bot.domain.challenge.creatures import Seat
+    from bot.domain.challenge.god import THRONG, XENAGOS, GodGame
+    from bot.domain.challenge.horde import ALTAR, HordeGame
+    from bot.domain.hydra import cards as C
+    from bot.render import challenge, hydra
+    from tests.challenge.helpers import rig
+    from tests.hydra.hydra_helpers import BRUTE, HH, new_game
+
+    def hydra_board(language: str, boxes: list[TextBox]) -> Image.Image:
+        game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
+                        players=4, heroes=[("The Slayer",)])
+        game.apply("tap all")
+        return hydra.board_image(game, language, boxes=boxes)
+
+    def deck_board(game) -> Callable[[str, list[TextBox]], Image.Image]:
+        game.apply("tap 2")
+        return lambda language, boxes: challenge.board_image(game, language, boxes=boxes)
+
+    return {"hydra": hydra_board,
+            "horde": deck_board(rig(HordeGame([Seat("A")], 1), battlefield=[ALTAR, "Minotaur Younghorn"])),
+            "god": deck_board(rig(GodGame([Seat("A"), Seat("B")], 1), battlefield=[XENAGOS, THRONG]))}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("board", ["hydra", "horde", "god"])
+def test_the_hydra_horde_and_god_boards_read_at_ten_px_on_a_phone(board: str, language: str) -> None:
+    boxes: list[TextBox] = []
+    image = Image.open(io.BytesIO(png_bytes(_table_boards()[board](language, boxes)))).convert("RGB")
+    _assert_tall_enough_on_a_phone(image, boxes)
