@@ -343,7 +343,9 @@ async def test_an_event_starting_now_waits_for_players_and_the_announcement_foll
         status = await h.slash("hydra event status", user="alice")
         assert "joined 2 · seated 2 · waiting 0 · dropped 0" in status.text
 
-    async with DiscordHarness.start(tmp_path / "empty", on_boot=booted()) as h:
+
+async def test_an_event_starting_now_that_nobody_joins_is_cancelled_after_its_grace(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         await create(h, start="now", grace=5)
         await h.advance(minutes=4, seconds=59)
         assert (await event_row(h)).status == "open"
