@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -42,9 +43,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     # tables, next to no garbage: collection waits meanwhile (bot.gcpause), and is back on when main returns.
     pause_collection()
     try:
-        return _main(argv)
+        code = _main(argv)
+        sys.stdout.flush()  # a reader gone already shows here, inside the handler, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     finally:
         resume_collection()
+
+
+def _reader_gone() -> int:
+    """The reader of our output left early (``podkeeper deck check … | head``): stop quietly with the
+    status of a process ended by SIGPIPE, as Unix tools do, instead of a traceback. What is still
+    buffered would fail again when Python flushes stdout at exit, so stdout is pointed at /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # stdout is no file (a test's capture): nothing to flush
+        pass
+    return 128 + 13  # SIGPIPE
 
 
 def _main(argv: Sequence[str] | None) -> int:

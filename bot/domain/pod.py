@@ -259,6 +259,14 @@ def check_may_change(state: PodState, actor: int, target: int | None, *, manager
         raise PodError("own_totals_only")
 
 
+def check_seats_may_change(state: PodState) -> None:
+    """Joining and shuffling seats, refused in a game of a match: a match is between exactly its two
+    players, and who plays first is the match's (game 1: the seats it started with; later games: the
+    loser's choice), so a third player or a shuffled order would change the match, not just the table."""
+    if state.match:
+        raise PodError("match_seats")
+
+
 def event_target(event: Event) -> int | None:
     """The player whose totals an event changes (None for table-wide events like next turn)."""
     if event.kind == COMMANDER_DAMAGE:

@@ -29,7 +29,7 @@ from bot.render.hydra import (
     draw_zone_counts,
     wrap_text,
 )
-from bot.render.layout import TextBox, TextLayout, ellipsize
+from bot.render.layout import TextBox, TextLayout
 from bot.render.pil import Image, ImageDraw
 
 
@@ -55,8 +55,9 @@ def board_text(game: CreatureDeckGame, language: str = "en") -> str:
 
 
 # ---------------------------------------------------------------- the board image
-TILE_H = 200
-TEXT_LINES = 3  # marks and rules text under the stats: 98 + 3 x 30 px fits the tile
+TILE_H = 200  # the least a tile is: 98 + 3 lines of 30 px; a longer rules text makes every tile taller
+LINES_TOP = 98  # the first line of marks and rules text, under the name and stats
+LINE_STEP = 30
 HEADER_H = 70
 CREATURE_FILL = (120, 52, 44)  # the Horde's Minotaurs, the God's Revelers
 GOD_FILL = (150, 118, 40)  # Xenagos Ascended
@@ -74,17 +75,21 @@ def tile_fill(permanent: Permanent) -> tuple[int, int, int]:
 
 def board_image(game: CreatureDeckGame, language: str = "en", *, boxes: list[TextBox] | None = None) -> Image.Image:
     """One tile per permanent of the deck (numbered as in the action language) with its name, power/
-    toughness and damage, its marks in words and the first line of its text; then library and
-    graveyard counts and the players' life. ``boxes`` collects where each text went (phone checks)."""
+    toughness and damage, its marks in words and its rules text; then library and graveyard counts and
+    the players' life. The tiles grow together to hold the longest rules text (cut after three lines,
+    it hid what a permanent does). ``boxes`` collects where each text went (phone checks)."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
-    height = HEADER_H + rows * (TILE_H + GAP) + 56 + 56 + 16
+    texts = [_tile_lines(game, permanent, language) for permanent in game.battlefield]
+    tile_h = max([TILE_H] + [LINES_TOP + LINE_STEP * len(lines) + 12 for lines in texts])
+    height = HEADER_H + rows * (tile_h + GAP) + 56 + 56 + 16
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     layout = TextLayout(draw, boxes)
     layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
                 font=font(40, bold=True, language=language), fill=TEXT)
-    y = draw_tiles(layout, len(game.battlefield), HEADER_H, TILE_H, t("challenge.board.none", language), language,
-                   lambda index, x, y: _draw_tile(draw, layout, game, game.battlefield[index], x, y, language))
+    y = draw_tiles(layout, len(game.battlefield), HEADER_H, tile_h, t("challenge.board.none", language), language,
+                   lambda index, x, y: _draw_tile(draw, layout, game, game.battlefield[index], texts[index], x, y,
+                                                  tile_h, language))
     draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
     life = t("challenge.board.life", language, life=game.life)
     layout.text((MARGIN, y + 52), life, font=fit_text(life, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
@@ -93,28 +98,28 @@ def board_image(game: CreatureDeckGame, language: str = "en", *, boxes: list[Tex
 
 
 def _draw_tile(draw: ImageDraw.ImageDraw, layout: TextLayout, game: CreatureDeckGame, permanent: Permanent,
-               x: int, y: int, language: str) -> None:
+               lines: list[tuple[str, tuple[int, int, int]]], x: int, y: int, tile_h: int, language: str) -> None:
     fill = tile_fill(permanent)
-    draw_tile_top(draw, layout, x, y, TILE_H, fill, SHIELD if permanent.attacking else fill,
+    draw_tile_top(draw, layout, x, y, tile_h, fill, SHIELD if permanent.attacking else fill,
                   game.number_of(permanent), permanent.name)
     if permanent.card.is_creature:
         draw_damage(draw, layout, x, y, f"{permanent.power}/{permanent.toughness}", permanent.damage,
                     permanent.toughness)
+    small = font(MIN_TEXT, language=language)
+    for number, (text, colour) in enumerate(lines):
+        layout.text((x + 12, y + LINES_TOP + number * LINE_STEP), text, fill=colour, font=small)
+
+
+def _tile_lines(game: CreatureDeckGame, permanent: Permanent, language: str) -> list[tuple[str, tuple[int, int, int]]]:
+    """A tile's lines under its stats: its marks in words, then every line of its rules text, wrapped."""
     marks = [t(key, language) for key, on in (("hydra.board.tapped", permanent.tapped),
                                                 ("hydra.board.skips_untap", permanent.frozen_for > game.deck_turns))
              if on]
     small = font(MIN_TEXT, language=language)
     inner = HEAD_W - 24
-    first_rule = permanent.card.oracle_text.split("\n")[0]
-    lines = [(line, FROZEN) for line in wrap_text(", ".join(marks), small, inner)] + [
-        (line, DIM) for line in wrap_text(first_rule, font(MIN_TEXT), inner)]
-    if len(lines) > TEXT_LINES:  # the full text is in the card; say there is more
-        lines = lines[:TEXT_LINES]
-        lines[-1] = (ellipsize(lines[-1][0] + " …", inner, small), lines[-1][1])
-    line_y = y + 98
-    for text, colour in lines:
-        layout.text((x + 12, line_y), text, fill=colour, font=small)
-        line_y += 30
+    rules = [part for paragraph in permanent.card.oracle_text.split("\n")
+             for part in wrap_text(paragraph, font(MIN_TEXT), inner)]
+    return [(line, FROZEN) for line in wrap_text(", ".join(marks), small, inner)] + [(line, DIM) for line in rules]
 
 
 def board_png(game: CreatureDeckGame, language: str = "en") -> bytes:

@@ -45,6 +45,12 @@ def _origin_text(origin: ColourOrigin, language: str, name_for: NameFor) -> str:
     return text
 
 
+def _from_option(key: str, values: dict[str, Any]) -> str:
+    """A name from the commander option has no line in the list (its "line" is 0): its message names
+    the option instead ("Line 0: unknown card" read as a bug)."""
+    return f"{key}_option" if values.get("line") == 0 else key
+
+
 def problem_message(problem: Problem, language: str = "en", name_for: NameFor = _same) -> str:
     """The one-line reason for ``problem`` in ``language``; card names through ``name_for``."""
     values: dict[str, Any] = dict(problem.values)
@@ -62,8 +68,10 @@ def problem_message(problem: Problem, language: str = "en", name_for: NameFor = 
         if suggestions:
             key = "deck.problem.unknown_suggest"
             values["suggestions"] = _join([f"“{name_for(s)}”" for s in suggestions], language)
+        key = _from_option(key, values)
     elif key == "deck.problem.ambiguous":
         values["candidates"] = _join([name_for(c) for c in values["candidates"]], language)
+        key = _from_option(key, values)
     elif key == "deck.problem.commander_ineligible":
         values["reason"] = t(f"deck.commander.{values['reason']}", language)
     elif key == "deck.problem.not_legal":

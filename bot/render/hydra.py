@@ -118,17 +118,22 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
     (``bot.render.layout``), so tests check it reads at a phone's width."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
     notice_font = font(MIN_TEXT, language=language)
+    result = _result(game, language)  # a won or lost board says so first (the win image had no result)
+    result_lines = wrap_text(result, font(MIN_TEXT, bold=True, language=language), WIDTH - 2 * MARGIN)
     notice = wrap_text(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
-        if game.spells_locked else []
-    top = TOP + 34 * len(notice)
+        if game.spells_locked and not result else []
+    lines = [(line, True) for line in result_lines] + [(line, False) for line in notice]
+    top = TOP + 34 * len(lines)
     height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     layout = TextLayout(draw, boxes)
     layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
                 font=font(40, bold=True, language=language), fill=TEXT)
-    for number, line in enumerate(notice):  # Disorienting Glower, on its own lines under the turn
-        layout.text((MARGIN, TOP + 34 * number - 4), line, font=notice_font, fill=FROZEN)
+    for number, (line, is_result) in enumerate(lines):  # the result, or Disorienting Glower, under the turn
+        layout.text((MARGIN, TOP + 34 * number - 4), line,
+                    font=font(MIN_TEXT, bold=True, language=language) if is_result else notice_font,
+                    fill=(SHIELD if game.outcome == "won" else DAMAGE) if is_result else FROZEN)
     y = draw_tiles(layout, len(game.battlefield), top, HEAD_H, t("hydra.board.no_heads", language), language,
                    lambda index, x, y: _draw_head(draw, layout, game, index, x, y, language))
     draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
@@ -140,6 +145,15 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
                                                     min_size=MIN_TEXT), fill=colour)
         y += 50
     return image
+
+
+def _result(game: HydraGame, language: str) -> str:
+    """How the game ended, in words ("" while it runs): the players won, or the Hydra did."""
+    if game.outcome == "won":
+        return t("hydra.log.won", language)
+    if game.outcome == "lost":
+        return t("hydra.log.lost", language)
+    return ""
 
 
 def head_ability_lines(game: HydraGame, index: int, language: str = "en") -> list[str]:

@@ -19,15 +19,29 @@ HISTORY_LINES = 25
 HISTORY_BUDGET = 1900  # characters of history in one message (Discord's limit is 2,000)
 
 
-def history_text(events: list[Event], state: PodState, tr: Translate) -> str:
-    """The last changes, newest last; undone ones struck through."""
+def history_pages(events: list[Event]) -> int:
+    """How many pages of ``HISTORY_LINES`` changes the game's history has (at least one)."""
+    return max(1, -(-len(events) // HISTORY_LINES))
+
+
+def history_text(events: list[Event], state: PodState, tr: Translate, page: int = 1) -> str:
+    """One page of changes, newest last; undone ones struck through. Page 1 is the latest changes,
+    page 2 the ones before, and so on; with more than one page, a first line says which changes these
+    are (the last 25 alone once looked like the whole game)."""
+    pages = history_pages(events)
+    page = min(max(page, 1), pages)
+    end = len(events) - (page - 1) * HISTORY_LINES
+    start = max(0, end - HISTORY_LINES)
     dropped = {seq for e in events if e.kind == pod.UNDO for seq in e.data["seqs"]}
     lines = []
-    for event in events[-HISTORY_LINES:]:
+    for event in events[start:end]:
         text = f"{discord_time(event.at)} {describe_event(event, state, tr)}"
         lines.append(f"~~{text}~~" if event.seq in dropped else text)
-    return fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
+    text = fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
                      keep_last=True) or tr("pod.history.empty")
+    if pages == 1:
+        return text
+    return tr("pod.history.page", first=start + 1, last=end, total=len(events), page=page, pages=pages) + "\n" + text
 
 
 def describe_event(event: Event, state: PodState, tr: Translate) -> str:

@@ -207,6 +207,7 @@ class PodService:
         """A random seat order before turn 1 (``secrets.SystemRandom`` unless a test seeds one)."""
         def build(loaded: LoadedGame) -> Event:
             pod.check_may_change(loaded.state, actor, None, manager=manager)
+            pod.check_seats_may_change(loaded.state)
             order = [p.user_id for p in loaded.state.players]
             self.rng.shuffle(order)
             return Event(seq=loaded.events[-1].seq + 1, kind=pod.SEATS, actor=actor, at=self.clock(),
@@ -244,6 +245,8 @@ class PodService:
         state = loaded.state
         if event.kind == pod.JOIN and loaded.row.tournament_id is not None:
             raise PodError("tournament_seats")  # the pairing seats a tournament table, not the Join button
+        if event.kind == pod.JOIN:
+            pod.check_seats_may_change(state)
         if event.kind == pod.STOP and loaded.row.tournament_id is not None and not manager:
             raise PodError("tournament_end_organisers")  # stopping means no winner and no points
         if event.kind in _SELF_ONLY:

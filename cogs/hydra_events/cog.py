@@ -199,7 +199,10 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                                               table=outcome.table_no, thread=f"<#{thread_id}>"))
             await self._show_table(event, outcome.table)
             thread = await self._channel(thread_id)
-            await thread.send(Translate(event.language)("hydra_events.ui.newcomer", players=mentions))
+            await thread.send(Translate(event.language)("hydra_events.ui.newcomer_checkin", players=mentions,
+                                                        grace=event.grace_minutes),
+                              view=self.checkin_view(event))
+            self.arm_late_grace(event, outcome.table_no)
         elif outcome.state == WAITING:
             # tables of one (the Horde) are full once they play: "past its first turn" would be wrong
             key = "hydra_events.ui.waiting_alone" if event.table_size == 1 else "hydra_events.ui.waiting"

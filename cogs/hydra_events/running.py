@@ -22,8 +22,9 @@ from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
 from bot.text import fit_lines
 from cogs._permissions import role_grant_problem
+from cogs.hydra import HydraCog
 from cogs.hydra_events.components import EventButton
-from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, leaderboard_png, shown
+from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, empty_start_deadline, leaderboard_png, shown
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,11 @@ class EventRunning(EventPanels):
         if event.status != OPEN:
             return
         if not await self.events.repo.entrants(event_id):
+            waits_until = empty_start_deadline(event)
+            if self.clock.now() < waits_until:  # nobody could join yet (``start: now``): wait for players
+                self.timers.at(("start", event_id, 0), waits_until, lambda: self._begin_when_due(event_id))
+                self.announcements.request(event_id)
+                return
             await self.cancel_event(event, reason_key="hydra_events.ui.cancelled_empty")
             return
         await self._begin_logged(event_id)
@@ -102,9 +108,7 @@ class EventRunning(EventPanels):
                                                           table=table_no)[:100],
                                                   type=discord.ChannelType.public_thread)
         mentions = " ".join(f"<@{user_id}>" for user_id in hydra_table.user_ids)
-        view = discord.ui.View(timeout=None)
-        view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
-                                  style=discord.ButtonStyle.primary))
+        view = self.checkin_view(event)
         await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
                              heads=event.heads, grace=event.grace_minutes), view=view)
         if event.deck != "hydra":  # a Horde or God table: the Challenge cog shows and runs it
@@ -121,20 +125,43 @@ class EventRunning(EventPanels):
         await self.events.attach_thread(event.event_id, table_no, thread.id)
         self.hydra.arm(await self.hydra.service.load(hydra_table.game_id))
 
+    @staticmethod
+    def checkin_view(event: EventRow) -> discord.ui.View:
+        """The "I'm here" button under a table's first message and under each late joiner's welcome."""
+        tr = EventTranslate(event.language, event.deck)
+        view = discord.ui.View(timeout=None)
+        view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
+                                  style=discord.ButtonStyle.primary))
+        return view
+
     # -- while tables play --------------------------------------------------------------------------
     def arm_grace(self, event: EventRow, table_no: int, started_at: str) -> None:
-        due = datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes)
+        self._arm_grace_at(event.event_id, table_no,
+                           datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes))
+
+    def arm_late_grace(self, event: EventRow, table_no: int | None) -> None:
+        """A late joiner's grace runs from their seat: look at the table again then, unless a look is
+        already due sooner (it re-arms itself for whoever's grace is still running)."""
+        if table_no is not None and not self.timers.pending(("grace", event.event_id, table_no)):
+            self._arm_grace_at(event.event_id, table_no, self.clock.now() + timedelta(minutes=event.grace_minutes))
+
+    def _arm_grace_at(self, event_id: int, table_no: int, due: datetime) -> None:
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
-        self.timers.at(("grace", event.event_id, table_no), due,
-                       lambda: asyncio.shield(self._drop_no_shows(event.event_id, table_no)))
+        self.timers.at(("grace", event_id, table_no), due,
+                       lambda: asyncio.shield(self._drop_no_shows(event_id, table_no)))
 
     async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
+        if dropped.next_due is not None:  # a late joiner's grace still runs
+            self._arm_grace_at(event_id, table_no, dropped.next_due)
         if not dropped.user_ids:
             return
-        if dropped.result is not None:
-            await self.hydra.after(dropped.result)
+        hydra = self.bot.get_cog(HydraCog.__cog_name__)
+        if dropped.result is not None and isinstance(hydra, HydraCog):
+            # The drop runs to its end even when the bot is closing (its timer is shielded); the Hydra cog
+            # may be unloaded by then, and its table's board is caught up at the next start.
+            await hydra.after(dropped.result)
         status = await self.events.status(event_id)
         table = next(t for t in status.tables if t.table_no == table_no)
         shown = status.summary.table(table_no)

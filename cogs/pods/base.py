@@ -128,12 +128,16 @@ class PodsBase:
         else:
             await interaction.response.send_message(message, ephemeral=True)
 
-    def target_for(self, state: PodState, game_id: int, user_id: int) -> int:
-        """The player whose totals this person's presses change: their pick, else themselves."""
+    def target_for(self, state: PodState, game_id: int, user_id: int) -> int | None:
+        """The player whose totals this person's presses change: their pick while that player is in
+        the game, else themselves while they are. None when neither holds (the pick was eliminated,
+        the presser is out, or is a manager who picked nobody): the press asks, it never guesses."""
         chosen = self.selected.get((game_id, user_id))
-        if chosen is not None and state.is_player(chosen) and state.player(chosen).alive:
-            return chosen
+        if chosen is not None:
+            if state.is_player(chosen) and state.player(chosen).alive:
+                return chosen
+            del self.selected[(game_id, user_id)]  # a pick of someone out of the game is no pick
+            return None
         if state.is_player(user_id) and state.player(user_id).alive:
             return user_id
-        alive = state.alive
-        return alive[0].user_id if alive else state.players[0].user_id
+        return None

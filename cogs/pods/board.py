@@ -21,6 +21,12 @@ from cogs.pods.mulligan_panels import board_lines as mulligan_board_lines
 log = logging.getLogger(__name__)
 
 
+def seats_open(loaded: LoadedGame) -> bool:
+    """Whether players may still join and shuffle the seats before turn 1: not at a tournament table
+    (the pairing seats it) nor in a game of a match (its two players, in the order the match chose)."""
+    return loaded.row.tournament_id is None and not loaded.state.match
+
+
 class PodBoard(PodsBase):
     """The cog's layer that draws, posts and edits boards (see ``cogs.pods.base`` for the layers)."""
 
@@ -60,9 +66,9 @@ class PodBoard(PodsBase):
         state = loaded.state
         lines = [header_text(state, tr.language)]
         names = {p.user_id: p.name for p in state.players}
-        if not state.started:
+        if not state.started and not state.finished:  # an ended board has nothing left to set up
             lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
-            lines += mulligan_board_lines(state, names, tr)
+            lines += mulligan_board_lines(state, names, tr, seats_open=seats_open(loaded))
         if state.draw_votes and not state.finished:
             lines.append(tr("pod.embed.draw_votes", names=", ".join(names[u] for u in sorted(state.draw_votes))))
         if state.finished:
@@ -95,7 +101,7 @@ class PodBoard(PodsBase):
         for action in ("undo", "history", "concede", "draw"):
             view.add_item(PodButton(gid, action, label=tr(f"pod.button.{action}"), row=3))
         if not state.started:
-            if state.mulligan is None and loaded.row.tournament_id is None:  # the pairing seats a tournament
+            if state.mulligan is None and seats_open(loaded):
                 view.add_item(PodButton(gid, "join", label=tr("pod.button.join"), row=4,
                                         style=discord.ButtonStyle.success))
                 view.add_item(PodButton(gid, "shuffle", label=tr("pod.button.shuffle"), row=4))

@@ -5,7 +5,6 @@ Thin: options are read and checked here; the change goes through the layers belo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -19,7 +18,6 @@ from bot.domain import pod
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.pod import PodError
 from bot.render.board import header_text
-from bot.render.pod_history import history_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
 from cogs._boards import LiveBoards
@@ -31,6 +29,7 @@ from cogs.pods.concede import ConcedeStep
 from cogs.pods.match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
 from cogs.pods.mulligan import MulliganStep
 from cogs.pods.mulligan_panels import MulliganChoice
+from cogs.pods.players import players_from
 from cogs.pods.presses import PodPresses
 
 # A command text localised through the key ``app.pod.<text>``: the ``pod`` namespace keeps our
@@ -38,7 +37,6 @@ from cogs.pods.presses import PodPresses
 _T = command_text("pod")
 
 RECENT_GAMES = 10
-_MENTION = re.compile(r"<@!?(\d+)>|\b(\d{15,21})\b")
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RULESETS]
 MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
@@ -98,35 +96,6 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
             tournament_id=tournament_id, round_number=round_number)
         return loaded, await self.post_board(channel, loaded)
 
-    async def _players_from(self, interaction: discord.Interaction, text: str) -> list[tuple[int, str]]:
-        """The mentioned members in order. A mention of someone who is not a member of this server
-        refuses the whole list (PodError naming them) rather than silently seating fewer players."""
-        ids: list[int] = []
-        for match in _MENTION.finditer(text or ""):
-            user_id = int(match.group(1) or match.group(2))
-            if user_id not in ids:
-                ids.append(user_id)
-        names = {user_id: await self._display_name(interaction, user_id) for user_id in ids}
-        strangers = [user_id for user_id, name in names.items() if name is None]
-        if strangers:
-            raise PodError("not_members", users=" ".join(f"<@{u}>" for u in strangers))
-        return [(user_id, names[user_id] or "") for user_id in ids]
-
-    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str | None:
-        """The member's display name, or None when ``user_id`` is not a member of the server."""
-        if interaction.user.id == user_id:
-            return interaction.user.display_name
-        guild = interaction.guild
-        if guild is None:
-            return None
-        member = guild.get_member(user_id)
-        if member is None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        return None if member is None else member.display_name
-
     @app_commands.command(name="start", description=_T("Start a game and post its live board"))
     @app_commands.describe(players=_T("Players by mention, in seat order (2 to 8; more can join before turn 1)"),
                            ruleset=_T("Ruleset (default: the server's)"), life=_T("Starting life (default 40)"),
@@ -140,7 +109,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                     mulligan: str | None = None, match: str | None = None) -> None:
         tr = await self._tr(interaction)
         try:
-            chosen = await self._players_from(interaction, players)
+            chosen = await players_from(self.bot, interaction, players)
         except PodError as error:
             await self.send_error(interaction, error)
             return
@@ -217,8 +186,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         loaded = await self.game_here(interaction, game)
         if loaded is None:
             return
-        await interaction.response.send_message(history_text(loaded.events, loaded.state, await self._tr(interaction)),
-                                                ephemeral=True)
+        await self.send_history(interaction, loaded, await self._tr(interaction))
 
     @app_commands.command(name="end", description=_T("End the game now; whoever is alive survives"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))

@@ -9,15 +9,21 @@ import discord
 
 from bot.domain import pod
 from bot.domain.pod import PodError, PodState
-from bot.render.pod_history import history_text, player_name
+from bot.i18n import Translate
+from bot.render.pod_history import history_pages, history_text, player_name
 from bot.services.pods import LoadedGame
 from cogs._common import is_manager, is_organiser
 from cogs.pods.commanders import CommanderPanel, PodCommanders
+from cogs.pods.components import PodButton
 from cogs.pods.concede import CONFIRM as CONFIRM_CONCEDE
 from cogs.pods.modals import AmountModal, CounterModal
 
 # Board buttons that change the game directly (no modal or panel): acknowledged before any work.
 PRESSES = frozenset({"life", "poison", "monarch", "initiative", "next", "undo", "concede", "draw", "join", "shuffle"})
+HISTORY_PAGE = "history_page"  # a button under a history page: the page it turns to
+
+# Buttons that act on the player picked in the board's select (by default the presser themselves).
+TARGETED = frozenset({"life", "poison", "monarch", "initiative", "amount", "counter"})
 
 
 class PodPresses(PodCommanders):
@@ -44,7 +50,10 @@ class PodPresses(PodCommanders):
             return
         state, user = loaded.state, interaction.user.id
         target = self.target_for(state, game_id, user)
-        change = _change(action, arg, state, target, interaction.user)
+        if action in TARGETED and target is None:
+            await self._ask_for_target(interaction, state)
+            return
+        change = _change(action, arg, state, target or user, interaction.user)
         if change is not None:
             kind, data = change
             await self.act(interaction, game_id, kind, **data)
@@ -57,15 +66,30 @@ class PodPresses(PodCommanders):
         elif action == CONFIRM_CONCEDE:
             await self.concede_step.confirmed(interaction, game_id, arg)
         else:
-            await self._open(interaction, loaded, action, target)
+            await self._open(interaction, loaded, action, target or user, arg or 1)
 
-    async def _open(self, interaction: discord.Interaction, loaded: LoadedGame, action: str, target: int) -> None:
+    async def _ask_for_target(self, interaction: discord.Interaction, state: PodState) -> None:
+        """A targeted press with nobody to target: say so and change nothing. An outsider first
+        learns that the game is not theirs."""
+        if not await self._may_open(interaction, state, None):
+            return
+        tr = await self._tr(interaction)
+        message = tr("pod.error.press_target_gone")
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    async def _open(self, interaction: discord.Interaction, loaded: LoadedGame, action: str, target: int,
+                    target_page: int = 1) -> None:
         """Buttons that open a modal, a panel or the history (the reader's language is looked up
         only here: plain presses skip that database read)."""
         state, game_id, user = loaded.state, loaded.game_id, interaction.user.id
         tr = await self._tr(interaction)
         if action == "history":
-            await interaction.response.send_message(history_text(loaded.events, state, tr), ephemeral=True)
+            await self.send_history(interaction, loaded, tr)
+        elif action == HISTORY_PAGE:
+            await self.send_history(interaction, loaded, tr, page=target_page, turning=True)
         elif not await self._may_open(interaction, state, target):
             return
         elif action == "amount":
@@ -79,6 +103,23 @@ class PodPresses(PodCommanders):
             await self._open_commanders(interaction, game_id, tr)
         elif action == "mulligan":
             await self.mulligan_step.open(interaction, loaded)  # cogs/pods/mulligan.py
+
+    async def send_history(self, interaction: discord.Interaction, loaded: LoadedGame, tr: Translate,
+                           page: int = 1, *, turning: bool = False) -> None:
+        """A page of the game's history, privately, with buttons to older and newer pages; a page
+        button turns the page of the message it sits under."""
+        text = history_text(loaded.events, loaded.state, tr, page)
+        pages = history_pages(loaded.events)
+        view = discord.ui.View(timeout=None)
+        for label, number in (("pod.button.history_older", page + 1), ("pod.button.history_newer", page - 1)):
+            if 1 <= number <= pages:
+                view.add_item(PodButton(loaded.game_id, HISTORY_PAGE, number, label=tr(label)))
+        if turning:
+            await interaction.response.edit_message(content=text, view=view)
+        elif view.children:
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def _may_open(self, interaction: discord.Interaction, state: PodState, target: int | None) -> bool:
         """Check before opening a modal or panel, so an outsider learns at once that it is not theirs."""

@@ -113,9 +113,12 @@ class VoteDesk(StandingsMessages):
             log.warning("could not update the vote count of game %s", game_id)
 
     def _result_embed(self, outcome: VoteOutcome, language: str) -> discord.Embed:
-        lines = [t("tournament.result.line", language, player=mention(user), votes=outcome.received[user],
-                   points=outcome.points[user],
-                   survived="✅" if any(p.user_id == user and p.survived for p in outcome.game.players) else "—")
+        def survived(user: int) -> bool:
+            return any(p.user_id == user and p.survived for p in outcome.game.players)
+
+        # Survived or out in words: "survived —" read as "survived" for a player who was out.
+        lines = [t("tournament.result.line_survived" if survived(user) else "tournament.result.line_out", language,
+                   player=mention(user), votes=outcome.received[user], points=outcome.points[user])
                  for user in sorted(outcome.points, key=lambda u: (-outcome.points[u], -outcome.received[u]))]
         title = "tournament.result.title" if outcome.game.vote_deadline else "tournament.result.title_no_vote"
         return discord.Embed(title=t(title, language, game=outcome.game.game_id),

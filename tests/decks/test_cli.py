@@ -4,6 +4,8 @@ card database imported from the committed card subset."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,18 @@ def test_commander_option_names_the_commander(config_file, tmp_path, capsys) -> 
     assert size["rule"] == "CR 903.5a" and "99 cards" in size["message"]
     assert run(config_file, str(deck), "--json", "--commander", "kaalia of the vast") == 0
     assert json.loads(capsys.readouterr().out)["commanders"] == ["Kaalia of the Vast"]
+
+
+def test_a_reader_that_leaves_early_ends_it_quietly(config_file, monkeypatch, capsys) -> None:
+    """``podkeeper deck check … | head`` ended in a BrokenPipeError traceback: the reader had gone."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader left, as ``head`` does after its lines
+    gone = open(write_end, "w", encoding="utf-8")  # noqa: SIM115 (closed below, after stdout is restored)
+    monkeypatch.setattr(sys, "stdout", gone)
+    try:
+        code = run(config_file, str(DECKS / "kaalia_mtgo.dek"))
+    finally:
+        monkeypatch.undo()
+        gone.close()
+    assert code == 141  # 128 + SIGPIPE, as a Unix tool ends
+    assert "Traceback" not in capsys.readouterr().err

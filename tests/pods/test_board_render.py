@@ -76,7 +76,7 @@ def test_commander_damage_matrix_marks_21_in_red():
     image = _decode(board.render_board(state))
     assert [board.seat_label(state, c) for c in state.all_commanders()] == ["1a", "1b", "2"]
     cell = (board.WIDTH - 2 * board.MARGIN - board.MATRIX_LABEL_WIDTH) // 3
-    row_top = board.matrix_top(state) + 44 + board.MATRIX_ROW * 2  # second row: Bob
+    row_top = board.matrix_top(state, board.snapshot(state).card_height) + 44 + board.MATRIX_ROW * 2  # Bob's row
     column_left = board.MARGIN + board.MATRIX_LABEL_WIDTH + cell  # second column: Thrasios (1b)
     assert image.getpixel((column_left + 5, row_top + 6)) == board.OUT
     # The other cells in Bob's row stay unfilled.

@@ -487,6 +487,7 @@ class FakeDiscord:
                                                               self._guild(gid).channels.values()]),
             ("GET", f"/guilds/{sf}/roles", lambda gid, **_: [P.role(r) for r in self._guild(gid).roles.values()]),
             ("POST", f"/guilds/{sf}/roles", self._role_create),
+            ("GET", f"/guilds/{sf}/members/search", self._member_search),
             ("GET", f"/guilds/{sf}/members/{sf}", self._member_get),
             ("PUT", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_add),
             ("DELETE", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_remove),
@@ -811,6 +812,23 @@ class FakeDiscord:
         if found is None:
             raise self._missing(10007, "Member")
         return found
+
+    def _member_search(self, gid: str, *, query: dict[str, str], **_: Any) -> list[dict[str, Any]]:
+        """Search Guild Members: members whose username or server nickname starts with ``query``
+        (ignoring case), at most ``limit`` (1-1000, default 1); Discord refuses a missing or empty query."""
+        guild = self._guild(gid)
+        text = query.get("query", "")
+        try:
+            limit = int(query.get("limit", "1"))
+        except ValueError:
+            limit = 0
+        if not 1 <= len(text) <= 100 or not 1 <= limit <= 1000:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"query": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "query must be 1-100 characters; limit 1-1000"}]}})
+        wanted = text.casefold()
+        found = [m for m in guild.members.values()
+                 if any(n and n.casefold().startswith(wanted) for n in (m.user.name, m.nick))]
+        return [P.member(m) for m in found[:limit]]
 
     def _member_get(self, gid: str, uid: str, **_: Any) -> dict[str, Any]:
         return P.member(self._member(gid, uid))

@@ -352,6 +352,9 @@ def redirect_discord_py(base_url: str, gateway_url: str) -> Iterator[None]:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
+TIMER_AFTER = 2.0  # a bot task asleep for longer than this is a timer, not output on its way
+
+
 class RemoteDriver(InteractionDriver):
     """Act as users against a bot connected to a ``FakeDiscordServer``, via the gateway.
 
@@ -361,12 +364,17 @@ class RemoteDriver(InteractionDriver):
     """
 
     def __init__(self, server: FakeDiscordServer, guild: FakeGuild, *, quiet: float = 0.6,
-                 min_quiet: float = 0.08, max_wait: float = 60.0, **kwargs: Any) -> None:
+                 min_quiet: float = 0.08, max_wait: float = 60.0, stuck_after: float | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(server.fake, guild, **kwargs)
         self.server = server
         self.quiet = quiet
         self.min_quiet = min_quiet
         self.max_wait = max_wait
+        # A bot task silent this long waits on something else (default ``quiet``; the sandbox, whose
+        # transcript must not miss a late edit on a busy machine, waits longer).
+        self.stuck_after = quiet if stuck_after is None else stuck_after
+        self.working: Any = lambda: False  # the bot's work pool is running jobs (the sandbox sets it)
         self.watch_logs()  # call close() when done
 
     def catalog(self) -> CommandCatalog:
@@ -395,22 +403,31 @@ class RemoteDriver(InteractionDriver):
                               and self.fake.messages[record.original_id].loading, before)
 
     async def wait_quiet(self, busy: Any = lambda: False, before: set[asyncio.Task[Any]] | None = None) -> None:
-        """Until the bot has been quiet long enough and ``busy()`` is false (bounded by ``max_wait``).
+        """Until the bot is idle and ``busy()`` is false (bounded by ``max_wait``).
 
-        Quiet means no request for ``min_quiet`` seconds — or for ``quiet`` seconds while tasks
-        the bot started since ``before`` are still pending (e.g. a coalesced board edit waiting
-        0.4 s). The bot runs on this same loop (e2e tests, sandbox), so its tasks are visible.
+        Idle means no request for ``min_quiet`` seconds and none of the tasks the bot started since
+        ``before`` still working: each has ended or sleeps until later than ``TIMER_AFTER`` (or ``quiet``)
+        from now (a timer; a board edit's short coalescing sleep is not one).
+        A fixed wait once missed a board edit on a busy machine; now the wait follows the bot's tasks
+        and its work pool (``working``). A task that neither ends nor changes anything for
+        ``stuck_after`` seconds (waiting on something nobody will set) no longer holds the wait. The
+        bot runs on this same loop (e2e tests, sandbox), so its tasks are visible.
         """
+        from bot.testing.harness import _wakes_at
+
+        loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         started = time.monotonic()
-        seen, since = len(self.fake.requests), time.monotonic()
+        seen, since = (len(self.fake.requests), frozenset[int]()), time.monotonic()
         while time.monotonic() - started < self.max_wait:
             await asyncio.sleep(0.02)
-            if len(self.fake.requests) != seen:
-                seen, since = len(self.fake.requests), time.monotonic()
-                continue
             pending = [t for t in asyncio.all_tasks() if before is not None and t not in before
                        and t is not current and not t.done()]
-            needed = self.quiet if pending else self.min_quiet
+            state = (len(self.fake.requests), frozenset(map(id, pending)))
+            if state != seen or self.working():
+                seen, since = state, time.monotonic()
+                continue
+            active = [t for t in pending if (_wakes_at(t) or 0) <= loop.time() + max(self.quiet, TIMER_AFTER)]
+            needed = self.stuck_after if active else self.min_quiet
             if time.monotonic() - since >= needed and not busy():
                 return
