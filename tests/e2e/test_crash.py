@@ -13,11 +13,7 @@ normal run, 20 with ``pytest --full``.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -29,62 +25,11 @@ from bot.storage.pods import PodRepository
 from bot.testing import FakeDiscord
 from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import standard_world
-from tests.e2e.process_groups import reap
+from tests.e2e.bot_process import TOKEN, BotProcess
 
 pytestmark = pytest.mark.slow
 
-TOKEN = "fake-token"
-ROOT = Path(__file__).parents[2]
-CARDS = ROOT / "bot" / "testing" / "data" / "harness_cards.jsonl"
-# ``podkeeper run`` exactly, with discord.py pointed at the stand-in (as tests/e2e and the sandbox do).
-LAUNCH = (
-    "import sys\n"
-    "from bot.testing.fakediscord.server import redirect_discord_py\n"
-    "with redirect_discord_py(sys.argv[1], sys.argv[2]):\n"
-    "    from bot.cli import main\n"
-    "    sys.exit(main(['run']))\n"
-)
 PLAYERS = ("alice", "bob", "carol")
-
-
-class BotProcess:
-    def __init__(self, server: FakeDiscordServer, tmp_path: Path) -> None:
-        self.server, self.tmp_path = server, tmp_path
-        self.db_path = tmp_path / "podkeeper.sqlite3"
-        (tmp_path / "config.toml").write_text("", encoding="utf-8")
-        self.env = {**os.environ, "PODKEEPER_CONFIG": str(tmp_path / "config.toml"),
-                    "PODKEEPER_DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_PATH": str(self.db_path),
-                    "PODKEEPER_CARDS_PATH": str(CARDS), "PODKEEPER_LOGGING_LEVEL": "WARNING"}
-        self.process: subprocess.Popen[bytes] | None = None
-        self.started: list[int] = []  # every bot process (its own process group), reaped by ``stop``
-
-    async def start(self) -> None:
-        for session in self.server.sessions:  # the killed process's socket: forget it
-            if not session.ws.closed:
-                await session.ws.close()
-        self.server.sessions.clear()
-        self.process = self._spawn()
-        await self.server.wait_until_connected(timeout=60)
-
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        with open(self.tmp_path / "bot.log", "ab") as log:  # the child keeps its own copy of the descriptor
-            process = subprocess.Popen([sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url],
-                                       env=self.env, cwd=ROOT, stderr=log, start_new_session=True)
-        self.started.append(process.pid)
-        return process
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        try:
-            if self.process is not None and self.process.poll() is None:
-                self.process.send_signal(signal.SIGTERM)
-                self.process.wait(30)
-        finally:
-            reap(self.started)  # the workers each killed bot left behind
 
 
 async def settle(driver: RemoteDriver, seconds: float = 1.0) -> None:
