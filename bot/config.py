@@ -133,6 +133,13 @@ class Config:
         return self.get("database", "url") or str(self.database_path)
 
     @property
+    def press_journal_path(self) -> Path:
+        """The write-ahead record of board presses (bot/storage/press_journal.py): next to the database
+        file, one per process (a process running some shards names them)."""
+        shards = "".join(f"-{shard}" for shard in self.shard_ids)
+        return self.database_path.with_name(f"presses{shards}.journal")
+
+    @property
     def cards_path(self) -> str:
         return self.get("cards", "path")
 

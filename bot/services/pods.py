@@ -174,11 +174,13 @@ class PodService:
     # -- changing ---------------------------------------------------------------------------------
 
     async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
-                     guard: Callable[[LoadedGame], None] | None = None, **data: Any) -> LoadedGame:
+                     guard: Callable[[LoadedGame], None] | None = None, press_id: int | None = None,
+                     **data: Any) -> LoadedGame:
         """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused.
 
         ``guard`` re-checks, under the game's lock and on its current log, what a caller judged before
-        taking the lock (a sideboard window, the swaps so far): it raises to refuse the change."""
+        taking the lock (a sideboard window, the swaps so far): it raises to refuse the change.
+        ``press_id`` is the board press it comes from, stored with it (see bot/storage/press_journal.py)."""
         def build(loaded: LoadedGame) -> Event:
             event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
             self._check_permission(loaded, actor, event, manager)
@@ -186,7 +188,13 @@ class PodService:
                 guard(loaded)
             return event
 
-        return await self._commit_fresh(game_id, build)
+        return await self._commit_fresh(game_id, build, press_id)
+
+    async def stored_presses(self, press_ids: Sequence[int]) -> set[int]:
+        return await self.repo.stored_presses(press_ids)
+
+    async def forget_presses_before(self, before: str) -> None:
+        await self.repo.forget_presses_before(before)
 
     async def undo(self, game_id: int, actor: int, steps: int = 1, *, manager: bool = False) -> LoadedGame:
         """Drop the last ``steps`` changes. With "own totals only" a player undoes only their own
@@ -214,7 +222,8 @@ class PodService:
 
         return await self._commit_fresh(game_id, build)
 
-    async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event]) -> LoadedGame:
+    async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event],
+                            press_id: int | None = None) -> LoadedGame:
         """Build (and check) the event on the game's current log and commit it. If another writer
         took that seq meanwhile, the cached log was stale: refold from the database and build again,
         so the change is judged on what really happened; a second conflict refuses it."""
@@ -224,7 +233,7 @@ class PodService:
                 if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
                     raise PodError("game_abandoned")
                 try:
-                    return await self._commit(loaded, build(loaded))
+                    return await self._commit(loaded, build(loaded), press_id)
                 except IntegrityError:
                     self._games.pop(game_id, None)
                     if attempt:
@@ -249,7 +258,7 @@ class PodService:
                 raise PodError("not_your_game" if not state.is_player(actor) else "only_yourself")
         pod.check_may_change(state, actor, pod.event_target(event), manager=manager)
 
-    async def _commit(self, loaded: LoadedGame, event: Event) -> LoadedGame:
+    async def _commit(self, loaded: LoadedGame, event: Event, press_id: int | None = None) -> LoadedGame:
         """Domain step, then store; if storing fails the cache is dropped so the next read refolds."""
         new_state = pod.step(loaded.state, loaded.events, event)
         finish = None
@@ -257,7 +266,7 @@ class PodService:
             finish = GameFinish(ended=new_state.ended or pod.END_STOPPED, ended_at=new_state.ended_at,
                                 survivors=[p.user_id for p in new_state.alive])
         try:
-            await self.repo.append(loaded.game_id, event, finish)
+            await self.repo.append(loaded.game_id, event, finish, press_id=press_id)
         except BaseException:
             self._games.pop(loaded.game_id, None)  # the in-place step must not outlive a failed write
             raise

@@ -53,17 +53,19 @@ class PodsBase:
 
     # -- acting ------------------------------------------------------------------------------------------
 
-    async def act(self, interaction: discord.Interaction, game_id: int, kind: str, **data: Any) -> LoadedGame | None:
+    async def act(self, interaction: discord.Interaction, game_id: int, kind: str, *, press_id: int | None = None,
+                  **data: Any) -> LoadedGame | None:
         """Apply one change for the person interacting, acknowledge, and schedule the board edit.
 
         A press or a modal is acknowledged (deferred) before anything else: the change waits for the
         game's lock and the database's one writer, and in a burst of hundreds of presses that queue is
         longer than Discord's 3 s. Deferring first keeps every answer in time; the change is then
-        applied exactly once (a refusal arrives as a private followup)."""
+        applied exactly once (a refusal arrives as a private followup). ``press_id`` is the board press
+        written to the press journal first (cogs/pods/presses.py), stored with the change."""
         await self._defer_press(interaction)
         try:
             loaded = await self.service.change(game_id, interaction.user.id, kind, manager=is_manager(interaction),
-                                               **data)
+                                               press_id=press_id, **data)
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return None
