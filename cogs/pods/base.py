@@ -20,6 +20,7 @@ from bot.render.pod_history import player_name
 from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
 from cogs._common import is_manager
+from cogs._deadline import in_time
 from cogs._updater import BoardUpdater
 
 if TYPE_CHECKING:
@@ -64,8 +65,9 @@ class PodsBase:
         written to the press journal first (cogs/pods/presses.py), stored with the change."""
         await self._defer_press(interaction)
         try:
-            loaded = await self.service.change(game_id, interaction.user.id, kind, manager=is_manager(interaction),
-                                               press_id=press_id, **data)
+            async with in_time(interaction):  # a slash command: deferred if the database makes it wait
+                loaded = await self.service.change(game_id, interaction.user.id, kind,
+                                                   manager=is_manager(interaction), press_id=press_id, **data)
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return None
@@ -84,13 +86,15 @@ class PodsBase:
     async def _acknowledge(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         """A press updates its own board silently; a slash command says which game it changed
         (a tournament round puts several boards in one channel)."""
-        if interaction.response.is_done():
-            return
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            return
+        language = await self.bot.language_for(interaction)
+        text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
+        if interaction.response.is_done():  # deferred while the change waited (``in_time``)
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            language = await self.bot.language_for(interaction)
-            text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
             await interaction.response.send_message(text, ephemeral=True)
 
     async def send_error(self, interaction: discord.Interaction, error: DomainError, game_id: int | None = None) -> None:
