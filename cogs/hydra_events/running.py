@@ -31,7 +31,8 @@ class EventRunning(EventPanels):
     def arm_start(self, event: EventRow) -> None:
         """Begin at the stored start time (at once if the bot was down past it)."""
         starts_at = datetime.fromisoformat(event.starts_at)
-        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id))
+        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id),
+                       armed=datetime.fromisoformat(event.created_at))
 
     async def _begin_when_due(self, event_id: int) -> None:
         event = await self.events.event(event_id)
@@ -121,7 +122,8 @@ class EventRunning(EventPanels):
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
         self.timers.at(("grace", event.event_id, table_no), due,
-                       lambda: asyncio.shield(self._drop_no_shows(event.event_id, table_no)))
+                       lambda: asyncio.shield(self._drop_no_shows(event.event_id, table_no)),
+                       armed=datetime.fromisoformat(started_at))
 
     async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
