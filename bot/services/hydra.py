@@ -348,13 +348,17 @@ class HydraService:
 
     @staticmethod
     def _check_may(table: HydraTable, seat: HydraSeat, action: Action) -> None:
-        """A question asked of one player is theirs to answer; a player concedes only for themself."""
+        """A question asked of one player is theirs to answer. One rule for a seat's fate: each player
+        concedes and changes the life total of their own seat only (``life 1 -19`` on another's seat put
+        them out of the game as surely as the ``concede 1`` that was already refused)."""
         if action.verb == "choose":
             owner = table.user_to_answer()
             if owner is not None and owner != seat.user_id:
                 raise HydraError("hydra.error.not_your_choice")
         if action.verb == "concede" and action.numbers != (seat.seat,):
             raise HydraError("hydra.error.not_your_choice")
+        if action.verb == "life" and action.numbers[:1] != (seat.seat,):
+            raise HydraError("hydra.error.only_your_seat", seat=seat.seat)
 
 
 __all__ = ["THE_SLAYER", "ActResult", "HydraFinished", "HydraService", "HydraTable"]
