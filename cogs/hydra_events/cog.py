@@ -24,6 +24,7 @@ from cogs._updater import BoardUpdater
 from cogs.hydra import HydraCog
 from cogs.hydra_events.commands import ChallengeEventCommands, HydraEventCommands
 from cogs.hydra_events.components import EventButton
+from cogs.hydra_events.invitations import AcceptButton, DeclineButton, Invitations
 from cogs.hydra_events.panels import shown
 from cogs.hydra_events.running import EventRunning
 
@@ -52,6 +53,8 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
                                           what="event announcement")
         self._resumed = False
+        self.invitations = Invitations(self.enter_group, lambda event_id, members: self.events.check_may_join(
+            event_id, members))
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -72,7 +75,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
             self.challenge_group.add_command(self.deck_commands)  # type: ignore[union-attr]
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
                                          decks=challenge.service if challenge is not None else None)
-        self.bot.add_dynamic_items(EventButton)
+        self.bot.add_dynamic_items(EventButton, AcceptButton, DeclineButton)
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
 
     async def reconcile_messages(self) -> int:
@@ -88,7 +91,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
     async def cog_unload(self) -> None:
         if self.parent_group is not None:
             self.parent_group.remove_command(self.commands.name)
-            self.bot.remove_dynamic_items(EventButton)
+            self.bot.remove_dynamic_items(EventButton, AcceptButton, DeclineButton)
         if self.challenge_group is not None:
             self.challenge_group.remove_command(self.deck_commands.name)
         self.schedule.stop()
@@ -170,12 +173,19 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
 
     async def join(self, interaction: discord.Interaction, event_id: int | None,
                    friends: list[discord.Member]) -> None:
+        """Join alone at once; with friends, ask them first (``cogs.hydra_events.invitations``)."""
         event = await self.event_for(interaction, event_id)
-        tr = await self._tr(interaction)
-        user = interaction.user
-        members = [(user.id, user.display_name)] + [(f.id, f.display_name) for f in friends]
         if any(f.bot for f in friends):
             raise EventError("hydra_events.error.no_bots")
+        if friends:
+            await self.invitations.ask(interaction, event, friends, await self._tr(interaction))
+            return
+        await self.enter_group(interaction, event, [(interaction.user.id, interaction.user.display_name)])
+
+    async def enter_group(self, interaction: discord.Interaction, event: EventRow,
+                          members: list[tuple[int, str]]) -> None:
+        """Enter a player, or a group whose friends all accepted, and tell whoever acted last."""
+        tr = await self._tr(interaction)
         outcome = await self.events.join(event.event_id, members)
         mentions = " ".join(f"<@{uid}>" for uid, _ in members)
         if outcome.state == SEATED and outcome.table is not None:
