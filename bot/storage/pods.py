@@ -104,6 +104,12 @@ class PodRepository:
         """Drop the press marks older than ``before`` (ISO time): no journal still needs them."""
         await self.db.execute("DELETE FROM pod_presses WHERE at < ?", (before,))
 
+    async def open_games_started_by(self, guild_id: int | None, user_id: int) -> int:
+        """Open games outside tournaments that ``user_id`` started in the server (the per-member cap)."""
+        return int(await self.db.scalar(
+            "SELECT COUNT(*) FROM pod_games WHERE guild_id = ? AND created_by = ? AND status = 'open' "
+            "AND tournament_id IS NULL", (guild_id, user_id)) or 0)
+
     async def game(self, game_id: int) -> PodGameRow | None:
         row = await self.db.fetchone(f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE game_id = ?", (game_id,))
         return None if row is None else _game(row)

@@ -84,7 +84,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
             name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
-            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows)
+            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows, capped=True)
         embed, view = self.lobby_payload(table)
         if parent is not None:
             thread = await parent.create_thread(
