@@ -10,11 +10,15 @@ docs/operators/hardening.md) - and when its change is stored (or refused) a seco
 On start, the presses recorded but never finished are applied then (the pod cog does it, in order),
 unless the database already holds them: the event and its press id are stored in one transaction
 (``pod_presses``), so a crash between the commit and the journal's second line applies nothing twice.
-The journal is then emptied. One file per bot process (per set of shards), next to the database file.
+The journal is then emptied. One file per bot process (per set of shards), next to the database file,
+held with an exclusive ``flock`` while the process runs: a second process configured with the same
+shards in the same place must not replay (or empty) the journal of one that is alive.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -55,6 +59,27 @@ class PressJournal:
         self._open: set[int] = set()  # recorded here, outcome not yet written
         self._lines = 0
 
+    def acquire(self) -> bool:
+        """Take the journal for this process (before ``pending``); False while another process holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        # Forked workers (bot/workers.py) must not keep the lock after the bot is killed: the next start
+        # would find its journal held and replay nothing. A child closes its copy at once.
+        os.register_at_fork(after_in_child=self._forget_in_child)
+        return True
+
+    def _forget_in_child(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
     def pending(self) -> list[RecordedPress]:
         """The presses recorded and never finished (by a process that died), in arrival order."""
         if not self.path.exists():
@@ -73,9 +98,11 @@ class PressJournal:
         return list(recorded.values())
 
     def open(self) -> None:
-        """Start appending (after ``pending`` was dealt with: the old records are dropped)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        """Start appending, emptied (after ``pending`` was dealt with: the old records are dropped)."""
+        if self._fd is None and not self.acquire():
+            raise RuntimeError(f"press journal {self.path} is held by another process")
+        assert self._fd is not None
+        os.ftruncate(self._fd, 0)
         self._lines = 0
 
     def close(self) -> None:

@@ -52,6 +52,10 @@ class PodPresses(PodCommanders):
         fresh journal; the pressers of those that can no longer be applied are told (in a task, so the
         start does not wait on Discord)."""
         journal = PressJournal(self.bot.config.press_journal_path)
+        if not journal.acquire():
+            log.error("press journal %s is held by another bot process (the same shards twice?): board presses "
+                      "of this process are not protected against a crash", journal.path)
+            return
         pending = journal.pending()
         stored = await self.service.stored_presses([press.press_id for press in pending])
         now = clock_of(self.bot).now()

@@ -77,3 +77,25 @@ async def test_a_press_that_can_no_longer_be_applied_is_told_to_its_presser(tmp_
         assert told == [f"The bot restarted before your press on game #{press.game_id} was saved, and it could not "
                         f"be applied afterwards: {t('pod.error.game_over', 'en')}"]
         assert len(await life_events(h, press.game_id)) == 0
+
+
+async def test_a_journal_held_by_a_live_process_is_neither_replayed_nor_emptied(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path) as h:
+        board = await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+        await h.click(board, label="+1", user="bob")
+        (press,) = recorded(h)
+        other = PressJournal(h.bot.config.press_journal_path)
+        assert not other.acquire()  # this bot holds it
+        other.close()
+        unstored = replace(press, press_id=press.press_id + 1)
+        crash_left(h, unstored)
+        h.bot.get_cog("Pods").journal.close()  # the "other process" now holds the file ...
+        holder = PressJournal(h.bot.config.press_journal_path)
+        assert holder.acquire()
+        try:
+            await h.restart()  # ... so the new bot leaves its records alone
+            assert len(await life_events(h, press.game_id)) == 1
+            assert [p.press_id for p in PressJournal(h.bot.config.press_journal_path).pending()] == [unstored.press_id]
+            assert h.bot.get_cog("Pods").journal is None
+        finally:
+            holder.close()
