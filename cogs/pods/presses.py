@@ -84,6 +84,8 @@ class PodPresses(PodCommanders):
         """The same change the press would have made, judged on the game as it is now."""
         try:
             loaded = await self.service.get(press.game_id)
+            if loaded.row.guild_id != press.guild_id:  # as the live press: another server's game is no game
+                raise PodError("no_game")
             state = loaded.state
             if press.selected is not None:  # the presser's pick, as it was (picks are not stored)
                 self.selected[(press.game_id, press.user_id)] = press.selected

@@ -99,3 +99,13 @@ async def test_a_journal_held_by_a_live_process_is_neither_replayed_nor_emptied(
             assert h.bot.get_cog("Pods").journal is None
         finally:
             holder.close()
+
+
+async def test_a_recorded_press_on_another_servers_game_is_not_applied(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path) as h:
+        board = await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+        await h.click(board, label="+1", user="bob")
+        (press,) = recorded(h)
+        crash_left(h, replace(press, press_id=press.press_id + 1, guild_id=press.guild_id + 1))  # a forged id
+        await h.restart()
+        assert len(await life_events(h, press.game_id)) == 1
