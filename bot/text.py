@@ -136,3 +136,10 @@ def shown_name(text: str) -> str:
 
 
 _UNSEEN = {"Cf", "Cc", "Mn", "Me", "Zs", "Zl", "Zp"}  # categories that show nothing on their own
+
+
+def member_name(name: str, user_id: int) -> str:
+    """A member's display name as seats, entrants and boards keep it (``shown_name``); one with nothing
+    visible gets the end of the member's id, so two such players stay apart (a button label cannot show
+    a mention)."""
+    return shown_name(name) or f"#{str(user_id)[-4:]}"

@@ -24,7 +24,7 @@ from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodGameRecord, PodState
 from bot.storage.db import Database, IntegrityError, now_iso
 from bot.storage.pods import GameFinish, PodGameRow, PodRepository
-from bot.text import shown_name
+from bot.text import member_name
 
 Notify = Callable[[str, Any], None]
 
@@ -34,17 +34,6 @@ _SELF_ONLY = {pod.DRAW_VOTE, pod.JOIN}
 # Open games one member may have started in a server (tournament rounds are not counted): a table
 # plays one game at a time, and one member once opened 200.
 MAX_OPEN_GAMES_PER_MEMBER = 10
-
-
-def _name(name: object, user_id: int) -> str:
-    """A player's name as boards and pages show it (``bot.text.shown_name``: no direction overrides, no
-    invisible or stacked characters); a name with nothing visible gets the end of the member's id, so
-    the seats stay apart (a button label cannot show a mention)."""
-    return shown_name(str(name)) or unseen_name(int(user_id))
-
-
-def unseen_name(user_id: int) -> str:
-    return f"#{str(user_id)[-4:]}"
 
 
 def pod_topic(game_id: int) -> str:
@@ -107,7 +96,7 @@ class PodService:
         total, or a repeated or excess player; nothing is stored then."""
         data = {"ruleset": ruleset, "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
                 "own_totals_only": own_totals_only, "mulligan_style": mulligan_style,
-                "players": [{"user_id": int(u), "name": _name(n, u)} for u, n in players]}
+                "players": [{"user_id": int(u), "name": member_name(str(n), int(u))} for u, n in players]}
         if match is not None:  # a game of a best-of-three match (bot/services/matches.py)
             data["match"] = match
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)

@@ -18,6 +18,7 @@ from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
+from bot.text import member_name
 from cogs._errors import RefusingCog
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater
@@ -180,7 +181,8 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         if friends:
             await self.invitations.ask(interaction, event, friends, await self._tr(interaction))
             return
-        await self.enter_group(interaction, event, [(interaction.user.id, interaction.user.display_name)])
+        user = interaction.user
+        await self.enter_group(interaction, event, [(user.id, member_name(user.display_name, user.id))])
 
     async def enter_group(self, interaction: discord.Interaction, event: EventRow,
                           members: list[tuple[int, str]]) -> None:

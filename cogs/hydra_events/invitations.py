@@ -22,6 +22,7 @@ import discord
 from bot.domain.hydra_events import EventError
 from bot.i18n import Translate
 from bot.storage.hydra_events import EventRow
+from bot.text import member_name
 from cogs._buttons import KeyedButton
 from cogs._common import bot_of
 from cogs.hydra_events.panels import shown
@@ -75,8 +76,9 @@ class Invitations:
                   tr: Translate) -> None:
         """Post the invitation (pinging the friends, no one else) and tell the inviter privately."""
         user = interaction.user
-        invitation = Invitation(event, (user.id, user.display_name), {f.id: f.display_name for f in friends})
-        await self.check_may_join(event.event_id, [invitation.inviter, *((f.id, f.display_name) for f in friends)])
+        invitation = Invitation(event, (user.id, member_name(user.display_name, user.id)),
+                                {f.id: member_name(f.display_name, f.id) for f in friends})
+        await self.check_may_join(event.event_id, invitation.members())
         key = self._keep(invitation)
         shared = Translate(event.language)
         view = discord.ui.View(timeout=None)

@@ -20,9 +20,9 @@ from bot.domain import pod
 from bot.domain.pod import PodError, PodState
 from bot.i18n import Translate
 from bot.render.pod_history import history_text, player_name
-from bot.services.pods import LoadedGame, unseen_name
+from bot.services.pods import LoadedGame
 from bot.storage.press_journal import PressJournal, RecordedPress
-from bot.text import shown_name
+from bot.text import member_name
 from cogs._common import is_manager, is_organiser
 from cogs.pods.commanders import CommanderPanel, PodCommanders
 from cogs.pods.concede import CONFIRM as CONFIRM_CONCEDE
@@ -284,5 +284,5 @@ def _change(action: str, arg: int | None, state: PodState, target: int, user_id:
     if action == "draw":  # pressed again: the vote is withdrawn
         return pod.DRAW_VOTE, {"player": user_id, "withdraw": user_id in state.draw_votes}
     if action == "join":
-        return pod.JOIN, {"player": user_id, "name": shown_name(user_name) or unseen_name(user_id)}
+        return pod.JOIN, {"player": user_id, "name": member_name(user_name, user_id)}
     return None

@@ -46,6 +46,17 @@ async def test_direction_overrides_and_stacked_marks_do_not_reach_the_board(tmp_
         assert "\u202e" not in labels and "\u0301" * 3 not in labels
 
 
+async def test_seats_and_entrants_keep_the_shown_name_too(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path) as h:
+        evil = h.add_member("Eve\u202e\u2066")
+        await h.slash("hydra start", user=evil, heads=2)
+        await h.slash("tournament create", user="admin", name="Friday", channel="games")
+        await h.slash("tournament join", user=evil, channel="games")
+        seat = await h.bot.db.scalar("SELECT name FROM hydra_seats")
+        entrant = await h.bot.db.scalar("SELECT name FROM tournament_entrants")
+        assert seat == entrant == "Eve"
+
+
 @given(st.text(alphabet=st.sampled_from([*INVISIBLE, "a", "\u0301", " ", "é", "👍"]), max_size=30))
 def test_shown_names_have_no_invisible_characters_and_few_marks(text: str) -> None:
     name = shown_name(text)
