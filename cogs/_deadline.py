@@ -29,7 +29,9 @@ class _LateDefer:
         await asyncio.sleep(DEFER_AFTER_SECONDS)
         if self.interaction.response.is_done():
             return
-        self.deferring = True  # from here on it must finish: a half-sent defer would leave the answer unsendable
+        self.deferring = (
+            True  # from here on it must finish: a half-sent defer would leave the answer unsendable
+        )
         with contextlib.suppress(discord.HTTPException):
             await self.interaction.response.defer(ephemeral=self.ephemeral, thinking=True)
 

@@ -88,7 +88,11 @@ class PressJournal:
         for number, line in enumerate(self.path.read_bytes().splitlines(), 1):
             entry = _entry(line)
             if entry is None:
-                log.warning("press journal %s: line %d is unreadable (cut off by a crash?); skipped", self.path, number)
+                log.warning(
+                    "press journal %s: line %d is unreadable (cut off by a crash?); skipped",
+                    self.path,
+                    number,
+                )
             elif "done" in entry:
                 recorded.pop(int(entry["done"]), None)
             elif "press" in entry:
@@ -132,8 +136,11 @@ class PressJournal:
         try:
             os.write(self._fd, json.dumps(entry, separators=(",", ":")).encode() + b"\n")
         except OSError as error:
-            log.error("press journal %s: cannot write (%s); presses are not protected against a crash", self.path,
-                      error.strerror or error)
+            log.error(
+                "press journal %s: cannot write (%s); presses are not protected against a crash",
+                self.path,
+                error.strerror or error,
+            )
             return False
         self._lines += 1
         return True

@@ -35,7 +35,7 @@ LINGER_SECONDS = 1.0  # a refused connection stays half-open this long so its 50
 MAX_LINGERING = 64  # beyond this many refused connections still lingering, the next is just closed
 
 BUSY_PAGE = (
-    "<!doctype html><html><head><meta charset=\"utf-8\"><title>503</title></head><body>"
+    '<!doctype html><html><head><meta charset="utf-8"><title>503</title></head><body>'
     "<p>Too many viewers right now. This page will be back shortly; please try again in a minute.</p>"
     "<p>閲覧者が多すぎます。しばらくしてからもう一度お試しください。</p>"
     "<p>当前观看人数过多，请稍后再试。</p><p>目前觀看人數過多，請稍後再試。</p></body></html>"
@@ -66,9 +66,11 @@ def busy_response(retry_after: int = RETRY_AFTER_SECONDS) -> bytes:
     """A complete HTTP/1.1 503 with ``Retry-After`` and the small page, for a connection refused before
     aiohttp ever sees it (so it costs no parsing and no task)."""
     body = BUSY_PAGE.encode()
-    head = (f"HTTP/1.1 503 Service Unavailable\r\nRetry-After: {retry_after}\r\n"
-            f"Content-Type: text/html; charset=utf-8\r\nContent-Length: {len(body)}\r\n"
-            "Cache-Control: no-store\r\nConnection: close\r\n\r\n")
+    head = (
+        f"HTTP/1.1 503 Service Unavailable\r\nRetry-After: {retry_after}\r\n"
+        f"Content-Type: text/html; charset=utf-8\r\nContent-Length: {len(body)}\r\n"
+        "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
+    )
     return head.encode() + body
 
 
@@ -76,7 +78,9 @@ class FloodLog:
     """Logs that something is being refused once when it starts, and once when it has stopped (with how
     many were refused), instead of once per refusal: a flood must not fill the disk with log lines."""
 
-    def __init__(self, what: str, *, quiet_seconds: float = 60.0, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, what: str, *, quiet_seconds: float = 60.0, now: Callable[[], float] = time.monotonic
+    ) -> None:
         self.what, self.quiet_seconds, self._now = what, quiet_seconds, now
         self.refused = 0
         self._last: float | None = None
@@ -217,7 +221,11 @@ class FloodFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if record.name == "aiohttp.server" and message.startswith("Error handling request") and _is_bad_http(record):
+        if (
+            record.name == "aiohttp.server"
+            and message.startswith("Error handling request")
+            and _is_bad_http(record)
+        ):
             self.malformed.refusing("answered 400, the first from " + message.rsplit(" ", 1)[-1])
             return False
         if record.name == "asyncio" and message.startswith("socket.accept() out of system resource"):

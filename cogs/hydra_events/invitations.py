@@ -72,24 +72,37 @@ class Invitations:
         self.enter_group, self.check_may_join = enter_group, check_may_join
         self.open: dict[int, Invitation] = {}
 
-    async def ask(self, interaction: discord.Interaction, event: EventRow, friends: list[discord.Member],
-                  tr: Translate) -> None:
+    async def ask(
+        self, interaction: discord.Interaction, event: EventRow, friends: list[discord.Member], tr: Translate
+    ) -> None:
         """Post the invitation (pinging the friends, no one else) and tell the inviter privately."""
         user = interaction.user
-        invitation = Invitation(event, (user.id, member_name(user.display_name, user.id)),
-                                {f.id: member_name(f.display_name, f.id) for f in friends})
+        invitation = Invitation(
+            event,
+            (user.id, member_name(user.display_name, user.id)),
+            {f.id: member_name(f.display_name, f.id) for f in friends},
+        )
         await self.check_may_join(event.event_id, invitation.members())
         key = self._keep(invitation)
         shared = Translate(event.language)
         view = discord.ui.View(timeout=None)
         view.add_item(AcceptButton(key, label=shared("hydra_events.invite.accept")))
         view.add_item(DeclineButton(key, label=shared("hydra_events.invite.decline")))
-        await interaction.response.send_message(tr("hydra_events.invite.sent", friends=invitation.mentions()),
-                                                ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.response.send_message(
+            tr("hydra_events.invite.sent", friends=invitation.mentions()),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await interaction.followup.send(
-            shared("hydra_events.invite.asked", friends=invitation.mentions(), inviter=f"<@{user.id}>",
-                   event=shown(event.name)), view=view,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=list(friends)))
+            shared(
+                "hydra_events.invite.asked",
+                friends=invitation.mentions(),
+                inviter=f"<@{user.id}>",
+                event=shown(event.name),
+            ),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=list(friends)),
+        )
 
     def _keep(self, invitation: Invitation) -> int:
         if len(self.open) >= MAX_OPEN:
@@ -112,29 +125,50 @@ class Invitations:
         if not accepted:
             del self.open[key]
             await interaction.response.edit_message(
-                content=shared("hydra_events.invite.declined", friend=f"<@{user}>", inviter=f"<@{invitation.inviter[0]}>"),
-                view=None, allowed_mentions=discord.AllowedMentions.none())
+                content=shared(
+                    "hydra_events.invite.declined", friend=f"<@{user}>", inviter=f"<@{invitation.inviter[0]}>"
+                ),
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             return
         invitation.accepted.add(user)
         if invitation.accepted != set(invitation.friends):
             await interaction.response.edit_message(
-                content=shared("hydra_events.invite.waiting", friends=invitation.mentions(),
-                               inviter=f"<@{invitation.inviter[0]}>", event=shown(invitation.event.name),
-                               accepted=len(invitation.accepted), total=len(invitation.friends)),
-                allowed_mentions=discord.AllowedMentions.none())
+                content=shared(
+                    "hydra_events.invite.waiting",
+                    friends=invitation.mentions(),
+                    inviter=f"<@{invitation.inviter[0]}>",
+                    event=shown(invitation.event.name),
+                    accepted=len(invitation.accepted),
+                    total=len(invitation.friends),
+                ),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             return
         del self.open[key]  # before entering: a second press meanwhile finds it answered
         try:
             await self.enter_group(interaction, invitation.event, invitation.members())
         except EventError as refusal:  # e.g. the inviter joined alone meanwhile: told to the accepter
-            await self._close(interaction, shared("hydra_events.invite.failed", reason=shared(refusal.key,
-                                                                                               **refusal.values)))
+            await self._close(
+                interaction,
+                shared("hydra_events.invite.failed", reason=shared(refusal.key, **refusal.values)),
+            )
             raise
-        await self._close(interaction, shared("hydra_events.invite.all_accepted", friends=invitation.mentions(),
-                                              inviter=f"<@{invitation.inviter[0]}>", event=shown(invitation.event.name)))
+        await self._close(
+            interaction,
+            shared(
+                "hydra_events.invite.all_accepted",
+                friends=invitation.mentions(),
+                inviter=f"<@{invitation.inviter[0]}>",
+                event=shown(invitation.event.name),
+            ),
+        )
 
     @staticmethod
     async def _close(interaction: discord.Interaction, text: str) -> None:
         """The invitation message, answered: its text says how, its buttons go."""
         if interaction.message is not None:
-            await interaction.message.edit(content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
+            await interaction.message.edit(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )

@@ -16,12 +16,13 @@ from tests.conftest import write_cli_config
 
 def corrupt(database: Path, card: str) -> None:
     with sqlite3.connect(database) as db:
-        db.execute("UPDATE cards SET data = '{\"name\": \"Lightning' WHERE name = ?", (card,))
+        db.execute('UPDATE cards SET data = \'{"name": "Lightning\' WHERE name = ?', (card,))
         db.execute("DELETE FROM card_snapshots")  # no ready-built index to read instead
 
 
-def test_a_corrupt_card_row_is_named_with_the_way_to_repair_it(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_corrupt_card_row_is_named_with_the_way_to_repair_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = write_cli_config(tmp_path, SUBSET, log_level="WARNING")
     assert main(["--config", str(config), "cards", "lookup", "Lightning Bolt"]) == 0  # imports the subset
     corrupt(tmp_path / "podkeeper.sqlite3", "Lightning Bolt")

@@ -69,8 +69,12 @@ async def test_a_member_option_naming_a_non_member_is_told_without_an_error_logg
         await create(h, table_size=4)
         stranger = h.fake.add_user("stranger")  # a user, not a member of this server
         caplog.set_level(logging.WARNING)
-        reply = await h.slash("hydra event join", user="alice", friend1=stranger, locale="zh-CN", expect_error=True)
-        assert reply.ephemeral and reply.content == t("core.error.not_a_member", "zh-Hans", user=f"<@{stranger.id}>")
+        reply = await h.slash(
+            "hydra event join", user="alice", friend1=stranger, locale="zh-CN", expect_error=True
+        )
+        assert reply.ephemeral and reply.content == t(
+            "core.error.not_a_member", "zh-Hans", user=f"<@{stranger.id}>"
+        )
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
@@ -91,7 +95,9 @@ async def test_one_member_may_open_only_so_many_hydra_tables(tmp_path) -> None:
             assert not (await h.slash("hydra start", user="alice", heads=2)).ephemeral
         refused = await h.slash("hydra start", user="alice", heads=2, locale="zh-TW")
         assert refused.ephemeral
-        assert refused.content == t("hydra.error.too_many_tables", "zh-Hant", limit=MAX_OPEN_TABLES_PER_MEMBER)
+        assert refused.content == t(
+            "hydra.error.too_many_tables", "zh-Hant", limit=MAX_OPEN_TABLES_PER_MEMBER
+        )
 
 
 async def test_one_member_may_keep_only_so_many_decks(tmp_path) -> None:
@@ -103,5 +109,7 @@ async def test_one_member_may_keep_only_so_many_decks(tmp_path) -> None:
         await h.slash("deck register", user="alice", name="The last one", decklist=DECK)
         assert len(await decks.list_decks(h.guild.id, alice)) == MAX_DECKS_PER_MEMBER
         refused = await h.slash("deck register", user="alice", name="One too many", decklist=DECK)
-        assert refused.ephemeral and refused.content == t("deck.error.too_many_decks", "en", limit=MAX_DECKS_PER_MEMBER)
+        assert refused.ephemeral and refused.content == t(
+            "deck.error.too_many_decks", "en", limit=MAX_DECKS_PER_MEMBER
+        )
         assert len(await decks.list_decks(h.guild.id, alice)) == MAX_DECKS_PER_MEMBER

@@ -59,12 +59,25 @@ async def test_privacy_delete_leaves_the_members_id_in_no_table_and_no_column(tm
         olga = h.user("olga").id
         db = h.bot.db
         before = await mentions_of(db, olga)
-        assert {"user_languages.user_id", "page_links.created_by", "tournaments.created_by",
-                "hydra_events.created_by", "decks.user_id", "pod_events.actor_id"} <= set(before), before
+        assert {
+            "user_languages.user_id",
+            "page_links.created_by",
+            "tournaments.created_by",
+            "hydra_events.created_by",
+            "decks.user_id",
+            "pod_events.actor_id",
+        } <= set(before), before
 
         exported = json.loads(await PrivacyService(db).export(olga))
-        assert {"deck_language", "page_links_created", "tournaments_created", "hydra_events_created", "decks",
-                "settings", "pod_games"} <= sections(exported), sections(exported)
+        assert {
+            "deck_language",
+            "page_links_created",
+            "tournaments_created",
+            "hydra_events_created",
+            "decks",
+            "settings",
+            "pod_games",
+        } <= sections(exported), sections(exported)
         assert "token" not in json.dumps(exported["page_links_created"])  # the export is no key to the pages
 
         asked = await h.slash("privacy delete", user="olga")

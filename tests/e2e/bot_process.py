@@ -30,16 +30,27 @@ LAUNCH = (
 
 
 class BotProcess:
-    def __init__(self, server: FakeDiscordServer, tmp_path: Path, *, environment: dict[str, str] | None = None,
-                 open_files: int | None = None) -> None:
+    def __init__(
+        self,
+        server: FakeDiscordServer,
+        tmp_path: Path,
+        *,
+        environment: dict[str, str] | None = None,
+        open_files: int | None = None,
+    ) -> None:
         self.server, self.tmp_path, self.open_files = server, tmp_path, open_files
         self.db_path = tmp_path / "podkeeper.sqlite3"
         self.log_path = tmp_path / "bot.log"
         (tmp_path / "config.toml").write_text("", encoding="utf-8")
-        self.env = {**os.environ, "PODKEEPER_CONFIG": str(tmp_path / "config.toml"),
-                    "PODKEEPER_DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_PATH": str(self.db_path),
-                    "PODKEEPER_CARDS_PATH": str(CARDS), "PODKEEPER_LOGGING_LEVEL": "WARNING",
-                    **(environment or {})}
+        self.env = {
+            **os.environ,
+            "PODKEEPER_CONFIG": str(tmp_path / "config.toml"),
+            "PODKEEPER_DISCORD_TOKEN": TOKEN,
+            "PODKEEPER_DATABASE_PATH": str(self.db_path),
+            "PODKEEPER_CARDS_PATH": str(CARDS),
+            "PODKEEPER_LOGGING_LEVEL": "WARNING",
+            **(environment or {}),
+        }
         self.process: subprocess.Popen[bytes] | None = None
         self.started: list[int] = []  # every bot process (its own process group), reaped by ``stop``
 
@@ -54,8 +65,13 @@ class BotProcess:
     def _spawn(self) -> subprocess.Popen[bytes]:
         limit = [] if self.open_files is None else [str(self.open_files)]
         with open(self.log_path, "ab") as log:  # the child keeps its own copy of the descriptor
-            process = subprocess.Popen([sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url, *limit],
-                                       env=self.env, cwd=ROOT, stderr=log, start_new_session=True)
+            process = subprocess.Popen(
+                [sys.executable, "-c", LAUNCH, self.server.url, self.server.gateway_url, *limit],
+                env=self.env,
+                cwd=ROOT,
+                stderr=log,
+                start_new_session=True,
+            )
         self.started.append(process.pid)
         return process
 

@@ -66,16 +66,23 @@ async def test_a_page_flood_leaves_ping_and_presses_served(tmp_path: Path, capsy
     fake = FakeDiscord()
     guild = standard_world(fake, members=("alice", "bob"))
     port = free_port()
-    environment = {"PODKEEPER_WEB_ENABLED": "true", "PODKEEPER_WEB_PORT": str(port),
-                   "PODKEEPER_WEB_HEADER_TIMEOUT_SECONDS": "2"}
+    environment = {
+        "PODKEEPER_WEB_ENABLED": "true",
+        "PODKEEPER_WEB_PORT": str(port),
+        "PODKEEPER_WEB_HEADER_TIMEOUT_SECONDS": "2",
+    }
     connections: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
     async with FakeDiscordServer.running(fake, token=TOKEN) as server:
         bot = BotProcess(server, tmp_path, environment=environment, open_files=OPEN_FILES)
         driver = RemoteDriver(server, guild, quiet=0.05, min_quiet=0.02, max_wait=10)
         try:
             await bot.start()
-            board = await driver.slash("pod start", players=f"{driver.user('alice').mention} {driver.user('bob').mention}")
-            events_path = link_in((await driver.slash("pod overlay", user="alice")).content).split(str(port), 1)[1]
+            board = await driver.slash(
+                "pod start", players=f"{driver.user('alice').mention} {driver.user('bob').mention}"
+            )
+            events_path = link_in((await driver.slash("pod overlay", user="alice")).content).split(
+                str(port), 1
+            )[1]
             events_path += "/events"
 
             viewers = [await open_viewer(port, events_path) for _ in range(VIEWERS)]
@@ -85,7 +92,9 @@ async def test_a_page_flood_leaves_ping_and_presses_served(tmp_path: Path, capsy
             served = sum(line is not None and line.startswith(b"HTTP/1.1 200") for line in statuses)
             refused = sum(line is not None and line.startswith(b"HTTP/1.1 503") for line in statuses)
             closed = statuses.count(b"")  # beyond the refusals that linger to be read: closed at once
-            assert served + refused + closed == VIEWERS and 0 < served <= OPEN_FILES - 128 and refused > 0, statuses
+            assert served + refused + closed == VIEWERS and 0 < served <= OPEN_FILES - 128 and refused > 0, (
+                statuses
+            )
 
             # Under the flood, the bot still answers, and a press is stored.
             pinged = time.perf_counter()
@@ -100,8 +109,9 @@ async def test_a_page_flood_leaves_ping_and_presses_served(tmp_path: Path, capsy
 
             # The half-sent requests are closed by the header timeout (no status line, or the 503).
             endings = await asyncio.gather(*(first_line(reader) for reader, _ in half_sent))
-            assert all(line is not None and (line == b"" or line.startswith(b"HTTP/1.1 503"))
-                       for line in endings), set(endings)
+            assert all(
+                line is not None and (line == b"" or line.startswith(b"HTTP/1.1 503")) for line in endings
+            ), set(endings)
         finally:
             for _, writer in connections:
                 writer.close()
@@ -112,10 +122,12 @@ async def test_a_page_flood_leaves_ping_and_presses_served(tmp_path: Path, capsy
     assert log.count("page server full: refusing") == 1, log
     assert len(log) < 20_000, len(log)
     with capsys.disabled():
-        print(f"\npage flood at {OPEN_FILES} open files: {VIEWERS} viewers of one link -> {served} served, "
-              f"{refused} refused with 503, {closed} closed at once; {HALF_SENT} half-sent requests closed by the "
-              f"header timeout; /ping answered in {ping_seconds:.2f} s and a press stored under the flood; "
-              f"log {len(log)} bytes, flood lines: {log.count('refusing')}")
+        print(
+            f"\npage flood at {OPEN_FILES} open files: {VIEWERS} viewers of one link -> {served} served, "
+            f"{refused} refused with 503, {closed} closed at once; {HALF_SENT} half-sent requests closed by the "
+            f"header timeout; /ping answered in {ping_seconds:.2f} s and a press stored under the flood; "
+            f"log {len(log)} bytes, flood lines: {log.count('refusing')}"
+        )
 
 
 async def life_changes(db_path: Path) -> int:

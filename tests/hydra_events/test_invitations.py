@@ -27,7 +27,9 @@ async def test_a_friend_is_asked_and_nobody_is_entered_until_they_accept(tmp_pat
         assert stranger.ephemeral and stranger.content == t("hydra_events.invite.not_yours", "ja")
         await h.click(invitation, label="Accept", user="bob")
         entrants = await cog(h).events.repo.entrants(1)
-        assert sorted(e.name for e in entrants) == ["alice", "bob"] and len({e.group_id for e in entrants}) == 1
+        assert (
+            sorted(e.name for e in entrants) == ["alice", "bob"] and len({e.group_id for e in entrants}) == 1
+        )
         assert "accepted" in invitation.content and invitation.components == []
 
 
@@ -61,4 +63,6 @@ async def test_the_inviter_hears_a_refusal_at_once(tmp_path) -> None:
         assert too_many.content == t("hydra_events.error.group_too_big", "en", max=2)
         await h.slash("hydra event join", user="bob")
         taken = await h.slash("hydra event join", user="alice", friend1="bob")
-        assert "Already in this event: bob" in taken.content and not [m for m in taken.created if not m.ephemeral]
+        assert "Already in this event: bob" in taken.content and not [
+            m for m in taken.created if not m.ephemeral
+        ]

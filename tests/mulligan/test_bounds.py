@@ -28,13 +28,21 @@ def config_file(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
 def test_the_calculator_refuses_a_huge_deck_at_once(config_file, capsys, language) -> None:
     started = time.process_time()
-    status = main(["--config", str(config_file), "odds", "100000000", "0", "100000000", "1", "--language", language])
+    status = main(
+        ["--config", str(config_file), "odds", "100000000", "0", "100000000", "1", "--language", language]
+    )
     assert status != 0 and time.process_time() - started < 5
-    assert capsys.readouterr().err.strip().endswith(t("mulligan.error.too_large", language, largest=MAX_DECK_SIZE))
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith(t("mulligan.error.too_large", language, largest=MAX_DECK_SIZE))
+    )
 
 
 @pytest.mark.timeout(60)
-@pytest.mark.parametrize("numbers", [(20_000, 4, 20_000, 1), (MAX_DECK_SIZE + 1, 1, 7, 1), (99, 4, 7, 10**12)])
+@pytest.mark.parametrize(
+    "numbers", [(20_000, 4, 20_000, 1), (MAX_DECK_SIZE + 1, 1, 7, 1), (99, 4, 7, 10**12)]
+)
 def test_values_beyond_the_commands_range_are_refused_by_the_domain(numbers) -> None:
     with pytest.raises(MulliganError) as refused:
         hypergeometric(*numbers)
@@ -46,6 +54,8 @@ def test_values_beyond_the_commands_range_are_refused_by_the_domain(numbers) -> 
 def test_an_absurd_simulation_count_is_refused(config_file, capsys, tmp_path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("Commander: Kaalia of the Vast\n38 Plains\n61 Sol Ring\n", encoding="utf-8")
-    status = main(["--config", str(config_file), "mulligan", "odds", str(deck), "--monte-carlo", "1000000000"])
+    status = main(
+        ["--config", str(config_file), "mulligan", "odds", str(deck), "--monte-carlo", "1000000000"]
+    )
     assert status != 0
     assert t("mulligan.error.too_many_samples", "en", largest=MAX_SAMPLES) in capsys.readouterr().err

@@ -52,8 +52,9 @@ async def test_a_lock_held_past_the_busy_timeout_is_told_and_changes_nothing(tmp
     async with DiscordHarness.start(tmp_path) as h:
         await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
         with write_locked(h.bot.config.database_path):
-            reply = await h.slash("pod life", user="alice", player="bob", amount=-2, locale=locale,
-                                  expect_error=True)
+            reply = await h.slash(
+                "pod life", user="alice", player="bob", amount=-2, locale=locale, expect_error=True
+            )
         language = {"en-US": "en", "ja": "ja", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant"}[locale]
         assert reply.content == t("core.error.database_busy", language)
         assert await life_of(h, "bob") == pod.STARTING_LIFE

@@ -29,7 +29,9 @@ def recorded(h: DiscordHarness) -> list[RecordedPress]:
 def crash_left(h: DiscordHarness, *presses: RecordedPress) -> None:
     """The journal as a process killed before these presses' outcomes were written leaves it."""
     text = "".join(json.dumps({"press": asdict(press)}) + "\n" for press in presses)
-    h.bot.config.press_journal_path.write_text(text + '{"press": {"press_id": 1, "gam')  # and a torn last line
+    h.bot.config.press_journal_path.write_text(
+        text + '{"press": {"press_id": 1, "gam'
+    )  # and a torn last line
 
 
 async def life_events(h: DiscordHarness, game_id: int) -> list[pod.Event]:
@@ -52,12 +54,16 @@ async def test_after_a_crash_unstored_presses_are_applied_and_stored_ones_not_ag
         await h.click(board, label="+1", user="bob")  # stored: the crash came before its "done" line
         (stored,) = recorded(h)
         # alice's press was acknowledged, then the process died before its change was committed.
-        unstored = replace(stored, press_id=stored.press_id + 1, user_id=h.user("alice").id, user_name="alice")
+        unstored = replace(
+            stored, press_id=stored.press_id + 1, user_id=h.user("alice").id, user_name="alice"
+        )
         crash_left(h, stored, unstored)
         await h.restart()
         events = await life_events(h, stored.game_id)
         assert [(e.actor, e.data["player"], e.data["amount"]) for e in events] == [
-            (h.user("bob").id, h.user("bob").id, 1), (h.user("alice").id, h.user("alice").id, 1)]
+            (h.user("bob").id, h.user("bob").id, 1),
+            (h.user("alice").id, h.user("alice").id, 1),
+        ]
         assert PressJournal(h.bot.config.press_journal_path).pending() == []  # a fresh journal
         await h.restart()  # and a second start applies nothing again
         assert len(await life_events(h, stored.game_id)) == 2
@@ -73,9 +79,13 @@ async def test_a_press_that_can_no_longer_be_applied_is_told_to_its_presser(tmp_
         crash_left(h, press)  # as if it had been cut short by a crash instead
         await h.restart()
         await h.settle()
-        told = [m.content for m in h.fake.messages.values() if "restarted before your press" in (m.content or "")]
-        assert told == [f"The bot restarted before your press on game #{press.game_id} was saved, and it could not "
-                        f"be applied afterwards: {t('pod.error.game_over', 'en')}"]
+        told = [
+            m.content for m in h.fake.messages.values() if "restarted before your press" in (m.content or "")
+        ]
+        assert told == [
+            f"The bot restarted before your press on game #{press.game_id} was saved, and it could not "
+            f"be applied afterwards: {t('pod.error.game_over', 'en')}"
+        ]
         assert len(await life_events(h, press.game_id)) == 0
 
 
@@ -95,7 +105,9 @@ async def test_a_journal_held_by_a_live_process_is_neither_replayed_nor_emptied(
         try:
             await h.restart()  # ... so the new bot leaves its records alone
             assert len(await life_events(h, press.game_id)) == 1
-            assert [p.press_id for p in PressJournal(h.bot.config.press_journal_path).pending()] == [unstored.press_id]
+            assert [p.press_id for p in PressJournal(h.bot.config.press_journal_path).pending()] == [
+                unstored.press_id
+            ]
             assert h.bot.get_cog("Pods").journal is None
         finally:
             holder.close()

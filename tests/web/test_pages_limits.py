@@ -23,7 +23,8 @@ async def test_a_link_beyond_its_viewer_cap_gets_a_polite_503_and_others_still_w
                 assert "try again" in await crowded.text()
         assert [r.getMessage() for r in caplog.records].count(
             "a page link has too many viewers: refusing (pod 1 has 2 viewers, the cap is 2); logged once until it "
-            "stops") == 1
+            "stops"
+        ) == 1
         assert url.rsplit("/", 1)[1] not in caplog.text  # the secret token is never logged
         async with session.get(url) as page:  # the page itself is not an event stream: still served
             assert page.status == 200
@@ -61,7 +62,9 @@ async def test_a_half_sent_request_is_closed_after_the_header_timeout(tmp_path) 
         assert h.bot.pages.gate is not None and not h.bot.pages.gate.open
 
 
-async def test_malformed_requests_are_answered_400_and_logged_once_without_a_traceback(tmp_path, caplog) -> None:
+async def test_malformed_requests_are_answered_400_and_logged_once_without_a_traceback(
+    tmp_path, caplog
+) -> None:
     async with start(tmp_path) as h:
         caplog.set_level(logging.DEBUG, logger="aiohttp.server")
         for _ in range(5):
