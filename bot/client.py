@@ -327,6 +327,8 @@ class PodkeeperBot(commands.Bot):
             message = t("core.error.not_in_guild", language)
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             message = t("core.error.missing_permission", language)
+        elif not_a_member(error):  # a user option filled with someone who is not in this server
+            message = t("core.error.not_a_member", language, user=f"<@{error.value.id}>")  # type: ignore[attr-defined]
         else:
             log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                           exc_info=error)
@@ -379,6 +381,13 @@ def make_bot(config: Config, **options: Any) -> PodkeeperBot:
 
 
 MAX_RATELIMIT_WAIT = 30.0  # seconds; the least discord.py accepts
+def not_a_member(error: BaseException) -> bool:
+    """discord.py's refusal of a Member option whose user is not a member of the server (Discord sent the
+    user alone): the member's mistake, told plainly, not "something went wrong" with an error logged."""
+    return (isinstance(error, app_commands.TransformerError) and error.type is discord.AppCommandOptionType.user
+            and isinstance(error.value, discord.User))
+
+
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order
 MISSING_ACCESS = 50001  # ...for a channel or thread the bot cannot see
 

@@ -107,6 +107,11 @@ class FakeClock:
                 await asyncio.sleep(0)
         self._now = max(self._now, target)
 
+    def jump(self, seconds: float = 0.0, **delta: float) -> None:
+        """Set the clock by ``seconds`` plus ``timedelta(**delta)`` (negative: back), as a wall clock
+        corrected by NTP or set wrong at boot does; unlike ``advance`` nobody is woken on the way."""
+        self._now += timedelta(seconds=seconds, **delta)
+
     def _drop_cancelled(self) -> None:
         while self._sleepers and self._sleepers[0][2].done():
             heapq.heappop(self._sleepers)

@@ -91,6 +91,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("web", "port", int, 8737, "Port the page server listens on."),
     Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
             "https://pages.example.org); empty = http://<host>:<port>."),
+    Setting("web", "max_connections", int, 2000, "Open connections the page server accepts in all (beyond them a "
+            "small \"try again\" page); never more than the open-file limit minus a reserve for Discord and the "
+            "database.", minimum=1),
+    Setting("web", "max_viewers_per_link", int, 300, "Live viewers (event streams) one page link may have at once; "
+            "more get a small \"try again\" page.", minimum=1),
+    Setting("web", "header_timeout_seconds", int, 10, "Seconds a connection may take to send its request (and "
+            "may stay idle between two requests) before it is closed.", minimum=1),
     Setting("privacy", "retention_days", int, 30, "Days a server's data (games, decks, events, tournaments, "
             "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
             "deletes it at once."),
@@ -130,6 +137,13 @@ class Config:
     def database_url(self) -> str:
         """What ``Database.open`` takes: ``[database] url`` when set, else the SQLite file ``path``."""
         return self.get("database", "url") or str(self.database_path)
+
+    @property
+    def press_journal_path(self) -> Path:
+        """The write-ahead record of board presses (bot/storage/press_journal.py): next to the database
+        file, one per process (a process running some shards names them)."""
+        shards = "".join(f"-{shard}" for shard in self.shard_ids)
+        return self.database_path.with_name(f"presses{shards}.journal")
 
     @property
     def pool_size(self) -> int:

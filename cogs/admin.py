@@ -24,8 +24,8 @@ from bot.i18n import Translate
 from bot.storage.matches import MatchRepository
 from cogs._common import command_text, managers_only
 from cogs._errors import RefusingCog
-from cogs._permissions import role_grant_problem
 from cogs._help import HelpPageSelect, help_message, help_pages
+from cogs._permissions import role_grant_problem
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}

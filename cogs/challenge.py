@@ -30,6 +30,7 @@ from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
+from bot.text import member_name
 from cogs._boards import BoardMessage, LiveBoards, Where
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
@@ -201,7 +202,8 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         number = self.selected.get((game_id, interaction.user.id), 1)
         try:
             if action == "join":
-                table = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+                table = await self.service.join(game_id, interaction.user.id,
+                                                member_name(interaction.user.display_name, interaction.user.id))
             elif action == "start":
                 table = await self.service.start(game_id, interaction.user.id)
             elif action == "undo":
@@ -383,7 +385,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         try:
             table = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,
-                name=interaction.user.display_name, deck=deck.value, difficulty=level, language=language,
+                name=member_name(interaction.user.display_name, interaction.user.id), deck=deck.value, difficulty=level, language=language,
                 seed=self.fixed_seed, window_seconds=window, all_windows=windows)
         except ChallengeError as error:
             await self.send_error(interaction, error)

@@ -204,6 +204,23 @@ class HydraEventService:
                 return JoinOutcome(JOINED)
             return await self._join_late(event, members)
 
+    async def check_may_join(self, event_id: int, members: Sequence[tuple[int, str]]) -> None:
+        """What ``join`` would refuse, checked without entering anyone: before friends are asked to
+        join (their answer comes later, and the inviter must hear a refusal now, not the friend then)."""
+        if len({user for user, _ in members}) != len(members):
+            raise EventError("hydra_events.error.duplicate_member")
+        event = await self.event(event_id)
+        if event.status not in ACTIVE:
+            raise EventError("hydra_events.error.not_open")
+        if len(members) > event.table_size:
+            raise EventError("hydra_events.error.group_too_big", max=event.table_size)
+        entered = {entrant.user_id for entrant in await self.repo.entrants(event_id)}
+        if any(user in entered for user, _ in members):
+            names = ", ".join(name for user, name in members if user in entered)
+            key = "hydra_events.error.already_joined_regroup" if event.status == OPEN else \
+                "hydra_events.error.already_joined"
+            raise EventError(key, players=names)
+
     async def _enter(self, event_id: int, members: Sequence[tuple[int, str]], state: str,
                      table_no: int | None = None) -> None:
         try:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.cards.model import Card
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, DatabaseError, now_iso
 
 # The same columns as migration 0002_cards.sql; tests/cards/test_card_storage.py checks they agree.
 CARD_COLUMNS_DDL = """(
@@ -52,6 +52,17 @@ def card_row(card: Card) -> tuple[str | None, ...]:
             names.get("ja"), names.get("zh-Hans"), names.get("zh-Hant"), data)
 
 
+def _stored_card(name: str, data: str) -> Card:
+    """One stored card row; a corrupt one (a disk error, a hand edit) stops the start with a line that
+    names it and says how to repair, instead of a raw JSON traceback."""
+    try:
+        return Card.from_scryfall(json.loads(data))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise DatabaseError(f"the stored card {name!r} is corrupt ({type(exc).__name__}: {exc}), so the card data "
+                            f"cannot be read. Replace the card data: `podkeeper cards import <file>` (e.g. the "
+                            f"bundled assets/cards/cards.jsonl.gz) or `podkeeper cards sync`.") from None
+
+
 class CardRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -60,8 +71,8 @@ class CardRepository:
         return int(await self.db.scalar("SELECT COUNT(*) FROM cards") or 0)
 
     async def load_all(self) -> list[Card]:
-        rows = await self.db.fetchall("SELECT data FROM cards")
-        return [Card.from_scryfall(json.loads(row[0])) for row in rows]
+        rows = await self.db.fetchall("SELECT name, data FROM cards")
+        return [_stored_card(row[0], row[1]) for row in rows]
 
     async def printed_names(self) -> dict[str, dict[str, str]]:
         """English name -> printed names, for the cards that have any."""

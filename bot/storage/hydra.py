@@ -100,6 +100,12 @@ class HydraRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    async def unfinished_tables_opened_by(self, guild_id: int | None, user_id: int) -> int:
+        """Tables ``user_id`` opened in the server that have not finished (the per-member cap)."""
+        return int(await self.db.scalar(
+            "SELECT COUNT(*) FROM hydra_games WHERE guild_id = ? AND created_by = ? AND status != ?",
+            (guild_id, user_id, FINISHED)) or 0)
+
     # -- games and seats ----------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, created_by: int, creator_name: str,
                      heads: int, seed: int, language: str, window_seconds: int = 20,

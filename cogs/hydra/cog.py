@@ -19,6 +19,7 @@ from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
+from bot.text import member_name
 from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._errors import RefusingCog
@@ -93,8 +94,8 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
             return
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
-            name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
-            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows)
+            name=member_name(interaction.user.display_name, interaction.user.id), heads=heads, language=language, window_seconds=window,
+            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows, capped=True)
         embed, view = self.lobby_payload(table)
         if parent is not None:
             thread = await parent.create_thread(

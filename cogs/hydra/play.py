@@ -13,6 +13,7 @@ from bot.i18n import Translate, t
 from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import ActResult, HydraTable
 from bot.storage.hydra import FINISHED, IDLE, LOBBY
+from bot.text import member_name
 from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS
 from cogs.hydra.modals import LineModal
 from cogs.hydra.panels import HydraPanels
@@ -186,7 +187,7 @@ class HydraPlay(HydraPanels):
     async def _lobby_button(self, interaction: discord.Interaction, table: HydraTable, action: str) -> None:
         user = interaction.user
         if action == "join":
-            table = await self.service.join(table.game_id, user.id, user.display_name)
+            table = await self.service.join(table.game_id, user.id, member_name(user.display_name, user.id))
         elif action == "leave":
             table = await self.service.leave(table.game_id, user.id)
         else:

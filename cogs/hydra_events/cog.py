@@ -18,6 +18,7 @@ from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
+from bot.text import member_name
 from cogs._boards import LiveBoards
 from cogs._errors import RefusingCog
 from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
@@ -26,6 +27,7 @@ from cogs._updater import BoardUpdater, lanes_of
 from cogs.hydra import HydraCog
 from cogs.hydra_events.commands import ChallengeEventCommands, HydraEventCommands
 from cogs.hydra_events.components import EventButton
+from cogs.hydra_events.invitations import AcceptButton, DeclineButton, Invitations
 from cogs.hydra_events.panels import shown
 from cogs.hydra_events.running import EventRunning
 
@@ -57,6 +59,8 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                                           what="event announcement", channel_of=self._announcement_channel,
                                           lanes=lanes_of(bot), clock=clock_of(bot))
         self._resumed = False
+        self.invitations = Invitations(self.enter_group, lambda event_id, members: self.events.check_may_join(
+            event_id, members))
         super().__init__()
 
     async def _announcement_channel(self, event_id: int) -> int | None:
@@ -81,7 +85,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
             self.challenge_group.add_command(self.deck_commands)  # type: ignore[union-attr]
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
                                          decks=challenge.service if challenge is not None else None)
-        self.bot.add_dynamic_items(EventButton)
+        self.bot.add_dynamic_items(EventButton, AcceptButton, DeclineButton)
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
 
     async def reconcile_messages(self) -> int:
@@ -97,7 +101,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
     async def cog_unload(self) -> None:
         if self.parent_group is not None:
             self.parent_group.remove_command(self.commands.name)
-            self.bot.remove_dynamic_items(EventButton)
+            self.bot.remove_dynamic_items(EventButton, AcceptButton, DeclineButton)
         if self.challenge_group is not None:
             self.challenge_group.remove_command(self.deck_commands.name)
         self.schedule.stop()
@@ -184,12 +188,20 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
 
     async def join(self, interaction: discord.Interaction, event_id: int | None,
                    friends: list[discord.Member]) -> None:
+        """Join alone at once; with friends, ask them first (``cogs.hydra_events.invitations``)."""
         event = await self.event_for(interaction, event_id)
-        tr = await self._tr(interaction)
-        user = interaction.user
-        members = [(user.id, user.display_name)] + [(f.id, f.display_name) for f in friends]
         if any(f.bot for f in friends):
             raise EventError("hydra_events.error.no_bots")
+        if friends:
+            await self.invitations.ask(interaction, event, friends, await self._tr(interaction))
+            return
+        user = interaction.user
+        await self.enter_group(interaction, event, [(user.id, member_name(user.display_name, user.id))])
+
+    async def enter_group(self, interaction: discord.Interaction, event: EventRow,
+                          members: list[tuple[int, str]]) -> None:
+        """Enter a player, or a group whose friends all accepted, and tell whoever acted last."""
+        tr = await self._tr(interaction)
         outcome = await self.events.join(event.event_id, members)
         mentions = " ".join(f"<@{uid}>" for uid, _ in members)
         if outcome.state == SEATED and outcome.table is not None:

@@ -35,7 +35,8 @@ class EventRunning(EventPanels):
     def arm_start(self, event: EventRow) -> None:
         """Begin at the stored start time (at once if the bot was down past it)."""
         starts_at = datetime.fromisoformat(event.starts_at)
-        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id))
+        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id),
+                       armed=datetime.fromisoformat(event.created_at))
 
     async def _begin_when_due(self, event_id: int) -> None:
         event = await self.events.event(event_id)
@@ -136,8 +137,8 @@ class EventRunning(EventPanels):
 
     # -- while tables play --------------------------------------------------------------------------
     def arm_grace(self, event: EventRow, table_no: int, started_at: str) -> None:
-        self._arm_grace_at(event.event_id, table_no,
-                           datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes))
+        armed = datetime.fromisoformat(started_at)  # stored: a clock that jumped back is noticed on re-arm
+        self._arm_grace_at(event.event_id, table_no, armed + timedelta(minutes=event.grace_minutes), armed=armed)
 
     def arm_late_grace(self, event: EventRow, table_no: int | None) -> None:
         """A late joiner's grace runs from their seat: look at the table again then, unless a look is
@@ -145,11 +146,11 @@ class EventRunning(EventPanels):
         if table_no is not None and not self.timers.pending(("grace", event.event_id, table_no)):
             self._arm_grace_at(event.event_id, table_no, self.clock.now() + timedelta(minutes=event.grace_minutes))
 
-    def _arm_grace_at(self, event_id: int, table_no: int, due: datetime) -> None:
+    def _arm_grace_at(self, event_id: int, table_no: int, due: datetime, *, armed: datetime | None = None) -> None:
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
         self.timers.at(("grace", event_id, table_no), due,
-                       lambda: asyncio.shield(self._drop_no_shows(event_id, table_no)))
+                       lambda: asyncio.shield(self._drop_no_shows(event_id, table_no)), armed=armed)
 
     async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)

@@ -21,6 +21,7 @@ from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
 from cogs._boards import LiveBoards
 from cogs._common import is_manager
+from cogs._deadline import in_time
 from cogs._updater import BoardUpdater
 
 if TYPE_CHECKING:
@@ -55,17 +56,20 @@ class PodsBase:
 
     # -- acting ------------------------------------------------------------------------------------------
 
-    async def act(self, interaction: discord.Interaction, game_id: int, kind: str, **data: Any) -> LoadedGame | None:
+    async def act(self, interaction: discord.Interaction, game_id: int, kind: str, *, press_id: int | None = None,
+                  **data: Any) -> LoadedGame | None:
         """Apply one change for the person interacting, acknowledge, and schedule the board edit.
 
         A press or a modal is acknowledged (deferred) before anything else: the change waits for the
         game's lock and the database's one writer, and in a burst of hundreds of presses that queue is
         longer than Discord's 3 s. Deferring first keeps every answer in time; the change is then
-        applied exactly once (a refusal arrives as a private followup)."""
+        applied exactly once (a refusal arrives as a private followup). ``press_id`` is the board press
+        written to the press journal first (cogs/pods/presses.py), stored with the change."""
         await self._defer_press(interaction)
         try:
-            loaded = await self.service.change(game_id, interaction.user.id, kind, manager=is_manager(interaction),
-                                               **data)
+            async with in_time(interaction):  # a slash command: deferred if the database makes it wait
+                loaded = await self.service.change(game_id, interaction.user.id, kind,
+                                                   manager=is_manager(interaction), press_id=press_id, **data)
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return None
@@ -104,13 +108,15 @@ class PodsBase:
     async def _acknowledge(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
         """A press updates its own board silently; a slash command says which game it changed
         (a tournament round puts several boards in one channel)."""
-        if interaction.response.is_done():
-            return
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            return
+        language = await self.bot.language_for(interaction)
+        text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
+        if interaction.response.is_done():  # deferred while the change waited (``in_time``)
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            language = await self.bot.language_for(interaction)
-            text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
             await interaction.response.send_message(text, ephemeral=True)
 
     async def send_error(self, interaction: discord.Interaction, error: DomainError, game_id: int | None = None) -> None:

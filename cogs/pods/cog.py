@@ -72,10 +72,14 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         register_reconcile(self.bot, "pods", self.reconcile_boards)
+        await self.replay_presses()  # before any interaction arrives, and before the boards' reconcile
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         self.updater.cancel()
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
         self.mulligan_step.cancel()
         self.match_step.cancel()
 

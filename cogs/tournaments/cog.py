@@ -31,6 +31,7 @@ from bot.services.tournaments import (
     mana_value_lookup,
 )
 from bot.storage.tournaments import PodAssignment, Tournament
+from bot.text import member_name
 from cogs._common import guild_id_of, is_organiser, managers_only
 from cogs._errors import RefusingCog
 from cogs._permissions import refuse_unless_bot_can_post
@@ -129,7 +130,7 @@ class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
     @tournament.command(name="join", description=_T("Join this server's tournament"))
     async def join(self, interaction: discord.Interaction) -> None:
         joined = await self.service.join(guild_id_of(interaction), interaction.user.id,
-                                         interaction.user.display_name)
+                                         member_name(interaction.user.display_name, interaction.user.id))
         tr = await self._tr(interaction)
         count = sum(e.active for e in await self.service.entrants(joined.tournament_id))
         await interaction.response.send_message(

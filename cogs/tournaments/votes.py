@@ -18,6 +18,7 @@ from bot.domain.tournament import TournamentError
 from bot.i18n import t
 from bot.services.tournaments import VoteOutcome
 from bot.storage.tournaments import TournamentGame
+from cogs._timers import sane_due
 from cogs.tournaments.components import COLOUR, BallotSelect, VoteButton, mention
 from cogs.tournaments.standings import StandingsMessages
 
@@ -166,7 +167,8 @@ class VoteDesk(StandingsMessages):
         if game.vote_deadline is None or not self.deadlines.runs_here():
             return
         self._cancel_deadline(game.game_id)
-        deadline = datetime.fromisoformat(game.vote_deadline)
+        deadline = sane_due(datetime.fromisoformat(game.vote_deadline), datetime.fromisoformat(game.finished_at),
+                            clock_of(self.bot).now(), f"the vote of game {game.game_id}")
         self._deadlines[game.game_id] = asyncio.create_task(self._close_at(game.game_id, deadline),
                                                             name=f"tournament-vote-{game.game_id}")
 

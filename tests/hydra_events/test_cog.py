@@ -105,7 +105,11 @@ async def test_join_as_a_group_live_count_and_leave(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement = await create(h, table_size=4)
         await h.click(announcement, label="Join", user="admin")
-        together = await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol")
+        asked = await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol")
+        assert asked.ephemeral and "Nobody is entered until they all accept" in asked.content
+        (invitation,) = [m for m in asked.created if not m.ephemeral]  # the public invitation
+        await h.click(invitation, label="Accept", user="bob")
+        together = await h.click(invitation, label="Accept", user="carol")
         assert together.ephemeral and "joined Hydra night" in together.content
         again = await h.click(announcement, label="Join", user="bob")
         assert again.ephemeral and "Already in this event" in again.content

@@ -394,6 +394,11 @@ class InteractionDriver(ABC):
             data["permissions"] = str((1 << 53) - 1)
             resolved.setdefault("channels", {})[str(value.id)] = data
             return str(value.id)
+        if isinstance(value, FakeUser) and value.id not in self.guild.members and kind in (6, MENTIONABLE):
+            # A user who is not (or no longer) a member, e.g. an id pasted into the option: Discord
+            # resolves the user only, with no member data (discord.py then refuses a Member option).
+            resolved.setdefault("users", {})[str(value.id)] = P.user(value)
+            return str(value.id)
         if isinstance(value, FakeMember | FakeUser) and kind in (6, MENTIONABLE):
             member = self.user(value)
             resolved.setdefault("users", {})[str(member.id)] = P.user(member.user)
