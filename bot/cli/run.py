@@ -28,7 +28,8 @@ To run it in your server:
        cp config.example.toml config.toml  then set [discord] token = "..."
   3. Optional, for instant command updates while testing:
        [discord] dev_guild_id = <your server id>   (or PODKEEPER_DISCORD_DEV_GUILD_ID)
-  4. Invite the bot with the scopes bot + applications.commands (see README.md, "Discord set-up").
+  4. Invite the bot with the scopes bot + applications.commands (see the manual's
+     docs/operators/discord-application.md).
 """
 
 
@@ -94,6 +95,9 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
     from bot.client import make_bot
     from bot.storage.db import Database
 
+    from bot.cli import note_default_database
+
+    note_default_database(config, always=True)
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops
     # here with a clear message instead of connecting and applying every press a second time.
     database = await Database.open(config.database_url, exclusive=True)
