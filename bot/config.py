@@ -52,7 +52,7 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("discord", "shard_ids", str, "", "Which of those shards this process runs, as ids and ranges like "
             "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
-            "database need the PostgreSQL backend (not built yet): with SQLite run every shard in one process."),
+            "database need PostgreSQL ([database] url): with SQLite run every shard in one process."),
     Setting("discord", "shutdown_wait_seconds", int, 10, "On SIGTERM/SIGINT the bot stops taking interactions "
             "(each gets a short \"restarting\" answer) and waits at most this many seconds for the ones being "
             "handled to store their change and answer before it closes the database; 0 = do not wait.",

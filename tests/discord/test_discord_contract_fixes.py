@@ -169,13 +169,12 @@ async def test_the_bot_pings_users_only_where_it_means_to(tmp_path):
 
 # -- permissions as Discord has them today (part 4) ------------------------------------------------------
 
-def test_the_invite_asks_for_exactly_the_listed_permissions_and_readme_says_so():
+def test_the_invite_asks_for_exactly_the_listed_permissions_and_the_manual_says_so():
     assert permissions_integer() == discord.Permissions(**dict.fromkeys(PERMISSIONS, True)).value
     for name, (bit, _why) in PERMISSIONS.items():
         assert getattr(discord.Permissions, name).flag == bit
     assert permissions_integer() == 17901692177408
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    setup = readme.split("## Discord set-up", 1)[1].split("\n## ", 1)[0]
+    setup = (ROOT / "docs" / "operators" / "discord-application.md").read_text(encoding="utf-8")
     assert invite_url() in setup and str(permissions_integer()) in setup
     rows = [line.split("|")[1].strip() for line in setup.splitlines() if line.strip().startswith("| ")]
     listed = [row for row in rows if row not in ("permission", "---")]
