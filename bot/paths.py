@@ -60,5 +60,7 @@ def default_database_path(in_checkout: bool = IN_CHECKOUT) -> Path:
 
 def default_database_note(path: Path) -> str:
     """Says where an installed bot keeps its data when none was configured, and how to choose."""
-    return (f"no database configured: keeping the data in {path.resolve()} "
-            f"(set [database] path or url, or PODKEEPER_DATABASE_PATH, to choose)")
+    return (
+        f"no database configured: keeping the data in {path.resolve()} "
+        f"(set [database] path or url, or PODKEEPER_DATABASE_PATH, to choose)"
+    )

@@ -31,7 +31,12 @@ from bot.paths import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
 COMMANDS_PAGE = DOCS / "admins" / "commands.md"
-LANGUAGES = (("en", "English"), ("ja", "日本語"), ("zh-CN", "简体中文"), ("zh-TW", "繁體中文"))  # Discord's locales
+LANGUAGES = (
+    ("en", "English"),
+    ("ja", "日本語"),
+    ("zh-CN", "简体中文"),
+    ("zh-TW", "繁體中文"),
+)  # Discord's locales
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
 
 # Where each command is explained, by the longest matching start of its name (relative to docs/admins/).
@@ -70,7 +75,9 @@ class CommandDoc:
 
     @property
     def feature_page(self) -> str:
-        matches = [prefix for prefix in FEATURE_PAGES if self.path == prefix or self.path.startswith(prefix + " ")]
+        matches = [
+            prefix for prefix in FEATURE_PAGES if self.path == prefix or self.path.startswith(prefix + " ")
+        ]
         return FEATURE_PAGES[max(matches, key=len)]
 
 
@@ -80,7 +87,9 @@ def who_may_use(command: app_commands.Command[Any, ..., Any]) -> str:
     organisers; a handler that asks about either for some of its uses is open to anyone but says so."""
     group = command.parent
     defaults = command.default_permissions or (group.default_permissions if group else None)
-    if defaults is not None or any(getattr(check, "__name__", "") == "is_manager" for check in command.checks):
+    if defaults is not None or any(
+        getattr(check, "__name__", "") == "is_manager" for check in command.checks
+    ):
         return WHO_MANAGERS
     source = inspect.getsource(command.callback)
     if "_require_organiser(" in source:
@@ -90,8 +99,9 @@ def who_may_use(command: app_commands.Command[Any, ..., Any]) -> str:
     return WHO_ANYONE
 
 
-def _walk(payload: dict[str, Any], parents: tuple[dict[str, Any], ...] = ()
-          ) -> Iterator[tuple[dict[str, Any], tuple[dict[str, Any], ...]]]:
+def _walk(
+    payload: dict[str, Any], parents: tuple[dict[str, Any], ...] = ()
+) -> Iterator[tuple[dict[str, Any], tuple[dict[str, Any], ...]]]:
     children = [o for o in payload.get("options", []) if o["type"] in (SUBCOMMAND, SUBCOMMAND_GROUP)]
     if not children:
         yield payload, parents
@@ -106,9 +116,12 @@ async def command_docs() -> list[CommandDoc]:
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordHarness.start(Path(tmp)) as harness:
             tree = harness.bot.tree
-            objects = {command.qualified_name: command for top in tree.get_commands()
-                       for command in ([top] if isinstance(top, app_commands.Command) else top.walk_commands())
-                       if isinstance(command, app_commands.Command)}
+            objects = {
+                command.qualified_name: command
+                for top in tree.get_commands()
+                for command in ([top] if isinstance(top, app_commands.Command) else top.walk_commands())
+                if isinstance(command, app_commands.Command)
+            }
             docs = []
             for top in tree.get_commands():
                 payload = await top.get_translated_payload(tree, tree.translator)  # type: ignore[union-attr]
@@ -123,7 +136,11 @@ def _cell(text: str) -> str:
 
 
 def _localized(payload: dict[str, Any], locale: str, field: str) -> str:
-    return payload.get(f"{field}_localizations", {}).get(locale, payload[field]) if locale != "en" else payload[field]
+    return (
+        payload.get(f"{field}_localizations", {}).get(locale, payload[field])
+        if locale != "en"
+        else payload[field]
+    )
 
 
 def _named(payload: dict[str, Any], locale: str) -> str:
@@ -137,20 +154,35 @@ def _option_label(option: dict[str, Any]) -> str:
 
 
 def _usage(doc: CommandDoc) -> str:
-    options = [o["name"] + ":" if o.get("required") else f"[{o['name']}:]" for o in doc.payload.get("options", [])]
+    options = [
+        o["name"] + ":" if o.get("required") else f"[{o['name']}:]" for o in doc.payload.get("options", [])
+    ]
     return "/" + " ".join([doc.path, *options])
 
 
 def _command_section(doc: CommandDoc) -> list[str]:
     head = "| | " + " | ".join(name for _, name in LANGUAGES) + " |"
     rows = [head, "| --- |" + " --- |" * len(LANGUAGES)]
-    rows.append(f"| `/{doc.path}` | " + " | ".join(_named(doc.payload, locale) for locale, _ in LANGUAGES) + " |")
+    rows.append(
+        f"| `/{doc.path}` | " + " | ".join(_named(doc.payload, locale) for locale, _ in LANGUAGES) + " |"
+    )
     for option in doc.payload.get("options", []):
-        rows.append(f"| {_option_label(option)} | "
-                    + " | ".join(_named(option, locale) for locale, _ in LANGUAGES) + " |")
-    return [f"### /{doc.path}", "", f"`{_usage(doc)}`", "",
-            f"**Who may use it:** {doc.who}. **How it works:** [{_page_title(doc.feature_page)}]"
-            f"({doc.feature_page}).", "", *rows, ""]
+        rows.append(
+            f"| {_option_label(option)} | "
+            + " | ".join(_named(option, locale) for locale, _ in LANGUAGES)
+            + " |"
+        )
+    return [
+        f"### /{doc.path}",
+        "",
+        f"`{_usage(doc)}`",
+        "",
+        f"**Who may use it:** {doc.who}. **How it works:** [{_page_title(doc.feature_page)}]"
+        f"({doc.feature_page}).",
+        "",
+        *rows,
+        "",
+    ]
 
 
 def _page_title(relative: str) -> str:
@@ -163,12 +195,17 @@ def _page_title(relative: str) -> str:
 def commands_page(docs: list[CommandDoc]) -> str:
     """docs/admins/commands.md: every command grouped by its top-level name, with a table of contents."""
     tops = sorted({doc.path.split()[0] for doc in docs})
-    lines = ["# Command reference", "",
-             "Every slash command of Podkeeper, with each option, who may use it and how it reads in the four "
-             "languages the bot speaks (Discord shows a member the names in their own client's language). "
-             "This page is generated from the command tree the bot registers (`python -m bot.reference`); a "
-             "test fails when it is behind the code. Who may use what: [Permissions](permissions.md).", "",
-             "A value in `[brackets]` is optional. " + " · ".join(f"[/{top}](#{top})" for top in tops), ""]
+    lines = [
+        "# Command reference",
+        "",
+        "Every slash command of Podkeeper, with each option, who may use it and how it reads in the four "
+        "languages the bot speaks (Discord shows a member the names in their own client's language). "
+        "This page is generated from the command tree the bot registers (`python -m bot.reference`); a "
+        "test fails when it is behind the code. Who may use what: [Permissions](permissions.md).",
+        "",
+        "A value in `[brackets]` is optional. " + " · ".join(f"[/{top}](#{top})" for top in tops),
+        "",
+    ]
     for top in tops:
         group = [doc for doc in docs if doc.path.split()[0] == top]
         lines += [f"## /{top}", ""]
@@ -182,10 +219,14 @@ def config_region(docs: list[CommandDoc]) -> str:
     for doc in docs:
         if doc.path.split()[0] != "config":
             continue
-        options = "<br>".join(f"{_option_label(o)} {_cell(o['description'])}" for o in doc.payload.get("options", []))
+        options = "<br>".join(
+            f"{_option_label(o)} {_cell(o['description'])}" for o in doc.payload.get("options", [])
+        )
         anchor = doc.path.replace(" ", "-")
-        rows.append(f"| [`/{doc.path}`](commands.md#{anchor}) | {_cell(doc.payload['description'])} | "
-                    f"{options or '—'} | {doc.who} |")
+        rows.append(
+            f"| [`/{doc.path}`](commands.md#{anchor}) | {_cell(doc.payload['description'])} | "
+            f"{options or '—'} | {doc.who} |"
+        )
     return "\n".join(rows)
 
 
@@ -205,8 +246,10 @@ def settings_region() -> str:
     for setting in SETTINGS:
         env = f"`{setting.env_name}`" + (" / `DISCORD_TOKEN`" if setting.key == "token" else "")
         choices = f" One of: {', '.join(f'`{c}`' for c in setting.choices)}." if setting.choices else ""
-        rows.append(f"| `[{setting.section}] {setting.key}` | {env} | {_default(setting)} | "
-                    f"{_cell(setting.help)}{choices} |")
+        rows.append(
+            f"| `[{setting.section}] {setting.key}` | {env} | {_default(setting)} | "
+            f"{_cell(setting.help)}{choices} |"
+        )
     return "\n".join(rows)
 
 
@@ -242,15 +285,25 @@ def example_board() -> bytes:
     from bot.render.board import render_board
 
     players = [{"user_id": n, "name": name} for n, name in enumerate(("Alice", "Bob", "Carol", "Dave"), 1)]
-    changes = [(pod.CREATE, {"ruleset": "commander", "players": players}),
-               *((pod.COMMANDERS, {"player": n, "names": [name]}) for n, name in (
-                   (1, "Atraxa, Praetors' Voice"), (2, "Kaalia of the Vast"), (3, "Edgar Markov"),
-                   (4, "Urza, Lord High Artificer"))),
-               (pod.NEXT_TURN, {}), (pod.CAST, {"commander": pod.commander_key(2, 0)}),
-               (pod.CAST, {"commander": pod.commander_key(2, 0)}),
-               (pod.COMMANDER_DAMAGE, {"commander": pod.commander_key(2, 0), "target": 1, "amount": 7}),
-               (pod.LIFE, {"player": 3, "amount": -12}), (pod.POISON, {"player": 4, "amount": 3}),
-               (pod.NEXT_TURN, {})]
+    changes: list[tuple[str, dict[str, Any]]] = [
+        (pod.CREATE, {"ruleset": "commander", "players": players}),
+        *(
+            (pod.COMMANDERS, {"player": n, "names": [name]})
+            for n, name in (
+                (1, "Atraxa, Praetors' Voice"),
+                (2, "Kaalia of the Vast"),
+                (3, "Edgar Markov"),
+                (4, "Urza, Lord High Artificer"),
+            )
+        ),
+        (pod.NEXT_TURN, {}),
+        (pod.CAST, {"commander": pod.commander_key(2, 0)}),
+        (pod.CAST, {"commander": pod.commander_key(2, 0)}),
+        (pod.COMMANDER_DAMAGE, {"commander": pod.commander_key(2, 0), "target": 1, "amount": 7}),
+        (pod.LIFE, {"player": 3, "amount": -12}),
+        (pod.POISON, {"player": 4, "amount": 3}),
+        (pod.NEXT_TURN, {}),
+    ]
     events = [pod.Event(n, kind, 1, "t", data) for n, (kind, data) in enumerate(changes, 1)]
     return render_board(pod.replay(events), "en", title="Friday pod")
 

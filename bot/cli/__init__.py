@@ -20,7 +20,6 @@ from bot.gcpause import pause_collection, resume_collection
 from bot.paths import IN_CHECKOUT, default_database_note
 from bot.storage.db import DatabaseError
 
-
 log = logging.getLogger("bot.cli")
 
 

@@ -92,10 +92,9 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
     """Run the bot until it is closed or the process gets SIGINT/SIGTERM."""
     import discord
 
+    from bot.cli import note_default_database
     from bot.client import make_bot
     from bot.storage.db import Database
-
-    from bot.cli import note_default_database
 
     note_default_database(config, always=True)
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops

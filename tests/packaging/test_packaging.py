@@ -32,7 +32,9 @@ def test_the_version_is_written_once() -> None:
 
 def test_a_checkout_finds_its_assets_and_keeps_data_under_the_folder_it_runs_in() -> None:
     assert paths.IN_CHECKOUT
-    assert paths.BUNDLED_CARDS == ROOT / "assets" / "cards" / "cards.jsonl.gz" and paths.BUNDLED_CARDS.is_file()
+    assert (
+        paths.BUNDLED_CARDS == ROOT / "assets" / "cards" / "cards.jsonl.gz" and paths.BUNDLED_CARDS.is_file()
+    )
     assert paths.FONT_REGULAR.is_file() and paths.FONT_BOLD.is_file()
     assert paths.default_database_path() == Path("data/podkeeper.sqlite3")
     assert load_config(environ={}).database_is_default
@@ -40,13 +42,17 @@ def test_a_checkout_finds_its_assets_and_keeps_data_under_the_folder_it_runs_in(
 
 def test_an_installed_bot_keeps_its_data_in_the_users_data_folder(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert paths.default_database_path(in_checkout=False) == tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3"
+    assert (
+        paths.default_database_path(in_checkout=False) == tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3"
+    )
     note = paths.default_database_note(tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3")
     assert str(tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3") in note and "[database] path" in note
 
 
 def test_a_configured_database_is_not_the_default(tmp_path) -> None:
-    assert not load_config(environ={"PODKEEPER_DATABASE_PATH": str(tmp_path / "x.sqlite3")}).database_is_default
+    assert not load_config(
+        environ={"PODKEEPER_DATABASE_PATH": str(tmp_path / "x.sqlite3")}
+    ).database_is_default
     assert not load_config(environ={"PODKEEPER_DATABASE_URL": "sqlite:///x.sqlite3"}).database_is_default
 
 
@@ -62,7 +68,9 @@ def test_an_installed_cli_says_where_it_creates_the_database(tmp_path, monkeypat
     monkeypatch.setenv("PODKEEPER_CARDS_PATH", str(ROOT / "bot" / "testing" / "data" / "harness_cards.jsonl"))
     caplog.set_level("INFO", logger="bot.cli")
     assert main(["cards", "lookup", "Sol Ring"]) == 0
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.cli"] == [paths.default_database_note(installed)]
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.cli"] == [
+        paths.default_database_note(installed)
+    ]
     assert installed.is_file() and not (tmp_path / "data").exists()
     caplog.clear()
     assert main(["cards", "lookup", "Sol Ring"]) == 0
@@ -72,8 +80,21 @@ def test_an_installed_cli_says_where_it_creates_the_database(tmp_path, monkeypat
 def _source_copy(target: Path) -> Path:
     """The project's files as a fresh clone has them (no virtualenv, build output or test caches): the wheel
     is built from this copy, so a build never writes into the checkout the other tests run from."""
-    ignored = shutil.ignore_patterns(".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__",
-                                     ".pytest_cache", ".ruff_cache", ".mypy_cache", "data", "site", "tests")
+    ignored = shutil.ignore_patterns(
+        ".git",
+        ".venv",
+        "venv",
+        "build",
+        "dist",
+        "*.egg-info",
+        "__pycache__",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".mypy_cache",
+        "data",
+        "site",
+        "tests",
+    )
     shutil.copytree(ROOT, target, ignore=ignored)
     return target
 
@@ -84,23 +105,57 @@ def test_the_wheel_carries_the_assets_and_runs_from_any_folder(tmp_path) -> None
     another one: the card data and the fonts come from inside the package, the database from the user's data
     folder. (.ci/run also installs the wheel with its dependencies into a fresh virtualenv.)"""
     source = _source_copy(tmp_path / "src")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(tmp_path / "dist"), str(source)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = (tmp_path / "dist").glob("podkeeper-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"bot/assets/cards/cards.jsonl.gz", "bot/assets/fonts/NotoSansCJK-Regular.ttc",
-            "bot/assets/fonts/NotoSansCJK-Bold.ttc", "bot/storage/migrations/0001_core.sql"} <= names
+    assert {
+        "bot/assets/cards/cards.jsonl.gz",
+        "bot/assets/fonts/NotoSansCJK-Regular.ttc",
+        "bot/assets/fonts/NotoSansCJK-Bold.ttc",
+        "bot/storage/migrations/0001_core.sql",
+    } <= names
     assert not any(name.startswith(("assets/", "tests/")) for name in names)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
-                    str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(tmp_path / "site"),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site"), "XDG_DATA_HOME": str(tmp_path / "xdg")}
     env.pop("PODKEEPER_ASSETS", None)
-    probe = ("import json, bot.paths as p; print(json.dumps([str(p.BUNDLED_CARDS), p.FONT_BOLD.is_file(), "
-             "p.IN_CHECKOUT, str(p.default_database_path())]))")
-    out = subprocess.run([sys.executable, "-c", probe], cwd=elsewhere, env=env, check=True,
-                         capture_output=True, text=True).stdout
+    probe = (
+        "import json, bot.paths as p; print(json.dumps([str(p.BUNDLED_CARDS), p.FONT_BOLD.is_file(), "
+        "p.IN_CHECKOUT, str(p.default_database_path())]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=elsewhere, env=env, check=True, capture_output=True, text=True
+    ).stdout
     cards, fonts, in_checkout, database = json.loads(out)
     assert cards == str(tmp_path / "site" / "bot" / "assets" / "cards" / "cards.jsonl.gz")
     assert fonts is True and in_checkout is False
