@@ -1,4 +1,4 @@
-"""The pod game as a fold over events (bot/domain/pod.py). Rule IDs from shared/RULES.md."""
+"""The pod game as a fold over events (bot/domain/pod.py). Rule IDs from docs/rules/RULES.md."""
 
 from __future__ import annotations
 
