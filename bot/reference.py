@@ -83,20 +83,39 @@ class CommandDoc:
 
 def who_may_use(command: app_commands.Command[Any, ..., Any]) -> str:
     """Who may use ``command``, read from the command itself: its Discord default permissions or the
-    ``managers_only`` check mean Manage Server; a handler that starts with the organiser check is for
-    organisers; a handler that asks about either for some of its uses is open to anyone but says so."""
+    ``managers_only`` check mean Manage Server; a handler that starts with the organiser check (in its own
+    body or in the cog method it hands over to) is for organisers; a handler that asks about either for some
+    of its uses is open to anyone but says so."""
     group = command.parent
     defaults = command.default_permissions or (group.default_permissions if group else None)
     if defaults is not None or any(
         getattr(check, "__name__", "") == "is_manager" for check in command.checks
     ):
         return WHO_MANAGERS
-    source = inspect.getsource(command.callback)
+    source = _handler_source(command)
     if "_require_organiser(" in source:
         return WHO_ORGANISERS
     if "is_manager(" in source or "is_organiser(" in source:
         return WHO_MIXED
     return WHO_ANYONE
+
+
+_SELF_CALL = re.compile(r"\bself\.(?:cog\.)?([a-z_]+)\(")
+
+
+def _handler_source(command: app_commands.Command[Any, ..., Any], depth: int = 2) -> str:
+    """The source of the command's callback and of the methods of its cog it calls, ``depth`` calls deep: a
+    group bound to a cog (``/hydra event``) hands every command over to a cog method, where the checks are."""
+    owner = command.binding
+    owner = getattr(owner, "cog", owner)
+    sources, seen, frontier = [], set(), [inspect.getsource(command.callback)]
+    for _ in range(depth + 1):
+        sources += frontier
+        names = {name for text in frontier for name in _SELF_CALL.findall(text)} - seen
+        seen |= names
+        methods = [getattr(type(owner), name, None) for name in sorted(names)]
+        frontier = [inspect.getsource(method) for method in methods if inspect.isfunction(method)]
+    return "\n".join(sources)
 
 
 def _walk(
