@@ -108,7 +108,9 @@ def _handler_source(command: app_commands.Command[Any, ..., Any], depth: int = 2
     group bound to a cog (``/hydra event``) hands every command over to a cog method, where the checks are."""
     owner = command.binding
     owner = getattr(owner, "cog", owner)
-    sources, seen, frontier = [], set(), [inspect.getsource(command.callback)]
+    sources: list[str] = []
+    seen: set[str] = set()
+    frontier = [inspect.getsource(command.callback)]
     for _ in range(depth + 1):
         sources += frontier
         names = {name for text in frontier for name in _SELF_CALL.findall(text)} - seen
