@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bot.config import SETTINGS
@@ -112,3 +117,81 @@ def test_the_systemd_unit_runs_the_installed_bot_and_stops_it_gracefully() -> No
     assert service["KillSignal"] == "SIGTERM" and int(service["TimeoutStopSec"]) > SHUTDOWN_WAIT
     assert service["EnvironmentFile"] == "/etc/podkeeper/env" and "TOKEN" not in "".join(service.values())
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+@pytest.mark.slow
+def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
+    """The image's steps, run as far as this machine allows without a container engine: its build context
+    holds only what the first stage copies (so a file the build needs but the Dockerfile forgets fails here),
+    the first stage's wheel command builds the wheel there, the second stage's install step installs it (into
+    a folder of its own), and the installed bot runs from another folder as the image's command would."""
+    build, runtime = stages()
+    context = tmp_path / "context"
+    context.mkdir()
+    for instruction, arguments in build:
+        if instruction == "COPY":
+            *sources, _target = shlex.split(arguments)
+            for source in sources:
+                copy = shutil.copytree if (ROOT / source).is_dir() else shutil.copy
+                copy(
+                    ROOT / source,
+                    context / source,
+                    **({"ignore": IGNORE_IN_CONTEXT} if copy is shutil.copytree else {}),
+                )
+    (wheel_step,) = [arguments for instruction, arguments in build if instruction == "RUN"]
+    wheel_command = shlex.split(wheel_step.replace("/dist", str(tmp_path / "dist")))
+    assert wheel_command[:3] == ["python", "-m", "pip"]
+    # --no-build-isolation: the test extra has setuptools; the image's own build fetches it from the index.
+    subprocess.run(
+        [sys.executable, *wheel_command[1:], "--no-build-isolation", "--quiet"],
+        cwd=context,
+        check=True,
+        capture_output=True,
+    )
+    (install_step,) = [
+        arguments for instruction, arguments in runtime if instruction == "RUN" and "install" in arguments
+    ]
+    wheels = [str(path) for path in (tmp_path / "dist").glob("podkeeper-*.whl")]
+    assert len(wheels) == 1 and "/dist/podkeeper-*.whl" in install_step
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--target",
+            str(tmp_path / "site"),
+            *wheels,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path / "site"),
+        "PODKEEPER_DATABASE_PATH": str(tmp_path / "db.sqlite3"),
+    }
+    env.pop("PODKEEPER_ASSETS", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--version"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert done.stdout.startswith("podkeeper ")
+    fonts = subprocess.run(
+        [sys.executable, "-c", "import bot.paths as p; print(p.FONT_REGULAR)"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert fonts.startswith(str(tmp_path / "site" / "bot" / "assets")) and Path(fonts).is_file()
+
+
+IGNORE_IN_CONTEXT = shutil.ignore_patterns("__pycache__", "*.pyc")

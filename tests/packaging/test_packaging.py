@@ -18,7 +18,7 @@ import pytest
 
 import bot
 from bot import paths
-from bot.cli import main
+from bot.cli import main, note_default_database
 from bot.config import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,3 +160,22 @@ def test_the_wheel_carries_the_assets_and_runs_from_any_folder(tmp_path) -> None
     assert cards == str(tmp_path / "site" / "bot" / "assets" / "cards" / "cards.jsonl.gz")
     assert fonts is True and in_checkout is False
     assert database == str(tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3")
+
+
+def test_an_installed_bot_names_its_default_database_at_every_start(tmp_path, monkeypatch, caplog) -> None:
+    """``podkeeper run`` (``serve``) says where the data is each time it starts, not only the first time."""
+    installed = tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3"
+    installed.parent.mkdir(parents=True)
+    installed.touch()
+    monkeypatch.setattr("bot.cli.IN_CHECKOUT", False)
+    monkeypatch.setattr("bot.config.default_database_path", lambda: installed)
+    config = load_config(environ={"PODKEEPER_DATABASE_PATH": str(installed)})
+    caplog.set_level("INFO", logger="bot.cli")
+    note_default_database(config)
+    assert caplog.records == []  # an existing file, a command other than run: nothing to say
+    note_default_database(config, always=True)
+    assert [r.getMessage() for r in caplog.records] == [paths.default_database_note(installed)]
+    caplog.clear()
+    monkeypatch.setattr("bot.cli.IN_CHECKOUT", True)
+    note_default_database(config, always=True)
+    assert caplog.records == []  # a checkout keeps data/ where its set-up commands say
