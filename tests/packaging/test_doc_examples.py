@@ -171,3 +171,21 @@ def test_every_documented_command_line_is_one_the_cli_accepts() -> None:
         except SystemExit:
             refused.append(f"{page}: {line}")
     assert refused == []
+
+
+def test_every_documented_config_file_is_one_the_bot_loads(tmp_path: Path) -> None:
+    """A ``toml`` block of the manual is a config file: the bot must load it as it is (no unknown key, no
+    wrong type), or an operator copying it gets a refusal the page did not warn about."""
+    from bot.config import load_config
+
+    blocks = [
+        (page, m["body"])
+        for page in sorted(DOCS.rglob("*.md"))
+        for m in FENCE.finditer(page.read_text(encoding="utf-8"))
+        if m["lang"] == "toml"
+    ]
+    assert len(blocks) >= 2
+    for n, (page, body) in enumerate(blocks):
+        config = tmp_path / f"{n}.toml"
+        config.write_text(body, encoding="utf-8")
+        assert load_config(config, environ={}).source.endswith(str(config)), page

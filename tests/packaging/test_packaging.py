@@ -179,3 +179,17 @@ def test_an_installed_bot_names_its_default_database_at_every_start(tmp_path, mo
     monkeypatch.setattr("bot.cli.IN_CHECKOUT", True)
     note_default_database(config, always=True)
     assert caplog.records == []  # a checkout keeps data/ where its set-up commands say
+
+
+def test_the_changelog_has_the_current_version_and_its_migrations() -> None:
+    """Each release has a CHANGELOG entry naming its version (the tag is v<version>) and its migrations, which
+    tell an operator whether rolling back is safe."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    entries = text.split("\n## [")[1:]
+    assert entries[0].startswith("Unreleased]") and any(
+        e.startswith(f"{bot.__version__}] - ") for e in entries
+    )
+    assert all("### Migrations" in entry for entry in entries)
+    newest = sorted((ROOT / "bot" / "storage" / "migrations").glob("*.sql"))[-1].stem
+    unreleased = entries[0]
+    assert newest in text or "- None." in unreleased.split("### Migrations", 1)[1]
