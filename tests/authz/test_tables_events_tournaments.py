@@ -139,3 +139,15 @@ async def test_a_members_delete_confirmation_is_theirs_alone(world) -> None:
     for who in ("bob", "mod", "admin"):  # a member, a manager, the owner: none may confirm it for alice
         reply, changed = await attempt(h, lambda w=who: h.click(asked, custom_id=button["custom_id"], user=w))
         assert t("privacy.delete.not_yours", "en") in reply.text and changed == set(), who
+
+
+async def test_a_practice_hand_and_hero_cards_are_their_owners_alone(world) -> None:
+    h, _ = world
+    await h.slash("deck register", name="d", decklist="1 Atraxa, Praetors' Voice\n99 Forest", user="alice")
+    practice = await h.slash("mulligan practice", deck="d", user="alice")
+    keep = practice.message.component(label="Keep")
+    reply, changed = await attempt(h, lambda: h.click(practice, custom_id=keep["custom_id"], user="bob"))
+    assert "belong to someone else" in reply.text and changed == set()
+    await h.slash("hydra start", heads=3, user="alice")
+    reply, changed = await attempt(h, lambda: h.slash("hydra heroes", first="The Slayer", user="bob"))
+    assert reply.ephemeral and reply.content == NOT_A_CHALLENGER and changed == set()
