@@ -100,22 +100,29 @@ def who_may_use(command: app_commands.Command[Any, ..., Any]) -> str:
     return WHO_ANYONE
 
 
-_SELF_CALL = re.compile(r"\bself\.(?:cog\.)?([a-z_]+)\(")
+# ``self.name(`` or ``self.part.name(``: a call on the cog, or on one of its parts (``self.concede_step.ask``).
+_SELF_CALL = re.compile(r"\bself\.(?:([a-z_]+)\.)?([a-z_]+)\(")
 
 
 def _handler_source(command: app_commands.Command[Any, ..., Any], depth: int = 2) -> str:
-    """The source of the command's callback and of the methods of its cog it calls, ``depth`` calls deep: a
-    group bound to a cog (``/hydra event``) hands every command over to a cog method, where the checks are."""
-    owner = command.binding
-    owner = getattr(owner, "cog", owner)
+    """The source of the command's callback and of the methods it calls on its cog (or a part of it),
+    ``depth`` calls deep: a group bound to a cog (``/hydra event``) hands every command over to a cog method,
+    and a command may hand over to a helper object, where the checks are."""
+    # A command built inside a cog's method (the live pages' ``page`` commands) has no binding: its cog is the
+    # ``self`` it closes over.
+    binding = command.binding or inspect.getclosurevars(command.callback).nonlocals.get("self")
+    cog = getattr(binding, "cog", binding)
     sources: list[str] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     frontier = [inspect.getsource(command.callback)]
     for _ in range(depth + 1):
         sources += frontier
-        names = {name for text in frontier for name in _SELF_CALL.findall(text)} - seen
-        seen |= names
-        methods = [getattr(type(owner), name, None) for name in sorted(names)]
+        calls = {call for text in frontier for call in _SELF_CALL.findall(text)} - seen
+        seen |= calls
+        methods = [
+            getattr(type(cog if part in ("", "cog") else getattr(cog, part, None)), name, None)
+            for part, name in sorted(calls)
+        ]
         frontier = [inspect.getsource(method) for method in methods if inspect.isfunction(method)]
     return "\n".join(sources)
 
