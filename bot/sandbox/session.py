@@ -41,7 +41,7 @@ class LogEntry:
 class SandboxSession:
     def __init__(self, config: Config, *, quiet: float = 0.6) -> None:
         """``quiet``: how long to wait for more output while bot tasks are pending (see ``RemoteDriver``)."""
-        # No scheduled card download from a sandbox (issue #16): it plays with the cards it has.
+        # No scheduled card download from a sandbox: it plays with the cards it has.
         self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0,
                                          cards__auto_sync=False)
         if not self.config.web_enabled:  # live pages on: a free port of 127.0.0.1, shown in the links
