@@ -1,4 +1,4 @@
-"""Card database benchmarks (issue #2, "Benchmarks"). Run by hand:
+"""Card database benchmarks. Run by hand:
 
     /work/venv/bin/python benchmarks/bench_cards.py
 
@@ -6,9 +6,9 @@ Prints:
 - import of the full bundled data into a fresh database: wall time and peak RSS (target < 10 s, < 300 MB),
   measured in a child process so nothing else in this process counts;
 - name resolution over the full data, p50/p99 in ms: exact, normalised, Japanese/Chinese (target p99
-  < 1 ms), fuzzy "did you mean" (issue #19: goal p99 < 5 ms), autocomplete (< 10 ms);
+  < 1 ms), fuzzy "did you mean" (goal p99 < 5 ms), autocomplete (< 10 ms);
 - idle RSS of a process with the full card database loaded, both the card database alone and the real
-  bot set-up (``PodkeeperBot.setup_hook`` with every cog, no login): issue #19's goals, set-up < 1.5 s
+  bot set-up (``PodkeeperBot.setup_hook`` with every cog, no login): the start-up goals, set-up < 1.5 s
   and idle RSS < 100 MB (``bench_startup.py`` measures the same for a whole ``podkeeper run``).
 
 PASS/FAIL of lookups is judged on CPU time (what the lookup costs); on a shared machine the

@@ -1,4 +1,4 @@
-"""Start-up benchmark (issue #19): time to ready and idle RSS of ``podkeeper run`` against the local
+"""Start-up benchmark: time to ready and idle RSS of ``podkeeper run`` against the local
 Discord stand-in, with the full bundled card data. Run by hand:
 
     python benchmarks/bench_startup.py [--runs 5]

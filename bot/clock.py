@@ -1,5 +1,5 @@
 """One source of time for everything that waits: vote deadlines, Hydra event starts, grace periods,
-leaderboard ticks (issue 21).
+leaderboard ticks.
 
 Code that schedules asks a ``Clock`` for ``now()`` and sleeps with ``sleep``/``sleep_until`` instead of
 calling ``datetime.now`` and ``asyncio.sleep`` itself, so tests swap in a ``FakeClock`` and move time

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.paths import default_database_path
 from bot.shards import ShardSpecError, parse_shard_ids, validate_shards
 
 RULESETS = ("commander", "edh-2010", "duel-zh")
@@ -51,12 +52,14 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("discord", "shard_ids", str, "", "Which of those shards this process runs, as ids and ranges like "
             "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
-            "database need the PostgreSQL backend (not built yet): with SQLite run every shard in one process."),
+            "database need PostgreSQL ([database] url): with SQLite run every shard in one process."),
     Setting("discord", "shutdown_wait_seconds", int, 10, "On SIGTERM/SIGINT the bot stops taking interactions "
             "(each gets a short \"restarting\" answer) and waits at most this many seconds for the ones being "
             "handled to store their change and answer before it closes the database; 0 = do not wait.",
             minimum=0),
-    Setting("database", "path", str, "data/podkeeper.sqlite3", "The SQLite database file (created on first start)."),
+    Setting("database", "path", str, str(default_database_path()), "The SQLite database file (created on first "
+            "start). Default: data/podkeeper.sqlite3 under the folder the bot runs in, in a checkout; for an "
+            "installed bot, podkeeper.sqlite3 in the user's data folder (~/.local/share/podkeeper on Linux)."),
     Setting("database", "url", str, "", "Where the database is, as a URL: empty = the SQLite file of `path` (the "
             "default, no server needed); \"sqlite:///relative/file.sqlite3\" or \"sqlite:////absolute/file.sqlite3\"; "
             "or \"postgresql://user:password@host:5432/dbname\" to share one PostgreSQL database between several bot "
@@ -132,6 +135,11 @@ class Config:
     @property
     def database_path(self) -> Path:
         return Path(self.get("database", "path"))
+
+    @property
+    def database_is_default(self) -> bool:
+        """No database was configured: the default SQLite file of :func:`bot.paths.default_database_path`."""
+        return not self.get("database", "url") and self.database_path == default_database_path()
 
     @property
     def database_url(self) -> str:

@@ -1,4 +1,4 @@
-"""The one error path of the cogs for the domain's refusals (issue 21).
+"""The one error path of the cogs for the domain's refusals.
 
 The domain refuses with ``bot.domain.errors.DomainError`` (a message key and its values); a cog raises
 or lets it through instead of catching it by hand. Slash commands reach ``answer_refusal`` through each

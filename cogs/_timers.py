@@ -1,4 +1,4 @@
-"""The one place a cog schedules work for later: a keyed timer on the bot's clock (issue 21).
+"""The one place a cog schedules work for later: a keyed timer on the bot's clock.
 
 A Hydra table's question takes its default after a response window, an idle table pauses, an event
 starts at its hour: each is ``timers.at(key, due, job)``. The time is the bot's ``Clock``

@@ -1,4 +1,4 @@
-"""Background card sync (issue #16): no commands, one task. Thin: the schedule and the sync are
+"""Background card sync: no commands, one task. Thin: the schedule and the sync are
 ``bot.services.card_autosync``. After a swap it dispatches ``card_data_changed``, which the deck cog
 answers by re-checking registered decks and telling owners whose verdict changed.
 

@@ -1,4 +1,4 @@
-"""``/card name:`` — show a card, found by its English, Japanese or Chinese name (issue #2).
+"""``/card name:`` — show a card, found by its English, Japanese or Chinese name.
 
 The lookup is the card database's one ``resolve`` (exact, any case/accents/punctuation, either face,
 printed names); autocomplete offers names in the user's language. The embed shows the printed

@@ -123,7 +123,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
 
     async def reconcile_tables(self) -> int:
-        """Recovery hook (issue #13): after a start every open Horde and God table's one message shows the
+        """Recovery hook: after a start every open Horde and God table's one message shows the
         stored state with the pending question's buttons, even when the bot died between storing an action
         and editing the board, or between creating the table and posting it (then it is posted)."""
         tables = await self.service.open_tables()

@@ -1,4 +1,4 @@
-"""Reading card data files into ``Card`` objects (issue #2, "Card database" and "Bad input").
+"""Reading card data files into ``Card`` objects.
 
 Three formats, detected from the first bytes (after gzip/bz2/xz decompression):
 

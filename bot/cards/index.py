@@ -1,4 +1,4 @@
-"""In-memory card name index: the ONE name resolution used by every command (issue #2, "Card database").
+"""In-memory card name index: the ONE name resolution used by every command.
 
 Resolution order (first hit wins):
 

@@ -16,9 +16,22 @@ import sys
 from collections.abc import Sequence
 
 from bot import __version__
-from bot.config import ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.gcpause import pause_collection, resume_collection
+from bot.paths import IN_CHECKOUT, default_database_note
 from bot.storage.db import DatabaseError
+
+log = logging.getLogger("bot.cli")
+
+
+def note_default_database(config: Config, *, always: bool = False) -> None:
+    """An installed bot with no database configured keeps its data in the user's data folder, a place the
+    operator never chose: say where when the bot starts (``always``), and when a command is about to create
+    the file. A checkout keeps ``data/`` under the folder it runs in, as its set-up commands say."""
+    if IN_CHECKOUT or not config.database_is_default:
+        return
+    if always or not config.database_path.exists():
+        log.info(default_database_note(config.database_path))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,6 +94,8 @@ def _main(argv: Sequence[str] | None) -> int:
     logging.basicConfig(level=getattr(logging, args.config_obj.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+    if not getattr(args, "starts_bot", False):
+        note_default_database(args.config_obj)
     try:
         return int(args.func(args) or 0)
     except (DatabaseError, ConfigError) as exc:

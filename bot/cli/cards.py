@@ -1,4 +1,4 @@
-"""``podkeeper cards import|lookup|sync``: the card database from the command line (issue #2)."""
+"""``podkeeper cards import|lookup|sync``: the card database from the command line."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def _lookup(args: argparse.Namespace) -> int:
 
 
 def lookup_json(resolution: Resolution) -> dict[str, Any]:
-    """The JSON of ``cards lookup --json`` (issue #2): the card, or no name and suggestions."""
+    """The JSON of ``cards lookup --json``: the card, or no name and suggestions."""
     card = resolution.card
     if card is None:
         out: dict[str, Any] = {"name": None, "suggestions": list(resolution.suggestions)}

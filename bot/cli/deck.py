@@ -1,7 +1,7 @@
 """``podkeeper deck check FILE|URL [--ruleset NAME] [--json]``: check a deck list (or deck link) from the shell
 (``deck swap``, sideboard swaps: ``bot/cli/deck_swap.py``).
 
-Exit status (issue #3): 0 legal, 1 illegal or unverifiable, 2 unreadable input (or unknown ruleset).
+Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input (or unknown ruleset).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument("--language", choices=LANGUAGES, default=None,
                        help="language of the messages (default: [defaults] locale of the config)")
     check.set_defaults(func=_check)
-    from bot.cli import deck_swap  # ``deck swap``: sideboard swaps (issue #20)
+    from bot.cli import deck_swap  # ``deck swap``: sideboard swaps
 
     deck_swap.register(sub)
 

@@ -1,4 +1,4 @@
-"""Server-wide challenge events (issue #7 for the Hydra, issue #14 for Battle the Horde and Defeat a
+"""Server-wide challenge events (first for the Hydra, then for Battle the Horde and Defeat a
 God), the plain-Python part: seating, late joiners, no-shows, who defeated what, and the leaderboard.
 No discord, no SQL. What differs per deck is in :data:`EVENT_DECKS` (difficulty and table sizes) and
 in the score a table's game keeps (heads severed for the Hydra, permanents defeated for the others).

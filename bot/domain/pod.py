@@ -5,7 +5,7 @@ turn, a concession …) is one :class:`Event` saying who did what and when. :fun
 events into a :class:`PodState`; undo is itself an event naming the events it drops, so the log is
 append-only (restart-safe, auditable) while the state behaves as if the dropped events never happened.
 
-Rules (``shared/RULES.md``):
+Rules (``docs/rules/RULES.md``):
 
 * G1 starting life 40 (overridable per game).
 * G3 commander tax: G3a +{2} per previous cast from the command zone (``edh-2010``, ``commander``);
@@ -57,7 +57,7 @@ MAX_POISON_STEP = POISON_LIMIT  # poison counters given or removed at once
 COUNTER_BOUND = 9_999  # a named counter and one change of it
 
 RULESETS = ("commander", "edh-2010", "duel-zh")
-# Which commander-tax variant each ruleset uses (RULES.md, table "Rulesets").
+# Which commander-tax variant each ruleset uses (docs/rules/RULES.md, table "Rulesets").
 TAX_VARIANT = {"commander": "G3a", "edh-2010": "G3a", "duel-zh": "G3b"}
 
 # Reasons a player leaves the game.

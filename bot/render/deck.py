@@ -101,7 +101,7 @@ def verdict_headline(verdict: Verdict, language: str = "en") -> str:
 
 
 def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
-    """Exactly the shape issue #3 gives for ``podkeeper deck check --json``."""
+    """The one JSON shape of ``podkeeper deck check --json``, which scripts rely on."""
     return {
         "legal": verdict.legal,
         "ruleset": verdict.ruleset,

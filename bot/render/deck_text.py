@@ -1,7 +1,7 @@
 """The words of ``/deck`` replies that need no Discord object: pasted lists read back into lines, pages
 of problems, the verdict's texts and image (built in the work pool), the "verdict changed" note.
 
-Moved out of the deck cog (issue 21) next to ``bot.render.deck``, which words single problems.
+Moved out of the deck cog next to ``bot.render.deck``, which words single problems.
 """
 
 from __future__ import annotations

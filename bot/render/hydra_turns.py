@@ -1,5 +1,5 @@
 """The texts of a Hydra table's turn messages and players' reports: what was revealed (with the
-cards' texts), what happened, and the question of the moment. Moved out of the Hydra cog (issue 21)."""
+cards' texts), what happened, and the question of the moment. Moved out of the Hydra cog."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The words of a pod game that are not on its image: history lines, commander labels, player names.
 
 Next to the board renderer (``bot.render.board``) rather than inside the pod cog, so the text can be
-tested without Discord and the cog only sends it (issue 21: text building lives with the renderers).
+tested without Discord and the cog only sends it (text building lives with the renderers).
 """
 
 from __future__ import annotations

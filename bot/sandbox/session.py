@@ -45,7 +45,7 @@ class SandboxSession:
     def __init__(self, config: Config, *, quiet: float = 0.6) -> None:
         """``quiet``: a bot task sleeping longer than this is a timer, not more output coming (see
         ``RemoteDriver.wait_quiet``, which waits until the bot is idle)."""
-        # No scheduled card download from a sandbox (issue #16): it plays with the cards it has.
+        # No scheduled card download from a sandbox: it plays with the cards it has.
         self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0,
                                          cards__auto_sync=False)
         if not self.config.web_enabled:  # live pages on: a free port of 127.0.0.1, shown in the links

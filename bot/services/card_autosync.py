@@ -1,4 +1,4 @@
-"""The running bot keeps its card data current: ``cards sync`` on a schedule (issue #16).
+"""The running bot keeps its card data current: ``cards sync`` on a schedule.
 
 ``CardAutoSync.run_if_due()`` is the whole job; the card-sync cog calls it from a background task. The
 sync itself is ``bot.cards.sync.sync_cards`` — the same download, validation and atomic swap as

@@ -91,7 +91,7 @@ class ActResult:
 
 @dataclass(frozen=True)
 class HydraFinished:
-    """Dispatched as ``hydra_game_finished`` when a table ends (for events, issue #7)."""
+    """Dispatched as ``hydra_game_finished`` when a table ends (for events)."""
 
     game_id: int
     guild_id: int | None

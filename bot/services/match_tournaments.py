@@ -1,4 +1,4 @@
-"""1-vs-1 tournaments of matches over the tournament and match services (G9; issue #20).
+"""1-vs-1 tournaments of matches over the tournament and match services (G9).
 
 A tournament created with ``format: matches`` pairs its active entrants two by two each round
 (``bot.domain.tournament.matches.pair_round``) and plays a best-of-three match per pair; its standings

@@ -1,4 +1,4 @@
-"""Card rows (SQLite or PostgreSQL): load them all, or replace them all atomically (issue #2, "Card database").
+"""Card rows (SQLite or PostgreSQL): load them all, or replace them all atomically.
 
 The database is the card data's durable home; lookups go to the in-memory ``CardIndex`` built from
 ``load_all()``, or read back ready-built from ``card_snapshots`` (``bot.cards.snapshot``). ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``

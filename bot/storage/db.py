@@ -544,7 +544,7 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = 10, statement_timeout: int = 30) -> PostgresDatabase:
-        try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without, issue #19)
+        try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without)
             import asyncpg
         except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
             raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)") from None

@@ -195,7 +195,7 @@ class PrivacyRepository:
         """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
         pattern = f"%{user_id}%"
         count = 0
-        for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # matches: issue 20
+        for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # pod games and matches
             rows = await conn.fetchall(f"SELECT {key}, seq, data FROM {table} WHERE data LIKE ?", (pattern,))
             for owner, seq, data in rows:
                 rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)

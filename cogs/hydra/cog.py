@@ -53,7 +53,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
 
     async def reconcile_tables(self) -> int:
-        """Recovery hook (issue #13): after a start every open table's board and latest turn message
+        """Recovery hook: after a start every open table's board and latest turn message
         show the stored state, with the buttons of the pending question, even when the bot died between
         storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
         tables = await self.service.open_tables()

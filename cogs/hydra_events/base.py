@@ -3,7 +3,7 @@ an event's channel, cancelling an event.
 
 The cog is one class assembled from layers, each a subclass of the one below (``EventsBase`` →
 ``EventPanels`` → ``EventRunning`` → ``HydraEventsCog``), so every method a layer calls is defined below
-it and the type checker sees it (issue 21: no ``self: HydraEventsCog`` annotations on unrelated mixins).
+it and the type checker sees it (no ``self: HydraEventsCog`` annotations on unrelated mixins).
 Every timer of an event (its start, a table's grace period, the live leaderboard) is one of
 ``self.timers`` (``cogs._timers``), keyed ``(what, event id, table)``.
 """

@@ -89,7 +89,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
 
     async def reconcile_messages(self) -> int:
-        """After a start (issue #13): each active event's announcement and leaderboard show the
+        """After a start: each active event's announcement and leaderboard show the
         stored entrants and tables, even if the bot died between storing a change and editing them."""
         active = await self.events.repo.events_with_status((OPEN, SEATING, RUNNING))
         for event in active:

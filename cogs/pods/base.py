@@ -3,7 +3,7 @@ telling a refusal.
 
 The cog is one class assembled from layers, each a subclass of the one below (``PodsBase`` → ``PodBoard``
 → ``PodCommanders`` → ``PodPresses`` → ``PodsCog``), so every method a layer calls is defined below it
-and the type checker sees it (issue 21: no ``self: PodsCog`` annotations on unrelated mixins).
+and the type checker sees it (no ``self: PodsCog`` annotations on unrelated mixins).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Matches and sideboard swaps on the pod board (issue #20; RULES.md G9, D7, T1).
+"""Matches and sideboard swaps on the pod board (docs/rules/RULES.md G9, D7, T1).
 
 Part of the pod cog's package (``cogs.pods``). The board of a game that
 belongs to a match shows the score; once a game ends, **Next game** lets the player who chooses (the loser

@@ -1,4 +1,4 @@
-"""``podkeeper cards import|lookup|sync`` through the real CLI entry point (issue #2)."""
+"""``podkeeper cards import|lookup|sync`` through the real CLI entry point."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The shared creature engine of Battle the Horde and Defeat a God (``bot.domain.challenge.creatures``),
 step by step with exact values: every log line with its values, every refusal with its key and values,
-and the board (permanents, damage, tapped, life, library and graveyard) after each step (issue 21).
+and the board (permanents, damage, tapped, life, library and graveyard) after each step.
 
-The rules are CHALLENGE_DECKS.md §5a (the Horde) and §5b (the God), which follow the Hydra's where the
+The rules are docs/rules/CHALLENGE_DECKS.md §5a (the Horde) and §5b (the God), which follow the Hydra's where the
 decks agree: the deck's cards can be countered (H11), its permanents that would leave to any zone other
 than its library or graveyard go to its graveyard instead (H9), the players go first (H3) and make the
 deck's choices (H9); "each player" damage and life gain with one shared life total count once per

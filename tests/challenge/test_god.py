@@ -1,4 +1,4 @@
-"""Defeat a God against its printed rules and card texts (CHALLENGE_DECKS.md §5b)."""
+"""Defeat a God against its printed rules and card texts (docs/rules/CHALLENGE_DECKS.md §5b)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Battle the Horde against its printed rules and card texts (CHALLENGE_DECKS.md §5a)."""
+"""Battle the Horde against its printed rules and card texts (docs/rules/CHALLENGE_DECKS.md §5a)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``podkeeper deck check``: exit status 0/1/2 and exactly the JSON shape of issue #3, on a real SQLite
+"""``podkeeper deck check``: exit status 0/1/2 and exactly the JSON shape scripts rely on, on a real SQLite
 card database imported from the committed card subset."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``podkeeper deck check`` reads every format of issue #16 from a file (real SQLite card database built from
+"""``podkeeper deck check`` reads every export format players use from a file (real SQLite card database built from
 the committed card subset), and refuses a file with no cards with exit status 2 and the format it looked like."""
 
 from __future__ import annotations

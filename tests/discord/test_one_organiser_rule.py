@@ -1,4 +1,4 @@
-"""One rule for "who is a manager" and one for "who is an organiser" (issue 21): the same member is judged
+"""One rule for "who is a manager" and one for "who is an organiser": the same member is judged
 the same way by every command that asks, and no cog carries a second copy of either rule.
 
 ``cogs._common.is_manager`` (Manage Server, as Discord resolved it for the interaction; Administrator and

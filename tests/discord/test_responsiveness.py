@@ -1,4 +1,4 @@
-"""Nobody can stall the bot (issue #12, part 3), through the real command tree and the real work pool.
+"""Nobody can stall the bot , through the real command tree and the real work pool.
 
 Heavy work runs in the bot's worker processes. To see what happens *while* it runs, a test fills both
 workers with jobs that wait for a file ("the gate"): whatever is queued behind them is provably not

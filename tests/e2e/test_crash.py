@@ -1,4 +1,4 @@
-"""Crash test (issue #13): ``podkeeper run`` as a real process against the local Discord stand-in,
+"""Crash test: ``podkeeper run`` as a real process against the local Discord stand-in,
 killed with SIGKILL at random moments while players change a pod game (board presses and ``/pod life``),
 then started again.
 

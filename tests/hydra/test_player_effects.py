@@ -1,4 +1,4 @@
-"""What the players' own cards do to the Hydra (issue #14): each effect a paper game can need."""
+"""What the players' own cards do to the Hydra: each effect a paper game can need."""
 
 from __future__ import annotations
 

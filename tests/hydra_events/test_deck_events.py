@@ -1,4 +1,4 @@
-"""Events of Battle the Horde and Defeat a God (issue #14) on the same event machinery as the Hydra's,
+"""Events of Battle the Horde and Defeat a God on the same event machinery as the Hydra's,
 on a real SQLite file with the real challenge service: options per deck, seating (the Horde seats one a
 table, as printed), real games played, each player's score (the deck's permanents their actions
 defeated), late joiners waiting, no-shows dropped without ending the shared-life game, and awards."""

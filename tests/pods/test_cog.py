@@ -428,7 +428,7 @@ async def test_start_linked_game_for_tournaments_posts_a_board_and_reports_the_r
 
 
 async def test_the_game_log_is_stamped_by_the_bots_clock(h):
-    """PodService takes its time from the bot's clock (issue 21), so a test moves it instead of sleeping,
+    """PodService takes its time from the bot's clock, so a test moves it instead of sleeping,
     and the match swap window, timed from these stamps, waits on the same clock."""
     await start(h, "alice", "bob")
     await h.advance(days=3)

@@ -1,4 +1,4 @@
-"""Defeat a God (TDAG): Xenagos's own rules, all in this module (CHALLENGE_DECKS.md §5b).
+"""Defeat a God (TDAG): Xenagos's own rules, all in this module (docs/rules/CHALLENGE_DECKS.md §5b).
 
 - Up to three different Hero cards per player. 1 to 4 players (the Wizards multiplayer rules of
   2014-05-23): the players share a life total of 20, and Xenagos starts with one more Rollicking

@@ -1,4 +1,4 @@
-"""Battle the Horde (TBTH): the Horde's own rules, all in this module (CHALLENGE_DECKS.md §5a).
+"""Battle the Horde (TBTH): the Horde's own rules, all in this module (docs/rules/CHALLENGE_DECKS.md §5a).
 
 - A single-player challenge (printed: "This deck is a single-player challenge ... not convertible to a
   multiplayer experience"); up to three different Hero cards; 20 life.

@@ -1,6 +1,6 @@
 """The Face the Hydra engine: the bot plays the Hydra, the players tell it what their cards do.
 
-Rules cited are RULES.md H1–H13. The engine is deterministic: the only randomness is the shuffle at
+Rules cited are docs/rules/RULES.md H1–H13. The engine is deterministic: the only randomness is the shuffle at
 set-up (``random.Random(seed)``), every choice the Hydra's cards need is made by the players (H9)
 through :attr:`HydraGame.pending`, so ``replay(setup, actions)`` rebuilds any state exactly — that is
 how games are saved, resumed and undone.

@@ -2,7 +2,7 @@
 
 A problem carries the rule ID its ruleset cites (``D4``, ``CR 903.5c``...), the card, a message key
 and its values; front ends word it in the user's language. An unknown or ambiguous name, or an
-unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict").
+unreadable line, makes the deck *unverifiable*: never legal.
 """
 
 from __future__ import annotations
