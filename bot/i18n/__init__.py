@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import plural
+from bot.i18n.glossary import join_list
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
 DEFAULT_LANGUAGE = "en"
@@ -198,7 +199,18 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
         raise MissingMessage(key)
     language = language if language and entry.get(language) else DEFAULT_LANGUAGE
     text = entry[language]
-    return plural.resolve(text, language, values).format(**values) if values else text
+    if not values:
+        return text
+    values = {name: _sentence_value(value, language) for name, value in values.items()}
+    return plural.resolve(text, language, values).format(**values)
+
+
+def _sentence_value(value: Any, language: str) -> Any:
+    """A list value reads as one phrase of the language ("A, B" / "A、B"): callers pass lists, never a
+    string they joined themselves, so no language gets another's comma."""
+    if isinstance(value, (list, tuple)):
+        return join_list(value, language)
+    return value
 
 
 def has(key: str) -> bool:
