@@ -337,7 +337,7 @@ class PodkeeperBot(commands.Bot):
         language = await self.language_for(interaction)
         lacking = missing_permissions(interaction.app_permissions)
         if lacking:
-            names = ", ".join(t(f"core.permission.{name}", language) for name in lacking)
+            names = [t(f"core.permission.{name}", language) for name in lacking]
             message = t("core.error.bot_missing_permission", language, permissions=names)
         else:
             message = t("core.error.bot_refused", language)

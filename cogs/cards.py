@@ -17,6 +17,7 @@ from bot.cards.index import Resolution, display_name, face_parts
 from bot.cards.model import Card, Face
 from bot.client import PodkeeperBot
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list
 from bot.text import ECHO, fit
 from cogs._common import card_choices, command_text
 from cogs._errors import RefusingCog
@@ -81,9 +82,9 @@ def not_found_message(resolution: Resolution, tr: Translate) -> str:
     """Why no card was shown, with what the user may have meant (names are English, as stored)."""
     name = fit(resolution.query, ECHO)
     if resolution.ambiguous:
-        return tr("cards.ambiguous", name=name, cards=fit(", ".join(resolution.ambiguous), 1500))
+        return tr("cards.ambiguous", name=name, cards=fit(join_list(resolution.ambiguous, tr.language), 1500))
     if resolution.suggestions:
-        return tr("cards.did_you_mean", name=name, suggestions=", ".join(resolution.suggestions))
+        return tr("cards.did_you_mean", name=name, suggestions=list(resolution.suggestions))
     return tr("cards.not_found", name=name)
 
 

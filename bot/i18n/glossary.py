@@ -71,3 +71,11 @@ def _localized(value: object, language: str | None) -> object:
         return name
     opening, closing = _CARD_QUOTES.get(language, ("", ""))
     return f"{opening}{name}{closing}"
+
+
+def ruleset_name(ruleset: str, language: str | None) -> str:
+    """A ruleset as players call it ("Commander", 統率者戦); an id the catalogue does not name, as it is."""
+    from bot.i18n import has, t  # the catalogue imports this module: looked up when called
+
+    key = f"deck.ruleset_name.{ruleset}"
+    return t(key, language) if has(key) else ruleset

@@ -14,12 +14,12 @@ from bot.domain.rules.legality import Note, Problem, Verdict
 from bot.domain.rules.rulesets import Check
 from bot.domain.rules.summary import CURVE_TOP, DeckSummary
 from bot.i18n import t
+from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.fonts import font, png_bytes
 from bot.render.layout import TextBox, TextLayout, ellipsize
 from bot.render.pil import Image, ImageDraw
 
 NameFor = Callable[[str], str]
-_LIST_SEPARATOR = {"en": ", ", "ja": "、", "zh-Hans": "、", "zh-Hant": "、"}
 
 
 def _same(name: str) -> str:
@@ -27,7 +27,7 @@ def _same(name: str) -> str:
 
 
 def _join(items: list[str], language: str) -> str:
-    return _LIST_SEPARATOR.get(language, ", ").join(items)
+    return join_list(items, language)
 
 
 def colour_names(colours: str, language: str) -> str:
@@ -84,7 +84,8 @@ def refusal_message(refusal: DecklistRefused, language: str = "en") -> str:
 
 
 def verdict_headline(verdict: Verdict, language: str = "en") -> str:
-    return t(f"deck.verdict.{verdict.status}", language, ruleset=verdict.ruleset, count=len(verdict.problems))
+    return t(f"deck.verdict.{verdict.status}", language, ruleset=ruleset_name(verdict.ruleset, language),
+             count=len(verdict.problems))
 
 
 def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:

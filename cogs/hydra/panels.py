@@ -9,6 +9,7 @@ import discord
 
 from bot.domain.hydra import Event, HydraGame
 from bot.i18n import Translate, t
+from bot.i18n.glossary import join_list
 from bot.render.fonts import png_bytes
 from bot.render.hydra import ANSWERS, answer_key, answer_label, board_image, board_text, hero_reminders
 from bot.render.hydra_turns import report_content, turn_content, turn_starts
@@ -33,7 +34,7 @@ class HydraPanels(HydraBase):
         embed = discord.Embed(title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
                               description=tr("hydra.ui.lobby_help"), colour=discord.Colour.dark_green())
         for seat in table.seats:
-            heroes = ", ".join(seat.heroes) or tr("hydra.ui.no_heroes")
+            heroes = join_list(seat.heroes, tr.language) or tr("hydra.ui.no_heroes")
             embed.add_field(name=f"{seat.seat}. {seat.name}", value=heroes[:1024], inline=False)
         view = discord.ui.View(timeout=None)
         view.add_item(HydraButton(table.game_id, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))

@@ -67,7 +67,7 @@ async def test_unknown_name_gets_a_localized_did_you_mean(harness: DiscordHarnes
 async def test_ambiguous_name_lists_the_cards(harness: DiscordHarness) -> None:
     reply = await harness.slash("card", name="重生", locale="zh-CN")
     assert reply.ephemeral
-    assert reply.content == "“重生”是多张牌的名称：Regenerate, Regeneration。请从列表中选择。"
+    assert reply.content == "“重生”是多张牌的名称：Regenerate、Regeneration。请从列表中选择。"
 
 
 async def test_autocomplete_in_the_users_language(harness: DiscordHarness) -> None:

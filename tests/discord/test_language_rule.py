@@ -19,7 +19,7 @@ def _fields(reply) -> dict[str, str]:
 async def test_a_members_choice_beats_their_discord_language_in_private_and_public_replies(tmp_path: Path) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         chosen = await h.slash("config my-language", user="alice", locale="en-US", language="ja")
-        assert chosen.content == "あなたへの返信は、どのサーバーでも 日本語 になります。"
+        assert chosen.content == "あなたへの返信は、どのサーバーでも日本語になります。"
         helped = await h.slash("help", user="alice", locale="en-US")  # private reply
         assert helped.ephemeral and helped.embed["title"] == "Podkeeper のコマンド"
         odds = await h.slash("odds", user="alice", locale="en-US", deck_size=99, copies=4, drawn=7, want=1)
