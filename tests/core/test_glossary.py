@@ -17,7 +17,7 @@ def _entries(table: str) -> list[tuple[str, dict]]:
 
 
 def _older_forms(entry: dict, language: str) -> set[str]:
-    """"統率者（ジェネラル）": the 2010 word in parentheses after the modern one is allowed (seed rulesets)."""
+    """ "統率者（ジェネラル）": the 2010 word in parentheses after the modern one is allowed (seed rulesets)."""
     return {f"{entry[language]}（{older}）" for older in entry.get("older", {}).get(language, [])}
 
 
@@ -40,7 +40,9 @@ def test_no_catalogue_uses_a_variant_the_glossary_refuses(language: str) -> None
                 for form in allowed:
                     text = text.replace(form, "")
                 if variant in text:
-                    problems.append(f"{key}: {variant!r} (the glossary's word for {idea} is {entry[language]!r})")
+                    problems.append(
+                        f"{key}: {variant!r} (the glossary's word for {idea} is {entry[language]!r})"
+                    )
     assert not problems, "\n".join(problems)
 
 
@@ -51,9 +53,9 @@ def test_a_challenge_card_named_in_english_is_named_by_its_glossary_name(languag
         if language not in names:
             continue
         for key, texts in catalogue().items():
-            if re.search(rf"\b{re.escape(english)}s?\b", texts["en"]):
-                if english in texts[language] or names[language] not in texts[language]:
-                    problems.append(f"{key}: {english!r} should read {names[language]!r}")
+            named = re.search(rf"\b{re.escape(english)}s?\b", texts["en"])
+            if named and (english in texts[language] or names[language] not in texts[language]):
+                problems.append(f"{key}: {english!r} should read {names[language]!r}")
     assert not problems, "\n".join(problems)
 
 
@@ -73,8 +75,17 @@ def test_card_names_come_from_the_glossary_and_other_names_stay_as_they_are() ->
 
 def test_event_values_read_in_the_language_with_its_comma_and_japanese_card_quotes() -> None:
     values = {"cards": "Hydra Head, Ravenous Brute Head", "numbers": "1, 2", "player": "Hydra Head fan, 2"}
-    assert localized_values(values, "ja") == {"cards": ["《ハイドラの頭》", "《貪欲で粗暴な頭》"], "numbers": ["1", "2"],
-                                              "player": "Hydra Head fan, 2"}
-    assert t("challenge.log.reveal", "ja", **localized_values(values, "ja")) == "公開：《ハイドラの頭》、《貪欲で粗暴な頭》。"
-    assert t("challenge.log.reveal", "en", **localized_values(values, "en")) == "Revealed: Hydra Head, Ravenous Brute Head."
+    assert localized_values(values, "ja") == {
+        "cards": ["《ハイドラの頭》", "《貪欲で粗暴な頭》"],
+        "numbers": ["1", "2"],
+        "player": "Hydra Head fan, 2",
+    }
+    assert (
+        t("challenge.log.reveal", "ja", **localized_values(values, "ja"))
+        == "公開：《ハイドラの頭》、《貪欲で粗暴な頭》。"
+    )
+    assert (
+        t("challenge.log.reveal", "en", **localized_values(values, "en"))
+        == "Revealed: Hydra Head, Ravenous Brute Head."
+    )
     assert join_list(["a", "b"], "zh-Hant") == "a、b" and join_list(["a", "b"], None) == "a, b"

@@ -17,8 +17,10 @@ from bot.i18n import catalogue
 CJK = "\u3040-\u30ff\u3400-\u9fff\uff01-\uff60\u3000-\u303f"
 NUMBER = r"(?:\{[^{},]*\}|#|(?<![-A-Za-z.\d])\d+)"
 RULES = {
-    "a space between a number and its word": (("ja", "zh-Hans", "zh-Hant"),
-                                               rf"{NUMBER} +[{CJK}]|[{CJK}] +{NUMBER}(?![-A-Za-z\d])"),
+    "a space between a number and its word": (
+        ("ja", "zh-Hans", "zh-Hant"),
+        rf"{NUMBER} +[{CJK}]|[{CJK}] +{NUMBER}(?![-A-Za-z\d])",
+    ),
     "an ASCII colon after Japanese text": (("ja",), rf"[{CJK}}}]:"),
     "“” quotes in Japanese": (("ja",), "[“”]"),
     "a space after 。": (("ja", "zh-Hans", "zh-Hant"), "。 "),
@@ -27,8 +29,12 @@ RULES = {
 
 def problems_of(rule: str, texts: dict[str, dict[str, str]]) -> list[str]:
     languages, pattern = RULES[rule]
-    return [f"{key} ({language}): {text}" for key, entry in texts.items() for language in languages
-            if re.search(pattern, text := entry.get(language, ""))]
+    return [
+        f"{key} ({language}): {text}"
+        for key, entry in texts.items()
+        for language in languages
+        if re.search(pattern, text := entry.get(language, ""))
+    ]
 
 
 @pytest.mark.parametrize("rule", sorted(RULES))
@@ -37,14 +43,17 @@ def test_every_message_follows_the_rule(rule: str) -> None:
     assert not found, f"{len(found)} messages with {rule}:\n" + "\n".join(found[:40])
 
 
-@pytest.mark.parametrize(("rule", "bad", "good"), [
-    ("a space between a number and its word", "{count} 枚", "{count}枚"),
-    ("a space between a number and its word", "第 {turn} 回合", "第{turn}回合"),
-    ("a space between a number and its word", "最多 4 位", "最多4位"),
-    ("an ASCII colon after Japanese text", "敗北: ライフ0", "敗北：ライフ0"),
-    ("“” quotes in Japanese", "“願い”", "「願い」"),
-    ("a space after 。", "完了。 次へ", "完了。次へ"),
-])
+@pytest.mark.parametrize(
+    ("rule", "bad", "good"),
+    [
+        ("a space between a number and its word", "{count} 枚", "{count}枚"),
+        ("a space between a number and its word", "第 {turn} 回合", "第{turn}回合"),
+        ("a space between a number and its word", "最多 4 位", "最多4位"),
+        ("an ASCII colon after Japanese text", "敗北: ライフ0", "敗北：ライフ0"),
+        ("“” quotes in Japanese", "“願い”", "「願い」"),
+        ("a space after 。", "完了。 次へ", "完了。次へ"),
+    ],
+)
 def test_each_rule_catches_what_it_names(rule: str, bad: str, good: str) -> None:
     languages = RULES[rule][0]
     assert problems_of(rule, {"k": dict.fromkeys(languages, bad)})
@@ -52,4 +61,6 @@ def test_each_rule_catches_what_it_names(rule: str, bad: str, good: str) -> None
 
 
 def test_a_version_or_ruleset_id_next_to_chinese_keeps_its_space() -> None:
-    assert not problems_of("a space between a number and its word", {"k": {"zh-Hans": "edh-2010 或 UTF-8 文本"}})
+    assert not problems_of(
+        "a space between a number and its word", {"k": {"zh-Hans": "edh-2010 或 UTF-8 文本"}}
+    )
