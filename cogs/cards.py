@@ -45,9 +45,9 @@ def _face_body(face: Face, tr: Translate) -> str:
     if face.oracle_text:
         lines.append(face.oracle_text)
     if face.power is not None or face.toughness is not None:
-        lines.append(f"{tr('cards.power_toughness')}: {face.power}/{face.toughness}")
+        lines.append(tr("core.label_value", label=tr("cards.power_toughness"), value=f"{face.power}/{face.toughness}"))
     if face.loyalty is not None:
-        lines.append(f"{tr('cards.loyalty')}: {face.loyalty}")
+        lines.append(tr("core.label_value", label=tr("cards.loyalty"), value=face.loyalty))
     return "\n".join(lines) or "—"
 
 

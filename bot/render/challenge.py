@@ -65,7 +65,7 @@ def board_lines(game: CreatureDeckGame, language: str = "en") -> list[str]:
         stats = f" {permanent.power}/{permanent.toughness}" if permanent.card.is_creature else ""
         marks = [t(key, language, damage=permanent.damage) for key, on in (
             ("hydra.board.tapped", permanent.tapped), ("challenge.board.damage", permanent.damage)) if on]
-        shown = f" ({join_list(marks, language)})" if marks else ""
+        shown = " " + t("core.in_parentheses", language, text=marks) if marks else ""
         lines.append(f"{game.number_of(permanent)}. {card_name(permanent.name, language)}{stats}{shown}")
     return lines
 

@@ -95,7 +95,8 @@ def board_text(game: HydraGame, language: str = "en") -> str:
         lines.append("  " + t("hydra.board.no_heads", language))
     for index, head in enumerate(game.battlefield):
         marks = join_list(head_marks(game, index, language), language)
-        lines.append(f"  {game.number_of(head)}. {card_name(head.name, language)} ({marks})")
+        marks = t("core.in_parentheses", language, text=marks)
+        lines.append(f"  {game.number_of(head)}. {card_name(head.name, language)} {marks}")
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
     for index, player in enumerate(game.players):

@@ -69,7 +69,7 @@ def test_text_output_in_japanese(config_file, capsys) -> None:
     assert run(config_file, str(DECKS / "kaalia_mtgo.dek"), "--language", "ja") == 0
     out = capsys.readouterr().out
     assert "統率者戦で適正です。" in out
-    assert "統率者: Kaalia of the Vast" in out
+    assert "統率者：Kaalia of the Vast" in out
     assert "MTGO の書き出しと同様に" in out
 
 
