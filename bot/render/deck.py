@@ -13,7 +13,7 @@ from bot.domain.rules.identity import ColourOrigin
 from bot.domain.rules.legality import Note, Problem, Verdict
 from bot.domain.rules.rulesets import Check
 from bot.domain.rules.summary import CURVE_TOP, DeckSummary
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.fonts import font, png_bytes
 from bot.render.layout import TextBox, TextLayout, ellipsize
@@ -103,7 +103,7 @@ def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
 
 def verdict_lines(verdict: Verdict, language: str = "en", name_for: NameFor = _same) -> list[str]:
     """Every problem as ``[rule] message``: the full list, for paging (nothing is cut)."""
-    return [f"[{p.rule}] {problem_message(p, language, name_for)}" for p in verdict.problems]
+    return [f"[{rule_tag(p.rule, language)}] {problem_message(p, language, name_for)}" for p in verdict.problems]
 
 
 # -- the summary image ----------------------------------------------------------------------------
@@ -173,3 +173,10 @@ def summary_picture(summary: DeckSummary, colours: str, language: str = "en",
         layout.text(((x0 + x1) / 2, bottom + 8), label, label_font, MUTED, anchor="ma")
     draw.line((left, bottom, right, bottom), fill=MUTED, width=2)
     return image
+
+
+def rule_tag(rule: str, language: str) -> str:
+    """A problem's tag: the rule it cites (CR 903.5b, D4), or a word for the checks no rule numbers
+    (UNKNOWN, BANNED, LEGALITY, PARSE) in the reader's language."""
+    key = f"deck.tag.{rule.lower()}"
+    return t(key, language) if has(key) else rule

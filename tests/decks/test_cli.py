@@ -83,3 +83,12 @@ def test_commander_option_names_the_commander(config_file, tmp_path, capsys) -> 
     assert size["rule"] == "CR 903.5a" and "99 cards" in size["message"]
     assert run(config_file, str(deck), "--json", "--commander", "kaalia of the vast") == 0
     assert json.loads(capsys.readouterr().out)["commanders"] == ["Kaalia of the Vast"]
+
+
+def test_problem_tags_and_the_ruleset_read_in_chinese(config_file, tmp_path, capsys) -> None:
+    deck = tmp_path / "unknown.txt"
+    deck.write_text("Commander\n1 Kaalia of the Vast\n\nDeck\n1 No Such Card Anywhere\n", encoding="utf-8")
+    assert run(config_file, str(deck), "--language", "zh-Hans") == 1
+    out = capsys.readouterr().out
+    assert "[未知]" in out and "UNKNOWN" not in out  # the check no rule numbers, in the reader's words
+    assert "指挥官" in out.splitlines()[0] and "commander" not in out.splitlines()[0]
