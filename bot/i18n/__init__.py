@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import marshal
 import os
+import re
 import string
 import sys
 import time
@@ -198,7 +199,7 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
     if entry is None:
         raise MissingMessage(key)
     language = language if language and entry.get(language) else DEFAULT_LANGUAGE
-    text = entry[language]
+    text = entry[language] if language == DEFAULT_LANGUAGE else command_paths_in(entry[language], language)
     if not values:
         return text
     values = {name: _sentence_value(value, language) for name, value in values.items()}
@@ -211,6 +212,29 @@ def _sentence_value(value: Any, language: str) -> Any:
     if isinstance(value, (list, tuple)):
         return join_list(value, language)
     return value
+
+
+_COMMAND_PATH = re.compile(r"(?<![\w/])/([a-z][a-z-]*(?: [a-z][a-z-]*){0,2})")
+
+
+@lru_cache(maxsize=4096)
+def command_paths_in(text: str, language: str) -> str:
+    """``text`` with each slash command it names ("/config my-language") written as the member's Discord
+    client shows it in ``language`` ("/設定 自分の言語"): the names the command tree is localised with
+    (``app.<name>`` keys, see ``PodkeeperTranslator``). A path with a word that is not a command name
+    (an option, a value) keeps its words from there on as written."""
+
+    def localised(match: re.Match[str]) -> str:
+        words = match.group(1).split(" ")
+        shown: list[str] = []
+        for index, word in enumerate(words):
+            entry = catalogue().get(f"app.{word}")
+            if entry is None or not entry.get(language):
+                return "/" + " ".join(shown + words[index:])
+            shown.append(entry[language])
+        return "/" + " ".join(shown)
+
+    return _COMMAND_PATH.sub(localised, text)
 
 
 def has(key: str) -> bool:

@@ -143,3 +143,17 @@ def test_challenge_replies_read_without_english_words(language: str) -> None:
 def test_the_check_sees_an_english_word() -> None:
     assert latin_words("Alice：ライフ20 [tapped]", "ja") == {"tapped"}
     assert latin_words("《ハイドラの頭》、Unified Lunge", "ja") == set()
+
+
+# ---------------------------------------------------------------- command paths as the client shows them
+def test_messages_name_commands_as_the_members_client_shows_them() -> None:
+    from bot.i18n import command_paths_in, t
+
+    assert "/設定 自分の言語" in t("admin.config.why.member", "ja", language="日本語")
+    assert "/设置 我的语言" in t("admin.config.why.member", "zh-Hans", language="简体中文")
+    assert "/config my-language" in t("admin.config.why.member", "en", language="English")
+    # A word that names no command (an option, a value) stays as written, and so does what follows it.
+    assert command_paths_in("（/hydra no-such-word resume）", "ja") == "（/ハイドラ no-such-word resume）"
+    assert (
+        command_paths_in("https://example.com/decks/1 と a/b", "ja") == "https://example.com/decks/1 と a/b"
+    )
