@@ -3,7 +3,7 @@
 - No space between a number (a placeholder, a plural's ``#`` or digits) and the Japanese or Chinese word
   next to it: 3枚, {count}张, 第{turn}回合 — as printed card texts write 3点 / 3点伤害.
 - Japanese puts a full-width colon after Japanese text and quotes with 「」, never “”.
-- No space after 。 in any of the three.
+- No space after 。？！ in any of the three.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ RULES = {
     ),
     "an ASCII colon after Japanese text": (("ja",), rf"[{CJK}}}]:"),
     "“” quotes in Japanese": (("ja",), "[“”]"),
-    "a space after 。": (("ja", "zh-Hans", "zh-Hant"), "。 "),
+    "a space after 。？！": (("ja", "zh-Hans", "zh-Hant"), "[。？！] "),
 }
 
 
@@ -51,7 +51,8 @@ def test_every_message_follows_the_rule(rule: str) -> None:
         ("a space between a number and its word", "最多 4 位", "最多4位"),
         ("an ASCII colon after Japanese text", "敗北: ライフ0", "敗北：ライフ0"),
         ("“” quotes in Japanese", "“願い”", "「願い」"),
-        ("a space after 。", "完了。 次へ", "完了。次へ"),
+        ("a space after 。？！", "完了。 次へ", "完了。次へ"),
+        ("a space after 。？！", "終了しますか？ 元に戻せません", "終了しますか？元に戻せません"),
     ],
 )
 def test_each_rule_catches_what_it_names(rule: str, bad: str, good: str) -> None:
