@@ -347,6 +347,8 @@ class Database(ABC):
                 if migration.version in done:
                     continue
                 async with self.transaction() as conn:
+                    if self.engine == POSTGRESQL:  # a migration of a large table may take minutes, and may
+                        await conn.execute("SET LOCAL statement_timeout = 0")  # ([database] is for changes)
                     for statement in split_sql(migration.sql()):
                         await conn.execute(self.dialect.ddl(statement))
                     await conn.execute(

@@ -10,6 +10,7 @@ scope) still waits for every writer, and every writer for it.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -118,4 +119,20 @@ async def test_the_pool_size_and_statement_timeout_come_from_the_configuration(p
         with pytest.raises(Exception, match="statement timeout"):
             await db.scalar("SELECT pg_sleep(3)")
     finally:
+        await db.close()
+
+
+async def test_migrations_are_not_cut_short_by_the_statement_timeout(pg_dsn: str, tmp_path: Path) -> None:
+    """A migration of a large table may run for minutes; the timeout is for a member's change."""
+    from bot.storage.db import Migration
+
+    script = tmp_path / "9999_slow.sql"
+    script.write_text("SELECT pg_sleep(1.5);\n", encoding="utf-8")
+    slow = Migration(9999, "slow", script)
+    db = await Database.open(pg_dsn, statement_timeout=1)
+    try:
+        await db.migrate([slow])
+        assert await db.scalar("SELECT name FROM schema_version WHERE version = 9999") == "slow"
+    finally:
+        await db.execute("DELETE FROM schema_version WHERE version = 9999")
         await db.close()
