@@ -354,7 +354,7 @@ class PodkeeperBot(commands.Bot):
         if original.code == MISSING_ACCESS and "view_channel" not in lacking:
             message = t("core.error.bot_missing_access", language)
         elif lacking:
-            names = ", ".join(t(f"core.permission.{name}", language) for name in lacking)
+            names = [t(f"core.permission.{name}", language) for name in lacking]
             message = t("core.error.bot_missing_permission", language, permissions=names)
         else:
             message = t("core.error.bot_refused", language)

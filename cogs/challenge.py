@@ -24,6 +24,7 @@ from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.randomplay import DECKS
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
 from bot.render.fonts import png_bytes
@@ -306,7 +307,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
         tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
         title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)
-        players = ", ".join(name for _, name in table.seats)
+        players = join_list([name for _, name in table.seats], tr.language)
         game = table.game
         if table.row.status == LOBBY or game is None:
             embed = discord.Embed(title=title, description=tr(

@@ -1,6 +1,7 @@
 """Showing a Horde or God game: log lines, questions, the text board (CLI) and the board image (Discord).
 
-Card names and texts stay English; the bot's own words go through ``challenge.*`` messages. The image
+Card names read as players of the language know them (``bot.i18n.card_name``), card texts stay English; the
+bot's own words go through ``challenge.*`` messages. The image
 uses the Hydra board's geometry (720 px, two tiles a row, 26 px text at least: readable 360 px wide).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 from bot.domain.challenge.core import Decision, Event
 from bot.domain.challenge.creatures import CreatureDeckGame, Permanent
 from bot.i18n import t
+from bot.i18n.glossary import card_name, join_list, localized_values
 from bot.render.fonts import fit_text, font, png_bytes
 from bot.render.hydra import (
     BACKGROUND,
@@ -23,6 +25,7 @@ from bot.render.hydra import (
     TAPPED_FILL,
     TEXT,
     WIDTH,
+    answer_label,
     draw_damage,
     draw_tile_top,
     draw_tiles,
@@ -34,24 +37,37 @@ from bot.render.pil import Image, ImageDraw
 
 
 def log_lines(events: list[Event], language: str = "en") -> list[str]:
-    return [t(event.key, language, **event.values) for event in events]
+    return [t(event.key, language, **localized_values(event.values, language)) for event in events]
 
 
 def decision_text(game: CreatureDeckGame, decision: Decision, language: str = "en") -> str:
     player = game.seats[decision.player].name if decision.player is not None else ""
     kind = t(f"challenge.trigger_kind.{decision.detail}", language) if decision.detail else ""
-    question = t(f"challenge.decision.{decision.topic}", language, card=decision.card or "", player=player,
-                 kind=kind)
-    return question + "\n" + t("hydra.decision.default", language, default=decision.default)
+    card = localized_values({"card": decision.card or ""}, language)["card"]
+    question = t(f"challenge.decision.{decision.topic}", language, card=card, player=player, kind=kind)
+    default = answer_label(decision.topic, decision.default, language)
+    return question + "\n" + t("hydra.decision.default", language, default=default)
 
 
 def board_text(game: CreatureDeckGame, language: str = "en") -> str:
     lines = [t("challenge.board.permanents", language, turn=game.turn)]
-    lines += [f"  {line}" for line in game.board_lines()] or ["  " + t("challenge.board.none", language)]
+    lines += [f"  {line}" for line in board_lines(game, language)] or ["  " + t("challenge.board.none", language)]
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
     lines.append(t("challenge.board.life", language, life=game.life))
     return "\n".join(lines)
+
+
+def board_lines(game: CreatureDeckGame, language: str = "en") -> list[str]:
+    """The permanents as numbered in the action language, with their names and marks in the reader's words."""
+    lines = []
+    for permanent in game.battlefield:
+        stats = f" {permanent.power}/{permanent.toughness}" if permanent.card.is_creature else ""
+        marks = [t(key, language, damage=permanent.damage) for key, on in (
+            ("hydra.board.tapped", permanent.tapped), ("challenge.board.damage", permanent.damage)) if on]
+        shown = " " + t("core.in_parentheses", language, text=marks) if marks else ""
+        lines.append(f"{game.number_of(permanent)}. {card_name(permanent.name, language)}{stats}{shown}")
+    return lines
 
 
 # ---------------------------------------------------------------- the board image
@@ -101,7 +117,7 @@ def _draw_tile(draw: ImageDraw.ImageDraw, layout: TextLayout, game: CreatureDeck
                lines: list[tuple[str, tuple[int, int, int]]], x: int, y: int, tile_h: int, language: str) -> None:
     fill = tile_fill(permanent)
     draw_tile_top(draw, layout, x, y, tile_h, fill, SHIELD if permanent.attacking else fill,
-                  game.number_of(permanent), permanent.name)
+                  game.number_of(permanent), card_name(permanent.name, language))
     if permanent.card.is_creature:
         draw_damage(draw, layout, x, y, f"{permanent.power}/{permanent.toughness}", permanent.damage,
                     permanent.toughness)
@@ -119,7 +135,7 @@ def _tile_lines(game: CreatureDeckGame, permanent: Permanent, language: str) -> 
     inner = HEAD_W - 24
     rules = [part for paragraph in permanent.card.oracle_text.split("\n")
              for part in wrap_text(paragraph, font(MIN_TEXT), inner)]
-    return [(line, FROZEN) for line in wrap_text(", ".join(marks), small, inner)] + [(line, DIM) for line in rules]
+    return [(line, FROZEN) for line in wrap_text(join_list(marks, language), small, inner)] + [(line, DIM) for line in rules]
 
 
 def board_png(game: CreatureDeckGame, language: str = "en") -> bytes:

@@ -14,13 +14,13 @@ from bot.domain.rules.identity import ColourOrigin
 from bot.domain.rules.legality import Note, Problem, Verdict
 from bot.domain.rules.rulesets import Check
 from bot.domain.rules.summary import CURVE_TOP, DeckSummary
-from bot.i18n import t
+from bot.i18n import has, t
+from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.fonts import font, png_bytes
 from bot.render.layout import TextBox, TextLayout, ellipsize
 from bot.render.pil import Image, ImageDraw
 
 NameFor = Callable[[str], str]
-_LIST_SEPARATOR = {"en": ", ", "ja": "、", "zh-Hans": "、", "zh-Hant": "、"}
 
 
 def _same(name: str) -> str:
@@ -28,7 +28,7 @@ def _same(name: str) -> str:
 
 
 def _join(items: list[str], language: str) -> str:
-    return _LIST_SEPARATOR.get(language, ", ").join(items)
+    return join_list(items, language)
 
 
 def colour_names(colours: str, language: str) -> str:
@@ -97,7 +97,8 @@ def refusal_message(refusal: DecklistRefused, language: str = "en") -> str:
 
 
 def verdict_headline(verdict: Verdict, language: str = "en") -> str:
-    return t(f"deck.verdict.{verdict.status}", language, ruleset=verdict.ruleset, count=len(verdict.problems))
+    return t(f"deck.verdict.{verdict.status}", language, ruleset=ruleset_name(verdict.ruleset, language),
+             count=len(verdict.problems))
 
 
 def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
@@ -115,7 +116,7 @@ def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
 
 def verdict_lines(verdict: Verdict, language: str = "en", name_for: NameFor = _same) -> list[str]:
     """Every problem as ``[rule] message``: the full list, for paging (nothing is cut)."""
-    return [f"[{p.rule}] {problem_message(p, language, name_for)}" for p in verdict.problems]
+    return [f"[{rule_tag(p.rule, language)}] {problem_message(p, language, name_for)}" for p in verdict.problems]
 
 
 # -- the summary image ----------------------------------------------------------------------------
@@ -185,3 +186,10 @@ def summary_picture(summary: DeckSummary, colours: str, language: str = "en",
         layout.text(((x0 + x1) / 2, bottom + 8), label, label_font, MUTED, anchor="ma")
     draw.line((left, bottom, right, bottom), fill=MUTED, width=2)
     return image
+
+
+def rule_tag(rule: str, language: str) -> str:
+    """A problem's tag: the rule it cites (CR 903.5b, D4), or a word for the checks no rule numbers
+    (UNKNOWN, BANNED, LEGALITY, PARSE) in the reader's language."""
+    key = f"deck.tag.{rule.lower()}"
+    return t(key, language) if has(key) else rule

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodState
-from bot.i18n import Translate
+from bot.i18n import Translate, has
 from bot.render.board import seat_label
 from bot.text import ECHO, fit, fit_lines
 
@@ -63,6 +63,8 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
     values.update(_kind_values(event))
     key = f"pod.history.{event.kind}"
     try:
+        if "decision" in values:
+            values["decision"] = decision_words(values["decision"], tr)
         return tr(key, **values)
     except (KeyError, IndexError):
         return f"{actor}: {event.kind}"
@@ -78,14 +80,14 @@ def _kind_values(event: Event) -> dict[str, Any]:
     if kind == pod.COUNTER:
         return {"name": fit(str(data.get("name") or ""), ECHO)}  # typed by a player: shown as typed
     if kind == pod.MULLIGAN:
-        return {"decision": data.get("decision")}
+        return {"decision": data.get("decision")}  # words of the reader's language: describe_event
     if kind == pod.SWAP:  # one event per batch (all or nothing)
         return {"swaps": "; ".join(f"{s['count']} × {fit(s['out'], ECHO)} → {fit(s['in'], ECHO)}"
                                    for s in pod.swaps_of(data))}
     if kind == pod.WISH:
         return {"card": fit(str(data.get("card") or ""), ECHO)}
     if kind == pod.COMMANDERS:
-        return {"names": ", ".join(n or "?" for n in data.get("names", [])) or "-"}
+        return {"names": [n or "?" for n in data.get("names", [])] or "-"}
     if kind in (pod.MONARCH, pod.INITIATIVE) and data.get("player") is None:
         return {"player": "-"}
     return {}
@@ -119,3 +121,11 @@ def _signed(value: Any) -> str:
         return f"{int(value):+d}"
     except (TypeError, ValueError):
         return str(value)
+
+
+def decision_words(decision: Any, tr: Translate) -> str:
+    """A stored mulligan answer ("keep", "mulligan", or how many cards were set aside) in the reader's words."""
+    if str(decision).isdigit():
+        return tr("pod.history.decision.set_aside", count=int(decision))
+    key = f"pod.history.decision.{decision}"
+    return tr(key) if has(key) else str(decision)

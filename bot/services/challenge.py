@@ -85,7 +85,7 @@ class ChallengeService:
                      difficulty: int, language: str = "en", seed: int | None = None,
                      window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False) -> ChallengeTable:
         if deck not in DECKS:
-            raise ChallengeError("hydra.error.bad_option", option=deck, options=", ".join(DECKS))
+            raise ChallengeError("hydra.error.bad_option", option=deck, options=list(DECKS))
         DECKS[deck]([Seat(name)], 0, difficulty)  # checks the difficulty before anything is stored
         game_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, deck=deck, difficulty=difficulty,

@@ -226,7 +226,7 @@ class HydraEventService:
         try:
             await self.repo.add_group(event_id, members, state=state, table_no=table_no)
         except AlreadyEntered as already:
-            names = ", ".join(name for user, name in members if user in already.args[0])
+            names = [name for user, name in members if user in already.args[0]]
             # Before the start, whoever is in can leave and come back as one group: say so.
             key = "hydra_events.error.already_joined_regroup" if state == JOINED and len(members) > 1 else \
                 "hydra_events.error.already_joined"

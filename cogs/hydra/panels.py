@@ -10,8 +10,9 @@ import discord
 
 from bot.domain.hydra import Event, HydraGame
 from bot.i18n import Translate, t
+from bot.i18n.glossary import join_list
 from bot.render.fonts import png_bytes
-from bot.render.hydra import board_image, board_text, hero_reminders
+from bot.render.hydra import ANSWERS, answer_key, answer_label, board_image, board_text, hero_reminders
 from bot.render.hydra_turns import report_content, turn_content, turn_starts
 from bot.services.hydra import HydraTable
 from bot.storage.hydra import FINISHED, IDLE
@@ -21,14 +22,12 @@ from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS, HeadSelect, HydraB
 
 log = logging.getLogger(__name__)
 
-_OPTION_LABELS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
-_OPTION_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
+_OPTION_LABELS = ANSWERS
 
 
 def option_key(topic: str, option: str) -> str:
-    """The i18n key of an answer's button, the same for every challenge deck: "pass" in the damage window
-    is "Take the damage", in the upkeep "Go on"; elsewhere the option's own words."""
-    return _OPTION_KEYS.get((topic, option), f"hydra.ui.option.{option}")
+    """The i18n key of an answer's button, the same for every challenge deck (and the prompts' words)."""
+    return answer_key(topic, option)
 
 
 class HydraPanels(HydraBase):
@@ -39,7 +38,7 @@ class HydraPanels(HydraBase):
         embed = discord.Embed(title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
                               description=tr("hydra.ui.lobby_help"), colour=discord.Colour.dark_green())
         for seat in table.seats:
-            heroes = ", ".join(seat.heroes) or tr("hydra.ui.no_heroes")
+            heroes = join_list(seat.heroes, tr.language) or tr("hydra.ui.no_heroes")
             embed.add_field(name=f"{seat.seat}. {seat.name}", value=heroes[:1024], inline=False)
         view = discord.ui.View(timeout=None)
         view.add_item(HydraButton(table.game_id, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
@@ -142,7 +141,8 @@ class HydraPanels(HydraBase):
             if decision.min_heads == 0:
                 view.add_item(HydraButton(gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_heads")))
         view.add_item(HydraButton(gid, "answer", decision.topic, "default",
-                                  label=tr("hydra.ui.use_default", default=decision.default)))
+                                  label=tr("hydra.ui.use_default",
+                                           default=answer_label(decision.topic, decision.default, tr.language))))
         return view
 
 

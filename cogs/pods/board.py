@@ -11,6 +11,7 @@ import discord
 
 from bot.domain.pod import PodState
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.board import header_text, render_snapshot, snapshot
 from bot.services.pods import LoadedGame
 from cogs._boards import BoardMessage, Where
@@ -40,7 +41,8 @@ class PodBoard(PodsBase):
         board = snapshot(state, language, title=f"#{loaded.game_id}",
                          commander_names=self.commander_names(state, language))
         filename = f"pod-{loaded.game_id}.png"
-        embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id, ruleset=state.ruleset),
+        embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id,
+                                         ruleset=ruleset_name(state.ruleset, tr.language)),
                               description=self.board_description(loaded, tr),
                               colour=discord.Colour.dark_grey() if state.finished else discord.Colour.blurple())
         embed.set_image(url=f"attachment://{filename}")
@@ -70,10 +72,10 @@ class PodBoard(PodsBase):
             lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
             lines += mulligan_board_lines(state, names, tr, seats_open=seats_open(loaded))
         if state.draw_votes and not state.finished:
-            lines.append(tr("pod.embed.draw_votes", names=", ".join(names[u] for u in sorted(state.draw_votes))))
+            lines.append(tr("pod.embed.draw_votes", names=[names[u] for u in sorted(state.draw_votes)]))
         if state.finished:
             for place, users in state.standings():
-                lines.append(f"{place}. " + ", ".join(names[u] for u in users))
+                lines.append(f"{place}. " + join_list([names[u] for u in users], tr.language))
         if state.own_totals_only:
             lines.append(tr("pod.embed.own_totals_only"))
         return "\n".join(lines)[:4000]

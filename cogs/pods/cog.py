@@ -167,7 +167,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                 raise PodError("no_open_game")
             mine = [g for g in running if g.state.is_player(who or interaction.user.id)] or running
             if len(mine) > 1:
-                raise PodError("which_game", games=", ".join(f"#{g.game_id}" for g in reversed(mine)))
+                raise PodError("which_game", games=[f"#{g.game_id}" for g in reversed(mine)])
             return mine[0]
         except PodError as error:
             await self.send_error(interaction, error)
@@ -231,7 +231,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         lines = []
         for row in rows:
             state = (await self.service.get(row.game_id)).state
-            names = ", ".join(p.name for p in state.players)
+            names = [p.name for p in state.players]
             where = f"<#{row.channel_id}>" if row.channel_id else "-"
             lines.append(tr("pod.list.line", game=row.game_id, date=row.created_at[:10], where=where, names=names,
                             result=header_text(state, tr.language) if state.finished else tr("pod.list.running")))

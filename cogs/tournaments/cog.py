@@ -160,7 +160,7 @@ class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
             view = EndConfirmButton(tournament.tournament_id, label=tr("tournament.end.confirm_button")).alone()
             await interaction.response.send_message(
                 tr("tournament.end.confirm", name=discord.utils.escape_markdown(tournament.name),
-                   tables=", ".join(str(table) for table in unfinished)), view=view, ephemeral=True)
+                   tables=[str(table) for table in unfinished]), view=view, ephemeral=True)
             return
         await self.end_tournament(interaction, tournament.tournament_id)
 

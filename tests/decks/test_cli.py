@@ -70,8 +70,8 @@ def test_missing_file_exits_2(config_file, tmp_path, capsys) -> None:
 def test_text_output_in_japanese(config_file, capsys) -> None:
     assert run(config_file, str(DECKS / "kaalia_mtgo.dek"), "--language", "ja") == 0
     out = capsys.readouterr().out
-    assert "commander で適正です。" in out
-    assert "統率者: Kaalia of the Vast" in out
+    assert "統率者戦で適正です。" in out
+    assert "統率者：Kaalia of the Vast" in out
     assert "MTGO の書き出しと同様に" in out
 
 
@@ -100,3 +100,12 @@ def test_a_reader_that_leaves_early_ends_it_quietly(config_file, monkeypatch, ca
         gone.close()
     assert code == 141  # 128 + SIGPIPE, as a Unix tool ends
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_problem_tags_and_the_ruleset_read_in_chinese(config_file, tmp_path, capsys) -> None:
+    deck = tmp_path / "unknown.txt"
+    deck.write_text("Commander\n1 Kaalia of the Vast\n\nDeck\n1 No Such Card Anywhere\n", encoding="utf-8")
+    assert run(config_file, str(deck), "--language", "zh-Hans") == 1
+    out = capsys.readouterr().out
+    assert "[未知]" in out and "UNKNOWN" not in out  # the check no rule numbers, in the reader's words
+    assert "指挥官" in out.splitlines()[0] and "commander" not in out.splitlines()[0]

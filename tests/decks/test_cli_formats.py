@@ -69,4 +69,4 @@ def test_an_unreachable_site_exits_2_within_seconds(tmp_path: Path, capsys) -> N
     started = time.monotonic()
     assert run(config, "https://archidekt.com/decks/1234567", "--language", "zh-Hans") == 2
     assert time.monotonic() - started < 5
-    assert "目前无法连接 Archidekt" in capsys.readouterr().err
+    assert "目前无法连接Archidekt" in capsys.readouterr().err

@@ -46,7 +46,7 @@ async def test_check_in_japanese_uses_printed_names(h) -> None:
     reply = await h.slash("deck check", locale="ja", decklist="Commander: 仙儿女王欧娜 1 Goblin Piker 98 Island",
                           ruleset="edh-2010")
     text = reply.text
-    assert "edh-2010 で不適正です" in text
+    assert "統率者戦（2010年ルール）で不適正です" in text
     assert "`D4`" in text and "赤" in text
     assert {f["name"]: f["value"] for f in reply.embed["fields"]}["統率者"] == "妖精の女王、ウーナ"
     assert "ゴブリンの長槍使い" in text  # printed name, never translated by us

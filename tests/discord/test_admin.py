@@ -55,7 +55,7 @@ async def test_roles_locale_and_show_survive_a_restart(tmp_path) -> None:
         changed = await h.slash("config locale", user="admin", options={"locale": "zh-Hant"})
         assert changed.content == "Server language set to 繁體中文.", "the user's own language comes first"
         french = await h.slash("config locale", user="admin", locale="fr", options={"locale": "zh-Hant"})
-        assert french.content == "伺服器語言已設為 繁體中文。", "no French catalogue: the new server language"
+        assert french.content == "伺服器語言已設為繁體中文。", "no French catalogue: the new server language"
         await h.restart()
         shown = await h.slash("config show", user="bob", locale="fr")  # French: no catalogue -> server language
         fields = {f["name"]: f["value"] for f in shown.embed["fields"]}
@@ -82,7 +82,7 @@ async def test_ping_reports_the_version(tmp_path) -> None:
 
     async with DiscordHarness.start(tmp_path) as h:
         reply = await h.slash("ping", locale="zh-CN")
-        assert reply.content == f"乒！网关延迟：– 毫秒 · Podkeeper {bot.__version__}"  # no gateway in-process
+        assert reply.content == f"乒！网关延迟：–毫秒 · Podkeeper {bot.__version__}"  # no gateway in-process
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja", "zh-CN", "zh-TW"])

@@ -87,7 +87,7 @@ def test_header_texts_follow_the_game_and_language():
     assert board.header_text(_state(2), "en") == "Before turn 1"
     assert board.header_text(_state(2, (pod.NEXT_TURN, {})), "ja") == "ターン1 · Alice"
     over = _state(2, (pod.NEXT_TURN, {}), (pod.CONCEDE, {"player": 1}))
-    assert board.header_text(over, "zh-Hans") == "Bob 获胜"
+    assert board.header_text(over, "zh-Hans") == "Bob获胜"
 
 
 def test_cjk_names_render_in_every_language():

@@ -399,7 +399,7 @@ async def test_board_follows_the_server_language_with_printed_card_names(h):
     await settled(h)
     state = await state_of(h)
     assert cog(h).commander_names(state, "ja") == {pod.commander_key(h.user("alice").id, 0): "法務官の声、アトラクサ"}
-    assert reply.message.embeds[0]["title"] == "卓 #1 · commander"
+    assert reply.message.embeds[0]["title"] == "卓#1 · 統率者戦"
     assert "ターン1の前" in reply.message.embeds[0]["description"]
 
 

@@ -32,7 +32,7 @@ async def test_create_needs_an_organiser(h):
     mixed = await h.slash("tournament create", user="admin", name="x", scoring="standard", vote=2)
     assert mixed.ephemeral and "only with custom scoring" in mixed.content
     bad = await h.slash("tournament create", user="admin", name="   ", locale="zh-TW")
-    assert bad.ephemeral and "比賽名稱需要 1 到 64 個字元" in bad.content
+    assert bad.ephemeral and "比賽名稱需要1到64個字元" in bad.content
 
 
 async def start_tournament(h, players=("alice", "bob", "carol", "dave"), **options):
