@@ -22,7 +22,8 @@ from discord.ext import commands
 from bot.client import PodkeeperBot
 from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
-from bot.domain.challenge.randomplay import DECKS
+from bot.domain.challenge.decks import HORDE, RULES
+from bot.domain.hydra.cards import HEROES
 from bot.i18n import Translate
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
@@ -90,6 +91,30 @@ class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
         await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
 
 
+class ChallengeHeroSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"chal-heroes:(?P<game>\d+)"):
+    """``chal-heroes:<table>``: a seated player picks their Hero cards in the lobby (the deck's limit:
+    up to three, each different, against the Horde and the God)."""
+
+    def __init__(self, game_id: int, *, high: int = HORDE.max_heroes, placeholder: str = "",
+                 row: int | None = None) -> None:
+        options = [discord.SelectOption(label=hero.name, value=hero.name, description=hero.text[:100])
+                   for hero in HEROES.values()][:25]
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"chal-heroes:{game_id}", options=options, min_values=0, max_values=high,
+            placeholder=placeholder or None, row=row)
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ChallengeHeroSelect:
+        select = rebuilt(item, discord.ui.Select)
+        return cls(int(match["game"]), high=select.max_values, placeholder=select.placeholder or "", row=select.row)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).on_heroes(interaction, self.game_id, list(self.item.values))
+
+
 def _cog(interaction: discord.Interaction) -> ChallengeCog:
     return cog_of(interaction, ChallengeCog.__cog_name__, ChallengeCog)
 
@@ -112,7 +137,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect, ChallengeHeroSelect)
         await self.turns.start()
         register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
 
@@ -133,7 +158,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         return len(tables)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect, ChallengeHeroSelect)
         self.turns.stop()
         self.timers.cancel_all()
 
@@ -209,6 +234,16 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                 self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
                 placeholder="sweep 2 all"))
 
+    async def on_heroes(self, interaction: discord.Interaction, game_id: int, names: list[str]) -> None:
+        """A player's Hero cards, picked at the lobby's select (stored for their seat, shown in the lobby)."""
+        try:
+            table = await self.service.set_heroes(game_id, interaction.user.id, names)
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return
+        await interaction.response.defer()
+        await self.refresh(table)
+
     async def on_pick(self, interaction: discord.Interaction, game_id: int, topic: str, values: list[int]) -> None:
         if topic == "perm":
             table = await self.service.load(game_id)
@@ -281,12 +316,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         players = ", ".join(name for _, name in table.seats)
         game = table.game
         if table.row.status == LOBBY or game is None:
-            embed = discord.Embed(title=title, description=tr(
-                "challenge.ui.lobby", max=DECKS[table.row.deck].max_players, players=players))
-            view = discord.ui.View(timeout=None)
-            view.add_item(ChallengeButton(gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
-            view.add_item(ChallengeButton(gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success))
-            return embed, view
+            return self._lobby(table, title, players)
         embed = discord.Embed(title=title, description=f"```\n{board_text(game, language)}\n```"[:4000])
         embed.add_field(name=tr("challenge.ui.log"), inline=False,
                         value="\n".join(log_lines(game.events[-LOG_LINES:], language))[-1024:])
@@ -301,6 +331,27 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         else:
             embed.add_field(name=tr("challenge.ui.now"), value=tr("challenge.ui.your_turn"), inline=False)
         return embed, self._view(table)
+
+    def _lobby(self, table: ChallengeTable, title: str, players: str) -> tuple[discord.Embed, discord.ui.View]:
+        """The lobby: who sits, each player's Hero cards (a select), and for the God the shared-life
+        rule the table will play, said plainly."""
+        tr, gid, rules = Translate(table.row.language), table.game_id, RULES[table.row.deck]
+        description = tr("challenge.ui.lobby", max=rules.max_players, players=players)
+        if rules.max_players > 1:
+            key = "challenge.ui.lobby_house_rule_life" if table.row.life_per_player else "challenge.ui.lobby_printed_life"
+            description += "\n" + tr(key)
+        embed = discord.Embed(title=title, description=description[:4000])
+        for user_id, name in table.seats[:25]:
+            heroes = ", ".join(table.heroes_of(user_id)) or tr("hydra.ui.no_heroes")
+            embed.add_field(name=name[:256], value=heroes[:1024], inline=False)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeHeroSelect(gid, high=rules.max_heroes, row=0,
+                                          placeholder=tr("challenge.ui.pick_heroes", max=rules.max_heroes)))
+        view.add_item(ChallengeButton(gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary,
+                                      row=1))
+        view.add_item(ChallengeButton(gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success,
+                                      row=1))
+        return embed, view
 
     def _view(self, table: ChallengeTable) -> discord.ui.View:
         tr, gid, game = Translate(table.row.language), table.game_id, table.game
@@ -343,20 +394,22 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     @app_commands.describe(deck=_T("Which challenge deck"),
                            difficulty=_T("Horde: your turns before its first (3); God: starting Throngs (2)"),
                            window=_T("Seconds to answer before the default (0: wait; default 20)"),
-                           windows=_T("Open every response window: the deck's upkeep and each trigger"))
+                           windows=_T("Open every response window: the deck's upkeep and each trigger"),
+                           house_rule=_T("God, 2-4 players: house rule of 20 shared life per player (printed: 20)"))
     @app_commands.choices(deck=[app_commands.Choice(name="Battle the Horde", value="horde"),
                                 app_commands.Choice(name="Defeat a God", value="god")])
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, deck: app_commands.Choice[str],
                     difficulty: app_commands.Range[int, 1, 4] | None = None,
-                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
+                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False,
+                    house_rule: bool = False) -> None:
         language = await self.bot.language_for(interaction)
-        level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
+        level = difficulty if difficulty is not None else RULES[deck.value].default_difficulty
         try:
             table = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,
                 name=interaction.user.display_name, deck=deck.value, difficulty=level, language=language,
-                seed=self.fixed_seed, window_seconds=window, all_windows=windows)
+                seed=self.fixed_seed, window_seconds=window, all_windows=windows, life_per_player=house_rule)
         except ChallengeError as error:
             await self.send_error(interaction, error)
             return
