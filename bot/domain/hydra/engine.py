@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
 from bot.domain.challenge.decks import CURRENT_RULES, HYDRA
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.actions import Action, parse_action, parse_number
+from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
 from bot.domain.hydra.errors import HydraError
 
 MAX_PLAYERS = 4  # H10
@@ -155,6 +155,8 @@ class HydraGame(FlowGame):
     """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`."""
 
     window_topics = WINDOW_TOPICS
+    deck_rules = HYDRA
+    verbs = VERBS  # every deck's language; ``deck_rules`` refuses what the Hydra's rules forbid
 
     def __init__(self, setup: GameSetup) -> None:
         super().__init__()
@@ -262,7 +264,7 @@ class HydraGame(FlowGame):
             action = parse_action(action)
         if self.over:
             raise HydraError("hydra.error.game_over")
-        refusal = HYDRA.refusal(action.verb)
+        refusal = self.deck_rules.refusal(action.verb)
         if refusal is not None:
             raise ChallengeError(refusal)
         start = len(self.events)
