@@ -15,8 +15,7 @@ from bot.cli import hydra as hydra_cli
 from bot.cli._challenge_runner import Presenter, add_play_options, fail, heroes_by_seat, play
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import CreatureDeckGame, Seat
-from bot.domain.challenge.decks import RULES
-from bot.domain.challenge.randomplay import DECKS
+from bot.domain.challenge.games import DECK_NAMES, new_game
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.i18n import t
 from bot.render.challenge import board_text, decision_text, log_lines
@@ -43,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           description="Play a challenge deck. Numbers are those printed on the board; each stays with its "
                                       "permanent for the whole game.",
                           epilog=PRESENTER.help, formatter_class=argparse.RawDescriptionHelpFormatter)
-    play.add_argument("--deck", choices=("hydra", "horde", "god"), required=True)
+    play.add_argument("--deck", choices=DECK_NAMES, required=True)
     play.add_argument("--difficulty", type=int, default=None,
                       help="hydra: starting heads (3); horde: turns before the Horde's first (3; 2 harder, "
                            "4 easier); god: starting Rollicking Throngs (2; 1 easier, 3 harder)")
@@ -56,21 +55,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _play(args: argparse.Namespace) -> int:
-    difficulty = args.difficulty if args.difficulty is not None else RULES[args.deck].default_difficulty
-    if args.deck == "hydra":
-        if args.house_life:
-            return fail("challenge", t("challenge.error.house_rule_multiplayer", args.language))
-        args.heads = difficulty
-        return hydra_cli._play(args)
+    """Every deck the same way: its game from the one set-up (``new_game``), shown by its presenter."""
     try:
-        game = _new_game(args, difficulty)
+        heroes = heroes_by_seat(args.hero)
+        seats = [Seat(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1)]
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        game = new_game(args.deck, seats, seed, args.difficulty, all_windows=args.all_windows,
+                        life_per_player=args.house_life)
     except ChallengeError as error:
         return fail("challenge", t(error.key, args.language, **error.values))
-    return play(game, args, PRESENTER, "challenge")
-
-
-def _new_game(args: argparse.Namespace, difficulty: int) -> CreatureDeckGame:
-    heroes = heroes_by_seat(args.hero)
-    seats = [Seat(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1)]
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    return DECKS[args.deck](seats, seed, difficulty, all_windows=args.all_windows, life_per_player=args.house_life)
+    presenter = hydra_cli.PRESENTER if args.deck == "hydra" else PRESENTER
+    return play(game, args, presenter, "challenge")

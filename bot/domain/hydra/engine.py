@@ -156,7 +156,7 @@ class HydraGame(FlowGame):
 
     window_topics = WINDOW_TOPICS
     deck_rules = HYDRA
-    verbs = VERBS  # every deck's language; ``deck_rules`` refuses what the Hydra's rules forbid
+    verbs: tuple[str, ...] = VERBS  # every deck's language; ``deck_rules`` refuses what the Hydra's rules forbid
 
     def __init__(self, setup: GameSetup) -> None:
         super().__init__()
