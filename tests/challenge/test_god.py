@@ -137,3 +137,11 @@ def test_with_every_window_the_upkeep_and_each_trigger_ask_and_a_trigger_can_be_
     game.play_until_players()
     assert game.life == 20 and PHERES not in names(game) and keys(game).count("challenge.log.trigger_countered") == 2
     check_invariants(game)
+
+
+def test_with_every_window_open_xenagos_dies_before_the_revelers_rewards_go_on_the_stack() -> None:
+    """State-based actions come before triggers: no window ever shows Xenagos with lethal damage and
+    no Reveler to hold him (random game 969 did, while the Pipers' Hero's Rewards waited)."""
+    game = rig(GodGame([Seat("P1")], seed=1, all_windows=True), battlefield=[XENAGOS, PIPER, PIPER])
+    play(game, "damage 1 5", "sweep 2 all")
+    assert (game.outcome, game.pending, names(game)) == ("won", None, [])

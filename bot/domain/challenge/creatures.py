@@ -752,7 +752,8 @@ class CreatureDeckGame(FlowGame):
         or shuffle), else, whatever the zone named, to its graveyard (its rules); then their leave and
         graveyard triggers resolve in order. Something that leaves may let a permanent held on the
         battlefield go (the last Reveler, and Xenagos with lethal damage): state-based actions are
-        checked again, as the rules repeat them until nothing more happens."""
+        checked again at once — before the triggers go on the stack, where the players could act with
+        Xenagos doomed but still there — as the rules repeat them until nothing more happens."""
         leaving = [p for p in permanents if p in self.battlefield and self._may_leave(p)]
         for permanent in leaving:  # they leave together; then their triggers resolve in order
             self.battlefield.remove(permanent)
@@ -763,14 +764,14 @@ class CreatureDeckGame(FlowGame):
                 self._into_library(permanent.card_id, zone)
             self.defeated += 1
             self._log(f"challenge.log.leaves_{how}", card=permanent.name)
+        if leaving and self.rules >= CURRENT_RULES:
+            yield from self._state_check()  # before their triggers go on the stack, as the rules check first
         for permanent in leaving:
             yield from self.on_leave(permanent.card)
             if zone == "graveyard":
                 yield from self.on_graveyard(permanent.card)
         self._check_life()
         self._check_win()
-        if leaving and self.rules >= CURRENT_RULES:
-            yield from self._state_check()
 
     def _may_leave(self, permanent: Permanent) -> bool:
         """Whether ``permanent`` can leave now; one that can't is said so once while it stays held
