@@ -197,3 +197,11 @@ def test_no_combat_damage_to_prevent_is_said_in_words() -> None:
     assert "challenge.log.combat_prevented" not in keys(game)
     assert t("challenge.log.combat_nothing_to_prevent", "en", amount=0) == (
         "No combat damage to prevent: the attackers left unblocked have no power.")
+
+
+def test_the_altar_makes_the_horde_sacrifice_only_minotaurs_it_controls() -> None:
+    game = horde(battlefield=[ALTAR, GORE, YOUNG, "Phoberos Reaver"])
+    play(game, "steal 3", "destroy 1")
+    assert game.pending.topic == "altar_sacrifice" and game.allowed_numbers(game.pending) == [2, 4]
+    game.apply("choose 2 4")
+    assert names(game) == [YOUNG] and game.battlefield[0].stolen
