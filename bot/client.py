@@ -127,7 +127,9 @@ class PodkeeperBot(commands.Bot):
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
         if self._db is None:
-            self._db = await Database.open(self.config.database_url, exclusive=True)
+            self._db = await Database.open(self.config.database_url, exclusive=True,
+                                           pool_size=self.config.pool_size,
+                                           statement_timeout=self.config.statement_timeout)
         self._guild_settings = GuildSettingsRepository(self._db)
         self._user_settings = UserSettingsRepository(self._db)
         if self.leases is None:  # before the cogs: they register their timers' leases as they load

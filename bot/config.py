@@ -61,6 +61,12 @@ SETTINGS: tuple[Setting, ...] = (
             "default, no server needed); \"sqlite:///relative/file.sqlite3\" or \"sqlite:////absolute/file.sqlite3\"; "
             "or \"postgresql://user:password@host:5432/dbname\" to share one PostgreSQL database between several bot "
             "processes. Move existing data with `podkeeper db copy`."),
+    Setting("database", "pool_size", int, 10, "PostgreSQL: connections each bot process keeps at most (reads run "
+            "side by side; a write holds one until it commits). Every process of a deployment opens up to this "
+            "many: keep processes x pool_size below the server's max_connections (100 by default)."),
+    Setting("database", "statement_timeout_seconds", int, 30, "PostgreSQL: a statement running longer than this is "
+            "cancelled (the change is refused, nothing is stored) instead of holding its game's write lock "
+            "indefinitely; 0 = no limit."),
     Setting("cards", "path", str, "", "Card data to import when the card tables are empty; empty = the bundled "
             "data set in assets/cards/."),
     Setting("cards", "scryfall_bulk_url", str, "https://api.scryfall.com/bulk-data",
@@ -124,6 +130,14 @@ class Config:
     def database_url(self) -> str:
         """What ``Database.open`` takes: ``[database] url`` when set, else the SQLite file ``path``."""
         return self.get("database", "url") or str(self.database_path)
+
+    @property
+    def pool_size(self) -> int:
+        return self.get("database", "pool_size")
+
+    @property
+    def statement_timeout(self) -> int:
+        return self.get("database", "statement_timeout_seconds")
 
     @property
     def cards_path(self) -> str:

@@ -63,7 +63,8 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
                    row=button.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
+        if await _cog(interaction).table_here(interaction, self.game_id):
+            await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
 
 
 class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
@@ -88,7 +89,8 @@ class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
                    high=select.max_values, placeholder=select.placeholder or "", row=select.row)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
+        if await _cog(interaction).table_here(interaction, self.game_id):
+            await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
 
 
 class ChallengeHeroSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"chal-heroes:(?P<game>\d+)"):
@@ -164,6 +166,18 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
+
+    async def table_here(self, interaction: discord.Interaction, game_id: int) -> bool:
+        """Whether a component's table belongs to the server it is pressed in; if not it is refused as no
+        table at all (a copied message or a crafted custom id must not reach another server's game)."""
+        try:
+            table = await self.service.load(game_id)
+            if table.row.guild_id != interaction.guild_id:
+                raise ChallengeError("hydra.error.no_table")
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return False
+        return True
 
     async def send_error(self, interaction: discord.Interaction, error: ChallengeError) -> None:
         await answer_refusal(interaction, error)  # the one path of every cog's refusals (cogs._errors)

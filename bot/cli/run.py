@@ -96,7 +96,8 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
 
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops
     # here with a clear message instead of connecting and applying every press a second time.
-    database = await Database.open(config.database_url, exclusive=True)
+    database = await Database.open(config.database_url, exclusive=True, pool_size=config.pool_size,
+                                   statement_timeout=config.statement_timeout)
     bot = make_bot(config, sync_commands=sync, **bot_options)
     bot.db = database
     loop = asyncio.get_running_loop()

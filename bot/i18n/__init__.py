@@ -66,12 +66,22 @@ def language_for(locale: Any, fallback: str | None = None) -> str | None:
         return _DISCORD_LOCALES[value]
     lowered = value.lower().replace("_", "-")
     if lowered.startswith("zh"):
-        return "zh-Hant" if lowered in ("zh-tw", "zh-hk", "zh-hant", "zh-mo") else "zh-Hans"
+        return _chinese_script(lowered.split("-")[1:])
     if lowered.startswith("ja"):
         return "ja"
     if lowered.startswith("en"):
         return "en"
     return fallback
+
+
+def _chinese_script(subtags: list[str]) -> str:
+    """Traditional or Simplified for a Chinese tag: its script subtag when it names one (``zh-Hant-HK``,
+    ``zh-Hans-HK``), else its region (Taiwan, Hong Kong and Macau read Traditional), else Simplified."""
+    if "hant" in subtags:
+        return "zh-Hant"
+    if "hans" in subtags:
+        return "zh-Hans"
+    return "zh-Hant" if {"tw", "hk", "mo"} & set(subtags) else "zh-Hans"
 
 
 def pick_language(*locales: Any, default: str = DEFAULT_LANGUAGE) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodGameRecord, PodState
 from bot.storage.db import Database, IntegrityError, now_iso
-from bot.storage.pods import GameFinish, PodGameRow, PodRepository
+from bot.storage.pods import GameFinish, PodGameRow, PodRepository, game_scope
 
 Notify = Callable[[str, Any], None]
 
@@ -215,21 +215,29 @@ class PodService:
         return await self._commit_fresh(game_id, build)
 
     async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event]) -> LoadedGame:
-        """Build (and check) the event on the game's current log and commit it. If another writer
-        took that seq meanwhile, the cached log was stale: refold from the database and build again,
-        so the change is judged on what really happened; a second conflict refuses it."""
+        """Build (and check) the event on the game's current log and commit it.
+
+        The first try builds on the cached log, without waiting for anything. If another process took
+        that seq meanwhile, the cache was stale: the retry reads the log again and commits inside one
+        transaction of the game's scope, so no other writer of this game can come between (writers of
+        other games still go on), and the change is judged on what really happened."""
         async with self.lock(game_id):
-            for attempt in range(2):
-                loaded = await self._load(game_id)
-                if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
-                    raise PodError("game_abandoned")
-                try:
-                    return await self._commit(loaded, build(loaded))
-                except IntegrityError:
-                    self._games.pop(game_id, None)
-                    if attempt:
-                        raise PodError("conflict") from None
-            raise AssertionError("unreachable")
+            try:
+                return await self._build_and_commit(game_id, build)
+            except IntegrityError:
+                self._games.pop(game_id, None)
+            try:
+                async with self.repo.db.transaction(game_scope(game_id)):
+                    return await self._build_and_commit(game_id, build)
+            except IntegrityError:
+                self._games.pop(game_id, None)
+                raise PodError("conflict") from None
+
+    async def _build_and_commit(self, game_id: int, build: Callable[[LoadedGame], Event]) -> LoadedGame:
+        loaded = await self._load(game_id)
+        if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
+            raise PodError("game_abandoned")
+        return await self._commit(loaded, build(loaded))
 
     @staticmethod
     def _check_permission(loaded: LoadedGame, actor: int, event: Event, manager: bool) -> None:

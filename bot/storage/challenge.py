@@ -36,6 +36,11 @@ _COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "deck", "difficul
             "window_seconds", "all_windows", "status", "outcome", "stable_ids", "rules", "life_per_player")
 
 
+
+def table_scope(game_id: int) -> str:
+    """The write scope of one Horde or God table (numbered apart from the Hydra's): seats, log, row."""
+    return f"challenge:{game_id}"
+
 class ChallengeRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -74,7 +79,7 @@ class ChallengeRepository:
             raise ValueError(f"cannot change {sorted(set(changes) - allowed)}")
         sets = ", ".join(f"{name} = ?" for name in changes)
         await self.db.execute(f"UPDATE challenge_games SET {sets}, updated_at = ? WHERE game_id = ?",
-                              (*changes.values(), now_iso(), game_id))
+                              (*changes.values(), now_iso(), game_id), scope=table_scope(game_id))
 
     async def seats(self, game_id: int) -> list[tuple[int, str]]:
         """(user_id, name) in seat order."""
@@ -93,7 +98,7 @@ class ChallengeRepository:
 
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> bool:
         """Seat a user (checked and written in one transaction); False if seated already or full."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(table_scope(game_id)) as conn:
             seated = list(await conn.fetchall("SELECT seat, user_id FROM challenge_seats WHERE game_id = ?", (game_id,)))
             if any(row[1] == user_id for row in seated) or len(seated) >= limit:
                 return False
@@ -108,7 +113,7 @@ class ChallengeRepository:
 
     async def append(self, game_id: int, seq: int, line: str, actor_id: int | None, outcome: str | None) -> None:
         now = now_iso()
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(table_scope(game_id)) as conn:
             await conn.execute("INSERT INTO challenge_actions (game_id, seq, line, actor_id, at) VALUES (?, ?, ?, ?, ?)",
                                (game_id, seq, line, actor_id, now))
             status = FINISHED if outcome else PLAYING
@@ -116,4 +121,5 @@ class ChallengeRepository:
                                (status, outcome, now, game_id))
 
     async def delete_last(self, game_id: int, seq: int) -> None:
-        await self.db.execute("DELETE FROM challenge_actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+        await self.db.execute("DELETE FROM challenge_actions WHERE game_id = ? AND seq = ?", (game_id, seq),
+                              scope=table_scope(game_id))

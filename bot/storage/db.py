@@ -7,7 +7,8 @@ both: ``db.fetchall/fetchone/scalar`` for reads, ``db.transaction()`` yielding a
 ``migrations/`` and the repositories sticks to what both engines accept (no engine-only functions;
 ``INSERT ... ON CONFLICT`` is shared); what differs lives in ``bot/storage/engines.py``.
 On SQLite one process owns the file (one aiosqlite connection = one writer thread, ProcessLock); on
-PostgreSQL a pool per process, writers serialised by an advisory lock (``PostgresDatabase``).
+PostgreSQL a pool per process, writers of one game (table, event, match) serialised by an advisory lock
+keyed by it, so writers of different games never wait on each other (``PostgresDatabase``).
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ import os
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
@@ -50,6 +51,7 @@ __all__ = ["POSTGRESQL", "SQLITE", "Connection", "Database", "DatabaseError", "I
            "now_iso", "parse_database_url"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -158,6 +160,10 @@ def parse_database_url(target: str | Path) -> tuple[str, str]:
     return SQLITE, text
 
 
+DEFAULT_POOL_SIZE = 10  # [database] pool_size
+DEFAULT_STATEMENT_TIMEOUT = 30  # [database] statement_timeout_seconds
+
+
 def redact(url: str) -> str:
     """The URL without its password, for messages and logs."""
     parts = urlsplit(url)
@@ -175,6 +181,8 @@ def redact(url: str) -> str:
 class _Open:
     db: Database
     conn: Connection
+    scope: str | None
+    task: asyncio.Task[Any] | None
     open: bool = True
 
 
@@ -194,14 +202,17 @@ class Database(ABC):
         self.changes = ChangeHub()
 
     @classmethod
-    async def open(cls, target: str | Path, *, migrate: bool = True, exclusive: bool = False) -> Database:
+    async def open(cls, target: str | Path, *, migrate: bool = True, exclusive: bool = False,
+                   pool_size: int = DEFAULT_POOL_SIZE, statement_timeout: int = DEFAULT_STATEMENT_TIMEOUT
+                   ) -> Database:
         """Open (and migrate) the database at ``target`` (a file path or a URL, see
         :func:`parse_database_url`). ``exclusive``: the bot's own open; on SQLite it is refused while
-        another bot holds the file (:class:`ProcessLock`), on PostgreSQL many processes share it."""
+        another bot holds the file (:class:`ProcessLock`), on PostgreSQL many processes share it.
+        ``pool_size`` and ``statement_timeout`` (seconds, 0 = none) are PostgreSQL's."""
         engine, where = parse_database_url(target)
         db: Database
         if engine == POSTGRESQL:
-            db = await PostgresDatabase.connect(where)
+            db = await PostgresDatabase.connect(where, pool_size=pool_size, statement_timeout=statement_timeout)
         else:
             db = await SqliteDatabase.connect(Path(where), exclusive=exclusive)
         try:
@@ -244,16 +255,28 @@ class Database(ABC):
     # -- writing ---------------------------------------------------------------------------------
 
     @abstractmethod
-    def _begin(self) -> AbstractAsyncContextManager[Connection]:
-        """The engine's write transaction (serialised with every other writer of this database)."""
+    def _begin(self, scope: str | None) -> AbstractAsyncContextManager[Connection]:
+        """The engine's write transaction, serialised with the writers of the same ``scope`` (and, without
+        one, with every writer of this database)."""
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
-        """Write transaction: commit on success, roll back on any exception. Writers are serialised
-        across every process using the database (SQLite: its write lock; PostgreSQL: an advisory
-        lock), so what a transaction reads stays true until it commits."""
-        async with self._begin() as conn:
-            state = _Open(self, conn)
+    async def transaction(self, scope: str | None = None) -> AsyncIterator[Connection]:
+        """Write transaction: commit on success, roll back on any exception.
+
+        ``scope`` names the one record whose rows this transaction reads and extends ("pod:12",
+        "hydra:3", "event:5"): writers of one scope run one at a time across every process, so what the
+        transaction reads of that record (the next seat, whether the event still runs) stays true until
+        it commits, while writers of other scopes go on beside it. A transaction without a scope is for
+        a rule that spans records (migrations, the card-set swap, deleting a member everywhere, finishing
+        a game that updates its players' profiles): it waits for every writer and every writer waits for
+        it. SQLite has one writer whatever the scope (its write lock); on PostgreSQL the scopes are
+        advisory locks (``PostgresDatabase._begin``)."""
+        current = _current.get()
+        if current is not None and current.open and current.db is self and current.task is asyncio.current_task():
+            yield self._joined(current, scope)  # the same task writing again inside its transaction
+            return
+        async with self._begin(scope) as conn:
+            state = _Open(self, conn, scope, asyncio.current_task())
             token = _current.set(state)
             try:
                 yield conn
@@ -261,14 +284,25 @@ class Database(ABC):
                 state.open = False
                 _current.reset(token)
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """One write statement in its own transaction; returns how many rows it changed."""
-        async with self.transaction() as conn:
+    @staticmethod
+    def _joined(current: _Open, scope: str | None) -> Connection:
+        """A write inside a transaction the same task holds joins it (it commits with it): a repository
+        call made under a service's own transaction of that record, e.g. a retry that reads the record's
+        log and appends to it under the record's lock. The outer transaction's locks must cover it: one of
+        the same scope, or one without a scope (which excludes every writer)."""
+        if current.scope is not None and scope != current.scope:
+            raise DatabaseError(f"a write of {scope or 'every record'} inside a transaction of {current.scope}")
+        return current.conn
+
+    async def execute(self, sql: str, params: Params = (), *, scope: str | None = None) -> int:
+        """One write statement in its own transaction (of ``scope``, see :meth:`transaction`); returns how
+        many rows it changed."""
+        async with self.transaction(scope) as conn:
             return await conn.execute(sql, params)
 
-    async def insert(self, sql: str, params: Params = (), *, returning: str) -> int:
+    async def insert(self, sql: str, params: Params = (), *, returning: str, scope: str | None = None) -> int:
         """One INSERT in its own transaction; returns the new row's ``returning`` column (its id)."""
-        async with self.transaction() as conn:
+        async with self.transaction(scope) as conn:
             return await conn.insert(sql, params, returning=returning)
 
     # -- schema ----------------------------------------------------------------------------------
@@ -313,6 +347,8 @@ class Database(ABC):
                 if migration.version in done:
                     continue
                 async with self.transaction() as conn:
+                    if self.engine == POSTGRESQL:  # a migration of a large table may take minutes, and may
+                        await conn.execute("SET LOCAL statement_timeout = 0")  # ([database] is for changes)
                     for statement in split_sql(migration.sql()):
                         await conn.execute(self.dialect.ddl(statement))
                     await conn.execute(
@@ -392,8 +428,8 @@ class SqliteDatabase(Database):
         return self._connection_wrapper
 
     @asynccontextmanager
-    async def _begin(self) -> AsyncIterator[Connection]:
-        async with self._write_lock:
+    async def _begin(self, scope: str | None) -> AsyncIterator[Connection]:
+        async with self._write_lock:  # one writer for the file: every scope is the whole database
             await self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._connection_wrapper
@@ -421,18 +457,72 @@ class SqliteDatabase(Database):
 
 # pg_advisory_xact_lock(key1, key2): key1 "podk" marks Podkeeper's locks (other helpers' leases use
 # other key1 values); key2 is the schema's hash, so databases in different schemas never wait on each other.
+# A write transaction without a scope takes the schema's lock exclusively: it waits for every writer and
+# every writer waits for it. A scoped one takes it shared (so it still waits for those) and then the
+# scope's own lock (key1 "pods"), exclusively: writers of one game one at a time, of different games
+# side by side. Both in one statement, one round trip; a hash collision of two scopes only makes them wait.
 LOCK_CLASS = 0x706F646B
+SCOPE_LOCK_CLASS = 0x706F6473
 _WRITE_LOCK_SQL = "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))"
+SCOPED_WRITE_LOCK_SQL = ("SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema())), "
+                          "pg_advisory_xact_lock($2, hashtext(current_schema() || ':' || $3))")
 _MIGRATE_LOCK_KEY = "migrate:"
+
+
+RECONNECT_SECONDS = 15  # how long a write waits for a restarting PostgreSQL before it is refused
+
+
+def _is_reconnectable(exc: BaseException) -> bool:
+    """A connection that broke or could not be made because the server is restarting or unreachable."""
+    import asyncpg
+
+    if isinstance(exc, asyncpg.exceptions.QueryCanceledError):  # the statement timeout: refused, not retried
+        return False
+    return isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
+                            asyncpg.InterfaceError, ConnectionError, OSError))
+
+
+async def while_reachable(operation: Callable[[], Awaitable[T]], where: str) -> T:
+    """``operation()``, tried again while PostgreSQL is restarting or unreachable, for up to
+    ``RECONNECT_SECONDS``. Only for operations that are safe to repeat: a read, or the start of a write
+    transaction before any of its statements ran."""
+    waited, pause = 0.0, 0.05
+    while True:
+        try:
+            return await operation()
+        except BaseException as exc:
+            if not _is_reconnectable(exc):
+                raise
+            if waited >= RECONNECT_SECONDS:
+                raise DatabaseError(f"PostgreSQL at {where} did not answer for {waited:.0f} s: {exc}") from None
+        if waited == 0:
+            log.warning("PostgreSQL at %s is unreachable; waiting up to %d s for it", where, RECONNECT_SECONDS)
+        await asyncio.sleep(pause)
+        waited, pause = waited + pause, min(1.0, pause * 2)
+
+
+class _PoolReader(PostgresConnection):
+    """Reads outside a transaction, on any pooled connection: safe to repeat, so they wait out a restart."""
+
+    def __init__(self, pool: Any, where: str) -> None:
+        super().__init__(pool)
+        self.where = where
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await while_reachable(lambda: super(_PoolReader, self).fetchall(sql, params), self.where)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        return await while_reachable(lambda: super(_PoolReader, self).fetchone(sql, params), self.where)
 
 
 class PostgresDatabase(Database):
     """A PostgreSQL database shared by any number of bot processes: a pool of asyncpg connections.
 
-    Every write transaction first takes a transaction-scoped advisory lock, so writers run one at a
-    time across all processes as they do on SQLite: what a transaction reads (the next sequence
-    number, whether an event is still running) stays true until it commits, whichever process wrote
-    last. Reads run concurrently on the pool."""
+    Every write transaction first takes transaction-scoped advisory locks (see ``transaction``): the
+    writers of one game, table, event or match run one at a time across all processes, so what such a
+    transaction reads of its record (the next sequence number, whether an event is still running) stays
+    true until it commits, whichever process wrote last; writers of different records do not wait on
+    each other, so adding processes adds write capacity. Reads run concurrently on the pool."""
 
     engine = POSTGRESQL
     dialect = PostgresConnection.dialect
@@ -440,17 +530,18 @@ class PostgresDatabase(Database):
     def __init__(self, pool: Any, url: str) -> None:
         super().__init__(url)
         self.pool = pool
-        self._pool_reader = PostgresConnection(pool)
+        self._pool_reader = _PoolReader(pool, self.where)
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresDatabase:
+    async def connect(cls, url: str, *, pool_size: int = 10, statement_timeout: int = 30) -> PostgresDatabase:
         try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without, issue #19)
             import asyncpg
         except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
             raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)") from None
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=10, init=init_postgres_connection,
-                                             timeout=10)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max(1, pool_size), init=init_postgres_connection, timeout=10,
+                server_settings={"statement_timeout": f"{max(0, statement_timeout) * 1000}"})
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise DatabaseError(f"cannot connect to PostgreSQL at {redact(url)}: {exc}") from None
         return cls(pool, url)
@@ -462,12 +553,45 @@ class PostgresDatabase(Database):
         return self._pool_reader
 
     @asynccontextmanager
-    async def _begin(self) -> AsyncIterator[Connection]:
-        async with self.pool.acquire() as raw:
-            async with raw.transaction():
-                await raw.execute(_WRITE_LOCK_SQL, LOCK_CLASS)
+    async def _begin(self, scope: str | None) -> AsyncIterator[Connection]:
+        raw, transaction = await self._started(scope)
+        try:
+            try:
                 yield PostgresConnection(raw)
+            except BaseException:
+                if not raw.is_closed():
+                    with contextlib.suppress(Exception):  # a broken connection: the server rolled back
+                        await transaction.rollback()
+                raise
+            await transaction.commit()
             note_commit()  # committed: an error reply after this must not say "nothing was changed"
+        finally:
+            await self.pool.release(raw)
+
+    async def _started(self, scope: str | None) -> tuple[Any, Any]:
+        """A pooled connection inside a begun transaction holding the write locks of ``scope``.
+
+        A restart or failover of the server breaks every pooled connection and refuses new ones for a
+        moment; up to that point nothing of the transaction has been sent, so it is safe to wait and try
+        again on a fresh connection (the pool replaces broken ones), see :func:`while_reachable`. Once
+        the caller's statements run, a lost connection is an error: whether the commit landed is unknown,
+        and only the caller's own checks (a unique sequence number) can tell."""
+
+        async def start() -> tuple[Any, Any]:
+            raw = await self.pool.acquire()
+            transaction = raw.transaction()
+            try:
+                await transaction.start()
+                if scope is None:
+                    await raw.execute(_WRITE_LOCK_SQL, LOCK_CLASS)
+                else:
+                    await raw.execute(SCOPED_WRITE_LOCK_SQL, LOCK_CLASS, SCOPE_LOCK_CLASS, scope)
+            except BaseException:
+                await self.pool.release(raw)
+                raise
+            return raw, transaction
+
+        return await while_reachable(start, self.where)
 
     @asynccontextmanager
     async def raw_connection(self) -> AsyncIterator[Any]:

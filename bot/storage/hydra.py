@@ -93,6 +93,11 @@ class SeatError(Exception):
     """The table is full (H10: at most 4) or the user is already seated."""
 
 
+
+def table_scope(game_id: int) -> str:
+    """The write scope of one Hydra table (see ``Database.transaction``): its seats, log and row."""
+    return f"hydra:{game_id}"
+
 class HydraRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -140,7 +145,7 @@ class HydraRepository:
             raise ValueError(f"cannot change {sorted(unknown)}")
         sets = ", ".join(f"{name} = ?" for name in changes)
         await self.db.execute(f"UPDATE hydra_games SET {sets}, updated_at = ? WHERE game_id = ?",
-                              (*changes.values(), now_iso(), game_id))
+                              (*changes.values(), now_iso(), game_id), scope=table_scope(game_id))
 
     async def seats(self, game_id: int) -> list[HydraSeat]:
         rows = await self.db.fetchall(
@@ -149,7 +154,7 @@ class HydraRepository:
 
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> int:
         """Seat a user at the next free seat (checked and written in one transaction)."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(table_scope(game_id)) as conn:
             seated = list(await conn.fetchall("SELECT seat, user_id FROM hydra_seats WHERE game_id = ?", (game_id,)))
             if any(row[1] == user_id for row in seated):
                 raise SeatError("already seated")
@@ -162,7 +167,7 @@ class HydraRepository:
 
     async def remove_seat(self, game_id: int, user_id: int) -> None:
         """Leave the lobby; the seats after it move up so seats stay 1..n."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(table_scope(game_id)) as conn:
             row = await conn.fetchone("SELECT seat FROM hydra_seats WHERE game_id = ? AND user_id = ?",
                                     (game_id, user_id))
             if row is None:
@@ -176,7 +181,7 @@ class HydraRepository:
 
     async def set_heroes(self, game_id: int, user_id: int, heroes: Sequence[str]) -> None:
         await self.db.execute("UPDATE hydra_seats SET heroes = ? WHERE game_id = ? AND user_id = ?",
-                              (json.dumps(list(heroes)), game_id, user_id))
+                              (json.dumps(list(heroes)), game_id, user_id), scope=table_scope(game_id))
 
     # -- the action log -----------------------------------------------------------------------------
     async def actions(self, game_id: int) -> list[HydraActionRow]:
@@ -186,9 +191,12 @@ class HydraRepository:
 
     async def append(self, game_id: int, seq: int, line: str, actor_id: int | None,
                      finish: HydraFinish | None = None) -> None:
-        """Append one action; if it ended the game, finish the game and the players' profiles too."""
+        """Append one action; if it ended the game, finish the game and the players' profiles too.
+
+        A finish updates each player's profile from what it read, and a player may finish another table
+        at the same moment: that transaction waits for every writer (no scope) rather than for its table."""
         now = now_iso()
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(table_scope(game_id) if finish is None else None) as conn:
             await conn.execute("INSERT INTO hydra_actions (game_id, seq, line, actor_id, at) VALUES (?, ?, ?, ?, ?)",
                                (game_id, seq, line, actor_id, now))
             if finish is None:
@@ -222,7 +230,8 @@ class HydraRepository:
 
     async def delete_last(self, game_id: int, seq: int) -> None:
         """Undo: remove the action ``seq`` (the caller checked it is the last one and undoable)."""
-        await self.db.execute("DELETE FROM hydra_actions WHERE game_id = ? AND seq = ?", (game_id, seq))
+        await self.db.execute("DELETE FROM hydra_actions WHERE game_id = ? AND seq = ?", (game_id, seq),
+                              scope=table_scope(game_id))
 
     # -- profiles -----------------------------------------------------------------------------------
     async def profile(self, user_id: int) -> HydraProfile:

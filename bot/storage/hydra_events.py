@@ -92,6 +92,12 @@ def _entrant(row: Sequence[object]) -> Entrant:
     return Entrant(**values)  # type: ignore[arg-type]
 
 
+
+def event_scope(event_id: int) -> str:
+    """The write scope of one Hydra event (see ``Database.transaction``): its row, entrants, tables and
+    awards, so joins, seating and the awards at its end are decided on what the event is now."""
+    return f"event:{event_id}"
+
 class HydraEventRepository:
     def __init__(self, db: Database, clock: Clock = SYSTEM_CLOCK) -> None:
         self.db = db
@@ -148,7 +154,7 @@ class HydraEventRepository:
             raise ValueError(f"cannot change {sorted(unknown) or 'nothing'}")
         sets = ", ".join(f"{name} = ?" for name in changes)
         await self.db.execute(f"UPDATE hydra_events SET {sets}, updated_at = ? WHERE event_id = ?",
-                              (*changes.values(), self._now(), event_id))
+                              (*changes.values(), self._now(), event_id), scope=event_scope(event_id))
 
     # -- entrants -----------------------------------------------------------------------------------
     async def entrants(self, event_id: int) -> list[Entrant]:
@@ -160,7 +166,7 @@ class HydraEventRepository:
     async def add_group(self, event_id: int, members: Sequence[tuple[int, str]], *, state: str,
                         table_no: int | None = None) -> int:
         """Enter a group (one or more users) whole, or nobody; returns its group id."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(event_scope(event_id)) as conn:
             marks = ", ".join("?" for _ in members)
             present = [row[0] for row in await conn.fetchall(
                     f"SELECT user_id FROM hydra_event_entrants WHERE event_id = ? AND user_id IN ({marks})",
@@ -180,11 +186,11 @@ class HydraEventRepository:
 
     async def remove_entrant(self, event_id: int, user_id: int) -> None:
         await self.db.execute("DELETE FROM hydra_event_entrants WHERE event_id = ? AND user_id = ?",
-                              (event_id, user_id))
+                              (event_id, user_id), scope=event_scope(event_id))
 
     async def set_state(self, event_id: int, user_ids: Iterable[int], state: str,
                         table_no: int | None = None) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(event_scope(event_id)) as conn:
             for user_id in user_ids:
                 await conn.execute(
                     "UPDATE hydra_event_entrants SET state = ?, table_no = ? WHERE event_id = ? AND user_id = ?",
@@ -192,11 +198,11 @@ class HydraEventRepository:
 
     async def check_in(self, event_id: int, user_id: int) -> None:
         await self.db.execute("UPDATE hydra_event_entrants SET checked_in = 1 WHERE event_id = ? AND user_id = ?",
-                              (event_id, user_id))
+                              (event_id, user_id), scope=event_scope(event_id))
 
     async def save_seating(self, event_id: int, tables: Sequence[Sequence[int]], waiting: Sequence[int]) -> None:
         """The seating plan, for everyone at once, and the event moves to ``seating``."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(event_scope(event_id)) as conn:
             for table_no, users in enumerate(tables, start=1):
                 for user_id in users:
                     await conn.execute("UPDATE hydra_event_entrants SET state = ?, table_no = ? "
@@ -210,7 +216,7 @@ class HydraEventRepository:
 
     async def seat_at_new_tables(self, event_id: int, tables: dict[int, Sequence[int]]) -> None:
         """Seat wait-listed players at new tables (table number -> users), all at once."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(event_scope(event_id)) as conn:
             for table_no, users in tables.items():
                 for user_id in users:
                     await conn.execute("UPDATE hydra_event_entrants SET state = ?, table_no = ? "
@@ -225,16 +231,16 @@ class HydraEventRepository:
 
     async def add_table(self, event_id: int, table_no: int, game_id: int) -> None:
         await self.db.execute("INSERT INTO hydra_event_tables (event_id, table_no, game_id, started_at) "
-                              "VALUES (?, ?, ?, ?)", (event_id, table_no, game_id, self._now()))
+                              "VALUES (?, ?, ?, ?)", (event_id, table_no, game_id, self._now()), scope=event_scope(event_id))
 
     async def set_table(self, event_id: int, table_no: int, *, thread_id: int | None = None,
                         grace_checked: bool | None = None) -> None:
         if thread_id is not None:
             await self.db.execute("UPDATE hydra_event_tables SET thread_id = ? WHERE event_id = ? AND table_no = ?",
-                                  (thread_id, event_id, table_no))
+                                  (thread_id, event_id, table_no), scope=event_scope(event_id))
         if grace_checked is not None:
             await self.db.execute("UPDATE hydra_event_tables SET grace_checked = ? WHERE event_id = ? "
-                                  "AND table_no = ?", (int(grace_checked), event_id, table_no))
+                                  "AND table_no = ?", (int(grace_checked), event_id, table_no), scope=event_scope(event_id))
 
     async def table_of_game(self, game_id: int, decks: Sequence[str] = ("hydra",)) -> tuple[int, int] | None:
         """(event id, table number) of a game of one of ``decks`` played at an event, else None. The Hydra's
@@ -257,7 +263,7 @@ class HydraEventRepository:
         Returns False, writing nothing, when the event is no longer running (already finished or
         cancelled): nothing is ever awarded twice or half."""
         now = self._now()
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(event_scope(event_id)) as conn:
             changed = await conn.execute(
                 "UPDATE hydra_events SET status = ?, ended_at = ?, updated_at = ? WHERE event_id = ? "
                 "AND status = ?", (FINISHED, now, now, event_id, RUNNING))
@@ -273,7 +279,7 @@ class HydraEventRepository:
     async def cancel(self, event_id: int) -> bool:
         """Cancel an event that has not finished; False when it already ended (nothing changes)."""
         now = self._now()
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(event_scope(event_id)) as conn:
             changed = await conn.execute(
                 f"UPDATE hydra_events SET status = ?, ended_at = ?, updated_at = ? WHERE event_id = ? "
                 f"AND status IN ({', '.join('?' for _ in ACTIVE)})", (CANCELLED, now, now, event_id, *ACTIVE))
@@ -294,4 +300,4 @@ class HydraEventRepository:
 
     async def role_granted(self, event_id: int, user_id: int) -> None:
         await self.db.execute("UPDATE hydra_event_awards SET role_granted = 1 WHERE event_id = ? AND user_id = ?",
-                              (event_id, user_id))
+                              (event_id, user_id), scope=event_scope(event_id))

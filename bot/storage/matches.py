@@ -24,6 +24,11 @@ class MatchRow:
 _COLUMNS = "match_id, guild_id, created_at, ruleset, tournament_id, round_number"
 
 
+
+def match_scope(match_id: int) -> str:
+    """The write scope of one best-of-three match's log (see ``Database.transaction``)."""
+    return f"match:{match_id}"
+
 class MatchRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -39,7 +44,7 @@ class MatchRepository:
         return match_id
 
     async def append(self, match_id: int, event: MatchEvent) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(match_scope(match_id)) as conn:
             await self._insert(conn, match_id, event)
 
     @staticmethod

@@ -57,6 +57,11 @@ def _event(row: Sequence[Any]) -> Event:
     return Event(seq=row[0], kind=row[1], actor=row[2], at=row[3], data=json.loads(row[4]))
 
 
+def game_scope(game_id: int) -> str:
+    """The write scope of one pod game (see ``Database.transaction``): its log and its row."""
+    return f"pod:{game_id}"
+
+
 class PodRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -74,7 +79,7 @@ class PodRepository:
         return game_id
 
     async def append(self, game_id: int, event: Event, finish: GameFinish | None = None) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(game_scope(game_id)) as conn:
             await self._insert_event(conn, game_id, event)
             if finish is not None:
                 await conn.execute(
@@ -98,12 +103,12 @@ class PodRepository:
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
         await self.db.execute("UPDATE pod_games SET channel_id = ?, message_id = ? WHERE game_id = ?",
-                              (channel_id, message_id, game_id))
+                              (channel_id, message_id, game_id), scope=game_scope(game_id))
 
     async def set_shown(self, game_id: int, seq: int) -> None:
         """The board now shows the log up to ``seq`` (never lowered by a slower, older edit)."""
         await self.db.execute("UPDATE pod_games SET shown_seq = ? WHERE game_id = ? AND "
-                              "(shown_seq IS NULL OR shown_seq < ?)", (seq, game_id, seq))
+                              "(shown_seq IS NULL OR shown_seq < ?)", (seq, game_id, seq), scope=game_scope(game_id))
 
     async def lagging_boards(self) -> list[int]:
         """Games whose board is behind their log, or that were never posted (a crash came between

@@ -110,6 +110,11 @@ class ManaReport:
     confirmed_by: int | None
 
 
+
+def vote_scope(game_id: int) -> str:
+    """The write scope of one finished tournament game's vote: its ballots and its closing."""
+    return f"vote:{game_id}"
+
 class TournamentRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -257,7 +262,7 @@ class TournamentRepository:
         await self.db.execute(
             "INSERT INTO tournament_votes (game_id, voter_id, votee_id, cast_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (game_id, voter_id) DO UPDATE SET votee_id = excluded.votee_id, cast_at = excluded.cast_at",
-            (game_id, voter_id, votee_id, now_iso()))
+            (game_id, voter_id, votee_id, now_iso()), scope=vote_scope(game_id))
 
     async def votes(self, game_id: int) -> dict[int, int]:
         rows = await self.db.fetchall("SELECT voter_id, votee_id FROM tournament_votes WHERE game_id = ?", (game_id,))
@@ -292,7 +297,7 @@ class TournamentRepository:
 
     async def close_vote(self, game_id: int, closed_at: str) -> bool:
         """Close once; False when it was closed already (deadline and last vote racing)."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction(vote_scope(game_id)) as conn:
             return await conn.execute(
                 "UPDATE tournament_games SET vote_closed_at = ? WHERE game_id = ? AND vote_closed_at IS NULL",
                 (closed_at, game_id)) == 1

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 
 from bot.client import PodkeeperBot
+from bot.domain.hydra import HydraError
 from bot.i18n import Translate
 from bot.leases import JobLease
 from bot.services.hydra import HydraService
@@ -30,6 +31,14 @@ class HydraBase(TableTimers):
     turns: JobLease  # the turn timers run in the one process holding this lease (bot.leases)
     reports: dict[int, int]  # table -> its players'-turn report message with answer buttons
     fixed_seed: int | None  # tests (and replays of a reported game) fix the shuffle
+
+    async def table_here(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Refuse a component whose custom id names a table of another server (a copied message, a
+        crafted interaction): to that server the table does not exist. A table in direct messages has no
+        server, and neither has a press there."""
+        table = await self.service.load(game_id)
+        if table.row.guild_id != interaction.guild_id:
+            raise HydraError("hydra.error.no_table")
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))

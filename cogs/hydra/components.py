@@ -41,6 +41,7 @@ class HydraButton(discord.ui.DynamicItem[discord.ui.Button],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):
+            await _cog(interaction).table_here(interaction, self.game_id)
             await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg, self.arg2)
 
 
@@ -69,6 +70,7 @@ class HeadSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         values = [int(v) for v in self.item.values]
         async with telling_refusals(interaction):
+            await _cog(interaction).table_here(interaction, self.game_id)
             await _cog(interaction).on_heads(interaction, self.game_id, self.kind, self.topic, values)
 
 
@@ -90,6 +92,7 @@ class MoreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"hydra-mor
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):
+            await _cog(interaction).table_here(interaction, self.game_id)
             await _cog(interaction).on_more(interaction, self.game_id, self.item.values[0])
 
 

@@ -71,6 +71,16 @@ class PodsBase:
         self.updater.request(game_id)
         return loaded
 
+    async def game_in_this_server(self, interaction: discord.Interaction, game_id: int) -> LoadedGame:
+        """The game a press or a ``game:`` option names, if it belongs to the server it was used in.
+
+        A component's custom id and a typed number are only numbers: a game of another server is answered
+        as no game at all, so nothing reveals or changes it from there."""
+        loaded = await self.service.get(game_id)
+        if loaded.row.guild_id != interaction.guild_id:
+            raise PodError("no_game")
+        return loaded
+
     @staticmethod
     async def _defer_press(interaction: discord.Interaction) -> None:
         """Acknowledge a button, select or modal at once without changing the message (type 6)."""

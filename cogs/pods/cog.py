@@ -181,10 +181,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         A refusal is told here and None returned (public: ``/pod overlay`` of ``cogs.web_pages`` uses it)."""
         try:
             if game is not None:
-                loaded = await self.service.get(game)
-                if loaded.row.guild_id != interaction.guild_id:
-                    raise PodError("no_game")
-                return loaded
+                return await self.game_in_this_server(interaction, game)
             running = [await self.service.get(row.game_id)
                        for row in await self.service.open_in_channel(interaction.channel_id or 0)]
             if not running:

@@ -26,7 +26,7 @@ class PodPresses(PodCommanders):
     async def on_pick(self, interaction: discord.Interaction, game_id: int, values: list[int]) -> None:
         await self._defer_press(interaction)
         try:
-            loaded = await self.service.get(game_id)
+            loaded = await self.game_in_this_server(interaction, game_id)
             pod.check_may_change(loaded.state, interaction.user.id, None, manager=is_manager(interaction))
         except PodError as error:
             await self.send_error(interaction, error)
@@ -38,7 +38,7 @@ class PodPresses(PodCommanders):
         if action in PRESSES:  # answered at once; buttons that open a modal or a panel answer with it
             await self._defer_press(interaction)
         try:
-            loaded = await self.service.get(game_id)
+            loaded = await self.game_in_this_server(interaction, game_id)
         except PodError as error:
             await self.send_error(interaction, error)
             return

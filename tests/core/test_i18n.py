@@ -46,6 +46,10 @@ def test_lookup_formats_and_falls_back() -> None:
 @pytest.mark.parametrize(("locale", "language"), [
     ("en-US", "en"), ("en-GB", "en"), ("ja", "ja"), ("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant"),
     ("zh-Hant", "zh-Hant"), ("fr", None),
+    # Chinese tags Discord does not send but people type in the configuration: Hong Kong and Macau read
+    # Traditional; a script subtag decides over the region.
+    ("zh-HK", "zh-Hant"), ("zh-MO", "zh-Hant"), ("zh_TW", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"),
+    ("zh-Hant-TW", "zh-Hant"), ("zh-Hans-HK", "zh-Hans"), ("zh-SG", "zh-Hans"), ("zh", "zh-Hans"),
 ])
 def test_discord_locales_map_to_catalogue_languages(locale: str, language: str | None) -> None:
     assert language_for(locale) == language
