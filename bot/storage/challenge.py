@@ -94,7 +94,7 @@ class ChallengeRepository:
 
     async def set_heroes(self, game_id: int, user_id: int, heroes: Sequence[str]) -> None:
         await self.db.execute("UPDATE challenge_seats SET heroes = ? WHERE game_id = ? AND user_id = ?",
-                              (json.dumps(list(heroes)), game_id, user_id))
+                              (json.dumps(list(heroes)), game_id, user_id), scope=table_scope(game_id))
 
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> bool:
         """Seat a user (checked and written in one transaction); False if seated already or full."""
