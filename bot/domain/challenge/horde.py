@@ -65,7 +65,7 @@ class HordeGame(CreatureDeckGame):
 
     def players_won(self) -> bool:
         """"The Horde has no cards left in its library and the Horde controls no creatures"."""
-        return not self.library and not [p for p in self.creatures() if not p.stolen]
+        return not self.library and not any(p.card.is_creature for p in self.controlled())
 
     def check_attacked(self, permanent: Permanent) -> None:
         """The player attacks the Horde as a player: combat damage reaches its creatures only as
@@ -143,7 +143,7 @@ class HordeGame(CreatureDeckGame):
 
     def _minotaurs(self) -> list[Permanent]:
         """The Minotaurs the Horde controls ("the Horde sacrifices two Minotaurs")."""
-        return [p for p in self.creatures() if p.card.has_subtype("Minotaur") and not p.stolen]
+        return [p for p in self.controlled() if p.card.has_subtype("Minotaur")]
 
     def _allowed(self, decision: Decision) -> list[Permanent]:
         if decision.topic == ALTAR_SACRIFICE:
