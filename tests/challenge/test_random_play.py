@@ -314,3 +314,27 @@ def test_the_after_step_sees_every_step() -> None:
     seen: list[int] = []
     game = play_random_game("horde", 4, after_step=lambda g: seen.append(len(g.actions)))
     assert seen == list(range(1, len(game.actions) + 1))
+
+
+def test_the_rarer_actions_cover_every_new_verb_and_only_legal_targets() -> None:
+    """Across seeds, the rarer branch plays each verb the players' decks need, names permanents that are
+    there (a stolen one for giveback, blockers only for the Horde's attack), and attacks only at sorcery
+    speed; the God gets no cantblock (his creatures never block)."""
+    from bot.domain.challenge.randomplay import _rarer_action
+
+    horde = horde_with(GORE, YOUNG)
+    horde.apply("steal 2")
+    lines = {_rarer_action(horde, random.Random(seed), horde.battlefield_numbers(), False) for seed in range(300)}
+    verbs = {line.split()[0] for line in lines}
+    assert verbs == {"extraturn", "exilecards", "steal", "cantattack", "tuck", "cantblock", "giveback", "attack"}
+    assert {line for line in lines if line.startswith("giveback")} == {"giveback 2"}
+    assert all(line.split()[1] == "1" for line in lines if line.startswith("attack"))  # not the stolen 2
+    instant = {_rarer_action(horde, random.Random(seed), horde.battlefield_numbers(), True) for seed in range(300)}
+    assert not any(line.startswith("attack") for line in instant)
+    god = rig(GodGame([Seat("P1")], seed=1), battlefield=["Xenagos Ascended"])
+    god_lines = {_rarer_action(god, random.Random(seed), god.battlefield_numbers(), False) for seed in range(300)}
+    assert not any(line.startswith(("cantblock", "giveback")) for line in god_lines)
+    assert any(line.startswith("attack 1 ") for line in god_lines)
+    empty = horde_with()
+    assert {_rarer_action(empty, random.Random(s), [], False) for s in range(50)} == {
+        "extraturn", "exilecards library 1", "exilecards graveyard all"}
