@@ -22,8 +22,7 @@ from discord.ext import commands
 from bot.client import PodkeeperBot
 from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
-from bot.domain.challenge.decks import HORDE, RULES
-from bot.domain.hydra.cards import HEROES
+from bot.domain.challenge.decks import RULES
 from bot.i18n import Translate
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
@@ -31,6 +30,7 @@ from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
+from cogs._challenge_lobby import ChallengeHeroSelect, lobby
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
 from cogs._timers import TableTimers, Timers
@@ -91,30 +91,6 @@ class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         if await _cog(interaction).table_here(interaction, self.game_id):
             await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
-
-
-class ChallengeHeroSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"chal-heroes:(?P<game>\d+)"):
-    """``chal-heroes:<table>``: a seated player picks their Hero cards in the lobby (the deck's limit:
-    up to three, each different, against the Horde and the God)."""
-
-    def __init__(self, game_id: int, *, high: int = HORDE.max_heroes, placeholder: str = "",
-                 row: int | None = None) -> None:
-        options = [discord.SelectOption(label=hero.name, value=hero.name, description=hero.text[:100])
-                   for hero in HEROES.values()][:25]
-        select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"chal-heroes:{game_id}", options=options, min_values=0, max_values=high,
-            placeholder=placeholder or None, row=row)
-        super().__init__(select)
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ChallengeHeroSelect:
-        select = rebuilt(item, discord.ui.Select)
-        return cls(int(match["game"]), high=select.max_values, placeholder=select.placeholder or "", row=select.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).on_heroes(interaction, self.game_id, list(self.item.values))
 
 
 def _cog(interaction: discord.Interaction) -> ChallengeCog:
@@ -330,7 +306,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         players = ", ".join(name for _, name in table.seats)
         game = table.game
         if table.row.status == LOBBY or game is None:
-            return self._lobby(table, title, players)
+            return lobby(table, title, players, ChallengeButton)
         embed = discord.Embed(title=title, description=f"```\n{board_text(game, language)}\n```"[:4000])
         embed.add_field(name=tr("challenge.ui.log"), inline=False,
                         value="\n".join(log_lines(game.events[-LOG_LINES:], language))[-1024:])
@@ -345,27 +321,6 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         else:
             embed.add_field(name=tr("challenge.ui.now"), value=tr("challenge.ui.your_turn"), inline=False)
         return embed, self._view(table)
-
-    def _lobby(self, table: ChallengeTable, title: str, players: str) -> tuple[discord.Embed, discord.ui.View]:
-        """The lobby: who sits, each player's Hero cards (a select), and for the God the shared-life
-        rule the table will play, said plainly."""
-        tr, gid, rules = Translate(table.row.language), table.game_id, RULES[table.row.deck]
-        description = tr("challenge.ui.lobby", max=rules.max_players, players=players)
-        if rules.max_players > 1:
-            key = "challenge.ui.lobby_house_rule_life" if table.row.life_per_player else "challenge.ui.lobby_printed_life"
-            description += "\n" + tr(key)
-        embed = discord.Embed(title=title, description=description[:4000])
-        for user_id, name in table.seats[:25]:
-            heroes = ", ".join(table.heroes_of(user_id)) or tr("hydra.ui.no_heroes")
-            embed.add_field(name=name[:256], value=heroes[:1024], inline=False)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ChallengeHeroSelect(gid, high=rules.max_heroes, row=0,
-                                          placeholder=tr("challenge.ui.pick_heroes", max=rules.max_heroes)))
-        view.add_item(ChallengeButton(gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary,
-                                      row=1))
-        view.add_item(ChallengeButton(gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success,
-                                      row=1))
-        return embed, view
 
     def _view(self, table: ChallengeTable) -> discord.ui.View:
         tr, gid, game = Translate(table.row.language), table.game_id, table.game
