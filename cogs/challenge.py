@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.client import PodkeeperBot
 from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
-from bot.domain.challenge.randomplay import DECKS
+from bot.domain.challenge.decks import RULES
 from bot.i18n import Translate
 from bot.i18n.glossary import join_list
 from bot.leases import keyed_timers_lease
@@ -33,6 +33,7 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from bot.text import member_name
 from cogs._boards import BoardMessage, LiveBoards, Where
+from cogs._challenge_lobby import ChallengeHeroSelect, lobby
 from cogs._common import cog_of, command_text, rebuilt
 from cogs._errors import answer_refusal
 from cogs._permissions import refuse_unless_bot_can_post
@@ -119,7 +120,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect, ChallengeHeroSelect)
         await self.turns.start()
         register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
 
@@ -141,7 +142,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         return len(tables)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect, ChallengeHeroSelect)
         self.turns.stop()
         self.timers.cancel_all()
         self.boards.cancel()
@@ -237,6 +238,16 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                 self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
                 placeholder="sweep 2 all"))
 
+    async def on_heroes(self, interaction: discord.Interaction, game_id: int, names: list[str]) -> None:
+        """A player's Hero cards, picked at the lobby's select (stored for their seat, shown in the lobby)."""
+        try:
+            table = await self.service.set_heroes(game_id, interaction.user.id, names)
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return
+        await interaction.response.defer()
+        await self.refresh(table)
+
     async def on_pick(self, interaction: discord.Interaction, game_id: int, topic: str, values: list[int]) -> None:
         if topic == "perm":
             table = await self.service.load(game_id)
@@ -310,12 +321,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         players = join_list([name for _, name in table.seats], tr.language)
         game = table.game
         if table.row.status == LOBBY or game is None:
-            embed = discord.Embed(title=title, description=tr(
-                "challenge.ui.lobby", max=DECKS[table.row.deck].max_players, players=players))
-            view = discord.ui.View(timeout=None)
-            view.add_item(ChallengeButton(gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
-            view.add_item(ChallengeButton(gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success))
-            return embed, view
+            return lobby(table, title, players, ChallengeButton)
         embed = discord.Embed(title=title, description=f"```\n{board_text(game, language)}\n```"[:4000])
         embed.add_field(name=tr("challenge.ui.log"), inline=False,
                         value="\n".join(log_lines(game.events[-LOG_LINES:], language))[-1024:])
@@ -372,22 +378,25 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     @app_commands.describe(deck=_T("Which challenge deck"),
                            difficulty=_T("Horde: your turns before its first (3); God: starting Throngs (2)"),
                            window=_T("Seconds to answer before the default (0: wait; default 20)"),
-                           windows=_T("Open every response window: the deck's upkeep and each trigger"))
+                           windows=_T("Open every response window: the deck's upkeep and each trigger"),
+                           house_rule=_T("God, 2-4 players: house rule of 20 shared life per player (printed: 20)"))
     @app_commands.choices(deck=[app_commands.Choice(name="Battle the Horde", value="horde"),
                                 app_commands.Choice(name="Defeat a God", value="god")])
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, deck: app_commands.Choice[str],
                     difficulty: app_commands.Range[int, 1, 4] | None = None,
-                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
+                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False,
+                    house_rule: bool = False) -> None:
         language = await self.bot.language_for(interaction)
-        level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
+        level = difficulty if difficulty is not None else RULES[deck.value].default_difficulty
         if await refuse_unless_bot_can_post(interaction):
             return
         try:
             table = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,
-                name=member_name(interaction.user.display_name, interaction.user.id), deck=deck.value, difficulty=level, language=language,
-                seed=self.fixed_seed, window_seconds=window, all_windows=windows)
+                name=member_name(interaction.user.display_name, interaction.user.id), deck=deck.value,
+                difficulty=level, language=language, seed=self.fixed_seed, window_seconds=window,
+                all_windows=windows, life_per_player=house_rule)
         except ChallengeError as error:
             await self.send_error(interaction, error)
             return

@@ -55,6 +55,9 @@ def board_text(game: CreatureDeckGame, language: str = "en") -> str:
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
     lines.append(t("challenge.board.life", language, life=game.life))
+    rule = life_rule_text(game, language)
+    if rule:
+        lines.append(rule)
     return "\n".join(lines)
 
 
@@ -68,6 +71,16 @@ def board_lines(game: CreatureDeckGame, language: str = "en") -> list[str]:
         shown = " " + t("core.in_parentheses", language, text=marks) if marks else ""
         lines.append(f"{game.number_of(permanent)}. {card_name(permanent.name, language)}{stats}{shown}")
     return lines
+
+
+def life_rule_text(game: CreatureDeckGame, language: str = "en") -> str:
+    """The shared-life rule of a multiplayer table, said plainly: the printed one (20 for the whole
+    table, "each player" damage counted once per player) or the house rule (20 per player)."""
+    if len(game.seats) < 2:
+        return ""
+    if game.life_per_player:
+        return t("challenge.board.house_rule_life", language, players=len(game.seats), life=game.starting_life)
+    return t("challenge.board.printed_shared_life", language, players=len(game.seats))
 
 
 # ---------------------------------------------------------------- the board image
@@ -129,7 +142,9 @@ def _draw_tile(draw: ImageDraw.ImageDraw, layout: TextLayout, game: CreatureDeck
 def _tile_lines(game: CreatureDeckGame, permanent: Permanent, language: str) -> list[tuple[str, tuple[int, int, int]]]:
     """A tile's lines under its stats: its marks in words, then every line of its rules text, wrapped."""
     marks = [t(key, language) for key, on in (("hydra.board.tapped", permanent.tapped),
-                                                ("hydra.board.skips_untap", permanent.frozen_for > game.deck_turns))
+                                                ("hydra.board.skips_untap", permanent.frozen_for > game.deck_turns),
+                                                ("challenge.board.stolen", permanent.stolen),
+                                                ("challenge.board.cant_attack", game.cant_attack_now(permanent)))
              if on]
     small = font(MIN_TEXT, language=language)
     inner = HEAD_W - 24

@@ -296,7 +296,7 @@ class HydraService:
         game = None
         if row.status != LOBBY:
             setup = GameSetup(heads=row.heads, seed=row.seed, all_windows=bool(row.all_windows),
-                              stable_ids=bool(row.stable_ids),
+                              stable_ids=bool(row.stable_ids), rules=row.rules,
                               players=tuple(PlayerSetup(s.name, s.heroes) for s in seats))
             game = HydraGame(setup)
             for action in actions:
