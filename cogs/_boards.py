@@ -31,6 +31,7 @@ import discord
 
 from bot.clock import clock_of
 from bot.i18n import t
+from bot.i18n.glossary import join_list
 from bot.storage.boards import BoardPostRepository
 from cogs._permissions import board_permissions, lacking
 from cogs._updater import EditLater
@@ -320,4 +321,4 @@ class LiveBoards:
         """The board permissions the bot lacks where the table pressed (the interaction carries them)."""
         needed = board_permissions(self.bot.get_channel(where.channel_id))
         missing = lacking(interaction.app_permissions, needed) or ["view_channel"]
-        return ", ".join(t(f"core.permission.{name}", where.language) for name in missing)
+        return join_list((t(f"core.permission.{name}", where.language) for name in missing), where.language)

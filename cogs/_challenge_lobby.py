@@ -13,6 +13,7 @@ import discord
 from bot.domain.challenge.decks import HORDE, RULES
 from bot.domain.hydra.cards import HEROES
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list
 from bot.services.challenge import ChallengeTable
 from cogs._common import cog_of, rebuilt
 
@@ -47,7 +48,7 @@ def lobby_embed(table: ChallengeTable, title: str, players: str) -> discord.Embe
         description += "\n" + tr(key)
     embed = discord.Embed(title=title, description=description[:4000])
     for user_id, name in table.seats[:25]:
-        heroes = ", ".join(table.heroes_of(user_id)) or tr("hydra.ui.no_heroes")
+        heroes = join_list(table.heroes_of(user_id), tr.language) or tr("hydra.ui.no_heroes")
         embed.add_field(name=name[:256], value=heroes[:1024], inline=False)
     return embed
 

@@ -59,7 +59,7 @@ async def refuse_unless_bot_can_post(interaction: discord.Interaction, needed: S
     if not missing:
         return False
     language = await bot_of(interaction).language_for(interaction)
-    names = ", ".join(t(f"core.permission.{name}", language) for name in missing)
+    names = [t(f"core.permission.{name}", language) for name in missing]  # t() joins it
     channel_id = where.id if where is not None else interaction.channel_id
     await send_ephemeral(interaction, t("core.error.bot_cannot_post", language, permissions=names,
                                         channel=f"<#{channel_id}>"))

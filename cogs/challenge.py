@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from typing import Any
 
 import discord
@@ -33,8 +32,9 @@ from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from bot.text import member_name
 from cogs._boards import BoardMessage, LiveBoards, Where
+from cogs._challenge_components import ChallengeButton, ChallengeSelect
 from cogs._challenge_lobby import ChallengeHeroSelect, lobby
-from cogs._common import cog_of, command_text, rebuilt
+from cogs._common import command_text
 from cogs._errors import answer_refusal
 from cogs._permissions import refuse_unless_bot_can_post
 from cogs._timers import TableTimers, Timers
@@ -47,58 +47,6 @@ LOG_LINES = 12
 
 
 _T = command_text("challenge")  # command texts under ``app.challenge.<text>``
-
-
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"chal:(?P<game>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[a-z_0-9]+))?"):
-    """``chal:<table>:<action>[:<arg>]``; survives restarts."""
-
-    def __init__(self, game_id: int, action: str, arg: str | None = None, *, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        custom_id = ":".join(p for p in ("chal", str(game_id), action, arg) if p is not None)
-        super().__init__(discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id))
-        self.game_id, self.action, self.arg = game_id, action, arg
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ChallengeButton:
-        button = rebuilt(item, discord.ui.Button)
-        return cls(int(match["game"]), match["action"], match["arg"], label=button.label or "", style=button.style,
-                   row=button.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if await _cog(interaction).table_here(interaction, self.game_id):
-            await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
-
-
-class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
-                      template=r"chal-pick:(?P<game>\d+):(?P<topic>[a-z_]+)"):
-    """``chal-pick:<table>:perm`` picks the permanent the buttons act on; ``chal-pick:<table>:<topic>``
-    answers a question that asks for permanents (blocks, Altar of Mogis)."""
-
-    def __init__(self, game_id: int, topic: str, options: list[discord.SelectOption], *, low: int = 1,
-                 high: int = 1, placeholder: str = "", row: int | None = None) -> None:
-        select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"chal-pick:{game_id}:{topic}", options=options or [discord.SelectOption(label="-", value="0")],
-            min_values=low, max_values=max(low, min(high, len(options) or 1)), placeholder=placeholder or None,
-            row=row)
-        super().__init__(select)
-        self.game_id, self.topic = game_id, topic
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ChallengeSelect:
-        select = rebuilt(item, discord.ui.Select)
-        return cls(int(match["game"]), match["topic"], list(select.options), low=select.min_values,
-                   high=select.max_values, placeholder=select.placeholder or "", row=select.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if await _cog(interaction).table_here(interaction, self.game_id):
-            await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
-
-
-def _cog(interaction: discord.Interaction) -> ChallengeCog:
-    return cog_of(interaction, ChallengeCog.__cog_name__, ChallengeCog)
 
 
 class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name="challenge",

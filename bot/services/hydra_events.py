@@ -216,7 +216,7 @@ class HydraEventService:
             raise EventError("hydra_events.error.group_too_big", max=event.table_size)
         entered = {entrant.user_id for entrant in await self.repo.entrants(event_id)}
         if any(user in entered for user, _ in members):
-            names = ", ".join(name for user, name in members if user in entered)
+            names = [name for user, name in members if user in entered]  # t() joins it in the reader's language
             key = "hydra_events.error.already_joined_regroup" if event.status == OPEN else \
                 "hydra_events.error.already_joined"
             raise EventError(key, players=names)

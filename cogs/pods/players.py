@@ -17,9 +17,10 @@ from bot.domain.pod import PodError
 from bot.text import ECHO, fit
 
 
-def _quoted(words: Sequence[str]) -> str:
-    """Typed words echoed back, each quoted, escaped and cut (``bot.text.fit``)."""
-    return ", ".join(f"“{fit(word, ECHO)}”" for word in words)
+def _quoted(words: Sequence[str]) -> list[str]:
+    """Typed words echoed back, each quoted, escaped and cut (``bot.text.fit``); ``t()`` joins the list
+    in the reader's language."""
+    return [f"“{fit(word, ECHO)}”" for word in words]
 
 
 async def players_from(bot: PodkeeperBot, interaction: discord.Interaction, text: str) -> list[tuple[int, str]]:

@@ -71,7 +71,7 @@ def test_the_deck_check_says_a_card_may_be_newer_in_every_language(dated_index: 
         "The bot's operator can bring current card data with `podkeeper cards sync`."
     )
     assert messages["ja"].startswith(
-        "2 行目：不明なカード「The One Ring」。カードデータにはこれに近いカードがなく"
+        "2行目：不明なカード「The One Ring」。カードデータにはこれに近いカードがなく"
     )
     for language, message in messages.items():
         assert "2022-04-29" in message and "`podkeeper cards sync`" in message, language

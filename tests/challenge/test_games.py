@@ -32,7 +32,7 @@ def test_an_unknown_deck_and_the_life_house_rule_against_the_hydra_are_refused()
     with pytest.raises(ChallengeError) as caught:
         new_game("dragon", [Seat("P1")], 1)
     assert (caught.value.key, caught.value.values) == ("hydra.error.bad_option",
-                                                       {"option": "dragon", "options": "hydra, horde, god"})
+                                                       {"option": "dragon", "options": ["hydra", "horde", "god"]})
     with pytest.raises(ChallengeError) as caught:
         new_game("hydra", [Seat("P1"), Seat("P2")], 1, life_per_player=True)
     assert caught.value.key == "challenge.error.house_rule_hydra"

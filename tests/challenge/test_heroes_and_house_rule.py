@@ -106,7 +106,7 @@ async def test_a_house_rule_god_table_is_labelled_so_from_the_lobby(tmp_path) ->
         lobby = await h.slash("challenge start", deck="god", window=0, house_rule=True)
         assert "ハウスルール（印刷されたルールではありません）" in lobby.embed["description"]
         refused = await h.slash("challenge start", deck="horde", window=0, house_rule=True)
-        assert refused.ephemeral and "ホードは1人用の挑戦です" in refused.content
+        assert refused.ephemeral and "大群は1人用の挑戦です" in refused.content
 
 
 # ------------------------------------------------------------------ the CLI

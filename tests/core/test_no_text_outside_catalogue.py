@@ -36,6 +36,7 @@ NOT_READERS_TEXT = (
     "bot/cli/db.py",
     "bot/cli/cards.py",
     "bot/cli/tournament.py",
+    "bot/reference.py",  # writes the manual's command reference, which lists every language side by side
 )
 
 # The challenge engines log lists as one English phrase; their exact-value tests pin it. The renderers read a
@@ -45,7 +46,7 @@ NOT_READERS_TEXT = (
 # are not in the catalogue yet).
 ENGINE_PHRASES = Counter(
     {
-        "bot/domain/challenge/creatures.py": 7,
+        "bot/domain/challenge/creatures.py": 8,
         "bot/domain/challenge/horde.py": 1,
         "bot/domain/hydra/engine.py": 9,
         "bot/domain/hydra/actions.py": 1,

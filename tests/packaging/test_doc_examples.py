@@ -175,12 +175,15 @@ def test_every_documented_command_line_is_one_the_cli_accepts() -> None:
 
 def test_every_documented_config_file_is_one_the_bot_loads(tmp_path: Path) -> None:
     """A ``toml`` block of the manual is a config file: the bot must load it as it is (no unknown key, no
-    wrong type), or an operator copying it gets a refusal the page did not warn about."""
+    wrong type), or an operator copying it gets a refusal the page did not warn about. The translators'
+    page shows catalogue and glossary entries, which are TOML of their own (checked by the catalogue and
+    glossary tests)."""
     from bot.config import load_config
 
     blocks = [
         (page, m["body"])
         for page in sorted(DOCS.rglob("*.md"))
+        if page.name != "translating.md"
         for m in FENCE.finditer(page.read_text(encoding="utf-8"))
         if m["lang"] == "toml"
     ]

@@ -77,7 +77,7 @@ def new_game(deck: str, seats: Sequence[Seat], seed: int, difficulty: int | None
     starting heads, the Horde's the player's turns before its first, the God's his starting Throngs.
     Refuses an unknown deck, and the life house rule where the players share no life (the Hydra)."""
     if deck not in RULES:
-        raise ChallengeError("hydra.error.bad_option", option=deck, options=", ".join(DECK_NAMES))
+        raise ChallengeError("hydra.error.bad_option", option=deck, options=list(DECK_NAMES))
     level = RULES[deck].default_difficulty if difficulty is None else difficulty
     if deck == "hydra":
         if life_per_player:
