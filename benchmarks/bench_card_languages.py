@@ -1,4 +1,4 @@
-"""Lookups and deck checks with card names in every printed language loaded (issue #16). Run by hand:
+"""Lookups and deck checks with card names in every printed language loaded. Run by hand:
 
     .venv/bin/python benchmarks/bench_card_languages.py
 
@@ -6,7 +6,7 @@ The bundled data has only Japanese and Chinese names; a `cards sync` adds German
 Portuguese, Korean and Russian. Offline, this benchmark gives every one of the 23,926 bundled cards a
 synthetic name in each of those seven languages (Latin words for the first five, the name's letters moved
 into Hangul and Cyrillic for Korean and Russian), so the index holds as many names as a synced one would.
-Targets (issue #16): exact and printed lookups p99 < 1 ms, fuzzy < 20 ms, a deck check p99 < 10 ms.
+Targets: exact and printed lookups p99 < 1 ms, fuzzy < 20 ms, a deck check p99 < 10 ms.
 
 Measured on the shared 2-core machine (load ~7), `.venv/bin/python benchmarks/bench_card_languages.py`:
 index build 0.9 s CPU (ja, zh only) -> 2.3 s CPU (10 languages); process with cards and index 84 -> 136 MB;

@@ -1,4 +1,4 @@
-"""Challenge decks benchmark (issue #14): N random games per deck (Hydra, Horde, God) played to the
+"""Challenge decks benchmark: N random games per deck (Hydra, Horde, God) played to the
 end on one core, with every invariant checked after every step; prints the time per game.
 Goal: the three decks together under 60 s for 10,000 games each.
 

@@ -1,4 +1,4 @@
-"""Hydra benchmarks (issue #6): one Hydra turn p50/p99 (target p99 < 1 ms) and 10,000 random games
+"""Hydra benchmarks: one Hydra turn p50/p99 (target p99 < 1 ms) and 10,000 random games
 to the end on one core (target < 60 s).
 
     /work/venv/bin/python benchmarks/bench_hydra.py [--games 10000] [--turns 20000]

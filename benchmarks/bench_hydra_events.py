@@ -1,5 +1,5 @@
 """Benchmark: a server-wide Hydra event with 100 tables (400 players) against ``podkeeper run`` in a
-process of its own (issues #7 and #19).
+process of its own.
 
 The bot is ``podkeeper run`` exactly (as in ``bench_startup.py``: discord.py's REST base and gateway pointed
 at the stand-in), on the full bundled card data, in its own process; this process is Discord: the stand-in
@@ -22,7 +22,7 @@ Figures:
   action waits for the table's lock; when the action is then refused (the question was answered meanwhile
   by another player or by its default) the refusal comes as a private followup: those are counted apart;
 - late acknowledgements (after Discord's 3 s); peak RSS (``VmHWM``) of the bot process, after it has
-  started (issue #19: < 180 MiB), and its RSS as the event goes.
+  started (< 180 MiB), and its RSS as the event goes.
 
 ``--tracemalloc`` traces the bot's Python allocations from the moment the tables are open to the end and
 prints the lines that hold the most (the bot runs slower then: not for the latency figures).
@@ -394,7 +394,7 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
               f"heads severed {sum(t.severed for t in board.tables)}")
         print(f"bot process: RSS now {status_mb(bot.pid, 'VmRSS'):.0f} MiB ({status_mb(bot.pid, 'RssAnon'):.0f} MiB "
               f"private + {status_mb(bot.pid, 'RssFile'):.0f} MiB mapped files); peak RSS {peak:.0f} MiB "
-              f"(issue #19 goal < {PEAK_RSS_GOAL_MIB} MiB: {'PASS' if peak < PEAK_RSS_GOAL_MIB else 'FAIL'})")
+              f"(goal < {PEAK_RSS_GOAL_MIB} MiB: {'PASS' if peak < PEAK_RSS_GOAL_MIB else 'FAIL'})")
         if trace_file is not None:
             print("tracemalloc, the bot's Python allocations still held, by where they were made:")
             print(await traced(bot.pid, trace_file))

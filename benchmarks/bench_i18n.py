@@ -1,4 +1,4 @@
-"""Message formatting benchmarks (issue #17: plurals by CLDR rules). Run by hand:
+"""Message formatting benchmarks (plurals by CLDR rules). Run by hand:
 
     .venv/bin/python benchmarks/bench_i18n.py
 

@@ -1,4 +1,4 @@
-"""Mulligan benchmarks (issue #5). Run by hand:
+"""Mulligan benchmarks. Run by hand:
 
     /work/venv/bin/python benchmarks/bench_mulligan.py
 

@@ -1,4 +1,4 @@
-"""Live pages under load (issue #18). Run: .venv/bin/python benchmarks/bench_pages.py [--clients 500]
+"""Live pages under load. Run: .venv/bin/python benchmarks/bench_pages.py [--clients 500]
 
 One pod game, its stream overlay open in ``--clients`` server-sent-event connections (500), and the
 game changed ``--rate`` times a second (10) for ``--seconds`` (10) through the pod service, exactly as a

@@ -1,4 +1,4 @@
-"""Pod tracking benchmarks (issue #4). Run: /work/venv/bin/python benchmarks/bench_pods.py
+"""Pod tracking benchmarks. Run: /work/venv/bin/python benchmarks/bench_pods.py
 
 1. Board render: p50/p99 of ``render_board`` for an 8-player board with partners (16 commanders),
    both "during play" (one player's totals change between renders, the usual case) and "cold"

@@ -1,4 +1,4 @@
-"""Responsiveness under load (issue #12): nobody can stall the bot. Run by hand:
+"""Responsiveness under load: nobody can stall the bot. Run by hand:
 
     python benchmarks/bench_responsiveness.py [--seconds 4] [--burst 1000] [--games 60]
 

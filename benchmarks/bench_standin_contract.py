@@ -1,4 +1,4 @@
-"""What the strict Discord stand-in costs per request (issue #12). Run by hand:
+"""What the strict Discord stand-in costs per request. Run by hand:
 
     .venv/bin/python benchmarks/bench_standin_contract.py
 

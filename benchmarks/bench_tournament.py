@@ -1,4 +1,4 @@
-"""Pairing and scoring speed for a large tournament (issue #8).
+"""Pairing and scoring speed for a large tournament.
 
 Run: /work/venv/bin/python benchmarks/bench_tournament.py [--players 256] [--rounds 5]
 
@@ -75,7 +75,7 @@ def main() -> None:
 
 
 def bench_matches(player_count: int, rounds: int, seed: int) -> None:
-    """The same field as a 1-vs-1 tournament of best-of-three matches (issue #20): Swiss pairs by match
+    """The same field as a 1-vs-1 tournament of best-of-three matches: Swiss pairs by match
     standings, random 2-0 / 2-1 / drawn results, match standings with the MTR tie-breakers, the CSV and
     the standings image (what ``/tournament standings`` and ``/tournament end`` send)."""
     rng = random.Random(seed)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing by hand (issue 21): mutmut changes the domain code one small bug at a time (a flipped
+# Mutation testing by hand: mutmut changes the domain code one small bug at a time (a flipped
 # comparison, an off-by-one, a dropped call) and runs the tests that cover it; a mutant the tests do not
 # notice "survives". Prints the score (killed / all) and the survivors.
 #

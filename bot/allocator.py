@@ -1,4 +1,4 @@
-"""How the C allocator keeps the bot's memory (issue #19: peak RSS of a 100-table Hydra event).
+"""How the C allocator keeps the bot's memory (peak RSS of a 100-table Hydra event).
 
 glibc's malloc keeps memory a process freed for reuse rather than handing it back, in two ways that
 hurt a long-running bot with bursts of image work:

@@ -63,6 +63,10 @@ class PodkeeperBot(commands.Bot):
         options.setdefault("command_prefix", commands.when_mentioned)
         options.setdefault("help_command", None)
         options.setdefault("allowed_mentions", DEFAULT_ALLOWED_MENTIONS)
+        # A retry_after longer than this raises ``discord.RateLimited`` instead of sleeping inside the
+        # request: a board then asks for a later edit or is posted afresh (cogs/_boards.py) rather than
+        # holding its channel's lane for up to an hour (the cap on edits of old messages).
+        options.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
         super().__init__(**options)
         self.config = config
         self.sync_commands = sync_commands
@@ -137,7 +141,8 @@ class PodkeeperBot(commands.Bot):
         if self.cards is None:
             from bot.cards.database import CardDatabase
 
-            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None)
+            # On a first start the bot answers from the cards in memory while they are stored.
+            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None, store_in_background=True)
         cards = self.cards
         self.db.changes.follow(CARDS_TOPIC, self._card_data_swapped)
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
@@ -189,6 +194,8 @@ class PodkeeperBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        if self.cards is not None:  # a first start's cards are stored now that the bot is up
+            self.cards.start_storing()
         if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
             self.reconciled = asyncio.create_task(self.reconcile_after_start(), name="reconcile-after-start")
 
@@ -227,6 +234,8 @@ class PodkeeperBot(commands.Bot):
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()
                 self.leases = None
+            if self.cards is not None:  # a first start's import storing in the background ends first
+                await self.cards.stored()
             if self._db is not None:
                 await self._db.close()
                 self._db = self._guild_settings = self._user_settings = None
@@ -318,6 +327,8 @@ class PodkeeperBot(commands.Bot):
             message = t("core.error.not_in_guild", language)
         elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
             message = t("core.error.missing_permission", language)
+        elif not_a_member(error):  # a user option filled with someone who is not in this server
+            message = t("core.error.not_a_member", language, user=f"<@{error.value.id}>")  # type: ignore[attr-defined]
         else:
             log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
                           exc_info=error)
@@ -326,20 +337,24 @@ class PodkeeperBot(commands.Bot):
 
 
     async def explain_refusal(self, interaction: discord.Interaction, error: BaseException) -> bool:
-        """When Discord refused for lack of a permission (403, code 50013), tell the user privately,
-        in their language, what the bot lacks here; True when that was the error.
+        """When Discord refused for lack of a permission (403, code 50013) or of access (50001: a channel
+        or private thread the bot cannot see), tell the user privately, in their language, what the bot
+        lacks here; True when that was the error.
 
         The bot's permissions in the channel come with the interaction (``app_permissions``), so the
-        permissions of the invite link it lacks can be named; when it has them all, the refusal was
-        about role order (a role above the bot's own) and the message says so.
+        permissions of the invite link it lacks can be named; when it has them all, a 50013 was about
+        role order (a role above the bot's own) and a 50001 about another channel or a private thread,
+        and the message says so.
         """
         original = getattr(error, "original", error)
-        if not isinstance(original, discord.Forbidden) or original.code != MISSING_PERMISSIONS:
+        if not isinstance(original, discord.Forbidden) or original.code not in (MISSING_PERMISSIONS, MISSING_ACCESS):
             return False
         language = await self.language_for(interaction)
         lacking = missing_permissions(interaction.app_permissions)
-        if lacking:
-            names = ", ".join(t(f"core.permission.{name}", language) for name in lacking)
+        if original.code == MISSING_ACCESS and "view_channel" not in lacking:
+            message = t("core.error.bot_missing_access", language)
+        elif lacking:
+            names = [t(f"core.permission.{name}", language) for name in lacking]
             message = t("core.error.bot_missing_permission", language, permissions=names)
         else:
             message = t("core.error.bot_refused", language)
@@ -365,7 +380,16 @@ def make_bot(config: Config, **options: Any) -> PodkeeperBot:
                                shard_ids=list(config.shard_ids or range(config.shard_count)), **options)
 
 
+MAX_RATELIMIT_WAIT = 30.0  # seconds; the least discord.py accepts
+def not_a_member(error: BaseException) -> bool:
+    """discord.py's refusal of a Member option whose user is not a member of the server (Discord sent the
+    user alone): the member's mistake, told plainly, not "something went wrong" with an error logged."""
+    return (isinstance(error, app_commands.TransformerError) and error.type is discord.AppCommandOptionType.user
+            and isinstance(error.value, discord.User))
+
+
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order
+MISSING_ACCESS = 50001  # ...for a channel or thread the bot cannot see
 
 
 def missing_permissions(have: discord.Permissions) -> list[str]:

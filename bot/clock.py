@@ -1,5 +1,5 @@
 """One source of time for everything that waits: vote deadlines, Hydra event starts, grace periods,
-leaderboard ticks (issue 21).
+leaderboard ticks.
 
 Code that schedules asks a ``Clock`` for ``now()`` and sleeps with ``sleep``/``sleep_until`` instead of
 calling ``datetime.now`` and ``asyncio.sleep`` itself, so tests swap in a ``FakeClock`` and move time
@@ -106,6 +106,11 @@ class FakeClock:
             for _ in range(5):  # let the woken tasks run (and perhaps sleep again) before moving on
                 await asyncio.sleep(0)
         self._now = max(self._now, target)
+
+    def jump(self, seconds: float = 0.0, **delta: float) -> None:
+        """Set the clock by ``seconds`` plus ``timedelta(**delta)`` (negative: back), as a wall clock
+        corrected by NTP or set wrong at boot does; unlike ``advance`` nobody is woken on the way."""
+        self._now += timedelta(seconds=seconds, **delta)
 
     def _drop_cancelled(self) -> None:
         while self._sleepers and self._sleepers[0][2].done():

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.paths import default_database_path
 from bot.shards import ShardSpecError, parse_shard_ids, validate_shards
 
 RULESETS = ("commander", "edh-2010", "duel-zh")
@@ -51,12 +52,14 @@ SETTINGS: tuple[Setting, ...] = (
             minimum=0),
     Setting("discord", "shard_ids", str, "", "Which of those shards this process runs, as ids and ranges like "
             "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
-            "database need the PostgreSQL backend (not built yet): with SQLite run every shard in one process."),
+            "database need PostgreSQL ([database] url): with SQLite run every shard in one process."),
     Setting("discord", "shutdown_wait_seconds", int, 10, "On SIGTERM/SIGINT the bot stops taking interactions "
             "(each gets a short \"restarting\" answer) and waits at most this many seconds for the ones being "
             "handled to store their change and answer before it closes the database; 0 = do not wait.",
             minimum=0),
-    Setting("database", "path", str, "data/podkeeper.sqlite3", "The SQLite database file (created on first start)."),
+    Setting("database", "path", str, str(default_database_path()), "The SQLite database file (created on first "
+            "start). Default: data/podkeeper.sqlite3 under the folder the bot runs in, in a checkout; for an "
+            "installed bot, podkeeper.sqlite3 in the user's data folder (~/.local/share/podkeeper on Linux)."),
     Setting("database", "url", str, "", "Where the database is, as a URL: empty = the SQLite file of `path` (the "
             "default, no server needed); \"sqlite:///relative/file.sqlite3\" or \"sqlite:////absolute/file.sqlite3\"; "
             "or \"postgresql://user:password@host:5432/dbname\" to share one PostgreSQL database between several bot "
@@ -91,6 +94,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("web", "port", int, 8737, "Port the page server listens on."),
     Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
             "https://pages.example.org); empty = http://<host>:<port>."),
+    Setting("web", "max_connections", int, 2000, "Open connections the page server accepts in all (beyond them a "
+            "small \"try again\" page); never more than the open-file limit minus a reserve for Discord and the "
+            "database.", minimum=1),
+    Setting("web", "max_viewers_per_link", int, 300, "Live viewers (event streams) one page link may have at once; "
+            "more get a small \"try again\" page.", minimum=1),
+    Setting("web", "header_timeout_seconds", int, 10, "Seconds a connection may take to send its request (and "
+            "may stay idle between two requests) before it is closed.", minimum=1),
     Setting("privacy", "retention_days", int, 30, "Days a server's data (games, decks, events, tournaments, "
             "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
             "deletes it at once."),
@@ -127,9 +137,21 @@ class Config:
         return Path(self.get("database", "path"))
 
     @property
+    def database_is_default(self) -> bool:
+        """No database was configured: the default SQLite file of :func:`bot.paths.default_database_path`."""
+        return not self.get("database", "url") and self.database_path == default_database_path()
+
+    @property
     def database_url(self) -> str:
         """What ``Database.open`` takes: ``[database] url`` when set, else the SQLite file ``path``."""
         return self.get("database", "url") or str(self.database_path)
+
+    @property
+    def press_journal_path(self) -> Path:
+        """The write-ahead record of board presses (bot/storage/press_journal.py): next to the database
+        file, one per process (a process running some shards names them)."""
+        shards = "".join(f"-{shard}" for shard in self.shard_ids)
+        return self.database_path.with_name(f"presses{shards}.journal")
 
     @property
     def pool_size(self) -> int:

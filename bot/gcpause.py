@@ -1,4 +1,4 @@
-"""Garbage collection paused while ``podkeeper run`` starts (issue #19).
+"""Garbage collection paused while ``podkeeper run`` starts.
 
 Start-up allocates hundreds of thousands of objects (modules, classes, the card index) and almost no
 garbage: with the collector on, that allocation triggers ~300 young and two full collections, each full

@@ -105,3 +105,41 @@ def _fitting(lines: list[str], budget: int, more: Callable[[int], str], separato
             break
         kept.append(line)
     return kept
+
+
+# Characters that change how the text around them is shown without being seen themselves: direction
+# overrides and isolates (a name ending in U+202E flips the rest of a board line), directional marks,
+# and zero-width spaces and joiners that can make a name look empty or like another one.
+_INVISIBLE = {*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)), "\u200e", "\u200f", "\u061c",
+              "\u200b", "\u200c", "\u2060", "\ufeff", "\u180e", "\u00ad"}
+MAX_MARKS = 2  # combining marks kept on one character: enough for any script, not for "Zalgo" text
+
+
+def shown_name(text: str) -> str:
+    """A name as the bot stores and shows it (decks, players on boards and pages): NFC, without the
+    invisible format characters above (the joiner inside an emoji sequence stays), at most
+    ``MAX_MARKS`` combining marks on a character, spaces collapsed. An empty result means the name
+    had nothing visible in it."""
+    kept: list[str] = []
+    marks = 0
+    visible = "".join(c for c in text or "" if c not in _INVISIBLE and not "\ud800" <= c <= "\udfff")
+    for char in unicodedata.normalize("NFC", visible):  # composed after the removal: a mark meets its letter
+        if unicodedata.combining(char):
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        kept.append(char)
+    name = " ".join("".join(kept).split())
+    return name if any(unicodedata.category(char) not in _UNSEEN for char in name) else ""
+
+
+_UNSEEN = {"Cf", "Cc", "Mn", "Me", "Zs", "Zl", "Zp"}  # categories that show nothing on their own
+
+
+def member_name(name: str, user_id: int) -> str:
+    """A member's display name as seats, entrants and boards keep it (``shown_name``); one with nothing
+    visible gets the end of the member's id, so two such players stay apart (a button label cannot show
+    a mention)."""
+    return shown_name(name) or f"#{str(user_id)[-4:]}"

@@ -221,7 +221,7 @@ class WorkPool:
 
         A board's pixels are ~2 MB (Pillow keeps RGB in 4 bytes), and more while pickled for a worker; the pool encodes two at
         a time, so when a hundred Hydra tables end their turn at once, a hundred drawn boards would wait
-        in its queue together (the spikes of the 100-table event's peak RSS, issue #19). Drawing once a
+        in its queue together (the spikes of the 100-table event's peak RSS). Drawing once a
         place is free keeps at most a few in memory and delays no board: the workers were the bottleneck."""
         async with self._images:
             yield

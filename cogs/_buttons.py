@@ -1,5 +1,5 @@
 """A persistent button keyed by one number (a game, a report, a tournament, a member): one class for the
-confirmations and the single-action buttons of several features (issue 21: no copy per feature).
+confirmations and the single-action buttons of several features (no copy per feature).
 
 A subclass names its custom_id prefix and look once, and says what a press does (``pressed``); the
 ``DynamicItem`` machinery (a template matching ``<prefix>:<number>``, rebuilding the button from a

@@ -1,4 +1,4 @@
-"""What every cog needs the same way (issue 21): command-text keys, finding a cog, "is this a manager?".
+"""What every cog needs the same way: command-text keys, finding a cog, "is this a manager?".
 
 Kept out of the cogs so each is defined once; the module name starts with ``_`` so ``cog_modules()``
 does not load it as a cog.

@@ -1,4 +1,4 @@
-"""The one error path of the cogs for the domain's refusals (issue 21).
+"""The one error path of the cogs for the domain's refusals.
 
 The domain refuses with ``bot.domain.errors.DomainError`` (a message key and its values); a cog raises
 or lets it through instead of catching it by hand. Slash commands reach ``answer_refusal`` through each
@@ -18,13 +18,18 @@ from discord import app_commands
 
 from bot.domain.errors import DomainError
 from bot.i18n import t
+from bot.storage.db import DatabaseBusy
 
 ANSWERED = "podkeeper.refusal_answered"  # interaction.extras key: the refusal was already told
 
 
 def refusal_of(error: BaseException) -> DomainError | None:
-    """The domain refusal behind ``error`` (discord.py wraps a command's exception in ``original``)."""
+    """The domain refusal behind ``error`` (discord.py wraps a command's exception in ``original``).
+    A database another program keeps locked is told like one: nothing changed, try again - not
+    "something went wrong" with a traceback in the log."""
     original = getattr(error, "original", error)
+    if isinstance(original, DatabaseBusy):
+        return DomainError("core.error.database_busy")
     return original if isinstance(original, DomainError) else None
 
 
@@ -64,7 +69,7 @@ async def telling_refusals(interaction: discord.Interaction) -> AsyncIterator[No
     goes on to discord.py (which logs it)."""
     try:
         yield
-    except DomainError as error:
+    except (DomainError, DatabaseBusy) as error:
         await answer_refusal(interaction, error)
 
 

@@ -1,4 +1,4 @@
-"""The one place a cog schedules work for later: a keyed timer on the bot's clock (issue 21).
+"""The one place a cog schedules work for later: a keyed timer on the bot's clock.
 
 A Hydra table's question takes its default after a response window, an idle table pauses, an event
 starts at its hour: each is ``timers.at(key, due, job)``. The time is the bot's ``Clock``
@@ -24,6 +24,21 @@ Job = Callable[[], Awaitable[None]]
 K = TypeVar("K", bound=Hashable)  # what a timer is keyed by: a table id, (what, event, table)
 
 
+def sane_due(due: datetime, armed: datetime, now: datetime, what: str) -> datetime:
+    """When to fire a stored deadline that was set at ``armed``: ``due``, unless the clock now reads a time
+    from which ``due`` is further away than the whole wait ever was (``due - armed``). Then the clock
+    jumped back since the deadline was set (a Raspberry Pi starts a day behind until NTP answers), and
+    waiting for ``due`` would fire far too late: wait the whole length from now instead, and say so."""
+    longest = due - armed
+    if due - now <= longest or longest < timedelta(0):
+        return due
+    log.warning("%s: the clock reads %s, %s before the deadline was set (%s); the clock jumped back? "
+                "waiting the deadline's full length (%s) from now instead of until %s",
+                what, now.isoformat(timespec="seconds"), armed - now, armed.isoformat(timespec="seconds"),
+                longest, due.isoformat(timespec="seconds"))
+    return now + longest
+
+
 class Timers(Generic[K]):
     """At most one pending timer per key; scheduling a key again replaces its timer."""
 
@@ -34,8 +49,12 @@ class Timers(Generic[K]):
         self.clock, self.name, self.runs_here = clock, name, runs_here
         self._tasks: dict[K, asyncio.Task[None]] = {}
 
-    def at(self, key: K, due: datetime, job: Job) -> None:
-        """Run ``job`` once the clock reads ``due`` (at once if that has passed), unless replaced or cancelled."""
+    def at(self, key: K, due: datetime, job: Job, *, armed: datetime | None = None) -> None:
+        """Run ``job`` once the clock reads ``due`` (at once if that has passed), unless replaced or cancelled.
+        ``armed``, when the deadline was set (stored beside it), lets a re-arm after a restart notice a
+        clock that jumped back (``sane_due``)."""
+        if armed is not None:
+            due = sane_due(due, armed, self.clock.now(), f"{self.name} timer {key}")
         self.cancel(key)
         if not self.runs_here():
             return

@@ -20,11 +20,12 @@ import bot as podkeeper
 from bot.client import PodkeeperBot
 from bot.config import LOCALES, RULESETS
 from bot.domain.errors import DomainError
-from bot.i18n import Translate, catalogue
-from bot.i18n.translator import app_key
+from bot.i18n import Translate
 from bot.storage.matches import MatchRepository
 from cogs._common import command_text, managers_only
 from cogs._errors import RefusingCog
+from cogs._help import HelpPageSelect, help_message, help_pages
+from cogs._permissions import role_grant_problem
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RULESETS]
 LOCALE_NAMES = {"en": "English", "ja": "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文"}
@@ -34,32 +35,15 @@ MY_LANGUAGE_CHOICES = [*LOCALE_CHOICES, app_commands.Choice(name="Discord langua
 _T = command_text()  # command texts under ``app.<text>`` (the first cog's keys, before areas)
 
 
-def localized_description(command: app_commands.Command | app_commands.Group, language: str) -> str:
-    """A command's description in ``language`` from the same ``app.*`` key the translator uses."""
-    described = command._locale_description or _T(command.description)
-    key = described.extras.get("key") or app_key(described.message)
-    return catalogue().get(key, {}).get(language) or command.description
-
-
-def leaf_commands(tree: app_commands.CommandTree) -> list[app_commands.Command]:
-    """Every invocable slash command (subcommands rather than their groups), sorted by name."""
-    found: list[app_commands.Command] = []
-
-    def walk(item: Any) -> None:
-        if isinstance(item, app_commands.Group):
-            for child in item.commands:
-                walk(child)
-        elif isinstance(item, app_commands.Command):
-            found.append(item)
-
-    for command in tree.get_commands():
-        walk(command)
-    return sorted(found, key=lambda c: c.qualified_name)
-
-
 class AdminCog(RefusingCog, commands.Cog):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(HelpPageSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(HelpPageSelect)
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
@@ -78,13 +62,13 @@ class AdminCog(RefusingCog, commands.Cog):
 
     @app_commands.command(name="help", description=_T("List Podkeeper's commands"))
     async def help(self, interaction: discord.Interaction) -> None:
+        """Every command, in pages that each fit an embed (``cogs._help``); a select turns the page."""
         tr = await self._tr(interaction)
-        lines = [f"`/{command.qualified_name}` — {localized_description(command, tr.language)}"
-                 for command in leaf_commands(self.bot.tree)]
-        embed = discord.Embed(title=tr("admin.help.title"), description="\n".join(lines)[:4000],
-                              colour=discord.Colour.blurple())
-        embed.set_footer(text=tr("admin.help.footer", version=podkeeper.__version__))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        embed, view = help_message(help_pages(self.bot.tree, tr.language), 0, tr)
+        if view is None:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     # -- /config ----------------------------------------------------------------------------------
 
@@ -207,14 +191,8 @@ class AdminCog(RefusingCog, commands.Cog):
     def _cannot_give(role: discord.Role) -> str | None:
         """Why Discord would refuse the bot giving ``role`` (message key), checked when the role is
         chosen rather than when an event ends: Manage Roles, and a role below the bot's highest."""
-        me = role.guild.me
-        if me is None:
-            return None
-        if not me.guild_permissions.manage_roles:
-            return "core.error.no_manage_roles"
-        if role >= me.top_role or role.managed or role.is_default():
-            return "core.error.role_above_bot"
-        return None
+        problem = role_grant_problem(role)
+        return f"core.error.{problem}" if problem else None
 
 
 # Permissions a winner must never get from the bot: each lets its holder moderate or take over the server.

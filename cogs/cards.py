@@ -1,4 +1,4 @@
-"""``/card name:`` — show a card, found by its English, Japanese or Chinese name (issue #2).
+"""``/card name:`` — show a card, found by its English, Japanese or Chinese name.
 
 The lookup is the card database's one ``resolve`` (exact, any case/accents/punctuation, either face,
 printed names); autocomplete offers names in the user's language. The embed shows the printed
@@ -14,9 +14,11 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.cards.index import Resolution, display_name, face_parts
+from bot.cards.messages import maybe_newer_text, sentence_gap
 from bot.cards.model import Card, Face
 from bot.client import PodkeeperBot
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list
 from bot.text import ECHO, fit
 from cogs._common import card_choices, command_text
 from cogs._errors import RefusingCog
@@ -44,9 +46,9 @@ def _face_body(face: Face, tr: Translate) -> str:
     if face.oracle_text:
         lines.append(face.oracle_text)
     if face.power is not None or face.toughness is not None:
-        lines.append(f"{tr('cards.power_toughness')}: {face.power}/{face.toughness}")
+        lines.append(tr("core.label_value", label=tr("cards.power_toughness"), value=f"{face.power}/{face.toughness}"))
     if face.loyalty is not None:
-        lines.append(f"{tr('cards.loyalty')}: {face.loyalty}")
+        lines.append(tr("core.label_value", label=tr("cards.loyalty"), value=face.loyalty))
     return "\n".join(lines) or "—"
 
 
@@ -81,9 +83,12 @@ def not_found_message(resolution: Resolution, tr: Translate) -> str:
     """Why no card was shown, with what the user may have meant (names are English, as stored)."""
     name = fit(resolution.query, ECHO)
     if resolution.ambiguous:
-        return tr("cards.ambiguous", name=name, cards=fit(", ".join(resolution.ambiguous), 1500))
+        return tr("cards.ambiguous", name=name, cards=fit(join_list(resolution.ambiguous, tr.language), 1500))
+    if resolution.newer is not None:
+        return sentence_gap(tr.language).join((tr("cards.not_found", name=name), maybe_newer_text(
+            resolution.newer, resolution.suggestions, tr.language)))
     if resolution.suggestions:
-        return tr("cards.did_you_mean", name=name, suggestions=", ".join(resolution.suggestions))
+        return tr("cards.did_you_mean", name=name, suggestions=list(resolution.suggestions))
     return tr("cards.not_found", name=name)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from typing import Any
 
 import discord
@@ -22,16 +21,22 @@ from discord.ext import commands
 from bot.client import PodkeeperBot
 from bot.clock import clock_of
 from bot.domain.challenge.core import ChallengeError
-from bot.domain.challenge.randomplay import DECKS
+from bot.domain.challenge.decks import RULES
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
 from bot.render.fonts import png_bytes
 from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
-from cogs._common import cog_of, command_text, rebuilt
+from bot.text import member_name
+from cogs._boards import BoardMessage, LiveBoards, Where
+from cogs._challenge_components import ChallengeButton, ChallengeSelect
+from cogs._challenge_lobby import ChallengeHeroSelect, lobby
+from cogs._common import command_text
 from cogs._errors import answer_refusal
+from cogs._permissions import refuse_unless_bot_can_post
 from cogs._timers import TableTimers, Timers
 from cogs.hydra import LineModal
 from cogs.hydra.panels import option_key
@@ -42,58 +47,6 @@ LOG_LINES = 12
 
 
 _T = command_text("challenge")  # command texts under ``app.challenge.<text>``
-
-
-class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button],
-                      template=r"chal:(?P<game>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[a-z_0-9]+))?"):
-    """``chal:<table>:<action>[:<arg>]``; survives restarts."""
-
-    def __init__(self, game_id: int, action: str, arg: str | None = None, *, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        custom_id = ":".join(p for p in ("chal", str(game_id), action, arg) if p is not None)
-        super().__init__(discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id))
-        self.game_id, self.action, self.arg = game_id, action, arg
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ChallengeButton:
-        button = rebuilt(item, discord.ui.Button)
-        return cls(int(match["game"]), match["action"], match["arg"], label=button.label or "", style=button.style,
-                   row=button.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if await _cog(interaction).table_here(interaction, self.game_id):
-            await _cog(interaction).on_button(interaction, self.game_id, self.action, self.arg)
-
-
-class ChallengeSelect(discord.ui.DynamicItem[discord.ui.Select],
-                      template=r"chal-pick:(?P<game>\d+):(?P<topic>[a-z_]+)"):
-    """``chal-pick:<table>:perm`` picks the permanent the buttons act on; ``chal-pick:<table>:<topic>``
-    answers a question that asks for permanents (blocks, Altar of Mogis)."""
-
-    def __init__(self, game_id: int, topic: str, options: list[discord.SelectOption], *, low: int = 1,
-                 high: int = 1, placeholder: str = "", row: int | None = None) -> None:
-        select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"chal-pick:{game_id}:{topic}", options=options or [discord.SelectOption(label="-", value="0")],
-            min_values=low, max_values=max(low, min(high, len(options) or 1)), placeholder=placeholder or None,
-            row=row)
-        super().__init__(select)
-        self.game_id, self.topic = game_id, topic
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ChallengeSelect:
-        select = rebuilt(item, discord.ui.Select)
-        return cls(int(match["game"]), match["topic"], list(select.options), low=select.min_values,
-                   high=select.max_values, placeholder=select.placeholder or "", row=select.row)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if await _cog(interaction).table_here(interaction, self.game_id):
-            await _cog(interaction).on_pick(interaction, self.game_id, self.topic, [int(v) for v in self.item.values])
-
-
-def _cog(interaction: discord.Interaction) -> ChallengeCog:
-    return cog_of(interaction, ChallengeCog.__cog_name__, ChallengeCog)
 
 
 class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name="challenge",
@@ -111,15 +64,16 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         self._editing: dict[int, asyncio.Lock] = {}  # table -> its message's edits take turns
         self.turns = keyed_timers_lease(bot, "challenge-turns", self.timers.cancel_all, self.arm_open_tables)
         self.fixed_seed: int | None = None
+        self.boards = LiveBoards(bot, "challenge table")  # live for the whole game (cogs/_boards.py)
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.bot.add_dynamic_items(ChallengeButton, ChallengeSelect, ChallengeHeroSelect)
         await self.turns.start()
         register_reconcile(self.bot, "challenge tables", self.reconcile_tables)
 
     async def reconcile_tables(self) -> int:
-        """Recovery hook (issue #13): after a start every open Horde and God table's one message shows the
+        """Recovery hook: after a start every open Horde and God table's one message shows the
         stored state with the pending question's buttons, even when the bot died between storing an action
         and editing the board, or between creating the table and posting it (then it is posted)."""
         tables = await self.service.open_tables()
@@ -129,15 +83,17 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                     table.row.channel_id)
                 embed, view = self.payload(table)
                 message = await channel.send(embed=embed, view=view)  # type: ignore[union-attr, arg-type]
+                await self.boards.record_post(message)
                 await self.service.set_message(table.game_id, message.id)
             else:
                 await self.refresh(table)
         return len(tables)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect)
+        self.bot.remove_dynamic_items(ChallengeButton, ChallengeSelect, ChallengeHeroSelect)
         self.turns.stop()
         self.timers.cancel_all()
+        self.boards.cancel()
 
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
@@ -167,6 +123,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
             return
         if not interaction.response.is_done():
             await interaction.response.defer()
+        await self.boards.heard(game_id, interaction)  # how the table is told should its board be refused
         await self.refresh(table)
 
     async def refresh(self, table: ChallengeTable) -> None:
@@ -176,22 +133,27 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         async with self._editing.setdefault(table.game_id, asyncio.Lock()):
             table = await self.service.load(table.game_id)
             try:
-                channel = self.bot.get_channel(table.row.channel_id) or await self.bot.fetch_channel(
-                    table.row.channel_id)
-                if table.row.message_id is not None:
-                    embed, view, file = await self.board_parts(table)
-                    await channel.get_partial_message(table.row.message_id).edit(  # type: ignore[union-attr]
-                        embed=embed, view=view, attachments=[file] if file else [])
+                if (message_id := table.row.message_id) is not None:
+                    await self._show(table, message_id)
             except discord.HTTPException:
                 log.exception("could not update challenge table %s", table.game_id)
             self.arm(table)
+
+    async def _show(self, table: ChallengeTable, message_id: int) -> None:
+        """The table's message shows its state: edited, or posted afresh when old (``cogs._boards``)."""
+        embed, view, file = await self.board_parts(table)
+        where = Where(table.row.guild_id, table.row.channel_id, message_id, table.row.language)
+        await self.boards.show_or_later(
+            table.game_id, BoardMessage.of(embed, file, view), where, again=lambda: self.refresh(table),
+            moved=lambda channel, message: self.service.set_message(table.game_id, message, channel_id=channel))
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None) -> None:
         tr = await self._tr(interaction)
         number = self.selected.get((game_id, interaction.user.id), 1)
         try:
             if action == "join":
-                table = await self.service.join(game_id, interaction.user.id, interaction.user.display_name)
+                table = await self.service.join(game_id, interaction.user.id,
+                                                member_name(interaction.user.display_name, interaction.user.id))
             elif action == "start":
                 table = await self.service.start(game_id, interaction.user.id)
             elif action == "undo":
@@ -203,6 +165,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
             return
         if table is not None:
             await interaction.response.defer()
+            await self.boards.heard(game_id, interaction)
             await self.refresh(table)
         elif action == "answer":
             await self.act(interaction, game_id, f"choose {arg}")
@@ -222,6 +185,16 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
             await interaction.response.send_modal(LineModal(
                 self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
                 placeholder="sweep 2 all"))
+
+    async def on_heroes(self, interaction: discord.Interaction, game_id: int, names: list[str]) -> None:
+        """A player's Hero cards, picked at the lobby's select (stored for their seat, shown in the lobby)."""
+        try:
+            table = await self.service.set_heroes(game_id, interaction.user.id, names)
+        except ChallengeError as error:
+            await self.send_error(interaction, error)
+            return
+        await interaction.response.defer()
+        await self.refresh(table)
 
     async def on_pick(self, interaction: discord.Interaction, game_id: int, topic: str, values: list[int]) -> None:
         if topic == "perm":
@@ -266,6 +239,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         if view is not None:
             extra["view"] = view
         message = await channel.send(embed=embed, **extra)
+        await self.boards.record_post(message)
         await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
         self.arm(await self.service.load(table.game_id))
 
@@ -292,15 +266,10 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
         tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
         title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)
-        players = ", ".join(name for _, name in table.seats)
+        players = join_list([name for _, name in table.seats], tr.language)
         game = table.game
         if table.row.status == LOBBY or game is None:
-            embed = discord.Embed(title=title, description=tr(
-                "challenge.ui.lobby", max=DECKS[table.row.deck].max_players, players=players))
-            view = discord.ui.View(timeout=None)
-            view.add_item(ChallengeButton(gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
-            view.add_item(ChallengeButton(gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success))
-            return embed, view
+            return lobby(table, title, players, ChallengeButton)
         embed = discord.Embed(title=title, description=f"```\n{board_text(game, language)}\n```"[:4000])
         embed.add_field(name=tr("challenge.ui.log"), inline=False,
                         value="\n".join(log_lines(game.events[-LOG_LINES:], language))[-1024:])
@@ -357,29 +326,33 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     @app_commands.describe(deck=_T("Which challenge deck"),
                            difficulty=_T("Horde: your turns before its first (3); God: starting Throngs (2)"),
                            window=_T("Seconds to answer before the default (0: wait; default 20)"),
-                           windows=_T("Open every response window: the deck's upkeep and each trigger"))
+                           windows=_T("Open every response window: the deck's upkeep and each trigger"),
+                           house_rule=_T("God, 2-4 players: house rule of 20 shared life per player (printed: 20)"))
     @app_commands.choices(deck=[app_commands.Choice(name="Battle the Horde", value="horde"),
                                 app_commands.Choice(name="Defeat a God", value="god")])
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, deck: app_commands.Choice[str],
                     difficulty: app_commands.Range[int, 1, 4] | None = None,
-                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False) -> None:
+                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS, windows: bool = False,
+                    house_rule: bool = False) -> None:
         language = await self.bot.language_for(interaction)
-        level = difficulty if difficulty is not None else (3 if deck.value == "horde" else 2)
+        level = difficulty if difficulty is not None else RULES[deck.value].default_difficulty
+        if await refuse_unless_bot_can_post(interaction):
+            return
         try:
             table = await self.service.create(
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0, user_id=interaction.user.id,
-                name=interaction.user.display_name, deck=deck.value, difficulty=level, language=language,
-                seed=self.fixed_seed, window_seconds=window, all_windows=windows)
+                name=member_name(interaction.user.display_name, interaction.user.id), deck=deck.value,
+                difficulty=level, language=language, seed=self.fixed_seed, window_seconds=window,
+                all_windows=windows, life_per_player=house_rule)
         except ChallengeError as error:
             await self.send_error(interaction, error)
             return
         embed, view = self.payload(table)
         await interaction.response.send_message(embed=embed, view=view)  # type: ignore[arg-type]
         message = await interaction.original_response()
+        await self.boards.record_post(message)
         await self.service.set_message(table.game_id, message.id)
-
-
 
 
 async def setup(bot: PodkeeperBot) -> None:

@@ -29,6 +29,7 @@ from bot.domain.mulligan import Instruction, MulliganStyle, style_for_ruleset
 from bot.domain.mulligan.odds import DEFAULT_KEEP, DEFAULT_PLAYERS, hypergeometric
 from bot.domain.mulligan.practice import Phase, PracticeHand
 from bot.i18n import Translate, t
+from bot.i18n.glossary import join_list
 from bot.render.fonts import png_bytes
 from bot.render.hand import render_hand
 from bot.render.odds import calculator_text, odds_chart, odds_lines
@@ -313,7 +314,7 @@ class MulliganCog(RefusingCog, commands.Cog, name="Mulligan"):
         embed = discord.Embed(title=tr("mulligan.odds.title", deck=deck), description="\n".join(
             odds_lines(figures, tr.language))[:4000], colour=EMBED_COLOUR)
         if library.unknown:
-            embed.add_field(name="⚠", value=tr("mulligan.odds.unknown_cards", names=fit(", ".join(library.unknown), 900)))
+            embed.add_field(name="⚠", value=tr("mulligan.odds.unknown_cards", names=fit(join_list(library.unknown, tr.language), 900)))
         embed.set_image(url="attachment://odds.png")
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(chart), filename="odds.png"))
 

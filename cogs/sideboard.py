@@ -1,4 +1,4 @@
-"""``/sideboard``: swap cards between your main deck and sideboard before a game (RULES.md D7, T1).
+"""``/sideboard``: swap cards between your main deck and sideboard before a game (docs/rules/RULES.md D7, T1).
 
 Thin: it finds the caller's game in this channel and hands over to the pod cog's match step
 (``cogs/pods/match.py``), where the board's Sideboard button leads too. Autocomplete offers the cards of

@@ -1,4 +1,4 @@
-"""In-memory card name index: the ONE name resolution used by every command (issue #2, "Card database").
+"""In-memory card name index: the ONE name resolution used by every command.
 
 Resolution order (first hit wins):
 
@@ -19,6 +19,7 @@ unless one meaning is clear (``CardIndex._disambiguate``: "wasteland" is Wastela
 from __future__ import annotations
 
 import bisect
+import copy
 import hashlib
 import heapq
 import re
@@ -27,6 +28,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, islice
+from typing import NamedTuple
 
 from bot.cards.model import PRINTED_LANGUAGES, UI_PRINTED_LANGUAGES, Card
 
@@ -35,6 +37,13 @@ AUTOCOMPLETE_LIMIT = 25
 DISCORD_CHOICE_MAX = 100
 FUZZY_CUTOFF = 60.0
 FUZZY_CANDIDATES = 30
+# A name is "close" to a card the data knows when its whole-string similarity (rapidfuzz ``ratio``) with
+# one of them reaches this, or when it is part of one's name (a partial name). Measured over real
+# cases (benchmarks/bench_cards.py, "closeness"): 1,053 typos (1 and 2 letters) and partial names of
+# the cards of real deck lists and of random cards, against 76 names of cards printed after the
+# bundled data (2022-2025). At 80, 0.5 % of the typos are called "may be newer" (they still get their
+# suggestions) and 5 % of the newer cards are not; at 75: 0.1 % and 13 %; at 85: 4.6 % and 1.3 %.
+CLOSE_RATIO = 80.0
 _FACE_SEPARATOR = " // "
 _VARIANT = re.compile(r"\s*[(\[]\w[)\]]$")  # "Boros Guildgate (a)": an art variant the data lists apart
 _DELETED = {"'", "’", "‘", "`", "´"}
@@ -86,13 +95,21 @@ def face_parts(name: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
+class NewerThanData(NamedTuple):
+    """An unknown name that matches no card of the data closely: it may be a card printed after the
+    data was made. ``data_date`` says how current the data is (YYYY-MM-DD), None when unknown."""
+
+    data_date: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """The answer to "which card did the user mean?".
 
     ``card`` is None when nothing matched or the match was ambiguous; then ``suggestions`` (English
     names, best first) says what the user may have meant, and ``ambiguous`` lists every card that
-    shares the key they typed.
+    shares the key they typed. ``newer`` is set when no card is close to the name (``CLOSE_RATIO``):
+    the suggestions are then only the least unlike older names, and the card may be newer than the data.
     """
 
     query: str
@@ -100,6 +117,7 @@ class Resolution:
     matched_by: str
     suggestions: tuple[str, ...] = ()
     ambiguous: tuple[str, ...] = ()
+    newer: NewerThanData | None = None
 
     @property
     def found(self) -> bool:
@@ -159,6 +177,9 @@ class CardIndex:
         self._printed_languages = b""  # per entry of _printed_search: a bit per UI language that prints it
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
         self._by_choice_id: dict[str, str] | None = None  # choice_id(name) -> name, built on first use
+        # How current the cards are (YYYY-MM-DD, set by the card database): said beside a name that
+        # may be newer than the data.
+        self.data_date: str | None = None
 
     # -- building ----------------------------------------------------------------------------------
 
@@ -293,7 +314,9 @@ class CardIndex:
                 return Resolution(query, chosen, matched_by)
             ordered = tuple(sorted(names))
             return Resolution(query, None, matched_by, suggestions=ordered[:MAX_SUGGESTIONS], ambiguous=ordered)
-        return Resolution(query, None, "none", suggestions=self.suggest(query))
+        suggestions, close = self._suggest(query, MAX_SUGGESTIONS)
+        newer = None if close else NewerThanData(self.data_date)
+        return Resolution(query, None, "none", suggestions=suggestions, newer=newer)
 
     def _disambiguate(self, query: str, key: str, names: tuple[str, ...]) -> Card | None:
         """The one card a shared key clearly means, or None when it is a real ambiguity (重生).
@@ -318,7 +341,18 @@ class CardIndex:
         return None
 
     def suggest(self, name: str, limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
-        """English names that look most like ``name`` (typos, partial names, printed names), best first.
+        """English names that look most like ``name`` (typos, partial names, printed names), best first."""
+        return self._suggest(name, limit)[0]
+
+    def without_suggestions(self) -> CardIndex:
+        """The same index with "did you mean" switched off: every name it knows resolves the same, an
+        unknown one gets no suggestions and is not judged newer (nothing was compared)."""
+        quiet = copy.copy(self)
+        quiet._suggest = _nothing_suggested  # type: ignore[method-assign]
+        return quiet
+
+    def _suggest(self, name: str, limit: int) -> tuple[tuple[str, ...], bool]:
+        """``suggest``'s names, and whether one of the cards is close to ``name`` (``CLOSE_RATIO``).
 
         Scoring every key with WRatio costs ~35 ms over the full data; instead a cheap whole-string
         ratio (typos) and the shortest keys containing the text (partial names) pick a few dozen
@@ -330,18 +364,21 @@ class CardIndex:
 
         key = normalise(name)
         if not key:
-            return ()
+            return (), True
         pool = self._search.get("en") if key.isascii() else self._printed_search
         if pool is None or not pool.keys:
-            return ()
-        candidates = {position for _, _, position in process.extract(
-            key, pool.keys, scorer=fuzz.ratio, limit=FUZZY_CANDIDATES, score_cutoff=FUZZY_CUTOFF - 10)}
-        candidates.update(islice(pool.hits(key, prefix=False), FUZZY_CANDIDATES))
+            return (), False
+        similar = process.extract(key, pool.keys, scorer=fuzz.ratio, limit=FUZZY_CANDIDATES,
+                                  score_cutoff=FUZZY_CUTOFF - 10)
+        containing = list(islice(pool.hits(key, prefix=False), FUZZY_CANDIDATES))
+        close = bool(containing) or any(score >= CLOSE_RATIO for _, score, _ in similar)
+        candidates = {position for _, _, position in similar}
+        candidates.update(containing)
         scored = [(score, position) for position in candidates
                   if (score := fuzz.WRatio(key, pool.keys[position])) >= FUZZY_CUTOFF]
         # Best score first; among equals, the closer length (a typo) before a long name that merely contains it.
         scored.sort(key=lambda hit: (-hit[0], abs(len(pool.keys[hit[1]]) - len(key)), hit[1]))
-        return tuple(islice(dict.fromkeys(pool.names[position] for _, position in scored), limit))
+        return tuple(islice(dict.fromkeys(pool.names[position] for _, position in scored), limit)), close
 
     def _hits(self, english: _SearchList, language: int, key: str, prefix: bool) -> Iterator[str]:
         """English names whose English key (and, with a ``language`` bit, printed key in that language)
@@ -396,6 +433,10 @@ class CardIndex:
             self._by_choice_id = {choice_id(name): name for name in self._cards}
         english = self._by_choice_id.get(query)
         return self._cards[english] if english else None
+
+
+def _nothing_suggested(name: str, limit: int) -> tuple[tuple[str, ...], bool]:
+    return (), True
 
 
 def _sorted_hits(search: _SearchList, key: str, prefix: bool, languages: bytes = b"",

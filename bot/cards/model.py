@@ -12,7 +12,7 @@ from typing import Any
 
 WUBRG = "WUBRG"
 # Printed names kept and resolved: the bot's CJK languages, then every other language Magic is printed in
-# that the card data carries (MTGJSON foreignData, Scryfall printings; issue #16). The bundled data set has
+# that the card data carries (MTGJSON foreignData, Scryfall printings). The bundled data set has
 # only the first three; a `cards sync` brings the others.
 PRINTED_LANGUAGES = ("ja", "zh-Hans", "zh-Hant", "de", "fr", "it", "es", "pt", "ko", "ru")
 UI_PRINTED_LANGUAGES = PRINTED_LANGUAGES[:3]  # the bot's own message languages besides English

@@ -10,14 +10,28 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 
 from bot import __version__
-from bot.config import ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.gcpause import pause_collection, resume_collection
+from bot.paths import IN_CHECKOUT, default_database_note
 from bot.storage.db import DatabaseError
+
+log = logging.getLogger("bot.cli")
+
+
+def note_default_database(config: Config, *, always: bool = False) -> None:
+    """An installed bot with no database configured keeps its data in the user's data folder, a place the
+    operator never chose: say where when the bot starts (``always``), and when a command is about to create
+    the file. A checkout keeps ``data/`` under the folder it runs in, as its set-up commands say."""
+    if IN_CHECKOUT or not config.database_is_default:
+        return
+    if always or not config.database_path.exists():
+        log.info(default_database_note(config.database_path))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,9 +56,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     # tables, next to no garbage: collection waits meanwhile (bot.gcpause), and is back on when main returns.
     pause_collection()
     try:
-        return _main(argv)
+        code = _main(argv)
+        sys.stdout.flush()  # a reader gone already shows here, inside the handler, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     finally:
         resume_collection()
+
+
+def _reader_gone() -> int:
+    """The reader of our output left early (``podkeeper deck check … | head``): stop quietly with the
+    status of a process ended by SIGPIPE, as Unix tools do, instead of a traceback. What is still
+    buffered would fail again when Python flushes stdout at exit, so stdout is pointed at /dev/null."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # stdout is no file (a test's capture): nothing to flush
+        pass
+    return 128 + 13  # SIGPIPE
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -63,6 +94,8 @@ def _main(argv: Sequence[str] | None) -> int:
     logging.basicConfig(level=getattr(logging, args.config_obj.log_level, logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+    if not getattr(args, "starts_bot", False):
+        note_default_database(args.config_obj)
     try:
         return int(args.func(args) or 0)
     except (DatabaseError, ConfigError) as exc:

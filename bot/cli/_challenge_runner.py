@@ -119,7 +119,10 @@ def check_script(game: Any, lines: Iterable[str | bytes]) -> list[str]:
             if len(line) > MAX_LINE:
                 raise ChallengeError("hydra.error.script_line_too_long", length=len(line), limit=MAX_LINE)
             if line and line.split()[0].lower() not in ("undo", "at"):
-                parse_action(line, verbs)
+                action = parse_action(line, verbs)
+                refusal = game.deck_rules.refusal(action.verb)  # the deck's rules forbid it: say why now
+                if refusal is not None:
+                    raise ChallengeError(refusal)
         except ChallengeError as error:
             raise ScriptLineError(number, error) from None
     return checked

@@ -1,4 +1,4 @@
-"""``podkeeper cards import|lookup|sync``: the card database from the command line (issue #2)."""
+"""``podkeeper cards import|lookup|sync``: the card database from the command line."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import IO, Any
 from bot.cards.database import CardDatabase, ImportResult, open_card_database
 from bot.cards.importers import FORMATS, CardImportError
 from bot.cards.index import CardIndex, Resolution
+from bot.cards.messages import maybe_newer_text
 from bot.cards.model import PRINTED_LANGUAGES, Card
 from bot.cards.sync import CardSyncError, sync_cards
 from bot.storage.db import Database
@@ -167,10 +168,13 @@ def _lookup(args: argparse.Namespace) -> int:
 
 
 def lookup_json(resolution: Resolution) -> dict[str, Any]:
-    """The JSON of ``cards lookup --json`` (issue #2): the card, or no name and suggestions."""
+    """The JSON of ``cards lookup --json``: the card, or no name and suggestions."""
     card = resolution.card
     if card is None:
-        return {"name": None, "suggestions": list(resolution.suggestions)}
+        out: dict[str, Any] = {"name": None, "suggestions": list(resolution.suggestions)}
+        if resolution.newer is not None:  # close to no card: maybe newer than the data
+            out["maybe_newer_than_data"] = {"data_date": resolution.newer.data_date}
+        return out
     return {"name": card.name, "mana_cost": card.mana_cost, "type_line": card.type_line,
             "color_identity": card.color_identity, "printed_names": dict(card.printed_names)}
 
@@ -180,6 +184,9 @@ def lookup_text(resolution: Resolution) -> str:
     if card is None:
         if resolution.ambiguous:
             return f"{resolution.query!r} is the name of several cards: {', '.join(resolution.ambiguous)}"
+        if resolution.newer is not None:
+            return f"no card named {resolution.query!r}. " + maybe_newer_text(resolution.newer,
+                                                                            resolution.suggestions, "en")
         if resolution.suggestions:
             return f"no card named {resolution.query!r}. Did you mean: {', '.join(resolution.suggestions)}?"
         return f"no card named {resolution.query!r}, and nothing close."

@@ -1,7 +1,7 @@
 """``podkeeper deck check FILE|URL [--ruleset NAME] [--json]``: check a deck list (or deck link) from the shell
 (``deck swap``, sideboard swaps: ``bot/cli/deck_swap.py``).
 
-Exit status (issue #3): 0 legal, 1 illegal or unverifiable, 2 unreadable input (or unknown ruleset).
+Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input (or unknown ruleset).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from bot.domain.deck_sources import looks_like_url
 from bot.domain.decklist import DecklistRefused
 from bot.domain.rules import UnknownRuleset
 from bot.i18n import LANGUAGES, t
+from bot.i18n.glossary import join_list
 from bot.render.deck import note_message, verdict_headline, verdict_json, verdict_lines
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, check_deck_text
@@ -43,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument("--language", choices=LANGUAGES, default=None,
                        help="language of the messages (default: [defaults] locale of the config)")
     check.set_defaults(func=_check)
-    from bot.cli import deck_swap  # ``deck swap``: sideboard swaps (issue #20)
+    from bot.cli import deck_swap  # ``deck swap``: sideboard swaps
 
     deck_swap.register(sub)
 
@@ -66,7 +67,7 @@ def _check(args: argparse.Namespace) -> int:
         report_refusal(refusal, language)
         return EXIT_UNREADABLE
     except UnknownRuleset as exc:
-        print(t("deck.refused.unknown_ruleset", language, name=exc.name, choices=", ".join(RULESETS)),
+        print(t("deck.refused.unknown_ruleset", language, name=exc.name, choices=list(RULESETS)),
               file=sys.stderr)
         return EXIT_UNREADABLE
     verdict = result.verdict
@@ -92,13 +93,14 @@ def _print_text(result: DeckCheck, language: str) -> None:
     verdict = result.verdict
     print(verdict_headline(verdict, language))
     commanders = " + ".join(verdict.commanders) or t("deck.summary.none", language)
-    print(f"{t('deck.summary.commanders', language)}: {commanders}")
-    print(f"{t('deck.summary.identity', language)}: {verdict.colour_identity or 'C'}")
-    print(f"{t('deck.summary.cards', language)}: {verdict.card_count}")
-    types = ", ".join(f"{t(f'deck.type.{name}', language)} {count}" for name, count in result.summary.types.items())
-    print(f"{t('deck.summary.types', language)}: {types}")
+    print(t("core.label_value", language, label=t("deck.summary.commanders", language), value=commanders))
+    print(t("core.label_value", language, label=t("deck.summary.identity", language), value=verdict.colour_identity or 'C'))
+    print(t("core.label_value", language, label=t("deck.summary.cards", language), value=verdict.card_count))
+    types = join_list([f"{t(f'deck.type.{name}', language)} {count}" for name, count in result.summary.types.items()],
+                      language)
+    print(t("core.label_value", language, label=t("deck.summary.types", language), value=types))
     curve = " ".join(f"{value if value < 7 else '7+'}:{count}" for value, count in enumerate(result.summary.curve))
-    print(f"{t('deck.summary.curve', language)}: {curve}")
+    print(t("core.label_value", language, label=t("deck.summary.curve", language), value=curve))
     for line in verdict_lines(verdict, language):
         print(f"  {line}")
     for note in verdict.notes:

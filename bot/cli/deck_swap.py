@@ -1,5 +1,5 @@
 """``podkeeper deck swap DECK --out NAME --in NAME … [--ruleset] [--json]``: try sideboard swaps on a deck
-file (RULES.md D7, T1), for organisers preparing a tournament of matches.
+file (docs/rules/RULES.md D7, T1), for organisers preparing a tournament of matches.
 
 The swaps are applied in order, 1-for-1 between the main deck and the sideboard (the same rules as at the
 table: ``bot.domain.sideboard``), and the deck as it would be played is checked again.

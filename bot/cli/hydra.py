@@ -54,7 +54,7 @@ def _setup(args: argparse.Namespace) -> GameSetup:
             raise HydraError("hydra.error.no_such_player", player=seat, count=args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     players = tuple(PlayerSetup(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1))
-    return GameSetup(heads=args.heads, players=players, seed=seed, all_windows=args.all_windows)
+    return GameSetup(heads=args.heads, players=players, seed=seed, all_windows=args.all_windows)  # current rules
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -68,6 +68,8 @@ def _play(args: argparse.Namespace) -> int:
 def game_json(game: HydraGame, language: str = "en") -> dict[str, object]:
     """The ``--json`` output: the issue's keys plus the seed and action log (enough to replay)."""
     data = game.snapshot()
+    for head, shown in zip(game.battlefield, data["heads"], strict=True):  # type: ignore[call-overload]
+        shown["number"] = game.number_of(head)  # the HEAD a script names it by
     data["log"] = log_lines(game.events, language)
     data["seed"] = game.setup.seed
     data["starting_heads"] = game.setup.heads

@@ -100,7 +100,7 @@ def _odds(args: argparse.Namespace) -> int:
     for result in simulated.values():
         print("  " + style_row(result, language))
     if deck.unknown:
-        print(t("mulligan.odds.unknown_cards", language, names=", ".join(deck.unknown)))
+        print(t("mulligan.odds.unknown_cards", language, names=list(deck.unknown)))
     if not deck.commanders:
         print(t("mulligan.odds.no_commander", language), file=sys.stderr)
     return EXIT_OK

@@ -28,7 +28,8 @@ To run it in your server:
        cp config.example.toml config.toml  then set [discord] token = "..."
   3. Optional, for instant command updates while testing:
        [discord] dev_guild_id = <your server id>   (or PODKEEPER_DISCORD_DEV_GUILD_ID)
-  4. Invite the bot with the scopes bot + applications.commands (see README.md, "Discord set-up").
+  4. Invite the bot with the scopes bot + applications.commands (see the manual's
+     docs/operators/discord-application.md).
 """
 
 
@@ -91,9 +92,11 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
     """Run the bot until it is closed or the process gets SIGINT/SIGTERM."""
     import discord
 
+    from bot.cli import note_default_database
     from bot.client import make_bot
     from bot.storage.db import Database
 
+    note_default_database(config, always=True)
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops
     # here with a clear message instead of connecting and applying every press a second time.
     database = await Database.open(config.database_url, exclusive=True, pool_size=config.pool_size,

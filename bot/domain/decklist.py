@@ -1,6 +1,6 @@
 """Deck list parsing: every format players paste or attach, one result shape.
 
-Supported (issue #3, "Input"):
+Supported:
 
 * plain lines ``1 Name``, ``1x Name``, ``Name`` (count 1);
 * Arena/MTGO/Moxfield lines ``1 Name (SET) 123 *F*`` and Archidekt ``1x Name (set) 123 [Category]``;

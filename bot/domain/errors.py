@@ -1,4 +1,4 @@
-"""The one shape of a refusal in the domain: a message key and the values that fill it (issue 21).
+"""The one shape of a refusal in the domain: a message key and the values that fill it.
 
 Every feature raises its own subclass (``PodError``, ``TournamentError``, ``HydraError``/``EventError``,
 ``MulliganError``) so callers can still catch one feature's refusals, but all of them carry ``key`` (a full

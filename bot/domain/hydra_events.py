@@ -1,4 +1,4 @@
-"""Server-wide challenge events (issue #7 for the Hydra, issue #14 for Battle the Horde and Defeat a
+"""Server-wide challenge events (first for the Hydra, then for Battle the Horde and Defeat a
 God), the plain-Python part: seating, late joiners, no-shows, who defeated what, and the leaderboard.
 No discord, no SQL. What differs per deck is in :data:`EVENT_DECKS` (difficulty and table sizes) and
 in the score a table's game keeps (heads severed for the Hydra, permanents defeated for the others).
@@ -165,6 +165,43 @@ def no_shows(seated: Iterable[int], present: Iterable[int]) -> list[int]:
     """Seated players who never acted (nor checked in) by the end of the grace period."""
     here = set(present)
     return [user for user in seated if user not in here]
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    """A player at a table and when they sat down: the table's start, or later for a late joiner."""
+
+    user_id: int
+    seated_at: datetime
+
+
+@dataclass(frozen=True)
+class NoShowCheck:
+    """Who is a no-show at ``now`` (their own grace period is over and they never acted nor checked in),
+    and when the next seated player's grace period ends (None: nobody's is still running)."""
+
+    absent: tuple[int, ...]
+    next_due: datetime | None
+
+
+def check_no_shows(seated: Iterable[SeatedPlayer], present: Iterable[int], now: datetime,
+                   grace_minutes: int) -> NoShowCheck:
+    """Each player's grace period runs from their own seat, so a late joiner is not judged by the
+    table's start (they were dropped seconds after sitting down). A player who acted or checked in is
+    never a no-show; one whose grace is still running is looked at again at ``next_due``."""
+    here = set(present)
+    grace = timedelta(minutes=grace_minutes)
+    absent: list[int] = []
+    pending: list[datetime] = []
+    for player in seated:
+        if player.user_id in here:
+            continue
+        due = player.seated_at + grace
+        if due <= now:
+            absent.append(player.user_id)
+        else:
+            pending.append(due)
+    return NoShowCheck(tuple(absent), min(pending, default=None))
 
 
 # -- who severed which head ----------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""A 1-vs-1 match: best of three games between the same two players with the same decks (RULES.md G9).
+"""A 1-vs-1 match: best of three games between the same two players with the same decks (docs/rules/RULES.md G9).
 
 Each game of a match is an ordinary pod game (its own event log, board, record); the match is its own
 append-only log of which game is which and who chose to play first, folded with the games' outcomes.

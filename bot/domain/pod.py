@@ -5,7 +5,7 @@ turn, a concession …) is one :class:`Event` saying who did what and when. :fun
 events into a :class:`PodState`; undo is itself an event naming the events it drops, so the log is
 append-only (restart-safe, auditable) while the state behaves as if the dropped events never happened.
 
-Rules (``shared/RULES.md``):
+Rules (``docs/rules/RULES.md``):
 
 * G1 starting life 40 (overridable per game).
 * G3 commander tax: G3a +{2} per previous cast from the command zone (``edh-2010``, ``commander``);
@@ -57,7 +57,7 @@ MAX_POISON_STEP = POISON_LIMIT  # poison counters given or removed at once
 COUNTER_BOUND = 9_999  # a named counter and one change of it
 
 RULESETS = ("commander", "edh-2010", "duel-zh")
-# Which commander-tax variant each ruleset uses (RULES.md, table "Rulesets").
+# Which commander-tax variant each ruleset uses (docs/rules/RULES.md, table "Rulesets").
 TAX_VARIANT = {"commander": "G3a", "edh-2010": "G3a", "duel-zh": "G3b"}
 
 # Reasons a player leaves the game.
@@ -257,6 +257,14 @@ def check_may_change(state: PodState, actor: int, target: int | None, *, manager
         raise PodError("not_your_game")
     if state.own_totals_only and target is not None and target != actor:
         raise PodError("own_totals_only")
+
+
+def check_seats_may_change(state: PodState) -> None:
+    """Joining and shuffling seats, refused in a game of a match: a match is between exactly its two
+    players, and who plays first is the match's (game 1: the seats it started with; later games: the
+    loser's choice), so a third player or a shuffled order would change the match, not just the table."""
+    if state.match:
+        raise PodError("match_seats")
 
 
 def event_target(event: Event) -> int | None:

@@ -1,4 +1,4 @@
-"""Sideboard swaps (RULES.md D7, T1): cards move 1-for-1 between the main deck and the sideboard.
+"""Sideboard swaps (docs/rules/RULES.md D7, T1): cards move 1-for-1 between the main deck and the sideboard.
 
 Between the games of a 1-vs-1 match (000 §3.2), and — when a server turns the optional rule of 001 on —
 within 3 minutes after the commanders are declared, each player may swap cards one for one between

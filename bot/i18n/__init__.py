@@ -23,6 +23,7 @@ import contextlib
 import hashlib
 import marshal
 import os
+import re
 import string
 import sys
 import time
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import plural
+from bot.i18n.glossary import join_list
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
 DEFAULT_LANGUAGE = "en"
@@ -207,8 +209,42 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
     if entry is None:
         raise MissingMessage(key)
     language = language if language and entry.get(language) else DEFAULT_LANGUAGE
-    text = entry[language]
-    return plural.resolve(text, language, values).format(**values) if values else text
+    text = entry[language] if language == DEFAULT_LANGUAGE else command_paths_in(entry[language], language)
+    if not values:
+        return text
+    values = {name: _sentence_value(value, language) for name, value in values.items()}
+    return plural.resolve(text, language, values).format(**values)
+
+
+def _sentence_value(value: Any, language: str) -> Any:
+    """A list value reads as one phrase of the language ("A, B" / "A、B"): callers pass lists, never a
+    string they joined themselves, so no language gets another's comma."""
+    if isinstance(value, (list, tuple)):
+        return join_list(value, language)
+    return value
+
+
+_COMMAND_PATH = re.compile(r"(?<![\w/])/([a-z][a-z-]*(?: [a-z][a-z-]*){0,2})")
+
+
+@lru_cache(maxsize=4096)
+def command_paths_in(text: str, language: str) -> str:
+    """``text`` with each slash command it names ("/config my-language") written as the member's Discord
+    client shows it in ``language`` ("/設定 自分の言語"): the names the command tree is localised with
+    (``app.<name>`` keys, see ``PodkeeperTranslator``). A path with a word that is not a command name
+    (an option, a value) keeps its words from there on as written."""
+
+    def localised(match: re.Match[str]) -> str:
+        words = match.group(1).split(" ")
+        shown: list[str] = []
+        for index, word in enumerate(words):
+            entry = catalogue().get(f"app.{word}")
+            if entry is None or not entry.get(language):
+                return "/" + " ".join(shown + words[index:])
+            shown.append(entry[language])
+        return "/" + " ".join(shown)
+
+    return _COMMAND_PATH.sub(localised, text)
 
 
 def has(key: str) -> bool:

@@ -1,8 +1,11 @@
 """The live pod board as a PNG: life, poison, tax, counters and the commander-damage matrix (G5).
 
 Sized for a phone: 800 px wide, which a phone shows about 360 px wide (``bot.render.layout``), so every
-text is at least 28 px here (12.6 px on the phone) and life totals are 72 px; long names are cut with "…"
-rather than shrunk. Players sit in a two-column grid in seat order; the commander-damage matrix
+text is at least 32 px here (14.4 px on the phone: a capital or a digit is over 10 px tall there) and life
+totals are 72 px. A line that does not fit its card wraps onto the next (a commander's printed name in
+Chinese or Japanese is long, and was cut to four characters); the cards of a board grow together to hold
+the fullest one. Only a player's own name beside the life total is cut with "…". Players sit in a
+two-column grid in seat order; the commander-damage matrix
 below has one row per player hit and one column per commander, labelled by seat number (and a/b for
 partners) so it stays narrow with eight players and sixteen commanders.
 
@@ -11,6 +14,7 @@ Layout numbers are module constants so tests can find the pixels they check.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
@@ -24,11 +28,11 @@ from bot.render.pil import Image, ImageDraw, ImageFont
 WIDTH = 800
 MARGIN = 12
 GAP = 12
-HEADER_HEIGHT = 64
-CARD_HEIGHT = 236
+HEADER_HEIGHT = 68
+CARD_HEIGHT = 236  # the least a card is; a card with more lines makes every card of its board taller
 CARD_WIDTH = (WIDTH - 2 * MARGIN - GAP) // 2
 STRIPE_WIDTH = 10
-MATRIX_ROW = 40
+MATRIX_ROW = 44
 MATRIX_LABEL_WIDTH = 200
 
 BACKGROUND = (30, 31, 34)
@@ -43,11 +47,12 @@ POISON = (87, 242, 135)
 WARN = (250, 166, 26)
 GRID = (64, 66, 72)
 WARN_DAMAGE = 15  # amber from here: a few more hits of that commander and the player is out (G5)
-LINE_HEIGHT = 34
+LINE_HEIGHT = 40
 LIFE_CENTRE = 56  # y of the life total's centre inside a card
-MAX_CARD_LINES = 5
-TEXT_SIZE = 28  # every text but the life totals and the header: 12.6 px on a 360 px phone
-HEADER_SIZE = 30
+LINES_TOP = 104  # the first line under the life total, inside a card
+MAX_WRAPPED_LINES = 3  # one card line (a tax with a long commander name) wraps onto at most this many
+TEXT_SIZE = 32  # every text but the life totals and the header: 14.4 px on a 360 px phone
+HEADER_SIZE = 34
 
 
 def seat_label(state: PodState, commander: Commander) -> str:
@@ -57,28 +62,39 @@ def seat_label(state: PodState, commander: Commander) -> str:
     return f"{seat}{'ab'[commander.index]}" if partners else str(seat)
 
 
-def card_box(index: int) -> tuple[int, int, int, int]:
-    """The rectangle of the player card in seat ``index`` (0-based)."""
+def card_box(index: int, card_height: int = CARD_HEIGHT) -> tuple[int, int, int, int]:
+    """The rectangle of the player card in seat ``index`` (0-based), on a board whose cards are
+    ``card_height`` tall."""
     row, column = divmod(index, 2)
     left = MARGIN + column * (CARD_WIDTH + GAP)
-    top = HEADER_HEIGHT + MARGIN + row * (CARD_HEIGHT + GAP)
-    return left, top, left + CARD_WIDTH, top + CARD_HEIGHT
+    top = HEADER_HEIGHT + MARGIN + row * (card_height + GAP)
+    return left, top, left + CARD_WIDTH, top + card_height
 
 
-def matrix_top(state: PodState) -> int:
-    return matrix_top_for(len(state.players))
+def matrix_top(state: PodState, card_height: int = CARD_HEIGHT) -> int:
+    return matrix_top_for(len(state.players), card_height)
 
 
-def matrix_top_for(player_count: int) -> int:
+def matrix_top_for(player_count: int, card_height: int = CARD_HEIGHT) -> int:
     rows = (player_count + 1) // 2
-    return HEADER_HEIGHT + MARGIN + rows * (CARD_HEIGHT + GAP)
+    return HEADER_HEIGHT + MARGIN + rows * (card_height + GAP)
 
 
-def image_height(state: PodState) -> int:
-    height = matrix_top(state)
-    if state.all_commanders():
-        height += 44 + MATRIX_ROW * (len(state.players) + 1)
+def image_height(state: PodState, card_height: int = CARD_HEIGHT) -> int:
+    return _height(len(state.players), len(state.all_commanders()) > 0, card_height)
+
+
+def _height(player_count: int, matrix: bool, card_height: int) -> int:
+    height = matrix_top_for(player_count, card_height)
+    if matrix:
+        height += 44 + MATRIX_ROW * (player_count + 1)
     return height + MARGIN
+
+
+def card_height_for(cards: tuple[CardView, ...]) -> int:
+    """How tall every card of a board is: enough for the fullest card's wrapped lines."""
+    lines = max((len(wrapped_lines(view)) for view in cards), default=0)
+    return max(CARD_HEIGHT, LINES_TOP + lines * LINE_HEIGHT + 8)
 
 
 @lru_cache(maxsize=1)
@@ -115,9 +131,16 @@ class BoardSnapshot:
     language: str
     title: str
     header: str
-    height: int
     cards: tuple[CardView, ...]
     matrix: MatrixView | None
+
+    @property
+    def card_height(self) -> int:
+        return card_height_for(self.cards)
+
+    @property
+    def height(self) -> int:
+        return _height(len(self.cards), self.matrix is not None, self.card_height)
 
 
 def snapshot(state: PodState, language: str = "en", *, title: str = "",
@@ -126,7 +149,7 @@ def snapshot(state: PodState, language: str = "en", *, title: str = "",
     cards = tuple(card_view(state, index, language, commander_names) for index in range(len(state.players)))
     matrix = matrix_view(state, language) if state.all_commanders() else None
     return BoardSnapshot(language=language, title=title, header=header_text(state, language),
-                         height=image_height(state), cards=cards, matrix=matrix)
+                         cards=cards, matrix=matrix)
 
 
 def render_board(state: PodState, language: str = "en", *, title: str = "",
@@ -143,7 +166,7 @@ def render_snapshot(board: BoardSnapshot) -> bytes:
 
 def clear_caches() -> None:
     """Forget every cached part (benchmarks measure the first board of a game this way)."""
-    for cached in (_card_image, _matrix_image, _stamp, _figure_font, shorten):
+    for cached in (_card_image, _matrix_image, _stamp, _figure_font, shorten, wrapped_lines):
         cached.cache_clear()
 
 
@@ -151,6 +174,7 @@ def board_image(board: BoardSnapshot, boxes: list[TextBox] | None = None) -> Ima
     """The board as a palette image. Player cards and the matrix are drawn from small hashable views
     and cached, so after one press only the card that changed is drawn again. ``boxes``, when given,
     receives where every text went (phone-width checks)."""
+    card_height = board.card_height
     image = Image.new("P", (WIDTH, board.height), _palette_colours().index(BACKGROUND))
     image.putpalette(_palette().getpalette() or [])
     header = Image.new("RGB", (WIDTH, HEADER_HEIGHT), BACKGROUND)
@@ -167,13 +191,13 @@ def board_image(board: BoardSnapshot, boxes: list[TextBox] | None = None) -> Ima
     drawn += _boxes(text, _text(header, (MARGIN, HEADER_HEIGHT // 2), text, header_font, TEXT, "lm"), header_font)
     image.paste(_to_palette(header), (0, 0))
     for index, view in enumerate(board.cards):
-        left, top, _, _ = card_box(index)
-        card, card_texts = _card_image(view)
+        left, top, _, _ = card_box(index, card_height)
+        card, card_texts = _card_image(view, card_height)
         image.paste(card, (left, top))
         drawn += _shifted(card_texts, left, top)
     if board.matrix is not None:
         matrix, matrix_texts = _matrix_image(board.matrix)
-        top = matrix_top_for(len(board.cards))
+        top = matrix_top_for(len(board.cards), card_height)
         image.paste(matrix, (0, top))
         drawn += _shifted(matrix_texts, 0, top)
     if boxes is not None:
@@ -227,32 +251,91 @@ def card_view(state: PodState, index: int, language: str,
 
 
 @lru_cache(maxsize=512)
-def _card_image(view: CardView) -> tuple[Image.Image, tuple[TextBox, ...]]:
+def _card_image(view: CardView, card_height: int = CARD_HEIGHT) -> tuple[Image.Image, tuple[TextBox, ...]]:
     """One player card and where its texts are (relative to the card)."""
-    image = Image.new("RGB", (CARD_WIDTH, CARD_HEIGHT), BACKGROUND)
+    image = Image.new("RGB", (CARD_WIDTH, card_height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     language = view.language
-    draw.rounded_rectangle((0, 0, CARD_WIDTH - 1, CARD_HEIGHT - 1), radius=10, fill=CARD if view.alive else CARD_OUT)
-    draw.rectangle((0, 6, STRIPE_WIDTH, CARD_HEIGHT - 6), fill=view.stripe)
-    text_left = STRIPE_WIDTH + 12
-    life_right = CARD_WIDTH - 14
+    draw.rounded_rectangle((0, 0, CARD_WIDTH - 1, card_height - 1), radius=10, fill=CARD if view.alive else CARD_OUT)
+    draw.rectangle((0, 6, STRIPE_WIDTH, card_height - 6), fill=view.stripe)
     texts: list[TextBox] = []
     life_font = font(72, bold=True, language=language)
-    life_box = _text(image, (life_right, LIFE_CENTRE), str(view.life), life_font, TEXT if view.alive else OUT, "rm")
+    life_box = _text(image, (LIFE_RIGHT, LIFE_CENTRE), str(view.life), life_font, TEXT if view.alive else OUT, "rm")
     texts += _boxes(str(view.life), life_box, life_font)
     life_area = int(life_font.getlength(str(view.life))) + 24
     name_font = font(TEXT_SIZE, bold=True, language=language)
-    name = shorten(view.name, name_font, life_right - life_area - text_left)
-    texts += _boxes(name, _text(image, (text_left, 10), name, name_font, TEXT if view.alive else DIM), name_font)
+    name = shorten(view.name, name_font, LIFE_RIGHT - life_area - TEXT_LEFT)
+    texts += _boxes(name, _text(image, (TEXT_LEFT, 10), name, name_font, TEXT if view.alive else DIM), name_font)
     small = font(TEXT_SIZE, language=language)
-    # Three lines or fewer fit under the life total at full width; more start beside it.
-    y = 50 if len(view.lines) > MAX_CARD_LINES - 2 else 50 + 2 * LINE_HEIGHT
-    for text, colour in view.lines[:MAX_CARD_LINES]:
-        beside_life = y < LIFE_CENTRE + 40
-        line = shorten(text, small, life_right - text_left - (life_area if beside_life else 0))
-        texts += _boxes(line, _text(image, (text_left, y), line, small, colour), small)
-        y += LINE_HEIGHT
+    for row, (line, colour) in enumerate(wrapped_lines(view)):
+        texts += _boxes(line, _text(image, (TEXT_LEFT, LINES_TOP + row * LINE_HEIGHT), line, small, colour), small)
     return _to_palette(image), tuple(texts)
+
+
+TEXT_LEFT = STRIPE_WIDTH + 12  # where a card's texts start
+LIFE_RIGHT = CARD_WIDTH - 14  # where its life total ends (and its lines may reach)
+
+
+@lru_cache(maxsize=512)
+def wrapped_lines(view: CardView) -> tuple[tuple[str, Colour], ...]:
+    """A card's lines as drawn under the life total: each wrapped to the card's width (at most
+    ``MAX_WRAPPED_LINES`` for one line, the last cut with "…" only beyond that)."""
+    small = font(TEXT_SIZE, language=view.language)
+    return tuple((part, colour) for text, colour in view.lines
+                 for part in wrap_text(text, small, LIFE_RIGHT - TEXT_LEFT, MAX_WRAPPED_LINES))
+
+
+# A line breaks after a space, after " · ", or between two CJK characters (Chinese and Japanese have no
+# spaces); a word longer than the line breaks anywhere.
+_BREAKABLE = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef][\s]*|[^\s\u3000-\u30ff\u3400-\u9fff"
+                        r"\uf900-\ufaff\uff00-\uffef]+[\s]*|\s+")
+
+
+def wrap_text(text: str, typeface: ImageFont.FreeTypeFont, width: int, max_lines: int) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels. Its " · " parts (a tax and a commander's name)
+    stay whole on a line where they fit; a part too long for one line wraps where ``_BREAKABLE`` allows."""
+    if typeface.getlength(text) <= width:
+        return [text]
+    lines: list[str] = []
+    for part in text.split(" · "):
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and typeface.getlength(joined) <= width:
+            lines[-1] = joined
+        elif typeface.getlength(part) <= width:
+            lines.append(part)
+        else:
+            lines += _wrapped_part(part, typeface, width)
+    if len(lines) > max_lines:
+        lines[max_lines - 1:] = [shorten(" ".join(lines[max_lines - 1:]), typeface, width)]
+    return lines
+
+
+def _wrapped_part(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """One part too long for a line, greedily in lines of at most ``width`` pixels; a name whose comma
+    ("法務官の声、アトラクサ", "Atraxa, Praetors' Voice") splits it into two parts that fit breaks there."""
+    for comma in ("、", "，", ", "):
+        head, found, tail = text.partition(comma)
+        if found and tail and all(typeface.getlength(p) <= width for p in (head + found.strip(), tail)):
+            return [head + found.strip(), tail]
+    lines: list[str] = []
+    current = ""
+    for piece in _pieces(text, typeface, width):
+        if current and typeface.getlength((current + piece).rstrip()) > width:
+            lines.append(current.rstrip())
+            current = piece.lstrip()
+        else:
+            current += piece
+    if current.strip():
+        lines.append(current.rstrip())
+    return lines
+
+
+def _pieces(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """The unbreakable pieces of ``text``; one wider than a line is split into characters."""
+    pieces: list[str] = []
+    for piece in _BREAKABLE.findall(text):
+        pieces += list(piece) if typeface.getlength(piece.rstrip()) > width else [piece]
+    return pieces
 
 
 def _text(image: Image.Image, xy: tuple[int, int], text: str, typeface: ImageFont.FreeTypeFont, fill: Colour,

@@ -7,19 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.cards.messages import maybe_newer_text, sentence_gap
 from bot.cards.model import WUBRG
 from bot.domain.decklist import DecklistRefused
 from bot.domain.rules.identity import ColourOrigin
 from bot.domain.rules.legality import Note, Problem, Verdict
 from bot.domain.rules.rulesets import Check
 from bot.domain.rules.summary import CURVE_TOP, DeckSummary
-from bot.i18n import t
+from bot.i18n import has, t
+from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.fonts import font, png_bytes
 from bot.render.layout import TextBox, TextLayout, ellipsize
 from bot.render.pil import Image, ImageDraw
 
 NameFor = Callable[[str], str]
-_LIST_SEPARATOR = {"en": ", ", "ja": "、", "zh-Hans": "、", "zh-Hant": "、"}
 
 
 def _same(name: str) -> str:
@@ -27,7 +28,7 @@ def _same(name: str) -> str:
 
 
 def _join(items: list[str], language: str) -> str:
-    return _LIST_SEPARATOR.get(language, ", ").join(items)
+    return join_list(items, language)
 
 
 def colour_names(colours: str, language: str) -> str:
@@ -44,6 +45,12 @@ def _origin_text(origin: ColourOrigin, language: str, name_for: NameFor) -> str:
     return text
 
 
+def _from_option(key: str, values: dict[str, Any]) -> str:
+    """A name from the commander option has no line in the list (its "line" is 0): its message names
+    the option instead ("Line 0: unknown card" read as a bug)."""
+    return f"{key}_option" if values.get("line") == 0 else key
+
+
 def problem_message(problem: Problem, language: str = "en", name_for: NameFor = _same) -> str:
     """The one-line reason for ``problem`` in ``language``; card names through ``name_for``."""
     values: dict[str, Any] = dict(problem.values)
@@ -54,11 +61,17 @@ def problem_message(problem: Problem, language: str = "en", name_for: NameFor = 
         values["reason"] = t(f"deck.parse.{values['reason']}", language)
     elif key == "deck.problem.unknown":
         suggestions = values.pop("suggestions", ())
+        newer = values.pop("newer", None)
+        if newer is not None:  # close to no card: maybe newer than the data, the guesses come after
+            return sentence_gap(language).join((t(key, language, **values),
+                                                maybe_newer_text(newer, suggestions, language, name_for)))
         if suggestions:
             key = "deck.problem.unknown_suggest"
             values["suggestions"] = _join([f"“{name_for(s)}”" for s in suggestions], language)
+        key = _from_option(key, values)
     elif key == "deck.problem.ambiguous":
         values["candidates"] = _join([name_for(c) for c in values["candidates"]], language)
+        key = _from_option(key, values)
     elif key == "deck.problem.commander_ineligible":
         values["reason"] = t(f"deck.commander.{values['reason']}", language)
     elif key == "deck.problem.not_legal":
@@ -84,11 +97,12 @@ def refusal_message(refusal: DecklistRefused, language: str = "en") -> str:
 
 
 def verdict_headline(verdict: Verdict, language: str = "en") -> str:
-    return t(f"deck.verdict.{verdict.status}", language, ruleset=verdict.ruleset, count=len(verdict.problems))
+    return t(f"deck.verdict.{verdict.status}", language, ruleset=ruleset_name(verdict.ruleset, language),
+             count=len(verdict.problems))
 
 
 def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
-    """Exactly the shape issue #3 gives for ``podkeeper deck check --json``."""
+    """The one JSON shape of ``podkeeper deck check --json``, which scripts rely on."""
     return {
         "legal": verdict.legal,
         "ruleset": verdict.ruleset,
@@ -102,7 +116,7 @@ def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
 
 def verdict_lines(verdict: Verdict, language: str = "en", name_for: NameFor = _same) -> list[str]:
     """Every problem as ``[rule] message``: the full list, for paging (nothing is cut)."""
-    return [f"[{p.rule}] {problem_message(p, language, name_for)}" for p in verdict.problems]
+    return [f"[{rule_tag(p.rule, language)}] {problem_message(p, language, name_for)}" for p in verdict.problems]
 
 
 # -- the summary image ----------------------------------------------------------------------------
@@ -172,3 +186,10 @@ def summary_picture(summary: DeckSummary, colours: str, language: str = "en",
         layout.text(((x0 + x1) / 2, bottom + 8), label, label_font, MUTED, anchor="ma")
     draw.line((left, bottom, right, bottom), fill=MUTED, width=2)
     return image
+
+
+def rule_tag(rule: str, language: str) -> str:
+    """A problem's tag: the rule it cites (CR 903.5b, D4), or a word for the checks no rule numbers
+    (UNKNOWN, BANNED, LEGALITY, PARSE) in the reader's language."""
+    key = f"deck.tag.{rule.lower()}"
+    return t(key, language) if has(key) else rule

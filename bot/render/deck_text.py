@@ -1,7 +1,7 @@
 """The words of ``/deck`` replies that need no Discord object: pasted lists read back into lines, pages
 of problems, the verdict's texts and image (built in the work pool), the "verdict changed" note.
 
-Moved out of the deck cog (issue 21) next to ``bot.render.deck``, which words single problems.
+Moved out of the deck cog next to ``bot.render.deck``, which words single problems.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Translate
-from bot.render.deck import note_message, problem_message, summary_image
+from bot.render.deck import note_message, problem_message, rule_tag, summary_image
 from bot.text import ECHO, fit
 
 if TYPE_CHECKING:
@@ -75,6 +75,6 @@ def verdict_parts(result: DeckCheck, language: str, cards: Any) -> tuple[list[st
     problems to word: this runs in the work pool (``cards``: the shared card database, for printed names)."""
     verdict = result.verdict
     name_for = printed_names(cards, language)
-    lines = [f"`{p.rule}` {escape(problem_message(p, language, name_for))}" for p in verdict.problems]
+    lines = [f"`{rule_tag(p.rule, language)}` {escape(problem_message(p, language, name_for))}" for p in verdict.problems]
     lines += [f"ℹ️ {escape(note_message(note, language))}" for note in verdict.notes]
     return (paginate(lines) if lines else [""]), summary_image(result.summary, verdict.colour_identity, language)

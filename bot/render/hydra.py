@@ -1,7 +1,8 @@
 """Showing a Hydra game: log lines, prompts, the text board (CLI) and the board image (Discord).
 
-Card names and card texts stay English (they are printed that way); everything else goes
-through the ``hydra.*`` messages in the reader's language.
+Card names are shown as players of the reader's language know them (``bot.i18n.card_name``: the printed
+Japanese names, else English); card texts stay English. Everything else goes through the ``hydra.*``
+messages in the reader's language.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from bot.domain.challenge.core import Decision, Event
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import WINDOW_TOPICS, HydraGame
 from bot.i18n import t
+from bot.i18n.glossary import card_name, join_list, localized_values
 from bot.render.fonts import fit_text, font, png_bytes
 from bot.render.layout import TextBox, TextLayout
 from bot.render.pil import Image, ImageDraw, ImageFont
 
 
 def event_text(event: Event, language: str = "en") -> str:
-    return t(event.key, language, **event.values)
+    return t(event.key, language, **localized_values(event.values, language))
 
 
 def log_lines(events: list[Event], language: str = "en") -> list[str]:
@@ -29,13 +31,32 @@ def decision_text(game: HydraGame, decision: Decision, language: str = "en") -> 
     """The question for a pending decision, with its default and, in windows, Glower's lock."""
     player = game.players[decision.player].name if decision.player is not None else ""
     kind = t(f"hydra.trigger_kind.{decision.detail}", language) if decision.detail else ""
-    lines = [t(f"hydra.decision.{decision.topic}", language, card=decision.card or "", player=player, kind=kind)]
+    card = localized_values({"card": decision.card or ""}, language)["card"]
+    lines = [t(f"hydra.decision.{decision.topic}", language, card=card, player=player, kind=kind)]
     if decision.topic == "trigger_order":
-        lines.append(" / ".join(decision.options))
+        lines.append(join_list([card_name(option, language) for option in decision.options], language))
     if decision.topic in WINDOW_TOPICS and game.spells_locked:
         lines.append(t("hydra.decision.spells_locked", language))
-    lines.append(t("hydra.decision.default", language, default=decision.default))
+    lines.append(t("hydra.decision.default", language, default=answer_label(decision.topic, decision.default, language)))
     return "\n".join(lines)
+
+
+# The answers a decision offers, in the words of their buttons: "pass" in the damage window is "Take the
+# damage", in the upkeep "Go on"; elsewhere the answer's own key. Prompts and buttons say the same words.
+ANSWER_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
+ANSWERS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
+
+
+def answer_key(topic: str, option: str) -> str:
+    return ANSWER_KEYS.get((topic, option), f"hydra.ui.option.{option}")
+
+
+def answer_label(topic: str, option: str, language: str = "en") -> str:
+    """An answer as its button names it in Japanese and Chinese. English keeps the script's answer word
+    (pass, counter), which its prompts list and the command line takes; a head's name is its card name."""
+    if option in ANSWERS and language != "en":
+        return t(answer_key(topic, option), language)
+    return card_name(option, language)
 
 
 def head_marks(game: HydraGame, index: int, language: str = "en") -> list[str]:
@@ -73,17 +94,19 @@ def board_text(game: HydraGame, language: str = "en") -> str:
     if not game.battlefield:
         lines.append("  " + t("hydra.board.no_heads", language))
     for index, head in enumerate(game.battlefield):
-        lines.append(f"  {game.number_of(head)}. {head.name} ({', '.join(head_marks(game, index, language))})")
+        marks = join_list(head_marks(game, index, language), language)
+        marks = t("core.in_parentheses", language, text=marks)
+        lines.append(f"  {game.number_of(head)}. {card_name(head.name, language)} {marks}")
     lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
                  + t("hydra.board.graveyard", language, count=len(game.graveyard)))
     for index, player in enumerate(game.players):
-        heroes = f" — {', '.join(player.heroes)}" if player.heroes else ""
+        heroes = f" — {join_list(player.heroes, language)}" if player.heroes else ""
         lines.append(player_line(game, index, language) + heroes)
     if game.spells_locked:
         lines.append(t("hydra.board.spells_locked", language))
     swallowed = [f"{game.players[p].name}: {c}" for w in game.swallows for p, c in w.exiled]
     if swallowed:
-        lines.append(t("hydra.board.swallowed", language, creatures=", ".join(swallowed)))
+        lines.append(t("hydra.board.swallowed", language, creatures=swallowed))
     return "\n".join(lines)
 
 
@@ -118,17 +141,22 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
     (``bot.render.layout``), so tests check it reads at a phone's width."""
     rows = max(1, -(-len(game.battlefield) // PER_ROW))
     notice_font = font(MIN_TEXT, language=language)
+    result = _result(game, language)  # a won or lost board says so first (the win image had no result)
+    result_lines = wrap_text(result, font(MIN_TEXT, bold=True, language=language), WIDTH - 2 * MARGIN)
     notice = wrap_text(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
-        if game.spells_locked else []
-    top = TOP + 34 * len(notice)
+        if game.spells_locked and not result else []
+    lines = [(line, True) for line in result_lines] + [(line, False) for line in notice]
+    top = TOP + 34 * len(lines)
     height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     layout = TextLayout(draw, boxes)
     layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
                 font=font(40, bold=True, language=language), fill=TEXT)
-    for number, line in enumerate(notice):  # Disorienting Glower, on its own lines under the turn
-        layout.text((MARGIN, TOP + 34 * number - 4), line, font=notice_font, fill=FROZEN)
+    for number, (line, is_result) in enumerate(lines):  # the result, or Disorienting Glower, under the turn
+        layout.text((MARGIN, TOP + 34 * number - 4), line,
+                    font=font(MIN_TEXT, bold=True, language=language) if is_result else notice_font,
+                    fill=(SHIELD if game.outcome == "won" else DAMAGE) if is_result else FROZEN)
     y = draw_tiles(layout, len(game.battlefield), top, HEAD_H, t("hydra.board.no_heads", language), language,
                    lambda index, x, y: _draw_head(draw, layout, game, index, x, y, language))
     draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
@@ -140,6 +168,15 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
                                                     min_size=MIN_TEXT), fill=colour)
         y += 50
     return image
+
+
+def _result(game: HydraGame, language: str) -> str:
+    """How the game ended, in words ("" while it runs): the players won, or the Hydra did."""
+    if game.outcome == "won":
+        return t("hydra.log.won", language)
+    if game.outcome == "lost":
+        return t("hydra.log.lost", language)
+    return ""
 
 
 def head_ability_lines(game: HydraGame, index: int, language: str = "en") -> list[str]:
@@ -162,7 +199,7 @@ def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, i
     head = game.battlefield[index]
     fill = TAPPED_FILL if head.tapped else (ELITE_FILL if head.card.elite else HEAD_FILL)
     draw_tile_top(draw, layout, x, y, HEAD_H, fill, SHIELD if game.is_indestructible(head) else fill,
-                  game.number_of(head), head.name)
+                  game.number_of(head), card_name(head.name, language))
     inner = HEAD_W - 24
     draw_damage(draw, layout, x, y, f"{head.damage}/{head.toughness}", head.damage, head.toughness)
     marks = [t(key, language) for key, on in (("hydra.board.tapped", head.tapped),
@@ -170,7 +207,7 @@ def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, i
                                                 ("hydra.board.indestructible", game.is_indestructible(head)))
              if on]
     small = font(MIN_TEXT, language=language)
-    lines = [(line, SHIELD) for line in wrap_text(", ".join(marks), small, inner)] + [
+    lines = [(line, SHIELD) for line in wrap_text(join_list(marks, language), small, inner)] + [
         (part, DIM) for line in head_ability_lines(game, index, language) for part in wrap_text(line, small, inner)]
     line_y = y + 100
     for text, colour in lines[:4]:

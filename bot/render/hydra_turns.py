@@ -1,5 +1,5 @@
 """The texts of a Hydra table's turn messages and players' reports: what was revealed (with the
-cards' texts), what happened, and the question of the moment. Moved out of the Hydra cog (issue 21)."""
+cards' texts), what happened, and the question of the moment. Moved out of the Hydra cog."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from bot.domain.hydra import Event, HydraGame
 from bot.domain.hydra.cards import CARDS
+from bot.i18n.glossary import card_name
 from bot.render.hydra import decision_text, event_text
 
 if TYPE_CHECKING:
@@ -55,7 +56,8 @@ def report_content(table: HydraTable, events: list[Event]) -> str:
         lines.append(event_text(event, language))
         if event.key == "hydra.log.grow":
             grown = [name for name in str(event.values["cards"]).split(", ") if CARDS[name].is_head]
-            lines += ["> " + f"**{name}** — " + CARDS[name].oracle_text.replace("\n", "\n> ") for name in grown]
+            lines += ["> " + f"**{card_name(name, language)}** — " + CARDS[name].oracle_text.replace("\n", "\n> ")
+                      for name in grown]
     if game.pending is not None:
         owner = table.user_to_answer()
         lines += ["", (f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language)]

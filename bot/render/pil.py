@@ -1,4 +1,4 @@
-"""Pillow for the renderers, imported when the first image is drawn (issue #19).
+"""Pillow for the renderers, imported when the first image is drawn.
 
 Every cog imports its renderer, and so Pillow, at start; yet a bot that has drawn nothing needs none of
 it, and Pillow with its image libraries (libtiff, openjpeg, libjpeg, FreeType, HarfBuzz...) is ~5 MB of

@@ -1,7 +1,7 @@
 """The words of a pod game that are not on its image: history lines, commander labels, player names.
 
 Next to the board renderer (``bot.render.board``) rather than inside the pod cog, so the text can be
-tested without Discord and the cog only sends it (issue 21: text building lives with the renderers).
+tested without Discord and the cog only sends it (text building lives with the renderers).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodState
-from bot.i18n import Translate
+from bot.i18n import Translate, has
 from bot.render.board import seat_label
 from bot.text import ECHO, fit, fit_lines
 
@@ -19,15 +19,29 @@ HISTORY_LINES = 25
 HISTORY_BUDGET = 1900  # characters of history in one message (Discord's limit is 2,000)
 
 
-def history_text(events: list[Event], state: PodState, tr: Translate) -> str:
-    """The last changes, newest last; undone ones struck through."""
+def history_pages(events: list[Event]) -> int:
+    """How many pages of ``HISTORY_LINES`` changes the game's history has (at least one)."""
+    return max(1, -(-len(events) // HISTORY_LINES))
+
+
+def history_text(events: list[Event], state: PodState, tr: Translate, page: int = 1) -> str:
+    """One page of changes, newest last; undone ones struck through. Page 1 is the latest changes,
+    page 2 the ones before, and so on; with more than one page, a first line says which changes these
+    are (the last 25 alone once looked like the whole game)."""
+    pages = history_pages(events)
+    page = min(max(page, 1), pages)
+    end = len(events) - (page - 1) * HISTORY_LINES
+    start = max(0, end - HISTORY_LINES)
     dropped = {seq for e in events if e.kind == pod.UNDO for seq in e.data["seqs"]}
     lines = []
-    for event in events[-HISTORY_LINES:]:
+    for event in events[start:end]:
         text = f"{discord_time(event.at)} {describe_event(event, state, tr)}"
         lines.append(f"~~{text}~~" if event.seq in dropped else text)
-    return fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
+    text = fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
                      keep_last=True) or tr("pod.history.empty")
+    if pages == 1:
+        return text
+    return tr("pod.history.page", first=start + 1, last=end, total=len(events), page=page, pages=pages) + "\n" + text
 
 
 def describe_event(event: Event, state: PodState, tr: Translate) -> str:
@@ -49,6 +63,8 @@ def describe_event(event: Event, state: PodState, tr: Translate) -> str:
     values.update(_kind_values(event))
     key = f"pod.history.{event.kind}"
     try:
+        if "decision" in values:
+            values["decision"] = decision_words(values["decision"], tr)
         return tr(key, **values)
     except (KeyError, IndexError):
         return f"{actor}: {event.kind}"
@@ -64,14 +80,14 @@ def _kind_values(event: Event) -> dict[str, Any]:
     if kind == pod.COUNTER:
         return {"name": fit(str(data.get("name") or ""), ECHO)}  # typed by a player: shown as typed
     if kind == pod.MULLIGAN:
-        return {"decision": data.get("decision")}
+        return {"decision": data.get("decision")}  # words of the reader's language: describe_event
     if kind == pod.SWAP:  # one event per batch (all or nothing)
         return {"swaps": "; ".join(f"{s['count']} × {fit(s['out'], ECHO)} → {fit(s['in'], ECHO)}"
                                    for s in pod.swaps_of(data))}
     if kind == pod.WISH:
         return {"card": fit(str(data.get("card") or ""), ECHO)}
     if kind == pod.COMMANDERS:
-        return {"names": ", ".join(n or "?" for n in data.get("names", [])) or "-"}
+        return {"names": [n or "?" for n in data.get("names", [])] or "-"}
     if kind in (pod.MONARCH, pod.INITIATIVE) and data.get("player") is None:
         return {"player": "-"}
     return {}
@@ -105,3 +121,11 @@ def _signed(value: Any) -> str:
         return f"{int(value):+d}"
     except (TypeError, ValueError):
         return str(value)
+
+
+def decision_words(decision: Any, tr: Translate) -> str:
+    """A stored mulligan answer ("keep", "mulligan", or how many cards were set aside) in the reader's words."""
+    if str(decision).isdigit():
+        return tr("pod.history.decision.set_aside", count=int(decision))
+    key = f"pod.history.decision.{decision}"
+    return tr(key) if has(key) else str(decision)

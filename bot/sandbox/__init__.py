@@ -1,1 +1,1 @@
-"""The local sandbox: the real bot against the Discord stand-in, driven from a terminal (issue #9)."""
+"""The local sandbox: the real bot against the Discord stand-in, driven from a terminal."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import logging
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -94,11 +95,22 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     except Exception as error:  # noqa: BLE001 - a start-up failure should read as a message
         log.exception("sandbox failed")
         print(f"podkeeper sandbox: {error}", file=sys.stderr)
-        return 1
+        status = 1
     finally:
         terminal.close()
         restore_logging()
+    _remove_workdir(workdir, status)
     return status
+
+
+def _remove_workdir(workdir: Path, status: int) -> None:
+    """The temporary folder (a fresh database, the bot's log, the files the bot sent) goes when the
+    sandbox ends: every run left one behind. After a failure it stays, so its log can be read; ``--db``
+    and ``--files-dir`` put what should be kept elsewhere."""
+    if status == 0:
+        shutil.rmtree(workdir, ignore_errors=True)
+    else:
+        print(f"podkeeper sandbox: the bot's log is kept in {workdir / 'sandbox.log'}", file=sys.stderr)
 
 
 def _piped_lines(stream: TextIO) -> Iterator[str] | None:

@@ -24,6 +24,9 @@ from bot.testing.harness import standard_world
 
 log = logging.getLogger(__name__)
 SANDBOX_TOKEN = "sandbox-token"
+# A line's output is complete once the bot is idle; a bot task that changes nothing for this long is
+# waiting on something else (a panel's timeout), not about to answer.
+STUCK_AFTER = 5.0
 USERS = ("alice", "bob", "carol")
 DEFAULT_DISCORD_LOCALE = "en-US"
 # Our catalogue languages as the Discord locale a user would pick in Discord's settings.
@@ -40,8 +43,9 @@ class LogEntry:
 
 class SandboxSession:
     def __init__(self, config: Config, *, quiet: float = 0.6) -> None:
-        """``quiet``: how long to wait for more output while bot tasks are pending (see ``RemoteDriver``)."""
-        # No scheduled card download from a sandbox (issue #16): it plays with the cards it has.
+        """``quiet``: a bot task sleeping longer than this is a timer, not more output coming (see
+        ``RemoteDriver.wait_quiet``, which waits until the bot is idle)."""
+        # No scheduled card download from a sandbox: it plays with the cards it has.
         self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0,
                                          cards__auto_sync=False)
         if not self.config.web_enabled:  # live pages on: a free port of 127.0.0.1, shown in the links
@@ -49,7 +53,7 @@ class SandboxSession:
         self.fake = FakeDiscord()
         self.guild = standard_world(self.fake, members=USERS)
         self.server = FakeDiscordServer(self.fake, token=SANDBOX_TOKEN)
-        self.driver = RemoteDriver(self.server, self.guild, quiet=quiet)
+        self.driver = RemoteDriver(self.server, self.guild, quiet=quiet, stuck_after=STUCK_AFTER)
         self.bot: Any = None
         self._bot_task: asyncio.Task[None] | None = None
         self.current_user = "alice"
@@ -74,6 +78,8 @@ class SandboxSession:
         from bot.client import PodkeeperBot
 
         self.bot = PodkeeperBot(self.config, sync_commands=True, guild_ready_timeout=0.05)
+        bot = self.bot
+        self.driver.working = lambda: bool(getattr(getattr(bot, "workers", None), "pending", 0))
         self._bot_task = asyncio.create_task(self.bot.start(SANDBOX_TOKEN), name="sandbox-bot")
         connected = asyncio.create_task(self.server.wait_until_connected(timeout=600))
         done, _ = await asyncio.wait({self._bot_task, connected}, return_when=asyncio.FIRST_COMPLETED)

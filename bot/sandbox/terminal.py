@@ -51,11 +51,18 @@ class Terminal:
         return guide.tour(self.client.catalog(), self.session.locale_of())
 
     def close(self) -> None:
+        """Close the bot, then end every task still pending on the loop (a view's timeout, a timer) before
+        the loop stops: a task left pending is destroyed with the loop, and Python says so on stderr
+        ("Task was destroyed but it is pending!") at the end of every transcript."""
         if self.thread.is_alive():
             with contextlib.suppress(Exception):
                 self.call(self.session.close(), timeout=20)
+            with contextlib.suppress(Exception):
+                self.call(_end_pending_tasks(), timeout=10)
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=5)
+        if not self.thread.is_alive() and not self.loop.is_closed():
+            self.loop.close()
 
     # -- lines ------------------------------------------------------------------------------------
 
@@ -156,3 +163,12 @@ def _line_buffer() -> str:
     except ImportError:  # pragma: no cover
         return ""
     return readline.get_line_buffer()
+
+
+async def _end_pending_tasks() -> None:
+    """Cancel every other task of the running loop and wait until each has ended."""
+    current = asyncio.current_task()
+    pending = [task for task in asyncio.all_tasks() if task is not current and not task.done()]
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)

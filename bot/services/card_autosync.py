@@ -1,4 +1,4 @@
-"""The running bot keeps its card data current: ``cards sync`` on a schedule (issue #16).
+"""The running bot keeps its card data current: ``cards sync`` on a schedule.
 
 ``CardAutoSync.run_if_due()`` is the whole job; the card-sync cog calls it from a background task. The
 sync itself is ``bot.cards.sync.sync_cards`` — the same download, validation and atomic swap as
@@ -49,6 +49,10 @@ class CardAutoSync:
     @property
     def enabled(self) -> bool:
         return bool(self.config.auto_sync)
+
+    async def ever_synced(self) -> bool:
+        """Whether a sync ever succeeded here (else the cards are still the first import's)."""
+        return (await self.state.get()).last_success is not None
 
     async def next_due(self, now: datetime | None = None) -> datetime:
         """When the next attempt is due: ``now`` (default: the clock) when it is due already."""

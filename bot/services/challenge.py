@@ -17,11 +17,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.domain.challenge.core import ChallengeError, Event
 from bot.domain.challenge.creatures import CreatureDeckGame, Seat
+from bot.domain.challenge.decks import RULES, check_heroes
 from bot.domain.challenge.randomplay import DECKS
+from bot.domain.hydra.cards import find_hero
 from bot.storage.challenge import LOBBY, PLAYING, ChallengeRepository, ChallengeRow
 from bot.storage.db import Database
 
@@ -51,6 +53,10 @@ class ChallengeTable:
     seats: list[tuple[int, str]]  # (user_id, name)
     actions: list[tuple[str, int | None]]
     game: CreatureDeckGame | None
+    heroes: dict[int, tuple[str, ...]] = field(default_factory=dict)  # user_id -> Hero cards
+
+    def heroes_of(self, user_id: int) -> tuple[str, ...]:
+        return self.heroes.get(user_id, ())
 
     @property
     def game_id(self) -> int:
@@ -83,14 +89,18 @@ class ChallengeService:
 
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, deck: str,
                      difficulty: int, language: str = "en", seed: int | None = None,
-                     window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False) -> ChallengeTable:
+                     window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False,
+                     life_per_player: bool = False) -> ChallengeTable:
+        """A new table in the lobby. ``life_per_player`` is the God's multiplayer house rule (the shared
+        life total starts at 20 per player instead of the printed 20)."""
         if deck not in DECKS:
-            raise ChallengeError("hydra.error.bad_option", option=deck, options=", ".join(DECKS))
-        DECKS[deck]([Seat(name)], 0, difficulty)  # checks the difficulty before anything is stored
+            raise ChallengeError("hydra.error.bad_option", option=deck, options=list(DECKS))
+        # checks the difficulty and the house rule before anything is stored
+        DECKS[deck]([Seat(name)], 0, difficulty, life_per_player=life_per_player)
         game_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, deck=deck, difficulty=difficulty,
             seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
-            window_seconds=window_seconds, all_windows=all_windows)
+            window_seconds=window_seconds, all_windows=all_windows, life_per_player=life_per_player)
         return await self.load(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> ChallengeTable:
@@ -102,6 +112,24 @@ class ChallengeService:
             if not await self.repo.add_seat(game_id, user_id, name, limit=limit):
                 key = "hydra.error.already_seated" if table.seated(user_id) else "hydra.error.table_full"
                 raise ChallengeError(key, max=limit)
+            return await self.load(game_id)
+
+    async def set_heroes(self, game_id: int, user_id: int, names: Sequence[str]) -> ChallengeTable:
+        """A seated player's Hero cards, chosen in the lobby: up to three, each different, against the
+        Horde and the God (Hero's Path FAQ); names are matched as typed (case, spaces)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status != LOBBY:
+                raise ChallengeError("hydra.error.not_in_lobby")
+            self._seated(table, user_id)
+            heroes = []
+            for name in names:
+                hero = find_hero(name)
+                if hero is None:
+                    raise ChallengeError("hydra.error.unknown_hero", hero=name)
+                heroes.append(hero.name)
+            check_heroes(RULES[table.row.deck], heroes)
+            await self.repo.set_heroes(game_id, user_id, heroes)
             return await self.load(game_id)
 
     async def start(self, game_id: int, user_id: int) -> ChallengeTable:
@@ -125,7 +153,7 @@ class ChallengeService:
             if table.row.status != PLAYING or game is None or not game.in_players_first_turn \
                     or len(seats) > min(limit, DECKS[table.row.deck].max_players):
                 return None
-            trial = self.new_game(table.row, seats)
+            trial = self.new_game(table.row, seats, table.heroes)
             try:
                 for line, _ in table.actions:
                     trial.apply(line)
@@ -155,7 +183,8 @@ class ChallengeService:
         stored = (game.actions[-1], user_id)
         await self.repo.append(table.game_id, len(table.actions) + 1, stored[0], user_id,
                                game.outcome if game.over else None)
-        self._games[table.game_id] = (self._built(table.row, table.seats, [*table.actions, stored]), game)
+        self._games[table.game_id] = (self._built(table.row, table.seats, table.heroes, [*table.actions, stored]),
+                                      game)
         loaded = await self.load(table.game_id)
         if game.over:
             self.notify("challenge_game_finished", ChallengeFinished(
@@ -191,36 +220,42 @@ class ChallengeService:
         if row is None:
             raise ChallengeError("hydra.error.no_table")
         seats = await self.repo.seats(game_id)
+        heroes = await self.repo.heroes(game_id)
         actions = await self.repo.actions(game_id)
-        return ChallengeTable(row, seats, actions, self._game(row, seats, actions))
+        return ChallengeTable(row, seats, actions, self._game(row, seats, heroes, actions), heroes)
 
-    def _game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]],
+    def _game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]], heroes: dict[int, tuple[str, ...]],
               actions: Sequence[tuple[str, int | None]]) -> CreatureDeckGame | None:
         """The table's game: the one kept for it when it was built from the same set-up, seats and log,
         else its seed replayed with its actions (and kept)."""
         if row.status == LOBBY:
             return None
-        built = self._built(row, seats, actions)
+        built = self._built(row, seats, heroes, actions)
         kept = self._games.get(row.game_id)
         if kept is not None and kept[0] == built:
             return kept[1]
-        game = self.new_game(row, seats)
+        game = self.new_game(row, seats, heroes)
         for line, _ in actions:
             game.apply(line)
         self._games[row.game_id] = (built, game)
         return game
 
-    def new_game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]]) -> CreatureDeckGame:
-        """The table's game before any action (its deck, seed, difficulty and seats), to replay its log
-        on: for a load, a late seat's trial, an event's score tally. Counted in ``replays``."""
+    def new_game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]],
+                 heroes: dict[int, tuple[str, ...]] | None = None) -> CreatureDeckGame:
+        """The table's game before any action (its deck, seed, difficulty, rules and seats with their Hero
+        cards), to replay its log on: for a load, a late seat's trial, an event's score tally. Counted in
+        ``replays``."""
         self.replays += 1
-        return DECKS[row.deck]([Seat(name) for _, name in seats], row.seed, row.difficulty,
-                               all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids))
+        chosen = heroes or {}
+        return DECKS[row.deck]([Seat(name, chosen.get(user_id, ())) for user_id, name in seats], row.seed,
+                               row.difficulty, all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids),
+                               life_per_player=bool(row.life_per_player), rules=row.rules)
 
     @staticmethod
-    def _built(row: ChallengeRow, seats: Sequence[tuple[int, str]],
+    def _built(row: ChallengeRow, seats: Sequence[tuple[int, str]], heroes: dict[int, tuple[str, ...]],
                actions: Sequence[tuple[str, int | None]]) -> _Built:
-        return (row.deck, row.seed, row.difficulty, row.all_windows, row.stable_ids, tuple(seats), tuple(actions))
+        return (row.deck, row.seed, row.difficulty, row.all_windows, row.stable_ids, row.rules, row.life_per_player,
+                tuple(seats), tuple(sorted(heroes.items())), tuple(actions))
 
     async def open_tables(self) -> list[ChallengeTable]:
         return [await self.load(row.game_id) for row in await self.repo.open_games()]

@@ -36,11 +36,13 @@ from bot.domain.rules import (
 from bot.storage.db import Database
 from bot.storage.deck_changes import DeckChangeRepository
 from bot.storage.decks import DeckRecord, DeckRepository
+from bot.text import shown_name
 from bot.workers import run_inline
 
 log = logging.getLogger(__name__)
 
 MAX_DECK_NAME = 64
+MAX_DECKS_PER_MEMBER = 100  # registered decks one member may keep in a server (one registered 300)
 
 # How a check is run: ``await offload(fn, *args)``. The bot passes its work pool (``WorkPool.run``) so
 # checks never run on the event loop; the CLI runs them inline.
@@ -82,8 +84,10 @@ def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
 
 
 def clean_deck_name(name: str) -> str:
-    """A deck name as stored: trimmed, single-spaced, 1–64 characters (shown escaped, never trusted)."""
-    cleaned = " ".join((name or "").split())
+    """A deck name as stored: trimmed, single-spaced, 1–64 characters (shown escaped, never trusted),
+    without invisible or direction-changing characters (``bot.text.shown_name``): a name of zero-width
+    characters only is no name."""
+    cleaned = shown_name(name)
     if not cleaned:
         raise DeckNameError("name_empty")
     if len(cleaned) > MAX_DECK_NAME:
@@ -153,6 +157,8 @@ class DeckService:
         existing = await self.repository.get(guild_id, user_id, name)
         if existing is not None and not overwrite:
             return RegisterResult(None, result, needs_confirmation=True)
+        if existing is None and len(await self.repository.list_for_user(guild_id, user_id)) >= MAX_DECKS_PER_MEMBER:
+            raise DeckNameError("too_many_decks", limit=MAX_DECKS_PER_MEMBER)
         raw = decode(data)  # already read once by the check: UTF-16, BOM and CRLF normalised
         if filename and filename.lower().endswith((".dek", ".csv")):
             raw = export_text(result.deck)  # stored in the plain format /deck export writes

@@ -1,4 +1,4 @@
-"""The tables of a server-wide event, whatever the challenge deck (issue #14).
+"""The tables of a server-wide event, whatever the challenge deck.
 
 An event seats people, watches its tables and adds them up; it never plays. What it needs of a table
 is the same for every deck — create one for a group, read who sits there and how it stands, seat a

@@ -91,7 +91,7 @@ class ActResult:
 
 @dataclass(frozen=True)
 class HydraFinished:
-    """Dispatched as ``hydra_game_finished`` when a table ends (for events, issue #7)."""
+    """Dispatched as ``hydra_game_finished`` when a table ends (for events)."""
 
     game_id: int
     guild_id: int | None
@@ -99,6 +99,9 @@ class HydraFinished:
     user_ids: tuple[int, ...]
     turns: int
     heads_severed: int
+
+
+MAX_OPEN_TABLES_PER_MEMBER = 5  # unfinished tables one member may have opened in a server (one opened 200)
 
 
 class HydraService:
@@ -115,9 +118,15 @@ class HydraService:
     # -- the lobby ----------------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, heads: int,
                      language: str = "en", seed: int | None = None, window_seconds: int = DEFAULT_WINDOW_SECONDS,
-                     idle_minutes: int = DEFAULT_IDLE_MINUTES, all_windows: bool = False) -> HydraTable:
+                     idle_minutes: int = DEFAULT_IDLE_MINUTES, all_windows: bool = False,
+                     capped: bool = False) -> HydraTable:
+        """A new table in its lobby. ``capped``: a member opening one with ``/hydra start`` may have at
+        most ``MAX_OPEN_TABLES_PER_MEMBER`` unfinished (an event's tables, opened for its players, are not
+        counted against anyone)."""
         if not MIN_HEADS <= heads <= MAX_HEADS:
             raise HydraError("hydra.error.heads_range", min=MIN_HEADS, max=MAX_HEADS)
+        if capped and await self.repo.unfinished_tables_opened_by(guild_id, user_id) >= MAX_OPEN_TABLES_PER_MEMBER:
+            raise HydraError("hydra.error.too_many_tables", limit=MAX_OPEN_TABLES_PER_MEMBER)
         game_id = await self.repo.create(
             guild_id=guild_id, channel_id=channel_id, created_by=user_id, creator_name=name, heads=heads,
             seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
@@ -287,7 +296,7 @@ class HydraService:
         game = None
         if row.status != LOBBY:
             setup = GameSetup(heads=row.heads, seed=row.seed, all_windows=bool(row.all_windows),
-                              stable_ids=bool(row.stable_ids),
+                              stable_ids=bool(row.stable_ids), rules=row.rules,
                               players=tuple(PlayerSetup(s.name, s.heroes) for s in seats))
             game = HydraGame(setup)
             for action in actions:
@@ -348,13 +357,17 @@ class HydraService:
 
     @staticmethod
     def _check_may(table: HydraTable, seat: HydraSeat, action: Action) -> None:
-        """A question asked of one player is theirs to answer; a player concedes only for themself."""
+        """A question asked of one player is theirs to answer. One rule for a seat's fate: each player
+        concedes and changes the life total of their own seat only (``life 1 -19`` on another's seat put
+        them out of the game as surely as the ``concede 1`` that was already refused)."""
         if action.verb == "choose":
             owner = table.user_to_answer()
             if owner is not None and owner != seat.user_id:
                 raise HydraError("hydra.error.not_your_choice")
         if action.verb == "concede" and action.numbers != (seat.seat,):
             raise HydraError("hydra.error.not_your_choice")
+        if action.verb == "life" and action.numbers[:1] != (seat.seat,):
+            raise HydraError("hydra.error.only_your_seat", seat=seat.seat)
 
 
 __all__ = ["THE_SLAYER", "ActResult", "HydraFinished", "HydraService", "HydraTable"]

@@ -31,11 +31,12 @@ from bot.domain.hydra_events import (
     OpenTable,
     PlayerLine,
     ScoreTally,
+    SeatedPlayer,
     Seating,
     TableLine,
     build_leaderboard,
     check_event_options,
-    no_shows,
+    check_no_shows,
     parse_start,
     place_late_group,
     seat_players,
@@ -75,6 +76,14 @@ def hydra_event_topic(event_id: int) -> str:
 
 def _event_topic(result: object, event_id: int, *args: object, **kwargs: object) -> str:
     return hydra_event_topic(event_id)
+
+
+def _seated_at(entrant: Entrant | None, table_opened: datetime) -> datetime:
+    """When a player sat down: their own seat time if they joined a table already playing, else the
+    table's start."""
+    if entrant is None or entrant.seated_at is None:
+        return table_opened
+    return datetime.fromisoformat(entrant.seated_at)
 MAX_NAME = 100
 
 
@@ -108,6 +117,7 @@ class EventStatus:
 class Dropped:
     user_ids: list[int]
     result: Any  # the last concession (a Hydra ActResult), for the Hydra cog to update the table's messages
+    next_due: datetime | None = None  # a seated player's grace still runs (a late joiner): look again then
 
 
 class HydraEventService:
@@ -194,12 +204,29 @@ class HydraEventService:
                 return JoinOutcome(JOINED)
             return await self._join_late(event, members)
 
+    async def check_may_join(self, event_id: int, members: Sequence[tuple[int, str]]) -> None:
+        """What ``join`` would refuse, checked without entering anyone: before friends are asked to
+        join (their answer comes later, and the inviter must hear a refusal now, not the friend then)."""
+        if len({user for user, _ in members}) != len(members):
+            raise EventError("hydra_events.error.duplicate_member")
+        event = await self.event(event_id)
+        if event.status not in ACTIVE:
+            raise EventError("hydra_events.error.not_open")
+        if len(members) > event.table_size:
+            raise EventError("hydra_events.error.group_too_big", max=event.table_size)
+        entered = {entrant.user_id for entrant in await self.repo.entrants(event_id)}
+        if any(user in entered for user, _ in members):
+            names = [name for user, name in members if user in entered]  # t() joins it in the reader's language
+            key = "hydra_events.error.already_joined_regroup" if event.status == OPEN else \
+                "hydra_events.error.already_joined"
+            raise EventError(key, players=names)
+
     async def _enter(self, event_id: int, members: Sequence[tuple[int, str]], state: str,
                      table_no: int | None = None) -> None:
         try:
             await self.repo.add_group(event_id, members, state=state, table_no=table_no)
         except AlreadyEntered as already:
-            names = ", ".join(name for user, name in members if user in already.args[0])
+            names = [name for user, name in members if user in already.args[0]]
             # Before the start, whoever is in can leave and come back as one group: say so.
             key = "hydra_events.error.already_joined_regroup" if state == JOINED and len(members) > 1 else \
                 "hydra_events.error.already_joined"
@@ -221,6 +248,7 @@ class HydraEventService:
         except EventError:  # the table's first turn ended meanwhile: wait instead
             await self.repo.set_state(event.event_id, [user for user, _ in members], WAITING)
             return JoinOutcome(WAITING)
+        await self.repo.set_table(event.event_id, table_no, grace_checked=False)  # the newcomers' grace runs
         return JoinOutcome(SEATED, table_no, table)
 
     async def _seat_at_running_table(self, deck: str, game_id: int, members: Sequence[tuple[int, str]],
@@ -326,29 +354,35 @@ class HydraEventService:
 
     # -- while tables play --------------------------------------------------------------------------
     @publishes(_event_topic)
-    async def drop_no_shows(self, event_id: int, table_no: int) -> Dropped:
-        """After the grace period: seated players who neither acted nor checked in concede (the
-        bot concedes for them), and the table goes on without them."""
+    async def drop_no_shows(self, event_id: int, table_no: int, now: datetime | None = None) -> Dropped:
+        """Seated players whose own grace period (from the table's start, or from when a late joiner sat
+        down) is over, and who neither acted nor checked in, concede (the bot concedes for them); the table
+        goes on without them. While someone's grace still runs, ``next_due`` says when to look again."""
         table_row = next((t for t in await self.repo.tables(event_id) if t.table_no == table_no), None)
         if table_row is None or table_row.grace_checked:
             return Dropped([], None)
-        keeper = self.tables_of[(await self.event(event_id)).deck]
+        event = await self.event(event_id)
+        keeper = self.tables_of[event.deck]
         table = await keeper.view(table_row.game_id)
         entrants = {e.user_id: e for e in await self.repo.entrants(event_id)}
         present = {a.actor_id for a in table.actions if a.actor_id is not None}
         present |= {user for user, e in entrants.items() if e.checked_in}
-        absent = no_shows([s.user_id for s in table.seats], present)
+        opened = datetime.fromisoformat(table_row.started_at)
+        seated = [SeatedPlayer(s.user_id, _seated_at(entrants.get(s.user_id), opened)) for s in table.seats]
+        check = check_no_shows(seated, present, now or self.clock.now(), event.grace_minutes)
         result: Any = None
         dropped: list[int] = []
         for seat in table.seats:
-            now = await keeper.view(table_row.game_id)
-            if seat.user_id not in absent or now.outcome in (None, WON, LOST) or not now.seats[seat.seat - 1].standing:
+            current = await keeper.view(table_row.game_id)
+            if (seat.user_id not in check.absent or current.outcome in (None, WON, LOST)
+                    or not current.seats[seat.seat - 1].standing):
                 continue
             result = await keeper.drop(table_row.game_id, seat.seat) or result
             dropped.append(seat.user_id)
         await self.repo.set_state(event_id, dropped, DROPPED, table_no)
-        await self.repo.set_table(event_id, table_no, grace_checked=True)
-        return Dropped(dropped, result)
+        if check.next_due is None:
+            await self.repo.set_table(event_id, table_no, grace_checked=True)
+        return Dropped(dropped, result, check.next_due)
 
     async def status(self, event_id: int) -> EventStatus:
         event = await self.event(event_id)

@@ -1,4 +1,4 @@
-"""1-vs-1 tournaments of matches over the tournament and match services (G9; issue #20).
+"""1-vs-1 tournaments of matches over the tournament and match services (G9).
 
 A tournament created with ``format: matches`` pairs its active entrants two by two each round
 (``bot.domain.tournament.matches.pair_round``) and plays a best-of-three match per pair; its standings
@@ -93,7 +93,7 @@ class MatchTournaments:
         running = await self.unfinished_tables(tournament) if tournament.current_round else []
         if running and not force:
             raise TournamentError("round_unfinished", round=tournament.current_round,
-                                  tables=", ".join(str(n) for n in running))
+                                  tables=[str(n) for n in running])
         active = {e.user_id for e in await self.tournaments.entrants(tournament.tournament_id) if e.active}
         order = [s.player for s in (await self.standings(tournament)).standings if s.player in active]
         round_number = tournament.current_round + 1

@@ -1,6 +1,6 @@
 """Mulligan texts for the pod board and the practice/odds commands, in the reader's language.
 
-The pod board (issue #4) integrates the table step with ``bot.domain.mulligan.TableMulligan`` and turns
+The pod board integrates the table step with ``bot.domain.mulligan.TableMulligan`` and turns
 its states into words here::
 
     from bot.services.mulligan import status_line, instruction_text, error_text

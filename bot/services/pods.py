@@ -24,12 +24,16 @@ from bot.domain import pod
 from bot.domain.pod import Event, PodError, PodGameRecord, PodState
 from bot.storage.db import Database, IntegrityError, now_iso
 from bot.storage.pods import GameFinish, PodGameRow, PodRepository, game_scope
+from bot.text import member_name
 
 Notify = Callable[[str, Any], None]
 
 # Changes a player makes for themselves only (a vote, a concession, joining); a manager may still
 # concede for someone who left the table, but nobody votes for somebody else.
 _SELF_ONLY = {pod.DRAW_VOTE, pod.JOIN}
+# Open games one member may have started in a server (tournament rounds are not counted): a table
+# plays one game at a time, and one member once opened 200.
+MAX_OPEN_GAMES_PER_MEMBER = 10
 
 
 def pod_topic(game_id: int) -> str:
@@ -92,12 +96,15 @@ class PodService:
         total, or a repeated or excess player; nothing is stored then."""
         data = {"ruleset": ruleset, "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
                 "own_totals_only": own_totals_only, "mulligan_style": mulligan_style,
-                "players": [{"user_id": int(u), "name": str(n)} for u, n in players]}
+                "players": [{"user_id": int(u), "name": member_name(str(n), int(u))} for u, n in players]}
         if match is not None:  # a game of a best-of-three match (bot/services/matches.py)
             data["match"] = match
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
         state = pod.apply(None, first)  # validate before storing anything
         pod.check_new_game(state)
+        if created_by is not None and tournament_id is None \
+                and await self.repo.open_games_started_by(guild_id, created_by) >= MAX_OPEN_GAMES_PER_MEMBER:
+            raise PodError("too_many_open_games", limit=MAX_OPEN_GAMES_PER_MEMBER)
         self._starting += 1  # from the commit to ``_unposted`` a catch-up could see the game unclaimed
         self._started.clear()
         try:
@@ -174,11 +181,13 @@ class PodService:
     # -- changing ---------------------------------------------------------------------------------
 
     async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
-                     guard: Callable[[LoadedGame], None] | None = None, **data: Any) -> LoadedGame:
+                     guard: Callable[[LoadedGame], None] | None = None, press_id: int | None = None,
+                     **data: Any) -> LoadedGame:
         """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused.
 
         ``guard`` re-checks, under the game's lock and on its current log, what a caller judged before
-        taking the lock (a sideboard window, the swaps so far): it raises to refuse the change."""
+        taking the lock (a sideboard window, the swaps so far): it raises to refuse the change.
+        ``press_id`` is the board press it comes from, stored with it (see bot/storage/press_journal.py)."""
         def build(loaded: LoadedGame) -> Event:
             event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
             self._check_permission(loaded, actor, event, manager)
@@ -186,7 +195,13 @@ class PodService:
                 guard(loaded)
             return event
 
-        return await self._commit_fresh(game_id, build)
+        return await self._commit_fresh(game_id, build, press_id)
+
+    async def stored_presses(self, press_ids: Sequence[int]) -> set[int]:
+        return await self.repo.stored_presses(press_ids)
+
+    async def forget_presses_before(self, before: str) -> None:
+        await self.repo.forget_presses_before(before)
 
     async def undo(self, game_id: int, actor: int, steps: int = 1, *, manager: bool = False) -> LoadedGame:
         """Drop the last ``steps`` changes. With "own totals only" a player undoes only their own
@@ -207,6 +222,7 @@ class PodService:
         """A random seat order before turn 1 (``secrets.SystemRandom`` unless a test seeds one)."""
         def build(loaded: LoadedGame) -> Event:
             pod.check_may_change(loaded.state, actor, None, manager=manager)
+            pod.check_seats_may_change(loaded.state)
             order = [p.user_id for p in loaded.state.players]
             self.rng.shuffle(order)
             return Event(seq=loaded.events[-1].seq + 1, kind=pod.SEATS, actor=actor, at=self.clock(),
@@ -214,7 +230,8 @@ class PodService:
 
         return await self._commit_fresh(game_id, build)
 
-    async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event]) -> LoadedGame:
+    async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event],
+                            press_id: int | None = None) -> LoadedGame:
         """Build (and check) the event on the game's current log and commit it.
 
         The first try builds on the cached log, without waiting for anything. If another process took
@@ -223,27 +240,30 @@ class PodService:
         other games still go on), and the change is judged on what really happened."""
         async with self.lock(game_id):
             try:
-                return await self._build_and_commit(game_id, build)
+                return await self._build_and_commit(game_id, build, press_id)
             except IntegrityError:
                 self._games.pop(game_id, None)
             try:
                 async with self.repo.db.transaction(game_scope(game_id)):
-                    return await self._build_and_commit(game_id, build)
+                    return await self._build_and_commit(game_id, build, press_id)
             except IntegrityError:
                 self._games.pop(game_id, None)
                 raise PodError("conflict") from None
 
-    async def _build_and_commit(self, game_id: int, build: Callable[[LoadedGame], Event]) -> LoadedGame:
+    async def _build_and_commit(self, game_id: int, build: Callable[[LoadedGame], Event],
+                                press_id: int | None = None) -> LoadedGame:
         loaded = await self._load(game_id)
         if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
             raise PodError("game_abandoned")
-        return await self._commit(loaded, build(loaded))
+        return await self._commit(loaded, build(loaded), press_id)
 
     @staticmethod
     def _check_permission(loaded: LoadedGame, actor: int, event: Event, manager: bool) -> None:
         state = loaded.state
         if event.kind == pod.JOIN and loaded.row.tournament_id is not None:
             raise PodError("tournament_seats")  # the pairing seats a tournament table, not the Join button
+        if event.kind == pod.JOIN:
+            pod.check_seats_may_change(state)
         if event.kind == pod.STOP and loaded.row.tournament_id is not None and not manager:
             raise PodError("tournament_end_organisers")  # stopping means no winner and no points
         if event.kind in _SELF_ONLY:
@@ -257,7 +277,7 @@ class PodService:
                 raise PodError("not_your_game" if not state.is_player(actor) else "only_yourself")
         pod.check_may_change(state, actor, pod.event_target(event), manager=manager)
 
-    async def _commit(self, loaded: LoadedGame, event: Event) -> LoadedGame:
+    async def _commit(self, loaded: LoadedGame, event: Event, press_id: int | None = None) -> LoadedGame:
         """Domain step, then store; if storing fails the cache is dropped so the next read refolds."""
         new_state = pod.step(loaded.state, loaded.events, event)
         finish = None
@@ -265,7 +285,7 @@ class PodService:
             finish = GameFinish(ended=new_state.ended or pod.END_STOPPED, ended_at=new_state.ended_at,
                                 survivors=[p.user_id for p in new_state.alive])
         try:
-            await self.repo.append(loaded.game_id, event, finish)
+            await self.repo.append(loaded.game_id, event, finish, press_id=press_id)
         except BaseException:
             self._games.pop(loaded.game_id, None)  # the in-place step must not outlive a failed write
             raise

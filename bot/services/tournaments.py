@@ -243,7 +243,7 @@ class TournamentService:
         unfinished = await self._unfinished(tournament, pods)
         if unfinished:
             raise TournamentError("round_unfinished", round=tournament.current_round,
-                                  tables=", ".join(str(table) for table in unfinished))
+                                  tables=[str(table) for table in unfinished])
 
     async def link_game(self, pod_id: int, game_id: int) -> None:
         """Remember which pod game a pod plays (its board from the pod tracker)."""

@@ -1,4 +1,4 @@
-"""Card rows (SQLite or PostgreSQL): load them all, or replace them all atomically (issue #2, "Card database").
+"""Card rows (SQLite or PostgreSQL): load them all, or replace them all atomically.
 
 The database is the card data's durable home; lookups go to the in-memory ``CardIndex`` built from
 ``load_all()``, or read back ready-built from ``card_snapshots`` (``bot.cards.snapshot``). ``replace_all`` writes the new set into ``cards_new`` and renames it over ``cards``
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.cards.model import Card
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database, DatabaseError, now_iso
 
 # The same columns as migration 0002_cards.sql; tests/cards/test_card_storage.py checks they agree.
 CARD_COLUMNS_DDL = """(
@@ -42,6 +42,7 @@ class CardImportRecord:
     format: str
     card_count: int
     imported_at: str
+    data_date: str | None = None  # the newest release date in the data (migration 0023), None if unknown
 
 
 def card_row(card: Card) -> tuple[str | None, ...]:
@@ -49,6 +50,17 @@ def card_row(card: Card) -> tuple[str | None, ...]:
     names = card.printed_names
     return (card.name, card.layout, card.type_line, card.color_identity, card.commander_legality,
             names.get("ja"), names.get("zh-Hans"), names.get("zh-Hant"), data)
+
+
+def _stored_card(name: str, data: str) -> Card:
+    """One stored card row; a corrupt one (a disk error, a hand edit) stops the start with a line that
+    names it and says how to repair, instead of a raw JSON traceback."""
+    try:
+        return Card.from_scryfall(json.loads(data))
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise DatabaseError(f"the stored card {name!r} is corrupt ({type(exc).__name__}: {exc}), so the card data "
+                            f"cannot be read. Replace the card data: `podkeeper cards import <file>` (e.g. the "
+                            f"bundled assets/cards/cards.jsonl.gz) or `podkeeper cards sync`.") from None
 
 
 class CardRepository:
@@ -59,8 +71,8 @@ class CardRepository:
         return int(await self.db.scalar("SELECT COUNT(*) FROM cards") or 0)
 
     async def load_all(self) -> list[Card]:
-        rows = await self.db.fetchall("SELECT data FROM cards")
-        return [Card.from_scryfall(json.loads(row[0])) for row in rows]
+        rows = await self.db.fetchall("SELECT name, data FROM cards")
+        return [_stored_card(row[0], row[1]) for row in rows]
 
     async def printed_names(self) -> dict[str, dict[str, str]]:
         """English name -> printed names, for the cards that have any."""
@@ -73,7 +85,7 @@ class CardRepository:
                          if value}
         return out
 
-    async def replace_all(self, cards: Sequence[Card], *, source: str, fmt: str) -> int:
+    async def replace_all(self, cards: Sequence[Card], *, source: str, fmt: str, data_date: str | None = None) -> int:
         """Make ``cards`` the whole card set, atomically. Returns how many were stored."""
         if not cards:
             raise ValueError("refusing to replace the card data with no cards")
@@ -88,8 +100,8 @@ class CardRepository:
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
             sequence = int(await conn.scalar("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") or 1)
             await conn.execute(
-                "INSERT INTO card_imports (sequence, source, format, card_count, imported_at) "
-                "VALUES (?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso()))
+                "INSERT INTO card_imports (sequence, source, format, card_count, imported_at, data_date) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso(), data_date))
         return len(rows)
 
     async def load_snapshot(self, fmt: str) -> tuple[int, bytes] | None:
@@ -117,5 +129,6 @@ class CardRepository:
 
     async def last_import(self) -> CardImportRecord | None:
         row = await self.db.fetchone(
-            "SELECT source, format, card_count, imported_at FROM card_imports ORDER BY sequence DESC LIMIT 1")
+            "SELECT source, format, card_count, imported_at, data_date FROM card_imports "
+            "ORDER BY sequence DESC LIMIT 1")
         return None if row is None else CardImportRecord(*row)

@@ -3,8 +3,11 @@ at it, and its action log. The game itself is its seed and set-up replayed with 
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.domain.challenge.decks import CURRENT_RULES
 from bot.storage.db import Database, now_iso
 
 LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
@@ -25,10 +28,12 @@ class ChallengeRow:
     status: str
     outcome: str | None
     stable_ids: int = 1  # numbers are serials (migration 0016; 0 for tables saved before it)
+    rules: int = CURRENT_RULES  # the rules version it is played with (migration 0030; 1 for tables saved before it)
+    life_per_player: int = 0  # the God's house rule: 20 shared life per player (migration 0030)
 
 
 _COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "deck", "difficulty", "seed", "language",
-            "window_seconds", "all_windows", "status", "outcome", "stable_ids")
+            "window_seconds", "all_windows", "status", "outcome", "stable_ids", "rules", "life_per_player")
 
 
 
@@ -41,14 +46,16 @@ class ChallengeRepository:
         self.db = db
 
     async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, deck: str,
-                     difficulty: int, seed: int, language: str, window_seconds: int, all_windows: bool = False) -> int:
+                     difficulty: int, seed: int, language: str, window_seconds: int, all_windows: bool = False,
+                     life_per_player: bool = False) -> int:
         now = now_iso()
         async with self.db.transaction() as conn:
             game_id = await conn.insert(
                 "INSERT INTO challenge_games (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, "
-                "all_windows, status, created_by, created_at, updated_at, stable_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "all_windows, status, created_by, created_at, updated_at, stable_ids, rules, life_per_player) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
                 (guild_id, channel_id, deck, difficulty, seed, language, window_seconds, int(all_windows), LOBBY,
-                 user_id, now, now), returning="game_id")
+                 user_id, now, now, CURRENT_RULES, int(life_per_player)), returning="game_id")
             await conn.execute("INSERT INTO challenge_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, user_id, name))
         return game_id
@@ -79,6 +86,15 @@ class ChallengeRepository:
         rows = await self.db.fetchall(
             "SELECT user_id, name FROM challenge_seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [(row[0], row[1]) for row in rows]
+
+    async def heroes(self, game_id: int) -> dict[int, tuple[str, ...]]:
+        """Each seated user's Hero cards (user_id -> names), chosen in the lobby."""
+        rows = await self.db.fetchall("SELECT user_id, heroes FROM challenge_seats WHERE game_id = ?", (game_id,))
+        return {row[0]: tuple(json.loads(row[1])) for row in rows}
+
+    async def set_heroes(self, game_id: int, user_id: int, heroes: Sequence[str]) -> None:
+        await self.db.execute("UPDATE challenge_seats SET heroes = ? WHERE game_id = ? AND user_id = ?",
+                              (json.dumps(list(heroes)), game_id, user_id), scope=table_scope(game_id))
 
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> bool:
         """Seat a user (checked and written in one transaction); False if seated already or full."""

@@ -1,5 +1,5 @@
 """Did this interaction already commit a change? — so an error message never says "nothing was changed"
-when something was (issue 13).
+when something was.
 
 A failure after the commit (the reply, the board refresh) must tell the member their change was saved, or
 they press again and the change is applied twice. discord.py runs each interaction — a slash command, a

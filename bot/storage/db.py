@@ -58,6 +58,11 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 
+class DatabaseBusy(Exception):
+    """Another process held the SQLite file's write lock for longer than ``busy_timeout`` (a ``sqlite3``
+    shell inside a transaction, a backup tool): nothing was changed; the member is told to try again."""
+
+
 class DatabaseError(Exception):
     """The database can't be used as it is; the message says why and what to do."""
 
@@ -430,7 +435,12 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def _begin(self, scope: str | None) -> AsyncIterator[Connection]:
         async with self._write_lock:  # one writer for the file: every scope is the whole database
-            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")  # where another process's write lock is waited for
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise DatabaseBusy(str(exc)) from None
+                raise
             try:
                 yield self._connection_wrapper
             except BaseException:
@@ -534,7 +544,7 @@ class PostgresDatabase(Database):
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = 10, statement_timeout: int = 30) -> PostgresDatabase:
-        try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without, issue #19)
+        try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without)
             import asyncpg
         except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
             raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)") from None

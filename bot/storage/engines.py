@@ -171,7 +171,7 @@ class SqliteConnection(Connection):
 
 def _asyncpg() -> Any:
     """asyncpg, imported on first use: only a postgresql:// database needs it, and importing it costs a
-    SQLite bot ~20 ms and ~2 MB at every start (issue #19). A connection of this module exists only once
+    SQLite bot ~20 ms and ~2 MB at every start. A connection of this module exists only once
     ``PostgresDatabase.connect`` imported it, and an ``except`` clause is evaluated only for an error."""
     import asyncpg
 

@@ -11,6 +11,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.domain.challenge.decks import CURRENT_RULES
 from bot.storage.db import Connection, Database, now_iso
 
 LOBBY, PLAYING, IDLE, FINISHED = "lobby", "playing", "idle", "finished"
@@ -37,6 +38,7 @@ class HydraGameRow:
     updated_at: str
     all_windows: int = 0  # every response window (migration 0011)
     stable_ids: int = 1  # HEAD numbers are serials (migration 0016; 0 for tables saved before it)
+    rules: int = CURRENT_RULES  # the rules version it is played with (migration 0030; 1 for tables saved before it)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class HydraProfile:
 
 _GAME_COLUMNS = ("game_id", "guild_id", "channel_id", "message_id", "turn_message_id", "created_by", "created_at",
                  "heads", "seed", "language", "window_seconds", "idle_minutes", "status", "outcome", "turns", "heads_severed", "updated_at",
-                 "all_windows", "stable_ids")
+                 "all_windows", "stable_ids", "rules")
 _PROFILE_COLUMNS = ("user_id", "games", "wins", "heads_severed", "best_win_heads", "best_win_turns", "slayer_at")
 
 
@@ -100,6 +102,12 @@ class HydraRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    async def unfinished_tables_opened_by(self, guild_id: int | None, user_id: int) -> int:
+        """Tables ``user_id`` opened in the server that have not finished (the per-member cap)."""
+        return int(await self.db.scalar(
+            "SELECT COUNT(*) FROM hydra_games WHERE guild_id = ? AND created_by = ? AND status != ?",
+            (guild_id, user_id, FINISHED)) or 0)
+
     # -- games and seats ----------------------------------------------------------------------------
     async def create(self, *, guild_id: int | None, channel_id: int | None, created_by: int, creator_name: str,
                      heads: int, seed: int, language: str, window_seconds: int = 20,
@@ -109,10 +117,10 @@ class HydraRepository:
         async with self.db.transaction() as conn:
             game_id = await conn.insert(
                 "INSERT INTO hydra_games (guild_id, channel_id, created_by, created_at, heads, seed, language, "
-                "window_seconds, idle_minutes, status, updated_at, all_windows, stable_ids) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                "window_seconds, idle_minutes, status, updated_at, all_windows, stable_ids, rules) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
                 (guild_id, channel_id, created_by, now, heads, seed, language, window_seconds, idle_minutes, LOBBY,
-                 now, int(all_windows)), returning="game_id")
+                 now, int(all_windows), CURRENT_RULES), returning="game_id")
             await conn.execute("INSERT INTO hydra_seats (game_id, seat, user_id, name) VALUES (?, 1, ?, ?)",
                                (game_id, created_by, creator_name))
         return game_id

@@ -56,6 +56,7 @@ class Entrant:
     state: str
     table_no: int | None
     checked_in: bool
+    seated_at: str | None = None  # set when seated at a table already playing (its grace runs from here)
 
 
 @dataclass(frozen=True)
@@ -177,11 +178,12 @@ class HydraEventRepository:
                                     "WHERE event_id = ?", (event_id,))
             seq = int(row[0]) if row else 0
             group_id = seq + 1
+            seated_at = self._now() if state == SEATED else None  # seated at a table already playing
             for offset, (user_id, name) in enumerate(members):
                 await conn.execute(
                     "INSERT INTO hydra_event_entrants (event_id, user_id, name, group_id, joined_seq, state, "
-                    "table_no) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (event_id, user_id, name, group_id, seq + 1 + offset, state, table_no))
+                    "table_no, seated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (event_id, user_id, name, group_id, seq + 1 + offset, state, table_no, seated_at))
         return group_id
 
     async def remove_entrant(self, event_id: int, user_id: int) -> None:

@@ -78,9 +78,14 @@ class PodRepository:
             await self._insert_event(conn, game_id, first_event)
         return game_id
 
-    async def append(self, game_id: int, event: Event, finish: GameFinish | None = None) -> None:
+    async def append(self, game_id: int, event: Event, finish: GameFinish | None = None, *,
+                     press_id: int | None = None) -> None:
+        """Store one event (and the end of the game, and the board press it came from) together."""
         async with self.db.transaction(game_scope(game_id)) as conn:
             await self._insert_event(conn, game_id, event)
+            if press_id is not None:
+                await conn.execute("INSERT INTO pod_presses (press_id, game_id, seq, at) VALUES (?, ?, ?, ?)",
+                                   (press_id, game_id, event.seq, event.at))
             if finish is not None:
                 await conn.execute(
                     "UPDATE pod_games SET status = 'finished', ended = ?, ended_at = ?, survivors = ? "
@@ -91,6 +96,24 @@ class PodRepository:
         await conn.execute(
             "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)))
+
+    async def stored_presses(self, press_ids: Sequence[int]) -> set[int]:
+        """Which of these board presses already have their change stored."""
+        if not press_ids:
+            return set()
+        marks = ", ".join("?" * len(press_ids))
+        rows = await self.db.fetchall(f"SELECT press_id FROM pod_presses WHERE press_id IN ({marks})", tuple(press_ids))
+        return {int(r[0]) for r in rows}
+
+    async def forget_presses_before(self, before: str) -> None:
+        """Drop the press marks older than ``before`` (ISO time): no journal still needs them."""
+        await self.db.execute("DELETE FROM pod_presses WHERE at < ?", (before,))
+
+    async def open_games_started_by(self, guild_id: int | None, user_id: int) -> int:
+        """Open games outside tournaments that ``user_id`` started in the server (the per-member cap)."""
+        return int(await self.db.scalar(
+            "SELECT COUNT(*) FROM pod_games WHERE guild_id = ? AND created_by = ? AND status = 'open' "
+            "AND tournament_id IS NULL", (guild_id, user_id)) or 0)
 
     async def game(self, game_id: int) -> PodGameRow | None:
         row = await self.db.fetchone(f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE game_id = ?", (game_id,))

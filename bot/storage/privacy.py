@@ -48,7 +48,10 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("pod_matches", "guild_id = :guild"),
     ("guild_sideboard_rule", "guild_id = :guild"),
     ("pod_events", f"game_id IN ({_POD_GAMES})"),
+    ("pod_presses", f"game_id IN ({_POD_GAMES})"),
     ("pod_games", "guild_id = :guild"),
+    ("page_links", "guild_id = :guild"),
+    ("deck_verdict_changes", "deck_id IN (SELECT deck_id FROM decks WHERE guild_id = :guild)"),
     ("decks", "guild_id = :guild"),
     ("guild_settings", "guild_id = :guild"),
     ("guild_departures", "guild_id = :guild"),
@@ -78,13 +81,21 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("match_events", "SELECT * FROM pod_match_events WHERE match_id IN (SELECT match_id FROM pod_match_events "
                     "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || CAST(:user AS TEXT) || '%'))"),
     ("tournament_match_byes", "SELECT * FROM tournament_match_byes WHERE user_id = :user"),
+    # What the member made or left behind without playing in it: their /deck language, the page links
+    # they asked for, the tournaments, events and tables they created.
+    ("deck_language", "SELECT language, updated_at FROM user_languages WHERE user_id = :user"),
+    ("page_links_created", "SELECT kind, resource_id, guild_id, created_at FROM page_links WHERE created_by = :user"),
+    ("tournaments_created", "SELECT * FROM tournaments WHERE created_by = :user"),
+    ("hydra_events_created", "SELECT * FROM hydra_events WHERE created_by = :user"),
+    ("hydra_games_created", "SELECT * FROM hydra_games WHERE created_by = :user"),
+    ("challenge_games_created", "SELECT * FROM challenge_games WHERE created_by = :user"),
 )
 
 
 DELETED_NAME = "deleted member"
 # Rows that are the member's alone: deleted. (table, user column)
 OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings", "user_id"),
-                                         ("hydra_profiles", "user_id"))
+                                         ("hydra_profiles", "user_id"), ("user_languages", "user_id"))
 # Where other players' records mention the member: the id becomes the pseudonym. (table, id column, name column)
 SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("pod_games", "created_by", None), ("pod_events", "actor_id", None),
@@ -99,6 +110,7 @@ SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("tournament_mana_reports", "user_id", None), ("tournament_mana_reports", "confirmed_by", None),
     ("tournament_corrections", "user_id", None), ("tournament_corrections", "by_user_id", None),
     ("pod_match_events", "actor_id", None), ("tournament_match_byes", "user_id", None),
+    ("page_links", "created_by", None),
 )
 
 
@@ -161,6 +173,9 @@ class PrivacyRepository:
         existing = await self._existing()
         changed: dict[str, int] = {}
         async with self.db.transaction() as conn:
+            if "deck_verdict_changes" in existing:  # a deleted deck's pending verdict notice goes with it
+                await conn.execute("DELETE FROM deck_verdict_changes WHERE deck_id IN "
+                                   "(SELECT deck_id FROM decks WHERE user_id = ?)", (user_id,))
             for table, column in OWN_ROWS:
                 if table in existing:
                     deleted = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
@@ -180,7 +195,7 @@ class PrivacyRepository:
         """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
         pattern = f"%{user_id}%"
         count = 0
-        for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # matches: issue 20
+        for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # pod games and matches
             rows = await conn.fetchall(f"SELECT {key}, seq, data FROM {table} WHERE data LIKE ?", (pattern,))
             for owner, seq, data in rows:
                 rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)

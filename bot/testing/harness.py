@@ -42,6 +42,8 @@ QUIET_PERIOD = 0.02  # seconds without progress after which remaining background
 # Discord's channel bucket (5 sends/edits per 5 s) with time compressed 100x: the bot still meets
 # X-RateLimit headers and 429s and discord.py still waits, but a test posting 26 boards takes 0.3 s, not 25.
 RATE_LIMIT = (5, 0.05)
+GLOBAL_RATE_LIMIT = (50, 0.01)  # Discord's 50 requests per second per bot, compressed the same way
+WEBHOOK_RATE_LIMIT = (5, 0.02)  # an interaction token's bucket (5 per 2 s), compressed the same way
 OnBoot = Callable[[Any], Awaitable[None]]
 
 
@@ -123,8 +125,11 @@ class DiscordHarness(InteractionDriver):
         ``setup_hook`` on every start and restart (e.g. to add a test-only cog). The bot's timers run
         on ``clock``, by default a ``FakeClock`` that moves only with ``await h.advance(...)``.
         """
+        clock = clock or FakeClock()  # the bot's timers and Discord's slow rules (old-message edits, token
+        # lifetime, thread archiving) share it, so ``h.advance(hours=2)`` ages the world the bot sees
         fake = FakeDiscord(interaction_deadline=interaction_deadline, bot_permissions=bot_permissions,
-                           rate_limit=rate_limit)
+                           rate_limit=rate_limit, global_rate_limit=GLOBAL_RATE_LIMIT if rate_limit else None,
+                           webhook_rate_limit=WEBHOOK_RATE_LIMIT if rate_limit else None, clock=clock)
         guild = standard_world(fake, members=members, guild_locale=guild_locale)
         harness = cls(default_config(tmp_path, cards_path, **config_overrides), fake, guild,
                       default_locale=locale, on_boot=on_boot, clock=clock)
@@ -227,6 +232,7 @@ class DiscordHarness(InteractionDriver):
             raise HarnessError("advance() needs the harness's FakeClock (this harness runs on a real clock)")
         parked = {t for t in asyncio.all_tasks() if _wakes_at(t) == math.inf}
         await self.clock.advance(seconds, **delta)
+        self.fake.expire()  # what Discord does by itself meanwhile: idle threads archive, events end
         self._baseline -= {t for t in parked if _wakes_at(t) != math.inf}  # woken timers: wait for them too
         await self.settle()
 

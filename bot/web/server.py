@@ -8,12 +8,19 @@ listing, and an unknown token is the same 404 as a mistyped path.
 Each live part is rendered once per change and language, however many people watch it (a cache keyed
 by the topics' versions; one render at a time per page): 500 overlays on one game cost one render per
 change, not 500.
+
+The server must never take the bot down with it (it shares the process's file descriptors with Discord
+and the database): connections are capped in total and event streams per link, slow requests and
+viewers that stop reading are dropped, and a flood is logged once (see ``bot.web.guard``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,11 +32,21 @@ from bot.changes import ChangeHub
 from bot.i18n import LANGUAGES, Translate, language_for
 from bot.storage.db import Database
 from bot.storage.pages import PageLink, PageLinkRepository
+from bot.web.guard import (
+    BUSY_PAGE,
+    RETRY_AFTER_SECONDS,
+    ConnectionGate,
+    FloodFilter,
+    FloodLog,
+    connection_cap,
+    raise_descriptor_limit,
+)
 from bot.web.views import NotShown, PageData, Sources, link_topic, page_data
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 KEEPALIVE_SECONDS = 15.0
+WRITE_TIMEOUT_SECONDS = 30.0  # a viewer that has not taken an event in this long is gone (or hostile)
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",  # the token is in the URL: never send it to another site
@@ -51,10 +68,19 @@ class _Rendered:
     event: bytes = b""  # the server-sent event carrying ``html``, encoded once for every viewer
 
 
+@dataclass(frozen=True)
+class PageLimits:
+    """How much the page server takes on (the ``[web]`` settings of the same names)."""
+
+    max_connections: int = 2000
+    max_viewers_per_link: int = 300
+    header_timeout: float = 10.0
+
+
 class PageServer:
     def __init__(self, db: Database, sources: Sources, *, host: str = "127.0.0.1", port: int = 0,
-                 public_url: str = "") -> None:
-        self.db, self.sources = db, sources
+                 public_url: str = "", limits: PageLimits = PageLimits()) -> None:
+        self.db, self.sources, self.limits = db, sources, limits
         self.hub: ChangeHub = db.changes
         self.links = PageLinkRepository(db)
         self.host, self.port, self._public_url = host, port, public_url.rstrip("/")
@@ -64,11 +90,16 @@ class PageServer:
         self._render_locks: dict[tuple[str, int, str], asyncio.Lock] = {}
         self._runner: web.AppRunner | None = None
         self._streams: set[asyncio.Task[Any]] = set()
+        self._viewers: Counter[str] = Counter()  # token -> open event streams
+        self._crowded = FloodLog("a page link has too many viewers")
+        self._flood_filter = FloodFilter()
+        self._listener: asyncio.Server | None = None
+        self.gate: ConnectionGate | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self._deadlines])
         app.router.add_get("/p/{token}", self.page)
         app.router.add_get("/p/{token}/events", self.events)
         app.router.add_static("/static/", HERE / "static", show_index=False)
@@ -76,19 +107,33 @@ class PageServer:
         return app
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0)
+        """Listen behind the connection gate (not aiohttp's own site: the gate refuses a connection
+        beyond the cap before aiohttp spends anything on it)."""
+        # handler_cancellation: a viewer who leaves ends their event stream at once (and frees its place
+        # under the link's cap), not at the next keep-alive write.
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
+                                     keepalive_timeout=self.limits.header_timeout)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        sockets = getattr(site._server, "sockets", None)  # an asyncio.Server once started
-        if self.port == 0 and sockets:  # an ephemeral port (tests)
-            self.port = sockets[0].getsockname()[1]
-        log.info("live pages on http://%s:%s (links show %s)", self.host, self.port, self.public_url)
+        assert self._runner.server is not None
+        cap = connection_cap(self.limits.max_connections, raise_descriptor_limit())
+        self.gate = ConnectionGate(self._runner.server, cap=cap, header_timeout=self.limits.header_timeout)
+        self._listener = await asyncio.get_running_loop().create_server(self.gate.protocol, self.host, self.port)
+        if self.port == 0 and self._listener.sockets:  # an ephemeral port (tests)
+            self.port = self._listener.sockets[0].getsockname()[1]
+        for name in ("aiohttp.server", "asyncio"):
+            logging.getLogger(name).addFilter(self._flood_filter)
+        log.info("live pages on http://%s:%s (links show %s; at most %s connections, %s viewers a link)",
+                 self.host, self.port, self.public_url, cap, self.limits.max_viewers_per_link)
 
     async def stop(self) -> None:
         """End the open event streams (they would otherwise hold the shutdown), then the server."""
         for task in list(self._streams):
             task.cancel()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        for name in ("aiohttp.server", "asyncio"):
+            logging.getLogger(name).removeFilter(self._flood_filter)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -105,6 +150,20 @@ class PageServer:
         self.hub.publish(link_topic(link))
 
     # -- handlers --------------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _deadlines(self, request: web.Request,
+                         handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """The headers arrived: stop their deadline while the request is served, and start it again for
+        the next request on this connection (an idle kept-alive connection is closed by the same rule)."""
+        guarded = self.gate.of(request.transport) if self.gate is not None else None
+        if guarded is not None:
+            guarded.headers_arrived()
+        try:
+            return await handler(request)
+        finally:
+            if guarded is not None and guarded.transport is not None and not guarded.transport.is_closing():
+                guarded.expect_headers()
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -141,21 +200,36 @@ class PageServer:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         link = await self._link(request)
+        if self._viewers[link.token] >= self.limits.max_viewers_per_link:
+            self._crowded.refusing(f"{link.kind} {link.resource_id} has {self._viewers[link.token]} viewers, "
+                                   f"the cap is {self.limits.max_viewers_per_link}")
+            return busy()
+        self._crowded.check_ended()
         language = await self._language(request, link)
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-        await response.prepare(request)
+        async with self._viewing(link.token):
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+            await response.prepare(request)
+            # the viewer left or stopped reading, or the server is stopping
+            with suppress(ConnectionResetError, TimeoutError, asyncio.CancelledError):
+                await self._stream(_TimedWrites(response), link, language)
+            return response
+
+    @asynccontextmanager
+    async def _viewing(self, token: str) -> AsyncIterator[None]:
+        """Count one event stream of ``token`` (and its task, which ``stop`` cancels) while it is open."""
         task = asyncio.current_task()
         assert task is not None
         self._streams.add(task)
+        self._viewers[token] += 1
         try:
-            await self._stream(response, link, language)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass  # the viewer left, or the server is stopping
+            yield
         finally:
             self._streams.discard(task)
-        return response
+            self._viewers[token] -= 1
+            if not self._viewers[token]:
+                del self._viewers[token]
 
-    async def _stream(self, response: web.StreamResponse, link: PageLink, language: str) -> None:
+    async def _stream(self, response: _TimedWrites, link: PageLink, language: str) -> None:
         """Send the live part, then again after each change of its topics, until the link is replaced.
         The token is looked up again only when its own topic says so (not once per viewer per change)."""
         revocation = link_topic(link)
@@ -209,6 +283,24 @@ class PageServer:
         return tuple(self.hub.version(t) for t in topics)
 
 
+class _TimedWrites:
+    """An event stream whose every write must be taken by the viewer within ``WRITE_TIMEOUT_SECONDS``:
+    a viewer that stopped reading would otherwise hold its connection (and a descriptor) forever."""
+
+    def __init__(self, response: web.StreamResponse) -> None:
+        self.response = response
+
+    async def write(self, data: bytes) -> None:
+        async with asyncio.timeout(WRITE_TIMEOUT_SECONDS):
+            await self.response.write(data)
+
+
+def busy() -> web.Response:
+    """The polite refusal: 503, when to come back, and a small page in the four languages."""
+    return web.Response(status=503, text=BUSY_PAGE, content_type="text/html", charset="utf-8",
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
 def _event(name: str, html: str) -> bytes:
     """One server-sent event carrying ``html`` on one ``data:`` line: the templates' line breaks are only
     whitespace between tags (no ``<pre>``), and one line is cheaper for every viewer to parse."""
@@ -218,8 +310,11 @@ def _event(name: str, html: str) -> bytes:
 def page_server_for(bot: Any) -> PageServer:
     """The page server of a running bot, from its ``[web]`` settings."""
     config = bot.config
+    limits = PageLimits(max_connections=config.get("web", "max_connections"),
+                        max_viewers_per_link=config.get("web", "max_viewers_per_link"),
+                        header_timeout=float(config.get("web", "header_timeout_seconds")))
     return PageServer(bot.db, BotSources(bot), host=config.get("web", "host"), port=config.get("web", "port"),
-                      public_url=config.get("web", "public_url"))
+                      public_url=config.get("web", "public_url"), limits=limits)
 
 
 class BotSources:

@@ -2,7 +2,7 @@
 
 The cog is one class assembled from layers, each a subclass of the one below (``DeckBase`` →
 ``DeckPanels`` → ``DeckButtons`` → ``DeckCog``), so every method a layer calls is defined below it and
-the type checker sees it (issue 21: no ``self: DeckCog`` annotations on unrelated mixins).
+the type checker sees it (no ``self: DeckCog`` annotations on unrelated mixins).
 """
 
 from __future__ import annotations

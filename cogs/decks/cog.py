@@ -19,9 +19,10 @@ from bot.client import PodkeeperBot
 from bot.config import RULESETS
 from bot.domain.decklist import MAX_BYTES, DecklistRefused
 from bot.i18n import Translate
+from bot.i18n.glossary import ruleset_name
 from bot.leases import leases_of
 from bot.render.deck import refusal_message
-from bot.render.deck_text import change_line, escape, paginate, unflatten
+from bot.render.deck_text import change_line, escape, paginate, printed_names, unflatten
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckService, export_text
 from cogs._common import card_choices, command_text, is_manager
@@ -228,8 +229,10 @@ class DeckCog(RefusingCog, DeckButtons, commands.Cog, name="Decks"):
             await interaction.response.send_message(tr("deck.list.empty"), ephemeral=True)
             return
         changes = await self.service.changes.for_user(interaction.guild_id or 0, interaction.user.id)
+        name_for = printed_names(self.bot.cards, tr.language)  # commanders as the deck check names them
         lines = [tr("deck.list.line", mark=STATUS_MARK.get(r.status, "?"), name=escape(r.name),
-                    commanders=escape(" + ".join(r.commanders)) or tr("deck.summary.none"), ruleset=r.ruleset,
+                    commanders=escape(" + ".join(name_for(c) for c in r.commanders)) or tr("deck.summary.none"),
+                    ruleset=ruleset_name(r.ruleset, tr.language),
                     status=tr(f"deck.status.{r.status}")) + change_line(tr, changes.get(r.id)) for r in records]
         pages = PagedReply(interaction.user.id, tr("deck.list.title", count=len(records)),
                            paginate(lines, per_page=DECKS_PER_PAGE), self._list_embed)

@@ -2,11 +2,12 @@
 
 The cog is one class assembled from layers, each a subclass of the one below (``HydraBase`` →
 ``HydraPanels`` → ``HydraPlay`` → ``HydraCog``), so every method a layer calls is defined below it and
-the type checker sees it (issue 21: no ``self: HydraCog`` annotations on unrelated mixins).
+the type checker sees it (no ``self: HydraCog`` annotations on unrelated mixins).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.domain.hydra import HydraError
 from bot.i18n import Translate
 from bot.leases import JobLease
 from bot.services.hydra import HydraService
+from cogs._boards import LiveBoards
 from cogs._timers import TableTimers, Timers
 
 
@@ -31,6 +33,15 @@ class HydraBase(TableTimers):
     turns: JobLease  # the turn timers run in the one process holding this lease (bot.leases)
     reports: dict[int, int]  # table -> its players'-turn report message with answer buttons
     fixed_seed: int | None  # tests (and replays of a reported game) fix the shuffle
+    boards: LiveBoards  # the tables' boards stay live for the whole game (cogs/_boards.py)
+    turn_shown: dict[int, int]  # table -> the Hydra turn (its start in the log) its turn message shows
+    shown_text: dict[int, tuple[str, Any]]  # message -> what it was last edited to show (content, buttons)
+    display_lanes: dict[int, asyncio.Lock]  # table -> its messages are updated one pass at a time
+
+    def display_lane(self, game_id: int) -> asyncio.Lock:
+        """A table's messages are updated one pass at a time, each pass reading the stored table afresh:
+        two passes at once once edited a new question into an old turn message (a stale message id)."""
+        return self.display_lanes.setdefault(game_id, asyncio.Lock())
 
     async def table_here(self, interaction: discord.Interaction, game_id: int) -> None:
         """Refuse a component whose custom id names a table of another server (a copied message, a

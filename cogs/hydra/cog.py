@@ -19,8 +19,11 @@ from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
+from bot.text import member_name
+from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._errors import RefusingCog
+from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
 from cogs._timers import Timers
 from cogs.hydra.components import HeadSelect, HydraButton, MoreSelect
 from cogs.hydra.play import HydraPlay
@@ -40,6 +43,8 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers.cancel_all, self.arm_open_tables)
         self.reports = {}
         self.fixed_seed = None
+        self.boards = LiveBoards(bot, "Hydra board")
+        self.turn_shown, self.shown_text, self.display_lanes = {}, {}, {}
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -48,23 +53,26 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
 
     async def reconcile_tables(self) -> int:
-        """Recovery hook (issue #13): after a start every open table's board and latest turn message
+        """Recovery hook: after a start every open table's board and latest turn message
         show the stored state, with the buttons of the pending question, even when the bot died between
         storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
         tables = await self.service.open_tables()
         for table in tables:
-            starts = turn_starts(table.game) if table.game is not None else []
-            if starts and table.row.turn_message_id is None:
-                await self.post_turn_message(table, starts[-1])
-            elif starts:
-                await self.refresh_turn_message(table, starts[-1])
-            await self.refresh_board(table)
+            async with self.display_lane(table.game_id):
+                starts = turn_starts(table.game) if table.game is not None else []
+                if starts and table.row.turn_message_id is None:
+                    await self.post_turn_message(table, starts[-1])
+                elif starts:
+                    self.turn_shown[table.game_id] = starts[-1]
+                    await self.refresh_turn_message(table, starts[-1])
+                await self.refresh_board(table)
         return len(tables)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
         self.turns.stop()
         self.timers.cancel_all()
+        self.boards.cancel()
 
     # -- slash commands --------------------------------------------------------------------------------
     @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))
@@ -81,10 +89,13 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
         parent = channel if settings.pod_threads and isinstance(channel, discord.TextChannel) else None
+        needed = board_permissions(channel) + (NEW_THREAD_PERMISSIONS if parent is not None else ())
+        if await refuse_unless_bot_can_post(interaction, needed):
+            return
         table = await self.service.create(
             guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
-            name=interaction.user.display_name, heads=heads, language=language, window_seconds=window,
-            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows)
+            name=member_name(interaction.user.display_name, interaction.user.id), heads=heads, language=language, window_seconds=window,
+            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows, capped=True)
         embed, view = self.lobby_payload(table)
         if parent is not None:
             thread = await parent.create_thread(
@@ -94,6 +105,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         else:
             await interaction.response.send_message(embed=embed, view=view)
             message = await interaction.original_response()
+        await self.boards.record_post(message)
         await self.service.set_messages(table.game_id, channel_id=message.channel.id, message_id=message.id)
 
     @app_commands.command(name="heroes", description=_T("Choose up to two Hero cards for the table you joined"))
@@ -111,7 +123,7 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         chosen = "\n".join(f"**{name}** — {HEROES[name].text}" for name in (seat.heroes if seat else ()))
         await interaction.response.send_message(tr("hydra.ui.heroes_set", heroes=chosen or tr("hydra.ui.no_heroes")),
                                                 ephemeral=True)
-        await self.refresh_board(table)
+        await self.show_board(table.game_id)
 
     @heroes.autocomplete("first")
     @heroes.autocomplete("second")
@@ -128,11 +140,14 @@ class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_na
         table = await self.service.table_in_channel(interaction.channel_id or 0, (IDLE,))
         if table is None:
             raise HydraError("hydra.error.not_idle")
+        if await refuse_unless_bot_can_post(interaction):  # the resumed table's board is edited on every press
+            return
         table = await self.service.resume(table.game_id, interaction.user.id)
         await interaction.response.defer(thinking=True)  # the board image is made in the work pool
         embed, file, view = await self.board_payload(table)
         parts: dict[str, Any] = {name: part for name, part in (("file", file), ("view", view)) if part is not None}
         message = await interaction.followup.send(embed=embed, wait=True, **parts)
+        await self.boards.record_post(message)
         await self.service.set_messages(table.game_id, message_id=message.id)
         self.arm(await self.service.load(table.game_id))
 

@@ -75,7 +75,7 @@ class HeadSelect(discord.ui.DynamicItem[discord.ui.Select],
 
 
 class MoreSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"hydra-more:(?P<game>\d+)"):
-    """``hydra-more:<table>``: the players' less common effects (issue #14), each opening a modal
+    """``hydra-more:<table>``: the players' less common effects, each opening a modal
     for its details (or acting at once when it has none)."""
 
     def __init__(self, game_id: int, options: list[discord.SelectOption], *, placeholder: str = "",

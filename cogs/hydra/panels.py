@@ -4,27 +4,30 @@ Hydra turn and the players' reports, each edited as the game goes."""
 from __future__ import annotations
 
 import io
+import logging
 
 import discord
 
 from bot.domain.hydra import Event, HydraGame
 from bot.i18n import Translate, t
+from bot.i18n.glossary import join_list
 from bot.render.fonts import png_bytes
-from bot.render.hydra import board_image, board_text, hero_reminders
+from bot.render.hydra import ANSWERS, answer_key, answer_label, board_image, board_text, hero_reminders
 from bot.render.hydra_turns import report_content, turn_content, turn_starts
 from bot.services.hydra import HydraTable
 from bot.storage.hydra import FINISHED, IDLE
+from cogs._boards import BoardMessage, Where
 from cogs.hydra.base import HydraBase
 from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS, HeadSelect, HydraButton, MoreSelect
 
-_OPTION_LABELS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
-_OPTION_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
+log = logging.getLogger(__name__)
+
+_OPTION_LABELS = ANSWERS
 
 
 def option_key(topic: str, option: str) -> str:
-    """The i18n key of an answer's button, the same for every challenge deck: "pass" in the damage window
-    is "Take the damage", in the upkeep "Go on"; elsewhere the option's own words."""
-    return _OPTION_KEYS.get((topic, option), f"hydra.ui.option.{option}")
+    """The i18n key of an answer's button, the same for every challenge deck (and the prompts' words)."""
+    return answer_key(topic, option)
 
 
 class HydraPanels(HydraBase):
@@ -35,7 +38,7 @@ class HydraPanels(HydraBase):
         embed = discord.Embed(title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
                               description=tr("hydra.ui.lobby_help"), colour=discord.Colour.dark_green())
         for seat in table.seats:
-            heroes = ", ".join(seat.heroes) or tr("hydra.ui.no_heroes")
+            heroes = join_list(seat.heroes, tr.language) or tr("hydra.ui.no_heroes")
             embed.add_field(name=f"{seat.seat}. {seat.name}", value=heroes[:1024], inline=False)
         view = discord.ui.View(timeout=None)
         view.add_item(HydraButton(table.game_id, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
@@ -138,7 +141,8 @@ class HydraPanels(HydraBase):
             if decision.min_heads == 0:
                 view.add_item(HydraButton(gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_heads")))
         view.add_item(HydraButton(gid, "answer", decision.topic, "default",
-                                  label=tr("hydra.ui.use_default", default=decision.default)))
+                                  label=tr("hydra.ui.use_default",
+                                           default=answer_label(decision.topic, decision.default, tr.language))))
         return view
 
 
@@ -159,23 +163,67 @@ class HydraPanels(HydraBase):
         view = self.turn_view(table) if start == turn_starts(table.game)[-1] else None
         message = await channel.send(turn_content(table, start), **({"view": view} if view else {}))
         await self.service.set_messages(table.game_id, turn_message_id=message.id)
+        self.turn_shown[table.game_id] = start
         table.row = (await self.service.load(table.game_id)).row
 
     async def refresh_turn_message(self, table: HydraTable, start: int) -> None:
-        if table.row.turn_message_id is None or table.game is None:
+        """Edit the turn message to show turn ``start`` as stored now (skipped when it already does)."""
+        message_id = (await self.service.load(table.game_id)).row.turn_message_id  # never a stale id
+        if message_id is None or table.game is None:
+            return
+        latest = start == turn_starts(table.game)[-1]
+        content, view = turn_content(table, start), self.turn_view(table) if latest else None
+        shown = (content, view.to_components() if view is not None else None)
+        if self.shown_text.get(message_id) == shown:
             return
         channel = await self._channel(table.row.channel_id)
-        latest = start == turn_starts(table.game)[-1]
-        await channel.get_partial_message(table.row.turn_message_id).edit(
-            content=turn_content(table, start), view=self.turn_view(table) if latest else None)
+        await channel.get_partial_message(message_id).edit(content=content, view=view)
+        self.shown_text[message_id] = shown
+
+    async def sync_turn_messages(self, table: HydraTable) -> bool:
+        """Post a message for each Hydra turn the stored game has begun that no message shows yet (the
+        turn message shown so far gets its final words first, its buttons gone). True when one was posted.
+
+        Decided from the stored game and the turn the current message shows, not from one action's
+        events: a pass that runs after a later action's pass (presses under a second apart) then still
+        posts each turn once, in its own message."""
+        starts = turn_starts(table.game)
+        if not starts:
+            return False
+        if table.row.turn_message_id is None:
+            await self.post_turn_message(table, starts[-1])
+            return True
+        shown = self.turn_shown.setdefault(table.game_id, starts[-1])  # after a restart: the latest
+        if shown == starts[-1]:
+            return False
+        await self.refresh_turn_message(table, shown)
+        for start in (s for s in starts if s > shown):
+            await self.post_turn_message(table, start)
+        return True
+
+    async def show_board(self, game_id: int) -> None:
+        """Show the table's stored state on its board, in the table's display lane."""
+        async with self.display_lane(game_id):
+            await self.refresh_board(await self.service.load(game_id))
 
     async def refresh_board(self, table: HydraTable) -> None:
-        if table.row.message_id is None or table.row.channel_id is None:
+        """Show the stored state on the board: an edit, or a fresh board when the message is too old to
+        be edited for long (``cogs._boards``). Called in the table's display lane."""
+        table = await self.service.load(table.game_id)  # the stored state, and where its board is now
+        row = table.row
+        if row.message_id is None or row.channel_id is None:
             return
-        channel = await self._channel(table.row.channel_id)
         embed, file, view = await self.board_payload(table)
-        await channel.get_partial_message(table.row.message_id).edit(
-            embed=embed, attachments=[file] if file else [], view=view)
+        where = Where(row.guild_id, row.channel_id, row.message_id, row.language)
+
+        async def moved(channel_id: int, message_id: int) -> None:
+            await self.service.set_messages(table.game_id, channel_id=channel_id, message_id=message_id)
+
+        try:
+            await self.boards.show_or_later(table.game_id, BoardMessage.of(embed, file, view), where, moved,
+                                            again=lambda: self.show_board(table.game_id))
+        except discord.NotFound:
+            log.info("board message of Hydra table %s is gone", table.game_id)
 
     async def announce_end(self, table: HydraTable) -> None:
         channel = await self._channel(table.row.channel_id)

@@ -13,6 +13,7 @@ from bot.i18n import Translate, t
 from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import ActResult, HydraTable
 from bot.storage.hydra import FINISHED, IDLE, LOBBY
+from bot.text import member_name
 from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS
 from cogs.hydra.modals import LineModal
 from cogs.hydra.panels import HydraPanels
@@ -43,34 +44,37 @@ class HydraPlay(HydraPanels):
         result = await self.service.act(game_id, interaction.user.id, line)
         if not interaction.response.is_done():
             await interaction.response.defer()
+        await self.boards.heard(game_id, interaction)  # how the table is told should its board be refused
         await self.after(result)
         return result
 
     async def after(self, result: ActResult) -> None:
         """Messages follow the committed state: a new message for each Hydra turn that began (an
-        extra turn too), edits otherwise; then the timers for the next question or for idleness."""
-        table = result.table
-        try:
-            game = table.game
-            began = sum(e.key == "hydra.log.hydra_turn" for e in result.events)
-            starts = turn_starts(game) if game is not None else []
-            if began:
-                if not result.hydra_turn_started:  # an extra turn began: the old message is complete
-                    await self.refresh_turn_message(table, starts[-began - 1])
-                for start in starts[-began:]:
-                    await self.post_turn_message(table, start)
-            elif starts and game is not None and (game.active == "hydra" or game.over or any(
-                    e.key == "hydra.log.players_turn" for e in result.events)):
-                await self.refresh_turn_message(table, starts[-1])
-            elif game is not None and (game.pending is not None or any(
-                    e.key in _EXPLAINED for e in result.events)):
-                await self.post_players_report(table, result.events)
-            await self.refresh_board(table)
-            if result.finished:
-                await self.announce_end(table)
-        except discord.HTTPException:
-            log.exception("could not update the messages of Hydra table %s", table.game_id)
+        extra turn too), edits otherwise; then the timers for the next question or for idleness.
+
+        One pass at a time per table, each reading the stored table afresh (``display_lane``): the
+        message a table shows is a function of its stored state, whatever order the passes run in."""
+        game_id = result.table.game_id
+        async with self.display_lane(game_id):
+            table = await self.service.load(game_id)
+            try:
+                await self._show_after(table, result)
+            except discord.HTTPException:
+                log.exception("could not update the messages of Hydra table %s", game_id)
         self.arm(table)
+
+    async def _show_after(self, table: HydraTable, result: ActResult) -> None:
+        game, starts = table.game, turn_starts(table.game)
+        if await self.sync_turn_messages(table):
+            pass  # a Hydra turn began: its new message shows it
+        elif starts and game is not None and (game.active == "hydra" or game.over or any(
+                e.key == "hydra.log.players_turn" for e in result.events)):
+            await self.refresh_turn_message(table, starts[-1])
+        elif game is not None and (game.pending is not None or any(e.key in _EXPLAINED for e in result.events)):
+            await self.post_players_report(table, result.events)
+        await self.refresh_board(table)
+        if result.finished:
+            await self.announce_end(table)
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None,
                         arg2: str | None) -> None:
@@ -176,19 +180,21 @@ class HydraPlay(HydraPanels):
     async def _undo(self, interaction: discord.Interaction, game_id: int) -> None:
         table = await self.service.undo(game_id, interaction.user.id)
         await interaction.response.defer()
-        await self.refresh_board(table)
+        await self.boards.heard(game_id, interaction)
+        await self.show_board(game_id)
         self.arm(table)
 
     async def _lobby_button(self, interaction: discord.Interaction, table: HydraTable, action: str) -> None:
         user = interaction.user
         if action == "join":
-            table = await self.service.join(table.game_id, user.id, user.display_name)
+            table = await self.service.join(table.game_id, user.id, member_name(user.display_name, user.id))
         elif action == "leave":
             table = await self.service.leave(table.game_id, user.id)
         else:
             table = await self.service.start(table.game_id, user.id)
         await interaction.response.defer()
-        await self.refresh_board(table)
+        await self.boards.heard(table.game_id, interaction)
+        await self.show_board(table.game_id)
         self.arm(table)
 
     # -- timers ----------------------------------------------------------------------------------------
@@ -228,7 +234,7 @@ class HydraPlay(HydraPanels):
         await self.service.set_idle(game_id)
         table = await self.service.load(game_id)
         try:
-            await self.refresh_board(table)
+            await self.show_board(game_id)
             channel = await self._channel(table.row.channel_id)
             await channel.send(t("hydra.ui.paused", table.row.language, minutes=table.row.idle_minutes))
         except discord.HTTPException:

@@ -3,7 +3,7 @@ an event's channel, cancelling an event.
 
 The cog is one class assembled from layers, each a subclass of the one below (``EventsBase`` →
 ``EventPanels`` → ``EventRunning`` → ``HydraEventsCog``), so every method a layer calls is defined below
-it and the type checker sees it (issue 21: no ``self: HydraEventsCog`` annotations on unrelated mixins).
+it and the type checker sees it (no ``self: HydraEventsCog`` annotations on unrelated mixins).
 Every timer of an event (its start, a table's grace period, the live leaderboard) is one of
 ``self.timers`` (``cogs._timers``), keyed ``(what, event id, table)``.
 """
@@ -11,6 +11,7 @@ Every timer of an event (its start, a table's grace period, the live leaderboard
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -24,6 +25,7 @@ from bot.leases import JobLease
 from bot.services.hydra_events import HydraEventService
 from bot.storage.hydra_events import EventRow
 from bot.text import ECHO, fit
+from cogs._boards import LiveBoards
 from cogs._common import is_organiser
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater
@@ -38,6 +40,28 @@ def shown(name: str) -> str:
     return fit(name, ECHO)
 
 
+# A running event's scheduled event ends at least this far ahead; when less is left, it moves by a step.
+SCHEDULED_END_MARGIN = timedelta(minutes=30)
+SCHEDULED_END_STEP = timedelta(hours=1)
+_FINAL = (discord.EventStatus.completed, discord.EventStatus.cancelled)
+
+
+def status_steps(current: discord.EventStatus, target: discord.EventStatus) -> list[discord.EventStatus]:
+    """The edits that take a scheduled event from ``current`` towards ``target`` by Discord's transitions:
+    SCHEDULED→ACTIVE|CANCELED and ACTIVE→COMPLETED; COMPLETED and CANCELED are final. An event already
+    under way is completed rather than cancelled, and one never started is started before completing."""
+    if current in _FINAL or current is target:
+        return []
+    scheduled = current is discord.EventStatus.scheduled
+    if target is discord.EventStatus.active:
+        return [target] if scheduled else []
+    if target is discord.EventStatus.cancelled:
+        return [target] if scheduled else [discord.EventStatus.completed]
+    if target is discord.EventStatus.completed:
+        return [discord.EventStatus.active, target] if scheduled else [target]
+    return []
+
+
 class EventsBase:
     """The Hydra events cog's state (set in ``HydraEventsCog.__init__``) and what every layer uses."""
 
@@ -49,7 +73,9 @@ class EventsBase:
     leaderboard_seconds: float
     timers: Timers[tuple[str, int, int]]  # (what, event id, table number)
     shown: dict[int, Any]  # event -> the leaderboard content last sent (edit only on change)
+    scheduled_ends: dict[int, datetime]  # event -> the end its scheduled event was last seen or set to
     announcements: BoardUpdater
+    announcement_boards: LiveBoards  # announcements stay live for the whole night (cogs/_boards.py)
 
     # -- loading ------------------------------------------------------------------------------------
     @property
@@ -100,14 +126,39 @@ class EventsBase:
         return await self.hydra.table_language(guild_id)
 
     async def _scheduled_status(self, event: EventRow, status: discord.EventStatus) -> None:
+        """Move the Discord scheduled event towards ``status`` by Discord's transitions only (it may have
+        moved by itself: Discord completes an active event at its end time)."""
         if event.scheduled_event_id is None:
             return
         guild = self.bot.get_guild(event.guild_id)
         try:
             scheduled = await guild.fetch_scheduled_event(event.scheduled_event_id)  # type: ignore[union-attr]
-            await scheduled.edit(status=status)
+            for step in status_steps(scheduled.status, status):
+                scheduled = await scheduled.edit(status=step)
         except (discord.HTTPException, AttributeError):
             log.warning("could not set the scheduled event of Hydra event %s to %s", event.event_id, status)
+
+    async def keep_scheduled_event_open(self, event: EventRow) -> None:
+        """While the event is played, keep its scheduled event's end ahead of the clock: Discord completes
+        an active event at its end time, which would mark a long night over while tables still play."""
+        if event.scheduled_event_id is None:
+            return
+        now = self.clock.now()
+        known = self.scheduled_ends.get(event.event_id)
+        if known is not None and known - now > SCHEDULED_END_MARGIN:
+            return
+        guild = self.bot.get_guild(event.guild_id)
+        try:
+            scheduled = await guild.fetch_scheduled_event(event.scheduled_event_id)  # type: ignore[union-attr]
+            end = scheduled.end_time
+            if scheduled.status is discord.EventStatus.active and (end is None or end - now <= SCHEDULED_END_MARGIN):
+                end = now + SCHEDULED_END_STEP
+                await scheduled.edit(end_time=end)
+        except (discord.HTTPException, AttributeError):
+            log.warning("could not move the end of the scheduled event of Hydra event %s", event.event_id)
+            return
+        if end is not None:
+            self.scheduled_ends[event.event_id] = end
 
     async def cancel_event(self, event: EventRow, reason_key: str = "hydra_events.ui.cancelled") -> None:
         if not await self.events.cancel(event.event_id):

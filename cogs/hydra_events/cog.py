@@ -18,12 +18,16 @@ from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
+from bot.text import member_name
+from cogs._boards import LiveBoards
 from cogs._errors import RefusingCog
+from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
 from cogs._timers import Timers
-from cogs._updater import BoardUpdater
+from cogs._updater import BoardUpdater, lanes_of
 from cogs.hydra import HydraCog
 from cogs.hydra_events.commands import ChallengeEventCommands, HydraEventCommands
 from cogs.hydra_events.components import EventButton
+from cogs.hydra_events.invitations import AcceptButton, DeclineButton, Invitations
 from cogs.hydra_events.panels import shown
 from cogs.hydra_events.running import EventRunning
 
@@ -49,10 +53,19 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.schedule = leases_of(bot).lease("hydra-events", self.rearm, self._drop_timers)
         self.timers = Timers(clock_of(bot), "hydra-event", runs_here=self.schedule.runs_here)
         self.shown = {}
+        self.announcement_boards = LiveBoards(bot, "event announcement")
+        self.scheduled_ends = {}
         self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
-                                          what="event announcement")
+                                          what="event announcement", channel_of=self._announcement_channel,
+                                          lanes=lanes_of(bot), clock=clock_of(bot))
         self._resumed = False
+        self.invitations = Invitations(self.enter_group, lambda event_id, members: self.events.check_may_join(
+            event_id, members))
         super().__init__()
+
+    async def _announcement_channel(self, event_id: int) -> int | None:
+        """The event's channel: its announcement's edits wait only for that channel's other boards."""
+        return (await self.events.event(event_id)).channel_id
 
     async def cog_load(self) -> None:
         """Join the Hydra cog's ``/hydra`` group as ``/hydra event …`` (and the Challenge cog's as
@@ -72,11 +85,11 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
             self.challenge_group.add_command(self.deck_commands)  # type: ignore[union-attr]
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
                                          decks=challenge.service if challenge is not None else None)
-        self.bot.add_dynamic_items(EventButton)
+        self.bot.add_dynamic_items(EventButton, AcceptButton, DeclineButton)
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
 
     async def reconcile_messages(self) -> int:
-        """After a start (issue #13): each active event's announcement and leaderboard show the
+        """After a start: each active event's announcement and leaderboard show the
         stored entrants and tables, even if the bot died between storing a change and editing them."""
         active = await self.events.repo.events_with_status((OPEN, SEATING, RUNNING))
         for event in active:
@@ -88,7 +101,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
     async def cog_unload(self) -> None:
         if self.parent_group is not None:
             self.parent_group.remove_command(self.commands.name)
-            self.bot.remove_dynamic_items(EventButton)
+            self.bot.remove_dynamic_items(EventButton, AcceptButton, DeclineButton)
         if self.challenge_group is not None:
             self.challenge_group.remove_command(self.deck_commands.name)
         self.schedule.stop()
@@ -128,6 +141,10 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                      table_size: int | None, grace: int, deck: str = "hydra") -> None:
         """``heads``: the deck's difficulty; ``heads`` and ``table_size`` default to the deck's."""
         await self._require_organiser(interaction)
+        # The announcement is edited as people join, and each table gets a thread of this channel.
+        if await refuse_unless_bot_can_post(interaction, board_permissions(interaction.channel)
+                                            + NEW_THREAD_PERMISSIONS):
+            return
         rules = EVENT_DECKS[deck]
         event = await self.events.create(
             guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
@@ -139,6 +156,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         parts: dict[str, Any] = {"view": view} if view is not None else {}
         await interaction.response.send_message(embed=embed, **parts)
         message = await interaction.original_response()
+        await self.announcement_boards.record_post(message)
         await self.events.set_messages(event.event_id, message_id=message.id)
         scheduled = await self._create_scheduled_event(interaction, event)
         if scheduled is not None:
@@ -170,12 +188,20 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
 
     async def join(self, interaction: discord.Interaction, event_id: int | None,
                    friends: list[discord.Member]) -> None:
+        """Join alone at once; with friends, ask them first (``cogs.hydra_events.invitations``)."""
         event = await self.event_for(interaction, event_id)
-        tr = await self._tr(interaction)
-        user = interaction.user
-        members = [(user.id, user.display_name)] + [(f.id, f.display_name) for f in friends]
         if any(f.bot for f in friends):
             raise EventError("hydra_events.error.no_bots")
+        if friends:
+            await self.invitations.ask(interaction, event, friends, await self._tr(interaction))
+            return
+        user = interaction.user
+        await self.enter_group(interaction, event, [(user.id, member_name(user.display_name, user.id))])
+
+    async def enter_group(self, interaction: discord.Interaction, event: EventRow,
+                          members: list[tuple[int, str]]) -> None:
+        """Enter a player, or a group whose friends all accepted, and tell whoever acted last."""
+        tr = await self._tr(interaction)
         outcome = await self.events.join(event.event_id, members)
         mentions = " ".join(f"<@{uid}>" for uid, _ in members)
         if outcome.state == SEATED and outcome.table is not None:
@@ -185,7 +211,10 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                                               table=outcome.table_no, thread=f"<#{thread_id}>"))
             await self._show_table(event, outcome.table)
             thread = await self._channel(thread_id)
-            await thread.send(Translate(event.language)("hydra_events.ui.newcomer", players=mentions))
+            await thread.send(Translate(event.language)("hydra_events.ui.newcomer_checkin", players=mentions,
+                                                        grace=event.grace_minutes),
+                              view=self.checkin_view(event))
+            self.arm_late_grace(event, outcome.table_no)
         elif outcome.state == WAITING:
             # tables of one (the Horde) are full once they play: "past its first turn" would be wrong
             key = "hydra_events.ui.waiting_alone" if event.table_size == 1 else "hydra_events.ui.waiting"
@@ -193,11 +222,12 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         else:
             await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
         self.announcements.request(event.event_id)
+        await self.announcement_boards.heard(event.event_id, interaction)
 
     async def _show_table(self, event: EventRow, table: Any) -> None:
         """A table's board after its seats changed, by the feature that runs it (Hydra or Challenge cog)."""
         if event.deck == "hydra":
-            await self.hydra.refresh_board(table)
+            await self.hydra.show_board(table.game_id)
         else:
             await self.challenge.refresh(table)
 
@@ -205,6 +235,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         event = await self.event_for(interaction, event_id)
         await self.events.leave(event.event_id, interaction.user.id)
         await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name)))
+        await self.announcement_boards.heard(event.event_id, interaction)
         self.announcements.request(event.event_id)
 
     async def on_button(self, interaction: discord.Interaction, event_id: int, action: str) -> None:

@@ -3,7 +3,8 @@ embed and the private status. The texts themselves come from ``bot.render.leader
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 import discord
 
@@ -11,12 +12,25 @@ from bot.i18n import EventTranslate
 from bot.render.fonts import png_bytes
 from bot.render.leaderboard import players_text, render_leaderboard, summary_text, tables_text
 from bot.services.hydra_events import EventStatus
-from bot.storage.hydra_events import CANCELLED, DROPPED, FINISHED, JOINED, SEATED, WAITING, EventRow
+from bot.storage.hydra_events import (
+    CANCELLED,
+    DROPPED,
+    FINISHED,
+    JOINED,
+    OPEN,
+    RUNNING,
+    SEATED,
+    SEATING,
+    WAITING,
+    Entrant,
+    EventRow,
+)
 from bot.text import fit_lines
+from cogs._boards import BoardMessage, Where
 from cogs.hydra_events.base import EventsBase, shown
 from cogs.hydra_events.components import EventButton
 
-__all__ = ["EventPanels", "leaderboard_png", "shown"]
+__all__ = ["EventPanels", "empty_start_deadline", "entrant_counts", "leaderboard_png", "shown"]
 
 # A big night can have dozens of winners and tables: mentions in a message and a field are cut with
 # "and N more" (the leaderboard lists everyone) so the content stays under Discord's 2,000 and a field its 1,024.
@@ -30,13 +44,11 @@ class EventPanels(EventsBase):
     async def announcement_payload(self, event: EventRow) -> tuple[discord.Embed, discord.ui.View | None]:
         tr = EventTranslate(event.language, event.deck)
         entrants = await self.events.repo.entrants(event.event_id)
-        stamp = int(datetime.fromisoformat(event.starts_at).timestamp())
-        embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(), description=tr(
-            "hydra_events.ui.announcement", start=f"<t:{stamp}:F> (<t:{stamp}:R>)", heads=event.heads,
-            size=event.table_size, grace=event.grace_minutes))
-        counts = {state: sum(e.state == state for e in entrants) for state in (JOINED, SEATED, WAITING)}
+        embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(),
+                              description=self._announcement_text(event, bool(entrants), tr))
+        counts = entrant_counts(entrants)
         embed.add_field(name=tr("hydra_events.ui.count_title"), value=tr(
-            "hydra_events.ui.count", joined=counts[JOINED] + counts[SEATED], waiting=counts[WAITING]))
+            "hydra_events.ui.count", joined=counts[JOINED], waiting=counts[WAITING]))
         embed.add_field(name=tr("hydra_events.ui.status_title"), value=tr(f"hydra_events.status.{event.status}"))
         embed.set_footer(text=tr("hydra_events.ui.footer", event=event.event_id))
         if event.status in (FINISHED, CANCELLED):
@@ -47,13 +59,34 @@ class EventPanels(EventsBase):
         view.add_item(EventButton(event.event_id, "leave", label=tr("hydra_events.ui.leave")))
         return embed, view
 
+    def _announcement_text(self, event: EventRow, anyone_joined: bool, tr: EventTranslate) -> str:
+        """Before the start: when it starts (and, once the start has come with nobody in, until when it
+        waits for players); from the start on: when it began, so "starts in 30 minutes" never outlives it."""
+        options = {"heads": event.heads, "size": event.table_size, "grace": event.grace_minutes}
+        if event.status != OPEN and event.began_at is not None:
+            lines = [tr("hydra_events.ui.announcement_begun", start=_when(event.began_at), **options)]
+            if event.status in (SEATING, RUNNING):
+                lines.append(tr("hydra_events.ui.join_late"))
+            return "\n".join(lines)
+        text = tr("hydra_events.ui.announcement", start=_when(event.starts_at), **options)
+        waits_until = empty_start_deadline(event)
+        if not anyone_joined and datetime.fromisoformat(event.starts_at) <= self.clock.now() < waits_until:
+            text += "\n" + tr("hydra_events.ui.waiting_for_players", when=f"<t:{int(waits_until.timestamp())}:R>")
+        return text
+
     async def refresh_announcement(self, event_id: int) -> None:
+        """The announcement shows the event as stored: an edit, or a fresh announcement when the message is
+        too old to be edited for long (an event night lasts hours: ``cogs._boards``)."""
         event = await self.events.event(event_id)
         if event.message_id is None:
             return
         embed, view = await self.announcement_payload(event)
-        channel = await self._channel(event.channel_id)
-        await channel.get_partial_message(event.message_id).edit(embed=embed, view=view)
+        where = Where(event.guild_id, event.channel_id, event.message_id, event.language)
+
+        async def moved(channel_id: int, message_id: int) -> None:
+            await self.events.set_messages(event_id, message_id=message_id)  # the channel stays the event's
+
+        await self.announcement_boards.show(event_id, BoardMessage(embed=embed, view=view), where, moved)
 
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = EventTranslate(status.event.language, status.event.deck)
@@ -70,9 +103,10 @@ class EventPanels(EventsBase):
         status = await self.events.status(event.event_id)
         embed = self.leaderboard_embed(status)
         embed.title = f"{shown(event.name)} — {tr(f'hydra_events.status.{event.status}')}"
+        counts = entrant_counts(status.entrants)
         embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
-            "hydra_events.ui.status_counts", joined=status.count(JOINED), seated=status.count(SEATED),
-            waiting=status.count(WAITING), dropped=status.count(DROPPED)))
+            "hydra_events.ui.status_counts", joined=counts[JOINED], seated=counts[SEATED],
+            waiting=counts[WAITING], dropped=counts[DROPPED]))
         threads = fit_lines([f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id], FIELD_BUDGET,
                             lambda count: tr("core.and_more", count=count), separator=" ")
         if threads:
@@ -81,6 +115,26 @@ class EventPanels(EventsBase):
         if mine is not None:
             embed.set_footer(text=tr(f"hydra_events.you.{mine.state}", table=mine.table_no or "-"))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def entrant_counts(entrants: Sequence[Entrant]) -> dict[str, int]:
+    """The counts the announcement and ``status`` both show, so they never disagree: ``joined`` is
+    everyone who joined (wherever they are now), then how many sit at a table, wait, or were dropped."""
+    counts = {state: sum(e.state == state for e in entrants) for state in (SEATED, WAITING, DROPPED)}
+    counts[JOINED] = len(entrants)
+    return counts
+
+
+def empty_start_deadline(event: EventRow) -> datetime:
+    """How long an event whose start came with nobody in waits for players: its grace period (then it
+    begins with whoever joined, or is cancelled). ``start: now`` is cancelled at once otherwise."""
+    return datetime.fromisoformat(event.starts_at) + timedelta(minutes=event.grace_minutes)
+
+
+def _when(iso: str) -> str:
+    """A stored time as a Discord timestamp, in full and relative (each reader sees their own time zone)."""
+    stamp = int(datetime.fromisoformat(iso).timestamp())
+    return f"<t:{stamp}:F> (<t:{stamp}:R>)"
 
 
 def leaderboard_png(title: str, summary: object, language: str, deck: str = "hydra") -> bytes:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,13 +16,15 @@ from discord.ext import commands
 
 from bot.domain.hydra import HydraError
 from bot.domain.hydra_events import LOST, EventError
-from bot.i18n import EventTranslate
+from bot.i18n import EventTranslate, Translate
 from bot.render.leaderboard import results_text
 from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
 from bot.text import fit_lines
+from cogs._permissions import role_grant_problem
+from cogs.hydra import HydraCog
 from cogs.hydra_events.components import EventButton
-from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, leaderboard_png, shown
+from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, empty_start_deadline, leaderboard_png, shown
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +35,19 @@ class EventRunning(EventPanels):
     def arm_start(self, event: EventRow) -> None:
         """Begin at the stored start time (at once if the bot was down past it)."""
         starts_at = datetime.fromisoformat(event.starts_at)
-        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id))
+        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id),
+                       armed=datetime.fromisoformat(event.created_at))
 
     async def _begin_when_due(self, event_id: int) -> None:
         event = await self.events.event(event_id)
         if event.status != OPEN:
             return
         if not await self.events.repo.entrants(event_id):
+            waits_until = empty_start_deadline(event)
+            if self.clock.now() < waits_until:  # nobody could join yet (``start: now``): wait for players
+                self.timers.at(("start", event_id, 0), waits_until, lambda: self._begin_when_due(event_id))
+                self.announcements.request(event_id)
+                return
             await self.cancel_event(event, reason_key="hydra_events.ui.cancelled_empty")
             return
         await self._begin_logged(event_id)
@@ -55,9 +65,11 @@ class EventRunning(EventPanels):
         event = await self.event_for(interaction, event_id)
         if event.status not in (OPEN, RUNNING):
             raise EventError("hydra_events.error.already_begun")
-        await interaction.response.defer(thinking=True)
+        # Seat the wait list before deferring: "nobody is waiting" must stay private, and after a public
+        # "thinking…" Discord would show the refusal (the first follow-up) to everyone.
         if event.status == RUNNING:  # a second wave: new tables for the wait list
             await self.events.seat_waiting(event.event_id)
+        await interaction.response.defer(thinking=True)
         status = await self.begin_event(event.event_id)
         await interaction.followup.send((await self._tr(interaction))(
             "hydra_events.ui.begun", event=shown(event.name), tables=len(status.tables),
@@ -97,9 +109,7 @@ class EventRunning(EventPanels):
                                                           table=table_no)[:100],
                                                   type=discord.ChannelType.public_thread)
         mentions = " ".join(f"<@{user_id}>" for user_id in hydra_table.user_ids)
-        view = discord.ui.View(timeout=None)
-        view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
-                                  style=discord.ButtonStyle.primary))
+        view = self.checkin_view(event)
         await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
                              heads=event.heads, grace=event.grace_minutes), view=view)
         if event.deck != "hydra":  # a Horde or God table: the Challenge cog shows and runs it
@@ -111,24 +121,48 @@ class EventRunning(EventPanels):
         if board_view is not None:
             extra["view"] = board_view
         board = await thread.send(embed=embed, **extra)
+        await self.hydra.boards.record_post(board)
         await self.hydra.service.set_messages(hydra_table.game_id, channel_id=thread.id, message_id=board.id)
         await self.events.attach_thread(event.event_id, table_no, thread.id)
         self.hydra.arm(await self.hydra.service.load(hydra_table.game_id))
 
+    @staticmethod
+    def checkin_view(event: EventRow) -> discord.ui.View:
+        """The "I'm here" button under a table's first message and under each late joiner's welcome."""
+        tr = EventTranslate(event.language, event.deck)
+        view = discord.ui.View(timeout=None)
+        view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
+                                  style=discord.ButtonStyle.primary))
+        return view
+
     # -- while tables play --------------------------------------------------------------------------
     def arm_grace(self, event: EventRow, table_no: int, started_at: str) -> None:
-        due = datetime.fromisoformat(started_at) + timedelta(minutes=event.grace_minutes)
+        armed = datetime.fromisoformat(started_at)  # stored: a clock that jumped back is noticed on re-arm
+        self._arm_grace_at(event.event_id, table_no, armed + timedelta(minutes=event.grace_minutes), armed=armed)
+
+    def arm_late_grace(self, event: EventRow, table_no: int | None) -> None:
+        """A late joiner's grace runs from their seat: look at the table again then, unless a look is
+        already due sooner (it re-arms itself for whoever's grace is still running)."""
+        if table_no is not None and not self.timers.pending(("grace", event.event_id, table_no)):
+            self._arm_grace_at(event.event_id, table_no, self.clock.now() + timedelta(minutes=event.grace_minutes))
+
+    def _arm_grace_at(self, event_id: int, table_no: int, due: datetime, *, armed: datetime | None = None) -> None:
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
-        self.timers.at(("grace", event.event_id, table_no), due,
-                       lambda: asyncio.shield(self._drop_no_shows(event.event_id, table_no)))
+        self.timers.at(("grace", event_id, table_no), due,
+                       lambda: asyncio.shield(self._drop_no_shows(event_id, table_no)), armed=armed)
 
     async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
+        if dropped.next_due is not None:  # a late joiner's grace still runs
+            self._arm_grace_at(event_id, table_no, dropped.next_due)
         if not dropped.user_ids:
             return
-        if dropped.result is not None:
-            await self.hydra.after(dropped.result)
+        hydra = self.bot.get_cog(HydraCog.__cog_name__)
+        if dropped.result is not None and isinstance(hydra, HydraCog):
+            # The drop runs to its end even when the bot is closing (its timer is shielded); the Hydra cog
+            # may be unloaded by then, and its table's board is caught up at the next start.
+            await hydra.after(dropped.result)
         status = await self.events.status(event_id)
         table = next(t for t in status.tables if t.table_no == table_no)
         shown = status.summary.table(table_no)
@@ -147,6 +181,7 @@ class EventRunning(EventPanels):
             try:
                 if await self.refresh_leaderboard(event_id):
                     return
+                await self.keep_scheduled_event_open(await self.events.event(event_id))
             except Exception:  # one failed edit must not stop the leaderboard
                 log.exception("could not refresh the leaderboard of Hydra event %s", event_id)
             await self.clock.sleep(self.leaderboard_seconds)
@@ -191,12 +226,13 @@ class EventRunning(EventPanels):
         if await self.events.finish(event_id, role_id) is None:
             return
         self.timers.cancel_where(lambda key: key[1] == event_id)
-        await self.grant_pending_roles()
-        await self.publish_results(event_id)
+        not_given = await self.grant_pending_roles()
+        await self.publish_results(event_id, not_given.get(event_id, []))
 
-    async def publish_results(self, event_id: int) -> None:
+    async def publish_results(self, event_id: int, not_given: Sequence[RoleNotGiven] = ()) -> None:
         """Post the results of a finished event once (again after a restart if posting failed).
-        The winners named are the stored awards, not a fresh look at the tables."""
+        The winners named are the stored awards, not a fresh look at the tables; ``not_given`` are the
+        winner roles Discord would refuse, said in the results so nobody believes they were given."""
         status = await self.events.status(event_id)
         event = status.event
         if event.status != FINISHED or event.results_message_id is not None:
@@ -209,7 +245,7 @@ class EventRunning(EventPanels):
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
             winners = fit_lines([f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
                                 WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
-            text = results_text(status.summary, tr, shown(event.name), winners)
+            text = results_text(status.summary, tr, shown(event.name), winners) + roles_not_given_text(not_given, tr)
             png = await self.bot.workers.run(leaderboard_png, event.name, status.summary,
                                              event.language, event.deck)
             file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
@@ -222,13 +258,57 @@ class EventRunning(EventPanels):
         await self._scheduled_status(event, discord.EventStatus.completed)
         self.announcements.request(event_id)
 
-    async def grant_pending_roles(self) -> None:
-        """Give the winner role for every award not yet marked given (retried after a restart)."""
+    async def grant_pending_roles(self) -> dict[int, list[RoleNotGiven]]:
+        """Give the winner role for every award not yet marked given (retried after a restart). A role
+        Discord would refuse (checked now: it may have moved above the bot's since it was configured) is
+        not asked for; those are returned by event, with the reason, for the results to say."""
+        not_given: dict[int, list[RoleNotGiven]] = {}
         for event_id, guild_id, award in await self.events.repo.roles_to_grant():
-            try:
-                await self.bot.http.add_role(guild_id, award.user_id, award.role_id,  # type: ignore[arg-type]
-                                             reason="Hydra event winner")
-            except discord.HTTPException:
-                log.warning("could not give role %s to %s (event %s)", award.role_id, award.user_id, event_id)
+            role = self._role(guild_id, award.role_id) if award.role_id is not None else None
+            problem = "role_gone" if role is None else role_grant_problem(role)
+            if problem is None:
+                try:
+                    await self.bot.http.add_role(guild_id, award.user_id, award.role_id,  # type: ignore[arg-type]
+                                                 reason="Hydra event winner")
+                except discord.Forbidden:
+                    problem = "role_above_bot"
+                except discord.HTTPException:
+                    log.warning("could not give role %s to %s (event %s)", award.role_id, award.user_id, event_id)
+                    continue
+            if problem is not None:
+                log.warning("winner role %s not given to %s (event %s): %s", award.role_id, award.user_id,
+                            event_id, problem)
+                name = role.name if role is not None else str(award.role_id)
+                not_given.setdefault(event_id, []).append(RoleNotGiven(award.user_id, name, problem))
                 continue
             await self.events.repo.role_granted(event_id, award.user_id)
+        return not_given
+
+    def _role(self, guild_id: int, role_id: int) -> discord.Role | None:
+        guild = self.bot.get_guild(guild_id)
+        return guild.get_role(role_id) if guild is not None else None
+
+
+ROLE_LINE_BUDGET = 300  # characters of mentions per role line: the results stay within a message's 2,000
+
+
+@dataclass(frozen=True)
+class RoleNotGiven:
+    """A winner role the bot did not give: to whom, the role's name, and why (``role_grant_problem``)."""
+
+    user_id: int
+    role_name: str
+    problem: str
+
+
+def roles_not_given_text(not_given: Sequence[RoleNotGiven], tr: Translate) -> str:
+    """A line per role the results must not pretend was given: the role by name (a mention would ping
+    it), its winners, and what a server admin can do."""
+    by_role: dict[tuple[str, str], list[int]] = {}
+    for item in not_given:
+        by_role.setdefault((item.role_name, item.problem), []).append(item.user_id)
+    return "".join("\n" + tr("hydra_events.ui.role_not_given", role=discord.utils.escape_markdown(name),
+                               players=fit_lines([f"<@{user}>" for user in users], ROLE_LINE_BUDGET,
+                                                 lambda count: tr("core.and_more", count=count), separator=" "),
+                               reason=tr(f"hydra_events.ui.role_reason.{problem}"))
+                   for (name, problem), users in by_role.items())

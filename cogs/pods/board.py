@@ -1,5 +1,6 @@
-"""The live board of a game: its embed, image and buttons, posted once and then edited in place
-(by ``cogs._updater.BoardUpdater``, which coalesces a burst of presses into one edit)."""
+"""The live board of a game: its embed, image and buttons, edited as the game goes (by
+``cogs._updater.BoardUpdater``, which coalesces a burst of presses into one edit, in the lane of the
+board's channel) and posted afresh before Discord's cap on edits of hour-old messages (``cogs._boards``)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,21 @@ import discord
 
 from bot.domain.pod import PodState
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.board import header_text, render_snapshot, snapshot
 from bot.services.pods import LoadedGame
+from cogs._boards import BoardMessage, Where
 from cogs.pods.base import PodsBase
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.mulligan_panels import board_lines as mulligan_board_lines
 
 log = logging.getLogger(__name__)
+
+
+def seats_open(loaded: LoadedGame) -> bool:
+    """Whether players may still join and shuffle the seats before turn 1: not at a tournament table
+    (the pairing seats it) nor in a game of a match (its two players, in the order the match chose)."""
+    return loaded.row.tournament_id is None and not loaded.state.match
 
 
 class PodBoard(PodsBase):
@@ -32,7 +41,8 @@ class PodBoard(PodsBase):
         board = snapshot(state, language, title=f"#{loaded.game_id}",
                          commander_names=self.commander_names(state, language))
         filename = f"pod-{loaded.game_id}.png"
-        embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id, ruleset=state.ruleset),
+        embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id,
+                                         ruleset=ruleset_name(state.ruleset, tr.language)),
                               description=self.board_description(loaded, tr),
                               colour=discord.Colour.dark_grey() if state.finished else discord.Colour.blurple())
         embed.set_image(url=f"attachment://{filename}")
@@ -58,14 +68,14 @@ class PodBoard(PodsBase):
         state = loaded.state
         lines = [header_text(state, tr.language)]
         names = {p.user_id: p.name for p in state.players}
-        if not state.started:
+        if not state.started and not state.finished:  # an ended board has nothing left to set up
             lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
-            lines += mulligan_board_lines(state, names, tr)
+            lines += mulligan_board_lines(state, names, tr, seats_open=seats_open(loaded))
         if state.draw_votes and not state.finished:
-            lines.append(tr("pod.embed.draw_votes", names=", ".join(names[u] for u in sorted(state.draw_votes))))
+            lines.append(tr("pod.embed.draw_votes", names=[names[u] for u in sorted(state.draw_votes)]))
         if state.finished:
             for place, users in state.standings():
-                lines.append(f"{place}. " + ", ".join(names[u] for u in users))
+                lines.append(f"{place}. " + join_list([names[u] for u in users], tr.language))
         if state.own_totals_only:
             lines.append(tr("pod.embed.own_totals_only"))
         return "\n".join(lines)[:4000]
@@ -93,7 +103,7 @@ class PodBoard(PodsBase):
         for action in ("undo", "history", "concede", "draw"):
             view.add_item(PodButton(gid, action, label=tr(f"pod.button.{action}"), row=3))
         if not state.started:
-            if state.mulligan is None and loaded.row.tournament_id is None:  # the pairing seats a tournament
+            if state.mulligan is None and seats_open(loaded):
                 view.add_item(PodButton(gid, "join", label=tr("pod.button.join"), row=4,
                                         style=discord.ButtonStyle.success))
                 view.add_item(PodButton(gid, "shuffle", label=tr("pod.button.shuffle"), row=4))
@@ -105,6 +115,7 @@ class PodBoard(PodsBase):
         seq = loaded.events[-1].seq
         embed, file, view = await self.board_payload(loaded)
         message = await channel.send(embed=embed, file=file, view=view)
+        await self.boards.record_post(message)
         await self.service.set_message(loaded.game_id, message.channel.id, message.id)
         await self.service.mark_shown(loaded.game_id, seq)
         return message
@@ -115,23 +126,32 @@ class PodBoard(PodsBase):
         embed, file, view = await self.board_payload(loaded)
         message = await interaction.followup.send(embed=embed, file=file, view=view, wait=True)
         if not loaded.state.finished:
+            await self.boards.record_post(message)
             await self.service.set_message(loaded.game_id, message.channel.id, message.id)
             await self.service.mark_shown(loaded.game_id, seq)
 
     async def refresh_board(self, game_id: int) -> None:
-        """Edit the game's current board message to show the stored state (no fetch: the ids suffice)."""
+        """Show the stored state on the game's board (no fetch: the ids suffice): an edit, or a fresh board
+        when the message is too old to be edited for long (``cogs._boards``)."""
         loaded = await self.service.get(game_id)
         self.mulligan_step.request(game_id)  # panels and the ping line follow undo and /pod end too
-        if loaded.row.message_id is None or loaded.row.channel_id is None:
+        row = loaded.row
+        if row.message_id is None or row.channel_id is None:
             return
         seq = loaded.events[-1].seq  # read before rendering: a press during the render leaves it lagging
         embed, file, view = await self.board_payload(loaded)
-        message = self.bot.get_partial_messageable(loaded.row.channel_id).get_partial_message(loaded.row.message_id)
+        where = Where(row.guild_id, row.channel_id, row.message_id, await self.board_language(row.guild_id))
+
+        async def moved(channel_id: int, message_id: int) -> None:
+            await self.service.set_message(game_id, channel_id, message_id)
+
         try:
-            await message.edit(embed=embed, attachments=[file], view=view)
+            shown = await self.boards.show(game_id, BoardMessage.of(embed, file, view), where, moved)
         except discord.NotFound:  # the board was deleted: /pod show posts a new one
             log.info("board message of pod game %s is gone", game_id)
-        await self.service.mark_shown(game_id, seq)
+            shown = True
+        if shown:
+            await self.service.mark_shown(game_id, seq)
 
     async def reconcile_boards(self) -> int:
         """After a start: edit each board behind its log, and post the board of a game stored just
@@ -143,7 +163,7 @@ class PodBoard(PodsBase):
                 continue
             loaded = await self.service.get(game_id)
             if loaded.row.message_id is not None:
-                await self.refresh_board(game_id)
+                await self.updater.refresh_now(game_id)
             elif loaded.row.channel_id is not None and not loaded.state.finished:
                 await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)
             count += 1

@@ -5,7 +5,6 @@ Thin: options are read and checked here; the change goes through the layers belo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -19,16 +18,18 @@ from bot.domain import pod
 from bot.domain.mulligan import MulliganStyle
 from bot.domain.pod import PodError
 from bot.render.board import header_text
-from bot.render.pod_history import history_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
+from cogs._boards import LiveBoards
 from cogs._common import command_text
-from cogs._updater import BoardUpdater
+from cogs._permissions import refuse_unless_bot_can_post
+from cogs._updater import BoardUpdater, lanes_of
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
 from cogs.pods.match import MATCH_CHOICE, MatchButton, MatchStep, Refusal
 from cogs.pods.mulligan import MulliganStep
 from cogs.pods.mulligan_panels import MulliganChoice
+from cogs.pods.players import players_from
 from cogs.pods.presses import PodPresses
 
 # A command text localised through the key ``app.pod.<text>``: the ``pod`` namespace keeps our
@@ -36,7 +37,6 @@ from cogs.pods.presses import PodPresses
 _T = command_text("pod")
 
 RECENT_GAMES = 10
-_MENTION = re.compile(r"<@!?(\d+)>|\b(\d{15,21})\b")
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RULESETS]
 MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
@@ -60,7 +60,9 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         self.bot = bot
         # Event stamps follow the bot's clock, like the match's swap window that is timed from them.
         self.service = PodService(bot.db, notify=bot.dispatch, clock=iso_clock(clock_of(bot)))
-        self.updater = BoardUpdater(self.refresh_board, what="pod board")
+        self.boards = LiveBoards(bot, "pod board")
+        self.updater = BoardUpdater(self.refresh_board, what="pod board", channel_of=self.board_channel,
+                                    lanes=lanes_of(bot), clock=clock_of(bot))
         self.mulligan_step = MulliganStep(self)
         self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/pods/match.py
         self.concede_step = ConcedeStep(self)  # conceding for someone else: cogs/pods/concede.py
@@ -70,10 +72,14 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         register_reconcile(self.bot, "pods", self.reconcile_boards)
+        await self.replay_presses()  # before any interaction arrives, and before the boards' reconcile
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         self.updater.cancel()
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
         self.mulligan_step.cancel()
         self.match_step.cancel()
 
@@ -94,35 +100,6 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
             tournament_id=tournament_id, round_number=round_number)
         return loaded, await self.post_board(channel, loaded)
 
-    async def _players_from(self, interaction: discord.Interaction, text: str) -> list[tuple[int, str]]:
-        """The mentioned members in order. A mention of someone who is not a member of this server
-        refuses the whole list (PodError naming them) rather than silently seating fewer players."""
-        ids: list[int] = []
-        for match in _MENTION.finditer(text or ""):
-            user_id = int(match.group(1) or match.group(2))
-            if user_id not in ids:
-                ids.append(user_id)
-        names = {user_id: await self._display_name(interaction, user_id) for user_id in ids}
-        strangers = [user_id for user_id, name in names.items() if name is None]
-        if strangers:
-            raise PodError("not_members", users=" ".join(f"<@{u}>" for u in strangers))
-        return [(user_id, names[user_id] or "") for user_id in ids]
-
-    async def _display_name(self, interaction: discord.Interaction, user_id: int) -> str | None:
-        """The member's display name, or None when ``user_id`` is not a member of the server."""
-        if interaction.user.id == user_id:
-            return interaction.user.display_name
-        guild = interaction.guild
-        if guild is None:
-            return None
-        member = guild.get_member(user_id)
-        if member is None:
-            try:
-                member = await guild.fetch_member(user_id)
-            except discord.HTTPException:
-                member = None
-        return None if member is None else member.display_name
-
     @app_commands.command(name="start", description=_T("Start a game and post its live board"))
     @app_commands.describe(players=_T("Players by mention, in seat order (2 to 8; more can join before turn 1)"),
                            ruleset=_T("Ruleset (default: the server's)"), life=_T("Starting life (default 40)"),
@@ -136,12 +113,14 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                     mulligan: str | None = None, match: str | None = None) -> None:
         tr = await self._tr(interaction)
         try:
-            chosen = await self._players_from(interaction, players)
+            chosen = await players_from(self.bot, interaction, players)
         except PodError as error:
             await self.send_error(interaction, error)
             return
         if not chosen:
             await interaction.response.send_message(tr("pod.error.no_players_mentioned"), ephemeral=True)
+            return
+        if await refuse_unless_bot_can_post(interaction):  # else every later board edit would be refused
             return
         ruleset = ruleset or await self.bot.ruleset_for(interaction.guild_id)
         try:
@@ -188,7 +167,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                 raise PodError("no_open_game")
             mine = [g for g in running if g.state.is_player(who or interaction.user.id)] or running
             if len(mine) > 1:
-                raise PodError("which_game", games=", ".join(f"#{g.game_id}" for g in reversed(mine)))
+                raise PodError("which_game", games=[f"#{g.game_id}" for g in reversed(mine)])
             return mine[0]
         except PodError as error:
             await self.send_error(interaction, error)
@@ -199,7 +178,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     @app_commands.guild_only()
     async def show(self, interaction: discord.Interaction, game: int | None = None) -> None:
         loaded = await self.game_here(interaction, game)
-        if loaded is None:
+        if loaded is None or await refuse_unless_bot_can_post(interaction):  # the new board is edited later
             return
         await interaction.response.defer(thinking=True)
         await self._send_board(interaction, loaded)
@@ -211,8 +190,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         loaded = await self.game_here(interaction, game)
         if loaded is None:
             return
-        await interaction.response.send_message(history_text(loaded.events, loaded.state, await self._tr(interaction)),
-                                                ephemeral=True)
+        await self.send_history(interaction, loaded, await self._tr(interaction))
 
     @app_commands.command(name="end", description=_T("End the game now; whoever is alive survives"))
     @app_commands.describe(game=_T("Game number (default: the running game in this channel)"))
@@ -253,7 +231,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         lines = []
         for row in rows:
             state = (await self.service.get(row.game_id)).state
-            names = ", ".join(p.name for p in state.players)
+            names = [p.name for p in state.players]
             where = f"<#{row.channel_id}>" if row.channel_id else "-"
             lines.append(tr("pod.list.line", game=row.game_id, date=row.created_at[:10], where=where, names=names,
                             result=header_text(state, tr.language) if state.finished else tr("pod.list.running")))

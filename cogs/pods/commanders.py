@@ -57,7 +57,7 @@ class PodCommanders(PodBoard):
                 continue
             found = cards.resolve(text)
             if not found.found:
-                hint = ", ".join(found.suggestions[:3]) if found.suggestions else "-"
+                hint = list(found.suggestions[:3]) if found.suggestions else "-"
                 await self.send_error(interaction, PodError("unknown_card", name=fit(text, ECHO), suggestions=hint))
                 return
             resolved.append(found.card.name)

@@ -1,4 +1,4 @@
-"""Conceding for someone else at a pod (issue 13): ``/pod concede player:``.
+"""Conceding for someone else at a pod: ``/pod concede player:``.
 
 A player who left the table can't press their own Concede, and the game waits on them. Conceding is each
 player's own call, so only a member with Manage Server — or, in a tournament game, an organiser (Manage

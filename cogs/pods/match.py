@@ -1,4 +1,4 @@
-"""Matches and sideboard swaps on the pod board (issue #20; RULES.md G9, D7, T1).
+"""Matches and sideboard swaps on the pod board (docs/rules/RULES.md G9, D7, T1).
 
 Part of the pod cog's package (``cogs.pods``). The board of a game that
 belongs to a match shows the score; once a game ends, **Next game** lets the player who chooses (the loser
@@ -28,6 +28,7 @@ from bot.domain.decklist import Section
 from bot.domain.pod import PodError
 from bot.domain.sideboard import Swap, SwapError, names_in, parse_swaps
 from bot.i18n import Translate
+from bot.i18n.glossary import join_list
 from bot.services.decks import DeckService
 from bot.services.matches import MatchService, is_match
 from bot.services.pods import LoadedGame
@@ -135,7 +136,7 @@ class MatchStep:
             await self._decorate_match(loaded, state.finished, embed, view, tr)
         if state.wishes:  # sideboard cards fetched by wishes this game (D7), public like the wish itself
             names = {p.user_id: fit(p.name, ECHO) for p in state.players}
-            cards = "; ".join(f"{names.get(user, '?')}: {', '.join(fit(c, ECHO) for c in listed)}"
+            cards = "; ".join(f"{names.get(user, '?')}: {join_list([fit(c, ECHO) for c in listed], tr.language)}"
                               for user, listed in pod.fetched_by_wishes(state).items())
             embed.add_field(name=tr("match.board.sideboard"), value=tr("sideboard.wish.board", cards=cards)[:1024],
                             inline=False)
@@ -276,7 +277,7 @@ class MatchStep:
         if not window.open:
             raise SwapError(window.reason)
         played = await self.service.played_deck(game, interaction.user.id)
-        side = ", ".join(names_in(played.deck, Section.SIDEBOARD)) or "-"
+        side = join_list(names_in(played.deck, Section.SIDEBOARD), tr.language) or "-"
         text = tr("match.swap.panel", sideboard=side[:1500], count=len(names_in(played.deck, Section.SIDEBOARD)))
         view = discord.ui.View(timeout=None)
         view.add_item(MatchButton(game_id, "paste", label=tr("match.button.paste"), style=discord.ButtonStyle.primary))

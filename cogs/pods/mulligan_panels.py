@@ -43,12 +43,13 @@ class MulliganChoice(discord.ui.DynamicItem[discord.ui.Button],
         await pods_cog(interaction).mulligan_step.answer(interaction, self.game_id, self.number, self.decision)
 
 
-def board_lines(state: PodState, names: Mapping[Any, str], tr: Translate) -> list[str]:
+def board_lines(state: PodState, names: Mapping[Any, str], tr: Translate, *, seats_open: bool = True) -> list[str]:
     """The board's mulligan lines before turn 1, in the board's language: where everyone stands and whose
-    decision it is; once all have kept, who shuffles what back and that turn 1 may start."""
+    decision it is; once all have kept, who shuffles what back and that turn 1 may start. The first hint
+    offers joining and shuffling seats only where the board has those buttons (``seats_open``)."""
     prompt = pod.mulligan_prompt(state)
     if state.mulligan is None:
-        lines = [tr("pod.embed.pregame_help")]
+        lines = [tr("pod.embed.pregame_help" if seats_open else "pod.embed.pregame_help_seated")]
         if prompt is not None:
             lines.append(tr("pod.embed.mulligan_first", name=names.get(prompt.player, "?")))
         return lines

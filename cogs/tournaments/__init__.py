@@ -1,5 +1,5 @@
 """``/tournament ...``: Commander tournaments with democratic victory (T3), T2 prizes, pods and standings,
-or 1-vs-1 tournaments of best-of-three matches (G9, issue #20).
+or 1-vs-1 tournaments of best-of-three matches (G9).
 
 Thin by design: parse options, check who may act, call ``TournamentService``, render. Organisers are
 members with Manage Server or the server's organiser role (``cogs._common.is_organiser``).

@@ -31,8 +31,10 @@ from bot.services.tournaments import (
     mana_value_lookup,
 )
 from bot.storage.tournaments import PodAssignment, Tournament
+from bot.text import member_name
 from cogs._common import guild_id_of, is_organiser, managers_only
 from cogs._errors import RefusingCog
+from cogs._permissions import refuse_unless_bot_can_post
 from cogs.tournaments.components import (
     COLOUR,
     BallotSelect,
@@ -128,7 +130,7 @@ class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
     @tournament.command(name="join", description=_T("Join this server's tournament"))
     async def join(self, interaction: discord.Interaction) -> None:
         joined = await self.service.join(guild_id_of(interaction), interaction.user.id,
-                                         interaction.user.display_name)
+                                         member_name(interaction.user.display_name, interaction.user.id))
         tr = await self._tr(interaction)
         count = sum(e.active for e in await self.service.entrants(joined.tournament_id))
         await interaction.response.send_message(
@@ -158,7 +160,7 @@ class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
             view = EndConfirmButton(tournament.tournament_id, label=tr("tournament.end.confirm_button")).alone()
             await interaction.response.send_message(
                 tr("tournament.end.confirm", name=discord.utils.escape_markdown(tournament.name),
-                   tables=", ".join(str(table) for table in unfinished)), view=view, ephemeral=True)
+                   tables=[str(table) for table in unfinished]), view=view, ephemeral=True)
             return
         await self.end_tournament(interaction, tournament.tournament_id)
 
@@ -183,6 +185,8 @@ class TournamentCog(RefusingCog, VoteDesk, commands.Cog, name="Tournaments"):
     @app_commands.describe(force=_T("Pair even if games of the current round are unfinished"))
     async def pair(self, interaction: discord.Interaction, force: bool = False) -> None:
         await self._require_organiser(interaction)
+        if await refuse_unless_bot_can_post(interaction):  # each table's board is posted here and kept live
+            return
         if await self.match_rounds.pair(interaction, force):  # a tournament of 1-vs-1 matches
             return
         tournament, pods = await self.service.pair_next_round(guild_id_of(interaction), force=force)

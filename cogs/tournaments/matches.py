@@ -1,4 +1,4 @@
-"""1-vs-1 tournaments of matches in ``/tournament`` (issue #20; G9): pairing and standings.
+"""1-vs-1 tournaments of matches in ``/tournament`` (G9): pairing and standings.
 
 Used by ``cogs/tournaments/cog.py`` for a tournament created with ``format: matches``: ``/tournament pair``
 pairs two by two and starts a best-of-three match (a pod board, ``cogs/pods/match.py``) per pair;

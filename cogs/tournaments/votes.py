@@ -18,6 +18,7 @@ from bot.domain.tournament import TournamentError
 from bot.i18n import t
 from bot.services.tournaments import VoteOutcome
 from bot.storage.tournaments import TournamentGame
+from cogs._timers import sane_due
 from cogs.tournaments.components import COLOUR, BallotSelect, VoteButton, mention
 from cogs.tournaments.standings import StandingsMessages
 
@@ -113,9 +114,12 @@ class VoteDesk(StandingsMessages):
             log.warning("could not update the vote count of game %s", game_id)
 
     def _result_embed(self, outcome: VoteOutcome, language: str) -> discord.Embed:
-        lines = [t("tournament.result.line", language, player=mention(user), votes=outcome.received[user],
-                   points=outcome.points[user],
-                   survived="✅" if any(p.user_id == user and p.survived for p in outcome.game.players) else "—")
+        def survived(user: int) -> bool:
+            return any(p.user_id == user and p.survived for p in outcome.game.players)
+
+        # Survived or out in words: "survived —" read as "survived" for a player who was out.
+        lines = [t("tournament.result.line_survived" if survived(user) else "tournament.result.line_out", language,
+                   player=mention(user), votes=outcome.received[user], points=outcome.points[user])
                  for user in sorted(outcome.points, key=lambda u: (-outcome.points[u], -outcome.received[u]))]
         title = "tournament.result.title" if outcome.game.vote_deadline else "tournament.result.title_no_vote"
         return discord.Embed(title=t(title, language, game=outcome.game.game_id),
@@ -163,7 +167,8 @@ class VoteDesk(StandingsMessages):
         if game.vote_deadline is None or not self.deadlines.runs_here():
             return
         self._cancel_deadline(game.game_id)
-        deadline = datetime.fromisoformat(game.vote_deadline)
+        deadline = sane_due(datetime.fromisoformat(game.vote_deadline), datetime.fromisoformat(game.finished_at),
+                            clock_of(self.bot).now(), f"the vote of game {game.game_id}")
         self._deadlines[game.game_id] = asyncio.create_task(self._close_at(game.game_id, deadline),
                                                             name=f"tournament-vote-{game.game_id}")
 

@@ -1,4 +1,4 @@
-"""Every card the seed documents name that the bundled data contains (issue #2: "every card name in
+"""Every card the seed documents name that the bundled data contains ("every card name in
 the seed documents that is in the data must resolve"), written exactly as the seeds write it.
 
 Extracted once by hand and by a substring scan of the seeds against every English and printed name.

@@ -1,4 +1,4 @@
-"""A bad ``cards import`` is refused before anything is saved (issue #13).
+"""A bad ``cards import`` is refused before anything is saved.
 
 A printed name that is not text used to pass reading, be committed, and then break the index build,
 so the bot could not start any more. Now every field's type is checked while reading, and the new

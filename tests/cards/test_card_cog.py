@@ -44,13 +44,13 @@ async def test_multi_face_card_shows_every_face_with_printed_face_names(harness:
     faces = embed["fields"][:2]
     assert faces[0]["name"] == "生手武士 (Bushi Tenderfoot)  {W}"
     assert faces[1]["name"] == "无情的谦造 (Kenzo the Hardhearted)  {W}"
-    assert "力量/防御力: 3/4" in faces[1]["value"]
+    assert "力量/防御力：3/4" in faces[1]["value"]
     assert embed["fields"][2] == {"name": "标识色", "value": "W", "inline": True}
 
 
 async def test_planeswalker_loyalty_and_banned_card(harness: DiscordHarness) -> None:
     jace = (await harness.slash("card", name="Jace, the Mind Sculptor", locale="zh-TW")).embed
-    assert "忠誠: 3" in jace["description"]
+    assert "忠誠：3" in jace["description"]
     assert {f["name"]: f["value"] for f in jace["fields"]}["指揮官"] == "合法"  # legal in Commander since 2024
     crypt = (await harness.slash("card", name="mana crypt")).embed
     assert {f["name"]: f["value"] for f in crypt["fields"]} == {"Colour identity": "Colourless", "Commander": "Banned"}
@@ -61,13 +61,15 @@ async def test_unknown_name_gets_a_localized_did_you_mean(harness: DiscordHarnes
     assert reply.ephemeral and not reply.embeds
     assert reply.content.startswith("「Lightnig Bolt」という名前のカードは見つかりません。もしかして：Lightning Bolt")
     nothing = await harness.slash("card", name="qqqqxzzzvv")
-    assert nothing.content == "No card is named “qqqqxzzzvv”."
+    assert nothing.content == ("No card is named “qqqqxzzzvv”. No card in the card data comes close to it: it may "
+                               "be newer than the data. The bot's operator can bring current card data with "
+                               "`podkeeper cards sync`.")
 
 
 async def test_ambiguous_name_lists_the_cards(harness: DiscordHarness) -> None:
     reply = await harness.slash("card", name="重生", locale="zh-CN")
     assert reply.ephemeral
-    assert reply.content == "“重生”是多张牌的名称：Regenerate, Regeneration。请从列表中选择。"
+    assert reply.content == "“重生”是多张牌的名称：Regenerate、Regeneration。请从列表中选择。"
 
 
 async def test_autocomplete_in_the_users_language(harness: DiscordHarness) -> None:

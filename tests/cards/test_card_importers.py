@@ -1,4 +1,4 @@
-"""Reading the three card data formats, and refusing bad files (issue #2, "Card database", "Bad input")."""
+"""Reading the three card data formats, and refusing bad files."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_mtgjson_atomic_cards_with_foreign_names() -> None:
     cards = by_name(MTGJSON_FILE)
     bolt = cards["Lightning Bolt"]
     assert bolt.printed_names == {"ja": "稲妻", "zh-Hans": "闪电击", "zh-Hant": "閃電擊",
-                                  "de": "Deutsch Lightning Bolt"}  # German kept since issue #16
+                                  "de": "Deutsch Lightning Bolt"}  # German too: every printed language the file carries
     assert bolt.commander_legality == "legal" and bolt.color_identity == "R"
     researcher = cards["Aberrant Researcher // Perfected Form"]
     assert researcher.printed_names["ja"] == "逸脱した研究者 // 完成態"

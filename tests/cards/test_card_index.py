@@ -1,4 +1,4 @@
-"""Name resolution and autocomplete over real card data (issue #2, "Card database")."""
+"""Name resolution and autocomplete over real card data."""
 
 from __future__ import annotations
 

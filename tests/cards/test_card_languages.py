@@ -1,4 +1,4 @@
-"""Card names in every language Magic is printed in that the card data carries (issue #16): MTGJSON
+"""Card names in every language Magic is printed in that the card data carries: MTGJSON
 ``foreignData`` (German, French, Italian, Spanish, Portuguese, Korean, Russian besides Japanese and Chinese)
 is kept by the importer, resolves through the one CardIndex, and feeds autocomplete in the member's
 Discord language. Real printed names (tests/cards/data/mtgjson_languages.json)."""

@@ -1,4 +1,4 @@
-"""The ready-built index and the rules facts stored with the cards (issue #19): a start reads them
+"""The ready-built index and the rules facts stored with the cards: a start reads them
 instead of rebuilding, reads exactly what a rebuild gives, and never trusts a stale or foreign one."""
 
 from __future__ import annotations

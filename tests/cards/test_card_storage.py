@@ -1,4 +1,4 @@
-"""Cards in a real SQLite file: import, atomic replacement, untouched data on failure (issue #2)."""
+"""Cards in a real SQLite file: import, atomic replacement, untouched data on failure."""
 
 from __future__ import annotations
 

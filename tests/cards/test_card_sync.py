@@ -1,4 +1,4 @@
-"""``cards sync`` against a local HTTP server on 127.0.0.1 (issue #2: download to a temp file, import into
+"""``cards sync`` against a local HTTP server on 127.0.0.1 (download to a temp file, import into
 new tables, swap atomically; on any failure the current data stays; offline fails fast)."""
 
 from __future__ import annotations

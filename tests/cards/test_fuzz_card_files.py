@@ -1,4 +1,4 @@
-"""Bad card files get a clear ``CardImportError``, never a traceback, and change nothing (issue #13), fuzzed
+"""Bad card files get a clear ``CardImportError``, never a traceback, and change nothing, fuzzed
 with Hypothesis: a real record of the committed subset with fields replaced by deep nesting, huge numbers,
 non-object ``legalities``/``foreignData``, list-valued ``layout``, non-string names and lone surrogates, in
 JSON Lines, Scryfall and MTGJSON files, plain or gzip (whole or truncated). 2,000 files are read; a sample

@@ -1,7 +1,7 @@
 """The question-and-answer machinery every challenge deck shares (``core.FlowGame``), seen through real
 Horde and God games: a response taken in a window asks its own questions and the waiting question comes
 back; a game that ends inside the deck's turn stops that turn there; one that ends on a player's action
-ends without raising. Plus the card rows shipped with the package (CHALLENGE_DECKS.md §5: Scryfall's
+ends without raising. Plus the card rows shipped with the package (docs/rules/CHALLENGE_DECKS.md §5: Scryfall's
 verbatim rows, stored in tests/data too)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The shared creature engine of Battle the Horde and Defeat a God (``bot.domain.challenge.creatures``),
 step by step with exact values: every log line with its values, every refusal with its key and values,
-and the board (permanents, damage, tapped, life, library and graveyard) after each step (issue 21).
+and the board (permanents, damage, tapped, life, library and graveyard) after each step.
 
-The rules are CHALLENGE_DECKS.md §5a (the Horde) and §5b (the God), which follow the Hydra's where the
+The rules are docs/rules/CHALLENGE_DECKS.md §5a (the Horde) and §5b (the God), which follow the Hydra's where the
 decks agree: the deck's cards can be countered (H11), its permanents that would leave to any zone other
 than its library or graveyard go to its graveyard instead (H9), the players go first (H3) and make the
 deck's choices (H9); "each player" damage and life gain with one shared life total count once per
@@ -113,11 +113,15 @@ def test_seats_and_heroes_are_refused_with_the_limits() -> None:
             make([Seat(str(i)) for i in range(count)], seed=1)
         assert (caught.value.key, caught.value.values) == ("challenge.error.players_range", {"max": limit})
     assert len(GodGame([Seat(str(i)) for i in range(4)], seed=1).seats) == 4
-    for heroes in (("a", "b", "c", "d"), ("a", "a"), ("a", "b", "a")):
+    a, b, c, d = "The Slayer", "The Hunter", "The Warrior", "The General"
+    for heroes in ((a, b, c, d), (a, a), (a, b, a)):
         with pytest.raises(ChallengeError) as caught:
             HordeGame([Seat("P1", heroes)], seed=1)
         assert (caught.value.key, caught.value.values) == ("challenge.error.heroes", {"max": 3})
-    assert HordeGame([Seat("P1", ("a", "b", "c"))], seed=1).seats == (Seat("P1", ("a", "b", "c")),)
+    assert HordeGame([Seat("P1", (b, c, d))], seed=1).seats == (Seat("P1", (b, c, d)),)
+    with pytest.raises(ChallengeError) as caught:
+        GodGame([Seat("P1", ("The Nobody",))], seed=1)
+    assert (caught.value.key, caught.value.values) == ("hydra.error.unknown_hero", {"hero": "The Nobody"})
 
 
 def test_set_up_numbers_the_starting_permanents_and_shuffles_the_rest_with_the_seed() -> None:
@@ -293,8 +297,8 @@ def test_mill_moves_the_top_cards_in_order_and_can_empty_the_library() -> None:
     assert game.events[-1] == E("challenge.log.milled", count=2, cards="Minotaur Goreseeker, Minotaur Younghorn")
     assert [game.name_of(i) for i in game.graveyard[-2:]] == [GORE, YOUNG] and len(game.library) == 1
     assert game.library_changed_by == [True] and game.undo_refusal() == "challenge.error.undo_revealed"
-    game.apply("mill 0")
-    assert game.events[-1] == E("challenge.log.milled", count=0, cards="") and game.library_changed_by[-1] is False
+    game.apply("mill 0")  # said so in words, not "0 cards go ...: ."
+    assert game.events[-1] == E("challenge.log.mill_nothing") and game.library_changed_by[-1] is False
     game.apply("mill 5")
     assert game.events[-2:] == [E("challenge.log.milled", count=1, cards=REAVER), E("challenge.log.won")]
     assert game.outcome == "won" and game.library == []
@@ -561,7 +565,7 @@ def test_snapshot_and_board_show_the_whole_state() -> None:
     game.apply("end")
     snapshot = game.snapshot()
     assert snapshot == {
-        "deck": "god", "turn": 2, "active": "deck", "outcome": "ongoing", "life": 20,
+        "deck": "god", "turn": 2, "active": "deck", "outcome": "ongoing", "life": 27,  # The Slayer: +7
         "players": [{"name": "P1", "heroes": ["The Slayer"]}, {"name": "P2", "heroes": []}],
         "permanents": [{"name": XENAGOS, "power": 6, "toughness": 5, "damage": 0, "tapped": False},
                        {"name": THRONG, "power": 1, "toughness": 3, "damage": 0, "tapped": False},

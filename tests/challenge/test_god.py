@@ -1,17 +1,22 @@
-"""Defeat a God against its printed rules and card texts (CHALLENGE_DECKS.md §5b)."""
+"""Defeat a God against its printed rules and card texts (docs/rules/CHALLENGE_DECKS.md §5b)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.core import ChallengeError, Event
 from bot.domain.challenge.creatures import Seat
+from bot.domain.challenge.decks import LEGACY_RULES
 from bot.domain.challenge.god import PIPER, THRONG, XENAGOS, GodGame
 from bot.domain.challenge.invariants import check_invariants
 
-from .helpers import deck_turn, keys, names, rig
+from .helpers import deck_turn, keys, names, play, rig
 
 PHERES, OREAD = "Pheres-Band Revelers", "Maddened Oread"
+
+
+def E(key: str, **values: object) -> Event:
+    return Event(key, values)
 
 
 def god(players: int = 1, throngs: int = 2, **rigging) -> GodGame:
@@ -68,13 +73,40 @@ def test_xenagos_cant_leave_while_a_reveler_remains_and_the_players_win_when_he_
     game = god(battlefield=[XENAGOS, PIPER])
     game.apply("destroy 1")
     assert names(game) == [XENAGOS, PIPER] and "god.log.cannot_leave" in keys(game)
-    game.apply("damage 1 10")
-    assert XENAGOS in names(game) and not game.over
     game.apply("destroy 2")
-    assert game.life == 22  # the Piper's Hero's Reward
+    assert game.life == 22 and not game.over  # the Piper's Hero's Reward
     game.apply("exile 1")
     assert game.outcome == "won"
     check_invariants(game)
+
+
+def test_xenagos_with_lethal_damage_dies_as_soon_as_the_last_reveler_leaves() -> None:
+    """The state-based check runs again once something left: Xenagos's 10 damage kills him the moment
+    nothing holds him, on the players' turn (not at its end) and before another Reveler can come."""
+    game = god(battlefield=[XENAGOS, PIPER])
+    game.apply("damage 1 10")
+    assert XENAGOS in names(game) and not game.over and keys(game).count("god.log.cannot_leave") == 1
+    game.apply("damage 1 1")  # he is still held: said once, not at every check
+    assert keys(game).count("god.log.cannot_leave") == 1
+    game.apply("destroy 2")
+    assert (game.outcome, game.turn, game.active, names(game)) == ("won", 1, "players", [])
+    assert game.events[-3:] == [E("challenge.log.leaves_dies", card=XENAGOS), E("god.log.xenagos_leaves"),
+                                E("challenge.log.won")]
+    check_invariants(game)
+
+
+def test_the_last_reveler_leaving_in_xenagoss_turn_lets_his_lethal_damage_kill_him_before_a_throng_comes() -> None:
+    game = god(battlefield=[XENAGOS, PIPER], top=[THRONG, PIPER])
+    game.apply("end")
+    assert (game.pending.topic, game.pending.card) == ("counter", THRONG)
+    play(game, "damage 1 6", "destroy 2")  # in the window of the Throng Xenagos casts
+    assert game.outcome == "won" and names(game) == [] and game.pending is None
+
+
+def test_tables_of_the_first_rules_version_keep_xenagos_held_as_they_were_played() -> None:
+    game = rig(GodGame([Seat("P1")], seed=1, rules=LEGACY_RULES), battlefield=[XENAGOS, PIPER])
+    play(game, "damage 1 10", "destroy 2")
+    assert not game.over and XENAGOS in names(game)
 
 
 def test_impulsive_return_brings_back_two_pipers_and_deals_damage_at_combat() -> None:
@@ -105,3 +137,11 @@ def test_with_every_window_the_upkeep_and_each_trigger_ask_and_a_trigger_can_be_
     game.play_until_players()
     assert game.life == 20 and PHERES not in names(game) and keys(game).count("challenge.log.trigger_countered") == 2
     check_invariants(game)
+
+
+def test_with_every_window_open_xenagos_dies_before_the_revelers_rewards_go_on_the_stack() -> None:
+    """State-based actions come before triggers: no window ever shows Xenagos with lethal damage and
+    no Reveler to hold him (random game 969 did, while the Pipers' Hero's Rewards waited)."""
+    game = rig(GodGame([Seat("P1")], seed=1, all_windows=True), battlefield=[XENAGOS, PIPER, PIPER])
+    play(game, "damage 1 5", "sweep 2 all")
+    assert (game.outcome, game.pending, names(game)) == ("won", None, [])

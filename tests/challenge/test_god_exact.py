@@ -1,5 +1,5 @@
 """Defeat a God, pinned event by event: what each of Xenagos's cards does and logs, with its exact values
-(the rules and verbatim card texts of CHALLENGE_DECKS.md §5b: shared life, "each player" counted once per
+(the rules and verbatim card texts of docs/rules/CHALLENGE_DECKS.md §5b: shared life, "each player" counted once per
 player; Xenagos's Strike "deals 4 damage to each player"; Impulsive Return "Return two cards named Ecstatic
 Piper"; Rip to Pieces "each Reveler deals 1 damage to each player"; Impulsive Destruction "deals 3 damage
 to each player who didn't sacrifice"; Dance of Flame "Whenever a Reveler attacks ... 1 damage to each

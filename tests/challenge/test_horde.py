@@ -1,10 +1,10 @@
-"""Battle the Horde against its printed rules and card texts (CHALLENGE_DECKS.md §5a)."""
+"""Battle the Horde against its printed rules and card texts (docs/rules/CHALLENGE_DECKS.md §5a)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.core import ChallengeError, Event
 from bot.domain.challenge.creatures import Seat, replay
 from bot.domain.challenge.horde import HordeGame
 from bot.domain.challenge.invariants import check_invariants
@@ -26,8 +26,15 @@ def test_single_player_three_different_heroes_and_two_to_four_first_turns() -> N
         HordeGame([Seat("a", ("The Slayer", "The Slayer"))], seed=1)
     with pytest.raises(ChallengeError, match="turns_range"):
         HordeGame([Seat("a")], seed=1, difficulty=5)
-    game = HordeGame([Seat("a", ("The Slayer", "The Hunter", "The Warrior"))], seed=1)
+    game = HordeGame([Seat("a", ("The Hunter", "The Warrior", "The General"))], seed=1)
     assert game.battlefield == [] and len(game.library) == 60 and game.life == 20
+
+
+def test_the_slayer_gives_the_player_seven_more_starting_life() -> None:
+    """"You start the game with an additional 7 life": 27 against the Horde, said in the log."""
+    game = HordeGame([Seat("a", ("The Slayer", "The Hunter", "The Warrior"))], seed=1)
+    assert (game.life, game.starting_life) == (27, 27)
+    assert game.events[1] == Event("challenge.log.starting_life", {"life": 27})
 
 
 def test_the_player_takes_three_turns_before_the_hordes_first() -> None:

@@ -1,5 +1,5 @@
 """Battle the Horde, pinned event by event: what each Horde card does and logs, with its exact values
-(the rules and the verbatim card texts of CHALLENGE_DECKS.md §5a: "If the Horde would lose life, put
+(the rules and the verbatim card texts of docs/rules/CHALLENGE_DECKS.md §5a: "If the Horde would lose life, put
 that many cards from the top of its library into its graveyard"; the artifacts' "Hero's Reward — When
 ... is put into a graveyard from anywhere"; Mogis's Chosen "enters the battlefield tapped"; Intervention
 of Keranos "deals 3 damage to each creature"; Consuming Rage "+2/+0")."""

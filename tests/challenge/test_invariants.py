@@ -130,3 +130,17 @@ def test_xenagos_never_leaves_while_the_god_game_goes_on() -> None:
     won.apply("exile 1")
     assert won.outcome == "won" and won.battlefield == []
     check_invariants(won)
+
+
+def test_xenagos_never_stays_with_lethal_damage_once_no_reveler_holds_him() -> None:
+    game = rig(GodGame([Seat("P1")], seed=1), battlefield=[XENAGOS, THRONG])
+    game.battlefield[0].damage = 5
+    check_invariants(game)  # the Throng holds him
+    throng = game.battlefield.pop(1)
+    game.graveyard.append(throng.card_id)
+    assert complaint(game) == "Xenagos has lethal damage, no Revelers hold him, and the game goes on"
+    game.battlefield[0].damage = 4
+    check_invariants(game)
+    old = rig(GodGame([Seat("P1")], seed=1, rules=1), battlefield=[XENAGOS])
+    old.battlefield[0].damage = 5
+    check_invariants(old)  # a table of the first rules version played on like that

@@ -1,4 +1,4 @@
-"""Numbers in the action language are fixed for the life of a game, for every deck (issue #14).
+"""Numbers in the action language are fixed for the life of a game, for every deck.
 
 Before, "destroy 1" then "destroy 1" in a script hit two different heads (positions shift when a
 head leaves); now a head or permanent keeps its number while it stays on the battlefield, new ones

@@ -1,4 +1,4 @@
-"""`podkeeper db copy`: a playgroup's data moves between SQLite and PostgreSQL unchanged (issue 15)."""
+"""`podkeeper db copy`: a playgroup's data moves between SQLite and PostgreSQL unchanged."""
 
 from __future__ import annotations
 

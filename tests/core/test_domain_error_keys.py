@@ -1,4 +1,4 @@
-"""How a DomainError builds its key, its values and its text (issue 21): exact keys for each way a key is
+"""How a DomainError builds its key, its values and its text: exact keys for each way a key is
 given, the exception's own text, and the wording with values filled in, in two languages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The append-only event log pod games and matches share (issue 21): which seqs an undo drops and which
+"""The append-only event log pod games and matches share: which seqs an undo drops and which
 events stay in force, exactly and in log order."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bad input gets a clear error, never a traceback (issue #13), fuzzed with Hypothesis:
+"""Bad input gets a clear error, never a traceback, fuzzed with Hypothesis:
 Hydra event ``start:`` values, configuration values and files, and ``tournament score`` files
 (150 inputs each by default, 1,200 with ``--full``).
 

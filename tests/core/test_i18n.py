@@ -37,7 +37,7 @@ def test_keys_are_namespaced_by_their_file() -> None:
 
 
 def test_lookup_formats_and_falls_back() -> None:
-    assert t("core.page", "ja", page=2, pages=5) == "2/5 ページ"
+    assert t("core.page", "ja", page=2, pages=5) == "2/5ページ"
     assert t("core.page", None, page=1, pages=1) == "Page 1/1"
     with pytest.raises(MissingMessage, match="core.no_such_key"):
         t("core.no_such_key", "en")

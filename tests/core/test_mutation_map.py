@@ -1,4 +1,4 @@
-"""benchmarks/mutation_map.txt covers all of bot/domain (issue 21: the mutation score is over the whole
+"""benchmarks/mutation_map.txt covers all of bot/domain (the mutation score is over the whole
 domain): ``benchmarks/mutation.sh --map`` runs each line's glob against its tests, so a domain file in no
 line would never be mutated, a file in two lines would be counted twice, and a test path that no longer
 exists would make mutmut run nothing at all for its line."""

@@ -1,4 +1,4 @@
-"""Two bots on one database double-applied changes (issue #13: 50 presses became 77 events).
+"""Two bots on one database double-applied changes (50 presses became 77 events).
 
 A second bot on the same SQLite file now refuses to start with a clear message (an exclusive lock
 held for the process lifetime, freed by the kernel even after ``kill -9``), and a pod change that

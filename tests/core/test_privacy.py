@@ -1,4 +1,4 @@
-"""Members' data rights (issue #13): ``/privacy export``, ``podkeeper db purge-guild ID``, and a server's
+"""Members' data rights: ``/privacy export``, ``podkeeper db purge-guild ID``, and a server's
 data deleted ``[privacy] retention_days`` after the bot leaves it (cancelled if it comes back)."""
 
 from __future__ import annotations

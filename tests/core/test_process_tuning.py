@@ -1,4 +1,4 @@
-"""What ``podkeeper run`` sets up for its own process (issue #19): garbage collection paused while it starts
+"""What ``podkeeper run`` sets up for its own process: garbage collection paused while it starts
 (bot.gcpause) and glibc's malloc told to give large buffers back (bot.allocator)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Recovery after a crash (issue #13): every message that lags its stored state catches up on start.
+"""Recovery after a crash: every message that lags its stored state catches up on start.
 
 Each test commits a change the way the bot does, but "dies" before Discord is told (the change goes
 through the service, not the cog), restarts the real bot on the same database, and checks that the

@@ -1,4 +1,4 @@
-"""Every refusal the code raises with a literal key has a message in the catalogue (issue 21): a key with
+"""Every refusal the code raises with a literal key has a message in the catalogue: a key with
 no message makes the refusal itself fail (``MissingMessage``) where it should be told to the member.
 
 The source of ``bot/`` is read (``ast``): each call ``SomeError("key", ...)`` of a ``DomainError`` subclass

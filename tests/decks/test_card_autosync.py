@@ -1,4 +1,4 @@
-"""Cards always current (issue #16): the running bot syncs card data by itself from a local server serving
+"""Cards always current: the running bot syncs card data by itself from a local server serving
 a small newer data set (Armillary Sphere newly banned, Jodah, the Unifier newly printed), swaps it in,
 re-checks registered decks off the event loop, and tells each owner whose verdict changed exactly once,
 privately, in their language. Plus the schedule: interval, at most daily, back-off and one log line offline."""

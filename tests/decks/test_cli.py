@@ -1,9 +1,11 @@
-"""``podkeeper deck check``: exit status 0/1/2 and exactly the JSON shape of issue #3, on a real SQLite
+"""``podkeeper deck check``: exit status 0/1/2 and exactly the JSON shape scripts rely on, on a real SQLite
 card database imported from the committed card subset."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,8 +70,8 @@ def test_missing_file_exits_2(config_file, tmp_path, capsys) -> None:
 def test_text_output_in_japanese(config_file, capsys) -> None:
     assert run(config_file, str(DECKS / "kaalia_mtgo.dek"), "--language", "ja") == 0
     out = capsys.readouterr().out
-    assert "commander で適正です。" in out
-    assert "統率者: Kaalia of the Vast" in out
+    assert "統率者戦で適正です。" in out
+    assert "統率者：Kaalia of the Vast" in out
     assert "MTGO の書き出しと同様に" in out
 
 
@@ -83,3 +85,27 @@ def test_commander_option_names_the_commander(config_file, tmp_path, capsys) -> 
     assert size["rule"] == "CR 903.5a" and "99 cards" in size["message"]
     assert run(config_file, str(deck), "--json", "--commander", "kaalia of the vast") == 0
     assert json.loads(capsys.readouterr().out)["commanders"] == ["Kaalia of the Vast"]
+
+
+def test_a_reader_that_leaves_early_ends_it_quietly(config_file, monkeypatch, capsys) -> None:
+    """``podkeeper deck check … | head`` ended in a BrokenPipeError traceback: the reader had gone."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader left, as ``head`` does after its lines
+    gone = open(write_end, "w", encoding="utf-8")  # noqa: SIM115 (closed below, after stdout is restored)
+    monkeypatch.setattr(sys, "stdout", gone)
+    try:
+        code = run(config_file, str(DECKS / "kaalia_mtgo.dek"))
+    finally:
+        monkeypatch.undo()
+        gone.close()
+    assert code == 141  # 128 + SIGPIPE, as a Unix tool ends
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_problem_tags_and_the_ruleset_read_in_chinese(config_file, tmp_path, capsys) -> None:
+    deck = tmp_path / "unknown.txt"
+    deck.write_text("Commander\n1 Kaalia of the Vast\n\nDeck\n1 No Such Card Anywhere\n", encoding="utf-8")
+    assert run(config_file, str(deck), "--language", "zh-Hans") == 1
+    out = capsys.readouterr().out
+    assert "[未知]" in out and "UNKNOWN" not in out  # the check no rule numbers, in the reader's words
+    assert "指挥官" in out.splitlines()[0] and "commander" not in out.splitlines()[0]

@@ -1,4 +1,4 @@
-"""``podkeeper deck check`` reads every format of issue #16 from a file (real SQLite card database built from
+"""``podkeeper deck check`` reads every export format players use from a file (real SQLite card database built from
 the committed card subset), and refuses a file with no cards with exit status 2 and the format it looked like."""
 
 from __future__ import annotations
@@ -69,4 +69,4 @@ def test_an_unreachable_site_exits_2_within_seconds(tmp_path: Path, capsys) -> N
     started = time.monotonic()
     assert run(config, "https://archidekt.com/decks/1234567", "--language", "zh-Hans") == 2
     assert time.monotonic() - started < 5
-    assert "目前无法连接 Archidekt" in capsys.readouterr().err
+    assert "目前无法连接Archidekt" in capsys.readouterr().err

@@ -46,7 +46,7 @@ async def test_check_in_japanese_uses_printed_names(h) -> None:
     reply = await h.slash("deck check", locale="ja", decklist="Commander: 仙儿女王欧娜 1 Goblin Piker 98 Island",
                           ruleset="edh-2010")
     text = reply.text
-    assert "edh-2010 で不適正です" in text
+    assert "統率者戦（2010年ルール）で不適正です" in text
     assert "`D4`" in text and "赤" in text
     assert {f["name"]: f["value"] for f in reply.embed["fields"]}["統率者"] == "妖精の女王、ウーナ"
     assert "ゴブリンの長槍使い" in text  # printed name, never translated by us
@@ -237,3 +237,12 @@ async def test_a_long_deck_list_pages_instead_of_cutting(h) -> None:
         page = await h.click(listed, label="Next")
         shown += page.embed["description"]
     assert all(f"Deck {number:02d}" in shown for number in range(45))
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("en-US", "The commander option names an unknown card “Kalia of teh Vast”. Did you mean “Kaalia of the Vast”?"),
+    ("ja", "commander オプションのカード「Kalia of teh Vast」が見つかりません。")])
+async def test_a_bad_commander_option_is_named_as_the_option_not_line_0(h, locale: str, expected: str) -> None:
+    reply = await h.slash("deck check", file=UploadFile("kaalia.txt", KAALIA), commander="Kalia of teh Vast",
+                          locale=locale)
+    assert expected in reply.text and "Line 0" not in reply.text and "0 行目" not in reply.text

@@ -46,7 +46,7 @@ async def test_register_an_archidekt_link_then_list_it(h) -> None:
 
 async def test_a_missing_deck_is_a_clear_error_and_saves_nothing(h) -> None:
     reply = await h.slash("deck register", name="Nope", url="https://archidekt.com/decks/999", locale="ja")
-    assert "Archidekt にデッキ 999 がありません（404）" in reply.text
+    assert "Archidektにデッキ999がありません（404）" in reply.text
     assert "Nope" not in (await h.slash("deck list")).text
 
 

@@ -1,4 +1,4 @@
-"""Deck links as plain Python (issue 16, issue 21): which URLs name an Archidekt or Moxfield deck (and the
+"""Deck links as plain Python: which URLs name an Archidekt or Moxfield deck (and the
 look-alikes that don't), and a site's JSON turned into exact deck-list text, with every refusal's key and
 values. No network: bot.services.deck_urls fetches, bot.domain.deck_sources only reads."""
 

@@ -1,4 +1,4 @@
-"""Deck links (issue #16): Archidekt and Moxfield decks fetched from their JSON APIs — here a local server
+"""Deck links: Archidekt and Moxfield decks fetched from their JSON APIs — here a local server
 replaying recorded response shapes — read as the same deck as the plain list, checked on real card data;
 every failure is a clear refusal within seconds."""
 

@@ -1,4 +1,4 @@
-"""The deck list parser (issue #3, "Input"): every format, and nothing dropped silently."""
+"""The deck list parser: every format, and nothing dropped silently."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact behaviour of the deck-list parser's corners (issue 21): the decoded text, the refusal keys and values,
+"""Exact behaviour of the deck-list parser's corners: the decoded text, the refusal keys and values,
 each parsed entry (count, name, section, line), each issue and note, for every format's odd inputs."""
 
 from __future__ import annotations

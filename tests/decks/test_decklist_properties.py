@@ -1,4 +1,4 @@
-"""Property tests of the deck-list parser (issue #16): arbitrary text or bytes never raise anything but
+"""Property tests of the deck-list parser: arbitrary text or bytes never raise anything but
 ``DecklistRefused``, and a generated deck written in each export format reads back as the same deck."""
 
 from __future__ import annotations

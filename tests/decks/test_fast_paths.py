@@ -1,4 +1,4 @@
-"""The fast paths of the deck check (issue #19) read every input exactly as the general paths do.
+"""The fast paths of the deck check read every input exactly as the general paths do.
 
 * ``parse_text`` reads "1 Name" and "1 Name (SET) 123" lines from one ``findall`` over the whole text
   (``decklist._LINES``); with that regex made to match no entry, every line takes the general path (strip,

@@ -1,4 +1,4 @@
-"""Issue #16: the export formats real players have, each read from a realistic file of the same precon
+"""The export formats real players have, each read from a realistic file of the same precon
 (Commander 2011 "Heavenly Inferno") and checked on real card data: every one gives the deck the plain list
 gives, with the same verdict. A file that yields no cards is refused, naming the format it looked like."""
 

@@ -1,4 +1,4 @@
-"""Bad deck input gets a clear refusal, never a traceback (issue #13), fuzzed with Hypothesis through the real
+"""Bad deck input gets a clear refusal, never a traceback, fuzzed with Hypothesis through the real
 entry points: parse + resolve + check (``check_deck_text``) and ``podkeeper deck check`` (exit 0/1/2).
 
 Counts written with superscripts, circled or full-width digits or thousands of digits, lone surrogates, binary

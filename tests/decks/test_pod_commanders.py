@@ -1,4 +1,4 @@
-"""The commanders a player names at the table (/pod commander) under each ruleset (issue 21): the first
+"""The commanders a player names at the table (/pod commander) under each ruleset: the first
 reason they can't lead, as the deck checks' key and exact values — D3 / CR 903.3 who may lead, CR 702.124
 which two may lead together, D5's "banned as commander" list — or None. Real card data; the Background
 pair is transcribed from the printed cards (newer than the bundled data), as in test_legality."""

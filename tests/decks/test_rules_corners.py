@@ -1,4 +1,4 @@
-"""Rules corners of the ``commander`` ruleset (issue #16), on real records of the bundled card data
+"""Rules corners of the ``commander`` ruleset, on real records of the bundled card data
 (tests/data/rules_corner_cards.jsonl, copied from assets/cards/cards.jsonl.gz) and the real CardIndex:
 merged "Partner with" records, a card that is a creature only off the battlefield, meld back faces, a
 colour indicator only on the back face, and each class of disagreement with the data's colour identity."""

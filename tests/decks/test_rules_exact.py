@@ -1,4 +1,4 @@
-"""Exact values of the deck rules' smaller parts, written from mutation testing (issue 21): the log
+"""Exact values of the deck rules' smaller parts, written from mutation testing: the log
 record of an identity disagreement, the resolver's lookup paths, and the fast legality screen against
 the per-card checks. Each assertion pins a value a planted bug changes."""
 

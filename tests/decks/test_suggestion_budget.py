@@ -40,8 +40,8 @@ def test_only_the_first_20_unknown_names_get_suggestions_and_the_verdict_says_so
     assert sum(p.key == "deck.problem.unknown" for p in verdict.problems) == 1_000  # every name still listed
     note = next(n for n in verdict.notes if n.key == "suggestions_limited")
     assert note.values == {"suggested": 20, "count": 980}
-    for language, words in (("en", "first 20 unknown names"), ("ja", "最初の 20 件"), ("zh-Hans", "前 20 个"),
-                            ("zh-Hant", "前 20 個")):
+    for language, words in (("en", "first 20 unknown names"), ("ja", "最初の20件"), ("zh-Hans", "前20个"),
+                            ("zh-Hant", "前20個")):
         assert words in note_message(note, language) and "980" in note_message(note, language)
 
 

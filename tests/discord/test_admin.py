@@ -55,7 +55,7 @@ async def test_roles_locale_and_show_survive_a_restart(tmp_path) -> None:
         changed = await h.slash("config locale", user="admin", options={"locale": "zh-Hant"})
         assert changed.content == "Server language set to 繁體中文.", "the user's own language comes first"
         french = await h.slash("config locale", user="admin", locale="fr", options={"locale": "zh-Hant"})
-        assert french.content == "伺服器語言已設為 繁體中文。", "no French catalogue: the new server language"
+        assert french.content == "伺服器語言已設為繁體中文。", "no French catalogue: the new server language"
         await h.restart()
         shown = await h.slash("config show", user="bob", locale="fr")  # French: no catalogue -> server language
         fields = {f["name"]: f["value"] for f in shown.embed["fields"]}
@@ -82,4 +82,28 @@ async def test_ping_reports_the_version(tmp_path) -> None:
 
     async with DiscordHarness.start(tmp_path) as h:
         reply = await h.slash("ping", locale="zh-CN")
-        assert reply.content == f"乒！网关延迟：– 毫秒 · Podkeeper {bot.__version__}"  # no gateway in-process
+        assert reply.content == f"乒！网关延迟：–毫秒 · Podkeeper {bot.__version__}"  # no gateway in-process
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja", "zh-CN", "zh-TW"])
+async def test_help_shows_every_command_in_pages_in_every_language(tmp_path, locale: str) -> None:
+    """The whole command list is longer than one embed holds: a select turns the pages, and together
+    the pages name every command (cutting the list once hid the tournament commands)."""
+    from cogs._help import leaf_commands
+
+    async with DiscordHarness.start(tmp_path) as h:
+        reply = await h.slash("help", locale=locale)
+        assert reply.ephemeral
+        selects = reply.message.selects
+        pages = [option["value"] for option in selects[0]["options"]] if selects else ["0"]
+        if locale == "en-US":  # the English list is the longest: more than one embed holds
+            assert len(pages) >= 2
+        shown = reply.embed["description"]
+        for value in pages[1:]:
+            turned = await h.select(reply.message, "help:page", [value], locale=locale)
+            shown += "\n" + turned.embed["description"]
+            assert turned.embed["footer"]["text"].startswith(
+                {"en-US": f"Page {int(value) + 1} of", "ja": f"{int(value) + 1} /", "zh-CN": f"第 {int(value) + 1} 页",
+                 "zh-TW": f"第 {int(value) + 1} 頁"}[locale])
+        for command in leaf_commands(h.bot.tree):
+            assert f"`/{command.qualified_name}` — " in shown, command.qualified_name

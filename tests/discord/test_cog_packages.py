@@ -1,4 +1,4 @@
-"""Cogs may be packages (issue 21): they are discovered and loaded like modules, helpers starting with
+"""Cogs may be packages: they are discovered and loaded like modules, helpers starting with
 ``_`` are not loaded as cogs, and no cog module grows past ~400 lines."""
 
 from pathlib import Path

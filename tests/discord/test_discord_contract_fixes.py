@@ -1,4 +1,4 @@
-"""Issue #12, part 2 and 4: the violations the strict stand-in found, reproduced and now fixed.
+"""The violations the strict Discord stand-in found, reproduced and now fixed.
 
 Every call here runs against the strict stand-in, so a reply Discord would refuse (over 2,000
 characters, a field over 1,024, a choice value over 100) or a message that would ping @everyone,
@@ -169,13 +169,12 @@ async def test_the_bot_pings_users_only_where_it_means_to(tmp_path):
 
 # -- permissions as Discord has them today (part 4) ------------------------------------------------------
 
-def test_the_invite_asks_for_exactly_the_listed_permissions_and_readme_says_so():
+def test_the_invite_asks_for_exactly_the_listed_permissions_and_the_manual_says_so():
     assert permissions_integer() == discord.Permissions(**dict.fromkeys(PERMISSIONS, True)).value
     for name, (bit, _why) in PERMISSIONS.items():
         assert getattr(discord.Permissions, name).flag == bit
     assert permissions_integer() == 17901692177408
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    setup = readme.split("## Discord set-up", 1)[1].split("\n## ", 1)[0]
+    setup = (ROOT / "docs" / "operators" / "discord-application.md").read_text(encoding="utf-8")
     assert invite_url() in setup and str(permissions_integer()) in setup
     rows = [line.split("|")[1].strip() for line in setup.splitlines() if line.strip().startswith("| ")]
     listed = [row for row in rows if row not in ("permission", "---")]
@@ -186,7 +185,7 @@ def test_the_invite_asks_for_exactly_the_listed_permissions_and_readme_says_so()
 
 def test_the_bot_asks_only_for_the_guilds_intent_and_listens_to_no_scheduled_event():
     assert bot_intents().value == discord.Intents(guilds=True).value
-    # a cog is a module or a package (issue 21): read every file of it
+    # a cog is a module or a package: read every file of it
     files = [path for m in cog_modules() for path in ([ROOT / f"{m.replace('.', '/')}.py"]
              + sorted((ROOT / m.replace(".", "/")).glob("*.py"))) if path.is_file()]
     assert ROOT / "cogs" / "hydra_events" / "cog.py" in files

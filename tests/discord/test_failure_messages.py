@@ -1,4 +1,4 @@
-"""An error on our side says "nothing was changed" only when that is true (issue 13): an error before the
+"""An error on our side says "nothing was changed" only when that is true: an error before the
 change is stored keeps the old message, an error after it was committed says the change was saved and asks
 to check the board, for slash commands and for persistent buttons alike, in the member's language. Driven
 through the real bot and the strict stand-in; the failures are planted where a real one would happen (the

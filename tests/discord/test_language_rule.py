@@ -19,7 +19,7 @@ def _fields(reply) -> dict[str, str]:
 async def test_a_members_choice_beats_their_discord_language_in_private_and_public_replies(tmp_path: Path) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         chosen = await h.slash("config my-language", user="alice", locale="en-US", language="ja")
-        assert chosen.content == "あなたへの返信は、どのサーバーでも 日本語 になります。"
+        assert chosen.content == "あなたへの返信は、どのサーバーでも日本語になります。"
         helped = await h.slash("help", user="alice", locale="en-US")  # private reply
         assert helped.ephemeral and helped.embed["title"] == "Podkeeper のコマンド"
         odds = await h.slash("odds", user="alice", locale="en-US", deck_size=99, copies=4, drawn=7, want=1)
@@ -27,7 +27,7 @@ async def test_a_members_choice_beats_their_discord_language_in_private_and_publ
         bob = await h.slash("help", user="bob", locale="en-US")  # a choice is one member's, not the server's
         assert bob.embed["title"] == "Podkeeper commands"
         shown = await h.slash("config show", user="alice", locale="en-US")
-        assert _fields(shown)["あなたへの返信"] == "日本語：あなたの選択（/config my-language）"
+        assert _fields(shown)["あなたへの返信"] == "日本語：あなたの選択（/設定 自分の言語）"
 
 
 async def test_the_choice_is_stored_per_member_and_survives_a_restart(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ async def test_show_explains_each_step_of_the_rule(tmp_path: Path) -> None:
         assert french["給你的回覆"].startswith("繁體中文：本伺服器的 Discord 語言")
         await h.slash("config locale", user="admin", options={"locale": "ja"})
         french = _fields(await h.slash("config show", user="carol", locale="fr"))
-        assert french["あなたへの返信"].startswith("日本語：このサーバーの設定（/config locale）")
+        assert french["あなたへの返信"].startswith("日本語：このサーバーの設定（/設定 言語）")
 
 
 async def test_the_bot_default_is_last(tmp_path: Path) -> None:

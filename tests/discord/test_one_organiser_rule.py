@@ -1,4 +1,4 @@
-"""One rule for "who is a manager" and one for "who is an organiser" (issue 21): the same member is judged
+"""One rule for "who is a manager" and one for "who is an organiser": the same member is judged
 the same way by every command that asks, and no cog carries a second copy of either rule.
 
 ``cogs._common.is_manager`` (Manage Server, as Discord resolved it for the interaction; Administrator and
@@ -76,11 +76,12 @@ async def test_every_entry_point_judges_a_member_the_same_way(tmp_path) -> None:
 
 
 # A cog reading a member's permissions or the organiser role itself is a second copy of the rule. Allowed:
-# the rules (_common.py), and /config showing and setting the role and checking the bot's own permissions
-# before it gives a role (admin.py); none of those judges the member acting.
+# the rules (_common.py), /config showing and setting the role (admin.py), and checking the bot's own
+# permissions before it gives a role (_permissions.py); none of those judges the member acting.
 _RULE_PARTS = re.compile(r"\.manage_guild\b|\.administrator\b|guild_permissions|has_permissions|organiser_role_id")
 _ALLOWED = {"_common.py": re.compile(".*"),
-            "admin.py": re.compile(r"settings\.organiser_role_id|organiser_role_id=role|me\.guild_permissions")}
+            "admin.py": re.compile(r"settings\.organiser_role_id|organiser_role_id=role"),
+            "_permissions.py": re.compile(r"\bme\.guild_permissions")}
 
 
 @pytest.mark.parametrize("path", sorted(COGS.rglob("*.py")), ids=lambda path: str(path.relative_to(COGS)))

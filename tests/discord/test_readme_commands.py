@@ -1,8 +1,8 @@
-"""Every slash command the README names exists, with the option names it shows, and every button its
-worked examples press is one the bot shows: the README is how
-players learn the commands, so a renamed command or option must not leave it behind (issue 14).
+"""Every slash command the README and the manual (docs/) name exists, with the option names they show, and
+every button their worked examples press is one the bot shows: the documentation is how players learn the
+commands, so a renamed command or option must not leave it behind.
 
-The README writes a command as `` `/group sub option: [optional:]` `` (an option may also be written
+The documentation writes a command as `` `/group sub option: [optional:]` `` (an option may also be written
 ``[option]`` or ``option: value``); ``a|b`` names several subcommands at once. The commands are the ones
 the real bot registers (every cog loaded, ``/hydra event`` and ``/challenge event`` included)."""
 
@@ -18,7 +18,14 @@ from bot.testing import DiscordHarness
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-NOT_APP_COMMANDS = {"as"}  # the sandbox client's own `/as NAME` (README: "Client commands")
+DOCS = ROOT / "docs"
+NOT_APP_COMMANDS = {"as"}  # the sandbox client's own `/as NAME` (docs/players/sandbox.md: "Client commands")
+
+
+def documentation() -> str:
+    """The README and every page of the manual, one after the other."""
+    pages = [README, *sorted(DOCS.rglob("*.md"))]
+    return "\n".join(page.read_text(encoding="utf-8") for page in pages)
 _SPAN = re.compile(r"`(/[a-z][^`]*)`", re.S)
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*(\|[a-z][a-z0-9_-]*)*$")
 _OPTION = re.compile(r"^\[?([a-z][a-z0-9_]*)(?::\S*|\]:?)\]?$")
@@ -47,8 +54,8 @@ def resolve(tree: dict[str, app_commands.Command | app_commands.Group], path: li
     return nodes
 
 
-async def test_every_command_and_option_in_the_readme_is_registered(tmp_path) -> None:
-    text = README.read_text(encoding="utf-8")
+async def test_every_command_and_option_in_the_documentation_is_registered(tmp_path) -> None:
+    text = documentation()
     spans = readme_commands(text)
     assert any(path == ["challenge", "start"] and "deck" in options for path, options, _ in spans)
     async with DiscordHarness.start(tmp_path) as h:
@@ -76,11 +83,11 @@ def test_the_readme_parser_reads_every_way_a_command_is_written() -> None:
     ]
 
 
-def test_every_button_the_readme_walkthroughs_press_is_a_button_label() -> None:
+def test_every_button_the_documented_walkthroughs_press_is_a_button_label() -> None:
     """The worked examples of the challenge decks (tables "| Who | Does | The bot shows |") press
     buttons by their English labels: each one must be a label the bot uses."""
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Face the Hydra"):text.index("## Hydra events")]
+    section = "\n".join((DOCS / "players" / page).read_text(encoding="utf-8")
+                        for page in ("hydra.md", "challenges.md"))
     labels = set()
     for name in ("hydra", "challenge", "hydra_events"):
         messages = tomllib.loads((ROOT / "bot" / "i18n" / "messages" / f"{name}.toml").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The one error path of the cogs (``cogs._errors``, issue 21): a domain refusal is told once, privately,
+"""The one error path of the cogs (``cogs._errors``): a domain refusal is told once, privately,
 in the member's language, however many handlers see it; anything else is left to the other handlers."""
 
 from types import SimpleNamespace

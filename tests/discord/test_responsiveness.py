@@ -1,4 +1,4 @@
-"""Nobody can stall the bot (issue #12, part 3), through the real command tree and the real work pool.
+"""Nobody can stall the bot , through the real command tree and the real work pool.
 
 Heavy work runs in the bot's worker processes. To see what happens *while* it runs, a test fills both
 workers with jobs that wait for a file ("the gate"): whatever is queued behind them is provably not
@@ -81,6 +81,17 @@ async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
     ends = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < ends, "timed out waiting"
+        await asyncio.sleep(0.01)
+
+
+async def eventually(condition: Callable[[], bool], between: Callable[[], Any] | None = None) -> None:
+    """Until ``condition()`` holds, however long a busy machine takes (the suite's per-test timeout
+    bounds a hang): for what must happen, not what must happen within a wall-clock time."""
+    while True:
+        if between is not None:
+            await between()
+        if condition():
+            return
         await asyncio.sleep(0.01)
 
 
@@ -230,17 +241,31 @@ async def test_a_press_is_acknowledged_before_the_database_work(h) -> None:
 
 
 async def test_a_burst_of_presses_is_answered_in_time_and_applied_exactly_once(tmp_path) -> None:
+    """400 presses on 10 boards at once. "In time" rests on the bot answering each press before its
+    change queues for the game's lock and the database's one writer (Discord allows 3 s, and a burst's
+    queue is longer). Measured as that, not as wall time (on a shared machine wall time measures the
+    machine: the 3 s deadline failed under load with nothing wrong in the bot): the writer is held for the
+    whole burst, so every answer provably comes before any change is stored. Then each press is applied
+    exactly once."""
     players = [f"p{i}" for i in range(20)]
-    async with DiscordHarness.start(tmp_path, members=players) as h:
+    async with DiscordHarness.start(tmp_path, members=players, interaction_deadline=None) as h:
         boards = []
         for game in range(10):
             pair = players[2 * game: 2 * game + 2]
             reply = await h.slash("pod start", user=pair[0], players=" ".join(h.user(p).mention for p in pair))
             boards.append((game + 1, reply.message, pair))
-        records = [press(h, message, pair[i % 2], f"pod:{game}:life:{(-1, 1)[(i // 2) % 2]}")
-                   for i in range(40) for game, message, pair in boards]
-        await until(lambda: all(r.acknowledged for r in records))
-        assert not any(r.late for r in records) and {r.response_type for r in records} == {6}
+        async with h.bot.db.transaction():  # the database's one writer is busy elsewhere the whole burst
+            records = [press(h, message, pair[i % 2], f"pod:{game}:life:{(-1, 1)[(i // 2) % 2]}")
+                       for i in range(40) for game, message, pair in boards]
+            await eventually(lambda: all(r.acknowledged for r in records))
+            assert {r.response_type for r in records} == {6}  # answered silently (deferred update)
+            assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 0
+        stored: list[int] = [0]
+
+        async def count() -> None:
+            stored[0] = await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'")
+
+        await eventually(lambda: stored[0] >= len(records), between=count)  # the queue drains at the machine's pace
         await h.settle()
         service = h.bot.get_cog("Pods").service
         for game, _, pair in boards:

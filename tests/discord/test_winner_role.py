@@ -1,4 +1,4 @@
-"""``/config winner-role`` refuses a role that would be a way up (issue #13): a member with Manage
+"""``/config winner-role`` refuses a role that would be a way up: a member with Manage
 Server but not Manage Roles could have the bot hand out Administrator to whoever won a Hydra event.
 (Whether the bot itself can give the role — Manage Roles, a role below its own — is checked too:
 tests/discord/test_discord_contract_fixes.py.)"""

@@ -1,4 +1,4 @@
-"""End to end at scale (issue 15): three real ``podkeeper run`` processes (shards 0-1, 2-3 and 4-5 of 6) on
+"""End to end at scale: three real ``podkeeper run`` processes (shards 0-1, 2-3 and 4-5 of 6) on
 one PostgreSQL, against the stand-in's sharded gateway. Presses on pod games in 12 servers run while a
 Hydra event waits for its start and a tournament vote for its deadline; the process holding every lease
 is killed (SIGKILL) mid-run and started again. Afterwards:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.domain.hydra import HydraGame, PlayerSetup
+from bot.domain.challenge.decks import CURRENT_RULES
+from bot.domain.hydra import GameSetup, HydraGame, PlayerSetup
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.engine import Head
 from bot.domain.hydra.invariants import check_invariants
@@ -27,9 +28,9 @@ def rig(game: HydraGame, *, top: Sequence[str] = (), battlefield: Sequence[str] 
 
 def new_game(heads: int = 2, players: int = 1, *, top: Sequence[str] = (),
              battlefield: Sequence[str] | None = None, graveyard: Sequence[str] = (),
-             heroes: Sequence[Sequence[str]] = ()) -> HydraGame:
+             heroes: Sequence[Sequence[str]] = (), rules: int = CURRENT_RULES) -> HydraGame:
     setups = [PlayerSetup(f"P{i + 1}", tuple(heroes[i]) if i < len(heroes) else ()) for i in range(players)]
-    game = HydraGame.new(heads, setups, seed=1)
+    game = HydraGame(GameSetup(heads=heads, players=tuple(setups), seed=1, rules=rules))
     return rig(game, top=top, battlefield=battlefield, graveyard=graveyard)
 
 

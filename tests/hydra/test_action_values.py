@@ -29,8 +29,8 @@ def negative(line: str) -> tuple[str, dict[str, object]]:
 
 def test_the_verbs_in_order() -> None:
     assert VERBS == ("attack", "damage", "loselife", "sweep", "weaken", "counters", "destroy", "exile", "bounce",
-                     "tap", "sacrifice", "freeze", "copy", "mill", "exilecards", "prevent", "extraturn", "life",
-                     "choose", "concede", "end")
+                     "tap", "sacrifice", "freeze", "steal", "giveback", "cantattack", "cantblock", "copy", "tuck",
+                     "mill", "exilecards", "prevent", "extraturn", "hit", "life", "choose", "concede", "end")
     assert ALL == "all" and MAX_AMOUNT == 1_000_000
 
 
@@ -97,7 +97,9 @@ def test_another_decks_verbs() -> None:
     ("", ("hydra.error.empty_action", {})),
     ("  \t ", ("hydra.error.empty_action", {})),
     ("Fly 1", ("hydra.error.unknown_verb", {"verb": "Fly", "verbs": ", ".join(VERBS)})),
-    ("hit 1", ("hydra.error.unknown_verb", {"verb": "hit", "verbs": ", ".join(VERBS)})),
+    ("hit", usage("hit AMOUNT")),
+    ("tuck 3", usage("tuck top|bottom|shuffle HEAD [HEAD ...] | tuck top|bottom|shuffle all")),
+    ("tuck middle 3", usage("tuck top|bottom|shuffle HEAD [HEAD ...] | tuck top|bottom|shuffle all")),
     ("choose", usage("choose OPTION")),
     ("attack", usage("attack HEAD AMOUNT [HEAD AMOUNT ...]")),
     ("attack 1", usage("attack HEAD AMOUNT [HEAD AMOUNT ...]")),

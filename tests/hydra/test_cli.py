@@ -139,3 +139,18 @@ def test_heroes_lists_the_hero_cards(capsys) -> None:
     assert main(["hydra", "heroes"]) == 0
     out = capsys.readouterr().out
     assert "The Slayer (THP1): You start the game with an additional 7 life." in out
+
+
+def test_the_manuals_script_example_plays_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The manual's example script, taken from its page, wins as its comments say (heads keep their
+    numbers, so the second attack names head 2), and the JSON shows each head's number."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "players" / "hydra.md").read_text(encoding="utf-8")
+    block = page.split("Example — two heads, counter the Hydra's first spell, sever both heads:")[1]
+    script = block.split("```")[1]
+    command = block.split("$ podkeeper hydra play ")[1].split("\n")[0].split()
+    extra = [word for word in command if word not in ("--script", "example.txt")]
+    status, out, err = play(tmp_path, capsys, script, *extra, "--json")  # the page shows the text view
+    assert (status, err) == (0, "")
+    assert json.loads(out)["outcome"] == "won"
+    status, out, _ = play(tmp_path, capsys, "attack 1 3\n", "--heads", "2", "--seed", "5", "--json")
+    assert [(head["number"], head["name"]) for head in json.loads(out)["heads"]] == [(2, "Hydra Head")]

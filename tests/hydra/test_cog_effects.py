@@ -1,4 +1,4 @@
-"""Issue #14 in the Discord cog: the "More effects" menu, explained kills in the players' own turn,
+"""The players' own effects in the Discord cog: the "More effects" menu, explained kills in the players' own turn,
 and tables that open every response window (stored, so a restart keeps them)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the Hydra channel shows, pinned with its values: the log of each Hydra card as it resolves, the
 refusals' keys and the values their messages need, the HEAD numbers of tables saved before stable numbers
 (migration 0016) and the defaults of a new game. Each card's log follows its oracle text
-(the Hydra card texts of the project's shared rules data, RULES.md H1–H13)."""
+(the Hydra card texts of the project's shared rules data, docs/rules/RULES.md H1–H13)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Bad challenge scripts get a clear error naming the line, never a traceback, and a refused script changes
-nothing (issue #13), fuzzed with Hypothesis through ``podkeeper hydra play --script`` and ``podkeeper challenge
+nothing, fuzzed with Hypothesis through ``podkeeper hydra play --script`` and ``podkeeper challenge
 play --deck hydra|horde|god --script``.
 
 Scripts mix plausible commands (every verb, head numbers, ``all``, counts written ``²``, ``①``, ``١٢``, ``1_0``,

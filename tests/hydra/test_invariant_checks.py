@@ -197,7 +197,7 @@ def test_a_damage_step_that_dealt_a_stale_amount_is_flagged() -> None:
     with pytest.raises(AssertionError) as caught:
         check_damage_step(stale)
     assert str(caught.value) == ("damage step dealt a stale amount: DamageStep(hydra_turn=2, "
-                                 "untapped=('Hydra Head', 'Ravenous Brute Head'), untapped_output=3, dealt=1)")
+                                 "untapped=('Hydra Head', 'Ravenous Brute Head'), untapped_output=3, dealt=1, tokens=0)")
     game = game_after_one_hydra_turn()
     game.damage_steps.append(stale)
     assert complaint(game) == f"damage step dealt a stale amount: {stale}"

@@ -1,4 +1,4 @@
-"""One test per mistake of the existing web implementation (CHALLENGE_DECKS.md §6), proving we
+"""One test per mistake of the existing web implementation (docs/rules/CHALLENGE_DECKS.md §6), proving we
 don't repeat it. (The invented Hero texts are covered in test_cards.py.)"""
 
 from __future__ import annotations

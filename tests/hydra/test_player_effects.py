@@ -1,11 +1,13 @@
-"""What the players' own cards do to the Hydra (issue #14): each effect a paper game can need."""
+"""What the players' own cards do to the Hydra: each effect a paper game can need."""
 
 from __future__ import annotations
 
 import pytest
 
+from bot.domain.challenge.decks import LEGACY_RULES
 from bot.domain.hydra import GameSetup, HydraError, HydraGame
 from bot.domain.hydra import cards as C
+from bot.domain.hydra.engine import DamageStep
 from bot.domain.hydra.invariants import check_invariants
 
 from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, keys, lives, names, new_game
@@ -132,22 +134,34 @@ def test_prevention_from_a_sorcery_only_and_of_n_damage() -> None:
 
 
 def test_a_copy_of_a_head_counts_for_unified_lunge_and_the_win() -> None:
+    """A token copy is a Head (Unified Lunge, the win, growing new heads) but no *card* named Hydra
+    Head: the damage step ("1 damage for each untapped card named Hydra Head") leaves it out."""
     glower, tangle = C.DISORIENTING_GLOWER, C.NECK_TANGLE
     game = new_game(battlefield=[HH], top=[LUNGE, glower, glower, glower, tangle, tangle])
     game.apply("copy 1")
     assert names(game) == [HH, HH] and game.battlefield[1].token
     hydra_turn(game)
-    assert lives(game) == [20 - 2 - 2]  # Lunge: 2 heads; damage step: 2 Hydra Heads
+    assert lives(game) == [20 - 2 - 1]  # Lunge: 2 heads; damage step: the one card named Hydra Head
+    assert game.damage_steps[-1] == DamageStep(1, (HH, HH), 1, 1, tokens=1)
     game.apply("destroy 1")  # the card: reward, grow reveals two Glowers
     assert len(game.battlefield) == 1
     game.apply("end")
     assert game.outcome == "ongoing"  # the copy is still a head
-    game.play_until_players()  # Glower; the copy deals 1
+    game.play_until_players()  # Glower; the copy alone deals nothing
+    assert "hydra.log.no_damage" in [e.key for e in game.events[-4:]]
     game.apply("destroy 2")  # the copy: Hero's Reward and growing new heads (two Neck Tangles)
-    assert game.battlefield == [] and lives(game) == [16 + 2 - 1 + 2]
+    assert game.battlefield == [] and lives(game) == [17 + 2 + 2]
     assert [game.name_of(i) for i in game.graveyard].count(HH) == 1  # the token went nowhere
     game.apply("end")
     assert game.outcome == "won"
+    check_invariants(game)
+
+
+def test_tables_of_the_first_rules_version_keep_the_copys_damage_as_played() -> None:
+    game = new_game(battlefield=[HH], top=[LUNGE, C.DISORIENTING_GLOWER], rules=LEGACY_RULES)
+    game.apply("copy 1")
+    hydra_turn(game)
+    assert lives(game) == [20 - 2 - 2] and game.damage_steps[-1].tokens == 0
     check_invariants(game)
 
 

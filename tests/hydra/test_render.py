@@ -134,3 +134,35 @@ def test_no_text_is_too_small_overlaps_or_leaves_the_board_at_phone_width(langua
     image = board_image(game, language, boxes=boxes)
     assert len(boxes) >= 20 and image.width == WIDTH
     assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
+def test_a_won_or_lost_board_image_says_how_the_game_ended(language: str) -> None:
+    """The image posted when the players had slain the Hydra showed no result at all."""
+    from bot.i18n import t
+    from bot.render.hydra import board_image
+    from bot.render.layout import TextBox, phone_problems
+
+    for outcome in ("won", "lost"):
+        game = new_game(battlefield=[] if outcome == "won" else [HH], players=2)
+        if outcome == "won":
+            game.apply("end")  # no heads at the end of the turn (H7)
+        else:
+            game.apply("concede")  # every player concedes: no challenger is left
+        assert game.outcome == outcome
+        boxes: list[TextBox] = []
+        image = board_image(game, language, boxes=boxes)
+        drawn = "".join(box.text for box in boxes)
+        assert t(f"hydra.log.{outcome}", language).replace(" ", "") in drawn.replace(" ", "")
+        assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
+    running = new_game(battlefield=[HH])
+    assert not any(t("hydra.log.won", "en") in box.text for box in _boxes_of(running))
+
+
+def _boxes_of(game) -> list:
+    from bot.render.hydra import board_image
+    from bot.render.layout import TextBox
+
+    boxes: list[TextBox] = []
+    board_image(game, "en", boxes=boxes)
+    return boxes

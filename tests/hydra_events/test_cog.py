@@ -4,7 +4,9 @@ Hydra cog playing real games, a real SQLite file; only Discord's HTTP edge is fa
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 from PIL import Image
@@ -103,7 +105,11 @@ async def test_join_as_a_group_live_count_and_leave(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement = await create(h, table_size=4)
         await h.click(announcement, label="Join", user="admin")
-        together = await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol")
+        asked = await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol")
+        assert asked.ephemeral and "Nobody is entered until they all accept" in asked.content
+        (invitation,) = [m for m in asked.created if not m.ephemeral]  # the public invitation
+        await h.click(invitation, label="Accept", user="bob")
+        together = await h.click(invitation, label="Accept", user="carol")
         assert together.ephemeral and "joined Hydra night" in together.content
         again = await h.click(announcement, label="Join", user="bob")
         assert again.ephemeral and "Already in this event" in again.content
@@ -225,11 +231,12 @@ async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dro
         new_thread = next(t for t in h.threads() if t.id != thread.id)
         assert "<@" + str(h.user("dave").id) + ">" in h.messages(new_thread)[0].content
         nobody = await h.slash("hydra event begin", user="admin")
-        assert "Nobody is on the wait list" in nobody.text
+        assert "Nobody is on the wait list" in nobody.text and nobody.ephemeral
 
         intro = h.messages(thread)[0]
         await h.click(intro, label="I'm here", user="bob")
-        dropped = await cog(h).events.drop_no_shows(1, 1)  # the grace timer's work, called directly
+        grace_over = h.clock.now() + timedelta(minutes=(await event_row(h)).grace_minutes)  # carol's too
+        dropped = await cog(h).events.drop_no_shows(1, 1, now=grace_over)  # the grace timer's work, directly
         assert [h.guild.members[u].name for u in dropped.user_ids] == ["carol"]
         game = (await hydra.load(table.game_id)).game
         assert [p.lost for p in game.players] == [False, False, True] and not game.over
@@ -289,3 +296,140 @@ async def test_the_grace_timer_drops_who_never_showed_up_and_the_table_goes_on(t
         assert entrants[h.user("carol").id] == "dropped" and entrants[h.user("alice").id] == "seated"
         table = await h.bot.get_cog("Hydra").service.load((await cog(h).events.repo.tables(1))[0].game_id)
         assert [p.lost for p in table.game.players] == [False, False, True] and not table.game.over
+
+
+async def test_a_winner_role_moved_above_the_bot_is_not_asked_for_and_the_results_say_so(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        role = h.add_role("Hydra Slayer")
+        await h.bot.guild_settings.update(h.guild.id, winner_role_id=role.id)
+        announcement, thread = await begun(h)
+        role.position = h.fake.bot_role(h.guild).position + 1  # an admin drags it above the bot's role
+        h._refresh_guild()
+        await play(h, thread, "alice")
+        event = await finished(h)  # the harness fails the test if Discord had refused a grant
+        results = h.fake.messages[event.results_message_id].content
+        assert "The Slayer goes to" in results
+        assert "The winner role Hydra Slayer could not be given to" in results and "above my own" in results
+        assert f"<@{h.user('alice').id}>" in results.split("could not be given to")[1]
+        assert role.id not in h.user("alice").role_ids
+        assert not any(a.role_granted for a in await cog(h).events.repo.awards(1))  # given at a later start
+        role.position = 1
+        h._refresh_guild()
+        await h.restart()
+        assert role.id in h.user("alice").role_ids
+
+
+async def test_a_long_night_keeps_its_scheduled_event_active_until_the_results(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        cog(h).leaderboard_seconds = 600  # a tick every 10 minutes of fake time
+        announcement, thread = await begun(h)
+        for name in ("alice", "bob"):
+            await h.click(h.messages(thread)[0], label="I'm here", user=name)
+        scheduled, = h.guild.scheduled_events.values()
+        for _ in range(30):  # five hours, ten minutes at a time: past the 3 hours it was first given
+            await h.advance(minutes=10)
+        assert scheduled.data["status"] == 2  # still active: Discord did not end it mid-game
+        end = datetime.fromisoformat(scheduled.data["scheduled_end_time"])
+        assert end - h.clock.now() > timedelta(minutes=29)
+        await h.slash("hydra resume", channel=thread, user="alice")  # the idle table paused meanwhile
+        await play(h, thread, "alice")
+        await finished(h)  # the harness fails the test if Discord refused the COMPLETED edit
+        assert scheduled.data["status"] == 3
+
+
+async def test_cancelling_a_running_event_completes_its_scheduled_event(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        await begun(h)
+        scheduled, = h.guild.scheduled_events.values()
+        assert scheduled.data["status"] == 2
+        asked = await h.slash("hydra event cancel", user="admin")
+        await h.click(asked, label="Yes, cancel the event", user="admin")
+        await h.settle()
+        assert scheduled.data["status"] == 3  # ACTIVE → CANCELED is not a transition Discord allows
+        assert (await event_row(h)).status == CANCELLED
+
+
+def test_scheduled_event_status_steps_follow_discords_transitions() -> None:
+    from discord import EventStatus as S
+
+    from cogs.hydra_events.base import status_steps
+
+    assert status_steps(S.scheduled, S.active) == [S.active]
+    assert status_steps(S.scheduled, S.completed) == [S.active, S.completed]
+    assert status_steps(S.scheduled, S.cancelled) == [S.cancelled]
+    assert status_steps(S.active, S.completed) == [S.completed]
+    assert status_steps(S.active, S.cancelled) == [S.completed]
+    assert status_steps(S.active, S.active) == []
+    assert status_steps(S.completed, S.completed) == status_steps(S.cancelled, S.active) == []
+
+
+def _states(entrants, h: DiscordHarness) -> dict[str, str]:
+    return {h.guild.members[e.user_id].name: e.state for e in entrants}
+
+
+async def test_a_late_joiners_grace_runs_from_their_seat_with_an_im_here_prompt(tmp_path) -> None:
+    """A late joiner was dropped as a no-show about 30 s after sitting down: the table's timer ran
+    from the table's start, and nothing asked them to say they were there."""
+    async with DiscordHarness.start(tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")) as h:
+        announcement, thread = await begun(h, grace=1, table_size=4)  # 1 minute
+        for name in ("alice", "bob"):
+            await h.click(h.messages(thread)[0], label="I'm here", user=name)
+        await h.advance(seconds=30)
+        for name in ("carol", "dave"):
+            await h.click(announcement, label="Join", user=name)
+        welcomes = [m for m in h.messages(thread) if "joined this table" in m.content]
+        assert len(welcomes) == 2 and all("within 1 minute" in m.content for m in welcomes)
+        await h.click(welcomes[1], label="I'm here", user="dave")
+        await h.advance(seconds=31)  # the table's grace is over, not carol's (she sat down 31 s ago)
+        assert _states(await cog(h).events.repo.entrants(1), h)["carol"] == "seated"
+        assert not any("did not show up" in m.content for m in h.messages(thread))
+        await h.advance(seconds=30)
+        assert _states(await cog(h).events.repo.entrants(1), h) == {
+            "alice": "seated", "bob": "seated", "carol": "dropped", "dave": "seated"}
+        assert any(f"<@{h.user('carol').id}> did not show up" in m.content for m in h.messages(thread))
+        await h.restart()  # nothing left to look at: no drop after a restart either
+        await h.advance(minutes=5)
+        assert _states(await cog(h).events.repo.entrants(1), h)["dave"] == "seated"
+
+
+async def test_an_event_starting_now_waits_for_players_and_the_announcement_follows_it(tmp_path) -> None:
+    """``start: now`` was cancelled at once ("nobody joined"), and the announcement kept "Starts in …"
+    after the tables began; the status and the announcement counted the players differently."""
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        announcement = await create(h, start="now", grace=5)
+        await h.settle()
+        assert (await event_row(h)).status == "open"
+        assert "Nobody has joined yet" in announcement.message.embeds[0]["description"]
+        for name in ("alice", "bob"):
+            await h.click(announcement, label="Join", user=name)
+        await h.advance(minutes=5)
+        await h.settle()
+        assert (await event_row(h)).status == RUNNING and len(h.threads()) == 1
+        description = announcement.message.embeds[0]["description"]
+        assert "Began <t:" in description and "Starts" not in description and "Nobody" not in description
+        counted = {f["name"]: f["value"] for f in announcement.message.embeds[0]["fields"]}
+        assert counted["Players"].startswith("2 joined")
+        status = await h.slash("hydra event status", user="alice")
+        assert "joined 2 · seated 2 · waiting 0 · dropped 0" in status.text
+
+
+async def test_an_event_starting_now_that_nobody_joins_is_cancelled_after_its_grace(tmp_path) -> None:
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        await create(h, start="now", grace=5)
+        await h.advance(minutes=4, seconds=59)
+        assert (await event_row(h)).status == "open"
+        await h.advance(seconds=1)
+        assert (await event_row(h)).status == CANCELLED
+
+
+async def test_a_grace_drop_due_while_the_bot_closes_is_stored_without_an_error(tmp_path, caplog) -> None:
+    """Under load a no-show timer fired while the bot was closing: "the Hydra cog is not loaded"."""
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        await begun(h, ("alice", "bob", "carol"), grace=1, table_size=4)
+        await h.bot.remove_cog("Hydra")  # closing: the Hydra cog goes first
+        with caplog.at_level(logging.ERROR):
+            await h.advance(minutes=1)
+            await h.settle()
+        assert "not loaded" not in caplog.text and "Traceback" not in caplog.text
+        states = {h.guild.members[e.user_id].name: e.state for e in await cog(h).events.repo.entrants(1)}
+        assert set(states.values()) == {"dropped"}  # nobody acted: the drops are stored

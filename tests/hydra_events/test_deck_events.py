@@ -1,4 +1,4 @@
-"""Events of Battle the Horde and Defeat a God (issue #14) on the same event machinery as the Hydra's,
+"""Events of Battle the Horde and Defeat a God on the same event machinery as the Hydra's,
 on a real SQLite file with the real challenge service: options per deck, seating (the Horde seats one a
 table, as printed), real games played, each player's score (the deck's permanents their actions
 defeated), late joiners waiting, no-shows dropped without ending the shared-life game, and awards."""
@@ -16,7 +16,7 @@ from bot.services.hydra_events import HydraEventService
 from bot.storage.db import Database
 from bot.storage.hydra_events import DROPPED, FINISHED, SEATED, WAITING
 
-from .test_service import begin
+from .test_service import after_grace, begin
 
 NOW = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 
@@ -106,7 +106,7 @@ async def test_a_no_show_at_a_god_table_is_dropped_without_conceding_the_shared_
     opened = await begin(events, event.event_id)
     game_id = opened[0][1].game_id
     await events.decks.act(game_id, 1, "tap 2")  # Ann is here; Bo never comes
-    dropped = await events.drop_no_shows(event.event_id, 1)
+    dropped = await events.drop_no_shows(event.event_id, 1, now=after_grace(event))
     assert dropped.user_ids == [2] and dropped.result is None
     table = await events.decks.load(game_id)
     assert table.game.outcome == "ongoing"  # one life total: Bo's absence ends nothing for Ann

@@ -1,4 +1,4 @@
-"""/challenge event … through the in-process harness (issue #14): a Defeat a God night with the real
+"""/challenge event … through the in-process harness: a Defeat a God night with the real
 Challenge cog playing real games in the event's threads, a real SQLite file; only Discord's HTTP edge
 is fake. The same event machinery as the Hydra's, in the deck's own words."""
 

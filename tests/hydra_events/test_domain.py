@@ -1,4 +1,4 @@
-"""Seating, late joiners, no-shows, severance credit and the leaderboard (issue #7, H10)."""
+"""Seating, late joiners, no-shows, severance credit and the leaderboard (H10)."""
 
 from __future__ import annotations
 

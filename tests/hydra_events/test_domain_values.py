@@ -1,4 +1,4 @@
-"""Exact keys, values and boundaries of the event options, start times and seating (issue 21: the first
+"""Exact keys, values and boundaries of the event options, start times and seating (the first
 mutation run of ``bot/domain/hydra_events.py`` left these unpinned; H2, H10)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ play real Hydra games, late joiners, no-shows, the leaderboard and one-transacti
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -115,12 +115,34 @@ async def test_no_shows_are_dropped_and_the_table_goes_on(events: HydraEventServ
     (table, _), = await begin(events, event.event_id)
     await events.hydra.act(table.game_id, 1, "attack 1 1")
     await events.check_in(event.event_id, 2)
-    dropped = await events.drop_no_shows(event.event_id, 1)
-    assert dropped.user_ids == [3]
+    dropped = await events.drop_no_shows(event.event_id, 1, now=after_grace(event))
+    assert dropped.user_ids == [3] and dropped.next_due is None
     game = (await events.hydra.load(table.game_id)).game
     assert [p.lost for p in game.players] == [False, False, True] and not game.over
     assert {e.user_id: e.state for e in await events.repo.entrants(event.event_id)}[3] == DROPPED
-    assert (await events.drop_no_shows(event.event_id, 1)).user_ids == []  # checked once
+    assert (await events.drop_no_shows(event.event_id, 1, now=after_grace(event))).user_ids == []  # checked once
+
+
+async def test_a_late_joiner_is_judged_from_their_own_seat(events: HydraEventService) -> None:
+    event = await new_event(events)
+    await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
+    (table, _), = await begin(events, event.event_id)
+    await events.check_in(event.event_id, 1)
+    await events.check_in(event.event_id, 2)
+    late = await events.join(event.event_id, [(3, "Cy")])
+    seated_at = datetime.fromisoformat(next(e for e in await events.repo.entrants(event.event_id)
+                                            if e.user_id == 3).seated_at or "")
+    early = await events.drop_no_shows(event.event_id, 1, now=seated_at + timedelta(minutes=event.grace_minutes) -
+                                       timedelta(seconds=1))
+    assert late.state == SEATED and early.user_ids == []
+    assert early.next_due == seated_at + timedelta(minutes=event.grace_minutes)  # look again then
+    due = await events.drop_no_shows(event.event_id, 1, now=early.next_due)
+    assert due.user_ids == [3] and due.next_due is None
+
+
+def after_grace(event) -> datetime:
+    """A moment past the grace period of every player seated so far (the grace timer's moment)."""
+    return datetime.now(UTC) + timedelta(minutes=event.grace_minutes, seconds=1)
 
 
 async def test_leaderboard_credits_heads_and_finish_awards_winners_once(events: HydraEventService) -> None:

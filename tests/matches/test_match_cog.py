@@ -109,6 +109,45 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     assert "Next game" not in [b["label"] for b in board.message.buttons]  # the old board lost its button
 
 
+def _with_seat_buttons(message, game_id: int) -> None:
+    """The board as an earlier version posted it, with Join and Shuffle seats in its last row: such a
+    board stays in the channel, and its persistent buttons still reach the bot."""
+    message.components[-1]["components"][:0] = [
+        {"type": 2, "style": 3, "label": "Join", "custom_id": f"pod:{game_id}:join"},
+        {"type": 2, "style": 2, "label": "Shuffle seats", "custom_id": f"pod:{game_id}:shuffle"}]
+
+
+async def test_a_match_keeps_its_two_players_and_the_chosen_first_player(h):
+    alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
+    board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="duel-zh")
+    labels = [b["label"] for b in board.message.buttons]
+    assert "Join" not in labels and "Shuffle seats" not in labels
+    assert "Join, shuffle" not in board.embed["description"] and "Name your commanders" in board.embed["description"]
+    _with_seat_buttons(board.message, 1)
+    joined = await h.click(board, label="Join", user="carol")
+    assert "match between its two players" in joined.text
+    shuffled = await h.click(board, label="Shuffle seats", user="bob")
+    assert "match between its two players" in shuffled.text
+    assert [p.user_id for p in (await cog(h).service.get(1)).state.players] == [alice.id, bob.id]
+    assert not (await cog(h).service.get(1)).state.is_player(carol.id)
+
+    await h.click(board, label="Start", user="alice")
+    await h.click(board, label="Concede", user="alice")
+    await settled(h)
+    offer = await h.click(board, label="Next game", user="alice")
+    started = await h.click(offer, label="I play first", user="alice")
+    await settled(h)
+    game2 = started.channel_messages[-1]
+    assert "First player: alice (chosen by alice)." in _fields(game2)
+    _with_seat_buttons(game2, 2)
+    refused = await h.click(game2, label="Shuffle seats", user="bob")
+    assert "match between its two players" in refused.text
+    await h.click(game2, label="Start", user="alice")
+    assert (await cog(h).service.get(2)).state.active_player.user_id == alice.id  # the loser's choice holds
+    match = await cog(h).match_step.service.get(1)
+    assert match.state.score == (0, 1) and match.state.players == (alice.id, bob.id)
+
+
 async def test_a_commander_game_can_be_a_match_on_request(h):
     alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
     board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="commander",

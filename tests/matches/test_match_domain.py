@@ -1,5 +1,5 @@
 """A best-of-three match as plain Python (G9): the fold of its log, who chooses who plays first, when it ends,
-its result and every refusal, with exact values (issue 21: each comparison and boundary is pinned)."""
+its result and every refusal, with exact values (each comparison and boundary is pinned)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exact values of 1-vs-1 tournaments of best-of-three matches (RULES.md G9): every field of the standings
+"""Exact values of 1-vs-1 tournaments of best-of-three matches (docs/rules/RULES.md G9): every field of the standings
 (match points 3/1/0, a bye as a 2-0 win, MW%/GW% with the 1/3 floor, each tie-breaker in its turn), the CSV,
 and the Swiss pairs. Pure domain and fast: the mutation map runs it for bot/domain/tournament/*."""
 

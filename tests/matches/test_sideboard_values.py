@@ -1,4 +1,4 @@
-"""Sideboard swaps with exact values (D7, T1; issue 21): every parsed field and refusal value, where moved
+"""Sideboard swaps with exact values (D7, T1): every parsed field and refusal value, where moved
 cards land in the list, the legality re-check against the deck before the swaps, the window's exact
 seconds and closing time, and wishes."""
 

@@ -68,7 +68,7 @@ async def test_a_tournament_of_matches(h):
     assert "Table 1" in again.text  # round 2: the previous round's matches are over
     await h.settle()
     asked = await h.slash("tournament end", user="admin", channel="games", locale="zh-TW")
-    assert asked.ephemeral and "1, 2" in asked.text  # round 2's matches still run: ask first
+    assert asked.ephemeral and "1、2" in asked.text  # round 2's matches still run: ask first
     ended = await h.click(asked, label=t("tournament.end.confirm_button", "zh-Hant"), user="admin", locale="zh-TW")
     await h.settle()
     final = h.messages("games")[-1]

@@ -45,9 +45,9 @@ def test_odds_text_in_japanese_with_monte_carlo(config_file, capsys, tmp_path):
                  "--seed", "1", "--keep", "3-4")
     out = capsys.readouterr().out
     assert status == 0
-    assert "ライブラリー：100 枚（統率者を除く）、土地 30 枚。" in out
-    assert "裏面が土地" in out and "（半分と数えると 30.5）" in out
-    assert "モンテカルロ法、200 手札" in out and "Not A Card" in out
+    assert "ライブラリー：100枚（統率者を除く）、土地30枚。" in out
+    assert "裏面が土地" in out and "（半分と数えると30.5）" in out
+    assert "モンテカルロ法、手札200通り" in out and "Not A Card" in out
 
 
 @pytest.mark.parametrize(("text", "key_text", "status"), [

@@ -27,7 +27,7 @@ def states(table: TableMulligan) -> list[tuple[object, str, int]]:
 
 
 def test_rulesets_pick_their_mulligan():
-    """RULES.md rulesets table: edh-2010 and duel-zh use M1, commander uses London."""
+    """docs/rules/RULES.md rulesets table: edh-2010 and duel-zh use M1, commander uses London."""
     assert style_for_ruleset("edh-2010") is MulliganStyle.PARTIAL_PARIS
     assert style_for_ruleset("duel-zh") is MulliganStyle.PARTIAL_PARIS
     assert style_for_ruleset("commander") is MulliganStyle.LONDON

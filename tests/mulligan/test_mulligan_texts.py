@@ -16,7 +16,7 @@ def test_status_line_reads_like_the_issue():
     table, told = table.decide(2, 2)
     assert instruction_text(told, "en") == "Draw 1."
     assert status_line(table, NAMES, "en") == "Alice kept 7 · Bob waiting (6 in hand) · Carol deciding (7 in hand)"
-    assert status_line(table, NAMES, "ja") == "Alice 7 枚でキープ・Bob 待機中（手札 6 枚）・Carol 検討中（手札 7 枚）"
+    assert status_line(table, NAMES, "ja") == "Alice 7枚でキープ・Bob待機中（手札6枚）・Carol検討中（手札7枚）"
 
 
 def test_error_text_names_the_expected_player():
@@ -34,5 +34,5 @@ def test_london_keep_after_two_mulligans_in_chinese():
     table, _ = table.decide(3, Choice.KEEP)
     table, _ = table.decide(1, Choice.MULLIGAN)
     table, told = table.decide(1, Choice.KEEP)
-    assert instruction_text(told, "zh-Hans") == "保留，并将 1 张手牌置于牌库底。"
+    assert instruction_text(told, "zh-Hans") == "保留，并将1张手牌置于牌库底。"
     assert style_name("london", "zh-Hant") == "倫敦再調度"

@@ -1,4 +1,4 @@
-"""Exact values of the odds' smaller parts, written from mutation testing (issue 21): the JSON that
+"""Exact values of the odds' smaller parts, written from mutation testing: the JSON that
 ``podkeeper mulligan odds --json`` prints, the per-size listing, the Wilson interval, the refusals'
 values and the Monte Carlo figures' bookkeeping. Each assertion pins a number or a key a planted bug
 (a flipped comparison, a dropped term, a renamed key) changes; the enumeration oracles of

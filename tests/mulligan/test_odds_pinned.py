@@ -1,4 +1,4 @@
-"""Exact odds at small sizes, pinned as fractions (issue 21: the mutation run's fast selection).
+"""Exact odds at small sizes, pinned as fractions (the mutation run's fast selection).
 
 The partial-Paris figures below are the values of the brute-force walk over labelled cards in
 ``test_mulligan_odds.py`` (``test_pinned_partial_paris_values_are_the_enumeration`` checks each one

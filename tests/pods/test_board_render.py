@@ -76,7 +76,7 @@ def test_commander_damage_matrix_marks_21_in_red():
     image = _decode(board.render_board(state))
     assert [board.seat_label(state, c) for c in state.all_commanders()] == ["1a", "1b", "2"]
     cell = (board.WIDTH - 2 * board.MARGIN - board.MATRIX_LABEL_WIDTH) // 3
-    row_top = board.matrix_top(state) + 44 + board.MATRIX_ROW * 2  # second row: Bob
+    row_top = board.matrix_top(state, board.snapshot(state).card_height) + 44 + board.MATRIX_ROW * 2  # Bob's row
     column_left = board.MARGIN + board.MATRIX_LABEL_WIDTH + cell  # second column: Thrasios (1b)
     assert image.getpixel((column_left + 5, row_top + 6)) == board.OUT
     # The other cells in Bob's row stay unfilled.
@@ -87,7 +87,7 @@ def test_header_texts_follow_the_game_and_language():
     assert board.header_text(_state(2), "en") == "Before turn 1"
     assert board.header_text(_state(2, (pod.NEXT_TURN, {})), "ja") == "ターン1 · Alice"
     over = _state(2, (pod.NEXT_TURN, {}), (pod.CONCEDE, {"player": 1}))
-    assert board.header_text(over, "zh-Hans") == "Bob 获胜"
+    assert board.header_text(over, "zh-Hans") == "Bob获胜"
 
 
 def test_cjk_names_render_in_every_language():

@@ -12,6 +12,7 @@ from PIL import Image
 
 from bot.cards.index import choice_id
 from bot.domain import pod
+from bot.i18n import t
 from bot.render import board
 from bot.testing import DiscordHarness
 from tests.conftest import TEST_DATA
@@ -94,7 +95,9 @@ async def test_the_select_picks_whose_life_the_buttons_change(h):
     assert state.player(h.user("bob").id).life == 35 and state.player(h.user("alice").id).life == 40
 
 
-async def test_a_chosen_target_who_was_just_eliminated_is_no_longer_the_target(h):
+async def test_a_press_whose_chosen_target_was_eliminated_asks_instead_of_guessing(h):
+    """The press once went to the presser themselves (or to the first living player): a life change
+    for someone nobody meant."""
     reply = await start(h, "alice", "bob", "carol")
     alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
     await h.select(reply.message, "pod-pick:1", [str(carol)], user="alice")
@@ -102,9 +105,31 @@ async def test_a_chosen_target_who_was_just_eliminated_is_no_longer_the_target(h
     await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)  # carol leaves after alice picked her
     pressed = await h.click(reply, label="-5", user="alice")
     await settled(h)
-    assert not pressed.ephemeral, pressed.content  # no refusal: the press went to a living player
+    assert "pick a player in the board's list first" in pressed.text and "Nothing was changed" in pressed.text
     state = await state_of(h)
-    assert [state.player(u).life for u in (alice, bob, carol)] == [35, 40, 40]  # alice's own, as by default
+    assert [state.player(u).life for u in (alice, bob, carol)] == [40, 40, 40]
+    await h.select(reply.message, "pod-pick:1", [str(bob)], user="alice")  # a new pick is followed
+    await h.click(reply, label="-5", user="alice")
+    await settled(h)
+    assert (await state_of(h)).player(bob).life == 35
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja", "zh-CN", "zh-TW"])
+async def test_an_eliminated_players_presses_change_nobody_until_they_pick(h, locale):
+    reply = await start(h, "alice", "bob", "carol")
+    alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
+    await cog(h).service.change(1, alice, pod.NEXT_TURN, manager=True)
+    await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)
+    asked = t("pod.error.press_target_gone", {"en-US": "en", "ja": "ja", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant"}[locale])
+    for button in ("pod:1:life:1", "pod:1:poison"):
+        pressed = await h.click(reply, custom_id=button, user="carol", locale=locale)
+        assert pressed.followups[0].ephemeral and pressed.followups[0].content == asked
+    opened = await h.click(reply, custom_id="pod:1:amount", user="carol", locale=locale)
+    assert opened.modal is None and opened.ephemeral and opened.content == asked
+    await settled(h)
+    state = await state_of(h)
+    assert [(state.player(u).life, state.player(u).poison) for u in (alice, bob, carol)] == [(40, 0)] * 3
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind IN ('life', 'poison')") == 0
 
 
 async def test_outsiders_get_a_localized_ephemeral_explanation(h):
@@ -117,6 +142,9 @@ async def test_outsiders_get_a_localized_ephemeral_explanation(h):
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 1
     # Manage Server may act on any game.
     h.add_member("mod", permissions=["manage_guild"])
+    unpicked = await h.click(reply, label="-1", user="mod")  # not a player: whose life? it asks
+    assert "pick a player in the board's list first" in unpicked.text
+    await h.select(reply.message, "pod-pick:1", [str(h.user("bob").id)], user="mod")
     await h.click(reply, label="-1", user="mod")
     assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events") == 2
 
@@ -187,7 +215,7 @@ async def test_burst_of_presses_is_coalesced_into_one_edit(h):
     reply = await start(h, "alice", "bob")
     await settled(h)
     before, edits_before = len(reply.message.history), updater.edits
-    async with updater._render_slot:  # the renderer is busy (another game): every press waits for its turn
+    async with updater.lanes.lane(reply.message.channel_id):  # the channel is busy (another game's edit): every press waits
         for _ in range(12):
             await h.click(reply, label="-1", user="bob")
     await settled(h)
@@ -288,8 +316,10 @@ async def test_slash_alternatives_end_list_and_show(h):
 
 
 async def test_start_with_bad_options_changes_nothing(h):
-    none = await h.slash("pod start", players="nobody here")
-    assert none.ephemeral and "Mention the players" in none.content
+    none = await h.slash("pod start", players="nobody here")  # typed words, no member by those names
+    assert none.ephemeral and "“nobody”, “here”" in none.content and "No game was started" in none.content
+    empty = await h.slash("pod start", players=" , ")
+    assert empty.ephemeral and "Mention the players" in empty.content
     for n in range(6):
         h.add_member(f"extra{n}")
     everyone = [h.user(name) for name in ("alice", "bob", "carol", *(f"extra{n}" for n in range(6)))]
@@ -369,7 +399,7 @@ async def test_board_follows_the_server_language_with_printed_card_names(h):
     await settled(h)
     state = await state_of(h)
     assert cog(h).commander_names(state, "ja") == {pod.commander_key(h.user("alice").id, 0): "法務官の声、アトラクサ"}
-    assert reply.message.embeds[0]["title"] == "卓 #1 · commander"
+    assert reply.message.embeds[0]["title"] == "卓#1 · 統率者戦"
     assert "ターン1の前" in reply.message.embeds[0]["description"]
 
 
@@ -398,7 +428,7 @@ async def test_start_linked_game_for_tournaments_posts_a_board_and_reports_the_r
 
 
 async def test_the_game_log_is_stamped_by_the_bots_clock(h):
-    """PodService takes its time from the bot's clock (issue 21), so a test moves it instead of sleeping,
+    """PodService takes its time from the bot's clock, so a test moves it instead of sleeping,
     and the match swap window, timed from these stamps, waits on the same clock."""
     await start(h, "alice", "bob")
     await h.advance(days=3)
@@ -408,3 +438,67 @@ async def test_the_game_log_is_stamped_by_the_bots_clock(h):
     assert {e.at for e in events} == {h.clock.now().isoformat(timespec="seconds")}
     first = (await cog(h).service.get(1)).events[0].at
     assert first == (h.clock.now() - timedelta(days=3)).isoformat(timespec="seconds")
+
+
+async def test_typed_names_in_the_player_list_are_matched_to_members_or_named_back(h):
+    """A name typed instead of picked from the mention list was dropped without a word."""
+    alice, bob, dave = (h.user(n).id for n in ("alice", "bob", "dave"))
+    reply = await h.slash("pod start", players=f"{mention(h, 'alice', 'bob')} @dave")
+    assert not reply.ephemeral
+    assert [p.user_id for p in (await state_of(h, 1)).players] == [alice, bob, dave]
+    typed = await h.slash("pod start", players=f"{mention(h, 'alice')} Bob")  # any case, no "@"
+    assert not typed.ephemeral
+    assert [p.user_id for p in (await state_of(h, 2)).players] == [alice, bob]
+
+    unknown = await h.slash("pod start", players=f"{mention(h, 'alice', 'bob')} zed *x*")
+    assert unknown.ephemeral and "“zed”, “\\*x\\*”" in unknown.content and "No game was started" in unknown.content
+    h.fake.guilds[h.guild.id].members[dave].nick = "Bob"  # two members answer to "bob" now
+    unclear = await h.slash("pod start", players="alice bob", locale="ja")
+    assert unclear.ephemeral and "“bob”" in unclear.content and "複数" in unclear.content
+    assert len(await cog(h).service.recent(h.guild.id)) == 2  # the refused lists started nothing
+
+
+async def test_history_pages_through_every_change_and_says_there_are_more(h):
+    """/pod history showed the last 25 changes with no word that there were more."""
+    await start(h, "alice", "bob")
+    alice = h.user("alice").id
+    for change in range(59):
+        await cog(h).service.change(1, alice, pod.LIFE, player=alice, amount=(-1, 1)[change % 2])
+    shown = await h.slash("pod history", user="alice")
+    assert shown.ephemeral and shown.content.startswith("Changes 36–60 of 60 (page 1 of 3")
+    assert [b["label"] for b in shown.message.buttons] == ["◀ Older"]
+    older = await h.click(shown, label="◀ Older", user="alice")
+    assert older.message.content.startswith("Changes 11–35 of 60 (page 2 of 3")
+    oldest = await h.click(older, label="◀ Older", user="alice", locale="ja")
+    assert oldest.message.content.startswith("変更1–10（全60件、3 / 3ページ")
+    assert [b["label"] for b in oldest.message.buttons] == ["新しい変更 ▶"]
+    assert "alice joined" not in oldest.message.content and oldest.message.content.count("\n") == 10
+    short = await h.slash("pod start", players=mention(h, "carol", "dave"), user="carol")
+    few = await h.click(short, label="History", user="carol")
+    assert "Changes" not in few.content and few.message.buttons == []
+
+
+async def test_an_ended_board_no_longer_says_join_or_shuffle_seats(h):
+    reply = await start(h, "alice", "bob")
+    assert "Join, shuffle seats" in reply.embed["description"]
+    asked = await h.slash("pod end", user="alice")
+    await h.click(asked, custom_id="pod:1:confirm_end", user="alice")
+    await settled(h)
+    description = reply.message.embeds[0]["description"]
+    assert "Join, shuffle seats" not in description and "Seats:" not in description
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+async def test_a_meld_back_face_is_no_commander(tmp_path, locale):
+    """Brisela, Voice of Nightmares was accepted: a melded permanent is two cards' back halves."""
+    corner_cards = TEST_DATA / "rules_corner_cards.jsonl"
+    async with DiscordHarness.start(tmp_path, cards_path=corner_cards, members=("alice", "bob")) as h:
+        _no_delay(h)
+        await start(h, "alice", "bob")
+        refused = await h.slash("pod commander", user="alice", name="Brisela, Voice of Nightmares", locale=locale)
+        assert refused.ephemeral and {"en-US": "melded permanent", "zh-CN": "融合后的永久物"}[locale] in refused.text
+        assert h.user("alice").id not in (await state_of(h)).declared
+        taken = await h.slash("pod commander", user="alice", name="Gisela, the Broken Blade", locale=locale)
+        await settled(h)
+        assert [c.name for c in (await state_of(h)).player(h.user("alice").id).commanders] == [
+            "Gisela, the Broken Blade"], taken.text

@@ -1,4 +1,4 @@
-"""``/pod concede player:``: conceding for a player who left the table (issue 13), through the real bot and
+"""``/pod concede player:``: conceding for a player who left the table, through the real bot and
 the strict stand-in. Only Manage Server (or a tournament game's organisers) may, it is asked for twice (a
 private confirmation button), and the permission and the player's seat are checked again on the press."""
 

@@ -1,4 +1,4 @@
-"""The pod game as a fold over events (bot/domain/pod.py). Rule IDs from shared/RULES.md."""
+"""The pod game as a fold over events (bot/domain/pod.py). Rule IDs from docs/rules/RULES.md."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_players_join_before_the_first_turn_only_up_to_eight():
 
 def test_one_player_cannot_start():
     game = Game(players=(ALICE,))
-    with pytest.raises(PodError, match="too_few_players"):  # a new game (issue #13), and turn 1
+    with pytest.raises(PodError, match="too_few_players"):  # a new game, and turn 1
         pod.check_new_game(game.state)
     with pytest.raises(PodError, match="too_few_players"):
         game.start()
@@ -345,7 +345,7 @@ def test_event_target_names_whose_totals_change():
 def test_commander_damage_must_be_positive():
     game = _with_commanders()
     game.start()
-    for amount in (0, -3):  # refused with the bounds named (issue #13)
+    for amount in (0, -3):  # refused with the bounds named
         with pytest.raises(PodError, match=r"^pod\.error\.out_of_range") as refused:
             game.add(pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 0), target=BOB, amount=amount)
         assert refused.value.values == {"low": 1, "high": pod.MAX_COMMANDER_HIT}

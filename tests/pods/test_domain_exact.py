@@ -1,6 +1,6 @@
 """Exact values of the pod fold (bot/domain/pod.py): every refusal's key and values, the bounds, the logs,
-sideboard swaps and wishes (D7, T1) and the game record (T2, G9). Rule IDs from shared/RULES.md (issue 21:
-these pin what the mutation run found unchecked)."""
+sideboard swaps and wishes (D7, T1) and the game record (T2, G9). Rule IDs from docs/rules/RULES.md (these
+pin what the mutation run found unchecked)."""
 
 from __future__ import annotations
 

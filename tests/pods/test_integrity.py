@@ -1,4 +1,4 @@
-"""Game integrity (issue #13), each defect reproduced through the real bot (bot/testing harness):
+"""Game integrity, each defect reproduced through the real bot (bot/testing harness):
 tournament seats, who ends a game, undo with "own totals only", no default target, two games in one
 channel, and loose input (one-player pods, strangers, illegal commanders, unreal numbers)."""
 

@@ -1,4 +1,4 @@
-"""Pillow is loaded when the first image is drawn, not when the bot starts (bot/render/pil.py, issue #19):
+"""Pillow is loaded when the first image is drawn, not when the bot starts (bot/render/pil.py):
 an idle bot process does not carry Pillow's image libraries."""
 
 from __future__ import annotations

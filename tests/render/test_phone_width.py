@@ -168,3 +168,90 @@ def test_the_check_catches_small_and_overlapping_text() -> None:
     first, second = TextBox("a", (0, 0, 50, 30), 30), TextBox("b", (40, 20, 90, 50), 30)
     assert "overlaps" in phone_problems([first, second], 720)[0]
     assert phone_problems([TextBox("c", (700, 0, 730, 30), 30)], 720)[0].startswith("'c' leaves the image")
+
+
+PRINTED = {  # commanders' printed names in the card data (tests/data/pods_cards.jsonl): never cut
+    "ja": ["織り手のティムナ", "トリトンの英雄、トラシオス", "法務官の声、アトラクサ"],
+    "zh-Hans": ["织命使堤谟娜", "屈东英雄萨拉希洛斯", "魔判官之声亚崔夏"],
+}
+BOARD_MIN_INK_PX = 10  # every word a player needs on the pod board, as tall as this on the phone
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pod_board_reads_at_ten_px_on_a_phone_and_keeps_printed_commander_names_whole(language: str) -> None:
+    """Tax, commander names and "Out: …" were about 6 px tall on a phone, and Chinese commander names
+    were cut to four characters: every text is now at least 10 px tall there, and lines wrap rather than cut."""
+    names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player", "Eve", "Fay"]
+    events = [pod.Event(1, pod.CREATE, 1, "t", {"ruleset": "commander", "players": [
+        {"user_id": i + 1, "name": name} for i, name in enumerate(names)]})]
+
+    def add(kind: str, **data) -> None:
+        events.append(pod.Event(len(events) + 1, kind, 1, "t", data))
+
+    english = ["Tymna the Weaver", "Thrasios, Triton Hero", "Atraxa, Praetors' Voice"]
+    add(pod.COMMANDERS, player=1, names=english[:2])
+    for player in range(2, 7):
+        add(pod.COMMANDERS, player=player, names=english[2:])
+    add(pod.NEXT_TURN)
+    add(pod.POISON, player=2, amount=3)
+    add(pod.COUNTER, player=2, name="energy", amount=4)
+    add(pod.MONARCH, player=2)
+    add(pod.COMMANDER_DAMAGE, commander=pod.commander_key(3, 0), target=4, amount=21)
+    add(pod.POISON, player=5, amount=10)
+    state = pod.replay(events)
+    printed = PRINTED.get(language, english)
+    shown = {c.key: printed[0 if c.owner == 1 and c.index == 0 else 1 if c.owner == 1 else 2]
+             for c in state.all_commanders()}
+    boxes: list[TextBox] = []
+    image = pod_board.board_image(pod_board.snapshot(state, language, title="#12", commander_names=shown), boxes)
+    image = Image.open(io.BytesIO(png_bytes(image))).convert("RGB")
+    _assert_tall_enough_on_a_phone(image, boxes)
+    drawn = "".join(b.text for b in boxes).replace(" ", "")
+    for name in printed:
+        assert name.replace(" ", "") in drawn, f"{name} was cut"
+    out_lines = [t(f"pod.board.out.{reason}", language) for reason in ("commander_damage", "poison")]
+    for line in out_lines:
+        assert line.replace(" ", "") in drawn
+
+
+def _assert_tall_enough_on_a_phone(image: Image.Image, boxes: list[TextBox]) -> None:
+    """Every text of ``image`` reads at 360 px: no phone problem, and ``BOARD_MIN_INK_PX`` of ink."""
+    assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
+    scale = PHONE_WIDTH / image.width
+    phone = image.resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
+    thin = [f"{b.text!r}: {ink} px of ink" for b in boxes if re.search(r"\w", b.text)
+            and (ink := _ink_height(phone, b.box, scale)) < BOARD_MIN_INK_PX]
+    assert not thin, "\n".join(thin)
+
+
+def _table_boards() -> dict[str, Callable[[str, list[TextBox]], Image.Image]]:
+    """The Hydra, Horde and God boards of a busy table (long rules texts, tapped permanents, 4 players)."""
+    from bot.domain.challenge.creatures import Seat
+    from bot.domain.challenge.god import THRONG, XENAGOS, GodGame
+    from bot.domain.challenge.horde import ALTAR, HordeGame
+    from bot.domain.hydra import cards as C
+    from bot.render import challenge, hydra
+    from tests.challenge.helpers import rig
+    from tests.hydra.hydra_helpers import BRUTE, HH, new_game
+
+    def hydra_board(language: str, boxes: list[TextBox]) -> Image.Image:
+        game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
+                        players=4, heroes=[("The Slayer",)])
+        game.apply("tap all")
+        return hydra.board_image(game, language, boxes=boxes)
+
+    def deck_board(game) -> Callable[[str, list[TextBox]], Image.Image]:
+        game.apply("tap 2")
+        return lambda language, boxes: challenge.board_image(game, language, boxes=boxes)
+
+    return {"hydra": hydra_board,
+            "horde": deck_board(rig(HordeGame([Seat("A")], 1), battlefield=[ALTAR, "Minotaur Younghorn"])),
+            "god": deck_board(rig(GodGame([Seat("A"), Seat("B")], 1), battlefield=[XENAGOS, THRONG]))}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("board", ["hydra", "horde", "god"])
+def test_the_hydra_horde_and_god_boards_read_at_ten_px_on_a_phone(board: str, language: str) -> None:
+    boxes: list[TextBox] = []
+    image = Image.open(io.BytesIO(png_bytes(_table_boards()[board](language, boxes)))).convert("RGB")
+    _assert_tall_enough_on_a_phone(image, boxes)

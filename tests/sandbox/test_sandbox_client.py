@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 import pytest
 import pytest_asyncio
@@ -156,3 +158,23 @@ async def test_click_a_label_with_an_apostrophe_on_a_numbered_message(client) ->
     checked = await client.execute(f":click {number} I'm here")
     assert any("checked in" in out for out in checked), checked
     await client.execute(":in general")
+
+
+async def test_a_lines_output_waits_for_a_slow_bot_not_a_fixed_time(client) -> None:
+    """Script mode waited a fixed 0.6 s and missed a board edit that came later on a busy machine: the
+    board's image takes 1 s to draw here (its worker is slow), and the edit is still in the line's output."""
+    bot = client.session.bot
+    run = bot.workers.run
+
+    async def slowly(job, *args, **kwargs):
+        await asyncio.to_thread(time.sleep, 1.0)  # a busy machine: the work pool is slow to answer
+        return await run(job, *args, **kwargs)
+
+    await client.execute(":as alice")
+    await client.execute("/pod start players:@alice @bob")
+    bot.workers.run = slowly
+    try:
+        out = "\n".join(await client.execute(":click -5"))
+    finally:
+        bot.workers.run = run
+    assert "updated" in out and "1 alice (35)" in out, out

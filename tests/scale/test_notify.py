@@ -52,7 +52,7 @@ async def test_other_namespaces_hear_nothing(pg_dsn: str, namespace: str) -> Non
 
 
 async def test_change_hubs_of_two_processes_wake_each_others_readers(pg_dsn: str, namespace: str) -> None:
-    """Issue 18's last item: a page served by process B updates when process A commits a change."""
+    """A page served by process B updates when process A commits a change: pages follow every process."""
     hubs = [ChangeHub(), ChangeHub()]
     notifiers = [PostgresNotifier(pg_dsn, namespace) for _ in hubs]
     for hub, notifier in zip(hubs, notifiers, strict=True):

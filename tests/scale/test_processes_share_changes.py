@@ -1,6 +1,6 @@
 """Two bot processes on one PostgreSQL database (two ``Database`` objects with their own connections and
 ``leases_for`` each, as ``PodkeeperBot.open_resources`` does): a live page served by one follows a change
-committed by the other (issue 18), and new card tables are announced to the other (issue 15)."""
+committed by the other, and new card tables are announced to the other."""
 
 from __future__ import annotations
 

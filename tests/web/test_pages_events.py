@@ -58,7 +58,7 @@ async def test_hydra_event_page_leaderboard_follows_play_and_hides_the_hydra(tmp
         assert link_in((await h.slash("hydra event page", user="alice")).content) == url
         async with session.get(url + "?lang=zh-Hans") as response:
             html = await response.text()
-            assert '<html lang="zh-Hans">' in html and "2 名玩家参加" in html
+            assert '<html lang="zh-Hans">' in html and "2名玩家参加" in html
 
         stream = await open_stream(session, url)
         assert "2 players have joined" in (await stream.next())[1]

@@ -1,4 +1,4 @@
-"""The live page of a 1-vs-1 tournament of matches (issue #20): the standings of ``/tournament standings``
+"""The live page of a 1-vs-1 tournament of matches: the standings of ``/tournament standings``
 (match points, W–L–D, OMW %, GW %) and each round's pairs with their scores, updated as the games end,
 over HTTP and in a real browser."""
 

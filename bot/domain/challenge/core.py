@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from bot.domain.errors import DomainError
 
@@ -113,3 +114,36 @@ class FlowGame:
 
     def in_window(self) -> bool:
         return self.pending is not None and self.pending.topic in self.window_topics
+
+
+class CardZones(Protocol):
+    """The deck's hidden and public card zones, as every deck's game holds them (card ids)."""
+
+    library: list[int]
+    graveyard: list[int]
+    exile: list[int]
+
+    def name_of(self, card_id: int) -> str: ...
+
+
+def exile_cards(game: CardZones, action: Any, prefix: str = "challenge",
+                error: type[ChallengeError] = ChallengeError) -> tuple[str, list[int]]:
+    """``exilecards library AMOUNT | exilecards graveyard all|CARD NAME``: the players' cards exile the
+    deck's cards (top of the library first; a whole graveyard, or one card of it by name). Returns the
+    zone and the cards moved; refuses a name the graveyard does not hold (``<prefix>.error.*``, the deck's
+    own wording), changing nothing."""
+    if action.text == "library":
+        moved = [game.library.pop() for _ in range(min(action.numbers[0], len(game.library)))]
+        game.exile.extend(moved)
+        return "library", moved
+    wanted = action.text.removeprefix("graveyard").strip()
+    if wanted.lower() == "all":
+        moved = list(game.graveyard)
+    else:
+        moved = [i for i in game.graveyard if game.name_of(i).casefold() == wanted.casefold()][:1]
+        if not moved:
+            raise error(f"{prefix}.error.not_in_graveyard", card=wanted)
+    for card_id in moved:
+        game.graveyard.remove(card_id)
+    game.exile.extend(moved)
+    return "graveyard", moved

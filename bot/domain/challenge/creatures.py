@@ -15,8 +15,10 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame
-from bot.domain.hydra.actions import ALL, Action, parse_action, parse_number
+from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
+from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
+from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
+from bot.domain.hydra.cards import HEROES
 
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
 BLOCKS = "blocks"  # the attackers the players block (permanent numbers) — default none
@@ -26,8 +28,7 @@ PREVENT = "prevent"  # window before combat damage — "pass" | "prevent" (e.g. 
 UPKEEP = "upkeep"
 TRIGGER = "trigger"
 WINDOW_TOPICS = (COUNTER, PREVENT, UPKEEP, TRIGGER)
-VERBS = ("damage", "sweep", "weaken", "counters", "destroy", "exile", "bounce", "tap", "sacrifice", "freeze",
-         "mill", "prevent", "life", "choose", "concede", "end")
+CREATURE_VERBS = ("attack", "damage", "sweep", "weaken", "counters")  # they mark damage or change toughness
 SHIELD_SOURCE = "combat"  # prevention shields name a source: "combat", or a card of the deck
 
 
@@ -88,6 +89,9 @@ class Permanent:
     serial: int = 0  # which permanent this is, for good: numbered as permanents enter (positions shift)
     attacking: bool = False
     doomed: bool = False  # destroyed at end of combat (Consuming Rage)
+    stolen: bool = False  # the players control it (a control-changing effect of their cards)
+    no_attack_for: int = 0  # the deck turn in which it can't attack ("can't attack" effects)
+    no_block_turn: int = 0  # the turn in which it can't block (the Horde's blockers)
 
     @property
     def name(self) -> str:
@@ -126,23 +130,30 @@ class CreatureDeckGame(FlowGame):
     """Shared rules of the Horde and the God. Subclasses set the class attributes and hooks."""
 
     window_topics = WINDOW_TOPICS
-    verbs: tuple[str, ...] = VERBS
+    verbs: tuple[str, ...] = VERBS  # one language for every deck; ``deck_rules`` refuses what the deck forbids
     prefix = "challenge"  # i18n key prefix of the log lines
     cards: dict[str, DeckCard] = {}
-    max_players = 1
-    max_heroes = 3  # each different (Hero's Path FAQ, both decks)
-    starting_life = 20
+    deck_rules: DeckRules = CREATURE_DECK
+    max_players = 1  # the subclass's deck_rules.max_players (read from the class by the service)
+    max_heroes = 3
 
     def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False,
-                 stable_ids: bool = True) -> None:
+                 stable_ids: bool = True, life_per_player: bool = False, rules: int = CURRENT_RULES) -> None:
         super().__init__()
         if not 1 <= len(seats) <= self.max_players:
             raise ChallengeError("challenge.error.players_range", max=self.max_players)
         for seat in seats:
-            if len(seat.heroes) > self.max_heroes or len(set(seat.heroes)) != len(seat.heroes):
-                raise ChallengeError("challenge.error.heroes", max=self.max_heroes)
+            check_heroes(self.deck_rules, seat.heroes)
+        if life_per_player and self.max_players == 1:
+            raise ChallengeError("challenge.error.house_rule_multiplayer")
         self.seats = tuple(seats)
         self.seed, self.difficulty, self.all_windows = seed, difficulty, all_windows
+        # House rule (the God's multiplayer): the shared life total starts at 20 per player, not 20.
+        self.life_per_player = life_per_player
+        self.rules = rules  # the rules version the table was created with (bot.domain.challenge.decks)
+        self.players_extra_turns = 0
+        self.extra_turns_taken = 0  # the players' extra turns so far (not among the turns before the deck's first)
+        self._held: set[int] = set()  # serials already said to stay on the battlefield with lethal damage
         # The numbers of the action language are serials, fixed while a permanent stays on the
         # battlefield; False only for tables saved before migration 0016 (numbered by position).
         self.stable_ids = stable_ids
@@ -158,6 +169,7 @@ class CreatureDeckGame(FlowGame):
         self.turn = 1
         self.deck_turns = 0
         self.active = "players"
+        self.starting_life = self._starting_life()
         self.life = self.starting_life
         self.ledger = {"gained": 0, "adjusted": 0, "damage": 0, "lost": 0}
         self.shields: list[Shield] = []
@@ -173,7 +185,17 @@ class CreatureDeckGame(FlowGame):
         random.Random(seed).shuffle(self.library)
         self._log(f"{self.prefix}.log.setup", deck=self.deck_name, players=len(self.seats),
                   difficulty=difficulty)
+        if life_per_player:
+            self._log("challenge.log.house_rule_life", life=self.starting_life, players=len(self.seats))
+        elif self.starting_life != self.deck_rules.starting_life:
+            self._log("challenge.log.starting_life", life=self.starting_life)
         self._log("challenge.log.players_turn", turn=self.turn)
+
+    def _starting_life(self) -> int:
+        """The players' one life total: 20 (printed), 20 per player under the house rule, plus 7 for
+        each The Slayer ("You start the game with an additional 7 life")."""
+        base = self.deck_rules.starting_life * (len(self.seats) if self.life_per_player else 1)
+        return base + sum(HEROES[hero].starting_life_bonus for seat in self.seats for hero in seat.heroes)
 
     # ------------------------------------------------------------------ hooks of each deck
     deck_name = ""
@@ -227,10 +249,21 @@ class CreatureDeckGame(FlowGame):
     def creatures(self) -> list[Permanent]:
         return [p for p in self.battlefield if p.card.is_creature]
 
+    def controlled(self) -> list[Permanent]:
+        """The permanents the deck controls (not those the players' cards took)."""
+        return [p for p in self.battlefield if not p.stolen]
+
     def can_attack(self, permanent: Permanent) -> bool:
-        """Untapped, a creature, and under the deck's control since its turn began (or haste)."""
-        return (permanent.card.is_creature and not permanent.tapped
+        """Untapped, a creature the deck controls since its turn began (or haste), and under no "can't
+        attack" effect."""
+        return (permanent.card.is_creature and not permanent.tapped and not permanent.stolen
+                and permanent.no_attack_for != self.deck_turns
                 and (permanent.entered_turn < self.turn or self.has_haste(permanent)))
+
+    def cant_attack_now(self, permanent: Permanent) -> bool:
+        """Under a "can't attack" effect for the deck's coming (or current) turn."""
+        coming = self.deck_turns + (0 if self.active == "deck" else 1)
+        return permanent.no_attack_for == coming and permanent.no_attack_for > 0
 
     def number_of(self, permanent: Permanent) -> int:
         """How the action language, the board and every question name ``permanent``: its serial, which
@@ -262,8 +295,11 @@ class CreatureDeckGame(FlowGame):
 
     def rebuild(self, actions: Sequence[str]) -> CreatureDeckGame:
         """The same game replayed with ``actions`` (undo)."""
-        return replay(type(self), self.seats, self.seed, self.difficulty, actions, all_windows=self.all_windows,
-                      stable_ids=self.stable_ids)
+        game = type(self)(self.seats, self.seed, self.difficulty, all_windows=self.all_windows,
+                          stable_ids=self.stable_ids, life_per_player=self.life_per_player, rules=self.rules)
+        for line in actions:
+            game.apply(line)
+        return game
 
     def undo_refusal(self) -> str | None:
         """Why the last action can't be undone: only the players' own actions of their current turn,
@@ -282,6 +318,9 @@ class CreatureDeckGame(FlowGame):
             action = parse_action(action, self.verbs)
         if self.over:
             raise ChallengeError("hydra.error.game_over")
+        refusal = self.deck_rules.refusal(action.verb)
+        if refusal is not None:
+            raise ChallengeError(refusal)
         start, library = len(self.events), len(self.library)
         getattr(self, f"_do_{action.verb}")(action)
         if not self.over and self.active == "players" and self.pending is None:
@@ -320,13 +359,25 @@ class CreatureDeckGame(FlowGame):
         return self.battlefield[position - 1]
 
     def _targets(self, action: Action, skip: int = 0) -> list[Permanent]:
-        """The permanents an action names, all picked before anything happens (no shifting numbers)."""
-        if action.text == ALL:
-            return list(self.battlefield)
+        """The permanents an action names, all picked before anything happens (no shifting numbers).
+        Damage and toughness changes are for creatures: ``all`` means every creature, and a number
+        naming an artifact or enchantment is refused (tables of the first rules version excepted)."""
+        creatures_only = action.verb in CREATURE_VERBS and self.rules >= CURRENT_RULES
+        if action.all_heads:
+            return self.creatures() if creatures_only else list(self.battlefield)
         positions = action.numbers[skip:]
         if len(set(positions)) != len(positions):
             raise ChallengeError("challenge.error.same_twice")
-        return [self._at(p) for p in positions]
+        targets = [self._at(p) for p in positions]
+        if creatures_only:
+            for target in targets:
+                self._require_creature(target)
+        return targets
+
+    def _require_creature(self, permanent: Permanent) -> None:
+        if not permanent.card.is_creature:
+            raise ChallengeError("challenge.error.not_a_creature", number=self.number_of(permanent),
+                                 card=permanent.name)
 
     def _run(self, flow: Flow) -> None:
         """Run what an action set off (leave and graveyard triggers) now, or stacked on a window."""
@@ -336,6 +387,8 @@ class CreatureDeckGame(FlowGame):
     def _do_damage(self, action: Action) -> None:
         self._require(instant=True)
         target = self._at(action.numbers[0])
+        if self.rules >= CURRENT_RULES:
+            self._require_creature(target)
         target.damage += action.numbers[1]
         self._log("challenge.log.damage", card=target.name, amount=action.numbers[1])
         self._run(self._state_check())
@@ -375,6 +428,78 @@ class CreatureDeckGame(FlowGame):
     def _do_sacrifice(self, action: Action) -> None:
         self._require(instant=True)
         self._run(self._leave(self._targets(action), "sacrificed"))
+
+    def _do_attack(self, action: Action) -> None:
+        """The players' attackers deal their combat damage to the deck's creatures, all at once (one
+        attack may damage several), then one state-based check. Damage to the deck itself: ``hit``."""
+        self._require(instant=False)
+        pairs = list(zip(action.numbers[::2], action.numbers[1::2], strict=True))
+        targets = [(self._at(number), amount) for number, amount in pairs]
+        for target, _ in targets:
+            self._require_creature(target)
+            self.check_attacked(target)
+        for target, amount in targets:
+            if amount:
+                target.damage += amount
+                self._log("challenge.log.combat_damage_to", card=target.name, amount=amount)
+        self._run(self._state_check())
+
+    def check_attacked(self, permanent: Permanent) -> None:
+        """Refuse combat damage a deck's creature can't be dealt (the Horde's: only its blockers)."""
+
+    def _do_steal(self, action: Action) -> None:
+        """The players' cards gain control of permanents: still the deck's cards on the battlefield (a
+        stolen Reveler still protects Xenagos), but they no longer attack or count as the deck's."""
+        self._require(instant=True)
+        for target in self._targets(action):
+            target.stolen, target.attacking = True, False
+            self._log("challenge.log.stolen", card=target.name)
+        self._check_win()
+
+    def _do_giveback(self, action: Action) -> None:
+        """A control-changing effect ends: the deck controls the permanent again."""
+        self._require(instant=True)
+        targets = [p for p in self.battlefield if p.stolen] if action.all_heads else self._targets(action)
+        for target in targets:
+            if not target.stolen:
+                raise ChallengeError("challenge.error.not_stolen", number=self.number_of(target), card=target.name)
+        for target in targets:
+            target.stolen = False
+            target.entered_turn = self.turn  # it has not been under the deck's control since its turn began
+            self._log("challenge.log.given_back", card=target.name)
+
+    def _do_cantattack(self, action: Action) -> None:
+        self._require(instant=True)
+        turn = self.deck_turns + (0 if self.active == "deck" else 1)
+        for target in self._targets(action):
+            target.no_attack_for = turn
+            self._log("challenge.log.cant_attack", card=target.name)
+
+    def _do_cantblock(self, action: Action) -> None:
+        self._require(instant=True)
+        for target in self._targets(action):
+            target.no_block_turn = self.turn
+            self._log("challenge.log.cant_block", card=target.name)
+
+    def _do_tuck(self, action: Action) -> None:
+        """Permanents go into the deck's library (an allowed zone for its cards): on top, at the bottom,
+        or shuffled in (a shuffle of its own, drawn from the seed and the action's place in the log)."""
+        self._require(instant=True)
+        place = action.text.split()[0]
+        self._run(self._leave(self._targets(action), "library", zone=place))
+
+    def _do_extraturn(self, action: Action) -> None:
+        self._require(instant=True)
+        self.players_extra_turns += 1
+        self._log("hydra.log.players_extra_turn_earned")
+
+    def _do_exilecards(self, action: Action) -> None:
+        """The players' cards exile the deck's cards from its library (top first) or graveyard: no
+        Hero's Reward (they don't go to the graveyard), and fewer cards for the deck to use."""
+        self._require(instant=True)
+        where, moved = exile_cards(self, action)
+        self._log(f"challenge.log.exiled_from_{where}", count=len(moved), cards=", ".join(map(self.name_of, moved)))
+        self._check_win()
 
     def _do_tap(self, action: Action) -> None:
         self._require(instant=True)
@@ -475,7 +600,13 @@ class CreatureDeckGame(FlowGame):
         yield from self._state_check()
         self._cleanup()
         self._check_win()  # a win stops this flow here (GameOver)
-        if self.turn < self.players_first_turns():
+        if self.players_extra_turns:
+            self.players_extra_turns -= 1
+            self.extra_turns_taken += 1
+            self._log("hydra.log.players_extra_turn")
+            self._begin_players_turn()
+            return
+        if self.turn - self.extra_turns_taken < self.players_first_turns():
             self._begin_players_turn()
             return
         yield from self._deck_turn()
@@ -516,6 +647,7 @@ class CreatureDeckGame(FlowGame):
         for permanent in self.battlefield:
             permanent.damage = permanent.shrunk = permanent.pumped = 0
         self.shields.clear()
+        self._held.clear()
 
     # ------------------------------------------------------------------ casting
     def _reveal(self, count: int) -> list[int]:
@@ -593,7 +725,8 @@ class CreatureDeckGame(FlowGame):
         amount = sum(power for _, power in powers)
         if answer == "prevent":
             self.combat_steps.append(CombatStep(powers, 0))
-            self._log("challenge.log.combat_prevented", amount=amount)
+            self._log("challenge.log.combat_prevented" if amount else "challenge.log.combat_nothing_to_prevent",
+                      amount=amount)
         else:
             self.combat_steps.append(CombatStep(powers, amount))
             if amount:
@@ -614,27 +747,51 @@ class CreatureDeckGame(FlowGame):
         if dead:
             yield from self._leave(dead, "dies")
 
-    def _leave(self, permanents: list[Permanent], how: str) -> Flow:
-        """Permanents leave the battlefield: whatever the zone named, they go to the deck's graveyard
-        (its rules), then their leave and graveyard triggers resolve in order."""
-        leaving = []
-        for permanent in permanents:
-            if permanent not in self.battlefield:
-                continue
-            if not self.can_leave(permanent):
-                self._log(f"{self.prefix}.log.cannot_leave", card=permanent.name)
-                continue
-            leaving.append(permanent)
+    def _leave(self, permanents: list[Permanent], how: str, *, zone: str = "graveyard") -> Flow:
+        """Permanents leave the battlefield: to the deck's library when put there (``zone`` top, bottom
+        or shuffle), else, whatever the zone named, to its graveyard (its rules); then their leave and
+        graveyard triggers resolve in order. Something that leaves may let a permanent held on the
+        battlefield go (the last Reveler, and Xenagos with lethal damage): state-based actions are
+        checked again at once — before the triggers go on the stack, where the players could act with
+        Xenagos doomed but still there — as the rules repeat them until nothing more happens."""
+        leaving = [p for p in permanents if p in self.battlefield and self._may_leave(p)]
         for permanent in leaving:  # they leave together; then their triggers resolve in order
             self.battlefield.remove(permanent)
-            self.graveyard.append(permanent.card_id)
+            self._held.discard(permanent.serial)
+            if zone == "graveyard":
+                self.graveyard.append(permanent.card_id)
+            else:
+                self._into_library(permanent.card_id, zone)
             self.defeated += 1
             self._log(f"challenge.log.leaves_{how}", card=permanent.name)
+        if leaving and self.rules >= CURRENT_RULES:
+            yield from self._state_check()  # before their triggers go on the stack, as the rules check first
         for permanent in leaving:
             yield from self.on_leave(permanent.card)
-            yield from self.on_graveyard(permanent.card)
+            if zone == "graveyard":
+                yield from self.on_graveyard(permanent.card)
         self._check_life()
         self._check_win()
+
+    def _may_leave(self, permanent: Permanent) -> bool:
+        """Whether ``permanent`` can leave now; one that can't is said so once while it stays held
+        (every time, on tables of the first rules version, whose logs were written that way)."""
+        if self.can_leave(permanent):
+            return True
+        if self.rules < CURRENT_RULES or permanent.serial not in self._held:
+            self._held.add(permanent.serial)
+            self._log(f"{self.prefix}.log.cannot_leave", card=permanent.name)
+        return False
+
+    def _into_library(self, card_id: int, place: str) -> None:
+        """A card put into the library: the top card is the last element."""
+        if place == "top":
+            self.library.append(card_id)
+        elif place == "bottom":
+            self.library.insert(0, card_id)
+        else:
+            self.library.append(card_id)
+            random.Random(f"{self.seed}:{len(self.actions)}").shuffle(self.library)
 
     def _to_graveyard(self, card_ids: list[int]) -> Flow:
         """Cards go to the graveyard together; then their triggers resolve in order."""
@@ -644,7 +801,10 @@ class CreatureDeckGame(FlowGame):
 
     def _mill(self, count: int) -> Flow:
         milled = [self.library.pop() for _ in range(min(count, len(self.library)))]
-        self._log("challenge.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+        if milled:
+            self._log("challenge.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+        else:
+            self._log("challenge.log.mill_nothing")
         yield from self._to_graveyard(milled)
         self._check_win()
 
@@ -711,7 +871,9 @@ class CreatureDeckGame(FlowGame):
         lines = []
         for p in self.battlefield:
             stats = f" {p.power}/{p.toughness}" if p.card.is_creature else ""
-            marks = "".join((" [tapped]" if p.tapped else "", f" [{p.damage} damage]" if p.damage else ""))
+            marks = "".join((" [tapped]" if p.tapped else "", f" [{p.damage} damage]" if p.damage else "",
+                             " [yours]" if p.stolen else "",
+                             " [can't attack]" if self.cant_attack_now(p) else ""))
             lines.append(f"{self.number_of(p)}. {p.name}{stats}{marks}")
         return lines
 

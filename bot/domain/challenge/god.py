@@ -1,4 +1,4 @@
-"""Defeat a God (TDAG): Xenagos's own rules, all in this module (CHALLENGE_DECKS.md §5b).
+"""Defeat a God (TDAG): Xenagos's own rules, all in this module (docs/rules/CHALLENGE_DECKS.md §5b).
 
 - Up to three different Hero cards per player. 1 to 4 players (the Wizards multiplayer rules of
   2014-05-23): the players share a life total of 20, and Xenagos starts with one more Rollicking
@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from bot.domain.challenge import god_cards
 from bot.domain.challenge.core import ChallengeError, Decision, Flow
 from bot.domain.challenge.creatures import CreatureDeckGame, DeckCard, Permanent, Seat, load_cards
+from bot.domain.challenge.decks import CURRENT_RULES, GOD
 
 CARDS = load_cards(god_cards.CARD_ROWS)
 XENAGOS, THRONG, PIPER, OREAD = "Xenagos Ascended", "Rollicking Throng", "Ecstatic Piper", "Maddened Oread"
 CHARGE, DESTRUCTION, RETURN, RIP = "Impulsive Charge", "Impulsive Destruction", "Impulsive Return", "Rip to Pieces"
 SCORN, STRIKE, FLAME, PANIC = "Xenagos's Scorn", "Xenagos's Strike", "Dance of Flame", "Dance of Panic"
-MIN_THRONGS, MAX_THRONGS, DEFAULT_THRONGS = 1, 3, 2
-MAX_PLAYERS = 4
+MIN_THRONGS, MAX_THRONGS, DEFAULT_THRONGS = GOD.min_difficulty, GOD.max_difficulty, GOD.default_difficulty
+MAX_PLAYERS = GOD.max_players
 DESTRUCTION_SACRIFICE = "destruction_sacrifice"  # Impulsive Destruction: per player, sacrifice | decline
 # Hero's Reward: (life each player gains, whether each player draws a card)
 REWARDS = {PIPER: (2, False), OREAD: (3, False), "Pheres-Band Revelers": (0, True),
@@ -38,14 +39,17 @@ class GodGame(CreatureDeckGame):
     cards = CARDS
     deck_name = "god"
     prefix = "god"
-    max_players = MAX_PLAYERS
+    deck_rules = GOD
+    max_players, max_heroes = GOD.max_players, GOD.max_heroes
 
     def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_THRONGS, *,
-                 all_windows: bool = False, stable_ids: bool = True) -> None:
+                 all_windows: bool = False, stable_ids: bool = True, life_per_player: bool = False,
+                 rules: int = CURRENT_RULES) -> None:
         if not MIN_THRONGS <= difficulty <= MAX_THRONGS:
             raise ChallengeError("god.error.throngs_range", min=MIN_THRONGS, max=MAX_THRONGS)
         self._throngs = difficulty + max(0, len(seats) - 1)
-        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids)
+        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids,
+                         life_per_player=life_per_player, rules=rules)
 
     def starting_permanents(self) -> list[str]:
         return [XENAGOS] + [THRONG] * min(self._throngs, self.cards[THRONG].count)
@@ -119,6 +123,8 @@ class GodGame(CreatureDeckGame):
             if self.revelers():  # and 1 to each of the players' creatures, per Reveler: a reminder
                 self._damage(len(self.revelers()), RIP)
                 self._log("god.log.rip_creatures", amount=len(self.revelers()))
+                for creature in [p for p in self.creatures() if p.stolen]:  # the players' now
+                    creature.damage += len(self.revelers())
         if SCORN in self.this_turn:
             self._log("god.log.trample")
         yield from ()

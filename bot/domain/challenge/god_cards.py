@@ -1,4 +1,4 @@
-"""The 15 Defeat a God cards (set TDAG), oracle texts verbatim from Scryfall (CHALLENGE_DECKS.md §5).
+"""The 15 Defeat a God cards (set TDAG), oracle texts verbatim from Scryfall (docs/rules/CHALLENGE_DECKS.md §5).
 
 Stored as package data (``data/god_cards.json``, read once at import by :mod:`.card_rows`);
 ``tests/challenge/test_cli_and_data.py`` checks it against ``tests/data/challenge_god_cards.json``.

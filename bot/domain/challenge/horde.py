@@ -1,4 +1,4 @@
-"""Battle the Horde (TBTH): the Horde's own rules, all in this module (CHALLENGE_DECKS.md §5a).
+"""Battle the Horde (TBTH): the Horde's own rules, all in this module (docs/rules/CHALLENGE_DECKS.md §5a).
 
 - A single-player challenge (printed: "This deck is a single-player challenge ... not convertible to a
   multiplayer experience"); up to three different Hero cards; 20 life.
@@ -21,11 +21,13 @@ from collections.abc import Sequence
 
 from bot.domain.challenge import horde_cards
 from bot.domain.challenge.core import ChallengeError, Decision, Flow
-from bot.domain.challenge.creatures import VERBS, CreatureDeckGame, DeckCard, Permanent, Seat, load_cards
+from bot.domain.challenge.creatures import CreatureDeckGame, DeckCard, Permanent, Seat, load_cards
+from bot.domain.challenge.decks import CURRENT_RULES, HORDE
 from bot.domain.hydra.actions import Action
 
 CARDS = load_cards(horde_cards.CARD_ROWS)
-MIN_TURNS, MAX_TURNS, DEFAULT_TURNS = 2, 4, 3  # the player's turns before the Horde's first
+# the player's turns before the Horde's first
+MIN_TURNS, MAX_TURNS, DEFAULT_TURNS = HORDE.min_difficulty, HORDE.max_difficulty, HORDE.default_difficulty
 ALTAR_SACRIFICE = "altar_sacrifice"  # Altar of Mogis: the Horde sacrifices two Minotaurs (the player picks)
 
 ALTAR, MASSACRE_TOTEM, STATUE, ELIXIR, SALVE = ("Altar of Mogis", "Massacre Totem", "Plundered Statue",
@@ -40,14 +42,16 @@ class HordeGame(CreatureDeckGame):
     cards = CARDS
     deck_name = "horde"
     prefix = "horde"
-    max_players = 1
-    verbs = (*VERBS, "hit")
+    deck_rules = HORDE
+    max_players, max_heroes = HORDE.max_players, HORDE.max_heroes
 
     def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_TURNS, *,
-                 all_windows: bool = False, stable_ids: bool = True) -> None:
+                 all_windows: bool = False, stable_ids: bool = True, life_per_player: bool = False,
+                 rules: int = CURRENT_RULES) -> None:
         if not MIN_TURNS <= difficulty <= MAX_TURNS:
             raise ChallengeError("horde.error.turns_range", min=MIN_TURNS, max=MAX_TURNS)
-        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids)
+        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids,
+                         life_per_player=life_per_player, rules=rules)
 
     def players_first_turns(self) -> int:
         return self.difficulty
@@ -60,7 +64,15 @@ class HordeGame(CreatureDeckGame):
         self._run(self._mill(action.numbers[0]))
 
     def players_won(self) -> bool:
-        return not self.library and not self.creatures()
+        """"The Horde has no cards left in its library and the Horde controls no creatures"."""
+        return not self.library and not any(p.card.is_creature for p in self.controlled())
+
+    def check_attacked(self, permanent: Permanent) -> None:
+        """The player attacks the Horde as a player: combat damage reaches its creatures only as
+        blockers, so a tapped one, one under a "can't block" effect or one the player controls can't
+        have been dealt it."""
+        if permanent.tapped or permanent.stolen or permanent.no_block_turn == self.turn:
+            raise ChallengeError("horde.error.cannot_block", number=self.number_of(permanent), card=permanent.name)
 
     # ------------------------------------------------------------------ the Horde's turn
     def main_phase(self) -> Flow:
@@ -114,7 +126,7 @@ class HordeGame(CreatureDeckGame):
             return
         self._log("horde.log.reward", card=card.name)
         if card.name == ALTAR:
-            minotaurs = [p for p in self.creatures() if p.card.has_subtype("Minotaur")]
+            minotaurs = self._minotaurs()
             if minotaurs:
                 count = min(2, len(minotaurs))
                 chosen = yield Decision(ALTAR_SACRIFICE, "heads", self._numbers(minotaurs[:count]), card=ALTAR,
@@ -129,7 +141,11 @@ class HordeGame(CreatureDeckGame):
         elif card.name == SALVE:
             self._log("horde.log.salve")
 
+    def _minotaurs(self) -> list[Permanent]:
+        """The Minotaurs the Horde controls ("the Horde sacrifices two Minotaurs")."""
+        return [p for p in self.controlled() if p.card.has_subtype("Minotaur")]
+
     def _allowed(self, decision: Decision) -> list[Permanent]:
         if decision.topic == ALTAR_SACRIFICE:
-            return [p for p in self.creatures() if p.card.has_subtype("Minotaur")]
+            return self._minotaurs()
         return super()._allowed(decision)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.domain.challenge.creatures import CreatureDeckGame
+from bot.domain.challenge.decks import CURRENT_RULES
 from bot.domain.challenge.god import XENAGOS, GodGame
 
 
@@ -18,7 +19,8 @@ def check_invariants(game: CreatureDeckGame) -> None:
     - the players' life is exactly 20 + gains + their own changes − damage − life loss;
     - every combat dealt what its unblocked attackers' power added up to when it was dealt, or 0;
     - the outcome agrees with the board (won ⇒ the deck's win condition; lost ⇒ no life left or a
-      concession), and the God's Xenagos never left while a Reveler remained.
+      concession), and the God's Xenagos never left while a Reveler remained, nor stays with lethal
+      damage once none is left.
     """
     ids = (game.library + [p.card_id for p in game.battlefield] + game.graveyard + game.exile + game.stack
            + game.revealed)
@@ -44,3 +46,6 @@ def check_invariants(game: CreatureDeckGame) -> None:
         assert game.life > 0, "no life left and not lost"
     if isinstance(game, GodGame) and game.outcome != "won":
         assert any(p.name == XENAGOS for p in game.battlefield), "Xenagos left while the game goes on"
+    if isinstance(game, GodGame) and not game.over and game.rules >= CURRENT_RULES and not game.revelers():
+        assert not any(p.name == XENAGOS and p.damage >= p.toughness for p in game.battlefield), \
+            "Xenagos has lethal damage, no Revelers hold him, and the game goes on"

@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.domain.challenge.creatures import CreatureDeckGame, Seat
+from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.creatures import CreatureDeckGame, Permanent, Seat
 from bot.domain.challenge.god import GodGame
 from bot.domain.challenge.horde import HordeGame
 from bot.domain.challenge.randomloop import play_random, random_option, some_numbers
+from bot.domain.hydra.actions import TUCK_PLACES
 
 MAX_TURNS = 200
 
@@ -37,11 +39,12 @@ def random_answer(game: CreatureDeckGame, rng: random.Random) -> str:
 
 def random_action(game: CreatureDeckGame, rng: random.Random, instant: bool) -> str:
     numbers = game.battlefield_numbers()
+    creatures = [game.number_of(p) for p in game.creatures()]  # damage is for creatures only
     roll = rng.random()
     if isinstance(game, HordeGame) and roll < 0.35:
         return f"hit {rng.randint(1, 6)}"
-    if numbers and roll < 0.6:
-        return f"damage {rng.choice(numbers)} {rng.randint(1, 5)}"
+    if creatures and roll < 0.6:
+        return f"damage {rng.choice(creatures)} {rng.randint(1, 5)}"
     if numbers and roll < 0.7:
         verb = rng.choice(("destroy", "exile", "bounce", "tap", "sacrifice", "freeze"))
         return f"{verb} {some_numbers(numbers, rng, most=1, all_chance=0)}"
@@ -54,7 +57,37 @@ def random_action(game: CreatureDeckGame, rng: random.Random, instant: bool) -> 
         return f"prevent {rng.randint(1, 4)}" + rng.choice(("", " from combat"))
     if roll < 0.81:
         return "mill 1"
+    if roll < 0.84:
+        return _rarer_action(game, rng, numbers, instant)
     return "choose" if instant else "end"
+
+
+def _rarer_action(game: CreatureDeckGame, rng: random.Random, numbers: list[int], instant: bool) -> str:
+    """What the players' decks do less often: one attack damaging several creatures, control changes,
+    putting a permanent into the library, "can't attack" and "can't block", an extra turn, exiling the
+    deck's cards from its library or graveyard."""
+    choices = ["extraturn", "exilecards library 1", "exilecards graveyard all"]
+    if numbers:
+        number = rng.choice(numbers)
+        choices += [f"steal {number}", f"cantattack {number}", f"tuck {rng.choice(TUCK_PLACES)} {number}"]
+        if isinstance(game, HordeGame):
+            choices.append(f"cantblock {number}")
+    stolen = [game.number_of(p) for p in game.battlefield if p.stolen]
+    if stolen:
+        choices.append(f"giveback {rng.choice(stolen)}")
+    attackable = [game.number_of(p) for p in game.creatures() if _may_be_attacked(game, p)]
+    if attackable and not instant:
+        pairs = [f"{number} {rng.randint(0, 4)}" for number in rng.sample(attackable, min(2, len(attackable)))]
+        choices.append("attack " + " ".join(pairs))
+    return rng.choice(choices)
+
+
+def _may_be_attacked(game: CreatureDeckGame, permanent: Permanent) -> bool:
+    try:
+        game.check_attacked(permanent)
+    except ChallengeError:
+        return False
+    return True
 
 
 def play_random_game(deck: str, seed: int, *,

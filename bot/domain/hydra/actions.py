@@ -17,6 +17,12 @@ HEADS is one or more HEAD numbers, or ``all``; the heads are picked before anyth
     weaken AMOUNT HEADS                    -AMOUNT/-AMOUNT until end of turn (The Tyrant: "weaken 1 all")
     counters DELTA HEADS                   DELTA +1/+1 counters (or -1/-1 counters if DELTA < 0)
     copy HEAD                              a token copy of a head enters (it is a Head for every rule)
+    tuck top|bottom|shuffle HEADS          put heads into the library (the Hydra's rules: its graveyard instead)
+    steal HEADS | giveback HEADS           the players gain control of permanents, or give them back
+                                           (the Horde and the God only: players can't gain control of heads)
+    cantattack HEADS                       they can't attack during the deck's next turn (Horde, God)
+    cantblock HEADS                        they can't block this turn (the Horde's creatures only)
+    hit AMOUNT                             the Horde would lose AMOUNT life: its library is milled
     mill AMOUNT                            cards from the top of the Hydra's library into its graveyard
     exilecards library AMOUNT              exile cards from the top of the Hydra's library
     exilecards graveyard all|CARD NAME     exile the Hydra's graveyard, or one card of it
@@ -38,12 +44,16 @@ from dataclasses import dataclass
 from bot.domain.hydra.errors import HydraError
 from bot.text import ECHO, fit
 
-HEAD_VERBS = ("destroy", "exile", "bounce", "tap", "sacrifice", "freeze")  # HEADS
+HEAD_VERBS = ("destroy", "exile", "bounce", "tap", "sacrifice", "freeze", "steal", "giveback", "cantattack",
+              "cantblock")  # HEADS
 AMOUNT_HEADS_VERBS = ("sweep", "weaken", "counters")  # AMOUNT HEADS
 AMOUNT_VERBS = ("damage", "loselife")
-TEXT_VERBS = ("choose", "prevent", "exilecards")  # parsed by their own rules, kept as text
-VERBS = ("attack", *AMOUNT_VERBS, *AMOUNT_HEADS_VERBS, *HEAD_VERBS, "copy", "mill", "exilecards", "prevent",
-         "extraturn", "life", "choose", "concede", "end")
+TEXT_VERBS = ("choose", "prevent", "exilecards", "tuck")  # parsed by their own rules, kept as text
+# One language for every challenge deck: a deck refuses, with its reason, what its rules forbid
+# (bot.domain.challenge.decks), so a script never needs to know which deck's verb list it is written for.
+VERBS = ("attack", *AMOUNT_VERBS, *AMOUNT_HEADS_VERBS, *HEAD_VERBS, "copy", "tuck", "mill", "exilecards", "prevent",
+         "extraturn", "hit", "life", "choose", "concede", "end")
+TUCK_PLACES = ("top", "bottom", "shuffle")
 ALL = "all"
 MAX_AMOUNT = 1_000_000  # keeps arithmetic sane whatever is typed
 
@@ -58,13 +68,13 @@ class Action:
 
     @property
     def all_heads(self) -> bool:
-        """A HEADS list written as ``all``."""
-        return self.text == ALL
+        """A HEADS list written as ``all`` (``tuck``: after the place in the library)."""
+        return self.text == ALL or self.text.endswith(f" {ALL}")
 
     def line(self) -> str:
         """The canonical one-line form stored in the action log."""
         numbers = [str(n) for n in self.numbers]
-        if self.verb == "exilecards":  # the zone comes first
+        if self.verb in ("exilecards", "tuck"):  # the zone (or the place in the library) comes first
             return " ".join([self.verb, self.text, *numbers])
         parts = [self.verb, *numbers]
         if self.text:
@@ -105,6 +115,8 @@ def parse_action(line: str, verbs: tuple[str, ...] = VERBS) -> Action:
         return _parse_prevent(rest, stripped)
     if verb == "exilecards":
         return _parse_exilecards(rest, stripped)
+    if verb == "tuck":
+        return _parse_tuck(rest, stripped)
     usage = _USAGE[verb]
     text = ""
     if verb in HEAD_VERBS + AMOUNT_HEADS_VERBS and rest and rest[-1].lower() == ALL:
@@ -172,6 +184,16 @@ def _parse_exilecards(rest: list[str], line: str) -> Action:
     return Action("exilecards", (), "graveyard " + " ".join(rest[1:]))
 
 
+def _parse_tuck(rest: list[str], line: str) -> Action:
+    """``tuck top|bottom|shuffle HEADS``: the place in the library is kept in ``text`` (with ``all``)."""
+    if len(rest) < 2 or rest[0].lower() not in TUCK_PLACES:
+        raise HydraError("hydra.error.usage", usage=_USAGE["tuck"])
+    place, heads = rest[0].lower(), rest[1:]
+    if heads == [ALL] or [h.lower() for h in heads] == [ALL]:
+        return Action("tuck", (), f"{place} {ALL}")
+    return Action("tuck", tuple(parse_number(token, line) for token in heads), place)
+
+
 _USAGE = {
     "attack": "attack HEAD AMOUNT [HEAD AMOUNT ...]",
     "damage": "damage HEAD AMOUNT",
@@ -185,7 +207,12 @@ _USAGE = {
     "tap": "tap HEAD [HEAD ...] | tap all",
     "sacrifice": "sacrifice HEAD [HEAD ...] | sacrifice all",
     "freeze": "freeze HEAD [HEAD ...] | freeze all",
+    "steal": "steal HEAD [HEAD ...] | steal all",
+    "giveback": "giveback HEAD [HEAD ...] | giveback all",
+    "cantattack": "cantattack HEAD [HEAD ...] | cantattack all",
+    "cantblock": "cantblock HEAD [HEAD ...] | cantblock all",
     "copy": "copy HEAD",
+    "tuck": "tuck top|bottom|shuffle HEAD [HEAD ...] | tuck top|bottom|shuffle all",
     "mill": "mill AMOUNT",
     "exilecards": "exilecards library AMOUNT | exilecards graveyard all|CARD NAME",
     "prevent": "prevent AMOUNT [PLAYER|all] [from SOURCE]",

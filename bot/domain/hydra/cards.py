@@ -104,7 +104,7 @@ class HeroCard:
 
 THE_SLAYER = "The Slayer"
 
-# Texts from MTGJSON THP1/THP2/THP3 (CHALLENGE_DECKS.md §4) — the real texts, not the invented ones
+# Texts from MTGJSON THP1/THP2/THP3 (docs/rules/CHALLENGE_DECKS.md §4) — the real texts, not the invented ones
 # of the web implementation (§6).
 HEROES: dict[str, HeroCard] = {hero.name: hero for hero in (
     HeroCard("The Protector", "THP1",

@@ -1,6 +1,6 @@
 """The Face the Hydra engine: the bot plays the Hydra, the players tell it what their cards do.
 
-Rules cited are RULES.md H1–H13. The engine is deterministic: the only randomness is the shuffle at
+Rules cited are docs/rules/RULES.md H1–H13. The engine is deterministic: the only randomness is the shuffle at
 set-up (``random.Random(seed)``), every choice the Hydra's cards need is made by the players (H9)
 through :attr:`HydraGame.pending`, so ``replay(setup, actions)`` rebuilds any state exactly — that is
 how games are saved, resumed and undone.
@@ -17,9 +17,10 @@ import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.domain.challenge.core import Decision, Event, Flow, FlowGame
+from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
+from bot.domain.challenge.decks import CURRENT_RULES, HYDRA
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.actions import Action, parse_action, parse_number
+from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
 from bot.domain.hydra.errors import HydraError
 
 MAX_PLAYERS = 4  # H10
@@ -66,6 +67,8 @@ class GameSetup:
     # script's "destroy 3" means the same head whatever died before). False only for tables saved
     # before migration 0016, whose logs number heads by their position at the time.
     stable_ids: bool = True
+    # The rules version the table was created with (bot.domain.challenge.decks): its log replays as played.
+    rules: int = CURRENT_RULES
 
 
 @dataclass(slots=True)
@@ -144,12 +147,16 @@ class DamageStep:
     untapped: tuple[str, ...]  # names of the untapped heads when the damage was dealt
     untapped_output: int  # 1 per untapped Hydra Head, 2 per untapped elite Head, at that moment
     dealt: int  # the heads' damage as dealt (before any per-player prevention); 0 when all prevented
+    # untapped token copies of a Hydra Head then: among ``untapped``, but no *card* named Hydra Head
+    tokens: int = 0
 
 
 class HydraGame(FlowGame):
     """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`."""
 
     window_topics = WINDOW_TOPICS
+    deck_rules = HYDRA
+    verbs: tuple[str, ...] = VERBS  # every deck's language; ``deck_rules`` refuses what the Hydra's rules forbid
 
     def __init__(self, setup: GameSetup) -> None:
         super().__init__()
@@ -238,8 +245,12 @@ class HydraGame(FlowGame):
         total = 0
         for head in self.battlefield:
             if not head.tapped:
-                total += 2 if head.card.elite else (1 if head.name == C.HYDRA_HEAD else 0)
+                total += 2 if head.card.elite else (1 if self._is_hydra_head_card(head) else 0)
         return total
+
+    def _is_hydra_head_card(self, head: Head) -> bool:
+        """A *card* named Hydra Head: a token copy is none (tables of the first rules version counted it)."""
+        return head.name == C.HYDRA_HEAD and (not head.token or self.setup.rules < CURRENT_RULES)
 
     @staticmethod
     def is_indestructible(head: Head) -> bool:
@@ -253,6 +264,9 @@ class HydraGame(FlowGame):
             action = parse_action(action)
         if self.over:
             raise HydraError("hydra.error.game_over")
+        refusal = self.deck_rules.refusal(action.verb)
+        if refusal is not None:
+            raise ChallengeError(refusal)
         start = len(self.events)
         library = len(self.library)
         handler = getattr(self, f"_do_{action.verb}")
@@ -367,6 +381,11 @@ class HydraGame(FlowGame):
         self._require_players_may_act(instant=True)
         self._leave(self._heads_of(action), how="bounce")
 
+    def _do_tuck(self, action: Action) -> None:
+        """H9: a head put into the library goes to the Hydra's graveyard instead (it still leaves)."""
+        self._require_players_may_act(instant=True)
+        self._leave(self._heads_of(action), how="library")
+
     def _do_sacrifice(self, action: Action) -> None:
         """The Hydra sacrifices heads (an edict): indestructible doesn't stop it."""
         self._require_players_may_act(instant=True)
@@ -450,22 +469,7 @@ class HydraGame(FlowGame):
     def _do_exilecards(self, action: Action) -> None:
         """The players' cards exile Hydra cards from its library (top first) or graveyard."""
         self._require_players_may_act(instant=True)
-        if action.text == "library":
-            moved = [self.library.pop() for _ in range(min(action.numbers[0], len(self.library)))]
-            where = "library"
-        else:
-            wanted = action.text.removeprefix("graveyard").strip()
-            if wanted.lower() == "all":
-                moved = list(self.graveyard)
-            else:
-                found = [i for i in self.graveyard if self.name_of(i).casefold() == wanted.casefold()]
-                if not found:
-                    raise HydraError("hydra.error.not_in_graveyard", card=wanted)
-                moved = found[:1]
-            for card_id in moved:
-                self.graveyard.remove(card_id)
-            where = "graveyard"
-        self.exile.extend(moved)
+        where, moved = exile_cards(self, action, "hydra", HydraError)
         self._log(f"hydra.log.exiled_from_{where}", count=len(moved),
                   cards=", ".join(self.name_of(i) for i in moved))
 
@@ -473,7 +477,10 @@ class HydraGame(FlowGame):
         self._require_players_may_act(instant=True)
         milled = [self.library.pop() for _ in range(min(action.numbers[0], len(self.library)))]
         self.graveyard.extend(milled)
-        self._log("hydra.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+        if milled:
+            self._log("hydra.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+        else:
+            self._log("hydra.log.mill_nothing")
 
     def _player_at(self, seat: int) -> int:
         if not 1 <= seat <= len(self.players):
@@ -688,11 +695,13 @@ class HydraGame(FlowGame):
         answer = yield Decision(PREVENT, "option", "pass", options=("pass", "prevent"))
         amount = self.head_damage_output()
         untapped = tuple(h.name for h in self.battlefield if not h.tapped)
+        tokens = sum(1 for h in self.battlefield if not h.tapped and h.name == C.HYDRA_HEAD
+                     and not self._is_hydra_head_card(h))
         if answer == "prevent" and amount:
-            self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, 0))
+            self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, 0, tokens))
             self._log("hydra.log.damage_prevented", amount=amount)
             return
-        self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, amount))
+        self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, amount, tokens))
         if amount == 0 or not self.alive():
             self._log("hydra.log.no_damage")
             return

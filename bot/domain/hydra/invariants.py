@@ -47,5 +47,6 @@ def check_invariants(game: HydraGame) -> None:
 def check_damage_step(step: DamageStep) -> None:
     """Damage dealt = the untapped heads at that moment (elites count 2), or 0 if prevented."""
     expected = sum(2 if C.CARDS[name].elite else (1 if name == C.HYDRA_HEAD else 0) for name in step.untapped)
+    expected -= step.tokens  # a token copy of a Hydra Head is no card named Hydra Head
     assert step.untapped_output == expected, f"damage step miscounted: {step}"
     assert step.dealt in (0, expected), f"damage step dealt a stale amount: {step}"

@@ -78,10 +78,18 @@ class DeckCounts:
 
 # -- hypergeometric --------------------------------------------------------------------------------
 
+# The largest numbers the calculators take, checked here where they are read (Discord does not enforce a
+# command's registered range, and the command line has none): exact binomials of a hundred-million-card
+# "deck" ran for minutes in a worker, or never ended. 1,000 is far beyond any real library.
+MAX_DECK_SIZE = 1000
+MAX_SAMPLES = 100_000  # simulated hands per style (--monte-carlo): a few seconds each
+
 def hypergeometric_pmf(population: int, successes: int, draws: int, *, exact: bool = False) -> list[Number]:
     """P(exactly k successes) for k = 0..draws when drawing ``draws`` of ``population`` cards without
     replacement, ``successes`` of which count. Integer binomials, one division each: exact or correctly
     rounded."""
+    if population > MAX_DECK_SIZE:
+        raise MulliganError("mulligan.error.too_large", largest=MAX_DECK_SIZE)
     if not 0 <= successes <= population or not 0 <= draws <= population:
         raise MulliganError("mulligan.error.bad_numbers")
     total = math.comb(population, draws)
@@ -105,6 +113,8 @@ class Hypergeometric:
 def hypergeometric(population: int, successes: int, draws: int, want: int) -> Hypergeometric:
     """P(exactly ``want``) and P(at least ``want``) copies among ``draws`` cards of a ``population``-card
     deck holding ``successes`` copies."""
+    if population > MAX_DECK_SIZE or want > MAX_DECK_SIZE:  # before any arithmetic on them
+        raise MulliganError("mulligan.error.too_large", largest=MAX_DECK_SIZE)
     if want < 0:  # the deck's numbers are checked by hypergeometric_pmf
         raise MulliganError("mulligan.error.bad_numbers")
     pmf = hypergeometric_pmf(population, successes, draws, exact=True)
@@ -366,6 +376,8 @@ def monte_carlo_odds(style: MulliganStyle | str, library: Sequence[Card], sample
     """Play ``samples`` practice hands with the odds' policy and count where they end keepable."""
     from bot.domain.mulligan.practice import play_to_keep  # practice imports nothing from here at load
 
+    if not 0 < samples <= MAX_SAMPLES:
+        raise MulliganError("mulligan.error.too_many_samples", largest=MAX_SAMPLES)
     style = MulliganStyle(style)
     counts = DeckCounts.of(library)
     counts.check()

@@ -6,7 +6,7 @@ counting rules live in exactly one place.
 
 Styles and their rules:
 
-* **partial Paris** (RULES.md **M1**, seed 001, also called the "Brittany" mulligan; rulesets
+* **partial Paris** (docs/rules/RULES.md **M1**, seed 001, also called the "Brittany" mulligan; rulesets
   ``edh-2010`` and ``duel-zh``): the player sets aside any number of cards face down (0 = keep) and
   draws one fewer than they set aside. Whoever set aside at least one card may repeat; the hand shrinks
   by one each time. Set-aside cards stay out until everyone has kept, then each player shuffles their
@@ -53,12 +53,12 @@ Decision = Choice | int
 _RULESET_STYLES = {
     "edh-2010": MulliganStyle.PARTIAL_PARIS,  # M1
     "duel-zh": MulliganStyle.PARTIAL_PARIS,  # M1
-    "commander": MulliganStyle.LONDON,  # RULES-TODAY: London, first mulligan free in multiplayer
+    "commander": MulliganStyle.LONDON,  # docs/rules/RULES.md, today's rules: London, first mulligan free in multiplayer
 }
 
 
 def style_for_ruleset(ruleset: str) -> MulliganStyle:
-    """The mulligan a ruleset prescribes (RULES.md "Rulesets" table); unknown rulesets use today's London."""
+    """The mulligan a ruleset prescribes (docs/rules/RULES.md "Rulesets" table); unknown rulesets use today's London."""
     return _RULESET_STYLES.get(ruleset, MulliganStyle.LONDON)
 
 

@@ -22,6 +22,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import NamedTuple, Protocol, cast
 
+from bot.cards.index import NewerThanData
 from bot.cards.model import Card
 from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
 from bot.domain.rules.records import rules_records
@@ -52,6 +53,7 @@ class DeckCard(NamedTuple):
     card: Card | None
     suggestions: tuple[str, ...] = ()
     ambiguous: tuple[str, ...] = ()
+    newer: NewerThanData | None = None  # unknown, and close to no card: it may be newer than the data
 
     @property
     def count(self) -> int:  # type: ignore[override]  # the entry's copies; tuple.count() is never used
@@ -112,8 +114,9 @@ setattr(DeckCard, "count", property(_COUNT_OF, doc="The entry's copies; tuple.co
 setattr(DeckCard, "section", property(_SECTION_OF, doc="The entry's section."))  # noqa: B010
 _NONE: list[DeckCard] = []  # the list of an absent section: only ever copied or read
 # ``DeckCard(entry, card)`` without the Python frame of a NamedTuple's ``__new__`` (see decklist._deck_line).
-_deck_card: Callable[[tuple[DeckLine, Card, tuple[str, ...], tuple[str, ...]]], DeckCard] = partial(
+_deck_card: Callable[[tuple[DeckLine, Card, tuple[str, ...], tuple[str, ...], None]], DeckCard] = partial(
     tuple.__new__, DeckCard)
+_Known = tuple[Card | None, tuple[str, ...], tuple[str, ...], NewerThanData | None]  # what a name resolved to
 
 
 class SuggestionBudget:
@@ -139,6 +142,9 @@ def without_suggestions(resolver: CardResolver) -> CardResolver:
     answers nothing resolves exactly like the original for every name it knows. A resolver without
     such a method is returned as it is (it has no costly step to skip)."""
     target = getattr(resolver, "index", resolver)  # CardDatabase wraps the CardIndex
+    own_switch = getattr(target, "without_suggestions", None)  # the card index has its own
+    if callable(own_switch):
+        return cast(CardResolver, own_switch())
     if not callable(getattr(target, "suggest", None)):
         return resolver
     quiet = copy.copy(target)
@@ -170,7 +176,7 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
         entries, moved = _apply_commander_option(entries, chosen, quiet)
         if moved:
             notes.append("commander_moved_to_main")
-    cache: dict[str, tuple[Card | None, tuple[str, ...], tuple[str, ...]]] = {}
+    cache: dict[str, _Known] = {}
     exact = _exact(resolver)  # pragma: no mutate (a fast path: resolve() answers an exact English name with the same card)
     cards: list[DeckCard] = []
     lookup = _lookup(resolver)
@@ -178,7 +184,7 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
     found = list(map(exact, map(_NAME_OF, entries))) if exact is not None else [None] * len(entries)
     for entry, card in zip(entries, found, strict=True):
         if card is not None and not card.faces and card.layout != "meld":
-            cards.append(_deck_card((entry, card, (), ())))  # the common case
+            cards.append(_deck_card((entry, card, (), (), None)))  # the common case
             continue
         suggestions: tuple[str, ...] = ()
         ambiguous: tuple[str, ...] = ()
@@ -188,9 +194,9 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
                 known, skipped = _resolve(resolver, quiet, budget, entry.name)
                 cache[entry.name] = known
                 unsuggested += skipped
-            card, suggestions, ambiguous = known
+            card, suggestions, ambiguous, newer = known
             if card is None:
-                cards.append(DeckCard(entry, None, suggestions, ambiguous))
+                cards.append(DeckCard(entry, None, suggestions, ambiguous, newer))
                 continue
         # Merged "Partner with" records and meld back faces are read as the cards they are (rules.records).
         cards.extend(DeckCard(entry, record, suggestions, ambiguous)
@@ -219,19 +225,25 @@ def _lookup(resolver: CardResolver) -> Callable[[str], Card | None]:
 
 
 def _resolve(resolver: CardResolver, quiet: CardResolver, budget: SuggestionBudget,
-             name: str) -> tuple[tuple[Card | None, tuple[str, ...], tuple[str, ...]], bool]:
+             name: str) -> tuple[_Known, bool]:
     """The full resolution (printed names, faces, suggestions) for a name that is not exact English,
     and whether it is an unknown name left without suggestions because the budget was spent."""
     if not budget.allows():
         resolution = quiet.resolve(name)
         unknown = resolution.card is None and not resolution.ambiguous
-        return (resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)), unknown
+        return _known(resolution), unknown
     started = budget.clock()
     resolution = resolver.resolve(name)
     if resolution.card is None and not resolution.ambiguous:
         budget.suggested += 1
         budget.spent += budget.clock() - started
-    return (resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous)), False
+    return _known(resolution), False
+
+
+def _known(resolution: _Resolution) -> _Known:
+    """What a resolution says about a name; ``newer`` only from resolvers that judge it (the card index)."""
+    return (resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous),
+            getattr(resolution, "newer", None))
 
 
 def _apply_commander_option(entries: list[DeckLine], chosen: list[str],

@@ -2,7 +2,7 @@
 
 A problem carries the rule ID its ruleset cites (``D4``, ``CR 903.5c``...), the card, a message key
 and its values; front ends word it in the user's language. An unknown or ambiguous name, or an
-unreadable line, makes the deck *unverifiable*: never legal (issue #3, "Verdict").
+unreadable line, makes the deck *unverifiable*: never legal.
 """
 
 from __future__ import annotations
@@ -130,8 +130,9 @@ def _check_lines(deck: ResolvedDeck, found: _Collector) -> None:
             found.add(Check.UNKNOWN, card.entry.name, "deck.problem.ambiguous", line=card.entry.line,
                       candidates=card.ambiguous)
         else:
+            extra: dict[str, Any] = {"newer": card.newer} if card.newer is not None else {}
             found.add(Check.UNKNOWN, card.entry.name, "deck.problem.unknown", line=card.entry.line,
-                      suggestions=card.suggestions)
+                      suggestions=card.suggestions, **extra)
 
 
 def _check_commanders(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:

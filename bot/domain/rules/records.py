@@ -1,4 +1,4 @@
-"""Card records the rules must read differently from how some card data stores them (issue #16).
+"""Card records the rules must read differently from how some card data stores them.
 
 * **Merged "Partner with" pairs.** Some data (MTGJSON 3, in the bundled set) stores Battlebond's Rowan
   Kenrith and Will Kenrith as one record with two faces, "Rowan Kenrith // Will Kenrith". They are two

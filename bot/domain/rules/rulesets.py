@@ -1,6 +1,6 @@
-"""The three rulesets a server can pick (RULES.md, "Rulesets"), as data the deck check reads.
+"""The three rulesets a server can pick (docs/rules/RULES.md, "Rulesets"), as data the deck check reads.
 
-``commander``  today's Commander: CR 903 (RULES-TODAY.md) and the banned list of the card data's
+``commander``  today's Commander: CR 903 (docs/rules/RULES.md, today's rules) and the banned list of the card data's
                ``legalities.commander``.
 ``edh-2010``   the Japanese 2010 document (seed 001): D1–D7, its own banned list (D5) and commander-only
                bans, Vintage legality with Shahrazad allowed (D6), an optional sideboard of 10 (D7).

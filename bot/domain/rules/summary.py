@@ -1,4 +1,4 @@
-"""A deck at a glance: card types and mana curve (the verdict's summary, issue #3)."""
+"""A deck at a glance: card types and mana curve (the verdict's summary)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Commander tournaments under the optional rules of 001 (RULES.md T1–T3), as plain Python.
+"""Commander tournaments under the optional rules of 001 (docs/rules/RULES.md T1–T3), as plain Python.
 
 * ``scoring``   — points for a game: democratic victory (T3), standard and custom rules.
 * ``votes``     — the democratic vote: who may vote for whom (T3: one OTHER player at the table).

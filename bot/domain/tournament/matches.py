@@ -1,4 +1,4 @@
-"""1-vs-1 tournaments of best-of-three matches (RULES.md G9; 000 §3): pairs instead of pods.
+"""1-vs-1 tournaments of best-of-three matches (docs/rules/RULES.md G9; 000 §3): pairs instead of pods.
 
 Scoring and tie-breakers follow the usual Magic tournament practice (Magic Tournament Rules, appendix C):
 

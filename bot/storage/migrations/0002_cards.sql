@@ -1,4 +1,4 @@
--- Card database (issue #2). One row per card: the English name, a few columns to search by, and the
+-- Card database. One row per card: the English name, a few columns to search by, and the
 -- whole card as Scryfall-shaped JSON (Card.to_scryfall()). An import fills cards_new and swaps it in
 -- within one transaction (bot/storage/cards.py keeps the same column list for cards_new), so readers
 -- see the old card set or the new one, never a mix. Other tables store card NAMES, not foreign keys

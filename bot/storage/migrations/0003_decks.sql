@@ -1,4 +1,4 @@
--- Registered decks (issue #3): one row per (server, user, deck name). The raw list is the truth; the
+-- Registered decks: one row per (server, user, deck name). The raw list is the truth; the
 -- resolved cards (English names, JSON) and the verdict are derived from it and rewritten when the
 -- server's ruleset or the card data (cards_version) changes. Card names, not foreign keys: a card
 -- import replaces the cards table.

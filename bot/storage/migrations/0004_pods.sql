@@ -1,4 +1,4 @@
--- Pod games (issue #4): a game is its append-only event log (pod_events); pod_games holds where its
+-- Pod games: a game is its append-only event log (pod_events); pod_games holds where its
 -- board lives and, once finished, a summary for listings. The events are the truth (ARCHITECTURE.md).
 CREATE TABLE pod_games (
     game_id        INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Face the Hydra (issue #6). A game is its seed plus its action log (hydra_actions): replaying the
+-- Face the Hydra. A game is its seed plus its action log (hydra_actions): replaying the
 -- actions through the engine rebuilds the state exactly, so nothing else about the board is stored.
 -- hydra_games says where the table lives and, once finished, how it ended; hydra_profiles keeps each
 -- challenger's record and The Slayer (H13).

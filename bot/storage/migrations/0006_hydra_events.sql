@@ -1,4 +1,4 @@
--- Server-wide Hydra events (issue #7). An event gathers entrants (in groups that sit together),
+-- Server-wide Hydra events. An event gathers entrants (in groups that sit together),
 -- seats them at tables, each table being one ordinary Hydra game (hydra_games, migration 0005), and
 -- ends with awards written in one transaction. Everything the bot needs after a restart is here.
 CREATE TABLE hydra_events (

@@ -1,4 +1,4 @@
--- Tournaments (issue #8; RULES.md T1–T3): entrants, rounds of pods linked to pod games, finished
+-- Tournaments (docs/rules/RULES.md, T1–T3): entrants, rounds of pods linked to pod games, finished
 -- games with their democratic vote (T3) and prize figures (T2), and the organisers' audit log.
 CREATE TABLE tournaments (
     tournament_id      INTEGER PRIMARY KEY,

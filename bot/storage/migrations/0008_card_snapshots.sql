@@ -1,4 +1,4 @@
--- Derived card data kept beside the cards (issue #19): the ready-built name index (and other tables
+-- Derived card data kept beside the cards: the ready-built name index (and other tables
 -- derived from the cards) of one import, so a start reads one row instead of rebuilding from every
 -- card's JSON. ``sequence`` is the card_imports.sequence it was built from; ``format`` names what the
 -- blob holds and how it is encoded (a row of another format or sequence is ignored and rebuilt).

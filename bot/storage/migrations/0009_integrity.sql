@@ -1,4 +1,4 @@
--- Trustworthy games (issue #13).
+-- Trustworthy games.
 -- Event logs: one event per (game, seq), stated as a named unique index as well as by the primary key,
 -- so a second writer that raced the first is rejected and retries on the fresh log (bot/services/pods.py).
 CREATE UNIQUE INDEX IF NOT EXISTS pod_events_game_seq ON pod_events (game_id, seq);

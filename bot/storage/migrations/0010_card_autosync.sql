@@ -1,4 +1,4 @@
--- Cards always current (issue #16). Released migrations are never edited; add a new file instead.
+-- Cards always current. Released migrations are never edited; add a new file instead.
 
 -- The running bot's scheduled card sync: when it last tried and last succeeded, so "at most once a day"
 -- and the back-off after failures hold across restarts. One row (id 1).

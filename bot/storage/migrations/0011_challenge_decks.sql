@@ -1,8 +1,8 @@
--- Issue #14: a Hydra table may open every response window (the Hydra's upkeep, each triggered
+-- a Hydra table may open every response window (the Hydra's upkeep, each triggered
 -- ability), not only counter and prevent. Part of the game's set-up, so replays need it.
 ALTER TABLE hydra_games ADD COLUMN all_windows INTEGER NOT NULL DEFAULT 0;
 
--- Battle the Horde and Defeat a God tables (issue #14): like the Hydra's, a game is its seed and set-up
+-- Battle the Horde and Defeat a God tables: like the Hydra's, a game is its seed and set-up
 -- plus its action log, replayed through the engine; nothing else about the board is stored.
 CREATE TABLE challenge_games (
     game_id         INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Best-of-three matches (issue #20, RULES.md G9): each game is an ordinary pod game; a match is its own
+-- Best-of-three matches (docs/rules/RULES.md, G9): each game is an ordinary pod game; a match is its own
 -- append-only log of which game is which and who chose to play first. The events are the truth.
 CREATE TABLE pod_matches (
     match_id       INTEGER PRIMARY KEY,

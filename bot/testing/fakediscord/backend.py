@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.invite import permissions_integer
 from bot.shards import shard_of
 from bot.testing.fakediscord import contract
@@ -40,7 +42,15 @@ from bot.testing.fakediscord.model import (
     SnowflakeFactory,
     permission_value,
 )
-from bot.testing.fakediscord.policy import ChannelRateLimiter, pings_of, upload_limit
+from bot.testing.fakediscord.policy import (
+    ChannelRateLimiter,
+    GlobalRateLimiter,
+    OldMessageEditLimiter,
+    RateLimiter,
+    WebhookRateLimiter,
+    pings_of,
+    upload_limit,
+)
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +107,9 @@ class InteractionRecord:
     actor: FakeUser
     channel_id: int
     guild_id: int | None
-    created: float
+    created: float  # real time (monotonic): the 3-second deadline of the first response
     payload: dict[str, Any]
+    issued_at: float = 0.0  # the stand-in's clock: the token works for follow-ups for 15 minutes
     message_id: int | None = None  # the message a component or modal-from-component belongs to
     response_type: int | None = None
     original_id: int | None = None
@@ -125,7 +136,35 @@ def missing_permissions(what: str) -> DiscordError:
     return DiscordError(403, 50013, f"Missing Permissions ({what})")
 
 
-REFUSED_STATUSES = (400, 403, 413)  # what a correct bot never provokes (404s can be races; 429s are retried)
+def missing_access(what: str) -> DiscordError:
+    """A channel the bot cannot see (no View Channel, a private thread it is not in): Discord says 50001."""
+    return DiscordError(403, 50001, f"Missing Access ({what})")
+
+
+def rate_limited(code: int, message: str, wait: float, headers: dict[str, str], *, is_global: bool = False
+                 ) -> DiscordError:
+    """A 429 as Discord sends it: ``retry_after`` in the body, ``Retry-After`` and ``Via`` in the headers."""
+    error = DiscordError(429, code, message)
+    error.response.body.update(retry_after=wait, **{"global": is_global})
+    error.response.headers = {**headers, "Retry-After": str(max(1, math.ceil(wait))), "Via": "1.1 google"}
+    return error
+
+
+REFUSED_STATUSES = (400, 401, 403, 413)  # what a correct bot never provokes (404s can be races)
+# 429s are retried, except the cap on edits of messages over an hour old: its retry_after is up to an hour,
+# so a bot that meets it has a board that stopped following the game.
+REFUSED_RATE_LIMIT_CODES = (30046,)
+TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token works for follow-ups and edits of its messages
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELED = 1, 2, 3, 4
+EVENT_TRANSITIONS = {EVENT_SCHEDULED: {EVENT_ACTIVE, EVENT_CANCELED}, EVENT_ACTIVE: {EVENT_COMPLETED}}
+REQUEST_SIZE_LIMIT = 25 * 1024 * 1024  # a whole request body, whatever the per-file limit
+
+
+def is_refusal(status: int, body: Any) -> bool:
+    """Whether Discord's answer means the bot broke a rule (and a test should fail unless it expects it)."""
+    code = body.get("code") if isinstance(body, dict) else None
+    return status in REFUSED_STATUSES or (status == 429 and code in REFUSED_RATE_LIMIT_CODES)
 
 
 Route = tuple[str, re.Pattern[str], Callable[..., Any]]
@@ -139,7 +178,14 @@ class FakeDiscord:
     instances: ClassVar[list[FakeDiscord]] = []
 
     def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord",
-                 bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = (5, 5.0)) -> None:
+                 bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = (5, 5.0),
+                 global_rate_limit: tuple[int, float] | None = (50, 1.0),
+                 webhook_rate_limit: tuple[int, float] | None = (5, 2.0), clock: Clock | None = None) -> None:
+        """``rate_limit`` (per channel), ``global_rate_limit`` (per bot) and ``webhook_rate_limit`` (per
+        interaction token) are (requests, seconds) of real time, which discord.py waits out; ``clock``
+        is the time of Discord's slow rules (edits of hour-old messages, token lifetime, thread
+        archiving, scheduled events ending): the bot's fake clock in tests, the system clock otherwise."""
+        self.clock: Clock = clock or SYSTEM_CLOCK
         self.snowflake = SnowflakeFactory()
         self.application_id = self.snowflake()
         self.bot_user = FakeUser(self.application_id, "Podkeeper", bot=True)
@@ -157,14 +203,25 @@ class FakeDiscord:
         # The bot's own role in every guild it joins: what the invite link asks for (README), unless told.
         self.bot_permissions = permissions_integer() if bot_permissions is None else bot_permissions
         self.rate_limiter = ChannelRateLimiter(*rate_limit) if rate_limit else None
+        self.global_rate_limiter: RateLimiter | None = GlobalRateLimiter(*global_rate_limit) if global_rate_limit else None
+        self.webhook_rate_limiter: RateLimiter | None = (WebhookRateLimiter(*webhook_rate_limit)
+                                                         if webhook_rate_limit else None)
+        self.old_message_edits = OldMessageEditLimiter(self.now)
         # Sharding, as Discord does it: /gateway/bot recommends a shard per ``guilds_per_shard`` guilds and a
         # session that would hold more than ``max_guilds_per_session`` is closed with 4011 (tests lower both).
         self.guilds_per_shard = 1000
         self.max_guilds_per_session = 2500
-        self.refusals: list[Request] = []  # requests Discord refused (400/403/413): the bot broke a rule
+        self.refusals: list[Request] = []  # requests Discord refused (see ``is_refusal``): the bot broke a rule
+        # Messages the bot asked to be private that Discord showed to everyone (the first follow-up after a
+        # public "thinking…" deferral keeps the deferral's visibility): the harness fails the test.
+        self.ignored_ephemeral: list[int] = []
         self._listeners: list[Callable[[str, dict[str, Any]], None]] = []
         self._routes: list[Route] = self._build_routes()
         FakeDiscord.instances.append(self)
+
+    def now(self) -> float:
+        """Seconds on the stand-in's clock (the bot's fake clock in tests)."""
+        return self.clock.now().timestamp()
 
     # -- building the world ---------------------------------------------------------------------
 
@@ -198,7 +255,8 @@ class FakeDiscord:
 
     def add_channel(self, guild: FakeGuild, name: str, *, kind: int = 0, parent: FakeChannel | None = None,
                     owner_id: int | None = None, channel_id: int | None = None) -> FakeChannel:
-        new = FakeChannel(channel_id or self.snowflake(), name, guild.id, kind, parent.id if parent else None, owner_id)
+        new = FakeChannel(channel_id or self.snowflake(), name, guild.id, kind, parent.id if parent else None, owner_id,
+                          last_activity=self.now())
         guild.channels[new.id] = new
         self.channels[new.id] = new
         return new
@@ -230,10 +288,16 @@ class FakeDiscord:
         return guild.channel_permissions(self.bot_member(guild), channel)
 
     def _require(self, channel: FakeChannel, *names: str) -> None:
-        """403/50013 unless the bot has every one of these permissions in the channel."""
+        """403/50001 Missing Access when the bot cannot see the channel (no View Channel, or a private
+        thread it is not a member of), else 403/50013 unless it has every one of these permissions."""
         if channel.guild_id is None:
             return
         have = self.bot_channel_permissions(channel)
+        if not have & PERMISSIONS["view_channel"]:
+            raise missing_access(f"no view_channel in #{channel.name}")
+        if (channel.is_private_thread and self.bot_user.id not in channel.member_ids
+                and not have & PERMISSIONS["manage_threads"]):
+            raise missing_access(f"not a member of the private thread {channel.name!r}")
         lacking = [n for n in names if not have & PERMISSIONS[n]]
         if lacking:
             raise missing_permissions(", ".join(lacking))
@@ -288,7 +352,7 @@ class FakeDiscord:
         the_user = actor.user if isinstance(actor, FakeMember) else actor
         self.interactions[interaction_id] = InteractionRecord(
             interaction_id, payload["token"], kind, the_user, channel.id, guild.id if guild else None,
-            time.monotonic(), payload, message.id if message else None)
+            time.monotonic(), payload, self.now(), message.id if message else None)
         return payload
 
     def message_payload(self, message: FakeMessage) -> dict[str, Any]:
@@ -314,7 +378,7 @@ class FakeDiscord:
         record.status, record.response = response.status, response.body
         if response.status >= 400:
             log.info("fake discord: %s %s -> %s %s", method, path, response.status, response.body)
-        if response.status in REFUSED_STATUSES:
+        if is_refusal(response.status, response.body):
             self.refusals.append(record)
         return response
 
@@ -323,9 +387,13 @@ class FakeDiscord:
         problems = contract.problems_of(method, path, body)
         if problems:
             raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree(problems))
+        if contract.is_empty_message(method, path, body, bool(uploads)):
+            raise DiscordError(400, 50006, "Cannot send an empty message")
         if uploads:
             limit = upload_limit(self._guild_tier(path))
             if any(len(u.data) > limit for u in uploads):
+                raise DiscordError(413, 40005, "Request entity too large")
+            if sum(len(u.data) for u in uploads) + len(json.dumps(body)) > max(REQUEST_SIZE_LIMIT, limit):
                 raise DiscordError(413, 40005, "Request entity too large")
 
     def _guild_tier(self, path: str) -> int:
@@ -343,19 +411,29 @@ class FakeDiscord:
         return guild.premium_tier if guild else 0
 
     _RATE_LIMITED = re.compile(r"^/channels/(\d+)/messages(?:/\d+)?$")
+    _INTERACTION_WEBHOOK = re.compile(r"^/webhooks/\d+/([^/]+)")
 
     def _rate_limit(self, method: str, path: str) -> dict[str, str]:
-        """Channel message sends and edits share a small per-channel bucket (interaction responses
-        and follow-ups go through the interaction webhook and are not counted against it)."""
+        """Discord's buckets, in the order it applies them: the global 50 requests per second (every
+        route but interaction callbacks and interaction webhooks), then an interaction token's own
+        bucket (its follow-ups and edits), or a channel's small bucket for message sends and edits."""
+        webhook = self._INTERACTION_WEBHOOK.match(path)
+        if self.global_rate_limiter is not None and not webhook and not path.startswith("/interactions/"):
+            wait, headers = self.global_rate_limiter.take("bot")
+            if wait is not None:
+                raise rate_limited(0, "You are being rate limited.", wait, headers, is_global=True)
+        if webhook is not None and self.webhook_rate_limiter is not None:
+            return self._take(self.webhook_rate_limiter, webhook.group(1))
         match = self._RATE_LIMITED.match(path)
         if self.rate_limiter is None or method not in ("POST", "PATCH") or not match:
             return {}
-        wait, headers = self.rate_limiter.take(int(match.group(1)))
+        return self._take(self.rate_limiter, int(match.group(1)))
+
+    @staticmethod
+    def _take(limiter: RateLimiter, key: Any) -> dict[str, str]:
+        wait, headers = limiter.take(key)
         if wait is not None:
-            error = DiscordError(429, 20028, "You are being rate limited.")
-            error.response.body.update(retry_after=wait, **{"global": False})
-            error.response.headers = headers
-            raise error
+            raise rate_limited(20028, "You are being rate limited.", wait, headers)
         return headers
 
     def _dispatch(self, method: str, path: str, query: dict[str, str], body: dict[str, Any],
@@ -394,9 +472,9 @@ class FakeDiscord:
             ("DELETE", f"/channels/{sf}/messages/{sf}", self._channel_delete_message),
             ("POST", f"/channels/{sf}/messages/{sf}/threads", self._thread_from_message),
             ("POST", f"/channels/{sf}/threads", self._thread_create),
-            ("PUT", f"/channels/{sf}/thread-members/(@me|\\d+)", lambda *a, **_: Response(204)),
-            ("DELETE", f"/channels/{sf}/thread-members/(@me|\\d+)", lambda *a, **_: Response(204)),
-            ("GET", f"/channels/{sf}", lambda cid, **_: P.channel(self._channel(cid))),
+            ("PUT", f"/channels/{sf}/thread-members/(@me|\\d+)", self._thread_member_add),
+            ("DELETE", f"/channels/{sf}/thread-members/(@me|\\d+)", self._thread_member_remove),
+            ("GET", f"/channels/{sf}", self._channel_get),
             ("PATCH", f"/channels/{sf}", self._channel_edit),
             ("PUT", rf"/channels/{sf}/messages/{sf}/reactions/([^/]+)/@me", lambda *a, **_: Response(204)),
             ("DELETE", rf"/channels/{sf}/messages/{sf}/reactions/([^/]+)/@me", lambda *a, **_: Response(204)),
@@ -409,6 +487,7 @@ class FakeDiscord:
                                                               self._guild(gid).channels.values()]),
             ("GET", f"/guilds/{sf}/roles", lambda gid, **_: [P.role(r) for r in self._guild(gid).roles.values()]),
             ("POST", f"/guilds/{sf}/roles", self._role_create),
+            ("GET", f"/guilds/{sf}/members/search", self._member_search),
             ("GET", f"/guilds/{sf}/members/{sf}", self._member_get),
             ("PUT", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_add),
             ("DELETE", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_remove),
@@ -489,6 +568,9 @@ class FakeDiscord:
         if flags is not None:
             message.flags = flags
         self._record_pings(message, body)
+        message.created_at = self.now()
+        if channel.is_thread and not message.ephemeral:
+            channel.last_activity = message.created_at  # a new message keeps a thread from archiving
         self.messages[message.id] = message
         message.snapshot()
         self.message_log.append(("create", message.id))
@@ -544,6 +626,7 @@ class FakeDiscord:
 
     def _require_for_message(self, channel: FakeChannel, body: dict[str, Any], uploads: list[Upload], *,
                              creating: bool) -> None:
+        self._require_open_thread(channel, creating=creating)
         needed = ["view_channel"]
         if creating:
             needed.append("send_messages_in_threads" if channel.is_thread else "send_messages")
@@ -555,11 +638,50 @@ class FakeDiscord:
             needed.append("read_message_history")
         self._require(channel, *needed)
 
+    def _require_open_thread(self, channel: FakeChannel, *, creating: bool) -> None:
+        """Sending or editing in an archived thread is 400/50083; sending in a locked one needs Manage
+        Threads (403/50013). Checked after access, so a thread the bot cannot see still says 50001."""
+        if not channel.is_thread:
+            return
+        self._require(channel, "view_channel")
+        self._archive_if_idle(channel)
+        if channel.archived:
+            raise DiscordError(400, 50083, "Thread is archived")
+        if creating and channel.locked:
+            self._require(channel, "manage_threads")
+
+    def _archive_if_idle(self, channel: FakeChannel) -> None:
+        """Archive a thread that has had no new message for its ``auto_archive_duration`` (Discord does
+        this by itself; the stand-in notices when the thread is next used or ``expire()`` runs)."""
+        if channel.is_thread and not channel.archived and (
+                self.now() - channel.last_activity >= channel.auto_archive_duration * 60):
+            channel.archived = True
+            self.emit("THREAD_UPDATE", P.channel(channel))
+
+    def expire(self) -> None:
+        """Apply what Discord does by itself as time passes: idle threads archive, active scheduled events
+        whose end time has come complete. The harness calls it after moving the clock."""
+        for channel in list(self.channels.values()):
+            self._archive_if_idle(channel)
+        for guild in self.guilds.values():
+            for event in guild.scheduled_events.values():
+                self._complete_if_ended(event)
+
+    def _require_known_reference(self, channel: FakeChannel, body: dict[str, Any]) -> None:
+        """A reply to a message Discord does not know is refused unless ``fail_if_not_exists`` is false."""
+        reference = body.get("message_reference")
+        if not isinstance(reference, dict) or reference.get("fail_if_not_exists") is False:
+            return
+        target = self.messages.get(int(reference.get("message_id") or 0))
+        in_channel = int(reference.get("channel_id") or channel.id) == channel.id
+        if target is None or target.deleted or (in_channel and target.channel_id != channel.id):
+            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
+                ("message_reference",), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")]))
+
     def _channel_send(self, cid: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any) -> dict[str, Any]:
         channel = self._channel(cid)
         self._require_for_message(channel, body, uploads, creating=True)
-        if channel.archived:
-            channel.archived = False  # sending to an archived thread unarchives it, as on Discord
+        self._require_known_reference(channel, body)
         reference = body.get("message_reference")
         message = self._new_message(channel.id, body, uploads, message_type=19 if reference else 0)
         return self.message_payload(message)
@@ -582,23 +704,38 @@ class FakeDiscord:
         if message.author.id != self.bot_user.id and set(body) - {"flags"}:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
         self._require_for_message(self._channel(cid), body, uploads, creating=False)
+        self._count_old_message_edit(message)
         return self.message_payload(self._edit(message, body, uploads))
+
+    def _count_old_message_edit(self, message: FakeMessage) -> None:
+        """Edits of messages over an hour old are capped per channel: 429/30046 with a long retry_after."""
+        if not self.old_message_edits.is_old(message.created_at):
+            return
+        wait = self.old_message_edits.take(message.channel_id)
+        if wait is not None:
+            raise rate_limited(30046, "Maximum number of edits to messages older than 1 hour reached. "
+                               "Try again later", wait, {"X-RateLimit-Scope": "user"})
 
     def _channel_delete_message(self, cid: str, mid: str, **_: Any) -> Response:
         return self._delete(self._message(cid, mid))
 
     # -- threads, channels, roles, members, events ----------------------------------------------------
 
-    def _make_thread(self, parent: FakeChannel, name: str, kind: int, message_id: int | None) -> dict[str, Any]:
+    def _make_thread(self, parent: FakeChannel, body: dict[str, Any], kind: int, message_id: int | None
+                     ) -> dict[str, Any]:
         if parent.guild_id is None:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         guild = self._guild(parent.guild_id)
         if parent.is_thread:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         self._require(parent, "view_channel", "create_private_threads" if kind == 12 else "create_public_threads")
+        if message_id is not None and self.messages[message_id].thread_id is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
         # A thread started from a message has the message's id, as on Discord.
-        thread = self.add_channel(guild, name, kind=kind, parent=parent, owner_id=self.bot_user.id,
-                                  channel_id=message_id)
+        thread = self.add_channel(guild, body.get("name", "thread"), kind=kind, parent=parent,
+                                  owner_id=self.bot_user.id, channel_id=message_id)
+        thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
+        thread.member_ids.add(self.bot_user.id)  # whoever starts a thread is in it
         if message_id is not None:
             self.messages[message_id].thread_id = thread.id
         data = P.channel(thread)
@@ -608,10 +745,39 @@ class FakeDiscord:
 
     def _thread_from_message(self, cid: str, mid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         message = self._message(cid, mid)
-        return self._make_thread(self._channel(cid), body.get("name", "thread"), 11, message.id)
+        return self._make_thread(self._channel(cid), body, 11, message.id)
 
     def _thread_create(self, cid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
-        return self._make_thread(self._channel(cid), body.get("name", "thread"), int(body.get("type") or 11), None)
+        return self._make_thread(self._channel(cid), body, int(body.get("type") or 11), None)
+
+    def _thread_member_add(self, cid: str, who: str, **_: Any) -> Response:
+        """Join a thread (``@me``) or add a member; an archived thread refuses (50083), as does a private
+        thread the bot cannot see (50001)."""
+        thread = self._channel(cid)
+        if not thread.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        self._require_open_thread(thread, creating=False)  # sees it (50001), not archived (50083)
+        thread.member_ids.add(self.bot_user.id if who == "@me" else int(who))
+        return Response(204)
+
+    def _thread_member_remove(self, cid: str, who: str, **_: Any) -> Response:
+        thread = self._channel(cid)
+        thread.member_ids.discard(self.bot_user.id if who == "@me" else int(who))
+        return Response(204)
+
+    @staticmethod
+    def _archive_duration(value: Any) -> int:
+        """A thread's auto-archive duration: one of Discord's four (the schema checks it on creation only)."""
+        if value not in THREAD_ARCHIVE_DURATIONS:
+            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
+                ("auto_archive_duration",), "BASE_TYPE_CHOICES", f"{value!r} is not one of {THREAD_ARCHIVE_DURATIONS}")]))
+        return int(value)
+
+    def _channel_get(self, cid: str, **_: Any) -> dict[str, Any]:
+        channel = self._channel(cid)
+        self._require(channel, "view_channel")
+        self._archive_if_idle(channel)
+        return P.channel(channel)
 
     def _channel_edit(self, cid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         channel = self._channel(cid)
@@ -619,8 +785,14 @@ class FakeDiscord:
             self._require(channel, "view_channel", "manage_threads" if channel.is_thread else "manage_channels")
         if "name" in body:
             channel.name = body["name"]
+        if "auto_archive_duration" in body:
+            channel.auto_archive_duration = self._archive_duration(body["auto_archive_duration"])
+        if "locked" in body:
+            channel.locked = bool(body["locked"])
         if "archived" in body:
             channel.archived = bool(body["archived"])
+            if not channel.archived:
+                channel.last_activity = self.now()  # unarchived: its inactivity count starts again
         data = P.channel(channel)
         self.emit("THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE", data)
         return data
@@ -640,6 +812,23 @@ class FakeDiscord:
         if found is None:
             raise self._missing(10007, "Member")
         return found
+
+    def _member_search(self, gid: str, *, query: dict[str, str], **_: Any) -> list[dict[str, Any]]:
+        """Search Guild Members: members whose username or server nickname starts with ``query``
+        (ignoring case), at most ``limit`` (1-1000, default 1); Discord refuses a missing or empty query."""
+        guild = self._guild(gid)
+        text = query.get("query", "")
+        try:
+            limit = int(query.get("limit", "1"))
+        except ValueError:
+            limit = 0
+        if not 1 <= len(text) <= 100 or not 1 <= limit <= 1000:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"query": {"_errors": [
+                {"code": "BASE_TYPE_BAD_LENGTH", "message": "query must be 1-100 characters; limit 1-1000"}]}})
+        wanted = text.casefold()
+        found = [m for m in guild.members.values()
+                 if any(n and n.casefold().startswith(wanted) for n in (m.user.name, m.nick))]
+        return [P.member(m) for m in found[:limit]]
 
     def _member_get(self, gid: str, uid: str, **_: Any) -> dict[str, Any]:
         return P.member(self._member(gid, uid))
@@ -671,12 +860,14 @@ class FakeDiscord:
         found = self._guild(gid).scheduled_events.get(int(eid))
         if found is None:
             raise self._missing(10070, "Guild Scheduled Event")
+        self._complete_if_ended(found)
         return found
 
     def _event_create(self, gid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         guild = self._guild(gid)
         # Since February 2026 creating needs Create Events; Manage Events alone no longer does.
         self._require_guild(guild, "create_events")
+        self._require_event_times(body)
         eid = self.snowflake()
         data = {"id": str(eid), "guild_id": str(guild.id), "channel_id": body.get("channel_id"),
                 "creator_id": str(self.bot_user.id), "creator": P.user(self.bot_user), "name": body.get("name"),
@@ -694,9 +885,47 @@ class FakeDiscord:
         if event.data.get("creator_id") != str(self.bot_user.id):
             self._require_guild(self._guild(gid), "manage_events")
 
+    @staticmethod
+    def _require_event_times(data: dict[str, Any]) -> None:
+        """An EXTERNAL event (entity type 3) needs an end time, after its start."""
+        if int(data.get("entity_type") or 0) != 3:
+            return
+        end, start = data.get("scheduled_end_time"), data.get("scheduled_start_time")
+        if not end:
+            problem = (("scheduled_end_time",), "BASE_TYPE_REQUIRED", "This field is required")
+        elif start and P.parse_iso(end) <= P.parse_iso(start):
+            problem = (("scheduled_end_time",), "GUILD_SCHEDULED_EVENT_END_BEFORE_START",
+                       "The end time must be after the start time")
+        else:
+            return
+        raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([problem]))
+
+    def _complete_if_ended(self, event: FakeScheduledEvent) -> None:
+        """Discord completes an active event by itself once its end time has passed."""
+        end = event.data.get("scheduled_end_time")
+        if event.data.get("status") == EVENT_ACTIVE and end and P.parse_iso(end).timestamp() <= self.now():
+            event.data["status"] = EVENT_COMPLETED
+            self.emit("GUILD_SCHEDULED_EVENT_UPDATE", event.data)
+
+    def _require_status_transition(self, event: FakeScheduledEvent, body: dict[str, Any]) -> None:
+        """COMPLETED and CANCELED are final (180000); otherwise only SCHEDULED→ACTIVE|CANCELED and
+        ACTIVE→COMPLETED (50035 on ``status``)."""
+        current = int(event.data.get("status") or EVENT_SCHEDULED)
+        if current in (EVENT_COMPLETED, EVENT_CANCELED):
+            raise DiscordError(400, 180000, "Cannot update a finished event")
+        if "status" not in body or int(body["status"]) == current:
+            return
+        if int(body["status"]) not in EVENT_TRANSITIONS.get(current, set()):
+            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
+                ("status",), "GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION",
+                f"Cannot change an event's status from {current} to {body['status']}")]))
+
     def _event_edit(self, gid: str, eid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         event = self._event(gid, eid)
         self._require_event_editable(gid, event)
+        self._complete_if_ended(event)
+        self._require_status_transition(event, body)
+        self._require_event_times({**event.data, **body})
         event.data.update({k: v for k, v in body.items() if k in event.data})
         self.emit("GUILD_SCHEDULED_EVENT_UPDATE", event.data)
         return event.data
@@ -732,7 +961,8 @@ class FakeDiscord:
         record = self.interactions.get(int(iid))
         if record is None or record.token != token:
             raise DiscordError(404, 10062, "Unknown interaction")
-        if self.interaction_deadline is not None and time.monotonic() - record.created > self.interaction_deadline:
+        late = self.interaction_deadline is not None and time.monotonic() - record.created > self.interaction_deadline
+        if late or self.now() - record.issued_at > TOKEN_LIFETIME:
             record.late = True
             raise DiscordError(404, 10062, "Unknown interaction")
         if record.acknowledged:
@@ -787,21 +1017,33 @@ class FakeDiscord:
 
     def _followup(self, app: str, token: str, *, body: dict[str, Any], uploads: list[Upload],
                   **_: Any) -> dict[str, Any]:
-        record = self._interaction_by_token(token)
+        record = self._live_token(token)
         if not record.acknowledged:
             raise DiscordError(404, 10015, "Unknown Webhook")
+        self._require_open_thread(self._channel(record.channel_id), creating=False)
         original = self.messages.get(record.original_id or 0)
         if (record.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading
                 and not record.followup_ids):
-            # Discord fills the "thinking..." message with the first followup.
+            # Discord fills the "thinking..." message with the first followup, and keeps its visibility:
+            # EPHEMERAL asked for here is ignored after a public deferral (a private refusal shown to all).
+            if int(body.get("flags") or 0) & EPHEMERAL_FLAG and not original.ephemeral:
+                self.ignored_ephemeral.append(original.id)
             return self.message_payload(self._edit(original, body, uploads))
         flags = int(body.get("flags") or 0) & EPHEMERAL_FLAG
         message = self._new_message(record.channel_id, body, uploads, interaction=record, flags=flags)
         record.followup_ids.append(message.id)
         return self.message_payload(message)
 
-    def _webhook_message(self, token: str, which: str) -> FakeMessage:
+    def _live_token(self, token: str) -> InteractionRecord:
+        """The interaction of a token that still works: 15 minutes on the stand-in's clock, then
+        401/50027 for follow-ups and for every edit, fetch or deletion of its messages."""
         record = self._interaction_by_token(token)
+        if self.now() - record.issued_at > TOKEN_LIFETIME:
+            raise DiscordError(401, 50027, "Invalid Webhook Token")
+        return record
+
+    def _webhook_message(self, token: str, which: str) -> FakeMessage:
+        record = self._live_token(token)
         if which == "@original":
             if record.original_id is None:
                 raise self._missing(10008, "Message")
@@ -815,7 +1057,9 @@ class FakeDiscord:
 
     def _webhook_edit(self, app: str, token: str, which: str, *, body: dict[str, Any], uploads: list[Upload],
                       **_: Any) -> dict[str, Any]:
-        return self.message_payload(self._edit(self._webhook_message(token, which), body, uploads))
+        message = self._webhook_message(token, which)
+        self._require_open_thread(self._channel(message.channel_id), creating=False)
+        return self.message_payload(self._edit(message, body, uploads))
 
     def _webhook_delete(self, app: str, token: str, which: str, **_: Any) -> Response:
         return self._delete(self._webhook_message(token, which))

@@ -297,7 +297,33 @@ def message_problems(body: dict[str, Any], prefix: Path_ = ()) -> list[Problem]:
     if sum(map(embed_text_length, embeds)) > EMBED_TOTAL_LIMIT:
         problems.append((prefix + ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"))
     problems += component_problems(body.get("components") or [], prefix + ("components",), MAX_ROWS)
+    problems += allowed_mentions_problems(body.get("allowed_mentions"), prefix + ("allowed_mentions",))
     return problems
+
+
+def allowed_mentions_problems(mentions: Any, where: Path_) -> list[Problem]:
+    """``parse: ["users"]`` together with a ``users`` list (or the same for roles) is contradictory."""
+    if not isinstance(mentions, dict):
+        return []
+    parse = mentions.get("parse") or []
+    return [(where + ("parse",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+             f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive.")
+            for kind in ("users", "roles") if kind in parse and mentions.get(kind)]
+
+
+LINK_STYLE, PREMIUM_STYLE = 5, 6
+
+
+def button_problems(button: dict[str, Any], where: Path_) -> list[Problem]:
+    """A link button has a url and no custom_id; every other (non-premium) button needs a custom_id."""
+    style = button.get("style")
+    if style == LINK_STYLE and button.get("custom_id") is not None:
+        return [(where + ("custom_id",), "BUTTON_COMPONENT_LINK_HAS_CUSTOM_ID", "A link button cannot have a custom id")]
+    if style == LINK_STYLE and not button.get("url"):
+        return [(where + ("url",), "BASE_TYPE_REQUIRED", "A link button needs a url")]
+    if style not in (LINK_STYLE, PREMIUM_STYLE) and not button.get("custom_id"):
+        return [(where + ("custom_id",), "BASE_TYPE_REQUIRED", "This field is required")]
+    return []
 
 
 def component_problems(rows: list[Any], where: Path_, max_rows: int) -> list[Problem]:
@@ -315,6 +341,8 @@ def component_problems(rows: list[Any], where: Path_, max_rows: int) -> list[Pro
             problems.append((where + (index, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                              "A select menu must be alone in its action row"))
         for position, child in enumerate(children):
+            if child.get("type") == 2:
+                problems += button_problems(child, where + (index, "components", position))
             custom_id = child.get("custom_id")
             if custom_id is None:
                 continue
@@ -387,11 +415,62 @@ def _walk_named(item: dict[str, Any], where: Path_) -> Iterator[tuple[dict[str, 
                 yield from _walk_named(child, where + (key, index))
 
 
+SUBCOMMAND_TYPES = (1, 2)  # SUB_COMMAND, SUB_COMMAND_GROUP
+
+
+def option_problems(item: dict[str, Any], where: Path_, *, is_command: bool) -> list[Problem]:
+    """A command's or option's own rules: a description (chat-input commands and every option), choice
+    values ≤ 100 characters, no autocomplete together with choices, and among its options unique names
+    and required ones first."""
+    problems: list[Problem] = []
+    needs_description = not is_command or item.get("type", 1) == 1  # user and message commands have none
+    if needs_description and not str(item.get("description") or ""):
+        problems.append((where + ("description",), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
+    for index, choice in enumerate(item.get("choices") or []):
+        if isinstance(choice, dict) and isinstance(choice.get("value"), str) and (
+                len(choice["value"]) > AUTOCOMPLETE_VALUE_LIMIT):
+            problems.append(_too_long(where + ("choices", index, "value"), AUTOCOMPLETE_VALUE_LIMIT))
+    if item.get("autocomplete") and item.get("choices"):
+        problems.append((where + ("autocomplete",), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
+                         "Autocomplete cannot be enabled on an option that has choices"))
+    options = [o for o in item.get("options") or [] if isinstance(o, dict)]
+    seen: set[str] = set()
+    optional_seen = False
+    for index, option in enumerate(options):
+        name = str(option.get("name"))
+        if name in seen:
+            problems.append((where + ("options", index, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                             f"Option name {name!r} is already used"))
+        seen.add(name)
+        if option.get("type") in SUBCOMMAND_TYPES:
+            continue
+        if option.get("required") and optional_seen:
+            problems.append((where + ("options", index, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                             "Required options must be placed before non-required options"))
+        optional_seen = optional_seen or not option.get("required")
+    return problems
+
+
+def duplicate_command_problems(commands: list[Any]) -> list[Problem]:
+    """Two commands of one type (chat input, user, message) may not share a name."""
+    seen: set[tuple[Any, Any]] = set()
+    problems: list[Problem] = []
+    for index, command in enumerate(commands):
+        if not isinstance(command, dict):
+            continue
+        key = (command.get("type", 1), command.get("name"))
+        if key in seen:
+            problems.append(((index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                             f"Application command names must be unique: {command.get('name')!r}"))
+        seen.add(key)
+    return problems
+
+
 def commands_problems(commands: Any) -> list[Problem]:
     """A command sync (PUT of the whole list)."""
     if not isinstance(commands, list):
         return []
-    problems: list[Problem] = []
+    problems: list[Problem] = duplicate_command_problems(commands)
     chat_input = [c for c in commands if isinstance(c, dict) and c.get("type", 1) == 1]
     if len(chat_input) > GLOBAL_CHAT_COMMANDS_LIMIT:
         problems.append(_too_long((), GLOBAL_CHAT_COMMANDS_LIMIT))
@@ -404,6 +483,7 @@ def commands_problems(commands: Any) -> list[Problem]:
         for item, where in _walk_named(command, (index,)):
             if "type" in item or where == (index,):  # commands and options have names with rules; choices don't
                 problems += _name_problems(item, where)
+                problems += option_problems(item, where, is_command=where == (index,))
             else:
                 problems += [p for p in _name_problems(item, where) if p[1] == "LOCALE_INVALID"]
     return problems
@@ -423,6 +503,24 @@ def cross_field_problems(method: str, path: str, body: Any) -> list[Problem]:
     if method in ("POST", "PATCH") and _MESSAGE_ROUTES.match(path):
         return message_problems(body)
     return []
+
+
+_NEW_MESSAGE_ROUTES = re.compile(r"^/channels/\d+/messages$|^/webhooks/\d+/[^/]+$")
+MESSAGE_PARTS = ("content", "embeds", "components", "sticker_ids", "poll", "attachments")
+
+
+def is_empty_message(method: str, path: str, body: Any, has_files: bool) -> bool:
+    """A new message with nothing to show (no content, embed, component, sticker, poll or file): Discord
+    refuses it with 50006. Covers channel sends, follow-ups and a "send a message" interaction response."""
+    if method != "POST" or has_files or not isinstance(body, dict):
+        return False
+    if path.startswith("/interactions/"):
+        if body.get("type") != 4:
+            return False
+        body = body.get("data") if isinstance(body.get("data"), dict) else {}
+    elif not _NEW_MESSAGE_ROUTES.match(path):
+        return False
+    return not any(body.get(part) for part in MESSAGE_PARTS)
 
 
 # -- the answer ---------------------------------------------------------------------------------------

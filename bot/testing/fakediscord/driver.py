@@ -188,6 +188,7 @@ class InteractionDriver(ABC):
         self._command_ids: dict[str, int] = {}
         self._refusals_seen = 0  # fake.refusals already reported or expected
         self._pings_seen = 0  # fake.message_log position already checked for mass pings
+        self._ignored_ephemeral_seen = 0  # fake.ignored_ephemeral already reported
         self._expect_refusal: int | bool | None = None
 
     def watch_logs(self) -> None:
@@ -393,6 +394,11 @@ class InteractionDriver(ABC):
             data["permissions"] = str((1 << 53) - 1)
             resolved.setdefault("channels", {})[str(value.id)] = data
             return str(value.id)
+        if isinstance(value, FakeUser) and value.id not in self.guild.members and kind in (6, MENTIONABLE):
+            # A user who is not (or no longer) a member, e.g. an id pasted into the option: Discord
+            # resolves the user only, with no member data (discord.py then refuses a Member option).
+            resolved.setdefault("users", {})[str(value.id)] = P.user(value)
+            return str(value.id)
         if isinstance(value, FakeMember | FakeUser) and kind in (6, MENTIONABLE):
             member = self.user(value)
             resolved.setdefault("users", {})[str(member.id)] = P.user(member.user)
@@ -476,7 +482,8 @@ class InteractionDriver(ABC):
 
 
     def contract_problems(self) -> list[str]:
-        """Refusals (400/403/413) and crowd pings since the last check, unless the test expects them.
+        """Refusals (see ``backend.is_refusal``), crowd pings and private messages Discord showed to everyone
+        since the last check, unless the test expects the refusals.
 
         A bot that catches the ``HTTPException`` would otherwise hide what real Discord refused.
         """
@@ -498,6 +505,11 @@ class InteractionDriver(ABC):
                 problems.append(f"message {message_id} would ping @everyone/@here or a role: {message.content[:120]!r} "
                                 f"(allowed_mentions={message.allowed_mentions})")
         self._pings_seen = len(log)
+        for message_id in self.fake.ignored_ephemeral[self._ignored_ephemeral_seen:]:
+            message = self.fake.messages[message_id]
+            problems.append(f"message {message_id} was sent as ephemeral, but as the first follow-up after a public "
+                            f"deferral Discord shows it to everyone: {message.content[:120]!r}")
+        self._ignored_ephemeral_seen = len(self.fake.ignored_ephemeral)
         return problems
 
     def check_contract(self) -> None:

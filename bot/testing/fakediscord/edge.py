@@ -147,15 +147,26 @@ def read_form(form: Iterable[dict[str, Any]]) -> tuple[Any, list[Upload]]:
     return body, uploads
 
 
+WEBHOOK_TRIES = 5  # discord.py's webhook adapter tries a request this often before giving up
+
+
 async def answer(fake: FakeDiscord, route: Route, *, body: Any = None, form: Iterable[dict[str, Any]] | None = None,
                  params: dict[str, Any] | None = None) -> Any:
+    """Answer an interaction callback or webhook request as discord.py's ``AsyncWebhookAdapter`` would
+    see it: a 429 with ``Via`` is slept out (``retry_after``) and tried again, anything else raises."""
     path, query = split_url(route.url)
     query.update({k: str(v) for k, v in (params or {}).items()})
     uploads: list[Upload] = []
     if form:
-        body, uploads = read_form(form)
-    await asyncio.sleep(0)  # a real request yields to the loop; keep orderings realistic
-    response = fake.handle(route.method, path, query=query, body=body, uploads=uploads)
+        body, uploads = read_form(list(form))
+    for _ in range(WEBHOOK_TRIES):
+        await asyncio.sleep(0)  # a real request yields to the loop; keep orderings realistic
+        response = fake.handle(route.method, path, query=query, body=body, uploads=uploads)
+        if response.status == 429 and "Via" in response.headers and isinstance(response.body, dict):
+            await asyncio.sleep(float(response.body.get("retry_after", 0)))
+            continue
+        raise_for(response)
+        return response.body
     raise_for(response)
     return response.body
 

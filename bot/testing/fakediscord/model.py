@@ -115,10 +115,21 @@ class FakeChannel:
     recipient_id: int | None = None
     # permission overwrites by role or member id: (allow, deny, 0 for a role | 1 for a member)
     overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    # Threads only. Discord archives a thread after ``auto_archive_duration`` minutes without a new
+    # message (``last_activity``, in seconds on the stand-in's clock); a locked thread takes messages only
+    # from members with Manage Threads; a private thread is visible only to its members.
+    auto_archive_duration: int = 1440
+    last_activity: float = 0.0
+    locked: bool = False
+    member_ids: set[int] = field(default_factory=set)
 
     @property
     def is_thread(self) -> bool:
         return self.type in (10, 11, 12)
+
+    @property
+    def is_private_thread(self) -> bool:
+        return self.type == 12
 
     @property
     def mention(self) -> str:
@@ -280,6 +291,7 @@ class FakeMessage:
     thread_id: int | None = None
     allowed_mentions: dict[str, Any] | None = None  # as sent (None: absent, so Discord parses everything)
     pings: Pings = field(default_factory=Pings)
+    created_at: float = 0.0  # seconds on the stand-in's clock: Discord caps edits to messages over an hour old
 
     @property
     def ephemeral(self) -> bool:

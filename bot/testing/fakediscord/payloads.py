@@ -35,6 +35,12 @@ def timestamp_of(snowflake: int) -> str:
     return dt.datetime.fromtimestamp(millis / 1000, tz=dt.UTC).isoformat()
 
 
+def parse_iso(text: str) -> dt.datetime:
+    """An ISO 8601 time as Discord sends and takes it (``Z`` or an offset); naive times are UTC."""
+    parsed = dt.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
+
+
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat()
 
@@ -72,8 +78,8 @@ def channel(c: FakeChannel) -> dict[str, Any]:
         data["parent_id"] = str(c.parent_id)
     if c.is_thread:
         data.update(owner_id=str(c.owner_id or 0), message_count=0, member_count=1,
-                    thread_metadata={"archived": c.archived, "auto_archive_duration": 1440,
-                                     "archive_timestamp": now_iso(), "locked": False})
+                    thread_metadata={"archived": c.archived, "auto_archive_duration": c.auto_archive_duration,
+                                     "archive_timestamp": now_iso(), "locked": c.locked})
     if c.type == 1 and c.recipient_id is not None:
         data["recipients"] = [{"id": str(c.recipient_id), "username": "user", "discriminator": "0",
                                "avatar": None}]

@@ -38,6 +38,22 @@ log = logging.getLogger(__name__)
 HEARTBEAT_INTERVAL_MS = 41250
 INVALID_SHARD = 4010  # Discord's gateway close codes for a shard set-up it refuses
 SHARDING_REQUIRED = 4011
+AUTHENTICATION_FAILED = 4004  # ...for an IDENTIFY with a bad token
+INVALID_INTENTS = 4013  # ...for an intents value that is not a set of Discord's intents
+DISALLOWED_INTENTS = 4014  # ...for a privileged intent the application is not approved for
+# Discord's gateway intents (bit numbers), and the privileged ones an application must be approved for.
+KNOWN_INTENTS = sum(1 << bit for bit in (*range(0, 17), 20, 21, 24, 25))
+PRIVILEGED_INTENTS = {"GUILD_MEMBERS": 1 << 1, "GUILD_PRESENCES": 1 << 8, "MESSAGE_CONTENT": 1 << 15}
+
+
+def intents_refusal(intents: Any, approved: int) -> tuple[int, str] | None:
+    """Discord's answer to IDENTIFY's ``intents``: 4013 for a value that is not a set of known intents,
+    4014 for a privileged intent the application is not approved for (``approved`` bits); None if fine."""
+    if type(intents) is not int or intents < 0 or intents & ~KNOWN_INTENTS:
+        return INVALID_INTENTS, "Invalid intent(s)."
+    if intents & sum(PRIVILEGED_INTENTS.values()) & ~approved:
+        return DISALLOWED_INTENTS, "Disallowed intent(s)."
+    return None
 
 
 def event_guild_id(event: str, data: Any) -> int | None:
@@ -94,11 +110,14 @@ class FakeDiscordServer:
 
     def __init__(self, fake: FakeDiscord, *, token: str | None = None) -> None:
         self.fake = fake
-        self.token = token  # when set, REST calls with another bot token get 401 (LoginFailure)
+        self.token = token  # when set, REST calls and IDENTIFYs with another bot token are refused
+        self.approved_intents = 0  # privileged intents the application may ask for (none: Discord's default)
         self.sessions: list[GatewaySession] = []
         self.identified = asyncio.Event()
         self.identify_count = 0
         self.refused_identifies: list[tuple[Any, int]] = []  # (IDENTIFY's shard, close code) refused
+        # (close code, reason) for every IDENTIFY refused, whatever the reason (token, intents, shard)
+        self.closed_identifies: list[tuple[int, str]] = []
         self.heartbeats = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -217,9 +236,13 @@ class FakeDiscordServer:
     async def _identify(self, session: GatewaySession, data: dict[str, Any]) -> None:
         session.identify = data
         self.identify_count += 1
-        refusal = self._shard_refusal(data.get("shard"))
+        refusal = self._session_refusal(data)
+        if refusal is None:
+            refusal = self._shard_refusal(data.get("shard"))
+            if refusal is not None:
+                self.refused_identifies.append((data.get("shard"), refusal[0]))
         if refusal is not None:
-            self.refused_identifies.append((data.get("shard"), refusal[0]))
+            self.closed_identifies.append(refusal)
             await session.ws.close(code=refusal[0], message=refusal[1].encode())
             return
         session.shard = tuple(data["shard"]) if data.get("shard") else None  # type: ignore[assignment]
@@ -238,6 +261,12 @@ class FakeDiscordServer:
             await session.dispatch("GUILD_CREATE", P.guild(guild))
         session.identified = True
         self.identified.set()
+
+    def _session_refusal(self, data: dict[str, Any]) -> tuple[int, str] | None:
+        """4004 for a token other than the bot's (when the server knows it), then the intents' answer."""
+        if self.token is not None and data.get("token") not in (self.token, f"Bot {self.token}"):
+            return AUTHENTICATION_FAILED, "Authentication failed."
+        return intents_refusal(data.get("intents"), self.approved_intents)
 
     def _shard_refusal(self, shard: Any) -> tuple[int, str] | None:
         """Discord's answer to IDENTIFY's ``shard`` field: a malformed pair or an id outside the count is
@@ -323,6 +352,9 @@ def redirect_discord_py(base_url: str, gateway_url: str) -> Iterator[None]:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
 
 
+TIMER_AFTER = 2.0  # a bot task asleep for longer than this is a timer, not output on its way
+
+
 class RemoteDriver(InteractionDriver):
     """Act as users against a bot connected to a ``FakeDiscordServer``, via the gateway.
 
@@ -332,12 +364,17 @@ class RemoteDriver(InteractionDriver):
     """
 
     def __init__(self, server: FakeDiscordServer, guild: FakeGuild, *, quiet: float = 0.6,
-                 min_quiet: float = 0.08, max_wait: float = 60.0, **kwargs: Any) -> None:
+                 min_quiet: float = 0.08, max_wait: float = 60.0, stuck_after: float | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(server.fake, guild, **kwargs)
         self.server = server
         self.quiet = quiet
         self.min_quiet = min_quiet
         self.max_wait = max_wait
+        # A bot task silent this long waits on something else (default ``quiet``; the sandbox, whose
+        # transcript must not miss a late edit on a busy machine, waits longer).
+        self.stuck_after = quiet if stuck_after is None else stuck_after
+        self.working: Any = lambda: False  # the bot's work pool is running jobs (the sandbox sets it)
         self.watch_logs()  # call close() when done
 
     def catalog(self) -> CommandCatalog:
@@ -366,22 +403,31 @@ class RemoteDriver(InteractionDriver):
                               and self.fake.messages[record.original_id].loading, before)
 
     async def wait_quiet(self, busy: Any = lambda: False, before: set[asyncio.Task[Any]] | None = None) -> None:
-        """Until the bot has been quiet long enough and ``busy()`` is false (bounded by ``max_wait``).
+        """Until the bot is idle and ``busy()`` is false (bounded by ``max_wait``).
 
-        Quiet means no request for ``min_quiet`` seconds — or for ``quiet`` seconds while tasks
-        the bot started since ``before`` are still pending (e.g. a coalesced board edit waiting
-        0.4 s). The bot runs on this same loop (e2e tests, sandbox), so its tasks are visible.
+        Idle means no request for ``min_quiet`` seconds and none of the tasks the bot started since
+        ``before`` still working: each has ended or sleeps until later than ``TIMER_AFTER`` (or ``quiet``)
+        from now (a timer; a board edit's short coalescing sleep is not one).
+        A fixed wait once missed a board edit on a busy machine; now the wait follows the bot's tasks
+        and its work pool (``working``). A task that neither ends nor changes anything for
+        ``stuck_after`` seconds (waiting on something nobody will set) no longer holds the wait. The
+        bot runs on this same loop (e2e tests, sandbox), so its tasks are visible.
         """
+        from bot.testing.harness import _wakes_at
+
+        loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         started = time.monotonic()
-        seen, since = len(self.fake.requests), time.monotonic()
+        seen, since = (len(self.fake.requests), frozenset[int]()), time.monotonic()
         while time.monotonic() - started < self.max_wait:
             await asyncio.sleep(0.02)
-            if len(self.fake.requests) != seen:
-                seen, since = len(self.fake.requests), time.monotonic()
-                continue
             pending = [t for t in asyncio.all_tasks() if before is not None and t not in before
                        and t is not current and not t.done()]
-            needed = self.quiet if pending else self.min_quiet
+            state = (len(self.fake.requests), frozenset(map(id, pending)))
+            if state != seen or self.working():
+                seen, since = state, time.monotonic()
+                continue
+            active = [t for t in pending if (_wakes_at(t) or 0) <= loop.time() + max(self.quiet, TIMER_AFTER)]
+            needed = self.stuck_after if active else self.min_quiet
             if time.monotonic() - since >= needed and not busy():
                 return

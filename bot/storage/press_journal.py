@@ -1,0 +1,161 @@
+"""The write-ahead record of board presses: a press is written here before Discord is told it arrived.
+
+A press must be acknowledged within Discord's 3 s, but in a burst it waits longer than that for the
+game's lock and the database's one writer; so it is acknowledged first and stored after. A crash in
+between lost a quarter of the acknowledged presses at ~20 presses/s, silently. Now the press is first
+appended to this journal - one ``write`` to a local file opened for appending, microseconds, no
+``fsync``: a killed process loses nothing the kernel already has; a power cut may (see
+docs/operators/hardening.md) - and when its change is stored (or refused) a second line says so.
+
+On start, the presses recorded but never finished are applied then (the pod cog does it, in order),
+unless the database already holds them: the event and its press id are stored in one transaction
+(``pod_presses``), so a crash between the commit and the journal's second line applies nothing twice.
+The journal is then emptied. One file per bot process (per set of shards), next to the database file,
+held with an exclusive ``flock`` while the process runs: a second process configured with the same
+shards in the same place must not replay (or empty) the journal of one that is alive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+COMPACT_AFTER_LINES = 10_000  # an idle journal this long is emptied (nothing in it is still needed)
+
+
+@dataclass(frozen=True)
+class RecordedPress:
+    """What a board press was, as it arrived: enough to make the same change again after a restart and
+    to tell the presser (through the interaction's token, valid 15 minutes) if it cannot be made."""
+
+    press_id: int  # the interaction's id: unique, so a press is applied at most once
+    game_id: int
+    action: str
+    arg: int | None
+    user_id: int
+    user_name: str
+    manager: bool
+    selected: int | None  # the player the presser had picked for their presses, if any
+    guild_id: int | None
+    application_id: int
+    token: str
+    at: float  # seconds since the epoch when it arrived (the token's age)
+
+
+class PressJournal:
+    """An append-only file of press records and their outcomes (JSON lines)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._open: set[int] = set()  # recorded here, outcome not yet written
+        self._lines = 0
+
+    def acquire(self) -> bool:
+        """Take the journal for this process (before ``pending``); False while another process holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        self._fd = fd
+        # Forked workers (bot/workers.py) must not keep the lock after the bot is killed: the next start
+        # would find its journal held and replay nothing. A child closes its copy at once.
+        os.register_at_fork(after_in_child=self._forget_in_child)
+        return True
+
+    def _forget_in_child(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+    def pending(self) -> list[RecordedPress]:
+        """The presses recorded and never finished (by a process that died), in arrival order."""
+        if not self.path.exists():
+            return []
+        recorded: dict[int, RecordedPress] = {}
+        for number, line in enumerate(self.path.read_bytes().splitlines(), 1):
+            entry = _entry(line)
+            if entry is None:
+                log.warning(
+                    "press journal %s: line %d is unreadable (cut off by a crash?); skipped",
+                    self.path,
+                    number,
+                )
+            elif "done" in entry:
+                recorded.pop(int(entry["done"]), None)
+            elif "press" in entry:
+                press = _press(entry["press"])
+                if press is not None:
+                    recorded[press.press_id] = press
+        return list(recorded.values())
+
+    def open(self) -> None:
+        """Start appending, emptied (after ``pending`` was dealt with: the old records are dropped)."""
+        if self._fd is None and not self.acquire():
+            raise RuntimeError(f"press journal {self.path} is held by another process")
+        assert self._fd is not None
+        os.ftruncate(self._fd, 0)
+        self._lines = 0
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def record(self, press: RecordedPress) -> None:
+        """Write the press down before it is acknowledged (a failed write is logged: the press then goes
+        on as before, acknowledged and stored, only not protected against a crash)."""
+        if self._write({"press": asdict(press)}):
+            self._open.add(press.press_id)
+
+    def done(self, press_id: int) -> None:
+        """The press's change was stored, or refused and the presser told: nothing to do after a crash."""
+        if press_id not in self._open:
+            return
+        self._open.discard(press_id)
+        self._write({"done": press_id})
+        if not self._open and self._lines >= COMPACT_AFTER_LINES and self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            self._lines = 0
+
+    def _write(self, entry: dict[str, Any]) -> bool:
+        if self._fd is None:
+            return False
+        try:
+            os.write(self._fd, json.dumps(entry, separators=(",", ":")).encode() + b"\n")
+        except OSError as error:
+            log.error(
+                "press journal %s: cannot write (%s); presses are not protected against a crash",
+                self.path,
+                error.strerror or error,
+            )
+            return False
+        self._lines += 1
+        return True
+
+
+def _entry(line: bytes) -> dict[str, Any] | None:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def _press(values: Any) -> RecordedPress | None:
+    try:
+        return RecordedPress(**values)
+    except TypeError:
+        return None

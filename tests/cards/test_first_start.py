@@ -1,0 +1,135 @@
+"""The first start (empty card tables): progress is shown, the bot answers from memory while the cards are
+stored in the background, and a card data swap arriving meanwhile is not undone by that first import."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.cards import first_start, snapshot
+from bot.cards.database import CardDatabase
+from bot.cards.importers import read_cards
+from bot.storage.db import Database
+from tests.cards.conftest import SCRYFALL_FILE, SUBSET
+
+
+async def test_the_first_start_answers_before_the_cards_are_stored(db: Database) -> None:
+    cards = await CardDatabase.open(db, SUBSET, store_in_background=True)
+    assert cards.resolve("Lightning Bolt").card is not None  # answered from memory at once
+    for _ in range(20):  # the bot is not up yet: storing waits, the start has the CPU to itself
+        await asyncio.sleep(0)
+    assert await cards.repository.count() == 0
+    cards.start_storing()
+    await cards.stored()
+    assert await cards.repository.count() == 398
+    assert cards.version == await cards.repository.version() == 1
+    assert await cards.repository.load_snapshot(snapshot.FORMAT) is not None
+    again = await CardDatabase.open(db, SUBSET, store_in_background=True)  # the next start reads it back
+    assert len(again) == 398 and again.version == 1
+
+
+async def test_the_first_start_tells_the_operator_how_far_it_got(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.cards.database")
+    cards = await CardDatabase.open(db, SUBSET, store_in_background=True)
+    await cards.stored()
+    said = [record.getMessage() for record in caplog.records]
+    assert said[0].startswith("first start: the card tables are empty, importing the card data once from ")
+    assert any(line.startswith("reading cards_subset.jsonl: 100%") for line in said)
+    assert any(line.startswith("card data ready: 398 cards (cards up to an unknown date)") for line in said)
+    assert said[-1].startswith("first start done: 398 cards stored in the database in ")
+
+
+async def test_the_progress_moves_in_steps_through_a_larger_file(
+    tmp_path, caplog: pytest.LogCaptureFixture, db: Database
+) -> None:
+    """The bundled file is 2 MB of gzip: read a megabyte at a time, its progress jumped from 0 to 51 % to
+    100 %. Here a gzip file of ~600 KB must report every quarter on the way."""
+    lines = SUBSET.read_text(encoding="utf-8").splitlines()
+    big = tmp_path / "big.jsonl.gz"
+    big.write_bytes(gzip.compress("\n".join(lines * 3).encode(), compresslevel=0))  # 3 copies: one card each
+    assert big.stat().st_size > 500_000
+    caplog.set_level(logging.INFO, logger="bot.cards.database")
+    cards = await CardDatabase.open(db, big)
+    steps = [r.getMessage() for r in caplog.records if r.getMessage().startswith("reading big.jsonl.gz: ")]
+    assert len(steps) == 4 and steps[-1] == "reading big.jsonl.gz: 100%", steps
+    assert len(cards) == 398
+
+
+async def test_a_swap_arriving_during_the_first_import_is_kept(db: Database) -> None:
+    """A sync that finishes while the first import is still storing waits for it, then replaces it: the
+    older bundled cards never overwrite the newer ones."""
+    cards = await CardDatabase.open(db, SUBSET, store_in_background=True)
+    newer = await asyncio.to_thread(read_cards, SCRYFALL_FILE)
+    await cards.store(newer)
+    await cards.stored()
+    assert await cards.repository.count() == len(newer.cards) == 11
+    assert cards.get("Counterspell") is None and len(cards) == 11
+    assert (await cards.repository.last_import()).source == str(SCRYFALL_FILE)
+
+
+# -- the cache of the ready-built index ----------------------------------------------------------------
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of this test's own, with the subset treated as the bundled file (only that is cached)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(folder))
+    monkeypatch.setattr(first_start, "cacheable", lambda source: True)
+    return folder
+
+
+async def rows(db: Database) -> list[tuple]:
+    return await db.fetchall("SELECT * FROM cards ORDER BY name")
+
+
+async def test_a_second_new_database_starts_from_the_cached_index(tmp_path: Path, cache: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.cards")
+    first_db, second_db = await Database.open(tmp_path / "a.sqlite3"), await Database.open(tmp_path / "b.sqlite3")
+    try:
+        first = await CardDatabase.open(first_db, SUBSET, store_in_background=True)
+        await first.stored()
+        [kept] = cache.iterdir()
+        assert kept.name.startswith("cards-") and kept.name.endswith(".index")
+        caplog.clear()
+        second = await CardDatabase.open(second_db, SUBSET, store_in_background=True)
+        await second.stored()
+        said = [record.getMessage() for record in caplog.records]
+        assert any(line.startswith("first start: using the card index built before") for line in said)
+        assert not any(line.startswith("reading ") for line in said)  # the file was not read again
+        assert await rows(second_db) == await rows(first_db)  # the very same cards stored
+        for name in ("Lightning Bolt", "稲妻", "lim dul's vault", "Fire/Ice", "Lightnig Bolt"):
+            assert second.resolve(name) == first.resolve(name), name
+    finally:
+        await first_db.close()
+        await second_db.close()
+
+
+async def test_a_damaged_cache_file_is_ignored(tmp_path: Path, cache: Path, caplog: pytest.LogCaptureFixture,
+                                              db: Database) -> None:
+    other = await Database.open(tmp_path / "other.sqlite3")
+    try:
+        await (await CardDatabase.open(other, SUBSET)).stored()
+    finally:
+        await other.close()
+    [kept] = cache.iterdir()
+    kept.write_bytes(kept.read_bytes()[:1000])
+    caplog.set_level(logging.INFO, logger="bot.cards")
+    cards = await CardDatabase.open(db, SUBSET)
+    assert len(cards) == 398
+    said = [record.getMessage() for record in caplog.records]
+    assert any(line.startswith(f"ignoring the card index cache {kept}") for line in said)
+    assert any(line.startswith("reading cards_subset.jsonl: ") for line in said)
+
+
+async def test_only_the_bundled_file_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Database) -> None:
+    monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(tmp_path / "cache"))
+    await (await CardDatabase.open(db, SUBSET)).stored()
+    assert not (tmp_path / "cache").exists()

@@ -1,0 +1,84 @@
+"""Games stored by earlier code keep replaying exactly (``tests/data/stored_challenge_games.json``).
+
+The fixture holds what storage held for 18 real games (6 per deck: won, lost, stopped mid-game, and a
+table saved before stable numbers), recorded by ``record_stored_games.py`` before the engines were
+changed. Each test puts those rows into a fresh database, loads the table through today's service and
+compares the rebuilt game with the one recorded: the whole state, and every log line.
+
+Log lines changed on purpose are listed in ``DELIBERATE_LOG_CHANGES``, each with the words it replaced
+(a state that differs, or any other log line, fails).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.domain.challenge.core import Event
+from bot.services.challenge import ChallengeService
+from bot.services.hydra import HydraService
+from bot.storage.db import Database
+
+from .record_stored_games import events_digest
+
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "stored_challenge_games.json"
+GAMES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+# today's log line -> the line stored games showed before: "0 cards go ...: ." is now said in words
+DELIBERATE_LOG_CHANGES = {
+    "challenge.log.mill_nothing": Event("challenge.log.milled", {"count": 0, "cards": ""}),
+    "hydra.log.mill_nothing": Event("hydra.log.milled", {"count": 0, "cards": ""}),
+}
+
+
+def as_recorded(events: list[Event]) -> list[Event]:
+    """Today's log in the words of the code that stored the games (see ``DELIBERATE_LOG_CHANGES``)."""
+    recorded = []
+    for event in events:
+        if event.key == "challenge.log.combat_nothing_to_prevent":  # "prevent the 0 combat damage"
+            event = Event("challenge.log.combat_prevented", event.values)
+        recorded.append(DELIBERATE_LOG_CHANGES.get(event.key, event))
+    return recorded
+
+
+async def _insert(db: Database, stored: dict[str, list[dict[str, Any]]]) -> int:
+    """The recorded rows as they were stored (columns added since take their defaults)."""
+    for table, rows in stored.items():
+        for row in rows:
+            columns = ", ".join(row)
+            marks = ", ".join("?" for _ in row)
+            await db.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(row.values()))
+    first = next(iter(stored.values()))[0]
+    return int(first["game_id"])
+
+
+def test_the_fixture_holds_every_kind_of_stored_game() -> None:
+    decks = [game["deck"] for game in GAMES]
+    assert decks.count("hydra") == decks.count("horde") == decks.count("god") == 6
+    outcomes = {(game["deck"], game["snapshot"]["outcome"]) for game in GAMES}
+    assert {
+        ("hydra", "won"),
+        ("hydra", "ongoing"),
+        ("horde", "lost"),
+        ("god", "won"),
+        ("god", "ongoing"),
+    } <= outcomes
+    legacy = [game["deck"] for game in GAMES if not next(iter(game["stored"].values()))[0]["stable_ids"]]
+    assert sorted(legacy) == ["god", "horde", "hydra"]
+
+
+@pytest.mark.parametrize("index", range(len(GAMES)), ids=lambda i: f"{GAMES[i]['deck']}-{i}")
+async def test_a_stored_game_replays_exactly(db: Database, index: int) -> None:
+    recorded = GAMES[index]
+    game_id = await _insert(db, recorded["stored"])
+    if recorded["family"] == "hydra":
+        table: Any = await HydraService(db).load(game_id)
+    else:
+        table = await ChallengeService(db).load(game_id)
+    game = table.game
+    assert game.snapshot() == recorded["snapshot"]
+    assert len(game.events) == recorded["event_count"]
+    assert events_digest(as_recorded(game.events)) == recorded["events"]
