@@ -47,13 +47,18 @@ def percentile(samples: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+async def _games(service: PodService, server: int, concurrency: int) -> list[int]:
+    """One game per lane, in a server of this worker's own (as with shards; a member may have only so
+    many open games in one server, so the floor's games are in other servers)."""
+    return [(await service.start_game(guild_id=server, channel_id=server * 100 + lane, created_by=PLAYERS[0][0],
+                                      players=PLAYERS, ruleset="commander")).game_id for lane in range(concurrency)]
+
+
 async def _press_loop(url: str, worker: int, presses: int, concurrency: int, start_at: float) -> list[float]:
     db = await Database.open(url)
     try:
         service = PodService(db)
-        games = [(await service.start_game(guild_id=worker + 1, channel_id=worker * 100 + lane,
-                                           created_by=PLAYERS[0][0], players=PLAYERS, ruleset="commander")).game_id
-                 for lane in range(concurrency)]
+        games = await _games(service, worker + 1, concurrency)
         latencies: list[float] = []
 
         async def lane(game_id: int, count: int) -> None:
@@ -76,9 +81,7 @@ async def _raw_loop(url: str, worker: int, presses: int, concurrency: int, start
     db = await Database.open(url)
     try:
         service = PodService(db)
-        games = [(await service.start_game(guild_id=worker + 1, channel_id=worker * 100 + lane,
-                                           created_by=PLAYERS[0][0], players=PLAYERS, ruleset="commander")).game_id
-                 for lane in range(concurrency)]
+        games = await _games(service, 1000 + worker, concurrency)
         pool = db.pool  # type: ignore[attr-defined]
         latencies: list[float] = []
 
