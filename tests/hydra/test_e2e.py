@@ -42,7 +42,7 @@ async def test_a_hydra_table_survives_a_restart_end_to_end(tmp_path: Path) -> No
         config = default_config(tmp_path, discord__token=TOKEN)
         task, users = await _start(server, config, guild)
         synced = {c["name"]: c for c in fake.synced_commands[None]}
-        assert synced["hydra"]["description_localizations"]["ja"].startswith("ハイドラに挑め")
+        assert synced["hydra"]["description_localizations"]["ja"].startswith("ハイドラとの対峙")
         lobby = await users.slash("hydra start", heads=3, window=0)
         await users.click(lobby, label="Join", user="bob")
         await users.click(lobby, label="Start", user="bob")

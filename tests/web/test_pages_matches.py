@@ -115,7 +115,7 @@ async def test_the_match_tournament_page_in_chromium(tmp_path, browser) -> None:
         url = await _paired(h)
         await browser.open(url + "?lang=zh-Hant", 360, 800)
         text = await browser.text()
-        assert "比賽積分" in text and "對手比賽勝率" in text and "輪空" in text
+        assert "對局積分" in text and "對手對局勝率" in text and "輪空" in text
         rows = "[...document.querySelectorAll('[data-testid=standings] tbody tr')]"
         assert await browser.js(f"return {rows}.length") == 5
         game_id, first, second = await _table_one(h)
