@@ -84,6 +84,7 @@ class PodkeeperBot(commands.Bot):
         self.reconciled: asyncio.Task[dict[str, int]] | None = None
         self._card_reload: asyncio.Task[None] | None = None
         self._card_reload_again = False
+        self._closing = False  # set by close(): no card reload starts while the database goes
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.interactions = InteractionGate(self)  # lets running handlers finish before close (bot/shutdown.py)
 
@@ -151,6 +152,8 @@ class PodkeeperBot(commands.Bot):
     def _card_data_swapped(self) -> None:
         """Card tables were swapped (here, or by another process sharing the database): read the new
         index once, then tell the cogs (deck verdicts follow the new data)."""
+        if self._closing:  # a first import stored during close swaps the tables as the database goes
+            return
         if self._card_reload is not None and not self._card_reload.done():
             self._card_reload_again = True
             return
@@ -217,6 +220,7 @@ class PodkeeperBot(commands.Bot):
         return done
 
     async def close(self) -> None:
+        self._closing = True
         if self.reconciled is not None and not self.reconciled.done():
             self.reconciled.cancel()
         await self.interactions.close(self.config.get("discord", "shutdown_wait_seconds"))
@@ -229,13 +233,14 @@ class PodkeeperBot(commands.Bot):
         finally:
             self.workers.close()
             gc.unfreeze()  # what start-up froze may be collected again (tests start many bots in one process)
-            if self._card_reload is not None:
-                self._card_reload.cancel()
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()
                 self.leases = None
             if self.cards is not None:  # a first start's import storing in the background ends first
                 await self.cards.stored()
+            if self._card_reload is not None:  # after the store: nothing reads the database as it closes
+                self._card_reload.cancel()
+                await asyncio.gather(self._card_reload, return_exceptions=True)
             if self._db is not None:
                 await self._db.close()
                 self._db = self._guild_settings = self._user_settings = None

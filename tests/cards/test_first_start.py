@@ -133,3 +133,25 @@ async def test_only_the_bundled_file_is_cached(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(tmp_path / "cache"))
     await (await CardDatabase.open(db, SUBSET)).stored()
     assert not (tmp_path / "cache").exists()
+
+
+async def test_a_card_swap_announced_while_the_bot_closes_reads_nothing_after_the_database_goes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A first import still storing when the bot closes swaps the card tables during close; the swap's
+    announcement must not start a read of a database that is closing (it logged a traceback at every
+    early shutdown of a first start)."""
+    from bot.testing import DiscordHarness
+
+    async with DiscordHarness.start(tmp_path) as h:
+        bot = h.bot
+        store_first_import = bot.cards.stored
+
+        async def stored_then_announced() -> None:
+            await store_first_import()
+            bot._card_data_swapped()  # what following CARDS_TOPIC runs when the tables are swapped
+
+        bot.cards.stored = stored_then_announced
+    assert bot._db is None
+    assert bot._card_reload is None or bot._card_reload.done()
+    assert "could not read the new card data" not in caplog.text
