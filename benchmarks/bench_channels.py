@@ -83,20 +83,6 @@ async def open_table(h: DiscordHarness, channel_name: str) -> Table:
     return Table(h, h.channel(channel_name), game_id, reply.message)
 
 
-def throttle_once(h: DiscordHarness, channel_id: int, seconds: float) -> None:
-    """The next edit in ``channel_id`` is answered 429 with ``retry_after`` ``seconds`` (then as usual)."""
-    limiter = h.fake.rate_limiter
-    take, pending = limiter.take, {channel_id}
-
-    def take_throttled(cid: int):
-        if cid in pending:
-            pending.discard(cid)
-            return seconds, limiter.headers(cid, 0, seconds)
-        return take(cid)
-
-    limiter.take = take_throttled
-
-
 async def burst(tables: list[Table]) -> None:
     """``BURST_PRESSES`` presses spread over ``BURST_SECONDS`` on the burst channel's boards."""
     pause = BURST_SECONDS / BURST_PRESSES
@@ -128,7 +114,7 @@ async def scenario(tmp: Path, lanes: ChannelLanes | None, *, loaded: bool) -> li
         await asyncio.sleep(5.5)  # every channel's bucket full again after the boards were posted
         if not loaded:
             return await quiet_delays(quiet)
-        throttle_once(h, throttled.channel.id, THROTTLE_SECONDS)
+        h.fake.rate_limiter.throttle_next(throttled.channel.id, THROTTLE_SECONDS)
         pressing = asyncio.create_task(burst(burst_tables))
         throttled.press("bob")
         await asyncio.sleep(0.6)  # the throttled edit is asleep inside its request

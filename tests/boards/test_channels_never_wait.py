@@ -71,26 +71,11 @@ async def test_a_long_retry_after_is_raised_not_slept_inside_the_request(h):
     assert h.bot.http.max_ratelimit_timeout == MAX_RATELIMIT_WAIT == 30.0
 
 
-def throttle_next_edit(h, channel_id: int, seconds: float) -> None:
-    """Discord answers the next send or edit in ``channel_id`` with 429 and ``retry_after`` ``seconds``
-    (as its channel bucket does, e.g. under slowmode-like limits), then as usual."""
-    limiter = h.fake.rate_limiter
-    take, pending = limiter.take, {channel_id}
-
-    def take_throttled(cid: int):
-        if cid in pending:
-            pending.discard(cid)
-            return seconds, limiter.headers(cid, 0, seconds)
-        return take(cid)
-
-    limiter.take = take_throttled
-
-
 async def test_a_long_retry_after_leads_to_a_later_edit_with_the_lane_free_meanwhile(h):
     throttled = await start_pod(h, "general")
     neighbour = await start_pod(h, "general", "carol", "dave")
     await h.settle()
-    throttle_next_edit(h, throttled.message.channel_id, 45.0)
+    h.fake.rate_limiter.throttle_next(throttled.message.channel_id, 45.0)
     await h.click(throttled, label="-1", user="bob")
     await h.settle()
     assert life_on_board(throttled.message)[1] == "2 bob (40)"  # Discord said: not for 45 s

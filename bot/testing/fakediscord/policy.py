@@ -62,8 +62,18 @@ class RateLimiter:
         self.per = per
         self.clock = clock
         self._sent: dict[Any, deque[float]] = {}
+        self._throttled: dict[Any, float] = {}
+
+    def throttle_next(self, key: Any, seconds: float) -> None:
+        """Answer the next request of ``key`` with 429 and ``retry_after`` ``seconds``, then as usual: what
+        Discord does when a bucket is drained by something the bot cannot see (another process of the
+        same bot, slowmode-like limits), so tests and benchmarks can ask for a long wait on one channel."""
+        self._throttled[key] = seconds
 
     def take(self, key: Any) -> tuple[float | None, dict[str, str]]:
+        if key in self._throttled:
+            seconds = self._throttled.pop(key)
+            return seconds, self.headers(key, 0, seconds)
         now = self.clock()
         window = self._sent.setdefault(key, deque())
         while window and now - window[0] >= self.per:
