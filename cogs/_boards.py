@@ -12,7 +12,9 @@ Why: a Commander game lasts hours, and Discord has rules that only show then.
   that is not allowed, the fresh board goes to the thread's channel.
 - When Discord refuses an edit for a missing permission (403: 50001, 50013), the game goes on and is
   stored as always; the table is told once, in its language, what to grant and where (through the
-  latest press's interaction, which needs no channel permission), and the board is tried again later.
+  latest press's interaction, which needs no channel permission), and the board is tried again every
+  ``REFUSED_RETRY`` on the bot's clock for ``REFUSED_RETRIES`` tries, so a granted permission shows
+  without waiting for a press; after that, at the next change.
 - A long retry_after never holds anything: ``EditLater`` asks the updater (``cogs._updater``) to come
   back after it.
 """
@@ -43,6 +45,7 @@ REPOST_AFTER = timedelta(minutes=50)  # post afresh well before, so queued edits
 POINTER_BEFORE = timedelta(minutes=58)  # an old board is turned into a pointer only while still editable
 THREAD_QUIET = timedelta(minutes=55)  # a thread may archive after an hour without a new message
 REFUSED_RETRY = timedelta(minutes=5)  # a refused board is tried again at most this often
+REFUSED_RETRIES = 12  # ... on the clock for an hour (one request per board each time); then at the next change
 TOKEN_FRESH = timedelta(minutes=14)  # interaction tokens work for 15 minutes: tell only through younger ones
 
 OLD_MESSAGE_EDITS = 30046
@@ -110,6 +113,7 @@ class LiveBoards:
         self.posts = BoardPostRepository(bot.db)
         self._heard: dict[int, tuple[discord.Interaction, datetime]] = {}
         self._refused: dict[int, tuple[datetime, Where]] = {}  # table -> when to try its board again, where
+        self._refusals: dict[int, int] = {}  # table -> refusals in a row (the timed retries stop after some)
         self._told: set[int] = set()
         self._later: dict[int, asyncio.Task[None]] = {}
         self.reposts = 0
@@ -172,8 +176,7 @@ class LiveBoards:
             if error.code == THREAD_ARCHIVED:
                 return await self._repost(key, board, where, moved, posted, archived=True)
             if isinstance(error, discord.Forbidden):
-                await self._refuse(key, where, error)
-                return False
+                return await self._refuse(key, where, error)
             raise
         self._shown(key)
         return True
@@ -209,6 +212,7 @@ class LiveBoards:
     def _shown(self, key: int) -> None:
         """The board shows its state again: a later refusal is told again."""
         self._refused.pop(key, None)
+        self._refusals.pop(key, None)
         self._told.discard(key)
 
     # -- posting afresh ----------------------------------------------------------------------------------
@@ -231,8 +235,7 @@ class LiveBoards:
         except discord.RateLimited as limited:
             raise EditLater(limited.retry_after) from limited
         except discord.Forbidden as error:
-            await self._refuse(key, where, error)
-            return False
+            return await self._refuse(key, where, error)
         await self.posts.record(fresh.id, channel_id, self.now())
         await moved(channel_id, fresh.id)
         self.reposts += 1
@@ -293,15 +296,21 @@ class LiveBoards:
 
     # -- refusals ----------------------------------------------------------------------------------------
 
-    async def _refuse(self, key: int, where: Where, error: discord.HTTPException) -> None:
-        """Discord refused the board for a permission: keep the game, try again later, tell the table once."""
+    async def _refuse(self, key: int, where: Where, error: discord.HTTPException) -> bool:
+        """Discord refused the board for a permission: keep the game, tell the table once, and raise
+        ``EditLater`` so the board is tried again after ``REFUSED_RETRY`` (a permission granted meanwhile
+        shows without a press); after ``REFUSED_RETRIES`` tries in a row, False: the next change tries."""
         self._refused[key] = (self.now() + REFUSED_RETRY, where)
+        self._refusals[key] = self._refusals.get(key, 0) + 1
         log.warning(
             "Discord refused the %s of %s in channel %s: %s", self.what, key, where.channel_id, error.text
         )
         interaction = self._fresh_interaction(key)
         if interaction is not None and key not in self._told:
             await self._tell(key, interaction, where)
+        if self._refusals[key] <= REFUSED_RETRIES:  # the updater (or ``again``) comes back then
+            raise EditLater(REFUSED_RETRY.total_seconds()) from error
+        return False
 
     async def _tell(self, key: int, interaction: discord.Interaction, where: Where) -> None:
         """One public follow-up, in the table's language: what the bot lacks, where, and that nothing is lost."""

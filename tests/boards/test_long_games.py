@@ -12,7 +12,7 @@ import pytest
 
 from bot.testing import DiscordHarness
 from bot.testing.fakediscord.model import PERMISSIONS
-from cogs._boards import REPOST_AFTER
+from cogs._boards import REFUSED_RETRIES, REFUSED_RETRY, REPOST_AFTER
 from tests.boards.helpers import CARDS, MEMBERS, life_on_board, pods, press_refused, start_pod
 
 
@@ -122,6 +122,47 @@ async def test_a_refused_board_is_told_to_the_table_once_and_the_game_goes_on(h)
     await h.advance(minutes=5)
     await press(h, board, label="+1")
     assert life_on_board(board)[1] == "2 bob (35)"  # the board caught up
+
+
+async def test_a_refused_board_catches_up_on_the_clock_once_the_permission_is_granted(h):
+    """Nobody needs to press again: the board is tried every few minutes of the bot's clock."""
+    board = (await start_pod(h)).message
+    general = h.channel("general")
+    general.overwrites[h.fake.bot_user.id] = (0, PERMISSIONS["embed_links"], 1)
+    h._refresh_guild()
+    await press_refused(h, board, code=50013, label="-5")
+    h._expect_refusal = 50013  # the timed try is refused too while the permission is missing
+    try:
+        await h.advance(seconds=REFUSED_RETRY.total_seconds())
+    finally:
+        h._expect_refusal = None
+    assert life_on_board(board)[1] == "2 bob (40)"
+    del general.overwrites[h.fake.bot_user.id]  # granted again, and no press follows
+    h._refresh_guild()
+    await h.advance(seconds=REFUSED_RETRY.total_seconds())
+    await h.settle()
+    await pods(h).updater.flush()
+    assert life_on_board(board)[1] == "2 bob (35)"
+
+
+async def test_the_timed_tries_of_a_refused_board_stop_after_an_hour(h):
+    """A board in a channel that never gets its permission back costs one request per try, for an hour;
+    then only a change tries it (Discord counts refused requests against the bot)."""
+    board = (await start_pod(h)).message
+    h.channel("general").overwrites[h.fake.bot_user.id] = (0, PERMISSIONS["embed_links"], 1)
+    h._refresh_guild()
+    await press_refused(h, board, code=50013)
+    refused_before = len(h.fake.refusals)
+    h._expect_refusal = 50013  # each timed try is refused (the harness fails a step that has none)
+    try:
+        for _ in range(REFUSED_RETRIES):
+            await h.advance(seconds=REFUSED_RETRY.total_seconds())
+    finally:
+        h._expect_refusal = None
+    assert len(h.fake.refusals) - refused_before == REFUSED_RETRIES
+    for _ in range(5):  # no more tries: a refusal now would fail the step as unexpected
+        await h.advance(seconds=REFUSED_RETRY.total_seconds())
+    assert len(h.fake.refusals) - refused_before == REFUSED_RETRIES
 
 
 async def test_the_refusal_is_told_in_the_tables_language(h):
