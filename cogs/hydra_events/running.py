@@ -28,6 +28,9 @@ from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, empty_start_de
 
 log = logging.getLogger(__name__)
 
+RESULTS_RETRY_SECONDS = 30  # a refused results post is tried again after this, doubling each time ...
+RESULTS_TRIES = 6  # ... this many tries in all (about 30 minutes), then at the next start
+
 
 class EventRunning(EventPanels):
     """The cog's layer for everything after the announcement (see ``cogs.hydra_events.base``)."""
@@ -229,8 +232,10 @@ class EventRunning(EventPanels):
         not_given = await self.grant_pending_roles()
         await self.publish_results(event_id, not_given.get(event_id, []))
 
-    async def publish_results(self, event_id: int, not_given: Sequence[RoleNotGiven] = ()) -> None:
-        """Post the results of a finished event once (again after a restart if posting failed).
+    async def publish_results(self, event_id: int, not_given: Sequence[RoleNotGiven] = (), tries: int = 0) -> None:
+        """Post the results of a finished event once. A post Discord refuses (a channel bucket drained by
+        the night's last presses, a permission taken) is tried again on the bot's clock, after
+        ``RESULTS_RETRY_SECONDS`` doubling each time, ``RESULTS_TRIES`` times; after that at the next start.
         The winners named are the stored awards, not a fresh look at the tables; ``not_given`` are the
         winner roles Discord would refuse, said in the results so nobody believes they were given."""
         status = await self.events.status(event_id)
@@ -251,8 +256,15 @@ class EventRunning(EventPanels):
             file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)
-        except discord.HTTPException:
-            log.exception("could not post the results of Hydra event %s (retried at the next start)", event_id)
+        except (discord.HTTPException, discord.RateLimited) as error:
+            if tries + 1 < RESULTS_TRIES:
+                seconds = max(RESULTS_RETRY_SECONDS * 2**tries, getattr(error, "retry_after", 0))
+                log.warning("could not post the results of Hydra event %s (again in %d s)", event_id, seconds,
+                            exc_info=True)
+                self.timers.after(("results", event_id, 0), seconds,
+                                  lambda: self.publish_results(event_id, not_given, tries + 1))
+            else:
+                log.exception("could not post the results of Hydra event %s (again at the next start)", event_id)
             return
         await self.events.set_messages(event_id, results_message_id=message.id)
         await self._scheduled_status(event, discord.EventStatus.completed)

@@ -283,6 +283,21 @@ async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_pat
         assert role.id in h.user("alice").role_ids and role.id in h.user("bob").role_ids
 
 
+async def test_results_discord_refuses_are_posted_again_on_the_clock(tmp_path) -> None:
+    """The night's last presses can drain the channel's bucket just as the results go out: the post is
+    tried again on the bot's clock, not only at the next start."""
+    async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
+        announcement, thread = await begun(h)
+        h.fake.rate_limiter.throttle_next(announcement.message.channel_id, 120.0)  # beyond what discord.py waits
+        await play(h, thread, "alice")
+        await h.settle()
+        assert (await event_row(h)).results_message_id is None  # refused, and nobody restarts the bot
+        await h.advance(seconds=120)
+        event = await event_row(h)
+        assert event.results_message_id is not None
+        assert f"<@{h.user('alice').id}>" in h.fake.messages[event.results_message_id].content
+
+
 async def test_the_grace_timer_drops_who_never_showed_up_and_the_table_goes_on(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement, thread = await begun(h, ("alice", "bob", "carol"), grace=1, table_size=4)  # 1 minute
