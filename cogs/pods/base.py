@@ -22,6 +22,7 @@ from bot.services.pods import LoadedGame, PodService
 from cogs._boards import LiveBoards
 from cogs._common import is_manager
 from cogs._deadline import in_time
+from cogs._timers import Timers
 from cogs._updater import BoardUpdater
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ class PodsBase:
     service: PodService
     updater: BoardUpdater
     boards: LiveBoards  # keeps each board live for the whole game (cogs/_boards.py)
+    first_posts: Timers[int]  # games whose first board another process may still be posting
     mulligan_step: MulliganStep
     match_step: MatchStep
     concede_step: ConcedeStep  # conceding for someone else: cogs/pods/concede.py

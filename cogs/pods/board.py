@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import io
 import logging
+from datetime import datetime, timedelta
+from functools import partial
 
 import discord
 
+from bot.clock import clock_of
 from bot.domain.pod import PodState
 from bot.i18n import Translate
 from bot.i18n.glossary import join_list, ruleset_name
@@ -20,6 +23,13 @@ from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.mulligan_panels import board_lines as mulligan_board_lines
 
 log = logging.getLogger(__name__)
+
+FIRST_POST_GRACE = timedelta(minutes=1)  # a game stored this recently may still be being posted elsewhere
+
+
+def needs_first_board(loaded: LoadedGame) -> bool:
+    """A game with a channel to show it in, not over, whose board was never posted."""
+    return loaded.row.message_id is None and loaded.row.channel_id is not None and not loaded.state.finished
 
 
 def seats_open(loaded: LoadedGame) -> bool:
@@ -156,7 +166,9 @@ class PodBoard(PodsBase):
     async def reconcile_boards(self) -> int:
         """After a start: edit each board behind its log, and post the board of a game stored just
         before a crash but never posted (in the channel where it was started). A game this process
-        started is left to the command posting its board; a failed post is caught up at the next start."""
+        started is left to the command posting its board, and so is a game stored moments ago, which
+        another process sharing the database may still be posting: it is looked at again after
+        ``FIRST_POST_GRACE``. A failed post is caught up at the next start."""
         count = 0
         for game_id in await self.service.lagging_boards():
             if await self.service.posting_here(game_id):
@@ -164,7 +176,26 @@ class PodBoard(PodsBase):
             loaded = await self.service.get(game_id)
             if loaded.row.message_id is not None:
                 await self.updater.refresh_now(game_id)
-            elif loaded.row.channel_id is not None and not loaded.state.finished:
-                await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)
+            elif needs_first_board(loaded):
+                if self._stored_moments_ago(loaded):
+                    self.first_posts.after(game_id, FIRST_POST_GRACE.total_seconds(),
+                                           partial(self._post_if_nobody_did, game_id))
+                    continue
+                await self._post_first_board(loaded)
             count += 1
         return count
+
+    def _stored_moments_ago(self, loaded: LoadedGame) -> bool:
+        created = datetime.fromisoformat(loaded.row.created_at)
+        return clock_of(self.bot).now() - created < FIRST_POST_GRACE
+
+    async def _post_if_nobody_did(self, game_id: int) -> None:
+        """The grace is over: post the board of a game that still has none (its starter died)."""
+        loaded = await self.service.get(game_id)
+        if needs_first_board(loaded) and not await self.service.posting_here(game_id):
+            await self._post_first_board(loaded)
+
+    async def _post_first_board(self, loaded: LoadedGame) -> None:
+        """The board of a game that has none, in the channel where the game was started."""
+        assert loaded.row.channel_id is not None
+        await self.post_board(self.bot.get_partial_messageable(loaded.row.channel_id), loaded)

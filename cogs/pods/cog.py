@@ -23,6 +23,7 @@ from bot.services.reconcile import register_reconcile
 from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._permissions import refuse_unless_bot_can_post
+from cogs._timers import Timers
 from cogs._updater import BoardUpdater, lanes_of
 from cogs.pods.components import PlayerSelect, PodButton
 from cogs.pods.concede import ConcedeStep
@@ -63,6 +64,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         self.boards = LiveBoards(bot, "pod board")
         self.updater = BoardUpdater(self.refresh_board, what="pod board", channel_of=self.board_channel,
                                     lanes=lanes_of(bot), clock=clock_of(bot))
+        self.first_posts: Timers[int] = Timers(clock_of(bot), "pod-first-post")  # see reconcile_boards
         self.mulligan_step = MulliganStep(self)
         self.match_step = MatchStep(self)  # matches and sideboard swaps: cogs/pods/match.py
         self.concede_step = ConcedeStep(self)  # conceding for someone else: cogs/pods/concede.py
@@ -77,6 +79,7 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PodButton, PlayerSelect, MulliganChoice, MatchButton)
         self.updater.cancel()
+        self.first_posts.cancel_all()
         if self.journal is not None:
             self.journal.close()
             self.journal = None

@@ -11,11 +11,13 @@ import asyncio
 
 import pytest
 
+from bot.clock import iso_clock
 from bot.domain import pod
 from bot.services.pods import PodService
 from bot.services.reconcile import Reconciler
 from bot.services.tournaments import TournamentService
 from bot.testing import DiscordHarness
+from cogs.pods.board import FIRST_POST_GRACE
 
 
 @pytest.fixture
@@ -64,16 +66,43 @@ async def test_a_pod_board_behind_its_log_catches_up_on_start(h):
     assert len(board.message.history) == edits
 
 
+async def stored_elsewhere(h, channel_name: str = "games") -> None:
+    """A pod game stored the way ``/pod start`` stores it, by a process that has not posted its board
+    (it died, or it is still drawing it: from here the two look the same)."""
+    await PodService(h.bot.db, clock=iso_clock(h.clock)).start_game(
+        guild_id=h.guild.id, channel_id=h.channel(channel_name).id, created_by=h.user("alice").id,
+        players=[(h.user("alice").id, "alice"), (h.user("bob").id, "bob")], ruleset="commander")
+
+
 async def test_a_pod_stored_but_never_posted_gets_its_board(h):
-    channel = h.channel("games")
-    await PodService(h.bot.db).start_game(guild_id=h.guild.id, channel_id=channel.id, created_by=h.user("alice").id,
-                                          players=[(h.user("alice").id, "alice"), (h.user("bob").id, "bob")],
-                                          ruleset="commander")
+    await stored_elsewhere(h)
     await restarted(h)
+    assert h.messages("games") == []  # stored a moment ago: its starter may still be posting it
+    await h.advance(seconds=FIRST_POST_GRACE.total_seconds())
     (board,) = h.messages("games")
     assert board.embeds[0]["title"] == "Pod #1 · commander"
     assert (await h.bot.get_cog("Pods").service.get(1)).row.message_id == board.id
     await h.click(board, label="+5", user="alice")
+
+
+async def test_a_board_another_process_is_posting_is_not_posted_twice(h):
+    """With several processes on one database, the one running the catch-up cannot see the other's
+    ``/pod start`` in flight: a game stored moments ago is left to its starter for a minute."""
+    await stored_elsewhere(h)
+    assert (await h.bot.reconciler.run())["pods"] == 0  # the catch-up of this process's start
+    pods = h.bot.get_cog("Pods")
+    loaded = await pods.service.get(1)
+    posted = await pods.post_board(h.bot.get_partial_messageable(h.channel("games").id), loaded)  # the starter
+    await h.advance(seconds=FIRST_POST_GRACE.total_seconds())
+    assert [m.id for m in h.messages("games")] == [posted.id]
+
+
+async def test_a_game_stored_long_before_the_start_is_posted_at_once(h):
+    await stored_elsewhere(h)
+    h.clock.jump(seconds=FIRST_POST_GRACE.total_seconds())  # the bot was down for a while
+    await restarted(h)
+    (board,) = h.messages("games")
+    assert (await h.bot.get_cog("Pods").service.get(1)).row.message_id == board.id
 
 
 async def _tournament_game(h) -> int:
