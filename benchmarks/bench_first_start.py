@@ -1,0 +1,146 @@
+"""Cold first start of an installed wheel, with and without the card index the wheel ships. Run by hand:
+
+    nice python benchmarks/bench_first_start.py [--runs 3] [--wheel dist/podkeeper-*.whl]
+
+"Cold" is what a fresh install meets: an empty database, an empty cache folder (no card index, no message
+catalogue cache) and no checkout around the package. The wheel is built from this checkout (or taken from
+``--wheel``) and installed with ``pip install --no-deps --target`` (its dependencies are this virtualenv's);
+a second copy of the same install has ``bot/assets/cards/prebuilt/`` removed, which is the wheel as it was
+before the build shipped the index. Each start is ``podkeeper run`` against the local Discord stand-in, as in
+``bench_startup.py``: the time until the bot answered its first command and the CPU it used until then (the
+figure to compare on a busy shared machine). The two installs take turns, so both meet the same load. Each
+start's log must say where its cards came from: the shipped index, or a read of the bundled file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from bench_startup import REPO, TOKEN, one_start
+
+SHIPPED = "using the card index shipped with the package"
+READ = "reading cards.jsonl.gz: 100%"
+
+
+def built_wheel(folder: Path) -> Path:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(folder),
+            str(REPO),
+        ],
+        check=True,
+    )
+    (wheel,) = folder.glob("podkeeper-*.whl")
+    return wheel
+
+
+def installed(wheel: Path, folder: Path) -> Path:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(folder), str(wheel)],
+        check=True,
+    )
+    return folder
+
+
+def describe(wheel: Path) -> str:
+    entries = zipfile.ZipFile(wheel).infolist()
+    index = sum(entry.compress_size for entry in entries if "/prebuilt/" in entry.filename)
+    unpacked = sum(entry.file_size for entry in entries if "/prebuilt/" in entry.filename)
+    return (
+        f"wheel {wheel.name}: {wheel.stat().st_size / 1e6:.2f} MB, of which the shipped card index "
+        f"{index / 1e6:.2f} MB ({unpacked / 1e6:.2f} MB installed)"
+    )
+
+
+def cold_start(
+    stand_in: subprocess.Popen, urls: list[str], site: Path, scratch: Path
+) -> tuple[float, float, str]:
+    """(seconds to the first command answered, CPU seconds until then, where the cards came from)."""
+    scratch.mkdir()
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("PODKEEPER_") and name != "PYTHONDONTWRITEBYTECODE"
+    }
+    env.update(
+        {
+            "PODKEEPER_DISCORD_TOKEN": TOKEN,
+            "PODKEEPER_DATABASE_PATH": str(scratch / "podkeeper.sqlite3"),
+            "PODKEEPER_CACHE_DIR": str(scratch / "cache"),
+            "PODKEEPER_LOGGING_LEVEL": "INFO",
+            "XDG_DATA_HOME": str(scratch / "data"),
+            "PYTHONPATH": str(site),
+        }
+    )
+    said: list[str] = []
+    answered, _ready, _idle, _peak, cpu = one_start(stand_in, urls, env, cwd=scratch, said=said)
+    log = "".join(said)
+    if str(site) not in log:
+        raise RuntimeError(f"the bot did not run from {site}:\n{log}")
+    source = "shipped index" if SHIPPED in log else "read the bundled file" if READ in log else "?"
+    return answered, cpu, source
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=3, help="cold starts of each install")
+    parser.add_argument("--wheel", type=Path, help="a built wheel (default: build one from this checkout)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        wheel = args.wheel or built_wheel(scratch / "dist")
+        print(describe(wheel))
+        with_index = installed(wheel, scratch / "with-index")
+        without_index = scratch / "without-index"
+        shutil.copytree(with_index, without_index, symlinks=True)
+        shutil.rmtree(without_index / "bot" / "assets" / "cards" / "prebuilt", ignore_errors=True)
+        stand_in = subprocess.Popen(
+            [sys.executable, str(REPO / "benchmarks" / "bench_startup.py"), "--stand-in"],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        results: dict[str, list[tuple[float, float, str]]] = {"without": [], "with": []}
+        try:
+            assert stand_in.stdout is not None
+            urls = stand_in.stdout.readline().split()
+            for run in range(args.runs):
+                for label, site in (("without", without_index), ("with", with_index)):
+                    print(f"  load {os.getloadavg()[0]:.1f}: ", end="", flush=True)
+                    results[label].append(cold_start(stand_in, urls, site, scratch / f"{label}-{run}"))
+                    print(f"{label} the shipped index: {results[label][-1]}", flush=True)
+        finally:
+            stand_in.communicate("", timeout=15)
+    print(
+        f"cold first start of the installed wheel, {args.runs} starts each (load now {os.getloadavg()[0]:.1f}):"
+    )
+    for label, runs in results.items():
+        print(
+            f"  {label:7} the shipped index: first command answered in median "
+            f"{statistics.median(r[0] for r in runs):.2f} s (max {max(r[0] for r in runs):.2f} s), "
+            f"CPU median {statistics.median(r[1] for r in runs):.2f} s; cards from: "
+            f"{', '.join(sorted({r[2] for r in runs}))}"
+        )
+
+
+if __name__ == "__main__":
+    main()
