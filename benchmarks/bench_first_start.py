@@ -4,7 +4,7 @@
 
 "Cold" is what a fresh install meets: an empty database, an empty cache folder (no card index, no message
 catalogue cache) and no checkout around the package. The wheel is built from this checkout (or taken from
-``--wheel``) and installed with ``pip install --no-deps --target`` (its dependencies are this virtualenv's);
+``--wheel``) and installed with ``pip install --no-deps --target`` (``tests/packaging/wheels.py``) (its dependencies are this virtualenv's);
 a second copy of the same install has ``bot/assets/cards/prebuilt/`` removed, which is the wheel as it was
 before the build shipped the index. Each start is ``podkeeper run`` against the local Discord stand-in, as in
 ``bench_startup.py``: the time until the bot answered its first command and the CPU it used until then (the
@@ -26,36 +26,10 @@ from pathlib import Path
 
 from bench_startup import REPO, TOKEN, one_start
 
+from tests.packaging.wheels import build_wheel, install_wheel, source_copy
+
 SHIPPED = "using the card index shipped with the package"
 READ = "reading cards.jsonl.gz: 100%"
-
-
-def built_wheel(folder: Path) -> Path:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--wheel-dir",
-            str(folder),
-            str(REPO),
-        ],
-        check=True,
-    )
-    (wheel,) = folder.glob("podkeeper-*.whl")
-    return wheel
-
-
-def installed(wheel: Path, folder: Path) -> Path:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(folder), str(wheel)],
-        check=True,
-    )
-    return folder
 
 
 def describe(wheel: Path) -> str:
@@ -106,9 +80,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
-        wheel = args.wheel or built_wheel(scratch / "dist")
+        wheel = args.wheel or build_wheel(source_copy(scratch / "src"), scratch / "dist")
         print(describe(wheel))
-        with_index = installed(wheel, scratch / "with-index")
+        with_index = install_wheel(wheel, scratch / "with-index")
         without_index = scratch / "without-index"
         shutil.copytree(with_index, without_index, symlinks=True)
         shutil.rmtree(without_index / "bot" / "assets" / "cards" / "prebuilt", ignore_errors=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
-import os
 import re
 import shlex
 import shutil
@@ -20,6 +19,7 @@ import yaml
 
 from bot.config import SETTINGS
 from bot.storage.db import parse_database_url
+from tests.packaging.wheels import install_wheel, installed_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 SHUTDOWN_WAIT = next(s.default for s in SETTINGS if s.key == "shutdown_wait_seconds")
@@ -151,32 +151,20 @@ def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
     (install_step,) = [
         arguments for instruction, arguments in runtime if instruction == "RUN" and "install" in arguments
     ]
-    wheels = [str(path) for path in (tmp_path / "dist").glob("podkeeper-*.whl")]
-    assert len(wheels) == 1 and "/dist/podkeeper-*.whl" in install_step
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(tmp_path / "site"),
-            *wheels,
-        ],
-        check=True,
-        capture_output=True,
+    (wheel,) = (tmp_path / "dist").glob("podkeeper-*.whl")
+    assert "/dist/podkeeper-*.whl" in install_step
+    site = install_wheel(wheel, tmp_path / "site")
+    image = dict(runtime)["ENV"]
+    assert "PODKEEPER_DATABASE_PATH=/data/podkeeper.sqlite3" in image and "PODKEEPER_CACHE_DIR=" in image
+    env = installed_environment(
+        site,
+        PODKEEPER_DATABASE_PATH=str(tmp_path / "data" / "podkeeper.sqlite3"),
+        PODKEEPER_CACHE_DIR=str(tmp_path / "cache"),
     )
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tmp_path / "site"),
-        "PODKEEPER_DATABASE_PATH": str(tmp_path / "db.sqlite3"),
-    }
-    env.pop("PODKEEPER_ASSETS", None)
+    (tmp_path / "data").mkdir()
     done = subprocess.run(
         [sys.executable, "-m", "bot", "--version"],
-        cwd=tmp_path,
+        cwd=tmp_path / "data",
         env=env,
         check=True,
         capture_output=True,
@@ -191,7 +179,22 @@ def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    assert fonts.startswith(str(tmp_path / "site" / "bot" / "assets")) and Path(fonts).is_file()
+    assert fonts.startswith(str(site / "bot" / "assets")) and Path(fonts).is_file()
+    # The container's first start on its empty /data: the card index the image's wheel build made is read,
+    # not the card data.
+    looked_up = subprocess.run(
+        [sys.executable, "-m", "bot", "cards", "lookup", "Lightning Bolt"],
+        cwd=tmp_path / "data",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "ja: 稲妻" in looked_up.stdout
+    assert f"using the card index shipped with the package from the same file ({site}/bot/assets/cards/prebuilt/" in (
+        looked_up.stderr
+    )
+    assert "reading cards.jsonl.gz" not in looked_up.stderr
 
 
 IGNORE_IN_CONTEXT = shutil.ignore_patterns("__pycache__", "*.pyc")
