@@ -93,6 +93,9 @@ def test_the_wheel_carries_the_assets_and_runs_from_any_folder(tmp_path) -> None
         "bot/assets/fonts/NotoSansCJK-Bold.ttc",
         "bot/storage/migrations/0001_core.sql",
     } <= names
+    packaged = ROOT / "bot"
+    data_files = {f"bot/{p.relative_to(packaged)}" for p in packaged.glob("**/data/*") if p.is_file()}
+    assert data_files and data_files <= names  # the package's own data folders (challenge decks, the stand-in)
     assert [name for name in names if "/prebuilt/" in name] == [
         f"bot/assets/cards/prebuilt/{index_file.file_name(paths.BUNDLED_CARDS)}"
     ]

@@ -12,28 +12,22 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-IGNORED_IN_A_CLONE = shutil.ignore_patterns(
-    ".git",
-    ".venv",
-    "venv",
-    "build",
-    "dist",
-    "*.egg-info",
-    "__pycache__",
-    "*.pyc",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".mypy_cache",
-    "data",
-    "site",
-    "tests",
-    "prebuilt",
+# What a checkout has beside its tracked files, at its top (``data/`` there is the checkout's database; the
+# package's own ``bot/testing/data`` and ``bot/domain/challenge/data`` must travel), and anywhere below.
+NOT_IN_A_CLONE_AT_THE_TOP = {".git", ".venv", "venv", "build", "dist", "data", "site", "tests"}
+NOT_IN_A_CLONE_ANYWHERE = shutil.ignore_patterns(
+    "*.egg-info", "__pycache__", "*.pyc", ".pytest_cache", ".ruff_cache", ".mypy_cache", "prebuilt"
 )
+
+
+def _not_in_a_clone(folder: str, names: list[str]) -> set[str]:
+    ignored = set(NOT_IN_A_CLONE_ANYWHERE(folder, names))
+    return ignored | (set(names) & NOT_IN_A_CLONE_AT_THE_TOP) if Path(folder) == ROOT else ignored
 
 
 def source_copy(target: Path) -> Path:
     """The project's files as a fresh clone has them (no virtualenv, build output or test caches)."""
-    shutil.copytree(ROOT, target, ignore=IGNORED_IN_A_CLONE)
+    shutil.copytree(ROOT, target, ignore=_not_in_a_clone)
     return target
 
 
