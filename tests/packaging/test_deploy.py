@@ -12,12 +12,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
 
-from bot.config import SETTINGS
+from bot.config import SETTINGS, load_config
 from bot.storage.db import parse_database_url
 from tests.packaging.wheels import install_wheel, installed_environment
 
@@ -117,6 +118,70 @@ def test_the_systemd_unit_runs_the_installed_bot_and_stops_it_gracefully() -> No
     assert service["KillSignal"] == "SIGTERM" and int(service["TimeoutStopSec"]) > SHUTDOWN_WAIT
     assert service["EnvironmentFile"] == "/etc/podkeeper/env" and "TOKEN" not in "".join(service.values())
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+# What the bot reads from its environment besides its settings (PODKEEPER_<SECTION>_<KEY>), and what the
+# interpreter and the PostgreSQL image read.
+READ_OUTSIDE_THE_SETTINGS = {"DISCORD_TOKEN", "PODKEEPER_CONFIG", "PODKEEPER_CACHE_DIR", "PODKEEPER_ASSETS"}
+NOT_THE_BOTS = {"PYTHONUNBUFFERED"}
+
+
+def unit_environment() -> dict[str, str]:
+    """The ``Environment=`` lines of the systemd unit (the rest comes from its EnvironmentFile)."""
+    text = (ROOT / "deploy" / "podkeeper.service").read_text(encoding="utf-8")
+    pairs = (line.split("=", 1)[1] for line in text.splitlines() if line.startswith("Environment="))
+    return dict(pair.split("=", 1) for pair in pairs)
+
+
+def image_environment() -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in shlex.split(dict(stages()[1])["ENV"]))
+
+
+@pytest.mark.parametrize("where", ["compose.yaml", "Dockerfile", "podkeeper.service"])
+def test_every_variable_the_deploy_files_set_is_one_the_bot_reads(where: str) -> None:
+    """A misspelt name (PODKEEPER_DATABASE_URI) would be ignored without a word, and the bot would start
+    on a fresh SQLite file inside the container instead of the PostgreSQL database."""
+    environment = {
+        "compose.yaml": lambda: compose()["services"]["bot"]["environment"],
+        "Dockerfile": image_environment,
+        "podkeeper.service": unit_environment,
+    }[where]()
+    known = {setting.env_name for setting in SETTINGS} | READ_OUTSIDE_THE_SETTINGS | NOT_THE_BOTS
+    assert environment and sorted(set(environment) - known) == []
+
+
+def test_the_compose_bots_environment_configures_postgresql_and_the_token() -> None:
+    """The bot service's environment as Compose hands it over (``${...}`` filled in from the operator's
+    shell or .env), read by the bot's own configuration loader, together with what the image sets."""
+    filled = {"POSTGRES_PASSWORD": "long-random", "DISCORD_TOKEN": "the-token"}
+
+    def substituted(value: str) -> str:
+        return re.sub(r"\$\{(\w+)(?::\?[^}]*)?\}", lambda match: filled[match.group(1)], value)
+
+    environment = {name: substituted(value) for name, value in compose()["services"]["bot"]["environment"].items()}
+    config = load_config(environ={**image_environment(), **environment})
+    assert config.token == "the-token" and not config.database_is_default
+    assert parse_database_url(config.get("database", "url"))[0] == "postgresql"
+    assert config.get("database", "url") == "postgresql://podkeeper:long-random@db:5432/podkeeper"
+
+
+def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    """systemd's own check of the unit (every directive and value understood, the command executable), with
+    ExecStart pointed at this virtualenv's ``podkeeper`` entry point: the one the wheel's
+    ``[project.scripts]`` installs into /opt/podkeeper/venv/bin on a server."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here; the unit is checked by parsing only")
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    unit = (ROOT / "deploy" / "podkeeper.service").read_text(encoding="utf-8")
+    installed = "/opt/podkeeper/venv/bin/podkeeper"
+    assert f"ExecStart={installed} " in unit and scripts == {"podkeeper": "bot.cli:main"}
+    entry_point = Path(sys.executable).parent / "podkeeper"
+    assert entry_point.is_file()
+    here = tmp_path / "podkeeper.service"
+    here.write_text(unit.replace(f"ExecStart={installed} ", f"ExecStart={entry_point} "), encoding="utf-8")
+    verified = subprocess.run([analyze, "verify", str(here)], capture_output=True, text=True, check=False)
+    assert (verified.returncode, verified.stdout + verified.stderr) == (0, "")
 
 
 @pytest.mark.slow
