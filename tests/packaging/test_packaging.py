@@ -150,3 +150,5 @@ def test_the_changelog_has_the_current_version_and_its_migrations() -> None:
         e.startswith(f"{bot.__version__}] - ") for e in entries
     )
     assert all("\n### Migrations\n" in entry for entry in entries)
+    newest = max((ROOT / "bot" / "storage" / "migrations").glob("*.sql")).stem
+    assert newest in text, f"the migration {newest} is in no CHANGELOG entry (add it under [Unreleased])"
