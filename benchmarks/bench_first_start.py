@@ -8,7 +8,8 @@ catalogue cache) and no checkout around the package. The wheel is built from thi
 a second copy of the same install has ``bot/assets/cards/prebuilt/`` removed, which is the wheel as it was
 before the build shipped the index. Each start is ``podkeeper run`` against the local Discord stand-in, as in
 ``bench_startup.py``: the time until the bot answered its first command and the CPU it used until then (the
-figure to compare on a busy shared machine). The two installs take turns, so both meet the same load. Each
+figure to compare on a busy shared machine); and ``podkeeper cards lookup``, which also stores the cards in the
+database before it answers (the CLI's process ends right after), until it ended. The two installs take turns, so both meet the same load. Each
 start's log must say where its cards came from: the shipped index, or a read of the bundled file.
 """
 
@@ -16,12 +17,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
+from functools import partial
 from pathlib import Path
 
 from bench_startup import REPO, TOKEN, one_start
@@ -29,6 +33,9 @@ from bench_startup import REPO, TOKEN, one_start
 from tests.packaging.wheels import build_wheel, install_wheel, source_copy
 
 SHIPPED = "using the card index shipped with the package"
+RUN = "`podkeeper run` until its first command answered"
+LOOKUP = "`podkeeper cards lookup` (stores the cards first) until it ended"
+Result = tuple[float, float, str]  # (seconds, CPU seconds, where the cards came from)
 READ = "reading cards.jsonl.gz: 100%"
 
 
@@ -42,33 +49,56 @@ def describe(wheel: Path) -> str:
     )
 
 
-def cold_start(
-    stand_in: subprocess.Popen, urls: list[str], site: Path, scratch: Path
-) -> tuple[float, float, str]:
-    """(seconds to the first command answered, CPU seconds until then, where the cards came from)."""
+def cold_environment(site: Path, scratch: Path) -> dict[str, str]:
+    """A fresh install's surroundings: nothing of this run's settings, an empty data and cache folder."""
     scratch.mkdir()
     env = {
         name: value
         for name, value in os.environ.items()
         if not name.startswith("PODKEEPER_") and name != "PYTHONDONTWRITEBYTECODE"
     }
-    env.update(
-        {
-            "PODKEEPER_DISCORD_TOKEN": TOKEN,
-            "PODKEEPER_DATABASE_PATH": str(scratch / "podkeeper.sqlite3"),
-            "PODKEEPER_CACHE_DIR": str(scratch / "cache"),
-            "PODKEEPER_LOGGING_LEVEL": "INFO",
-            "XDG_DATA_HOME": str(scratch / "data"),
-            "PYTHONPATH": str(site),
-        }
-    )
-    said: list[str] = []
-    answered, _ready, _idle, _peak, cpu = one_start(stand_in, urls, env, cwd=scratch, said=said)
-    log = "".join(said)
+    return {
+        **env,
+        "PODKEEPER_DISCORD_TOKEN": TOKEN,
+        "PODKEEPER_DATABASE_PATH": str(scratch / "podkeeper.sqlite3"),
+        "PODKEEPER_CACHE_DIR": str(scratch / "cache"),
+        "PODKEEPER_LOGGING_LEVEL": "INFO",
+        "XDG_DATA_HOME": str(scratch / "data"),
+        "PYTHONPATH": str(site),
+    }
+
+
+def cards_from(log: str, site: Path) -> str:
     if str(site) not in log:
         raise RuntimeError(f"the bot did not run from {site}:\n{log}")
-    source = "shipped index" if SHIPPED in log else "read the bundled file" if READ in log else "?"
-    return answered, cpu, source
+    return "shipped index" if SHIPPED in log else "read the bundled file" if READ in log else "?"
+
+
+def cold_start(stand_in: subprocess.Popen, urls: list[str], site: Path, scratch: Path) -> Result:
+    """``podkeeper run``: (seconds to the first command answered, CPU seconds until then, cards from)."""
+    said: list[str] = []
+    answered, _ready, _idle, _peak, cpu = one_start(
+        stand_in, urls, cold_environment(site, scratch), cwd=scratch, said=said
+    )
+    return answered, cpu, cards_from("".join(said), site)
+
+
+def cold_lookup(site: Path, scratch: Path) -> Result:
+    """``podkeeper cards lookup``, which stores the cards before it answers (its process ends right after):
+    (seconds until it ended, its CPU seconds, cards from)."""
+    env = cold_environment(site, scratch)
+    before, started = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "cards", "lookup", "Lightning Bolt"],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seconds, after = time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return seconds, cpu, cards_from(done.stderr, site)
 
 
 def main() -> None:
@@ -78,6 +108,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="cold starts of each install")
     parser.add_argument("--wheel", type=Path, help="a built wheel (default: build one from this checkout)")
     args = parser.parse_args()
+    results: dict[tuple[str, str], list[Result]] = {}
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
         wheel = args.wheel or build_wheel(source_copy(scratch / "src"), scratch / "dist")
@@ -93,26 +124,33 @@ def main() -> None:
             stdout=subprocess.PIPE,
             text=True,
         )
-        results: dict[str, list[tuple[float, float, str]]] = {"without": [], "with": []}
         try:
             assert stand_in.stdout is not None
             urls = stand_in.stdout.readline().split()
             for run in range(args.runs):
                 for label, site in (("without", without_index), ("with", with_index)):
-                    print(f"  load {os.getloadavg()[0]:.1f}: ", end="", flush=True)
-                    results[label].append(cold_start(stand_in, urls, site, scratch / f"{label}-{run}"))
-                    print(f"{label} the shipped index: {results[label][-1]}", flush=True)
+                    here = scratch / f"{label}-{run}"
+                    for what, measured in (
+                        (RUN, partial(cold_start, stand_in, urls, site, here / "run")),
+                        (LOOKUP, partial(cold_lookup, site, here / "lookup")),
+                    ):
+                        here.mkdir(exist_ok=True)
+                        load = os.getloadavg()[0]
+                        results.setdefault((what, label), []).append(measured())
+                        print(
+                            f"  load {load:.1f}, {what}, {label} the index: {results[what, label][-1]}",
+                            flush=True,
+                        )
         finally:
             stand_in.communicate("", timeout=15)
     print(
-        f"cold first start of the installed wheel, {args.runs} starts each (load now {os.getloadavg()[0]:.1f}):"
+        f"cold first start of the installed wheel, {args.runs} of each (load now {os.getloadavg()[0]:.1f}):"
     )
-    for label, runs in results.items():
+    for (what, label), runs in results.items():
         print(
-            f"  {label:7} the shipped index: first command answered in median "
-            f"{statistics.median(r[0] for r in runs):.2f} s (max {max(r[0] for r in runs):.2f} s), "
-            f"CPU median {statistics.median(r[1] for r in runs):.2f} s; cards from: "
-            f"{', '.join(sorted({r[2] for r in runs}))}"
+            f"  {what}, {label:7} the shipped index: median {statistics.median(r[0] for r in runs):.2f} s "
+            f"(max {max(r[0] for r in runs):.2f} s), CPU median {statistics.median(r[1] for r in runs):.2f} s; "
+            f"cards from: {', '.join(sorted({r[2] for r in runs}))}"
         )
 
 

@@ -3,7 +3,8 @@
 # virtualenv outside the checkout, and run from another folder with no configuration. It must find its own
 # card data and fonts (inside the package) and keep its database in the user's data folder, which it names.
 # Its first start must read the card index the wheel build shipped (bot/assets/cards/prebuilt), not the card
-# data: told by the log, not by timing. Used by .ci/run; by hand: `bash deploy/check-wheel.sh` (needs network for the dependencies, ~1 min).
+# data: told by the log, not by timing. Used by .ci/run; by hand: `bash deploy/check-wheel.sh` (needs network
+# for the dependencies, ~1 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
