@@ -80,6 +80,22 @@ def test_the_image_runs_the_bot_as_its_own_user_and_stops_it_with_sigterm() -> N
     )
     assert "8737" in runtime["EXPOSE"]  # [web] port
     assert ignored(".venv") and ignored("tests") and ignored(".env") and not ignored("assets")
+    # The caches (message catalogue, card index) go to a folder of the user's own home, which it may write.
+    assert image_environment()["PODKEEPER_CACHE_DIR"].startswith("/home/podkeeper/")
+    assert any(
+        "useradd --create-home" in arguments and "podkeeper" in arguments
+        for instruction, arguments in stages()[1]
+        if instruction == "RUN"
+    )
+
+
+def test_the_image_runs_the_python_its_wheel_was_built_with() -> None:
+    """The card index the wheel build ships is for the Python that built it (its name says which): the
+    image's two stages must be the same Python version, or the container's first start reads the card data."""
+    build, runtime = stages()
+    version = re.compile(r"python:(\d+\.\d+)")
+    built_with, runs_on = version.match(build[0][1]), version.match(runtime[0][1])
+    assert built_with is not None and runs_on is not None and built_with[1] == runs_on[1]
 
 
 def compose() -> dict:
@@ -158,7 +174,9 @@ def test_the_compose_bots_environment_configures_postgresql_and_the_token() -> N
     def substituted(value: str) -> str:
         return re.sub(r"\$\{(\w+)(?::\?[^}]*)?\}", lambda match: filled[match.group(1)], value)
 
-    environment = {name: substituted(value) for name, value in compose()["services"]["bot"]["environment"].items()}
+    environment = {
+        name: substituted(value) for name, value in compose()["services"]["bot"]["environment"].items()
+    }
     config = load_config(environ={**image_environment(), **environment})
     assert config.token == "the-token" and not config.database_is_default
     assert parse_database_url(config.get("database", "url"))[0] == "postgresql"
@@ -256,8 +274,9 @@ def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
         text=True,
     )
     assert "ja: 稲妻" in looked_up.stdout
-    assert f"using the card index shipped with the package from the same file ({site}/bot/assets/cards/prebuilt/" in (
-        looked_up.stderr
+    assert (
+        f"using the card index shipped with the package from the same file ({site}/bot/assets/cards/prebuilt/"
+        in looked_up.stderr
     )
     assert "reading cards.jsonl.gz" not in looked_up.stderr
 

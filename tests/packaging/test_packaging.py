@@ -95,7 +95,8 @@ def test_the_wheel_carries_the_assets_and_runs_from_any_folder(tmp_path) -> None
     } <= names
     packaged = ROOT / "bot"
     data_files = {f"bot/{p.relative_to(packaged)}" for p in packaged.glob("**/data/*") if p.is_file()}
-    assert data_files and data_files <= names  # the package's own data folders (challenge decks, the stand-in)
+    # the package's own data folders (the challenge decks, the stand-in's contract) travel too
+    assert data_files and data_files <= names
     assert [name for name in names if "/prebuilt/" in name] == [
         f"bot/assets/cards/prebuilt/{index_file.file_name(paths.BUNDLED_CARDS)}"
     ]
@@ -111,7 +112,9 @@ def test_the_wheel_carries_the_assets_and_runs_from_any_folder(tmp_path) -> None
     out = subprocess.run(
         [sys.executable, "-c", probe],
         cwd=elsewhere,
-        env=installed_environment(site, XDG_DATA_HOME=str(tmp_path / "xdg"), PODKEEPER_CACHE_DIR=str(tmp_path / "c")),
+        env=installed_environment(
+            site, XDG_DATA_HOME=str(tmp_path / "xdg"), PODKEEPER_CACHE_DIR=str(tmp_path / "c")
+        ),
         check=True,
         capture_output=True,
         text=True,
