@@ -222,81 +222,6 @@ def closeness(index: object, typos: Sequence[str], newer: Sequence[str]) -> None
           f"newer cards not called so {missed}/{len(newer)}")
 
 
-def _hand_array(path: Path) -> int:
-    from bot.cards.importers import JsonStream
-
-    with path.open(encoding="utf-8") as text:
-        return sum(1 for _ in JsonStream(text, str(path)).array_items())
-
-
-def _hand_object(path: Path) -> int:
-    """The MTGJSON walk of the importer: skip "meta", one value per card under "data"."""
-    from bot.cards.importers import JsonStream
-
-    with path.open(encoding="utf-8") as text:
-        stream, count = JsonStream(text, str(path)), 0
-        for key in stream.object_keys():
-            if key != "data":
-                stream.value()
-                continue
-            for _ in stream.object_keys():
-                stream.value()
-                count += 1
-        return count
-
-
-def _whole(path: Path) -> int:
-    return len(json.loads(path.read_text(encoding="utf-8")))
-
-
-def _library(path: Path, prefix: str) -> int:
-    import ijson
-
-    with path.open("rb") as raw:
-        found = ijson.items(raw, prefix, use_float=True) if prefix == "item" else ijson.kvitems(
-            raw, prefix, use_float=True)
-        return sum(1 for _ in found)
-
-
-def _bulk_files(folder: Path) -> tuple[Path, Path, int]:
-    """The bundled cards, twice over, as a Scryfall bulk array and as an MTGJSON-shaped object."""
-    import gzip
-
-    with gzip.open(paths.BUNDLED_CARDS, "rt", encoding="utf-8") as lines:
-        records = [{"object": "card", "lang": "en", **json.loads(line)} for line in lines] * 2
-    array, atomic = folder / "oracle_cards.json", folder / "AtomicCards.json"
-    array.write_text(json.dumps(records, ensure_ascii=False, indent=1), encoding="utf-8")
-    by_name = {f"{record['name']} {number}": [record] for number, record in enumerate(records)}
-    atomic.write_text(json.dumps({"meta": {"date": "2022-04-29"}, "data": by_name}, ensure_ascii=False),
-                      encoding="utf-8")
-    return array, atomic, len(records)
-
-
-def stream_reader_benchmarks(folder: Path) -> None:
-    """The streaming reader of the bulk files: the hand-written ``JsonStream`` (json's C decoder per
-    element) against ijson with its C backend (yajl2_c); the floor is ``json.loads`` of the whole file."""
-    array, atomic, count = _bulk_files(folder)
-    readers: list[tuple[str, Callable[[], int]]] = [
-        ("floor: json.loads, array", lambda: _whole(array)), ("hand-written, array", lambda: _hand_array(array)),
-        ("floor: json.loads, object", lambda: _whole(atomic)), ("hand-written, object", lambda: _hand_object(atomic))]
-    try:
-        import ijson
-    except ImportError:
-        print("ijson is not installed (pip install ijson): only the hand-written reader is measured")
-    else:
-        readers.insert(2, (f"ijson {ijson.backend}, array", lambda: _library(array, "item")))
-        readers.append((f"ijson {ijson.backend}, object", lambda: _library(atomic, "data")))
-    print(f"streaming readers over {count} cards ({array.stat().st_size / 1e6:.0f} MB array, "
-          f"{atomic.stat().st_size / 1e6:.0f} MB object), CPU s (min / median of 3):")
-    for label, read in readers:
-        spent = []
-        for _ in range(3):
-            started = time.process_time()
-            elements = read()
-            spent.append(time.process_time() - started)
-        print(f"  {label:28} {min(spent):6.2f} {statistics.median(spent):6.2f}  ({elements} elements)")
-
-
 def main() -> None:
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         print(json.dumps(asyncio.run(CHILDREN[sys.argv[2]](sys.argv[3]))))
@@ -322,8 +247,7 @@ def main() -> None:
               f"(goal < 1.5 s): {pass_fail(cpu < 1.5)} (wall: {'ok' if seconds < 1.5 else 'missed'}); idle RSS {idle_mb:.0f} MB (goal < 100 MB): {pass_fail(idle_mb < 100)}"
               f" (peak {bot.get('peak_mb', float('nan')):.0f} MB) {bot.get('error', '')}")
     lookup_benchmarks()
-    with tempfile.TemporaryDirectory() as folder:
-        stream_reader_benchmarks(Path(folder))
+    # The bulk files' streaming reader against ijson: benchmarks/bench_bulk_reader.py.
 
 
 if __name__ == "__main__":

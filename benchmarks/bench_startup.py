@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+# After PYTHONPATH: a bot started with PYTHONPATH set to an installed wheel (bench_first_start.py) runs that.
+sys.path.append(str(REPO))
 
 from _process import cpu_seconds, status_mb, stop  # noqa: E402  (benchmarks/ is the script's folder)
 
@@ -102,12 +103,13 @@ def run_bot(base_url: str, gateway_url: str) -> int:
 # -- measuring ------------------------------------------------------------------------------------
 
 
-def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
-              ) -> tuple[float, float, float, float, float]:
+def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str], cwd: Path = REPO,
+              said: list[str] | None = None) -> tuple[float, float, float, float, float]:
     """(seconds to the first command answered, seconds to discord.py's ready event, idle RSS MB,
-    peak RSS MB, CPU seconds the process used until it answered) of one ``podkeeper run`` process."""
+    peak RSS MB, CPU seconds the process used until it answered) of one ``podkeeper run`` process
+    started in ``cwd``; its log lines until ready go into ``said``."""
     started, started_epoch = time.perf_counter(), time.time()
-    bot = subprocess.Popen([sys.executable, __file__, "--bot", *urls], cwd=REPO, env=env,
+    bot = subprocess.Popen([sys.executable, __file__, "--bot", *urls], cwd=cwd, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         assert bot.stderr is not None and stand_in.stdout is not None
@@ -115,6 +117,8 @@ def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str]
         cpu = cpu_seconds(bot.pid)
         ready = float("nan")
         for line in bot.stderr:
+            if said is not None:
+                said.append(line)
             if "ready as" in line:
                 ready = time.perf_counter() - started
                 break

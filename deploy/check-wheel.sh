@@ -2,7 +2,9 @@
 # The wheel as an operator gets it: built from this checkout, installed with its dependencies into a fresh
 # virtualenv outside the checkout, and run from another folder with no configuration. It must find its own
 # card data and fonts (inside the package) and keep its database in the user's data folder, which it names.
-# Used by .ci/run; by hand: `bash deploy/check-wheel.sh` (needs network for the dependencies, ~1 min).
+# Its first start must read the card index the wheel build shipped (bot/assets/cards/prebuilt), not the card
+# data: told by the log, not by timing. Used by .ci/run; by hand: `bash deploy/check-wheel.sh` (needs network
+# for the dependencies, ~1 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
@@ -20,7 +22,9 @@ unset PODKEEPER_ASSETS PODKEEPER_CONFIG PODKEEPER_DATABASE_PATH PODKEEPER_DATABA
 grep -q "ja: 稲妻" "$scratch/lookup.txt"
 grep -q "keeping the data in $XDG_DATA_HOME/podkeeper/podkeeper.sqlite3" "$scratch/lookup.log"
 grep -q "site-packages/bot/assets/cards/cards.jsonl.gz" "$scratch/lookup.log"
+grep -q "first start: using the card index shipped with the package from the same file (.*/site-packages/bot/assets/cards/prebuilt/cards-" "$scratch/lookup.log"
+if grep "reading cards.jsonl.gz" "$scratch/lookup.log"; then echo "the first start read the card data" >&2; exit 1; fi
 "$scratch/venv/bin/podkeeper" deck check "$checkout/tests/data/decks/kaalia_arena.txt" --json >"$scratch/deck.json"
 grep -q '"legal": true' "$scratch/deck.json"
 test -f "$XDG_DATA_HOME/podkeeper/podkeeper.sqlite3" && test ! -e data
-echo "wheel: installed outside the checkout, card lookup and deck check from $PWD: ok"
+echo "wheel: installed outside the checkout, first start from the shipped card index, card lookup and deck check from $PWD: ok"

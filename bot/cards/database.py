@@ -27,6 +27,7 @@ from bot.cards.importers import (
     with_printed_names,
 )
 from bot.cards.index import CardIndex, Resolution
+from bot.cards.index_file import checked_index
 from bot.cards.model import Card
 from bot.changes import CARDS_TOPIC
 from bot.config import Config
@@ -125,7 +126,7 @@ class CardDatabase:
             imported = await asyncio.to_thread(read_cards, source, None, LoggedProgress(f"reading {source.name}"))
             log.info("first start: %d cards read in %.1f s; building the name index", len(imported.cards),
                      time.perf_counter() - started)
-            index = await asyncio.to_thread(_checked_index, imported.cards, imported.source)
+            index = await asyncio.to_thread(checked_index, imported.cards, imported.source)
             fresh = True
         imported = replace(imported, data_date=data_date_for(imported.source, imported.data_date))
         if not in_background:
@@ -288,7 +289,7 @@ class CardDatabase:
         cards = with_printed_names(cards, await self.repository.printed_names(), overwrite=False)
         kept = sum(1 for c in cards if c.printed_names) - before
         if index is None or cards is not imported.cards:  # before the swap
-            index = await asyncio.to_thread(_checked_index, cards, imported.source)
+            index = await asyncio.to_thread(checked_index, cards, imported.source)
         data_date = data_date_for(imported.source, imported.data_date)
         try:  # replace_all is one transaction: a failed write rolls back and the old cards stay
             count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format,
@@ -312,19 +313,6 @@ class CardDatabase:
 
     async def last_import(self) -> CardImportRecord | None:
         return await self.repository.last_import()
-
-
-def _checked_index(cards: list[Card], source: str) -> CardIndex:
-    """Build the new index and try it before the stored cards are replaced, so data the index can't
-    take is refused while the database and the running index are still the old ones."""
-    try:
-        index = CardIndex.from_cards(cards)
-        for card in cards[:1] + cards[-1:]:
-            if index.get(card.name) is None or not index.resolve(card.name).found:
-                raise ValueError(f"{card.name!r} is not found in the new index")
-    except Exception as exc:  # any failure here is the data's: report it, change nothing
-        raise CardImportError(f"{source}: the cards could not be indexed ({exc}); nothing was changed") from None
-    return index
 
 
 async def open_card_database(config: Config) -> tuple[Database, CardDatabase]:

@@ -9,7 +9,10 @@ Three formats, detected from the first bytes (after gzip/bz2/xz decompression):
 
 The real Scryfall and MTGJSON files are 100+ MB, so they are never ``json.load``-ed whole:
 ``JsonStream`` walks the outer array/object by hand and lets ``json``'s C decoder parse one element
-at a time, so memory holds the cards, not the file. Everything that can go wrong with a file
+at a time, so memory holds the cards, not the file. It is kept over ijson (even with its C backend) because
+it is faster on the real formats: ijson took 1.09-1.15 times as long for the reader alone and 1.15 times
+for a whole Scryfall import (``benchmarks/bench_bulk_reader.py``, figures in
+docs/contributors/benchmarks.md), and it needs no dependency. Everything that can go wrong with a file
 (missing, corrupt, truncated, wrong shape, no cards) raises ``CardImportError`` with a message for a
 person; nothing is written anywhere by this module, so a failed read changes no data.
 """

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import gzip
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from bot.cards import first_start, snapshot
+from bot.cards import first_start, index_file, snapshot
 from bot.cards.database import CardDatabase
 from bot.cards.importers import read_cards
 from bot.storage.db import Database
@@ -127,6 +129,67 @@ async def test_a_damaged_cache_file_is_ignored(tmp_path: Path, cache: Path, capl
     said = [record.getMessage() for record in caplog.records]
     assert any(line.startswith(f"ignoring the card index cache {kept}") for line in said)
     assert any(line.startswith("reading cards_subset.jsonl: ") for line in said)
+
+
+async def test_a_shipped_index_is_read_instead_of_the_card_file(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, db: Database
+) -> None:
+    """What the wheel ships (``bot/assets/cards/prebuilt``) is the first start of a fresh install: the card
+    file is not read, and the cards are those the file gives."""
+    shipped = tmp_path / "prebuilt"
+    monkeypatch.setattr(first_start, "shipped_folder", lambda: shipped)
+    written = index_file.build(SUBSET, shipped)
+    caplog.set_level(logging.INFO, logger="bot.cards")
+    cards = await CardDatabase.open(db, SUBSET, store_in_background=True)
+    said = [record.getMessage() for record in caplog.records]
+    assert f"first start: using the card index shipped with the package from the same file ({written})" in said
+    assert not any(line.startswith("reading ") for line in said)
+    assert cards.resolve("稲妻").card == cards.get("Lightning Bolt") is not None
+    await cards.stored()
+    assert await cards.repository.count() == len(read_cards(SUBSET).cards) == 398
+    assert not cache.exists()  # the shipped index is not copied into the cache
+
+
+@pytest.mark.parametrize("change", ["the index format", "the card data"])
+async def test_a_shipped_index_of_other_data_or_another_format_is_not_used(
+    change: str, tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    db: Database,
+) -> None:
+    """A card model with a new field bumps ``snapshot.FORMAT``, new card data has another hash: the index a
+    wheel shipped for the old ones is then not found, and the card file is read (and cached) as before."""
+    shipped = tmp_path / "prebuilt"
+    monkeypatch.setattr(first_start, "shipped_folder", lambda: shipped)
+    source = tmp_path / "cards.jsonl"
+    source.write_bytes(SUBSET.read_bytes())
+    index_file.build(source, shipped)
+    if change == "the index format":
+        monkeypatch.setattr(snapshot, "FORMAT", snapshot.FORMAT.replace("index-", "index-99"))
+    else:
+        source.write_text(SUBSET.read_text(encoding="utf-8").replace("Lightning Bolt", "Lightning Jolt"), "utf-8")
+    caplog.set_level(logging.INFO, logger="bot.cards")
+    cards = await CardDatabase.open(db, source)
+    said = [record.getMessage() for record in caplog.records]
+    assert not any(line.startswith("first start: using the card index") for line in said)
+    assert any(line.startswith("reading cards.jsonl: 100%") for line in said)
+    assert (cards.get("Lightning Jolt") is None) == (change == "the index format")
+    [cached] = cache.iterdir()
+    assert cached.name == index_file.file_name(source)
+
+
+def test_the_index_step_of_the_wheel_build_needs_only_the_standard_library(tmp_path: Path) -> None:
+    """``setup.py`` runs it in pip's isolated build environment, which has none of the bot's dependencies:
+    run here without site-packages (``-S``), it must still write the index the bot then reads."""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", "import sys; from bot.cards.index_file import main; "
+         "sys.exit(main(sys.argv[1:]))", str(SUBSET), str(tmp_path)],
+        cwd=root, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    [written] = tmp_path.iterdir()
+    assert written.name == index_file.file_name(SUBSET)
+    imported, index = index_file.read(written, SUBSET)
+    assert len(imported.cards) == 398 and index.resolve("稲妻").card == index.get("Lightning Bolt") is not None
 
 
 async def test_only_the_bundled_file_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Database) -> None:

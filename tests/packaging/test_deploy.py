@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import configparser
 import fnmatch
-import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
 
-from bot.config import SETTINGS
+from bot.config import SETTINGS, load_config
 from bot.storage.db import parse_database_url
+from tests.packaging.wheels import install_wheel, installed_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 SHUTDOWN_WAIT = next(s.default for s in SETTINGS if s.key == "shutdown_wait_seconds")
@@ -79,6 +80,22 @@ def test_the_image_runs_the_bot_as_its_own_user_and_stops_it_with_sigterm() -> N
     )
     assert "8737" in runtime["EXPOSE"]  # [web] port
     assert ignored(".venv") and ignored("tests") and ignored(".env") and not ignored("assets")
+    # The caches (message catalogue, card index) go to a folder of the user's own home, which it may write.
+    assert image_environment()["PODKEEPER_CACHE_DIR"].startswith("/home/podkeeper/")
+    assert any(
+        "useradd --create-home" in arguments and "podkeeper" in arguments
+        for instruction, arguments in stages()[1]
+        if instruction == "RUN"
+    )
+
+
+def test_the_image_runs_the_python_its_wheel_was_built_with() -> None:
+    """The card index the wheel build ships is for the Python that built it (its name says which): the
+    image's two stages must be the same Python version, or the container's first start reads the card data."""
+    build, runtime = stages()
+    version = re.compile(r"python:(\d+\.\d+)")
+    built_with, runs_on = version.match(build[0][1]), version.match(runtime[0][1])
+    assert built_with is not None and runs_on is not None and built_with[1] == runs_on[1]
 
 
 def compose() -> dict:
@@ -119,6 +136,72 @@ def test_the_systemd_unit_runs_the_installed_bot_and_stops_it_gracefully() -> No
     assert unit["Install"]["WantedBy"] == "multi-user.target"
 
 
+# What the bot reads from its environment besides its settings (PODKEEPER_<SECTION>_<KEY>), and what the
+# interpreter and the PostgreSQL image read.
+READ_OUTSIDE_THE_SETTINGS = {"DISCORD_TOKEN", "PODKEEPER_CONFIG", "PODKEEPER_CACHE_DIR", "PODKEEPER_ASSETS"}
+NOT_THE_BOTS = {"PYTHONUNBUFFERED"}
+
+
+def unit_environment() -> dict[str, str]:
+    """The ``Environment=`` lines of the systemd unit (the rest comes from its EnvironmentFile)."""
+    text = (ROOT / "deploy" / "podkeeper.service").read_text(encoding="utf-8")
+    pairs = (line.split("=", 1)[1] for line in text.splitlines() if line.startswith("Environment="))
+    return dict(pair.split("=", 1) for pair in pairs)
+
+
+def image_environment() -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in shlex.split(dict(stages()[1])["ENV"]))
+
+
+@pytest.mark.parametrize("where", ["compose.yaml", "Dockerfile", "podkeeper.service"])
+def test_every_variable_the_deploy_files_set_is_one_the_bot_reads(where: str) -> None:
+    """A misspelt name (PODKEEPER_DATABASE_URI) would be ignored without a word, and the bot would start
+    on a fresh SQLite file inside the container instead of the PostgreSQL database."""
+    environment = {
+        "compose.yaml": lambda: compose()["services"]["bot"]["environment"],
+        "Dockerfile": image_environment,
+        "podkeeper.service": unit_environment,
+    }[where]()
+    known = {setting.env_name for setting in SETTINGS} | READ_OUTSIDE_THE_SETTINGS | NOT_THE_BOTS
+    assert environment and sorted(set(environment) - known) == []
+
+
+def test_the_compose_bots_environment_configures_postgresql_and_the_token() -> None:
+    """The bot service's environment as Compose hands it over (``${...}`` filled in from the operator's
+    shell or .env), read by the bot's own configuration loader, together with what the image sets."""
+    filled = {"POSTGRES_PASSWORD": "long-random", "DISCORD_TOKEN": "the-token"}
+
+    def substituted(value: str) -> str:
+        return re.sub(r"\$\{(\w+)(?::\?[^}]*)?\}", lambda match: filled[match.group(1)], value)
+
+    environment = {
+        name: substituted(value) for name, value in compose()["services"]["bot"]["environment"].items()
+    }
+    config = load_config(environ={**image_environment(), **environment})
+    assert config.token == "the-token" and not config.database_is_default
+    assert parse_database_url(config.get("database", "url"))[0] == "postgresql"
+    assert config.get("database", "url") == "postgresql://podkeeper:long-random@db:5432/podkeeper"
+
+
+def test_the_systemd_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    """systemd's own check of the unit (every directive and value understood, the command executable), with
+    ExecStart pointed at this virtualenv's ``podkeeper`` entry point: the one the wheel's
+    ``[project.scripts]`` installs into /opt/podkeeper/venv/bin on a server."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here; the unit is checked by parsing only")
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    unit = (ROOT / "deploy" / "podkeeper.service").read_text(encoding="utf-8")
+    installed = "/opt/podkeeper/venv/bin/podkeeper"
+    assert f"ExecStart={installed} " in unit and scripts == {"podkeeper": "bot.cli:main"}
+    entry_point = Path(sys.executable).parent / "podkeeper"
+    assert entry_point.is_file()
+    here = tmp_path / "podkeeper.service"
+    here.write_text(unit.replace(f"ExecStart={installed} ", f"ExecStart={entry_point} "), encoding="utf-8")
+    verified = subprocess.run([analyze, "verify", str(here)], capture_output=True, text=True, check=False)
+    assert (verified.returncode, verified.stdout + verified.stderr) == (0, "")
+
+
 @pytest.mark.slow
 def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
     """The image's steps, run as far as this machine allows without a container engine: its build context
@@ -151,32 +234,20 @@ def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
     (install_step,) = [
         arguments for instruction, arguments in runtime if instruction == "RUN" and "install" in arguments
     ]
-    wheels = [str(path) for path in (tmp_path / "dist").glob("podkeeper-*.whl")]
-    assert len(wheels) == 1 and "/dist/podkeeper-*.whl" in install_step
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(tmp_path / "site"),
-            *wheels,
-        ],
-        check=True,
-        capture_output=True,
+    (wheel,) = (tmp_path / "dist").glob("podkeeper-*.whl")
+    assert "/dist/podkeeper-*.whl" in install_step
+    site = install_wheel(wheel, tmp_path / "site")
+    image = dict(runtime)["ENV"]
+    assert "PODKEEPER_DATABASE_PATH=/data/podkeeper.sqlite3" in image and "PODKEEPER_CACHE_DIR=" in image
+    env = installed_environment(
+        site,
+        PODKEEPER_DATABASE_PATH=str(tmp_path / "data" / "podkeeper.sqlite3"),
+        PODKEEPER_CACHE_DIR=str(tmp_path / "cache"),
     )
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(tmp_path / "site"),
-        "PODKEEPER_DATABASE_PATH": str(tmp_path / "db.sqlite3"),
-    }
-    env.pop("PODKEEPER_ASSETS", None)
+    (tmp_path / "data").mkdir()
     done = subprocess.run(
         [sys.executable, "-m", "bot", "--version"],
-        cwd=tmp_path,
+        cwd=tmp_path / "data",
         env=env,
         check=True,
         capture_output=True,
@@ -191,7 +262,23 @@ def test_the_images_build_steps_run_here(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    assert fonts.startswith(str(tmp_path / "site" / "bot" / "assets")) and Path(fonts).is_file()
+    assert fonts.startswith(str(site / "bot" / "assets")) and Path(fonts).is_file()
+    # The container's first start on its empty /data: the card index the image's wheel build made is read,
+    # not the card data.
+    looked_up = subprocess.run(
+        [sys.executable, "-m", "bot", "cards", "lookup", "Lightning Bolt"],
+        cwd=tmp_path / "data",
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "ja: 稲妻" in looked_up.stdout
+    assert (
+        f"using the card index shipped with the package from the same file ({site}/bot/assets/cards/prebuilt/"
+        in looked_up.stderr
+    )
+    assert "reading cards.jsonl.gz" not in looked_up.stderr
 
 
 IGNORE_IN_CONTEXT = shutil.ignore_patterns("__pycache__", "*.pyc")

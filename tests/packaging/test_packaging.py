@@ -5,8 +5,6 @@ folder it was started in. A checkout keeps working as its set-up commands say (`
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -18,8 +16,10 @@ import pytest
 
 import bot
 from bot import paths
+from bot.cards import index_file
 from bot.cli import main, note_default_database
 from bot.config import load_config
+from tests.packaging.wheels import build_wheel, install_wheel, installed_environment, source_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,88 +77,51 @@ def test_an_installed_cli_says_where_it_creates_the_database(tmp_path, monkeypat
     assert [r for r in caplog.records if r.name == "bot.cli"] == []
 
 
-def _source_copy(target: Path) -> Path:
-    """The project's files as a fresh clone has them (no virtualenv, build output or test caches): the wheel
-    is built from this copy, so a build never writes into the checkout the other tests run from."""
-    ignored = shutil.ignore_patterns(
-        ".git",
-        ".venv",
-        "venv",
-        "build",
-        "dist",
-        "*.egg-info",
-        "__pycache__",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".mypy_cache",
-        "data",
-        "site",
-        "tests",
-    )
-    shutil.copytree(ROOT, target, ignore=ignored)
-    return target
-
-
 @pytest.mark.slow
 def test_the_wheel_carries_the_assets_and_runs_from_any_folder(tmp_path) -> None:
     """Built without network (the test extra has setuptools), unpacked into a folder of its own and run from
-    another one: the card data and the fonts come from inside the package, the database from the user's data
-    folder. (.ci/run also installs the wheel with its dependencies into a fresh virtualenv.)"""
-    source = _source_copy(tmp_path / "src")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--wheel-dir",
-            str(tmp_path / "dist"),
-            str(source),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = (tmp_path / "dist").glob("podkeeper-*.whl")
+    another one: the card data, its ready-built index and the fonts come from inside the package, the
+    database from the user's data folder. (.ci/run also installs the wheel with its dependencies into a fresh
+    virtualenv and checks that its first start reads that index.)"""
+    wheel = build_wheel(source_copy(tmp_path / "src"), tmp_path / "dist")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {
         "bot/assets/cards/cards.jsonl.gz",
+        # the index of the data as it is now, in the current format: a change of either is rebuilt
+        f"bot/assets/cards/prebuilt/{index_file.file_name(paths.BUNDLED_CARDS)}",
         "bot/assets/fonts/NotoSansCJK-Regular.ttc",
         "bot/assets/fonts/NotoSansCJK-Bold.ttc",
         "bot/storage/migrations/0001_core.sql",
     } <= names
+    packaged = ROOT / "bot"
+    data_files = {f"bot/{p.relative_to(packaged)}" for p in packaged.glob("**/data/*") if p.is_file()}
+    # the package's own data folders (the challenge decks, the stand-in's contract) travel too
+    assert data_files and data_files <= names
+    assert [name for name in names if "/prebuilt/" in name] == [
+        f"bot/assets/cards/prebuilt/{index_file.file_name(paths.BUNDLED_CARDS)}"
+    ]
     assert not any(name.startswith(("assets/", "tests/")) for name in names)
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(tmp_path / "site"),
-            str(wheel),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    site = install_wheel(wheel, tmp_path / "site")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site"), "XDG_DATA_HOME": str(tmp_path / "xdg")}
-    env.pop("PODKEEPER_ASSETS", None)
     probe = (
-        "import json, bot.paths as p; print(json.dumps([str(p.BUNDLED_CARDS), p.FONT_BOLD.is_file(), "
-        "p.IN_CHECKOUT, str(p.default_database_path())]))"
+        "import json, bot.paths as p; from bot.cards import first_start as f; "
+        "print(json.dumps([str(p.BUNDLED_CARDS), p.FONT_BOLD.is_file(), p.IN_CHECKOUT, "
+        "str(p.default_database_path()), f.cached_import(p.BUNDLED_CARDS) is not None]))"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], cwd=elsewhere, env=env, check=True, capture_output=True, text=True
+        [sys.executable, "-c", probe],
+        cwd=elsewhere,
+        env=installed_environment(
+            site, XDG_DATA_HOME=str(tmp_path / "xdg"), PODKEEPER_CACHE_DIR=str(tmp_path / "c")
+        ),
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
-    cards, fonts, in_checkout, database = json.loads(out)
+    cards, fonts, in_checkout, database, indexed = json.loads(out)
     assert cards == str(tmp_path / "site" / "bot" / "assets" / "cards" / "cards.jsonl.gz")
-    assert fonts is True and in_checkout is False
+    assert fonts is True and in_checkout is False and indexed is True
     assert database == str(tmp_path / "xdg" / "podkeeper" / "podkeeper.sqlite3")
 
 
@@ -190,3 +153,5 @@ def test_the_changelog_has_the_current_version_and_its_migrations() -> None:
         e.startswith(f"{bot.__version__}] - ") for e in entries
     )
     assert all("\n### Migrations\n" in entry for entry in entries)
+    newest = max((ROOT / "bot" / "storage" / "migrations").glob("*.sql")).stem
+    assert newest in text, f"the migration {newest} is in no CHANGELOG entry (add it under [Unreleased])"
