@@ -35,6 +35,7 @@ from typing import Any
 
 from bot.i18n import plural
 from bot.i18n.glossary import join_list
+from bot.i18n.phrase import Phrase
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
 DEFAULT_LANGUAGE = "en"
@@ -218,9 +219,13 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
 
 def _sentence_value(value: Any, language: str) -> Any:
     """A list value reads as one phrase of the language ("A, B" / "A、B"): callers pass lists, never a
-    string they joined themselves, so no language gets another's comma."""
+    string they joined themselves, so no language gets another's comma. A ``Phrase`` (a key and values
+    the domain names instead of assembling English) is worded in the sentence's language, alone or in a
+    list."""
+    if isinstance(value, Phrase):
+        return t(value.key, language, **value.values)
     if isinstance(value, (list, tuple)):
-        return join_list(value, language)
+        return join_list([_sentence_value(item, language) for item in value], language)
     return value
 
 
