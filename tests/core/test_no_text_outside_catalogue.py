@@ -165,3 +165,20 @@ def test_messages_name_commands_as_the_members_client_shows_them() -> None:
     assert (
         command_paths_in("https://example.com/decks/1 と a/b", "ja") == "https://example.com/decks/1 と a/b"
     )
+
+
+def test_command_paths_follow_the_client_named_for_the_task() -> None:
+    """A task answering a member names commands as their client lists them, whatever the reply language;
+    other tasks (and code outside any interaction) keep the reply language's names."""
+    import contextvars
+
+    from bot.i18n import name_commands_as_client, t
+
+    def answered_with_client(locale: str, language: str) -> str:
+        name_commands_as_client(locale)
+        return t("admin.config.why.member", language, language="-")
+
+    assert "（/設定 自分の言語）" in contextvars.copy_context().run(answered_with_client, "ja", "zh-Hans")
+    assert "(/设置 我的语言)" in contextvars.copy_context().run(answered_with_client, "zh-CN", "en")
+    assert "（/config my-language）" in contextvars.copy_context().run(answered_with_client, "fr", "ja")
+    assert "/设置 我的语言" in t("admin.config.why.member", "zh-Hans", language="-")
