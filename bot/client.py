@@ -23,7 +23,7 @@ from bot.changes import CARDS_TOPIC
 from bot.clock import SYSTEM_CLOCK, Clock
 from bot.config import Config
 from bot.gcpause import resume_collection
-from bot.i18n import LanguageChoice, choose_language, t
+from bot.i18n import LanguageChoice, choose_language, name_commands_as_client, t
 from bot.i18n.translator import PodkeeperTranslator
 from bot.invite import PERMISSIONS
 from bot.leases import Leases, leases_for, leases_of
@@ -283,7 +283,10 @@ class PodkeeperBot(commands.Bot):
 
     async def language_choice(self, interaction: discord.Interaction) -> LanguageChoice:
         """The one rule (``bot.i18n.choose_language``) applied to the member who acted: their
-        ``/config my-language``, their Discord language, the server's setting, its Discord language, English."""
+        ``/config my-language``, their Discord language, the server's setting, its Discord language, English.
+        The replies to this interaction name commands as the member's client lists them (its locale), which
+        is not the reply language when the member chose another (``bot.i18n.name_commands_as_client``)."""
+        name_commands_as_client(interaction.locale)
         member_choice = None
         if self._user_settings is not None:
             member_choice = await self._user_settings.language(interaction.user.id)

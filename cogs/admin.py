@@ -21,6 +21,7 @@ from bot.client import PodkeeperBot
 from bot.config import LOCALES, RULESETS
 from bot.domain.errors import DomainError
 from bot.i18n import Translate
+from bot.i18n.phrase import Phrase
 from bot.storage.matches import MatchRepository
 from cogs._common import command_text, managers_only
 from cogs._errors import RefusingCog
@@ -213,7 +214,7 @@ def winner_role_problem(role: discord.Role, setter: Any, guild: discord.Guild | 
         return "admin.config.winner_role_managed", {"role": mention}
     granted = [name for name in DANGEROUS_PERMISSIONS if getattr(role.permissions, name, False)]
     if granted:
-        shown = ", ".join(name.replace("_", " ").title() for name in granted)
+        shown = tuple(Phrase(f"core.permission.{name}") for name in granted)  # in Discord's words for them
         return "admin.config.winner_role_dangerous", {"role": mention, "permissions": shown}
     owner = guild is not None and getattr(setter, "id", None) == guild.owner_id
     top = getattr(setter, "top_role", None)

@@ -96,12 +96,12 @@ def _print_text(result: DeckCheck, language: str) -> None:
     print(t("core.label_value", language, label=t("deck.summary.commanders", language), value=commanders))
     print(t("core.label_value", language, label=t("deck.summary.identity", language), value=verdict.colour_identity or 'C'))
     print(t("core.label_value", language, label=t("deck.summary.cards", language), value=verdict.card_count))
-    types = join_list([f"{t(f'deck.type.{name}', language)} {count}" for name, count in result.summary.types.items()],
-                      language)
+    types = join_list([t("deck.summary.type_count", language, type=t(f"deck.type.{name}", language), count=count)
+                       for name, count in result.summary.types.items()], language)
     print(t("core.label_value", language, label=t("deck.summary.types", language), value=types))
     curve = " ".join(f"{value if value < 7 else '7+'}:{count}" for value, count in enumerate(result.summary.curve))
     print(t("core.label_value", language, label=t("deck.summary.curve", language), value=curve))
     for line in verdict_lines(verdict, language):
         print(f"  {line}")
     for note in verdict.notes:
-        print(f"  ({note_message(note, language)})")
+        print("  " + t("core.in_parentheses", language, text=note_message(note, language)))

@@ -65,7 +65,7 @@ def check_event_options(heads: int, table_size: int, deck: str = "hydra") -> Non
     difficulty); a table seats what the deck allows (the Hydra 2–4, H10)."""
     rules = EVENT_DECKS.get(deck)
     if rules is None:
-        raise EventError("hydra_events.error.unknown_deck", deck=deck[:20], decks=", ".join(EVENT_DECKS))
+        raise EventError("hydra_events.error.unknown_deck", deck=deck[:20], decks=tuple(EVENT_DECKS))
     if not rules.min_difficulty <= heads <= rules.max_difficulty:
         key = "hydra_events.error.heads_range" if deck == "hydra" else "hydra_events.error.difficulty_range"
         raise EventError(key, min=rules.min_difficulty, max=rules.max_difficulty)

@@ -20,6 +20,7 @@ Keys starting with ``app.`` localise slash-command names, descriptions and choic
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import marshal
 import os
@@ -35,6 +36,7 @@ from typing import Any
 
 from bot.i18n import plural
 from bot.i18n.glossary import join_list
+from bot.i18n.phrase import Phrase
 
 LANGUAGES: tuple[str, ...] = ("en", "ja", "zh-Hans", "zh-Hant")
 DEFAULT_LANGUAGE = "en"
@@ -203,13 +205,30 @@ def placeholders(text: str) -> set[str]:
     return {name for variant in plural.all_variants(text) for _, name, _, _ in parse(variant) if name}
 
 
+# The language the Discord client of the member being answered lists slash commands in (their
+# interaction's locale), which may differ from the language they chose for replies: command paths in a
+# message follow it. Set per interaction (each runs in a task of its own) by ``name_commands_as_client``.
+_CLIENT_COMMAND_NAMES: contextvars.ContextVar[str | None] = contextvars.ContextVar("client_command_names",
+                                                                                   default=None)
+
+
+def name_commands_as_client(locale: Any) -> None:
+    """From now on in this task, messages name commands as a Discord client in ``locale`` lists them:
+    Discord shows a member the command names of their client's locale, whatever language the bot answers
+    them in, so "/config my-language" must read as the member can find it. A locale we do not translate
+    (French) sees the English names, as Discord falls back to the commands' own names."""
+    _CLIENT_COMMAND_NAMES.set(language_for(locale, DEFAULT_LANGUAGE))
+
+
 def t(key: str, language: str | None = None, /, **values: Any) -> str:
-    """The message ``key`` in ``language`` (falling back to English), formatted with ``values``."""
+    """The message ``key`` in ``language`` (falling back to English), formatted with ``values``. Command
+    paths in it read as the answered member's client lists them (``name_commands_as_client``), else in
+    ``language``."""
     entry = catalogue().get(key)
     if entry is None:
         raise MissingMessage(key)
     language = language if language and entry.get(language) else DEFAULT_LANGUAGE
-    text = entry[language] if language == DEFAULT_LANGUAGE else command_paths_in(entry[language], language)
+    text = command_paths_in(entry[language], _CLIENT_COMMAND_NAMES.get() or language)
     if not values:
         return text
     values = {name: _sentence_value(value, language) for name, value in values.items()}
@@ -218,9 +237,13 @@ def t(key: str, language: str | None = None, /, **values: Any) -> str:
 
 def _sentence_value(value: Any, language: str) -> Any:
     """A list value reads as one phrase of the language ("A, B" / "A、B"): callers pass lists, never a
-    string they joined themselves, so no language gets another's comma."""
+    string they joined themselves, so no language gets another's comma. A ``Phrase`` (a key and values
+    the domain names instead of assembling English) is worded in the sentence's language, alone or in a
+    list."""
+    if isinstance(value, Phrase):
+        return t(value.key, language, **value.values)
     if isinstance(value, (list, tuple)):
-        return join_list(value, language)
+        return join_list([_sentence_value(item, language) for item in value], language)
     return value
 
 
@@ -244,6 +267,8 @@ def command_paths_in(text: str, language: str) -> str:
             shown.append(entry[language])
         return "/" + " ".join(shown)
 
+    if language == DEFAULT_LANGUAGE:  # the messages are written with the commands' own (English) names
+        return text
     return _COMMAND_PATH.sub(localised, text)
 
 

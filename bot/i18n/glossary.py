@@ -13,14 +13,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bot.i18n.phrase import Phrase
+
 GLOSSARY_FILE = Path(__file__).with_name("glossary.toml")
 
 # How a list of names reads in a sentence: Japanese and Chinese use the ideographic comma.
 LIST_SEPARATORS = {"en": ", ", "ja": "、", "zh-Hans": "、", "zh-Hant": "、"}
-
-# The challenge engines log a list of cards or permanent numbers as one English phrase ("A, B"; their
-# exact-value tests pin it so): such a phrase is read back into its names and shown in the reader's language.
-ENGINE_SEPARATOR = ", "
 
 # Japanese sentences set a card name in 《》, as printed rules texts and Japanese players do.
 _CARD_QUOTES = {"ja": ("《", "》")}
@@ -52,18 +50,17 @@ def is_challenge_card(name: object) -> bool:
 
 
 def localized_values(values: Mapping[str, object], language: str | None) -> dict[str, object]:
-    """An event's values for a sentence in ``language``: challenge-deck card names (alone or in a list)
-    become the language's names, in 《》 in Japanese. Other values are left to ``t``."""
+    """An event's values for a sentence in ``language``: challenge-deck card names (alone, in a list or
+    in a ``Phrase``) become the language's names, in 《》 in Japanese. Other values are left to ``t``,
+    which joins the lists and words the phrases."""
     return {key: _localized(value, language) for key, value in values.items()}
 
 
 def _localized(value: object, language: str | None) -> object:
     if isinstance(value, (list, tuple)):
         return [_localized(item, language) for item in value]
-    if isinstance(value, str) and ENGINE_SEPARATOR in value:
-        parts = value.split(ENGINE_SEPARATOR)
-        if all(is_challenge_card(part) or part.isdigit() for part in parts):
-            return [_localized(part, language) for part in parts]
+    if isinstance(value, Phrase):
+        return Phrase(value.key, localized_values(value.values, language))
     if not is_challenge_card(value) or not language:
         return value
     name = card_name(str(value), language)

@@ -3,7 +3,7 @@ cards' texts), what happened, and the question of the moment. Moved out of the H
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from bot.domain.hydra import Event, HydraGame
 from bot.domain.hydra.cards import CARDS
@@ -55,7 +55,7 @@ def report_content(table: HydraTable, events: list[Event]) -> str:
     for event in events:
         lines.append(event_text(event, language))
         if event.key == "hydra.log.grow":
-            grown = [name for name in str(event.values["cards"]).split(", ") if CARDS[name].is_head]
+            grown = [name for name in cast(tuple[str, ...], event.values["cards"]) if CARDS[name].is_head]
             lines += ["> " + f"**{card_name(name, language)}** — " + CARDS[name].oracle_text.replace("\n", "\n> ")
                       for name in grown]
     if game.pending is not None:

@@ -80,7 +80,8 @@ class DeckPanels(DeckBase):
         identity = f"{verdict.colour_identity or 'C'} ({colour_names(verdict.colour_identity, tr.language)})"
         embed.add_field(name=tr("deck.summary.identity"), value=identity, inline=True)
         embed.add_field(name=tr("deck.summary.cards"), value=str(verdict.card_count), inline=True)
-        types = "\n".join(f"{tr(f'deck.type.{kind}')}: {count}" for kind, count in summary.types.items())
+        types = "\n".join(tr("core.label_value", label=tr(f"deck.type.{kind}"), value=count)
+                          for kind, count in summary.types.items())
         embed.add_field(name=tr("deck.summary.types"), value=types or tr("deck.summary.none"), inline=True)
         embed.set_image(url="attachment://deck.png")
         _page_footer(embed, tr, pages, page)

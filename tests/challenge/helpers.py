@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from bot.domain.challenge.creatures import CreatureDeckGame, Permanent
 from bot.domain.challenge.invariants import check_invariants
+from bot.i18n.phrase import Phrase
 
 from .rigging import deck_turn as _deck_turn
 from .rigging import keys, names, rig_zones
 
-__all__ = ["deck_turn", "keys", "names", "play", "rig"]
+__all__ = ["attacker", "deck_turn", "keys", "names", "play", "rig"]
 
 
 def rig(game: CreatureDeckGame, *, top: Sequence[str] = (), battlefield: Sequence[str] | None = None,
@@ -32,3 +33,8 @@ def play(game: CreatureDeckGame, *lines: str) -> None:
     """Apply ``lines`` in order (the steps that bring a test's game to the moment it checks)."""
     for line in lines:
         game.apply(line)
+
+
+def attacker(number: int, card: str, power: int, toughness: int) -> Phrase:
+    """An attacker as ``challenge.log.attack`` lists it (a phrase each language words)."""
+    return Phrase("challenge.log.attacker", {"number": number, "card": card, "power": power, "toughness": toughness})

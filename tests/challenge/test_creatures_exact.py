@@ -30,7 +30,7 @@ from bot.domain.challenge.god import PIPER, STRIKE, THRONG, XENAGOS, GodGame
 from bot.domain.challenge.horde import HordeGame
 from bot.domain.challenge.invariants import check_invariants
 
-from .helpers import names, play, rig
+from .helpers import attacker, names, play, rig
 
 GORE, YOUNG, CHOSEN, REAVER, RECKLESS = ("Minotaur Goreseeker", "Minotaur Younghorn", "Mogis's Chosen",
                                          "Phoberos Reaver", "Reckless Minotaur")
@@ -173,7 +173,7 @@ def test_numbers_stay_with_their_permanents_and_a_gone_number_is_refused() -> No
     game = god(battlefield=[XENAGOS, THRONG, THRONG])
     game.apply("destroy 2")
     assert game.battlefield_numbers() == [1, 3] and game.board_lines()[1] == "3. Rollicking Throng 1/3"
-    assert refused(game, "tap 2") == ("challenge.error.no_such_permanent_id", {"number": 2, "numbers": "1, 3"})
+    assert refused(game, "tap 2") == ("challenge.error.no_such_permanent_id", {"number": 2, "numbers": (1, 3)})
     assert refused(game, "tap 1 1") == ("challenge.error.same_twice", {})
     empty = horde_game()
     assert refused(empty, "damage 1 1") == ("challenge.error.no_such_permanent_id", {"number": 1, "numbers": "-"})
@@ -210,13 +210,13 @@ def test_damage_kills_at_exactly_the_toughness() -> None:
 def test_sweep_damages_each_named_permanent_and_the_dead_die_together() -> None:
     game = god(battlefield=[XENAGOS, THRONG, THRONG, PIPER])
     game.apply("sweep 2 3 4")
-    assert game.events[-3:] == [E("challenge.log.swept", amount=2, cards="Rollicking Throng, Ecstatic Piper"),
+    assert game.events[-3:] == [E("challenge.log.swept", amount=2, cards=("Rollicking Throng", "Ecstatic Piper")),
                                 E("challenge.log.leaves_dies", card=PIPER),
                                 E("challenge.log.gain", card=PIPER, amount=2, life=22)]  # its Hero's Reward
     start = len(game.events)
     game.apply("sweep 3 all")
     assert since(game, start) == [
-        E("challenge.log.swept", amount=3, cards="Xenagos Ascended, Rollicking Throng, Rollicking Throng"),
+        E("challenge.log.swept", amount=3, cards=("Xenagos Ascended", "Rollicking Throng", "Rollicking Throng")),
         E("challenge.log.leaves_dies", card=THRONG), E("challenge.log.leaves_dies", card=THRONG)]
     assert [(p.name, p.damage) for p in game.battlefield] == [(XENAGOS, 3)] and game.defeated == 3
 
@@ -294,13 +294,13 @@ def test_tap_and_freeze_skip_exactly_the_next_untap_step() -> None:
 def test_mill_moves_the_top_cards_in_order_and_can_empty_the_library() -> None:
     game = horde_game(top=[GORE, YOUNG, REAVER], library_size=3)
     game.apply("mill 2")
-    assert game.events[-1] == E("challenge.log.milled", count=2, cards="Minotaur Goreseeker, Minotaur Younghorn")
+    assert game.events[-1] == E("challenge.log.milled", count=2, cards=("Minotaur Goreseeker", "Minotaur Younghorn"))
     assert [game.name_of(i) for i in game.graveyard[-2:]] == [GORE, YOUNG] and len(game.library) == 1
     assert game.library_changed_by == [True] and game.undo_refusal() == "challenge.error.undo_revealed"
     game.apply("mill 0")  # said so in words, not "0 cards go ...: ."
     assert game.events[-1] == E("challenge.log.mill_nothing") and game.library_changed_by[-1] is False
     game.apply("mill 5")
-    assert game.events[-2:] == [E("challenge.log.milled", count=1, cards=REAVER), E("challenge.log.won")]
+    assert game.events[-2:] == [E("challenge.log.milled", count=1, cards=(REAVER,)), E("challenge.log.won")]
     assert game.outcome == "won" and game.library == []
 
 
@@ -345,7 +345,7 @@ def test_prevention_shields_name_a_source_and_are_used_up_in_order() -> None:
     assert [(s.amount, s.source) for s in game.shields] == [(3, STRIKE), (2, "combat"), (4, None)]
     key, values = refused(game, "prevent 1 from Nowhere")
     assert key == "hydra.error.unknown_source" and values["source"] == "Nowhere"
-    assert values["sources"] == ", ".join(["combat", *GodGame.cards])
+    assert values["sources"] == ("combat", *GodGame.cards)
     assert refused(game, "prevent 1 3") == ("hydra.error.no_such_player", {"player": 3, "count": 2})
     start = len(game.events)
     game._damage(4, STRIKE)  # each player: 8 with the shared life total
@@ -384,7 +384,7 @@ def test_answers_are_checked_against_the_question() -> None:
     game.apply("end")
     game.apply("end")
     assert refused(game, "choose maybe") == ("hydra.error.bad_option", {"option": "maybe",
-                                                                         "options": "pass, counter"})
+                                                                         "options": ("pass", "counter")})
     assert refused(game, "end") == ("hydra.error.answer_first", {})
     game.apply("choose  PASS ")
     game.choose_default()
@@ -393,7 +393,7 @@ def test_answers_are_checked_against_the_question() -> None:
     assert refused(game, "tap 1") == ("hydra.error.answer_first", {})  # blocks are no response window
     assert refused(game, "choose 1 1") == ("challenge.error.same_twice", {})
     assert refused(game, "choose 1 2 3") == ("challenge.error.count", {"min": 0, "max": 2})
-    assert refused(game, "choose 7") == ("challenge.error.no_such_permanent_id", {"number": 7, "numbers": "1, 2"})
+    assert refused(game, "choose 7") == ("challenge.error.no_such_permanent_id", {"number": 7, "numbers": (1, 2)})
     game.apply("choose 1,2")
     assert game.events[-2:] == [E("challenge.log.blocked", card=GORE), E("challenge.log.blocked", card=YOUNG)]
     assert game.pending == Decision("prevent", "option", "pass", options=("pass", "prevent"))
@@ -409,8 +409,8 @@ def test_only_attackers_may_be_named_as_blockers_targets() -> None:
     play(game, "end", "end", "choose pass", "choose pass")
     assert game.pending.topic == "blocks"
     assert refused(game, "choose 1") == ("challenge.error.not_allowed", {"options": "2 3"})
-    assert game.events[-1] == E("challenge.log.attack", cards="2. Minotaur Goreseeker (3/2), "
-                                                              "3. Minotaur Younghorn (2/2)")
+    assert game.events[-1] == E("challenge.log.attack", cards=(attacker(2, "Minotaur Goreseeker", 3, 2),
+                                                               attacker(3, "Minotaur Younghorn", 2, 2)))
     assert game._numbers([]) == "none"
 
 
@@ -436,9 +436,9 @@ def test_a_deck_turn_reveals_casts_and_attacks_with_exact_lines() -> None:
     assert since(game, start) == [
         E("challenge.log.players_end", turn=2), E("horde.log.deck_turn", turn=3),
         E("horde.log.main_phase", count=2, artifacts=0),
-        E("challenge.log.reveal", cards="Minotaur Goreseeker, Minotaur Younghorn"),
+        E("challenge.log.reveal", cards=("Minotaur Goreseeker", "Minotaur Younghorn")),
         E("challenge.log.enters", card=GORE), E("challenge.log.enters", card=YOUNG),
-        E("challenge.log.attack", cards="1. Minotaur Goreseeker (3/2), 2. Minotaur Younghorn (2/2)"),
+        E("challenge.log.attack", cards=(attacker(1, "Minotaur Goreseeker", 3, 2), attacker(2, "Minotaur Younghorn", 2, 2))),
         E("challenge.log.blocked", card=GORE), E("challenge.log.shield", amount=2, source="combat"),
         E("challenge.log.prevented", amount=2), E("challenge.log.combat_damage", amount=0, life=20),
         E("challenge.log.players_turn", turn=4), E("challenge.log.draw_reminder")]
@@ -488,7 +488,7 @@ def test_a_spell_on_the_stack_while_it_resolves_and_a_short_library() -> None:
     game.apply("choose pass")
     assert game.pending.topic == "destruction_sacrifice"
     assert game.snapshot()["resolving"] == ["Impulsive Destruction"] and game.stack == [game.stack[0]]
-    assert game.events[-2:] == [E("challenge.log.reveal", cards="Impulsive Destruction"),
+    assert game.events[-2:] == [E("challenge.log.reveal", cards=("Impulsive Destruction",)),
                                   E("challenge.log.resolves", card="Impulsive Destruction")]
 
 
@@ -601,9 +601,9 @@ def test_an_attacker_with_negative_power_deals_no_damage_and_counts_as_zero() ->
     game.apply("weaken 1 3")
     game.apply("choose pass")
     game.apply("choose pass")
-    assert game.events[-1] == E("challenge.log.attack", cards="2. Rollicking Throng (-1/1), "
-                                                              "3. Rollicking Throng (0/2), "
-                                                              "4. Pheres-Band Revelers (4/4)")
+    assert game.events[-1] == E("challenge.log.attack", cards=(attacker(2, "Rollicking Throng", -1, 1),
+                                                               attacker(3, "Rollicking Throng", 0, 2),
+                                                               attacker(4, "Pheres-Band Revelers", 4, 4)))
     assert game.pending.max_heads == 3 and game.allowed_numbers(game.pending) == [2, 3, 4]
     game.play_until_players()
     assert game.combat_steps == [CombatStep(((THRONG, 0), (THRONG, 0), (PHERES, 4)), 4)] and game.life == 16

@@ -27,7 +27,7 @@ from bot.domain.challenge.god import (
     GodGame,
 )
 
-from .helpers import rig
+from .helpers import attacker, rig
 
 PHERES, MAENADS, DANCERS = "Pheres-Band Revelers", "Wild Maenads", "Serpent Dancers"
 TURN_START = [Event("challenge.log.players_end", {"turn": 1}), Event("god.log.deck_turn", {"turn": 2})]
@@ -66,13 +66,13 @@ def test_the_throngs_range_and_one_more_throng_per_extra_player_up_to_six() -> N
 
 def test_strike_deals_4_to_each_player_and_scorn_makes_xenagos_attack_with_trample() -> None:
     assert xenagos_turn(god(players=2, top=[STRIKE, SCORN])) == TURN_START + [
-        Event("challenge.log.reveal", {"cards": f"{STRIKE}, {SCORN}"}),
+        Event("challenge.log.reveal", {"cards": (STRIKE, SCORN)}),
         Event("challenge.log.resolves", {"card": STRIKE}),
         Event("challenge.log.damage_to_players", {"card": STRIKE, "amount": 8, "life": 12}),
         Event("challenge.log.resolves", {"card": SCORN}),
         Event("god.log.xenagos_will_attack", {"card": SCORN}),
         Event("god.log.trample", {}),
-        Event("challenge.log.attack", {"cards": "1. Xenagos Ascended (6/5)"}),
+        Event("challenge.log.attack", {"cards": (attacker(1, "Xenagos Ascended", 6, 5),)}),
         Event("challenge.log.combat_damage", {"amount": 6, "life": 6}),
     ] + TURN_END
 
@@ -89,7 +89,7 @@ def test_a_shield_from_a_named_card_prevents_only_that_cards_damage() -> None:
 def test_impulsive_return_returns_exactly_two_pipers_and_deals_one_per_reveler() -> None:
     game = god(battlefield=[XENAGOS], graveyard=[PIPER] * 3, top=[RETURN, FLAME])
     assert xenagos_turn(game) == TURN_START + [
-        Event("challenge.log.reveal", {"cards": f"{RETURN}, {FLAME}"}),
+        Event("challenge.log.reveal", {"cards": (RETURN, FLAME)}),
         Event("challenge.log.resolves", {"card": RETURN}),
         Event("challenge.log.enters", {"card": PIPER}),
         Event("god.log.xenagos_will_attack", {"card": PIPER}),
@@ -97,7 +97,7 @@ def test_impulsive_return_returns_exactly_two_pipers_and_deals_one_per_reveler()
         Event("god.log.xenagos_will_attack", {"card": PIPER}),
         Event("challenge.log.enters", {"card": FLAME}),
         Event("challenge.log.damage_to_players", {"card": RETURN, "amount": 2, "life": 18}),
-        Event("challenge.log.attack", {"cards": "1. Xenagos Ascended (6/5)"}),
+        Event("challenge.log.attack", {"cards": (attacker(1, "Xenagos Ascended", 6, 5),)}),
         Event("challenge.log.combat_damage", {"amount": 6, "life": 12}),
     ] + TURN_END
     assert [game.name_of(i) for i in game.graveyard] == [PIPER, RETURN]
@@ -106,12 +106,12 @@ def test_impulsive_return_returns_exactly_two_pipers_and_deals_one_per_reveler()
 def test_dance_of_flame_deals_1_per_flame_per_attacking_reveler() -> None:
     game = god(battlefield=[XENAGOS, THRONG, FLAME, FLAME], top=[CHARGE, PHERES])
     assert xenagos_turn(game) == TURN_START + [
-        Event("challenge.log.reveal", {"cards": f"{CHARGE}, {PHERES}"}),
+        Event("challenge.log.reveal", {"cards": (CHARGE, PHERES)}),
         Event("challenge.log.resolves", {"card": CHARGE}),
         Event("challenge.log.enters", {"card": PHERES}),
     ] + [Event("challenge.log.damage_to_players", {"card": FLAME, "amount": 1, "life": life})
          for life in (19, 18, 17, 16)] + [
-        Event("challenge.log.attack", {"cards": "2. Rollicking Throng (1/3), 5. Pheres-Band Revelers (4/4)"}),
+        Event("challenge.log.attack", {"cards": (attacker(2, "Rollicking Throng", 1, 3), attacker(5, "Pheres-Band Revelers", 4, 4))}),
         Event("challenge.log.combat_damage", {"amount": 5, "life": 11}),
     ] + TURN_END
 
@@ -122,7 +122,7 @@ def test_rip_to_pieces_deals_one_per_reveler_to_each_player_per_copy_and_nothing
            Event("challenge.log.damage_to_players", {"card": RIP, "amount": 4, "life": 12}),
            Event("god.log.rip_creatures", {"amount": 2})]
     assert xenagos_turn(god(players=2, battlefield=[XENAGOS, THRONG, PIPER], top=[RIP, RIP])) == TURN_START + [
-        Event("challenge.log.reveal", {"cards": f"{RIP}, {RIP}"}),
+        Event("challenge.log.reveal", {"cards": (RIP, RIP)}),
         Event("challenge.log.resolves", {"card": RIP}), Event("challenge.log.resolves", {"card": RIP}),
     ] + rip + [Event("challenge.log.no_attack", {})] + TURN_END
     alone = god(battlefield=[XENAGOS], top=[RIP, FLAME])

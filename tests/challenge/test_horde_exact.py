@@ -37,7 +37,7 @@ def test_hitting_the_horde_mills_and_each_milled_artifact_gives_its_own_reward()
     game = horde(top=[GORE, STATUE, SALVE, ELIXIR])
     assert events_of(game, "hit 4") == [
         Event("horde.log.hit", {"amount": 4}),
-        Event("challenge.log.milled", {"count": 4, "cards": f"{GORE}, {STATUE}, {SALVE}, {ELIXIR}"}),
+        Event("challenge.log.milled", {"count": 4, "cards": (GORE, STATUE, SALVE, ELIXIR)}),
         Event("horde.log.reward", {"card": STATUE}), Event("challenge.log.reward_draw", {}),
         Event("horde.log.reward", {"card": SALVE}), Event("horde.log.salve", {}),
         Event("horde.log.reward", {"card": ELIXIR}),
@@ -61,7 +61,7 @@ def test_an_artifact_adds_a_card_from_the_turn_after_it_entered_and_chosen_enter
         Event("challenge.log.players_end", {"turn": 2}),
         Event("horde.log.deck_turn", {"turn": 3}),
         Event("horde.log.main_phase", {"count": 3, "artifacts": 1}),
-        Event("challenge.log.reveal", {"cards": f"{CHOSEN}, {YOUNG}, {KERANOS}"}),
+        Event("challenge.log.reveal", {"cards": (CHOSEN, YOUNG, KERANOS)}),
         Event("challenge.log.enters", {"card": CHOSEN}),
         Event("challenge.log.enters", {"card": YOUNG}),
         Event("challenge.log.resolves", {"card": KERANOS}),
@@ -90,7 +90,7 @@ def test_two_keranos_deal_6_and_the_attack_reminders_name_the_sorceries_cast() -
     game.apply("end")
     game.play_until_players()
     assert Event("horde.log.keranos", {"amount": 6}) in game.events
-    assert Event("horde.log.combat_reminders", {"cards": f"{DESCEND}, {TOUCH}"}) in game.events
+    assert Event("horde.log.combat_reminders", {"cards": (DESCEND, TOUCH)}) in game.events
 
 
 def test_two_consuming_rages_give_each_attacking_minotaur_plus_4() -> None:

@@ -248,7 +248,7 @@ def test_a_refused_line_fails_with_the_label_and_the_refusal() -> None:
         play_random(game, random.Random(1), label="horde game 9", action=lambda g, r, i: "destroy 7",
                     answer=lambda g, r: "pass", window_chance=0, max_turns=5, on_too_long=lambda g: None)
     assert str(failed.value) == ("horde game 9: legal action 'destroy 7' refused: "
-                                 "challenge.error.no_such_permanent_id {'number': 7, 'numbers': '1'}")
+                                 "challenge.error.no_such_permanent_id {'number': 7, 'numbers': (1,)}")
     assert isinstance(failed.value.__cause__, ChallengeError)
 
 

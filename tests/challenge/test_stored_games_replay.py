@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from bot.domain.challenge.core import Event
+from bot.i18n import t
+from bot.i18n.phrase import Phrase
 from bot.services.challenge import ChallengeService
 from bot.services.hydra import HydraService
 from bot.storage.db import Database
@@ -40,8 +42,19 @@ def as_recorded(events: list[Event]) -> list[Event]:
     for event in events:
         if event.key == "challenge.log.combat_nothing_to_prevent":  # "prevent the 0 combat damage"
             event = Event("challenge.log.combat_prevented", event.values)
+        event = Event(event.key, {name: recorded_words(value) for name, value in event.values.items()})
         recorded.append(DELIBERATE_LOG_CHANGES.get(event.key, event))
     return recorded
+
+
+def recorded_words(value: object) -> object:
+    """A value as the engines stored it before they named lists and phrases instead of writing them in
+    English: a list was one phrase joined with ", ", a phrase its English words."""
+    if isinstance(value, Phrase):
+        return t(value.key, "en", **value.values)
+    if isinstance(value, tuple):
+        return ", ".join(str(recorded_words(item)) for item in value)
+    return value
 
 
 async def _insert(db: Database, stored: dict[str, list[dict[str, Any]]]) -> int:

@@ -108,11 +108,11 @@ def test_extra_turns_exactly() -> None:
 def test_exiling_cards_exactly() -> None:
     game = god(battlefield=[XENAGOS], graveyard=[PIPER, THRONG], top=["Impulsive Charge"])
     assert game.apply("exilecards graveyard all") == [
-        E("challenge.log.exiled_from_graveyard", count=2, cards=f"{PIPER}, {THRONG}")]
+        E("challenge.log.exiled_from_graveyard", count=2, cards=(PIPER, THRONG))]
     assert game.graveyard == [] and [game.name_of(i) for i in game.exile] == [PIPER, THRONG]
-    assert game.apply("exilecards graveyard all") == [E("challenge.log.exiled_from_graveyard", count=0, cards="")]
+    assert game.apply("exilecards graveyard all") == [E("challenge.log.exiled_from_graveyard", count=0, cards=())]
     assert game.apply("exilecards library 1") == [E("challenge.log.exiled_from_library", count=1,
-                                                    cards="Impulsive Charge")]
+                                                    cards=("Impulsive Charge",))]
     assert error(game, "exilecards graveyard Pipers") == ("challenge.error.not_in_graveyard", {"card": "Pipers"})
     assert game.library_changed_by[-1] is True
 

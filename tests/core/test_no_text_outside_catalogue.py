@@ -39,24 +39,6 @@ NOT_READERS_TEXT = (
     "bot/reference.py",  # writes the manual's command reference, which lists every language side by side
 )
 
-# The challenge engines log lists as one English phrase; their exact-value tests pin it. The renderers read a
-# phrase of card names or permanent numbers back into names in the reader's language (localized_values);
-# the counts keep a new join from slipping in. Scoring names and deck ids are ids an organiser types. The
-# winner-role refusal still lists Discord permission names in English (their Japanese and Chinese names
-# are not in the catalogue yet).
-ENGINE_PHRASES = Counter(
-    {
-        "bot/domain/challenge/creatures.py": 8,
-        "bot/domain/challenge/horde.py": 1,
-        "bot/domain/hydra/engine.py": 9,
-        "bot/domain/hydra/actions.py": 1,
-        "bot/domain/hydra_events.py": 1,
-        "bot/domain/tournament/scoring.py": 2,
-        "cogs/admin.py": 1,
-    }
-)
-
-
 def english_joins() -> Counter[str]:
     found: Counter[str] = Counter()
     for folder in ("bot", "cogs"):
@@ -77,10 +59,11 @@ def english_joins() -> Counter[str]:
 
 
 def test_lists_for_readers_are_joined_in_their_language() -> None:
-    extra = {where: count for where, count in english_joins().items() if count > ENGINE_PHRASES[where]}
-    assert not extra, (
-        f"lists joined with an English separator in {extra}: pass the list to t() (it joins in the "
-        "reader's language) or use bot.i18n.glossary.join_list"
+    found = dict(english_joins())
+    assert not found, (
+        f"lists joined with an English separator in {found}: pass the list to t() (it joins in the "
+        "reader's language; a part worded differently per language is a bot.i18n.phrase.Phrase) or use "
+        "bot.i18n.glossary.join_list"
     )
 
 
@@ -141,6 +124,30 @@ def test_challenge_replies_read_without_english_words(language: str) -> None:
     assert not english_marks, f"an English comma or parenthesis in {language}: {english_marks}"
 
 
+def test_the_engines_name_their_list_phrases_and_each_language_words_them() -> None:
+    """An attack and the end of Swallow the Hero Whole list parts that read differently per language (a
+    number, a name and a power, a player and a creature): the engines name them (a ``Phrase``), and the
+    Japanese and Chinese lines get their own parentheses, colon and list comma."""
+    from tests.challenge.helpers import play, rig
+    from tests.hydra.hydra_helpers import HH, LUNGE, hydra_turn, new_game
+
+    horde = HordeGame([Seat(PLAYERS[0])], seed=1, difficulty=2)
+    rig(horde, top=["Minotaur Goreseeker", "Minotaur Younghorn"])
+    play(horde, "end", "end", "choose pass", "choose pass")  # two turns of the players, then the Horde's
+    attack = next(e for e in horde.events if e.key == "challenge.log.attack")
+    assert challenge_render.log_lines([attack], "ja") == [
+        "攻撃：1. 《ミノタウルスの流血探し》（3/2）、2. Minotaur Younghorn（2/2）。ブロック・クリーチャーを指定してください。"]
+    assert challenge_render.log_lines([attack], "en") == [
+        "Attacking: 1. Minotaur Goreseeker (3/2), 2. Minotaur Younghorn (2/2). Declare your blockers."]
+
+    hydra = new_game(battlefield=[HH, HH], players=2, top=["Swallow the Hero Whole", LUNGE, LUNGE])
+    hydra_turn(hydra, "pass", "Grizzly Bears")
+    hydra_turn(hydra)
+    closed = next(e for e in hydra.events if e.key == "hydra.log.swallow_closed")
+    assert "P1：Grizzly Bears、P2：a creature" in hydra_render.log_lines([closed], "zh-Hans")[0]
+    assert "P1: Grizzly Bears, P2: a creature" in hydra_render.log_lines([closed], "en")[0]
+
+
 def test_the_check_sees_an_english_word() -> None:
     assert latin_words("Alice：ライフ20 [tapped]", "ja") == {"tapped"}
     assert latin_words("《ハイドラの頭》、Unified Lunge", "ja") == set()
@@ -158,3 +165,20 @@ def test_messages_name_commands_as_the_members_client_shows_them() -> None:
     assert (
         command_paths_in("https://example.com/decks/1 と a/b", "ja") == "https://example.com/decks/1 と a/b"
     )
+
+
+def test_command_paths_follow_the_client_named_for_the_task() -> None:
+    """A task answering a member names commands as their client lists them, whatever the reply language;
+    other tasks (and code outside any interaction) keep the reply language's names."""
+    import contextvars
+
+    from bot.i18n import name_commands_as_client, t
+
+    def answered_with_client(locale: str, language: str) -> str:
+        name_commands_as_client(locale)
+        return t("admin.config.why.member", language, language="-")
+
+    assert "（/設定 自分の言語）" in contextvars.copy_context().run(answered_with_client, "ja", "zh-Hans")
+    assert "(/设置 我的语言)" in contextvars.copy_context().run(answered_with_client, "zh-CN", "en")
+    assert "（/config my-language）" in contextvars.copy_context().run(answered_with_client, "fr", "ja")
+    assert "/设置 我的语言" in t("admin.config.why.member", "zh-Hans", language="-")

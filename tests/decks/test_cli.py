@@ -72,7 +72,8 @@ def test_text_output_in_japanese(config_file, capsys) -> None:
     out = capsys.readouterr().out
     assert "統率者戦で適正です。" in out
     assert "統率者：Kaalia of the Vast" in out
-    assert "MTGO の書き出しと同様に" in out
+    assert "  （MTGO・Cockatrice・XMage の書き出し形式に従い" in out  # the note in Japanese parentheses
+    assert "カード・タイプ：クリーチャー29、インスタント12" in out
 
 
 def test_commander_option_names_the_commander(config_file, tmp_path, capsys) -> None:

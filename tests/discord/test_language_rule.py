@@ -27,7 +27,8 @@ async def test_a_members_choice_beats_their_discord_language_in_private_and_publ
         bob = await h.slash("help", user="bob", locale="en-US")  # a choice is one member's, not the server's
         assert bob.embed["title"] == "Podkeeper commands"
         shown = await h.slash("config show", user="alice", locale="en-US")
-        assert _fields(shown)["あなたへの返信"] == "日本語：あなたの選択（/設定 自分の言語）"
+        # Her English client lists the commands by their English names, whatever language she reads replies in.
+        assert _fields(shown)["あなたへの返信"] == "日本語：あなたの選択（/config my-language）"
 
 
 async def test_the_choice_is_stored_per_member_and_survives_a_restart(tmp_path: Path) -> None:
@@ -50,7 +51,8 @@ async def test_show_explains_each_step_of_the_rule(tmp_path: Path) -> None:
         assert french["給你的回覆"].startswith("繁體中文：本伺服器的 Discord 語言")
         await h.slash("config locale", user="admin", options={"locale": "ja"})
         french = _fields(await h.slash("config show", user="carol", locale="fr"))
-        assert french["あなたへの返信"].startswith("日本語：このサーバーの設定（/設定 言語）")
+        # A French client lists the commands by their own (English) names: no French ones are registered.
+        assert french["あなたへの返信"].startswith("日本語：このサーバーの設定（/config locale）")
 
 
 async def test_the_bot_default_is_last(tmp_path: Path) -> None:
@@ -65,3 +67,17 @@ async def test_boards_that_belong_to_no_member_use_the_server_language(tmp_path:
         await h.slash("config locale", user="admin", options={"locale": "zh-Hans"})
         assert await h.bot.guild_language(h.guild.id) == "zh-Hans"
         assert await h.bot.language_for_member(h.guild.id, h.user("alice").id) == "ja"
+
+
+async def test_command_paths_follow_the_members_client_not_the_reply_language(tmp_path: Path) -> None:
+    """Discord lists the commands in the names of the member's client locale: a reply in English to a
+    Japanese client names "/設定 自分の言語", and a Japanese reply to an English client "/config my-language"."""
+    async with DiscordHarness.start(tmp_path) as h:
+        await h.slash("config my-language", user="alice", locale="ja", language="en")
+        shown = _fields(await h.slash("config show", user="alice", locale="ja"))
+        assert shown["Your replies"] == "English: your own choice (/設定 自分の言語)"
+        await h.slash("config my-language", user="bob", locale="zh-TW", language="ja")
+        shown = _fields(await h.slash("config show", user="bob", locale="zh-TW"))
+        assert shown["あなたへの返信"] == "日本語：あなたの選択（/設定 我的語言）"
+        shown = _fields(await h.slash("config show", user="carol", locale="ja"))  # no choice: the same language
+        assert shown["あなたへの返信"].startswith("日本語：あなたの Discord の言語")

@@ -89,14 +89,14 @@ def test_another_decks_verbs() -> None:
     assert refusal("hit", verbs) == usage("hit AMOUNT")
     assert refusal("hit 1 2", verbs) == usage("hit AMOUNT")
     assert refusal("hit -1", verbs) == negative("hit -1")
-    assert refusal("attack 1 2", verbs) == ("hydra.error.unknown_verb", {"verb": "attack", "verbs": "hit, end"})
-    assert refusal("hit 1", ("end",)) == ("hydra.error.unknown_verb", {"verb": "hit", "verbs": "end"})
+    assert refusal("attack 1 2", verbs) == ("hydra.error.unknown_verb", {"verb": "attack", "verbs": ("hit", "end")})
+    assert refusal("hit 1", ("end",)) == ("hydra.error.unknown_verb", {"verb": "hit", "verbs": ("end",)})
 
 
 @pytest.mark.parametrize(("line", "expected"), [
     ("", ("hydra.error.empty_action", {})),
     ("  \t ", ("hydra.error.empty_action", {})),
-    ("Fly 1", ("hydra.error.unknown_verb", {"verb": "Fly", "verbs": ", ".join(VERBS)})),
+    ("Fly 1", ("hydra.error.unknown_verb", {"verb": "Fly", "verbs": tuple(VERBS)})),
     ("hit", usage("hit AMOUNT")),
     ("tuck 3", usage("tuck top|bottom|shuffle HEAD [HEAD ...] | tuck top|bottom|shuffle all")),
     ("tuck middle 3", usage("tuck top|bottom|shuffle HEAD [HEAD ...] | tuck top|bottom|shuffle all")),

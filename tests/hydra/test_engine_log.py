@@ -11,6 +11,7 @@ from bot.domain.challenge.core import Decision, Event
 from bot.domain.hydra import HydraError, HydraGame, PlayerSetup
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.engine import DamageStep, GameSetup
+from bot.i18n.phrase import Phrase
 
 from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, keys, lives, names, new_game, rig
 
@@ -86,7 +87,7 @@ def test_strike_the_weak_spot_logs_its_target_and_the_elite_s_extra_turn() -> No
         ("hydra.log.targets", {"card": C.STRIKE_THE_WEAK_SPOT, "head": BRUTE}),
         ("hydra.log.leaves_destroyed", {"head": BRUTE}), ("hydra.log.extra_turn_earned", {}),
         ("hydra.log.reward", {"head": BRUTE, "life": 2}), ("hydra.log.reward_draw", {}),
-        ("hydra.log.grow", {"cards": f"{C.NECK_TANGLE}, {LUNGE}"}), ("hydra.log.heads_attack", {"amount": 1})]
+        ("hydra.log.grow", {"cards": (C.NECK_TANGLE, LUNGE)}), ("hydra.log.heads_attack", {"amount": 1})]
     assert log[10:13] == [("hydra.log.extra_turn", {}), ("hydra.log.hydra_turn", {"turn": 3}),
                           ("hydra.log.untap", {})]
 
@@ -254,11 +255,11 @@ def test_answers_are_checked_and_the_refusals_name_what_was_allowed() -> None:
     game.apply("end")
     with pytest.raises(HydraError, match=r"^hydra\.error\.bad_option\b") as error:
         game.apply("choose maybe")
-    assert error.value.values == {"option": "maybe", "options": "pass, counter"}
+    assert error.value.values == {"option": "maybe", "options": ("pass", "counter")}
     game.apply("choose  PASS ")
     for answer, key, values in (("1 1", "hydra.error.same_head_twice", {}),
                                 ("1, 2, 3", "hydra.error.head_count", {"min": 0, "max": 2}),
-                                ("4", "hydra.error.no_such_head_id", {"head": 4, "heads": "1, 2, 3"})):
+                                ("4", "hydra.error.no_such_head_id", {"head": 4, "heads": (1, 2, 3)})):
         with pytest.raises(HydraError, match=rf"^{key}\b") as error:
             game.apply(f"choose {answer}")
         assert error.value.values == values
@@ -290,8 +291,8 @@ def test_a_head_number_no_head_has_names_the_heads_there_are() -> None:
     game.apply("exile 2")
     with pytest.raises(HydraError, match=r"^hydra\.error\.no_such_head_id\b") as error:
         game.apply("damage 2 1")
-    assert error.value.values["head"] == 2 and error.value.values["heads"] == ", ".join(
-        str(n) for n in game.battlefield_numbers())
+    assert error.value.values["head"] == 2 and error.value.values["heads"] == tuple(
+        game.battlefield_numbers())
     bare = rig(HydraGame.new(1, seed=1), battlefield=[])
     with pytest.raises(HydraError, match=r"^hydra\.error\.no_such_head_id\b") as error:
         bare.apply("damage 1 1")
@@ -347,7 +348,7 @@ def test_the_players_actions_log_each_head_and_amount_and_damage_adds_up() -> No
         ("hydra.log.weakened", {"head": BRUTE, "amount": 4, "toughness": 2}),
         ("hydra.log.leaves_dies", {"head": BRUTE}),  # 3 damage against toughness 6 - 4
         ("hydra.log.reward", {"head": BRUTE, "life": 2}), ("hydra.log.reward_draw", {}),
-        ("hydra.log.grow", {"cards": f"{LUNGE}, {LUNGE}"}),
+        ("hydra.log.grow", {"cards": (LUNGE, LUNGE)}),
         ("hydra.log.frozen", {"head": HH}), ("hydra.log.tapped", {"head": HH}),  # the second tap: already tapped
         ("hydra.log.damage", {"head": HH, "amount": 9}),
         ("hydra.log.indestructible", {"head": HH}),  # lethal damage, but indestructible
@@ -591,7 +592,9 @@ def test_frozen_heads_stay_tapped_once_and_an_unused_swallow_closes_naming_the_c
     start = len(game.events)
     hydra_turn(game)
     log = [(e.key, e.values) for e in game.events[start:]]
-    assert log[2:5] == [("hydra.log.swallow_closed", {"creatures": "P1: Grizzly Bears, P2: a creature"}),
+    exiled = tuple(Phrase("core.label_value", {"label": player, "value": creature})
+                   for player, creature in (("P1", "Grizzly Bears"), ("P2", "a creature")))
+    assert log[2:5] == [("hydra.log.swallow_closed", {"creatures": exiled}),
                         ("hydra.log.stays_tapped", {"head": HH}), ("hydra.log.untap", {})]
     assert [(h.tapped, h.frozen_for) for h in game.battlefield] == [(True, 0), (False, 0)]
 
@@ -611,8 +614,8 @@ def test_refusals_of_the_players_effects_name_the_card_and_the_choices() -> None
     with pytest.raises(HydraError, match=r"^hydra\.error\.unknown_source\b") as error:
         game.apply("prevent 1 from Lightning Bolt")
     assert error.value.values == {"source": "Lightning Bolt",
-                                  "sources": f"heads, {C.SNAPPING_FANG_HEAD}, {C.NOXIOUS_HYDRA_BREATH}, "
-                                             f"{C.TORN_BETWEEN_HEADS}, {LUNGE}"}
+                                  "sources": ("heads", C.SNAPPING_FANG_HEAD, C.NOXIOUS_HYDRA_BREATH,
+                                              C.TORN_BETWEEN_HEADS, LUNGE)}
     with pytest.raises(HydraError, match=r"^hydra\.error\.not_in_graveyard\b") as error:
         game.apply("exilecards graveyard Glower")
     assert error.value.values == {"card": "Glower"}
@@ -620,10 +623,10 @@ def test_refusals_of_the_players_effects_name_the_card_and_the_choices() -> None
     game.apply("exilecards graveyard all")
     game.apply("mill 2")
     assert [(e.key, e.values) for e in game.events[-2:]] == [
-        ("hydra.log.exiled_from_graveyard", {"count": 2, "cards": f"{LUNGE}, {C.NECK_TANGLE}"}),
-        ("hydra.log.milled", {"count": 2, "cards": f"{LUNGE}, {game.name_of(game.graveyard[-1])}"})]
+        ("hydra.log.exiled_from_graveyard", {"count": 2, "cards": (LUNGE, C.NECK_TANGLE)}),
+        ("hydra.log.milled", {"count": 2, "cards": (LUNGE, game.name_of(game.graveyard[-1]))})]
     game.apply("prevent 1")
-    assert game.events[-1] == Event("hydra.log.shield", {"amount": 1, "players": "P1", "source": "*"})
+    assert game.events[-1] == Event("hydra.log.shield", {"amount": 1, "players": ("P1",), "source": "*"})
     torn = new_game(battlefield=[HH, HH], top=[C.TORN_BETWEEN_HEADS])
     torn.apply("end")
     torn.apply("choose pass")

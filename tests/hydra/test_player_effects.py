@@ -323,18 +323,18 @@ def test_the_log_of_the_players_effects_names_what_changed() -> None:
         ("hydra.log.life", {"player": "P2", "delta": "-3", "life": 17}),
         ("hydra.log.redirected", {"head": "Hydra Head", "amount": 2}),  # H8: the Hydra's life loss hits a head
         ("hydra.log.counters", {"head": "Hydra Head", "delta": "+1", "toughness": 4}),
-        ("hydra.log.shield", {"amount": 1, "players": "P2", "source": "*"}),
-        ("hydra.log.milled", {"count": 1, "cards": "Unified Lunge"}),
-        ("hydra.log.exiled_from_graveyard", {"count": 1, "cards": "Neck Tangle"}),
-        ("hydra.log.exiled_from_library", {"count": 1, "cards": "Distract the Hydra"}),
+        ("hydra.log.shield", {"amount": 1, "players": ("P2",), "source": "*"}),
+        ("hydra.log.milled", {"count": 1, "cards": ("Unified Lunge",)}),
+        ("hydra.log.exiled_from_graveyard", {"count": 1, "cards": ("Neck Tangle",)}),
+        ("hydra.log.exiled_from_library", {"count": 1, "cards": ("Distract the Hydra",)}),
         ("hydra.log.copied", {"head": "Hydra Head"}),
         ("hydra.log.leaves_bounce", {"head": "Hydra Head"}),
         ("hydra.log.reward", {"head": "Hydra Head", "life": 2}),
-        ("hydra.log.grow", {"cards": "Torn Between Heads, Torn Between Heads"}),
-        ("hydra.log.swept", {"amount": 2, "heads": "Hydra Head, Hydra Head"}),
+        ("hydra.log.grow", {"cards": ("Torn Between Heads", "Torn Between Heads")}),
+        ("hydra.log.swept", {"amount": 2, "heads": ("Hydra Head", "Hydra Head")}),
         ("hydra.log.leaves_dies", {"head": "Hydra Head"}),  # head 1: 2 redirected + 2 swept = its toughness 4
         ("hydra.log.reward", {"head": "Hydra Head", "life": 2}),
-        ("hydra.log.grow", {"cards": "Disorienting Glower, Hydra's Impenetrable Hide"}),
+        ("hydra.log.grow", {"cards": ("Disorienting Glower", "Hydra's Impenetrable Hide")}),
     ]
     assert lives(game) == [20 + 2 + 2, 20 - 3 + 2 + 2]
     assert [(h.name, h.damage, h.toughness) for h in game.battlefield] == [

@@ -43,7 +43,7 @@ def test_every_deck_takes_exactly_its_own_difficulties_and_table_sizes(deck, low
 
 def test_an_unknown_deck_is_named_shortened_with_the_decks_there_are() -> None:
     assert refusal(check_event_options, 3, 4, "x" * 30) == (
-        "hydra_events.error.unknown_deck", {"deck": "x" * 20, "decks": "hydra, god, horde"})
+        "hydra_events.error.unknown_deck", {"deck": "x" * 20, "decks": ("hydra", "god", "horde")})
 
 
 # -- start times: boundaries and the values of each refusal ------------------------------------------

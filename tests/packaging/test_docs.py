@@ -53,7 +53,7 @@ def test_the_command_reference_has_every_command_with_who_may_use_it() -> None:
         assert f"\n### /{path}\n" in text
     section = text.split("\n### /config ruleset\n", 1)[1].split("\n### ", 1)[0]
     assert "**Who may use it:** Manage Server." in section
-    assert "| `/config ruleset` | ruleset — Choose the ruleset" in section and "ルール — " in section
+    assert "| `/config ruleset` | ruleset — Choose the ruleset" in section and "ルールセット — " in section
     section = text.split("\n### /tournament pair\n", 1)[1].split("\n### ", 1)[0]
     assert f"**Who may use it:** {reference.WHO_ORGANISERS}." in section
 

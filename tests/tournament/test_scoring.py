@@ -89,7 +89,7 @@ def test_custom_points_may_reach_the_limit_but_not_pass_it(what):
         assert refused.value.values == {"what": what, "points": points, "limit": 100}
     with pytest.raises(TournamentError) as refused:
         scoring_rule("standard", **{what: 1})
-    assert refused.value.values == {"options": what, "name": "standard"}
+    assert refused.value.values == {"options": (what,), "name": "standard"}
     assert scoring_rule("democratic") is DEMOCRATIC and scoring_rule("standard") is STANDARD
 
 
@@ -176,4 +176,4 @@ def test_vote_refusals_name_the_game_and_whom():
     assert unknown.value.values["player"] == "zed"
     with pytest.raises(TournamentError) as swiss:
         scoring_rule("swiss")
-    assert swiss.value.values == {"name": "swiss", "names": "democratic, standard, custom"}
+    assert swiss.value.values == {"name": "swiss", "names": ("democratic", "standard", "custom")}

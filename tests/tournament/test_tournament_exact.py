@@ -90,9 +90,9 @@ def test_scoring_rules_by_name_and_their_refusals():
     assert scoring_rule("democratic") is DEMOCRATIC and scoring_rule("standard") is STANDARD
     assert scoring_rule("custom", win=100, elimination=-100) == ScoringRule("custom", win=100, elimination=-100)
     assert refusal(scoring_rule, "standard", win=3, survival=1) == (
-        "tournament.error.points_need_custom", {"options": "win, survival", "name": "standard"})
+        "tournament.error.points_need_custom", {"options": ("win", "survival"), "name": "standard"})
     assert refusal(scoring_rule, "swiss") == (
-        "tournament.error.unknown_scoring", {"name": "swiss", "names": "democratic, standard, custom"})
+        "tournament.error.unknown_scoring", {"name": "swiss", "names": ("democratic", "standard", "custom")})
     assert refusal(scoring_rule, "custom", draw=101) == (
         "tournament.error.points_out_of_range", {"what": "draw", "points": 101, "limit": 100})
     assert refusal(scoring_rule, "custom", vote=-101)[1] == {"what": "vote", "points": -101, "limit": 100}

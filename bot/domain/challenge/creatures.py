@@ -19,6 +19,7 @@ from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, Flo
 from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
 from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
 from bot.domain.hydra.cards import HEROES
+from bot.i18n.phrase import Phrase
 
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
 BLOCKS = "blocks"  # the attackers the players block (permanent numbers) — default none
@@ -270,6 +271,11 @@ class CreatureDeckGame(FlowGame):
         never changes while it stays on the battlefield (a legacy game: its current position)."""
         return permanent.serial if self.stable_ids else self.battlefield.index(permanent) + 1
 
+    def attacker_phrase(self, permanent: Permanent) -> Phrase:
+        """An attacker as the log names it: its number, name and current power and toughness."""
+        return Phrase("challenge.log.attacker", {"number": self.number_of(permanent), "card": permanent.name,
+                                                 "power": permanent.power, "toughness": permanent.toughness})
+
     @property
     def in_players_first_turn(self) -> bool:
         """The players' first turn, nobody has ended it yet and no card of the deck's library has been
@@ -351,7 +357,7 @@ class CreatureDeckGame(FlowGame):
             found = next((p for p in self.battlefield if p.serial == number), None)
             if found is None:
                 raise ChallengeError("challenge.error.no_such_permanent_id", number=number,
-                                     numbers=", ".join(str(p.serial) for p in self.battlefield) or "-")
+                                     numbers=tuple(p.serial for p in self.battlefield) or "-")
             return found
         position = number
         if not 1 <= position <= len(self.battlefield):
@@ -398,7 +404,7 @@ class CreatureDeckGame(FlowGame):
         targets = self._targets(action, skip=1)
         for target in targets:
             target.damage += action.numbers[0]
-        self._log("challenge.log.swept", amount=action.numbers[0], cards=", ".join(t.name for t in targets))
+        self._log("challenge.log.swept", amount=action.numbers[0], cards=tuple(t.name for t in targets))
         self._run(self._state_check())
 
     def _do_weaken(self, action: Action) -> None:
@@ -498,7 +504,7 @@ class CreatureDeckGame(FlowGame):
         Hero's Reward (they don't go to the graveyard), and fewer cards for the deck to use."""
         self._require(instant=True)
         where, moved = exile_cards(self, action)
-        self._log(f"challenge.log.exiled_from_{where}", count=len(moved), cards=", ".join(map(self.name_of, moved)))
+        self._log(f"challenge.log.exiled_from_{where}", count=len(moved), cards=tuple(map(self.name_of, moved)))
         self._check_win()
 
     def _do_tap(self, action: Action) -> None:
@@ -533,7 +539,7 @@ class CreatureDeckGame(FlowGame):
         for name in self.cards:
             if name.casefold() == text.casefold():
                 return name
-        raise ChallengeError("hydra.error.unknown_source", source=text, sources=", ".join((SHIELD_SOURCE, *self.cards)))
+        raise ChallengeError("hydra.error.unknown_source", source=text, sources=(SHIELD_SOURCE, *self.cards))
 
     def _seat(self, number: int) -> None:
         """Refuse a player number nobody sits at (one life total: no action needs the seat itself)."""
@@ -571,7 +577,7 @@ class CreatureDeckGame(FlowGame):
         text = text.strip()
         if decision.kind == "option":
             if text.lower() not in decision.options:
-                raise ChallengeError("hydra.error.bad_option", option=text, options=", ".join(decision.options))
+                raise ChallengeError("hydra.error.bad_option", option=text, options=decision.options)
             return text.lower()
         tokens = [] if text.lower() == "none" else text.replace(",", " ").split()
         positions = [parse_number(token, text) for token in tokens]
@@ -653,7 +659,7 @@ class CreatureDeckGame(FlowGame):
     def _reveal(self, count: int) -> list[int]:
         revealed = [self.library.pop() for _ in range(min(count, len(self.library)))]
         if revealed:
-            self._log("challenge.log.reveal", cards=", ".join(self.name_of(i) for i in revealed))
+            self._log("challenge.log.reveal", cards=tuple(self.name_of(i) for i in revealed))
         else:
             self._log("challenge.log.library_empty")
         return revealed
@@ -713,8 +719,7 @@ class CreatureDeckGame(FlowGame):
         for attacker in attackers:
             attacker.tapped = attacker.attacking = True
             self.on_attack(attacker)
-        self._log("challenge.log.attack", cards=", ".join(f"{self.number_of(a)}. {a.name} "
-                                                         f"({a.power}/{a.toughness})" for a in attackers))
+        self._log("challenge.log.attack", cards=tuple(self.attacker_phrase(a) for a in attackers))
         self._check_life()
         blocked = yield Decision(BLOCKS, "heads", "none", min_heads=0, max_heads=len(attackers))
         for permanent in blocked:  # type: ignore[attr-defined]
@@ -802,7 +807,7 @@ class CreatureDeckGame(FlowGame):
     def _mill(self, count: int) -> Flow:
         milled = [self.library.pop() for _ in range(min(count, len(self.library)))]
         if milled:
-            self._log("challenge.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+            self._log("challenge.log.milled", count=len(milled), cards=tuple(self.name_of(i) for i in milled))
         else:
             self._log("challenge.log.mill_nothing")
         yield from self._to_graveyard(milled)

@@ -101,7 +101,7 @@ class HordeGame(CreatureDeckGame):
             self._log("horde.log.keranos", amount=amount)
         reminders = [name for name in (DESCEND, TOUCH, FURY) if name in self.this_turn]
         if reminders:
-            self._log("horde.log.combat_reminders", cards=", ".join(reminders))
+            self._log("horde.log.combat_reminders", cards=tuple(reminders))
         yield from ()
 
     def on_attack(self, permanent: Permanent) -> None:

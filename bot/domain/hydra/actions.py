@@ -106,7 +106,7 @@ def parse_action(line: str, verbs: tuple[str, ...] = VERBS) -> Action:
         raise HydraError("hydra.error.empty_action")
     verb, rest = tokens[0].lower(), tokens[1:]
     if verb not in verbs:
-        raise HydraError("hydra.error.unknown_verb", verb=tokens[0], verbs=", ".join(verbs))
+        raise HydraError("hydra.error.unknown_verb", verb=tokens[0], verbs=tuple(verbs))
     if verb == "choose":
         if not rest:
             raise HydraError("hydra.error.usage", usage="choose OPTION")

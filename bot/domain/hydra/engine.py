@@ -22,6 +22,7 @@ from bot.domain.challenge.decks import CURRENT_RULES, HYDRA
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
 from bot.domain.hydra.errors import HydraError
+from bot.i18n.phrase import Phrase
 
 MAX_PLAYERS = 4  # H10
 MIN_HEADS, MAX_HEADS = 1, 11  # H2: difficulty is a number of the 11 "Hydra Head" cards
@@ -321,7 +322,7 @@ class HydraGame(FlowGame):
             head = next((h for h in self.battlefield if h.serial == number), None)
             if head is None:
                 raise HydraError("hydra.error.no_such_head_id", head=number,
-                                 heads=", ".join(str(h.serial) for h in self.battlefield) or "-")
+                                 heads=tuple(h.serial for h in self.battlefield) or "-")
             return head
         if not 1 <= number <= len(self.battlefield):
             raise HydraError("hydra.error.no_such_head", head=number, count=len(self.battlefield))
@@ -412,7 +413,7 @@ class HydraGame(FlowGame):
         if amount:
             for head in heads:
                 head.damage += amount
-            self._log("hydra.log.swept", amount=amount, heads=", ".join(h.name for h in heads))
+            self._log("hydra.log.swept", amount=amount, heads=tuple(h.name for h in heads))
         self._check_lethal()
 
     def _do_weaken(self, action: Action) -> None:
@@ -452,7 +453,7 @@ class HydraGame(FlowGame):
         source = self._damage_source(action.text.removeprefix("from ").strip()) if action.text else None
         for index in seats:
             self.shields.append(Shield(index, amount, source))
-        self._log("hydra.log.shield", amount=amount, players=", ".join(self.players[i].name for i in seats),
+        self._log("hydra.log.shield", amount=amount, players=tuple(self.players[i].name for i in seats),
                   source=source or "*")
 
     @staticmethod
@@ -464,21 +465,21 @@ class HydraGame(FlowGame):
             if name.casefold() == text.casefold():
                 return name
         raise HydraError("hydra.error.unknown_source", source=text,
-                         sources=", ".join((HEADS_SOURCE, *C.DAMAGE_SOURCES)))
+                         sources=(HEADS_SOURCE, *C.DAMAGE_SOURCES))
 
     def _do_exilecards(self, action: Action) -> None:
         """The players' cards exile Hydra cards from its library (top first) or graveyard."""
         self._require_players_may_act(instant=True)
         where, moved = exile_cards(self, action, "hydra", HydraError)
         self._log(f"hydra.log.exiled_from_{where}", count=len(moved),
-                  cards=", ".join(self.name_of(i) for i in moved))
+                  cards=tuple(self.name_of(i) for i in moved))
 
     def _do_mill(self, action: Action) -> None:
         self._require_players_may_act(instant=True)
         milled = [self.library.pop() for _ in range(min(action.numbers[0], len(self.library)))]
         self.graveyard.extend(milled)
         if milled:
-            self._log("hydra.log.milled", count=len(milled), cards=", ".join(self.name_of(i) for i in milled))
+            self._log("hydra.log.milled", count=len(milled), cards=tuple(self.name_of(i) for i in milled))
         else:
             self._log("hydra.log.mill_nothing")
 
@@ -557,7 +558,7 @@ class HydraGame(FlowGame):
         if decision.kind == "option":
             lowered = text.lower()
             if lowered not in decision.options:
-                raise HydraError("hydra.error.bad_option", option=text, options=", ".join(decision.options))
+                raise HydraError("hydra.error.bad_option", option=text, options=decision.options)
             return lowered
         if decision.kind == "text":
             if not text:
@@ -628,7 +629,8 @@ class HydraGame(FlowGame):
             self.swallows.remove(window)
             if window.exiled:
                 self._log("hydra.log.swallow_closed",
-                          creatures=", ".join(f"{self.players[p].name}: {c}" for p, c in window.exiled))
+                          creatures=tuple(Phrase("core.label_value", {"label": self.players[p].name, "value": c})
+                                          for p, c in window.exiled))
 
     def _untap_step(self, number: int) -> None:
         for head in self.battlefield:
@@ -946,7 +948,7 @@ class HydraGame(FlowGame):
                 self.battlefield.append(self._new_head(card_id))
             else:
                 self.graveyard.append(card_id)
-        self._log("hydra.log.grow", cards=", ".join(self.name_of(i) for i in revealed))
+        self._log("hydra.log.grow", cards=tuple(self.name_of(i) for i in revealed))
 
     def _swallow_return(self) -> None:
         for window in self.swallows:

@@ -48,13 +48,13 @@ def scoring_rule(name: str, *, win: int = 0, draw: int = 0, survival: int = 0, v
     values = {"win": win, "draw": draw, "survival": survival, "vote": vote, "elimination": elimination}
     given = [what for what, points in values.items() if points]
     if given and name != CUSTOM:
-        raise TournamentError("points_need_custom", options=", ".join(given), name=name)
+        raise TournamentError("points_need_custom", options=tuple(given), name=name)
     if name == DEMOCRATIC.name:
         return DEMOCRATIC
     if name == STANDARD.name:
         return STANDARD
     if name != CUSTOM:
-        raise TournamentError("unknown_scoring", name=name, names=", ".join(SCORING_NAMES))
+        raise TournamentError("unknown_scoring", name=name, names=tuple(SCORING_NAMES))
     for what, points in values.items():
         if not -MAX_POINTS_PER_EVENT <= points <= MAX_POINTS_PER_EVENT:
             raise TournamentError("points_out_of_range", what=what, points=points,
