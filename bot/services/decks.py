@@ -33,6 +33,7 @@ from bot.domain.rules import (
     resolve_decklist,
     summarise,
 )
+from bot.domain.rules.brackets import BracketReport, assess_bracket
 from bot.storage.db import Database
 from bot.storage.deck_changes import DeckChangeRepository
 from bot.storage.decks import DeckRecord, DeckRepository
@@ -66,12 +67,14 @@ class DeckNameError(DomainError, ValueError):
 
 @dataclass(frozen=True)
 class DeckCheck:
-    """Everything one check produced: the parsed list, the resolved deck, the verdict, the summary."""
+    """Everything one check produced: the parsed list, the resolved deck, the verdict, the summary and
+    the lowest Commander bracket the contents allow."""
 
     decklist: Decklist
     deck: ResolvedDeck
     verdict: Verdict
     summary: DeckSummary
+    bracket: BracketReport
 
 
 def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
@@ -80,7 +83,8 @@ def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
     rules = get_ruleset(ruleset)
     decklist = parse_decklist(data, filename)
     deck = resolve_decklist(decklist, resolver, commander_names)
-    return DeckCheck(decklist, deck, check_deck(deck, rules), summarise(deck))
+    bracket = assess_bracket(deck, getattr(resolver, "data_date", None))
+    return DeckCheck(decklist, deck, check_deck(deck, rules), summarise(deck), bracket)
 
 
 def clean_deck_name(name: str) -> str:
