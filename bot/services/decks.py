@@ -128,11 +128,20 @@ def _resolved_json(deck: ResolvedDeck) -> str:
     return json.dumps(rows, ensure_ascii=False)
 
 
-def _verdict_json(verdict: Verdict) -> str:
+def _verdict_json(check: DeckCheck) -> str:
+    verdict = check.verdict
     return json.dumps({"status": verdict.status, "legal": verdict.legal, "ruleset": verdict.ruleset,
                        "color_identity": verdict.colour_identity, "card_count": verdict.card_count,
-                       "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems]},
+                       "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems],
+                       "bracket": check.bracket.minimum},
                       ensure_ascii=False)
+
+
+def deck_bracket(record: DeckRecord) -> int | None:
+    """The lowest Commander bracket the deck's last check allowed; None for a deck last checked before
+    checks reported brackets (its next re-check stores it)."""
+    level = json.loads(record.verdict or "{}").get("bracket")
+    return level if isinstance(level, int) and not isinstance(level, bool) else None
 
 
 class DeckService:
@@ -169,7 +178,7 @@ class DeckService:
         record = await self.repository.save(
             guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
             resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
-            verdict=_verdict_json(result.verdict), cards_version=self.cards_version)
+            verdict=_verdict_json(result), cards_version=self.cards_version)
         await self.changes.clear(record.id)  # a verdict change by new card data is no news after this
         return RegisterResult(record, result, needs_confirmation=False)
 
@@ -250,7 +259,7 @@ class DeckService:
         await self.changes.record(record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5])
 
     async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
-        resolved, verdict = _resolved_json(result.deck), _verdict_json(result.verdict)
+        resolved, verdict = _resolved_json(result.deck), _verdict_json(result)
         if (record.ruleset, record.verdict, record.resolved, record.cards_version) == (
                 ruleset, verdict, resolved, self.cards_version):
             return 0
