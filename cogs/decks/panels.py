@@ -12,7 +12,7 @@ import discord
 
 from bot.domain.rules.brackets import BracketReport
 from bot.i18n import Translate
-from bot.render.brackets import bracket_headline, bracket_lines
+from bot.render.brackets import bracket_headline, finding_message, source_message
 from bot.render.deck import colour_names, verdict_headline
 from bot.render.deck_text import escape, printed_names, verdict_parts
 from bot.services.decks import DeckCheck
@@ -109,10 +109,14 @@ class DeckPanels(DeckBase):
 
 
 def bracket_field(report: BracketReport, tr: Translate, name_for: Callable[[str], str]) -> str:
-    """The verdict's bracket field: the headline, then as many findings as fit, then the list used."""
-    lines = [fit(line, BRACKET_LINE) for line in bracket_lines(report, tr.language, name_for)]
-    body = fit_lines(lines[:-1], BRACKET_FIELD - len(lines[-1]) - 120, lambda count: tr("core.and_more", count=count))
-    return f"**{bracket_headline(report, tr.language)}**\n{body}\n{lines[-1]}"
+    """The verdict's bracket field: the headline, then as many findings (tagged with their rule, as
+    problems are) as fit, then the Game Changers list used."""
+    language = tr.language
+    findings = [f"`{f.rule}` {fit(finding_message(f, language, name_for), BRACKET_LINE)}" for f in report.findings]
+    source = source_message(report, language)
+    body = fit_lines(findings or [tr("brackets.nothing_found")], BRACKET_FIELD - len(source) - 120,
+                     lambda count: tr("core.and_more", count=count))
+    return f"**{bracket_headline(report, language)}**\n{body}\n{source}"
 
 
 def _page_footer(embed: discord.Embed, tr: Translate, pages: PagedReply, page: int) -> None:
