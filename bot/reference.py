@@ -53,6 +53,7 @@ FEATURE_PAGES = {
     "odds": "../players/mulligans.md",
     "ping": "../index.md",
     "pod": "../players/pods.md",
+    "pod bracket": "../players/brackets.md",
     "privacy": "../operators/data-and-privacy.md",
     "sideboard": "../players/matches.md",
     "tournament": "../players/tournaments.md",

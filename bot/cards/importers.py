@@ -393,6 +393,8 @@ def _mtgjson_single(face: dict[str, Any], name: str, layout: str, meld_parts: li
         "printings": face.get("printings") or [],
         "printed_names": _mtgjson_printed_names([face]),
     })
+    if face.get("isGameChanger"):  # MTGJSON sets the flag only on Game Changers: absent is "not said"
+        record["game_changer"] = True
     if meld_parts:
         record["meld_parts"] = meld_parts
     return record
@@ -459,6 +461,8 @@ def card_type_problem(card: Card) -> str | None:
     for field, optional_value in optional.items():
         if optional_value is not None and not isinstance(optional_value, str):
             return f"{field} is {type(optional_value).__name__}, not text"
+    if card.game_changer is not None and not isinstance(card.game_changer, bool):
+        return f"game_changer is {type(card.game_changer).__name__}, not true or false"
     return None
 
 

@@ -127,6 +127,9 @@ class Card:
     printings: tuple[str, ...] = ()
     meld_parts: tuple[str, ...] = ()
     legalities: dict[str, str] = field(default_factory=dict)
+    # Scryfall's ``game_changer`` (the Commander Brackets' Game Changers list): None when the data has no
+    # such field (the bundled data set predates the list), and the deck check uses its dated list instead.
+    game_changer: bool | None = None
 
     @classmethod
     def from_scryfall(cls, data: dict[str, Any]) -> Card:
@@ -158,6 +161,7 @@ class Card:
             printings=shared(tuple(intern(str(p)) for p in data.get("printings") or ())),
             meld_parts=tuple(p for p in meld if p),
             legalities=legalities,
+            game_changer=data.get("game_changer"),  # a wrong type is refused by the import's type check
         )
 
     def to_scryfall(self) -> dict[str, Any]:
@@ -181,6 +185,8 @@ class Card:
             out["printings"] = list(self.printings)
         if self.meld_parts:
             out["meld_parts"] = list(self.meld_parts)
+        if self.game_changer is not None:
+            out["game_changer"] = self.game_changer
         return out
 
     # -- derived views -----------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any
 from bot.cards.index import CardIndex
 from bot.cards.model import Card, Face, shared, shared_dict
 
-LAYOUT = 6  # bump when the stored columns or the index's state() change
+LAYOUT = 7  # bump when the stored columns or the index's state() change
 FORMAT = f"index-{LAYOUT}/py{sys.version_info[0]}.{sys.version_info[1]}/marshal-{marshal.version}"
 
 
@@ -43,7 +43,7 @@ def _columns(cards: list[Card]) -> tuple[list, ...]:
         [tuple(_face_tuple(face) for face in c.faces) or None for c in cards],
         [tuple(c.printed_names.items()) or None for c in cards],
         [c.printings for c in cards], [c.meld_parts for c in cards],
-        [shared(tuple(c.legalities.items())) for c in cards],
+        [shared(tuple(c.legalities.items())) for c in cards], [c.game_changer for c in cards],
     )
 
 
@@ -62,7 +62,7 @@ def load(blob: bytes) -> CardIndex:
 
 def _cards(columns: tuple[list, ...]) -> list[Card]:
     (names, layouts, costs, type_lines, texts, powers, toughnesses, loyalties, colours, indicators,
-     identities, commander, faces, printed_items, printings, melds, legalities) = columns
+     identities, commander, faces, printed_items, printings, melds, legalities, game_changers) = columns
     _intern_all(layouts, costs, type_lines, commander)
     _share_all(printings, lambda sets: shared(tuple(intern(code) for code in sets)))
     _share_all(legalities, lambda pairs: shared_dict({intern(k): intern(v) for k, v in pairs}))
@@ -72,7 +72,8 @@ def _cards(columns: tuple[list, ...]) -> list[Card]:
     card_faces = [tuple(_face(face) for face in row) if row else () for row in faces]
     return [Card(*fields) for fields in zip(names, layouts, costs, type_lines, texts, powers, toughnesses,
                                             loyalties, colours, indicators, identities, commander, card_faces,
-                                            printed, printings, melds, legalities, strict=True)]
+                                            printed, printings, melds, legalities, game_changers,
+                                            strict=True)]
 
 
 def _intern_all(*columns: list) -> None:

@@ -19,6 +19,7 @@ from bot.domain.decklist import DecklistRefused
 from bot.domain.rules import UnknownRuleset
 from bot.i18n import LANGUAGES, t
 from bot.i18n.glossary import join_list
+from bot.render.brackets import bracket_headline, bracket_json, bracket_lines
 from bot.render.deck import note_message, verdict_headline, verdict_json, verdict_lines
 from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import DeckCheck, check_deck_text
@@ -72,7 +73,8 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     verdict = result.verdict
     if args.json:
-        print(json.dumps(verdict_json(verdict, language), ensure_ascii=False, indent=2))
+        shown = {**verdict_json(verdict, language), "bracket": bracket_json(result.bracket, language)}
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
     else:
         _print_text(result, language)
     return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
@@ -105,3 +107,6 @@ def _print_text(result: DeckCheck, language: str) -> None:
         print(f"  {line}")
     for note in verdict.notes:
         print("  " + t("core.in_parentheses", language, text=note_message(note, language)))
+    print(bracket_headline(result.bracket, language))
+    for line in bracket_lines(result.bracket, language):
+        print(f"  {line}")

@@ -93,6 +93,8 @@ STOP = "stop"
 SWAP = "swap"  # sideboard swaps (D7/T1), checked against the deck by the service: bot/domain/sideboard.py
 MAX_SWAPS_AT_ONCE = 10  # one SWAP event: a sideboard holds 10 cards (D7)
 WISH = "wish"  # a "wish" card fetched a sideboard card during the game (D7), checked by the service
+BRACKET = "bracket"  # a player declares their deck's Commander bracket (docs/rules/BRACKETS.md, BR7)
+BRACKET_LEVELS = range(1, 6)
 
 
 class PodError(DomainError):
@@ -136,6 +138,8 @@ class Player:
     commanders: list[Commander] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     deck: str | None = None  # the registered deck the player picked, if any
+    bracket: int | None = None  # the Commander bracket the player declared (BR7)
+    deck_bracket: int | None = None  # the lowest bracket the picked deck's check allows, when known
     commander_damage_taken: dict[str, int] = field(default_factory=dict)  # commander key -> damage (G5)
     eliminated: Elimination | None = None
 
@@ -458,8 +462,34 @@ def _apply_commanders(state: PodState, event: Event) -> None:
             commander.name = name
     else:
         player.commanders = [Commander(owner=player.user_id, index=i, name=n) for i, n in enumerate(names)]
-    player.deck = str(event.data["deck"]) if event.data.get("deck") else player.deck
+    if event.data.get("deck"):
+        player.deck = str(event.data["deck"])
+        player.deck_bracket = _bracket_level(event.data.get("deck_bracket"), required=False)
     state.declared.setdefault(player.user_id, event.at)  # opens the sideboard window (T1)
+
+
+def _bracket_level(value: Any, *, required: bool = True) -> int | None:
+    """A bracket 1–5 from an event; anything else is refused (``pod.error.bracket_level``)."""
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in BRACKET_LEVELS:
+        raise PodError("bracket_level", low=BRACKET_LEVELS.start, high=BRACKET_LEVELS.stop - 1)
+    return value
+
+
+def _apply_bracket(state: PodState, event: Event) -> None:
+    """A player's declared bracket (BR7): pre-game talk, so it may change until the game ends; the
+    deck's own lowest bracket comes with it when the player has picked a registered deck."""
+    player = state.player(int(event.data["player"]))
+    player.bracket = _bracket_level(event.data.get("level"))
+    if "deck_bracket" in event.data:
+        player.deck_bracket = _bracket_level(event.data["deck_bracket"], required=False)
+
+
+def brackets_above_declared(state: PodState) -> list[Player]:
+    """Players whose picked deck checks above the bracket they declared (the board warns)."""
+    return [p for p in state.players
+            if p.bracket is not None and p.deck_bracket is not None and p.deck_bracket > p.bracket]
 
 
 def swaps_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -723,7 +753,7 @@ _HANDLERS = {
     CAST: _apply_cast, TO_COMMAND_ZONE: _apply_to_command_zone, POISON: _apply_poison,
     COUNTER: _apply_counter, MONARCH: _apply_monarch, INITIATIVE: _apply_initiative,
     NEXT_TURN: _apply_next_turn, CONCEDE: _apply_concede, DRAW_VOTE: _apply_draw_vote, STOP: _apply_stop,
-    SWAP: _apply_swap, WISH: _apply_wish,
+    SWAP: _apply_swap, WISH: _apply_wish, BRACKET: _apply_bracket,
 }
 
 

@@ -394,10 +394,22 @@ def _card_lines(state: PodState, player: Player, language: str,
         lines.append((t("pod.board.tax", language, name=label, tax=state.next_tax(commander)), DIM))
     if player.counters:
         lines.append((" · ".join(f"{name} {value}" for name, value in sorted(player.counters.items())), TEXT))
+    lines += bracket_lines(player, language)
     if not state.started and state.mulligan is not None:
         status = {s.player: s for s in state.mulligan.status()}[player.user_id]
         count = status.keeps if status.state == "kept" else status.hand_size
         lines.append((t(f"pod.board.mulligan.{status.state.value}", language, count=count), WARN))
+    return lines
+
+
+def bracket_lines(player: Player, language: str) -> list[tuple[str, Colour]]:
+    """The declared bracket (BR7), and in amber when the player's deck checks above it."""
+    if player.bracket is None:
+        return []
+    lines = [(t("brackets.level", language, level=player.bracket,
+                name=t(f"brackets.name.{player.bracket}", language)), DIM)]
+    if player.deck_bracket is not None and player.deck_bracket > player.bracket:
+        lines.append((t("brackets.board.above", language, level=player.deck_bracket), WARN))
     return lines
 
 

@@ -86,6 +86,8 @@ def _kind_values(event: Event) -> dict[str, Any]:
                                    for s in pod.swaps_of(data))}
     if kind == pod.WISH:
         return {"card": fit(str(data.get("card") or ""), ECHO)}
+    if kind == pod.BRACKET:
+        return {"level": data.get("level")}
     if kind == pod.COMMANDERS:
         return {"names": [n or "?" for n in data.get("names", [])] or "-"}
     if kind in (pod.MONARCH, pod.INITIATIVE) and data.get("player") is None:

@@ -33,6 +33,7 @@ from bot.domain.rules import (
     resolve_decklist,
     summarise,
 )
+from bot.domain.rules.brackets import BracketReport, assess_bracket
 from bot.storage.db import Database
 from bot.storage.deck_changes import DeckChangeRepository
 from bot.storage.decks import DeckRecord, DeckRepository
@@ -66,12 +67,14 @@ class DeckNameError(DomainError, ValueError):
 
 @dataclass(frozen=True)
 class DeckCheck:
-    """Everything one check produced: the parsed list, the resolved deck, the verdict, the summary."""
+    """Everything one check produced: the parsed list, the resolved deck, the verdict, the summary and
+    the lowest Commander bracket the contents allow."""
 
     decklist: Decklist
     deck: ResolvedDeck
     verdict: Verdict
     summary: DeckSummary
+    bracket: BracketReport
 
 
 def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
@@ -80,7 +83,8 @@ def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
     rules = get_ruleset(ruleset)
     decklist = parse_decklist(data, filename)
     deck = resolve_decklist(decklist, resolver, commander_names)
-    return DeckCheck(decklist, deck, check_deck(deck, rules), summarise(deck))
+    bracket = assess_bracket(deck, getattr(resolver, "data_date", None))
+    return DeckCheck(decklist, deck, check_deck(deck, rules), summarise(deck), bracket)
 
 
 def clean_deck_name(name: str) -> str:
@@ -124,11 +128,20 @@ def _resolved_json(deck: ResolvedDeck) -> str:
     return json.dumps(rows, ensure_ascii=False)
 
 
-def _verdict_json(verdict: Verdict) -> str:
+def _verdict_json(check: DeckCheck) -> str:
+    verdict = check.verdict
     return json.dumps({"status": verdict.status, "legal": verdict.legal, "ruleset": verdict.ruleset,
                        "color_identity": verdict.colour_identity, "card_count": verdict.card_count,
-                       "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems]},
+                       "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems],
+                       "bracket": check.bracket.minimum},
                       ensure_ascii=False)
+
+
+def deck_bracket(record: DeckRecord) -> int | None:
+    """The lowest Commander bracket the deck's last check allowed; None for a deck last checked before
+    checks reported brackets (its next re-check stores it)."""
+    level = json.loads(record.verdict or "{}").get("bracket")
+    return level if isinstance(level, int) and not isinstance(level, bool) else None
 
 
 class DeckService:
@@ -165,7 +178,7 @@ class DeckService:
         record = await self.repository.save(
             guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
             resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
-            verdict=_verdict_json(result.verdict), cards_version=self.cards_version)
+            verdict=_verdict_json(result), cards_version=self.cards_version)
         await self.changes.clear(record.id)  # a verdict change by new card data is no news after this
         return RegisterResult(record, result, needs_confirmation=False)
 
@@ -246,7 +259,7 @@ class DeckService:
         await self.changes.record(record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5])
 
     async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
-        resolved, verdict = _resolved_json(result.deck), _verdict_json(result.verdict)
+        resolved, verdict = _resolved_json(result.deck), _verdict_json(result)
         if (record.ruleset, record.verdict, record.resolved, record.cards_version) == (
                 ruleset, verdict, resolved, self.cards_version):
             return 0

@@ -30,7 +30,7 @@ Notify = Callable[[str, Any], None]
 
 # Changes a player makes for themselves only (a vote, a concession, joining); a manager may still
 # concede for someone who left the table, but nobody votes for somebody else.
-_SELF_ONLY = {pod.DRAW_VOTE, pod.JOIN}
+_SELF_ONLY = {pod.DRAW_VOTE, pod.JOIN, pod.BRACKET}
 # Open games one member may have started in a server (tournament rounds are not counted): a table
 # plays one game at a time, and one member once opened 200.
 MAX_OPEN_GAMES_PER_MEMBER = 10

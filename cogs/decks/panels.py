@@ -10,15 +10,22 @@ from typing import Any
 
 import discord
 
+from bot.domain.rules.brackets import BracketReport
 from bot.i18n import Translate
+from bot.render.brackets import bracket_headline, finding_message, source_message
 from bot.render.deck import colour_names, verdict_headline
 from bot.render.deck_text import escape, printed_names, verdict_parts
 from bot.services.decks import DeckCheck
+from bot.text import fit, fit_lines
 from cogs.decks.base import DeckBase
 from cogs.decks.components import PageButton
 
 STATUS_COLOUR = {"legal": discord.Colour.green(), "illegal": discord.Colour.red(),
                  "unverifiable": discord.Colour.orange()}
+# The bracket field's share of the embed: the description's page (3,500) and the other fields stay well
+# inside the 6,000 characters Discord allows for one embed.
+BRACKET_FIELD = 800
+BRACKET_LINE = 400  # one finding (a deck of twenty Game Changers names them all)
 STATUS_MARK = {"legal": "✅", "illegal": "❌", "unverifiable": "❔"}
 
 
@@ -83,6 +90,7 @@ class DeckPanels(DeckBase):
         types = "\n".join(tr("core.label_value", label=tr(f"deck.type.{kind}"), value=count)
                           for kind, count in summary.types.items())
         embed.add_field(name=tr("deck.summary.types"), value=types or tr("deck.summary.none"), inline=True)
+        embed.add_field(name=tr("brackets.label"), value=bracket_field(pages.check.bracket, tr, name_for), inline=False)
         embed.set_image(url="attachment://deck.png")
         _page_footer(embed, tr, pages, page)
         return embed
@@ -99,6 +107,17 @@ class DeckPanels(DeckBase):
                                  disabled=page >= len(pages.pages) - 1))
         return view
 
+
+
+def bracket_field(report: BracketReport, tr: Translate, name_for: Callable[[str], str]) -> str:
+    """The verdict's bracket field: the headline, then as many findings (tagged with their rule, as
+    problems are) as fit, then the Game Changers list used."""
+    language = tr.language
+    findings = [f"`{f.rule}` {fit(finding_message(f, language, name_for), BRACKET_LINE)}" for f in report.findings]
+    source = source_message(report, language)
+    body = fit_lines(findings or [tr("brackets.nothing_found")], BRACKET_FIELD - len(source) - 120,
+                     lambda count: tr("core.and_more", count=count))
+    return f"**{bracket_headline(report, language)}**\n{body}\n{source}"
 
 
 def _page_footer(embed: discord.Embed, tr: Translate, pages: PagedReply, page: int) -> None:

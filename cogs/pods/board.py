@@ -12,10 +12,12 @@ from functools import partial
 import discord
 
 from bot.clock import clock_of
+from bot.domain import pod
 from bot.domain.pod import PodState
 from bot.i18n import Translate
 from bot.i18n.glossary import join_list, ruleset_name
 from bot.render.board import header_text, render_snapshot, snapshot
+from bot.render.deck_text import escape
 from bot.services.pods import LoadedGame
 from cogs._boards import BoardMessage, Where
 from cogs.pods.base import PodsBase
@@ -36,6 +38,17 @@ def seats_open(loaded: LoadedGame) -> bool:
     """Whether players may still join and shuffle the seats before turn 1: not at a tournament table
     (the pairing seats it) nor in a game of a match (its two players, in the order the match chose)."""
     return loaded.row.tournament_id is None and not loaded.state.match
+
+
+def declared_bracket_lines(state: PodState, tr: Translate) -> list[str]:
+    """The declared brackets (BR7), and a warning for each deck that checks above its player's."""
+    declared = [p for p in state.players if p.bracket is not None]
+    if not declared:
+        return []
+    lines = [tr("brackets.embed.declared", players=join_list([f"{p.name} {p.bracket}" for p in declared], tr.language))]
+    lines += [tr("brackets.embed.above", name=p.name, declared=p.bracket, deck=escape(p.deck or ""), checked=p.deck_bracket)
+              for p in pod.brackets_above_declared(state)]
+    return lines
 
 
 class PodBoard(PodsBase):
@@ -81,6 +94,7 @@ class PodBoard(PodsBase):
         if not state.started and not state.finished:  # an ended board has nothing left to set up
             lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
             lines += mulligan_board_lines(state, names, tr, seats_open=seats_open(loaded))
+        lines += declared_bracket_lines(state, tr)
         if state.draw_votes and not state.finished:
             lines.append(tr("pod.embed.draw_votes", names=[names[u] for u in sorted(state.draw_votes)]))
         if state.finished:

@@ -1,4 +1,4 @@
-"""``/pod start|show|history|end|list|mulligan|commander|life|damage|next|undo``: the slash commands.
+"""``/pod start|show|history|end|list|mulligan|commander|bracket|life|damage|next|undo``: the slash commands.
 
 Thin: options are read and checked here; the change goes through the layers below (``cogs.pods.base``).
 """
@@ -41,6 +41,8 @@ RECENT_GAMES = 10
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RULESETS]
 MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
+BRACKET_CHOICES = [app_commands.Choice(name=_T(f"{level} {name}"), value=level) for level, name in
+                   enumerate(("Exhibition", "Core", "Upgraded", "Optimized", "cEDH"), start=1)]
 MULLIGAN_CHOICES = [app_commands.Choice(name=_T(style.value.replace("_", " ").title()), value=style.value)
                     for style in MulliganStyle]
 
@@ -258,6 +260,17 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         loaded = await self.game_here(interaction, game)
         if loaded is not None:
             await self.name_commanders(interaction, loaded.game_id, interaction.user.id, [name, partner])
+
+    @app_commands.command(name="bracket", description=_T("Declare your deck's Commander bracket for the game"))
+    @app_commands.describe(level=_T("Your bracket: 1 Exhibition to 5 cEDH"),
+                           game=_T("Game number (default: your running game in this channel)"))
+    @app_commands.choices(level=BRACKET_CHOICES)
+    @app_commands.guild_only()
+    async def bracket(self, interaction: discord.Interaction, level: app_commands.Choice[int],
+                      game: int | None = None) -> None:
+        loaded = await self.game_here(interaction, game)
+        if loaded is not None:
+            await self.declare_bracket(interaction, loaded, level.value)
 
     @commander.autocomplete("name")
     @commander.autocomplete("partner")

@@ -1,5 +1,5 @@
 """Commanders at the table: naming them (a registered deck or typed names, checked against the card data
-and the ruleset), and the private commander panel: damage dealt (G5), casts with tax (G3a/G3b)."""
+and the ruleset), the declared Commander bracket, and the private commander panel: damage dealt (G5), casts with tax (G3a/G3b)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot.domain.pod import PodError
 from bot.domain.pod_commanders import commander_problem
 from bot.i18n import Translate
 from bot.render.pod_history import commander_label, player_name
+from bot.services.decks import deck_bracket
 from bot.services.pods import LoadedGame
 from bot.text import ECHO, fit
 from cogs.pods.board import PodBoard
@@ -40,7 +41,17 @@ class PodCommanders(PodBoard):
             await self.send_error(interaction, PodError("unknown_deck"))
             return
         await self.act(interaction, game_id, pod.COMMANDERS, player=interaction.user.id,
-                       names=list(record.commanders) or [None], deck=record.name)
+                       names=list(record.commanders) or [None], deck=record.name, deck_bracket=deck_bracket(record))
+
+    async def declare_bracket(self, interaction: discord.Interaction, loaded: LoadedGame, level: int) -> None:
+        """Store the bracket the player declares (BR7), with the lowest bracket their picked registered
+        deck checks at, so the board can warn when the deck checks above what was declared."""
+        data: dict[str, Any] = {"player": interaction.user.id, "level": level}
+        player = next((p for p in loaded.state.players if p.user_id == interaction.user.id), None)
+        if player is not None and player.deck:
+            record = await self.decks().get(interaction.guild_id or 0, interaction.user.id, player.deck)
+            data["deck_bracket"] = deck_bracket(record) if record is not None else None
+        await self.act(interaction, loaded.game_id, pod.BRACKET, **data)
 
     async def name_commanders(self, interaction: discord.Interaction, game_id: int, player: int,
                               names: Sequence[str | None]) -> None:

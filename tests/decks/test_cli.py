@@ -31,7 +31,9 @@ def test_legal_deck_exits_0_with_exact_json(config_file, capsys) -> None:
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out == {"legal": True, "ruleset": "commander", "commanders": ["Kaalia of the Vast"],
-                   "color_identity": "WBR", "card_count": 100, "problems": []}
+                   "color_identity": "WBR", "card_count": 100, "problems": [],
+                   "bracket": {"minimum": 1, "findings": [],
+                               "game_changers": {"source": "bundled", "date": "2025-10-21"}}}
 
 
 def test_illegal_deck_exits_1_and_lists_problems(config_file, capsys) -> None:
@@ -39,7 +41,7 @@ def test_illegal_deck_exits_1_and_lists_problems(config_file, capsys) -> None:
                "--ruleset", "edh-2010", "--json")
     assert code == 1
     out = json.loads(capsys.readouterr().out)
-    assert list(out) == ["legal", "ruleset", "commanders", "color_identity", "card_count", "problems"]
+    assert list(out) == ["legal", "ruleset", "commanders", "color_identity", "card_count", "problems", "bracket"]
     assert out["legal"] is False and out["ruleset"] == "edh-2010" and out["color_identity"] == "UR"
     assert out["problems"] == [{"rule": "D3", "card": None,
                                 "message": "2 commanders; this ruleset allows at most 1."}]
