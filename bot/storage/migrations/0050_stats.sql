@@ -1,0 +1,51 @@
+-- Statistics of pod games (bot/storage/stats.py): one row per finished game and one per player of it,
+-- written in the same transaction as the game's last event, so the figures never lag or disagree with
+-- the games. Older games are summarised from their stored events when the bot starts (idempotent).
+-- Figures are per server: every query names guild_id first, and the indexes start with it.
+-- counted = 0 for a game stopped before turn 1 (no player rows): kept so the backfill skips it.
+-- A member deleted with /privacy delete keeps a negative pseudonym here, named "deleted member".
+CREATE TABLE stats_games (
+    game_id           INTEGER PRIMARY KEY REFERENCES pod_games (game_id),
+    guild_id          BIGINT,
+    counted           INTEGER NOT NULL,
+    ended_at          TEXT,
+    month             TEXT,
+    turns             INTEGER NOT NULL,
+    duration_seconds  INTEGER,
+    ended             TEXT NOT NULL,
+    winner_id         BIGINT,
+    player_count      INTEGER NOT NULL,
+    tournament_id     BIGINT
+);
+
+CREATE INDEX stats_games_guild_turns ON stats_games (guild_id, counted, turns);
+CREATE INDEX stats_games_guild_month ON stats_games (guild_id, counted, month);
+
+-- The game's turns, length and finish are repeated on each player row: a member's figures are then one
+-- index range of this table, without a join.
+CREATE TABLE stats_players (
+    game_id           INTEGER NOT NULL REFERENCES stats_games (game_id),
+    guild_id          BIGINT,
+    user_id           BIGINT NOT NULL,
+    name              TEXT NOT NULL,
+    seat              INTEGER NOT NULL,
+    commander         TEXT,
+    partner           TEXT,
+    colour_identity   TEXT,
+    deck              TEXT,
+    place             INTEGER NOT NULL,
+    won               INTEGER NOT NULL,
+    eliminated_how    TEXT,
+    eliminated_by     BIGINT,
+    eliminated_turn   INTEGER,
+    ended_at          TEXT,
+    month             TEXT,
+    turns             INTEGER NOT NULL,
+    duration_seconds  INTEGER,
+    PRIMARY KEY (game_id, user_id)
+);
+
+CREATE INDEX stats_players_guild_user ON stats_players (guild_id, user_id, ended_at);
+CREATE INDEX stats_players_guild_commander ON stats_players (guild_id, commander);
+CREATE INDEX stats_players_guild_partner ON stats_players (guild_id, partner);
+CREATE INDEX stats_players_guild_eliminated_by ON stats_players (guild_id, eliminated_by);
