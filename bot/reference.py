@@ -55,6 +55,7 @@ FEATURE_PAGES = {
     "pod": "../players/pods.md",
     "privacy": "../operators/data-and-privacy.md",
     "sideboard": "../players/matches.md",
+    "stats": "../players/stats.md",
     "tournament": "../players/tournaments.md",
 }
 

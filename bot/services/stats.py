@@ -24,13 +24,24 @@ Offload = Callable[..., Awaitable[Any]]
 BACKFILL_BATCH = 50
 
 
+def stats_topic(guild_id: int | None) -> str:
+    """The change-hub topic of a server's statistics (see bot.changes): published after a game finishes."""
+    return f"stats:{guild_id}"
+
+
 def record_of_stored_game(row: PodGameRow, events: list[Event]) -> PodGameRecord | None:
     """The record of a stored finished game, folded from its events (run in a worker by the backfill)."""
     state = pod.replay(events)
     if not state.finished:
         return None
-    return pod.game_record(state, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
-                           tournament_id=row.tournament_id, round_number=row.round_number)
+    return pod.game_record(
+        state,
+        game_id=row.game_id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        tournament_id=row.tournament_id,
+        round_number=row.round_number,
+    )
 
 
 async def _inline(fn: Callable[..., Any], /, *args: Any) -> Any:
@@ -61,8 +72,9 @@ class StatsService:
         assert row is not None and events
         record = await self.offload(record_of_stored_game, row, events)
         if record is None:  # marked finished, yet its log does not end it: count it as not played
-            record = pod.game_record(pod.replay(events[:1]), game_id=game_id, guild_id=row.guild_id,
-                                     channel_id=row.channel_id)
+            record = pod.game_record(
+                pod.replay(events[:1]), game_id=game_id, guild_id=row.guild_id, channel_id=row.channel_id
+            )
         await self.repo.store(record, events[0].at)
 
     async def member(self, guild_id: int, user_id: int) -> MemberStats:

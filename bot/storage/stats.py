@@ -32,16 +32,19 @@ LONGEST = 5
 
 _GAME_INSERT = (
     "INSERT INTO stats_games (game_id, guild_id, counted, ended_at, month, turns, duration_seconds, ended, "
-    "winner_id, player_count, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING")
+    "winner_id, player_count, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING"
+)
 _PLAYER_INSERT = (
     "INSERT INTO stats_players (game_id, guild_id, user_id, name, seat, commander, partner, colour_identity, deck, "
     "place, won, eliminated_how, eliminated_by, eliminated_turn, ended_at, month, turns, duration_seconds) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING")
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING"
+)
 # Both commander columns as one list of (name, won) rows: a partner pair counts for each of the two.
 _COMMANDER_ROWS = (
     "SELECT commander AS name, won, user_id, turns FROM stats_players WHERE guild_id = :guild AND commander IS NOT NULL "
     "UNION ALL SELECT partner AS name, won, user_id, turns FROM stats_players "
-    "WHERE guild_id = :guild AND partner IS NOT NULL")
+    "WHERE guild_id = :guild AND partner IS NOT NULL"
+)
 # Consecutive wins per member, by the gaps-and-islands count: in a run of wins the row number among all
 # of a member's games and among their wins grow together, so their difference names the run.
 _STREAKS = (
@@ -51,7 +54,8 @@ _STREAKS = (
     "FROM stats_players WHERE guild_id = ? AND user_id > 0) "
     "SELECT user_id, MAX(name), MAX(streak) FROM (SELECT user_id, MAX(name) AS name, COUNT(*) AS streak "
     "FROM ordered WHERE won = 1 GROUP BY user_id, nth - nth_alike) runs "
-    "GROUP BY user_id ORDER BY MAX(streak) DESC, user_id LIMIT ?")
+    "GROUP BY user_id ORDER BY MAX(streak) DESC, user_id LIMIT ?"
+)
 
 
 def _number(value: Any) -> float | None:
@@ -73,7 +77,9 @@ async def _identities(conn: Connection, names: set[str]) -> dict[str, str | None
     if not names:
         return {}
     marks = ", ".join("?" * len(names))
-    rows = await conn.fetchall(f"SELECT name, color_identity FROM cards WHERE name IN ({marks})", tuple(sorted(names)))
+    rows = await conn.fetchall(
+        f"SELECT name, color_identity FROM cards WHERE name IN ({marks})", tuple(sorted(names))
+    )
     return {str(r[0]): str(r[1]) for r in rows}
 
 
@@ -83,17 +89,48 @@ async def write_summary(conn: Connection, record: PodGameRecord, started_at: str
     names = {n for p in record.players for n in p.commanders if n}
     summary = summarise(record, started_at=started_at, identities=await _identities(conn, names))
     counted = counts_for_statistics(record)
-    await conn.execute(_GAME_INSERT, (
-        summary.game_id, summary.guild_id, int(counted), summary.ended_at, summary.month, summary.turns,
-        summary.duration_seconds, summary.ended, summary.winner, len(summary.players) if counted else 0,
-        summary.tournament_id))
+    await conn.execute(
+        _GAME_INSERT,
+        (
+            summary.game_id,
+            summary.guild_id,
+            int(counted),
+            summary.ended_at,
+            summary.month,
+            summary.turns,
+            summary.duration_seconds,
+            summary.ended,
+            summary.winner,
+            len(summary.players) if counted else 0,
+            summary.tournament_id,
+        ),
+    )
     if not counted:
         return summary
     for p in summary.players:
-        await conn.execute(_PLAYER_INSERT, (
-            summary.game_id, summary.guild_id, p.user_id, p.name, p.seat, p.commander, p.partner, p.colour_identity,
-            p.deck, p.place, int(p.won), p.eliminated_how, p.eliminated_by, p.eliminated_turn, summary.ended_at,
-            summary.month, summary.turns, summary.duration_seconds))
+        await conn.execute(
+            _PLAYER_INSERT,
+            (
+                summary.game_id,
+                summary.guild_id,
+                p.user_id,
+                p.name,
+                p.seat,
+                p.commander,
+                p.partner,
+                p.colour_identity,
+                p.deck,
+                p.place,
+                int(p.won),
+                p.eliminated_how,
+                p.eliminated_by,
+                p.eliminated_turn,
+                summary.ended_at,
+                summary.month,
+                summary.turns,
+                summary.duration_seconds,
+            ),
+        )
     return summary
 
 
@@ -107,7 +144,9 @@ class StatsRepository:
         """Finished games the statistics have not seen (finished before migration 0050), oldest first."""
         rows = await self.db.fetchall(
             "SELECT g.game_id FROM pod_games g WHERE g.status = 'finished' AND NOT EXISTS "
-            "(SELECT 1 FROM stats_games s WHERE s.game_id = g.game_id) ORDER BY g.game_id LIMIT ?", (limit,))
+            "(SELECT 1 FROM stats_games s WHERE s.game_id = g.game_id) ORDER BY g.game_id LIMIT ?",
+            (limit,),
+        )
         return [int(r[0]) for r in rows]
 
     async def store(self, record: PodGameRecord, started_at: str | None) -> None:
@@ -120,32 +159,53 @@ class StatsRepository:
         key = (guild_id, user_id)
         totals = await self.db.fetchone(
             "SELECT COUNT(*), SUM(won), AVG(turns), AVG(duration_seconds) FROM stats_players "
-            "WHERE guild_id = ? AND user_id = ?", key)
+            "WHERE guild_id = ? AND user_id = ?",
+            key,
+        )
         assert totals is not None
         results = await self.db.fetchall(
-            "SELECT won FROM stats_players WHERE guild_id = ? AND user_id = ? ORDER BY ended_at, game_id", key)
+            "SELECT won FROM stats_players WHERE guild_id = ? AND user_id = ? ORDER BY ended_at, game_id", key
+        )
         by_commander = await self.db.fetchall(
             "SELECT CASE WHEN partner IS NULL THEN commander ELSE commander || ' + ' || partner END, COUNT(*), "
             "SUM(won) FROM stats_players WHERE guild_id = ? AND user_id = ? AND commander IS NOT NULL "
-            "GROUP BY commander, partner ORDER BY COUNT(*) DESC, SUM(won) DESC, commander LIMIT ?", (*key, TOP))
+            "GROUP BY commander, partner ORDER BY COUNT(*) DESC, SUM(won) DESC, commander LIMIT ?",
+            (*key, TOP),
+        )
         by_deck = await self.db.fetchall(
             "SELECT deck, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND user_id = ? "
-            "AND deck IS NOT NULL GROUP BY deck ORDER BY COUNT(*) DESC, deck LIMIT ?", (*key, TOP))
+            "AND deck IS NOT NULL GROUP BY deck ORDER BY COUNT(*) DESC, deck LIMIT ?",
+            (*key, TOP),
+        )
         how = await self.db.fetchall(
             "SELECT eliminated_how, COUNT(*), 0 FROM stats_players WHERE guild_id = ? AND user_id = ? "
-            "AND eliminated_how IS NOT NULL GROUP BY eliminated_how ORDER BY COUNT(*) DESC, eliminated_how", key)
+            "AND eliminated_how IS NOT NULL GROUP BY eliminated_how ORDER BY COUNT(*) DESC, eliminated_how",
+            key,
+        )
         others = await self.db.fetchall(
             "SELECT eliminated_how, COUNT(*), 0 FROM stats_players WHERE guild_id = ? AND eliminated_by = ? "
-            "GROUP BY eliminated_how ORDER BY COUNT(*) DESC, eliminated_how", key)
+            "GROUP BY eliminated_how ORDER BY COUNT(*) DESC, eliminated_how",
+            key,
+        )
         per_month = await self.db.fetchall(
             "SELECT month, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND user_id = ? "
-            "AND month IS NOT NULL GROUP BY month ORDER BY month", key)
+            "AND month IS NOT NULL GROUP BY month ORDER BY month",
+            key,
+        )
         return MemberStats(
-            user_id=user_id, games=int(totals[0]), wins=int(totals[1] or 0), average_turns=_number(totals[2]),
-            average_minutes=_minutes(totals[3]), streaks=streaks(bool(r[0]) for r in results),
-            by_commander=_tallies(by_commander), by_deck=_tallies(by_deck), eliminated_how=_tallies(how),
-            eliminated_others=_tallies(others), head_to_head=await self.head_to_head(guild_id, user_id),
-            per_month=_tallies(per_month))
+            user_id=user_id,
+            games=int(totals[0]),
+            wins=int(totals[1] or 0),
+            average_turns=_number(totals[2]),
+            average_minutes=_minutes(totals[3]),
+            streaks=streaks(bool(r[0]) for r in results),
+            by_commander=_tallies(by_commander),
+            by_deck=_tallies(by_deck),
+            eliminated_how=_tallies(how),
+            eliminated_others=_tallies(others),
+            head_to_head=await self.head_to_head(guild_id, user_id),
+            per_month=_tallies(per_month),
+        )
 
     async def head_to_head(self, guild_id: int, user_id: int, limit: int = TOP) -> list[HeadToHead]:
         """The opponents ``user_id`` met most, with each side's wins in the games they shared."""
@@ -153,9 +213,19 @@ class StatsRepository:
             "SELECT them.user_id, MAX(them.name), COUNT(*), SUM(me.won), SUM(them.won) FROM stats_players me "
             "JOIN stats_players them ON them.game_id = me.game_id AND them.user_id <> me.user_id "
             "WHERE me.guild_id = ? AND me.user_id = ? GROUP BY them.user_id "
-            "ORDER BY COUNT(*) DESC, them.user_id LIMIT ?", (guild_id, user_id, limit))
-        return [HeadToHead(opponent=int(r[0]), name=str(r[1]), games=int(r[2]), wins=int(r[3] or 0),
-                           losses=int(r[4] or 0)) for r in rows]
+            "ORDER BY COUNT(*) DESC, them.user_id LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        return [
+            HeadToHead(
+                opponent=int(r[0]),
+                name=str(r[1]),
+                games=int(r[2]),
+                wins=int(r[3] or 0),
+                losses=int(r[4] or 0),
+            )
+            for r in rows
+        ]
 
     # -- a commander ---------------------------------------------------------------------------------
 
@@ -163,25 +233,38 @@ class StatsRepository:
         params = {"guild": guild_id, "name": name}
         totals = await self.db.fetchone(
             f"SELECT COUNT(*), SUM(won), COUNT(DISTINCT user_id), AVG(turns) FROM ({_COMMANDER_ROWS}) c "
-            "WHERE name = :name", params)
+            "WHERE name = :name",
+            params,
+        )
         assert totals is not None
         eliminations = await self.db.scalar(
             "SELECT COUNT(*) FROM stats_players victim JOIN stats_players pilot ON pilot.game_id = victim.game_id "
             "AND pilot.user_id = victim.eliminated_by WHERE victim.guild_id = :guild "
-            "AND (pilot.commander = :name OR pilot.partner = :name)", params)
+            "AND (pilot.commander = :name OR pilot.partner = :name)",
+            params,
+        )
         pilots = await self.db.fetchall(
             f"SELECT user_id, COUNT(*), SUM(won) FROM ({_COMMANDER_ROWS}) c WHERE name = :name AND user_id > 0 "
-            "GROUP BY user_id ORDER BY COUNT(*) DESC, SUM(won) DESC, user_id LIMIT 5", params)
-        return CommanderStats(name=name, games=int(totals[0]), wins=int(totals[1] or 0), pilots=int(totals[2]),
-                              average_turns=_number(totals[3]), eliminations=int(eliminations or 0),
-                              top_pilots=_tallies(pilots))
+            "GROUP BY user_id ORDER BY COUNT(*) DESC, SUM(won) DESC, user_id LIMIT 5",
+            params,
+        )
+        return CommanderStats(
+            name=name,
+            games=int(totals[0]),
+            wins=int(totals[1] or 0),
+            pilots=int(totals[2]),
+            average_turns=_number(totals[3]),
+            eliminations=int(eliminations or 0),
+            top_pilots=_tallies(pilots),
+        )
 
     async def commander_names(self, guild_id: int, text: str, limit: int = 25) -> list[str]:
         """Commanders played in the server whose name holds ``text`` (the autocomplete), most played first."""
         rows = await self.db.fetchall(
             f"SELECT name, COUNT(*) FROM ({_COMMANDER_ROWS}) c WHERE LOWER(name) LIKE :pattern "
             "GROUP BY name ORDER BY COUNT(*) DESC, name LIMIT :limit",
-            {"guild": guild_id, "pattern": f"%{text.lower()}%", "limit": limit})
+            {"guild": guild_id, "pattern": f"%{text.lower()}%", "limit": limit},
+        )
         return [str(r[0]) for r in rows]
 
     # -- the server ----------------------------------------------------------------------------------
@@ -189,37 +272,69 @@ class StatsRepository:
     async def server(self, guild_id: int, *, ranked: int = TOP) -> ServerStats:
         totals = await self.db.fetchone(
             "SELECT COUNT(*), AVG(turns), AVG(duration_seconds) FROM stats_games WHERE guild_id = ? AND counted = 1",
-            (guild_id,))
+            (guild_id,),
+        )
         assert totals is not None
         players = await self.db.scalar(
-            "SELECT COUNT(DISTINCT user_id) FROM stats_players WHERE guild_id = ? AND user_id > 0", (guild_id,))
+            "SELECT COUNT(DISTINCT user_id) FROM stats_players WHERE guild_id = ? AND user_id > 0",
+            (guild_id,),
+        )
         commanders = await self.db.fetchall(
             f"SELECT name, COUNT(*), SUM(won) FROM ({_COMMANDER_ROWS}) c GROUP BY name "
-            "ORDER BY COUNT(*) DESC, name LIMIT :limit", {"guild": guild_id, "limit": TOP})
+            "ORDER BY COUNT(*) DESC, name LIMIT :limit",
+            {"guild": guild_id, "limit": TOP},
+        )
         identities = await self.db.fetchall(
             "SELECT colour_identity, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? "
             "AND colour_identity IS NOT NULL GROUP BY colour_identity ORDER BY COUNT(*) DESC, colour_identity "
-            "LIMIT ?", (guild_id, TOP))
+            "LIMIT ?",
+            (guild_id, TOP),
+        )
         longest = await self.db.fetchall(
             "SELECT game_id, turns, duration_seconds, ended_at, winner_id FROM stats_games WHERE guild_id = ? "
-            "AND counted = 1 ORDER BY turns DESC, duration_seconds DESC, game_id LIMIT ?", (guild_id, LONGEST))
+            "AND counted = 1 ORDER BY turns DESC, duration_seconds DESC, game_id LIMIT ?",
+            (guild_id, LONGEST),
+        )
         streak_rows = await self.db.fetchall(_STREAKS, (guild_id, LONGEST))
         per_month = await self.db.fetchall(
             "SELECT month, COUNT(*), 0 FROM stats_games WHERE guild_id = ? AND counted = 1 AND month IS NOT NULL "
-            "GROUP BY month ORDER BY month", (guild_id,))
+            "GROUP BY month ORDER BY month",
+            (guild_id,),
+        )
         return ServerStats(
-            guild_id=guild_id, games=int(totals[0]), players=int(players or 0), average_turns=_number(totals[1]),
-            average_minutes=_minutes(totals[2]), commanders=_tallies(commanders), identities=_tallies(identities),
-            longest=[LongGame(game_id=int(r[0]), turns=int(r[1]), duration_seconds=r[2], ended_at=r[3],
-                              winner=None if r[4] is None else int(r[4])) for r in longest],
+            guild_id=guild_id,
+            games=int(totals[0]),
+            players=int(players or 0),
+            average_turns=_number(totals[1]),
+            average_minutes=_minutes(totals[2]),
+            commanders=_tallies(commanders),
+            identities=_tallies(identities),
+            longest=[
+                LongGame(
+                    game_id=int(r[0]),
+                    turns=int(r[1]),
+                    duration_seconds=r[2],
+                    ended_at=r[3],
+                    winner=None if r[4] is None else int(r[4]),
+                )
+                for r in longest
+            ],
             streaks=[StreakHolder(user_id=int(r[0]), name=str(r[1]), streak=int(r[2])) for r in streak_rows],
-            leaderboard=await self.leaderboard(guild_id, limit=ranked), per_month=_tallies(per_month))
+            leaderboard=await self.leaderboard(guild_id, limit=ranked),
+            per_month=_tallies(per_month),
+        )
 
-    async def leaderboard(self, guild_id: int, *, limit: int = TOP,
-                          min_games: int = MIN_GAMES_TO_RANK) -> list[LeaderboardLine]:
+    async def leaderboard(
+        self, guild_id: int, *, limit: int = TOP, min_games: int = MIN_GAMES_TO_RANK
+    ) -> list[LeaderboardLine]:
         """Members by win rate (then wins), from ``min_games`` games on; deleted members are not ranked."""
         rows = await self.db.fetchall(
             "SELECT user_id, MAX(name), COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND user_id > 0 "
             "GROUP BY user_id HAVING COUNT(*) >= ? "
-            "ORDER BY SUM(won) * 1.0 / COUNT(*) DESC, SUM(won) DESC, user_id LIMIT ?", (guild_id, min_games, limit))
-        return [LeaderboardLine(user_id=int(r[0]), name=str(r[1]), games=int(r[2]), wins=int(r[3] or 0)) for r in rows]
+            "ORDER BY SUM(won) * 1.0 / COUNT(*) DESC, SUM(won) DESC, user_id LIMIT ?",
+            (guild_id, min_games, limit),
+        )
+        return [
+            LeaderboardLine(user_id=int(r[0]), name=str(r[1]), games=int(r[2]), wins=int(r[3] or 0))
+            for r in rows
+        ]

@@ -89,16 +89,20 @@ def eliminators(record: PodGameRecord) -> dict[int, int]:
         if elimination.reason == pod.LOST_COMMANDER_DAMAGE and elimination.by_commander:
             source = pod.parse_commander_key(elimination.by_commander)[0]
         elif elimination.reason == pod.LOST_LIFE:
-            changes = [c for c in record.life_changes
-                       if c["seq"] == elimination.seq and c["player"] == elimination.player]
+            changes = [
+                c
+                for c in record.life_changes
+                if c["seq"] == elimination.seq and c["player"] == elimination.player
+            ]
             source = changes[-1]["source"] if changes else None
         if source is not None and source != elimination.player:
             by_whom[elimination.player] = int(source)
     return by_whom
 
 
-def summarise(record: PodGameRecord, *, started_at: str | None,
-              identities: Mapping[str, str | None]) -> GameSummary:
+def summarise(
+    record: PodGameRecord, *, started_at: str | None, identities: Mapping[str, str | None]
+) -> GameSummary:
     """The statistics' summary of a finished game. ``started_at`` is when the game was opened (its first
     event), ``identities`` the colour identity of each commander name (from the card data; a name the
     data does not know makes the identity unknown, never guessed)."""
@@ -110,17 +114,31 @@ def summarise(record: PodGameRecord, *, started_at: str | None,
     for player in record.players:
         names = [n for n in player.commanders if n]
         elimination = eliminated.get(player.user_id)
-        players.append(PlayerSummary(
-            user_id=player.user_id, name=player.name, seat=player.seat,
-            commander=names[0] if names else None, partner=names[1] if len(names) > 1 else None,
-            colour_identity=combined_identity([identities.get(n) for n in names]) if names else None,
-            deck=player.deck, place=places.get(player.user_id, len(record.players)),
-            won=player.user_id == winner,
-            eliminated_how=elimination.reason if elimination else None,
-            eliminated_by=by_whom.get(player.user_id),
-            eliminated_turn=elimination.turn if elimination else None))
+        players.append(
+            PlayerSummary(
+                user_id=player.user_id,
+                name=player.name,
+                seat=player.seat,
+                commander=names[0] if names else None,
+                partner=names[1] if len(names) > 1 else None,
+                colour_identity=combined_identity([identities.get(n) for n in names]) if names else None,
+                deck=player.deck,
+                place=places.get(player.user_id, len(record.players)),
+                won=player.user_id == winner,
+                eliminated_how=elimination.reason if elimination else None,
+                eliminated_by=by_whom.get(player.user_id),
+                eliminated_turn=elimination.turn if elimination else None,
+            )
+        )
     ended_at = record.ended_at
-    return GameSummary(game_id=record.game_id, guild_id=record.guild_id, ended_at=ended_at,
-                       month=ended_at[:7] if ended_at else None, turns=record.turns,
-                       duration_seconds=_seconds_between(started_at, ended_at), ended=record.ended,
-                       tournament_id=record.tournament_id, players=tuple(players))
+    return GameSummary(
+        game_id=record.game_id,
+        guild_id=record.guild_id,
+        ended_at=ended_at,
+        month=ended_at[:7] if ended_at else None,
+        turns=record.turns,
+        duration_seconds=_seconds_between(started_at, ended_at),
+        ended=record.ended,
+        tournament_id=record.tournament_id,
+        players=tuple(players),
+    )
