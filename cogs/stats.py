@@ -19,13 +19,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
+from bot.domain.pod import PodGameRecord
 from bot.domain.stats.figures import MIN_GAMES_TO_RANK, MemberStats, ServerStats, Tally
 from bot.domain.stats.summary import COLOURLESS
 from bot.i18n import Translate
 from bot.render.deck_text import printed_names
 from bot.render.fonts import png_bytes
 from bot.render.stats import CHART, render_stats_chart
-from bot.domain.pod import PodGameRecord
 from bot.services.stats import StatsService, stats_topic
 from bot.text import fit_lines
 from cogs._common import command_text
