@@ -164,11 +164,13 @@ class StatsCog(commands.Cog, name="Stats"):
     async def _member(self, interaction: discord.Interaction, who: discord.abc.User) -> None:
         tr = await self._tr(interaction)
         name = discord.utils.escape_markdown(who.display_name)
-        figures = await self.service.member(interaction.guild_id or 0, who.id)
-        if not figures.games:
+        if not await self.service.has_games(interaction.guild_id or 0, user_id=who.id):
             await self._refuse(interaction, tr("stats.empty.member", name=name))
             return
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(
+            thinking=True
+        )  # a busy server's figures take longer than Discord waits
+        figures = await self.service.member(interaction.guild_id or 0, who.id)
         title = tr("stats.title.member", name=who.display_name)
         embed = self._member_embed(figures, tr, discord.utils.escape_markdown(title))
         commander = self._commander_label(tr)
@@ -236,14 +238,14 @@ class StatsCog(commands.Cog, name="Stats"):
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 200]
     ) -> None:
         tr = await self._tr(interaction)
-        figures = await self.service.commander(interaction.guild_id or 0, name.strip())
         label = self._commander_label(tr)(name.strip())
-        if not figures.games:
+        if not await self.service.has_games(interaction.guild_id or 0, commander=name.strip()):
             await self._refuse(
                 interaction, tr("stats.error.unknown_commander", name=discord.utils.escape_markdown(label))
             )
             return
         await interaction.response.defer(thinking=True)
+        figures = await self.service.commander(interaction.guild_id or 0, name.strip())
         title = tr("stats.title.commander", name=label)
         lines = [
             tr("stats.record", games=figures.games, wins=figures.wins, rate=percent(figures.rate)),
@@ -277,11 +279,11 @@ class StatsCog(commands.Cog, name="Stats"):
     )
     async def server(self, interaction: discord.Interaction) -> None:
         tr = await self._tr(interaction)
-        figures = await self.service.server(interaction.guild_id or 0)
-        if not figures.games:
+        if not await self.service.has_games(interaction.guild_id or 0):
             await self._refuse(interaction, tr("stats.empty.server"))
             return
         await interaction.response.defer(thinking=True)
+        figures = await self.service.server(interaction.guild_id or 0)
         guild_name = interaction.guild.name if interaction.guild is not None else ""
         title = tr("stats.title.server", name=guild_name)
         embed = self._server_embed(figures, tr, discord.utils.escape_markdown(title))

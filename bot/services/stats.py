@@ -77,6 +77,11 @@ class StatsService:
             )
         await self.repo.store(record, events[0].at)
 
+    async def has_games(
+        self, guild_id: int, *, user_id: int | None = None, commander: str | None = None
+    ) -> bool:
+        return await self.repo.has_games(guild_id, user_id=user_id, commander=commander)
+
     async def member(self, guild_id: int, user_id: int) -> MemberStats:
         return await self.repo.member(guild_id, user_id)
 

@@ -45,15 +45,14 @@ _COMMANDER_ROWS = (
     "UNION ALL SELECT partner AS name, won, user_id, turns FROM stats_players "
     "WHERE guild_id = :guild AND partner IS NOT NULL"
 )
-# Consecutive wins per member, by the gaps-and-islands count: in a run of wins the row number among all
-# of a member's games and among their wins grow together, so their difference names the run.
+# Consecutive wins per member: counting a member's losses so far (one window, in finishing order) gives
+# every run of wins the same count, so each (member, losses so far) group of wins is one streak.
 _STREAKS = (
     "WITH ordered AS (SELECT user_id, name, won, "
-    "ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY ended_at, game_id) AS nth, "
-    "ROW_NUMBER() OVER (PARTITION BY user_id, won ORDER BY ended_at, game_id) AS nth_alike "
+    "SUM(1 - won) OVER (PARTITION BY user_id ORDER BY ended_at, game_id ROWS UNBOUNDED PRECEDING) AS losses "
     "FROM stats_players WHERE guild_id = ? AND user_id > 0) "
     "SELECT user_id, MAX(name), MAX(streak) FROM (SELECT user_id, MAX(name) AS name, COUNT(*) AS streak "
-    "FROM ordered WHERE won = 1 GROUP BY user_id, nth - nth_alike) runs "
+    "FROM ordered WHERE won = 1 GROUP BY user_id, losses) runs "
     "GROUP BY user_id ORDER BY MAX(streak) DESC, user_id LIMIT ?"
 )
 
@@ -152,6 +151,27 @@ class StatsRepository:
     async def store(self, record: PodGameRecord, started_at: str | None) -> None:
         async with self.db.transaction() as conn:
             await write_summary(conn, record, started_at)
+
+    async def has_games(
+        self, guild_id: int, *, user_id: int | None = None, commander: str | None = None
+    ) -> bool:
+        """Whether any counted game of the server (of this member, or with this commander) is stored: one
+        index probe, answered before the command defers (a refusal stays private)."""
+        params: tuple[Any, ...]
+        if user_id is not None:
+            sql, params = (
+                "SELECT 1 FROM stats_players WHERE guild_id = ? AND user_id = ? LIMIT 1",
+                (guild_id, user_id),
+            )
+        elif commander is not None:
+            sql = (
+                "SELECT 1 FROM stats_players WHERE guild_id = ? AND commander = ? UNION ALL "
+                "SELECT 1 FROM stats_players WHERE guild_id = ? AND partner = ? LIMIT 1"
+            )
+            params = (guild_id, commander, guild_id, commander)
+        else:
+            sql, params = "SELECT 1 FROM stats_games WHERE guild_id = ? AND counted = 1 LIMIT 1", (guild_id,)
+        return await self.db.fetchone(sql, params) is not None
 
     # -- a member ------------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.domain import pod
@@ -34,8 +35,10 @@ START = datetime(2026, 1, 5, 19, 0)
 class RandomTable:
     """One game being played: events appended through ``pod.apply`` (a refused change is dropped)."""
 
-    def __init__(self, rng: random.Random, players: list[int], start: datetime) -> None:
-        self.rng, self.clock, self.events = rng, start, []
+    def __init__(
+        self, rng: random.Random, players: list[int], start: datetime, commanders: Sequence[str] = COMMANDERS
+    ) -> None:
+        self.rng, self.clock, self.events, self.commanders = rng, start, [], commanders
         self.state = self._apply(
             pod.CREATE,
             players[0],
@@ -65,7 +68,7 @@ class RandomTable:
     def play(self) -> None:
         rng, players = self.rng, [p.user_id for p in self.state.players]
         for user in players:
-            names = rng.sample(COMMANDERS, rng.choice((0, 1, 1, 1, 2)))
+            names = rng.sample(self.commanders, rng.choice((0, 1, 1, 1, 2)))
             self.attempt(
                 pod.COMMANDERS,
                 user,
@@ -116,12 +119,18 @@ class RandomTable:
 
 
 def random_game(
-    seed: int, *, game_id: int = 1, guild_id: int = 10, pool: int = 8, start: datetime = START
+    seed: int,
+    *,
+    game_id: int = 1,
+    guild_id: int = 10,
+    pool: int = 8,
+    start: datetime = START,
+    commanders: Sequence[str] = COMMANDERS,
 ) -> tuple[PodGameRecord, list[Event]]:
-    """A finished game (seeded), its record as the pod service makes it, and its events."""
+    """A finished game (seeded) among ``pool`` members, its record as the pod service makes it, and its events."""
     rng = random.Random(seed)
     players = rng.sample(range(1, pool + 1), rng.randint(2, min(6, pool)))
-    table = RandomTable(rng, players, start)
+    table = RandomTable(rng, players, start, commanders)
     table.play()
     record = pod.game_record(table.state, game_id=game_id, guild_id=guild_id, channel_id=None)
     return record, table.events
