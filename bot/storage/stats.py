@@ -36,24 +36,14 @@ _GAME_INSERT = (
 )
 _PLAYER_INSERT = (
     "INSERT INTO stats_players (game_id, guild_id, user_id, name, seat, commander, partner, colour_identity, deck, "
-    "place, won, eliminated_how, eliminated_by, eliminated_turn, ended_at, month, turns, duration_seconds) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING"
+    "place, won, eliminated_how, eliminated_by, eliminated_turn, ended_at, month, turns, duration_seconds, win_streak) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING"
 )
 # Both commander columns as one list of (name, won) rows: a partner pair counts for each of the two.
 _COMMANDER_ROWS = (
     "SELECT commander AS name, won, user_id, turns FROM stats_players WHERE guild_id = :guild AND commander IS NOT NULL "
     "UNION ALL SELECT partner AS name, won, user_id, turns FROM stats_players "
     "WHERE guild_id = :guild AND partner IS NOT NULL"
-)
-# Consecutive wins per member: counting a member's losses so far (one window, in finishing order) gives
-# every run of wins the same count, so each (member, losses so far) group of wins is one streak.
-_STREAKS = (
-    "WITH ordered AS (SELECT user_id, name, won, "
-    "SUM(1 - won) OVER (PARTITION BY user_id ORDER BY ended_at, game_id ROWS UNBOUNDED PRECEDING) AS losses "
-    "FROM stats_players WHERE guild_id = ? AND user_id > 0) "
-    "SELECT user_id, MAX(name), MAX(streak) FROM (SELECT user_id, MAX(name) AS name, COUNT(*) AS streak "
-    "FROM ordered WHERE won = 1 GROUP BY user_id, losses) runs "
-    "GROUP BY user_id ORDER BY MAX(streak) DESC, user_id LIMIT ?"
 )
 
 
@@ -128,9 +118,24 @@ async def write_summary(conn: Connection, record: PodGameRecord, started_at: str
                 summary.month,
                 summary.turns,
                 summary.duration_seconds,
+                await _streak_after(conn, summary.guild_id, p.user_id, p.won),
             ),
         )
     return summary
+
+
+async def _streak_after(conn: Connection, guild_id: int | None, user_id: int, won: bool) -> int:
+    """The member's run of wins in the server once this game is counted: their last game's run plus one
+    for a win, 0 for anything else (games are summarised in finishing order: at the finish, and by the
+    backfill oldest first)."""
+    if not won:
+        return 0
+    before = await conn.fetchone(
+        "SELECT win_streak FROM stats_players WHERE guild_id = ? AND user_id = ? "
+        "ORDER BY ended_at DESC, game_id DESC LIMIT 1",
+        (guild_id, user_id),
+    )
+    return (int(before[0]) if before is not None else 0) + 1
 
 
 class StatsRepository:
@@ -140,10 +145,11 @@ class StatsRepository:
     # -- the backfill --------------------------------------------------------------------------------
 
     async def unsummarised_games(self, limit: int) -> list[int]:
-        """Finished games the statistics have not seen (finished before migration 0050), oldest first."""
+        """Finished games the statistics have not seen (finished before migration 0050), in finishing order
+        (each win streak continues from the game before)."""
         rows = await self.db.fetchall(
             "SELECT g.game_id FROM pod_games g WHERE g.status = 'finished' AND NOT EXISTS "
-            "(SELECT 1 FROM stats_games s WHERE s.game_id = g.game_id) ORDER BY g.game_id LIMIT ?",
+            "(SELECT 1 FROM stats_games s WHERE s.game_id = g.game_id) ORDER BY g.ended_at, g.game_id LIMIT ?",
             (limit,),
         )
         return [int(r[0]) for r in rows]
@@ -299,11 +305,7 @@ class StatsRepository:
             "SELECT COUNT(DISTINCT user_id) FROM stats_players WHERE guild_id = ? AND user_id > 0",
             (guild_id,),
         )
-        commanders = await self.db.fetchall(
-            f"SELECT name, COUNT(*), SUM(won) FROM ({_COMMANDER_ROWS}) c GROUP BY name "
-            "ORDER BY COUNT(*) DESC, name LIMIT :limit",
-            {"guild": guild_id, "limit": TOP},
-        )
+        commanders = await self.most_played_commanders(guild_id)
         identities = await self.db.fetchall(
             "SELECT colour_identity, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? "
             "AND colour_identity IS NOT NULL GROUP BY colour_identity ORDER BY COUNT(*) DESC, colour_identity "
@@ -315,7 +317,11 @@ class StatsRepository:
             "AND counted = 1 ORDER BY turns DESC, duration_seconds DESC, game_id LIMIT ?",
             (guild_id, LONGEST),
         )
-        streak_rows = await self.db.fetchall(_STREAKS, (guild_id, LONGEST))
+        streak_rows = await self.db.fetchall(
+            "SELECT user_id, MAX(win_streak) FROM stats_players WHERE guild_id = ? AND user_id > 0 "
+            "GROUP BY user_id HAVING MAX(win_streak) > 0 ORDER BY MAX(win_streak) DESC, user_id LIMIT ?",
+            (guild_id, LONGEST),
+        )
         per_month = await self.db.fetchall(
             "SELECT month, COUNT(*), 0 FROM stats_games WHERE guild_id = ? AND counted = 1 AND month IS NOT NULL "
             "GROUP BY month ORDER BY month",
@@ -327,7 +333,7 @@ class StatsRepository:
             players=int(players or 0),
             average_turns=_number(totals[1]),
             average_minutes=_minutes(totals[2]),
-            commanders=_tallies(commanders),
+            commanders=commanders,
             identities=_tallies(identities),
             longest=[
                 LongGame(
@@ -339,7 +345,12 @@ class StatsRepository:
                 )
                 for r in longest
             ],
-            streaks=[StreakHolder(user_id=int(r[0]), name=str(r[1]), streak=int(r[2])) for r in streak_rows],
+            streaks=[
+                StreakHolder(
+                    user_id=int(r[0]), name=await self.latest_name(guild_id, int(r[0])), streak=int(r[1])
+                )
+                for r in streak_rows
+            ],
             leaderboard=await self.leaderboard(guild_id, limit=ranked),
             per_month=_tallies(per_month),
         )
@@ -349,12 +360,45 @@ class StatsRepository:
     ) -> list[LeaderboardLine]:
         """Members by win rate (then wins), from ``min_games`` games on; deleted members are not ranked."""
         rows = await self.db.fetchall(
-            "SELECT user_id, MAX(name), COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND user_id > 0 "
+            "SELECT user_id, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND user_id > 0 "
             "GROUP BY user_id HAVING COUNT(*) >= ? "
             "ORDER BY SUM(won) * 1.0 / COUNT(*) DESC, SUM(won) DESC, user_id LIMIT ?",
             (guild_id, min_games, limit),
         )
         return [
-            LeaderboardLine(user_id=int(r[0]), name=str(r[1]), games=int(r[2]), wins=int(r[3] or 0))
+            LeaderboardLine(
+                user_id=int(r[0]),
+                name=await self.latest_name(guild_id, int(r[0])),
+                games=int(r[1]),
+                wins=int(r[2] or 0),
+            )
             for r in rows
         ]
+
+    async def latest_name(self, guild_id: int, user_id: int) -> str:
+        """The name the member had in their latest game here (only the few ranked names are looked up)."""
+        return str(
+            await self.db.scalar(
+                "SELECT name FROM stats_players WHERE guild_id = ? AND user_id = ? ORDER BY ended_at DESC, game_id DESC "
+                "LIMIT 1",
+                (guild_id, user_id),
+            )
+            or ""
+        )
+
+    async def most_played_commanders(self, guild_id: int, limit: int = TOP) -> list[Tally]:
+        """Commanders by games, a partner pair counting for each of the two: each column is grouped along
+        its own index, and the two short lists are added up here."""
+        totals: dict[str, list[int]] = {}
+        for column in ("commander", "partner"):
+            rows = await self.db.fetchall(
+                f"SELECT {column}, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND {column} IS NOT NULL "
+                f"GROUP BY {column}",
+                (guild_id,),
+            )
+            for name, games, wins in rows:
+                tally = totals.setdefault(str(name), [0, 0])
+                tally[0] += int(games)
+                tally[1] += int(wins or 0)
+        ranked = sorted(totals.items(), key=lambda item: (-item[1][0], item[0]))[:limit]
+        return [Tally(label=name, games=games, wins=wins) for name, (games, wins) in ranked]
