@@ -134,14 +134,17 @@ class StatsCog(commands.Cog, name="Stats"):
         embed: discord.Embed,
         tr: Translate,
         title: str,
-        rates: Sequence[Tally],
+        commanders: Sequence[Tally],
         months: Sequence[Tally],
     ) -> None:
-        """The embed, with the chart under it when there is something to draw."""
-        if not rates and not months:
+        """The embed, with the chart of the commanders' win rates (named in the reader's language) and the
+        games per month under it when there is something to draw."""
+        if not commanders and not months:
             await interaction.followup.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
             return
-        png = await self.bot.workers.run(_chart_png, title, list(rates), list(months), tr.language)
+        label = self._commander_label(tr)
+        rates = [Tally(label=label(t.label), games=t.games, wins=t.wins) for t in commanders]
+        png = await self.bot.workers.run(_chart_png, title, rates, list(months), tr.language)
         embed.set_image(url=f"attachment://{CHART}")
         await interaction.followup.send(
             embed=embed,
@@ -173,9 +176,7 @@ class StatsCog(commands.Cog, name="Stats"):
         figures = await self.service.member(interaction.guild_id or 0, who.id)
         title = tr("stats.title.member", name=who.display_name)
         embed = self._member_embed(figures, tr, discord.utils.escape_markdown(title))
-        commander = self._commander_label(tr)
-        rates = [Tally(commander(t.label), t.games, t.wins) for t in figures.by_commander]
-        await self._send(interaction, embed, tr, title, rates, figures.per_month)
+        await self._send(interaction, embed, tr, title, figures.by_commander, figures.per_month)
 
     def _member_embed(self, figures: MemberStats, tr: Translate, title: str) -> discord.Embed:
         lines = [
@@ -191,19 +192,12 @@ class StatsCog(commands.Cog, name="Stats"):
             tr,
         )
         self._field(embed, tr("stats.field.by_deck"), self._tally_lines(figures.by_deck, tr, str), tr)
-        how = lambda reason: tr(f"stats.how.{reason}")  # noqa: E731
-        self._field(
-            embed,
-            tr("stats.field.eliminated_how"),
-            [tr("stats.count", label=how(t.label), count=t.games) for t in figures.eliminated_how],
-            tr,
-        )
-        self._field(
-            embed,
-            tr("stats.field.eliminated_others"),
-            [tr("stats.count", label=how(t.label), count=t.games) for t in figures.eliminated_others],
-            tr,
-        )
+        for key, counts in (
+            ("eliminated_how", figures.eliminated_how),
+            ("eliminated_others", figures.eliminated_others),
+        ):
+            lines = [tr("stats.count", label=tr(f"stats.how.{t.label}"), count=t.games) for t in counts]
+            self._field(embed, tr(f"stats.field.{key}"), lines, tr)
         self._field(
             embed,
             tr("stats.field.head_to_head"),
@@ -287,9 +281,7 @@ class StatsCog(commands.Cog, name="Stats"):
         guild_name = interaction.guild.name if interaction.guild is not None else ""
         title = tr("stats.title.server", name=guild_name)
         embed = self._server_embed(figures, tr, discord.utils.escape_markdown(title))
-        commander = self._commander_label(tr)
-        rates = [Tally(commander(t.label), t.games, t.wins) for t in figures.commanders]
-        await self._send(interaction, embed, tr, title, rates, figures.per_month)
+        await self._send(interaction, embed, tr, title, figures.commanders, figures.per_month)
 
     def _server_embed(self, figures: ServerStats, tr: Translate, title: str) -> discord.Embed:
         lines = [
@@ -303,7 +295,10 @@ class StatsCog(commands.Cog, name="Stats"):
             self._tally_lines(figures.commanders, tr, self._commander_label(tr)),
             tr,
         )
-        colours = lambda identity: tr("stats.colourless") if identity == COLOURLESS else identity  # noqa: E731
+
+        def colours(identity: str) -> str:
+            return tr("stats.colourless") if identity == COLOURLESS else identity
+
         self._field(
             embed, tr("stats.field.identities"), self._tally_lines(figures.identities, tr, colours), tr
         )

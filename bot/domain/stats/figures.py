@@ -16,17 +16,24 @@ def win_rate(wins: int, games: int) -> float:
     return wins / games if games else 0.0
 
 
-@dataclass(frozen=True)
-class Tally:
-    """Games and wins of one thing: a commander, a deck, a month, a member."""
+class WinRate:
+    """The win rate of a figure that has ``games`` and ``wins``."""
 
-    label: str
     games: int
     wins: int
 
     @property
     def rate(self) -> float:
         return win_rate(self.wins, self.games)
+
+
+@dataclass(frozen=True)
+class Tally(WinRate):
+    """Games and wins of one thing: a commander, a deck, a month, a member."""
+
+    label: str
+    games: int
+    wins: int
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ def streaks(results: Iterable[bool]) -> Streaks:
 
 
 @dataclass(frozen=True)
-class MemberStats:
+class MemberStats(WinRate):
     user_id: int
     games: int
     wins: int
@@ -75,13 +82,9 @@ class MemberStats:
     head_to_head: list[HeadToHead]
     per_month: list[Tally]
 
-    @property
-    def rate(self) -> float:
-        return win_rate(self.wins, self.games)
-
 
 @dataclass(frozen=True)
-class CommanderStats:
+class CommanderStats(WinRate):
     name: str
     games: int
     wins: int
@@ -89,10 +92,6 @@ class CommanderStats:
     average_turns: float | None
     eliminations: int  # players eliminated by whoever played this commander
     top_pilots: list[Tally]  # label: user id as text
-
-    @property
-    def rate(self) -> float:
-        return win_rate(self.wins, self.games)
 
 
 @dataclass(frozen=True)
@@ -112,15 +111,11 @@ class StreakHolder:
 
 
 @dataclass(frozen=True)
-class LeaderboardLine:
+class LeaderboardLine(WinRate):
     user_id: int
     name: str
     games: int
     wins: int
-
-    @property
-    def rate(self) -> float:
-        return win_rate(self.wins, self.games)
 
 
 @dataclass(frozen=True)
