@@ -39,6 +39,12 @@ _PLAYER_INSERT = (
     "place, won, eliminated_how, eliminated_by, eliminated_turn, ended_at, month, turns, duration_seconds, win_streak) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING"
 )
+# The name a ranked member had in their latest game here, looked up for the few ranked rows only (in the
+# same query: one round trip, however many lines).
+_LATEST_NAME = (
+    "(SELECT n.name FROM stats_players n WHERE n.guild_id = ranked.guild_id AND n.user_id = ranked.user_id "
+    "ORDER BY n.ended_at DESC, n.game_id DESC LIMIT 1)"
+)
 # Both commander columns as one list of (name, won) rows: a partner pair counts for each of the two.
 _COMMANDER_ROWS = (
     "SELECT commander AS name, won, user_id, turns FROM stats_players WHERE guild_id = :guild AND commander IS NOT NULL "
@@ -318,8 +324,10 @@ class StatsRepository:
             (guild_id, LONGEST),
         )
         streak_rows = await self.db.fetchall(
-            "SELECT user_id, MAX(win_streak) FROM stats_players WHERE guild_id = ? AND user_id > 0 "
-            "GROUP BY user_id HAVING MAX(win_streak) > 0 ORDER BY MAX(win_streak) DESC, user_id LIMIT ?",
+            f"SELECT ranked.user_id, ranked.streak, {_LATEST_NAME} FROM (SELECT guild_id, user_id, "
+            "MAX(win_streak) AS streak FROM stats_players WHERE guild_id = ? AND user_id > 0 GROUP BY guild_id, "
+            "user_id HAVING MAX(win_streak) > 0 ORDER BY MAX(win_streak) DESC, user_id LIMIT ?) ranked "
+            "ORDER BY ranked.streak DESC, ranked.user_id",
             (guild_id, LONGEST),
         )
         per_month = await self.db.fetchall(
@@ -345,12 +353,7 @@ class StatsRepository:
                 )
                 for r in longest
             ],
-            streaks=[
-                StreakHolder(
-                    user_id=int(r[0]), name=await self.latest_name(guild_id, int(r[0])), streak=int(r[1])
-                )
-                for r in streak_rows
-            ],
+            streaks=[StreakHolder(user_id=int(r[0]), name=str(r[2]), streak=int(r[1])) for r in streak_rows],
             leaderboard=await self.leaderboard(guild_id, limit=ranked),
             per_month=_tallies(per_month),
         )
@@ -360,31 +363,17 @@ class StatsRepository:
     ) -> list[LeaderboardLine]:
         """Members by win rate (then wins), from ``min_games`` games on; deleted members are not ranked."""
         rows = await self.db.fetchall(
-            "SELECT user_id, COUNT(*), SUM(won) FROM stats_players WHERE guild_id = ? AND user_id > 0 "
-            "GROUP BY user_id HAVING COUNT(*) >= ? "
-            "ORDER BY SUM(won) * 1.0 / COUNT(*) DESC, SUM(won) DESC, user_id LIMIT ?",
+            f"SELECT ranked.user_id, ranked.games, ranked.wins, {_LATEST_NAME} FROM (SELECT guild_id, user_id, "
+            "COUNT(*) AS games, SUM(won) AS wins FROM stats_players WHERE guild_id = ? AND user_id > 0 "
+            "GROUP BY guild_id, user_id HAVING COUNT(*) >= ? "
+            "ORDER BY SUM(won) * 1.0 / COUNT(*) DESC, SUM(won) DESC, user_id LIMIT ?) ranked "
+            "ORDER BY ranked.wins * 1.0 / ranked.games DESC, ranked.wins DESC, ranked.user_id",
             (guild_id, min_games, limit),
         )
         return [
-            LeaderboardLine(
-                user_id=int(r[0]),
-                name=await self.latest_name(guild_id, int(r[0])),
-                games=int(r[1]),
-                wins=int(r[2] or 0),
-            )
+            LeaderboardLine(user_id=int(r[0]), name=str(r[3]), games=int(r[1]), wins=int(r[2] or 0))
             for r in rows
         ]
-
-    async def latest_name(self, guild_id: int, user_id: int) -> str:
-        """The name the member had in their latest game here (only the few ranked names are looked up)."""
-        return str(
-            await self.db.scalar(
-                "SELECT name FROM stats_players WHERE guild_id = ? AND user_id = ? ORDER BY ended_at DESC, game_id DESC "
-                "LIMIT 1",
-                (guild_id, user_id),
-            )
-            or ""
-        )
 
     async def most_played_commanders(self, guild_id: int, limit: int = TOP) -> list[Tally]:
         """Commanders by games, a partner pair counting for each of the two: each column is grouped along
