@@ -56,6 +56,7 @@ FEATURE_PAGES = {
     "pod bracket": "../players/brackets.md",
     "privacy": "../operators/data-and-privacy.md",
     "sideboard": "../players/matches.md",
+    "stats": "../players/stats.md",
     "tournament": "../players/tournaments.md",
 }
 

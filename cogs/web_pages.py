@@ -1,4 +1,4 @@
-"""The links to the live web pages: ``/pod overlay``, ``/tournament page``, ``/hydra event page``.
+"""The links to the live web pages: ``/pod overlay``, ``/tournament page``, ``/hydra event page``, ``/stats page``.
 
 The commands join the groups of the cogs that own those features (``/pod``, ``/tournament``,
 ``/hydra event``) when this cog loads — after them, as cogs load in name order — so those cogs need
@@ -49,6 +49,7 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         self._attach(["pod"], self._overlay_command())
         self._attach(["tournament"], self._tournament_command())
         self._attach(["hydra", "event"], self._hydra_command())
+        self._attach(["stats"], self._stats_command())
 
     async def cog_unload(self) -> None:
         for group, name in self._added:
@@ -96,6 +97,16 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         @app_commands.guild_only()
         async def page(interaction: discord.Interaction, event: int | None = None, revoke: bool = False) -> None:
             await self.hydra_event_page(interaction, event, revoke)
+
+        return page
+
+    def _stats_command(self) -> app_commands.Command[Any, ..., Any]:
+        @app_commands.command(name=_T("page"), description=_T("Private link to the server's live leaderboard page"))
+        @app_commands.describe(revoke=REVOKE_HELP)
+        @app_commands.rename(revoke=_T("revoke"))
+        @app_commands.guild_only()
+        async def page(interaction: discord.Interaction, revoke: bool = False) -> None:
+            await self.stats_page(interaction, revoke)
 
         return page
 
@@ -153,6 +164,12 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         entrants = {e.user_id for e in await events.events.repo.entrants(event.event_id)}
         if await self._may(interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke):
             await self._give(interaction, "hydra_event", event.event_id, revoke)
+
+    async def stats_page(self, interaction: discord.Interaction, revoke: bool) -> None:
+        """Every member may get the server's leaderboard link (its figures are the server's); only
+        organisers replace it, which would stop every page open on the old one."""
+        if await self._may(interaction, await is_organiser(interaction), True, revoke):
+            await self._give(interaction, "stats", interaction.guild_id or 0, revoke)
 
     async def _may(self, interaction: discord.Interaction, organiser: bool, entrant: bool, revoke: bool) -> bool:
         """Organisers get and replace an event's link; its players may get it (to follow on their phones)

@@ -283,7 +283,8 @@ class PodService:
         finish = None
         if new_state.finished:
             finish = GameFinish(ended=new_state.ended or pod.END_STOPPED, ended_at=new_state.ended_at,
-                                survivors=[p.user_id for p in new_state.alive])
+                                survivors=[p.user_id for p in new_state.alive],
+                                record=self._record(loaded.row, new_state), started_at=loaded.events[0].at)
         try:
             await self.repo.append(loaded.game_id, event, finish, press_id=press_id)
         except BaseException:

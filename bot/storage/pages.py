@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.storage.db import Database, now_iso
 
-KINDS = ("pod", "tournament", "hydra_event")
+KINDS = ("pod", "tournament", "hydra_event", "stats")  # stats: a server's leaderboard (resource: guild id)
 TOKEN_BYTES = 24  # 192 bits from secrets.token_urlsafe: 32 URL-safe characters
 
 

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.domain.pod import Event
+from bot.domain.pod import Event, PodGameRecord
 from bot.storage.db import Connection, Database, now_iso
+from bot.storage.stats import write_summary
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,9 @@ class GameFinish:
     ended: str
     ended_at: str | None
     survivors: list[int]
+    # The finished game's record and when it was opened: its statistics are written with the finish.
+    record: PodGameRecord | None = None
+    started_at: str | None = None
 
 
 _GAME_COLUMNS = ("game_id, guild_id, channel_id, message_id, created_by, created_at, ruleset, status, ended, "
@@ -90,6 +94,8 @@ class PodRepository:
                 await conn.execute(
                     "UPDATE pod_games SET status = 'finished', ended = ?, ended_at = ?, survivors = ? "
                     "WHERE game_id = ?", (finish.ended, finish.ended_at, json.dumps(finish.survivors), game_id))
+                if finish.record is not None:
+                    await write_summary(conn, finish.record, finish.started_at)
 
     @staticmethod
     async def _insert_event(conn: Connection, game_id: int, event: Event) -> None:

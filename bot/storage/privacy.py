@@ -47,6 +47,8 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("pod_match_events", f"match_id IN ({_MATCHES})"),
     ("pod_matches", "guild_id = :guild"),
     ("guild_sideboard_rule", "guild_id = :guild"),
+    ("stats_players", "guild_id = :guild"),
+    ("stats_games", "guild_id = :guild"),
     ("pod_events", f"game_id IN ({_POD_GAMES})"),
     ("pod_presses", f"game_id IN ({_POD_GAMES})"),
     ("pod_games", "guild_id = :guild"),
@@ -66,6 +68,7 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("pod_games", "SELECT * FROM pod_games WHERE created_by = :user OR game_id IN (SELECT game_id FROM pod_events "
                   "WHERE actor_id = :user) OR game_id IN (SELECT game_id FROM pod_events WHERE kind IN ('create', "
                   "'join') AND data LIKE '%' || CAST(:user AS TEXT) || '%')"),
+    ("stats", "SELECT * FROM stats_players WHERE user_id = :user"),
     ("hydra_seats", "SELECT * FROM hydra_seats WHERE user_id = :user"),
     ("hydra_actions", "SELECT * FROM hydra_actions WHERE actor_id = :user"),
     ("hydra_profile", "SELECT * FROM hydra_profiles WHERE user_id = :user"),
@@ -111,6 +114,7 @@ SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("tournament_corrections", "user_id", None), ("tournament_corrections", "by_user_id", None),
     ("pod_match_events", "actor_id", None), ("tournament_match_byes", "user_id", None),
     ("page_links", "created_by", None),
+    ("stats_players", "user_id", "name"), ("stats_players", "eliminated_by", None), ("stats_games", "winner_id", None),
 )
 
 

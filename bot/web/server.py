@@ -347,5 +347,9 @@ class BotSources:
     def hydra_events(self) -> Any:
         return self._service("HydraEvents")
 
+    @property
+    def stats(self) -> Any:
+        return self._service("Stats")
+
     async def language(self, guild_id: int | None) -> str:
         return await self.bot.guild_language(guild_id)

@@ -14,10 +14,12 @@ from typing import Any, Protocol
 from bot.domain import pod
 from bot.domain.hydra_events import EventError
 from bot.domain.pod import PodError
+from bot.domain.stats.figures import MIN_GAMES_TO_RANK
 from bot.domain.tournament.matches import percent
 from bot.services.hydra import hydra_game_topic
 from bot.services.hydra_events import hydra_event_topic
 from bot.services.pods import pod_topic
+from bot.services.stats import stats_topic
 from bot.services.tournaments import tournament_topic
 from bot.storage.pages import PageLink
 
@@ -36,6 +38,9 @@ class Sources(Protocol):
 
     @property
     def hydra_events(self) -> Any: ...
+
+    @property
+    def stats(self) -> Any: ...  # bot.services.stats.StatsService
 
     async def language(self, guild_id: int | None) -> str: ...
 
@@ -58,7 +63,7 @@ def link_topic(link: PageLink) -> str:
 
 
 async def page_data(link: PageLink, sources: Sources) -> PageData:
-    builder = {"pod": _pod, "tournament": _tournament, "hydra_event": _hydra_event}[link.kind]
+    builder = {"pod": _pod, "tournament": _tournament, "hydra_event": _hydra_event, "stats": _stats}[link.kind]
     data = await builder(link.resource_id, sources)
     data.topics.append(link_topic(link))
     return data
@@ -179,3 +184,16 @@ async def _hydra_event(event_id: int, sources: Sources) -> PageData:
             "playing": summary.playing, "standing": summary.standing}
     topics = [hydra_event_topic(event_id)] + [hydra_game_topic(t.game_id) for t in status.tables]
     return PageData("hydra_event.html", {"key": "", "text": status.event.name}, data, topics)
+
+
+# -- a server's leaderboard --------------------------------------------------------------------------
+
+async def _stats(guild_id: int, sources: Sources) -> PageData:
+    """The members ranked by win rate (bot.services.stats): names as they played, deleted members never."""
+    if sources.stats is None:
+        raise NotShown
+    lines = await sources.stats.leaderboard(guild_id)
+    ranked = [{"rank": rank, "name": line.name, "games": line.games, "wins": line.wins,
+               "rate": round(100 * line.rate)} for rank, line in enumerate(lines, start=1)]
+    data = {"ranked": ranked, "minimum": MIN_GAMES_TO_RANK}
+    return PageData("stats.html", {"key": "stats.page.title"}, data, [stats_topic(guild_id)])

@@ -1,6 +1,6 @@
 """``/privacy delete`` forgets the member everywhere, on both engines: after a member used the bot the
 ways a member does (a deck check and a registered deck, their own language, a game with presses, an
-overlay link, a tournament and a Hydra event they created without joining), every column of every
+overlay link, a finished game's statistics, a tournament and a Hydra event they created without joining), every column of every
 table is searched for their id and finds nothing. The export, before, has a section for each of those.
 ``podkeeper db purge-guild`` leaves none of the server's page links."""
 
@@ -43,6 +43,8 @@ async def use_the_bot_as(h: DiscordHarness, name: str) -> None:
     await h.click(board, label="+1", user=name)
     await h.slash("pod life", user=name, player="alice", amount=-3)
     await h.slash("pod overlay", user=name)
+    await h.slash("pod next", user=name)
+    await h.slash("pod concede", user=name)  # a finished game: its statistics name the member
     await h.slash("tournament create", user=name, name="Friday", channel="games")
     await h.slash("hydra event create", user=name, name="Hydra night", start="in 1h", heads=2, table_size=2)
     await h.settle()
@@ -66,6 +68,7 @@ async def test_privacy_delete_leaves_the_members_id_in_no_table_and_no_column(tm
             "hydra_events.created_by",
             "decks.user_id",
             "pod_events.actor_id",
+            "stats_players.user_id",
         } <= set(before), before
 
         exported = json.loads(await PrivacyService(db).export(olga))
@@ -77,6 +80,7 @@ async def test_privacy_delete_leaves_the_members_id_in_no_table_and_no_column(tm
             "decks",
             "settings",
             "pod_games",
+            "stats",
         } <= sections(exported), sections(exported)
         assert "token" not in json.dumps(exported["page_links_created"])  # the export is no key to the pages
 
