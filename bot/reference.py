@@ -54,6 +54,7 @@ FEATURE_PAGES = {
     "ping": "../index.md",
     "pod": "../players/pods.md",
     "privacy": "../operators/data-and-privacy.md",
+    "season": "../players/seasons.md",
     "sideboard": "../players/matches.md",
     "tournament": "../players/tournaments.md",
 }
