@@ -180,3 +180,19 @@ async def test_the_result_buttons_work_after_a_restart(h):
     await h.click(message, label="Confirm", user="alice")
     await h.click(message, label="Confirm", user="bob")
     assert message.components == []
+
+
+async def test_a_game_that_finished_while_no_season_listener_heard_it_is_scored_at_the_next_start(h):
+    await h.slash("season open", user="admin", name="Spring")
+    await h.bot.remove_cog("Seasons")  # as if the bot stopped between the game's last event and scoring it
+    game_id = await play(h, ("alice", "bob"))
+    assert not [m for m in h.messages("games") if m.embeds and ": result" in m.embeds[0]["title"]]
+    await h.restart()
+    assert (await h.bot.reconciled)["seasons"] == 1  # the pass runs in the background once the bot is ready
+    await h.settle()
+    message = result_message(h, game_id)
+    assert "0/2 confirmed" in message.embeds[0]["description"]
+    await h.restart()  # scored once: a second start posts nothing more
+    assert (await h.bot.reconciled)["seasons"] == 0
+    await h.settle()
+    assert len([m for m in h.messages("games") if m.embeds and ": result" in m.embeds[0]["title"]]) == 1
