@@ -11,7 +11,7 @@ decides, because one player's word should neither make nor unmake everyone else'
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from bot.domain import pod
@@ -37,6 +37,7 @@ DISPUTED = "disputed"
 ACCEPTED = "accepted"  # decided by an organiser: counts
 VOIDED = "voided"  # decided by an organiser: does not count
 COUNTING = (CONFIRMED, ACCEPTED)
+WAITING = (PENDING, DISPUTED)  # the table or an organiser still has to act
 
 
 class SeasonError(DomainError):
@@ -260,14 +261,9 @@ class _Tally:
     seen: set[int] = field(default_factory=set)
 
 
-def standings(
-    results: Iterable[tuple[int, Iterable[SeatResult]]],
-    rule: PointsRule,
-    names: Mapping[int, str] | None = None,
-) -> list[Standing]:
+def standings(results: Iterable[tuple[int, Iterable[SeatResult]]], rule: PointsRule) -> list[Standing]:
     """The standings from the counting results (``(game id, its seat results)``; a game listed twice is
-    counted once). Ranked players come first, by :meth:`Standing.order`, sharing a place when equal; players
-    with fewer than ``rule.min_games`` games follow, unranked, in the same order."""
+    counted once), ranked by :func:`rank`."""
     tallies: dict[int, _Tally] = {}
     for game_id, seats in results:
         for seat in seats:
@@ -280,20 +276,29 @@ def standings(
             tally.wins += seat.won
             tally.eliminations += seat.eliminations
             tally.name = seat.name
-    lines = [
-        Standing(
-            user_id=user,
-            name=(names or {}).get(user, t.name),
-            points=t.points,
-            games=t.games,
-            wins=t.wins,
-            eliminations=t.eliminations,
-        )
-        for user, t in tallies.items()
-    ]
-    lines.sort(key=lambda line: (*line.order(), line.user_id))
-    ranked = [line for line in lines if line.games >= rule.min_games]
-    unranked = [line for line in lines if line.games < rule.min_games]
+    return rank(
+        (
+            Standing(
+                user_id=user,
+                name=t.name,
+                points=t.points,
+                games=t.games,
+                wins=t.wins,
+                eliminations=t.eliminations,
+            )
+            for user, t in tallies.items()
+        ),
+        rule,
+    )
+
+
+def rank(lines: Iterable[Standing], rule: PointsRule) -> list[Standing]:
+    """Players' season totals in standings order: ranked players first, by :meth:`Standing.order`, sharing a
+    place when equal (the next place skipped, 1, 2, 2, 4); players with fewer than ``rule.min_games`` games
+    follow, unranked, in the same order. The storage sums a big season's totals in SQL and ranks them here."""
+    ordered = sorted(lines, key=lambda line: (*line.order(), line.user_id))
+    ranked = [line for line in ordered if line.games >= rule.min_games]
+    unranked = [replace(line, place=None) for line in ordered if line.games < rule.min_games]
     placed: list[Standing] = []
     for index, line in enumerate(ranked):
         shared = placed and placed[-1].order() == line.order()

@@ -136,8 +136,8 @@ class SeasonService:
         """A player's confirm or dispute (refused for a bystander or a final result; nothing changed then)."""
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             season, game = await self.game(guild_id, game_id)
-            rules.answer(game.state, user_id, choice)
-            await self.repo.set_answer(game_id, user_id, choice, self.clock())
+            answered = rules.answer(game.state, user_id, choice)
+            await self.repo.set_answer(game_id, user_id, choice, answered.status, self.clock())
             return season, await self._reread(game_id)
 
     async def decide(
@@ -146,8 +146,8 @@ class SeasonService:
         """An organiser's decision; the caller checked that ``decided_by`` is an organiser."""
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             season, game = await self.game(guild_id, game_id)
-            rules.decide(game.state, decision)
-            await self.repo.set_decision(game_id, decision, decided_by, self.clock())
+            decided = rules.decide(game.state, decision)
+            await self.repo.set_decision(game_id, decision, decided.status, decided_by, self.clock())
             return season, await self._reread(game_id)
 
     async def _reread(self, game_id: int) -> ScoredGame:
@@ -158,10 +158,9 @@ class SeasonService:
     # -- standings --------------------------------------------------------------------------------------
 
     async def standings(self, season: Season) -> SeasonStandings:
-        games = await self.repo.games(season.season_id)
-        counting = [(g.game_id, g.seats) for g in games if g.state.counts]
-        waiting = sum(1 for g in games if not g.state.final)
-        return SeasonStandings(season=season, lines=rules.standings(counting, season.rule), waiting=waiting)
+        totals = await self.repo.totals(season.season_id, rules.COUNTING)
+        waiting = await self.repo.count_games(season.season_id, rules.WAITING)
+        return SeasonStandings(season=season, lines=rules.rank(totals, season.rule), waiting=waiting)
 
     async def export_csv(self, season: Season, headers: dict[str, str]) -> bytes:
         """The standings as CSV in UTF-8 with a BOM; ``headers`` are the column titles and the yes/no words in

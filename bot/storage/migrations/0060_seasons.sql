@@ -19,8 +19,9 @@ CREATE TABLE seasons (
 CREATE UNIQUE INDEX seasons_name ON seasons (guild_id, name);
 CREATE UNIQUE INDEX seasons_one_open ON seasons (guild_id) WHERE closed_at IS NULL;
 
--- A pod game scored in a season (a game belongs to at most one), where its result was posted, and an
--- organiser's decision on it (accept or void) once there is one.
+-- A pod game scored in a season (a game belongs to at most one), where its result was posted, an organiser's
+-- decision on it (accept or void) once there is one, and its state as the domain last judged it (pending,
+-- confirmed, disputed, accepted, voided), kept so the standings of a big season are summed in SQL.
 CREATE TABLE season_games (
     game_id      INTEGER PRIMARY KEY REFERENCES pod_games (game_id),
     season_id    INTEGER NOT NULL REFERENCES seasons (season_id),
@@ -29,10 +30,11 @@ CREATE TABLE season_games (
     finished_at  TEXT,
     decision     TEXT,
     decided_by   BIGINT,
-    decided_at   TEXT
+    decided_at   TEXT,
+    status       TEXT NOT NULL DEFAULT 'pending'
 );
 
-CREATE INDEX season_games_season ON season_games (season_id, game_id);
+CREATE INDEX season_games_season ON season_games (season_id, status, game_id);
 
 -- Each player's line of a scored game, worked out once from the game's record when it finished, and their
 -- answer to it (confirm or dispute; none yet while NULL).
