@@ -13,9 +13,21 @@ from tests.conftest import TEST_DATA, write_cli_config
 from tests.seasons.test_cog import play
 
 
-async def cli(*argv: str) -> int:
-    """The command line as a shell runs it (its own event loop, so in a thread beside the test's)."""
-    return await asyncio.to_thread(main, list(argv))
+async def export(tmp_path, database: str, guild: int, *options: str) -> int:
+    """``podkeeper season export`` as a shell runs it (its own event loop, so in a thread beside the test's)."""
+    config = write_cli_config(tmp_path, TEST_DATA / "cards_subset.jsonl")
+    argv = [
+        "--config",
+        str(config),
+        "season",
+        "export",
+        "--guild",
+        str(guild),
+        "--database",
+        database,
+        *options,
+    ]
+    return await asyncio.to_thread(main, argv)
 
 
 async def played_season(tmp_path) -> tuple[str, int]:
@@ -28,37 +40,16 @@ async def played_season(tmp_path) -> tuple[str, int]:
 
 async def test_export_writes_the_seasons_csv_from_the_database(tmp_path, capsysbinary) -> None:
     database, guild = await played_season(tmp_path)
-    config = write_cli_config(tmp_path, TEST_DATA / "cards_subset.jsonl")
     out = tmp_path / "spring.csv"
-    assert (
-        await cli(
-            "--config",
-            str(config),
-            "season",
-            "export",
-            "--guild",
-            str(guild),
-            "--season",
-            "Spring 2027",
-            "--database",
-            database,
-            "--language",
-            "zh-Hant",
-            "--output",
-            str(out),
-        )
-        == 0
-    )
+    options = ("--season", "Spring 2027", "--language", "zh-Hant", "--output", str(out))
+    assert await export(tmp_path, database, guild, *options) == 0
     data = out.read_bytes()
     assert data.startswith("\ufeff".encode())
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert rows[0][:4] == ["名次", "玩家", "使用者ID", "分數"]
     assert [(r[0], r[1], r[3]) for r in rows[1:]] == [("1", "alice", "4"), ("2", "bob", "0")]
 
-    assert (
-        await cli("--config", str(config), "season", "export", "--guild", str(guild), "--database", database)
-        == 0
-    )
+    assert await export(tmp_path, database, guild) == 0
     printed = capsysbinary.readouterr().out.decode("utf-8-sig")  # no --season: the latest one; to stdout
     assert list(csv.reader(io.StringIO(printed)))[1:] == [[*row[:-1], "yes"] for row in rows[1:]]
     assert printed.startswith("Place,Player,User ID,Points,Games,Wins,Eliminations,Ranked")
@@ -66,20 +57,5 @@ async def test_export_writes_the_seasons_csv_from_the_database(tmp_path, capsysb
 
 async def test_an_unknown_season_is_named_and_exits_1(tmp_path, capsys) -> None:
     database, guild = await played_season(tmp_path)
-    config = write_cli_config(tmp_path, TEST_DATA / "cards_subset.jsonl")
-    assert (
-        await cli(
-            "--config",
-            str(config),
-            "season",
-            "export",
-            "--guild",
-            str(guild),
-            "--season",
-            "Winter",
-            "--database",
-            database,
-        )
-        == 1
-    )
+    assert await export(tmp_path, database, guild, "--season", "Winter") == 1
     assert "no season called “Winter”" in capsys.readouterr().err
