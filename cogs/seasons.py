@@ -229,9 +229,14 @@ class SeasonCog(
     @commands.Cog.listener()
     async def on_pod_game_finished(self, record: PodGameRecord) -> None:
         """A pod game ended: score it into the server's open season and ask its table to confirm."""
+        await self._score(record)
+
+    async def _score(self, record: PodGameRecord) -> bool:
+        """Score and post a finished game; False when no season takes it (or it was scored already)."""
         scored = await self.service.score_finished_game(record)
         if scored is not None:
             await self._post_result(*scored)
+        return scored is not None
 
     async def reconcile(self) -> int:
         """After a start: score the games that finished while no listener heard them, and post them."""
@@ -241,9 +246,7 @@ class SeasonCog(
         count = 0
         for game_id in await self.service.unscored_finished_games():
             record = (await pods.service.get(game_id)).record
-            if record is not None:
-                await self.on_pod_game_finished(record)
-                count += 1
+            count += record is not None and await self._score(record)
         return count
 
     async def _post_result(self, season: Season, game: ScoredGame) -> None:

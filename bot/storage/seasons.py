@@ -259,10 +259,13 @@ class SeasonRepository:
 
     async def unscored_finished_games(self) -> list[int]:
         """Finished casual pod games of servers with an open season that no season holds yet, ended since
-        that season opened: the bot stopped between a game's last event and scoring it."""
+        that season opened (and started for the league when the season is league-only): the bot stopped
+        between a game's last event and scoring it. Match games and games that never reached turn 1 are
+        among them too; the service declines those."""
         rows = await self.db.fetchall(
             "SELECT g.game_id FROM pod_games g JOIN seasons s ON s.guild_id = g.guild_id AND s.closed_at IS NULL "
             "WHERE g.status = 'finished' AND g.tournament_id IS NULL AND g.ended_at >= s.opened_at "
+            "AND (s.league_only = 0 OR EXISTS (SELECT 1 FROM season_league_games l WHERE l.game_id = g.game_id)) "
             "AND NOT EXISTS (SELECT 1 FROM season_games t WHERE t.game_id = g.game_id) ORDER BY g.game_id"
         )
         return [int(r[0]) for r in rows]

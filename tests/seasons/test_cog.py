@@ -60,7 +60,7 @@ async def test_a_finished_game_is_confirmed_by_its_table_and_counts_in_the_stand
     game_id = await play(h)
     message = result_message(h, game_id)
     alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
-    assert f"<@{alice}>: won · 1 eliminations · **7 pts**" in message.embeds[0]["description"]
+    assert f"<@{alice}>: won · 1 elimination · **7 pts**" in message.embeds[0]["description"]
     assert f"<@{bob}>: out · 0 eliminations · **0 pts**" in message.embeds[0]["description"]
     assert "0/3 confirmed" in message.embeds[0]["description"]
     assert {b["label"] for b in message.buttons} == {"Confirm", "Dispute"}
@@ -85,7 +85,7 @@ async def test_a_finished_game_is_confirmed_by_its_table_and_counts_in_the_stand
     standings = await h.slash("season standings", user="dave")
     assert standings.embed["title"] == "Standings: Spring (open)"
     lines = standings.embed["description"].splitlines()
-    assert lines[0] == f"**1.** <@{alice}>: 7 pts · 1 games · 1 wins · 1 eliminations"
+    assert lines[0] == f"**1.** <@{alice}>: 7 pts · 1 game · 1 won · 1 elimination"
     assert f"**2.** <@{bob}>: 0 pts" in lines[1] and f"**2.** <@{carol}>: 0 pts" in lines[2]  # a shared place
 
 

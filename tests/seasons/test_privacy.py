@@ -48,8 +48,8 @@ async def test_privacy_delete_removes_the_member_from_every_season_table(tmp_pat
         standings = await h.slash("season standings", user="bob", season="Spring")
         lines = standings.embed["description"].splitlines()
         assert lines == [
-            f"**1.** {DELETED_NAME}: 4 pts · 1 games · 1 wins · 1 eliminations",
-            f"**2.** <@{bob}>: 0 pts · 1 games · 0 wins · 0 eliminations",
+            f"**1.** {DELETED_NAME}: 4 pts · 1 game · 1 won · 1 elimination",
+            f"**2.** <@{bob}>: 0 pts · 1 game · 0 won · 0 eliminations",
         ]
 
 
