@@ -238,3 +238,14 @@ def test_standings_sum_the_points_of_each_game_once(games, min_games) -> None:
         assert line.ranked == (line.games >= min_games)
     places = [line.place for line in lines if line.ranked]
     assert places == sorted(places) and (not places or places[0] == 1)
+
+
+@given(st.text(max_size=80))
+def test_any_typed_name_is_trimmed_to_a_bounded_name_or_refused(text: str) -> None:
+    try:
+        name = check_name(text)
+    except SeasonError as refused:
+        assert refused.key == "season.error.bad_name" and refused.localized("zh-Hant")
+        assert not 1 <= len(" ".join(text.split())) <= 64
+    else:
+        assert 1 <= len(name) <= 64 and name == name.strip() and "  " not in name
