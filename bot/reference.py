@@ -55,6 +55,7 @@ FEATURE_PAGES = {
     "pod": "../players/pods.md",
     "pod bracket": "../players/brackets.md",
     "privacy": "../operators/data-and-privacy.md",
+    "season": "../players/seasons.md",
     "sideboard": "../players/matches.md",
     "stats": "../players/stats.md",
     "tournament": "../players/tournaments.md",

@@ -19,9 +19,14 @@ _MATCHES = "SELECT match_id FROM pod_matches WHERE guild_id = :guild"
 _TOURNAMENTS = "SELECT tournament_id FROM tournaments WHERE guild_id = :guild"
 _TOURNAMENT_GAMES = f"SELECT game_id FROM tournament_games WHERE tournament_id IN ({_TOURNAMENTS})"
 _TOURNAMENT_PODS = f"SELECT pod_id FROM tournament_pods WHERE tournament_id IN ({_TOURNAMENTS})"
+_SEASON_GAMES = "SELECT game_id FROM season_games WHERE season_id IN (SELECT season_id FROM seasons WHERE guild_id = :guild)"
 
 # (table, condition) in deletion order: children first.
 GUILD_ROWS: tuple[tuple[str, str], ...] = (
+    ("season_game_players", f"game_id IN ({_SEASON_GAMES})"),
+    ("season_games", f"game_id IN ({_SEASON_GAMES})"),
+    ("seasons", "guild_id = :guild"),
+    ("season_league_games", f"game_id IN ({_POD_GAMES})"),
     ("tournament_votes", f"game_id IN ({_TOURNAMENT_GAMES})"),
     ("tournament_game_players", f"game_id IN ({_TOURNAMENT_GAMES})"),
     ("tournament_games", f"tournament_id IN ({_TOURNAMENTS})"),
@@ -84,6 +89,7 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("match_events", "SELECT * FROM pod_match_events WHERE match_id IN (SELECT match_id FROM pod_match_events "
                     "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || CAST(:user AS TEXT) || '%'))"),
     ("tournament_match_byes", "SELECT * FROM tournament_match_byes WHERE user_id = :user"),
+    ("season_results", "SELECT * FROM season_game_players WHERE user_id = :user"),
     # What the member made or left behind without playing in it: their /deck language, the page links
     # they asked for, the tournaments, events and tables they created.
     ("deck_language", "SELECT language, updated_at FROM user_languages WHERE user_id = :user"),
@@ -92,6 +98,9 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("hydra_events_created", "SELECT * FROM hydra_events WHERE created_by = :user"),
     ("hydra_games_created", "SELECT * FROM hydra_games WHERE created_by = :user"),
     ("challenge_games_created", "SELECT * FROM challenge_games WHERE created_by = :user"),
+    ("seasons_opened_or_closed", "SELECT * FROM seasons WHERE opened_by = :user OR closed_by = :user"),
+    ("season_results_decided", "SELECT * FROM season_games WHERE decided_by = :user"),
+    ("league_games_started", "SELECT * FROM season_league_games WHERE marked_by = :user"),
 )
 
 
@@ -115,6 +124,8 @@ SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("pod_match_events", "actor_id", None), ("tournament_match_byes", "user_id", None),
     ("page_links", "created_by", None),
     ("stats_players", "user_id", "name"), ("stats_players", "eliminated_by", None), ("stats_games", "winner_id", None),
+    ("seasons", "opened_by", None), ("seasons", "closed_by", None), ("season_games", "decided_by", None),
+    ("season_game_players", "user_id", "name"), ("season_league_games", "marked_by", None),
 )
 
 

@@ -20,6 +20,7 @@ from bot.domain.pod import PodError
 from bot.render.board import header_text
 from bot.services.pods import LoadedGame, PodService
 from bot.services.reconcile import register_reconcile
+from bot.services.seasons import SeasonService
 from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._permissions import refuse_unless_bot_can_post
@@ -38,6 +39,7 @@ from cogs.pods.presses import PodPresses
 _T = command_text("pod")
 
 RECENT_GAMES = 10
+LEAGUE_TEXT = "app.season.A league game: it counts for a league-only season"  # in season.toml
 
 RULESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in pod.RULESETS]
 MATCH_CHOICES = [app_commands.Choice(name=_T("Best of three"), value=MATCH_CHOICE)]
@@ -110,12 +112,14 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                            ruleset=_T("Ruleset (default: the server's)"), life=_T("Starting life (default 40)"),
                            own_totals_only=_T("Players change only their own totals"),
                            mulligan=_T("Mulligan style (default: the ruleset's)"),
-                           match=_T("Best of three games (a duel-zh game of two players always is)"))
+                           match=_T("Best of three games (a duel-zh game of two players always is)"),
+                           league=_T("A league game: it counts for a league-only season", key=LEAGUE_TEXT))
+    @app_commands.rename(league=_T("league", key="app.season.opt.league"))
     @app_commands.choices(ruleset=RULESET_CHOICES, mulligan=MULLIGAN_CHOICES, match=MATCH_CHOICES)
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction, players: str, ruleset: str | None = None,
                     life: app_commands.Range[int, 1, pod.LIFE_BOUND] | None = None, own_totals_only: bool = False,
-                    mulligan: str | None = None, match: str | None = None) -> None:
+                    mulligan: str | None = None, match: str | None = None, league: bool = False) -> None:
         tr = await self._tr(interaction)
         try:
             chosen = await players_from(self.bot, interaction, players)
@@ -136,6 +140,9 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
         except Refusal as error:
             await self.send_error(interaction, error)
             return
+        if league:  # a league-only season scores only these (docs/players/seasons.md)
+            await SeasonService(self.bot.db, clock=iso_clock(clock_of(self.bot))).mark_league(
+                loaded.game_id, interaction.user.id)
         await interaction.response.defer(thinking=True)  # the board image may wait for the work pool
         channel = interaction.channel
         settings = await self.bot.guild_settings.get(interaction.guild_id or 0)
@@ -150,10 +157,18 @@ class PodsCog(PodPresses, commands.GroupCog, name="Pods", group_name="pod",
                 await self.post_board(thread, loaded)
                 await interaction.followup.send(tr("pod.started_in_thread", game=loaded.game_id,
                                                    thread=thread.mention))
+                await self._tell_league(interaction, loaded, league)
                 return
         await self._send_board(interaction, loaded)
         if refused is not None:
             await self.bot.explain_refusal(interaction, refused)
+        await self._tell_league(interaction, loaded, league)
+
+    async def _tell_league(self, interaction: discord.Interaction, loaded: LoadedGame, league: bool) -> None:
+        """The starter learns (privately) that the game counts for a league-only season."""
+        if league:
+            tr = await self._tr(interaction)
+            await interaction.followup.send(tr("season.league.marked", game=loaded.game_id), ephemeral=True)
 
     # -- slash alternatives ---------------------------------------------------------------------------------------
 
