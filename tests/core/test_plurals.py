@@ -19,7 +19,7 @@ NOT_PLURAL_NOUNS = frozenset({
 })
 # "1 cards", "1 more cards", "1 nonland cards", "1 starting heads": the number, an optional adjective, a noun.
 _ADJECTIVE = r"(?:(?:more|other|extra|new|nonland|starting|active|revealed) )?"
-_ONE_WITH_PLURAL = re.compile(r"(?<![\d.,/-])1 " + _ADJECTIVE + r"([A-Za-z]+(?:s\b|\(s\)))")
+_ONE_WITH_PLURAL = re.compile(r"(?<![\d.,/–-])1 " + _ADJECTIVE + r"([A-Za-z]+(?:s\b|\(s\)))")
 
 
 def _render(key: str, language: str, number: int) -> str:
@@ -68,7 +68,7 @@ def _singular_nouns() -> set[str]:
 def test_english_counts_other_than_one_take_the_plural(number: int) -> None:
     """The other direction: no "2 card" or "21 minute" where a count stands before a known noun."""
     nouns = "|".join(sorted(_singular_nouns()))
-    singular = re.compile(rf"(?<![\d.,/-]){number} {_ADJECTIVE}({nouns})\b(?!-| damage)")
+    singular = re.compile(rf"(?<![\d.,/–-]){number} {_ADJECTIVE}({nouns})\b(?!-| damage)")
     offenders = [f"{key}: {text!r}" for key in catalogue()
                  if singular.search(text := _render(key, "en", number))]
     assert not offenders, "\n".join(offenders)
