@@ -32,7 +32,7 @@ from typing import Any
 import discord
 
 from bot.clock import clock_of
-from bot.i18n import t
+from bot.i18n import context_for_everyone, t
 from bot.i18n.glossary import join_list
 from bot.storage.boards import BoardPostRepository
 from cogs._permissions import board_permissions, lacking
@@ -193,7 +193,8 @@ class LiveBoards:
             pending = self._later.get(key)
             if pending is None or pending.done():
                 self._later[key] = asyncio.get_running_loop().create_task(
-                    self._again_after(later.seconds, again), name=f"{self.what}-{key}-later"
+                    self._again_after(later.seconds, again), name=f"{self.what}-{key}-later",
+                    context=context_for_everyone(),
                 )
             return False
 

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.clock import Clock
+from bot.i18n import context_for_everyone
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,9 @@ class Timers(Generic[K]):
         self.cancel(key)
         if not self.runs_here():
             return
-        self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key, due, job),
-                                                                  name=f"{self.name}-timer-{key}")
+        self._tasks[key] = asyncio.get_running_loop().create_task(
+            self._run(key, due, job), name=f"{self.name}-timer-{key}", context=context_for_everyone()
+        )
 
     def after(self, key: K, seconds: float, job: Job) -> None:
         """Run ``job`` ``seconds`` from now on the clock."""
@@ -73,8 +75,9 @@ class Timers(Generic[K]):
             if inspect.iscoroutine(work):
                 work.close()  # never awaited: closed so Python doesn't warn about it
             return
-        self._tasks[key] = asyncio.get_running_loop().create_task(self._keep(key, work),
-                                                                  name=f"{self.name}-work-{key}")
+        self._tasks[key] = asyncio.get_running_loop().create_task(
+            self._keep(key, work), name=f"{self.name}-work-{key}", context=context_for_everyone()
+        )
 
     def cancel(self, key: K) -> None:
         """Drop ``key``'s timer. A timer re-arming its own key from inside its job is not cancelled (it is

@@ -22,6 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.clock import SYSTEM_CLOCK, Clock
+from bot.i18n import context_for_everyone
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class BoardUpdater:
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.get_running_loop().create_task(
-                self._run(key), name=f"{self.what}-{key}"
+                self._run(key), name=f"{self.what}-{key}", context=context_for_everyone()
             )
 
     async def _run(self, key: int) -> None:
@@ -136,7 +137,9 @@ class BoardUpdater:
             self._later.pop(key, None)
             self.request(key)
 
-        self._later[key] = asyncio.get_running_loop().create_task(later(), name=f"{self.what}-{key}-later")
+        self._later[key] = asyncio.get_running_loop().create_task(
+            later(), name=f"{self.what}-{key}-later", context=context_for_everyone()
+        )
 
     async def refresh_now(self, key: int) -> None:
         """Refresh ``key`` at once in its channel's lane (a start-up catch-up), a long retry_after

@@ -220,6 +220,16 @@ def name_commands_as_client(locale: Any) -> None:
     _CLIENT_COMMAND_NAMES.set(language_for(locale, DEFAULT_LANGUAGE))
 
 
+def context_for_everyone() -> contextvars.Context:
+    """A copy of the current context without the answered member's command names, for a task that shows
+    something to everyone later: a board redrawn after a press, a timer armed by it. Tasks inherit their
+    creator's context, so without this a Hydra table paused an hour later named its commands as the
+    client of whoever pressed last; shared messages name them in their own language."""
+    context = contextvars.copy_context()
+    context.run(_CLIENT_COMMAND_NAMES.set, None)
+    return context
+
+
 def t(key: str, language: str | None = None, /, **values: Any) -> str:
     """The message ``key`` in ``language`` (falling back to English), formatted with ``values``. Command
     paths in it read as the answered member's client lists them (``name_commands_as_client``), else in
