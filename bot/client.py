@@ -34,6 +34,8 @@ from bot.storage.db import Database
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
 from bot.workers import WorkPool
+from cogs._bounds import refuse_out_of_range
+from cogs._deadline import Deadlines
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +88,9 @@ class PodkeeperBot(commands.Bot):
         self._card_reload_again = False
         self._closing = False  # set by close(): no card reload starts while the database goes
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = refuse_out_of_range  # type: ignore[method-assign]  # cogs/_bounds.py
         self.interactions = InteractionGate(self)  # lets running handlers finish before close (bot/shutdown.py)
+        self.deadlines = Deadlines()  # every interaction answered within Discord's 3 s (cogs/_deadline.py)
 
     # -- what cogs rely on ---------------------------------------------------------------------
 
@@ -219,6 +223,13 @@ class PodkeeperBot(commands.Bot):
             lease.poke()
         return done
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py announces each interaction here as it arrives, before any handler of it has run:
+        the one place every command, press and form is armed to be deferred in time (cogs/_deadline.py)."""
+        if event_name == "interaction" and args:
+            self.deadlines.watch(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         self._closing = True
         if self.reconciled is not None and not self.reconciled.done():
@@ -232,6 +243,7 @@ class PodkeeperBot(commands.Bot):
             await super().close()
         finally:
             self.workers.close()
+            self.deadlines.close()
             gc.unfreeze()  # what start-up froze may be collected again (tests start many bots in one process)
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()
