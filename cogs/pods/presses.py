@@ -137,7 +137,7 @@ class PodPresses(PodCommanders):
             self.selected[(game_id, interaction.user.id)] = values[0]
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None) -> None:
-        press = self._record_press(interaction, game_id, action, arg)
+        press = await self._record_press(interaction, game_id, action, arg)
         try:
             await self._pressed(interaction, game_id, action, arg, press)
         except asyncio.CancelledError:
@@ -151,8 +151,8 @@ class PodPresses(PodCommanders):
         if press is not None and self.journal is not None:
             self.journal.done(press.press_id)
 
-    def _record_press(self, interaction: discord.Interaction, game_id: int, action: str,
-                      arg: int | None) -> RecordedPress | None:
+    async def _record_press(self, interaction: discord.Interaction, game_id: int, action: str,
+                            arg: int | None) -> RecordedPress | None:
         """Write a plain press down before it is acknowledged (None for the buttons that are not)."""
         if action not in JOURNALED or self.journal is None:
             return None
@@ -162,7 +162,7 @@ class PodPresses(PodCommanders):
             selected=self.selected.get((game_id, interaction.user.id)), guild_id=interaction.guild_id,
             application_id=interaction.application_id, token=interaction.token,
             at=clock_of(self.bot).now().timestamp())
-        self.journal.record(press)
+        await self.journal.record(press)
         return press
 
     async def _pressed(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None,
