@@ -42,7 +42,8 @@ class _Watch:
 
     def __init__(self) -> None:
         self.answering = False  # the handler has started its own first answer: no deferral now
-        self.deferral: asyncio.Task[bool] | None = None  # the late deferral, once it started
+        self.deferral: asyncio.Future[bool] | None = None  # the late deferral, once it started
+        self.thinking = False  # that deferral is a "thinking…" message (else a press's silent acknowledgement)
 
     async def deferred(self) -> bool:
         """Whether the late deferral answered the interaction (waiting for it if it is under way)."""
@@ -64,14 +65,16 @@ class _InTimeResponse(discord.InteractionResponse):  # type: ignore[type-arg]
             watch.answering = True
             return await super().send_message(content, **options)
         interaction = self._parent
+        _acknowledged_of(interaction).answering(interaction)
         delete_after = options.pop("delete_after", None)
-        if not options.get("ephemeral", False):  # the "thinking…" message is private: post the answer anew
+        anew = watch.thinking and not options.get("ephemeral", False)
+        if anew:  # the "thinking…" message is private: post the public answer anew (a press has none)
             with contextlib.suppress(discord.HTTPException):
                 await interaction.delete_original_response()
         sent = await interaction.followup.send(
             content if content is not None else discord.utils.MISSING, wait=True, **options
         )
-        if not options.get("ephemeral", False):
+        if anew:
             interaction._original_response = sent  # type: ignore[assignment]  # original_response() finds it
         if delete_after is not None:
             await sent.delete(delay=delete_after)
@@ -82,6 +85,7 @@ class _InTimeResponse(discord.InteractionResponse):  # type: ignore[type-arg]
         if not await watch.deferred():
             watch.answering = True
             return await super().edit_message(**options)
+        _acknowledged_of(self._parent).answering(self._parent)
         options.pop("delete_after", None)
         options.pop("suppress_embeds", None)
         await self._parent.edit_original_response(**options)
@@ -90,8 +94,10 @@ class _InTimeResponse(discord.InteractionResponse):  # type: ignore[type-arg]
     async def defer(self, **options: Any) -> Any:
         watch = _watch_of(self._parent)
         if await watch.deferred():
+            _acknowledged_of(self._parent).answering(self._parent)  # its press ends with this handler
             return None  # already deferred, late: what the handler asked for is done
         watch.answering = True
+        await _acknowledged_of(self._parent).before_acknowledging(self._parent, handler=True)
         return await super().defer(**options)
 
     async def send_modal(self, modal: discord.ui.Modal, /) -> Any:
@@ -109,12 +115,20 @@ class Deadlines:
         self._timers: set[asyncio.TimerHandle] = set()
         self._deferrals: set[asyncio.Task[bool]] = set()
 
-    def watch(self, interaction: discord.Interaction) -> None:
-        """Called as the interaction arrives, before its handler runs."""
+    def watch(self, interaction: discord.Interaction, *, acknowledged: bool = False) -> None:
+        """Called as the interaction arrives, before its handler runs. ``acknowledged``: a press replayed
+        after a crash (cogs/_acknowledged.py), deferred before the crash: its handler's answers go to the
+        followups at once."""
         if interaction.type not in ANSWERABLE or interaction.response.is_done():
             return
         interaction.response.__class__ = _InTimeResponse  # the same object and state, rerouting calls
-        _watch_of(interaction)
+        watch = _watch_of(interaction)
+        if acknowledged:
+            watch.deferral = asyncio.get_running_loop().create_future()
+            watch.deferral.set_result(True)
+            watch.thinking = interaction.message is None
+            interaction.response._response_type = discord.InteractionResponseType.deferred_message_update
+            return
         loop = asyncio.get_running_loop()
         timer: asyncio.TimerHandle | None = None
 
@@ -129,6 +143,7 @@ class Deadlines:
         watch = _watch_of(interaction)
         if watch.answering or interaction.response.is_done():
             return
+        watch.thinking = _thinking(interaction)
         task = asyncio.get_running_loop().create_task(_defer(interaction), name=f"defer-{interaction.id}")
         watch.deferral = task
         self._deferrals.add(task)
@@ -140,12 +155,23 @@ class Deadlines:
         self._timers.clear()
 
 
+def _thinking(interaction: discord.Interaction) -> bool:
+    """A command, or a form opened by one, is deferred as "thinking…"; a press or a form under a message
+    silently (the message stays as it is)."""
+    return interaction.type == discord.InteractionType.application_command or interaction.message is None
+
+
+def _acknowledged_of(interaction: discord.Interaction) -> Any:
+    """The bot's shared journal of acknowledged presses (cogs/_acknowledged.py)."""
+    return interaction.client.acknowledged  # type: ignore[attr-defined]
+
+
 async def _defer(interaction: discord.Interaction) -> bool:
-    """Acknowledge in time: "thinking…" (private) for a command or a form opened by one, a silent
-    acknowledgement for a press or a form under a message. True when Discord took it."""
-    thinking = interaction.type == discord.InteractionType.application_command or interaction.message is None
+    """Acknowledge in time (see ``_thinking``), a press written to the shared journal first. True when
+    Discord took it."""
     try:
-        if thinking:
+        await _acknowledged_of(interaction).before_acknowledging(interaction, handler=False)
+        if _thinking(interaction):
             await discord.InteractionResponse.defer(interaction.response, ephemeral=True, thinking=True)
         else:
             await discord.InteractionResponse.defer(interaction.response)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import fcntl
 import json
 import logging
@@ -53,6 +54,55 @@ class RecordedPress:
     application_id: int
     token: str
     at: float  # seconds since the epoch when it arrived (the token's age)
+
+
+@dataclass
+class Arrival:
+    """The interaction a handler task is answering, as Discord sent it (``CURRENT_ARRIVAL``): what the shared
+    journal (cogs/_acknowledged.py) writes down when the handler acknowledges it before storing its change,
+    and how the database knows which journaled press a commit belongs to (``applied_presses``)."""
+
+    press_id: int
+    payload: dict[str, Any]
+    at: float  # seconds since the epoch, on the bot's clock
+    journaled: bool = False
+    replayed: bool = False  # handed to discord.py again after a crash: it was acknowledged before it
+
+    def stored_by(self, task: asyncio.Task[Any] | None) -> bool:
+        """Whether a commit in ``task`` is this press's change: a journaled press's own handler (the tasks
+        discord.py names, bot/shutdown.py), not work it started in the background."""
+        from bot.shutdown import HANDLER_TASKS  # the gate imports this module
+
+        return self.journaled and task is not None and task.get_name().startswith(HANDLER_TASKS)
+
+
+# Set by the interaction gate (bot/shutdown.py) while discord.py parses an interaction, so every task it
+# starts for it - its handlers, its late deferral - carries the arrival in its context.
+CURRENT_ARRIVAL: contextvars.ContextVar[Arrival | None] = contextvars.ContextVar("podkeeper_arrival", default=None)
+
+
+@dataclass(frozen=True)
+class RecordedInteraction:
+    """A press acknowledged before its change was stored, recorded by the shared journal: replayed after a
+    crash by handing its payload to discord.py again, as if Discord had sent it once more."""
+
+    press_id: int
+    payload: dict[str, Any]
+    at: float
+
+
+async def applied_presses(db: Any, press_ids: list[int]) -> set[int]:
+    """Which of ``press_ids`` the database holds as applied (``applied_presses``, bot/storage/db.py)."""
+    if not press_ids:
+        return set()
+    marks = ", ".join("?" for _ in press_ids)
+    rows = await db.fetchall(f"SELECT press_id FROM applied_presses WHERE press_id IN ({marks})", tuple(press_ids))
+    return {int(row[0]) for row in rows}
+
+
+async def forget_applied_presses(db: Any, before: str) -> None:
+    """Drop the marks older than ``before`` (ISO time): no journal still needs them."""
+    await db.execute("DELETE FROM applied_presses WHERE at < ?", (before,))
 
 
 class PressJournal:
@@ -94,7 +144,16 @@ class PressJournal:
         """The presses recorded and never finished (by a process that died), in arrival order."""
         if not self.path.exists():
             return []
-        recorded: dict[int, RecordedPress] = {}
+        return [entry for entry in self._unfinished() if isinstance(entry, RecordedPress)]
+
+    def pending_interactions(self) -> list[RecordedInteraction]:
+        """The interactions recorded by the shared journal and never finished, in arrival order."""
+        return [entry for entry in self._unfinished() if isinstance(entry, RecordedInteraction)]
+
+    def _unfinished(self) -> list[RecordedPress | RecordedInteraction]:
+        if not self.path.exists():
+            return []
+        recorded: dict[int, RecordedPress | RecordedInteraction] = {}
         for number, line in enumerate(self.path.read_bytes().splitlines(), 1):
             entry = _entry(line)
             if entry is None:
@@ -109,6 +168,10 @@ class PressJournal:
                 press = _press(entry["press"])
                 if press is not None:
                     recorded[press.press_id] = press
+            elif "interaction" in entry:
+                arrival = _interaction(entry["interaction"])
+                if arrival is not None:
+                    recorded[arrival.press_id] = arrival
         return list(recorded.values())
 
     def open(self) -> None:
@@ -131,6 +194,15 @@ class PressJournal:
             self._open.add(press.press_id)
             if self.sync:
                 await self._on_disk()
+
+    async def record_interaction(self, arrival: RecordedInteraction) -> bool:
+        """The shared journal's record (cogs/_acknowledged.py), on the disk before the acknowledgement."""
+        if not self._write({"interaction": asdict(arrival)}):
+            return False
+        self._open.add(arrival.press_id)
+        if self.sync:
+            await self._on_disk()
+        return True
 
     async def _on_disk(self) -> None:
         """Until every line written so far is synced: one ``fdatasync`` serves every press waiting for it."""
@@ -182,6 +254,14 @@ def _entry(line: bytes) -> dict[str, Any] | None:
     except ValueError:
         return None
     return entry if isinstance(entry, dict) else None
+
+
+def _interaction(values: Any) -> RecordedInteraction | None:
+    try:
+        arrival = RecordedInteraction(**values)
+    except TypeError:
+        return None
+    return arrival if isinstance(arrival.payload, dict) else None
 
 
 def _press(values: Any) -> RecordedPress | None:

@@ -23,6 +23,7 @@ from bot.render.pod_history import history_pages, history_text, player_name
 from bot.services.pods import LoadedGame
 from bot.storage.press_journal import PressJournal, RecordedPress
 from bot.text import member_name
+from cogs._acknowledged import OWN_JOURNAL
 from cogs._common import is_manager, is_organiser
 from cogs.pods.commanders import CommanderPanel, PodCommanders
 from cogs.pods.components import PodButton
@@ -162,6 +163,7 @@ class PodPresses(PodCommanders):
             selected=self.selected.get((game_id, interaction.user.id)), guild_id=interaction.guild_id,
             application_id=interaction.application_id, token=interaction.token,
             at=clock_of(self.bot).now().timestamp())
+        interaction.extras[OWN_JOURNAL] = True  # not the shared journal's too (cogs/_acknowledged.py)
         await self.journal.record(press)
         return press
 

@@ -24,3 +24,13 @@ CREATE TABLE hydra_event_invited (
     accepted    INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (invite_key, user_id)
 );
+
+-- Presses acknowledged before their change was stored, written to the shared journal first
+-- (cogs/_acknowledged.py): a press's interaction id, inserted in the transaction of its change, so that
+-- one the journal still holds after a crash is replayed only when this table does not hold it (never
+-- twice). Rows are needed only until the journal that recorded the press was replayed; a start deletes
+-- those older than a day.
+CREATE TABLE applied_presses (
+    press_id  BIGINT  PRIMARY KEY,
+    at        TEXT    NOT NULL
+);
