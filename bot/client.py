@@ -31,9 +31,13 @@ from bot.services.reconcile import Reconciler
 from bot.shutdown import InteractionGate
 from bot.storage.commits import committed_in_this_task
 from bot.storage.db import Database
+from bot.storage.press_journal import CURRENT_ARRIVAL, RecordedInteraction
 from bot.storage.settings import GuildSettingsRepository
 from bot.storage.user_settings import UserSettingsRepository
 from bot.workers import WorkPool
+from cogs._acknowledged import AcknowledgedPresses
+from cogs._bounds import refuse_out_of_range
+from cogs._deadline import Deadlines
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +90,11 @@ class PodkeeperBot(commands.Bot):
         self._card_reload_again = False
         self._closing = False  # set by close(): no card reload starts while the database goes
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = refuse_out_of_range  # type: ignore[method-assign]  # cogs/_bounds.py
         self.interactions = InteractionGate(self)  # lets running handlers finish before close (bot/shutdown.py)
+        self.deadlines = Deadlines()  # every interaction answered within Discord's 3 s (cogs/_deadline.py)
+        self.acknowledged = AcknowledgedPresses(self)  # presses journaled before acknowledged (cogs/_acknowledged.py)
+        self._to_replay: list[RecordedInteraction] = []
 
     # -- what cogs rely on ---------------------------------------------------------------------
 
@@ -119,6 +127,7 @@ class PodkeeperBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.open_resources()
+        self._to_replay = await self.acknowledged.start()  # replayed once ready (on_ready)
         await self.tree.set_translator(PodkeeperTranslator())
         for module in cog_modules():
             mod = importlib.import_module(module)
@@ -200,6 +209,8 @@ class PodkeeperBot(commands.Bot):
         if self.cards is not None:  # a first start's cards are stored now that the bot is up
             self.cards.start_storing()
         if self.reconciled is None:  # once per process: after a crash, messages catch up with the database
+            await self.acknowledged.replay(self._to_replay)  # first, the presses a crash cut short
+            self._to_replay = []
             self.reconciled = asyncio.create_task(self.reconcile_after_start(), name="reconcile-after-start")
 
     async def reconcile_after_start(self) -> dict[str, int]:
@@ -219,6 +230,14 @@ class PodkeeperBot(commands.Bot):
             lease.poke()
         return done
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py announces each interaction here as it arrives, before any handler of it has run:
+        the one place every command, press and form is armed to be deferred in time (cogs/_deadline.py)."""
+        if event_name == "interaction" and args:
+            arrival = CURRENT_ARRIVAL.get()  # set by the interaction gate while the interaction is parsed
+            self.deadlines.watch(args[0], acknowledged=arrival is not None and arrival.replayed)
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
         self._closing = True
         if self.reconciled is not None and not self.reconciled.done():
@@ -232,6 +251,8 @@ class PodkeeperBot(commands.Bot):
             await super().close()
         finally:
             self.workers.close()
+            self.deadlines.close()
+            self.acknowledged.close()
             gc.unfreeze()  # what start-up froze may be collected again (tests start many bots in one process)
             if self.leases is not None:  # our advisory locks go now: another process takes the timers over
                 await self.leases.close()

@@ -154,6 +154,13 @@ class Config:
         return self.database_path.with_name(f"presses{shards}.journal")
 
     @property
+    def interaction_journal_path(self) -> Path:
+        """The shared journal of presses acknowledged before their change is stored (cogs/_acknowledged.py),
+        beside the board presses' one, also one per process."""
+        shards = "".join(f"-{shard}" for shard in self.shard_ids)
+        return self.database_path.with_name(f"interactions{shards}.journal")
+
+    @property
     def pool_size(self) -> int:
         return self.get("database", "pool_size")
 

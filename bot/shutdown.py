@@ -24,7 +24,9 @@ from typing import Any
 
 import discord
 
+from bot.clock import clock_of
 from bot.i18n import t
+from bot.storage.press_journal import CURRENT_ARRIVAL, Arrival
 
 log = logging.getLogger(__name__)
 
@@ -50,12 +52,25 @@ class InteractionGate:
 
     def _parse_interaction(self, data: Any) -> None:
         if self.open:
-            self._parse(data)
+            self._parsed(data, Arrival(int(data.get("id") or 0), data, clock_of(self.bot).now().timestamp()))
             return
         if data.get("type") in ANSWERABLE:
             task = asyncio.get_running_loop().create_task(self._refuse(data), name=REFUSAL_TASK)
             self._refusals.add(task)
             task.add_done_callback(self._refusals.discard)
+
+    def replay(self, data: Any, at: float) -> None:
+        """A press a crash cut short, handed to discord.py again (cogs/_acknowledged.py): acknowledged
+        before the crash, journaled again already."""
+        self._parsed(data, Arrival(int(data.get("id") or 0), data, at, journaled=True, replayed=True))
+
+    def _parsed(self, data: Any, arrival: Arrival) -> None:
+        """discord.py parses it and starts its handlers: each carries ``arrival`` in its context."""
+        token = CURRENT_ARRIVAL.set(arrival)
+        try:
+            self._parse(data)
+        finally:
+            CURRENT_ARRIVAL.reset(token)
 
     async def _refuse(self, data: Any) -> None:
         interaction: discord.Interaction = discord.Interaction(data=data, state=self.bot._connection)

@@ -15,6 +15,7 @@ from bot.cli import hydra as hydra_cli
 from bot.cli._challenge_runner import Presenter, add_play_options, fail, heroes_by_seat, play
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import CreatureDeckGame, Seat
+from bot.domain.challenge.decks import RULES
 from bot.domain.challenge.games import DECK_NAMES, new_game
 from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.i18n import t
@@ -58,6 +59,9 @@ def _play(args: argparse.Namespace) -> int:
     """Every deck the same way: its game from the one set-up (``new_game``), shown by its presenter."""
     try:
         heroes = heroes_by_seat(args.hero)
+        most = RULES[args.deck].max_players  # checked before the seats are made: --players 100000000 hung
+        if not 1 <= args.players <= most:
+            raise ChallengeError("challenge.error.players_range", max=most)
         seats = [Seat(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1)]
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         game = new_game(args.deck, seats, seed, args.difficulty, all_windows=args.all_windows,

@@ -46,6 +46,7 @@ from bot.storage.engines import (
     SqliteConnection,
     init_postgres_connection,
 )
+from bot.storage.press_journal import CURRENT_ARRIVAL
 
 __all__ = ["POSTGRESQL", "SQLITE", "Connection", "Database", "DatabaseError", "IntegrityError", "Row",
            "now_iso", "parse_database_url"]
@@ -285,6 +286,7 @@ class Database(ABC):
             token = _current.set(state)
             try:
                 yield conn
+                await _mark_press_applied(conn)
             finally:
                 state.open = False
                 _current.reset(token)
@@ -640,6 +642,15 @@ def split_sql(script: str) -> list[str]:
     if rest:
         statements.append(rest)
     return statements
+
+
+async def _mark_press_applied(conn: Connection) -> None:
+    """In the transaction of a journaled press's change (bot/storage/press_journal.py ``Arrival``): the
+    press's id, committed with its change, so a replay after a crash applies it only if this is missing."""
+    arrival = CURRENT_ARRIVAL.get()
+    if arrival is not None and arrival.stored_by(asyncio.current_task()):
+        await conn.execute("INSERT INTO applied_presses (press_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                           (arrival.press_id, now_iso()))
 
 
 def now_iso() -> str:

@@ -39,6 +39,9 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("tournament_match_format", f"tournament_id IN ({_TOURNAMENTS})"),
     ("tournaments", "guild_id = :guild"),
     ("tournament_guild_settings", "guild_id = :guild"),
+    ("hydra_event_invited", f"invite_key IN (SELECT invite_key FROM hydra_event_invitations WHERE event_id IN "
+                            f"({_EVENTS}))"),
+    ("hydra_event_invitations", f"event_id IN ({_EVENTS})"),
     ("hydra_event_awards", f"event_id IN ({_EVENTS})"),
     ("hydra_event_tables", f"event_id IN ({_EVENTS})"),
     ("hydra_event_entrants", f"event_id IN ({_EVENTS})"),
@@ -81,6 +84,8 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("challenge_actions", "SELECT * FROM challenge_actions WHERE actor_id = :user"),
     ("hydra_event_entries", "SELECT * FROM hydra_event_entrants WHERE user_id = :user"),
     ("hydra_event_awards", "SELECT * FROM hydra_event_awards WHERE user_id = :user"),
+    ("hydra_event_invitations", "SELECT * FROM hydra_event_invitations WHERE inviter_id = :user OR invite_key IN "
+                                "(SELECT invite_key FROM hydra_event_invited WHERE user_id = :user)"),
     ("tournament_entries", "SELECT * FROM tournament_entrants WHERE user_id = :user"),
     ("tournament_results", "SELECT * FROM tournament_game_players WHERE user_id = :user"),
     ("tournament_votes_cast", "SELECT game_id, votee_id, cast_at FROM tournament_votes WHERE voter_id = :user"),
@@ -105,6 +110,10 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
 
 
 DELETED_NAME = "deleted member"
+# The friends' rows of the invitations a member sent or was asked to (deleted before the invitations).
+_DELETE_INVITED = ("DELETE FROM hydra_event_invited WHERE invite_key IN (SELECT invite_key FROM "
+                   "hydra_event_invitations WHERE inviter_id = ?) OR invite_key IN (SELECT invite_key FROM "
+                   "hydra_event_invited WHERE user_id = ?)")
 # Rows that are the member's alone: deleted. (table, user column)
 OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings", "user_id"),
                                          ("hydra_profiles", "user_id"), ("user_languages", "user_id"))
@@ -191,6 +200,10 @@ class PrivacyRepository:
             if "deck_verdict_changes" in existing:  # a deleted deck's pending verdict notice goes with it
                 await conn.execute("DELETE FROM deck_verdict_changes WHERE deck_id IN "
                                    "(SELECT deck_id FROM decks WHERE user_id = ?)", (user_id,))
+            if "hydra_event_invitations" in existing:  # an open invitation that names them is withdrawn
+                await conn.execute(_DELETE_INVITED, (user_id, user_id))
+                await conn.execute("DELETE FROM hydra_event_invitations WHERE inviter_id = ? OR invite_key IN "
+                                   "(SELECT invite_key FROM hydra_event_invited WHERE user_id = ?)", (user_id, user_id))
             for table, column in OWN_ROWS:
                 if table in existing:
                     deleted = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))

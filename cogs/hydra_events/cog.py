@@ -17,6 +17,7 @@ from bot.i18n import EventTranslate, Translate
 from bot.leases import leases_of
 from bot.services.hydra_events import HydraEventService
 from bot.services.reconcile import register_reconcile
+from bot.storage.event_invitations import InvitationRepository
 from bot.storage.hydra_events import OPEN, RUNNING, SEATED, SEATING, WAITING, EventRow
 from bot.text import member_name
 from cogs._boards import LiveBoards
@@ -59,8 +60,9 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                                           what="event announcement", channel_of=self._announcement_channel,
                                           lanes=lanes_of(bot), clock=clock_of(bot))
         self._resumed = False
-        self.invitations = Invitations(self.enter_group, lambda event_id, members: self.events.check_may_join(
-            event_id, members))
+        self.invitations = Invitations(
+            bot, self.enter_group, lambda event_id, members: self.events.check_may_join(event_id, members),
+            lambda event_id: self.events.event(event_id), self.timers, clock_of(bot))
         super().__init__()
 
     async def _announcement_channel(self, event_id: int) -> int | None:
@@ -85,6 +87,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
             self.challenge_group.add_command(self.deck_commands)  # type: ignore[union-attr]
         self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
                                          decks=challenge.service if challenge is not None else None)
+        self.invitations.repo = InvitationRepository(self.bot.db)
         self.bot.add_dynamic_items(EventButton, AcceptButton, DeclineButton)
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
 
@@ -128,6 +131,7 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
                 self.timers.spawn(("begin", event.event_id, 0), self._begin_logged(event.event_id))
             elif event.status == RUNNING:
                 self.arm_running(event, await self.events.status(event.event_id))
+        await self.invitations.rearm()
         if taking_over:
             await self.grant_pending_roles()
             for event in await self.events.repo.finished_without_results():

@@ -21,7 +21,6 @@ from bot.services.decks import DeckService
 from bot.services.pods import LoadedGame, PodService
 from cogs._boards import LiveBoards
 from cogs._common import is_manager
-from cogs._deadline import in_time
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater
 
@@ -69,9 +68,9 @@ class PodsBase:
         written to the press journal first (cogs/pods/presses.py), stored with the change."""
         await self._defer_press(interaction)
         try:
-            async with in_time(interaction):  # a slash command: deferred if the database makes it wait
-                loaded = await self.service.change(game_id, interaction.user.id, kind,
-                                                   manager=is_manager(interaction), press_id=press_id, **data)
+            # a slash command is deferred if the database makes it wait (cogs/_deadline.py, for every one)
+            loaded = await self.service.change(game_id, interaction.user.id, kind,
+                                               manager=is_manager(interaction), press_id=press_id, **data)
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return None
@@ -116,7 +115,7 @@ class PodsBase:
             return
         language = await self.bot.language_for(interaction)
         text = t("pod.done", language) if game_id is None else t("pod.done_game", language, game=game_id)
-        if interaction.response.is_done():  # deferred while the change waited (``in_time``)
+        if interaction.response.is_done():  # deferred while the change waited (cogs/_deadline.py)
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)

@@ -23,6 +23,7 @@ from bot.render.pod_history import history_pages, history_text, player_name
 from bot.services.pods import LoadedGame
 from bot.storage.press_journal import PressJournal, RecordedPress
 from bot.text import member_name
+from cogs._acknowledged import OWN_JOURNAL
 from cogs._common import is_manager, is_organiser
 from cogs.pods.commanders import CommanderPanel, PodCommanders
 from cogs.pods.components import PodButton
@@ -137,7 +138,7 @@ class PodPresses(PodCommanders):
             self.selected[(game_id, interaction.user.id)] = values[0]
 
     async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None) -> None:
-        press = self._record_press(interaction, game_id, action, arg)
+        press = await self._record_press(interaction, game_id, action, arg)
         try:
             await self._pressed(interaction, game_id, action, arg, press)
         except asyncio.CancelledError:
@@ -151,8 +152,8 @@ class PodPresses(PodCommanders):
         if press is not None and self.journal is not None:
             self.journal.done(press.press_id)
 
-    def _record_press(self, interaction: discord.Interaction, game_id: int, action: str,
-                      arg: int | None) -> RecordedPress | None:
+    async def _record_press(self, interaction: discord.Interaction, game_id: int, action: str,
+                            arg: int | None) -> RecordedPress | None:
         """Write a plain press down before it is acknowledged (None for the buttons that are not)."""
         if action not in JOURNALED or self.journal is None:
             return None
@@ -162,7 +163,8 @@ class PodPresses(PodCommanders):
             selected=self.selected.get((game_id, interaction.user.id)), guild_id=interaction.guild_id,
             application_id=interaction.application_id, token=interaction.token,
             at=clock_of(self.bot).now().timestamp())
-        self.journal.record(press)
+        interaction.extras[OWN_JOURNAL] = True  # not the shared journal's too (cogs/_acknowledged.py)
+        await self.journal.record(press)
         return press
 
     async def _pressed(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None,

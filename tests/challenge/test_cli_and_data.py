@@ -70,6 +70,14 @@ def test_challenge_play_refuses_a_second_horde_player_and_plays_the_god_for_two(
     assert [p["name"] for p in data["permanents"][:4]] == ["Xenagos Ascended"] + ["Rollicking Throng"] * 3
 
 
+@pytest.mark.parametrize("players", ["0", "5", "100000000", "9" * 40])
+def test_a_player_count_beyond_the_decks_is_refused_before_any_seat_is_made(tmp_path, capsys, players) -> None:
+    """``--players 100000000`` made a hundred million seats before the count was checked (it hung)."""
+    status, out, err = _play(tmp_path, capsys, "", "--deck", "god", "--players", players, "--language", "ja")
+    assert status == 2 and out == ""
+    assert err.strip() == "podkeeper challenge: " + t("challenge.error.players_range", "ja", max=4)
+
+
 def test_challenge_play_hydra_is_hydra_play(tmp_path: Path, capsys) -> None:
     _, out, _ = _play(tmp_path, capsys, "attack 1 3\n", "--deck", "hydra", "--difficulty", "2", "--seed", "5",
                       "--json")

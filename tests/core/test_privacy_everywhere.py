@@ -47,6 +47,7 @@ async def use_the_bot_as(h: DiscordHarness, name: str) -> None:
     await h.slash("pod concede", user=name)  # a finished game: its statistics name the member
     await h.slash("tournament create", user=name, name="Friday", channel="games")
     await h.slash("hydra event create", user=name, name="Hydra night", start="in 1h", heads=2, table_size=2)
+    await h.slash("hydra event join", user=name, friend1="alice")  # an invitation alice has not answered
     await h.settle()
 
 
@@ -68,6 +69,7 @@ async def test_privacy_delete_leaves_the_members_id_in_no_table_and_no_column(tm
             "hydra_events.created_by",
             "decks.user_id",
             "pod_events.actor_id",
+            "hydra_event_invitations.inviter_id",
             "stats_players.user_id",
         } <= set(before), before
 
@@ -80,6 +82,7 @@ async def test_privacy_delete_leaves_the_members_id_in_no_table_and_no_column(tm
             "decks",
             "settings",
             "pod_games",
+            "hydra_event_invitations",
             "stats",
         } <= sections(exported), sections(exported)
         assert "token" not in json.dumps(exported["page_links_created"])  # the export is no key to the pages

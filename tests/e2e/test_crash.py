@@ -5,7 +5,9 @@ then started again.
 After every restart: the SQLite file passes ``PRAGMA integrity_check``; for each player, the changes the
 bot confirmed ("Done: game #1.") plus the board presses it acknowledged <= the +1 events stored <= the
 changes sent (no acknowledged change lost, none applied twice); every game replays; the board catches
-up with its log (the reconcile pass); and a new change is answered. A press is acknowledged (deferred)
+up with its log (the reconcile pass); and a new change is answered. Beside them a fourth player presses
+Undo on a second game - a press the shared journal covers (cogs/_acknowledged.py), replayed by handing
+it to its handler again - and the same holds for its undos: acknowledged <= stored <= pressed. A press is acknowledged (deferred)
 before its change is committed; the press journal (bot/storage/press_journal.py) makes that
 acknowledgement a promise: what a kill interrupted is applied at the next start. Before the journal,
 about a quarter of the acknowledged presses were lost at ~20 presses/s. On SQLite and PostgreSQL;
@@ -34,6 +36,8 @@ from tests.e2e.bot_process import TOKEN, BotProcess
 pytestmark = [pytest.mark.slow, pytest.mark.both_engines]
 
 PLAYERS = ("alice", "bob", "carol")
+UNDOER = "dave"  # presses Undo on game 2, which has UNDOABLE changes to undo
+UNDOABLE = 400
 
 
 async def settle(driver: RemoteDriver, seconds: float = 1.0) -> None:
@@ -79,6 +83,35 @@ async def keep_pressing(driver: RemoteDriver, board, user: str, running: asyncio
         await press(driver, board, user, tally)
 
 
+async def keep_undoing(driver: RemoteDriver, board, running: asyncio.Event, tally: Tally) -> None:
+    """Undo on game 2 (tallied under ``UNDOER``), never more often than it has changes to undo."""
+    while running.is_set() and tally.sent[UNDOER] < UNDOABLE - 20:
+        tally.sent[UNDOER] += 1
+        try:
+            reply = await driver.click(board, label="Undo", user=UNDOER, expect_error=True)
+        except Exception:  # the bot died under this press: not acknowledged
+            continue
+        if reply.record.response_type == 6:
+            tally.pressed[UNDOER] += 1
+
+
+async def stored_undos(db_url: str | Path) -> int:
+    db = await Database.open(db_url)
+    try:
+        events = await PodRepository(db).events(2)
+        pod.replay(events)
+        return sum(1 for e in events if e.kind == pod.UNDO)
+    finally:
+        await db.close()
+
+
+async def check_undos(db_url: str | Path, tally: Tally) -> int:
+    """Undos applied twice never; returns how many acknowledged undos are not stored."""
+    stored = await stored_undos(db_url)
+    assert stored <= tally.sent[UNDOER], (stored, tally.sent[UNDOER])
+    return max(0, tally.pressed[UNDOER] - stored)
+
+
 def database() -> str | Path:
     """The bot's database: the test's PostgreSQL schema (``both_engines``) or the SQLite file."""
     return os.environ.get("PODKEEPER_DATABASE_URL") or ""
@@ -121,9 +154,10 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
     lagging: Counter[bool] = Counter()
     rng = random.Random(13)
     fake = FakeDiscord()
-    guild = standard_world(fake, members=PLAYERS)
+    guild = standard_world(fake, members=(*PLAYERS, UNDOER))
     tally = Tally()
     pressing, lost_at_kills, lost = 0.0, 0, 0
+    undos_lost_at_kills, undos_lost = 0, 0
     async with FakeDiscordServer.running(fake, token=TOKEN) as server:
         bot = BotProcess(server, tmp_path)
         db_url = database() or bot.db_path
@@ -132,12 +166,17 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
             await bot.start()
             user_ids = {name: driver.user(name).id for name in PLAYERS}
             board = await driver.slash("pod start", players=" ".join(driver.user(n).mention for n in PLAYERS))
+            undo_board = await driver.slash("pod start", user=UNDOER, channel="games",  # game 1 stays the default
+                                            players=f"{driver.user(UNDOER).mention} {driver.user('alice').mention}")
+            for _ in range(UNDOABLE):  # changes to undo, stored before the kills
+                await driver.slash("pod life", user=UNDOER, channel="games", player=UNDOER, amount=1, game=2)
             for round_number in range(kills):
                 running = asyncio.Event()
                 running.set()
 
                 pressers = [asyncio.create_task(keep_pressing(driver, board, name, running, tally))
                             for name in PLAYERS]
+                pressers.append(asyncio.create_task(keep_undoing(driver, undo_board, running, tally)))
                 pause = rng.uniform(0.1, 1.5)
                 await asyncio.sleep(pause)
                 pressing += pause
@@ -146,6 +185,7 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
                 await asyncio.gather(*pressers)
                 length, not_stored = await check_database(db_url, user_ids, tally)
                 lost_at_kills += not_stored
+                undos_lost_at_kills += await check_undos(db_url, tally)
                 lagging[await shown_seq(db_url) < length] += 1
                 await bot.start()
                 last, _ = await check_database(db_url, user_ids, tally)
@@ -166,6 +206,8 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
                 assert sum(tally.confirmed.values()) == before + 1, f"round {round_number}: /pod life did not answer"
                 await settle(driver, 0.6)
             last, lost = await check_database(db_url, user_ids, tally)  # once all the restarts are behind
+            await settle(driver, 0.3)  # the replayed undos' handlers finish
+            undos_lost = await check_undos(db_url, tally)
             for _ in range(150):  # the last edit may wait out the channel's rate limit on a busy machine
                 if await shown_seq(db_url) == last:
                     break
@@ -189,5 +231,8 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
               f"{pressing:.1f} s of pressing, {sum(tally.confirmed.values())} /pod life confirmed, "
               f"{sum(tally.pressed.values())} presses acknowledged; acknowledged but not stored when killed: "
               f"{lost_at_kills}, lost after the restarts: {lost}; boards lagging at a kill: {lagging[True]} "
-              f"(all caught up on restart)")
+              f"(all caught up on restart); Undo presses (the shared journal): {tally.sent[UNDOER]} sent, "
+              f"{tally.pressed[UNDOER]} acknowledged, {await stored_undos(db_url)} applied; acknowledged but not "
+              f"stored when killed: {undos_lost_at_kills}, lost after the restarts: {undos_lost}")
     assert lost == 0, f"{lost} acknowledged changes were lost"
+    assert undos_lost == 0, f"{undos_lost} acknowledged undos were lost"
