@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.domain.pod import Event, PodGameRecord
-from bot.storage.db import Connection, Database, now_iso
+from bot.storage.db import Connection, Database
 from bot.storage.stats import write_summary
 
 
@@ -77,7 +77,7 @@ class PodRepository:
             game_id = await conn.insert(
                 "INSERT INTO pod_games (guild_id, channel_id, created_by, created_at, ruleset, status, "
                 "tournament_id, round_number) VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
-                (guild_id, channel_id, first_event.actor, now_iso(), ruleset, tournament_id, round_number),
+                (guild_id, channel_id, first_event.actor, first_event.at, ruleset, tournament_id, round_number),
                 returning="game_id")
             await self._insert_event(conn, game_id, first_event)
         return game_id

@@ -69,6 +69,8 @@ WRITERS: dict[str, Writer] = {
         "hydra event create", {"name": "Hydra night", "start": "in 1h", "heads": 2, "table_size": 2}
     ),
     "pods": Writer("pod life", {"player": "bob", "amount": -2}, user="alice", before=pod_started),
+    "seasons": Writer("season open", {"name": "Spring"}),
+    "stats": Writer("stats page", {}, user="alice", settings={"web__enabled": True, "web__port": 0}),
     "tournaments": Writer("tournament create", {"name": "Friday"}),
     "web_pages": Writer(
         "pod overlay", {}, user="alice", before=pod_started, settings={"web__enabled": True, "web__port": 0}
