@@ -1,0 +1,167 @@
+"""Who may act on a match's sideboard, a tournament's votes and mana reports, challenge events and private
+page links, asked of every kind of person (see ``_world``): a refusal is private, names the rule, and
+leaves every record table as it was; the allowed call changes exactly what it should; another server's
+manager never reaches this server's records, by number or by a copy of their buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import t
+from bot.testing import DiscordHarness
+from tests.authz._world import attempt, copy_into, people
+
+EVENT_ORGANISERS = t("hydra_events.error.organiser_only", "en")
+NO_EVENT = t("hydra_events.error.no_event", "en")
+
+
+@pytest.fixture
+async def world(tmp_path):
+    async with DiscordHarness.start(tmp_path) as h:
+        other = await people(h)
+        yield h, other
+
+
+CHALLENGE_EVENT_STEPS = ["challenge event begin", "challenge event end", "challenge event cancel"]
+
+
+async def test_only_organisers_create_and_run_a_challenge_event(world) -> None:
+    h, _ = world
+    reply, changed = await attempt(h, lambda: h.slash("challenge event create", name="Horde night",
+                                                       start="in 30 minutes", user="alice"))
+    assert reply.ephemeral and reply.content == EVENT_ORGANISERS and changed == set()
+    for who in ("dave", "mod"):  # the organiser role, and Manage Server: both are organisers of events
+        reply, changed = await attempt(h, lambda w=who: h.slash("challenge event create", name=f"Night of {w}",
+                                                                 start="in 30 minutes", user=w))
+        assert "hydra_events" in changed, who
+    reply, changed = await attempt(h, lambda: h.slash("challenge event create", name="Horde night",
+                                                       start="in 30 minutes", user="dave"))
+    assert "hydra_events" in changed
+    for step in CHALLENGE_EVENT_STEPS:
+        for who in ("alice", "carol"):
+            reply, changed = await attempt(h, lambda s=step, w=who: h.slash(s, user=w))
+            assert reply.ephemeral and reply.content == EVENT_ORGANISERS and changed == set(), (step, who)
+    asked, changed = await attempt(h, lambda: h.slash("challenge event cancel", event=3, user="dave"))
+    assert asked.ephemeral and changed == set()  # asked to confirm first
+    [confirm] = [b for b in asked.message.buttons if b.get("style") == 4]
+    for who in ("alice", "carol"):
+        reply, changed = await attempt(h, lambda w=who: h.click(asked, custom_id=confirm["custom_id"], user=w))
+        assert reply.ephemeral and reply.content == EVENT_ORGANISERS and changed == set(), who
+    reply, changed = await attempt(h, lambda: h.click(asked, custom_id=confirm["custom_id"], user="dave"))
+    assert "hydra_events" in changed, reply.text
+
+
+async def test_another_servers_manager_cannot_reach_a_challenge_event(world) -> None:
+    h, other = world
+    await h.slash("challenge event create", name="Horde night", start="in 30 minutes", user="dave")
+    [announcement] = [m for m in h.messages() if m.buttons]
+    for step in [*CHALLENGE_EVENT_STEPS, "challenge event join", "challenge event leave", "challenge event status"]:
+        reply, changed = await attempt(h, lambda s=step: other.slash(s, event=1))
+        assert reply.ephemeral and reply.content == NO_EVENT and changed == set(), step
+    copy = copy_into(other, announcement)
+    for button in announcement.buttons:
+        reply, changed = await attempt(h, lambda b=button: other.click(copy, custom_id=b["custom_id"]))
+        assert NO_EVENT in reply.text and changed == set(), button["custom_id"]
+
+
+async def test_a_member_joins_a_challenge_event_for_themselves_and_leaves_only_their_own_seat(world) -> None:
+    h, _ = world
+    await h.slash("challenge event create", name="Horde night", start="in 30 minutes", user="dave")
+    reply, changed = await attempt(h, lambda: h.slash("challenge event join", user="alice"))
+    assert changed == {"hydra_event_entrants"}
+    reply, changed = await attempt(h, lambda: h.slash("challenge event leave", user="carol"))
+    assert reply.ephemeral and changed == set()  # carol never joined: alice's entry stays
+    reply, changed = await attempt(h, lambda: h.slash("challenge event leave", user="alice"))
+    assert changed == {"hydra_event_entrants"}
+
+
+# -- tournament: mana pool reports and votes ------------------------------------------------------------
+
+SEATED = ("alice", "bob", "carol", "erin")
+
+
+def tournament_error(key: str, **values: object) -> str:
+    return t(f"tournament.error.{key}", "en", **values)
+
+
+async def one_table(h: DiscordHarness) -> int:
+    """A tournament (run by dave) of alice, bob, carol and erin at one table; ``frank`` is a member outside
+    it. Returns the table's game."""
+    h.add_member("erin")
+    h.add_member("frank")
+    await h.slash("tournament create", user="dave", name="Cup")
+    for name in SEATED:
+        await h.slash("tournament join", user=name)
+    await h.slash("tournament pair", user="dave")
+    service = h.bot.get_cog("Tournaments").service
+    tournament = await service.active(h.guild.id)
+    (table,) = await service.repo.pods(tournament.tournament_id, 1)
+    return table.game_id
+
+
+async def test_a_mana_report_is_the_reporters_own_and_only_another_player_at_the_table_confirms(world) -> None:
+    h, other = world
+    game = await one_table(h)
+    for who in ("frank", "dave", "mod"):  # not at any table of the round: nothing to report for
+        reply, changed = await attempt(h, lambda w=who: h.slash("tournament mana-pool", amount=7, user=w))
+        assert reply.ephemeral and reply.content == tournament_error("no_current_game") and changed == set(), who
+    reply, changed = await attempt(h, lambda: other.slash("tournament mana-pool", amount=7))
+    assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
+    report, changed = await attempt(h, lambda: h.slash("tournament mana-pool", amount=7, user="alice"))
+    assert changed == {"tournament_mana_reports"}
+    [confirm] = report.message.buttons
+    refusals = {"alice": tournament_error("confirm_own_report"),
+                **{w: tournament_error("not_at_table", game=game) for w in ("frank", "dave", "mod")}}
+    for who, refusal in refusals.items():
+        reply, changed = await attempt(h, lambda w=who: h.click(report, custom_id=confirm["custom_id"], user=w))
+        assert reply.ephemeral and reply.content == refusal and changed == set(), who
+    reply, changed = await attempt(h, lambda: other.click(copy_into(other, report), custom_id=confirm["custom_id"]))
+    assert t("tournament.error.no_tournament", "en") in reply.text and changed == set()
+    reply, changed = await attempt(h, lambda: h.click(report, custom_id=confirm["custom_id"], user="bob"))
+    assert changed == {"tournament_mana_reports"}
+
+
+def forged_ballot(h: DiscordHarness, driver, game: int, *names: str):
+    """A ballot select for ``game`` offering ``names``, as a message of ``driver``'s server: what a member
+    sends by hand-made custom id and value (the real ballot is private to each player)."""
+    options = [{"label": n, "value": str(h.user(n).id)} for n in names]
+    body = {"content": "ballot", "components": [{"type": 1, "components": [
+        {"type": 3, "custom_id": f"tournament:ballot:{game}", "options": options}]}]}
+    return driver.fake._new_message(driver.channel("general").id, body, [])
+
+
+async def test_only_the_players_of_a_table_vote_there_and_never_for_themselves_or_strangers(world) -> None:
+    h, other = world
+    game = await one_table(h)
+    pods, ids = h.bot.get_cog("Pods").service, {n: h.user(n).id for n in SEATED}
+    await pods.change(game, ids["alice"], "next_turn", manager=True)
+    for name in ("bob", "carol", "erin"):
+        await pods.change(game, ids[name], "concede", player=ids[name])
+    await h.settle()
+    [vote] = [m for m in h.messages() if any("tournament:vote" in b.get("custom_id", "") for b in m.buttons)]
+    reply, changed = await attempt(h, lambda: h.click(vote, label=t("tournament.vote.button", "en"), user="frank"))
+    assert reply.ephemeral and reply.content == tournament_error("not_at_table", game=game) and changed == set()
+    ballot = forged_ballot(h, h, game, "alice", "bob", "frank")
+    mention = {n: f"<@{ids.get(n) or h.user(n).id}>" for n in (*SEATED, "frank")}
+    refused = [("frank", "alice", tournament_error("vote_voter_not_at_table", game=game, voter=mention["frank"],
+                                                    votee=mention["alice"])),
+               ("alice", "alice", tournament_error("vote_for_self", game=game, voter=mention["alice"],
+                                                   votee=mention["alice"])),
+               ("alice", "frank", tournament_error("vote_votee_not_at_table", game=game, voter=mention["alice"],
+                                                   votee=mention["frank"]))]
+    for voter, votee, refusal in refused:
+        reply, changed = await attempt(h, lambda v=voter, e=votee: h.select(
+            ballot, f"tournament:ballot:{game}", [str(h.user(e).id)], user=v))
+        assert reply.ephemeral and changed == set() and refusal in reply.text, (voter, votee, reply.text)
+    elsewhere = forged_ballot(h, other, game, "alice")
+    reply, changed = await attempt(h, lambda: other.select(elsewhere, f"tournament:ballot:{game}",
+                                                           [str(ids["alice"])]))
+    owner = f"<@{other.user('elsewhere_owner').id}>"  # refused as a voter who did not play there
+    assert changed == set() and tournament_error("vote_voter_not_at_table", game=game, voter=owner,
+                                                 votee=mention["alice"]) in reply.text
+    reply, changed = await attempt(h, lambda: h.select(ballot, f"tournament:ballot:{game}", [str(ids["bob"])],
+                                                       user="alice"))
+    assert changed == {"tournament_votes"}
+    for who in ("alice", "dave"):  # secret: a player, and an organiser while the server has not enabled it
+        reply, changed = await attempt(h, lambda w=who: h.slash("tournament votes", game=game, user=w))
+        assert reply.ephemeral and reply.content == tournament_error("votes_secret") and changed == set(), who
