@@ -165,3 +165,54 @@ async def test_only_the_players_of_a_table_vote_there_and_never_for_themselves_o
     for who in ("alice", "dave"):  # secret: a player, and an organiser while the server has not enabled it
         reply, changed = await attempt(h, lambda w=who: h.slash("tournament votes", game=game, user=w))
         assert reply.ephemeral and reply.content == tournament_error("votes_secret") and changed == set(), who
+
+
+# -- private page links: who may get one, and who may replace (revoke) it -----------------------------------
+
+@pytest.fixture
+async def web_world(tmp_path):
+    async with DiscordHarness.start(tmp_path, web__enabled=True, web__port=0) as h:
+        other = await people(h)
+        yield h, other
+
+
+def web_text(key: str) -> str:
+    return t(f"web.link.{key}", "en")
+
+
+async def test_a_tournament_or_event_page_link_is_replaced_only_by_an_organiser(web_world) -> None:
+    h, other = web_world
+    h.add_member("frank")
+    await h.slash("tournament create", user="dave", name="Cup")
+    await h.slash("hydra event create", user="dave", name="Night", start="in 30 minutes")
+    for name in ("alice", "bob"):
+        await h.slash("tournament join", user=name)
+        await h.slash("hydra event join", user=name)
+    for command in ("tournament page", "hydra event page"):
+        given, changed = await attempt(h, lambda c=command: h.slash(c, user="dave"))
+        assert changed == {"page_links"}, command
+        for who, revoke, refusal in (("alice", True, "revoke_organisers"), ("frank", False, "organisers_only"),
+                                     ("frank", True, "organisers_only")):
+            reply, changed = await attempt(h, lambda c=command, w=who, r=revoke: h.slash(c, revoke=r, user=w))
+            assert reply.ephemeral and reply.content == web_text(refusal) and changed == set(), (command, who)
+        reply, changed = await attempt(h, lambda c=command: h.slash(c, user="alice"))  # a player may follow it
+        assert reply.ephemeral and reply.content == given.content and changed == set(), command
+        reply, changed = await attempt(h, lambda c=command: h.slash(c, revoke=True, user="dave"))
+        assert changed == {"page_links"} and web_text("revoked") in reply.content, command
+    reply, changed = await attempt(h, lambda: other.slash("tournament page", revoke=True))
+    assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
+    reply, changed = await attempt(h, lambda: other.slash("hydra event page", event=1, revoke=True))
+    assert reply.content == NO_EVENT and changed == set()
+
+
+async def test_a_games_overlay_link_is_its_players_and_managers_alone(web_world) -> None:
+    h, other = web_world
+    await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>")
+    for who, revoke in (("carol", False), ("carol", True), ("dave", True)):  # an outsider; the organiser role
+        reply, changed = await attempt(h, lambda w=who, r=revoke: h.slash("pod overlay", game=1, revoke=r, user=w))
+        assert reply.ephemeral and reply.content == web_text("players_only") and changed == set(), (who, revoke)
+    reply, changed = await attempt(h, lambda: other.slash("pod overlay", game=1, revoke=True))
+    assert reply.content == t("pod.error.no_game", "en") and changed == set()
+    for who in ("alice", "mod"):  # a player, and Manage Server
+        reply, changed = await attempt(h, lambda w=who: h.slash("pod overlay", game=1, revoke=True, user=w))
+        assert "page_links" in changed, who
