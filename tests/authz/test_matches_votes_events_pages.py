@@ -10,6 +10,7 @@ import pytest
 from bot.i18n import t
 from bot.testing import DiscordHarness
 from tests.authz._world import attempt, copy_into, people
+from tests.conftest import TEST_DATA
 
 EVENT_ORGANISERS = t("hydra_events.error.organiser_only", "en")
 NO_EVENT = t("hydra_events.error.no_event", "en")
@@ -216,3 +217,51 @@ async def test_a_games_overlay_link_is_its_players_and_managers_alone(web_world)
     for who in ("alice", "mod"):  # a player, and Manage Server
         reply, changed = await attempt(h, lambda w=who: h.slash("pod overlay", game=1, revoke=True, user=w))
         assert "page_links" in changed, who
+
+
+# -- a match's sideboard: each player swaps their own deck, between games only ---------------------------
+
+@pytest.fixture
+async def match_world(tmp_path):
+    from bot.domain import pod
+    from bot.services.decks import DeckService
+    from tests.matches.conftest import SIDEBOARD_DECK
+
+    async with DiscordHarness.start(tmp_path, cards_path=TEST_DATA / "deck_cards.jsonl") as h:
+        pods = h.bot.get_cog("Pods")
+        pods.updater.delay = 0
+        other = await people(h)
+        await h.slash("config sideboard-rule", user="admin", enabled=True)
+        board = await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>",
+                              ruleset="duel-zh")
+        decks = DeckService(h.bot.db, h.bot.cards)
+        for name in ("alice", "bob"):
+            user = h.user(name)
+            await decks.register(h.guild.id, user.id, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"), "duel-zh")
+            await pods.service.change(1, user.id, pod.COMMANDERS, player=user.id, names=["Kaalia of the Vast"],
+                                      deck="Kaalia")
+        await pods.refresh_board(1)
+        await h.settle()
+        yield h, other, board
+
+
+async def test_only_a_player_of_the_match_swaps_and_only_their_own_deck(match_world) -> None:
+    h, other, board = match_world
+    for who in ("carol", "dave", "mod"):  # an outsider, the organiser role, Manage Server: no deck in it
+        reply, changed = await attempt(h, lambda w=who: h.slash("sideboard swap", out="Anger", into="Duress", user=w))
+        assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), who
+        reply, changed = await attempt(h, lambda w=who: h.click(board, label="Sideboard", user=w))
+        assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en") and changed == set(), who
+    reply, changed = await attempt(h, lambda: other.slash("sideboard swap", out="Anger", into="Duress"))
+    assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set()
+    copy = copy_into(other, board)
+    for button in [b for b in board.message.buttons if b["custom_id"].startswith("pod-match:")]:
+        reply, changed = await attempt(h, lambda b=button: other.click(copy, custom_id=b["custom_id"]))
+        assert t("pod.error.no_game", "en") in reply.text and changed == set(), button["custom_id"]
+    reply, changed = await attempt(h, lambda: h.slash("sideboard swap", out="Vow of Duty", into="Duress", user="bob"))
+    assert "1 swap made" in reply.text and changed == {"pod_events", "pod_games"}
+    swapped = await h.bot.db.fetchall("SELECT actor_id FROM pod_events WHERE kind = 'swap'")
+    assert [int(r["actor_id"]) for r in swapped] == [h.user("bob").id]  # bob's deck only
+    await h.click(board, label="Start", user="alice")
+    reply, changed = await attempt(h, lambda: h.slash("sideboard swap", out="Anger", into="Chaos Warp", user="bob"))
+    assert "Too late" in reply.text and changed == set()  # the game began: the deck is what it is
