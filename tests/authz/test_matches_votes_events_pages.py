@@ -122,6 +122,26 @@ async def test_a_mana_report_is_the_reporters_own_and_only_another_player_at_the
     assert changed == {"tournament_mana_reports"}
 
 
+async def test_a_member_drops_only_themselves_and_the_end_confirmation_is_for_organisers(world) -> None:
+    h, other = world
+    await one_table(h)
+    reply, changed = await attempt(h, lambda: h.slash("tournament drop", user="frank"))  # never entered
+    assert reply.ephemeral and reply.content == tournament_error("not_joined", name="Cup") and changed == set()
+    reply, changed = await attempt(h, lambda: other.slash("tournament drop"))
+    assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
+    reply, changed = await attempt(h, lambda: h.slash("tournament drop", user="erin"))
+    assert changed == {"tournament_entrants"}, changed
+    asked = await h.slash("tournament end", user="dave")  # the table is still playing: asked first
+    [confirm] = asked.message.buttons
+    for who in ("alice", "frank"):
+        reply, changed = await attempt(h, lambda w=who: h.click(asked, custom_id=confirm["custom_id"], user=w))
+        assert reply.ephemeral and reply.content == t("tournament.organiser_only", "en") and changed == set(), who
+    reply, changed = await attempt(h, lambda: other.click(copy_into(other, asked), custom_id=confirm["custom_id"]))
+    assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
+    reply, changed = await attempt(h, lambda: h.click(asked, custom_id=confirm["custom_id"], user="dave"))
+    assert "tournaments" in changed
+
+
 def forged_ballot(h: DiscordHarness, driver, game: int, *names: str):
     """A ballot select for ``game`` offering ``names``, as a message of ``driver``'s server: what a member
     sends by hand-made custom id and value (the real ballot is private to each player)."""
