@@ -28,15 +28,21 @@ CHALLENGE_EVENT_STEPS = ["challenge event begin", "challenge event end", "challe
 
 async def test_only_organisers_create_and_run_a_challenge_event(world) -> None:
     h, _ = world
-    reply, changed = await attempt(h, lambda: h.slash("challenge event create", name="Horde night",
-                                                       start="in 30 minutes", user="alice"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("challenge event create", name="Horde night", start="in 30 minutes", user="alice")
+    )
     assert reply.ephemeral and reply.content == EVENT_ORGANISERS and changed == set()
     for who in ("dave", "mod"):  # the organiser role, and Manage Server: both are organisers of events
-        reply, changed = await attempt(h, lambda w=who: h.slash("challenge event create", name=f"Night of {w}",
-                                                                 start="in 30 minutes", user=w))
+        reply, changed = await attempt(
+            h,
+            lambda w=who: h.slash(
+                "challenge event create", name=f"Night of {w}", start="in 30 minutes", user=w
+            ),
+        )
         assert "hydra_events" in changed, who
-    reply, changed = await attempt(h, lambda: h.slash("challenge event create", name="Horde night",
-                                                       start="in 30 minutes", user="dave"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("challenge event create", name="Horde night", start="in 30 minutes", user="dave")
+    )
     assert "hydra_events" in changed
     for step in CHALLENGE_EVENT_STEPS:
         for who in ("alice", "carol"):
@@ -46,7 +52,9 @@ async def test_only_organisers_create_and_run_a_challenge_event(world) -> None:
     assert asked.ephemeral and changed == set()  # asked to confirm first
     [confirm] = [b for b in asked.message.buttons if b.get("style") == 4]
     for who in ("alice", "carol"):
-        reply, changed = await attempt(h, lambda w=who: h.click(asked, custom_id=confirm["custom_id"], user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.click(asked, custom_id=confirm["custom_id"], user=w)
+        )
         assert reply.ephemeral and reply.content == EVENT_ORGANISERS and changed == set(), who
     reply, changed = await attempt(h, lambda: h.click(asked, custom_id=confirm["custom_id"], user="dave"))
     assert "hydra_events" in changed, reply.text
@@ -56,7 +64,12 @@ async def test_another_servers_manager_cannot_reach_a_challenge_event(world) -> 
     h, other = world
     await h.slash("challenge event create", name="Horde night", start="in 30 minutes", user="dave")
     [announcement] = [m for m in h.messages() if m.buttons]
-    for step in [*CHALLENGE_EVENT_STEPS, "challenge event join", "challenge event leave", "challenge event status"]:
+    for step in [
+        *CHALLENGE_EVENT_STEPS,
+        "challenge event join",
+        "challenge event leave",
+        "challenge event status",
+    ]:
         reply, changed = await attempt(h, lambda s=step: other.slash(s, event=1))
         assert reply.ephemeral and reply.content == NO_EVENT and changed == set(), step
     copy = copy_into(other, announcement)
@@ -100,23 +113,33 @@ async def one_table(h: DiscordHarness) -> int:
     return table.game_id
 
 
-async def test_a_mana_report_is_the_reporters_own_and_only_another_player_at_the_table_confirms(world) -> None:
+async def test_a_mana_report_is_the_reporters_own_and_only_another_player_at_the_table_confirms(
+    world,
+) -> None:
     h, other = world
     game = await one_table(h)
     for who in ("frank", "dave", "mod"):  # not at any table of the round: nothing to report for
         reply, changed = await attempt(h, lambda w=who: h.slash("tournament mana-pool", amount=7, user=w))
-        assert reply.ephemeral and reply.content == tournament_error("no_current_game") and changed == set(), who
+        assert (
+            reply.ephemeral and reply.content == tournament_error("no_current_game") and changed == set()
+        ), who
     reply, changed = await attempt(h, lambda: other.slash("tournament mana-pool", amount=7))
     assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
     report, changed = await attempt(h, lambda: h.slash("tournament mana-pool", amount=7, user="alice"))
     assert changed == {"tournament_mana_reports"}
     [confirm] = report.message.buttons
-    refusals = {"alice": tournament_error("confirm_own_report"),
-                **{w: tournament_error("not_at_table", game=game) for w in ("frank", "dave", "mod")}}
+    refusals = {
+        "alice": tournament_error("confirm_own_report"),
+        **{w: tournament_error("not_at_table", game=game) for w in ("frank", "dave", "mod")},
+    }
     for who, refusal in refusals.items():
-        reply, changed = await attempt(h, lambda w=who: h.click(report, custom_id=confirm["custom_id"], user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.click(report, custom_id=confirm["custom_id"], user=w)
+        )
         assert reply.ephemeral and reply.content == refusal and changed == set(), who
-    reply, changed = await attempt(h, lambda: other.click(copy_into(other, report), custom_id=confirm["custom_id"]))
+    reply, changed = await attempt(
+        h, lambda: other.click(copy_into(other, report), custom_id=confirm["custom_id"])
+    )
     assert t("tournament.error.no_tournament", "en") in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.click(report, custom_id=confirm["custom_id"], user="bob"))
     assert changed == {"tournament_mana_reports"}
@@ -126,7 +149,9 @@ async def test_a_member_drops_only_themselves_and_the_end_confirmation_is_for_or
     h, other = world
     await one_table(h)
     reply, changed = await attempt(h, lambda: h.slash("tournament drop", user="frank"))  # never entered
-    assert reply.ephemeral and reply.content == tournament_error("not_joined", name="Cup") and changed == set()
+    assert (
+        reply.ephemeral and reply.content == tournament_error("not_joined", name="Cup") and changed == set()
+    )
     reply, changed = await attempt(h, lambda: other.slash("tournament drop"))
     assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
     reply, changed = await attempt(h, lambda: h.slash("tournament drop", user="erin"))
@@ -134,9 +159,15 @@ async def test_a_member_drops_only_themselves_and_the_end_confirmation_is_for_or
     asked = await h.slash("tournament end", user="dave")  # the table is still playing: asked first
     [confirm] = asked.message.buttons
     for who in ("alice", "frank"):
-        reply, changed = await attempt(h, lambda w=who: h.click(asked, custom_id=confirm["custom_id"], user=w))
-        assert reply.ephemeral and reply.content == t("tournament.organiser_only", "en") and changed == set(), who
-    reply, changed = await attempt(h, lambda: other.click(copy_into(other, asked), custom_id=confirm["custom_id"]))
+        reply, changed = await attempt(
+            h, lambda w=who: h.click(asked, custom_id=confirm["custom_id"], user=w)
+        )
+        assert (
+            reply.ephemeral and reply.content == t("tournament.organiser_only", "en") and changed == set()
+        ), who
+    reply, changed = await attempt(
+        h, lambda: other.click(copy_into(other, asked), custom_id=confirm["custom_id"])
+    )
     assert reply.content == t("tournament.error.no_tournament", "en") and changed == set()
     reply, changed = await attempt(h, lambda: h.click(asked, custom_id=confirm["custom_id"], user="dave"))
     assert "tournaments" in changed
@@ -146,8 +177,15 @@ def forged_ballot(h: DiscordHarness, driver, game: int, *names: str):
     """A ballot select for ``game`` offering ``names``, as a message of ``driver``'s server: what a member
     sends by hand-made custom id and value (the real ballot is private to each player)."""
     options = [{"label": n, "value": str(h.user(n).id)} for n in names]
-    body = {"content": "ballot", "components": [{"type": 1, "components": [
-        {"type": 3, "custom_id": f"tournament:ballot:{game}", "options": options}]}]}
+    body = {
+        "content": "ballot",
+        "components": [
+            {
+                "type": 1,
+                "components": [{"type": 3, "custom_id": f"tournament:ballot:{game}", "options": options}],
+            }
+        ],
+    }
     return driver.fake._new_message(driver.channel("general").id, body, [])
 
 
@@ -160,28 +198,56 @@ async def test_only_the_players_of_a_table_vote_there_and_never_for_themselves_o
         await pods.change(game, ids[name], "concede", player=ids[name])
     await h.settle()
     [vote] = [m for m in h.messages() if any("tournament:vote" in b.get("custom_id", "") for b in m.buttons)]
-    reply, changed = await attempt(h, lambda: h.click(vote, label=t("tournament.vote.button", "en"), user="frank"))
-    assert reply.ephemeral and reply.content == tournament_error("not_at_table", game=game) and changed == set()
+    reply, changed = await attempt(
+        h, lambda: h.click(vote, label=t("tournament.vote.button", "en"), user="frank")
+    )
+    assert (
+        reply.ephemeral and reply.content == tournament_error("not_at_table", game=game) and changed == set()
+    )
     ballot = forged_ballot(h, h, game, "alice", "bob", "frank")
     mention = {n: f"<@{ids.get(n) or h.user(n).id}>" for n in (*SEATED, "frank")}
-    refused = [("frank", "alice", tournament_error("vote_voter_not_at_table", game=game, voter=mention["frank"],
-                                                    votee=mention["alice"])),
-               ("alice", "alice", tournament_error("vote_for_self", game=game, voter=mention["alice"],
-                                                   votee=mention["alice"])),
-               ("alice", "frank", tournament_error("vote_votee_not_at_table", game=game, voter=mention["alice"],
-                                                   votee=mention["frank"]))]
+    refused = [
+        (
+            "frank",
+            "alice",
+            tournament_error(
+                "vote_voter_not_at_table", game=game, voter=mention["frank"], votee=mention["alice"]
+            ),
+        ),
+        (
+            "alice",
+            "alice",
+            tournament_error("vote_for_self", game=game, voter=mention["alice"], votee=mention["alice"]),
+        ),
+        (
+            "alice",
+            "frank",
+            tournament_error(
+                "vote_votee_not_at_table", game=game, voter=mention["alice"], votee=mention["frank"]
+            ),
+        ),
+    ]
     for voter, votee, refusal in refused:
-        reply, changed = await attempt(h, lambda v=voter, e=votee: h.select(
-            ballot, f"tournament:ballot:{game}", [str(h.user(e).id)], user=v))
+        reply, changed = await attempt(
+            h,
+            lambda v=voter, e=votee: h.select(
+                ballot, f"tournament:ballot:{game}", [str(h.user(e).id)], user=v
+            ),
+        )
         assert reply.ephemeral and changed == set() and refusal in reply.text, (voter, votee, reply.text)
     elsewhere = forged_ballot(h, other, game, "alice")
-    reply, changed = await attempt(h, lambda: other.select(elsewhere, f"tournament:ballot:{game}",
-                                                           [str(ids["alice"])]))
+    reply, changed = await attempt(
+        h, lambda: other.select(elsewhere, f"tournament:ballot:{game}", [str(ids["alice"])])
+    )
     owner = f"<@{other.user('elsewhere_owner').id}>"  # refused as a voter who did not play there
-    assert changed == set() and tournament_error("vote_voter_not_at_table", game=game, voter=owner,
-                                                 votee=mention["alice"]) in reply.text
-    reply, changed = await attempt(h, lambda: h.select(ballot, f"tournament:ballot:{game}", [str(ids["bob"])],
-                                                       user="alice"))
+    assert (
+        changed == set()
+        and tournament_error("vote_voter_not_at_table", game=game, voter=owner, votee=mention["alice"])
+        in reply.text
+    )
+    reply, changed = await attempt(
+        h, lambda: h.select(ballot, f"tournament:ballot:{game}", [str(ids["bob"])], user="alice")
+    )
     assert changed == {"tournament_votes"}
     for who in ("alice", "dave"):  # secret: a player, and an organiser while the server has not enabled it
         reply, changed = await attempt(h, lambda w=who: h.slash("tournament votes", game=game, user=w))
@@ -189,6 +255,7 @@ async def test_only_the_players_of_a_table_vote_there_and_never_for_themselves_o
 
 
 # -- private page links: who may get one, and who may replace (revoke) it -----------------------------------
+
 
 @pytest.fixture
 async def web_world(tmp_path):
@@ -212,11 +279,16 @@ async def test_a_tournament_or_event_page_link_is_replaced_only_by_an_organiser(
     for command in ("tournament page", "hydra event page"):
         given, changed = await attempt(h, lambda c=command: h.slash(c, user="dave"))
         assert changed == {"page_links"}, command
-        for who, revoke, refusal in (("alice", True, "revoke_organisers"), ("frank", False, "organisers_only"),
-                                     ("frank", True, "organisers_only")):
+        for who, revoke, refusal in (
+            ("alice", True, "revoke_organisers"),
+            ("frank", False, "organisers_only"),
+            ("frank", True, "organisers_only"),
+        ):
             reply, changed = await attempt(h, lambda c=command, w=who, r=revoke: h.slash(c, revoke=r, user=w))
             assert reply.ephemeral and reply.content == web_text(refusal) and changed == set(), (command, who)
-        reply, changed = await attempt(h, lambda c=command: h.slash(c, user="alice"))  # a player may follow it
+        reply, changed = await attempt(
+            h, lambda c=command: h.slash(c, user="alice")
+        )  # a player may follow it
         assert reply.ephemeral and reply.content == given.content and changed == set(), command
         reply, changed = await attempt(h, lambda c=command: h.slash(c, revoke=True, user="dave"))
         assert changed == {"page_links"} and web_text("revoked") in reply.content, command
@@ -230,8 +302,13 @@ async def test_a_games_overlay_link_is_its_players_and_managers_alone(web_world)
     h, other = web_world
     await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>")
     for who, revoke in (("carol", False), ("carol", True), ("dave", True)):  # an outsider; the organiser role
-        reply, changed = await attempt(h, lambda w=who, r=revoke: h.slash("pod overlay", game=1, revoke=r, user=w))
-        assert reply.ephemeral and reply.content == web_text("players_only") and changed == set(), (who, revoke)
+        reply, changed = await attempt(
+            h, lambda w=who, r=revoke: h.slash("pod overlay", game=1, revoke=r, user=w)
+        )
+        assert reply.ephemeral and reply.content == web_text("players_only") and changed == set(), (
+            who,
+            revoke,
+        )
     reply, changed = await attempt(h, lambda: other.slash("pod overlay", game=1, revoke=True))
     assert reply.content == t("pod.error.no_game", "en") and changed == set()
     for who in ("alice", "mod"):  # a player, and Manage Server
@@ -240,6 +317,7 @@ async def test_a_games_overlay_link_is_its_players_and_managers_alone(web_world)
 
 
 # -- a match's sideboard: each player swaps their own deck, between games only ---------------------------
+
 
 @pytest.fixture
 async def match_world(tmp_path):
@@ -252,14 +330,18 @@ async def match_world(tmp_path):
         pods.updater.delay = 0
         other = await people(h)
         await h.slash("config sideboard-rule", user="admin", enabled=True)
-        board = await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>",
-                              ruleset="duel-zh")
+        board = await h.slash(
+            "pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>", ruleset="duel-zh"
+        )
         decks = DeckService(h.bot.db, h.bot.cards)
         for name in ("alice", "bob"):
             user = h.user(name)
-            await decks.register(h.guild.id, user.id, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"), "duel-zh")
-            await pods.service.change(1, user.id, pod.COMMANDERS, player=user.id, names=["Kaalia of the Vast"],
-                                      deck="Kaalia")
+            await decks.register(
+                h.guild.id, user.id, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"), "duel-zh"
+            )
+            await pods.service.change(
+                1, user.id, pod.COMMANDERS, player=user.id, names=["Kaalia of the Vast"], deck="Kaalia"
+            )
         await pods.refresh_board(1)
         await h.settle()
         yield h, other, board
@@ -268,20 +350,30 @@ async def match_world(tmp_path):
 async def test_only_a_player_of_the_match_swaps_and_only_their_own_deck(match_world) -> None:
     h, other, board = match_world
     for who in ("carol", "dave", "mod"):  # an outsider, the organiser role, Manage Server: no deck in it
-        reply, changed = await attempt(h, lambda w=who: h.slash("sideboard swap", out="Anger", into="Duress", user=w))
-        assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), who
+        reply, changed = await attempt(
+            h, lambda w=who: h.slash("sideboard swap", out="Anger", into="Duress", user=w)
+        )
+        assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), (
+            who
+        )
         reply, changed = await attempt(h, lambda w=who: h.click(board, label="Sideboard", user=w))
-        assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en") and changed == set(), who
+        assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en") and changed == set(), (
+            who
+        )
     reply, changed = await attempt(h, lambda: other.slash("sideboard swap", out="Anger", into="Duress"))
     assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set()
     copy = copy_into(other, board)
     for button in [b for b in board.message.buttons if b["custom_id"].startswith("pod-match:")]:
         reply, changed = await attempt(h, lambda b=button: other.click(copy, custom_id=b["custom_id"]))
         assert t("pod.error.no_game", "en") in reply.text and changed == set(), button["custom_id"]
-    reply, changed = await attempt(h, lambda: h.slash("sideboard swap", out="Vow of Duty", into="Duress", user="bob"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("sideboard swap", out="Vow of Duty", into="Duress", user="bob")
+    )
     assert "1 swap made" in reply.text and changed == {"pod_events", "pod_games"}
     swapped = await h.bot.db.fetchall("SELECT actor_id FROM pod_events WHERE kind = 'swap'")
     assert [int(r["actor_id"]) for r in swapped] == [h.user("bob").id]  # bob's deck only
     await h.click(board, label="Start", user="alice")
-    reply, changed = await attempt(h, lambda: h.slash("sideboard swap", out="Anger", into="Chaos Warp", user="bob"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("sideboard swap", out="Anger", into="Chaos Warp", user="bob")
+    )
     assert "Too late" in reply.text and changed == set()  # the game began: the deck is what it is
