@@ -253,3 +253,150 @@ def test_a_snowflake_sent_as_a_json_number_is_taken_as_discord_takes_it() -> Non
         )
         != []
     )
+
+
+# -- command syncs: the rules the schema can't say --------------------------------------------------------
+
+
+def chat(name: str = "ping", description: str = "Pong", **more: Any) -> dict[str, Any]:
+    return {"type": 1, "name": name, "description": description, **more}
+
+
+def option(name: str, *, required: bool = False, kind: int = 3, **more: Any) -> dict[str, Any]:
+    return {"type": kind, "name": name, "description": "d", "required": required, **more}
+
+
+@pytest.mark.parametrize(
+    ("commands", "expected"),
+    [
+        (
+            [chat("Ping")],
+            [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid: 'Ping'")],
+        ),
+        (
+            [chat("pi!ng")],
+            [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid: 'pi!ng'")],
+        ),
+        ([chat("a-b_c'd"), chat("नमस्ते"), chat("สวัสดี"), chat("ピン")], []),  # Discord's alphabet, and scripts
+        (
+            [chat(name_localizations={"ja": "Pin"})],
+            [
+                (
+                    (0, "name_localizations", "ja"),
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    "Command name is invalid: 'Pin'",
+                )
+            ],
+        ),
+        (
+            [chat(description_localizations={"xx": "d"})],
+            [((0, "description_localizations", "xx"), "LOCALE_INVALID", "Invalid locale 'xx'")],
+        ),
+        (
+            [
+                chat(
+                    options=[
+                        option(
+                            "o",
+                            choices=[{"name": "Upper Case", "value": "v", "name_localizations": {"xx": "a"}}],
+                        )
+                    ]
+                )
+            ],
+            [
+                (
+                    (0, "options", 0, "choices", 0, "name_localizations", "xx"),
+                    "LOCALE_INVALID",
+                    "Invalid locale 'xx'",
+                )
+            ],
+        ),
+        (
+            [chat(description="")],
+            [((0, "description"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")],
+        ),
+        ([{"type": 2, "name": "look"}], []),  # a user command has no description
+        ([chat(options=[option("o", choices=[{"name": "c", "value": "v" * 100}])])], []),
+        (
+            [chat(options=[option("o", choices=[{"name": "c", "value": "v" * 101}])])],
+            [
+                (
+                    (0, "options", 0, "choices", 0, "value"),
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                )
+            ],
+        ),
+        (
+            [chat(options=[option("o", autocomplete=True, choices=[{"name": "c", "value": "v"}])])],
+            [
+                (
+                    (0, "options", 0, "autocomplete"),
+                    "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
+                    "Autocomplete cannot be enabled on an option that has choices",
+                )
+            ],
+        ),
+        (
+            [chat(options=[option("a"), option("b", required=True)])],
+            [
+                (
+                    (0, "options", 1, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
+            ],
+        ),
+        ([chat(options=[option("a", required=True), option("b")])], []),
+        (
+            [chat(options=[option("s", kind=1), option("t", kind=2, required=True)])],
+            [],
+        ),  # subcommands: no order
+        (
+            [chat(options=[option("a"), option("a")])],
+            [
+                (
+                    (0, "options", 1, "name"),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    "Option name 'a' is already used",
+                )
+            ],
+        ),
+        ([chat("same"), {"type": 2, "name": "same"}], []),  # one name, two kinds of command
+        (
+            [chat("same"), chat("same")],
+            [
+                (
+                    (1, "name"),
+                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                    "Application command names must be unique: 'same'",
+                )
+            ],
+        ),
+        ([chat(f"c{i}") for i in range(100)] + [{"type": 3, "name": "m"}], []),
+        (
+            [chat(f"c{i}") for i in range(101)],
+            [((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")],
+        ),
+        ("not a list", []),
+    ],
+)
+def test_a_command_sync_is_refused_where_discord_refuses_it_and_only_there(commands, expected) -> None:
+    assert contract.commands_problems(commands) == expected
+    for route in ("/applications/1/commands", "/applications/1/guilds/2/commands"):
+        assert set(expected) <= set(contract.cross_field_problems("PUT", route, commands)), route
+
+
+def test_a_commands_size_counts_each_texts_longest_localisation() -> None:
+    command = chat(
+        "ab",
+        "cde",
+        name_localizations={"ja": "abcd", "ko": "a"},
+        options=[option("x", choices=[{"name": "n", "value": "vvv", "name_localizations": {"ja": "nn"}}])],
+    )
+    # 4 (the longest name) + 3 + the option's 1 + 1 ("d") + its choice's 2 (longest name) + 3 (value)
+    assert contract.command_length(command) == 14
+    assert contract.commands_problems([chat(description="d" * 7995)]) == []
+    assert contract.commands_problems([chat("ping", "d" * 7997)]) == [
+        ((0,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (8000)")
+    ]
