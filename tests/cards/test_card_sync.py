@@ -53,6 +53,9 @@ class FakeScryfall:
             await response.write(self.oracle_body[: len(self.oracle_body) // 2])
             request.transport.close()
             return response
+        if self.oracle_mode == "gzip":  # compressed on the wire: Content-Length counts compressed bytes
+            return web.Response(body=gzip.compress(self.oracle_body),
+                                headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
         if self.oracle_mode == "stall":  # headers, then silence
             response = web.StreamResponse(headers={"Content-Type": "application/json"})
             await response.prepare(request)
@@ -103,6 +106,8 @@ async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryf
 
     result = await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")
     assert result.card_count == 11 and result.source == f"{server.base}/oracle-cards.json"
+    # MTGJSON named six of the cards; two it does not list keep the names stored before (eight without it)
+    assert result.kept_printed_names == 2
     assert [path for path, _ in server.requests] == ["/bulk-data", "/oracle-cards.json", "/AtomicCards.json.gz"]
     assert {agent for _, agent in server.requests} == {f"Podkeeper/{__version__}"}
     assert labels == ["Scryfall oracle cards", "MTGJSON printed names"]
@@ -231,3 +236,64 @@ async def test_a_connection_dropped_mid_file_names_the_download(server: FakeScry
     message = str(error.value)
     assert message.startswith(f"downloading {server.base}/oracle-cards.json failed (") and message.endswith(
         "); the current card data is unchanged."), message
+
+
+def sync_config(server: FakeScryfall, tmp_path: Path, *, bulk: str = "/bulk-data", mtgjson: str = "/AtomicCards.json.gz"):
+    (tmp_path / "work").mkdir(exist_ok=True)
+    return config_for(tmp_path, f"{server.base}{bulk}", f"{server.base}{mtgjson}")
+
+
+async def test_a_big_or_compressed_download_arrives_whole_in_a_folder_of_its_own(
+        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    """Several chunks (the file is padded past 64 KiB) all count; a compressed answer is not held to its
+    compressed Content-Length and reports no total; the downloads sit in a podkeeper-sync- folder of the
+    work directory while they run."""
+    server.oracle_body = SCRYFALL_FILE.read_bytes() + b" " * 200_000
+    folders: list[list[str]] = []
+    totals: list[int] = []
+
+    def progress(label: str):
+        def step(done: int, total: int) -> None:
+            folders.append([p.name for p in (tmp_path / "work").iterdir()])
+            totals.append(total)
+        return step
+
+    config = sync_config(server, tmp_path)
+    assert (await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")).card_count == 11
+    assert totals[0] == len(server.oracle_body) and len(totals) > 3
+    assert folders and all(len(f) == 1 and f[0].startswith("podkeeper-sync-") for f in folders)
+    server.oracle_mode, totals[:] = "gzip", []
+    assert (await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")).card_count == 11
+    assert totals[0] == 0  # the length is not known in decompressed bytes
+
+
+async def test_each_failure_says_which_address_and_what_happened(server: FakeScryfall, subset_db: CardDatabase,
+                                                                  tmp_path: Path) -> None:
+    server.bulk_status = 503
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/bulk-data answered HTTP 503 Service Unavailable"
+    server.bulk_status = 200
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path, mtgjson="/missing.json.gz"), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/missing.json.gz answered HTTP 404 Not Found"
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path, bulk="/AtomicCards.json.gz"), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/AtomicCards.json.gz did not answer with JSON"
+    server.oracle_body = b""
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/oracle-cards.json sent an empty file"
+    await assert_untouched(subset_db, tmp_path)
+
+
+def test_a_bulk_list_that_is_not_one_is_refused_by_name() -> None:
+    from bot.cards.sync import newest_bulk_file
+
+    for listing in ([], "data", {"data": "x"}, {"object": "list"}):
+        with pytest.raises(CardSyncError) as error:
+            newest_bulk_file(listing, "https://api.example/bulk")
+        assert str(error.value) == "https://api.example/bulk did not answer with a Scryfall bulk-data list"
+    with pytest.raises(CardSyncError) as error:
+        newest_bulk_file({"data": [{"type": "oracle_cards"}, "x"]}, "https://api.example/bulk")
+    assert str(error.value) == "https://api.example/bulk lists no oracle_cards file"
