@@ -83,7 +83,7 @@ class PodkeeperBot(commands.Bot):
         self.leases: Leases | None = None  # which process runs which timers (bot.leases), set in setup_hook
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
-        self.workers = WorkPool()  # CPU work (deck checks, images) runs in worker processes, never on the loop
+        self.workers = WorkPool(clock=clock)  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
         self.reconciled: asyncio.Task[dict[str, int]] | None = None
         self._card_reload: asyncio.Task[None] | None = None

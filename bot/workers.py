@@ -30,7 +30,10 @@ so 3.14's new default start method does not change this.)
 Fairness: the pool is FIFO, and one user may hold at most ``HEAVY_PER_USER`` heavy jobs at once (more
 are refused with a clear message, not queued), so nobody can fill the queue ahead of everyone else.
 Every job has a time limit (``JOB_SECONDS``, queueing included): a caller that times out gets
-``JobTimeout`` and must treat the work as not done (a deck is then not saved).
+``JobTimeout`` and must treat the work as not done (a deck is then not saved). The limit is measured on the
+bot's clock (``bot.clock``), like every other wait of the bot: in production that is the loop's timer, in
+tests a ``FakeClock``, so a test says when the limit has passed (``await clock.advance(seconds=30)``)
+instead of shrinking it and hoping a busy machine does not reach it first.
 """
 
 from __future__ import annotations
@@ -48,7 +51,10 @@ import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any, TypeVar
+
+from bot.clock import SYSTEM_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 
@@ -124,10 +130,11 @@ class WorkPool:
     """A bounded worker pool with per-user limits for heavy jobs. One per bot, closed with it."""
 
     def __init__(self, workers: int = WORKERS, *, per_user: int = HEAVY_PER_USER, timeout: float = JOB_SECONDS,
-                 processes: bool | None = None) -> None:
+                 processes: bool | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         self.workers = workers
         self.per_user = per_user
         self.timeout = timeout
+        self.clock = clock  # what the time limits are measured on (the bot's clock)
         self.processes = ("fork" in multiprocessing.get_all_start_methods()) if processes is None else processes
         self._executor: Executor | None = None
         self._shared: dict[int, tuple[str, Callable[[], object]]] = {}  # id(object) -> (key, version)
@@ -173,8 +180,8 @@ class WorkPool:
     # -- running -----------------------------------------------------------------------------------
 
     async def run(self, fn: Callable[..., T], /, *args: Any, timeout: float | None = None, **kwargs: Any) -> T:
-        """``fn(*args, **kwargs)`` in a worker; raises ``JobTimeout`` after ``timeout`` seconds (default
-        ``self.timeout``). ``fn`` must be a module-level function and the arguments picklable (or shared).
+        """``fn(*args, **kwargs)`` in a worker; raises ``JobTimeout`` after ``timeout`` seconds of the
+        pool's clock (default ``self.timeout``). ``fn`` must be a module-level function and the arguments picklable (or shared).
         A job still queued when it times out never starts. A job whose worker died raises
         ``BrokenProcessPool`` (the next job gets new workers)."""
         name = getattr(fn, "__qualname__", repr(fn))
@@ -196,11 +203,25 @@ class WorkPool:
             self._executor = None
             future = asyncio.get_running_loop().run_in_executor(self._pool(), call)
         limit = self.timeout if timeout is None else timeout
-        try:
-            return await asyncio.wait_for(future, limit)
-        except TimeoutError:
+        if not await self._finished_within(future, limit):
             log.warning("job %s took longer than %.1f s: given up", name, limit)
-            raise JobTimeout(name) from None
+            raise JobTimeout(name)
+        return future.result()
+
+    async def _finished_within(self, future: asyncio.Future[Any], limit: float) -> bool:
+        """Wait for ``future`` until ``limit`` seconds of the pool's clock have passed; False (and the
+        future cancelled, so a job still queued never starts) when the limit came first. A cancelled
+        caller cancels the job too: what ``asyncio.wait_for`` does, on the bot's clock, not the loop's."""
+        # The deadline is read now, not when the timer task first runs: a test moving a fake clock on
+        # right after submitting still moves it past this job's limit.
+        timer = asyncio.ensure_future(self.clock.sleep_until(self.clock.now() + timedelta(seconds=limit)))
+        try:
+            done, _ = await asyncio.wait((future, timer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+            if not future.done():
+                future.cancel()
+        return future in done
 
     @contextlib.contextmanager
     def heavy(self, user_id: int) -> Iterator[None]:

@@ -205,6 +205,7 @@ class MatchStep:
 
     async def on_button(self, interaction: discord.Interaction, key: int, action: str, arg: int | None) -> None:
         try:
+            await self._in_this_server(interaction, key, action)
             if action == "next":
                 await self._offer_first(interaction, key)
             elif action == "first" and arg is not None:
@@ -218,6 +219,12 @@ class MatchStep:
                 await interaction.response.send_modal(SwapModal(self, key, tr))
         except (m.MatchError, SwapError, PodError) as error:
             await refuse(self.cog, interaction, error)
+
+    async def _in_this_server(self, interaction: discord.Interaction, key: int, action: str) -> None:
+        """Refuse a button whose custom id, copied from a message of another server, names a match or game
+        of this one: it is no game there, as for every pod button (``game_in_this_server``)."""
+        game_id = key if action in ("swap", "paste") else (await self.service.get(key)).state.games[-1].game_id
+        await self.cog.game_in_this_server(interaction, game_id)
 
     async def _offer_first(self, interaction: discord.Interaction, match_id: int) -> None:
         """Next game: the chooser (loser of the last game) gets two buttons only they can see."""

@@ -3,6 +3,7 @@ new tables, swap atomically; on any failure the current data stays; offline fail
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 import socket
@@ -27,6 +28,8 @@ class FakeScryfall:
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, str]] = []
+        self.accepted: list[str] = []  # each request's Accept header
+        self.stalled = asyncio.Event()  # "stall" answers nothing until this is set
         self.oracle_body = SCRYFALL_FILE.read_bytes()
         self.oracle_mode = "ok"
         self.bulk_status = 200
@@ -34,6 +37,7 @@ class FakeScryfall:
 
     async def bulk(self, request: web.Request) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
+        self.accepted.append(request.headers.get("Accept", ""))
         listing = {"object": "list", "has_more": False, "data": [
             {"object": "bulk_data", "type": "default_cards", "download_uri": f"{self.base}/nope.json"},
             {"object": "bulk_data", "type": "oracle_cards", "download_uri": f"{self.base}/oracle-cards.json"},
@@ -49,6 +53,14 @@ class FakeScryfall:
             await response.write(self.oracle_body[: len(self.oracle_body) // 2])
             request.transport.close()
             return response
+        if self.oracle_mode == "gzip":  # compressed on the wire: Content-Length counts compressed bytes
+            return web.Response(body=gzip.compress(self.oracle_body),
+                                headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
+        if self.oracle_mode == "stall":  # headers, then silence
+            response = web.StreamResponse(headers={"Content-Type": "application/json"})
+            await response.prepare(request)
+            await self.stalled.wait()
+            return response
         return web.Response(body=self.oracle_body, content_type="application/json")
 
     async def atomic(self, request: web.Request) -> web.StreamResponse:
@@ -61,6 +73,7 @@ async def server():
     fake = FakeScryfall()
     async with serving(fake):
         yield fake
+        fake.stalled.set()  # a stalled answer ends, so the server closes at once
 
 
 def config_for(tmp_path: Path, bulk_url: str, mtgjson_url: str):
@@ -93,6 +106,8 @@ async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryf
 
     result = await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")
     assert result.card_count == 11 and result.source == f"{server.base}/oracle-cards.json"
+    # MTGJSON named six of the cards; two it does not list keep the names stored before (eight without it)
+    assert result.kept_printed_names == 2
     assert [path for path, _ in server.requests] == ["/bulk-data", "/oracle-cards.json", "/AtomicCards.json.gz"]
     assert {agent for _, agent in server.requests} == {f"Podkeeper/{__version__}"}
     assert labels == ["Scryfall oracle cards", "MTGJSON printed names"]
@@ -162,3 +177,123 @@ def test_bulk_listing_shape() -> None:
     assert newest_bulk_file({"data": [{"type": "oracle_cards", "download_uri": "u"}]}, "x") == "u"
     with pytest.raises(CardSyncError, match="lists no oracle_cards"):
         newest_bulk_file(json.loads('{"data": [{"type": "rulings", "download_uri": "r"}]}'), "x")
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+UNCHANGED = "The current card data is unchanged."
+
+
+async def test_the_bulk_list_is_asked_for_as_json(server: FakeScryfall, subset_db: CardDatabase,
+                                                  tmp_path: Path) -> None:
+    """Scryfall's API asks clients to send an Accept header (and a User-Agent, checked above)."""
+    (tmp_path / "work").mkdir()
+    await sync_cards(subset_db, config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz"),
+                     workdir=tmp_path / "work")
+    assert server.accepted == ["application/json;q=0.9,*/*;q=0.8"]
+
+
+async def test_an_unreachable_mtgjson_is_named_not_scryfall(server: FakeScryfall, subset_db: CardDatabase,
+                                                            tmp_path: Path) -> None:
+    """Scryfall answered and its file came down; the message names the host that failed (MTGJSON's)."""
+    (tmp_path / "work").mkdir()
+    port = closed_port()
+    config = config_for(tmp_path, f"{server.base}/bulk-data", f"http://127.0.0.1:{port}/AtomicCards.json.gz")
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    message = str(error.value)
+    assert message.startswith(f"cannot reach 127.0.0.1:{port} (") and message.endswith(
+        f"); are you offline? {UNCHANGED}"), message
+    await assert_untouched(subset_db, tmp_path)
+
+
+async def test_a_download_that_stalls_gives_up_after_the_read_timeout(
+        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server sends its headers and then nothing: the read timeout (60 s; shortened here, the
+    server would stay silent for good) ends the sync with a clear message and nothing changed."""
+    (tmp_path / "work").mkdir()
+    monkeypatch.setattr("bot.cards.sync.READ_TIMEOUT", 0.3)
+    server.oracle_mode = "stall"
+    config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    host = server.base.removeprefix("http://")
+    assert str(error.value) == f"{host} did not answer in time; the current card data is unchanged."
+    await assert_untouched(subset_db, tmp_path)
+
+
+async def test_a_connection_dropped_mid_file_names_the_download(server: FakeScryfall, subset_db: CardDatabase,
+                                                                tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    server.oracle_mode = "truncated"
+    config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    message = str(error.value)
+    assert message.startswith(f"downloading {server.base}/oracle-cards.json failed (") and message.endswith(
+        "); the current card data is unchanged."), message
+
+
+def sync_config(server: FakeScryfall, tmp_path: Path, *, bulk: str = "/bulk-data", mtgjson: str = "/AtomicCards.json.gz"):
+    (tmp_path / "work").mkdir(exist_ok=True)
+    return config_for(tmp_path, f"{server.base}{bulk}", f"{server.base}{mtgjson}")
+
+
+async def test_a_big_or_compressed_download_arrives_whole_in_a_folder_of_its_own(
+        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    """Several chunks (the file is padded past 64 KiB) all count; a compressed answer is not held to its
+    compressed Content-Length and reports no total; the downloads sit in a podkeeper-sync- folder of the
+    work directory while they run."""
+    server.oracle_body = SCRYFALL_FILE.read_bytes() + b" " * 200_000
+    folders: list[list[str]] = []
+    totals: list[int] = []
+
+    def progress(label: str):
+        def step(done: int, total: int) -> None:
+            folders.append([p.name for p in (tmp_path / "work").iterdir()])
+            totals.append(total)
+        return step
+
+    config = sync_config(server, tmp_path)
+    assert (await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")).card_count == 11
+    assert totals[0] == len(server.oracle_body) and len(totals) > 3
+    assert folders and all(len(f) == 1 and f[0].startswith("podkeeper-sync-") for f in folders)
+    server.oracle_mode, totals[:] = "gzip", []
+    assert (await sync_cards(subset_db, config, progress, workdir=tmp_path / "work")).card_count == 11
+    assert totals[0] == 0  # the length is not known in decompressed bytes
+
+
+async def test_each_failure_says_which_address_and_what_happened(server: FakeScryfall, subset_db: CardDatabase,
+                                                                  tmp_path: Path) -> None:
+    server.bulk_status = 503
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/bulk-data answered HTTP 503 Service Unavailable"
+    server.bulk_status = 200
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path, mtgjson="/missing.json.gz"), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/missing.json.gz answered HTTP 404 Not Found"
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path, bulk="/AtomicCards.json.gz"), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/AtomicCards.json.gz did not answer with JSON"
+    server.oracle_body = b""
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/oracle-cards.json sent an empty file"
+    await assert_untouched(subset_db, tmp_path)
+
+
+def test_a_bulk_list_that_is_not_one_is_refused_by_name() -> None:
+    from bot.cards.sync import newest_bulk_file
+
+    for listing in ([], "data", {"data": "x"}, {"object": "list"}):
+        with pytest.raises(CardSyncError) as error:
+            newest_bulk_file(listing, "https://api.example/bulk")
+        assert str(error.value) == "https://api.example/bulk did not answer with a Scryfall bulk-data list"
+    with pytest.raises(CardSyncError) as error:
+        newest_bulk_file({"data": [{"type": "oracle_cards"}, "x"]}, "https://api.example/bulk")
+    assert str(error.value) == "https://api.example/bulk lists no oracle_cards file"

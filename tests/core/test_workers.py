@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.clock import FakeClock
 from bot.domain.decklist import DecklistRefused
 from bot.workers import JobTimeout, TooManyJobs, WorkPool, in_worker
 
@@ -77,6 +78,37 @@ async def test_a_job_over_its_time_limit_raises_job_timeout(pool: WorkPool, tmp_
     with pytest.raises(JobTimeout):
         await pool.run(wait_for, str(gate), timeout=0.2)
     gate.touch()
+
+
+def touch(path: str) -> None:
+    Path(path).touch()
+
+
+async def test_the_time_limit_runs_on_the_pools_clock_and_a_job_that_missed_it_never_starts(tmp_path: Path) -> None:
+    """The bot hands its clock to the pool, so a test's fake clock (not the machine's speed) decides when a
+    job has taken too long; a job given up while still queued is never run afterwards."""
+    clock = FakeClock()
+    pool = WorkPool(workers=1, processes=False, clock=clock)
+    gate, ran = tmp_path / "go", tmp_path / "ran"
+    try:
+        holder = asyncio.create_task(pool.run(wait_for, str(gate), timeout=3600))
+        queued = asyncio.create_task(pool.run(touch, str(ran), timeout=30))
+        for _ in range(3):  # both tasks start and submit their jobs: their limits count from here
+            await asyncio.sleep(0)
+        assert pool.pending == 2
+        await clock.advance(seconds=29)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert not queued.done() and pool.pending == 2  # within its limit: still waited for
+        await clock.advance(seconds=1)
+        with pytest.raises(JobTimeout):
+            await queued
+        gate.touch()
+        assert await holder == "released"
+        assert await pool.run(where) and not ran.exists()  # the worker went on past it
+    finally:
+        gate.touch()
+        pool.close()
 
 
 async def test_a_dead_worker_fails_its_jobs_and_the_next_job_gets_new_workers(pool: WorkPool) -> None:

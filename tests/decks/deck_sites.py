@@ -15,6 +15,7 @@ from aiohttp import web
 URLS = Path(__file__).parent.parent / "data" / "decks" / "urls"
 ARCHIDEKT_ID = "1234567"
 MOXFIELD_ID = "Kx0aLiAvA5tTheVast-C11"
+SLOW_SITE_SECONDS = 30.0  # how long the ``slow`` deck takes to answer
 
 
 class FakeDeckSites:
@@ -36,7 +37,7 @@ class FakeDeckSites:
         if deck_id in ("403", "500"):
             return web.json_response({"error": "nope"}, status=int(deck_id))
         if deck_id == "slow":
-            await asyncio.sleep(30)
+            await asyncio.sleep(SLOW_SITE_SECONDS)
         if deck_id == "huge":
             response = web.StreamResponse(headers={"Content-Type": "application/json"})
             await response.prepare(request)

@@ -16,7 +16,7 @@ from bot.services.deck_urls import DeckUrlFetcher
 from bot.services.decks import check_deck_text
 
 from .conftest import DECKS
-from .deck_sites import ARCHIDEKT_ID, MOXFIELD_ID, FakeDeckSites, closed_port, start_sites
+from .deck_sites import ARCHIDEKT_ID, MOXFIELD_ID, SLOW_SITE_SECONDS, FakeDeckSites, closed_port, start_sites
 
 REFERENCE = parse_decklist((DECKS / "heavenly_inferno_cmd2011.txt").read_bytes())
 REFERENCE_MAIN = sorted((e.count, e.name) for e in REFERENCE.in_section(Section.MAIN))
@@ -102,12 +102,14 @@ async def test_site_failures_are_clear_refusals(sites: FakeDeckSites, url: str, 
         assert refusal_message(refused.value, language) != refusal_message(refused.value)
 
 
-async def test_a_slow_site_times_out_within_seconds(sites: FakeDeckSites) -> None:
+async def test_a_slow_site_times_out_at_the_fetchers_limit_not_the_sites(sites: FakeDeckSites) -> None:
+    """Given up at the fetcher's half second, not after the site's answer: measured against what the site
+    takes (a busy machine may stretch the half second, never to the site's 30 s)."""
     started = time.monotonic()
     with pytest.raises(DecklistRefused) as refused:
         await fetcher(sites, timeout=0.5).fetch("https://moxfield.com/decks/slow")
     assert refused.value.reason == "url_timeout"
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < SLOW_SITE_SECONDS
 
 
 async def test_offline_or_refused_connection_fails_fast() -> None:

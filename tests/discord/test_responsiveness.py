@@ -3,6 +3,11 @@
 Heavy work runs in the bot's worker processes. To see what happens *while* it runs, a test fills both
 workers with jobs that wait for a file ("the gate"): whatever is queued behind them is provably not
 running on the event loop, and a probe task shows the loop keeps turning meanwhile.
+
+Nothing here waits against the wall clock: a busy machine (the suite shares two cores with others) only
+makes these tests slower. Each waits *until* what it means has happened (``eventually``; pytest's per-test
+timeout bounds a hang), and the pool's time limits run on the bot's fake clock, so a test that wants a
+job to time out moves that clock past the limit instead of shrinking it and racing the machine.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import pytest
 from bot.i18n import t
 from bot.testing import DiscordHarness, UploadFile
 from bot.testing.fakediscord import payloads as P
+from bot.workers import JOB_SECONDS
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 KAALIA = (DATA / "decks" / "heavenly_inferno_cmd2011.txt").read_bytes()
@@ -32,8 +38,13 @@ def unknown_names(count: int) -> bytes:
     return "\n".join(f"1 {TYPOS[i % len(TYPOS)]} {i}" for i in range(count)).encode()
 
 
-def wait_for(path: str, limit: float = 20.0) -> str:
-    """A worker job that holds its worker until ``path`` exists."""
+GATE_SECONDS = 3600.0  # a gate job's time limit on the bot's clock: no test moves the clock that far
+GATES_LEFT_OPEN: list[Path] = []  # opened after every test, so no worker outlives a failed one
+
+
+def wait_for(path: str, limit: float = 120.0) -> str:
+    """A worker job that holds its worker until ``path`` exists (at most ``limit`` seconds: a worker
+    of a test that never opened its gate, were the clean-up skipped, gives up by itself)."""
     ends = time.monotonic() + limit
     while not os.path.exists(path) and time.monotonic() < ends:
         time.sleep(0.01)
@@ -51,7 +62,8 @@ class Gate:
 
     def __init__(self, h: DiscordHarness, path: Path, job: Callable[[str], Any] = wait_for) -> None:
         self.path = path
-        self.jobs = [asyncio.create_task(h.bot.workers.run(job, str(path), timeout=30))
+        GATES_LEFT_OPEN.append(path)
+        self.jobs = [asyncio.create_task(h.bot.workers.run(job, str(path), timeout=GATE_SECONDS))
                      for _ in range(h.bot.workers.workers)]
 
     async def open(self) -> None:
@@ -77,11 +89,12 @@ class Probe:
         self._task.cancel()
 
 
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    ends = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < ends, "timed out waiting"
-        await asyncio.sleep(0.01)
+@pytest.fixture(autouse=True)
+def gates_open_after_the_test() -> Any:
+    yield
+    for path in GATES_LEFT_OPEN:
+        path.touch()
+    GATES_LEFT_OPEN.clear()
 
 
 async def eventually(condition: Callable[[], bool], between: Callable[[], Any] | None = None) -> None:
@@ -106,9 +119,24 @@ async def saved_decks(h: DiscordHarness) -> list[tuple[str, str]]:
     return [tuple(row) for row in await h.bot.db.fetchall("SELECT name, ruleset FROM decks ORDER BY name")]
 
 
+async def turns_of_the_loop(probe: Probe, count: int) -> None:
+    """Until the loop has turned ``count`` more times: however slow the machine, it went on answering."""
+    start = probe.ticks
+    await eventually(lambda: probe.ticks >= start + count)
+
+
+def checks_submitted(h: DiscordHarness) -> int:
+    """Deck checks handed to the pool (queued or running): counted once the job is in the executor."""
+    return h.bot.workers.ran["check_deck_text"]
+
+
 @pytest.fixture
 async def h(tmp_path):
     async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl") as harness:
+        # A first start stores its cards in the background, and the stored data is a new version: the
+        # pool forks new workers for the next job that takes the cards. Were that after a gate, the
+        # gate would hold the old workers while the job ran on new ones (seen under load).
+        await harness.bot.cards.stored()
         yield harness
 
 
@@ -116,12 +144,11 @@ async def test_a_1000_name_check_is_deferred_and_runs_in_the_pool_while_others_a
     gate = Gate(h, tmp_path / "go")
     probe = Probe()
     check = asyncio.create_task(h.slash("deck check", user="alice", file=UploadFile("new.txt", unknown_names(1_000))))
-    await until(lambda: len(deferred_commands(h, "alice")) == 1)  # "thinking…" at once, before any work
+    await eventually(lambda: len(deferred_commands(h, "alice")) == 1)  # "thinking…" at once, before any work
     ping = await h.slash("ping", user="bob")                       # answered in time (the harness enforces 3 s)
     assert ping.response_type == 4 and ping.ephemeral
-    ticks = probe.ticks
-    await asyncio.sleep(0.3)
-    assert not check.done() and probe.ticks > ticks + 5  # the check waits for a worker; the loop turns on
+    await turns_of_the_loop(probe, 5)
+    assert not check.done()  # the check waits for a worker; the loop turns on meanwhile
     await gate.open()
     reply = await check
     probe.stop()
@@ -139,13 +166,13 @@ async def test_one_user_may_run_two_heavy_jobs_and_a_third_is_refused_not_queued
     gate = Gate(h, tmp_path / "go")
     mine = [asyncio.create_task(h.slash("deck check", user="alice", file=UploadFile("a.txt", KAALIA)))
             for _ in range(2)]
-    await until(lambda: len(deferred_commands(h, "alice")) == 2)
+    await eventually(lambda: h.bot.workers.heavy_jobs(h.user("alice").id) == 2)  # both hold a slot
     for locale, language in LANGUAGES.items():
         refused = await h.slash("deck check", user="alice", locale=locale, file=UploadFile("a.txt", KAALIA))
         assert refused.response_type == 4 and refused.ephemeral
         assert refused.content == t("deck.busy", language, limit=2)
     theirs = asyncio.create_task(h.slash("deck check", user="bob", file=UploadFile("b.txt", KAALIA)))
-    await until(lambda: len(deferred_commands(h, "bob")) == 1)  # someone else is queued, not refused
+    await eventually(lambda: len(deferred_commands(h, "bob")) == 1)  # someone else is queued, not refused
     await gate.open()
     for reply in await asyncio.gather(*mine, theirs):
         assert "Legal under commander." in reply.embed["description"]
@@ -155,15 +182,20 @@ async def test_one_user_may_run_two_heavy_jobs_and_a_third_is_refused_not_queued
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_registration_whose_check_times_out_saves_nothing_and_says_so(h, tmp_path, locale) -> None:
-    h.bot.workers.timeout = 0.3
-    gate = Gate(h, tmp_path / "go")
-    reply = await h.slash("deck register", locale=locale, name="Kaalia", file=UploadFile("k.txt", KAALIA),
-                          expect_error=True)  # the pool logs a warning for the job it gave up on
+    gate = Gate(h, tmp_path / "go")  # the check waits in the queue however long the test looks
+    register = asyncio.create_task(h.slash("deck register", locale=locale, name="Kaalia",
+                                           file=UploadFile("k.txt", KAALIA), expect_error=True))
+    await eventually(lambda: checks_submitted(h) == 1)
+    await h.clock.advance(seconds=JOB_SECONDS - 1)
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert h.bot.workers.pending == h.bot.workers.workers + 1  # within its limit the check is waited for
+    await h.clock.advance(seconds=1)
+    reply = await register  # the pool logs a warning for the job it gave up on
     assert reply.deferred and reply.ephemeral
     assert reply.content == t("deck.error.check_timeout", LANGUAGES[locale])  # fills the "thinking…" message
     assert await saved_decks(h) == []
     await gate.open()
-    h.bot.workers.timeout = 30
     saved = await h.slash("deck register", locale=locale, name="Kaalia", file=UploadFile("k.txt", KAALIA))
     assert saved.deferred and await saved_decks(h) == [("Kaalia", "commander")]
 
@@ -172,7 +204,7 @@ async def test_a_registration_whose_worker_dies_saves_nothing_and_the_next_one_w
     gate = Gate(h, tmp_path / "go", wait_then_die)
     register = asyncio.create_task(h.slash("deck register", locale="ja", name="Kaalia",
                                            file=UploadFile("k.txt", KAALIA), expect_error=True))
-    await until(lambda: len(deferred_commands(h, "alice")) == 1)
+    await eventually(lambda: checks_submitted(h) == 1)  # queued behind the workers that are about to die
     await gate.open()
     reply = await register
     assert reply.content == t("deck.error.check_failed", "ja")
@@ -195,10 +227,10 @@ async def test_a_ruleset_change_rechecks_decks_in_the_pool_not_on_the_loop(h, tm
     probe = Probe()
     # The harness waits for the re-check (a listener task) before returning, so send and watch.
     change = asyncio.create_task(h.slash("config ruleset", user="admin", ruleset="edh-2010"))
-    await until(lambda: len(answered_commands(h, "admin")) == 1)
-    await asyncio.sleep(0.3)
+    await eventually(lambda: len(answered_commands(h, "admin")) == 1)
+    await turns_of_the_loop(probe, 5)
     assert await saved_decks(h) == [("Kaalia", "commander"), ("Partners", "commander")]  # waiting for a worker
-    assert probe.ticks > 5 and not change.done()
+    assert not change.done()
     await gate.open()
     changed = await change
     probe.stop()
@@ -212,7 +244,7 @@ async def test_a_recheck_that_fails_keeps_the_old_verdict(h, tmp_path) -> None:
     before = await h.bot.db.fetchone("SELECT ruleset, status, verdict FROM decks")
     gate = Gate(h, tmp_path / "go", wait_then_die)
     change = asyncio.create_task(h.slash("config ruleset", user="admin", ruleset="edh-2010", expect_error=True))
-    await until(lambda: len(answered_commands(h, "admin")) == 1)
+    await eventually(lambda: len(answered_commands(h, "admin")) == 1)
     await gate.open()
     await change
     assert tuple(await h.bot.db.fetchone("SELECT ruleset, status, verdict FROM decks")) == tuple(before)
@@ -232,7 +264,7 @@ async def test_a_press_is_acknowledged_before_the_database_work(h) -> None:
     board = await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
     async with h.bot.db.transaction():  # the database's one writer is busy elsewhere
         record = press(h, board.message, "alice", "pod:1:life:-5")
-        await until(lambda: record.acknowledged)
+        await eventually(lambda: record.acknowledged)
         assert record.response_type == 6 and not record.late  # answered, change still waiting
         assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 0
     await h.settle()

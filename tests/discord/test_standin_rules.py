@@ -9,6 +9,7 @@ run on a ``FakeClock``, never on wall time.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -22,6 +23,7 @@ from bot.testing import DiscordHarness
 from bot.testing.fakediscord.backend import FakeDiscord, Response
 from bot.testing.fakediscord.driver import HarnessError
 from bot.testing.fakediscord.model import PERMISSIONS, FakeChannel, FakeGuild
+from bot.testing.fakediscord.policy import RateLimiter
 from bot.testing.fakediscord.server import FakeDiscordServer
 from bot.testing.harness import standard_world
 
@@ -235,10 +237,33 @@ def test_an_interaction_token_has_a_bucket_of_its_own():
     assert fake.handle("POST", f"/webhooks/{fake.application_id}/{tokens[1]}", body={"content": "x"}).status == 200
 
 
-async def test_discord_py_sleeps_out_the_global_limit_and_the_webhook_bucket_in_process(tmp_path):
+def hold_still_until_it_refuses(limiter: RateLimiter) -> None:
+    """Stop ``limiter``'s time until it has refused a request, then let it run on from there.
+
+    The harness compresses Discord's global second into 10 ms of real time: filling the bucket and
+    sending behind it raced the machine (on a busy one the 10 ms passed first and nothing was refused).
+    Held still, the bucket filled is the bucket the send meets, however slowly the send comes; once it
+    has said 429, real time runs again, so the retry comes through only if discord.py waited."""
+    held_at, released_at = time.monotonic(), [0.0]
+    limiter.clock = lambda: held_at + (time.monotonic() - released_at[0] if released_at[0] else 0.0)
+    take = limiter.take
+
+    def take_then_release(key: Any) -> tuple[float | None, dict[str, str]]:
+        wait, headers = take(key)
+        if wait is not None and not released_at[0]:
+            released_at[0] = time.monotonic()
+        return wait, headers
+
+    limiter.take = take_then_release  # type: ignore[method-assign]
+
+
+async def test_discord_py_sleeps_out_the_global_limit_in_process(tmp_path):
     async with DiscordHarness.start(tmp_path, rate_limit=(5, 0.05)) as h:
-        for _ in range(h.fake.global_rate_limiter.limit):
-            h.fake.global_rate_limiter.take("bot")  # another process of the bot used the second up
+        limiter = h.fake.global_rate_limiter
+        assert limiter is not None
+        hold_still_until_it_refuses(limiter)
+        for _ in range(limiter.limit):
+            limiter.take("bot")  # another process of the bot used the second up
         await h.bot.get_channel(h.channel("games").id).send("after the global wait")
         statuses = [r.status for r in h.fake.requests if r.path.endswith("/messages")]
         assert statuses[-2:] == [429, 200] and h.fake.requests[-2].response["global"] is True

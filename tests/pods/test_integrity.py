@@ -8,6 +8,7 @@ import pytest
 
 from bot.domain import pod
 from bot.domain.pod import PodError
+from bot.i18n import t
 from bot.testing import DiscordHarness
 
 
@@ -65,6 +66,28 @@ async def test_a_tournament_board_has_no_join_and_seats_only_the_paired_players(
     with pytest.raises(PodError, match="tournament_seats"):
         await pods(h).service.change(game_id, h.user("erin").id, pod.JOIN, player=h.user("erin").id, name="erin")
     assert not (await pods(h).service.get(game_id)).state.is_player(h.user("erin").id)
+
+
+@pytest.mark.parametrize(("guild_locale", "language"), [("en-US", "en"), ("ja", "ja"), ("zh-CN", "zh-Hans"),
+                                                       ("zh-TW", "zh-Hant")])
+async def test_a_tournament_board_hints_at_what_its_buttons_offer_and_an_ended_one_at_nothing(
+        tmp_path, guild_locale, language):
+    """The pre-game hint of a board a round posted says "name your commanders", not "join, shuffle seats"
+    (the round seated the table: it has no such buttons); once an organiser ends the game, the board has
+    nothing left to set up and says neither."""
+    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol", "dave"),
+                                    guild_locale=guild_locale) as h:
+        pods(h).updater.delay = 0
+        _, game_id = await pair_one_table(h)
+        seated, open_seats = t("pod.embed.pregame_help_seated", language), t("pod.embed.pregame_help", language)
+        board = board_of(h, game_id)
+        assert seated in board.embeds[0]["description"] and open_seats not in board.embeds[0]["description"]
+        assert not {"join", "shuffle"} & {b["custom_id"].split(":")[2] for b in board.buttons}
+        asked = await h.slash("pod end", user="admin", channel="games", game=game_id)
+        await h.click(asked, label="Yes, end it now", user="admin")  # the admin's own locale: en-US
+        await settled(h)
+        ended = board_of(h, game_id).embeds[0]["description"]
+        assert seated not in ended and open_seats not in ended
 
 
 async def test_an_outsider_who_joined_an_old_board_does_not_score(h):

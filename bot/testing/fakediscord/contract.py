@@ -277,10 +277,17 @@ def _too_long(where: Path_, limit: int) -> Problem:
     return where, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
 
 
+def _text_length(value: Any) -> int:
+    """A text's length; anything else counts nothing here (the schema refuses it with its own error)."""
+    return len(value) if isinstance(value, str) else 0
+
+
 def embed_text_length(embed: dict[str, Any]) -> int:
     """Characters Discord counts toward the 6,000 of a message: title, description, fields, footer, author."""
-    total = len(embed.get("title") or "") + len(embed.get("description") or "")
-    total += len((embed.get("footer") or {}).get("text") or "") + len((embed.get("author") or {}).get("name") or "")
+    footer, author = embed.get("footer"), embed.get("author")
+    total = _text_length(embed.get("title")) + _text_length(embed.get("description"))
+    total += _text_length(footer.get("text") if isinstance(footer, dict) else None)
+    total += _text_length(author.get("name") if isinstance(author, dict) else None)
     for item in embed.get("fields") or []:
         if isinstance(item, dict):
             total += len(str(item.get("name") or "")) + len(str(item.get("value") or ""))

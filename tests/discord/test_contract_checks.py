@@ -1,0 +1,402 @@
+"""The stand-in's contract checks themselves (bot/testing/fakediscord/contract.py): its fast validator says
+what the spec's own schema says, and its refusals have Discord's shape and wording.
+
+The validator rewrites the spec's unions into switches on their ``type`` (a few times faster); a rewrite that
+let a body through that Discord refuses, or refused one Discord takes, would make every other test of the
+suite believe the wrong thing. So bodies drawn at random are judged both ways: by the rewritten validator and
+by ``jsonschema`` on the spec's schema as published.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from bot.testing.fakediscord import contract
+
+ROUTES = [
+    ("POST", "/channels/1/messages"),
+    ("PATCH", "/channels/1/messages/2"),
+    ("POST", "/webhooks/1/tok"),
+    ("POST", "/interactions/1/tok/callback"),
+    ("PATCH", "/webhooks/1/tok/messages/@original"),
+]
+
+
+def published_validator(method: str, path: str) -> Draft202012Validator:
+    """``jsonschema`` on the route's schema exactly as the spec publishes it (no rewriting)."""
+    template = contract.route_template(method, path)
+    assert template is not None, path
+    pointer = "/".join(
+        part.replace("~", "~0").replace("/", "~1")
+        for part in (
+            "paths",
+            template,
+            method.lower(),
+            "requestBody",
+            "content",
+            "application/json",
+            "schema",
+        )
+    )
+    return Draft202012Validator(
+        {"$ref": f"{contract.SPEC_URI}#/{quote(pointer)}"}, registry=contract._registry()
+    )
+
+
+PUBLISHED = {route: published_validator(*route) for route in ROUTES}
+
+words = st.text(alphabet="ab <@&>*", max_size=6)
+lengths = st.sampled_from([0, 1, 80, 81, 100, 101, 256, 257])
+sized = st.builds(lambda n, c: c * n, lengths, st.sampled_from("xé"))
+maybe = st.one_of(st.none(), words, sized)
+button = st.fixed_dictionaries(
+    {"type": st.just(2), "style": st.integers(0, 7)},
+    optional={
+        "label": maybe,
+        "custom_id": maybe,
+        "url": st.sampled_from(["https://example.org", "nope"]),
+        "disabled": st.booleans(),
+        "emoji": st.one_of(st.none(), st.just({"name": "🗳️"})),
+    },
+)
+option = st.fixed_dictionaries({"label": maybe, "value": maybe}, optional={"default": st.booleans()})
+select = st.fixed_dictionaries(
+    {"type": st.sampled_from([3, 5, 6, 7, 8])},
+    optional={
+        "custom_id": maybe,
+        "options": st.lists(option, max_size=3),
+        "placeholder": maybe,
+        "min_values": st.integers(-1, 26),
+        "max_values": st.integers(0, 26),
+    },
+)
+row = st.fixed_dictionaries(
+    {"type": st.sampled_from([1, 1, 1, 7, 99])},
+    optional={"components": st.lists(st.one_of(button, select), max_size=6)},
+)
+field = st.fixed_dictionaries({"name": maybe, "value": maybe}, optional={"inline": st.booleans()})
+embed = st.fixed_dictionaries(
+    {},
+    optional={
+        "title": maybe,
+        "description": maybe,
+        "colour": st.integers(),
+        "color": st.integers(-1, 1 << 25),
+        "fields": st.lists(field, max_size=3),
+        "footer": st.fixed_dictionaries({"text": maybe}),
+        "image": st.fixed_dictionaries({"url": st.sampled_from(["attachment://a.png", 5])}),
+    },
+)
+message = st.fixed_dictionaries(
+    {},
+    optional={
+        "content": st.one_of(maybe, st.builds(lambda n: "x" * n, st.sampled_from([2000, 4000, 4001]))),
+        "embeds": st.lists(embed, max_size=2),
+        "components": st.lists(row, max_size=6),
+        "allowed_mentions": st.fixed_dictionaries(
+            {},
+            optional={
+                "parse": st.lists(st.sampled_from(["users", "roles", "everyone", "nobody"]), max_size=2),
+                "users": st.lists(st.sampled_from(["1", "x"]), max_size=2),
+            },
+        ),  # numbers: see the last test
+        "flags": st.sampled_from([0, 64, 4096, "64"]),
+        "tts": st.booleans(),
+    },
+)
+
+
+def body_for(method: str, path: str, data: dict[str, Any], kind: int) -> dict[str, Any]:
+    return {"type": kind, "data": data} if path.startswith("/interactions/") else data
+
+
+@given(st.sampled_from(ROUTES), message, st.sampled_from([4, 7, 5, 9]))
+def test_the_fast_validator_judges_every_body_as_the_published_schema_does(route, data, kind) -> None:
+    method, path = route
+    body = body_for(method, path, data, kind)
+    template = contract.route_template(method, path)
+    assert template is not None
+    fast_says_valid = not list(contract.validator_for(method, template).iter_errors(body))
+    assert fast_says_valid == PUBLISHED[route].is_valid(body)
+    assert (contract.schema_problems(method, path, body) == []) == fast_says_valid
+
+
+def test_a_refusal_names_the_field_with_discords_code_and_words() -> None:
+    too_long = {
+        "content": "x" * 2001,
+        "embeds": [{"title": "t" * 257}],
+        "components": [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x" * 81, "custom_id": "b"}]}
+        ],
+    }
+    problems = contract.problems_of("POST", "/channels/1/messages", too_long)
+    assert sorted(problems) == sorted(
+        [
+            (("content",), "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."),
+            (("embeds", 0, "title"), "BASE_TYPE_MAX_LENGTH", "Must be 256 or fewer in length."),
+            (
+                ("components", 0, "components", 0, "label"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 80 or fewer in length.",
+            ),
+        ]
+    ), problems
+    assert contract.error_tree(problems)["components"]["0"]["components"]["0"]["label"] == {
+        "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 80 or fewer in length."}]
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            {
+                "content": "a",
+                "components": [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": []}]}],
+            },
+            (
+                ("components", 0, "components", 0, "options"),
+                "BASE_TYPE_MIN_LENGTH",
+                "Must be 1 or more in length.",
+            ),
+        ),
+        (
+            {
+                "content": "a",
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [
+                            {
+                                "type": 3,
+                                "custom_id": "s",
+                                "options": [{"label": "l", "value": str(i)} for i in range(26)],
+                            }
+                        ],
+                    }
+                ],
+            },
+            (
+                ("components", 0, "components", 0, "options"),
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 25 or fewer in length.",
+            ),
+        ),
+        (
+            {
+                "content": "a",
+                "components": [{"type": 1, "components": [{"type": 2, "style": 9, "custom_id": "b"}]}],
+            },
+            (
+                ("components", 0, "components", 0, "style"),
+                "BASE_TYPE_CHOICES",
+                "9 is not one of [1, 2, 3, 4, 5, 6]",
+            ),
+        ),
+        (
+            {"embeds": [{"title": 5}]},
+            (("embeds", 0, "title"), "BASE_TYPE_BAD_TYPE", "5 is not of type 'string', 'null'"),
+        ),
+        (
+            {
+                "content": "a",
+                "components": [
+                    {"type": 1, "components": [{"type": 3, "options": [{"label": "l", "value": "v"}]}]}
+                ],
+            },
+            (("components", 0, "components", 0, "custom_id"), "BASE_TYPE_REQUIRED", "This field is required"),
+        ),
+        (
+            {
+                "content": "a",
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [
+                            {
+                                "type": 3,
+                                "custom_id": "s",
+                                "options": [{"label": "l", "value": "v"}],
+                                "max_values": 26,
+                            }
+                        ],
+                    }
+                ],
+            },
+            (
+                ("components", 0, "components", 0, "max_values"),
+                "NUMBER_TYPE_MAX",
+                "26 is greater than the maximum of 25",
+            ),
+        ),
+    ],
+)
+def test_each_kind_of_schema_refusal_comes_back_as_discord_words_it(body, expected) -> None:
+    assert contract.problems_of("POST", "/channels/1/messages", body) == [expected]
+
+
+def test_a_snowflake_sent_as_a_json_number_is_taken_as_discord_takes_it() -> None:
+    """The one place the stand-in is wider than the published schema, on purpose: Discord takes ids as JSON
+    numbers too, and discord.py sends some that way."""
+    body = {"content": "a", "allowed_mentions": {"parse": [], "users": [2]}}
+    assert not PUBLISHED[("POST", "/channels/1/messages")].is_valid(body)
+    assert contract.problems_of("POST", "/channels/1/messages", body) == []
+    assert (
+        contract.problems_of(
+            "POST", "/channels/1/messages", {"content": "a", "allowed_mentions": {"users": [True]}}
+        )
+        != []
+    )
+
+
+# -- command syncs: the rules the schema can't say --------------------------------------------------------
+
+
+def chat(name: str = "ping", description: str = "Pong", **more: Any) -> dict[str, Any]:
+    return {"type": 1, "name": name, "description": description, **more}
+
+
+def option(name: str, *, required: bool = False, kind: int = 3, **more: Any) -> dict[str, Any]:
+    return {"type": kind, "name": name, "description": "d", "required": required, **more}
+
+
+@pytest.mark.parametrize(
+    ("commands", "expected"),
+    [
+        (
+            [chat("Ping")],
+            [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid: 'Ping'")],
+        ),
+        (
+            [chat("pi!ng")],
+            [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid: 'pi!ng'")],
+        ),
+        ([chat("a-b_c'd"), chat("नमस्ते"), chat("สวัสดี"), chat("ピン")], []),  # Discord's alphabet, and scripts
+        (
+            [chat(name_localizations={"ja": "Pin"})],
+            [
+                (
+                    (0, "name_localizations", "ja"),
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    "Command name is invalid: 'Pin'",
+                )
+            ],
+        ),
+        (
+            [chat(description_localizations={"xx": "d"})],
+            [((0, "description_localizations", "xx"), "LOCALE_INVALID", "Invalid locale 'xx'")],
+        ),
+        (
+            [
+                chat(
+                    options=[
+                        option(
+                            "o",
+                            choices=[{"name": "Upper Case", "value": "v", "name_localizations": {"xx": "a"}}],
+                        )
+                    ]
+                )
+            ],
+            [
+                (
+                    (0, "options", 0, "choices", 0, "name_localizations", "xx"),
+                    "LOCALE_INVALID",
+                    "Invalid locale 'xx'",
+                )
+            ],
+        ),
+        (
+            [chat(description="")],
+            [((0, "description"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")],
+        ),
+        ([{"type": 2, "name": "look"}], []),  # a user command has no description
+        ([chat(options=[option("o", choices=[{"name": "c", "value": "v" * 100}])])], []),
+        (
+            [chat(options=[option("o", choices=[{"name": "c", "value": "v" * 101}])])],
+            [
+                (
+                    (0, "options", 0, "choices", 0, "value"),
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                )
+            ],
+        ),
+        (
+            [chat(options=[option("o", autocomplete=True, choices=[{"name": "c", "value": "v"}])])],
+            [
+                (
+                    (0, "options", 0, "autocomplete"),
+                    "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
+                    "Autocomplete cannot be enabled on an option that has choices",
+                )
+            ],
+        ),
+        (
+            [chat(options=[option("a"), option("b", required=True)])],
+            [
+                (
+                    (0, "options", 1, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
+            ],
+        ),
+        ([chat(options=[option("a", required=True), option("b")])], []),
+        (
+            [chat(options=[option("s", kind=1), option("t", kind=2, required=True)])],
+            [],
+        ),  # subcommands: no order
+        (
+            [chat(options=[option("a"), option("a")])],
+            [
+                (
+                    (0, "options", 1, "name"),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    "Option name 'a' is already used",
+                )
+            ],
+        ),
+        ([chat("same"), {"type": 2, "name": "same"}], []),  # one name, two kinds of command
+        (
+            [chat("same"), chat("same")],
+            [
+                (
+                    (1, "name"),
+                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                    "Application command names must be unique: 'same'",
+                )
+            ],
+        ),
+        ([chat(f"c{i}") for i in range(100)] + [{"type": 3, "name": "m"}], []),
+        (
+            [chat(f"c{i}") for i in range(101)],
+            [((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")],
+        ),
+        ("not a list", []),
+    ],
+)
+def test_a_command_sync_is_refused_where_discord_refuses_it_and_only_there(commands, expected) -> None:
+    assert contract.commands_problems(commands) == expected
+    for route in ("/applications/1/commands", "/applications/1/guilds/2/commands"):
+        assert set(expected) <= set(contract.cross_field_problems("PUT", route, commands)), route
+
+
+def test_a_commands_size_counts_each_texts_longest_localisation() -> None:
+    command = chat(
+        "ab",
+        "cde",
+        name_localizations={"ja": "abcd", "ko": "a"},
+        options=[option("x", choices=[{"name": "n", "value": "vvv", "name_localizations": {"ja": "nn"}}])],
+    )
+    # 4 (the longest name) + 3 + the option's 1 + 1 ("d") + its choice's 2 (longest name) + 3 (value)
+    assert contract.command_length(command) == 14
+    assert contract.commands_problems([chat(description="d" * 7995)]) == []
+    assert contract.commands_problems([chat("ping", "d" * 7997)]) == [
+        ((0,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (8000)")
+    ]
