@@ -117,7 +117,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> None:
         """One action for the person interacting (LineModal calls this too), then the board."""
         try:
-            table, _ = await self.service.act(game_id, interaction.user.id, line)
+            table = (await self.service.act(game_id, interaction.user.id, line)).table
         except ChallengeError as error:
             await self.send_error(interaction, error)
             return
@@ -224,11 +224,11 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
 
     async def _default_later(self, game_id: int, topic: str, actions: int) -> None:
         try:
-            table = await self.service.answer_default(game_id, topic, actions)
+            answered = await self.service.answer_default(game_id, topic, actions)
         except ChallengeError:
             return
-        if table is not None:
-            await self.refresh(table)
+        if answered is not None:
+            await self.refresh(answered.table)
 
     # -- rendering -------------------------------------------------------------------------------------
     async def post_table(self, channel: Any, table: ChallengeTable) -> None:
@@ -266,7 +266,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
         tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
         title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)
-        players = join_list([name for _, name in table.seats], tr.language)
+        players = join_list([seat.name for seat in table.seats], tr.language)
         game = table.game
         if table.row.status == LOBBY or game is None:
             return lobby(table, title, players, ChallengeButton)
