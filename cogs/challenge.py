@@ -27,7 +27,7 @@ from bot.i18n.glossary import join_list
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
 from bot.render.fonts import png_bytes
-from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
+from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ActResult, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from bot.text import member_name
@@ -231,6 +231,10 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
             await self.refresh(answered.table)
 
     # -- rendering -------------------------------------------------------------------------------------
+    async def after(self, result: ActResult) -> None:
+        """The table's message follows an action taken elsewhere (the same surface as the Hydra cog's)."""
+        await self.refresh(result.table)
+
     async def post_table(self, channel: Any, table: ChallengeTable) -> None:
         """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
         messages live in ``channel`` from now on."""
