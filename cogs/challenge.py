@@ -239,11 +239,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
         """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
         messages live in ``channel`` from now on."""
         embed, view, file = await self.board_parts(table)
-        extra: dict[str, Any] = {"file": file} if file else {}
-        if view is not None:
-            extra["view"] = view
-        message = await channel.send(embed=embed, **extra)
-        await self.boards.record_post(message)
+        message = await self.boards.post(channel, BoardMessage.of(embed, file, view))
         await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
         self.arm(await self.service.load(table.game_id))
 

@@ -205,12 +205,8 @@ class HydraPanels(HydraBase):
     async def post_table(self, channel: Any, table: HydraTable) -> None:
         """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
         board lives in ``channel`` from now on (the same surface as the Challenge cog's)."""
-        embed, file, board_view = await self.board_payload(table)
-        extra: dict[str, Any] = {"file": file} if file else {}
-        if board_view is not None:
-            extra["view"] = board_view
-        board = await channel.send(embed=embed, **extra)
-        await self.boards.record_post(board)
+        embed, file, view = await self.board_payload(table)
+        board = await self.boards.post(channel, BoardMessage.of(embed, file, view))
         await self.service.set_messages(table.game_id, channel_id=channel.id, message_id=board.id)
         self.arm(await self.service.load(table.game_id))  # type: ignore[attr-defined]
 

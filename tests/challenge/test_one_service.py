@@ -4,6 +4,7 @@ database (SQLite, and PostgreSQL where the ``db`` fixture runs it)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -32,26 +33,41 @@ async def started(service: ChallengeService, deck: str, difficulty: int, players
     return await service.start(table.game_id, 100)
 
 
-@pytest.mark.parametrize(("deck", "difficulty", "line"), DECKS)
+@dataclass
+class Playing:
+    """One deck's started table, its service, and an action of the players' first turn."""
+
+    deck: str
+    line: str
+    service: ChallengeService
+    table: Any
+    heard: list[tuple[str, Any]]  # what the service dispatched
+
+
+@pytest.fixture(params=DECKS, ids=[deck for deck, _, _ in DECKS])
+async def playing(request: pytest.FixtureRequest, db: Database) -> Playing:
+    deck, difficulty, line = request.param
+    heard: list[tuple[str, Any]] = []
+    service = service_for(deck, db, notify=lambda name, payload: heard.append((name, payload)))
+    return Playing(deck, line, service, await started(service, deck, difficulty), heard)
+
+
 async def test_every_deck_acts_stores_and_replays_its_log_after_a_restart(
-    db: Database, deck: str, difficulty: int, line: str
+    playing: Playing, db: Database
 ) -> None:
-    service = service_for(deck, db)
-    table = await started(service, deck, difficulty)
+    service, table, deck, line = playing.service, playing.table, playing.deck, playing.line
     result = await service.act(table.game_id, 100, line)
     assert [(a.seq, a.line, a.actor_id) for a in result.table.actions] == [(1, line, 100)]
     fresh = await service_for(deck, db).load(table.game_id)  # a new process: replayed from the log
     assert fresh.game.snapshot() == result.table.game.snapshot() and fresh.row.deck == deck
 
 
-@pytest.mark.parametrize(("deck", "difficulty", "line"), DECKS)
 async def test_a_second_process_sees_the_first_ones_action_and_a_race_is_refused(
-    db: Database, deck: str, difficulty: int, line: str
+    playing: Playing, db: Database
 ) -> None:
     """Two processes on one database: a load reads the log, so the other's action is seen; when the
     first stores between the second's read and its write, the second is refused and stores nothing."""
-    service = service_for(deck, db)
-    table = await started(service, deck, difficulty)
+    service, table, deck, line = playing.service, playing.table, playing.deck, playing.line
     other_db = await Database.open(db.url)
     try:
         other = service_for(deck, other_db)
@@ -72,19 +88,16 @@ async def test_a_second_process_sees_the_first_ones_action_and_a_race_is_refused
         await other_db.close()
 
 
-@pytest.mark.parametrize(("deck", "difficulty", "line"), DECKS)
 async def test_every_write_is_announced_and_the_end_is_dispatched_with_its_deck(
-    db: Database, deck: str, difficulty: int, line: str
+    playing: Playing, db: Database
 ) -> None:
-    heard: list[tuple[str, Any]] = []
-    service = service_for(deck, db, notify=lambda name, payload: heard.append((name, payload)))
-    table = await started(service, deck, difficulty)
+    service, table, deck, line = playing.service, playing.table, playing.deck, playing.line
     topic = service.kind.topic(table.game_id)
     before = db.changes.version(topic)
     await service.act(table.game_id, 100, line)
     assert db.changes.version(topic) == before + 1
     await service.concede(table.game_id, 100)
-    [(name, record)] = heard
+    [(name, record)] = playing.heard
     assert name == service.kind.finished_event and isinstance(record, TableFinished)
     assert (record.game_id, record.deck, record.outcome, record.user_ids) == (
         table.game_id,
@@ -94,12 +107,10 @@ async def test_every_write_is_announced_and_the_end_is_dispatched_with_its_deck(
     )
 
 
-@pytest.mark.parametrize(("deck", "difficulty", "line"), DECKS)
 async def test_an_idle_table_refuses_actions_until_a_seated_player_resumes_it(
-    db: Database, deck: str, difficulty: int, line: str
+    playing: Playing, db: Database
 ) -> None:
-    service = service_for(deck, db)
-    table = await started(service, deck, difficulty)
+    service, table, line = playing.service, playing.table, playing.line
     await service.set_idle(table.game_id)
     assert (await service.load(table.game_id)).row.status == IDLE
     with pytest.raises(ChallengeError, match="idle"):
