@@ -46,8 +46,9 @@ def test_the_decks_rules_as_printed() -> None:
     assert HYDRA.refusal("steal") == "challenge.refuse.hydra.steal" and HYDRA.refusal("tuck") is None
     check_heroes(HYDRA, ("The Slayer", "The Slayer"))  # two, the same one twice: allowed against the Hydra
     # too many: "at most two" against the Hydra (repeats allowed), "up to three, each different" else
+    four = ("The Slayer", "The Hunter", "The Warrior", "The General")
     for rules, heroes, key in ((HYDRA, ("The Slayer",) * 3, "hydra.error.too_many_heroes"),
-                               (GOD, ("The Slayer",) * 2, "challenge.error.heroes")):
+                               (GOD, four, "challenge.error.heroes"), (GOD, ("The Slayer",) * 2, "challenge.error.heroes")):
         with pytest.raises(ChallengeError) as caught:
             check_heroes(rules, heroes)
         assert (caught.value.key, caught.value.values) == (key, {"max": rules.max_heroes})
