@@ -80,8 +80,8 @@ class GameType(Protocol):
                  rules: int, life_per_player: bool) -> ChallengeGame: ...
 
 
-def hydra_game(seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False,
-               stable_ids: bool = True, rules: int = CURRENT_RULES, life_per_player: bool = False) -> HydraGame:
+def hydra_game(seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool, stable_ids: bool,
+               rules: int, life_per_player: bool) -> HydraGame:
     """The Hydra's game from the one set-up: its difficulty is its starting heads, and its players have
     a life total each, so the shared-life house rule is refused."""
     if life_per_player:
