@@ -117,7 +117,7 @@ class EventStatus:
 @dataclass(frozen=True)
 class Dropped:
     user_ids: list[int]
-    result: Any  # the last concession (a Hydra ActResult), for the Hydra cog to update the table's messages
+    result: Any  # the last concession (an ActResult), for the deck's cog to update the table's messages
     next_due: datetime | None = None  # a seated player's grace still runs (a late joiner): look again then
 
 
