@@ -137,7 +137,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                     await self._show(table, message_id)
             except discord.HTTPException:
                 log.exception("could not update challenge table %s", table.game_id)
-            self.arm(table)
+            self.keep_or_arm(table)
 
     async def _show(self, table: ChallengeTable, message_id: int) -> None:
         """The table's message shows its state: edited, or posted afresh when old (``cogs._boards``)."""

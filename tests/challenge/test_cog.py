@@ -156,6 +156,22 @@ async def test_a_pending_default_is_armed_again_after_a_restart_on_the_bot_clock
     assert "enters the battlefield." in str(lobby.message.embeds[0]["fields"])
 
 
+async def test_a_board_redrawn_without_an_action_keeps_the_question_s_running_wait(h):
+    """A redraw of the board that stored nothing (a restart's reconcile pass finishing late, under load)
+    leaves the pending question's timer as it was: the default still comes when its window ends."""
+    lobby = await h.slash("challenge start", deck="horde", window=2)
+    await h.click(lobby, label="Start")
+    for _ in range(3):
+        await h.click(lobby.message, label="End our turn")
+    assert (await cog(h).service.load(1)).game.pending.topic == "counter"
+    timer = cog(h).timers.task(1)
+    await h.advance(seconds=1.9)
+    await cog(h).refresh(await cog(h).service.load(1))  # the late redraw
+    assert cog(h).timers.task(1) is timer
+    await h.advance(seconds=0.1)
+    assert logged(await cog(h).service.load(1))[3] == ("choose pass", None)
+
+
 async def test_a_slow_older_board_edit_never_lands_after_a_newer_one(h):
     lobby = await h.slash("challenge start", deck="horde", window=0)
     await h.click(lobby, label="Start")
