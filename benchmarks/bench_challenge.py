@@ -125,13 +125,14 @@ def bench_event(tables: int) -> None:
 
             async def play_all() -> None:
                 for _, table in opened:  # type: ignore[attr-defined]
-                    user = table.seats[0][0]
+                    user = table.seats[0].user_id
                     first = table.game.battlefield_numbers()[:1]
                     for line in ([f"tap {first[0]}"] if first else []) + ["end"]:
                         await events.decks.act(table.game_id, user, line)
                     loaded = await events.decks.load(table.game_id)
                     while loaded.game.pending is not None and not loaded.game.over:
-                        loaded, _ = await events.decks.act(table.game_id, None, f"choose {loaded.game.pending.default}")
+                        loaded = (await events.decks.act(table.game_id, None,
+                                                         f"choose {loaded.game.pending.default}")).table
                     if not loaded.game.over and loaded.game.battlefield_numbers():
                         await events.decks.act(table.game_id, user, f"destroy {loaded.game.battlefield_numbers()[-1]}")
             await timed("play", play_all())

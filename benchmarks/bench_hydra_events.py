@@ -90,8 +90,7 @@ class Driver:
         self.fake._new_message = recording  # type: ignore[method-assign]
 
     async def load(self, game_id: int) -> Any:
-        """The table as the bot last stored it (this process keeps no copy between reads)."""
-        self.hydra._tables.pop(game_id, None)
+        """The table as the bot last stored it (a load reads the stored log: what changed is replayed)."""
         return await self.hydra.load(game_id)
 
     async def press(self, message_id: int, custom_id: str, user_id: int, game_id: int) -> bool:

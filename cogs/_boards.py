@@ -146,6 +146,13 @@ class LiveBoards:
         """A board kind posted a new board itself (``/pod start``): remember when, for its age."""
         await self.posts.record(message.id, message.channel.id, self.now())
 
+    async def post(self, channel: Any, board: BoardMessage) -> discord.Message:
+        """Post a new board in ``channel`` (a table that started elsewhere: an event's, in its thread) and
+        remember when, for its age."""
+        message: discord.Message = await channel.send(**board.send_kwargs())
+        await self.record_post(message)
+        return message
+
     async def show(self, key: int, board: BoardMessage, where: Where, moved: Moved) -> bool:
         """Make ``where``'s message show ``board``: an edit, or a fresh post when the message is too old
         to be edited for long. True when a message shows it; False when Discord refused (the table is told,

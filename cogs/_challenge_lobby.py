@@ -47,9 +47,9 @@ def lobby_embed(table: ChallengeTable, title: str, players: str) -> discord.Embe
         key = "challenge.ui.lobby_house_rule_life" if table.row.life_per_player else "challenge.ui.lobby_printed_life"
         description += "\n" + tr(key)
     embed = discord.Embed(title=title, description=description[:4000])
-    for user_id, name in table.seats[:25]:
-        heroes = join_list(table.heroes_of(user_id), tr.language) or tr("hydra.ui.no_heroes")
-        embed.add_field(name=name[:256], value=heroes[:1024], inline=False)
+    for seat in table.seats[:25]:
+        heroes = join_list(seat.heroes, tr.language) or tr("hydra.ui.no_heroes")
+        embed.add_field(name=seat.name[:256], value=heroes[:1024], inline=False)
     return embed
 
 

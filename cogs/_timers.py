@@ -137,10 +137,17 @@ class TableTimers:
         """Arm every open table's timer. A poke (another process acted at some table) leaves alone the
         timers still armed for their table's current action: re-arming would restart their wait."""
         for table in await self.service.open_tables():
-            if not taking_over and self.timers.pending(table.game_id) \
-                    and self.armed_at.get(table.game_id) == len(table.actions):
-                continue
-            self.arm(table)
+            if taking_over:
+                self.arm(table)
+            else:
+                self.keep_or_arm(table)
+
+    def keep_or_arm(self, table: Any) -> None:
+        """Arm ``table``'s timer unless it is still armed for its current action: a poke, or a board
+        redrawn without an action (a restart's reconcile pass), must not restart a question's wait."""
+        if self.timers.pending(table.game_id) and self.armed_at.get(table.game_id) == len(table.actions):
+            return
+        self.arm(table)
 
     def arm_default(self, game_id: int, seconds: float, default: Job) -> None:
         """Run ``default`` (store the pending question's default answer, then show it) ``seconds`` from

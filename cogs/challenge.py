@@ -27,7 +27,7 @@ from bot.i18n.glossary import join_list
 from bot.leases import keyed_timers_lease
 from bot.render.challenge import board_image, board_text, decision_text, log_lines
 from bot.render.fonts import png_bytes
-from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ChallengeService, ChallengeTable
+from bot.services.challenge import DEFAULT_WINDOW_SECONDS, ActResult, ChallengeService, ChallengeTable
 from bot.services.reconcile import register_reconcile
 from bot.storage.challenge import FINISHED, LOBBY
 from bot.text import member_name
@@ -117,7 +117,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     async def act(self, interaction: discord.Interaction, game_id: int, line: str) -> None:
         """One action for the person interacting (LineModal calls this too), then the board."""
         try:
-            table, _ = await self.service.act(game_id, interaction.user.id, line)
+            table = (await self.service.act(game_id, interaction.user.id, line)).table
         except ChallengeError as error:
             await self.send_error(interaction, error)
             return
@@ -137,7 +137,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
                     await self._show(table, message_id)
             except discord.HTTPException:
                 log.exception("could not update challenge table %s", table.game_id)
-            self.arm(table)
+            self.keep_or_arm(table)
 
     async def _show(self, table: ChallengeTable, message_id: int) -> None:
         """The table's message shows its state: edited, or posted afresh when old (``cogs._boards``)."""
@@ -224,22 +224,22 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
 
     async def _default_later(self, game_id: int, topic: str, actions: int) -> None:
         try:
-            table = await self.service.answer_default(game_id, topic, actions)
+            answered = await self.service.answer_default(game_id, topic, actions)
         except ChallengeError:
             return
-        if table is not None:
-            await self.refresh(table)
+        if answered is not None:
+            await self.refresh(answered.table)
 
     # -- rendering -------------------------------------------------------------------------------------
+    async def after(self, result: ActResult) -> None:
+        """The table's message follows an action taken elsewhere (the same surface as the Hydra cog's)."""
+        await self.refresh(result.table)
+
     async def post_table(self, channel: Any, table: ChallengeTable) -> None:
         """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
         messages live in ``channel`` from now on."""
         embed, view, file = await self.board_parts(table)
-        extra: dict[str, Any] = {"file": file} if file else {}
-        if view is not None:
-            extra["view"] = view
-        message = await channel.send(embed=embed, **extra)
-        await self.boards.record_post(message)
+        message = await self.boards.post(channel, BoardMessage.of(embed, file, view))
         await self.service.set_message(table.game_id, message.id, channel_id=channel.id)
         self.arm(await self.service.load(table.game_id))
 
@@ -266,7 +266,7 @@ class ChallengeCog(TableTimers, commands.GroupCog, name="Challenge", group_name=
     def payload(self, table: ChallengeTable) -> tuple[discord.Embed, discord.ui.View | None]:
         tr, language, gid = Translate(table.row.language), table.row.language, table.game_id
         title = tr(f"challenge.ui.title_{table.row.deck}", game=gid)
-        players = join_list([name for _, name in table.seats], tr.language)
+        players = join_list([seat.name for seat in table.seats], tr.language)
         game = table.game
         if table.row.status == LOBBY or game is None:
             return lobby(table, title, players, ChallengeButton)

@@ -48,13 +48,15 @@ class EventDeck:
     default_difficulty: int
     min_table: int
     max_table: int
+    range_error: str = "hydra_events.error.difficulty_range"  # what a difficulty out of range is called
 
 
 # The Hydra: starting heads (H2), 2-4 challengers a table (H10). The God: starting Rollicking Throngs,
 # 1-4 players sharing 20 life. The Horde: the player's turns before the Horde's first, and it is a
 # single-player challenge as printed, so every table seats one.
 EVENT_DECKS = {
-    "hydra": EventDeck("hydra", MIN_HEADS, MAX_HEADS, 3, MIN_TABLE_SIZE, MAX_TABLE_SIZE),
+    "hydra": EventDeck("hydra", MIN_HEADS, MAX_HEADS, 3, MIN_TABLE_SIZE, MAX_TABLE_SIZE,
+                       range_error="hydra_events.error.heads_range"),
     "god": EventDeck("god", 1, 3, 2, 1, 4),
     "horde": EventDeck("horde", 2, 4, 3, 1, 1),
 }
@@ -67,8 +69,7 @@ def check_event_options(heads: int, table_size: int, deck: str = "hydra") -> Non
     if rules is None:
         raise EventError("hydra_events.error.unknown_deck", deck=deck[:20], decks=tuple(EVENT_DECKS))
     if not rules.min_difficulty <= heads <= rules.max_difficulty:
-        key = "hydra_events.error.heads_range" if deck == "hydra" else "hydra_events.error.difficulty_range"
-        raise EventError(key, min=rules.min_difficulty, max=rules.max_difficulty)
+        raise EventError(rules.range_error, min=rules.min_difficulty, max=rules.max_difficulty)
     if not rules.min_table <= table_size <= rules.max_table:
         raise EventError("hydra_events.error.table_size_range", min=rules.min_table, max=rules.max_table)
 

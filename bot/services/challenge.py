@@ -1,39 +1,140 @@
-"""Battle the Horde and Defeat a God tables as a service: load → engine step → store → result.
+"""Challenge tables as a service, for every deck: load → engine step → store → result.
 
-Like the Hydra's: a table's game is rebuilt by replaying its stored actions (restart-safe), every
-change runs under a lock per table and is committed before the caller sees the new state, and only
-seated players act (a question the deck asks one player is that player's to answer).
+One service plays the Hydra, the Horde and the God; what differs between them is data — the deck's
+:class:`~bot.domain.challenge.decks.DeckRules` (how many players and Hero cards, the difficulty range,
+shared or per-player life) — and where its tables are stored (:class:`TableKind`: the Hydra's tables
+and profiles, or the Horde's and the God's, numbered apart). A table's game is rebuilt by replaying its
+stored actions (restart-safe), every change runs under a lock per table and is committed before the
+caller sees the new state (and so before any Discord message is edited), and only seated players act:
+a question the deck asks one player is that player's to answer, and where each player has a life total
+of their own, each concedes and changes the life of their own seat only.
 
 A replay is the costly part of a load, so the last game built for each table is kept with what it was
 built from (its set-up, seats and action log): a load that reads the same from storage reuses it (an
 event's leaderboard looks at every table every few seconds; a finished table is never replayed again),
 and anything else — another process's action, an undo, a late seat — rebuilds it. When a table ends
-the service says so at once (``notify("challenge_game_finished", ...)``, as the Hydra's does), so an
-event need not wait for its next look to notice.
+the service says so at once (``notify(kind.finished_event, TableFinished(...))``), and every write is
+announced on the change hub (the live web pages).
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 from bot.domain.challenge.core import ChallengeError, Event
-from bot.domain.challenge.creatures import CreatureDeckGame, Seat
-from bot.domain.challenge.decks import RULES, check_heroes
-from bot.domain.challenge.randomplay import DECKS
+from bot.domain.challenge.creatures import Seat
+from bot.domain.challenge.decks import RULES, DeckRules, check_heroes
+from bot.domain.challenge.games import ChallengeGame, new_game
+from bot.domain.hydra.actions import Action, parse_action
 from bot.domain.hydra.cards import find_hero
-from bot.storage.challenge import LOBBY, PLAYING, ChallengeRepository, ChallengeRow
-from bot.storage.db import Database
+from bot.storage.challenge import (
+    FINISHED,
+    IDLE,
+    LOBBY,
+    PLAYING,
+    ActionRow,
+    ChallengeRepository,
+    Finish,
+    SeatError,
+    SeatRow,
+)
+from bot.storage.db import Database, IntegrityError, now_iso
+from bot.storage.hydra import HydraRepository
 
-DEFAULT_WINDOW_SECONDS = 20
-Notify = Callable[[str, object], None]  # the bot's dispatch: (event name, payload)
+DEFAULT_WINDOW_SECONDS = 20  # counter / prevent windows; a question to the players waits 3x longer
+DEFAULT_IDLE_MINUTES = 30
+MAX_OPEN_TABLES_PER_MEMBER = 5  # unfinished tables one member may have opened in a server (one opened 200)
+Notify = Callable[[str, Any], None]  # the bot's dispatch: (event name, payload)
 
 
 @dataclass(frozen=True)
-class ChallengeFinished:
-    """Dispatched as ``challenge_game_finished`` when a Horde or God table ends (won, lost, conceded)."""
+class TableKind:
+    """Where one family of tables is kept and how it is announced: its repository, the change-hub topic
+    of a table and the event dispatched when one ends. The Hydra's tables and the Horde's and God's are
+    numbered apart, so a game id is only meaningful with its kind."""
+
+    name: str
+    repository: type[ChallengeRepository]
+    topic_prefix: str
+    finished_event: str
+
+    def topic(self, game_id: int) -> str:
+        return f"{self.topic_prefix}:{game_id}"
+
+
+HYDRA_TABLES = TableKind("hydra", HydraRepository, "hydra_game", "hydra_game_finished")
+DECK_TABLES = TableKind("challenge", ChallengeRepository, "challenge_game", "challenge_game_finished")
+TABLE_KINDS: Mapping[str, TableKind] = MappingProxyType({"hydra": HYDRA_TABLES, "horde": DECK_TABLES,
+                                                         "god": DECK_TABLES})  # where each deck's tables are
+
+
+def hydra_game_topic(game_id: int) -> str:
+    """The change-hub topic of one Hydra table (see bot.changes)."""
+    return HYDRA_TABLES.topic(game_id)
+
+
+@dataclass
+class ChallengeTable:
+    """A table as the cogs see it: where it lives, who sits at it, its log, and the game (None in the
+    lobby). ``row`` is the table family's row; every family's has ``deck`` and ``difficulty``."""
+
+    row: Any
+    seats: list[SeatRow]
+    actions: list[ActionRow]
+    game: Any  # the deck's game (ChallengeGame), None in the lobby
+
+    @property
+    def game_id(self) -> int:
+        return int(self.row.game_id)
+
+    @property
+    def rules(self) -> DeckRules:
+        return RULES[self.row.deck]
+
+    @property
+    def user_ids(self) -> list[int]:
+        """Who sits here, in seat order."""
+        return [seat.user_id for seat in self.seats]
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def seated(self, user_id: int) -> bool:
+        return self.seat_of(user_id) is not None
+
+    def heroes_of(self, user_id: int) -> tuple[str, ...]:
+        seat = self.seat_of(user_id)
+        return () if seat is None else seat.heroes
+
+    def user_to_answer(self) -> int | None:
+        """The user who must answer the pending question, or None when any challenger may."""
+        if self.game is None or self.game.pending is None or self.game.pending.player is None:
+            return None
+        return self.seats[self.game.pending.player].user_id
+
+
+@dataclass
+class ActResult:
+    table: ChallengeTable
+    events: list[Event]
+    deck_turn_started: bool  # the players ended their turn and the deck's began: a new turn message
+    # (an extra turn is shown in the same message; a win at the end of the players' turn opens none)
+    finished: bool
+
+    @property
+    def hydra_turn_started(self) -> bool:
+        """The Hydra cog's name for it."""
+        return self.deck_turn_started
+
+
+@dataclass(frozen=True)
+class TableFinished:
+    """Dispatched when a table ends (won, lost, conceded), for events and profiles."""
 
     game_id: int
     guild_id: int | None
@@ -41,233 +142,310 @@ class ChallengeFinished:
     outcome: str
     user_ids: tuple[int, ...]
     turns: int
-    defeated: int
+    defeated: int  # heads severed / the deck's permanents defeated
+
+    @property
+    def heads_severed(self) -> int:
+        return self.defeated
 
 
 _Built = tuple[object, ...]  # what a cached game was built from: set-up, seats, actions
 
 
-@dataclass
-class ChallengeTable:
-    row: ChallengeRow
-    seats: list[tuple[int, str]]  # (user_id, name)
-    actions: list[tuple[str, int | None]]
-    game: CreatureDeckGame | None
-    heroes: dict[int, tuple[str, ...]] = field(default_factory=dict)  # user_id -> Hero cards
-
-    def heroes_of(self, user_id: int) -> tuple[str, ...]:
-        return self.heroes.get(user_id, ())
-
-    @property
-    def game_id(self) -> int:
-        return self.row.game_id
-
-    @property
-    def user_ids(self) -> list[int]:
-        """Who sits here, in seat order (the same on every deck's table)."""
-        return [user_id for user_id, _ in self.seats]
-
-    def seated(self, user_id: int) -> bool:
-        return any(uid == user_id for uid, _ in self.seats)
-
-    def user_to_answer(self) -> int | None:
-        if self.game is None or self.game.pending is None or self.game.pending.player is None:
-            return None
-        return self.seats[self.game.pending.player][0]
-
-
 class ChallengeService:
+    """Every challenge deck's tables of one :class:`TableKind` (the Horde's and the God's by default)."""
+
+    kind: TableKind = DECK_TABLES
+
     def __init__(self, db: Database, *, notify: Notify | None = None) -> None:
-        self.repo = ChallengeRepository(db)
+        self.repo = self.kind.repository(db)
         self.notify = notify or (lambda name, payload: None)
+        self.changes = db.changes
         self._locks: dict[int, asyncio.Lock] = {}
-        self._games: dict[int, tuple[_Built, CreatureDeckGame]] = {}
+        self._games: dict[int, tuple[_Built, ChallengeGame]] = {}
         self.replays = 0  # games built to replay a log (the leaderboard's cost: tests count them)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    async def create(self, *, guild_id: int | None, channel_id: int, user_id: int, name: str, deck: str,
+    # -- the lobby ----------------------------------------------------------------------------------
+    async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, deck: str,
                      difficulty: int, language: str = "en", seed: int | None = None,
                      window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False,
-                     life_per_player: bool = False) -> ChallengeTable:
-        """A new table in the lobby. ``life_per_player`` is the God's multiplayer house rule (the shared
-        life total starts at 20 per player instead of the printed 20)."""
-        if deck not in DECKS:
-            raise ChallengeError("hydra.error.bad_option", option=deck, options=list(DECKS))
-        # checks the difficulty and the house rule before anything is stored
-        DECKS[deck]([Seat(name)], 0, difficulty, life_per_player=life_per_player)
+                     capped: bool = False, **options: object) -> ChallengeTable:
+        """A new table in the lobby; the difficulty (and the God's ``life_per_player`` house rule) is
+        checked before anything is stored. ``capped``: a member opening one themselves may have at most
+        ``MAX_OPEN_TABLES_PER_MEMBER`` unfinished (an event's tables are not counted against anyone).
+        ``options`` are the table family's own set-up (the Hydra's ``idle_minutes``)."""
+        new_game(deck, [Seat(name)], 0, difficulty, life_per_player=bool(options.get("life_per_player")))
+        if capped and await self.repo.unfinished_tables_opened_by(guild_id, user_id) >= MAX_OPEN_TABLES_PER_MEMBER:
+            raise ChallengeError("hydra.error.too_many_tables", limit=MAX_OPEN_TABLES_PER_MEMBER)
         game_id = await self.repo.create(
-            guild_id=guild_id, channel_id=channel_id, user_id=user_id, name=name, deck=deck, difficulty=difficulty,
-            seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
-            window_seconds=window_seconds, all_windows=all_windows, life_per_player=life_per_player)
+            guild_id=guild_id, channel_id=channel_id, created_by=user_id, creator_name=name, deck=deck,
+            difficulty=difficulty, seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
+            window_seconds=window_seconds, all_windows=all_windows, **options)
         return await self.load(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> ChallengeTable:
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            if table.row.status != LOBBY:
-                raise ChallengeError("hydra.error.not_in_lobby")
-            limit = DECKS[table.row.deck].max_players
-            if not await self.repo.add_seat(game_id, user_id, name, limit=limit):
+            table = await self._lobby(game_id)
+            limit = table.rules.max_players
+            try:
+                await self.repo.add_seat(game_id, user_id, name, limit=limit)
+            except SeatError:
                 key = "hydra.error.already_seated" if table.seated(user_id) else "hydra.error.table_full"
-                raise ChallengeError(key, max=limit)
-            return await self.load(game_id)
+                raise ChallengeError(key, max=limit) from None
+            return await self._changed(game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> ChallengeTable:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._seat(table, user_id)
+            await self.repo.remove_seat(game_id, user_id)
+            return await self._changed(game_id)
 
     async def set_heroes(self, game_id: int, user_id: int, names: Sequence[str]) -> ChallengeTable:
-        """A seated player's Hero cards, chosen in the lobby: up to three, each different, against the
-        Horde and the God (Hero's Path FAQ); names are matched as typed (case, spaces)."""
+        """A seated player's Hero cards, chosen in the lobby, as many as the deck allows (two against the
+        Hydra, the same one twice if they like; three different ones against the Horde and the God);
+        names are matched as typed (case, spaces)."""
+        heroes = []
+        for name in names:
+            hero = find_hero(name)
+            if hero is None:
+                raise ChallengeError("hydra.error.unknown_hero", hero=name)
+            heroes.append(hero.name)
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            if table.row.status != LOBBY:
-                raise ChallengeError("hydra.error.not_in_lobby")
-            self._seated(table, user_id)
-            heroes = []
-            for name in names:
-                hero = find_hero(name)
-                if hero is None:
-                    raise ChallengeError("hydra.error.unknown_hero", hero=name)
-                heroes.append(hero.name)
-            check_heroes(RULES[table.row.deck], heroes)
+            table = await self._lobby(game_id)
+            self._seat(table, user_id)
+            check_heroes(table.rules, heroes)
             await self.repo.set_heroes(game_id, user_id, heroes)
-            return await self.load(game_id)
+            return await self._changed(game_id)
 
     async def start(self, game_id: int, user_id: int) -> ChallengeTable:
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            if table.row.status != LOBBY:
-                raise ChallengeError("hydra.error.not_in_lobby")
-            self._seated(table, user_id)
-            await self.repo.set(game_id, status=PLAYING)
-            return await self.load(game_id)
+            table = await self._lobby(game_id)
+            self._seat(table, user_id)
+            await self.repo.update_game(game_id, status=PLAYING)
+            return await self._changed(game_id)
 
     async def seat_late(self, game_id: int, players: Sequence[tuple[int, str]], *,
-                        limit: int) -> ChallengeTable | None:
+                        limit: int | None = None) -> ChallengeTable | None:
         """Seat players at a game still in the players' first turn (an event's late players), at most
-        ``limit`` seats and never more than the deck seats. Seats are part of the game's set-up (the
-        God's Throngs), so the game is replayed with the newcomers and must take the same actions.
-        None when the table has moved on or is full: nothing was changed."""
+        ``limit`` seats and never more than the deck seats. Seats are part of the game's set-up (life
+        totals, the God's Throngs), so the game is replayed with the newcomers and must take the same
+        actions. None when the table has moved on or is full: nothing was changed."""
         async with self.lock(game_id):
             table = await self.load(game_id)
-            game, seats = table.game, [*table.seats, *players]
-            if table.row.status != PLAYING or game is None or not game.in_players_first_turn \
-                    or len(seats) > min(limit, DECKS[table.row.deck].max_players):
+            game, seats = table.game, [*table.seats, *(SeatRow(0, uid, name, ()) for uid, name in players)]
+            most = table.rules.max_players if limit is None else min(limit, table.rules.max_players)
+            if table.row.status not in (PLAYING, IDLE) or game is None or not game.in_players_first_turn \
+                    or len(seats) > most:
                 return None
-            trial = self.new_game(table.row, seats, table.heroes)
+            trial = self.new_game(table.row, seats)
             try:
-                for line, _ in table.actions:
-                    trial.apply(line)
+                for action in table.actions:
+                    trial.apply(action.line)
             except ChallengeError:
                 return None
             for user_id, name in players:
                 await self.repo.add_seat(game_id, user_id, name, limit=len(seats))
-            return await self.load(game_id)
+            return await self._changed(game_id)
 
-    async def act(self, game_id: int, user_id: int | None, line: str) -> tuple[ChallengeTable, list[Event]]:
-        """Apply one players' action; ``user_id`` None is the bot answering a timed-out question."""
+    # -- playing ------------------------------------------------------------------------------------
+    async def act(self, game_id: int, user_id: int | None, line: str) -> ActResult:
+        """Apply one player action (a script-language line). ``user_id`` None is the bot itself
+        answering a timed-out question with its default (or conceding for a no-show)."""
+        action = parse_action(line)
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            return await self._act(table, user_id, line)
+            return await self._act(await self.load(game_id), user_id, action)
 
-    async def _act(self, table: ChallengeTable, user_id: int | None, line: str) -> tuple[ChallengeTable, list[Event]]:
-        game = table.game
-        if table.row.status != PLAYING or game is None or game.over:
-            raise ChallengeError("hydra.error.not_playing")
+    async def _act(self, table: ChallengeTable, user_id: int | None, action: Action) -> ActResult:
+        game = self._playing(table)
         if user_id is not None:
-            self._seated(table, user_id)
-            owner = table.user_to_answer()
-            if line.split()[0].lower() == "choose" and owner is not None and owner != user_id:
-                raise ChallengeError("hydra.error.not_your_choice")
+            self._check_may(table, self._seat(table, user_id), action)
         self._games.pop(table.game_id, None)  # the game moves ahead of storage until the action is stored
-        events = game.apply(line)
-        stored = (game.actions[-1], user_id)
-        await self.repo.append(table.game_id, len(table.actions) + 1, stored[0], user_id,
-                               game.outcome if game.over else None)
-        self._games[table.game_id] = (self._built(table.row, table.seats, table.heroes, [*table.actions, stored]),
-                                      game)
-        loaded = await self.load(table.game_id)
-        if game.over:
-            self.notify("challenge_game_finished", ChallengeFinished(
-                table.game_id, table.row.guild_id, table.row.deck, game.outcome, tuple(loaded.user_ids), game.turn,
-                game.defeated))
-        return loaded, events
+        events = game.apply(action)
+        await self._store(table, game.actions[-1], user_id)
+        started = action.verb == "end" and any(e.key == table.rules.turn_event for e in events)
+        return ActResult(table, events, started, game.over)
 
-    async def answer_default(self, game_id: int, topic: str, actions_before: int) -> ChallengeTable | None:
-        """A question timed out: answer it with its default unless it was answered meanwhile."""
+    async def answer_default(self, game_id: int, topic: str, actions_before: int | None = None) -> ActResult | None:
+        """A response window or question timed out: answer it with its documented default — unless it
+        was answered meanwhile. Checked under the table's lock: ``topic`` is the question that timed out
+        and ``actions_before`` the length of the log when its timer started."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             game = table.game
             if (game is None or game.over or game.pending is None or game.pending.topic != topic
-                    or len(table.actions) != actions_before):
+                    or table.row.status != PLAYING
+                    or (actions_before is not None and len(table.actions) != actions_before)):
                 return None
-            table, _ = await self._act(table, None, f"choose {game.pending.default}")
-            return table
+            return await self._act(table, None, Action("choose", text=game.pending.default))
 
     async def undo(self, game_id: int, user_id: int) -> ChallengeTable:
+        """Take back the players' last action of their current turn (never the deck's answers, never
+        what revealed its library)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
-            self._seated(table, user_id)
-            if table.game is None or table.game.active != "players":
+            game = self._playing(table)
+            self._seat(table, user_id)
+            if game.active != "players" or not table.actions:
                 raise ChallengeError("hydra.error.nothing_to_undo")
-            refusal = table.game.undo_refusal()
+            refusal = game.undo_refusal()
             if refusal is not None:
                 raise ChallengeError(refusal)
-            await self.repo.delete_last(game_id, len(table.actions))
-            return await self.load(game_id)
+            await self.repo.delete_last(game_id, table.actions[-1].seq)
+            return await self._changed(game_id)
 
+    async def concede(self, game_id: int, user_id: int) -> ActResult:
+        """The member gives up: their own seat where each player has a life total, else the table."""
+        table = await self.load(game_id)
+        seat = self._seat(table, user_id)
+        return await self.act(game_id, user_id, "concede" if table.rules.shared_life else f"concede {seat.seat}")
+
+    async def set_idle(self, game_id: int) -> None:
+        """Pause a table nobody has played at for a while (its timers stop until someone resumes it)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status == PLAYING:
+                await self.repo.update_game(game_id, status=IDLE)
+                await self._changed(game_id)
+
+    async def resume(self, game_id: int, user_id: int) -> ChallengeTable:
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table.row.status != IDLE:
+                raise ChallengeError("hydra.error.not_idle")
+            self._seat(table, user_id)
+            await self.repo.update_game(game_id, status=PLAYING)
+            return await self._changed(game_id)
+
+    async def set_messages(self, game_id: int, **ids: int | None) -> None:
+        """Remember where the table's messages are (an event's table moves to its thread)."""
+        async with self.lock(game_id):
+            await self.repo.update_game(game_id, **ids)
+
+    async def set_message(self, game_id: int, message_id: int, *, channel_id: int | None = None) -> None:
+        """Where the table's one message is (the Horde's and the God's callers' name)."""
+        ids: dict[str, int | None] = {"message_id": message_id}
+        if channel_id is not None:
+            ids["channel_id"] = channel_id
+        await self.set_messages(game_id, **ids)
+
+    # -- queries ------------------------------------------------------------------------------------
     async def load(self, game_id: int) -> ChallengeTable:
-        row = await self.repo.game(game_id)
+        row: Any = await self.repo.game(game_id)
         if row is None:
             raise ChallengeError("hydra.error.no_table")
         seats = await self.repo.seats(game_id)
-        heroes = await self.repo.heroes(game_id)
         actions = await self.repo.actions(game_id)
-        return ChallengeTable(row, seats, actions, self._game(row, seats, heroes, actions), heroes)
+        return ChallengeTable(row, seats, actions, self._game(row, seats, actions))
 
-    def _game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]], heroes: dict[int, tuple[str, ...]],
-              actions: Sequence[tuple[str, int | None]]) -> CreatureDeckGame | None:
-        """The table's game: the one kept for it when it was built from the same set-up, seats and log,
-        else its seed replayed with its actions (and kept)."""
-        if row.status == LOBBY:
-            return None
-        built = self._built(row, seats, heroes, actions)
-        kept = self._games.get(row.game_id)
-        if kept is not None and kept[0] == built:
-            return kept[1]
-        game = self.new_game(row, seats, heroes)
-        for line, _ in actions:
-            game.apply(line)
-        self._games[row.game_id] = (built, game)
-        return game
+    async def open_tables(self) -> list[ChallengeTable]:
+        """Tables still in the lobby or playing (the cogs re-arm their timers after a restart)."""
+        return [await self.load(row.game_id) for row in await self.repo.open_games()]  # type: ignore[attr-defined]
 
-    def new_game(self, row: ChallengeRow, seats: Sequence[tuple[int, str]],
-                 heroes: dict[int, tuple[str, ...]] | None = None) -> CreatureDeckGame:
+    async def table_in_channel(self, channel_id: int, statuses: Sequence[str]) -> ChallengeTable | None:
+        row: Any = await self.repo.latest_in_channel(channel_id, statuses)
+        return None if row is None else await self.load(row.game_id)
+
+    def new_game(self, row: Any, seats: Sequence[SeatRow]) -> ChallengeGame:
         """The table's game before any action (its deck, seed, difficulty, rules and seats with their Hero
         cards), to replay its log on: for a load, a late seat's trial, an event's score tally. Counted in
         ``replays``."""
         self.replays += 1
-        chosen = heroes or {}
-        return DECKS[row.deck]([Seat(name, chosen.get(user_id, ())) for user_id, name in seats], row.seed,
-                               row.difficulty, all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids),
-                               life_per_player=bool(row.life_per_player), rules=row.rules)
+        return new_game(row.deck, [Seat(seat.name, seat.heroes) for seat in seats], row.seed, row.difficulty,
+                        all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids), rules=row.rules,
+                        life_per_player=bool(row.life_per_player))
+
+    # -- internals ----------------------------------------------------------------------------------
+    def _game(self, row: Any, seats: Sequence[SeatRow], actions: Sequence[ActionRow]) -> ChallengeGame | None:
+        """The table's game: the one kept for it when it was built from the same set-up, seats and log,
+        else its seed replayed with its actions (and kept)."""
+        if row.status == LOBBY:
+            return None
+        built = self._built(row, seats, actions)
+        kept = self._games.get(row.game_id)
+        if kept is not None and kept[0] == built:
+            return kept[1]
+        game = self.new_game(row, seats)
+        for action in actions:
+            game.apply(action.line)
+        self._games[row.game_id] = (built, game)
+        return game
 
     @staticmethod
-    def _built(row: ChallengeRow, seats: Sequence[tuple[int, str]], heroes: dict[int, tuple[str, ...]],
-               actions: Sequence[tuple[str, int | None]]) -> _Built:
+    def _built(row: Any, seats: Sequence[SeatRow], actions: Sequence[ActionRow]) -> _Built:
         return (row.deck, row.seed, row.difficulty, row.all_windows, row.stable_ids, row.rules, row.life_per_player,
-                tuple(seats), tuple(sorted(heroes.items())), tuple(actions))
+                tuple((seat.user_id, seat.name, seat.heroes) for seat in seats),
+                tuple((action.seq, action.line) for action in actions))
 
-    async def open_tables(self) -> list[ChallengeTable]:
-        return [await self.load(row.game_id) for row in await self.repo.open_games()]
+    async def _changed(self, game_id: int) -> ChallengeTable:
+        """The table read again after a write, announced to live readers (a notice only says "read
+        again")."""
+        table = await self.load(game_id)
+        self.changes.publish(self.kind.topic(game_id))
+        return table
 
-    async def set_message(self, game_id: int, message_id: int, *, channel_id: int | None = None) -> None:
-        """Where the table's message is (an event's table moves to its thread)."""
-        if channel_id is None:
-            await self.repo.set(game_id, message_id=message_id)
-        else:
-            await self.repo.set(game_id, message_id=message_id, channel_id=channel_id)
+    async def _store(self, table: ChallengeTable, line: str, user_id: int | None) -> None:
+        game = table.game
+        seq = (table.actions[-1].seq if table.actions else 0) + 1
+        finish = Finish(game.outcome, game.turn, game.defeated, table.row.difficulty) if game.over else None
+        try:
+            await self.repo.append(table.game_id, seq, line, user_id, finish)
+        except IntegrityError:
+            # Another process (sharing a PostgreSQL database) stored this seq first: the game was judged on
+            # a stale log. Nothing was written; the next action is judged on the table rebuilt from the log.
+            raise ChallengeError("hydra.error.conflict") from None
+        table.actions.append(ActionRow(seq, line, user_id, now_iso()))
+        self._games[table.game_id] = (self._built(table.row, table.seats, table.actions), game)
+        table.row = await self.repo.game(table.game_id)
+        self.changes.publish(self.kind.topic(table.game_id))
+        if finish is not None:
+            self.notify(self.kind.finished_event, TableFinished(
+                table.game_id, table.row.guild_id, table.row.deck, finish.outcome, tuple(table.user_ids),
+                finish.turns, finish.defeated))
+
+    async def _lobby(self, game_id: int) -> ChallengeTable:
+        table = await self.load(game_id)
+        if table.row.status != LOBBY:
+            raise ChallengeError("hydra.error.not_in_lobby")
+        return table
 
     @staticmethod
-    def _seated(table: ChallengeTable, user_id: int) -> None:
-        if not table.seated(user_id):
+    def _playing(table: ChallengeTable) -> Any:
+        if table.row.status == IDLE:
+            raise ChallengeError("hydra.error.idle")
+        if table.row.status == FINISHED or table.game is None or table.game.over:
+            raise ChallengeError("hydra.error.not_playing")
+        return table.game
+
+    @staticmethod
+    def _seat(table: ChallengeTable, user_id: int) -> SeatRow:
+        seat = table.seat_of(user_id)
+        if seat is None:
             raise ChallengeError("hydra.error.not_a_challenger")
+        return seat
+
+    @staticmethod
+    def _check_may(table: ChallengeTable, seat: SeatRow, action: Action) -> None:
+        """A question asked of one player is theirs to answer. Where each player has a life total, one
+        rule for a seat's fate: each player concedes and changes the life total of their own seat only
+        (``life 1 -19`` on another's seat put them out of the game as surely as ``concede 1``)."""
+        if action.verb == "choose":
+            owner = table.user_to_answer()
+            if owner is not None and owner != seat.user_id:
+                raise ChallengeError("hydra.error.not_your_choice")
+        if table.rules.shared_life:
+            return
+        if action.verb == "concede" and action.numbers != (seat.seat,):
+            raise ChallengeError("hydra.error.not_your_choice")
+        if action.verb == "life" and action.numbers[:1] != (seat.seat,):
+            raise ChallengeError("hydra.error.only_your_seat", seat=seat.seat)
+
+
+# The Horde's and the God's callers' names for the one table type and finish record.
+ChallengeFinished = TableFinished
+
+__all__ = ["DECK_TABLES", "HYDRA_TABLES", "TABLE_KINDS", "ActResult", "ChallengeFinished", "ChallengeService", "ChallengeTable",
+           "TableFinished", "TableKind", "hydra_game_topic"]

@@ -1,8 +1,9 @@
 """Server-wide challenge events as a service: create → join (in groups) → seat → tables play → end.
 
 An event plays one challenge deck (the Hydra, the Horde or the God). Each table is an ordinary table
-of that deck's feature (``HydraService`` or ``ChallengeService``, shared with its cog so both see
-the same cached games and per-table locks), reached through ``bot.services.event_tables``: this
+of the challenge service that keeps that deck's tables (``HydraService`` for the Hydra's, a
+``ChallengeService`` for the Horde's and the God's, shared with the cog so both see the same cached
+games and per-table locks), reached through ``bot.services.event_tables``: this
 service never plays the game, it seats people, watches the tables and adds them up. What is decided here (who sits where, who is a
 no-show, who won the event) is stored before anything is shown, so a restart resumes any step:
 an event in ``seating`` opens its missing tables, a running event re-arms its timers, an award
@@ -42,9 +43,9 @@ from bot.domain.hydra_events import (
     seat_players,
     summarize,
 )
-from bot.services.challenge import ChallengeService, ChallengeTable
-from bot.services.event_tables import DeckTables, EventTables, HydraTables
-from bot.services.hydra import HydraService, HydraTable
+from bot.services.challenge import TABLE_KINDS, ChallengeService, ChallengeTable
+from bot.services.event_tables import EventTables
+from bot.services.hydra import HydraService
 from bot.storage.db import Database
 from bot.storage.hydra_events import (
     ACTIVE,
@@ -94,7 +95,7 @@ class JoinOutcome:
 
     state: str
     table_no: int | None = None
-    table: HydraTable | ChallengeTable | None = None
+    table: ChallengeTable | None = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class EventStatus:
 @dataclass(frozen=True)
 class Dropped:
     user_ids: list[int]
-    result: Any  # the last concession (a Hydra ActResult), for the Hydra cog to update the table's messages
+    result: Any  # the last concession (an ActResult), for the deck's cog to update the table's messages
     next_due: datetime | None = None  # a seated player's grace still runs (a late joiner): look again then
 
 
@@ -129,9 +130,9 @@ class HydraEventService:
         self.changes = db.changes
         self.hydra = hydra
         self.decks = decks or ChallengeService(db)  # the Horde's and the God's tables
-        deck_tables = DeckTables(self.decks)
-        self.tables_of: dict[str, EventTables] = {"hydra": HydraTables(hydra), "horde": deck_tables,
-                                                  "god": deck_tables}
+        # which service keeps a deck's tables (the Hydra's are stored and numbered apart)
+        by_kind = {service.kind: EventTables(service) for service in (hydra, self.decks)}
+        self.tables_of: dict[str, EventTables] = {deck: by_kind[kind] for deck, kind in TABLE_KINDS.items()}
         self.seed_for = seed_for  # (event, table) -> the deck's seed; None = random (tests fix it)
         self._locks: dict[int, asyncio.Lock] = {}
         self._tallies: dict[tuple[str, int], ScoreTally] = {}

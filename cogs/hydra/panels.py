@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from typing import Any
 
 import discord
 
@@ -200,6 +201,18 @@ class HydraPanels(HydraBase):
         for start in (s for s in starts if s > shown):
             await self.post_turn_message(table, start)
         return True
+
+    async def post_table(self, channel: Any, table: HydraTable) -> None:
+        """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
+        board lives in ``channel`` from now on (the same surface as the Challenge cog's)."""
+        embed, file, view = await self.board_payload(table)
+        board = await self.boards.post(channel, BoardMessage.of(embed, file, view))
+        await self.service.set_messages(table.game_id, channel_id=channel.id, message_id=board.id)
+        self.arm(await self.service.load(table.game_id))  # type: ignore[attr-defined]
+
+    async def refresh(self, table: HydraTable) -> None:
+        """Show the table's stored state (its seats changed elsewhere: an event's late players)."""
+        await self.show_board(table.game_id)
 
     async def show_board(self, game_id: int) -> None:
         """Show the table's stored state on its board, in the table's display lane."""

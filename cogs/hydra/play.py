@@ -7,6 +7,7 @@ import logging
 
 import discord
 
+from bot.domain.challenge.core import ChallengeError
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.engine import WINDOW_TOPICS
 from bot.i18n import Translate, t
@@ -222,7 +223,7 @@ class HydraPlay(HydraPanels):
     async def _default_later(self, game_id: int, topic: str, actions_before: int) -> None:
         try:
             result = await self.service.answer_default(game_id, topic, actions_before)
-        except HydraError:
+        except ChallengeError:
             return
         if result is not None:
             await self.after(result)

@@ -22,6 +22,7 @@ from bot.clock import Clock, clock_of
 from bot.domain.hydra_events import EventError
 from bot.i18n import EventTranslate, Translate
 from bot.leases import JobLease
+from bot.services.challenge import DECK_TABLES, HYDRA_TABLES, TABLE_KINDS
 from bot.services.hydra_events import HydraEventService
 from bot.storage.hydra_events import EventRow
 from bot.text import ECHO, fit
@@ -30,6 +31,9 @@ from cogs._common import is_organiser
 from cogs._timers import Timers
 from cogs._updater import BoardUpdater
 from cogs.hydra import HydraCog
+
+# The cog that shows each kind of table (by the kind's name; ``TABLE_KINDS`` says each deck's kind).
+PANELS_OF = {HYDRA_TABLES.name: HydraCog.__cog_name__, DECK_TABLES.name: "Challenge"}
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +98,14 @@ class EventsBase:
     def challenge(self) -> Any:
         """The Challenge cog: it owns the Horde's and the God's tables (service, board and timers)."""
         return self.bot.get_cog("Challenge")
+
+    def panels(self, deck: str, *, required: bool = True) -> Any:
+        """The cog that shows and runs ``deck``'s tables (the one that owns the service keeping them):
+        each offers ``post_table(channel, table)``, ``refresh(table)`` and ``after(act_result)``. None
+        when it is not loaded (``required=False``: the bot is closing)."""
+        cog = self.bot.get_cog(PANELS_OF[TABLE_KINDS[deck].name])
+        assert cog is not None or not required, f"the cog showing {deck} tables is not loaded"
+        return cog
 
     @property
     def events(self) -> HydraEventService:

@@ -229,11 +229,8 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         await self.announcement_boards.heard(event.event_id, interaction)
 
     async def _show_table(self, event: EventRow, table: Any) -> None:
-        """A table's board after its seats changed, by the feature that runs it (Hydra or Challenge cog)."""
-        if event.deck == "hydra":
-            await self.hydra.show_board(table.game_id)
-        else:
-            await self.challenge.refresh(table)
+        """A table's board after its seats changed, by the cog that shows the deck's tables."""
+        await self.panels(event.deck).refresh(table)
 
     async def leave(self, interaction: discord.Interaction, event_id: int | None) -> None:
         event = await self.event_for(interaction, event_id)

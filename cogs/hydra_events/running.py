@@ -22,7 +22,6 @@ from bot.services.hydra_events import EventStatus
 from bot.storage.hydra_events import FINISHED, OPEN, RUNNING, SEATED, EventRow
 from bot.text import fit_lines
 from cogs._permissions import role_grant_problem
-from cogs.hydra import HydraCog
 from cogs.hydra_events.components import EventButton
 from cogs.hydra_events.panels import WINNERS_BUDGET, EventPanels, empty_start_deadline, leaderboard_png, shown
 
@@ -115,19 +114,8 @@ class EventRunning(EventPanels):
         view = self.checkin_view(event)
         await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
                              heads=event.heads, grace=event.grace_minutes), view=view)
-        if event.deck != "hydra":  # a Horde or God table: the Challenge cog shows and runs it
-            await self.challenge.post_table(thread, hydra_table)
-            await self.events.attach_thread(event.event_id, table_no, thread.id)
-            return
-        embed, file, board_view = await self.hydra.board_payload(hydra_table)
-        extra: dict[str, Any] = {"file": file} if file else {}
-        if board_view is not None:
-            extra["view"] = board_view
-        board = await thread.send(embed=embed, **extra)
-        await self.hydra.boards.record_post(board)
-        await self.hydra.service.set_messages(hydra_table.game_id, channel_id=thread.id, message_id=board.id)
+        await self.panels(event.deck).post_table(thread, hydra_table)
         await self.events.attach_thread(event.event_id, table_no, thread.id)
-        self.hydra.arm(await self.hydra.service.load(hydra_table.game_id))
 
     @staticmethod
     def checkin_view(event: EventRow) -> discord.ui.View:
@@ -161,12 +149,12 @@ class EventRunning(EventPanels):
             self._arm_grace_at(event_id, table_no, dropped.next_due)
         if not dropped.user_ids:
             return
-        hydra = self.bot.get_cog(HydraCog.__cog_name__)
-        if dropped.result is not None and isinstance(hydra, HydraCog):
-            # The drop runs to its end even when the bot is closing (its timer is shielded); the Hydra cog
-            # may be unloaded by then, and its table's board is caught up at the next start.
-            await hydra.after(dropped.result)
         status = await self.events.status(event_id)
+        panels = self.panels(status.event.deck, required=False)
+        if dropped.result is not None and panels is not None:
+            # The drop runs to its end even when the bot is closing (its timer is shielded); the deck's cog
+            # may be unloaded by then, and its table's board is caught up at the next start.
+            await panels.after(dropped.result)
         table = next(t for t in status.tables if t.table_no == table_no)
         shown = status.summary.table(table_no)
         if table.thread_id is not None:
@@ -192,15 +180,15 @@ class EventRunning(EventPanels):
     @commands.Cog.listener()
     async def on_hydra_game_finished(self, record: Any) -> None:
         """A Hydra table ended: look at the leaderboard now rather than at the next tick."""
-        await self._table_finished(record.game_id, ("hydra",))
+        await self._table_finished(record.game_id, record.deck)
 
     @commands.Cog.listener()
     async def on_challenge_game_finished(self, record: Any) -> None:
         """A Horde or God table ended (won, lost, conceded): the same, for the other decks' tables."""
-        await self._table_finished(record.game_id, ("horde", "god"))
+        await self._table_finished(record.game_id, record.deck)
 
-    async def _table_finished(self, game_id: int, decks: tuple[str, ...]) -> None:
-        event = await self.events.event_of_game(game_id, decks)
+    async def _table_finished(self, game_id: int, deck: str) -> None:
+        event = await self.events.event_of_game(game_id, (deck,))
         if event is not None and event.status == RUNNING:
             await self.refresh_leaderboard(event.event_id)
 

@@ -129,10 +129,10 @@ async def _play_challenge(
         else:
             line = "end" if rng.random() < 0.3 else challenge_random.random_action(game, rng, False)
         owner = table.user_to_answer()
-        table, _ = await service.act(table.game_id, owner or 200, line)
+        table = (await service.act(table.game_id, owner or 200, line)).table
         steps += 1
         if table.game is not None and table.game.turn > 40 and not table.game.over:
-            table, _ = await service.act(table.game_id, 200, "concede")
+            table = (await service.act(table.game_id, 200, "concede")).table
     return table.game_id
 
 

@@ -28,6 +28,11 @@ def cog(h):
     return h.bot.get_cog("Challenge")
 
 
+def logged(table) -> list[tuple[str, int | None]]:
+    """The table's action log as (line, who acted; None for the bot)."""
+    return [(action.line, action.actor_id) for action in table.actions]
+
+
 async def test_a_god_table_for_two_survives_a_restart(h):
     lobby = await h.slash("challenge start", deck="god", window=0)
     assert lobby.embed["title"] == "Defeat a God #1"
@@ -52,7 +57,7 @@ async def test_a_god_table_for_two_survives_a_restart(h):
             await h.click(board, custom_id=f"chal:1:answer:{decision.default}")
     table = await cog(h).service.load(1)
     assert table.game.active == "players" and table.game.turn == 3
-    assert len(table.actions) >= 2 and table.actions[0] == ("end", h.user("alice").id)
+    assert len(table.actions) >= 2 and logged(table)[0] == ("end", h.user("alice").id)
 
 
 async def test_the_horde_is_a_single_player_challenge_and_hits_mill_it(h):
@@ -79,13 +84,13 @@ async def test_an_unanswered_window_takes_its_default_on_the_bot_clock(h):
     assert len((await cog(h).service.load(1)).actions) == 1
     await h.advance(seconds=0.1)  # now it is: its default (let it resolve), then the next question's timer
     table = await cog(h).service.load(1)
-    assert table.actions[1] == ("choose pass", None)
+    assert logged(table)[1] == ("choose pass", None)
     for _ in range(20):  # each default asks the next question: a window takes 1 s, a choice three
         if table.game.pending is None:
             break
         await h.advance(seconds=3)
         table = await cog(h).service.load(1)
-    assert table.game.active == "players" and all(actor is None for _, actor in table.actions[1:])
+    assert table.game.active == "players" and all(actor is None for _, actor in logged(table)[1:])
     assert not cog(h).timers.pending(1)  # the players' turn waits for them: no timer
 
 
@@ -148,10 +153,26 @@ async def test_a_pending_default_is_armed_again_after_a_restart_on_the_bot_clock
     await h.advance(seconds=1.9)
     assert len((await cog(h).service.load(1)).actions) == 3
     await h.advance(seconds=0.1)
-    assert (await cog(h).service.load(1)).actions[3] == ("choose pass", None)
+    assert logged(await cog(h).service.load(1))[3] == ("choose pass", None)
     await h.settle()  # the edit the default started (it failed once at load 12 without waiting for it)
     # the board shows the default's outcome, though the restart's reconcile pass was drawing it meanwhile
     assert "enters the battlefield." in str(lobby.message.embeds[0]["fields"])
+
+
+async def test_a_board_redrawn_without_an_action_keeps_the_question_s_running_wait(h):
+    """A redraw of the board that stored nothing (a restart's reconcile pass finishing late, under load)
+    leaves the pending question's timer as it was: the default still comes when its window ends."""
+    lobby = await h.slash("challenge start", deck="horde", window=2)
+    await h.click(lobby, label="Start")
+    for _ in range(3):
+        await h.click(lobby.message, label="End our turn")
+    assert (await cog(h).service.load(1)).game.pending.topic == "counter"
+    timer = cog(h).timers.task(1)
+    await h.advance(seconds=1.9)
+    await cog(h).refresh(await cog(h).service.load(1))  # the late redraw
+    assert cog(h).timers.task(1) is timer
+    await h.advance(seconds=0.1)
+    assert logged(await cog(h).service.load(1))[3] == ("choose pass", None)
 
 
 async def test_a_slow_older_board_edit_never_lands_after_a_newer_one(h):
@@ -168,7 +189,7 @@ async def test_a_slow_older_board_edit_never_lands_after_a_newer_one(h):
     cog(h).board_file = slow_first
     older = asyncio.create_task(cog(h).refresh(await cog(h).service.load(1)))
     await asyncio.sleep(0.05)
-    table, _ = await cog(h).service.act(1, h.user("alice").id, "hit 4")
+    table = (await cog(h).service.act(1, h.user("alice").id, "hit 4")).table
     newer = asyncio.create_task(cog(h).refresh(table))
     await asyncio.sleep(0.05)
     drawing.set()

@@ -45,7 +45,10 @@ def test_the_decks_rules_as_printed() -> None:
         (1, 3, 11), (2, 3, 4), (1, 2, 3)]
     assert HYDRA.refusal("steal") == "challenge.refuse.hydra.steal" and HYDRA.refusal("tuck") is None
     check_heroes(HYDRA, ("The Slayer", "The Slayer"))  # two, the same one twice: allowed against the Hydra
-    for rules, heroes in ((HYDRA, ("The Slayer",) * 3), (GOD, ("The Slayer",) * 2)):
+    # too many: "at most two" against the Hydra (repeats allowed), "up to three, each different" else
+    four = ("The Slayer", "The Hunter", "The Warrior", "The General")
+    for rules, heroes, key in ((HYDRA, ("The Slayer",) * 3, "hydra.error.too_many_heroes"),
+                               (GOD, four, "challenge.error.heroes"), (GOD, ("The Slayer",) * 2, "challenge.error.heroes")):
         with pytest.raises(ChallengeError) as caught:
             check_heroes(rules, heroes)
-        assert (caught.value.key, caught.value.values) == ("challenge.error.heroes", {"max": rules.max_heroes})
+        assert (caught.value.key, caught.value.values) == (key, {"max": rules.max_heroes})

@@ -129,5 +129,5 @@ async def test_tables_saved_before_stable_numbers_replay_by_position(db: Databas
     await db.execute("UPDATE challenge_games SET stable_ids = 0 WHERE game_id = ?", (god.game_id,))
     challenge = ChallengeService(db)
     await challenge.act(god.game_id, 100, "destroy 2")
-    table_after, _ = await challenge.act(god.game_id, 100, "destroy 2")  # by position: the second Throng
+    table_after = (await challenge.act(god.game_id, 100, "destroy 2")).table  # by position: the second Throng
     assert table_after.game is not None and [p.name for p in table_after.game.battlefield] == [XENAGOS]

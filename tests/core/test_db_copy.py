@@ -30,7 +30,8 @@ async def _fill(db: Database) -> None:
         await pods.change(game.game_id, 20, pod.LIFE, player=20, amount=-3)
     await GuildSettingsRepository(db).update(1, ruleset="edh-2010", locale="zh-Hant", pod_threads=True)
     game_id = await HydraRepository(db).create(guild_id=1, channel_id=2, created_by=10, creator_name="九头蛇",
-                                               heads=5, seed=2**62 + 7, language="ja", all_windows=True)
+                                               deck="hydra", difficulty=5, seed=2**62 + 7, language="ja",
+                                               all_windows=True)
     await HydraRepository(db).append(game_id, 1, "start", 10)
     await db.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)", (1, "index-1", SNAPSHOT))
 

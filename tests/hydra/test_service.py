@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.hydra import HydraError
+from bot.domain.challenge.core import ChallengeError
 from bot.services.hydra import HydraFinished, HydraService
 from bot.storage.db import Database
 from bot.storage.hydra import FINISHED, IDLE, PLAYING
@@ -29,37 +29,37 @@ async def test_lobby_seats_up_to_four_with_heroes(service: HydraService) -> None
     table = await service.create(guild_id=1, channel_id=10, user_id=100, name="Ann", heads=3)
     for user in (101, 102, 103):
         table = await service.join(table.game_id, user, f"u{user}")
-    with pytest.raises(HydraError, match="table_full"):
+    with pytest.raises(ChallengeError, match="table_full"):
         await service.join(table.game_id, 104, "late")
-    with pytest.raises(HydraError, match="already_seated"):
+    with pytest.raises(ChallengeError, match="already_seated"):
         await service.join(table.game_id, 101, "again")
     table = await service.leave(table.game_id, 102)
     assert [(s.seat, s.user_id) for s in table.seats] == [(1, 100), (2, 101), (3, 103)]
     table = await service.set_heroes(table.game_id, 101, ["the slayer", "The Slayer"])
-    with pytest.raises(HydraError, match="too_many_heroes"):
+    with pytest.raises(ChallengeError, match="too_many_heroes"):
         await service.set_heroes(table.game_id, 101, ["The Slayer"] * 3)
-    with pytest.raises(HydraError, match="unknown_hero"):
+    with pytest.raises(ChallengeError, match="unknown_hero"):
         await service.set_heroes(table.game_id, 101, ["The Nobody"])
     table = await service.start(table.game_id, 103)
     assert table.row.status == PLAYING
     assert [p.life for p in table.game.players] == [20, 34, 20]
-    with pytest.raises(HydraError, match="not_in_lobby"):
+    with pytest.raises(ChallengeError, match="not_in_lobby"):
         await service.join(table.game_id, 104, "late")
 
 
 async def test_bad_difficulty_stores_nothing(service: HydraService, db: Database) -> None:
-    with pytest.raises(HydraError, match="heads_range"):
+    with pytest.raises(ChallengeError, match="heads_range"):
         await service.create(guild_id=1, channel_id=10, user_id=100, name="Ann", heads=0)
     assert await db.scalar("SELECT COUNT(*) FROM hydra_games") == 0
 
 
 async def test_only_challengers_act_and_personal_questions_go_to_their_player(service: HydraService) -> None:
     table = await seated_table(service)
-    with pytest.raises(HydraError, match="not_a_challenger"):
+    with pytest.raises(ChallengeError, match="not_a_challenger"):
         await service.act(table.game_id, 999, "attack 1 3")
-    with pytest.raises(HydraError, match="not_your_choice"):
+    with pytest.raises(ChallengeError, match="not_your_choice"):
         await service.act(table.game_id, 100, "concede 2")
-    with pytest.raises(HydraError, match="not_your_choice"):  # the script's "everyone concedes" is not for Discord
+    with pytest.raises(ChallengeError, match="not_your_choice"):  # the script's "everyone concedes" is not for Discord
         await service.act(table.game_id, 100, "concede")
     result = await service.act(table.game_id, 101, "end")
     assert result.hydra_turn_started and result.table.game.pending.topic == "counter"
@@ -69,7 +69,7 @@ async def test_only_challengers_act_and_personal_questions_go_to_their_player(se
         owner = result.table.user_to_answer()
         if owner is not None:
             other = 100 if owner == 101 else 101
-            with pytest.raises(HydraError, match="not_your_choice"):
+            with pytest.raises(ChallengeError, match="not_your_choice"):
                 await service.act(table.game_id, other, f"choose {game.pending.default}")
         result = await service.act(table.game_id, owner or 100, f"choose {game.pending.default}")
     assert game.active == "players"
@@ -105,14 +105,14 @@ async def test_undo_takes_back_the_last_action_of_the_players_turn_only(service:
     table = await service.undo(table.game_id, 101)
     assert table.game.battlefield[0].damage == 0 and table.actions == []
     assert await db.scalar("SELECT COUNT(*) FROM hydra_actions") == 0
-    with pytest.raises(HydraError, match="nothing_to_undo"):
+    with pytest.raises(ChallengeError, match="nothing_to_undo"):
         await service.undo(table.game_id, 100)
 
 
 async def test_idle_tables_refuse_actions_until_resumed(service: HydraService) -> None:
     table = await seated_table(service)
     await service.set_idle(table.game_id)
-    with pytest.raises(HydraError, match="idle"):
+    with pytest.raises(ChallengeError, match="idle"):
         await service.act(table.game_id, 100, "end")
     table = await service.resume(table.game_id, 101)
     assert table.row.status == PLAYING
@@ -132,7 +132,7 @@ async def test_a_win_records_the_slayer_and_the_profile(service: HydraService, d
         assert profile.has_slayer and (profile.best_win_heads, profile.best_win_turns) == (2, 3)
     assert service.finished[0].outcome == "won" and service.finished[0].user_ids == (100, 101)
     assert not (await service.profile(555)).has_slayer
-    with pytest.raises(HydraError, match="not_playing"):
+    with pytest.raises(ChallengeError, match="not_playing"):
         await service.act(table.game_id, 100, "end")
 
 
@@ -154,19 +154,28 @@ async def test_finished_and_idle_tables_are_not_reopened(service: HydraService) 
 
 async def test_two_processes_acting_on_one_table_never_store_an_action_twice(service: HydraService,
                                                                              db: Database) -> None:
-    """Two bot processes on one database (a second Database and service, nothing shared in memory): the
-    one acting on a stale table is refused cleanly, stores nothing, and acts on the fresh log next time."""
-    table = await seated_table(service)
+    """Two bot processes on one database (a second Database and service, nothing shared in memory). Each
+    reads the log before it judges an action, so the other process's stored action is seen; when both
+    act at the same moment (the first stores between the other's read and its write), the one that
+    judged a stale log is refused cleanly, stores nothing, and acts on the fresh log next time."""
+    table = await seated_table(service, heads=5)
     other_db = await Database.open(db.url)
     try:
         other = HydraService(other_db)
-        await other.load(table.game_id)  # both processes have the table cached
+        await other.load(table.game_id)
         await service.act(table.game_id, 100, "damage 1 2")
-        with pytest.raises(HydraError, match="conflict"):
-            await other.act(table.game_id, 101, "damage 1 1")
-        assert [a.line for a in (await HydraService(db).load(table.game_id)).actions] == ["damage 1 2"]
-        await other.act(table.game_id, 101, "damage 1 1")  # rebuilt from the log: judged on what happened
+        await other.act(table.game_id, 101, "damage 1 1")  # read again: judged on what happened
+        append = other.repo.append
+
+        async def first_process_stores_meanwhile(*args: object, **kwargs: object) -> None:
+            await service.act(table.game_id, 100, "damage 2 1")
+            await append(*args, **kwargs)  # type: ignore[arg-type]
+        other.repo.append = first_process_stores_meanwhile  # type: ignore[method-assign]
+        with pytest.raises(ChallengeError, match="conflict"):
+            await other.act(table.game_id, 101, "damage 3 1")
+        other.repo.append = append  # type: ignore[method-assign]
+        await other.act(table.game_id, 101, "damage 4 1")
         lines = [(a.seq, a.line) for a in (await HydraService(db).load(table.game_id)).actions]
-        assert lines == [(1, "damage 1 2"), (2, "damage 1 1")]
+        assert lines == [(1, "damage 1 2"), (2, "damage 1 1"), (3, "damage 2 1"), (4, "damage 4 1")]
     finally:
         await other_db.close()

@@ -59,7 +59,7 @@ async def test_a_horde_event_seats_one_a_table_plays_real_games_and_credits_the_
     await events.decks.act(first, 1, "end")  # the player's first turn ends; nothing to fight yet
     table = await events.decks.load(first)
     while table.game.pending is not None:
-        table, _ = await events.decks.act(first, 1, f"choose {table.game.pending.default}")
+        table = (await events.decks.act(first, 1, f"choose {table.game.pending.default}")).table
     numbers = table.game.battlefield_numbers()
     if numbers:
         await events.decks.act(first, 1, f"destroy {numbers[0]}")
@@ -79,14 +79,14 @@ async def test_a_god_event_is_won_by_the_table_that_defeats_xenagos_and_awards_o
     await events.join(event.event_id, [(3, "Cy"), (4, "Di")])
     opened = await begin(events, event.event_id)
     assert sorted(len(table.seats) for _, table in opened) == [2, 2]
-    winner = next(table for _, table in opened if table.seats[0][0] == 1)
+    winner = next(table for _, table in opened if table.seats[0].user_id == 1)
     game_id = winner.game_id
     # the players kill every Reveler (Ann), then Xenagos can leave (Bo exiles him): they win
     table = await events.decks.load(game_id)
     throngs = [n for n, p in zip(table.game.battlefield_numbers(), table.game.battlefield, strict=True)
                if p.name == "Rollicking Throng"]
     await events.decks.act(game_id, 1, "destroy " + " ".join(map(str, throngs)))
-    table, _ = await events.decks.act(game_id, 2, "exile 1")
+    table = (await events.decks.act(game_id, 2, "exile 1")).table
     assert table.game.outcome == "won"
     status = await events.status(event.event_id)
     assert status.board.won == 1 and status.board.running == 1
@@ -123,10 +123,10 @@ async def test_a_late_group_sits_at_a_god_table_in_its_first_turn_with_a_throng_
     outcome = await events.join(event.event_id, [(3, "Cy"), (4, "Di")])
     assert outcome.state == SEATED and outcome.table_no == 1 and outcome.table is not None
     table = await events.decks.load(game_id)
-    assert [user for user, _ in table.seats] == [1, 2, 3, 4]
+    assert table.user_ids == [1, 2, 3, 4]
     names = [p.name for p in table.game.battlefield]
     assert names.count("Rollicking Throng") == 2 + 3  # difficulty 2, plus one per additional player
-    assert table.game.battlefield[1].tapped and table.actions == [("tap 2", 1)]
+    assert table.game.battlefield[1].tapped and [(a.line, a.actor_id) for a in table.actions] == [("tap 2", 1)]
     full = await events.join(event.event_id, [(5, "Ed")])
     assert full.state == WAITING  # four sit there: the God seats no more
     states = {e.user_id: (e.state, e.table_no) for e in await events.repo.entrants(event.event_id)}
@@ -141,14 +141,14 @@ async def test_nobody_sits_down_once_the_first_turn_ended_or_the_library_was_see
     await events.decks.act(game_id, 1, "mill 1")  # a card of Xenagos's library was seen: the set-up is fixed
     assert (await events.join(event.event_id, [(3, "Cy")])).state == WAITING
     assert await events.decks.seat_late(game_id, [(4, "Di")], limit=4) is None
-    assert [user for user, _ in (await events.decks.load(game_id)).seats] == [1, 2]  # nothing changed
+    assert (await events.decks.load(game_id)).user_ids == [1, 2]  # nothing changed
 
     other = await new_event(events, "god", 4)
     await events.join(other.event_id, [(5, "Ed"), (6, "Flo")])
     second = (await begin(events, other.event_id))[0][1].game_id
-    table, _ = await events.decks.act(second, 5, "end")
+    table = (await events.decks.act(second, 5, "end")).table
     while table.game.pending is not None:
-        table, _ = await events.decks.act(second, 5, f"choose {table.game.pending.default}")
+        table = (await events.decks.act(second, 5, f"choose {table.game.pending.default}")).table
     assert not table.game.in_players_first_turn
     assert (await events.join(other.event_id, [(7, "Gus")])).state == WAITING
 
@@ -160,7 +160,7 @@ async def test_a_leaderboard_refresh_replays_no_finished_table(db) -> None:
         await events.join(event.event_id, [(user, f"P{user}")])
     opened = await begin(events, event.event_id)
     for _, table in opened:
-        await events.decks.act(table.game_id, table.seats[0][0], "concede")
+        await events.decks.act(table.game_id, table.seats[0].user_id, "concede")
     first = await events.status(event.event_id)
     assert first.board.lost == 5 and first.board.running == 0
     built = events.decks.replays

@@ -56,18 +56,18 @@ async def test_a_god_night_seats_tables_in_threads_plays_and_names_the_winners(t
         won, lost = games
         throngs = [str(n) for n, p in zip(won.game.battlefield_numbers(), won.game.battlefield, strict=True)
                    if p.name == "Rollicking Throng"]
-        await decks.service.act(won.game_id, won.seats[0][0], "destroy " + " ".join(throngs))
-        await decks.service.act(won.game_id, won.seats[1][0], "exile 1")  # Xenagos leaves: they win
-        await decks.service.act(lost.game_id, lost.seats[0][0], "concede")
+        await decks.service.act(won.game_id, won.seats[0].user_id, "destroy " + " ".join(throngs))
+        await decks.service.act(won.game_id, won.seats[1].user_id, "exile 1")  # Xenagos leaves: they win
+        await decks.service.act(lost.game_id, lost.seats[0].user_id, "concede")
         await events_cog(h).refresh_leaderboard(1)
         await h.settle()
         event = await events_cog(h).events.event(1)
         assert event.status == FINISHED and event.results_message_id is not None
         results = h.fake.messages[event.results_message_id]
         assert "Winners against Xenagos" in results.content
-        for user_id, _ in won.seats:
+        for user_id in won.user_ids:
             assert f"<@{user_id}>" in results.content
-        for user_id, _ in lost.seats:
+        for user_id in lost.user_ids:
             assert f"<@{user_id}>" not in results.content
         assert "defeated" in str(results.embeds[0]["fields"])  # the God's words, not heads
         ja = await h.slash("challenge event status", event=1, locale="ja")

@@ -36,6 +36,7 @@ class DeckRules:
     max_difficulty: int
     starting_life: int
     shared_life: bool  # the players share one life total
+    turn_event: str  # the log line that opens the deck's turn (a new turn message on Discord)
     refused: Mapping[str, str] = field(default_factory=dict)  # verb -> message key saying why
 
     def refusal(self, verb: str) -> str | None:
@@ -58,6 +59,7 @@ CREATURE_DECK = DeckRules(
     max_difficulty=1,
     starting_life=20,
     shared_life=True,
+    turn_event="challenge.log.deck_turn",
 )
 HYDRA = DeckRules(
     "hydra",
@@ -69,6 +71,7 @@ HYDRA = DeckRules(
     max_difficulty=11,
     starting_life=20,
     shared_life=False,
+    turn_event="hydra.log.hydra_turn",
     # H9: players can't gain control of heads; H4/H6: heads never block, and their damage is no attack.
     refused=_refusals("hydra", "steal", "giveback", "cantattack", "cantblock", "hit"),
 )
@@ -82,6 +85,7 @@ HORDE = DeckRules(
     max_difficulty=4,
     starting_life=20,
     shared_life=True,
+    turn_event="horde.log.deck_turn",
     # No heads: life the Horde would lose mills its library (hit); a copy the player makes is theirs.
     refused=_refusals("horde", "loselife", "copy"),
 )
@@ -95,6 +99,7 @@ GOD = DeckRules(
     max_difficulty=3,
     starting_life=20,
     shared_life=True,
+    turn_event="god.log.deck_turn",
     # Xenagos has no life total and no Heads; his creatures are attacked directly (they never block).
     refused=_refusals("god", "loselife", "hit", "copy", "cantblock"),
 )
@@ -109,8 +114,9 @@ def check_heroes(rules: DeckRules, heroes: Sequence[str]) -> None:
     for hero in heroes:
         if hero not in HEROES:
             raise ChallengeError("hydra.error.unknown_hero", hero=hero)
-    if len(heroes) > rules.max_heroes:
-        raise ChallengeError("challenge.error.heroes", max=rules.max_heroes)
+    if len(heroes) > rules.max_heroes:  # "at most two" where they may repeat, "up to three different" else
+        key = "hydra.error.too_many_heroes" if rules.heroes_may_repeat else "challenge.error.heroes"
+        raise ChallengeError(key, max=rules.max_heroes)
     if not rules.heroes_may_repeat and len(set(heroes)) != len(heroes):
         raise ChallengeError("challenge.error.heroes", max=rules.max_heroes)
 

@@ -55,6 +55,9 @@ class ChallengeGame(Protocol):
     @property
     def in_players_first_turn(self) -> bool: ...
 
+    @property
+    def defeated(self) -> int: ...
+
     def apply(self, action: str) -> list[Event]: ...
 
     def choose_default(self) -> list[Event]: ...
@@ -70,6 +73,28 @@ class ChallengeGame(Protocol):
     def snapshot(self) -> dict[str, object]: ...
 
 
+class GameType(Protocol):
+    """How a deck's rules module builds its game from the one set-up (a class or a function)."""
+
+    def __call__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool, stable_ids: bool,
+                 rules: int, life_per_player: bool) -> ChallengeGame: ...
+
+
+def hydra_game(seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool, stable_ids: bool,
+               rules: int, life_per_player: bool) -> HydraGame:
+    """The Hydra's game from the one set-up: its difficulty is its starting heads, and its players have
+    a life total each, so the shared-life house rule is refused."""
+    if life_per_player:
+        raise ChallengeError("challenge.error.house_rule_hydra")
+    players = tuple(PlayerSetup(seat.name, seat.heroes) for seat in seats)
+    return HydraGame(GameSetup(heads=difficulty, players=players, seed=seed, all_windows=all_windows,
+                               stable_ids=stable_ids, rules=rules))
+
+
+# Each deck's rules module: a fourth deck is its DeckRules entry and one line here.
+GAME_TYPES: dict[str, GameType] = {"hydra": hydra_game, "horde": HordeGame, "god": GodGame}
+
+
 def new_game(deck: str, seats: Sequence[Seat], seed: int, difficulty: int | None = None, *,
              all_windows: bool = False, stable_ids: bool = True, rules: int = CURRENT_RULES,
              life_per_player: bool = False) -> ChallengeGame:
@@ -79,12 +104,5 @@ def new_game(deck: str, seats: Sequence[Seat], seed: int, difficulty: int | None
     if deck not in RULES:
         raise ChallengeError("hydra.error.bad_option", option=deck, options=list(DECK_NAMES))
     level = RULES[deck].default_difficulty if difficulty is None else difficulty
-    if deck == "hydra":
-        if life_per_player:
-            raise ChallengeError("challenge.error.house_rule_hydra")
-        players = tuple(PlayerSetup(seat.name, seat.heroes) for seat in seats)
-        return HydraGame(GameSetup(heads=level, players=players, seed=seed, all_windows=all_windows,
-                                   stable_ids=stable_ids, rules=rules))
-    game_type = HordeGame if deck == "horde" else GodGame
-    return game_type(seats, seed, level, all_windows=all_windows, stable_ids=stable_ids, rules=rules,
-                     life_per_player=life_per_player)
+    return GAME_TYPES[deck](seats, seed, level, all_windows=all_windows, stable_ids=stable_ids, rules=rules,
+                            life_per_player=life_per_player)

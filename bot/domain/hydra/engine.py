@@ -226,6 +226,11 @@ class HydraGame(FlowGame):
         return self.setup.seed
 
     @property
+    def defeated(self) -> int:
+        """Heads severed: every deck's score of a table (an event's, a profile's)."""
+        return self.heads_severed
+
+    @property
     def in_players_first_turn(self) -> bool:
         """The players' first turn (H3) that nobody has ended yet: late challengers may still sit down."""
         return not self.over and self.turn == 1 and self.active == "players"
