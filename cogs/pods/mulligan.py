@@ -126,6 +126,7 @@ class MulliganStep:
         on_line = not _is_ephemeral(interaction.message)
         note = ""
         try:
+            await self.cog.game_in_this_server(interaction, game_id)  # a copied line names no game elsewhere
             loaded = await self.cog.service.change(game_id, user, pod.MULLIGAN, player=user,
                                                    decision=_decision(decision), prompt=number)
         except PodError as error:

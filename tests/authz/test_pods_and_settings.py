@@ -151,3 +151,20 @@ async def test_my_language_is_each_members_own(world) -> None:
     assert changed == {"user_settings"}
     rows = await h.bot.db.fetchall("SELECT user_id FROM user_settings")
     assert [int(r["user_id"]) for r in rows] == [h.user("alice").id]
+
+
+async def test_a_mulligan_line_copied_into_another_server_names_no_game(tmp_path) -> None:
+    """A mulligan decision line's buttons name the game by number only: pressed from a copy in another
+    server they reach no game (not even "it is alice's turn", which would say there is one)."""
+    async with DiscordHarness.start(tmp_path, cards_path=CARDS) as h:
+        h.bot.get_cog("Pods").updater.delay = 0
+        other = await people(h)
+        board = await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>")
+        await h.click(board, label="Mulligan", user="bob")  # the mulligan step begins: alice is asked
+        await h.settle()
+        (line,) = [m for m in h.messages("general") if "your mulligan decision" in m.content]
+        keep = next(b for b in line.buttons if b["label"] == "Keep")
+        reply, changed = await attempt(h, lambda: other.click(copy_into(other, line), custom_id=keep["custom_id"]))
+        assert NO_SUCH_GAME in reply.text and changed == set()
+        reply, changed = await attempt(h, lambda: h.click(line, label="Keep", user="alice"))
+        assert "pod_events" in changed  # in this server it is her decision, and it is stored
