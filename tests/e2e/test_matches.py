@@ -40,6 +40,17 @@ async def _showing(driver, title: str, label: str):
     raise AssertionError(f"no board {title!r} shows {label!r}")
 
 
+async def _posted(driver, text: str):
+    """The newest message whose fields say ``text``, once it is there: a new board is posted after the
+    button's answer, and a channel's rate limit can hold that post back for seconds."""
+    for _ in range(WAIT):
+        for message in reversed(driver.messages()):
+            if text in _fields(message):
+                return message
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"no message says {text!r}")
+
+
 def _board(driver, title: str):
     """The newest board in the channel with that title (a board may be posted after the command's answer)."""
     return next(m for m in reversed(driver.messages()) if title in _fields(m))
@@ -84,7 +95,7 @@ async def test_a_match_with_swaps_undo_and_a_wish_across_a_restart(tmp_path: Pat
         offer = await run.driver.click(board, label="Next game", user="bob")
         started = await run.driver.click(offer, label="Let alice play first", user="bob")
         assert "Game 2 started, first player: alice" in started.message.content
-        wrong = run.driver.messages()[-1]
+        wrong = await _posted(run.driver, "Match · game 2 of 3")
         # The new board's message id is stored just after Discord accepted the message: SIGTERM waits for the
         # button handler still doing that (bot/shutdown.py).
         assert await run.stop_with_sigterm() == 0
@@ -101,8 +112,7 @@ async def test_a_match_with_swaps_undo_and_a_wish_across_a_restart(tmp_path: Pat
         board = await _showing(again.driver, "Match · game 1 of 3", "Next game")
         offer = await again.driver.click(board, label="Next game", user="bob")
         await again.driver.click(offer, label="I play first", user="bob")
-        game2 = again.driver.messages()[-1]
-        assert "First player: bob (chosen by bob)." in _fields(game2)
+        game2 = await _posted(again.driver, "First player: bob (chosen by bob).")
 
         game2 = await _showing(again.driver, "First player: bob", "Sideboard")
         panel = await again.driver.click(game2, label="Sideboard", user="alice")
