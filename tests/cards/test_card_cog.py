@@ -86,7 +86,7 @@ async def test_autocomplete_in_the_users_language(harness: DiscordHarness) -> No
 async def test_command_and_option_names_are_localized(harness: DiscordHarness) -> None:
     command = harness.bot.tree.get_command("card")
     payload = await command.get_translated_payload(harness.bot.tree, harness.bot.tree.translator)
-    assert payload["name_localizations"] == {"ja": "カード", "zh-CN": "卡牌", "zh-TW": "卡牌"}
+    assert payload["name_localizations"] == {"ja": "カード", "zh-CN": "牌", "zh-TW": "牌"}
     option = payload["options"][0]
     assert option["name"] == "name" and option["autocomplete"] is True
     assert option["name_localizations"] == {"ja": "名前", "zh-CN": "名称", "zh-TW": "名稱"}
