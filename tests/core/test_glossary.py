@@ -68,7 +68,9 @@ def test_a_deck_name_in_a_choice_is_the_glossary_name() -> None:
 def test_card_names_come_from_the_glossary_and_other_names_stay_as_they_are() -> None:
     assert card_name("Hydra Head", "ja") == "ハイドラの頭"
     assert card_name("Xenagos Ascended", "zh-Hans") == "登神谢纳戈斯"
-    assert card_name("Unified Lunge", "ja") == "Unified Lunge"  # no checked Japanese printing: English
+    assert card_name("Unified Lunge", "ja") == "一斉突進"  # the Japanese MTG Wiki's card page
+    assert card_name("Rip to Pieces", "ja") == "引き千切り"  # printed, not the earlier 八つ裂き
+    assert card_name("Shrieking Titan Head", "ja") == "Shrieking Titan Head"  # no source: English
     assert card_name("Sol Ring", "ja") == "Sol Ring"  # not a challenge card: the caller's name
     assert card_name("Hydra Head", "en") == "Hydra Head"
 
