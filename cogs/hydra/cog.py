@@ -1,5 +1,5 @@
 """The Hydra cog: ``/hydra start|heroes|resume|profile`` (see the package's docstring); playing and the
-table's messages are mixed in from ``play`` and ``panels``."""
+table's messages are every deck's (``cogs.challenge``) with the Hydra's look (``cogs.hydra.panels``)."""
 
 from __future__ import annotations
 
@@ -10,69 +10,28 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PodkeeperBot
-from bot.clock import clock_of
 from bot.domain.hydra import HydraError
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MIN_HEADS
-from bot.leases import keyed_timers_lease
-from bot.render.hydra_turns import turn_starts
 from bot.services.hydra import DEFAULT_IDLE_MINUTES, DEFAULT_WINDOW_SECONDS, HydraService
-from bot.services.reconcile import register_reconcile
 from bot.storage.hydra import IDLE, LOBBY
 from bot.text import member_name
-from cogs._boards import LiveBoards
 from cogs._common import command_text
 from cogs._errors import RefusingCog
 from cogs._permissions import NEW_THREAD_PERMISSIONS, board_permissions, refuse_unless_bot_can_post
-from cogs._timers import Timers
-from cogs.hydra.components import HeadSelect, HydraButton, MoreSelect
-from cogs.hydra.play import HydraPlay
+from cogs.hydra.panels import HydraPanels
 
 _T = command_text("hydra")
 
 
-class HydraCog(RefusingCog, HydraPlay, commands.GroupCog, name="Hydra", group_name="hydra",
+class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_name="hydra",
                group_description=_T("Face the Hydra: the bot plays the Hydra challenge deck")):
+    service: HydraService
+
     def __init__(self, bot: PodkeeperBot) -> None:
-        self.bot = bot
-        self.service = HydraService(bot.db, notify=bot.dispatch)
-        self.selected = {}
-        self.timers = Timers(clock_of(bot), "hydra")
-        self.armed_at = {}
-        # Turn timers run in the one process holding this lease (bot.leases); the others poke it.
-        self.turns = keyed_timers_lease(bot, "hydra-turns", self.timers.cancel_all, self.arm_open_tables)
-        self.reports = {}
-        self.fixed_seed = None
-        self.boards = LiveBoards(bot, "Hydra board")
-        self.turn_shown, self.shown_text, self.display_lanes = {}, {}, {}
+        self.start_tables(bot, HydraService(bot.db, notify=bot.dispatch))
+        self.reports, self.turn_shown, self.shown_text = {}, {}, {}
         super().__init__()
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(HydraButton, HeadSelect, MoreSelect)
-        await self.turns.start()
-        register_reconcile(self.bot, "hydra tables", self.reconcile_tables)
-
-    async def reconcile_tables(self) -> int:
-        """Recovery hook: after a start every open table's board and latest turn message
-        show the stored state, with the buttons of the pending question, even when the bot died between
-        storing an action and posting the next question. Idempotent: edits, or posts a missing message."""
-        tables = await self.service.open_tables()
-        for table in tables:
-            async with self.display_lane(table.game_id):
-                starts = turn_starts(table.game) if table.game is not None else []
-                if starts and table.row.turn_message_id is None:
-                    await self.post_turn_message(table, starts[-1])
-                elif starts:
-                    self.turn_shown[table.game_id] = starts[-1]
-                    await self.refresh_turn_message(table, starts[-1])
-                await self.refresh_board(table)
-        return len(tables)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(HydraButton, HeadSelect, MoreSelect)
-        self.turns.stop()
-        self.timers.cancel_all()
-        self.boards.cancel()
 
     # -- slash commands --------------------------------------------------------------------------------
     @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))

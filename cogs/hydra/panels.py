@@ -1,10 +1,11 @@
-"""What a Hydra table shows: the lobby, the board (embed, image, players' controls), one message per
-Hydra turn and the players' reports, each edited as the game goes."""
+"""The Hydra's own look, over the panels every deck shares (``cogs.challenge``): its lobby, its board
+(numbered heads, the Heroes' reminders, the table's status, the head pick and the More… menu) and one
+message per Hydra turn, edited as the turn goes (what was revealed, what it did, the question its cards
+ask, H9), with a report of the players' actions that made heads leave. The turn and report texts are in
+``bot.render.hydra_turns``."""
 
 from __future__ import annotations
 
-import io
-import logging
 from typing import Any
 
 import discord
@@ -12,27 +13,34 @@ import discord
 from bot.domain.hydra import Event, HydraGame
 from bot.i18n import Translate, t
 from bot.i18n.glossary import join_list
-from bot.render.fonts import png_bytes
-from bot.render.hydra import ANSWERS, answer_key, answer_label, board_image, board_text, hero_reminders
+from bot.render.hydra import ANSWERS, answer_label, board_image, board_text, hero_reminders
 from bot.render.hydra_turns import report_content, turn_content, turn_starts
+from bot.render.pil import Image
+from bot.services.challenge import ActResult
 from bot.services.hydra import HydraTable
-from bot.storage.hydra import FINISHED, IDLE
-from cogs._boards import BoardMessage, Where
-from cogs.hydra.base import HydraBase
-from cogs.hydra.components import HEAD_ACTIONS, MORE_ACTIONS, HeadSelect, HydraButton, MoreSelect
+from bot.storage.hydra import IDLE
+from cogs.challenge.base import Family
+from cogs.challenge.components import MoreSelect, TableButton, TableSelect
+from cogs.challenge.panels import option_key
+from cogs.challenge.play import MORE_ACTIONS, PICKED_ACTIONS, TablePlay
 
-log = logging.getLogger(__name__)
+# The Hydra's tables: a board, and a message per Hydra turn; a pick that follows the head; idle tables pause.
+HYDRA_FAMILY = Family(prefix="hydra", name="hydra", board="Hydra board", idle_pause=True, pick_by_serial=True,
+                      acknowledge_first=True, command_example="mill 2", damage_title="hydra.ui.damage_title")
+# Events of the players' own actions that get a report message (heads left, triggers resolved).
+_EXPLAINED = frozenset(("hydra.log.leaves_dies", "hydra.log.leaves_destroyed", "hydra.log.leaves_exile",
+                        "hydra.log.leaves_bounce", "hydra.log.leaves_sacrificed", "hydra.log.grow",
+                        "hydra.log.reward", "hydra.log.trigger_countered"))
 
-_OPTION_LABELS = ANSWERS
 
+class HydraPanels(TablePlay):
+    """The Hydra's layer over every deck's panels and play (see ``cogs.challenge.base`` for the layers): the
+    hooks it overrides, and its turn messages and reports."""
 
-def option_key(topic: str, option: str) -> str:
-    """The i18n key of an answer's button, the same for every challenge deck (and the prompts' words)."""
-    return answer_key(topic, option)
-
-
-class HydraPanels(HydraBase):
-    """The cog's layer that posts and edits a table's messages (see ``cogs.hydra.base`` for the layers)."""
+    family = HYDRA_FAMILY
+    reports: dict[int, int]  # table -> its players'-turn report message with answer buttons
+    turn_shown: dict[int, int]  # table -> the Hydra turn (its start in the log) its turn message shows
+    shown_text: dict[int, tuple[str, Any]]  # message -> what it was last edited to show (content, buttons)
 
     def lobby_payload(self, table: HydraTable) -> tuple[discord.Embed, discord.ui.View]:
         tr = Translate(table.row.language)
@@ -42,22 +50,16 @@ class HydraPanels(HydraBase):
             heroes = join_list(seat.heroes, tr.language) or tr("hydra.ui.no_heroes")
             embed.add_field(name=f"{seat.seat}. {seat.name}", value=heroes[:1024], inline=False)
         view = discord.ui.View(timeout=None)
-        view.add_item(HydraButton(table.game_id, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary))
-        view.add_item(HydraButton(table.game_id, "leave", label=tr("hydra.ui.leave")))
-        view.add_item(HydraButton(table.game_id, "start", label=tr("hydra.ui.start"),
+        view.add_item(TableButton("hydra", table.game_id, "join", label=tr("hydra.ui.join"),
+                                  style=discord.ButtonStyle.primary))
+        view.add_item(TableButton("hydra", table.game_id, "leave", label=tr("hydra.ui.leave")))
+        view.add_item(TableButton("hydra", table.game_id, "start", label=tr("hydra.ui.start"),
                                   style=discord.ButtonStyle.success))
         return embed, view
 
-    async def board_payload(self, table: HydraTable
-                            ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
-        if table.game is None:
-            embed, view = self.lobby_payload(table)
-            return embed, None, view
-        async with self.bot.workers.image_slot():  # the board's pixels are held until encoded
-            return await self._board_payload(table, table.game)
-
-    async def _board_payload(self, table: HydraTable, game: HydraGame
-                             ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+    def board_embed(self, table: HydraTable, game: HydraGame) -> discord.Embed:
+        """The numbered heads, the Heroes' reminders and the table's status (the question is asked in the
+        turn message)."""
         language = table.row.language
         tr = Translate(language)
         embed = discord.Embed(title=tr("hydra.ui.board_title", game=table.game_id, heads=table.row.heads),
@@ -69,15 +71,15 @@ class HydraPanels(HydraBase):
         status = self._status_line(table)
         if status:
             embed.add_field(name=tr("hydra.ui.status"), value=status[:1024], inline=False)
-        filename = f"hydra-{table.game_id}.png"
-        embed.set_image(url=f"attachment://{filename}")
-        # Drawn here from the live game (a few ms, and the game must not change under the brush), then
-        # PNG-encoded in the work pool (the costly part: ~15 ms of zlib, which releases the GIL).
-        image = board_image(game, language)
-        controls = None if table.row.status in (FINISHED, IDLE) or game.over else self.board_view(table)
-        file = discord.File(io.BytesIO(await self.bot.workers.run(png_bytes, image)),
-                            filename=filename)
-        return embed, file, controls
+        return embed
+
+    @staticmethod
+    def board_text(game: HydraGame, language: str) -> str:
+        return board_text(game, language)
+
+    @staticmethod
+    def board_image(game: HydraGame, language: str) -> Image.Image:
+        return board_image(game, language)
 
     def _status_line(self, table: HydraTable) -> str:
         game, tr = table.game, Translate(table.row.language)
@@ -95,18 +97,19 @@ class HydraPanels(HydraBase):
         assert game is not None
         view = discord.ui.View(timeout=None)
         if game.battlefield:
-            view.add_item(HeadSelect(gid, "head", None, self._head_options(game, by_serial=True)[:25],
-                                     placeholder=tr("hydra.ui.pick_head"), row=0))
-        for action in ("attack", "damage", "loselife", *HEAD_ACTIONS[:2]):
-            view.add_item(HydraButton(gid, action, label=tr(f"hydra.ui.{action}"), row=1))
-        for action in (*HEAD_ACTIONS[2:], "life", "command"):
-            view.add_item(HydraButton(gid, action, label=tr(f"hydra.ui.{action}"), row=2))
-        view.add_item(HydraButton(gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success, row=3))
-        view.add_item(HydraButton(gid, "undo", label=tr("hydra.ui.undo"), row=3))
-        view.add_item(HydraButton(gid, "concede", label=tr("hydra.ui.concede"), style=discord.ButtonStyle.danger,
+            view.add_item(TableSelect("hydra", gid, "head", None, self._head_options(game, by_serial=True)[:25],
+                                      placeholder=tr("hydra.ui.pick_head"), row=0))
+        for action in ("attack", "damage", "loselife", *PICKED_ACTIONS[:2]):
+            view.add_item(TableButton("hydra", gid, action, label=tr(f"hydra.ui.{action}"), row=1))
+        for action in (*PICKED_ACTIONS[2:], "life", "command"):
+            view.add_item(TableButton("hydra", gid, action, label=tr(f"hydra.ui.{action}"), row=2))
+        view.add_item(TableButton("hydra", gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success,
                                   row=3))
+        view.add_item(TableButton("hydra", gid, "undo", label=tr("hydra.ui.undo"), row=3))
+        view.add_item(TableButton("hydra", gid, "concede", label=tr("hydra.ui.concede"),
+                                  style=discord.ButtonStyle.danger, row=3))
         more = [discord.SelectOption(label=tr(f"hydra.ui.more.{verb}")[:100], value=verb) for verb in MORE_ACTIONS]
-        view.add_item(MoreSelect(gid, more, placeholder=tr("hydra.ui.more"), row=4))
+        view.add_item(MoreSelect("hydra", gid, more, placeholder=tr("hydra.ui.more"), row=4))
         return view
 
     @staticmethod
@@ -127,21 +130,23 @@ class HydraPanels(HydraBase):
         if decision.kind == "option":
             for index, option in enumerate(decision.options):
                 key = option_key(decision.topic, option)
-                label = tr(key) if option in _OPTION_LABELS else option.title()
-                view.add_item(HydraButton(gid, "answer", decision.topic, str(index), label=label,
+                label = tr(key) if option in ANSWERS else option.title()
+                view.add_item(TableButton("hydra", gid, "answer", decision.topic, str(index), label=label,
                                           style=discord.ButtonStyle.primary if option == decision.default
                                           else discord.ButtonStyle.secondary))
         elif decision.kind == "text":
-            view.add_item(HydraButton(gid, "exile_named", label=tr("hydra.ui.name_creature"),
+            view.add_item(TableButton("hydra", gid, "exile_named", label=tr("hydra.ui.name_creature"),
                                       style=discord.ButtonStyle.primary))
-            view.add_item(HydraButton(gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_creature")))
+            view.add_item(TableButton("hydra", gid, "answer", decision.topic, "none",
+                                      label=tr("hydra.ui.no_creature")))
         else:
-            view.add_item(HeadSelect(gid, "pick", decision.topic, self._head_options(game)[:25],
-                                     low=max(1, decision.min_heads), high=decision.max_heads,
-                                     placeholder=tr("hydra.ui.pick_heads", count=decision.max_heads)))
+            view.add_item(TableSelect("hydra", gid, "pick", decision.topic, self._head_options(game)[:25],
+                                      low=max(1, decision.min_heads), high=decision.max_heads,
+                                      placeholder=tr("hydra.ui.pick_heads", count=decision.max_heads)))
             if decision.min_heads == 0:
-                view.add_item(HydraButton(gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_heads")))
-        view.add_item(HydraButton(gid, "answer", decision.topic, "default",
+                view.add_item(TableButton("hydra", gid, "answer", decision.topic, "none",
+                                          label=tr("hydra.ui.no_heads")))
+        view.add_item(TableButton("hydra", gid, "answer", decision.topic, "default",
                                   label=tr("hydra.ui.use_default",
                                            default=answer_label(decision.topic, decision.default, tr.language))))
         return view
@@ -202,41 +207,30 @@ class HydraPanels(HydraBase):
             await self.post_turn_message(table, start)
         return True
 
-    async def post_table(self, channel: Any, table: HydraTable) -> None:
-        """Show a table that started elsewhere (an event's table, in its thread) and run its timers: its
-        board lives in ``channel`` from now on (the same surface as the Challenge cog's)."""
-        embed, file, view = await self.board_payload(table)
-        board = await self.boards.post(channel, BoardMessage.of(embed, file, view))
-        await self.service.set_messages(table.game_id, channel_id=channel.id, message_id=board.id)
-        self.arm(await self.service.load(table.game_id))  # type: ignore[attr-defined]
+    async def reconcile_messages(self, table: HydraTable) -> None:
+        """After a start the latest turn message shows the stored turn with its question's buttons (posted
+        when the bot died before posting it)."""
+        starts = turn_starts(table.game) if table.game is not None else []
+        if starts and table.row.turn_message_id is None:
+            await self.post_turn_message(table, starts[-1])
+        elif starts:
+            self.turn_shown[table.game_id] = starts[-1]
+            await self.refresh_turn_message(table, starts[-1])
 
-    async def refresh(self, table: HydraTable) -> None:
-        """Show the table's stored state (its seats changed elsewhere: an event's late players)."""
-        await self.show_board(table.game_id)
-
-    async def show_board(self, game_id: int) -> None:
-        """Show the table's stored state on its board, in the table's display lane."""
-        async with self.display_lane(game_id):
-            await self.refresh_board(await self.service.load(game_id))
-
-    async def refresh_board(self, table: HydraTable) -> None:
-        """Show the stored state on the board: an edit, or a fresh board when the message is too old to
-        be edited for long (``cogs._boards``). Called in the table's display lane."""
-        table = await self.service.load(table.game_id)  # the stored state, and where its board is now
-        row = table.row
-        if row.message_id is None or row.channel_id is None:
-            return
-        embed, file, view = await self.board_payload(table)
-        where = Where(row.guild_id, row.channel_id, row.message_id, row.language)
-
-        async def moved(channel_id: int, message_id: int) -> None:
-            await self.service.set_messages(table.game_id, channel_id=channel_id, message_id=message_id)
-
-        try:
-            await self.boards.show_or_later(table.game_id, BoardMessage.of(embed, file, view), where, moved,
-                                            again=lambda: self.show_board(table.game_id))
-        except discord.NotFound:
-            log.info("board message of Hydra table %s is gone", table.game_id)
+    async def show_after(self, table: HydraTable, result: ActResult) -> None:
+        """A new message for each Hydra turn that began (an extra turn too), edits otherwise; a report of
+        the players' action that made heads leave or asked a question; then the board, and the end."""
+        game, starts = table.game, turn_starts(table.game)
+        if await self.sync_turn_messages(table):
+            pass  # a Hydra turn began: its new message shows it
+        elif starts and game is not None and (game.active == "hydra" or game.over or any(
+                e.key == "hydra.log.players_turn" for e in result.events)):
+            await self.refresh_turn_message(table, starts[-1])
+        elif game is not None and (game.pending is not None or any(e.key in _EXPLAINED for e in result.events)):
+            await self.post_players_report(table, result.events)
+        await self.refresh_board(table)
+        if result.finished:
+            await self.announce_end(table)
 
     async def announce_end(self, table: HydraTable) -> None:
         channel = await self._channel(table.row.channel_id)

@@ -3,7 +3,7 @@ organiser. Refusals (``TournamentError``) are raised and told by the one path of
 
 The cog is one class assembled from layers, each a subclass of the one below (``TournamentBase`` →
 ``StandingsMessages`` → ``VoteDesk`` → ``TournamentCog``), so every method a layer calls is defined
-below it and the type checker sees it (as in ``cogs.pods`` and ``cogs.hydra``).
+below it and the type checker sees it (as in ``cogs.pods`` and ``cogs.challenge``).
 """
 
 from __future__ import annotations

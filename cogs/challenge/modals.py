@@ -1,5 +1,6 @@
-"""The one-line forms of a Hydra table (attack, damage, life, any script command); the Commander
-challenge cog uses the same form (anything with ``act(interaction, game_id, line)``)."""
+"""The one-line form of every challenge table (attack, damage, life, hit, any script command): what is
+typed becomes one line of the action language, acted on by the table's cog (anything with
+``act(interaction, game_id, line)``)."""
 
 from __future__ import annotations
 
