@@ -124,9 +124,11 @@ async def main() -> None:
     parser.add_argument("--tables", type=int, default=5000, help="tables per family")
     parser.add_argument("--actions", type=int, default=40, help="actions per table")
     parser.add_argument("--postgres", help="a PostgreSQL database URL to run in a fresh schema of (dropped after)")
+    parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        await _one(Path(folder) / "bench.sqlite3", args.tables, args.actions)
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory() as folder:
+            await _one(Path(folder) / "bench.sqlite3", args.tables, args.actions)
     if args.postgres:
         import asyncpg
 
