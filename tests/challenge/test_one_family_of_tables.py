@@ -16,7 +16,7 @@ import pytest
 
 from bot.domain.challenge.core import ChallengeError
 from bot.services.challenge import ChallengeService, TableFinished
-from bot.services.hydra import HydraService
+from bot.services.hydra import HydraService, hydra_game_topic
 from bot.storage.challenge import ChallengeRepository
 from bot.storage.db import Database
 from bot.storage.hydra_events import HydraEventRepository
@@ -204,3 +204,16 @@ async def test_purging_a_server_deletes_its_tables_of_both_kinds(migrated: Datab
         )
     } == set()
     assert await migrated.scalar("SELECT COUNT(*) FROM challenge_tables") == len(GAMES) - 2
+
+
+async def test_an_event_page_hears_the_moves_of_a_horde_table_too(db: Database) -> None:
+    """The live event page listens to ``hydra_game_topic`` of each of its tables, whatever the event's
+    deck: one topic for every deck's table, so a Horde event's page follows its tables' moves."""
+    service = ChallengeService(db)
+    table = await service.create(
+        guild_id=1, channel_id=10, user_id=100, name="Ann", deck="horde", difficulty=3
+    )
+    await service.start(table.game_id, 100)
+    before = db.changes.version(hydra_game_topic(table.game_id))
+    await service.act(table.game_id, 100, "end")
+    assert db.changes.version(hydra_game_topic(table.game_id)) > before
