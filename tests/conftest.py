@@ -188,6 +188,8 @@ async def _empty_or_drop(schema: str) -> None:
         statements = ["SET session_replication_role = replica"]  # no foreign-key order to respect
         statements += [f"DELETE FROM {schema}.{table}" for table in sorted(tables - {"schema_version"})]
         statements += [f"SELECT setval(pg_get_serial_sequence('{schema}.{t}', '{c}'), 1, false)" for t, c in identities]
+        # what a migration put in the new database goes back (the next challenge table's id, migration 0065)
+        statements.append(f"INSERT INTO {schema}.challenge_table_ids (next_id) VALUES (1)")
         statements.append("SET session_replication_role = origin")
         await conn.execute(";\n".join(statements))
         _clean_schemas.append(schema)

@@ -2,8 +2,8 @@
 
 One service plays the Hydra, the Horde and the God; what differs between them is data — the deck's
 :class:`~bot.domain.challenge.decks.DeckRules` (how many players and Hero cards, the difficulty range,
-shared or per-player life) — and where its tables are stored (:class:`TableKind`: the Hydra's tables
-and profiles, or the Horde's and the God's, numbered apart). A table's game is rebuilt by replaying its
+shared or per-player life) — and which kind of table it is (:class:`TableKind`: the Hydra's keep its
+players' profiles too). A table's game is rebuilt by replaying its
 stored actions (restart-safe), every change runs under a lock per table and is committed before the
 caller sees the new state (and so before any Discord message is edited), and only seated players act:
 a question the deck asks one player is that player's to answer, and where each player has a life total
@@ -33,8 +33,11 @@ from bot.domain.challenge.games import ChallengeGame, new_game
 from bot.domain.hydra.actions import Action, parse_action
 from bot.domain.hydra.cards import find_hero
 from bot.storage.challenge import (
+    DECK_KIND,
     FINISHED,
+    HYDRA_KIND,
     IDLE,
+    KIND_OF_DECK,
     LOBBY,
     PLAYING,
     ActionRow,
@@ -54,28 +57,34 @@ Notify = Callable[[str, Any], None]  # the bot's dispatch: (event name, payload)
 
 @dataclass(frozen=True)
 class TableKind:
-    """Where one family of tables is kept and how it is announced: its repository, the change-hub topic
-    of a table and the event dispatched when one ends. The Hydra's tables and the Horde's and God's are
-    numbered apart, so a game id is only meaningful with its kind."""
+    """Which service keeps a deck's tables and how a table's end is announced: its repository (the
+    Hydra's also keeps its players' profiles) and the event dispatched when one ends. Every deck's
+    tables are in the same SQL tables; ``name`` is the kind stored with each, which tells two tables of
+    an id given out before one counter numbered them all (``hydra:`` and ``chal:`` custom_ids)."""
 
     name: str
     repository: type[ChallengeRepository]
-    topic_prefix: str
-    finished_event: str
 
-    def topic(self, game_id: int) -> str:
-        return f"{self.topic_prefix}:{game_id}"
-
-
-HYDRA_TABLES = TableKind("hydra", HydraRepository, "hydra_game", "hydra_game_finished")
-DECK_TABLES = TableKind("challenge", ChallengeRepository, "challenge_game", "challenge_game_finished")
-TABLE_KINDS: Mapping[str, TableKind] = MappingProxyType({"hydra": HYDRA_TABLES, "horde": DECK_TABLES,
-                                                         "god": DECK_TABLES})  # where each deck's tables are
+    @property
+    def finished_event(self) -> str:
+        """``hydra_game_finished`` or ``challenge_game_finished``: the listeners the event cog has."""
+        return f"{self.name}_game_finished"
 
 
-def hydra_game_topic(game_id: int) -> str:
-    """The change-hub topic of one Hydra table (see bot.changes)."""
-    return HYDRA_TABLES.topic(game_id)
+HYDRA_TABLES = TableKind(HYDRA_KIND, HydraRepository)
+DECK_TABLES = TableKind(DECK_KIND, ChallengeRepository)
+TABLE_KINDS: Mapping[str, TableKind] = MappingProxyType(
+    {deck: HYDRA_TABLES if kind == HYDRA_KIND else DECK_TABLES for deck, kind in KIND_OF_DECK.items()})
+
+
+def table_topic(game_id: int) -> str:
+    """The change-hub topic of one table, of every deck (see bot.changes). Ids given out before one
+    counter numbered every deck may name two tables: a notice only says "read again", so a page showing
+    one of them reads it once more for nothing."""
+    return f"challenge_table:{game_id}"
+
+
+hydra_game_topic = table_topic  # the Hydra's callers' name for it
 
 
 @dataclass
@@ -384,7 +393,7 @@ class ChallengeService:
         """The table read again after a write, announced to live readers (a notice only says "read
         again")."""
         table = await self.load(game_id)
-        self.changes.publish(self.kind.topic(game_id))
+        self.changes.publish(table_topic(game_id))
         return table
 
     async def _store(self, table: ChallengeTable, line: str, user_id: int | None) -> None:
@@ -400,7 +409,7 @@ class ChallengeService:
         table.actions.append(ActionRow(seq, line, user_id, now_iso()))
         self._games[table.game_id] = (self._built(table.row, table.seats, table.actions), game)
         table.row = await self.repo.game(table.game_id)
-        self.changes.publish(self.kind.topic(table.game_id))
+        self.changes.publish(table_topic(table.game_id))
         if finish is not None:
             self.notify(self.kind.finished_event, TableFinished(
                 table.game_id, table.row.guild_id, table.row.deck, finish.outcome, tuple(table.user_ids),
@@ -448,4 +457,4 @@ class ChallengeService:
 ChallengeFinished = TableFinished
 
 __all__ = ["DECK_TABLES", "HYDRA_TABLES", "TABLE_KINDS", "ActResult", "ChallengeFinished", "ChallengeService", "ChallengeTable",
-           "TableFinished", "TableKind", "hydra_game_topic"]
+           "TableFinished", "TableKind", "hydra_game_topic", "table_topic"]

@@ -71,7 +71,7 @@ log = logging.getLogger(__name__)
 
 def hydra_event_topic(event_id: int) -> str:
     """The change-hub topic of one Hydra event: its entrants, tables and status (see bot.changes).
-    A table's own play is ``hydra_game:<game id>``."""
+    A table's own play is ``challenge_table:<game id>`` (``bot.services.challenge.table_topic``), every deck's."""
     return f"hydra_event:{event_id}"
 
 

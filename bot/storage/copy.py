@@ -17,6 +17,9 @@ from bot.storage.db import POSTGRESQL, Connection, Database, DatabaseError, avai
 _BATCH = 1000
 _CREATE = re.compile(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)\s*\((.*?)\n\);", re.S | re.IGNORECASE)
 _REFERENCES = re.compile(r"REFERENCES\s+(\w+)", re.IGNORECASE)
+# Tables a migration fills in an empty database, with what counts as a playgroup's data in them: the next
+# challenge table's id (migration 0065) is data once a table was made (a fresh database starts at 1).
+_SEEDED = {"challenge_table_ids": "SELECT COUNT(*) FROM challenge_table_ids WHERE next_id > 1"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,11 @@ async def _count(db: Database, table: str) -> int:
     return int(await db.scalar(f"SELECT COUNT(*) FROM {table}") or 0)
 
 
+async def _holds_data(db: Database, table: str) -> bool:
+    """Whether ``table`` holds a playgroup's data (not only what the migrations put in a new database)."""
+    return bool(await db.scalar(_SEEDED[table]) if table in _SEEDED else await _count(db, table))
+
+
 async def _restart_identities(conn: Connection) -> None:
     """PostgreSQL's identity columns continue after the highest copied id (SQLite's rowids always do)."""
     for table, column in await conn.fetchall(
@@ -80,7 +88,7 @@ async def copy_database(source: Database, target: Database, *, replace: bool = F
     if missing:
         raise DatabaseError(f"the target {target.where} lacks the tables {', '.join(missing)}; not a Podkeeper "
                             f"database of this version")
-    filled = [t for t in tables if await _count(target, t)]
+    filled = [t for t in tables if await _holds_data(target, t)]
     if filled and not replace:
         raise DatabaseError(f"the target {target.where} already holds data ({', '.join(filled)}); refusing to mix "
                             f"two playgroups. Pass --replace to delete the target's rows first.")

@@ -8,53 +8,22 @@ the log and the rest are :class:`bot.storage.challenge.ChallengeRepository`'s, a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.domain.challenge.decks import CURRENT_RULES
 from bot.storage.challenge import (
     FINISHED,
+    HYDRA_KIND,
     IDLE,
     LOBBY,
     PLAYING,
     ChallengeRepository,
+    ChallengeRow,
     Finish,
     SeatError,
-    TableFamily,
 )
 from bot.storage.db import Connection
 
-
-@dataclass(frozen=True)
-class HydraGameRow:
-    game_id: int
-    guild_id: int | None
-    channel_id: int | None
-    message_id: int | None
-    turn_message_id: int | None
-    created_by: int
-    created_at: str
-    heads: int
-    seed: int
-    language: str
-    window_seconds: int  # response windows (counter / prevent) time out after this; 0 = wait for the players
-    idle_minutes: int  # a table with no action for this long is paused (resume with /hydra resume)
-    status: str
-    outcome: str | None
-    turns: int | None
-    heads_severed: int | None
-    updated_at: str
-    all_windows: int = 0  # every response window (migration 0011)
-    stable_ids: int = 1  # HEAD numbers are serials (migration 0016; 0 for tables saved before it)
-    rules: int = CURRENT_RULES  # the rules version it is played with (migration 0030; 1 for tables saved before it)
-
-    deck = "hydra"  # what every deck's table row says (not a column: every table here is a Hydra's)
-    life_per_player = 0  # the God's house rule, never the Hydra's
-
-    @property
-    def difficulty(self) -> int:
-        """Every deck's name for the Hydra's starting heads."""
-        return self.heads
+HydraGameRow = ChallengeRow  # a Hydra table's row is every deck's (``heads`` is its difficulty)
 
 
 @dataclass(frozen=True)
@@ -76,24 +45,16 @@ class HydraProfile:
 _PROFILE_COLUMNS = ("user_id", "games", "wins", "heads_severed", "best_win_heads", "best_win_turns", "slayer_at")
 
 
-HYDRA_TABLES = TableFamily(
-    "hydra", HydraGameRow, "heads", deck_column=False, fixed_deck="hydra",
-    changeable=frozenset({"channel_id", "message_id", "turn_message_id", "status"}),
-    create_options=frozenset({"idle_minutes"}))
-
-
 class HydraRepository(ChallengeRepository):
-    """The Hydra's tables (``hydra_games/seats/actions``) and its players' profiles (H13: The Slayer)."""
+    """The Hydra's tables (the kind ``hydra`` of every deck's tables) and its players' profiles (H13:
+    The Slayer)."""
 
-    family = HYDRA_TABLES
-
-    def _finish_columns(self, finish: Finish) -> Mapping[str, object]:
-        return {"outcome": finish.outcome, "turns": finish.turns, "heads_severed": finish.defeated}
+    kind = HYDRA_KIND
 
     async def _finished(self, conn: Connection, game_id: int, finish: Finish, now: str) -> None:
         """Every challenger's profile counts the game (its players, read in the same transaction)."""
-        users = [row[0] for row in await conn.fetchall("SELECT user_id FROM hydra_seats WHERE game_id = ?",
-                                                       (game_id,))]
+        users = [row[0] for row in await conn.fetchall("SELECT user_id FROM challenge_table_seats WHERE kind = ? "
+                                                       "AND game_id = ?", (self.kind, game_id))]
         for user_id in users:
             await self._record(conn, user_id, finish, now)
 
@@ -121,5 +82,5 @@ class HydraRepository(ChallengeRepository):
         return HydraProfile(**dict(zip(_PROFILE_COLUMNS, row, strict=True))) if row else HydraProfile(user_id)
 
 
-__all__ = ["FINISHED", "HYDRA_TABLES", "IDLE", "LOBBY", "PLAYING", "HydraGameRow", "HydraProfile", "HydraRepository",
+__all__ = ["FINISHED", "IDLE", "LOBBY", "PLAYING", "HydraGameRow", "HydraProfile", "HydraRepository",
            "SeatError"]

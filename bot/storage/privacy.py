@@ -12,8 +12,12 @@ from typing import Any
 from bot.storage.db import Connection, Database
 
 _POD_GAMES = "SELECT game_id FROM pod_games WHERE guild_id = :guild"
-_HYDRA_GAMES = "SELECT game_id FROM hydra_games WHERE guild_id = :guild"
-_CHALLENGE_GAMES = "SELECT game_id FROM challenge_games WHERE guild_id = :guild"
+_CHALLENGE_TABLES = "SELECT kind, game_id FROM challenge_tables WHERE guild_id = :guild"
+# The two families every challenge table lived in before migration 0065 moved their rows into one: empty
+# since, until a later release drops them; still erased, should a process of the previous version have
+# written there during the upgrade.
+_LEGACY_HYDRA_GAMES = "SELECT game_id FROM hydra_games WHERE guild_id = :guild"
+_LEGACY_CHALLENGE_GAMES = "SELECT game_id FROM challenge_games WHERE guild_id = :guild"
 _EVENTS = "SELECT event_id FROM hydra_events WHERE guild_id = :guild"
 _MATCHES = "SELECT match_id FROM pod_matches WHERE guild_id = :guild"
 _TOURNAMENTS = "SELECT tournament_id FROM tournaments WHERE guild_id = :guild"
@@ -46,11 +50,14 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("hydra_event_tables", f"event_id IN ({_EVENTS})"),
     ("hydra_event_entrants", f"event_id IN ({_EVENTS})"),
     ("hydra_events", "guild_id = :guild"),
-    ("hydra_actions", f"game_id IN ({_HYDRA_GAMES})"),
-    ("hydra_seats", f"game_id IN ({_HYDRA_GAMES})"),
+    ("challenge_table_actions", f"(kind, game_id) IN ({_CHALLENGE_TABLES})"),
+    ("challenge_table_seats", f"(kind, game_id) IN ({_CHALLENGE_TABLES})"),
+    ("challenge_tables", "guild_id = :guild"),
+    ("hydra_actions", f"game_id IN ({_LEGACY_HYDRA_GAMES})"),
+    ("hydra_seats", f"game_id IN ({_LEGACY_HYDRA_GAMES})"),
     ("hydra_games", "guild_id = :guild"),
-    ("challenge_actions", f"game_id IN ({_CHALLENGE_GAMES})"),
-    ("challenge_seats", f"game_id IN ({_CHALLENGE_GAMES})"),
+    ("challenge_actions", f"game_id IN ({_LEGACY_CHALLENGE_GAMES})"),
+    ("challenge_seats", f"game_id IN ({_LEGACY_CHALLENGE_GAMES})"),
     ("challenge_games", "guild_id = :guild"),
     ("pod_match_events", f"match_id IN ({_MATCHES})"),
     ("pod_matches", "guild_id = :guild"),
@@ -77,11 +84,10 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
                   "WHERE actor_id = :user) OR game_id IN (SELECT game_id FROM pod_events WHERE kind IN ('create', "
                   "'join') AND data LIKE '%' || CAST(:user AS TEXT) || '%')"),
     ("stats", "SELECT * FROM stats_players WHERE user_id = :user"),
-    ("hydra_seats", "SELECT * FROM hydra_seats WHERE user_id = :user"),
-    ("hydra_actions", "SELECT * FROM hydra_actions WHERE actor_id = :user"),
+    # Every challenge deck's tables (each row names its deck; kind and game_id name the table).
+    ("challenge_seats", "SELECT * FROM challenge_table_seats WHERE user_id = :user"),
+    ("challenge_actions", "SELECT * FROM challenge_table_actions WHERE actor_id = :user"),
     ("hydra_profile", "SELECT * FROM hydra_profiles WHERE user_id = :user"),
-    ("challenge_seats", "SELECT * FROM challenge_seats WHERE user_id = :user"),
-    ("challenge_actions", "SELECT * FROM challenge_actions WHERE actor_id = :user"),
     ("hydra_event_entries", "SELECT * FROM hydra_event_entrants WHERE user_id = :user"),
     ("hydra_event_awards", "SELECT * FROM hydra_event_awards WHERE user_id = :user"),
     ("hydra_event_invitations", "SELECT * FROM hydra_event_invitations WHERE inviter_id = :user OR invite_key IN "
@@ -101,8 +107,7 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("page_links_created", "SELECT kind, resource_id, guild_id, created_at FROM page_links WHERE created_by = :user"),
     ("tournaments_created", "SELECT * FROM tournaments WHERE created_by = :user"),
     ("hydra_events_created", "SELECT * FROM hydra_events WHERE created_by = :user"),
-    ("hydra_games_created", "SELECT * FROM hydra_games WHERE created_by = :user"),
-    ("challenge_games_created", "SELECT * FROM challenge_games WHERE created_by = :user"),
+    ("challenge_tables_created", "SELECT * FROM challenge_tables WHERE created_by = :user"),
     ("seasons_opened_or_closed", "SELECT * FROM seasons WHERE opened_by = :user OR closed_by = :user"),
     ("season_results_decided", "SELECT * FROM season_games WHERE decided_by = :user"),
     ("league_games_started", "SELECT * FROM season_league_games WHERE marked_by = :user"),
@@ -120,8 +125,10 @@ OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings",
 # Where other players' records mention the member: the id becomes the pseudonym. (table, id column, name column)
 SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
     ("pod_games", "created_by", None), ("pod_events", "actor_id", None),
+    ("challenge_tables", "created_by", None), ("challenge_table_seats", "user_id", "name"),
+    ("challenge_table_actions", "actor_id", None),
     ("hydra_games", "created_by", None), ("hydra_seats", "user_id", "name"), ("hydra_actions", "actor_id", None),
-    ("challenge_games", "created_by", None), ("challenge_seats", "user_id", "name"),
+    ("challenge_games", "created_by", None), ("challenge_seats", "user_id", "name"),  # legacy (see above)
     ("challenge_actions", "actor_id", None),
     ("hydra_events", "created_by", None), ("hydra_event_entrants", "user_id", "name"),
     ("hydra_event_awards", "user_id", None),

@@ -37,7 +37,7 @@ async def test_a_hydra_lobby_copied_into_another_server_is_no_table_there(world)
     reply, changed = await attempt(h, lambda: h.click(lobby, custom_id="hydra:1:start", user="carol"))
     assert NOT_A_CHALLENGER in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.click(lobby, custom_id="hydra:1:join", user="carol"))
-    assert changed == {"hydra_seats"}  # joining an open table is anyone's own choice here
+    assert changed == {"challenge_table_seats"}  # joining an open table is anyone's own choice here
 
 
 async def test_a_challenge_table_copied_into_another_server_is_no_table_there(world) -> None:

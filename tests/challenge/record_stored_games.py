@@ -8,6 +8,10 @@ logs — with what each game looked like once replayed (its snapshot and a diges
 replay test (``test_stored_games_replay.py``) puts those rows into a fresh database and checks that
 today's engine rebuilds every game exactly. Re-recording with changed code would hide a change in
 replay: record only when the stored format itself is meant to change.
+
+The fixture is in the format of the two families of tables before migration 0065 moved every deck's
+tables into one (``TABLES`` below), and the replay test stores it with that schema before migrating:
+this recorder reads those tables, so it records only with the code from before 0065.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.domain.challenge.core import ChallengeError
-from bot.services.challenge import ChallengeService, TableFinished
+from bot.services.challenge import ChallengeService, TableFinished, table_topic
 from bot.services.event_tables import EventTables
 from bot.services.hydra import HydraService
 from bot.storage.challenge import IDLE, PLAYING
@@ -92,7 +92,7 @@ async def test_every_write_is_announced_and_the_end_is_dispatched_with_its_deck(
     playing: Playing, db: Database
 ) -> None:
     service, table, deck, line = playing.service, playing.table, playing.deck, playing.line
-    topic = service.kind.topic(table.game_id)
+    topic = table_topic(table.game_id)
     before = db.changes.version(topic)
     await service.act(table.game_id, 100, line)
     assert db.changes.version(topic) == before + 1

@@ -110,7 +110,7 @@ async def test_tables_saved_before_stable_numbers_replay_by_position(db: Databas
     hydra = HydraService(db)
     table = await hydra.create(guild_id=1, channel_id=10, user_id=100, name="Ann", heads=3, seed=4)
     await hydra.start(table.game_id, 100)
-    await db.execute("UPDATE hydra_games SET stable_ids = 0 WHERE game_id = ?", (table.game_id,))
+    await db.execute("UPDATE challenge_tables SET stable_ids = 0 WHERE kind = 'hydra' AND game_id = ?", (table.game_id,))
     hydra = HydraService(db)  # as after a restart: the table is read again
     await hydra.act(table.game_id, 100, "destroy 1")
     await hydra.act(table.game_id, 100, "destroy 1")  # by position: the next head
@@ -126,7 +126,7 @@ async def test_tables_saved_before_stable_numbers_replay_by_position(db: Databas
     god = await challenge.create(guild_id=1, channel_id=12, user_id=100, name="Ann", deck="god", difficulty=2,
                                  seed=4)
     await challenge.start(god.game_id, 100)
-    await db.execute("UPDATE challenge_games SET stable_ids = 0 WHERE game_id = ?", (god.game_id,))
+    await db.execute("UPDATE challenge_tables SET stable_ids = 0 WHERE kind = 'challenge' AND game_id = ?", (god.game_id,))
     challenge = ChallengeService(db)
     await challenge.act(god.game_id, 100, "destroy 2")
     table_after = (await challenge.act(god.game_id, 100, "destroy 2")).table  # by position: the second Throng

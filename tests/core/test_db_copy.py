@@ -10,6 +10,7 @@ import pytest
 
 from bot.domain import pod
 from bot.services.pods import PodService
+from bot.storage.challenge import ChallengeRepository
 from bot.storage.copy import copy_database, table_order
 from bot.storage.db import Database, DatabaseError, available_migrations
 from bot.storage.hydra import HydraRepository
@@ -33,6 +34,9 @@ async def _fill(db: Database) -> None:
                                                deck="hydra", difficulty=5, seed=2**62 + 7, language="ja",
                                                all_windows=True)
     await HydraRepository(db).append(game_id, 1, "start", 10)
+    horde = await ChallengeRepository(db).create(guild_id=1, channel_id=3, created_by=20, creator_name="ボブ",
+                                                 deck="horde", difficulty=3, seed=11, language="zh-Hant")
+    await ChallengeRepository(db).append(horde, 1, "end", 20)
     await db.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)", (1, "index-1", SNAPSHOT))
 
 
@@ -88,9 +92,34 @@ async def test_a_source_of_another_schema_version_is_refused(db: Database, tmp_p
         await source.close()
 
 
+async def test_both_kinds_of_challenge_table_keep_their_ids_and_the_counter(db: Database, tmp_path: Path) -> None:
+    """A database migrated from the two families (a Hydra table and a Horde table both numbered 1):
+    the copy keeps both under their ids, and the copy's next table takes the source's next id."""
+    from tests.challenge.test_stored_games_replay import GAMES, stored_by_old_schema
+
+    first = [next(g for g in GAMES if g["deck"] == deck and g["stored"][f"{g['family']}_games"][0]["game_id"] == 1)
+             for deck in ("hydra", "horde")]
+    source = await stored_by_old_schema(tmp_path / "source.sqlite3", first)
+    try:
+        copied = {t.name: t.rows for t in await copy_database(source, db)}
+        assert (copied["challenge_tables"], copied["challenge_table_ids"]) == (2, 1)
+        assert await _contents(db) == await _contents(source)
+        for repo, deck in ((HydraRepository(db), "hydra"), (ChallengeRepository(db), "horde")):
+            row = await repo.game(1)
+            assert row is not None and row.deck == deck and len(await repo.actions(1)) > 0
+        new = await ChallengeRepository(db).create(guild_id=1, channel_id=3, created_by=20, creator_name="x",
+                                                   deck="god", difficulty=2, seed=1, language="en")
+        assert new == 2  # one above every id either family gave out (both 1)
+    finally:
+        await source.close()
+
+
 def test_parents_are_copied_before_the_tables_that_reference_them() -> None:
-    order = table_order(["pod_events", "tournament_votes", "pod_games", "tournament_games", "tournaments"])
+    order = table_order(["pod_events", "tournament_votes", "pod_games", "tournament_games", "tournaments",
+                         "challenge_table_actions", "challenge_table_seats", "challenge_tables"])
     assert order.index("pod_games") < order.index("pod_events")
+    assert order.index("challenge_tables") < min(order.index("challenge_table_actions"),
+                                                 order.index("challenge_table_seats"))
     assert order.index("tournaments") < order.index("tournament_games") < order.index("tournament_votes")
 
 

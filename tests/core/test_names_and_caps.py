@@ -52,7 +52,7 @@ async def test_seats_and_entrants_keep_the_shown_name_too(tmp_path) -> None:
         await h.slash("hydra start", user=evil, heads=2)
         await h.slash("tournament create", user="admin", name="Friday", channel="games")
         await h.slash("tournament join", user=evil, channel="games")
-        seat = await h.bot.db.scalar("SELECT name FROM hydra_seats")
+        seat = await h.bot.db.scalar("SELECT name FROM challenge_table_seats")
         entrant = await h.bot.db.scalar("SELECT name FROM tournament_entrants")
         assert seat == entrant == "Eve"
 

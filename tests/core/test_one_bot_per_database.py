@@ -20,6 +20,7 @@ import pytest
 from bot.domain import pod
 from bot.services.pods import PodService
 from bot.storage.db import Database, DatabaseError, IntegrityError
+from bot.storage.hydra import HydraRepository
 
 HOLD = textwrap.dedent("""
     import asyncio, sys, time
@@ -101,6 +102,12 @@ async def test_event_seqs_are_unique_per_game_in_the_schema(db: Database):
         "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()" if db.engine == "postgresql"
         else "SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"pod_events_game_seq", "hydra_actions_game_seq"} <= indexes
+    # every challenge deck's log (migration 0065): its primary key is (kind, game_id, seq)
+    table = await HydraRepository(db).create(guild_id=1, channel_id=2, created_by=10, creator_name="x", deck="hydra",
+                                             difficulty=3, seed=1, language="en")
+    await HydraRepository(db).append(table, 1, "end", 10)
+    with pytest.raises(IntegrityError):
+        await HydraRepository(db).append(table, 1, "end", 10)
 
 
 async def _reopen_within(db_path: Path, seconds: float) -> None:

@@ -160,9 +160,9 @@ async def test_a_hydra_table_stuck_after_a_crash_is_asked_again(h):
     turn = h.messages("general")[-1]
     assert len(h.messages("general")) == before + 1
     assert "The Hydra reveals and casts" in turn.content and "Counter it?" in turn.content
-    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM hydra_actions WHERE game_id = 1")
+    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'hydra' AND game_id = 1")
     await h.click(turn, label="Default (pass)", user="bob")  # the pending question is answerable again
-    assert await h.bot.db.scalar("SELECT COUNT(*) FROM hydra_actions WHERE game_id = 1") == actions + 1
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'hydra' AND game_id = 1") == actions + 1
 
 
 async def test_a_challenge_table_stuck_after_a_crash_shows_its_question_again(h):
@@ -178,10 +178,10 @@ async def test_a_challenge_table_stuck_after_a_crash_shows_its_question_again(h)
     h.bot.get_cog("Challenge").fixed_seed = 4
     fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
     assert "Counter it?" in fields["Now"]
-    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_actions WHERE game_id = 1")
+    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'challenge' AND game_id = 1")
     table = await h.bot.get_cog("Challenge").service.load(1)
     await h.click(board, custom_id=f"chal:1:answer:{table.game.pending.default}")  # answerable again
-    assert await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_actions WHERE game_id = 1") == actions + 1
+    assert await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'challenge' AND game_id = 1") == actions + 1
 
 
 async def test_a_challenge_table_created_but_never_posted_is_posted_on_start(h):

@@ -60,8 +60,8 @@ async def test_tables_and_events_stored_before_stable_numbers_keep_their_old_mea
                          "grace_minutes, language, status, created_by, created_at, updated_at) "
                          "VALUES (1, 1, 'Night', 't', 3, 4, 10, 'en', 'scheduled', 1, 't', 't')")
         await db.migrate()
-        assert [tuple(r) for r in await db.fetchall("SELECT stable_ids FROM hydra_games")] == [(0,)]
-        assert [tuple(r) for r in await db.fetchall("SELECT stable_ids FROM challenge_games")] == [(0,)]
+        stored = await db.fetchall("SELECT kind, stable_ids FROM challenge_tables ORDER BY kind")  # moved by 0065
+        assert [tuple(r) for r in stored] == [("challenge", 0), ("hydra", 0)]
         assert [tuple(r) for r in await db.fetchall("SELECT deck FROM hydra_events")] == [("hydra",)]
     finally:
         await db.close()

@@ -51,9 +51,10 @@ async def _a_night_of_play(h: DiscordHarness) -> None:
         await h.bot.get_cog("Hydra").service.act(1, h.user("alice").id, line)
     await h.slash("hydra start", heads=4, user="carol", channel="games")  # a second table, in the lobby
     await h.slash("challenge start", deck="horde", user="carol")
-    await h.click(h.messages()[-1], custom_id="chal:1:start", user="carol")
+    horde = 3  # every deck's tables take ids from one counter: after the two Hydra tables
+    await h.click(h.messages()[-1], custom_id=f"chal:{horde}:start", user="carol")
     for line in ("hit 2", "hit 3"):
-        await h.bot.get_cog("Challenge").service.act(1, h.user("carol").id, line)
+        await h.bot.get_cog("Challenge").service.act(horde, h.user("carol").id, line)
     await h.slash("hydra event create", name="Night", start="in 30 minutes", user="admin")
     for name in ("alice", "bob", "carol", "dave"):
         await h.slash("hydra event join", user=name)
@@ -75,8 +76,8 @@ def _reads(h: DiscordHarness) -> dict[str, Any]:
         "hydra actions": lambda: hydra.actions(1),
         "hydra seats": lambda: hydra.seats(1),
         "hydra games by status": lambda: hydra.games_with_status(("lobby", "playing", "finished")),
-        "challenge actions": lambda: challenge.actions(1),
-        "challenge seats": lambda: challenge.seats(1),
+        "challenge actions": lambda: challenge.actions(3),  # the Horde table (ids after the Hydra's)
+        "challenge seats": lambda: challenge.seats(3),
         "challenge open games": lambda: challenge.open_games(),
         "decks of a member": lambda: decks.list_for_user(guild, user),
         "decks of the server": lambda: decks.list_for_guild(guild),

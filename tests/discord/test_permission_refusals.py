@@ -64,7 +64,7 @@ async def test_hydra_and_challenge_tables_check_before_opening(h):
     assert hydra.ephemeral and "Attach Files" in hydra.content
     challenge = await h.slash("challenge start", deck="horde")
     assert challenge.ephemeral and "Attach Files" in challenge.content
-    assert await count(h, "hydra_games") == 0
+    assert await count(h, "challenge_tables") == 0
 
 
 async def test_a_hydra_table_in_a_thread_needs_thread_permissions(h):
@@ -72,7 +72,7 @@ async def test_a_hydra_table_in_a_thread_needs_thread_permissions(h):
     deny(h, "create_public_threads")
     reply = await h.slash("hydra start", heads=3)
     assert reply.ephemeral and "Create Public Threads" in reply.content
-    assert not h.threads() and await count(h, "hydra_games") == 0
+    assert not h.threads() and await count(h, "challenge_tables") == 0
 
 
 async def test_an_event_announcement_checks_the_channel_and_its_table_threads(h):

@@ -58,7 +58,7 @@ async def test_a_hydra_table_survives_a_restart_end_to_end(tmp_path: Path) -> No
         assert await _stop(task, users) == 0
     db = await Database.open(config.database_path)
     try:
-        lines = [row[0] for row in await db.fetchall("SELECT line FROM hydra_actions ORDER BY seq")]
+        lines = [row[0] for row in await db.fetchall("SELECT line FROM challenge_table_actions ORDER BY seq")]
     finally:
         await db.close()
     assert lines[0] == "end" and lines[1].startswith("choose ")

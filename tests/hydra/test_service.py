@@ -50,7 +50,7 @@ async def test_lobby_seats_up_to_four_with_heroes(service: HydraService) -> None
 async def test_bad_difficulty_stores_nothing(service: HydraService, db: Database) -> None:
     with pytest.raises(ChallengeError, match="heads_range"):
         await service.create(guild_id=1, channel_id=10, user_id=100, name="Ann", heads=0)
-    assert await db.scalar("SELECT COUNT(*) FROM hydra_games") == 0
+    assert await db.scalar("SELECT COUNT(*) FROM challenge_tables") == 0
 
 
 async def test_only_challengers_act_and_personal_questions_go_to_their_player(service: HydraService) -> None:
@@ -104,7 +104,7 @@ async def test_undo_takes_back_the_last_action_of_the_players_turn_only(service:
     await service.act(table.game_id, 100, "damage 1 2")
     table = await service.undo(table.game_id, 101)
     assert table.game.battlefield[0].damage == 0 and table.actions == []
-    assert await db.scalar("SELECT COUNT(*) FROM hydra_actions") == 0
+    assert await db.scalar("SELECT COUNT(*) FROM challenge_table_actions") == 0
     with pytest.raises(ChallengeError, match="nothing_to_undo"):
         await service.undo(table.game_id, 100)
 
