@@ -47,6 +47,7 @@ async def test_a_challenge_table_copied_into_another_server_is_no_table_there(wo
     for action in ("join", "start"):
         reply, changed = await attempt(h, lambda a=action: other.click(copy, custom_id=f"chal:1:{a}"))
         assert NO_TABLE in reply.text and changed == set(), action
+        assert "Hydra" not in reply.text  # the God's table is not called a Hydra's
     # the lobby's Hero cards select too: to another server the table does not exist (not "not seated")
     reply, changed = await attempt(h, lambda: other.select(copy, "chal-heroes:1", ["The Slayer"]))
     assert NO_TABLE in reply.text and changed == set()
