@@ -19,6 +19,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.testing.fakediscord.backend import FakeDiscord, Response
+from bot.testing.fakediscord.contract import command_length
 from bot.testing.fakediscord.model import PERMISSIONS, FakeChannel, FakeGuild, FakeMember
 from bot.testing.fakediscord.server import FakeDiscordServer
 from bot.testing.harness import standard_world
@@ -351,6 +352,7 @@ def test_a_sync_of_more_than_100_chat_commands_is_refused_on_either_route(world,
     ("command", "path"),
     [
         (_chat("pi ng"), (0, "name")),
+        (_chat("pi~ng"), (0, "name")),  # punctuation above the letters' code points is outside it too
         (_chat("ping", name_localizations={"ja": "Ping"}), (0, "name_localizations", "ja")),
         (_chat("ping", options=[{"type": 3, "name": "Card", "description": "d"}]), (0, "options", 0, "name")),
     ],
@@ -436,3 +438,40 @@ async def test_identify_with_an_invalid_shard_or_too_many_guilds_per_session_is_
     async with FakeDiscordServer.running(fake, token="fake-token") as server:
         assert await _identify_shard(server, shard) == close_code
         assert [code for code, _ in server.closed_identifies] == ([close_code] if close_code else [])
+
+
+def test_a_command_without_a_type_is_a_chat_command_and_needs_a_description(world):
+    route = f"/applications/{world.fake.application_id}/commands"
+    answer = world.fake.handle("PUT", route, body=[{"name": "deck"}])
+    assert form_error(answer, 0, "description") == "BASE_TYPE_MIN_LENGTH"
+    assert world.fake.handle("PUT", route, body=[{"name": "deck", "type": 2}]).status == 200  # a user command
+
+
+def test_a_text_a_command_does_not_have_counts_nothing_toward_its_size():
+    assert command_length({"type": 2, "name": "look"}) == 4  # a user command: its name, no description
+    assert command_length({"type": 2, "name": "look", "name_localizations": {"ja": "見る"}}) == 4
+
+
+def test_a_command_without_a_type_counts_as_chat_input_toward_duplicates_and_the_100(world):
+    route = f"/applications/{world.fake.application_id}/commands"
+    twice = [{"name": "deck", "description": "d"}, {"name": "deck", "description": "d", "type": 1}]
+    assert (
+        form_error(world.fake.handle("PUT", route, body=twice), 1, "name")
+        == "APPLICATION_COMMANDS_DUPLICATE_NAME"
+    )
+    untyped = [{"name": f"c{n}", "description": "d"} for n in range(101)]
+    answer = world.fake.handle("PUT", route, body=untyped)
+    refused(answer, 400, 50035)
+    assert answer.body["errors"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+    assert world.fake.handle("PUT", route, body=untyped[:100]).status == 200
+
+
+def test_duplicates_are_found_past_an_entry_that_is_not_a_command_and_among_subcommands(world):
+    route = f"/applications/{world.fake.application_id}/commands"
+    answer = world.fake.handle("PUT", route, body=["not a command", _chat("same"), _chat("same")])
+    assert form_error(answer, 2, "name") == "APPLICATION_COMMANDS_DUPLICATE_NAME"
+    sub = {"type": 1, "name": "show", "description": "d"}
+    answer = world.fake.handle("PUT", route, body=[_chat("deck", options=[sub, dict(sub)])])
+    assert form_error(answer, 0, "options", 1, "name") == "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"
+    other = {**sub, "name": "list"}
+    assert world.fake.handle("PUT", route, body=[_chat("deck", options=[sub, other])]).status == 200
