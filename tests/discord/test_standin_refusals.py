@@ -468,10 +468,26 @@ def test_a_command_without_a_type_counts_as_chat_input_toward_duplicates_and_the
 
 def test_duplicates_are_found_past_an_entry_that_is_not_a_command_and_among_subcommands(world):
     route = f"/applications/{world.fake.application_id}/commands"
-    answer = world.fake.handle("PUT", route, body=["not a command", _chat("same"), _chat("same")])
+    answer = world.fake.handle(
+        "PUT", route, body=["not a command", _chat("same"), _chat("same"), _chat("Up")]
+    )
     assert form_error(answer, 2, "name") == "APPLICATION_COMMANDS_DUPLICATE_NAME"
+    assert form_error(answer, 3, "name") == "APPLICATION_COMMAND_INVALID_NAME"
     sub = {"type": 1, "name": "show", "description": "d"}
     answer = world.fake.handle("PUT", route, body=[_chat("deck", options=[sub, dict(sub)])])
     assert form_error(answer, 0, "options", 1, "name") == "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS"
     other = {**sub, "name": "list"}
     assert world.fake.handle("PUT", route, body=[_chat("deck", options=[sub, other])]).status == 200
+
+
+def test_a_command_of_exactly_8000_characters_fits_and_one_more_is_too_large(world):
+    route = f"/applications/{world.fake.application_id}/commands"
+    options = [{"type": 3, "name": f"o{n:02}", "description": "d" * 97} for n in range(25)]
+    options[0]["choices"] = [{"name": "c" * 100, "value": "v" * 100} for _ in range(25)]
+    options[1]["choices"] = [{"name": "c" * 100, "value": "v" * 100}, {"name": "c" * 96, "value": "v" * 100}]
+    command = {"type": 1, "name": "deck", "description": "d" * 100, "options": options}
+    assert command_length(command) == 8000
+    assert world.fake.handle("PUT", route, body=[command]).status == 200
+    options[1]["choices"][1]["name"] += "c"
+    answer = world.fake.handle("PUT", route, body=[command])
+    assert form_error(answer, 0) == "APPLICATION_COMMAND_TOO_LARGE"
