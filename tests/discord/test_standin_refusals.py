@@ -491,3 +491,25 @@ def test_a_command_of_exactly_8000_characters_fits_and_one_more_is_too_large(wor
     options[1]["choices"][1]["name"] += "c"
     answer = world.fake.handle("PUT", route, body=[command])
     assert form_error(answer, 0) == "APPLICATION_COMMAND_TOO_LARGE"
+
+
+# -- polls: the schema's references with notes beside them -------------------------------------------------
+
+
+def _poll(question: str, *answers: str) -> dict[str, Any]:
+    return {
+        "poll": {"question": {"text": question}, "answers": [{"poll_media": {"text": a}} for a in answers]}
+    }
+
+
+def test_a_poll_is_judged_by_discords_schema_and_refused_where_it_breaks_it(world):
+    """A poll's question is a reference with a description beside it: the stand-in used to raise on it
+    (the reference pointed into the route's own schema) instead of answering as Discord does."""
+    path = f"/channels/{world.channel().id}/messages"
+    assert world.fake.handle("POST", path, body=_poll("Which deck tonight?", "Hydra", "Horde")).status == 200
+    answer = world.fake.handle("POST", path, body=_poll("q" * 301, "Hydra"))
+    assert form_error(answer, "poll", "question", "text") == "BASE_TYPE_MAX_LENGTH"
+    assert form_error(world.fake.handle("POST", path, body=_poll("Which?")), "poll", "answers") == (
+        "BASE_TYPE_MIN_LENGTH"
+    )
+    assert world.fake.refusals[-1].status == 400
