@@ -513,3 +513,31 @@ def test_a_poll_is_judged_by_discords_schema_and_refused_where_it_breaks_it(worl
         "BASE_TYPE_MIN_LENGTH"
     )
     assert world.fake.refusals[-1].status == 400
+
+
+# -- a field that may be one of several kinds: the error names the kind the body meant ------------------------
+
+
+@pytest.mark.parametrize(
+    ("nonce", "code"),
+    [("n" * 26, "BASE_TYPE_MAX_LENGTH"), (2**64, "NUMBER_TYPE_MAX"), (1.5, "BASE_TYPE_INVALID")],
+)
+def test_a_nonce_is_refused_for_what_is_wrong_with_the_kind_it_is(world, nonce, code):
+    """A nonce is an integer or a string of at most 25: a 26-character string is too long (not "not an
+    integer"), a huge integer too big, and a float neither, which Discord can only call invalid."""
+    path = f"/channels/{world.channel().id}/messages"
+    answer = world.fake.handle("POST", path, body={"content": "x", "nonce": nonce})
+    assert form_error(answer, "nonce") == code
+    assert len(answer.body["errors"]["nonce"]["_errors"]) == 1
+    for fine in ("n" * 25, 2**63 - 1):
+        assert world.fake.handle("POST", path, body={"content": "x", "nonce": fine}).status == 200
+
+
+@pytest.mark.parametrize("value", ["v", 7, 7.5])
+def test_an_autocomplete_choice_is_refused_only_for_its_own_fault(world, value):
+    """A choice's value may be a string, an integer or a number; a choice with a too-long name is refused
+    for the name alone, whatever kind its value is."""
+    payload = world.interaction(kind=4)
+    answer = world.callback(payload, {"type": 8, "data": {"choices": [{"name": "n" * 101, "value": value}]}})
+    assert form_error(answer, "data", "choices", 0, "name") == "BASE_TYPE_MAX_LENGTH"
+    assert set(answer.body["errors"]["data"]["choices"]["0"]) == {"name"}
