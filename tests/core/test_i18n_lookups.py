@@ -353,9 +353,11 @@ def test_reading_a_cache_file_marks_it_used_at_most_once_a_day(cache_folder: Pat
     assert abs(cache.stat().st_mtime - hours_ago) < 1  # read within the day: left alone
     days_ago = time.time() - 2 * 86_400
     os.utime(cache, (days_ago, days_ago))
+    written = cache.stat().st_ino
     i18n.catalogue.cache_clear()
     catalogue()
     assert time.time() - cache.stat().st_mtime < 60
+    assert cache.stat().st_ino == written  # marked, not parsed and written again
 
 
 def test_writing_a_new_cache_file_drops_old_ones_and_stale_partial_files(cache_folder: Path) -> None:
