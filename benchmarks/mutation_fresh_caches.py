@@ -32,3 +32,29 @@ def _empty_domain_caches() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_domain_caches() -> None:
     _empty_domain_caches()
+
+
+# Beyond the domain: the stand-in's contract compiles a validator per route once per process
+# (``validator_for``), so only the first test to send a message walked the schema simplifier; the
+# catalogue, the plural parser and the translator's locale map keep their results the same way, and so
+# would anything in bot.cards that caches. Emptied before each test for the same reason as the domain's.
+# The parsed OpenAPI file itself stays: reading it reaches no code mutmut changes, and it is the one
+# expensive load.
+_PACKAGES_BEYOND_THE_DOMAIN = ("bot.testing", "bot.cards", "bot.i18n")
+_KEPT_CACHES = {("bot.testing.fakediscord.contract", "spec")}
+
+
+def _empty_caches_beyond_the_domain() -> None:
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(_PACKAGES_BEYOND_THE_DOMAIN):
+            continue
+        for attribute, value in list(vars(module).items()):
+            if (name, attribute) in _KEPT_CACHES:
+                continue
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches_beyond_the_domain() -> None:
+    _empty_caches_beyond_the_domain()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from babel.core import Locale
+from babel.core import Locale, UnknownLocaleError
 
 _HEAD = re.compile(r"\{\s*(\w+)\s*,\s*plural\s*,")
 _SELECTOR = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
@@ -42,9 +42,11 @@ class PluralBlock:
 
 @lru_cache(maxsize=16)
 def _locale(language: str) -> Locale:
+    """The language's CLDR data; a language CLDR does not know gets English's rules. Babel says "unknown"
+    with its own exception, which is neither a ValueError nor a LookupError."""
     try:
         return Locale.parse(language, sep="-")
-    except (ValueError, LookupError):
+    except (ValueError, LookupError, UnknownLocaleError):
         return Locale.parse("en")
 
 

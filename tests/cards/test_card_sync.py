@@ -33,6 +33,8 @@ class FakeScryfall:
         self.oracle_body = SCRYFALL_FILE.read_bytes()
         self.oracle_mode = "ok"
         self.bulk_status = 200
+        self.bulk_reason: str | None = None  # the reason phrase of the bulk list's status line
+        self.listing: object = None  # a bulk answer other than Scryfall's list
         self.base = ""
 
     async def bulk(self, request: web.Request) -> web.StreamResponse:
@@ -42,7 +44,8 @@ class FakeScryfall:
             {"object": "bulk_data", "type": "default_cards", "download_uri": f"{self.base}/nope.json"},
             {"object": "bulk_data", "type": "oracle_cards", "download_uri": f"{self.base}/oracle-cards.json"},
         ]}
-        return web.json_response(listing, status=self.bulk_status)
+        return web.json_response(listing if self.listing is None else self.listing, status=self.bulk_status,
+                                 reason=self.bulk_reason)
 
     async def oracle(self, request: web.Request) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
@@ -297,3 +300,37 @@ def test_a_bulk_list_that_is_not_one_is_refused_by_name() -> None:
     with pytest.raises(CardSyncError) as error:
         newest_bulk_file({"data": [{"type": "oracle_cards"}, "x"]}, "https://api.example/bulk")
     assert str(error.value) == "https://api.example/bulk lists no oracle_cards file"
+
+
+async def test_a_status_without_a_reason_phrase_is_named_by_its_number_alone(
+        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    server.bulk_status, server.bulk_reason = 599, ""
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
+    assert str(error.value) == f"{server.base}/bulk-data answered HTTP 599"
+    await assert_untouched(subset_db, tmp_path)
+
+
+async def test_a_bulk_address_answering_other_json_is_named_in_the_refusal(
+        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    """An operator who set ``scryfall_bulk_url`` to a wrong JSON address reads which address it was."""
+    for listing, says in (({"object": "error"}, "did not answer with a Scryfall bulk-data list"),
+                          ({"data": [{"type": "rulings", "download_uri": "x"}]}, "lists no oracle_cards file")):
+        server.listing = listing
+        with pytest.raises(CardSyncError) as error:
+            await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
+        assert str(error.value) == f"{server.base}/bulk-data {says}"
+    await assert_untouched(subset_db, tmp_path)
+
+
+async def test_an_unreachable_host_is_explained_by_the_systems_own_reason(subset_db: CardDatabase,
+                                                                          tmp_path: Path) -> None:
+    """The parentheses hold what the operating system said (the refused connection), not aiohttp's
+    wrapper around it, which would repeat the address the sentence already names."""
+    (tmp_path / "work").mkdir()
+    port = closed_port()
+    config = config_for(tmp_path, f"http://127.0.0.1:{port}/bulk-data", f"http://127.0.0.1:{port}/a.json.gz")
+    with pytest.raises(CardSyncError) as error:
+        await sync_cards(subset_db, config, workdir=tmp_path / "work")
+    inside = str(error.value).removeprefix(f"cannot reach 127.0.0.1:{port} (").split("); are you offline?")[0]
+    assert "Connect call failed" in inside and "Cannot connect to host" not in inside, inside

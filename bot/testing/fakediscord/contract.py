@@ -159,6 +159,10 @@ class _Simplifier:
         if "$ref" in schema and len(schema) == 1:
             return self.ref(schema["$ref"])
         out = {k: self.node(v) for k, v in schema.items()}
+        if "$ref" in out:
+            # A reference with notes beside it ({"$ref": ..., "description": ...}, as a poll's question has):
+            # left as it was, "#/components/..." would point into this route's schema, where no component is.
+            out["allOf"] = [*out.get("allOf", []), self.ref(out.pop("$ref"))]
         if "enum" in out and "allOf" in out:
             del out["allOf"]  # enum ∩ the enum type it refers to: the enum alone says it
         for key in ("oneOf", "anyOf"):
