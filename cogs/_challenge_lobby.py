@@ -22,6 +22,8 @@ from cogs._common import cog_of, rebuilt
 class HeroPicker(Protocol):
     """The cog that stores a player's picked Hero cards (the Challenge cog)."""
 
+    async def table_here(self, interaction: discord.Interaction, game_id: int) -> bool: ...
+
     async def on_heroes(self, interaction: discord.Interaction, game_id: int, names: list[str]) -> None: ...
 
 
@@ -75,4 +77,7 @@ class ChallengeHeroSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"
 
     async def callback(self, interaction: discord.Interaction) -> None:
         picker = cog_of(interaction, "Challenge", HeroPicker)  # type: ignore[type-abstract]
-        await picker.on_heroes(interaction, self.game_id, list(self.item.values))
+        # A copy of the lobby pressed in another server is no table there, as for the table's other
+        # components: the id alone must not reach this server's seat, even the presser's own.
+        if await picker.table_here(interaction, self.game_id):
+            await picker.on_heroes(interaction, self.game_id, list(self.item.values))
