@@ -13,7 +13,7 @@ import re
 import asyncpg
 import pytest
 
-from bot.leases import Leases, PostgresLeases, keyed_timers_lease, leases_for, lock_key
+from bot.leases import Leases, LocalLeases, PostgresLeases, keyed_timers_lease, leases_for, lock_key
 from bot.notify import PostgresNotifier
 from bot.storage import db as storage
 from tests.scale._wait import until
@@ -236,3 +236,47 @@ async def end_notices(dsn: str, leases: Leases) -> None:
         await admin.execute("SELECT pg_terminate_backend($1)", notifier.session.connection.get_server_pid())
     finally:
         await admin.close()
+
+
+async def test_a_background_job_runs_in_one_process_and_stops_where_its_lease_goes(
+        pg_dsn: str, namespace: str) -> None:
+    first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
+    await first.start()
+    await second.start()
+    running: list[asyncio.Task[None]] = []
+
+    async def sync_cards() -> None:
+        running.append(asyncio.current_task())  # type: ignore[arg-type]
+        await asyncio.Event().wait()
+
+    try:
+        await first.loop("card-sync", sync_cards)
+        await until(lambda: len(running) == 1)
+        assert running[0].get_name() == "job-card-sync", "a task dump names the job"
+        timers = Timers()
+        other = await second.register("card-sync", timers.rearm, timers.release)
+        assert not other.held and timers.rearms == 0, "the job's kind is taken: it runs in one process"
+        await end_session(pg_dsn, first)
+        await second.check()
+        assert other.held
+        await first.check()
+        await asyncio.sleep(0)
+        assert running[0].cancelled(), "the job went on where the lease was lost"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_closing_one_process_leases_stops_its_background_jobs() -> None:
+    leases = LocalLeases()
+    started: list[asyncio.Task[None]] = []
+
+    async def purge() -> None:
+        started.append(asyncio.current_task())  # type: ignore[arg-type]
+        await asyncio.Event().wait()
+
+    await leases.loop("retention-purge", purge)
+    await until(lambda: len(started) == 1)
+    await leases.close()
+    await asyncio.sleep(0)
+    assert started[0].cancelled()
