@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot.leases import Leases, LocalLeases, PostgresLeases, keyed_timers_lease, leases_for, lock_key
-from bot.notify import PostgresNotifier
+from bot.notify import PostgresNotifier, database_namespace
 from bot.storage import db as storage
 from tests.scale._wait import until
 
@@ -183,11 +183,20 @@ async def test_a_bot_processes_leases_follow_its_database_and_its_timers(pg_sche
     here, there = await leases_for(first, poll_seconds=0.2), await leases_for(second, poll_seconds=0.2)
     try:
         assert isinstance(here, PostgresLeases) and here.poll_seconds == 0.2
+        landed = await asyncpg.connect(pg_schema_url)
+        try:  # the locks and the notices live where the bot's data does (its database and schema)
+            where = await database_namespace(landed)
+        finally:
+            await landed.close()
+        assert isinstance(here.notifier, PostgresNotifier)
+        assert here.namespace == where and here.notifier.namespace == where
         held, idle = Timers({"turn-1"}), Timers()
         lease = await here.register(KIND, held.rearm, held.release)
         other = await there.register(KIND, idle.rearm, idle.release)
         assert lease.held and not other.held
-        assert lease.runs_here() and held.rearms == 1, "the holder arms at once, without a poke to itself"
+        assert lease.runs_here()
+        await lease.wait_rearmed()
+        assert held.rearms == 1, "the holder arms at once, without a poke to itself"
         held.due.add("turn-2")  # the other process stored a turn: it pokes the holder instead of arming
         assert not other.runs_here()
         await until(lambda: held.armed == {"turn-1", "turn-2"})
