@@ -13,7 +13,15 @@ import re
 import asyncpg
 import pytest
 
-from bot.leases import Leases, LocalLeases, PostgresLeases, keyed_timers_lease, leases_for, lock_key
+from bot.leases import (
+    Leases,
+    LocalLeases,
+    PostgresLeases,
+    keyed_timers_lease,
+    leases_for,
+    leases_of,
+    lock_key,
+)
 from bot.notify import PostgresNotifier, database_namespace
 from bot.storage import db as storage
 from tests.scale._wait import until
@@ -93,7 +101,8 @@ async def test_a_lost_session_drops_its_timers_and_the_log_names_the_kind(
             await first.check()  # the first learns at its own poll that its session is gone
         assert not lease.held and mine.armed == set() and mine.releases == 1, "the lost timers still run here"
         assert not lease.held, "the lock is the second's now"
-        assert f"lease {KIND} lost: its timers stop here" in caplog.text
+        said = [r.getMessage() for r in caplog.records]
+        assert f"lease {KIND} lost: its timers stop here (another process takes them over)" in said
         assert any(re.fullmatch(r"leases: lock connection lost \((?!None\)|%s\)).+\): giving up every lease",
                                 r.getMessage()) for r in caplog.records), "the log says why the lease went"
     finally:
@@ -138,7 +147,9 @@ async def test_a_failing_release_is_logged_with_its_kind_and_the_lease_is_still_
         with caplog.at_level(logging.ERROR, logger="bot.leases"):
             await leases.close()
         assert not lease.held
-        assert f"could not stop the {KIND} timers" in caplog.text and "would not cancel" in caplog.text
+        [failed] = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert failed.getMessage() == f"could not stop the {KIND} timers" and failed.exc_info is not None
+        assert str(failed.exc_info[1]) == "a timer that would not cancel"
     finally:
         await leases.close()
 
@@ -290,3 +301,10 @@ async def test_closing_one_process_leases_stops_its_background_jobs() -> None:
     await leases.close()
     await asyncio.sleep(0)
     assert started[0].cancelled()
+
+
+async def test_a_bot_that_takes_no_attributes_still_gets_one_process_leases() -> None:
+    """A minimal stand-in bot (a test's, a script's) may not take new attributes: it gets fresh
+    one-process leases each time instead of an error."""
+    owner = object()
+    assert isinstance(leases_of(owner), LocalLeases)
