@@ -49,21 +49,40 @@ def privately(reply: Reply, text: str) -> bool:
 def selects(message: Any) -> list[str]:
     """The custom ids of the select menus on ``message``."""
     message = getattr(message, "message", message)
-    return [c["custom_id"] for row in message.components or [] for c in row.get("components", [])
-            if c.get("type") == 3]
+    return [
+        c["custom_id"]
+        for row in message.components or []
+        for c in row.get("components", [])
+        if c.get("type") == 3
+    ]
 
 
 def forged_select(driver: Any, custom_id: str, values: list[str]) -> Any:
     """A select menu with a hand-made custom id, as a message in ``driver``'s server: what a member can
     send who writes the interaction themselves (the id names this server's table or another's)."""
     options = [{"label": v, "value": v} for v in values]
-    body = {"content": "-", "components": [
-        {"type": 1, "components": [{"type": 3, "custom_id": custom_id, "options": options,
-                                    "min_values": 1, "max_values": len(values)}]}]}
+    body = {
+        "content": "-",
+        "components": [
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 3,
+                        "custom_id": custom_id,
+                        "options": options,
+                        "min_values": 1,
+                        "max_values": len(values),
+                    }
+                ],
+            }
+        ],
+    }
     return driver.fake._new_message(driver.channel("general").id, body, [])
 
 
 # -- the Hero cards picker of a Horde or God lobby -----------------------------------------------------
+
 
 async def test_only_a_seated_player_picks_their_own_hero_cards_in_a_challenge_lobby(world) -> None:
     h, other = world
@@ -79,19 +98,22 @@ async def test_only_a_seated_player_picks_their_own_hero_cards_in_a_challenge_lo
 
 
 async def test_a_challenge_lobby_copied_into_another_server_sets_no_heroes_here_even_for_its_player(
-        world) -> None:
+    world,
+) -> None:
     """alice is in both servers: her seat here is hers, but a copy of the lobby pressed in the other
     server is no table there (the same as every other component of a table)."""
     h, other = world
     lobby = await h.slash("challenge start", deck="horde", user="alice")
     [picker] = [c for c in selects(lobby) if c.startswith("chal-heroes:")]
     other.fake.add_member(other.guild, h.user("alice").user)
-    reply, changed = await attempt(h, lambda: other.select(copy_into(other, lobby), picker, ["The Slayer"],
-                                                           user="alice"))
+    reply, changed = await attempt(
+        h, lambda: other.select(copy_into(other, lobby), picker, ["The Slayer"], user="alice")
+    )
     assert NO_TABLE in reply.text and changed == set()
 
 
 # -- the challenge board's permanent and question pickers ----------------------------------------------
+
 
 async def horde_asking_for_blockers(h: DiscordHarness) -> Any:
     """alice's Horde table (the README's seed) at "Which attackers do you block?": the board with the
@@ -112,7 +134,9 @@ async def test_only_a_seated_player_answers_a_challenge_question_picker(world) -
     for who in NOT_SEATED:
         reply, changed = await attempt(h, lambda w=who: h.select(board, "chal-pick:1:blocks", ["1"], user=w))
         assert privately(reply, NOT_A_CHALLENGER) and changed == set(), who
-    reply, changed = await attempt(h, lambda: other.select(copy_into(other, board), "chal-pick:1:blocks", ["1"]))
+    reply, changed = await attempt(
+        h, lambda: other.select(copy_into(other, board), "chal-pick:1:blocks", ["1"])
+    )
     assert NO_TABLE in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.select(board, "chal-pick:1:blocks", ["1"], user="alice"))
     assert changed == {"challenge_actions"}
@@ -128,7 +152,9 @@ async def test_only_a_seated_player_picks_a_permanent_on_a_challenge_board(world
     for who in NOT_SEATED:
         reply, changed = await attempt(h, lambda w=who: h.select(board, "chal-pick:1:perm", ["2"], user=w))
         assert privately(reply, NOT_A_CHALLENGER) and changed == set(), who
-    reply, changed = await attempt(h, lambda: other.select(copy_into(other, board), "chal-pick:1:perm", ["2"]))
+    reply, changed = await attempt(
+        h, lambda: other.select(copy_into(other, board), "chal-pick:1:perm", ["2"])
+    )
     assert NO_TABLE in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.select(board, "chal-pick:1:perm", ["2"], user="alice"))
     assert reply.message is None or not reply.ephemeral
@@ -138,6 +164,7 @@ async def test_only_a_seated_player_picks_a_permanent_on_a_challenge_board(world
 
 
 # -- the Hydra board's head and question pickers -------------------------------------------------------
+
 
 async def hydra_asking_for_heads(h: DiscordHarness) -> Any:
     """alice's Hydra table (a fixed shuffle) at a question answered by picking heads: the turn message
@@ -159,7 +186,9 @@ async def test_only_a_seated_challenger_answers_a_hydra_head_picker(world) -> No
     menu = turn.component(custom_id="hydra-pick:1:torn_tap")
     head = menu["options"][0]["value"]
     for who in NOT_SEATED:
-        reply, changed = await attempt(h, lambda w=who: h.select(turn, "hydra-pick:1:torn_tap", [head], user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.select(turn, "hydra-pick:1:torn_tap", [head], user=w)
+        )
         assert privately(reply, NOT_A_CHALLENGER) and changed == set(), who
     copy = copy_into(other, turn)
     reply, changed = await attempt(h, lambda: other.select(copy, "hydra-pick:1:torn_tap", [head]))
@@ -200,9 +229,13 @@ async def test_a_deck_overwrite_is_confirmed_by_its_asker_alone(world) -> None:
     replace = asked.message.component(label="Replace")
     assert replace["custom_id"].startswith("deck:overwrite:")
     for who in ("bob", *NOT_SEATED):  # nobody confirms alice's overwrite, not even a manager or the owner
-        reply, changed = await attempt(h, lambda w=who: h.click(asked, custom_id=replace["custom_id"], user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.click(asked, custom_id=replace["custom_id"], user=w)
+        )
         assert privately(reply, NOT_YOURS) and changed == set(), who
-    reply, changed = await attempt(h, lambda: other.click(copy_into(other, asked), custom_id=replace["custom_id"]))
+    reply, changed = await attempt(
+        h, lambda: other.click(copy_into(other, asked), custom_id=replace["custom_id"])
+    )
     assert NOT_YOURS in reply.text and changed == set()
     cancel = asked.message.component(label="Cancel")
     reply, changed = await attempt(h, lambda: h.click(asked, custom_id=cancel["custom_id"], user="bob"))
@@ -212,6 +245,7 @@ async def test_a_deck_overwrite_is_confirmed_by_its_asker_alone(world) -> None:
 
 
 # -- resuming a paused Hydra table ---------------------------------------------------------------------
+
 
 async def paused_table(h: DiscordHarness) -> None:
     """alice's Hydra table, paused after its idle time (30 minutes on the bot's clock)."""

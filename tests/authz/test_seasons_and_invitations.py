@@ -55,15 +55,22 @@ async def test_only_organisers_open_close_and_decide_a_season(world) -> None:
     assert "seasons" in changed
     game = await finished_game(h)
     for who in ("alice", "bob", "carol"):  # a player of the game may answer it, never decide it
-        reply, changed = await attempt(h, lambda w=who: h.slash("season decide", game=game, decision="void", user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.slash("season decide", game=game, decision="void", user=w)
+        )
         assert reply.ephemeral and reply.content == SEASON_ORGANISERS and changed == set(), who
         reply, changed = await attempt(h, lambda w=who: h.slash("season close", user=w))
         assert reply.ephemeral and reply.content == SEASON_ORGANISERS and changed == set(), who
-    for command, options in (("season close", {}), ("season decide", {"game": game, "decision": "void"}),
-                             ("season result", {"game": game, "answer": "confirm"})):
+    for command, options in (
+        ("season close", {}),
+        ("season decide", {"game": game, "decision": "void"}),
+        ("season result", {"game": game, "answer": "confirm"}),
+    ):
         reply, changed = await attempt(h, lambda c=command, o=options: other.slash(c, **o))
         assert reply.ephemeral and changed == set(), command  # no season there; this one is out of reach
-    reply, changed = await attempt(h, lambda: h.slash("season decide", game=game, decision="void", user="mod"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("season decide", game=game, decision="void", user="mod")
+    )
     assert changed and not reply.ephemeral  # Manage Server organises too
     reply, changed = await attempt(h, lambda: h.slash("season close", user="dave"))
     assert "seasons" in changed
@@ -78,11 +85,13 @@ async def test_only_a_player_at_the_table_answers_its_posted_result(world) -> No
     dispute = message.component(label="Dispute")
     for who in ("carol", "dave", "mod", "admin"):  # nobody answers for the table, not even an organiser
         for button in (confirm, dispute):
-            reply, changed = await attempt(h, lambda w=who, b=button: h.click(message, custom_id=b["custom_id"],
-                                                                             user=w))
+            reply, changed = await attempt(
+                h, lambda w=who, b=button: h.click(message, custom_id=b["custom_id"], user=w)
+            )
             assert reply.ephemeral and NOT_AT_TABLE in reply.text and changed == set(), (who, button["label"])
-        reply, changed = await attempt(h, lambda w=who: h.slash("season result", game=game, answer="dispute",
-                                                                user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.slash("season result", game=game, answer="dispute", user=w)
+        )
         assert reply.ephemeral and reply.content == NOT_AT_TABLE and changed == set(), who
     copy = copy_into(other, message)
     for button in (confirm, dispute):
@@ -93,6 +102,7 @@ async def test_only_a_player_at_the_table_answers_its_posted_result(world) -> No
 
 
 # -- a Hydra event invitation --------------------------------------------------------------------------
+
 
 async def invitation(h: DiscordHarness):
     """alice joins the organisers' Hydra event with bob as her friend: the invitation asking bob."""
@@ -122,7 +132,9 @@ async def test_an_invitation_copied_into_another_server_is_answered_only_where_i
     h, other = world
     message = await invitation(h)
     other.fake.add_member(other.guild, h.user("bob").user)
-    reply, changed = await attempt(h, lambda: other.click(copy_into(other, message), label="Accept", user="bob"))
+    reply, changed = await attempt(
+        h, lambda: other.click(copy_into(other, message), label="Accept", user="bob")
+    )
     assert reply.ephemeral and reply.content == INVITE_GONE and changed == set()
     reply, changed = await attempt(h, lambda: h.click(message, label="Accept", user="bob"))
     assert "hydra_event_entrants" in changed

@@ -76,7 +76,9 @@ async def test_polls_leave_a_held_lease_and_an_unstarted_one_alone(pg_dsn: str, 
         for _ in range(3):
             await leases.check()
             await lease.wait_rearmed()
-        assert lease.held and (timers.rearms, timers.releases) == (1, 0), "a poll re-armed or dropped held timers"
+        assert lease.held and (timers.rearms, timers.releases) == (1, 0), (
+            "a poll re-armed or dropped held timers"
+        )
         assert not waiting.held and later.rearms == 0, "a poll took a lease nobody started"
     finally:
         await leases.close()
@@ -84,7 +86,8 @@ async def test_polls_leave_a_held_lease_and_an_unstarted_one_alone(pg_dsn: str, 
 
 
 async def test_a_lost_session_drops_its_timers_and_the_log_names_the_kind(
-        pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture) -> None:
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
     first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
     await first.start()
     await second.start()
@@ -103,8 +106,12 @@ async def test_a_lost_session_drops_its_timers_and_the_log_names_the_kind(
         assert not lease.held, "the lock is the second's now"
         said = [r.getMessage() for r in caplog.records]
         assert f"lease {KIND} lost: its timers stop here (another process takes them over)" in said
-        assert any(re.fullmatch(r"leases: lock connection lost \((?!None\)|%s\)).+\): giving up every lease",
-                                r.getMessage()) for r in caplog.records), "the log says why the lease went"
+        assert any(
+            re.fullmatch(
+                r"leases: lock connection lost \((?!None\)|%s\)).+\): giving up every lease", r.getMessage()
+            )
+            for r in caplog.records
+        ), "the log says why the lease went"
     finally:
         await first.close()
         await second.close()
@@ -135,7 +142,8 @@ async def test_a_rearm_still_running_when_the_lease_is_lost_arms_nothing(pg_dsn:
 
 
 async def test_a_failing_release_is_logged_with_its_kind_and_the_lease_is_still_given_up(
-        pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture) -> None:
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
     leases = process(pg_dsn, namespace)
     await leases.start()
 
@@ -155,7 +163,8 @@ async def test_a_failing_release_is_logged_with_its_kind_and_the_lease_is_still_
 
 
 async def test_a_stopped_kind_ignores_pokes_and_unknown_kinds_break_nothing(
-        pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture) -> None:
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
     owner, other = process(pg_dsn, namespace), process(pg_dsn, namespace)
     await owner.start()
     await other.start()
@@ -260,7 +269,8 @@ async def end_notices(dsn: str, leases: Leases) -> None:
 
 
 async def test_a_background_job_runs_in_one_process_and_stops_where_its_lease_goes(
-        pg_dsn: str, namespace: str) -> None:
+    pg_dsn: str, namespace: str
+) -> None:
     first, second = process(pg_dsn, namespace), process(pg_dsn, namespace)
     await first.start()
     await second.start()

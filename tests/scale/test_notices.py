@@ -25,7 +25,8 @@ async def pair(dsn: str, namespace: str) -> tuple[PostgresNotifier, PostgresNoti
 
 
 async def test_a_failing_handler_is_logged_and_every_other_handler_still_hears(
-        pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture) -> None:
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
     a, b = await pair(pg_dsn, namespace)
     heard: list[str] = []
     awaited: list[str] = []
@@ -55,7 +56,9 @@ async def test_a_failing_handler_is_logged_and_every_other_handler_still_hears(
             await asyncio.sleep(0.05)
         failures = [r for r in caplog.records if r.getMessage() == "a notice handler failed"]
         assert len(failures) == 2 and {str(r.exc_info[1]) for r in failures if r.exc_info} == {
-            "cannot handle page:pod:3", "cannot handle page:pod:3 later"}
+            "cannot handle page:pod:3",
+            "cannot handle page:pod:3 later",
+        }
         assert (a.received, b.received) == (0, 2)
     finally:
         await a.close()
@@ -83,7 +86,8 @@ async def test_notices_queued_at_shutdown_still_go_out(pg_dsn: str, namespace: s
 
 
 async def test_a_notice_sent_while_the_connection_is_cut_arrives_after_the_reconnect(
-        pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture) -> None:
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
     a, b = await pair(pg_dsn, namespace)
     heard: list[str] = []
     resyncs: list[str] = []
@@ -109,7 +113,8 @@ async def test_a_notice_sent_while_the_connection_is_cut_arrives_after_the_recon
 
 
 async def test_postgresql_out_of_reach_is_logged_and_never_hangs_or_raises(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     notifier = PostgresNotifier(NOWHERE, "nowhere")
     with caplog.at_level(logging.WARNING, logger="bot.notify"):
         await asyncio.wait_for(notifier.start(), 5)

@@ -19,8 +19,9 @@ async def read(session: aiohttp.ClientSession, url: str, **params: str) -> tuple
 async def test_two_games_pages_read_in_turn_each_show_their_own_board(tmp_path) -> None:
     async with start(tmp_path) as h, aiohttp.ClientSession() as session:
         _, first = await pod_game(h, "alice", "bob")
-        await h.slash("pod start", channel="games",
-                      players=f"{h.user('carol').mention} {h.user('dave').mention}")
+        await h.slash(
+            "pod start", channel="games", players=f"{h.user('carol').mention} {h.user('dave').mention}"
+        )
         second = link_in((await h.slash("pod overlay", user="carol", channel="games")).content)
         assert first != second
         for _ in range(2):  # the second round of reads comes from the cache
