@@ -318,3 +318,42 @@ async def test_a_bot_that_takes_no_attributes_still_gets_one_process_leases() ->
     one-process leases each time instead of an error."""
     owner = object()
     assert isinstance(leases_of(owner), LocalLeases)
+
+
+async def test_kinds_and_schemas_never_contend_for_one_lock(pg_dsn: str, namespace: str) -> None:
+    """One lock per kind and per schema: two kinds are held by two processes at once, and a test schema
+    (or another bot's) never waits for this one's lease."""
+    first, second = process(pg_dsn, namespace), process(pg_dsn, namespace + "-other")
+    third = process(pg_dsn, namespace)
+    for leases in (first, second, third):
+        await leases.start()
+    try:
+        here = await first.register(KIND, Timers().rearm)
+        elsewhere = await second.register(KIND, Timers().rearm)
+        other_kind = await third.register("tournament-votes", Timers().rearm)
+        assert here.held and elsewhere.held and other_kind.held
+    finally:
+        for leases in (first, second, third):
+            await leases.close()
+
+
+async def test_a_failing_poll_is_logged_and_the_polls_go_on(
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    leases = PostgresLeases(pg_dsn, namespace, PostgresNotifier(pg_dsn, namespace), poll_seconds=0.02)
+    polls: list[int] = []
+
+    async def check() -> None:
+        polls.append(1)
+        if len(polls) == 1:
+            raise RuntimeError("PostgreSQL said no")
+
+    leases.check = check  # type: ignore[method-assign]  # one poll fails, as a query on a broken link can
+    with caplog.at_level(logging.ERROR, logger="bot.leases"):
+        await leases.start()
+        try:
+            await until(lambda: len(polls) >= 3)
+        finally:
+            await leases.close()
+    [failed] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert failed.getMessage() == "leases: poll failed" and failed.exc_info is not None
