@@ -243,10 +243,15 @@ class PostgresNotifier(Notifier):
                 await asyncio.sleep(RECONNECT_SECONDS)
 
     async def _pump(self) -> None:
-        """Send queued notices in batches; between batches, check the connection is alive."""
+        """Send queued notices in batches; between batches, check the connection is alive.
+
+        ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` swallows a cancel that
+        arrives as the queue hands over a notice, so ``close`` right after a ``send`` waited forever for
+        a pump that never stopped (a bot's shutdown hung)."""
         while True:
             try:
-                first = await asyncio.wait_for(self._queue.get(), KEEPALIVE_SECONDS)
+                async with asyncio.timeout(KEEPALIVE_SECONDS):
+                    first = await self._queue.get()
             except TimeoutError:
                 await self.session.connection.execute("SELECT 1")
                 continue

@@ -154,6 +154,11 @@ class Invitations:
             await interaction.response.send_message(tr("hydra_events.invite.not_yours"), ephemeral=True)
             return
         event = await self.event_of(invitation.event_id)
+        if event.guild_id != interaction.guild_id:
+            # A copy of the invitation pressed in another server: no invitation there (answering it would
+            # enter the event here and post its name and the group's pings over there).
+            await interaction.response.send_message(tr("hydra_events.invite.gone"), ephemeral=True)
+            return
         shared = Translate(event.language)
         if not accepted:
             await self._declined(interaction, key, shared)

@@ -377,3 +377,37 @@ async def test_only_a_player_of_the_match_swaps_and_only_their_own_deck(match_wo
         h, lambda: h.slash("sideboard swap", out="Anger", into="Chaos Warp", user="bob")
     )
     assert "Too late" in reply.text and changed == set()  # the game began: the deck is what it is
+
+
+async def test_the_leaderboard_link_is_everyones_and_replaced_only_by_an_organiser(web_world) -> None:
+    h, other = web_world
+    given, changed = await attempt(h, lambda: h.slash("stats page", user="alice"))
+    assert given.ephemeral and changed == {"page_links"}  # the first ask makes the server's link
+    for who in ("alice", "carol"):
+        reply, changed = await attempt(h, lambda w=who: h.slash("stats page", revoke=True, user=w))
+        assert reply.ephemeral and reply.content == web_text("revoke_organisers") and changed == set(), who
+    reply, changed = await attempt(h, lambda: h.slash("stats page", user="carol"))
+    assert reply.content == given.content and changed == set()
+    reply, changed = await attempt(h, lambda: h.slash("stats page", revoke=True, user="dave"))
+    assert changed == {"page_links"} and web_text("revoked") in reply.content
+    ours = (await h.slash("stats page", user="alice")).content
+    assert ours != given.content
+    await other.slash("stats page", revoke=True)  # another server's manager replaces their own link ...
+    assert (await h.slash("stats page", user="alice")).content == ours  # ... never this server's
+
+
+async def test_only_a_player_of_the_match_opens_a_swap_panel_or_wishes_from_their_own_sideboard(
+        match_world) -> None:
+    h, other, board = match_world
+    for command, options in (("sideboard panel", {}), ("sideboard wish", {"card": "Duress"})):
+        for who in ("carol", "dave", "mod"):
+            reply, changed = await attempt(h, lambda c=command, o=options, w=who: h.slash(c, user=w, **o))
+            assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), (
+                command, who)
+        reply, changed = await attempt(h, lambda c=command, o=options: other.slash(c, **o))
+        assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), command
+    await h.click(board, label="Start", user="alice")
+    reply, changed = await attempt(h, lambda: h.slash("sideboard wish", card="Duress", user="bob"))
+    assert "pod_events" in changed, reply.text
+    wished = await h.bot.db.fetchall("SELECT actor_id FROM pod_events WHERE kind = 'wish'")
+    assert [int(r["actor_id"]) for r in wished] == [h.user("bob").id]

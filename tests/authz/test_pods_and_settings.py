@@ -168,3 +168,14 @@ async def test_a_mulligan_line_copied_into_another_server_names_no_game(tmp_path
         assert NO_SUCH_GAME in reply.text and changed == set()
         reply, changed = await attempt(h, lambda: h.click(line, label="Keep", user="alice"))
         assert "pod_events" in changed  # in this server it is her decision, and it is stored
+
+
+async def test_a_bracket_is_declared_by_a_player_for_their_own_deck_alone(world) -> None:
+    h, other, _ = world
+    for who in ("carol", "dave", "mod"):  # Manage Server changes totals for the table, never a declaration
+        reply, changed = await attempt(h, lambda w=who: h.slash("pod bracket", level=3, user=w))
+        assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en") and changed == set(), who
+    reply, changed = await attempt(h, lambda: other.slash("pod bracket", level=3, game=1))
+    assert reply.ephemeral and NO_SUCH_GAME in reply.text and changed == set()
+    reply, changed = await attempt(h, lambda: h.slash("pod bracket", level=3, user="alice"))
+    assert changed, reply.content
