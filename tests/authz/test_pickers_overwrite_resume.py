@@ -94,7 +94,7 @@ async def test_only_a_seated_player_picks_their_own_hero_cards_in_a_challenge_lo
     reply, changed = await attempt(h, lambda: other.select(copy_into(other, lobby), picker, ["The Slayer"]))
     assert privately(reply, NO_TABLE) and changed == set()
     reply, changed = await attempt(h, lambda: h.select(lobby, picker, ["The Slayer"], user="alice"))
-    assert changed == {"challenge_seats"} and "The Slayer" in str(lobby.message.embeds[0]["fields"])
+    assert changed == {"challenge_table_seats"} and "The Slayer" in str(lobby.message.embeds[0]["fields"])
 
 
 async def test_a_challenge_lobby_copied_into_another_server_sets_no_heroes_here_even_for_its_player(
@@ -139,7 +139,7 @@ async def test_only_a_seated_player_answers_a_challenge_question_picker(world) -
     )
     assert NO_TABLE in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.select(board, "chal-pick:1:blocks", ["1"], user="alice"))
-    assert changed == {"challenge_actions"}
+    assert changed == {"challenge_table_actions"}
 
 
 async def test_only_a_seated_player_picks_a_permanent_on_a_challenge_board(world) -> None:
@@ -160,7 +160,7 @@ async def test_only_a_seated_player_picks_a_permanent_on_a_challenge_board(world
     assert reply.message is None or not reply.ephemeral
     assert not reply.followups and changed == set()  # remembered for alice's next button, nothing stored
     reply, changed = await attempt(h, lambda: h.click(board, label="Destroy", user="alice"))
-    assert "challenge_actions" in changed
+    assert "challenge_table_actions" in changed
 
 
 # -- the Hydra board's head and question pickers -------------------------------------------------------
@@ -194,7 +194,7 @@ async def test_only_a_seated_challenger_answers_a_hydra_head_picker(world) -> No
     reply, changed = await attempt(h, lambda: other.select(copy, "hydra-pick:1:torn_tap", [head]))
     assert NO_TABLE in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.select(turn, "hydra-pick:1:torn_tap", [head], user="alice"))
-    assert "hydra_actions" in changed
+    assert "challenge_table_actions" in changed
 
 
 async def test_only_a_seated_challenger_picks_the_head_the_buttons_act_on(world) -> None:
@@ -264,4 +264,4 @@ async def test_only_a_seated_challenger_resumes_a_paused_hydra_table(world) -> N
     reply, changed = await attempt(h, lambda: other.slash("hydra resume"))  # nothing paused over there
     assert reply.ephemeral and reply.content == NOT_IDLE and changed == set()
     reply, changed = await attempt(h, lambda: h.slash("hydra resume", user="alice"))
-    assert "hydra_games" in changed and any(b["label"] == "End our turn" for b in reply.message.buttons)
+    assert "challenge_tables" in changed and any(b["label"] == "End our turn" for b in reply.message.buttons)
