@@ -1,0 +1,170 @@
+"""What ``Database`` promises around its transactions and the server, on the engine where it matters.
+
+A write of one record may join a transaction that covers it, and never one of another record (its lock
+would not be held); a scoped write does not wait for the writers of other records on PostgreSQL; reads
+wait out a server that is restarting, for a bounded time, and say which server did not answer, while a
+statement the server cancelled is refused at once; a password never reaches a message; a backup makes the
+folders it needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.storage import db as db_module
+from bot.storage.db import Database, DatabaseError, redact, while_reachable
+from bot.storage.pods import game_scope
+
+PATIENCE = (
+    10.0  # seconds: generous for a loaded machine; a writer that waits for the held lock never finishes
+)
+_NEW_GAME = "INSERT INTO pod_games (created_at, ruleset, status) VALUES ('t', 'commander', 'open')"
+
+
+async def _games(db: Database) -> int:
+    return int(await db.scalar("SELECT COUNT(*) FROM pod_games"))
+
+
+async def test_a_write_joins_a_transaction_that_covers_its_record_and_no_other(db: Database) -> None:
+    async with db.transaction(game_scope(1)):
+        with pytest.raises(DatabaseError, match=r"^a write of pod:2 inside a transaction of pod:1$"):
+            await db.execute(_NEW_GAME, scope=game_scope(2))
+        with pytest.raises(DatabaseError, match=r"^a write of every record inside a transaction of pod:1$"):
+            await db.execute(_NEW_GAME)
+        await db.execute(_NEW_GAME, scope=game_scope(1))  # the same record: joins
+    assert await _games(db) == 1
+    with pytest.raises(RuntimeError, match="^undone$"):
+        async with db.transaction():  # a rule across records covers every record's write
+            await db.execute(_NEW_GAME, scope=game_scope(3))
+            await db.insert(_NEW_GAME, returning="game_id", scope=game_scope(4))
+            assert await _games(db) == 3  # read inside the transaction: its own writes
+            raise RuntimeError("undone")
+    assert await _games(db) == 1  # both joined writes were rolled back with it
+
+
+@pytest.mark.postgresql_only
+async def test_a_scoped_insert_does_not_wait_for_a_writer_of_another_record(db: Database) -> None:
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with db.transaction(game_scope(1)) as conn:
+            await conn.execute("UPDATE pod_games SET status = status WHERE game_id = 0")
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    await holding.wait()
+    try:
+        new = await asyncio.wait_for(db.insert(_NEW_GAME, returning="game_id", scope=game_scope(2)), PATIENCE)
+        assert (
+            not holder.done()
+            and await db.scalar("SELECT status FROM pod_games WHERE game_id = ?", (new,)) == "open"
+        )
+        blocked = asyncio.create_task(db.insert(_NEW_GAME, returning="game_id"))  # across records: waits
+        await asyncio.sleep(0.3)
+        assert not blocked.done()
+    finally:
+        release.set()
+        await holder
+    await asyncio.wait_for(blocked, PATIENCE)
+    assert await _games(db) == 2
+
+
+@pytest.mark.postgresql_only
+async def test_a_read_the_statement_timeout_cancelled_is_refused_at_once_not_retried(db_url: str) -> None:
+    import asyncpg
+
+    db = await Database.open(db_url, statement_timeout=1)
+    try:
+        started = time.monotonic()
+        with pytest.raises(asyncpg.exceptions.QueryCanceledError, match="statement timeout"):
+            await db.fetchone("SELECT pg_sleep(3)")
+        assert time.monotonic() - started < 2.9  # not waited out as an outage (15 s), not run to its end
+    finally:
+        await db.close()
+
+
+@pytest.mark.postgresql_only
+async def test_reads_on_a_lost_server_give_up_after_the_window_and_name_the_server(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db_module, "RECONNECT_SECONDS", 0.2)
+    db = await Database.open(db_url)
+    await db.close()  # every connection gone, as after a failover that never came back
+    for read in (db.fetchone, db.fetchall, db.scalar):
+        with pytest.raises(DatabaseError, match=r"^PostgreSQL at .+ did not answer for 0 s: ") as refused:
+            await read("SELECT 1")
+        assert db.where in str(refused.value)
+
+
+class _Outage:
+    """A server that refuses ``failures`` connections, then answers: what a restart looks like to a read."""
+
+    def __init__(self, failures: int, error: BaseException | None = None) -> None:
+        self.failures, self.tries = failures, 0
+        self.error = error or ConnectionRefusedError("connection refused")
+
+    async def __call__(self) -> str:
+        self.tries += 1
+        if self.tries <= self.failures:
+            raise self.error
+        return "answered"
+
+
+async def test_a_short_outage_is_waited_out_quickly_with_one_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    outage = _Outage(3)
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="bot.storage.db"):
+        assert await while_reachable(outage, "db.example:5432") == "answered"
+    assert time.monotonic() - started < 1.0  # waits of 0.05, 0.1 and 0.2 s
+    assert outage.tries == 4
+    assert [r.getMessage() for r in caplog.records] == [
+        "PostgreSQL at db.example:5432 is unreachable; waiting up to 15 s for it"
+    ]
+
+
+async def test_an_error_that_is_no_outage_is_raised_at_the_first_try() -> None:
+    outage = _Outage(1, ValueError("bad SQL"))
+    with pytest.raises(ValueError, match="^bad SQL$"):
+        await while_reachable(outage, "db.example:5432")
+    assert outage.tries == 1
+
+
+async def test_an_outage_longer_than_the_window_is_refused_naming_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(db_module, "RECONNECT_SECONDS", 0.05)
+    outage = _Outage(10)
+    with pytest.raises(DatabaseError) as refused:
+        await while_reachable(outage, "db.example:5432")
+    assert str(refused.value) == "PostgreSQL at db.example:5432 did not answer for 0 s: connection refused"
+    assert outage.tries == 2  # the first try, one wait of the window's length, the last try
+
+
+async def test_a_database_password_never_reaches_a_message() -> None:
+    assert (
+        redact("postgresql://bot:s3cret@db.example:5432/podkeeper")
+        == "postgresql://bot:***@db.example:5432/podkeeper"
+    )
+    assert redact("postgresql://bot@db.example/podkeeper") == "postgresql://bot@db.example/podkeeper"
+    with pytest.raises(DatabaseError) as refused:
+        await Database.open("postgresql://bot:s3cret@127.0.0.1:1/podkeeper")
+    assert "bot:***@127.0.0.1:1" in str(refused.value) and "s3cret" not in str(refused.value)
+
+
+@pytest.mark.sqlite_only
+async def test_a_backup_makes_its_folders_and_another_goes_beside_it(db: Database, tmp_path: Path) -> None:
+    await db.execute(_NEW_GAME)
+    first = await db.backup(tmp_path / "backups" / "2026" / "first.sqlite3")
+    second = await db.backup(tmp_path / "backups" / "2026" / "second.sqlite3")
+    for copy in (first, second):
+        with sqlite3.connect(copy) as conn:
+            assert conn.execute("SELECT COUNT(*) FROM pod_games").fetchone() == (1,)
