@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import db as db_module
-from bot.storage.db import Database, DatabaseError, redact, while_reachable
+from bot.storage.db import Database, DatabaseBusy, DatabaseError, redact, while_reachable
 from bot.storage.pods import game_scope
 
 PATIENCE = (
@@ -168,3 +168,31 @@ async def test_a_backup_makes_its_folders_and_another_goes_beside_it(db: Databas
     for copy in (first, second):
         with sqlite3.connect(copy) as conn:
             assert conn.execute("SELECT COUNT(*) FROM pod_games").fetchone() == (1,)
+
+
+@pytest.mark.sqlite_only
+async def test_a_write_waits_for_another_connections_write_lock_then_is_refused_untouched(
+    db: Database, db_path: Path
+) -> None:
+    """A ``sqlite3`` shell or backup tool inside a write transaction on the bot's file: the bot's write waits
+    for it (SQLite's busy timeout, 5 s) and lands when it commits; held longer, the write is refused as
+    busy and nothing of it is stored."""
+    other = sqlite3.connect(db_path, isolation_level=None, timeout=0)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute(_NEW_GAME)
+        waiting = asyncio.create_task(db.execute(_NEW_GAME))
+        await asyncio.sleep(0.5)
+        assert not waiting.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(waiting, PATIENCE)
+        assert await _games(db) == 2
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(DatabaseBusy, match="locked"):
+            await db.execute(_NEW_GAME)
+        other.execute("ROLLBACK")
+        assert await _games(db) == 2
+        await db.execute(_NEW_GAME)  # the lock gone, the bot writes again
+        assert await _games(db) == 3
+    finally:
+        other.close()
