@@ -18,7 +18,16 @@ from pathlib import Path
 import pytest
 
 from bot.storage import db as db_module
-from bot.storage.db import Database, DatabaseBusy, DatabaseError, redact, while_reachable
+from bot.storage.db import (
+    Database,
+    DatabaseBusy,
+    DatabaseError,
+    available_migrations,
+    parse_database_url,
+    redact,
+    split_sql,
+    while_reachable,
+)
 from bot.storage.pods import game_scope
 
 PATIENCE = (
@@ -196,3 +205,97 @@ async def test_a_write_waits_for_another_connections_write_lock_then_is_refused_
         assert await _games(db) == 3
     finally:
         other.close()
+
+
+def test_the_database_url_names_its_engine_and_file() -> None:
+    assert parse_database_url("postgresql://bot@db/podkeeper") == (
+        "postgresql",
+        "postgresql://bot@db/podkeeper",
+    )
+    assert parse_database_url("postgres://bot@db/podkeeper") == ("postgresql", "postgres://bot@db/podkeeper")
+    assert parse_database_url("sqlite:///data/podkeeper.sqlite3") == ("sqlite", "data/podkeeper.sqlite3")
+    assert parse_database_url("sqlite:////var/lib/podkeeper.sqlite3") == (
+        "sqlite",
+        "/var/lib/podkeeper.sqlite3",
+    )
+    assert parse_database_url(Path("data/podkeeper.sqlite3")) == ("sqlite", "data/podkeeper.sqlite3")
+    with pytest.raises(
+        DatabaseError, match=r"^database url 'sqlite:///' names no file; write sqlite:///path"
+    ):
+        parse_database_url("sqlite:///")
+    with pytest.raises(DatabaseError, match=r"^database url 'mysql://bot:\*\*\*@db/p': only sqlite:/// and"):
+        parse_database_url("mysql://bot:s3cret@db/p")
+
+
+def test_migrations_are_split_into_statements_and_named_by_number(tmp_path: Path) -> None:
+    script = (
+        "-- a comment before the first statement\n"
+        "CREATE TABLE a (x TEXT DEFAULT 'one; two');\n"
+        "\n"
+        "INSERT INTO a (x) VALUES ('-- not a comment');\n"
+        ";\n"
+        "UPDATE a SET x = 'last'"
+    )
+    assert split_sql(script) == [
+        "CREATE TABLE a (x TEXT DEFAULT 'one; two');",
+        "INSERT INTO a (x) VALUES ('-- not a comment');",
+        "UPDATE a SET x = 'last'",
+    ]
+    (tmp_path / "0002_second.sql").write_text("SELECT 1;", encoding="utf-8")
+    (tmp_path / "0001_first_one.sql").write_text("SELECT 1;", encoding="utf-8")
+    assert [(m.version, m.name) for m in available_migrations(tmp_path)] == [(1, "first_one"), (2, "second")]
+    (tmp_path / "0002_again.sql").write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(DatabaseError, match="^two migrations share a number in "):
+        available_migrations(tmp_path)
+    (tmp_path / "0002_again.sql").unlink()
+    (tmp_path / "3_Bad.sql").write_text("SELECT 1;", encoding="utf-8")
+    with pytest.raises(DatabaseError, match=r"^migration file 3_Bad.sql is not named NNNN_name.sql$"):
+        available_migrations(tmp_path)
+
+
+@pytest.mark.sqlite_only
+async def test_the_sqlite_file_is_set_up_for_one_busy_writer(db: Database) -> None:
+    assert await db.scalar("PRAGMA busy_timeout") == 5000
+    assert await db.scalar("PRAGMA synchronous") == 1  # NORMAL: safe with WAL, one sync per checkpoint
+    assert await db.scalar("PRAGMA foreign_keys") == 1
+
+
+@pytest.mark.postgresql_only
+async def test_two_processes_starting_on_a_new_schema_migrate_it_once(db_url: str) -> None:
+    """Two bot processes started at once on an empty schema: one migrates, the other waits for it and finds
+    every migration applied (without the migration lock both create the tables and one fails)."""
+    empty = await Database.open(db_url, migrate=False)
+    try:
+        for table in await empty.tables():
+            await empty.execute(f"DROP TABLE {table} CASCADE")
+    finally:
+        await empty.close()
+    first, second = await asyncio.gather(Database.open(db_url), Database.open(db_url))
+    try:
+        versions = [
+            int(r[0]) for r in await first.fetchall("SELECT version FROM schema_version ORDER BY version")
+        ]
+        assert versions == [m.version for m in available_migrations()]
+        assert await second.schema_version() == versions[-1]
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_pool_of_one_connection_starts_and_a_zero_timeout_is_none(db_url: str) -> None:
+    """``pool_size = 1`` (or 0, read as 1) once hung the first start: the migration lock held the pool's only
+    connection while the migrations waited for one."""
+    empty = await Database.open(db_url, migrate=False)
+    try:
+        for table in await empty.tables():
+            await empty.execute(f"DROP TABLE {table} CASCADE")
+    finally:
+        await empty.close()
+    db = await asyncio.wait_for(Database.open(db_url, pool_size=0, statement_timeout=0), PATIENCE * 3)
+    try:
+        assert db.pool.get_max_size() == 1  # type: ignore[attr-defined]
+        assert await db.scalar("SHOW statement_timeout") == "0"  # 0: no timeout
+        assert await db.schema_version() == max(m.version for m in available_migrations())
+    finally:
+        await db.close()
