@@ -96,3 +96,35 @@ async def test_a_refused_write_is_the_same_error_on_both_engines_and_changes_not
             await db.fetchall("SELECT name FROM things WHERE name = :name", ("taken",))
         with pytest.raises(TypeError, match="sequence"):
             await db.fetchall("SELECT name FROM things WHERE name = ?", {"name": "taken"})
+
+
+@pytest.mark.postgresql_only
+async def test_every_migrated_integer_column_holds_a_discord_id_on_postgresql(db: Database) -> None:
+    """Discord ids and seeds pass 2**31: a column left 32-bit by the translation refuses them on PostgreSQL
+    only (SQLite's INTEGER is 64-bit), and a key written INTEGER PRIMARY KEY must number itself there too."""
+    narrow = await db.fetchall(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND data_type IN ('integer', 'smallint') ORDER BY table_name, column_name"
+    )
+    assert [tuple(r) for r in narrow] == []
+    numbered = {
+        r[0]
+        for r in await db.fetchall(
+            "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND is_identity = 'YES'"
+        )
+    }
+    assert {"pod_games", "tournaments", "decks"} <= numbered
+    game = await db.insert(
+        "INSERT INTO pod_games (guild_id, channel_id, created_by, created_at, ruleset, status) "
+        "VALUES (?, ?, ?, 't', 'commander', 'open')",
+        (2**62, 2**61, 2**60),
+        returning="game_id",
+    )
+    assert tuple(
+        await db.fetchone("SELECT guild_id, channel_id, created_by FROM pod_games WHERE game_id = ?", (game,))
+    ) == (
+        2**62,
+        2**61,
+        2**60,
+    )
