@@ -106,10 +106,43 @@ async def test_reads_on_a_lost_server_give_up_after_the_window_and_name_the_serv
     monkeypatch.setattr(db_module, "RECONNECT_SECONDS", 0.2)
     db = await Database.open(db_url)
     await db.close()  # every connection gone, as after a failover that never came back
-    for read in (db.fetchone, db.fetchall, db.scalar):
+    for call in (db.fetchone, db.fetchall, db.scalar, db.execute):  # a write's start is waited out the same
         with pytest.raises(DatabaseError, match=r"^PostgreSQL at .+ did not answer for 0 s: ") as refused:
-            await read("SELECT 1")
+            await call("SELECT 1")
         assert db.where in str(refused.value)
+
+
+@pytest.mark.postgresql_only
+async def test_a_write_that_timed_out_waiting_for_its_games_lock_gives_its_connection_back(
+    db_url: str,
+) -> None:
+    """Another process holds the game's lock past the statement timeout: the write is refused, and the
+    connection it waited on goes back to the pool (with one connection, the bot's next write needs it)."""
+    import asyncpg
+
+    other = await Database.open(db_url)
+    db = await Database.open(db_url, pool_size=1, statement_timeout=1)
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with other.transaction(game_scope(1)):
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    try:
+        await holding.wait()
+        with pytest.raises(asyncpg.exceptions.QueryCanceledError):
+            await db.execute(_NEW_GAME, scope=game_scope(1))
+        release.set()
+        await holder
+        await asyncio.wait_for(db.execute(_NEW_GAME, scope=game_scope(1)), PATIENCE)
+        assert await _games(db) == 1
+    finally:
+        release.set()
+        await holder
+        await db.close()
+        await other.close()
 
 
 class _Outage:
