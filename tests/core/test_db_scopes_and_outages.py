@@ -75,6 +75,10 @@ async def test_a_scoped_insert_does_not_wait_for_a_writer_of_another_record(db: 
             not holder.done()
             and await db.scalar("SELECT status FROM pod_games WHERE game_id = ?", (new,)) == "open"
         )
+        changed = db.execute(
+            "UPDATE pod_games SET status = 'open' WHERE game_id = ?", (new,), scope=game_scope(2)
+        )
+        assert await asyncio.wait_for(changed, PATIENCE) == 1  # a scoped statement does not wait either
         blocked = asyncio.create_task(db.insert(_NEW_GAME, returning="game_id"))  # across records: waits
         await asyncio.sleep(0.3)
         assert not blocked.done()
