@@ -81,14 +81,14 @@ async def test_one_sql_text_means_the_same_on_both_engines(db: Database) -> None
 async def test_a_refused_write_is_the_same_error_on_both_engines_and_changes_nothing(db: Database) -> None:
     await _things(db)
     await db.execute("INSERT INTO things (name) VALUES (?)", ("taken",))
-    with pytest.raises(IntegrityError):
+    with pytest.raises(IntegrityError, match="things"):  # the log says which table refused it
         await db.execute("INSERT INTO things (name) VALUES (?)", ("taken",))
-    with pytest.raises(IntegrityError):
+    with pytest.raises(IntegrityError, match="things"):
         await db.insert("INSERT INTO things (name) VALUES (?)", ("taken",), returning="id")
-    with pytest.raises(IntegrityError):
+    with pytest.raises(IntegrityError, match="things"):
         async with db.transaction() as conn:
             await conn.executemany("INSERT INTO things (name) VALUES (?)", [("fresh",), ("taken",)])
-    with pytest.raises(IntegrityError):
+    with pytest.raises(IntegrityError, match="things"):
         await db.insert("INSERT INTO things (name) VALUES (?)", (None,), returning="id")
     assert [tuple(r) for r in await db.fetchall("SELECT name FROM things ORDER BY id")] == [("taken",)]
     if db.engine == "postgresql":  # SQLite's own driver binds either shape
