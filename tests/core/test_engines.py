@@ -71,6 +71,9 @@ async def test_one_sql_text_means_the_same_on_both_engines(db: Database) -> None
         await conn.executemany("INSERT INTO things (name, big) VALUES (?, ?)", [("c", 3), ("d", 4), ("e", 5)])
         assert await conn.execute("UPDATE things SET big = big + 1 WHERE big BETWEEN ? AND ?", (3, 9)) == 3
         assert await conn.execute("DELETE FROM things WHERE name = ?", ("nobody",)) == 0
+        assert (
+            await conn.execute("INSERT INTO things (name) VALUES (?)", ("f",)) == 1
+        )  # PostgreSQL: "INSERT 0 1"
     assert [
         tuple(r)
         for r in await db.fetchall("SELECT name, big FROM things WHERE big BETWEEN 4 AND 9 ORDER BY id")
