@@ -614,14 +614,21 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _migrating(self) -> AsyncIterator[None]:
-        async with self.pool.acquire() as raw:
+        """The migration lock, held on a connection of its own: each migration's transaction takes a pooled
+        connection while it is held, and a lock holder taken from the pool left none with ``pool_size = 1``
+        (the first start waited for itself, for ever). The lock ends with that connection's session."""
+        import asyncpg
+
+        try:
+            raw = await asyncpg.connect(self.url, timeout=10)
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise DatabaseError(f"cannot connect to PostgreSQL at {self.where}: {exc}") from None
+        try:
             await raw.execute("SELECT pg_advisory_lock($1, hashtext($2 || current_schema()))",
                               LOCK_CLASS, _MIGRATE_LOCK_KEY)
-            try:
-                yield
-            finally:
-                await raw.execute("SELECT pg_advisory_unlock($1, hashtext($2 || current_schema()))",
-                                  LOCK_CLASS, _MIGRATE_LOCK_KEY)
+            yield
+        finally:
+            await raw.close()
 
 
 def split_sql(script: str) -> list[str]:
