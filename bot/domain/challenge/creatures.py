@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
 from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
+from bot.domain.challenge.players import SharedLife, Shield
 from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
 from bot.domain.hydra.cards import HEROES
 from bot.i18n.phrase import Phrase
@@ -115,12 +116,6 @@ class CombatStep:
     dealt: int  # before the players' own prevention shields; 0 when prevented (Fog)
 
 
-@dataclass(slots=True)
-class Shield:
-    amount: int
-    source: str | None  # None: any source
-
-
 @dataclass(frozen=True, slots=True)
 class Seat:
     name: str
@@ -170,10 +165,8 @@ class CreatureDeckGame(FlowGame):
         self.turn = 1
         self.deck_turns = 0
         self.active = "players"
-        self.starting_life = self._starting_life()
-        self.life = self.starting_life
-        self.ledger = {"gained": 0, "adjusted": 0, "damage": 0, "lost": 0}
-        self.shields: list[Shield] = []
+        # One life total for the players' side; it keeps their shields and the life ledger.
+        self.side = SharedLife(len(self.seats), self._starting_life())
         self.combat_steps: list[CombatStep] = []
         self.library_changed_by: list[bool] = []
         self.this_turn: list[str] = []  # the deck's sorceries that resolved this turn (each acts "this turn")
@@ -197,6 +190,30 @@ class CreatureDeckGame(FlowGame):
         each The Slayer ("You start the game with an additional 7 life")."""
         base = self.deck_rules.starting_life * (len(self.seats) if self.life_per_player else 1)
         return base + sum(HEROES[hero].starting_life_bonus for seat in self.seats for hero in seat.heroes)
+
+    # ------------------------------------------------------------------ the players' side
+    @property
+    def starting_life(self) -> int:
+        return self.side.starting_life
+
+    @property
+    def life(self) -> int:
+        """The players' one life total."""
+        return self.side.life
+
+    @life.setter
+    def life(self, value: int) -> None:
+        self.side.life = value
+
+    @property
+    def ledger(self) -> dict[str, int]:
+        """Every point of the players' life gained and lost, by kind (the invariant checks add it up)."""
+        return self.side.ledger
+
+    @property
+    def shields(self) -> list[Shield]:
+        """The players' prevention shields of this turn, oldest first."""
+        return self.side.shields
 
     # ------------------------------------------------------------------ hooks of each deck
     deck_name = ""
@@ -530,7 +547,7 @@ class CreatureDeckGame(FlowGame):
         source = action.text.removeprefix("from ").strip() if action.text else None
         if source is not None:
             source = self._source_name(source)
-        self.shields.append(Shield(action.numbers[0], source))
+        self.side.add_shields(action.numbers[0], source, [None])
         self._log("challenge.log.shield", amount=action.numbers[0], source=source or "*")
 
     def _source_name(self, text: str) -> str:
@@ -550,8 +567,7 @@ class CreatureDeckGame(FlowGame):
         """A player's own cards changed the players' life (lifelink, paying life, ...)."""
         self._require(instant=True)
         self._seat(action.numbers[0])
-        self.life += action.numbers[1]
-        self.ledger["adjusted"] += action.numbers[1]
+        self.side.change_life(action.numbers[0] - 1, action.numbers[1])
         self._log("challenge.log.life", delta=f"{action.numbers[1]:+d}", life=self.life)
         self._check_life()
 
@@ -652,7 +668,7 @@ class CreatureDeckGame(FlowGame):
     def _cleanup(self) -> None:
         for permanent in self.battlefield:
             permanent.damage = permanent.shrunk = permanent.pumped = 0
-        self.shields.clear()
+        self.side.clear_shields()
         self._held.clear()
 
     # ------------------------------------------------------------------ casting
@@ -817,18 +833,10 @@ class CreatureDeckGame(FlowGame):
     def _damage(self, amount: int, source: str, *, each_player: bool = True) -> None:
         """Damage to the players' side; "each player" with a shared life total counts once per
         player (CR 810.9, as in Two-Headed Giant)."""
-        total = amount * (len(self.seats) if each_player else 1)
-        prevented = 0
-        for shield in [s for s in self.shields if s.source in (None, source)]:
-            used = min(shield.amount, total - prevented)
-            shield.amount -= used
-            prevented += used
-        self.shields = [s for s in self.shields if s.amount > 0]
-        if prevented:
-            self._log("challenge.log.prevented", amount=prevented)
-        dealt = total - prevented
-        self.life -= dealt
-        self.ledger["damage"] += dealt
+        result = self.side.damage_each_player(amount, source)[0] if each_player else self.side.damage(amount, source)
+        if result.prevented:
+            self._log("challenge.log.prevented", amount=result.prevented)
+        dealt = result.dealt
         if source == SHIELD_SOURCE:
             self._log("challenge.log.combat_damage", amount=dealt, life=self.life)
         else:
@@ -836,13 +844,11 @@ class CreatureDeckGame(FlowGame):
         self._check_life()
 
     def _gain(self, amount: int, source: str) -> None:
-        total = amount * len(self.seats)  # "each player gains" with one life total
-        self.life += total
-        self.ledger["gained"] += total
+        total = self.side.gain_each_player(amount)  # "each player gains" with one life total
         self._log("challenge.log.gain", card=source, amount=total, life=self.life)
 
     def _check_life(self) -> None:
-        if self.life <= 0 and not self.over:
+        if self.side.defeated and not self.over:
             self._finish("lost")
             self._stop()
 

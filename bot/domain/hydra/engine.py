@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
 from bot.domain.challenge.decks import CURRENT_RULES, HYDRA
+from bot.domain.challenge.players import LifePerPlayer, Player, Shield
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
 from bot.domain.hydra.errors import HydraError
@@ -72,20 +73,6 @@ class GameSetup:
     rules: int = CURRENT_RULES
 
 
-@dataclass(slots=True)
-class Player:
-    name: str
-    heroes: tuple[str, ...]
-    starting_life: int
-    life: int
-    lost: bool = False
-    # Life ledger, so tests can prove no life comes from nowhere.
-    reward_gain: int = 0
-    adjusted: int = 0
-    damage_taken: int = 0
-    life_lost: int = 0
-
-
 @dataclass(slots=True, eq=False)
 class Head:
     """A Head on the battlefield. A new object each time a card enters (no memory of earlier visits)."""
@@ -129,16 +116,6 @@ class Trigger:
     card: C.HydraCard
 
 
-@dataclass(slots=True)
-class Shield:
-    """A prevention effect of the players' cards: the next ``amount`` damage this turn to one player,
-    from any source (``source`` None) or only from the named one ("heads", or a Hydra card)."""
-
-    player: int
-    amount: int
-    source: str | None
-
-
 @dataclass(frozen=True, slots=True)
 class DamageStep:
     """What the heads dealt in one damage step (H6 step 3), recorded at the moment it was dealt:
@@ -174,7 +151,8 @@ class HydraGame(FlowGame):
         self.battlefield: list[Head] = [self._new_head(i) for i in starting]
         self.graveyard: list[int] = []
         self.stack: list[int] = []
-        self.players: list[Player] = [self._new_player(p) for p in setup.players]
+        # H10: a life total per challenger; the side keeps their shields and life ledgers.
+        self.side = LifePerPlayer([self._new_player(p) for p in setup.players])
         self.turn = 1  # overall turn number; turn 1 is the players' first turn (H3)
         self.hydra_turns = 0
         self.active = "players"
@@ -182,7 +160,6 @@ class HydraGame(FlowGame):
         self.swallows: list[SwallowWindow] = []
         self.extra_turns = 0
         self.players_extra_turns = 0
-        self.shields: list[Shield] = []
         self.exile: list[int] = []  # Hydra cards the players' cards exiled from its library or graveyard
         self.library_changed_by: list[bool] = []  # per action: did it move hidden cards (no undo)
         self.heads_severed = 0
@@ -240,8 +217,18 @@ class HydraGame(FlowGame):
         """Disorienting Glower: players can't cast spells until the Hydra's next turn."""
         return self.glower_until > self.hydra_turns
 
+    @property
+    def players(self) -> list[Player]:
+        """The challengers, in seat order (each with a life total of their own)."""
+        return self.side.players
+
+    @property
+    def shields(self) -> list[Shield]:
+        """The players' prevention shields of this turn, oldest first."""
+        return self.side.shields
+
     def alive(self) -> list[int]:
-        return [i for i, p in enumerate(self.players) if not p.lost]
+        return self.side.alive()
 
     def name_of(self, card_id: int) -> str:
         return self.card_names[card_id]
@@ -456,8 +443,7 @@ class HydraGame(FlowGame):
         amount = action.numbers[0]
         seats = [self._player_at(action.numbers[1])] if len(action.numbers) > 1 else self.alive()
         source = self._damage_source(action.text.removeprefix("from ").strip()) if action.text else None
-        for index in seats:
-            self.shields.append(Shield(index, amount, source))
+        self.side.add_shields(amount, source, seats)
         self._log("hydra.log.shield", amount=amount, players=tuple(self.players[i].name for i in seats),
                   source=source or "*")
 
@@ -500,9 +486,8 @@ class HydraGame(FlowGame):
         self._require_players_may_act(instant=True)
         index = self._player_at(action.numbers[0])
         delta = action.numbers[1]
+        self.side.change_life(index, delta)
         player = self.players[index]
-        player.life += delta
-        player.adjusted += delta
         self._log("hydra.log.life", player=player.name, delta=f"{delta:+d}", life=player.life)
         self._check_players()
 
@@ -753,7 +738,7 @@ class HydraGame(FlowGame):
             head.shrunk = 0
             if self.active == "hydra" and head.indestructible_through == self.hydra_turns:
                 head.indestructible_through = 0
-        self.shields.clear()  # "this turn"
+        self.side.clear_shields()  # "this turn"
 
     def _win_check(self) -> bool:
         """H7: at the end of any turn, no heads on the battlefield means the players win."""
@@ -934,10 +919,7 @@ class HydraGame(FlowGame):
         self._check_players()
 
     def _heros_reward(self, card: C.HydraCard) -> None:
-        for index in self.alive():
-            player = self.players[index]
-            player.life += card.reward_life
-            player.reward_gain += card.reward_life
+        self.side.gain_each_player(card.reward_life)
         self._log("hydra.log.reward", head=card.name, life=card.reward_life)
         if card.reward_draw:
             self._log("hydra.log.reward_draw")
@@ -968,37 +950,22 @@ class HydraGame(FlowGame):
         the players' prevention shields for that player and source are used up first."""
         if source:
             self._log("hydra.log.deals_damage", card=source, amount=amount)
-        for index in self.alive():
-            player = self.players[index]
-            dealt = amount - self._use_shields(index, amount, source or HEADS_SOURCE)
-            player.life -= dealt
-            player.damage_taken += dealt
+        for result in self.side.damage_each_player(amount, source or HEADS_SOURCE):
+            if result.prevented:
+                assert result.player is not None  # a life total per player
+                self._log("hydra.log.prevented_for", player=self.players[result.player].name,
+                          amount=result.prevented)
         self._check_players()
 
-    def _use_shields(self, index: int, amount: int, source: str) -> int:
-        prevented = 0
-        for shield in [s for s in self.shields if s.player == index and s.source in (None, source)]:
-            used = min(shield.amount, amount - prevented)
-            shield.amount -= used
-            prevented += used
-        self.shields = [s for s in self.shields if s.amount > 0]
-        if prevented:
-            self._log("hydra.log.prevented_for", player=self.players[index].name, amount=prevented)
-        return prevented
-
     def _lose_life(self, index: int, amount: int) -> None:
-        player = self.players[index]
-        player.life -= amount
-        player.life_lost += amount
-        self._log("hydra.log.loses_life", player=player.name, amount=amount)
+        self.side.lose_life(index, amount)
+        self._log("hydra.log.loses_life", player=self.players[index].name, amount=amount)
 
     def _check_players(self) -> None:
         """A player at 0 life or less loses; with no challenger left the Hydra has won."""
-        for player in self.players:
-            if not player.lost and player.life <= 0:
-                player.lost = True
-                self._log("hydra.log.player_loses", player=player.name)
-        if not self.alive() and not self.over:
+        for player in self.side.newly_lost():
+            self._log("hydra.log.player_loses", player=player.name)
+        if self.side.defeated and not self.over:
             self._finish("lost")
             self._stop()
 
