@@ -65,3 +65,17 @@ def test_a_shield_for_another_source_or_seat_is_left_alone() -> None:
     apart.add_shields(3, None, [2])
     assert apart.damage_each_player(1, "heads")[:2] == [Dealt(0, 0, 1), Dealt(1, 0, 1)]
     assert apart.shields == [Shield(2, None, 2)]
+
+
+def test_one_permanent_type_carries_a_heads_extras_and_a_creatures_as_data() -> None:
+    from bot.domain.challenge import horde
+    from bot.domain.challenge.permanents import TOKEN_ID, Permanent
+    from bot.domain.hydra import cards as C
+
+    head = Permanent(TOKEN_ID, C.CARDS[C.SNAPPING_FANG_HEAD], counters=2, shrunk=1)
+    assert (head.token, head.elite, head.toughness, head.power, head.entered_turn) == (True, True, 9, 1, 0)
+    plain = Permanent(3, C.CARDS[C.HYDRA_HEAD])
+    assert (plain.token, plain.elite, plain.toughness, plain.indestructible_through) == (False, False, 3, 0)
+    creature = Permanent(0, horde.CARDS["Minotaur Goreseeker"], pumped=2, shrunk=1)
+    assert (creature.token, creature.elite, creature.power, creature.toughness) == (False, False, 4, 1)
+    assert creature.name == "Minotaur Goreseeker"

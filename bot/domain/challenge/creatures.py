@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
+from bot.domain.challenge import permanents
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
 from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
 from bot.domain.challenge.players import SharedLife, Shield
@@ -45,6 +47,7 @@ class DeckCard:
     toughness: int | None
     oracle_text: str
     collector_number: int
+    elite: bool = False  # no creature deck's card is an elite Head (the one permanent type reads it)
 
     @property
     def is_creature(self) -> bool:
@@ -75,37 +78,8 @@ def load_cards(rows: Iterable[dict[str, object]]) -> dict[str, DeckCard]:
     return cards
 
 
-@dataclass(slots=True, eq=False)
-class Permanent:
-    """A permanent of the deck. A new object each time a card enters (no memory of earlier visits)."""
-
-    card_id: int
-    card: DeckCard
-    entered_turn: int
-    tapped: bool = False
-    damage: int = 0
-    counters: int = 0  # +1/+1 (negative: -1/-1)
-    shrunk: int = 0  # -X/-X until end of turn
-    pumped: int = 0  # +X/+0 until end of turn
-    frozen_for: int = 0  # the deck turn whose untap step it skips
-    serial: int = 0  # which permanent this is, for good: numbered as permanents enter (positions shift)
-    attacking: bool = False
-    doomed: bool = False  # destroyed at end of combat (Consuming Rage)
-    stolen: bool = False  # the players control it (a control-changing effect of their cards)
-    no_attack_for: int = 0  # the deck turn in which it can't attack ("can't attack" effects)
-    no_block_turn: int = 0  # the turn in which it can't block (the Horde's blockers)
-
-    @property
-    def name(self) -> str:
-        return self.card.name
-
-    @property
-    def power(self) -> int:
-        return (self.card.power or 0) + self.counters - self.shrunk + self.pumped
-
-    @property
-    def toughness(self) -> int:
-        return (self.card.toughness or 0) + self.counters - self.shrunk
+# A permanent of the deck: the challenge decks' one permanent type over a creature deck's cards.
+Permanent: TypeAlias = permanents.Permanent[DeckCard]
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ class HydraCard:
     scryfall_id: str
     reward_life: int = 0
     reward_draw: bool = False
+    power: int | None = None  # the Hydra's heads deal damage by their kind (H6), never by a power
 
     @property
     def is_head(self) -> bool:

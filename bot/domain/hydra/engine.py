@@ -16,9 +16,11 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
 from bot.domain.challenge.decks import CURRENT_RULES, HYDRA
+from bot.domain.challenge.permanents import TOKEN_ID, Permanent
 from bot.domain.challenge.players import LifePerPlayer, Player, Shield
 from bot.domain.hydra import cards as C
 from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
@@ -28,7 +30,6 @@ from bot.i18n.phrase import Phrase
 MAX_PLAYERS = 4  # H10
 MIN_HEADS, MAX_HEADS = 1, 11  # H2: difficulty is a number of the 11 "Hydra Head" cards
 STARTING_LIFE = 20  # H2
-TOKEN_ID = -1  # card_id of a token copy of a head
 HEADS_SOURCE = "heads"  # the source name of the heads' damage step, for prevention shields
 
 # Decision topics and their documented defaults (used after a timeout, or when a script says nothing).
@@ -73,31 +74,9 @@ class GameSetup:
     rules: int = CURRENT_RULES
 
 
-@dataclass(slots=True, eq=False)
-class Head:
-    """A Head on the battlefield. A new object each time a card enters (no memory of earlier visits)."""
-
-    card_id: int  # TOKEN_ID for a token copy (it is no card of the 60)
-    card: C.HydraCard
-    damage: int = 0
-    tapped: bool = False
-    indestructible_through: int = 0  # Hydra turn number through whose end it is indestructible
-    frozen_for: int = 0  # Hydra turn number whose untap step it skips
-    counters: int = 0  # +1/+1 counters (negative: -1/-1 counters; the two kinds annihilate)
-    shrunk: int = 0  # -X/-X until end of turn
-    serial: int = 0  # which head this is, for good: numbered as heads enter (positions shift, this never does)
-
-    @property
-    def name(self) -> str:
-        return self.card.name
-
-    @property
-    def token(self) -> bool:
-        return self.card_id == TOKEN_ID
-
-    @property
-    def toughness(self) -> int:
-        return (self.card.toughness or 0) + self.counters - self.shrunk
+# A Head on the battlefield: the challenge decks' one permanent type over the Hydra's cards (an elite
+# head, Impenetrable Hide's mark and a token copy are data of it).
+Head: TypeAlias = Permanent[C.HydraCard]
 
 
 @dataclass(slots=True)
@@ -569,7 +548,7 @@ class HydraGame(FlowGame):
         """Ask a "heads" question (``heads = yield from self._ask_heads(...)``): a flow receives every
         answer as ``object``, and a heads answer is the list of heads ``_validate_answer`` made."""
         answer = yield decision
-        assert isinstance(answer, list) and all(isinstance(head, Head) for head in answer), answer
+        assert isinstance(answer, list) and all(isinstance(head, Permanent) for head in answer), answer
         return answer
 
     def default_heads(self, count: int, prefer: str = "untapped") -> str:
