@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from bot.domain.challenge import permanents
-from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
+from bot.domain.challenge.actions import Action, parse_number
+from bot.domain.challenge.core import ChallengeError, Decision, Flow
 from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
 from bot.domain.challenge.players import SharedLife, Shield
-from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
+from bot.domain.challenge.verbs import DeckGame
 from bot.domain.hydra.cards import HEROES
 from bot.i18n.phrase import Phrase
 
@@ -96,11 +97,11 @@ class Seat:
     heroes: tuple[str, ...] = ()
 
 
-class CreatureDeckGame(FlowGame):
-    """Shared rules of the Horde and the God. Subclasses set the class attributes and hooks."""
+class CreatureDeckGame(DeckGame[DeckCard]):
+    """Shared rules of the Horde and the God. Subclasses set the class attributes and hooks; the verbs
+    every deck shares are :class:`DeckGame`'s, in the creature decks' log words (``challenge.log.*``)."""
 
     window_topics = WINDOW_TOPICS
-    verbs: tuple[str, ...] = VERBS  # one language for every deck; ``deck_rules`` refuses what the deck forbids
     prefix = "challenge"  # i18n key prefix of the log lines
     cards: dict[str, DeckCard] = {}
     deck_rules: DeckRules = CREATURE_DECK
@@ -126,7 +127,7 @@ class CreatureDeckGame(FlowGame):
         self._held: set[int] = set()  # serials already said to stay on the battlefield with lethal damage
         # The numbers of the action language are serials, fixed while a permanent stays on the
         # battlefield; False only for tables saved before migration 0016 (numbered by position).
-        self.stable_ids = stable_ids
+        self._stable_ids = stable_ids
         self._serials = 0
         self.card_names = [c.name for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
                            for _ in range(c.count)]
@@ -257,11 +258,6 @@ class CreatureDeckGame(FlowGame):
         coming = self.deck_turns + (0 if self.active == "deck" else 1)
         return permanent.no_attack_for == coming and permanent.no_attack_for > 0
 
-    def number_of(self, permanent: Permanent) -> int:
-        """How the action language, the board and every question name ``permanent``: its serial, which
-        never changes while it stays on the battlefield (a legacy game: its current position)."""
-        return permanent.serial if self.stable_ids else self.battlefield.index(permanent) + 1
-
     def attacker_phrase(self, permanent: Permanent) -> Phrase:
         """An attacker as the log names it: its number, name and current power and toughness."""
         return Phrase("challenge.log.attacker", {"number": self.number_of(permanent), "card": permanent.name,
@@ -274,10 +270,6 @@ class CreatureDeckGame(FlowGame):
         player, taken out of the library before the shuffle), so a seat may be added only while the
         library is still unseen."""
         return not self.over and self.turn == 1 and self.active == "players" and not any(self.library_changed_by)
-
-    def battlefield_numbers(self) -> list[int]:
-        """The numbers of the deck's permanents, in printed order: the only ones actions may name."""
-        return [self.number_of(p) for p in self.battlefield]
 
     def allowed_numbers(self, decision: Decision) -> list[int]:
         """The numbers a permanents-question may be answered with."""
@@ -308,40 +300,6 @@ class CreatureDeckGame(FlowGame):
         return None
 
     # ------------------------------------------------------------------ driving
-    def apply(self, action: Action | str) -> list[Event]:
-        """Apply one player action; returns the events it caused. Raises ChallengeError, changing nothing
-        (every check happens before the first change)."""
-        if isinstance(action, str):
-            action = parse_action(action, self.verbs)
-        if self.over:
-            raise ChallengeError("hydra.error.game_over")
-        refusal = self.deck_rules.refusal(action.verb)
-        if refusal is not None:
-            raise ChallengeError(refusal)
-        start, library = len(self.events), len(self.library)
-        getattr(self, f"_do_{action.verb}")(action)
-        if not self.over and self.active == "players" and self.pending is None:
-            self._check_win()
-        self.actions.append(action.line())
-        self.library_changed_by.append(len(self.library) != library)
-        return self.events[start:]
-
-    def choose_default(self) -> list[Event]:
-        if self.pending is None:
-            raise ChallengeError("hydra.error.nothing_to_choose")
-        return self.apply(Action("choose", text=self.pending.default))
-
-    def play_until_players(self) -> None:
-        while self.pending is not None and not self.over:
-            self.choose_default()
-
-    def _require(self, *, instant: bool) -> None:
-        if self.pending is not None:
-            if not (instant and self.pending.topic in self.window_topics):
-                raise ChallengeError("hydra.error.answer_first")
-        elif self.active != "players":
-            raise ChallengeError("hydra.error.not_your_turn")
-
     def _at(self, number: int) -> Permanent:
         """The permanent a number of the action language names (see :meth:`number_of`)."""
         if self.stable_ids:
@@ -376,56 +334,37 @@ class CreatureDeckGame(FlowGame):
             raise ChallengeError("challenge.error.not_a_creature", number=self.number_of(permanent),
                                  card=permanent.name)
 
+    # ------------------------------------------------------------------ the shared verbs' hooks
+    @property
+    def stable_ids(self) -> bool:
+        return self._stable_ids
+
+    @property
+    def deck_turn_count(self) -> int:
+        return self.deck_turns
+
+    def _target(self, number: int) -> Permanent:
+        """Damage is for creatures (tables of the first rules version excepted)."""
+        target = self._at(number)
+        if self.rules >= CURRENT_RULES:
+            self._require_creature(target)
+        return target
+
+    def _marked(self) -> None:
+        self._run(self._state_check())
+
+    def _remove(self, permanents: list[Permanent], how: str) -> None:
+        self._run(self._leave(permanents, how))
+
+    def _after_action(self) -> None:
+        if not self.over and self.active == "players" and self.pending is None:
+            self._check_win()
+
     def _run(self, flow: Flow) -> None:
         """Run what an action set off (leave and graveyard triggers) now, or stacked on a window."""
         self._start_flow(flow)
 
     # ------------------------------------------------------------------ player actions
-    def _do_damage(self, action: Action) -> None:
-        self._require(instant=True)
-        target = self._at(action.numbers[0])
-        if self.rules >= CURRENT_RULES:
-            self._require_creature(target)
-        target.damage += action.numbers[1]
-        self._log("challenge.log.damage", card=target.name, amount=action.numbers[1])
-        self._run(self._state_check())
-
-    def _do_sweep(self, action: Action) -> None:
-        self._require(instant=True)
-        targets = self._targets(action, skip=1)
-        for target in targets:
-            target.damage += action.numbers[0]
-        self._log("challenge.log.swept", amount=action.numbers[0], cards=tuple(t.name for t in targets))
-        self._run(self._state_check())
-
-    def _do_weaken(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action, skip=1):
-            target.shrunk += action.numbers[0]
-        self._run(self._state_check())
-
-    def _do_counters(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action, skip=1):
-            target.counters += action.numbers[0]
-        self._run(self._state_check())
-
-    def _do_destroy(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "destroyed"))
-
-    def _do_exile(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "exile"))
-
-    def _do_bounce(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "bounce"))
-
-    def _do_sacrifice(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "sacrificed"))
-
     def _do_attack(self, action: Action) -> None:
         """The players' attackers deal their combat damage to the deck's creatures, all at once (one
         attack may damage several), then one state-based check. Damage to the deck itself: ``hit``."""
@@ -485,30 +424,11 @@ class CreatureDeckGame(FlowGame):
         place = action.text.split()[0]
         self._run(self._leave(self._targets(action), "library", zone=place))
 
-    def _do_extraturn(self, action: Action) -> None:
-        self._require(instant=True)
-        self.players_extra_turns += 1
-        self._log("hydra.log.players_extra_turn_earned")
-
     def _do_exilecards(self, action: Action) -> None:
         """The players' cards exile the deck's cards from its library (top first) or graveyard: no
         Hero's Reward (they don't go to the graveyard), and fewer cards for the deck to use."""
-        self._require(instant=True)
-        where, moved = exile_cards(self, action)
-        self._log(f"challenge.log.exiled_from_{where}", count=len(moved), cards=tuple(map(self.name_of, moved)))
+        super()._do_exilecards(action)
         self._check_win()
-
-    def _do_tap(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action):
-            target.tapped = True
-            self._log("challenge.log.tapped", card=target.name)
-
-    def _do_freeze(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action):
-            target.frozen_for = self.deck_turns + 1
-            self._log("challenge.log.frozen", card=target.name)
 
     def _do_mill(self, action: Action) -> None:
         self._require(instant=True)
@@ -557,11 +477,6 @@ class CreatureDeckGame(FlowGame):
         self._require(instant=False)
         self._log("challenge.log.players_end", turn=self.turn)
         self._start_flow(self._after_players_turn())
-
-    def _do_choose(self, action: Action) -> None:
-        if self.pending is None:
-            raise ChallengeError("hydra.error.nothing_to_choose")
-        self._advance(self._answer(self.pending, action.text))
 
     def _answer(self, decision: Decision, text: str) -> object:
         text = text.strip()

@@ -18,13 +18,13 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
+from bot.domain.challenge.actions import Action, parse_number
+from bot.domain.challenge.core import Decision, Flow, HydraError
 from bot.domain.challenge.decks import CURRENT_RULES, HYDRA
 from bot.domain.challenge.permanents import TOKEN_ID, Permanent
 from bot.domain.challenge.players import LifePerPlayer, Player, Shield
+from bot.domain.challenge.verbs import DeckGame
 from bot.domain.hydra import cards as C
-from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
-from bot.domain.hydra.errors import HydraError
 from bot.i18n.phrase import Phrase
 
 MAX_PLAYERS = 4  # H10
@@ -108,12 +108,17 @@ class DamageStep:
     tokens: int = 0
 
 
-class HydraGame(FlowGame):
-    """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`."""
+class HydraGame(DeckGame[C.HydraCard]):
+    """One Face the Hydra game. Build with :meth:`new` or :func:`replay`; drive with :meth:`apply`.
+    The verbs every deck shares are :class:`DeckGame`'s; this class holds the Hydra's rules and
+    the hooks those verbs call, in the Hydra's own log words (``hydra.log.*``, a head by ``head``)."""
 
     window_topics = WINDOW_TOPICS
     deck_rules = HYDRA
-    verbs: tuple[str, ...] = VERBS  # every deck's language; ``deck_rules`` refuses what the Hydra's rules forbid
+    error = HydraError
+    log_prefix, name_key, names_key = "hydra", "head", "heads"
+    logs_no_change = False  # 0 damage, or tapping a tapped head, says nothing
+    logs_toughness = True  # −X/−X and counters say the head's new toughness
 
     def __init__(self, setup: GameSetup) -> None:
         super().__init__()
@@ -164,11 +169,6 @@ class HydraGame(FlowGame):
         """The HEAD number of the script language of the head ``serial`` (the serial itself, or its
         1-based position in a game saved before stable numbers), or None once it has left the battlefield."""
         return next((self.number_of(h) for h in self.battlefield if h.serial == serial), None)
-
-    def number_of(self, head: Head) -> int:
-        """How the action language, the board and every question name ``head``: its serial, which never
-        changes while it stays on the battlefield (a legacy game: its current position)."""
-        return head.serial if self.setup.stable_ids else self.battlefield.index(head) + 1
 
     @staticmethod
     def _new_player(setup: PlayerSetup) -> Player:
@@ -224,31 +224,7 @@ class HydraGame(FlowGame):
         """A *card* named Hydra Head: a token copy is none (tables of the first rules version counted it)."""
         return head.name == C.HYDRA_HEAD and (not head.token or self.setup.rules < CURRENT_RULES)
 
-    @staticmethod
-    def is_indestructible(head: Head) -> bool:
-        """Hydra's Impenetrable Hide; the mark is cleared in the cleanup of the Hydra's next turn."""
-        return head.indestructible_through > 0
-
     # ----------------------------------------------------------------- driving
-    def apply(self, action: Action | str) -> list[Event]:
-        """Apply one player action; returns the events it caused. Raises HydraError, changing nothing."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        if self.over:
-            raise HydraError("hydra.error.game_over")
-        refusal = self.deck_rules.refusal(action.verb)
-        if refusal is not None:
-            raise ChallengeError(refusal)
-        start = len(self.events)
-        library = len(self.library)
-        handler = getattr(self, f"_do_{action.verb}")
-        handler(action)
-        if self.triggers and not self.over:  # the players' action made abilities trigger
-            self._start_flow(self._resolve_triggers())
-        self.actions.append(action.line())
-        self.library_changed_by.append(len(self.library) != library)
-        return self.events[start:]
-
     def rebuild(self, actions: Sequence[str]) -> HydraGame:
         """The same game replayed with ``actions`` (undo)."""
         return replay(self.setup, actions)
@@ -262,31 +238,7 @@ class HydraGame(FlowGame):
             return "hydra.error.undo_revealed"
         return None
 
-    def choose_default(self) -> list[Event]:
-        """Answer the pending decision with its documented default (a timeout, or a silent script)."""
-        if self.pending is None:
-            raise HydraError("hydra.error.nothing_to_choose")
-        return self.apply(Action("choose", text=self.pending.default))
-
-    def play_until_players(self) -> None:
-        """Answer every pending decision with its default until the players may act (or it ends)."""
-        while self.pending is not None and not self.over:
-            self.choose_default()
-
     # ----------------------------------------------------------------- player actions
-    def _require_players_may_act(self, *, instant: bool) -> None:
-        """Sorcery-speed actions need the players' own turn with nothing pending; instant-speed
-        ones may also be taken while a response window is open (never in the middle of a choice)."""
-        if self.pending is not None:
-            if not (instant and self.pending.topic in WINDOW_TOPICS):
-                raise HydraError("hydra.error.answer_first")
-        elif self.active != "players":
-            raise HydraError("hydra.error.not_your_turn")
-
-    def battlefield_numbers(self) -> list[int]:
-        """The HEAD numbers of the heads, in printed order: the only ones actions may name."""
-        return [self.number_of(h) for h in self.battlefield]
-
     def _head_at(self, number: int) -> Head:
         """The head a HEAD number names (see :meth:`number_of`)."""
         if self.setup.stable_ids:
@@ -299,10 +251,32 @@ class HydraGame(FlowGame):
             raise HydraError("hydra.error.no_such_head", head=number, count=len(self.battlefield))
         return self.battlefield[number - 1]
 
+    # ----------------------------------------------------------------- the shared verbs' hooks
+    @property
+    def stable_ids(self) -> bool:
+        return self.setup.stable_ids
+
+    @property
+    def deck_turn_count(self) -> int:
+        return self.hydra_turns
+
+    def _target(self, number: int) -> Head:
+        return self._head_at(number)
+
+    def _marked(self) -> None:
+        self._check_lethal()
+
+    def _remove(self, permanents: list[Head], how: str) -> None:
+        self._leave(permanents, how=how)
+
+    def _after_action(self) -> None:
+        if self.triggers and not self.over:  # the players' action made abilities trigger
+            self._start_flow(self._resolve_triggers())
+
     def _do_attack(self, action: Action) -> None:
         """H4: attackers are assigned to heads; all combat damage is dealt at once, then the
         state-based check destroys every head with lethal damage together."""
-        self._require_players_may_act(instant=False)
+        self._require(instant=False)
         pairs = list(zip(action.numbers[::2], action.numbers[1::2], strict=True))
         targets = [(self._head_at(pos), amount) for pos, amount in pairs]
         for head, amount in targets:
@@ -311,24 +285,16 @@ class HydraGame(FlowGame):
                 self._log("hydra.log.combat_damage", head=head.name, amount=amount)
         self._check_lethal()
 
-    def _do_damage(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        head = self._head_at(action.numbers[0])
-        if action.numbers[1]:
-            head.damage += action.numbers[1]
-            self._log("hydra.log.damage", head=head.name, amount=action.numbers[1])
-        self._check_lethal()
-
     def _do_loselife(self, action: Action) -> None:
         """H8: life the Hydra would lose (or damage to it) is dealt to a head the players choose."""
-        self._require_players_may_act(instant=True)
+        self._require(instant=True)
         head = self._head_at(action.numbers[0])
         if action.numbers[1]:
             head.damage += action.numbers[1]
             self._log("hydra.log.redirected", head=head.name, amount=action.numbers[1])
         self._check_lethal()
 
-    def _heads_of(self, action: Action, skip: int = 0) -> list[Head]:
+    def _targets(self, action: Action, skip: int = 0) -> list[Head]:
         """The heads an action names (positions after ``skip`` numbers, or ``all``), all picked
         before anything happens, so positions never shift half-way through a sweeper."""
         if action.all_heads:
@@ -338,87 +304,21 @@ class HydraGame(FlowGame):
             raise HydraError("hydra.error.same_head_twice")
         return [self._head_at(position) for position in positions]
 
-    def _do_destroy(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        heads = self._heads_of(action)
-        for head in [h for h in heads if self.is_indestructible(h)]:
-            self._log("hydra.log.indestructible", head=head.name)
-        self._leave([h for h in heads if not self.is_indestructible(h)], how="destroyed")
-
-    def _do_exile(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        self._leave(self._heads_of(action), how="exile")
-
-    def _do_bounce(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        self._leave(self._heads_of(action), how="bounce")
-
     def _do_tuck(self, action: Action) -> None:
         """H9: a head put into the library goes to the Hydra's graveyard instead (it still leaves)."""
-        self._require_players_may_act(instant=True)
-        self._leave(self._heads_of(action), how="library")
-
-    def _do_sacrifice(self, action: Action) -> None:
-        """The Hydra sacrifices heads (an edict): indestructible doesn't stop it."""
-        self._require_players_may_act(instant=True)
-        self._leave(self._heads_of(action), how="sacrificed")
-
-    def _do_tap(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        for head in self._heads_of(action):
-            if not head.tapped:
-                head.tapped = True
-                self._log("hydra.log.tapped", head=head.name)
-
-    def _do_freeze(self, action: Action) -> None:
-        """"Doesn't untap during its controller's next untap step" (The Savant)."""
-        self._require_players_may_act(instant=True)
-        for head in self._heads_of(action):
-            head.frozen_for = self.hydra_turns + 1
-            self._log("hydra.log.frozen", head=head.name)
-
-    def _do_sweep(self, action: Action) -> None:
-        """Damage to several heads at once; one state-based check afterwards."""
-        self._require_players_may_act(instant=True)
-        amount, heads = action.numbers[0], self._heads_of(action, skip=1)
-        if amount:
-            for head in heads:
-                head.damage += amount
-            self._log("hydra.log.swept", amount=amount, heads=tuple(h.name for h in heads))
-        self._check_lethal()
-
-    def _do_weaken(self, action: Action) -> None:
-        """-X/-X until end of turn: a head at 0 toughness is put into the graveyard (not destroyed)."""
-        self._require_players_may_act(instant=True)
-        amount, heads = action.numbers[0], self._heads_of(action, skip=1)
-        for head in heads:
-            head.shrunk += amount
-            self._log("hydra.log.weakened", head=head.name, amount=amount, toughness=head.toughness)
-        self._check_lethal()
-
-    def _do_counters(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        delta, heads = action.numbers[0], self._heads_of(action, skip=1)
-        for head in heads:
-            head.counters += delta
-            self._log("hydra.log.counters", head=head.name, delta=f"{delta:+d}", toughness=head.toughness)
-        self._check_lethal()
+        self._require(instant=True)
+        self._leave(self._targets(action), how="library")
 
     def _do_copy(self, action: Action) -> None:
         """A token copy of a head: a Head for the win (H7), Unified Lunge and the damage step; it
         triggers growing new heads and Hero's Reward when it leaves, then ceases to exist."""
-        self._require_players_may_act(instant=True)
+        self._require(instant=True)
         original = self._head_at(action.numbers[0])
         self.battlefield.append(self._new_head(TOKEN_ID, original.card))
         self._log("hydra.log.copied", head=original.name)
 
-    def _do_extraturn(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
-        self.players_extra_turns += 1
-        self._log("hydra.log.players_extra_turn_earned")
-
     def _do_prevent(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
+        self._require(instant=True)
         amount = action.numbers[0]
         seats = [self._player_at(action.numbers[1])] if len(action.numbers) > 1 else self.alive()
         source = self._damage_source(action.text.removeprefix("from ").strip()) if action.text else None
@@ -437,15 +337,8 @@ class HydraGame(FlowGame):
         raise HydraError("hydra.error.unknown_source", source=text,
                          sources=(HEADS_SOURCE, *C.DAMAGE_SOURCES))
 
-    def _do_exilecards(self, action: Action) -> None:
-        """The players' cards exile Hydra cards from its library (top first) or graveyard."""
-        self._require_players_may_act(instant=True)
-        where, moved = exile_cards(self, action, "hydra", HydraError)
-        self._log(f"hydra.log.exiled_from_{where}", count=len(moved),
-                  cards=tuple(self.name_of(i) for i in moved))
-
     def _do_mill(self, action: Action) -> None:
-        self._require_players_may_act(instant=True)
+        self._require(instant=True)
         milled = [self.library.pop() for _ in range(min(action.numbers[0], len(self.library)))]
         self.graveyard.extend(milled)
         if milled:
@@ -462,7 +355,7 @@ class HydraGame(FlowGame):
 
     def _do_life(self, action: Action) -> None:
         """A player's own cards changed their life (lifelink, paying life, ...)."""
-        self._require_players_may_act(instant=True)
+        self._require(instant=True)
         index = self._player_at(action.numbers[0])
         delta = action.numbers[1]
         self.side.change_life(index, delta)
@@ -484,7 +377,7 @@ class HydraGame(FlowGame):
         # a question asked of a player who just left the game takes its default
         while self.pending is not None and self.pending.player is not None \
                 and self.players[self.pending.player].lost:
-            self._advance(self._validate_answer(self.pending, self._left_game_answer(self.pending)))
+            self._advance(self._answer(self.pending, self._left_game_answer(self.pending)))
 
     @staticmethod
     def _left_game_answer(decision: Decision) -> str:
@@ -493,7 +386,7 @@ class HydraGame(FlowGame):
         return "none" if decision.topic == SWALLOW_EXILE else decision.default
 
     def _do_end(self, action: Action) -> None:
-        self._require_players_may_act(instant=False)
+        self._require(instant=False)
         self._log("hydra.log.players_end", turn=self.turn)
         self._cleanup()
         if self._win_check():
@@ -514,15 +407,8 @@ class HydraGame(FlowGame):
         if self.spells_locked:
             self._log("hydra.log.glower_active")
 
-    def _do_choose(self, action: Action) -> None:
-        decision = self.pending
-        if decision is None:
-            raise HydraError("hydra.error.nothing_to_choose")
-        answer = self._validate_answer(decision, action.text)
-        self._advance(answer)
-
     # ----------------------------------------------------------------- answers
-    def _validate_answer(self, decision: Decision, text: str) -> object:
+    def _answer(self, decision: Decision, text: str) -> object:
         text = text.strip()
         if decision.kind == "option":
             lowered = text.lower()
@@ -546,7 +432,7 @@ class HydraGame(FlowGame):
     @staticmethod
     def _ask_heads(decision: Decision) -> Generator[Decision, object, list[Head]]:
         """Ask a "heads" question (``heads = yield from self._ask_heads(...)``): a flow receives every
-        answer as ``object``, and a heads answer is the list of heads ``_validate_answer`` made."""
+        answer as ``object``, and a heads answer is the list of heads ``_answer`` made."""
         answer = yield decision
         assert isinstance(answer, list) and all(isinstance(head, Permanent) for head in answer), answer
         return answer
