@@ -3,7 +3,7 @@ turn, numbered permanents that fight, combat against the players, and one life t
 players' side (the Horde is a single-player challenge; against the God the players share 20 life).
 
 The players' own cards are not tracked: they say what their cards did with the same one-line
-language as the Hydra (``bot.domain.hydra.actions``), numbers being the positions of the deck's
+language as the Hydra (``bot.domain.challenge.actions``), numbers being the positions of the deck's
 permanents as printed. A subclass (:mod:`.horde`, :mod:`.god`) holds its deck's own rules through
 a few hooks: what the deck does in its main phase, who must attack, what happens at the beginning
 of combat, when a card leaves or is put into a graveyard, and when the players win.
@@ -20,9 +20,9 @@ from bot.domain.challenge import permanents
 from bot.domain.challenge.actions import Action, parse_number
 from bot.domain.challenge.core import ChallengeError, Decision, Flow
 from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
-from bot.domain.challenge.players import SharedLife, Shield
+from bot.domain.challenge.hydra_cards import HEROES
+from bot.domain.challenge.players import Seat, SharedLife, Shield
 from bot.domain.challenge.verbs import DeckGame
-from bot.domain.hydra.cards import HEROES
 from bot.i18n.phrase import Phrase
 
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
@@ -89,12 +89,6 @@ class CombatStep:
 
     attackers: tuple[tuple[str, int], ...]
     dealt: int  # before the players' own prevention shields; 0 when prevented (Fog)
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    name: str
-    heroes: tuple[str, ...] = ()
 
 
 class CreatureDeckGame(DeckGame[DeckCard]):

@@ -29,6 +29,14 @@ class Shield:
 
 
 @dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat of any deck's table as it is set up: the player's name and their Hero cards."""
+
+    name: str
+    heroes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Dealt:
     """What one damage event did to one life total: ``player`` is the seat (None: the shared total)."""
 
