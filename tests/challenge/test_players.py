@@ -26,7 +26,8 @@ def test_each_player_takes_the_damage_on_their_own_total_and_their_own_shields()
 
 def test_a_player_out_of_the_game_takes_and_gains_nothing_and_the_side_loses_when_nobody_is_left() -> None:
     side = _three()
-    side.lose_life(1, 20)
+    side.lose_life(1, 15)
+    side.lose_life(1, 5)  # a second loss adds up
     assert [p.name for p in side.newly_lost()] == ["Bo"] and side.newly_lost() == []
     assert side.alive() == [0, 2] and not side.defeated
     side.gain_each_player(4)
