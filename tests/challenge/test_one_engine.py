@@ -48,6 +48,13 @@ def test_the_hydra_is_set_up_by_its_rules_module_like_every_deck() -> None:
         ("Ann", ("The Slayer",), 27),
         ("Bo", (), 20),
     ]
+    assert game.setup.all_windows is False
+    other = hydra.HydraGame.from_seats(
+        [Seat("Cy")], 9, 5, all_windows=True, stable_ids=False, rules=2, life_per_player=False
+    )
+    assert other.setup == hydra.GameSetup(
+        heads=5, players=(hydra.PlayerSetup("Cy", ()),), seed=9, all_windows=True, stable_ids=False, rules=2
+    )
     with pytest.raises(ChallengeError) as refused:
         games.new_game("hydra", [Seat("Ann")], seed=1, life_per_player=True)
     assert refused.value.key == "challenge.error.house_rule_hydra"
