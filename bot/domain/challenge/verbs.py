@@ -156,8 +156,11 @@ class DeckGame(FlowGame, Generic[CardT]):
         if amount or self.logs_no_change:
             for target in targets:
                 target.damage += amount
-            self._log(f"{self.log_prefix}.log.swept", amount=amount,
-                      **{self.names_key: tuple(t.name for t in targets)})
+            self._log(
+                f"{self.log_prefix}.log.swept",
+                amount=amount,
+                **{self.names_key: tuple(t.name for t in targets)},
+            )
         self._marked()
 
     def _do_weaken(self, action: Action) -> None:
@@ -207,7 +210,7 @@ class DeckGame(FlowGame, Generic[CardT]):
                 self._say("tapped", target)
 
     def _do_freeze(self, action: Action) -> None:
-        """"Doesn't untap during its controller's next untap step" (The Savant)."""
+        """ "Doesn't untap during its controller's next untap step" (The Savant)."""
         self._require(instant=True)
         for target in self._targets(action):
             target.frozen_for = self.deck_turn_count + 1
@@ -223,5 +226,8 @@ class DeckGame(FlowGame, Generic[CardT]):
         to no graveyard (no Hero's Reward), and the deck has fewer cards to use."""
         self._require(instant=True)
         where, moved = exile_cards(self, action, self.log_prefix, self.error)
-        self._log(f"{self.log_prefix}.log.exiled_from_{where}", count=len(moved),
-                  cards=tuple(self.name_of(i) for i in moved))
+        self._log(
+            f"{self.log_prefix}.log.exiled_from_{where}",
+            count=len(moved),
+            cards=tuple(self.name_of(i) for i in moved),
+        )
