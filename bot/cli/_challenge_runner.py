@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.domain.challenge.actions import VERBS, parse_action
 from bot.domain.challenge.core import ChallengeError
-from bot.domain.hydra.actions import VERBS, parse_action
 from bot.domain.hydra.cards import find_hero
 from bot.i18n import LANGUAGES, t
 

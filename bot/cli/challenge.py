@@ -13,11 +13,11 @@ import random
 
 from bot.cli import hydra as hydra_cli
 from bot.cli._challenge_runner import Presenter, add_play_options, fail, heroes_by_seat, play
+from bot.domain.challenge.actions import __doc__ as ACTIONS_HELP
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import CreatureDeckGame, Seat
 from bot.domain.challenge.decks import RULES
 from bot.domain.challenge.games import DECK_NAMES, new_game
-from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.i18n import t
 from bot.render.challenge import board_text, decision_text, log_lines
 

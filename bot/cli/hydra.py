@@ -11,9 +11,9 @@ import argparse
 import random
 
 from bot.cli._challenge_runner import Presenter, add_play_options, fail, heroes_by_seat, play
+from bot.domain.challenge.actions import __doc__ as ACTIONS_HELP
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.hydra import GameSetup, HydraError, HydraGame, PlayerSetup
-from bot.domain.hydra.actions import __doc__ as ACTIONS_HELP
 from bot.domain.hydra.cards import HEROES
 from bot.domain.hydra.engine import MAX_HEADS, MAX_PLAYERS, MIN_HEADS
 from bot.i18n import t

@@ -1,4 +1,4 @@
-"""The action language (bot/domain/hydra/actions.py): the exact Action of every accepted line and the exact
+"""The action language (bot/domain/challenge/actions.py): the exact Action of every accepted line and the exact
 message key and values of every refusal, verb by verb (the CLI, the buttons and replay all parse here)."""
 
 from __future__ import annotations

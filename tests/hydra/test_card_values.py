@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.hydra import cards as C
-from bot.domain.hydra.card_data import CARD_ROWS
+from bot.domain.challenge import hydra_cards as C
+from bot.domain.challenge.hydra_card_data import CARD_ROWS
 
 # name: (count, type line, toughness, elite, collector number, Scryfall id, reward life, reward draw)
 EXPECTED: dict[str, tuple[int, str, int | None, bool, int, str, int, bool]] = {

@@ -26,6 +26,14 @@ class ChallengeError(DomainError, ValueError):
     """
 
 
+class HydraError(ChallengeError):
+    """The same error, raised by the action language and the Hydra's engine (``hydra.error.*`` keys):
+    callers that catch the Hydra's own type keep working, and every deck's parser raises it.
+
+    ``key`` is an i18n message key (given in full); ``values`` fill its placeholders.
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A question to the players. ``player`` is a seat index, or None for "the players" together.

@@ -3,7 +3,7 @@ turn, numbered permanents that fight, combat against the players, and one life t
 players' side (the Horde is a single-player challenge; against the God the players share 20 life).
 
 The players' own cards are not tracked: they say what their cards did with the same one-line
-language as the Hydra (``bot.domain.hydra.actions``), numbers being the positions of the deck's
+language as the Hydra (``bot.domain.challenge.actions``), numbers being the positions of the deck's
 permanents as printed. A subclass (:mod:`.horde`, :mod:`.god`) holds its deck's own rules through
 a few hooks: what the deck does in its main phase, who must attack, what happens at the beginning
 of combat, when a card leaves or is put into a graveyard, and when the players win.
@@ -14,11 +14,15 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
-from bot.domain.challenge.core import ChallengeError, Decision, Event, Flow, FlowGame, exile_cards
+from bot.domain.challenge import permanents
+from bot.domain.challenge.actions import Action, parse_number
+from bot.domain.challenge.core import ChallengeError, Decision, Flow
 from bot.domain.challenge.decks import CREATURE_DECK, CURRENT_RULES, DeckRules, check_heroes
-from bot.domain.hydra.actions import VERBS, Action, parse_action, parse_number
-from bot.domain.hydra.cards import HEROES
+from bot.domain.challenge.hydra_cards import HEROES
+from bot.domain.challenge.players import Seat, SharedLife, Shield
+from bot.domain.challenge.verbs import DeckGame
 from bot.i18n.phrase import Phrase
 
 COUNTER = "counter"  # window: the deck casts a card — "pass" | "counter"
@@ -44,6 +48,7 @@ class DeckCard:
     toughness: int | None
     oracle_text: str
     collector_number: int
+    elite: bool = False  # no creature deck's card is an elite Head (the one permanent type reads it)
 
     @property
     def is_creature(self) -> bool:
@@ -74,37 +79,8 @@ def load_cards(rows: Iterable[dict[str, object]]) -> dict[str, DeckCard]:
     return cards
 
 
-@dataclass(slots=True, eq=False)
-class Permanent:
-    """A permanent of the deck. A new object each time a card enters (no memory of earlier visits)."""
-
-    card_id: int
-    card: DeckCard
-    entered_turn: int
-    tapped: bool = False
-    damage: int = 0
-    counters: int = 0  # +1/+1 (negative: -1/-1)
-    shrunk: int = 0  # -X/-X until end of turn
-    pumped: int = 0  # +X/+0 until end of turn
-    frozen_for: int = 0  # the deck turn whose untap step it skips
-    serial: int = 0  # which permanent this is, for good: numbered as permanents enter (positions shift)
-    attacking: bool = False
-    doomed: bool = False  # destroyed at end of combat (Consuming Rage)
-    stolen: bool = False  # the players control it (a control-changing effect of their cards)
-    no_attack_for: int = 0  # the deck turn in which it can't attack ("can't attack" effects)
-    no_block_turn: int = 0  # the turn in which it can't block (the Horde's blockers)
-
-    @property
-    def name(self) -> str:
-        return self.card.name
-
-    @property
-    def power(self) -> int:
-        return (self.card.power or 0) + self.counters - self.shrunk + self.pumped
-
-    @property
-    def toughness(self) -> int:
-        return (self.card.toughness or 0) + self.counters - self.shrunk
+# A permanent of the deck: the challenge decks' one permanent type over a creature deck's cards.
+Permanent: TypeAlias = permanents.Permanent[DeckCard]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,23 +91,11 @@ class CombatStep:
     dealt: int  # before the players' own prevention shields; 0 when prevented (Fog)
 
 
-@dataclass(slots=True)
-class Shield:
-    amount: int
-    source: str | None  # None: any source
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    name: str
-    heroes: tuple[str, ...] = ()
-
-
-class CreatureDeckGame(FlowGame):
-    """Shared rules of the Horde and the God. Subclasses set the class attributes and hooks."""
+class CreatureDeckGame(DeckGame[DeckCard]):
+    """Shared rules of the Horde and the God. Subclasses set the class attributes and hooks; the verbs
+    every deck shares are :class:`DeckGame`'s, in the creature decks' log words (``challenge.log.*``)."""
 
     window_topics = WINDOW_TOPICS
-    verbs: tuple[str, ...] = VERBS  # one language for every deck; ``deck_rules`` refuses what the deck forbids
     prefix = "challenge"  # i18n key prefix of the log lines
     cards: dict[str, DeckCard] = {}
     deck_rules: DeckRules = CREATURE_DECK
@@ -157,7 +121,7 @@ class CreatureDeckGame(FlowGame):
         self._held: set[int] = set()  # serials already said to stay on the battlefield with lethal damage
         # The numbers of the action language are serials, fixed while a permanent stays on the
         # battlefield; False only for tables saved before migration 0016 (numbered by position).
-        self.stable_ids = stable_ids
+        self._stable_ids = stable_ids
         self._serials = 0
         self.card_names = [c.name for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
                            for _ in range(c.count)]
@@ -170,10 +134,8 @@ class CreatureDeckGame(FlowGame):
         self.turn = 1
         self.deck_turns = 0
         self.active = "players"
-        self.starting_life = self._starting_life()
-        self.life = self.starting_life
-        self.ledger = {"gained": 0, "adjusted": 0, "damage": 0, "lost": 0}
-        self.shields: list[Shield] = []
+        # One life total for the players' side; it keeps their shields and the life ledger.
+        self.side = SharedLife(len(self.seats), self._starting_life())
         self.combat_steps: list[CombatStep] = []
         self.library_changed_by: list[bool] = []
         self.this_turn: list[str] = []  # the deck's sorceries that resolved this turn (each acts "this turn")
@@ -197,6 +159,30 @@ class CreatureDeckGame(FlowGame):
         each The Slayer ("You start the game with an additional 7 life")."""
         base = self.deck_rules.starting_life * (len(self.seats) if self.life_per_player else 1)
         return base + sum(HEROES[hero].starting_life_bonus for seat in self.seats for hero in seat.heroes)
+
+    # ------------------------------------------------------------------ the players' side
+    @property
+    def starting_life(self) -> int:
+        return self.side.starting_life
+
+    @property
+    def life(self) -> int:
+        """The players' one life total."""
+        return self.side.life
+
+    @life.setter
+    def life(self, value: int) -> None:
+        self.side.life = value
+
+    @property
+    def ledger(self) -> dict[str, int]:
+        """Every point of the players' life gained and lost, by kind (the invariant checks add it up)."""
+        return self.side.ledger
+
+    @property
+    def shields(self) -> list[Shield]:
+        """The players' prevention shields of this turn, oldest first."""
+        return self.side.shields
 
     # ------------------------------------------------------------------ hooks of each deck
     deck_name = ""
@@ -266,11 +252,6 @@ class CreatureDeckGame(FlowGame):
         coming = self.deck_turns + (0 if self.active == "deck" else 1)
         return permanent.no_attack_for == coming and permanent.no_attack_for > 0
 
-    def number_of(self, permanent: Permanent) -> int:
-        """How the action language, the board and every question name ``permanent``: its serial, which
-        never changes while it stays on the battlefield (a legacy game: its current position)."""
-        return permanent.serial if self.stable_ids else self.battlefield.index(permanent) + 1
-
     def attacker_phrase(self, permanent: Permanent) -> Phrase:
         """An attacker as the log names it: its number, name and current power and toughness."""
         return Phrase("challenge.log.attacker", {"number": self.number_of(permanent), "card": permanent.name,
@@ -283,10 +264,6 @@ class CreatureDeckGame(FlowGame):
         player, taken out of the library before the shuffle), so a seat may be added only while the
         library is still unseen."""
         return not self.over and self.turn == 1 and self.active == "players" and not any(self.library_changed_by)
-
-    def battlefield_numbers(self) -> list[int]:
-        """The numbers of the deck's permanents, in printed order: the only ones actions may name."""
-        return [self.number_of(p) for p in self.battlefield]
 
     def allowed_numbers(self, decision: Decision) -> list[int]:
         """The numbers a permanents-question may be answered with."""
@@ -317,40 +294,6 @@ class CreatureDeckGame(FlowGame):
         return None
 
     # ------------------------------------------------------------------ driving
-    def apply(self, action: Action | str) -> list[Event]:
-        """Apply one player action; returns the events it caused. Raises ChallengeError, changing nothing
-        (every check happens before the first change)."""
-        if isinstance(action, str):
-            action = parse_action(action, self.verbs)
-        if self.over:
-            raise ChallengeError("hydra.error.game_over")
-        refusal = self.deck_rules.refusal(action.verb)
-        if refusal is not None:
-            raise ChallengeError(refusal)
-        start, library = len(self.events), len(self.library)
-        getattr(self, f"_do_{action.verb}")(action)
-        if not self.over and self.active == "players" and self.pending is None:
-            self._check_win()
-        self.actions.append(action.line())
-        self.library_changed_by.append(len(self.library) != library)
-        return self.events[start:]
-
-    def choose_default(self) -> list[Event]:
-        if self.pending is None:
-            raise ChallengeError("hydra.error.nothing_to_choose")
-        return self.apply(Action("choose", text=self.pending.default))
-
-    def play_until_players(self) -> None:
-        while self.pending is not None and not self.over:
-            self.choose_default()
-
-    def _require(self, *, instant: bool) -> None:
-        if self.pending is not None:
-            if not (instant and self.pending.topic in self.window_topics):
-                raise ChallengeError("hydra.error.answer_first")
-        elif self.active != "players":
-            raise ChallengeError("hydra.error.not_your_turn")
-
     def _at(self, number: int) -> Permanent:
         """The permanent a number of the action language names (see :meth:`number_of`)."""
         if self.stable_ids:
@@ -385,56 +328,37 @@ class CreatureDeckGame(FlowGame):
             raise ChallengeError("challenge.error.not_a_creature", number=self.number_of(permanent),
                                  card=permanent.name)
 
+    # ------------------------------------------------------------------ the shared verbs' hooks
+    @property
+    def stable_ids(self) -> bool:
+        return self._stable_ids
+
+    @property
+    def deck_turn_count(self) -> int:
+        return self.deck_turns
+
+    def _target(self, number: int) -> Permanent:
+        """Damage is for creatures (tables of the first rules version excepted)."""
+        target = self._at(number)
+        if self.rules >= CURRENT_RULES:
+            self._require_creature(target)
+        return target
+
+    def _marked(self) -> None:
+        self._run(self._state_check())
+
+    def _remove(self, permanents: list[Permanent], how: str) -> None:
+        self._run(self._leave(permanents, how))
+
+    def _after_action(self) -> None:
+        if not self.over and self.active == "players" and self.pending is None:
+            self._check_win()
+
     def _run(self, flow: Flow) -> None:
         """Run what an action set off (leave and graveyard triggers) now, or stacked on a window."""
         self._start_flow(flow)
 
     # ------------------------------------------------------------------ player actions
-    def _do_damage(self, action: Action) -> None:
-        self._require(instant=True)
-        target = self._at(action.numbers[0])
-        if self.rules >= CURRENT_RULES:
-            self._require_creature(target)
-        target.damage += action.numbers[1]
-        self._log("challenge.log.damage", card=target.name, amount=action.numbers[1])
-        self._run(self._state_check())
-
-    def _do_sweep(self, action: Action) -> None:
-        self._require(instant=True)
-        targets = self._targets(action, skip=1)
-        for target in targets:
-            target.damage += action.numbers[0]
-        self._log("challenge.log.swept", amount=action.numbers[0], cards=tuple(t.name for t in targets))
-        self._run(self._state_check())
-
-    def _do_weaken(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action, skip=1):
-            target.shrunk += action.numbers[0]
-        self._run(self._state_check())
-
-    def _do_counters(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action, skip=1):
-            target.counters += action.numbers[0]
-        self._run(self._state_check())
-
-    def _do_destroy(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "destroyed"))
-
-    def _do_exile(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "exile"))
-
-    def _do_bounce(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "bounce"))
-
-    def _do_sacrifice(self, action: Action) -> None:
-        self._require(instant=True)
-        self._run(self._leave(self._targets(action), "sacrificed"))
-
     def _do_attack(self, action: Action) -> None:
         """The players' attackers deal their combat damage to the deck's creatures, all at once (one
         attack may damage several), then one state-based check. Damage to the deck itself: ``hit``."""
@@ -494,30 +418,11 @@ class CreatureDeckGame(FlowGame):
         place = action.text.split()[0]
         self._run(self._leave(self._targets(action), "library", zone=place))
 
-    def _do_extraturn(self, action: Action) -> None:
-        self._require(instant=True)
-        self.players_extra_turns += 1
-        self._log("hydra.log.players_extra_turn_earned")
-
     def _do_exilecards(self, action: Action) -> None:
         """The players' cards exile the deck's cards from its library (top first) or graveyard: no
         Hero's Reward (they don't go to the graveyard), and fewer cards for the deck to use."""
-        self._require(instant=True)
-        where, moved = exile_cards(self, action)
-        self._log(f"challenge.log.exiled_from_{where}", count=len(moved), cards=tuple(map(self.name_of, moved)))
+        super()._do_exilecards(action)
         self._check_win()
-
-    def _do_tap(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action):
-            target.tapped = True
-            self._log("challenge.log.tapped", card=target.name)
-
-    def _do_freeze(self, action: Action) -> None:
-        self._require(instant=True)
-        for target in self._targets(action):
-            target.frozen_for = self.deck_turns + 1
-            self._log("challenge.log.frozen", card=target.name)
 
     def _do_mill(self, action: Action) -> None:
         self._require(instant=True)
@@ -530,7 +435,7 @@ class CreatureDeckGame(FlowGame):
         source = action.text.removeprefix("from ").strip() if action.text else None
         if source is not None:
             source = self._source_name(source)
-        self.shields.append(Shield(action.numbers[0], source))
+        self.side.add_shields(action.numbers[0], source, [None])
         self._log("challenge.log.shield", amount=action.numbers[0], source=source or "*")
 
     def _source_name(self, text: str) -> str:
@@ -550,8 +455,7 @@ class CreatureDeckGame(FlowGame):
         """A player's own cards changed the players' life (lifelink, paying life, ...)."""
         self._require(instant=True)
         self._seat(action.numbers[0])
-        self.life += action.numbers[1]
-        self.ledger["adjusted"] += action.numbers[1]
+        self.side.change_life(action.numbers[0] - 1, action.numbers[1])
         self._log("challenge.log.life", delta=f"{action.numbers[1]:+d}", life=self.life)
         self._check_life()
 
@@ -567,11 +471,6 @@ class CreatureDeckGame(FlowGame):
         self._require(instant=False)
         self._log("challenge.log.players_end", turn=self.turn)
         self._start_flow(self._after_players_turn())
-
-    def _do_choose(self, action: Action) -> None:
-        if self.pending is None:
-            raise ChallengeError("hydra.error.nothing_to_choose")
-        self._advance(self._answer(self.pending, action.text))
 
     def _answer(self, decision: Decision, text: str) -> object:
         text = text.strip()
@@ -652,7 +551,7 @@ class CreatureDeckGame(FlowGame):
     def _cleanup(self) -> None:
         for permanent in self.battlefield:
             permanent.damage = permanent.shrunk = permanent.pumped = 0
-        self.shields.clear()
+        self.side.clear_shields()
         self._held.clear()
 
     # ------------------------------------------------------------------ casting
@@ -817,18 +716,10 @@ class CreatureDeckGame(FlowGame):
     def _damage(self, amount: int, source: str, *, each_player: bool = True) -> None:
         """Damage to the players' side; "each player" with a shared life total counts once per
         player (CR 810.9, as in Two-Headed Giant)."""
-        total = amount * (len(self.seats) if each_player else 1)
-        prevented = 0
-        for shield in [s for s in self.shields if s.source in (None, source)]:
-            used = min(shield.amount, total - prevented)
-            shield.amount -= used
-            prevented += used
-        self.shields = [s for s in self.shields if s.amount > 0]
-        if prevented:
-            self._log("challenge.log.prevented", amount=prevented)
-        dealt = total - prevented
-        self.life -= dealt
-        self.ledger["damage"] += dealt
+        result = self.side.damage_each_player(amount, source)[0] if each_player else self.side.damage(amount, source)
+        if result.prevented:
+            self._log("challenge.log.prevented", amount=result.prevented)
+        dealt = result.dealt
         if source == SHIELD_SOURCE:
             self._log("challenge.log.combat_damage", amount=dealt, life=self.life)
         else:
@@ -836,13 +727,11 @@ class CreatureDeckGame(FlowGame):
         self._check_life()
 
     def _gain(self, amount: int, source: str) -> None:
-        total = amount * len(self.seats)  # "each player gains" with one life total
-        self.life += total
-        self.ledger["gained"] += total
+        total = self.side.gain_each_player(amount)  # "each player gains" with one life total
         self._log("challenge.log.gain", card=source, amount=total, life=self.life)
 
     def _check_life(self) -> None:
-        if self.life <= 0 and not self.over:
+        if self.side.defeated and not self.over:
             self._finish("lost")
             self._stop()
 

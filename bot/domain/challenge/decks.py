@@ -1,7 +1,7 @@
 """Each challenge deck's printed rules as data: who may play, which Hero cards, how hard, and which
 of the one action language's verbs the deck's rules forbid (with the reason the players are told).
 
-The engines (:mod:`bot.domain.hydra.engine`, :mod:`.horde`, :mod:`.god`) read their limits from here,
+The engines (:mod:`.hydra`, :mod:`.horde`, :mod:`.god`) read their limits from here,
 and so do the service, the CLI and the Discord panels: a fourth challenge deck is one more entry
 here plus its rules module. Texts are message keys (``challenge.refuse.<deck>.<verb>``), so each
 refusal is told in the table's language.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.hydra_cards import HEROES
 
 # The rules version a new table is played with. A table keeps the version it was created with, so its
 # stored action log replays as it was played: version 1 is every table stored before the version
@@ -109,8 +110,6 @@ def check_heroes(rules: DeckRules, heroes: Sequence[str]) -> None:
     """Refuse a player's Hero cards the deck does not allow: too many, or one twice where each must
     differ (Hero's Path FAQ: two against the Hydra, repeats allowed; three different ones against the
     Horde and the God). Names must be exact Hero card names (``find_hero`` matches typed ones)."""
-    from bot.domain.hydra.cards import HEROES  # the Hero cards' package imports this module's engines
-
     for hero in heroes:
         if hero not in HEROES:
             raise ChallengeError("hydra.error.unknown_hero", hero=hero)

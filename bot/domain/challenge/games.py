@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.domain.challenge.core import ChallengeError, Decision, Event
-from bot.domain.challenge.creatures import Seat
 from bot.domain.challenge.decks import CURRENT_RULES, RULES, DeckRules
 from bot.domain.challenge.god import GodGame
 from bot.domain.challenge.horde import HordeGame
-from bot.domain.hydra.engine import GameSetup, HydraGame, PlayerSetup
+from bot.domain.challenge.hydra import HydraGame
+from bot.domain.challenge.players import Seat
 
 DECK_NAMES = tuple(RULES)  # hydra, horde, god
 
@@ -80,19 +80,9 @@ class GameType(Protocol):
                  rules: int, life_per_player: bool) -> ChallengeGame: ...
 
 
-def hydra_game(seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool, stable_ids: bool,
-               rules: int, life_per_player: bool) -> HydraGame:
-    """The Hydra's game from the one set-up: its difficulty is its starting heads, and its players have
-    a life total each, so the shared-life house rule is refused."""
-    if life_per_player:
-        raise ChallengeError("challenge.error.house_rule_hydra")
-    players = tuple(PlayerSetup(seat.name, seat.heroes) for seat in seats)
-    return HydraGame(GameSetup(heads=difficulty, players=players, seed=seed, all_windows=all_windows,
-                               stable_ids=stable_ids, rules=rules))
-
-
-# Each deck's rules module: a fourth deck is its DeckRules entry and one line here.
-GAME_TYPES: dict[str, GameType] = {"hydra": hydra_game, "horde": HordeGame, "god": GodGame}
+# Each deck's rules module: a fourth deck is its DeckRules entry and one line here (the Hydra's game is
+# set up from its own GameSetup, so its module builds it from the one set-up).
+GAME_TYPES: dict[str, GameType] = {"hydra": HydraGame.from_seats, "horde": HordeGame, "god": GodGame}
 
 
 def new_game(deck: str, seats: Sequence[Seat], seed: int, difficulty: int | None = None, *,

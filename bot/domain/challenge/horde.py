@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain.challenge import horde_cards
+from bot.domain.challenge.actions import Action
 from bot.domain.challenge.core import ChallengeError, Decision, Flow
 from bot.domain.challenge.creatures import CreatureDeckGame, DeckCard, Permanent, Seat, load_cards
 from bot.domain.challenge.decks import CURRENT_RULES, HORDE
-from bot.domain.hydra.actions import Action
 
 CARDS = load_cards(horde_cards.CARD_ROWS)
 # the player's turns before the Horde's first

@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from bot.domain.challenge.actions import TUCK_PLACES
 from bot.domain.challenge.core import ChallengeError
 from bot.domain.challenge.creatures import CreatureDeckGame, Permanent, Seat
 from bot.domain.challenge.god import GodGame
 from bot.domain.challenge.horde import HordeGame
 from bot.domain.challenge.randomloop import play_random, random_option, some_numbers
-from bot.domain.hydra.actions import TUCK_PLACES
 
 MAX_TURNS = 200
 

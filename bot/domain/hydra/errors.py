@@ -1,12 +1,8 @@
-"""The one error type of the Hydra engine, carrying a message key so every caller can localise it."""
+"""The Hydra's error type, now defined with the challenge engine's (:mod:`bot.domain.challenge.core`):
+re-exported here for the callers that import it from the Hydra's package."""
 
 from __future__ import annotations
 
-from bot.domain.challenge.core import ChallengeError
+from bot.domain.challenge.core import HydraError
 
-
-class HydraError(ChallengeError):
-    """Bad input or an action that is not allowed now. The game state is unchanged when raised.
-
-    ``key`` is an i18n message key (``hydra.error.*``, given in full); ``values`` fill its placeholders.
-    """
+__all__ = ["HydraError"]

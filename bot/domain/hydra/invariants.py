@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.domain.hydra import cards as C
-from bot.domain.hydra.engine import DamageStep, HydraGame
+from bot.domain.challenge import hydra_cards as C
+from bot.domain.challenge.hydra import DamageStep, HydraGame
 
 
 def check_invariants(game: HydraGame) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from bot.domain.challenge.hydra import PREVENT, HydraGame, PlayerSetup
 from bot.domain.challenge.randomloop import play_random, random_option, some_numbers
-from bot.domain.hydra.engine import PREVENT, HydraGame, PlayerSetup
 
 MAX_TURNS = 1_000  # a random game that runs this long is a bug (the fuzz test asserts it never does)
 
