@@ -84,6 +84,19 @@ async def test_a_change_waits_for_its_games_lock_and_other_games_do_not(db) -> N
     assert (await service.get(first.game_id)).row.message_id == 777
 
 
+async def test_a_game_not_yet_cached_is_read_after_the_change_in_progress_on_it(db) -> None:
+    """A process that has not read a game yet folds its log under the game's lock, so it never folds a log
+    while a change of that game is being committed."""
+    writer = service_on(db)
+    game = await start(writer)
+    reader = PodService(db)
+    async with reader.lock(game.game_id):
+        reading = asyncio.ensure_future(reader.get(game.game_id))
+        await asyncio.sleep(0.2)
+        assert not reading.done()
+    assert (await reading).game_id == game.game_id
+
+
 async def test_an_unknown_game_is_refused_by_name_and_forgetting_an_uncached_game_is_harmless(db) -> None:
     service = service_on(db)
     await refused(service.get(404), "no_game")
