@@ -117,6 +117,41 @@ async def test_a_finished_game_read_after_a_restart_has_its_record(db) -> None:
     )
 
 
+# -- starting -------------------------------------------------------------------------------------------
+
+
+async def test_a_member_opens_at_most_ten_games_in_a_server_and_tournament_tables_do_not_count(db) -> None:
+    service = service_on(db)
+    opened = [await start(service) for _ in range(10)]
+    with pytest.raises(PodError) as excinfo:
+        await start(service)
+    assert excinfo.value.key == "pod.error.too_many_open_games" and excinfo.value.values == {"limit": 10}
+    assert await db.scalar("SELECT COUNT(*) FROM pod_games") == 10
+    await start(service, guild_id=GUILD + 1)  # another server has its own count
+    await start(service, created_by=BOB)  # and so does every other member
+    await start(service, created_by=None)  # a game the bot opened itself has no starter to count
+    await start(service, tournament_id=3, round_number=1)  # the pairing seats tournament tables
+    await service.change(opened[0].game_id, ALICE, pod.STOP)  # a finished game frees its place
+    await start(service)
+    await refused(start(service), "too_many_open_games")
+
+
+async def test_a_game_keeps_the_chosen_mulligan_style_and_names_a_nameless_player_by_id(db) -> None:
+    service = service_on(db)
+    game = await start(service, mulligan_style="vancouver", players=[(ALICE, "Alice"), (123456789, "\u200b")])
+    assert game.state.mulligan_style.value == "vancouver"
+    assert [p.name for p in game.state.players] == ["Alice", "#6789"]
+    reread = await PodService(db).get(game.game_id)
+    assert reread.state.mulligan_style.value == "vancouver" and reread.state.player(123456789).name == "#6789"
+
+
+async def test_seats_are_shuffled_without_a_seeded_generator(db) -> None:
+    service = PodService(db)  # the system's generator, as in the bot
+    game = await start(service)
+    shuffled = await service.shuffle_seats(game.game_id, ALICE)
+    assert sorted(p.user_id for p in shuffled.state.players) == [ALICE, BOB, CAROL]
+
+
 # -- reading ----------------------------------------------------------------------------------------------
 
 
