@@ -16,6 +16,7 @@ from bot.services.pods import PodService
 from bot.services.seasons import BOM, CSV_COLUMNS, SeasonService, standings_csv
 
 GUILD, OTHER = 1000, 2000
+CHANNEL_POSTED = 7
 ALICE, BOB, CAROL = 11, 22, 33
 HEADERS = {**{column: column.upper() for column in CSV_COLUMNS}, "yes": "oui", "no": "non"}
 
@@ -62,8 +63,10 @@ async def test_only_one_season_is_open_and_a_name_is_used_once(db) -> None:
     await service.open(OTHER, "Summer", PointsRule())  # another server has its own
     closed = await service.close(GUILD, closed_by=BOB)
     assert closed.closed_at == "2026-12-01T10:00:00+00:00" and not closed.is_open
-    with pytest.raises(SeasonError, match="no_open_season"):
+    assert await db.scalar("SELECT closed_by FROM seasons WHERE season_id = ?", (spring.season_id,)) == BOB
+    with pytest.raises(SeasonError) as none_open:
         await service.close(GUILD)
+    assert none_open.value.key == "season.error.no_open_season"
     with pytest.raises(SeasonError) as taken:
         await service.open(GUILD, "Spring 2027", PointsRule())
     assert taken.value.key == "season.error.name_taken"
@@ -130,6 +133,10 @@ async def test_a_league_only_season_scores_only_games_marked_for_the_league(db) 
         players=[(ALICE, "Alice"), (BOB, "Bob")],
     )
     await service.mark_league(game.game_id, ALICE)
+    assert (
+        await db.scalar("SELECT marked_by FROM season_league_games WHERE game_id = ?", (game.game_id,))
+        == ALICE
+    )
     heard: list[PodGameRecord] = []
     pods.notify = lambda name, record: heard.append(record)
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
@@ -152,7 +159,9 @@ async def test_answers_and_decisions_reach_only_this_servers_games(db) -> None:
         await service.decide(OTHER, record.game_id, rules.ACCEPT, decided_by=99)
     with pytest.raises(SeasonError, match="not_in_season"):
         await service.game(GUILD, record.game_id + 100)
+    await service.set_message(record.game_id, CHANNEL_POSTED, 4242)  # the result's post, for its buttons
     _, game = await service.answer(GUILD, record.game_id, ALICE, rules.CONFIRM)
+    assert (game.channel_id, game.message_id) == (CHANNEL_POSTED, 4242)
     assert game.state.status == rules.PENDING and game.state.confirmed == {ALICE}
     _, game = await service.answer(GUILD, record.game_id, BOB, rules.DISPUTE)
     assert game.state.status == rules.DISPUTED
