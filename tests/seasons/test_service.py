@@ -75,13 +75,14 @@ async def test_only_one_season_is_open_and_a_name_is_used_once(db) -> None:
 
 async def test_find_names_the_season_else_the_open_one_else_the_latest(db) -> None:
     service = SeasonService(db)
-    with pytest.raises(SeasonError, match="no_seasons"):
+    with pytest.raises(SeasonError) as none_yet:
         await service.find(GUILD)
-    await service.open(GUILD, "Spring", PointsRule())
+    assert none_yet.value.key == "season.error.no_seasons"
+    await service.open(GUILD, "Spring Cup", PointsRule())
     await service.close(GUILD)
     await service.open(GUILD, "Summer", PointsRule())
     assert (await service.find(GUILD)).name == "Summer"
-    assert (await service.find(GUILD, "  Spring ")).name == "Spring"
+    assert (await service.find(GUILD, "  Spring   Cup ")).name == "Spring Cup"
     await service.close(GUILD)
     await service.open(GUILD, "Autumn", PointsRule())
     await service.close(GUILD)
@@ -103,6 +104,8 @@ async def test_a_finished_casual_game_is_scored_once_into_the_open_season(db) ->
     got, game = scored
     assert got.season_id == season.season_id and game.game_id == record.game_id and game.channel_id == 6
     assert {seat.user_id: seat.points for seat in game.seats} == {ALICE: 5, BOB: 0}
+    finished_at = await db.scalar("SELECT finished_at FROM season_games WHERE game_id = ?", (record.game_id,))
+    assert finished_at == record.ended_at and finished_at
     assert await service.score_finished_game(record) is None  # a repeated notification
     assert await service.unscored_finished_games() == []
 
