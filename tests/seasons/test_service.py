@@ -3,6 +3,7 @@ organiser's decision on one server's games only, the standings and the CSV a spr
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 
@@ -71,6 +72,20 @@ async def test_only_one_season_is_open_and_a_name_is_used_once(db) -> None:
         await service.open(GUILD, "Spring 2027", PointsRule())
     assert taken.value.key == "season.error.name_taken"
     assert await service.names(GUILD) == ["Spring 2027"]
+
+
+async def test_two_seasons_opened_at_once_leave_one_open_and_tell_the_other_which(db) -> None:
+    service = SeasonService(db)
+    results = await asyncio.gather(
+        service.open(GUILD, "Spring", PointsRule()),
+        service.open(GUILD, "Summer", PointsRule()),
+        return_exceptions=True,
+    )
+    opened = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, SeasonError)]
+    assert len(opened) == 1 and len(refused) == 1
+    assert refused[0].key == "season.error.already_open" and refused[0].values == {"name": opened[0].name}
+    assert await service.names(GUILD) == [opened[0].name]
 
 
 async def test_find_names_the_season_else_the_open_one_else_the_latest(db) -> None:
@@ -171,7 +186,17 @@ async def test_answers_and_decisions_reach_only_this_servers_games(db) -> None:
     assert (await service.standings(await service.find(GUILD))).waiting == 1
     _, game = await service.decide(GUILD, record.game_id, rules.ACCEPT, decided_by=99)
     assert game.state.status == rules.ACCEPTED
+    decided = await db.fetchone(
+        "SELECT decided_by, decided_at FROM season_games WHERE game_id = ?", (record.game_id,)
+    )
+    assert tuple(decided) == (99, "2026-12-01T10:00:00+00:00")
+    answered = await db.scalar(
+        "SELECT answered_at FROM season_game_players WHERE game_id = ? AND user_id = ?",
+        (record.game_id, ALICE),
+    )
+    assert answered == "2026-12-01T10:00:00+00:00"
     standings = await service.standings(await service.find(GUILD))
+    assert standings.season.name == "Spring"
     assert standings.waiting == 0 and [line.user_id for line in standings.lines][0] == ALICE
     with pytest.raises(SeasonError, match="already_final"):
         await service.answer(GUILD, record.game_id, CAROL, rules.CONFIRM)
