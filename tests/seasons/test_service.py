@@ -70,7 +70,7 @@ async def test_only_one_season_is_open_and_a_name_is_used_once(db) -> None:
     assert none_open.value.key == "season.error.no_open_season"
     with pytest.raises(SeasonError) as taken:
         await service.open(GUILD, "Spring 2027", PointsRule())
-    assert taken.value.key == "season.error.name_taken"
+    assert taken.value.key == "season.error.name_taken" and taken.value.values == {"name": "Spring 2027"}
     assert await service.names(GUILD) == ["Spring 2027"]
 
 
