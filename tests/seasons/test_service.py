@@ -228,3 +228,23 @@ def test_every_formula_start_is_quoted(name: str) -> None:
 def test_a_plain_name_is_written_as_it_is() -> None:
     line = rules.Standing(user_id=1, name="Alice", points=1, games=1, wins=1, eliminations=0, place=None)
     assert b"\r\n,Alice,1," in standings_csv([line], HEADERS)
+
+
+async def test_a_decision_and_an_answer_at_once_are_applied_one_after_the_other(db) -> None:
+    """An organiser voids a result while the last player answers it: the answer is judged on the decided
+    result (refused as final), never written over the decision from the state read before it."""
+    service = SeasonService(db, clock=clock())
+    await service.open(GUILD, "Spring", PointsRule())
+    record = await finished(db, players=((ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")))
+    await service.score_finished_game(record)
+    for user in (ALICE, BOB):
+        await service.answer(GUILD, record.game_id, user, rules.CONFIRM)
+    decided, answered = await asyncio.gather(
+        service.decide(GUILD, record.game_id, rules.VOID, decided_by=99),
+        service.answer(GUILD, record.game_id, CAROL, rules.DISPUTE),
+        return_exceptions=True,
+    )
+    assert not isinstance(decided, BaseException)
+    assert isinstance(answered, SeasonError) and answered.key == "season.error.already_final"
+    _, game = await service.game(GUILD, record.game_id)
+    assert game.state.status == rules.VOIDED and CAROL not in game.state.disputed
