@@ -67,9 +67,9 @@ async def test_a_two_one_match_and_who_plays_first(db, clock, index):
     pods, _, matches = _services(db, clock, index)
     loaded, game = await _start(matches)
     await _play(pods, game.game_id, ALICE)
-    with pytest.raises(m.MatchError, match="not_chooser"):  # the winner doesn't choose
+    with pytest.raises(m.MatchError, match=r"\.not_chooser$"):  # the winner doesn't choose
         await matches.next_game(loaded.match_id, BOB, BOB)
-    with pytest.raises(m.MatchError, match="not_a_player"):
+    with pytest.raises(m.MatchError, match=r"\.not_a_player$"):
         await matches.next_game(loaded.match_id, ALICE, STRANGER)
     loaded, game2 = await matches.next_game(loaded.match_id, ALICE, BOB)  # Alice lets Bob play first
     assert [p.user_id for p in game2.state.players] == [BOB, ALICE]
@@ -143,7 +143,7 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
     await _play(pods, game.game_id, BOB)
     _, wrong = await matches.next_game(loaded.match_id, BOB, ALICE)
     assert await matches.undo_offer(await matches.get(loaded.match_id), wrong)
-    with pytest.raises(m.MatchError, match="not_chooser"):  # only who chose takes the choice back
+    with pytest.raises(m.MatchError, match=r"\.not_chooser$"):  # only who chose takes the choice back
         await matches.undo_next(loaded.match_id, ALICE)
     loaded, abandoned = await matches.undo_next(loaded.match_id, BOB)
     assert abandoned == wrong.game_id
@@ -154,7 +154,7 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
     _, right = await matches.next_game(loaded.match_id, BOB, BOB)
     await pods.change(right.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
     assert not await matches.undo_offer(await matches.get(loaded.match_id), await pods.get(right.game_id))
-    with pytest.raises(m.MatchError, match="game_begun"):
+    with pytest.raises(m.MatchError, match=r"\.game_begun$"):
         await matches.undo_next(loaded.match_id, BOB)
 
 
@@ -200,7 +200,7 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress")])
     with pytest.raises(SwapError, match="commander"):
         await matches.swap(game2.game_id, BOB, [Swap("Kaalia of the Vast", "Duress")])
-    with pytest.raises(SwapError, match="not_a_player"):
+    with pytest.raises(SwapError, match=r"\.not_a_player$"):
         await matches.swap(game2.game_id, STRANGER, [Swap("Anger", "Duress")])
     undone = await pods.undo(game2.game_id, ALICE)  # a batch is undone like any change: as a whole
     assert undone.state.swaps == []
@@ -350,7 +350,7 @@ async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clo
     pods, decks, matches = _services(db, clock, index)
     loaded, game = await _start(matches)
     await _with_decks(pods, decks, game.game_id, WISH_DECK)
-    with pytest.raises(SwapError, match="wish_not_now"):  # before turn 1
+    with pytest.raises(SwapError, match=r"\.wish_not_now$"):  # before turn 1
         await matches.wish(game.game_id, ALICE, "Gamble")
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
     assert "Gamble" in await matches.wishable(await pods.get(game.game_id), ALICE)
@@ -360,14 +360,14 @@ async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clo
     for card, key in (("Gamble", "wish_already"), ("Anger", "wish_not_in_sideboard")):
         with pytest.raises(SwapError, match=key):
             await matches.wish(game.game_id, ALICE, card)
-    with pytest.raises(SwapError, match="not_a_player"):
+    with pytest.raises(SwapError, match=r"\.not_a_player$"):
         await matches.wish(game.game_id, STRANGER, "Duress")
     undone = await pods.undo(game.game_id, ALICE)  # undone like any change
     assert undone.state.wishes == []
     await matches.wish(game.game_id, ALICE, "Gamble")
     await pods.change(game.game_id, BOB, pod.CONCEDE, player=BOB)
     assert (await pods.get(game.game_id)).record.wishes == {ALICE: ["Gamble"]}
-    with pytest.raises(SwapError, match="wish_not_now"):  # the game is over
+    with pytest.raises(SwapError, match=r"\.wish_not_now$"):  # the game is over
         await matches.wish(game.game_id, ALICE, "Duress")
 
     _, game2 = await matches.next_game(loaded.match_id, BOB, BOB)
@@ -385,7 +385,7 @@ async def test_a_single_game_has_sideboards_only_with_the_optional_rule(db, cloc
                                  players=[(ALICE, "Alice"), (BOB, "Bob")])
     await _with_decks(pods, decks, game.game_id, WISH_DECK, "commander")
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
-    with pytest.raises(SwapError, match="wish_not_allowed"):
+    with pytest.raises(SwapError, match=r"\.wish_not_allowed$"):
         await matches.wish(game.game_id, ALICE, "Gamble")
     await matches.set_sideboard_rule(GUILD, True)
     _, name = await matches.wish(game.game_id, ALICE, "Gamble")

@@ -8,9 +8,12 @@ import pytest
 
 from bot.domain import match as m
 from bot.domain import pod
+from bot.domain.sideboard import Swap
+from bot.services.decks import DeckService
 from bot.services.matches import MatchService, outcome_of
 from bot.services.pods import PodService
 from bot.services.tournaments import tournament_topic
+from tests.matches.test_match_service import _game_two_with_decks
 
 ALICE, BOB, STRANGER = 11, 22, 99
 GUILD, CHANNEL, TOURNAMENT = 5, 6, 7
@@ -172,3 +175,34 @@ async def test_a_finished_games_outcome_names_the_only_survivor_else_a_draw(db, 
     )
     await _lose(pods, other.game_id, ALICE)
     assert outcome_of((await pods.get(other.game_id)).state) == m.Outcome(BOB)
+
+
+async def test_a_player_swaps_twice_before_a_game_and_both_batches_stand(db, clock, index) -> None:
+    """The second batch is checked against the player's own swaps so far, not somebody else's (nor none)."""
+    pods = PodService(db, clock=clock)
+    decks = DeckService(db, index)
+    matches = MatchService(db, pods, decks)
+    game2 = await _game_two_with_decks(pods, decks, matches)
+    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt")])
+    game, verdict = await matches.swap(game2.game_id, ALICE, [Swap("Mountain", "Badlands")])
+    assert verdict.verdict.legal
+    assert [s["in"] for s in game.state.swaps] == ["Lightning Bolt", "Badlands"]
+
+
+async def test_a_drawn_game_is_in_the_tournament_record_and_an_undo_is_stored_at_the_next_seq(
+    db, clock
+) -> None:
+    pods = PodService(db, clock=clock)
+    matches = MatchService(db, pods)
+    loaded, game = await _start(matches, tournament_id=TOURNAMENT, round_number=1)
+    await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
+    for user in (ALICE, BOB):
+        await pods.change(game.game_id, user, pod.DRAW_VOTE, player=user)
+    _, wrong = await matches.next_game(loaded.match_id, ALICE, BOB)
+    undone, _ = await matches.undo_next(loaded.match_id, ALICE)
+    assert [e.seq for e in undone.events] == [1, 2, 3, 4]
+    for number in (2, 3):
+        _, next_game = await matches.next_game(loaded.match_id, ALICE if number == 2 else BOB, ALICE)
+        await _lose(pods, next_game.game_id, BOB)
+    (record,) = await matches.tournament_records(TOURNAMENT)
+    assert (record.wins, record.draws) == ((2, 0), 1)
