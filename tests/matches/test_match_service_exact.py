@@ -91,6 +91,7 @@ async def test_the_next_game_keeps_the_tables_options_and_its_tournament_seat(db
         CHANNEL,
     )
     assert second.row.guild_id == GUILD and second.state.player(ALICE).life == 30
+    assert second.row.created_by == BOB  # the chooser opened it: it counts among their open games
     events = (await matches.get(loaded.match_id)).events
     assert events[-1].actor == BOB and events[-1].data == {
         "game_id": second.game_id,
