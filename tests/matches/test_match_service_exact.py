@@ -207,3 +207,24 @@ async def test_a_drawn_game_is_in_the_tournament_record_and_an_undo_is_stored_at
         await _lose(pods, next_game.game_id, BOB)
     (record,) = await matches.tournament_records(TOURNAMENT)
     assert (record.wins, record.draws) == ((2, 0), 1)
+
+
+async def test_the_next_game_copies_both_commanders_even_with_own_totals_only(db, clock) -> None:
+    """The chooser's next game declares both players' commanders again on the bot's authority, so a table
+    that changes only its own totals still gets both, and a start nobody touched can still be taken back."""
+    pods = PodService(db, clock=clock)
+    matches = MatchService(db, pods)
+    loaded, game = await _start(matches, own_totals_only=True)
+    assert game.row.created_by == ALICE
+    await pods.change(game.game_id, ALICE, pod.COMMANDERS, player=ALICE, names=["Kaalia of the Vast"])
+    await pods.change(game.game_id, BOB, pod.COMMANDERS, player=BOB, names=["Heliod"])
+    await _lose(pods, game.game_id, BOB)
+    _, second = await matches.next_game(loaded.match_id, BOB, BOB)
+    assert [[c.name for c in second.state.player(u).commanders] for u in (ALICE, BOB)] == [
+        ["Kaalia of the Vast"],
+        ["Heliod"],
+    ]
+    assert {e.actor for e in second.events} == {BOB}
+    assert await matches.undo_offer(await matches.get(loaded.match_id), second)
+    _, abandoned = await matches.undo_next(loaded.match_id, BOB)
+    assert abandoned == second.game_id
