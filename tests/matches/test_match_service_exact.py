@@ -219,6 +219,8 @@ async def test_the_next_game_copies_both_commanders_even_with_own_totals_only(db
     await pods.change(game.game_id, ALICE, pod.COMMANDERS, player=ALICE, names=["Kaalia of the Vast"])
     await pods.change(game.game_id, BOB, pod.COMMANDERS, player=BOB, names=["Heliod"])
     await _lose(pods, game.game_id, BOB)
+    record = (await pods.get(game.game_id)).record
+    assert record is not None and (record.match_id, record.match_game) == (loaded.match_id, 1)
     _, second = await matches.next_game(loaded.match_id, BOB, BOB)
     assert [[c.name for c in second.state.player(u).commanders] for u in (ALICE, BOB)] == [
         ["Kaalia of the Vast"],
