@@ -3,6 +3,8 @@ ended it, the probes ``/stats`` answers before deferring, and the commander auto
 
 from __future__ import annotations
 
+import logging
+
 from bot.domain import pod
 from bot.services.pods import PodService
 from bot.services.stats import StatsService, record_of_stored_game, stats_topic
@@ -46,7 +48,7 @@ async def test_the_probes_answer_per_server_member_and_commander(db) -> None:
     assert stats_topic(GUILD) == "stats:77"
 
 
-async def test_the_backfill_summarises_every_batch_and_a_game_its_log_never_ended(db) -> None:
+async def test_the_backfill_summarises_every_batch_and_a_game_its_log_never_ended(db, caplog) -> None:
     pods = PodService(db)
     ids = [await finished_game(pods) for _ in range(3)]
     open_game = await pods.start_game(
@@ -67,10 +69,15 @@ async def test_the_backfill_summarises_every_batch_and_a_game_its_log_never_ende
         return fn(row, events)
 
     service = StatsService(db, offload=offload)
-    assert await service.backfill() == 4
+    with caplog.at_level(logging.INFO, logger="bot.services.stats"):
+        assert await service.backfill() == 4
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.services.stats"] == [
+        "statistics: summarised 4 games finished before they were kept"
+    ]
     assert sorted(offloaded) == [*ids, open_game.game_id]
-    counted = {int(r[0]): int(r[1]) for r in await db.fetchall("SELECT game_id, counted FROM stats_games")}
-    assert counted == {**{game_id: 1 for game_id in ids}, open_game.game_id: 0}
+    rows = await db.fetchall("SELECT game_id, counted, guild_id FROM stats_games")
+    counted = {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
+    assert counted == {**{game_id: (1, GUILD) for game_id in ids}, open_game.game_id: (0, GUILD)}
     assert (await service.server(GUILD)).games == 3
     assert (await service.member(GUILD, ALICE)).games == 3
     assert await service.backfill() == 0
@@ -86,6 +93,18 @@ async def test_an_unfinished_log_has_no_record(db) -> None:
         players=[(ALICE, "Alice"), (BOB, "Bob")],
     )
     assert record_of_stored_game(game.row, game.events) is None
-    done = await pods.get(await finished_game(pods))
+    table = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=9,
+        created_by=ALICE,
+        ruleset="commander",
+        players=[(ALICE, "Alice"), (BOB, "Bob")],
+        tournament_id=4,
+        round_number=2,
+    )
+    await pods.change(table.game_id, ALICE, pod.NEXT_TURN)
+    await pods.change(table.game_id, BOB, pod.CONCEDE, player=BOB)
+    done = await pods.get(table.game_id)
     record = record_of_stored_game(done.row, done.events)
-    assert record is not None and record.winner == ALICE and record.guild_id == GUILD
+    assert record is not None and record.winner == ALICE
+    assert (record.guild_id, record.channel_id, record.tournament_id, record.round_number) == (GUILD, 9, 4, 2)
