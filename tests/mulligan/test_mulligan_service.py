@@ -66,3 +66,22 @@ def test_texts_fall_back_to_the_id_and_join_instructions() -> None:
         "London mulligan",
         "Vancouver mulligan",
     ]
+
+
+def test_a_kept_hand_after_a_mulligan_shows_what_was_kept_and_errors_speak_the_readers_language() -> None:
+    table = TableMulligan.start("london", [1, 2])
+    table, _ = table.decide(1, Choice.MULLIGAN)
+    table, _ = table.decide(2, Choice.KEEP)
+    table, _ = table.decide(1, Choice.KEEP)
+    assert status_line(table, {1: "Alice", 2: "Bob"}, "en") == "Alice kept 6 · Bob kept 7"
+    with pytest.raises(MulliganError) as caught:
+        TableMulligan.start("london", [1, 2, 3]).decide(3, Choice.KEEP)
+    assert error_text(caught.value, "ja", {1: "Alice"}) != error_text(caught.value, "en", {1: "Alice"})
+    assert "Alice" in error_text(caught.value, "ja", {1: "Alice"})
+
+
+def test_a_list_without_a_commander_section_takes_the_commander_named_beside_it(index) -> None:
+    body = "\n".join(line for line in KAALIA.splitlines() if "Kaalia of the Vast" not in line)
+    deck = library_from_list(body, index, commander_names=["Kaalia of the Vast"])
+    assert [c.name for c in deck.commanders] == ["Kaalia of the Vast"]
+    assert "Kaalia of the Vast" not in {c.name for c in deck.library}
