@@ -58,3 +58,20 @@ def _empty_caches_beyond_the_domain() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_caches_beyond_the_domain() -> None:
     _empty_caches_beyond_the_domain()
+# A SQLite connection a failing test never closed must not keep mutmut alive: mutmut runs the tests once in
+# its own process (and once more with every mutant forced to fail, where the first test stops half-way), and
+# aiosqlite's worker thread of a connection left open kept that process from ever exiting after the last
+# mutant. Daemon worker threads end with the process; a test that closes its database is unaffected.
+def _daemon_sqlite_workers() -> None:
+    import aiosqlite.core
+
+    start = aiosqlite.core.Connection.__init__
+
+    def init(self: aiosqlite.core.Connection, *args: object, **kwargs: object) -> None:
+        start(self, *args, **kwargs)  # type: ignore[arg-type]
+        self._thread.daemon = True
+
+    aiosqlite.core.Connection.__init__ = init  # type: ignore[method-assign]
+
+
+_daemon_sqlite_workers()

@@ -67,9 +67,9 @@ async def test_a_two_one_match_and_who_plays_first(db, clock, index):
     pods, _, matches = _services(db, clock, index)
     loaded, game = await _start(matches)
     await _play(pods, game.game_id, ALICE)
-    with pytest.raises(m.MatchError, match="not_chooser"):  # the winner doesn't choose
+    with pytest.raises(m.MatchError, match=r"\.not_chooser( |$)"):  # the winner doesn't choose
         await matches.next_game(loaded.match_id, BOB, BOB)
-    with pytest.raises(m.MatchError, match="not_a_player"):
+    with pytest.raises(m.MatchError, match=r"\.not_a_player( |$)"):
         await matches.next_game(loaded.match_id, ALICE, STRANGER)
     loaded, game2 = await matches.next_game(loaded.match_id, ALICE, BOB)  # Alice lets Bob play first
     assert [p.user_id for p in game2.state.players] == [BOB, ALICE]
@@ -143,7 +143,7 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
     await _play(pods, game.game_id, BOB)
     _, wrong = await matches.next_game(loaded.match_id, BOB, ALICE)
     assert await matches.undo_offer(await matches.get(loaded.match_id), wrong)
-    with pytest.raises(m.MatchError, match="not_chooser"):  # only who chose takes the choice back
+    with pytest.raises(m.MatchError, match=r"\.not_chooser( |$)"):  # only who chose takes the choice back
         await matches.undo_next(loaded.match_id, ALICE)
     loaded, abandoned = await matches.undo_next(loaded.match_id, BOB)
     assert abandoned == wrong.game_id
@@ -154,7 +154,7 @@ async def test_the_start_of_a_game_can_be_undone_until_it_is_played(db, clock, i
     _, right = await matches.next_game(loaded.match_id, BOB, BOB)
     await pods.change(right.game_id, BOB, pod.LIFE, player=BOB, amount=-1)
     assert not await matches.undo_offer(await matches.get(loaded.match_id), await pods.get(right.game_id))
-    with pytest.raises(m.MatchError, match="game_begun"):
+    with pytest.raises(m.MatchError, match=r"\.game_begun( |$)"):
         await matches.undo_next(loaded.match_id, BOB)
 
 
@@ -196,11 +196,11 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
     game2, verdict = await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"),
                                                                 Swap("Mountain", "Badlands")])
     assert verdict.verdict.legal and verdict.deck.main_count == 100
-    with pytest.raises(SwapError, match="not_in_main"):  # Anger is in the sideboard now
+    with pytest.raises(SwapError, match=r"\.not_in_main( |$)"):  # Anger is in the sideboard now
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress")])
     with pytest.raises(SwapError, match="commander"):
         await matches.swap(game2.game_id, BOB, [Swap("Kaalia of the Vast", "Duress")])
-    with pytest.raises(SwapError, match="not_a_player"):
+    with pytest.raises(SwapError, match=r"\.not_a_player( |$)"):
         await matches.swap(game2.game_id, STRANGER, [Swap("Anger", "Duress")])
     undone = await pods.undo(game2.game_id, ALICE)  # a batch is undone like any change: as a whole
     assert undone.state.swaps == []
@@ -209,12 +209,12 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
     record = (await pods.get(game2.game_id)).record
     assert record.swaps == {ALICE: [{"out": "Anger", "in": "Lightning Bolt", "count": 1}]}
     _, game3 = await matches.next_game(loaded.match_id, BOB, BOB)
-    with pytest.raises(SwapError, match="not_in_main"):  # game 3 starts from the deck as played in game 2
+    with pytest.raises(SwapError, match=r"\.not_in_main( |$)"):  # game 3 starts from the deck as played in game 2
         await matches.swap(game3.game_id, ALICE, [Swap("Anger", "Duress")])
     played = await matches.played_deck(game3, ALICE)
     assert "Lightning Bolt" in {c.name for c in played.deck.in_section(pod_main())}
     await pods.change(game3.game_id, ALICE, pod.NEXT_TURN)
-    with pytest.raises(SwapError, match="window_closed"):  # late: turn 1 has begun
+    with pytest.raises(SwapError, match=r"\.window_closed( |$)"):  # late: turn 1 has begun
         await matches.swap(game3.game_id, BOB, [Swap("Anger", "Duress")])
 
 
@@ -228,7 +228,7 @@ async def test_without_a_registered_deck_there_is_nothing_to_swap(db, clock, ind
     loaded, game = await _start(matches)
     await _play(pods, game.game_id, ALICE)
     _, game2 = await matches.next_game(loaded.match_id, ALICE, ALICE)
-    with pytest.raises(SwapError, match="no_deck"):
+    with pytest.raises(SwapError, match=r"\.no_deck( |$)"):
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress")])
 
 
@@ -252,7 +252,7 @@ async def test_the_optional_rule_window_closes_by_itself_also_across_a_restart(d
         pods2, decks2, fresh = _services(reopened, clock, index)
         window = await fresh.window(await pods2.get(game.game_id))
         assert not window.open and window.reason == "window_closed"
-        with pytest.raises(SwapError, match="window_closed"):
+        with pytest.raises(SwapError, match=r"\.window_closed( |$)"):
             await fresh.swap(game.game_id, ALICE, [Swap("Anger", "Duress")])
         assert len((await pods2.get(game.game_id)).state.swaps) == 1
     finally:
@@ -267,7 +267,7 @@ async def test_the_window_waits_for_every_declaration_and_the_rule_switch(db, cl
     assert result.record is not None
     await matches.set_sideboard_rule(GUILD, True)
     await pods.change(game.game_id, ALICE, pod.COMMANDERS, player=ALICE, names=["Kaalia of the Vast"], deck="Kaalia")
-    with pytest.raises(SwapError, match="not_declared"):
+    with pytest.raises(SwapError, match=r"\.not_declared( |$)"):
         await matches.swap(game.game_id, ALICE, [Swap("Anger", "Duress")])
     clock.advance(minutes=10)
     await pods.change(game.game_id, BOB, pod.COMMANDERS, player=BOB, names=["Heliod"])
@@ -297,7 +297,7 @@ async def test_a_batch_of_swaps_is_one_event_in_one_transaction(db, clock, index
     stored = await pods.repo.events(game2.game_id)
     assert len(stored) == before + 1 and stored[-1].kind == pod.SWAP
     assert [s["in"] for s in pod.swaps_of(stored[-1].data)] == ["Lightning Bolt", "Badlands", "Duress"]
-    with pytest.raises(SwapError, match="not_in_sideboard"):  # the third is wrong: the first two are not kept
+    with pytest.raises(SwapError, match=r"\.not_in_sideboard( |$)"):  # the third is wrong: the first two are not kept
         await matches.swap(game2.game_id, BOB, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
                                                 Swap("Vow of Duty", "Counterspell")])
     assert len(await pods.repo.events(game2.game_id)) == before + 1
@@ -320,7 +320,7 @@ async def test_a_mulligan_that_starts_while_a_batch_is_checked_refuses_the_whole
         return result
 
     decks.offload = mulligan_meanwhile
-    with pytest.raises(SwapError, match="window_closed"):
+    with pytest.raises(SwapError, match=r"\.window_closed( |$)"):
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands")])
     fresh = await PodService(db, clock=clock).get(game2.game_id)  # what is stored, not the cache
     assert fresh.state.swaps == [] and fresh.state.mulligan is not None
@@ -339,7 +339,7 @@ async def test_a_batch_checked_against_swaps_that_changed_meanwhile_is_refused(d
         return result
 
     decks.offload = swap_meanwhile
-    with pytest.raises(SwapError, match="changed_meanwhile"):
+    with pytest.raises(SwapError, match=r"\.changed_meanwhile( |$)"):
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress"), Swap("Mountain", "Badlands")])
     assert [s["in"] for s in (await pods.get(game2.game_id)).state.swaps] == ["Lightning Bolt"]
 
@@ -350,7 +350,7 @@ async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clo
     pods, decks, matches = _services(db, clock, index)
     loaded, game = await _start(matches)
     await _with_decks(pods, decks, game.game_id, WISH_DECK)
-    with pytest.raises(SwapError, match="wish_not_now"):  # before turn 1
+    with pytest.raises(SwapError, match=r"\.wish_not_now( |$)"):  # before turn 1
         await matches.wish(game.game_id, ALICE, "Gamble")
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
     assert "Gamble" in await matches.wishable(await pods.get(game.game_id), ALICE)
@@ -360,14 +360,14 @@ async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clo
     for card, key in (("Gamble", "wish_already"), ("Anger", "wish_not_in_sideboard")):
         with pytest.raises(SwapError, match=key):
             await matches.wish(game.game_id, ALICE, card)
-    with pytest.raises(SwapError, match="not_a_player"):
+    with pytest.raises(SwapError, match=r"\.not_a_player( |$)"):
         await matches.wish(game.game_id, STRANGER, "Duress")
     undone = await pods.undo(game.game_id, ALICE)  # undone like any change
     assert undone.state.wishes == []
     await matches.wish(game.game_id, ALICE, "Gamble")
     await pods.change(game.game_id, BOB, pod.CONCEDE, player=BOB)
     assert (await pods.get(game.game_id)).record.wishes == {ALICE: ["Gamble"]}
-    with pytest.raises(SwapError, match="wish_not_now"):  # the game is over
+    with pytest.raises(SwapError, match=r"\.wish_not_now( |$)"):  # the game is over
         await matches.wish(game.game_id, ALICE, "Duress")
 
     _, game2 = await matches.next_game(loaded.match_id, BOB, BOB)
@@ -385,7 +385,7 @@ async def test_a_single_game_has_sideboards_only_with_the_optional_rule(db, cloc
                                  players=[(ALICE, "Alice"), (BOB, "Bob")])
     await _with_decks(pods, decks, game.game_id, WISH_DECK, "commander")
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
-    with pytest.raises(SwapError, match="wish_not_allowed"):
+    with pytest.raises(SwapError, match=r"\.wish_not_allowed( |$)"):
         await matches.wish(game.game_id, ALICE, "Gamble")
     await matches.set_sideboard_rule(GUILD, True)
     _, name = await matches.wish(game.game_id, ALICE, "Gamble")
