@@ -45,7 +45,13 @@ class BuildWithAssets(build_py):
     def index_card_data(self, assets: Path) -> None:
         """Run the index step on the built package itself (the code being shipped, not an installed one)."""
         subprocess.run(
-            [sys.executable, "-m", "bot.cards.index_file", str(assets / BUNDLED_CARDS), str(assets / PREBUILT)],
+            [
+                sys.executable,
+                "-m",
+                "bot.cards.index_file",
+                str(assets / BUNDLED_CARDS),
+                str(assets / PREBUILT),
+            ],
             cwd=self.build_lib,
             check=True,
         )

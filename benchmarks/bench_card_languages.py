@@ -58,8 +58,10 @@ def timed(label: str, function, queries: list[str]) -> None:
         function(query)
         cpu.append(time.thread_time() - started_cpu)
         samples.append(time.perf_counter() - start)
-    print(f"  {label:<34} p50 {statistics.median(samples) * 1000:7.3f} ms   p99 {percentile(samples, 0.99) * 1000:7.3f} ms"
-          f"   CPU p50 {statistics.median(cpu) * 1000:7.3f} ms   p99 {percentile(cpu, 0.99) * 1000:7.3f} ms")
+    print(
+        f"  {label:<34} p50 {statistics.median(samples) * 1000:7.3f} ms   p99 {percentile(samples, 0.99) * 1000:7.3f} ms"
+        f"   CPU p50 {statistics.median(cpu) * 1000:7.3f} ms   p99 {percentile(cpu, 0.99) * 1000:7.3f} ms"
+    )
 
 
 def main() -> None:
@@ -67,16 +69,24 @@ def main() -> None:
         cards = [Card.from_scryfall(json.loads(line)) for line in handle if line.strip()]
     start = time.process_time()
     plain = CardIndex.from_cards(cards)
-    print(f"index of {len(plain):,} cards, bundled names only (ja, zh): built in {time.process_time() - start:.1f} s CPU")
-    cards = [replace(card, printed_names={**card.printed_names, **synthetic_names(card.name)}) for card in cards]
+    print(
+        f"index of {len(plain):,} cards, bundled names only (ja, zh): built in {time.process_time() - start:.1f} s CPU"
+    )
+    cards = [
+        replace(card, printed_names={**card.printed_names, **synthetic_names(card.name)}) for card in cards
+    ]
     start = time.process_time()
     index = CardIndex.from_cards(cards)
-    print(f"index of {len(index):,} cards with 10 printed languages: built in {time.process_time() - start:.1f} s CPU")
+    print(
+        f"index of {len(index):,} cards with 10 printed languages: built in {time.process_time() - start:.1f} s CPU"
+    )
     rng = random.Random(16)
     sample = rng.sample(cards, 2000)
     cjk = [c.printed_names["ja"] for c in sample if "ja" in c.printed_names][:1000]
     typos = [c.name[:-2] + c.name[-1:] + "x" for c in sample[:300]]
-    print(f"name resolution (2,000 random cards), wall clock and CPU time; load average {os.getloadavg()[0]:.1f}:")
+    print(
+        f"name resolution (2,000 random cards), wall clock and CPU time; load average {os.getloadavg()[0]:.1f}:"
+    )
     timed("exact English", index.resolve, [c.name for c in sample])
     timed("Japanese printed", index.resolve, cjk)
     timed("German (synthetic) printed", index.resolve, [c.printed_names["de"] for c in sample])
@@ -85,7 +95,11 @@ def main() -> None:
     for _ in range(2):  # alternating, so warm caches favour neither
         timed("fuzzy, bundled names only (300)", plain.resolve, typos)
         timed("fuzzy, 10 languages (300)", index.resolve, typos)
-    timed("autocomplete de (3 letters)", lambda q: index.autocomplete(q, "de"), [c.printed_names["de"][:7] for c in sample])
+    timed(
+        "autocomplete de (3 letters)",
+        lambda q: index.autocomplete(q, "de"),
+        [c.printed_names["de"][:7] for c in sample],
+    )
     files = [p for p in sorted(DECKS.iterdir()) if p.is_file()]
     resolved = [resolve_decklist(parse_decklist(p.read_bytes(), p.name), index) for p in files]
     rulesets = [get_ruleset(name) for name in ("commander", "edh-2010", "duel-zh")]
@@ -94,8 +108,10 @@ def main() -> None:
         start = time.perf_counter()
         check_deck(resolved[i % len(resolved)], rulesets[i % 3])
         samples.append(time.perf_counter() - start)
-    print(f"deck check ({len(files)} decks, 3 rulesets, 3,000 checks): p50 {statistics.median(samples) * 1000:.3f} ms"
-          f"   p99 {percentile(samples, 0.99) * 1000:.3f} ms")
+    print(
+        f"deck check ({len(files)} decks, 3 rulesets, 3,000 checks): p50 {statistics.median(samples) * 1000:.3f} ms"
+        f"   p99 {percentile(samples, 0.99) * 1000:.3f} ms"
+    )
 
 
 if __name__ == "__main__":

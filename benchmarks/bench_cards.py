@@ -99,8 +99,13 @@ async def child_bot(db_path: str) -> dict:
     load, cpu = time.perf_counter() - started, cpu_seconds() - started_cpu
     gc.collect()
     await asyncio.sleep(0.2)
-    out = {"idle_mb": current_rss_mb(), "peak_mb": peak_rss_mb(), "load_seconds": load, "cpu": cpu,
-           "cards": len(bot.cards)}
+    out = {
+        "idle_mb": current_rss_mb(),
+        "peak_mb": peak_rss_mb(),
+        "load_seconds": load,
+        "cpu": cpu,
+        "cards": len(bot.cards),
+    }
     await bot.close()
     return out
 
@@ -109,10 +114,19 @@ CHILDREN = {"import": child_import, "idle": child_idle, "bot": child_bot}
 
 
 def run_child(kind: str, db_path: str) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--child", kind, db_path], capture_output=True, text=True,
-                          cwd=REPO, check=False)
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", kind, db_path],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
     if done.returncode != 0:
-        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"}
+        return {
+            "error": done.stderr.strip().splitlines()[-1]
+            if done.stderr.strip()
+            else f"exit {done.returncode}"
+        }
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -144,10 +158,10 @@ def typo(name: str, rng: random.Random) -> str:
     i = rng.randrange(1, max(2, len(name) - 1))
     kind = rng.choice(("delete", "double", "swap"))
     if kind == "delete":
-        return name[:i] + name[i + 1:]
+        return name[:i] + name[i + 1 :]
     if kind == "double":
         return name[:i] + name[i] + name[i:]
-    return name[: i - 1] + name[i] + name[i - 1] + name[i + 1:]
+    return name[: i - 1] + name[i] + name[i - 1] + name[i + 1 :]
 
 
 def lookup_benchmarks() -> None:
@@ -165,7 +179,9 @@ def lookup_benchmarks() -> None:
     printed = [name for c in sample for name in c.printed_names.values()]
     fuzzy = [typo(n, rng) for n in names[:500]]
     prefixes = [n[: rng.randint(1, 6)] for n in names]
-    printed_prefixes = [(lang, name[: rng.randint(1, 3)]) for c in sample for lang, name in c.printed_names.items()]
+    printed_prefixes = [
+        (lang, name[: rng.randint(1, 3)]) for c in sample for lang, name in c.printed_names.items()
+    ]
     misses = sum(1 for q in fuzzy if index.resolve(q).card is None and not index.resolve(q).suggestions)
     newer = newer_card_names()
     scan = scan_floor(index)
@@ -177,19 +193,31 @@ def lookup_benchmarks() -> None:
         ("fuzzy (newer cards)", timings(index.resolve, newer * 5), 5.0),
         ("floor: one ratio scan", timings(scan, fuzzy), 5.0),
         ("autocomplete en", timings(lambda q: index.autocomplete(q, "en"), prefixes), 10.0),
-        ("autocomplete ja/zh", timings(lambda q: index.autocomplete(q[1], q[0]),  # type: ignore[arg-type]
-                                      printed_prefixes), 10.0),
+        (
+            "autocomplete ja/zh",
+            timings(
+                lambda q: index.autocomplete(q[1], q[0]),  # type: ignore[arg-type]
+                printed_prefixes,
+            ),
+            10.0,
+        ),
     ]
-    print(f"{'resolution':22} {'wall p50':>9} {'wall p99':>9} {'cpu p50':>9} {'cpu p99':>9}  goal p99 (judged on cpu)")
+    print(
+        f"{'resolution':22} {'wall p50':>9} {'wall p99':>9} {'cpu p50':>9} {'cpu p99':>9}  goal p99 (judged on cpu)"
+    )
     for label, (p50, p99, cpu50, cpu99), target in rows:
-        print(f"{label:22} {p50:9.3f} {p99:9.3f} {cpu50:9.3f} {cpu99:9.3f}  < {target:g} ms: "
-              f"{pass_fail(cpu99 < target)} (wall: {'ok' if p99 < target else 'missed'})")
+        print(
+            f"{label:22} {p50:9.3f} {p99:9.3f} {cpu50:9.3f} {cpu99:9.3f}  < {target:g} ms: "
+            f"{pass_fail(cpu99 < target)} (wall: {'ok' if p99 < target else 'missed'})"
+        )
     print(f"fuzzy queries with no suggestion at all: {misses}/{len(fuzzy)}")
     floor = {label: values for label, values, _ in rows}["floor: one ratio scan"]
     for label in ("fuzzy (typos)", "fuzzy (newer cards)"):
         _, _, cpu50, cpu99 = {name: values for name, values, _ in rows}[label]
-        print(f"{label}: cpu p50 {cpu50 / floor[2]:.2f}x, p99 {cpu99 / floor[3]:.2f}x the floor (one rapidfuzz "
-              f"ratio scan of all {len(index._search['en'].keys)} English keys, measured in this run)")
+        print(
+            f"{label}: cpu p50 {cpu50 / floor[2]:.2f}x, p99 {cpu99 / floor[3]:.2f}x the floor (one rapidfuzz "
+            f"ratio scan of all {len(index._search['en'].keys)} English keys, measured in this run)"
+        )
     closeness(index, fuzzy, newer)
 
 
@@ -218,8 +246,10 @@ def closeness(index: object, typos: Sequence[str], newer: Sequence[str]) -> None
     unknown = [r for r in map(index.resolve, typos) if r.card is None and not r.ambiguous]  # type: ignore[attr-defined]
     typo_newer = sum(1 for r in unknown if r.newer is not None)
     missed = sum(1 for r in map(index.resolve, newer) if r.newer is None)  # type: ignore[attr-defined]
-    print(f"closeness at CLOSE_RATIO {CLOSE_RATIO:g}: typos called 'may be newer' {typo_newer}/{len(unknown)}, "
-          f"newer cards not called so {missed}/{len(newer)}")
+    print(
+        f"closeness at CLOSE_RATIO {CLOSE_RATIO:g}: typos called 'may be newer' {typo_newer}/{len(unknown)}, "
+        f"newer cards not called so {missed}/{len(newer)}"
+    )
 
 
 def main() -> None:
@@ -227,25 +257,33 @@ def main() -> None:
         print(json.dumps(asyncio.run(CHILDREN[sys.argv[2]](sys.argv[3]))))
         return
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
-    print(f"machine load average {load} on {os.cpu_count()} cores (wall-clock figures include waiting for a core)")
+    print(
+        f"machine load average {load} on {os.cpu_count()} cores (wall-clock figures include waiting for a core)"
+    )
     print(f"bundled data: {paths.BUNDLED_CARDS} ({paths.BUNDLED_CARDS.stat().st_size / 1e6:.1f} MB)")
     with tempfile.TemporaryDirectory() as folder:
         db_path = str(Path(folder) / "bench.sqlite3")
         imported = run_child("import", db_path)
-        print(f"import of the full bundled data: {imported.get('seconds', float('nan')):.2f} s wall "
-              f"({imported.get('cpu', float('nan')):.2f} s CPU), "
-              f"peak RSS {imported.get('peak_mb', float('nan')):.0f} MB, {imported.get('cards')} cards "
-              f"(targets < 10 s, < 300 MB) {imported.get('error', '')}")
+        print(
+            f"import of the full bundled data: {imported.get('seconds', float('nan')):.2f} s wall "
+            f"({imported.get('cpu', float('nan')):.2f} s CPU), "
+            f"peak RSS {imported.get('peak_mb', float('nan')):.0f} MB, {imported.get('cards')} cards "
+            f"(targets < 10 s, < 300 MB) {imported.get('error', '')}"
+        )
         idle = run_child("idle", db_path)
-        print(f"card database loaded from SQLite: {idle.get('load_seconds', float('nan')):.2f} s; idle RSS "
-              f"{idle.get('idle_mb', float('nan')):.0f} MB (peak {idle.get('peak_mb', float('nan')):.0f} MB) "
-              f"{idle.get('error', '')}")
+        print(
+            f"card database loaded from SQLite: {idle.get('load_seconds', float('nan')):.2f} s; idle RSS "
+            f"{idle.get('idle_mb', float('nan')):.0f} MB (peak {idle.get('peak_mb', float('nan')):.0f} MB) "
+            f"{idle.get('error', '')}"
+        )
         bot = run_child("bot", db_path)
         seconds, idle_mb = bot.get("load_seconds", float("nan")), bot.get("idle_mb", float("nan"))
         cpu = bot.get("cpu", float("nan"))
-        print(f"bot set-up with every cog and the full card database: {seconds:.2f} s wall, {cpu:.2f} s CPU "
-              f"(goal < 1.5 s): {pass_fail(cpu < 1.5)} (wall: {'ok' if seconds < 1.5 else 'missed'}); idle RSS {idle_mb:.0f} MB (goal < 100 MB): {pass_fail(idle_mb < 100)}"
-              f" (peak {bot.get('peak_mb', float('nan')):.0f} MB) {bot.get('error', '')}")
+        print(
+            f"bot set-up with every cog and the full card database: {seconds:.2f} s wall, {cpu:.2f} s CPU "
+            f"(goal < 1.5 s): {pass_fail(cpu < 1.5)} (wall: {'ok' if seconds < 1.5 else 'missed'}); idle RSS {idle_mb:.0f} MB (goal < 100 MB): {pass_fail(idle_mb < 100)}"
+            f" (peak {bot.get('peak_mb', float('nan')):.0f} MB) {bot.get('error', '')}"
+        )
     lookup_benchmarks()
     # The bulk files' streaming reader against ijson: benchmarks/bench_bulk_reader.py.
 

@@ -37,11 +37,15 @@ def _creature_deck(deck: str) -> Callable[[int], tuple[str, int]]:
     def play(seed: int) -> tuple[str, int]:
         game = creature_play.play_random_game(deck, seed, after_step=check_creature_deck)
         return game.outcome, len(game.actions)
+
     return play
 
 
 DECKS: dict[str, Callable[[int], tuple[str, int]]] = {
-    "hydra": _hydra, "horde": _creature_deck("horde"), "god": _creature_deck("god")}
+    "hydra": _hydra,
+    "horde": _creature_deck("horde"),
+    "god": _creature_deck("god"),
+}
 
 
 def bench(deck: str, games: int) -> float:
@@ -54,8 +58,10 @@ def bench(deck: str, games: int) -> float:
         outcomes[outcome] += 1
         steps += actions
     wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
-    print(f"{deck:5s}: {games} games, {steps} steps checked, {dict(outcomes)}; "
-          f"{wall:.1f} s wall, {cpu:.1f} s CPU, {cpu / games * 1000:.2f} ms CPU per game")
+    print(
+        f"{deck:5s}: {games} games, {steps} steps checked, {dict(outcomes)}; "
+        f"{wall:.1f} s wall, {cpu:.1f} s CPU, {cpu / games * 1000:.2f} ms CPU per game"
+    )
     return cpu
 
 
@@ -65,6 +71,7 @@ def bench_images(count: int) -> None:
 
     from bot.render.challenge import board_image
     from bot.render.fonts import png_bytes
+
     for deck in ("horde", "god"):
         boards = []
         for seed in range(count):
@@ -84,8 +91,10 @@ def bench_images(count: int) -> None:
             middle = time.process_time()
             sizes.append(len(png_bytes(image)))
             draw, encode = draw + middle - start, encode + time.process_time() - middle
-        print(f"{deck:5s} image: {count} boards, draw {draw / count * 1000:.1f} ms + PNG {encode / count * 1000:.1f} ms "
-              f"CPU each; {sum(sizes) / len(sizes) / 1024:.0f} KiB average, up to {max(sizes) / 1024:.0f} KiB")
+        print(
+            f"{deck:5s} image: {count} boards, draw {draw / count * 1000:.1f} ms + PNG {encode / count * 1000:.1f} ms "
+            f"CPU each; {sum(sizes) / len(sizes) / 1024:.0f} KiB average, up to {max(sizes) / 1024:.0f} KiB"
+        )
 
 
 def bench_event(tables: int) -> None:
@@ -102,8 +111,9 @@ def bench_event(tables: int) -> None:
     async def run(deck: str, size: int) -> None:
         with tempfile.TemporaryDirectory() as folder:
             db = await Database.open(Path(folder) / "bench.sqlite")
-            events = HydraEventService(db, HydraService(db), seed_for=lambda event, table: table,
-                                       decks=ChallengeService(db))
+            events = HydraEventService(
+                db, HydraService(db), seed_for=lambda event, table: table, decks=ChallengeService(db)
+            )
             steps: dict[str, float] = {}
 
             async def timed(name: str, work: object) -> object:
@@ -111,13 +121,24 @@ def bench_event(tables: int) -> None:
                 result = await work  # type: ignore[misc]
                 steps[name] = time.perf_counter() - start
                 return result
-            event = await events.create(guild_id=1, channel_id=2, user_id=1, name="bench", start="now", heads=2,
-                                        table_size=size, language="en", deck=deck)
+
+            event = await events.create(
+                guild_id=1,
+                channel_id=2,
+                user_id=1,
+                name="bench",
+                start="now",
+                heads=2,
+                table_size=size,
+                language="en",
+                deck=deck,
+            )
             players = tables * size
 
             async def join_all() -> None:
                 for user in range(players):
                     await events.join(event.event_id, [(10_000 + user, f"P{user}")])
+
             await timed("join", join_all())
             await timed("seat", events.plan(event.event_id))
             opened = await timed("open tables", events.open_tables(event.event_id))
@@ -131,10 +152,16 @@ def bench_event(tables: int) -> None:
                         await events.decks.act(table.game_id, user, line)
                     loaded = await events.decks.load(table.game_id)
                     while loaded.game.pending is not None and not loaded.game.over:
-                        loaded = (await events.decks.act(table.game_id, None,
-                                                         f"choose {loaded.game.pending.default}")).table
+                        loaded = (
+                            await events.decks.act(
+                                table.game_id, None, f"choose {loaded.game.pending.default}"
+                            )
+                        ).table
                     if not loaded.game.over and loaded.game.battlefield_numbers():
-                        await events.decks.act(table.game_id, user, f"destroy {loaded.game.battlefield_numbers()[-1]}")
+                        await events.decks.act(
+                            table.game_id, user, f"destroy {loaded.game.battlefield_numbers()[-1]}"
+                        )
+
             await timed("play", play_all())
             built = events.decks.replays
             status = await timed("leaderboard (cold)", events.status(event.event_id))
@@ -145,18 +172,26 @@ def bench_event(tables: int) -> None:
             figures = ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in steps.items())
             figures += f"; games replayed by the leaderboard: {cold} cold (the score tallies), {warm} warm"
             defeated = sum(line.severed for line in status.board.tables)  # type: ignore[attr-defined]
-            print(f"{deck:5s} event: {tables} tables, {players} players ({defeated} permanents defeated): {figures}")
+            print(
+                f"{deck:5s} event: {tables} tables, {players} players ({defeated} permanents defeated): {figures}"
+            )
 
     asyncio.run(run("horde", 1))
     asyncio.run(run("god", 4))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--deck", action="append", choices=tuple(DECKS), default=None)
-    parser.add_argument("--images", type=int, default=0, help="also time N board images per deck (Horde, God)")
-    parser.add_argument("--event-tables", type=int, default=0, help="also run a Horde and a God event of N tables")
+    parser.add_argument(
+        "--images", type=int, default=0, help="also time N board images per deck (Horde, God)"
+    )
+    parser.add_argument(
+        "--event-tables", type=int, default=0, help="also run a Horde and a God event of N tables"
+    )
     args = parser.parse_args()
     if args.images:
         bench_images(args.images)

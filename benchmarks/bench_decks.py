@@ -71,9 +71,12 @@ def verdict(ok: bool) -> str:
 def random_deck(cards: list[Card], commanders: list[Card], rng: random.Random) -> ResolvedDeck:
     """A legendary creature and 99 other random cards: cards no check has looked at yet."""
     chosen = [rng.choice(commanders), *rng.sample(cards, 99)]
-    return ResolvedDeck(tuple(
-        DeckCard(DeckLine(1, card.name, Section.COMMANDER if line == 1 else Section.MAIN, line), card)
-        for line, card in enumerate(chosen, start=1)))
+    return ResolvedDeck(
+        tuple(
+            DeckCard(DeckLine(1, card.name, Section.COMMANDER if line == 1 else Section.MAIN, line), card)
+            for line, card in enumerate(chosen, start=1)
+        )
+    )
 
 
 def bench_cold(index: CardIndex, decks: int) -> None:
@@ -100,13 +103,19 @@ def cold_run(index: CardIndex, decks: int, label: str, *, goal: bool) -> None:
         cpu.append(time.thread_time() - started_cpu)
         wall.append(time.perf_counter() - start)
     p99 = percentile(cpu, 0.99) * 1000
-    print(f"cold identity cache, first check of a never-seen deck ({decks} random 100-card decks, 3 rulesets),"
-          f" {label}:")
+    print(
+        f"cold identity cache, first check of a never-seen deck ({decks} random 100-card decks, 3 rulesets),"
+        f" {label}:"
+    )
     judged = f"   (goal p99 < {COLD_GOAL_MS:g} ms): {verdict(p99 < COLD_GOAL_MS)}" if goal else ""
-    print(f"  CPU time:   p50 {statistics.median(cpu) * 1000:.3f} ms   p99 {p99:.3f} ms   "
-          f"max {max(cpu) * 1000:.3f} ms{judged}")
-    print(f"  wall clock: p50 {statistics.median(wall) * 1000:.3f} ms   p99 {percentile(wall, 0.99) * 1000:.3f} ms"
-          f"   max {max(wall) * 1000:.3f} ms")
+    print(
+        f"  CPU time:   p50 {statistics.median(cpu) * 1000:.3f} ms   p99 {p99:.3f} ms   "
+        f"max {max(cpu) * 1000:.3f} ms{judged}"
+    )
+    print(
+        f"  wall clock: p50 {statistics.median(wall) * 1000:.3f} ms   p99 {percentile(wall, 0.99) * 1000:.3f} ms"
+        f"   max {max(wall) * 1000:.3f} ms"
+    )
 
 
 def bench_check(index: CardIndex, checks: int) -> None:
@@ -122,10 +131,14 @@ def bench_check(index: CardIndex, checks: int) -> None:
         times.append(time.perf_counter() - start)
         cpu_times.append(time.thread_time() - cpu)
     print(f"check one 100-card deck ({checks} checks, 3 rulesets, {len(resolved)} decks):")
-    print(f"  wall clock: p50 {statistics.median(times) * 1000:.3f} ms   p99 {percentile(times, 0.99) * 1000:.3f} ms"
-          f"   (target p99 < 10 ms)")
-    print(f"  CPU time:   p50 {statistics.median(cpu_times) * 1000:.3f} ms   "
-          f"p99 {percentile(cpu_times, 0.99) * 1000:.3f} ms")
+    print(
+        f"  wall clock: p50 {statistics.median(times) * 1000:.3f} ms   p99 {percentile(times, 0.99) * 1000:.3f} ms"
+        f"   (target p99 < 10 ms)"
+    )
+    print(
+        f"  CPU time:   p50 {statistics.median(cpu_times) * 1000:.3f} ms   "
+        f"p99 {percentile(cpu_times, 0.99) * 1000:.3f} ms"
+    )
 
 
 def bench_throughput(index: CardIndex, decks: int) -> None:
@@ -136,16 +149,22 @@ def bench_throughput(index: CardIndex, decks: int) -> None:
         data, name = files[i % len(files)]
         check_deck(resolve_decklist(parse_decklist(data, name), index), rulesets[i % len(rulesets)])
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-    print(f"parse + resolve + check ({decks} decks from {len(files)} files: txt, Arena, Archidekt, TappedOut, "
-          f"MTGGoldfish, precon, .dek, .cod, .dck, csv):")
-    print(f"  {decks / cpu:,.0f} decks/s of CPU time on one core ({cpu * 1000 / decks:.3f} ms per deck; "
-          f"goal >= {THROUGHPUT_GOAL:,} decks/s): {verdict(decks / cpu >= THROUGHPUT_GOAL)}")
+    print(
+        f"parse + resolve + check ({decks} decks from {len(files)} files: txt, Arena, Archidekt, TappedOut, "
+        f"MTGGoldfish, precon, .dek, .cod, .dck, csv):"
+    )
+    print(
+        f"  {decks / cpu:,.0f} decks/s of CPU time on one core ({cpu * 1000 / decks:.3f} ms per deck; "
+        f"goal >= {THROUGHPUT_GOAL:,} decks/s): {verdict(decks / cpu >= THROUGHPUT_GOAL)}"
+    )
     print(f"  {decks / elapsed:,.0f} decks/s wall clock (the same run, waiting for a shared core included)")
     print(f"  load average while running: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--checks", type=int, default=5000)
     parser.add_argument("--decks", type=int, default=5000)
     parser.add_argument("--cold", type=int, default=300, help="never-seen decks checked with empty caches")
@@ -154,7 +173,9 @@ def main() -> None:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         index = load_index(folder)
-    print(f"card database: {len(index):,} cards imported and opened again in {time.perf_counter() - start:.1f} s")
+    print(
+        f"card database: {len(index):,} cards imported and opened again in {time.perf_counter() - start:.1f} s"
+    )
     bench_check(index, args.checks)
     bench_cold(index, args.cold)
     bench_throughput(index, args.decks)

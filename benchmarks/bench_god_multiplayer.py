@@ -26,7 +26,9 @@ def main() -> None:
     print(f"{'players':>7}  {'rule':<12}  {'dead on turn 1':>14}  {'dead within 2':>13}")
     for players in (2, 3, 4):
         for house_rule in (False, True):
-            survived = [deck_turns_survived(players, seed, house_rule=house_rule) for seed in range(args.seeds)]
+            survived = [
+                deck_turns_survived(players, seed, house_rule=house_rule) for seed in range(args.seeds)
+            ]
             first = sum(s == 0 for s in survived) / args.seeds
             two = sum(s < 2 for s in survived) / args.seeds
             rule = "house 20/pl." if house_rule else "printed 20"

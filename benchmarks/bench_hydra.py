@@ -46,11 +46,15 @@ def percentiles(values: list[float]) -> str:
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[int(len(ordered) * 0.99) - 1] * 1000
     verdict = "OK" if p99 < 1 else "MISSED"
-    return f"p50 {p50:.3f} ms, p99 {p99:.3f} ms, max {ordered[-1] * 1000:.3f} ms (target p99 < 1 ms: {verdict})"
+    return (
+        f"p50 {p50:.3f} ms, p99 {p99:.3f} ms, max {ordered[-1] * 1000:.3f} ms (target p99 < 1 ms: {verdict})"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--turns", type=int, default=20_000)
     args = parser.parse_args()
@@ -62,8 +66,10 @@ def main() -> None:
     for seed in range(args.games):
         outcomes[play_random_game(seed).outcome] += 1
     elapsed, elapsed_cpu = time.perf_counter() - start, time.process_time() - start_cpu
-    print(f"{args.games} random games to the end: {elapsed:.1f} s wall, {elapsed_cpu:.1f} s CPU on one core "
-          f"({outcomes['won']} won, {outcomes['lost']} lost)  (target < 60 s: {'OK' if elapsed < 60 else 'MISSED'})")
+    print(
+        f"{args.games} random games to the end: {elapsed:.1f} s wall, {elapsed_cpu:.1f} s CPU on one core "
+        f"({outcomes['won']} won, {outcomes['lost']} lost)  (target < 60 s: {'OK' if elapsed < 60 else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

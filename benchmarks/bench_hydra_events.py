@@ -71,7 +71,9 @@ class Driver:
         self.server, self.fake, self.hydra, self.think, self.rng = server, server.fake, hydra, think, rng
         self.created: dict[int, list[float]] = defaultdict(list)  # channel -> creation times
         self.latencies: list[float] = []
-        self.accepted: dict[int, list[Any]] = defaultdict(list)  # game -> interaction records acknowledged as taken
+        self.accepted: dict[int, list[Any]] = defaultdict(
+            list
+        )  # game -> interaction records acknowledged as taken
         self.presses = 0
         self.refused = 0
         self.late = 0
@@ -98,9 +100,13 @@ class Driver:
         fake = self.fake
         message = fake.messages[message_id]
         guild = fake.guilds[fake.channels[message.channel_id].guild_id]
-        payload = fake.new_interaction(kind=P.MESSAGE_COMPONENT, data=P.component_data(custom_id, BUTTON),
-                                       channel=fake.channels[message.channel_id], actor=guild.members[user_id],
-                                       message=message)
+        payload = fake.new_interaction(
+            kind=P.MESSAGE_COMPONENT,
+            data=P.component_data(custom_id, BUTTON),
+            channel=fake.channels[message.channel_id],
+            actor=guild.members[user_id],
+            message=message,
+        )
         record = fake.interactions[int(payload["id"])]
         await self.server.dispatch("INTERACTION_CREATE", payload)
         self.presses += 1
@@ -130,8 +136,12 @@ class Driver:
             if game is None or game.over or game.pending is None or table.row.turn_message_id is None:
                 return
             who = table.user_to_answer() or table.seats[0].user_id
-            await self.press(table.row.turn_message_id, f"hydra:{game_id}:answer:{game.pending.topic}:default",
-                             who, game_id)
+            await self.press(
+                table.row.turn_message_id,
+                f"hydra:{game_id}:answer:{game.pending.topic}:default",
+                who,
+                game_id,
+            )
             await self.pause()
 
     async def play_table(self, game_id: int, turns: int) -> None:
@@ -170,16 +180,23 @@ class Driver:
         """Every 30 s: presses so far and the bot's memory (with ``trace_file``, where its allocations are)."""
         while True:
             await asyncio.sleep(30)
-            print(f"  … {self.presses} presses, {self.turns_done} turns ended, {self.unanswered} unanswered; "
-                  f"{memory(pid)}; load {os.getloadavg()[0]:.1f}", flush=True)
+            print(
+                f"  … {self.presses} presses, {self.turns_done} turns ended, {self.unanswered} unanswered; "
+                f"{memory(pid)}; load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
             if trace_file is not None:
-                print("\n".join((await traced(pid, trace_file)).splitlines()[:1 + 9 * 5]), flush=True)
+                print("\n".join((await traced(pid, trace_file)).splitlines()[: 1 + 9 * 5]), flush=True)
 
     def refused_after_acknowledging(self) -> list[str]:
         """Presses acknowledged as taken whose action the bot then refused in a private followup (the
         question was answered meanwhile): what each refusal said."""
-        return [_text(self.fake.messages[record.followup_ids[0]])
-                for records in self.accepted.values() for record in records if record.followup_ids]
+        return [
+            _text(self.fake.messages[record.followup_ids[0]])
+            for records in self.accepted.values()
+            for record in records
+            if record.followup_ids
+        ]
 
     async def logged(self) -> int:
         stored = 0
@@ -242,8 +259,10 @@ def bot_process(base_url: str, gateway_url: str, seed: int, trace: str) -> int:
         def dump(*_: Any) -> None:
             snapshot = tracemalloc.take_snapshot()
             stats = snapshot.statistics("traceback")
-            lines = [f"traced now {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MiB, "
-                     f"peak {tracemalloc.get_traced_memory()[1] / 2**20:.1f} MiB"]
+            lines = [
+                f"traced now {tracemalloc.get_traced_memory()[0] / 2**20:.1f} MiB, "
+                f"peak {tracemalloc.get_traced_memory()[1] / 2**20:.1f} MiB"
+            ]
             for stat in stats[:TRACE_TOP]:
                 lines.append(f"{stat.size / 2**20:7.2f} MiB in {stat.count:7d} blocks")
                 lines.extend(f"      {line}" for line in stat.traceback.format()[-8:])
@@ -309,8 +328,13 @@ async def run(tables: int, turns: int, think: float, seed: int, trace: bool, log
         database = Path(tmp) / "podkeeper.sqlite3"
         log = Path(log_file) if log_file else Path(tmp) / "bot.log"
         trace_file = Path(tmp) / "tracemalloc.txt" if trace else None
-        env = {**os.environ, "PODKEEPER_DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_PATH": str(database),
-               "PODKEEPER_LOGGING_LEVEL": "WARNING", "PYTHONPATH": str(REPO)}
+        env = {
+            **os.environ,
+            "PODKEEPER_DISCORD_TOKEN": TOKEN,
+            "PODKEEPER_DATABASE_PATH": str(database),
+            "PODKEEPER_LOGGING_LEVEL": "WARNING",
+            "PYTHONPATH": str(REPO),
+        }
         bot_args = [str(seed), str(trace_file or "")]
         try:
             t0 = time.perf_counter()
@@ -332,8 +356,17 @@ async def run(tables: int, turns: int, think: float, seed: int, trace: bool, log
             await server.stop()
 
 
-async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, names: list[str], turns: int,
-               think: float, seed: int, trace_file: Path | None) -> None:
+async def play(
+    server: Any,
+    guild: Any,
+    bot: subprocess.Popen,
+    database: Path,
+    names: list[str],
+    turns: int,
+    think: float,
+    seed: int,
+    trace_file: Path | None,
+) -> None:
     from bot.services.hydra import HydraService
     from bot.services.hydra_events import HydraEventService
     from bot.storage.db import Database
@@ -345,8 +378,9 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
         hydra = HydraService(db)
         events = HydraEventService(db, hydra)
         t0 = time.perf_counter()
-        announcement = await users.slash("hydra event create", user="admin", name="Benchmark night",
-                                         start="in 1h", heads=3, table_size=4)
+        announcement = await users.slash(
+            "hydra event create", user="admin", name="Benchmark night", start="in 1h", heads=3, table_size=4
+        )
         for name in names:
             await users.click(announcement, label="Join", user=name)
         joined = time.perf_counter() - t0
@@ -357,8 +391,10 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
             await asyncio.sleep(0.2)
             status = await events.status(1)
         seated = time.perf_counter() - t0
-        print(f"{len(names)} players joined in {joined:.1f} s; {len(status.tables)} tables opened "
-              f"(threads + Hydra boards) in {seated:.1f} s; {memory(bot.pid)}")
+        print(
+            f"{len(names)} players joined in {joined:.1f} s; {len(status.tables)} tables opened "
+            f"(threads + Hydra boards) in {seated:.1f} s; {memory(bot.pid)}"
+        )
         if trace_file is not None:
             bot.send_signal(signal.SIGUSR1)
         driver = Driver(server, hydra, think, random.Random(seed))
@@ -374,26 +410,38 @@ async def play(server: Any, guild: Any, bot: subprocess.Popen, database: Path, n
         board = (await events.status(1)).board
         lat = sorted(driver.latencies)
         peak = status_mb(bot.pid, "VmHWM")
-        print(f"played {turns} player turns per table in {played:.1f} s (think time ~{think} s per press); "
-              f"load average {os.getloadavg()[0]:.2f}")
-        print(f"presses: {driver.presses} ({driver.refused} refused by the rules at once, {len(refusals)} "
-              f"acknowledged then refused privately), answered too late (> 3 s, 'This interaction failed'): "
-              f"{driver.late}, never answered: {driver.unanswered}")
+        print(
+            f"played {turns} player turns per table in {played:.1f} s (think time ~{think} s per press); "
+            f"load average {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"presses: {driver.presses} ({driver.refused} refused by the rules at once, {len(refusals)} "
+            f"acknowledged then refused privately), answered too late (> 3 s, 'This interaction failed'): "
+            f"{driver.late}, never answered: {driver.unanswered}"
+        )
         for text in sorted(set(refusals))[:5]:
             print(f"  refused after the acknowledgement ({refusals.count(text)}x): {text}")
         if lat:
             p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
-            print(f"end of players' turn -> first Hydra turn message: n={len(lat)} "
-                  f"p50 {statistics.median(lat) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-                  f"max {lat[-1] * 1000:.0f} ms; within 1 s: {sum(x <= 1.0 for x in lat)}/{len(lat)}; "
-                  f"no message: {driver.missing_turn_messages}")
-        print(f"lost actions: {lost} (counted once the stored log had not grown for 5 s: {settled:.0f} s after "
-              f"the last press)")
-        print(f"leaderboard: won {board.won}, lost {board.lost}, running {board.running}, "
-              f"heads severed {sum(t.severed for t in board.tables)}")
-        print(f"bot process: RSS now {status_mb(bot.pid, 'VmRSS'):.0f} MiB ({status_mb(bot.pid, 'RssAnon'):.0f} MiB "
-              f"private + {status_mb(bot.pid, 'RssFile'):.0f} MiB mapped files); peak RSS {peak:.0f} MiB "
-              f"(goal < {PEAK_RSS_GOAL_MIB} MiB: {'PASS' if peak < PEAK_RSS_GOAL_MIB else 'FAIL'})")
+            print(
+                f"end of players' turn -> first Hydra turn message: n={len(lat)} "
+                f"p50 {statistics.median(lat) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+                f"max {lat[-1] * 1000:.0f} ms; within 1 s: {sum(x <= 1.0 for x in lat)}/{len(lat)}; "
+                f"no message: {driver.missing_turn_messages}"
+            )
+        print(
+            f"lost actions: {lost} (counted once the stored log had not grown for 5 s: {settled:.0f} s after "
+            f"the last press)"
+        )
+        print(
+            f"leaderboard: won {board.won}, lost {board.lost}, running {board.running}, "
+            f"heads severed {sum(t.severed for t in board.tables)}"
+        )
+        print(
+            f"bot process: RSS now {status_mb(bot.pid, 'VmRSS'):.0f} MiB ({status_mb(bot.pid, 'RssAnon'):.0f} MiB "
+            f"private + {status_mb(bot.pid, 'RssFile'):.0f} MiB mapped files); peak RSS {peak:.0f} MiB "
+            f"(goal < {PEAK_RSS_GOAL_MIB} MiB: {'PASS' if peak < PEAK_RSS_GOAL_MIB else 'FAIL'})"
+        )
         if trace_file is not None:
             print("tracemalloc, the bot's Python allocations still held, by where they were made:")
             print(await traced(bot.pid, trace_file))

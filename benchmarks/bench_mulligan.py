@@ -65,8 +65,11 @@ def main() -> None:
     counts = DeckCounts.of(cards)
     print(f"library: {counts.deck_size} cards, {counts.lands} lands")
     timed("odds, all figures (99 cards, exact)", 50, lambda: deck_odds(counts))
-    timed("odds, partial Paris DP alone", 50,
-          lambda: exact_style_odds(MulliganStyle.PARTIAL_PARIS, counts.deck_size, counts.lands))
+    timed(
+        "odds, partial Paris DP alone",
+        50,
+        lambda: exact_style_odds(MulliganStyle.PARTIAL_PARIS, counts.deck_size, counts.lands),
+    )
     timed("odds, London alone", 200, lambda: exact_style_odds(MulliganStyle.LONDON, 99, counts.lands))
     figures = deck_odds(counts)
     timed("odds chart image (render + PNG)", 30, lambda: png_bytes(odds_chart(figures, "ja")))

@@ -43,8 +43,15 @@ def percentile(samples: list[float], share: float) -> float:
 
 # -- the viewers (another process) ------------------------------------------------------------------
 
-async def _viewer(session: aiohttp.ClientSession, url: str, seen: dict[int, float], ready: asyncio.Event,
-                  counter: list[int], clients: int) -> None:
+
+async def _viewer(
+    session: aiohttp.ClientSession,
+    url: str,
+    seen: dict[int, float],
+    ready: asyncio.Event,
+    counter: list[int],
+    clients: int,
+) -> None:
     async with session.get(url + "/events") as response:
         data: list[str] = []
         first = True
@@ -69,7 +76,10 @@ async def _viewers(url: str, clients: int, duration: float, queue: multiprocessi
     seen: list[dict[int, float]] = [{} for _ in range(clients)]
     ready, counter = asyncio.Event(), [0]
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-        tasks = [asyncio.create_task(_viewer(session, url, seen[i], ready, counter, clients)) for i in range(clients)]
+        tasks = [
+            asyncio.create_task(_viewer(session, url, seen[i], ready, counter, clients))
+            for i in range(clients)
+        ]
         await asyncio.wait_for(ready.wait(), 60)
         queue.put(("ready", None))
         await asyncio.sleep(duration)
@@ -84,6 +94,7 @@ def viewers_process(url: str, clients: int, duration: float, queue: multiprocess
 
 
 # -- the bot ------------------------------------------------------------------------------------------
+
 
 async def ping_times(h: DiscordHarness, count: int, pause: float) -> list[float]:
     times = []
@@ -121,14 +132,17 @@ async def main(clients: int, rate: float, seconds: float, ping: bool = True) -> 
 
             queue: multiprocessing.Queue = multiprocessing.get_context("spawn").Queue()
             process = multiprocessing.get_context("spawn").Process(
-                target=viewers_process, args=(url, clients, seconds + 2.0, queue))
+                target=viewers_process, args=(url, clients, seconds + 2.0, queue)
+            )
             opened = time.perf_counter()
             process.start()
             while queue.empty():
                 await asyncio.sleep(0.05)
             assert queue.get()[0] == "ready"
-            print(f"{clients} overlay connections open in {time.perf_counter() - opened:.1f} s "
-                  f"(hub subscribers on the game: {h.bot.db.changes.subscriber_count(f'pod:{game_id}')})")
+            print(
+                f"{clients} overlay connections open in {time.perf_counter() - opened:.1f} s "
+                f"(hub subscribers on the game: {h.bot.db.changes.subscriber_count(f'pod:{game_id}')})"
+            )
 
             committed: dict[int, float] = {}
             pings: list[float] = []
@@ -159,10 +173,14 @@ async def main(clients: int, rate: float, seconds: float, ping: bool = True) -> 
             process.join(10)
 
     delays, missing = deliveries(seen, committed)
-    print(f"{len(committed)} changes in {elapsed:.1f} s ({len(committed) / elapsed:.1f}/s), "
-          f"{len(delays)} (viewer, change) deliveries, {missing} never seen")
-    print(f"update delay: p50 {percentile(delays, 0.5) * 1000:.1f} ms · p99 {percentile(delays, 0.99) * 1000:.1f} ms"
-          f" · max {max(delays) * 1000:.1f} ms  (goal p99 < 200 ms)")
+    print(
+        f"{len(committed)} changes in {elapsed:.1f} s ({len(committed) / elapsed:.1f}/s), "
+        f"{len(delays)} (viewer, change) deliveries, {missing} never seen"
+    )
+    print(
+        f"update delay: p50 {percentile(delays, 0.5) * 1000:.1f} ms · p99 {percentile(delays, 0.99) * 1000:.1f} ms"
+        f" · max {max(delays) * 1000:.1f} ms  (goal p99 < 200 ms)"
+    )
     print(f"event-loop lag without viewers: {spread(idle_lag)}; during the load: {spread(lags)}")
     print(f"/ping without viewers: {spread(baseline)}")
     if pings:

@@ -40,8 +40,15 @@ def percentile(samples: list[float], share: float) -> float:
 
 def eight_player_state() -> tuple[list[Event], pod.PodState]:
     names = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi"]
-    events = [Event(1, pod.CREATE, 1, "t", {"ruleset": "commander", "players": [
-        {"user_id": i + 1, "name": n} for i, n in enumerate(names)]})]
+    events = [
+        Event(
+            1,
+            pod.CREATE,
+            1,
+            "t",
+            {"ruleset": "commander", "players": [{"user_id": i + 1, "name": n} for i, n in enumerate(names)]},
+        )
+    ]
 
     def add(kind: str, **data) -> None:
         events.append(Event(len(events) + 1, kind, 1, "t", data))
@@ -59,8 +66,16 @@ def bench_render() -> None:
     events, state = eight_player_state()
     play, cold = [], []
     for index in range(RENDERS):
-        state = pod.apply(state, Event(len(events) + 1 + index, pod.LIFE, 1, "t",
-                                       {"player": 1 + index % 8, "amount": -1 if (index // 8) % 2 else 1}))
+        state = pod.apply(
+            state,
+            Event(
+                len(events) + 1 + index,
+                pod.LIFE,
+                1,
+                "t",
+                {"player": 1 + index % 8, "amount": -1 if (index // 8) % 2 else 1},
+            ),
+        )
         started = time.perf_counter()
         board.render_board(state)
         play.append(time.perf_counter() - started)
@@ -71,18 +86,27 @@ def bench_render() -> None:
         cold.append(time.perf_counter() - started)
     png = board.render_board(state)
     for label, samples in (("during play", play), ("cold caches (first board)", cold)):
-        print(f"board render, 8 players / 16 commanders, {label}: p50 {percentile(samples, .5) * 1000:.1f} ms, "
-              f"p99 {percentile(samples, .99) * 1000:.1f} ms, mean {statistics.fmean(samples) * 1000:.1f} ms "
-              f"({len(samples)} renders, PNG {len(png) // 1024} KiB)")
+        print(
+            f"board render, 8 players / 16 commanders, {label}: p50 {percentile(samples, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(samples, 0.99) * 1000:.1f} ms, mean {statistics.fmean(samples) * 1000:.1f} ms "
+            f"({len(samples)} renders, PNG {len(png) // 1024} KiB)"
+        )
 
 
 async def press_all(h: DiscordHarness, presses: list[tuple[object, str, object]]) -> tuple[float, float]:
     """Dispatch every press at once through discord.py's real parser. Returns the seconds until every
     press was answered (so committed: the service commits before acknowledging) and until the last
     coalesced board edit was done."""
-    payloads = [h.fake.new_interaction(kind=P.MESSAGE_COMPONENT, data=P.component_data(custom_id, 2),
-                                       channel=h.channel(), actor=h.user(user), message=message)
-                for message, user, custom_id in presses]
+    payloads = [
+        h.fake.new_interaction(
+            kind=P.MESSAGE_COMPONENT,
+            data=P.component_data(custom_id, 2),
+            channel=h.channel(),
+            actor=h.user(user),
+            message=message,
+        )
+        for message, user, custom_id in presses
+    ]
     started = time.perf_counter()
     for payload in payloads:
         h.bot._connection.parse_interaction_create(payload)
@@ -99,8 +123,10 @@ async def bench_presses(tmp: Path) -> None:
         cog = h.bot.get_cog("Pods")
         reply = await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>")
         message = reply.message
-        presses = [(message, "alice" if i % 2 else "bob", "pod:1:life:-1" if (i // 2) % 2 else "pod:1:life:1")
-                   for i in range(PRESSES)]
+        presses = [
+            (message, "alice" if i % 2 else "bob", "pod:1:life:-1" if (i // 2) % 2 else "pod:1:life:1")
+            for i in range(PRESSES)
+        ]
         answered, elapsed = await press_all(h, presses)
         stored = await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE game_id = 1 AND kind = 'life'")
         fresh = pod.replay(await cog.service.repo.events(1))
@@ -109,10 +135,12 @@ async def bench_presses(tmp: Path) -> None:
             expected["alice" if i % 2 else "bob"] += -1 if (i // 2) % 2 else 1
         lives = {n: fresh.player(h.user(n).id).life for n in expected}
         ok = stored == PRESSES and all(lives[n] == 40 + expected[n] for n in expected)
-        print(f"{PRESSES} presses on one game through the cog layer: all answered and stored in {answered:.2f} s "
-              f"({PRESSES / answered:.0f}/s), board final after {elapsed:.2f} s; stored {stored}; "
-              f"board edits {cog.updater.edits}; "
-              f"{'all applied' if ok else 'LOST UPDATES'}")
+        print(
+            f"{PRESSES} presses on one game through the cog layer: all answered and stored in {answered:.2f} s "
+            f"({PRESSES / answered:.0f}/s), board final after {elapsed:.2f} s; stored {stored}; "
+            f"board edits {cog.updater.edits}; "
+            f"{'all applied' if ok else 'LOST UPDATES'}"
+        )
 
 
 async def bench_parallel(tmp: Path) -> None:
@@ -122,11 +150,15 @@ async def bench_parallel(tmp: Path) -> None:
         channel = h.bot.get_channel(h.channel().id)
         boards = []
         for _ in range(GAMES):
-            loaded, sent = await cog.start_linked_game(channel, [alice_user(h, alice), alice_user(h, bob)],
-                                                       ruleset="commander")
+            loaded, sent = await cog.start_linked_game(
+                channel, [alice_user(h, alice), alice_user(h, bob)], ruleset="commander"
+            )
             boards.append((loaded.game_id, h.fake.messages[sent.id]))
-        presses = [(message, "alice" if i % 2 else "bob", f"pod:{game_id}:life:-1")
-                   for i in range(PRESSES_PER_GAME) for game_id, message in boards]
+        presses = [
+            (message, "alice" if i % 2 else "bob", f"pod:{game_id}:life:-1")
+            for i in range(PRESSES_PER_GAME)
+            for game_id, message in boards
+        ]
         answered, elapsed = await press_all(h, presses)
         lost = 0
         for game_id, _ in boards:
@@ -134,9 +166,11 @@ async def bench_parallel(tmp: Path) -> None:
             total = sum(40 - p.life for p in state.players)
             lost += PRESSES_PER_GAME - total
         stored = await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'")
-        print(f"{GAMES} games in parallel, {len(presses)} presses: answered in {answered:.2f} s, boards final "
-              f"after {elapsed:.2f} s; stored {stored}; "
-              f"lost updates {lost}; board edits {cog.updater.edits}")
+        print(
+            f"{GAMES} games in parallel, {len(presses)} presses: answered in {answered:.2f} s, boards final "
+            f"after {elapsed:.2f} s; stored {stored}; "
+            f"lost updates {lost}; board edits {cog.updater.edits}"
+        )
 
 
 def alice_user(h: DiscordHarness, member) -> object:

@@ -25,9 +25,20 @@ from bot.storage.press_journal import PressJournal, RecordedPress
 
 
 def press(number: int) -> RecordedPress:
-    return RecordedPress(press_id=number, game_id=1, action="life", arg=1, user_id=10**17 + number % 4,
-                         user_name="alice", manager=False, selected=None, guild_id=10**17, application_id=10**17,
-                         token="t" * 80, at=time.time())
+    return RecordedPress(
+        press_id=number,
+        game_id=1,
+        action="life",
+        arg=1,
+        user_id=10**17 + number % 4,
+        user_name="alice",
+        manager=False,
+        selected=None,
+        guild_id=10**17,
+        application_id=10**17,
+        token="t" * 80,
+        at=time.time(),
+    )
 
 
 def opened(directory: Path, name: str, sync: bool) -> PressJournal:
@@ -89,10 +100,12 @@ async def main() -> None:
             finally:
                 journal.close()
             what = "synced (fdatasync)" if sync else "not synced (before)"
-            print(f"{what}: one at a time: median {ms(statistics.median(single))}, p99 "
-                  f"{ms(sorted(single)[int(len(single) * 0.99)])}; a burst of 200 at once: {ms(whole)} in all; "
-                  f"20 presses/s for 5 s: median {ms(statistics.median(rated))}, p99 "
-                  f"{ms(rated[int(len(rated) * 0.99)])}")
+            print(
+                f"{what}: one at a time: median {ms(statistics.median(single))}, p99 "
+                f"{ms(sorted(single)[int(len(single) * 0.99)])}; a burst of 200 at once: {ms(whole)} in all; "
+                f"20 presses/s for 5 s: median {ms(statistics.median(rated))}, p99 "
+                f"{ms(rated[int(len(rated) * 0.99)])}"
+            )
 
 
 if __name__ == "__main__":

@@ -53,7 +53,9 @@ def unknown_list(lines: int, seed: int) -> bytes:
     rows = []
     for index in range(lines):
         if index % 2:
-            name = " ".join("".join(rng.choice(latin) for _ in range(rng.randint(4, 9))).title() for _ in range(2))
+            name = " ".join(
+                "".join(rng.choice(latin) for _ in range(rng.randint(4, 9))).title() for _ in range(2)
+            )
         else:
             name = "".join(rng.choice(kana) for _ in range(rng.randint(4, 10)))
         rows.append(f"1 {name} {index}")
@@ -104,13 +106,22 @@ def send(h: DiscordHarness, clock: Clock, kind: str, due: float, payload: dict[s
 
 
 def slash_payload(h: DiscordHarness, command: str, user: str, **options: Any) -> dict[str, Any]:
-    return h.fake.new_interaction(kind=P.APPLICATION_COMMAND, data=h.command_data(command, options),
-                                  channel=h.channel(), actor=h.user(user))
+    return h.fake.new_interaction(
+        kind=P.APPLICATION_COMMAND,
+        data=h.command_data(command, options),
+        channel=h.channel(),
+        actor=h.user(user),
+    )
 
 
 def press_payload(h: DiscordHarness, game_id: int, message: Any, user: str, amount: int) -> dict[str, Any]:
-    return h.fake.new_interaction(kind=P.MESSAGE_COMPONENT, channel=h.channel(), actor=h.user(user),
-                                  data=P.component_data(f"pod:{game_id}:life:{amount}", 2), message=message)
+    return h.fake.new_interaction(
+        kind=P.MESSAGE_COMPONENT,
+        channel=h.channel(),
+        actor=h.user(user),
+        data=P.component_data(f"pod:{game_id}:life:{amount}", 2),
+        message=message,
+    )
 
 
 async def start_games(h: DiscordHarness, count: int) -> list[tuple[int, Any, tuple[str, ...]]]:
@@ -139,7 +150,7 @@ class Presses:
 
     def __init__(self) -> None:
         self.expected: Counter[tuple[int, int]] = Counter()  # (game, user id) -> life change
-        self.count: Counter[int] = Counter()                  # game -> presses
+        self.count: Counter[int] = Counter()  # game -> presses
         self.before: dict[int, tuple[int, dict[int, int]]] = {}
 
     async def baseline(self, h: DiscordHarness, games: list[tuple[int, Any, tuple[str, ...]]]) -> None:
@@ -170,13 +181,17 @@ class Presses:
             lost += max(0, presses - (stored - stored_before))
             doubled += max(0, (stored - stored_before) - presses)
             if stored - stored_before == presses:
-                lost += sum(1 for user, total in life.items()
-                            if total != life_before[user] + self.expected[(game_id, user)])
+                lost += sum(
+                    1
+                    for user, total in life.items()
+                    if total != life_before[user] + self.expected[(game_id, user)]
+                )
         return lost, doubled
 
 
-async def mixed_load(h: DiscordHarness, games: list[tuple[int, Any, tuple[str, ...]]], seconds: float,
-                     presses: Presses) -> Clock:
+async def mixed_load(
+    h: DiscordHarness, games: list[tuple[int, Any, tuple[str, ...]]], seconds: float, presses: Presses
+) -> Clock:
     clock = Clock()
     clock.install(h)
     big = unknown_list(1_000, seed=1)
@@ -185,16 +200,36 @@ async def mixed_load(h: DiscordHarness, games: list[tuple[int, Any, tuple[str, .
 
     async def heavy() -> None:
         await asyncio.sleep(0.2)
-        send(h, clock, "deck check", time.monotonic(),
-             slash_payload(h, "deck check", "checker", file=UploadFile("unknown.txt", big)))
+        send(
+            h,
+            clock,
+            "deck check",
+            time.monotonic(),
+            slash_payload(h, "deck check", "checker", file=UploadFile("unknown.txt", big)),
+        )
         for number in (1, 2):
-            send(h, clock, "deck register", time.monotonic(), slash_payload(
-                h, "deck register", "registrar", name=f"Junk {number}",
-                file=UploadFile(f"junk{number}.txt", unknown_list(1_000, seed=10 + number))))
+            send(
+                h,
+                clock,
+                "deck register",
+                time.monotonic(),
+                slash_payload(
+                    h,
+                    "deck register",
+                    "registrar",
+                    name=f"Junk {number}",
+                    file=UploadFile(f"junk{number}.txt", unknown_list(1_000, seed=10 + number)),
+                ),
+            )
         await wait_answered(clock, "deck register", 2)
         await until_saved(h, 2)
-        send(h, clock, "config ruleset", time.monotonic(),
-             slash_payload(h, "config ruleset", "registrar", ruleset="edh-2010"))
+        send(
+            h,
+            clock,
+            "config ruleset",
+            time.monotonic(),
+            slash_payload(h, "config ruleset", "registrar", ruleset="edh-2010"),
+        )
         await until_rechecked(h, "edh-2010", 2)
         heavy_done.set()
 
@@ -242,13 +277,16 @@ async def until_saved(h: DiscordHarness, count: int, timeout: float = 60.0) -> N
 
 async def until_rechecked(h: DiscordHarness, ruleset: str, count: int, timeout: float = 60.0) -> None:
     ends = time.monotonic() + timeout
-    while time.monotonic() < ends and await h.bot.db.scalar(
-            "SELECT COUNT(*) FROM decks WHERE ruleset = ?", (ruleset,)) < count:
+    while (
+        time.monotonic() < ends
+        and await h.bot.db.scalar("SELECT COUNT(*) FROM decks WHERE ruleset = ?", (ruleset,)) < count
+    ):
         await asyncio.sleep(0.01)
 
 
-async def burst(h: DiscordHarness, games: list[tuple[int, Any, tuple[str, ...]]], total: int,
-                presses: Presses) -> Clock:
+async def burst(
+    h: DiscordHarness, games: list[tuple[int, Any, tuple[str, ...]]], total: int, presses: Presses
+) -> Clock:
     clock = Clock()
     clock.install(h)
     payloads = []
@@ -270,8 +308,10 @@ def report(label: str, clock: Clock, kind: str) -> tuple[float, int, int]:
     done, unanswered = clock.latencies(kind)
     late = sum(1 for s in done if s > DEADLINE) + unanswered
     p99 = percentile(done, 0.99)
-    print(f"  {label:<28} n={len(done) + unanswered:<5} first response p50 {percentile(done, .5) * 1000:6.1f} ms  "
-          f"p99 {p99 * 1000:6.1f} ms  max {max(done, default=0) * 1000:6.1f} ms  late (> 3 s) {late}")
+    print(
+        f"  {label:<28} n={len(done) + unanswered:<5} first response p50 {percentile(done, 0.5) * 1000:6.1f} ms  "
+        f"p99 {p99 * 1000:6.1f} ms  max {max(done, default=0) * 1000:6.1f} ms  late (> 3 s) {late}"
+    )
     return p99, late, unanswered
 
 
@@ -323,36 +363,50 @@ async def pool_comparison(index: Any, jobs: int = 6) -> None:
     def in_pool(executor: concurrent.futures.Executor):
         async def run() -> None:
             await asyncio.gather(*(loop.run_in_executor(executor, _one_check) for _ in range(jobs)))
+
         return run
 
     threads = concurrent.futures.ThreadPoolExecutor(2)
     processes = concurrent.futures.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
     await loop.run_in_executor(processes, _one_check)  # fork the workers before timing
-    for label, run in (("inline (on the event loop)", inline), ("2-thread pool", in_pool(threads)),
-                       ("2-process pool (the bot's)", in_pool(processes))):
+    for label, run in (
+        ("inline (on the event loop)", inline),
+        ("2-thread pool", in_pool(threads)),
+        ("2-process pool (the bot's)", in_pool(processes)),
+    ):
         p99, worst, elapsed = await _lag_while(run)
-        print(f"  {label:<28} {jobs} checks in {elapsed:.2f} s; loop lag p99 {p99 * 1000:5.1f} ms, "
-              f"max {worst * 1000:5.1f} ms")
+        print(
+            f"  {label:<28} {jobs} checks in {elapsed:.2f} s; loop lag p99 {p99 * 1000:5.1f} ms, "
+            f"max {worst * 1000:5.1f} ms"
+        )
     threads.shutdown()
     processes.shutdown()
 
 
 async def main(seconds: float, burst_size: int, game_count: int) -> None:
-    members = ("checker", *(f"pinger{i}" for i in range(10)),
-               *(f"p{i}" for i in range(game_count * PLAYERS_PER_GAME)))
+    members = (
+        "checker",
+        *(f"pinger{i}" for i in range(10)),
+        *(f"p{i}" for i in range(game_count * PLAYERS_PER_GAME)),
+    )
     with tempfile.TemporaryDirectory() as tmp:
         booted = time.perf_counter()
-        async with DiscordHarness.start(Path(tmp), cards_path=paths.BUNDLED_CARDS, members=members,
-                                        interaction_deadline=None) as h:
+        async with DiscordHarness.start(
+            Path(tmp), cards_path=paths.BUNDLED_CARDS, members=members, interaction_deadline=None
+        ) as h:
             h.add_member("registrar", permissions="manage_guild")  # may change the server's ruleset
-            print(f"bot up on {len(h.bot.cards):,} cards in {time.perf_counter() - booted:.1f} s "
-                  f"(work pool: {h.bot.workers.workers} {'processes' if h.bot.workers.processes else 'threads'}, "
-                  f"{h.bot.workers.per_user} heavy jobs per user)")
+            print(
+                f"bot up on {len(h.bot.cards):,} cards in {time.perf_counter() - booted:.1f} s "
+                f"(work pool: {h.bot.workers.workers} {'processes' if h.bot.workers.processes else 'threads'}, "
+                f"{h.bot.workers.per_user} heavy jobs per user)"
+            )
             games = await start_games(h, game_count)
             await h.settle()
 
-            print(f"1. mixed load for >= {seconds:.0f} s: a 1,000-unknown-name check, two such registrations and "
-                  f"a ruleset change, with /ping every 20 ms and a pod press every 10 ms on {game_count} games")
+            print(
+                f"1. mixed load for >= {seconds:.0f} s: a 1,000-unknown-name check, two such registrations and "
+                f"a ruleset change, with /ping every 20 ms and a pod press every 10 ms on {game_count} games"
+            )
             presses = Presses()
             await presses.baseline(h, games)
             started = time.perf_counter()
@@ -363,14 +417,19 @@ async def main(seconds: float, burst_size: int, game_count: int) -> None:
             for label, kind in (("/ping", "ping"), ("pod press", "press")):
                 p99, late, _ = report(label, clock, kind)
                 worst_p99, late_total = max(worst_p99, p99), late_total + late
-            for label, kind in (("/deck check (deferred)", "deck check"), ("/deck register (deferred)", "deck register"),
-                                ("/config ruleset", "config ruleset")):
+            for label, kind in (
+                ("/deck check (deferred)", "deck check"),
+                ("/deck register (deferred)", "deck register"),
+                ("/config ruleset", "config ruleset"),
+            ):
                 report(label, clock, kind)
             lost, doubled = await presses.verify(h)
             statuses = await h.bot.db.fetchall("SELECT name, ruleset, status FROM decks ORDER BY name")
-            print(f"  window {elapsed:.1f} s; presses lost {lost}, applied twice {doubled}; double acks "
-                  f"{clock.double_acks}; decks after the ruleset change: "
-                  f"{', '.join(f'{r[0]} ({r[1]}, {r[2]})' for r in statuses)}; pool jobs {dict(h.bot.workers.ran)}")
+            print(
+                f"  window {elapsed:.1f} s; presses lost {lost}, applied twice {doubled}; double acks "
+                f"{clock.double_acks}; decks after the ruleset change: "
+                f"{', '.join(f'{r[0]} ({r[1]}, {r[2]})' for r in statuses)}; pool jobs {dict(h.bot.workers.ran)}"
+            )
             ok_mixed = worst_p99 < TARGET_P99 and late_total == 0 and lost == doubled == 0
 
             print(f"2. burst: {burst_size:,} presses over {game_count} games, sent at once")
@@ -379,14 +438,18 @@ async def main(seconds: float, burst_size: int, game_count: int) -> None:
             clock = await burst(h, games, burst_size, presses)
             _, late, _ = report("burst press", clock, "burst press")
             lost, doubled = await presses.verify(h)
-            print(f"  answered late {late}, lost {lost}, applied twice {doubled}, double acks {clock.double_acks}")
+            print(
+                f"  answered late {late}, lost {lost}, applied twice {doubled}, double acks {clock.double_acks}"
+            )
             ok_burst = late == 0 and lost == doubled == 0
             index = h.bot.cards.index
 
             print("3. loop lag while six 1,000-unknown-name checks (with summary image) run:")
             await pool_comparison(index)
-    print(f"targets (p99 < 250 ms, none late, none lost or doubled): mixed {'MET' if ok_mixed else 'MISSED'}, "
-          f"burst {'MET' if ok_burst else 'MISSED'}")
+    print(
+        f"targets (p99 < 250 ms, none late, none lost or doubled): mixed {'MET' if ok_mixed else 'MISSED'}, "
+        f"burst {'MET' if ok_burst else 'MISSED'}"
+    )
 
 
 if __name__ == "__main__":

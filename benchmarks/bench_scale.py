@@ -50,8 +50,18 @@ def percentile(samples: list[float], share: float) -> float:
 async def _games(service: PodService, server: int, concurrency: int) -> list[int]:
     """One game per lane, in a server of this worker's own (as with shards; a member may have only so
     many open games in one server, so the floor's games are in other servers)."""
-    return [(await service.start_game(guild_id=server, channel_id=server * 100 + lane, created_by=PLAYERS[0][0],
-                                      players=PLAYERS, ruleset="commander")).game_id for lane in range(concurrency)]
+    return [
+        (
+            await service.start_game(
+                guild_id=server,
+                channel_id=server * 100 + lane,
+                created_by=PLAYERS[0][0],
+                players=PLAYERS,
+                ruleset="commander",
+            )
+        ).game_id
+        for lane in range(concurrency)
+    ]
 
 
 async def _press_loop(url: str, worker: int, presses: int, concurrency: int, start_at: float) -> list[float]:
@@ -89,10 +99,19 @@ async def _raw_loop(url: str, worker: int, presses: int, concurrency: int, start
             for n in range(count):
                 started = time.perf_counter()
                 async with pool.acquire() as raw, raw.transaction():
-                    await raw.execute(SCOPED_WRITE_LOCK_SQL, LOCK_CLASS, SCOPE_LOCK_CLASS, game_scope(game_id))
-                    await raw.execute("INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) "
-                                      "VALUES ($1, $2, $3, $4, $5, $6)",
-                                      game_id, n + 2, pod.LIFE, PLAYERS[0][0], "2026-01-01T00:00:00", "{}")
+                    await raw.execute(
+                        SCOPED_WRITE_LOCK_SQL, LOCK_CLASS, SCOPE_LOCK_CLASS, game_scope(game_id)
+                    )
+                    await raw.execute(
+                        "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) "
+                        "VALUES ($1, $2, $3, $4, $5, $6)",
+                        game_id,
+                        n + 2,
+                        pod.LIFE,
+                        PLAYERS[0][0],
+                        "2026-01-01T00:00:00",
+                        "{}",
+                    )
                 latencies.append(time.perf_counter() - started)
 
         await asyncio.sleep(max(0.0, start_at - time.time()))
@@ -103,21 +122,31 @@ async def _raw_loop(url: str, worker: int, presses: int, concurrency: int, start
         await db.close()
 
 
-def _worker(url: str, worker: int, presses: int, concurrency: int, start_at: float,
-            results: multiprocessing.Queue, floor: bool = False) -> None:  # type: ignore[type-arg]
+def _worker(
+    url: str,
+    worker: int,
+    presses: int,
+    concurrency: int,
+    start_at: float,
+    results: multiprocessing.Queue,
+    floor: bool = False,
+) -> None:  # type: ignore[type-arg]
     loop = _raw_loop if floor else _press_loop
     latencies = asyncio.run(loop(url, worker, presses, concurrency, start_at))
     results.put((time.time(), latencies))
 
 
-def run(url: str, processes: int, presses: int, concurrency: int, *, floor: bool = False
-        ) -> tuple[float, float, float, int]:
+def run(
+    url: str, processes: int, presses: int, concurrency: int, *, floor: bool = False
+) -> tuple[float, float, float, int]:
     """(presses stored per second, p50 ms, p99 ms, presses) of ``processes`` processes on ``url``."""
     context = multiprocessing.get_context("spawn")
     results: multiprocessing.Queue = context.Queue()  # type: ignore[type-arg]
     start_at = time.time() + 3.0 + processes  # time to import and open the database in each process
-    workers = [context.Process(target=_worker, args=(url, i, presses, concurrency, start_at, results, floor))
-               for i in range(processes)]
+    workers = [
+        context.Process(target=_worker, args=(url, i, presses, concurrency, start_at, results, floor))
+        for i in range(processes)
+    ]
     for process in workers:
         process.start()
     finished = [results.get(timeout=600) for _ in workers]
@@ -127,8 +156,12 @@ def run(url: str, processes: int, presses: int, concurrency: int, *, floor: bool
             raise SystemExit(f"a bench process failed (exit {process.exitcode})")
     ended = max(end for end, _ in finished)
     latencies = [lat for _, lats in finished for lat in lats]
-    return len(latencies) / (ended - start_at), percentile(latencies, 0.5) * 1000, \
-        percentile(latencies, 0.99) * 1000, len(latencies)
+    return (
+        len(latencies) / (ended - start_at),
+        percentile(latencies, 0.5) * 1000,
+        percentile(latencies, 0.99) * 1000,
+        len(latencies),
+    )
 
 
 async def _count(url: str) -> int:
@@ -156,10 +189,14 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8, help="presses in flight per process")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args()
-    print(f"{args.presses:,} presses per process, {args.concurrency} in flight per process, "
-          f"{os.cpu_count()} cores")
-    print(f"{'database':<12}{'processes':>10}{'presses':>10}{'stored/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
-          f"{'floor/s':>10}{'bot/floor':>10}")
+    print(
+        f"{args.presses:,} presses per process, {args.concurrency} in flight per process, "
+        f"{os.cpu_count()} cores"
+    )
+    print(
+        f"{'database':<12}{'processes':>10}{'presses':>10}{'stored/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
+        f"{'floor/s':>10}{'bot/floor':>10}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
         asyncio.run(_migrate(url))
@@ -177,8 +214,10 @@ def main() -> None:
             rate, p50, p99, count = run(url, processes, args.presses, args.concurrency)
             assert asyncio.run(_count(url)) == count, "every press stored once"
             floor, *_ = run(url, processes, args.presses, args.concurrency, floor=True)
-            print(f"{'PostgreSQL':<12}{processes:>10}{count:>10,}{rate:>11,.0f}{p50:>9.1f}{p99:>9.1f}"
-                  f"{floor:>10,.0f}{rate / floor:>10.2f}")
+            print(
+                f"{'PostgreSQL':<12}{processes:>10}{count:>10,}{rate:>11,.0f}{p50:>9.1f}{p99:>9.1f}"
+                f"{floor:>10,.0f}{rate / floor:>10.2f}"
+            )
         finally:
             asyncio.run(_schema("DROP", schema))
 

@@ -67,8 +67,9 @@ def serve_stand_in() -> None:
             seen = server.identify_count
             known = set(server.fake.interactions)
             asking = asyncio.create_task(driver.slash("ping"))
-            while not any(record.acknowledged for key, record in server.fake.interactions.items()
-                          if key not in known):
+            while not any(
+                record.acknowledged for key, record in server.fake.interactions.items() if key not in known
+            ):
                 await asyncio.sleep(0.002)
             print("answered", time.time(), flush=True)
             await asking
@@ -103,14 +104,25 @@ def run_bot(base_url: str, gateway_url: str) -> int:
 # -- measuring ------------------------------------------------------------------------------------
 
 
-def one_start(stand_in: subprocess.Popen, urls: list[str], env: dict[str, str], cwd: Path = REPO,
-              said: list[str] | None = None) -> tuple[float, float, float, float, float]:
+def one_start(
+    stand_in: subprocess.Popen,
+    urls: list[str],
+    env: dict[str, str],
+    cwd: Path = REPO,
+    said: list[str] | None = None,
+) -> tuple[float, float, float, float, float]:
     """(seconds to the first command answered, seconds to discord.py's ready event, idle RSS MB,
     peak RSS MB, CPU seconds the process used until it answered) of one ``podkeeper run`` process
     started in ``cwd``; its log lines until ready go into ``said``."""
     started, started_epoch = time.perf_counter(), time.time()
-    bot = subprocess.Popen([sys.executable, __file__, "--bot", *urls], cwd=cwd, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    bot = subprocess.Popen(
+        [sys.executable, __file__, "--bot", *urls],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert bot.stderr is not None and stand_in.stdout is not None
         answered = float(stand_in.stdout.readline().split()[1]) - started_epoch
@@ -148,30 +160,48 @@ def main() -> None:
         return
     if len(sys.argv) == 4 and sys.argv[1] == "--bot":
         sys.exit(run_bot(sys.argv[2], sys.argv[3]))
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=5, help="measured starts after the first (importing) one")
-    parser.add_argument("--no-bytecode-cache", action="store_true",
-                        help="start the bot as this environment says (PYTHONDONTWRITEBYTECODE) instead of with a "
-                             "bytecode cache, as an installed bot has")
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="start the bot as this environment says (PYTHONDONTWRITEBYTECODE) instead of with a "
+        "bytecode cache, as an installed bot has",
+    )
     args = parser.parse_args()
-    print(f"machine load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-          f"(wall-clock figures include waiting for a core); bytecode "
-          f"{'as the environment says' if args.no_bytecode_cache else 'cached, as an installed bot has it'}")
+    print(
+        f"machine load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+        f"(wall-clock figures include waiting for a core); bytecode "
+        f"{'as the environment says' if args.no_bytecode_cache else 'cached, as an installed bot has it'}"
+    )
     with tempfile.TemporaryDirectory() as folder:
-        stand_in = subprocess.Popen([sys.executable, __file__, "--stand-in"], cwd=REPO, stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, text=True)
+        stand_in = subprocess.Popen(
+            [sys.executable, __file__, "--stand-in"],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         try:
             assert stand_in.stdout is not None
             urls = stand_in.stdout.readline().split()
-            env = {**os.environ, "PODKEEPER_DISCORD_TOKEN": TOKEN,
-                   "PODKEEPER_DATABASE_PATH": str(Path(folder) / "startup.sqlite3"),
-                   "PODKEEPER_LOGGING_LEVEL": "INFO", "PYTHONPATH": str(REPO)}
+            env = {
+                **os.environ,
+                "PODKEEPER_DISCORD_TOKEN": TOKEN,
+                "PODKEEPER_DATABASE_PATH": str(Path(folder) / "startup.sqlite3"),
+                "PODKEEPER_LOGGING_LEVEL": "INFO",
+                "PYTHONPATH": str(REPO),
+            }
             if not args.no_bytecode_cache:
                 env = with_bytecode_cache(env, Path(folder) / "pycache")
             first = one_start(stand_in, urls, env)
-            print(f"first start on an empty database (imports the full card data): serving in {first[0]:.2f} s, "
-                  f"{first[4]:.2f} s CPU until then (cards stored in the background after), "
-                  f"idle RSS {first[2]:.0f} MB (peak {first[3]:.0f} MB)")
+            print(
+                f"first start on an empty database (imports the full card data): serving in {first[0]:.2f} s, "
+                f"{first[4]:.2f} s CPU until then (cards stored in the background after), "
+                f"idle RSS {first[2]:.0f} MB (peak {first[3]:.0f} MB)"
+            )
             runs = [one_start(stand_in, urls, env) for _ in range(args.runs)]
         finally:
             stand_in.communicate("", timeout=15)
@@ -181,17 +211,27 @@ def main() -> None:
     peak = [r[3] for r in runs]
     cpu = [r[4] for r in runs]
     print(f"start-up of `podkeeper run` with the full card data, {len(runs)} starts:")
-    print(f"  time to ready (first command answered): median {statistics.median(serving):.2f} s, "
-          f"max {max(serving):.2f} s (goal < {READY_GOAL_SECONDS} s): "
-          f"{verdict(statistics.median(serving), READY_GOAL_SECONDS)}")
-    print(f"  CPU time the bot process used until then: median {statistics.median(cpu):.2f} s "
-          f"(what the start costs without waiting for a shared core)")
-    print(f"  discord.py's 'ready' event: median {statistics.median(ready):.2f} s (it waits guild_ready_timeout,"
-          f" 2 s, after the last GUILD_CREATE for more servers to stream in)")
-    print(f"  idle RSS, one process: median {statistics.median(idle):.0f} MB, max {max(idle):.0f} MB "
-          f"(goal < {RSS_GOAL_MB:.0f} MB): {verdict(statistics.median(idle), RSS_GOAL_MB)}")
-    print(f"  peak RSS while starting: median {statistics.median(peak):.0f} MB; the last idle RSS was "
-          f"{last_split[0]:.0f} MB private memory + {last_split[1]:.0f} MB mapped files (shared libraries)")
+    print(
+        f"  time to ready (first command answered): median {statistics.median(serving):.2f} s, "
+        f"max {max(serving):.2f} s (goal < {READY_GOAL_SECONDS} s): "
+        f"{verdict(statistics.median(serving), READY_GOAL_SECONDS)}"
+    )
+    print(
+        f"  CPU time the bot process used until then: median {statistics.median(cpu):.2f} s "
+        f"(what the start costs without waiting for a shared core)"
+    )
+    print(
+        f"  discord.py's 'ready' event: median {statistics.median(ready):.2f} s (it waits guild_ready_timeout,"
+        f" 2 s, after the last GUILD_CREATE for more servers to stream in)"
+    )
+    print(
+        f"  idle RSS, one process: median {statistics.median(idle):.0f} MB, max {max(idle):.0f} MB "
+        f"(goal < {RSS_GOAL_MB:.0f} MB): {verdict(statistics.median(idle), RSS_GOAL_MB)}"
+    )
+    print(
+        f"  peak RSS while starting: median {statistics.median(peak):.0f} MB; the last idle RSS was "
+        f"{last_split[0]:.0f} MB private memory + {last_split[1]:.0f} MB mapped files (shared libraries)"
+    )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,10 @@ def main(rounds: int = 200) -> None:
         check_registered_swaps(text, cards, "duel-zh", ("Kaalia of the Vast",), (), swaps)
         timings.append((time.perf_counter() - started) * 1000)
     timings.sort()
-    print(f"{rounds} swap checks of a 110-card deck: median {timings[len(timings) // 2]:.2f} ms, "
-          f"p95 {timings[int(len(timings) * 0.95)]:.2f} ms")
+    print(
+        f"{rounds} swap checks of a 110-card deck: median {timings[len(timings) // 2]:.2f} ms, "
+        f"p95 {timings[int(len(timings) * 0.95)]:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

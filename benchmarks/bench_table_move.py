@@ -41,22 +41,44 @@ async def _fill(db: Database, tables: int, actions: int) -> None:
                 if family == "hydra":
                     games.append((game_id, 1, 10, 100, "t", 5, game_id, "t", "playing"))
                 else:
-                    games.append((game_id, 1, 10, "horde" if game_id % 2 else "god", 3, game_id, "playing", 100,
-                                  "t", "t"))
+                    games.append(
+                        (
+                            game_id,
+                            1,
+                            10,
+                            "horde" if game_id % 2 else "god",
+                            3,
+                            game_id,
+                            "playing",
+                            100,
+                            "t",
+                            "t",
+                        )
+                    )
                 seats += [(game_id, seat, 100 + seat, f"P{seat}") for seat in (1, 2)]
-                log += [(game_id, seq, "end" if seq % 2 else "choose pass", 101, "t") for seq in range(1, actions + 1)]
+                log += [
+                    (game_id, seq, "end" if seq % 2 else "choose pass", 101, "t")
+                    for seq in range(1, actions + 1)
+                ]
             if family == "hydra":
-                await conn.executemany("INSERT INTO hydra_games (game_id, guild_id, channel_id, created_by, "
-                                       "created_at, heads, seed, updated_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                       games)
+                await conn.executemany(
+                    "INSERT INTO hydra_games (game_id, guild_id, channel_id, created_by, "
+                    "created_at, heads, seed, updated_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    games,
+                )
             else:
-                await conn.executemany("INSERT INTO challenge_games (game_id, guild_id, channel_id, deck, difficulty, "
-                                       "seed, status, created_by, created_at, updated_at) "
-                                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", games)
-            await conn.executemany(f"INSERT INTO {family}_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                                   seats)
-            await conn.executemany(f"INSERT INTO {family}_actions (game_id, seq, line, actor_id, at) "
-                                   "VALUES (?, ?, ?, ?, ?)", log)
+                await conn.executemany(
+                    "INSERT INTO challenge_games (game_id, guild_id, channel_id, deck, difficulty, "
+                    "seed, status, created_by, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    games,
+                )
+            await conn.executemany(
+                f"INSERT INTO {family}_seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)", seats
+            )
+            await conn.executemany(
+                f"INSERT INTO {family}_actions (game_id, seq, line, actor_id, at) VALUES (?, ?, ?, ?, ?)", log
+            )
 
 
 Reads = Callable[[str, int], Awaitable[int]]  # (family, game id) -> actions read
@@ -64,12 +86,20 @@ Reads = Callable[[str, int], Awaitable[int]]  # (family, game id) -> actions rea
 
 def _old_reads(db: Database) -> Reads:
     """A load's three reads as the repository made them before 0065 (one family's tables)."""
+
     async def read(family: str, game_id: int) -> int:
         assert await db.fetchone(f"SELECT * FROM {family}_games WHERE game_id = ?", (game_id,)) is not None
-        await db.fetchall(f"SELECT seat, user_id, name, heroes FROM {family}_seats WHERE game_id = ? ORDER BY seat",
-                          (game_id,))
-        return len(await db.fetchall(f"SELECT seq, line, actor_id, at FROM {family}_actions WHERE game_id = ? "
-                                     "ORDER BY seq", (game_id,)))
+        await db.fetchall(
+            f"SELECT seat, user_id, name, heroes FROM {family}_seats WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return len(
+            await db.fetchall(
+                f"SELECT seq, line, actor_id, at FROM {family}_actions WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        )
+
     return read
 
 
@@ -81,6 +111,7 @@ def _new_reads(db: Database) -> Reads:
         assert await repo.game(game_id) is not None
         await repo.seats(game_id)
         return len(await repo.actions(game_id))
+
     return read
 
 
@@ -111,10 +142,12 @@ async def _one(url: str | Path, tables: int, actions: int) -> None:
         assert moved == 2 * tables * actions and not await db.scalar("SELECT COUNT(*) FROM hydra_actions")
         await db.migrate()
         after = await _timed(_new_reads(db), tables, actions)
-        print(f"{db.engine}: {2 * tables} tables, {moved:,} actions moved in {wall:.2f} s "
-              f"({wall / moved * 1e6:.2f} s per million actions; this process's CPU {cpu:.2f} s); "
-              f"a load (row, seats, {actions} actions) p50/p95 before {before[0]:.2f}/{before[1]:.2f} ms "
-              f"(the old tables' three reads), after {after[0]:.2f}/{after[1]:.2f} ms (the repository)")
+        print(
+            f"{db.engine}: {2 * tables} tables, {moved:,} actions moved in {wall:.2f} s "
+            f"({wall / moved * 1e6:.2f} s per million actions; this process's CPU {cpu:.2f} s); "
+            f"a load (row, seats, {actions} actions) p50/p95 before {before[0]:.2f}/{before[1]:.2f} ms "
+            f"(the old tables' three reads), after {after[0]:.2f}/{after[1]:.2f} ms (the repository)"
+        )
     finally:
         await db.close()
 
@@ -123,7 +156,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=5000, help="tables per family")
     parser.add_argument("--actions", type=int, default=40, help="actions per table")
-    parser.add_argument("--postgres", help="a PostgreSQL database URL to run in a fresh schema of (dropped after)")
+    parser.add_argument(
+        "--postgres", help="a PostgreSQL database URL to run in a fresh schema of (dropped after)"
+    )
     parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     args = parser.parse_args()
     if not args.no_sqlite:

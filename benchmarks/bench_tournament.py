@@ -64,10 +64,14 @@ def main() -> None:
     csv_text = standings_csv(standings)
     csv_time = time.perf_counter() - start
     print(f"{args.players} players, {args.rounds} rounds, {len(results)} games")
-    print(f"pairing per round:   mean {statistics.mean(pair_times) * 1000:.1f} ms, "
-          f"max {max(pair_times) * 1000:.1f} ms")
-    print(f"standings per round: mean {statistics.mean(standing_times) * 1000:.1f} ms, "
-          f"max {max(standing_times) * 1000:.1f} ms")
+    print(
+        f"pairing per round:   mean {statistics.mean(pair_times) * 1000:.1f} ms, "
+        f"max {max(pair_times) * 1000:.1f} ms"
+    )
+    print(
+        f"standings per round: mean {statistics.mean(standing_times) * 1000:.1f} ms, "
+        f"max {max(standing_times) * 1000:.1f} ms"
+    )
     print(f"CSV export: {csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines)")
     print(f"repeat pairings left per round (pairs that met before): {repeats}")
     bench_matches(args.players, args.rounds, args.seed)
@@ -103,11 +107,13 @@ def bench_matches(player_count: int, rounds: int, seed: int) -> None:
     start = time.perf_counter()
     png = png_bytes(render_match_standings("Duels", table, str, "en"))
     image_time = time.perf_counter() - start
-    print(f"matches: {player_count} players, {rounds} rounds, {len(records)} matches; pairing per round mean "
-          f"{statistics.mean(pair_times) * 1000:.1f} ms (max {max(pair_times) * 1000:.1f}); standings per round "
-          f"mean {statistics.mean(standing_times) * 1000:.1f} ms (max {max(standing_times) * 1000:.1f}); CSV "
-          f"{csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines); image {image_time * 1000:.0f} ms "
-          f"({len(png) // 1024} KiB)")
+    print(
+        f"matches: {player_count} players, {rounds} rounds, {len(records)} matches; pairing per round mean "
+        f"{statistics.mean(pair_times) * 1000:.1f} ms (max {max(pair_times) * 1000:.1f}); standings per round "
+        f"mean {statistics.mean(standing_times) * 1000:.1f} ms (max {max(standing_times) * 1000:.1f}); CSV "
+        f"{csv_time * 1000:.1f} ms ({len(csv_text.splitlines())} lines); image {image_time * 1000:.0f} ms "
+        f"({len(png) // 1024} KiB)"
+    )
 
 
 async def bench_service(player_count: int, rounds: int, seed: int) -> None:
@@ -130,10 +136,20 @@ async def bench_service(player_count: int, rounds: int, seed: int) -> None:
                 game_id += 1
                 await service.link_game(pod.pod_id, game_id)
                 survivor = rng.choice(pod.seats)
-                await service.repo.add_game(TournamentGame(
-                    game_id, tournament.tournament_id, tournament.current_round, 1, False, False,
-                    "2026-01-01T00:00:00+00:00", "2026-01-01T00:10:00+00:00", None,
-                    players=[GamePlayer(u, seat, u == survivor) for seat, u in enumerate(pod.seats, 1)]))
+                await service.repo.add_game(
+                    TournamentGame(
+                        game_id,
+                        tournament.tournament_id,
+                        tournament.current_round,
+                        1,
+                        False,
+                        False,
+                        "2026-01-01T00:00:00+00:00",
+                        "2026-01-01T00:10:00+00:00",
+                        None,
+                        players=[GamePlayer(u, seat, u == survivor) for seat, u in enumerate(pod.seats, 1)],
+                    )
+                )
                 for voter in pod.seats:
                     start = time.perf_counter()
                     await service.cast_vote(game_id, voter, rng.choice([p for p in pod.seats if p != voter]))
@@ -142,10 +158,12 @@ async def bench_service(player_count: int, rounds: int, seed: int) -> None:
             await service.standings(tournament)
             standing_times.append(time.perf_counter() - start)
         await db.close()
-    print(f"service + SQLite: pairing per round mean {statistics.mean(pair_times) * 1000:.1f} ms "
-          f"(max {max(pair_times) * 1000:.1f}); vote mean {statistics.mean(vote_times) * 1000:.2f} ms "
-          f"(max {max(vote_times) * 1000:.1f}, {len(vote_times)} votes); standings mean "
-          f"{statistics.mean(standing_times) * 1000:.1f} ms")
+    print(
+        f"service + SQLite: pairing per round mean {statistics.mean(pair_times) * 1000:.1f} ms "
+        f"(max {max(pair_times) * 1000:.1f}); vote mean {statistics.mean(vote_times) * 1000:.2f} ms "
+        f"(max {max(vote_times) * 1000:.1f}, {len(vote_times)} votes); standings mean "
+        f"{statistics.mean(standing_times) * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

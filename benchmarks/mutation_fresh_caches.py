@@ -58,6 +58,8 @@ def _empty_caches_beyond_the_domain() -> None:
 @pytest.fixture(autouse=True)
 def _fresh_caches_beyond_the_domain() -> None:
     _empty_caches_beyond_the_domain()
+
+
 # A SQLite connection a failing test never closed must not keep mutmut alive: mutmut runs the tests once in
 # its own process (and once more with every mutant forced to fail, where the first test stops half-way), and
 # aiosqlite's worker thread of a connection left open kept that process from ever exiting after the last

@@ -57,12 +57,15 @@ def bot_intents() -> discord.Intents:
 
 # Text users typed (event, deck, creature, counter names) must never ping a crowd: by default only
 # user mentions notify; a message that means to ping nobody says AllowedMentions.none().
-DEFAULT_ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+DEFAULT_ALLOWED_MENTIONS = discord.AllowedMentions(
+    everyone=False, roles=False, users=True, replied_user=False
+)
 
 
 class PodkeeperBot(commands.Bot):
-    def __init__(self, config: Config, *, sync_commands: bool = True, clock: Clock = SYSTEM_CLOCK,
-                 **options: Any) -> None:
+    def __init__(
+        self, config: Config, *, sync_commands: bool = True, clock: Clock = SYSTEM_CLOCK, **options: Any
+    ) -> None:
         options.setdefault("intents", bot_intents())
         options.setdefault("command_prefix", commands.when_mentioned)
         options.setdefault("help_command", None)
@@ -83,7 +86,9 @@ class PodkeeperBot(commands.Bot):
         self.leases: Leases | None = None  # which process runs which timers (bot.leases), set in setup_hook
         self.cards: Any = None  # bot.cards.database.CardDatabase, set in setup_hook
         self.pages: Any = None  # bot.web.server.PageServer while [web] enabled
-        self.workers = WorkPool(clock=clock)  # CPU work (deck checks, images) runs in worker processes, never on the loop
+        self.workers = WorkPool(
+            clock=clock
+        )  # CPU work (deck checks, images) runs in worker processes, never on the loop
         self.reconciler = Reconciler()  # cogs register passes that repair messages lagging their state
         self.reconciled: asyncio.Task[dict[str, int]] | None = None
         self._card_reload: asyncio.Task[None] | None = None
@@ -91,9 +96,13 @@ class PodkeeperBot(commands.Bot):
         self._closing = False  # set by close(): no card reload starts while the database goes
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = refuse_out_of_range  # type: ignore[method-assign]  # cogs/_bounds.py
-        self.interactions = InteractionGate(self)  # lets running handlers finish before close (bot/shutdown.py)
+        self.interactions = InteractionGate(
+            self
+        )  # lets running handlers finish before close (bot/shutdown.py)
         self.deadlines = Deadlines()  # every interaction answered within Discord's 3 s (cogs/_deadline.py)
-        self.acknowledged = AcknowledgedPresses(self)  # presses journaled before acknowledged (cogs/_acknowledged.py)
+        self.acknowledged = AcknowledgedPresses(
+            self
+        )  # presses journaled before acknowledged (cogs/_acknowledged.py)
         self._to_replay: list[RecordedInteraction] = []
 
     # -- what cogs rely on ---------------------------------------------------------------------
@@ -141,9 +150,12 @@ class PodkeeperBot(commands.Bot):
     async def open_resources(self) -> None:
         """Open the database and the card database (importing bundled cards when empty)."""
         if self._db is None:
-            self._db = await Database.open(self.config.database_url, exclusive=True,
-                                           pool_size=self.config.pool_size,
-                                           statement_timeout=self.config.statement_timeout)
+            self._db = await Database.open(
+                self.config.database_url,
+                exclusive=True,
+                pool_size=self.config.pool_size,
+                statement_timeout=self.config.statement_timeout,
+            )
         self._guild_settings = GuildSettingsRepository(self._db)
         self._user_settings = UserSettingsRepository(self._db)
         if self.leases is None:  # before the cogs: they register their timers' leases as they load
@@ -152,11 +164,15 @@ class PodkeeperBot(commands.Bot):
             from bot.cards.database import CardDatabase
 
             # On a first start the bot answers from the cards in memory while they are stored.
-            self.cards = await CardDatabase.open(self.db, self.config.cards_path or None, store_in_background=True)
+            self.cards = await CardDatabase.open(
+                self.db, self.config.cards_path or None, store_in_background=True
+            )
         cards = self.cards
         self.db.changes.follow(CARDS_TOPIC, self._card_data_swapped)
         # Workers inherit the card index when forked; new card data (another index) forks new ones.
-        self.workers.share(cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None))))
+        self.workers.share(
+            cards, version=lambda: (getattr(cards, "version", None), id(getattr(cards, "index", None)))
+        )
 
     def _card_data_swapped(self) -> None:
         """Card tables were swapped (here, or by another process sharing the database): read the new
@@ -188,8 +204,12 @@ class PodkeeperBot(commands.Bot):
             try:
                 await pages.start()
             except OSError as error:  # the port is taken: the bot still runs, the link commands say "off"
-                log.error("live pages not started: cannot listen on %s:%s (%s); change [web] port",
-                          pages.host, pages.port, error.strerror or error)
+                log.error(
+                    "live pages not started: cannot listen on %s:%s (%s); change [web] port",
+                    pages.host,
+                    pages.port,
+                    error.strerror or error,
+                )
                 return
             self.pages = pages
 
@@ -311,13 +331,19 @@ class PodkeeperBot(commands.Bot):
         member_choice = None
         if self._user_settings is not None:
             member_choice = await self._user_settings.language(interaction.user.id)
-        return await self._choose(interaction.guild_id, interaction.guild_locale,
-                                  member_choice=member_choice, discord_locale=interaction.locale)
+        return await self._choose(
+            interaction.guild_id,
+            interaction.guild_locale,
+            member_choice=member_choice,
+            discord_locale=interaction.locale,
+        )
 
     async def language_for_member(self, guild_id: int | None, user_id: int) -> str:
         """The rule for a message to one member outside an interaction (a DM, a later prompt), where Discord
         does not tell us their language: their own choice, else the server's."""
-        member_choice = await self._user_settings.language(user_id) if self._user_settings is not None else None
+        member_choice = (
+            await self._user_settings.language(user_id) if self._user_settings is not None else None
+        )
         return (await self._choose(guild_id, None, member_choice=member_choice)).language
 
     async def guild_language(self, guild_id: int | None, guild_locale: object = None) -> str:
@@ -332,8 +358,12 @@ class PodkeeperBot(commands.Bot):
         if guild_locale is None and guild_id:
             guild = self.get_guild(guild_id)
             guild_locale = guild.preferred_locale if guild is not None else None
-        return choose_language(server_setting=configured, server_locale=guild_locale,
-                               default=self.config.default_locale, **member)
+        return choose_language(
+            server_setting=configured,
+            server_locale=guild_locale,
+            default=self.config.default_locale,
+            **member,
+        )
 
     async def ruleset_for(self, guild_id: int | None) -> str:
         if guild_id and self._guild_settings is not None:
@@ -344,8 +374,9 @@ class PodkeeperBot(commands.Bot):
 
     # -- errors ----------------------------------------------------------------------------------
 
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         from cogs._errors import answer_refusal
 
         # A domain refusal is told once (usually already by the cog's cog_app_command_error).
@@ -359,11 +390,11 @@ class PodkeeperBot(commands.Bot):
         elif not_a_member(error):  # a user option filled with someone who is not in this server
             message = t("core.error.not_a_member", language, user=f"<@{error.value.id}>")  # type: ignore[attr-defined]
         else:
-            log.exception("command %s failed", getattr(interaction.command, "qualified_name", "?"),
-                          exc_info=error)
+            log.exception(
+                "command %s failed", getattr(interaction.command, "qualified_name", "?"), exc_info=error
+            )
             message = failure_message(language)
         await send_ephemeral(interaction, message)
-
 
     async def explain_refusal(self, interaction: discord.Interaction, error: BaseException) -> bool:
         """When Discord refused for lack of a permission (403, code 50013) or of access (50001: a channel
@@ -376,7 +407,10 @@ class PodkeeperBot(commands.Bot):
         and the message says so.
         """
         original = getattr(error, "original", error)
-        if not isinstance(original, discord.Forbidden) or original.code not in (MISSING_PERMISSIONS, MISSING_ACCESS):
+        if not isinstance(original, discord.Forbidden) or original.code not in (
+            MISSING_PERMISSIONS,
+            MISSING_ACCESS,
+        ):
             return False
         language = await self.language_for(interaction)
         lacking = missing_permissions(interaction.app_permissions)
@@ -387,8 +421,13 @@ class PodkeeperBot(commands.Bot):
             message = t("core.error.bot_missing_permission", language, permissions=names)
         else:
             message = t("core.error.bot_refused", language)
-        log.warning("Discord refused %s in channel %s: %s (lacking %s)", getattr(interaction.command, "name", "?"),
-                    interaction.channel_id, original.text, lacking or "role order")
+        log.warning(
+            "Discord refused %s in channel %s: %s (lacking %s)",
+            getattr(interaction.command, "name", "?"),
+            interaction.channel_id,
+            original.text,
+            lacking or "role order",
+        )
         await send_ephemeral(interaction, message)
         return True
 
@@ -405,16 +444,25 @@ def make_bot(config: Config, **options: Any) -> PodkeeperBot:
     unsharded bot behaves exactly as before (no shard in IDENTIFY, no /gateway/bot shard query)."""
     if not config.shard_count:
         return PodkeeperBot(config, **options)
-    return ShardedPodkeeperBot(config, shard_count=config.shard_count,
-                               shard_ids=list(config.shard_ids or range(config.shard_count)), **options)
+    return ShardedPodkeeperBot(
+        config,
+        shard_count=config.shard_count,
+        shard_ids=list(config.shard_ids or range(config.shard_count)),
+        **options,
+    )
 
 
 MAX_RATELIMIT_WAIT = 30.0  # seconds; the least discord.py accepts
+
+
 def not_a_member(error: BaseException) -> bool:
     """discord.py's refusal of a Member option whose user is not a member of the server (Discord sent the
     user alone): the member's mistake, told plainly, not "something went wrong" with an error logged."""
-    return (isinstance(error, app_commands.TransformerError) and error.type is discord.AppCommandOptionType.user
-            and isinstance(error.value, discord.User))
+    return (
+        isinstance(error, app_commands.TransformerError)
+        and error.type is discord.AppCommandOptionType.user
+        and isinstance(error.value, discord.User)
+    )
 
 
 MISSING_PERMISSIONS = 50013  # Discord's error code for a refusal on permissions or role order
@@ -442,8 +490,9 @@ async def tell_failure(interaction: discord.Interaction) -> None:
         await send_ephemeral(interaction, failure_message(language))
 
 
-async def _view_error(view: discord.ui.View, interaction: discord.Interaction, error: Exception,
-                      item: discord.ui.Item[Any]) -> None:
+async def _view_error(
+    view: discord.ui.View, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
+) -> None:
     if await _answered(interaction, error):
         return
     log.error("a button or menu of %r failed (item %r)", view, item, exc_info=error)
@@ -486,7 +535,9 @@ async def _answered(interaction: discord.Interaction, error: Exception) -> bool:
         return False
     from cogs._errors import answer_refusal
 
-    return await answer_refusal(interaction, error) or await interaction.client.explain_refusal(interaction, error)
+    return await answer_refusal(interaction, error) or await interaction.client.explain_refusal(
+        interaction, error
+    )
 
 
 # Buttons, menus and forms report errors through View.on_error / Modal.on_error (persistent DynamicItems

@@ -43,67 +43,207 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("discord", "token", str, "", "Bot token from the Discord developer portal. Prefer the DISCORD_TOKEN "
-            "environment variable; never commit it.", secret=True),
-    Setting("discord", "dev_guild_id", int, 0, "A server (guild) id for instant slash-command sync while developing; "
-            "0 syncs globally (can take up to an hour to show)."),
-    Setting("discord", "shard_count", int, 0, "How many gateway shards the bot has in total (Discord needs one per "
-            "~2,500 servers); 0 = no sharding, one plain connection. Same as `podkeeper run --shard-count`.",
-            minimum=0),
-    Setting("discord", "shard_ids", str, "", "Which of those shards this process runs, as ids and ranges like "
-            "\"0-3,6\"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one "
-            "database need PostgreSQL ([database] url): with SQLite run every shard in one process."),
-    Setting("discord", "shutdown_wait_seconds", int, 10, "On SIGTERM/SIGINT the bot stops taking interactions "
-            "(each gets a short \"restarting\" answer) and waits at most this many seconds for the ones being "
-            "handled to store their change and answer before it closes the database; 0 = do not wait.",
-            minimum=0),
-    Setting("database", "path", str, str(default_database_path()), "The SQLite database file (created on first "
-            "start). Default: data/podkeeper.sqlite3 under the folder the bot runs in, in a checkout; for an "
-            "installed bot, podkeeper.sqlite3 in the user's data folder (~/.local/share/podkeeper on Linux)."),
-    Setting("database", "url", str, "", "Where the database is, as a URL: empty = the SQLite file of `path` (the "
-            "default, no server needed); \"sqlite:///relative/file.sqlite3\" or \"sqlite:////absolute/file.sqlite3\"; "
-            "or \"postgresql://user:password@host:5432/dbname\" to share one PostgreSQL database between several bot "
-            "processes. Move existing data with `podkeeper db copy`."),
-    Setting("database", "pool_size", int, 10, "PostgreSQL: connections each bot process keeps at most (reads run "
-            "side by side; a write holds one until it commits). Every process of a deployment opens up to this "
-            "many: keep processes x pool_size below the server's max_connections (100 by default)."),
-    Setting("database", "statement_timeout_seconds", int, 30, "PostgreSQL: a statement running longer than this is "
-            "cancelled (the change is refused, nothing is stored) instead of holding its game's write lock "
-            "indefinitely; 0 = no limit."),
-    Setting("cards", "path", str, "", "Card data to import when the card tables are empty; empty = the bundled "
-            "data set in assets/cards/."),
-    Setting("cards", "scryfall_bulk_url", str, "https://api.scryfall.com/bulk-data",
-            "Where `podkeeper cards sync` asks for the newest Scryfall bulk file."),
-    Setting("cards", "mtgjson_url", str, "https://mtgjson.com/api/v5/AtomicCards.json.gz",
-            "Where `podkeeper cards sync` downloads MTGJSON AtomicCards for printed names in other languages."),
-    Setting("cards", "auto_sync", bool, True, "Let the running bot sync card data by itself (like `podkeeper cards "
-            "sync`, in the background, validated before the swap); false turns it off."),
-    Setting("cards", "sync_interval_days", int, 7, "Days between automatic card syncs (at least 1: never more than "
-            "once a day). A failed sync is retried sooner, backing off up to a day.", minimum=1),
-    Setting("decks", "archidekt_api_url", str, "https://archidekt.com/api/decks/",
-            "Archidekt's public deck API, for `/deck check url:` links (the deck id is appended)."),
-    Setting("decks", "moxfield_api_url", str, "https://api2.moxfield.com/v3/decks/all/",
-            "Moxfield's public deck API, for `/deck check url:` links (the deck's public id is appended)."),
-    Setting("defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS),
-    Setting("defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES),
+    Setting(
+        "discord",
+        "token",
+        str,
+        "",
+        "Bot token from the Discord developer portal. Prefer the DISCORD_TOKEN "
+        "environment variable; never commit it.",
+        secret=True,
+    ),
+    Setting(
+        "discord",
+        "dev_guild_id",
+        int,
+        0,
+        "A server (guild) id for instant slash-command sync while developing; "
+        "0 syncs globally (can take up to an hour to show).",
+    ),
+    Setting(
+        "discord",
+        "shard_count",
+        int,
+        0,
+        "How many gateway shards the bot has in total (Discord needs one per "
+        "~2,500 servers); 0 = no sharding, one plain connection. Same as `podkeeper run --shard-count`.",
+        minimum=0,
+    ),
+    Setting(
+        "discord",
+        "shard_ids",
+        str,
+        "",
+        "Which of those shards this process runs, as ids and ranges like "
+        '"0-3,6"; empty = all of them. Same as `podkeeper run --shard-ids`. Several processes on one '
+        "database need PostgreSQL ([database] url): with SQLite run every shard in one process.",
+    ),
+    Setting(
+        "discord",
+        "shutdown_wait_seconds",
+        int,
+        10,
+        "On SIGTERM/SIGINT the bot stops taking interactions "
+        '(each gets a short "restarting" answer) and waits at most this many seconds for the ones being '
+        "handled to store their change and answer before it closes the database; 0 = do not wait.",
+        minimum=0,
+    ),
+    Setting(
+        "database",
+        "path",
+        str,
+        str(default_database_path()),
+        "The SQLite database file (created on first "
+        "start). Default: data/podkeeper.sqlite3 under the folder the bot runs in, in a checkout; for an "
+        "installed bot, podkeeper.sqlite3 in the user's data folder (~/.local/share/podkeeper on Linux).",
+    ),
+    Setting(
+        "database",
+        "url",
+        str,
+        "",
+        "Where the database is, as a URL: empty = the SQLite file of `path` (the "
+        'default, no server needed); "sqlite:///relative/file.sqlite3" or "sqlite:////absolute/file.sqlite3"; '
+        'or "postgresql://user:password@host:5432/dbname" to share one PostgreSQL database between several bot '
+        "processes. Move existing data with `podkeeper db copy`.",
+    ),
+    Setting(
+        "database",
+        "pool_size",
+        int,
+        10,
+        "PostgreSQL: connections each bot process keeps at most (reads run "
+        "side by side; a write holds one until it commits). Every process of a deployment opens up to this "
+        "many: keep processes x pool_size below the server's max_connections (100 by default).",
+    ),
+    Setting(
+        "database",
+        "statement_timeout_seconds",
+        int,
+        30,
+        "PostgreSQL: a statement running longer than this is "
+        "cancelled (the change is refused, nothing is stored) instead of holding its game's write lock "
+        "indefinitely; 0 = no limit.",
+    ),
+    Setting(
+        "cards",
+        "path",
+        str,
+        "",
+        "Card data to import when the card tables are empty; empty = the bundled data set in assets/cards/.",
+    ),
+    Setting(
+        "cards",
+        "scryfall_bulk_url",
+        str,
+        "https://api.scryfall.com/bulk-data",
+        "Where `podkeeper cards sync` asks for the newest Scryfall bulk file.",
+    ),
+    Setting(
+        "cards",
+        "mtgjson_url",
+        str,
+        "https://mtgjson.com/api/v5/AtomicCards.json.gz",
+        "Where `podkeeper cards sync` downloads MTGJSON AtomicCards for printed names in other languages.",
+    ),
+    Setting(
+        "cards",
+        "auto_sync",
+        bool,
+        True,
+        "Let the running bot sync card data by itself (like `podkeeper cards "
+        "sync`, in the background, validated before the swap); false turns it off.",
+    ),
+    Setting(
+        "cards",
+        "sync_interval_days",
+        int,
+        7,
+        "Days between automatic card syncs (at least 1: never more than "
+        "once a day). A failed sync is retried sooner, backing off up to a day.",
+        minimum=1,
+    ),
+    Setting(
+        "decks",
+        "archidekt_api_url",
+        str,
+        "https://archidekt.com/api/decks/",
+        "Archidekt's public deck API, for `/deck check url:` links (the deck id is appended).",
+    ),
+    Setting(
+        "decks",
+        "moxfield_api_url",
+        str,
+        "https://api2.moxfield.com/v3/decks/all/",
+        "Moxfield's public deck API, for `/deck check url:` links (the deck's public id is appended).",
+    ),
+    Setting(
+        "defaults", "ruleset", str, "commander", "Ruleset for servers that have not chosen one.", RULESETS
+    ),
+    Setting(
+        "defaults", "locale", str, "en", "Language when neither the user nor the server gives one.", LOCALES
+    ),
     Setting("logging", "level", str, "INFO", "Log level.", LOG_LEVELS),
-    Setting("web", "enabled", bool, False, "Serve the live pages (standings, Hydra leaderboards, stream "
-            "overlays) from the bot process."),
-    Setting("web", "host", str, "127.0.0.1", "Address the page server listens on; 127.0.0.1 keeps it local "
-            "(put a reverse proxy with HTTPS in front to publish it)."),
+    Setting(
+        "web",
+        "enabled",
+        bool,
+        False,
+        "Serve the live pages (standings, Hydra leaderboards, stream overlays) from the bot process.",
+    ),
+    Setting(
+        "web",
+        "host",
+        str,
+        "127.0.0.1",
+        "Address the page server listens on; 127.0.0.1 keeps it local "
+        "(put a reverse proxy with HTTPS in front to publish it).",
+    ),
     Setting("web", "port", int, 8737, "Port the page server listens on."),
-    Setting("web", "public_url", str, "", "The address people open, as the links show it (e.g. "
-            "https://pages.example.org); empty = http://<host>:<port>."),
-    Setting("web", "max_connections", int, 2000, "Open connections the page server accepts in all (beyond them a "
-            "small \"try again\" page); never more than the open-file limit minus a reserve for Discord and the "
-            "database.", minimum=1),
-    Setting("web", "max_viewers_per_link", int, 300, "Live viewers (event streams) one page link may have at once; "
-            "more get a small \"try again\" page.", minimum=1),
-    Setting("web", "header_timeout_seconds", int, 10, "Seconds a connection may take to send its request (and "
-            "may stay idle between two requests) before it is closed.", minimum=1),
-    Setting("privacy", "retention_days", int, 30, "Days a server's data (games, decks, events, tournaments, "
-            "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
-            "deletes it at once."),
+    Setting(
+        "web",
+        "public_url",
+        str,
+        "",
+        "The address people open, as the links show it (e.g. "
+        "https://pages.example.org); empty = http://<host>:<port>.",
+    ),
+    Setting(
+        "web",
+        "max_connections",
+        int,
+        2000,
+        "Open connections the page server accepts in all (beyond them a "
+        'small "try again" page); never more than the open-file limit minus a reserve for Discord and the '
+        "database.",
+        minimum=1,
+    ),
+    Setting(
+        "web",
+        "max_viewers_per_link",
+        int,
+        300,
+        'Live viewers (event streams) one page link may have at once; more get a small "try again" page.',
+        minimum=1,
+    ),
+    Setting(
+        "web",
+        "header_timeout_seconds",
+        int,
+        10,
+        "Seconds a connection may take to send its request (and "
+        "may stay idle between two requests) before it is closed.",
+        minimum=1,
+    ),
+    Setting(
+        "privacy",
+        "retention_days",
+        int,
+        30,
+        "Days a server's data (games, decks, events, tournaments, "
+        "settings) is kept after the bot leaves it; then it is deleted. `podkeeper db purge-guild ID` "
+        "deletes it at once.",
+    ),
 )
 
 
@@ -262,8 +402,16 @@ def _boolean(raw: Any) -> bool | None:
     if isinstance(raw, bool):
         return raw
     if isinstance(raw, str):
-        return {"true": True, "1": True, "yes": True, "on": True,
-                "false": False, "0": False, "no": False, "off": False}.get(raw.strip().lower())
+        return {
+            "true": True,
+            "1": True,
+            "yes": True,
+            "on": True,
+            "false": False,
+            "0": False,
+            "no": False,
+            "off": False,
+        }.get(raw.strip().lower())
     return None
 
 
@@ -296,8 +444,10 @@ def _read_file(path: Path) -> dict[tuple[str, str], Any]:
     values: dict[tuple[str, str], Any] = {}
     for section, table in data.items():
         if not isinstance(table, dict):
-            raise ConfigError(f"{path}: unknown top-level key {section!r}; settings live in sections "
-                              f"like [discord] or [database]")
+            raise ConfigError(
+                f"{path}: unknown top-level key {section!r}; settings live in sections "
+                f"like [discord] or [database]"
+            )
         for key, raw in table.items():
             setting = _BY_NAME.get((section, key))
             if setting is None:
@@ -342,9 +492,12 @@ def check_shards(config: Config) -> None:
 
 def example_toml() -> str:
     """The documented example config, generated from ``SETTINGS``."""
-    out = ["# Podkeeper configuration. Copy to config.toml (untracked) and edit.",
-           "# Every setting can also come from the environment as PODKEEPER_<SECTION>_<KEY>;",
-           "# the token also as DISCORD_TOKEN. Load order: defaults < this file < environment.", ""]
+    out = [
+        "# Podkeeper configuration. Copy to config.toml (untracked) and edit.",
+        "# Every setting can also come from the environment as PODKEEPER_<SECTION>_<KEY>;",
+        "# the token also as DISCORD_TOKEN. Load order: defaults < this file < environment.",
+        "",
+    ]
     section = None
     for s in SETTINGS:
         if s.section != section:
@@ -354,6 +507,12 @@ def example_toml() -> str:
         if s.choices:
             out.append(f"# One of: {', '.join(s.choices)}.")
         out.append(f"# Environment: {s.env_name}")
-        value = f'"{s.default}"' if s.type is str else str(s.default).lower() if s.type is bool else str(s.default)
+        value = (
+            f'"{s.default}"'
+            if s.type is str
+            else str(s.default).lower()
+            if s.type is bool
+            else str(s.default)
+        )
         out.append(f"{'# ' if s.secret else ''}{s.key} = {value}")
     return "\n".join(out) + "\n"

@@ -15,15 +15,25 @@ PERMISSIONS: dict[str, tuple[int, str]] = {
     "create_public_threads": (1 << 35, "open a thread per pod game, Hydra table or event table"),
     "embed_links": (1 << 14, "send its embeds (boards, standings, cards)"),
     "attach_files": (1 << 15, "send board, leaderboard and card images"),
-    "create_events": (1 << 44, "create a Discord scheduled event for a Hydra event night, and update its own"),
-    "manage_roles": (1 << 28, "give the winner role (only if you configure one; it must sit below the bot's role)"),
+    "create_events": (
+        1 << 44,
+        "create a Discord scheduled event for a Hydra event night, and update its own",
+    ),
+    "manage_roles": (
+        1 << 28,
+        "give the winner role (only if you configure one; it must sit below the bot's role)",
+    ),
 }
 
 # Title-case names as Discord's invite screen and server settings show them.
 DISPLAY_NAMES = {
-    "view_channel": "View Channels", "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads", "create_public_threads": "Create Public Threads",
-    "embed_links": "Embed Links", "attach_files": "Attach Files", "create_events": "Create Events",
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": "Create Public Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "create_events": "Create Events",
     "manage_roles": "Manage Roles",
 }
 
@@ -34,5 +44,7 @@ def permissions_integer(names: list[str] | None = None) -> int:
 
 
 def invite_url(application_id: int | str = "YOUR_APPLICATION_ID") -> str:
-    return ("https://discord.com/oauth2/authorize?client_id="
-            f"{application_id}&scope=bot+applications.commands&permissions={permissions_integer()}")
+    return (
+        "https://discord.com/oauth2/authorize?client_id="
+        f"{application_id}&scope=bot+applications.commands&permissions={permissions_integer()}"
+    )

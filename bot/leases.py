@@ -230,9 +230,15 @@ def lock_key(namespace: str, name: str) -> int:
 class PostgresLeases(Leases):
     """Session-level advisory locks on one dedicated connection (see the module's docstring)."""
 
-    def __init__(self, dsn: str, namespace: str | None, notifier: Notifier, *,
-                 poll_seconds: float = LEASE_POLL_SECONDS,
-                 connect: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        namespace: str | None,
+        notifier: Notifier,
+        *,
+        poll_seconds: float = LEASE_POLL_SECONDS,
+        connect: Callable[..., Any] | None = None,
+    ) -> None:
         super().__init__(notifier)
         self.session = DedicatedSession(dsn, namespace, connect)  # the locks live on this session
         self.poll_seconds = poll_seconds
@@ -266,7 +272,9 @@ class PostgresLeases(Leases):
         try:
             await self.session.open()
         except (OSError, asyncpg.PostgresError) as error:
-            log.warning("leases: cannot reach PostgreSQL (%s); trying again in %.0f s", error, self.poll_seconds)
+            log.warning(
+                "leases: cannot reach PostgreSQL (%s); trying again in %.0f s", error, self.poll_seconds
+            )
             self.session.drop()
             return False
         return True
@@ -275,8 +283,9 @@ class PostgresLeases(Leases):
         if not await self._ensure_connection():
             return
         async with self._lock:
-            got = await self.session.connection.fetchval("SELECT pg_try_advisory_lock($1)",
-                                                         lock_key(self.session.namespace or "", lease.name))
+            got = await self.session.connection.fetchval(
+                "SELECT pg_try_advisory_lock($1)", lock_key(self.session.namespace or "", lease.name)
+            )
         if got:
             await lease._gained()
 
@@ -339,8 +348,9 @@ async def leases_for(db: Database, *, poll_seconds: float = LEASE_POLL_SECONDS) 
     return leases
 
 
-def keyed_timers_lease(owner: object, name: str, drop_all: Callable[[], None],
-                       arm_all: Callable[[bool], Awaitable[object]]) -> JobLease:
+def keyed_timers_lease(
+    owner: object, name: str, drop_all: Callable[[], None], arm_all: Callable[[bool], Awaitable[object]]
+) -> JobLease:
     """The common shape: a cog keeps its timers by key (a table, a game) and can arm them all from what
     is stored (``arm_all(taking_over)``, idempotent); losing the lease drops them all (``drop_all``)."""
 

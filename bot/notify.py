@@ -46,7 +46,9 @@ def channel_name(namespace: str) -> str:
 async def database_namespace(connection: Any) -> str:
     """Where ``connection`` landed: database and schema (the URL's ``search_path``), the same for every
     process that shares the data."""
-    return str(await connection.fetchval("SELECT current_database() || '/' || COALESCE(current_schema(), '')"))
+    return str(
+        await connection.fetchval("SELECT current_database() || '/' || COALESCE(current_schema(), '')")
+    )
 
 
 async def notify_once(dsn: str, kind: str, rest: str = "") -> None:
@@ -80,7 +82,9 @@ class DedicatedSession:
     The connection is closed in forked workers (``bot.forksafe``), so a killed bot's session ends with
     it; ``namespace``, when not given, is where the first connection landed (``database_namespace``)."""
 
-    def __init__(self, dsn: str, namespace: str | None = None, connect: Callable[..., Any] | None = None) -> None:
+    def __init__(
+        self, dsn: str, namespace: str | None = None, connect: Callable[..., Any] | None = None
+    ) -> None:
         self.dsn = dsn
         self.namespace = namespace
         self._connect = connect
@@ -178,8 +182,9 @@ class LocalNotifier(Notifier):
 class PostgresNotifier(Notifier):
     """``LISTEN``/``NOTIFY`` on one dedicated connection (see the module's docstring)."""
 
-    def __init__(self, dsn: str, namespace: str | None = None, *, connect: Callable[..., Any] | None = None
-                 ) -> None:
+    def __init__(
+        self, dsn: str, namespace: str | None = None, *, connect: Callable[..., Any] | None = None
+    ) -> None:
         super().__init__()
         self.session = DedicatedSession(dsn, namespace, connect)
         self.channel = ""  # known once connected (the namespace may come from the connection)
@@ -229,7 +234,9 @@ class PostgresNotifier(Notifier):
             try:
                 await self._open()
                 if not first:
-                    log.warning("notices: reconnected to PostgreSQL; catching up on what may have been missed")
+                    log.warning(
+                        "notices: reconnected to PostgreSQL; catching up on what may have been missed"
+                    )
                     self._resync_all()
                 first = False
                 self._ready.set()
@@ -263,8 +270,9 @@ class PostgresNotifier(Notifier):
             batch.append(self._queue.get_nowait())
         unique = list(dict.fromkeys(batch))  # a burst of changes to one game is one notice
         try:
-            await self.session.connection.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p",
-                                           self.channel, unique)
+            await self.session.connection.execute(
+                "SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", self.channel, unique
+            )
         except Exception:
             for payload in unique:  # sent again after the reconnect
                 self._queue.put_nowait(payload)

@@ -17,7 +17,9 @@ class ShardSpecError(ValueError):
     """A shard id list or count that cannot be run, phrased for the person who typed it."""
 
 
-_MAX_DIGITS = len(str(MAX_SHARD_COUNT))  # longer numbers are out of range anyway (and int() refuses 4,301+ digits)
+_MAX_DIGITS = len(
+    str(MAX_SHARD_COUNT)
+)  # longer numbers are out of range anyway (and int() refuses 4,301+ digits)
 
 
 def parse_shard_ids(text: str) -> tuple[int, ...]:
@@ -32,7 +34,9 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
         if match is None:
             raise ShardSpecError(f"shard ids {text!r}: {part.strip()!r} is not a number or a range like 0-3")
         if any(len(number or "") > _MAX_DIGITS for number in match.groups()):
-            raise ShardSpecError(f"shard ids {text!r}: {part.strip()[:20]!r}… is above the limit of {MAX_SHARD_COUNT - 1}")
+            raise ShardSpecError(
+                f"shard ids {text!r}: {part.strip()[:20]!r}… is above the limit of {MAX_SHARD_COUNT - 1}"
+            )
         first = int(match.group(1))
         last = int(match.group(2)) if match.group(2) is not None else first
         if last < first:
@@ -48,14 +52,20 @@ def validate_shards(shard_count: int, shard_ids: tuple[int, ...]) -> None:
 
     ``shard_count`` 0 means no sharding (one plain gateway connection); ids then make no sense."""
     if shard_count < 0 or shard_count > MAX_SHARD_COUNT:
-        raise ShardSpecError(f"shard count {shard_count} must be between 0 (no sharding) and {MAX_SHARD_COUNT}")
+        raise ShardSpecError(
+            f"shard count {shard_count} must be between 0 (no sharding) and {MAX_SHARD_COUNT}"
+        )
     if shard_ids and not shard_count:
-        raise ShardSpecError("shard ids need a shard count (how many shards the bot has in total), "
-                             "e.g. --shard-ids 0-3 --shard-count 8")
+        raise ShardSpecError(
+            "shard ids need a shard count (how many shards the bot has in total), "
+            "e.g. --shard-ids 0-3 --shard-count 8"
+        )
     outside = [i for i in shard_ids if i >= shard_count]
     if outside:
-        raise ShardSpecError(f"shard ids {format_shard_ids(outside)} are outside 0-{shard_count - 1} "
-                             f"(shard count {shard_count})")
+        raise ShardSpecError(
+            f"shard ids {format_shard_ids(outside)} are outside 0-{shard_count - 1} "
+            f"(shard count {shard_count})"
+        )
 
 
 def format_shard_ids(ids: tuple[int, ...] | list[int]) -> str:

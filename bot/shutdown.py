@@ -31,8 +31,13 @@ from bot.storage.press_journal import CURRENT_ARRIVAL, Arrival
 log = logging.getLogger(__name__)
 
 REFUSAL_TASK = "podkeeper-refuse-while-stopping"
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-modal-dispatch-",
-                 "discord-ui-dynamic-item-", REFUSAL_TASK)
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord-ui-dynamic-item-",
+    REFUSAL_TASK,
+)
 ANSWERABLE = (2, 3, 5)  # application command, component, modal submit (not autocomplete or ping)
 UNWIND_SECONDS = 1.0  # for cancelled handlers to roll back
 
@@ -88,21 +93,30 @@ class InteractionGate:
         deadline = loop.time() + wait_seconds
         running = self._running()
         if running:
-            log.info("shutting down: waiting up to %s s for %d interaction(s) being handled",
-                     wait_seconds, len(running))
+            log.info(
+                "shutting down: waiting up to %s s for %d interaction(s) being handled",
+                wait_seconds,
+                len(running),
+            )
         while running and loop.time() < deadline:
             await asyncio.wait(running, timeout=deadline - loop.time())
             running = self._running()  # refusals answered meanwhile count too
         for task in running:
             task.cancel()
         if running:
-            log.warning("shutting down: %d interaction handler(s) still running after %s s were cancelled",
-                        len(running), wait_seconds)
+            log.warning(
+                "shutting down: %d interaction handler(s) still running after %s s were cancelled",
+                len(running),
+                wait_seconds,
+            )
             await asyncio.wait(running, timeout=UNWIND_SECONDS)
         return len(running)
 
     @staticmethod
     def _running() -> set[asyncio.Task[Any]]:
         current = asyncio.current_task()
-        return {task for task in asyncio.all_tasks()
-                if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)}
+        return {
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+        }

@@ -59,7 +59,7 @@ def fit(text: str, budget: int, *, escape: bool = True, ellipsis: str = ELLIPSIS
         return "".join(tokens)
     room = budget - len(ellipsis)
     if room <= 0:
-        return ellipsis[:max(budget, 0)]
+        return ellipsis[: max(budget, 0)]
     count, used = 0, 0
     while count < len(tokens) and used + len(tokens[count]) <= room:
         used += len(tokens[count])
@@ -72,8 +72,14 @@ def fit(text: str, budget: int, *, escape: bool = True, ellipsis: str = ELLIPSIS
     return "".join(tokens[:count]).rstrip() + ellipsis
 
 
-def fit_lines(lines: Sequence[str], budget: int, more: Callable[[int], str], *, separator: str = "\n",
-              keep_last: bool = False) -> str:
+def fit_lines(
+    lines: Sequence[str],
+    budget: int,
+    more: Callable[[int], str],
+    *,
+    separator: str = "\n",
+    keep_last: bool = False,
+) -> str:
     """As many whole ``lines`` as fit in ``budget`` characters, then ``more(n)`` for the ``n`` left out.
 
     ``more`` gives the localized "and N more"; the result never passes ``budget`` (a single line
@@ -85,8 +91,11 @@ def fit_lines(lines: Sequence[str], budget: int, more: Callable[[int], str], *, 
         return joined
     if keep_last:
         kept = _fitting(list(reversed(lines)), budget, more, separator)
-        return separator.join([more(len(lines) - len(kept)), *reversed(kept)]) if kept else \
-            fit_lines(list(reversed(lines)), budget, more, separator=separator)
+        return (
+            separator.join([more(len(lines) - len(kept)), *reversed(kept)])
+            if kept
+            else fit_lines(list(reversed(lines)), budget, more, separator=separator)
+        )
     kept = _fitting(list(lines), budget, more, separator)
     if kept:
         return separator.join([*kept, more(len(lines) - len(kept))])
@@ -110,8 +119,19 @@ def _fitting(lines: list[str], budget: int, more: Callable[[int], str], separato
 # Characters that change how the text around them is shown without being seen themselves: direction
 # overrides and isolates (a name ending in U+202E flips the rest of a board line), directional marks,
 # and zero-width spaces and joiners that can make a name look empty or like another one.
-_INVISIBLE = {*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)), "\u200e", "\u200f", "\u061c",
-              "\u200b", "\u200c", "\u2060", "\ufeff", "\u180e", "\u00ad"}
+_INVISIBLE = {
+    *map(chr, range(0x202A, 0x202F)),
+    *map(chr, range(0x2066, 0x206A)),
+    "\u200e",
+    "\u200f",
+    "\u061c",
+    "\u200b",
+    "\u200c",
+    "\u2060",
+    "\ufeff",
+    "\u180e",
+    "\u00ad",
+}
 MAX_MARKS = 2  # combining marks kept on one character: enough for any script, not for "Zalgo" text
 
 

@@ -61,9 +61,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
-WORKERS = 2          # the machine the bot runs on has two cores
-HEAVY_PER_USER = 2   # deck checks/registrations one person may have running at once
-JOB_SECONDS = 30.0   # a job (queueing included) that takes longer than this has failed
+WORKERS = 2  # the machine the bot runs on has two cores
+HEAVY_PER_USER = 2  # deck checks/registrations one person may have running at once
+JOB_SECONDS = 30.0  # a job (queueing included) that takes longer than this has failed
 IMAGES_IN_FLIGHT = 2 * WORKERS  # drawn images waiting for their encoding at once (``WorkPool.image_slot``)
 
 # Objects workers inherit when they are forked, by key (``WorkPool.share``). Module-global so a forked
@@ -129,13 +129,22 @@ def _call(fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -
 class WorkPool:
     """A bounded worker pool with per-user limits for heavy jobs. One per bot, closed with it."""
 
-    def __init__(self, workers: int = WORKERS, *, per_user: int = HEAVY_PER_USER, timeout: float = JOB_SECONDS,
-                 processes: bool | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        *,
+        per_user: int = HEAVY_PER_USER,
+        timeout: float = JOB_SECONDS,
+        processes: bool | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
         self.workers = workers
         self.per_user = per_user
         self.timeout = timeout
         self.clock = clock  # what the time limits are measured on (the bot's clock)
-        self.processes = ("fork" in multiprocessing.get_all_start_methods()) if processes is None else processes
+        self.processes = (
+            ("fork" in multiprocessing.get_all_start_methods()) if processes is None else processes
+        )
         self._executor: Executor | None = None
         self._shared: dict[int, tuple[str, Callable[[], object]]] = {}  # id(object) -> (key, version)
         self._forked_versions: dict[str, object] = {}
@@ -170,16 +179,21 @@ class WorkPool:
             if self.processes:
                 self._forked_versions = self._versions()
                 gc.freeze()  # workers then never touch (so never copy) the parent's objects when collecting
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                                     initializer=_worker_started,
-                                                     initargs=(os.getpid(),))
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("fork"),
+                    initializer=_worker_started,
+                    initargs=(os.getpid(),),
+                )
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="podkeeper-work")
         return self._executor
 
     # -- running -----------------------------------------------------------------------------------
 
-    async def run(self, fn: Callable[..., T], /, *args: Any, timeout: float | None = None, **kwargs: Any) -> T:
+    async def run(
+        self, fn: Callable[..., T], /, *args: Any, timeout: float | None = None, **kwargs: Any
+    ) -> T:
         """``fn(*args, **kwargs)`` in a worker; raises ``JobTimeout`` after ``timeout`` seconds of the
         pool's clock (default ``self.timeout``). ``fn`` must be a module-level function and the arguments picklable (or shared).
         A job still queued when it times out never starts. A job whose worker died raises
@@ -192,10 +206,17 @@ class WorkPool:
         finally:
             self.pending -= 1
 
-    async def _submit(self, name: str, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any],
-                      timeout: float | None) -> T:
-        call = functools.partial(_call, fn, tuple(self._pass(a) for a in args),
-                                 {k: self._pass(v) for k, v in kwargs.items()})
+    async def _submit(
+        self,
+        name: str,
+        fn: Callable[..., T],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        timeout: float | None,
+    ) -> T:
+        call = functools.partial(
+            _call, fn, tuple(self._pass(a) for a in args), {k: self._pass(v) for k, v in kwargs.items()}
+        )
         try:
             future = asyncio.get_running_loop().run_in_executor(self._pool(), call)
         except BrokenExecutor:  # a worker died (killed, out of memory): start afresh for this and later jobs
@@ -270,5 +291,13 @@ def in_worker() -> bool:
     return multiprocessing.parent_process() is not None
 
 
-__all__ = ["HEAVY_PER_USER", "JOB_SECONDS", "WORKERS", "JobTimeout", "TooManyJobs", "WorkPool", "in_worker",
-           "run_inline"]
+__all__ = [
+    "HEAVY_PER_USER",
+    "JOB_SECONDS",
+    "WORKERS",
+    "JobTimeout",
+    "TooManyJobs",
+    "WorkPool",
+    "in_worker",
+    "run_inline",
+]

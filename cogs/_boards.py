@@ -45,7 +45,9 @@ REPOST_AFTER = timedelta(minutes=50)  # post afresh well before, so queued edits
 POINTER_BEFORE = timedelta(minutes=58)  # an old board is turned into a pointer only while still editable
 THREAD_QUIET = timedelta(minutes=55)  # a thread may archive after an hour without a new message
 REFUSED_RETRY = timedelta(minutes=5)  # a refused board is tried again at most this often
-REFUSED_RETRIES = 12  # ... on the clock for an hour (one request per board each time); then at the next change
+REFUSED_RETRIES = (
+    12  # ... on the clock for an hour (one request per board each time); then at the next change
+)
 TOKEN_FRESH = timedelta(minutes=14)  # interaction tokens work for 15 minutes: tell only through younger ones
 
 OLD_MESSAGE_EDITS = 30046
@@ -200,7 +202,8 @@ class LiveBoards:
             pending = self._later.get(key)
             if pending is None or pending.done():
                 self._later[key] = asyncio.get_running_loop().create_task(
-                    self._again_after(later.seconds, again), name=f"{self.what}-{key}-later",
+                    self._again_after(later.seconds, again),
+                    name=f"{self.what}-{key}-later",
                     context=context_for_everyone(),
                 )
             return False

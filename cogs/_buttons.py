@@ -18,26 +18,37 @@ from cogs._common import rebuilt
 from cogs._errors import telling_refusals
 
 
-class KeyedButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):  # never registered itself
+class KeyedButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"
+):  # never registered itself
     """``<prefix>:<key>``: a button whose press acts on the thing numbered ``key``."""
 
     prefix: ClassVar[str]
     style: ClassVar[discord.ButtonStyle]
     emoji: ClassVar[str | None]
 
-    def __init_subclass__(cls, *, prefix: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                          emoji: str | None = None) -> None:
+    def __init_subclass__(
+        cls,
+        *,
+        prefix: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
         super().__init_subclass__(template=rf"{re.escape(prefix)}:(?P<key>\d+)")
         cls.prefix, cls.style, cls.emoji = prefix, style, emoji
 
     def __init__(self, key: int, *, label: str) -> None:
-        super().__init__(discord.ui.Button(label=label, style=self.style, emoji=self.emoji,
-                                           custom_id=f"{self.prefix}:{key}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=self.style, emoji=self.emoji, custom_id=f"{self.prefix}:{key}"
+            )
+        )
         self.key = key
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> Self:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
         return cls(int(match["key"]), label=rebuilt(item, discord.ui.Button).label or "")
 
     def alone(self) -> discord.ui.View:

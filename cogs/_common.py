@@ -77,8 +77,10 @@ async def card_choices(interaction: discord.Interaction, current: str) -> list[a
     their bot language, or their Discord locale's printed names), the card id as the value."""
     bot = bot_of(interaction)
     language = card_name_language(await bot.language_for(interaction), interaction.locale)
-    return [app_commands.Choice(name=shown, value=card_id)
-            for shown, card_id in bot.cards.choices(current, language, 25)]
+    return [
+        app_commands.Choice(name=shown, value=card_id)
+        for shown, card_id in bot.cards.choices(current, language, 25)
+    ]
 
 
 async def is_organiser(interaction: discord.Interaction) -> bool:
@@ -92,6 +94,7 @@ async def is_organiser(interaction: discord.Interaction) -> bool:
         return False
     role_id = (await bot_of(interaction).guild_settings.get(interaction.guild_id)).organiser_role_id
     return role_id is not None and any(role.id == role_id for role in member.roles)
+
 
 ItemT = TypeVar("ItemT", bound="discord.ui.Item[Any]")
 

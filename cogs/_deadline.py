@@ -43,7 +43,9 @@ class _Watch:
     def __init__(self) -> None:
         self.answering = False  # the handler has started its own first answer: no deferral now
         self.deferral: asyncio.Future[bool] | None = None  # the late deferral, once it started
-        self.thinking = False  # that deferral is a "thinking…" message (else a press's silent acknowledgement)
+        self.thinking = (
+            False  # that deferral is a "thinking…" message (else a press's silent acknowledgement)
+        )
 
     async def deferred(self) -> bool:
         """Whether the late deferral answered the interaction (waiting for it if it is under way)."""

@@ -58,8 +58,10 @@ async def answer_refusal(interaction: discord.Interaction, error: BaseException)
 
 def refusal_text(refusal: DomainError, language: str) -> str:
     """The refusal in ``language``, member ids among its values (``member_values``) shown as mentions."""
-    values = {key: f"<@{value}>" if key in refusal.member_values and isinstance(value, int) else value
-              for key, value in refusal.values.items()}
+    values = {
+        key: f"<@{value}>" if key in refusal.member_values and isinstance(value, int) else value
+        for key, value in refusal.values.items()
+    }
     return t(refusal.key, language, **values)
 
 
@@ -76,6 +78,7 @@ async def telling_refusals(interaction: discord.Interaction) -> AsyncIterator[No
 class RefusingCog:
     """Mixed into a cog (before ``commands.Cog``): its slash commands' domain refusals are answered."""
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         await answer_refusal(interaction, error)

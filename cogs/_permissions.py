@@ -36,8 +36,9 @@ def lacking(have: discord.Permissions, needed: Sequence[str]) -> list[str]:
     return [name for name in dict.fromkeys(needed) if not getattr(have, name)]
 
 
-def permissions_here(interaction: discord.Interaction, channel: discord.abc.GuildChannel | discord.Thread | None
-                     ) -> discord.Permissions:
+def permissions_here(
+    interaction: discord.Interaction, channel: discord.abc.GuildChannel | discord.Thread | None
+) -> discord.Permissions:
     """The bot's permissions in ``channel``: Discord sends them with the interaction for its own channel
     (``app_permissions``); for another channel they are computed from the cached roles and overwrites."""
     if channel is None or channel.id == interaction.channel_id:
@@ -47,8 +48,11 @@ def permissions_here(interaction: discord.Interaction, channel: discord.abc.Guil
     return channel.permissions_for(me) if me is not None else discord.Permissions.none()
 
 
-async def refuse_unless_bot_can_post(interaction: discord.Interaction, needed: Sequence[str] | None = None,
-                                     channel: discord.abc.GuildChannel | discord.Thread | None = None) -> bool:
+async def refuse_unless_bot_can_post(
+    interaction: discord.Interaction,
+    needed: Sequence[str] | None = None,
+    channel: discord.abc.GuildChannel | discord.Thread | None = None,
+) -> bool:
     """True when the bot lacks one of ``needed`` (default: what a board needs there) in ``channel`` (default:
     the interaction's): the member has been told privately which permissions to grant and where. Direct
     messages need nothing."""
@@ -61,8 +65,9 @@ async def refuse_unless_bot_can_post(interaction: discord.Interaction, needed: S
     language = await bot_of(interaction).language_for(interaction)
     names = [t(f"core.permission.{name}", language) for name in missing]  # t() joins it
     channel_id = where.id if where is not None else interaction.channel_id
-    await send_ephemeral(interaction, t("core.error.bot_cannot_post", language, permissions=names,
-                                        channel=f"<#{channel_id}>"))
+    await send_ephemeral(
+        interaction, t("core.error.bot_cannot_post", language, permissions=names, channel=f"<#{channel_id}>")
+    )
     return True
 
 

@@ -33,10 +33,16 @@ def sane_due(due: datetime, armed: datetime, now: datetime, what: str) -> dateti
     longest = due - armed
     if due - now <= longest or longest < timedelta(0):
         return due
-    log.warning("%s: the clock reads %s, %s before the deadline was set (%s); the clock jumped back? "
-                "waiting the deadline's full length (%s) from now instead of until %s",
-                what, now.isoformat(timespec="seconds"), armed - now, armed.isoformat(timespec="seconds"),
-                longest, due.isoformat(timespec="seconds"))
+    log.warning(
+        "%s: the clock reads %s, %s before the deadline was set (%s); the clock jumped back? "
+        "waiting the deadline's full length (%s) from now instead of until %s",
+        what,
+        now.isoformat(timespec="seconds"),
+        armed - now,
+        armed.isoformat(timespec="seconds"),
+        longest,
+        due.isoformat(timespec="seconds"),
+    )
     return now + longest
 
 

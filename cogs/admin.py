@@ -56,8 +56,9 @@ class AdminCog(RefusingCog, commands.Cog):
         tr = await self._tr(interaction)
         latency = self.bot.latency_for(interaction.guild)
         shown = "–" if not math.isfinite(latency) else f"{latency * 1000:.0f}"
-        await interaction.response.send_message(tr("admin.ping", latency=shown, version=podkeeper.__version__),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            tr("admin.ping", latency=shown, version=podkeeper.__version__), ephemeral=True
+        )
 
     # -- /help ------------------------------------------------------------------------------------
 
@@ -73,8 +74,9 @@ class AdminCog(RefusingCog, commands.Cog):
 
     # -- /config ----------------------------------------------------------------------------------
 
-    config = app_commands.Group(name="config", description=_T("Show or change this server's Podkeeper settings"),
-                                guild_only=True)
+    config = app_commands.Group(
+        name="config", description=_T("Show or change this server's Podkeeper settings"), guild_only=True
+    )
 
     async def _settings_embed(self, interaction: discord.Interaction, tr: Translate) -> discord.Embed:
         assert interaction.guild_id is not None
@@ -87,19 +89,29 @@ class AdminCog(RefusingCog, commands.Cog):
         locale = LOCALE_NAMES.get(settings.locale or "", "") or tr("admin.config.locale_auto")
         embed.add_field(name=tr("admin.config.locale"), value=locale, inline=True)
         choice = await self.bot.language_choice(interaction)
-        embed.add_field(name=tr("admin.config.my_language"), inline=False,
-                        value=tr(f"admin.config.why.{choice.source}", language=LOCALE_NAMES[choice.language]))
-        embed.add_field(name=tr("admin.config.pod_threads"),
-                        value=tr("admin.config.on") if settings.pod_threads else tr("admin.config.off"), inline=True)
-        for label, role_id in (("admin.config.organiser_role", settings.organiser_role_id),
-                               ("admin.config.winner_role", settings.winner_role_id)):
+        embed.add_field(
+            name=tr("admin.config.my_language"),
+            inline=False,
+            value=tr(f"admin.config.why.{choice.source}", language=LOCALE_NAMES[choice.language]),
+        )
+        embed.add_field(
+            name=tr("admin.config.pod_threads"),
+            value=tr("admin.config.on") if settings.pod_threads else tr("admin.config.off"),
+            inline=True,
+        )
+        for label, role_id in (
+            ("admin.config.organiser_role", settings.organiser_role_id),
+            ("admin.config.winner_role", settings.winner_role_id),
+        ):
             embed.add_field(name=tr(label), value=f"<@&{role_id}>" if role_id else none, inline=True)
         return embed
 
     @config.command(name="show", description=_T("Show this server's settings"))
     async def config_show(self, interaction: discord.Interaction) -> None:
         tr = await self._tr(interaction)
-        await interaction.response.send_message(embed=await self._settings_embed(interaction, tr), ephemeral=True)
+        await interaction.response.send_message(
+            embed=await self._settings_embed(interaction, tr), ephemeral=True
+        )
 
     async def _update(self, interaction: discord.Interaction, message_key: str, **changes: Any) -> None:
         """Store the change, then confirm in the (possibly new) language with the full settings."""
@@ -108,34 +120,50 @@ class AdminCog(RefusingCog, commands.Cog):
         tr = await self._tr(interaction)
         await interaction.response.send_message(
             tr(message_key, **{k: v for k, v in _display(changes, tr).items()}),
-            embed=await self._settings_embed(interaction, tr), ephemeral=True)
+            embed=await self._settings_embed(interaction, tr),
+            ephemeral=True,
+        )
 
     @config.command(name="ruleset", description=_T("Choose the ruleset for deck checks and games"))
-    @app_commands.describe(ruleset=_T("commander (current), edh-2010 or duel-zh", key="app.config.ruleset.describe"))
+    @app_commands.describe(
+        ruleset=_T("commander (current), edh-2010 or duel-zh", key="app.config.ruleset.describe")
+    )
     @app_commands.rename(ruleset=_T("ruleset", key="app.config.ruleset"))
     @app_commands.choices(ruleset=RULESET_CHOICES)
     @managers_only
-    async def config_ruleset(self, interaction: discord.Interaction, ruleset: app_commands.Choice[str]) -> None:
+    async def config_ruleset(
+        self, interaction: discord.Interaction, ruleset: app_commands.Choice[str]
+    ) -> None:
         await self._update(interaction, "admin.config.ruleset_set", ruleset=ruleset.value)
         self.bot.dispatch("ruleset_changed", interaction.guild_id, ruleset.value)
 
     @config.command(name="locale", description=_T("Choose the language of the bot's replies in this server"))
-    @app_commands.describe(locale=_T("The server's language; each user's own Discord language still comes first",
-                                     key="app.config.locale.describe"))
+    @app_commands.describe(
+        locale=_T(
+            "The server's language; each user's own Discord language still comes first",
+            key="app.config.locale.describe",
+        )
+    )
     @app_commands.rename(locale=_T("locale", key="app.config.locale"))
     @app_commands.choices(locale=LOCALE_CHOICES)
     @managers_only
     async def config_locale(self, interaction: discord.Interaction, locale: app_commands.Choice[str]) -> None:
         await self._update(interaction, "admin.config.locale_set", locale=locale.value)
 
-    @config.command(name="my-language",
-                    description=_T("Choose the language of the bot's replies to you, in every server"))
-    @app_commands.describe(language=_T("Your language; 'Discord language' goes back to your Discord setting",
-                                       key="app.config.my-language.describe"))
+    @config.command(
+        name="my-language", description=_T("Choose the language of the bot's replies to you, in every server")
+    )
+    @app_commands.describe(
+        language=_T(
+            "Your language; 'Discord language' goes back to your Discord setting",
+            key="app.config.my-language.describe",
+        )
+    )
     @app_commands.rename(language=_T("language", key="app.config.locale"))
     @app_commands.choices(language=MY_LANGUAGE_CHOICES)
-    async def config_my_language(self, interaction: discord.Interaction,
-                                 language: app_commands.Choice[str]) -> None:
+    async def config_my_language(
+        self, interaction: discord.Interaction, language: app_commands.Choice[str]
+    ) -> None:
         """Anyone may choose their own language; it is stored per member, not per server."""
         chosen = None if language.value == DISCORD_LANGUAGE else language.value
         await self.bot.user_settings.set_language(interaction.user.id, chosen)
@@ -143,19 +171,26 @@ class AdminCog(RefusingCog, commands.Cog):
         key = "admin.config.my_language_set" if chosen else "admin.config.my_language_cleared"
         await interaction.response.send_message(
             tr(key, language=LOCALE_NAMES[tr.language]),
-            embed=await self._settings_embed(interaction, tr), ephemeral=True)
+            embed=await self._settings_embed(interaction, tr),
+            ephemeral=True,
+        )
 
     @config.command(name="pod-threads", description=_T("Open a thread for each new pod game"))
-    @app_commands.describe(enabled=_T("Whether pod games get their own thread", key="app.config.enabled.describe"))
+    @app_commands.describe(
+        enabled=_T("Whether pod games get their own thread", key="app.config.enabled.describe")
+    )
     @app_commands.rename(enabled=_T("enabled", key="app.config.enabled"))
     @managers_only
     async def config_pod_threads(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self._update(interaction, "admin.config.pod_threads_set", pod_threads=enabled)
 
-    @config.command(name="sideboard-rule",
-                    description=_T("Optional rule T1: 3 minutes of sideboard swaps after commanders are declared"))
-    @app_commands.describe(enabled=_T("Whether the optional sideboard rule is on",
-                                      key="app.config.sideboard_rule.describe"))
+    @config.command(
+        name="sideboard-rule",
+        description=_T("Optional rule T1: 3 minutes of sideboard swaps after commanders are declared"),
+    )
+    @app_commands.describe(
+        enabled=_T("Whether the optional sideboard rule is on", key="app.config.sideboard_rule.describe")
+    )
     @app_commands.rename(enabled=_T("enabled", key="app.config.enabled"))
     @managers_only
     async def config_sideboard_rule(self, interaction: discord.Interaction, enabled: bool) -> None:
@@ -163,21 +198,29 @@ class AdminCog(RefusingCog, commands.Cog):
         assert interaction.guild_id is not None
         await MatchRepository(self.bot.db).set_sideboard_rule(interaction.guild_id, enabled)
         tr = await self._tr(interaction)
-        await interaction.response.send_message(tr("match.config.sideboard_rule_on" if enabled
-                                                   else "match.config.sideboard_rule_off"), ephemeral=True)
+        await interaction.response.send_message(
+            tr("match.config.sideboard_rule_on" if enabled else "match.config.sideboard_rule_off"),
+            ephemeral=True,
+        )
 
     @config.command(name="organiser-role", description=_T("Role that may organise events and tournaments"))
     @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))
     @app_commands.rename(role=_T("role", key="app.config.role"))
     @managers_only
-    async def config_organiser_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
-        await self._update(interaction, "admin.config.organiser_role_set", organiser_role_id=role.id if role else None)
+    async def config_organiser_role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        await self._update(
+            interaction, "admin.config.organiser_role_set", organiser_role_id=role.id if role else None
+        )
 
     @config.command(name="winner-role", description=_T("Role given to Hydra event winners"))
     @app_commands.describe(role=_T("Leave empty to clear", key="app.config.role.describe"))
     @app_commands.rename(role=_T("role", key="app.config.role"))
     @managers_only
-    async def config_winner_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+    async def config_winner_role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
         if role is not None:
             problem = winner_role_problem(role, interaction.user, interaction.guild)
             if problem is not None:  # the bot hands this role to whoever wins: it must not be a way up
@@ -186,7 +229,9 @@ class AdminCog(RefusingCog, commands.Cog):
             refusal = self._cannot_give(role)
             if refusal is not None:
                 raise DomainError(refusal, role=role.mention)
-        await self._update(interaction, "admin.config.winner_role_set", winner_role_id=role.id if role else None)
+        await self._update(
+            interaction, "admin.config.winner_role_set", winner_role_id=role.id if role else None
+        )
 
     @staticmethod
     def _cannot_give(role: discord.Role) -> str | None:
@@ -197,12 +242,27 @@ class AdminCog(RefusingCog, commands.Cog):
 
 
 # Permissions a winner must never get from the bot: each lets its holder moderate or take over the server.
-DANGEROUS_PERMISSIONS = ("administrator", "manage_guild", "manage_roles", "manage_channels", "manage_webhooks",
-                         "manage_messages", "manage_threads", "manage_nicknames", "manage_expressions",
-                         "manage_events", "ban_members", "kick_members", "moderate_members", "mention_everyone")
+DANGEROUS_PERMISSIONS = (
+    "administrator",
+    "manage_guild",
+    "manage_roles",
+    "manage_channels",
+    "manage_webhooks",
+    "manage_messages",
+    "manage_threads",
+    "manage_nicknames",
+    "manage_expressions",
+    "manage_events",
+    "ban_members",
+    "kick_members",
+    "moderate_members",
+    "mention_everyone",
+)
 
 
-def winner_role_problem(role: discord.Role, setter: Any, guild: discord.Guild | None) -> tuple[str, dict] | None:
+def winner_role_problem(
+    role: discord.Role, setter: Any, guild: discord.Guild | None
+) -> tuple[str, dict] | None:
     """Why ``role`` can't be the Hydra winner role (an i18n key and values), or None.
 
     Without this, a member with Manage Server but not Manage Roles could have the bot give out an

@@ -26,9 +26,14 @@ from cogs._errors import RefusingCog
 EMBED_TITLE_MAX = 256  # Discord's limit for an embed title
 FIELD_LIMIT = 1024
 DESCRIPTION_LIMIT = 4096
-IDENTITY_COLOURS = {"W": discord.Colour.from_rgb(248, 231, 185), "U": discord.Colour.from_rgb(14, 104, 171),
-                    "B": discord.Colour.from_rgb(21, 11, 0), "R": discord.Colour.from_rgb(211, 32, 42),
-                    "G": discord.Colour.from_rgb(0, 115, 62), "": discord.Colour.light_grey()}
+IDENTITY_COLOURS = {
+    "W": discord.Colour.from_rgb(248, 231, 185),
+    "U": discord.Colour.from_rgb(14, 104, 171),
+    "B": discord.Colour.from_rgb(21, 11, 0),
+    "R": discord.Colour.from_rgb(211, 32, 42),
+    "G": discord.Colour.from_rgb(0, 115, 62),
+    "": discord.Colour.light_grey(),
+}
 MULTICOLOUR = discord.Colour.gold()
 RELOAD_CHECK_MINUTES = 5
 
@@ -46,7 +51,9 @@ def _face_body(face: Face, tr: Translate) -> str:
     if face.oracle_text:
         lines.append(face.oracle_text)
     if face.power is not None or face.toughness is not None:
-        lines.append(tr("core.label_value", label=tr("cards.power_toughness"), value=f"{face.power}/{face.toughness}"))
+        lines.append(
+            tr("core.label_value", label=tr("cards.power_toughness"), value=f"{face.power}/{face.toughness}")
+        )
     if face.loyalty is not None:
         lines.append(tr("core.label_value", label=tr("cards.loyalty"), value=face.loyalty))
     return "\n".join(lines) or "—"
@@ -67,15 +74,22 @@ def card_embed(card: Card, tr: Translate) -> discord.Embed:
     if card.faces:
         for face, printed in zip(card.faces, _printed_faces(card, tr.language), strict=True):
             label = f"{printed} ({face.name})" if printed and printed != face.name else face.name
-            embed.add_field(name=_clip(f"{label}  {face.mana_cost}".strip(), 256),
-                            value=_clip(_face_body(face, tr), FIELD_LIMIT), inline=False)
+            embed.add_field(
+                name=_clip(f"{label}  {face.mana_cost}".strip(), 256),
+                value=_clip(_face_body(face, tr), FIELD_LIMIT),
+                inline=False,
+            )
     else:
         head = f"{card.mana_cost}\n" if card.mana_cost else ""
         embed.description = _clip(head + _face_body(card.front, tr), DESCRIPTION_LIMIT)
     embed.add_field(name=tr("cards.colour_identity"), value=identity or tr("cards.colourless"), inline=True)
-    embed.add_field(name=tr("cards.commander"), value=tr(f"cards.legality.{card.commander_legality}")
-                    if card.commander_legality in ("legal", "banned", "not_legal") else card.commander_legality,
-                    inline=True)
+    embed.add_field(
+        name=tr("cards.commander"),
+        value=tr(f"cards.legality.{card.commander_legality}")
+        if card.commander_legality in ("legal", "banned", "not_legal")
+        else card.commander_legality,
+        inline=True,
+    )
     return embed
 
 
@@ -85,8 +99,12 @@ def not_found_message(resolution: Resolution, tr: Translate) -> str:
     if resolution.ambiguous:
         return tr("cards.ambiguous", name=name, cards=fit(join_list(resolution.ambiguous, tr.language), 1500))
     if resolution.newer is not None:
-        return sentence_gap(tr.language).join((tr("cards.not_found", name=name), maybe_newer_text(
-            resolution.newer, resolution.suggestions, tr.language)))
+        return sentence_gap(tr.language).join(
+            (
+                tr("cards.not_found", name=name),
+                maybe_newer_text(resolution.newer, resolution.suggestions, tr.language),
+            )
+        )
     if resolution.suggestions:
         return tr("cards.did_you_mean", name=name, suggestions=list(resolution.suggestions))
     return tr("cards.not_found", name=name)
@@ -113,21 +131,27 @@ class CardsCog(RefusingCog, commands.Cog):
     async def _wait_one_period(self) -> None:
         await asyncio.sleep(RELOAD_CHECK_MINUTES * 60)
 
-    @app_commands.command(name=_T("card"), description=_T("Show a card (name in English, Japanese or Chinese)"))
+    @app_commands.command(
+        name=_T("card"), description=_T("Show a card (name in English, Japanese or Chinese)")
+    )
     @app_commands.describe(name=_T("The card's name; pick from the list or type it"))
     @app_commands.rename(name=_T("name"))
     async def card(self, interaction: discord.Interaction, name: str) -> None:
         tr = Translate(await self.bot.language_for(interaction))
         resolution = self.bot.cards.resolve(name)
         if resolution.card is None:
-            await interaction.response.send_message(not_found_message(resolution, tr), ephemeral=True,
-                                                    allowed_mentions=discord.AllowedMentions.none())
+            await interaction.response.send_message(
+                not_found_message(resolution, tr),
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             return
         await interaction.response.send_message(embed=card_embed(resolution.card, tr))
 
     @card.autocomplete("name")
-    async def name_autocomplete(self, interaction: discord.Interaction,
-                                current: str) -> list[app_commands.Choice[str]]:
+    async def name_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return await card_choices(interaction, current)
 
 

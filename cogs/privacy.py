@@ -42,8 +42,9 @@ class DeleteButton(KeyedButton, prefix="privacy:delete", style=discord.ButtonSty
         await cog_of(interaction, "Privacy", PrivacyCog).delete_confirmed(interaction, self.key)
 
 
-class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
-                 group_description=_T("Your data in Podkeeper")):
+class PrivacyCog(
+    commands.GroupCog, name="Privacy", group_name="privacy", group_description=_T("Your data in Podkeeper")
+):
     def __init__(self, bot: PodkeeperBot) -> None:
         self.bot = bot
         self.service = PrivacyService(bot.db)
@@ -52,7 +53,9 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DeleteButton)
-        self._purger = await leases_of(self.bot).loop("privacy-purge", self._purge_daily)  # one process purges
+        self._purger = await leases_of(self.bot).loop(
+            "privacy-purge", self._purge_daily
+        )  # one process purges
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(DeleteButton)
@@ -78,14 +81,18 @@ class PrivacyCog(commands.GroupCog, name="Privacy", group_name="privacy",
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.service.returned(guild.id)
 
-    @app_commands.command(name="export", description=_T("Get a file of everything Podkeeper stores about you"))
+    @app_commands.command(
+        name="export", description=_T("Get a file of everything Podkeeper stores about you")
+    )
     async def export(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await self.service.export(interaction.user.id)
         tr = Translate(await self.bot.language_for(interaction))
-        await interaction.followup.send(tr("privacy.export.done"), ephemeral=True,
-                                        file=discord.File(io.BytesIO(data), f"podkeeper-{interaction.user.id}.json"))
-
+        await interaction.followup.send(
+            tr("privacy.export.done"),
+            ephemeral=True,
+            file=discord.File(io.BytesIO(data), f"podkeeper-{interaction.user.id}.json"),
+        )
 
     @app_commands.command(name="delete", description=_T("Delete your data from Podkeeper (asks first)"))
     async def delete(self, interaction: discord.Interaction) -> None:

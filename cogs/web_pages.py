@@ -67,20 +67,26 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         self._added.append((group, command.name))
 
     def _overlay_command(self) -> app_commands.Command[Any, ..., Any]:
-        @app_commands.command(name=_T("overlay"),
-                              description=_T("Private link to a stream overlay of the game's board (1920×1080)"))
-        @app_commands.describe(game=_T("Game number (default: the running game in this channel)"),
-                               revoke=REVOKE_HELP)
+        @app_commands.command(
+            name=_T("overlay"),
+            description=_T("Private link to a stream overlay of the game's board (1920×1080)"),
+        )
+        @app_commands.describe(
+            game=_T("Game number (default: the running game in this channel)"), revoke=REVOKE_HELP
+        )
         @app_commands.rename(revoke=_T("revoke"))
         @app_commands.guild_only()
-        async def overlay(interaction: discord.Interaction, game: int | None = None, revoke: bool = False) -> None:
+        async def overlay(
+            interaction: discord.Interaction, game: int | None = None, revoke: bool = False
+        ) -> None:
             await self.pod_overlay(interaction, game, revoke)
 
         return overlay
 
     def _tournament_command(self) -> app_commands.Command[Any, ..., Any]:
-        @app_commands.command(name=_T("page"),
-                              description=_T("Private link to the live standings and pairings page"))
+        @app_commands.command(
+            name=_T("page"), description=_T("Private link to the live standings and pairings page")
+        )
         @app_commands.describe(revoke=REVOKE_HELP)
         @app_commands.rename(revoke=_T("revoke"))
         @app_commands.guild_only()
@@ -90,18 +96,23 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         return page
 
     def _hydra_command(self) -> app_commands.Command[Any, ..., Any]:
-        @app_commands.command(name=_T("page"),
-                              description=_T("Private link to the event's live leaderboard page"))
+        @app_commands.command(
+            name=_T("page"), description=_T("Private link to the event's live leaderboard page")
+        )
         @app_commands.describe(event=_T("Event number (default: the current event)"), revoke=REVOKE_HELP)
         @app_commands.rename(revoke=_T("revoke"))
         @app_commands.guild_only()
-        async def page(interaction: discord.Interaction, event: int | None = None, revoke: bool = False) -> None:
+        async def page(
+            interaction: discord.Interaction, event: int | None = None, revoke: bool = False
+        ) -> None:
             await self.hydra_event_page(interaction, event, revoke)
 
         return page
 
     def _stats_command(self) -> app_commands.Command[Any, ..., Any]:
-        @app_commands.command(name=_T("page"), description=_T("Private link to the server's live leaderboard page"))
+        @app_commands.command(
+            name=_T("page"), description=_T("Private link to the server's live leaderboard page")
+        )
         @app_commands.describe(revoke=REVOKE_HELP)
         @app_commands.rename(revoke=_T("revoke"))
         @app_commands.guild_only()
@@ -121,8 +132,14 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def _give(self, interaction: discord.Interaction, kind: str, resource_id: int, revoke: bool,
-                    text_key: str = "web.link.text") -> None:
+    async def _give(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        resource_id: int,
+        revoke: bool,
+        text_key: str = "web.link.text",
+    ) -> None:
         """Answer privately with the resource's link (a new one when revoking, which stops the old)."""
         tr = await self._tr(interaction)
         server = self.bot.pages
@@ -131,10 +148,12 @@ class WebPagesCog(commands.Cog, name="WebPages"):
             return
         old: PageLink | None = None
         if revoke:
-            old = await self.links.link(kind, resource_id, guild_id=interaction.guild_id,
-                                        created_by=interaction.user.id)
-        link = await self.links.link(kind, resource_id, guild_id=interaction.guild_id,
-                                     created_by=interaction.user.id, revoke=revoke)
+            old = await self.links.link(
+                kind, resource_id, guild_id=interaction.guild_id, created_by=interaction.user.id
+            )
+        link = await self.links.link(
+            kind, resource_id, guild_id=interaction.guild_id, created_by=interaction.user.id, revoke=revoke
+        )
         text = tr(text_key, url=server.url(link))
         if old is not None:
             await server.revoke(old)
@@ -155,14 +174,20 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         service = cog_of(interaction, TournamentCog.__cog_name__, TournamentCog).service
         tournament = await service.latest(interaction.guild_id or 0)  # refuses when there is none
         entrants = {e.user_id for e in await service.entrants(tournament.tournament_id)}
-        if await self._may(interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke):
+        if await self._may(
+            interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke
+        ):
             await self._give(interaction, "tournament", tournament.tournament_id, revoke)
 
-    async def hydra_event_page(self, interaction: discord.Interaction, event_id: int | None, revoke: bool) -> None:
+    async def hydra_event_page(
+        self, interaction: discord.Interaction, event_id: int | None, revoke: bool
+    ) -> None:
         events = cog_of(interaction, HydraEventsCog.__cog_name__, HydraEventsCog)
         event = await events.event_for(interaction, event_id)  # refuses when there is none
         entrants = {e.user_id for e in await events.events.repo.entrants(event.event_id)}
-        if await self._may(interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke):
+        if await self._may(
+            interaction, await is_organiser(interaction), interaction.user.id in entrants, revoke
+        ):
             await self._give(interaction, "hydra_event", event.event_id, revoke)
 
     async def stats_page(self, interaction: discord.Interaction, revoke: bool) -> None:
@@ -171,13 +196,17 @@ class WebPagesCog(commands.Cog, name="WebPages"):
         if await self._may(interaction, await is_organiser(interaction), True, revoke):
             await self._give(interaction, "stats", interaction.guild_id or 0, revoke)
 
-    async def _may(self, interaction: discord.Interaction, organiser: bool, entrant: bool, revoke: bool) -> bool:
+    async def _may(
+        self, interaction: discord.Interaction, organiser: bool, entrant: bool, revoke: bool
+    ) -> bool:
         """Organisers get and replace an event's link; its players may get it (to follow on their phones)
         but not replace it, which would stop the organiser's projector."""
         if organiser or (entrant and not revoke):
             return True
         tr = await self._tr(interaction)
-        await self._say(interaction, tr("web.link.revoke_organisers" if entrant else "web.link.organisers_only"))
+        await self._say(
+            interaction, tr("web.link.revoke_organisers" if entrant else "web.link.organisers_only")
+        )
         return False
 
 

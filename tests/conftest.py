@@ -36,8 +36,12 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--full", action="store_true", default=False,
-                     help="run long randomized tests at their full counts (e.g. 10,000 Hydra games)")
+    parser.addoption(
+        "--full",
+        action="store_true",
+        default=False,
+        help="run long randomized tests at their full counts (e.g. 10,000 Hydra games)",
+    )
 
 
 # The default run (pyproject's addopts): what a developer runs, the first part of CI. `-m ""` runs everything;
@@ -59,7 +63,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
     # Long tests first (a stable sort keeps each module's order): with `-n auto` the workers start them
     # early instead of one worker finishing a subprocess test while the other idles.
-    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in ("slow", "randomized", "postgres")))
+    items.sort(
+        key=lambda item: not any(item.get_closest_marker(m) for m in ("slow", "randomized", "postgres"))
+    )
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
@@ -87,23 +93,29 @@ def no_message_pings_a_crowd():
             _INSPECTED["user_pings"] += len(message.pings.users)
             assert not message.pings.mass, (
                 f"message {message.id} would ping @everyone/@here or a role: {message.content[:200]!r} "
-                f"(allowed_mentions={message.allowed_mentions})")
+                f"(allowed_mentions={message.allowed_mentions})"
+            )
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if _POSTGRES_SKIP in str(r.longrepr)]
     if skipped:
         reason = str(skipped[0].longrepr[2]) if isinstance(skipped[0].longrepr, tuple) else ""
-        terminalreporter.write_line(f"{len(skipped)} PostgreSQL tests skipped: no server at {reason.split(_POSTGRES_SKIP, 1)[-1]} "
-                                    f"(set PODKEEPER_REQUIRE_POSTGRES=1 to fail instead)")
+        terminalreporter.write_line(
+            f"{len(skipped)} PostgreSQL tests skipped: no server at {reason.split(_POSTGRES_SKIP, 1)[-1]} "
+            f"(set PODKEEPER_REQUIRE_POSTGRES=1 to fail instead)"
+        )
     if terminalreporter.config.option.markexpr == DEFAULT_MARKS:
-        terminalreporter.write_line(f"The default run (-m '{DEFAULT_MARKS}'): the slow tests (subprocesses, a browser, "
-                                    "the bundled card data) and the PostgreSQL runs were left out; -m '' runs them "
-                                    "too, as .ci/run does")
+        terminalreporter.write_line(
+            f"The default run (-m '{DEFAULT_MARKS}'): the slow tests (subprocesses, a browser, "
+            "the bundled card data) and the PostgreSQL runs were left out; -m '' runs them "
+            "too, as .ci/run does"
+        )
     if _INSPECTED["messages"]:
         terminalreporter.write_line(
             "Discord stand-in: {messages} messages inspected ({with_allowed_mentions} with allowed_mentions, "
-            "{user_pings} user pings), none pinging @everyone, @here or a role".format(**_INSPECTED))
+            "{user_pings} user pings), none pinging @everyone, @here or a role".format(**_INSPECTED)
+        )
 
 
 @pytest.fixture
@@ -139,6 +151,7 @@ def _run(coro: Any) -> Any:
 
 async def _admin(sql: str, *args: Any) -> list[Any]:
     import asyncpg
+
     conn = await asyncpg.connect(POSTGRES_TEST_URL, timeout=3)
     try:
         return list(await conn.fetch(sql, *args)) if args else [await conn.execute(sql)]
@@ -150,9 +163,14 @@ async def _admin(sql: str, *args: Any) -> list[Any]:
 # leaves with exactly the migrated tables is emptied (rows deleted, identities restarted) and given to this
 # worker's next test instead of dropped; one with other tables or schema versions is dropped.
 _clean_schemas: list[str] = []
-_MIGRATED_TABLES = frozenset({"schema_version"} | {
-    name.lower() for migration in available_migrations()
-    for name in re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", migration.sql())})
+_MIGRATED_TABLES = frozenset(
+    {"schema_version"}
+    | {
+        name.lower()
+        for migration in available_migrations()
+        for name in re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", migration.sql())
+    }
+)
 _MIGRATION_VERSIONS = frozenset(m.version for m in available_migrations())
 
 
@@ -173,21 +191,31 @@ def postgres_schema_url() -> str:
 
 async def _empty_or_drop(schema: str) -> None:
     import asyncpg
+
     conn = await asyncpg.connect(POSTGRES_TEST_URL, timeout=3)
     try:
-        tables = {r[0] for r in await conn.fetch(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", schema)}
+        tables = {
+            r[0]
+            for r in await conn.fetch(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", schema
+            )
+        }
         versions = set()
         if tables == _MIGRATED_TABLES:
             versions = {r[0] for r in await conn.fetch(f"SELECT version FROM {schema}.schema_version")}
         if versions != _MIGRATION_VERSIONS:
             await conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
             return
-        identities = await conn.fetch("SELECT table_name, column_name FROM information_schema.columns "
-                                      "WHERE table_schema = $1 AND is_identity = 'YES'", schema)
+        identities = await conn.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = $1 AND is_identity = 'YES'",
+            schema,
+        )
         statements = ["SET session_replication_role = replica"]  # no foreign-key order to respect
         statements += [f"DELETE FROM {schema}.{table}" for table in sorted(tables - {"schema_version"})]
-        statements += [f"SELECT setval(pg_get_serial_sequence('{schema}.{t}', '{c}'), 1, false)" for t, c in identities]
+        statements += [
+            f"SELECT setval(pg_get_serial_sequence('{schema}.{t}', '{c}'), 1, false)" for t, c in identities
+        ]
         # what a migration put in the new database goes back (the next challenge table's id, migration 0065)
         statements.append(f"INSERT INTO {schema}.challenge_table_ids (next_id) VALUES (1)")
         statements.append("SET session_replication_role = origin")
@@ -208,12 +236,19 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "both_engines: run the test on SQLite and on PostgreSQL "
-                                       "(the harness's bot gets its database from the `engine` fixture)")
-    config.addinivalue_line("markers", "sqlite_only: the test is about the SQLite file itself (PRAGMAs, "
-                                       "the online backup): its `db` is SQLite only")
-    config.addinivalue_line("markers", "postgresql_only: the test is about PostgreSQL itself: its `db` is "
-                                       "PostgreSQL only")
+    config.addinivalue_line(
+        "markers",
+        "both_engines: run the test on SQLite and on PostgreSQL "
+        "(the harness's bot gets its database from the `engine` fixture)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: the test is about the SQLite file itself (PRAGMAs, "
+        "the online backup): its `db` is SQLite only",
+    )
+    config.addinivalue_line(
+        "markers", "postgresql_only: the test is about PostgreSQL itself: its `db` is PostgreSQL only"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -222,7 +257,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     on_postgres = pytest.param("postgresql", marks=pytest.mark.postgres)
     if metafunc.definition.get_closest_marker("postgresql_only"):
         metafunc.parametrize("engine", [on_postgres], indirect=True)
-    elif {"db", "db_url"} & set(metafunc.fixturenames) or metafunc.definition.get_closest_marker("both_engines"):
+    elif {"db", "db_url"} & set(metafunc.fixturenames) or metafunc.definition.get_closest_marker(
+        "both_engines"
+    ):
         metafunc.parametrize("engine", ["sqlite", on_postgres], indirect=True)
 
 
@@ -238,7 +275,9 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
         url = postgres_schema_url()
     except OSError as exc:
         if os.environ.get("PODKEEPER_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"PODKEEPER_REQUIRE_POSTGRES=1 but PostgreSQL is unreachable at {POSTGRES_TEST_URL}: {exc}")
+            pytest.fail(
+                f"PODKEEPER_REQUIRE_POSTGRES=1 but PostgreSQL is unreachable at {POSTGRES_TEST_URL}: {exc}"
+            )
         pytest.skip(f"{_POSTGRES_SKIP}{POSTGRES_TEST_URL} ({exc})")
     monkeypatch.setenv("PODKEEPER_DATABASE_URL", url)
     yield name

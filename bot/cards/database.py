@@ -88,8 +88,9 @@ class CardDatabase:
         self.index.data_date = value
 
     @classmethod
-    async def open(cls, db: Database, bundled_path: str | Path | None = None, *,
-                   store_in_background: bool = False) -> CardDatabase:
+    async def open(
+        cls, db: Database, bundled_path: str | Path | None = None, *, store_in_background: bool = False
+    ) -> CardDatabase:
         """The card database of ``db``, importing ``bundled_path`` (default: the bundled data set)
         first when the card tables are empty.
 
@@ -105,9 +106,10 @@ class CardDatabase:
                 await cards._first_import(source, store_in_background)
             except CardImportError as exc:
                 # Nothing can work without cards: refuse to start, saying what to do (not a traceback).
-                raise DatabaseError(f"the card tables are empty and the card data could not be imported: {exc}. "
-                                    f"Set [cards] path to a card data file, or run `podkeeper cards import PATH`."
-                                    ) from None
+                raise DatabaseError(
+                    f"the card tables are empty and the card data could not be imported: {exc}. "
+                    f"Set [cards] path to a card data file, or run `podkeeper cards import PATH`."
+                ) from None
         else:
             await cards.reload()
         return cards
@@ -116,16 +118,24 @@ class CardDatabase:
         """Import ``source`` into the empty card tables, telling the operator what happens and how far
         it got (the first start is the one slow start: later ones read the stored index)."""
         started = time.perf_counter()
-        log.info("first start: the card tables are empty, importing the card data once from %s "
-                 "(later starts read it back in about a second)", source)
+        log.info(
+            "first start: the card tables are empty, importing the card data once from %s "
+            "(later starts read it back in about a second)",
+            source,
+        )
         cached = await asyncio.to_thread(first_start.cached_import, source)
         if cached is not None:
             imported, index = cached
             fresh = False
         else:
-            imported = await asyncio.to_thread(read_cards, source, None, LoggedProgress(f"reading {source.name}"))
-            log.info("first start: %d cards read in %.1f s; building the name index", len(imported.cards),
-                     time.perf_counter() - started)
+            imported = await asyncio.to_thread(
+                read_cards, source, None, LoggedProgress(f"reading {source.name}")
+            )
+            log.info(
+                "first start: %d cards read in %.1f s; building the name index",
+                len(imported.cards),
+                time.perf_counter() - started,
+            )
             index = await asyncio.to_thread(checked_index, imported.cards, imported.source)
             fresh = True
         imported = replace(imported, data_date=data_date_for(imported.source, imported.data_date))
@@ -137,24 +147,34 @@ class CardDatabase:
             return
         self.index = index
         self.data_date = imported.data_date
-        log.info("card data ready: %d cards (cards up to %s) in %.1f s; storing them in the database in the "
-                 "background once the bot is up", len(index), imported.data_date or "an unknown date", time.perf_counter() - started)
+        log.info(
+            "card data ready: %d cards (cards up to %s) in %.1f s; storing them in the database in the "
+            "background once the bot is up",
+            len(index),
+            imported.data_date or "an unknown date",
+            time.perf_counter() - started,
+        )
         await self._store_lock.acquire()  # held until stored: a sync that finishes first waits, then wins
         self._storing = asyncio.get_running_loop().create_task(
-            self._store_first_import(source, imported, index, started, fresh), name="first-card-import")
+            self._store_first_import(source, imported, index, started, fresh), name="first-card-import"
+        )
 
-    async def _store_first_import(self, source: Path, imported: ImportedCards, index: CardIndex, started: float,
-                                  fresh: bool) -> None:
+    async def _store_first_import(
+        self, source: Path, imported: ImportedCards, index: CardIndex, started: float, fresh: bool
+    ) -> None:
         try:
             await self._may_store.wait()
             result = await self._store_locked(imported, None, started, index)
         except Exception:  # the bot goes on from memory; the next start imports again
-            log.exception("the card data could not be stored; it is in memory, and the next start imports it "
-                          "again")
+            log.exception(
+                "the card data could not be stored; it is in memory, and the next start imports it again"
+            )
             return
         finally:
             self._store_lock.release()
-        log.info("first start done: %d cards stored in the database in %.1f s", result.card_count, result.seconds)
+        log.info(
+            "first start done: %d cards stored in the database in %.1f s", result.card_count, result.seconds
+        )
         if fresh:  # the next new database on this machine starts from this index
             await asyncio.to_thread(first_start.keep, source, imported, index)
 
@@ -255,8 +275,9 @@ class CardDatabase:
         log.info("card data changed on disk: reloaded %d cards", len(self.index))
         return True
 
-    async def import_file(self, path: str | Path, fmt: str | None = None,
-                          progress: ProgressCallback | None = None) -> ImportResult:
+    async def import_file(
+        self, path: str | Path, fmt: str | None = None, progress: ProgressCallback | None = None
+    ) -> ImportResult:
         """Import a card file (format detected when ``fmt`` is None) in place of the current cards.
 
         Raises ``CardImportError`` for a missing, corrupt, truncated or wrong-shaped file, before
@@ -266,8 +287,14 @@ class CardDatabase:
         imported = await asyncio.to_thread(read_cards, path, fmt, progress)  # the bot keeps answering
         return await self.store(imported, started=started)
 
-    async def store(self, imported: ImportedCards, *, printed_names: dict[str, dict[str, str]] | None = None,
-                    started: float | None = None, index: CardIndex | None = None) -> ImportResult:
+    async def store(
+        self,
+        imported: ImportedCards,
+        *,
+        printed_names: dict[str, dict[str, str]] | None = None,
+        started: float | None = None,
+        index: CardIndex | None = None,
+    ) -> ImportResult:
         """Replace the stored cards with ``imported`` and rebuild the index.
 
         Printed names come from ``printed_names`` when given (``cards sync`` passes MTGJSON's);
@@ -279,8 +306,13 @@ class CardDatabase:
         async with self._store_lock:
             return await self._store_locked(imported, printed_names, started, index)
 
-    async def _store_locked(self, imported: ImportedCards, printed_names: dict[str, dict[str, str]] | None,
-                            started: float | None, index: CardIndex | None) -> ImportResult:
+    async def _store_locked(
+        self,
+        imported: ImportedCards,
+        printed_names: dict[str, dict[str, str]] | None,
+        started: float | None,
+        index: CardIndex | None,
+    ) -> ImportResult:
         started = time.perf_counter() if started is None else started
         cards = imported.cards
         if printed_names:
@@ -292,11 +324,14 @@ class CardDatabase:
             index = await asyncio.to_thread(checked_index, cards, imported.source)
         data_date = data_date_for(imported.source, imported.data_date)
         try:  # replace_all is one transaction: a failed write rolls back and the old cards stay
-            count = await self.repository.replace_all(cards, source=imported.source, fmt=imported.format,
-                                                      data_date=data_date)
+            count = await self.repository.replace_all(
+                cards, source=imported.source, fmt=imported.format, data_date=data_date
+            )
         except UnicodeEncodeError:  # "\ud800" in the JSON: a lone surrogate SQLite cannot store
-            raise CardImportError(f"{imported.source}: holds text that is not valid Unicode (a lone "
-                                  f"surrogate); nothing was changed") from None
+            raise CardImportError(
+                f"{imported.source}: holds text that is not valid Unicode (a lone "
+                f"surrogate); nothing was changed"
+            ) from None
         self.index = index
         self.data_date = data_date
         self.version = await self.repository.version()
@@ -308,8 +343,9 @@ class CardDatabase:
             from bot.notify import notify_once  # a CLI process (cards sync/import): tell the running bots
 
             await notify_once(self.db.url, "change", CARDS_TOPIC)
-        return ImportResult(imported.source, imported.format, count, imported.skipped, kept,
-                            time.perf_counter() - started)
+        return ImportResult(
+            imported.source, imported.format, count, imported.skipped, kept, time.perf_counter() - started
+        )
 
     async def last_import(self) -> CardImportRecord | None:
         return await self.repository.last_import()

@@ -40,11 +40,30 @@ ProgressCallback = Callable[[int, int], None]  # (bytes read, total bytes of the
 _FRONT_FACE_LAYOUTS = frozenset({"transform", "modal_dfc", "meld", "flip", "reversible_card"})
 _SKIPPED_LAYOUTS = frozenset({"art_series", "token", "double_faced_token", "emblem"})
 # Scryfall's language codes and MTGJSON's language names for the printed names we keep.
-_SCRYFALL_LANGUAGES = {"ja": "ja", "zhs": "zh-Hans", "zht": "zh-Hant", "de": "de", "fr": "fr", "it": "it",
-                       "es": "es", "pt": "pt", "ko": "ko", "ru": "ru"}
-_MTGJSON_LANGUAGES = {"Japanese": "ja", "Chinese Simplified": "zh-Hans", "Chinese Traditional": "zh-Hant",
-                      "German": "de", "French": "fr", "Italian": "it", "Spanish": "es", "Portuguese (Brazil)": "pt",
-                      "Korean": "ko", "Russian": "ru"}
+_SCRYFALL_LANGUAGES = {
+    "ja": "ja",
+    "zhs": "zh-Hans",
+    "zht": "zh-Hant",
+    "de": "de",
+    "fr": "fr",
+    "it": "it",
+    "es": "es",
+    "pt": "pt",
+    "ko": "ko",
+    "ru": "ru",
+}
+_MTGJSON_LANGUAGES = {
+    "Japanese": "ja",
+    "Chinese Simplified": "zh-Hans",
+    "Chinese Traditional": "zh-Hant",
+    "German": "de",
+    "French": "fr",
+    "Italian": "it",
+    "Spanish": "es",
+    "Portuguese (Brazil)": "pt",
+    "Korean": "ko",
+    "Russian": "ru",
+}
 _DECOMPRESSORS: dict[bytes, Callable[[IO[bytes]], IO[bytes]]] = {
     b"\x1f\x8b": lambda raw: cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")),
     b"BZh": bz2.BZ2File,
@@ -139,12 +158,15 @@ def detect_format(path: Path) -> str:
         return "mtgjson"
     if sample.startswith("{"):
         return "jsonl"
-    raise CardImportError(f"{path} is not card data: expected JSON Lines (the bundled format), a Scryfall "
-                          f"bulk JSON array or MTGJSON AtomicCards.json")
+    raise CardImportError(
+        f"{path} is not card data: expected JSON Lines (the bundled format), a Scryfall "
+        f"bulk JSON array or MTGJSON AtomicCards.json"
+    )
 
 
-def read_cards(path: str | Path, fmt: str | None = None,
-               progress: ProgressCallback | None = None) -> ImportedCards:
+def read_cards(
+    path: str | Path, fmt: str | None = None, progress: ProgressCallback | None = None
+) -> ImportedCards:
     """Every card in ``path``; ``fmt`` None detects the format. Raises ``CardImportError``."""
     path = Path(path)
     fmt = fmt or detect_format(path)
@@ -159,8 +181,9 @@ def read_cards(path: str | Path, fmt: str | None = None,
     except CardImportError:
         raise
     except _READ_ERRORS as exc:
-        raise CardImportError(f"{path}: cannot read it ({_describe(exc)}); the file is corrupt or "
-                              f"truncated") from None
+        raise CardImportError(
+            f"{path}: cannot read it ({_describe(exc)}); the file is corrupt or truncated"
+        ) from None
     cards = collector.cards()
     if not cards:
         raise CardImportError(f"{path} holds no cards (format {fmt})")
@@ -203,13 +226,15 @@ class JsonStream:
             self._eof = True
             return False
         self._offset += self._pos
-        self._buffer = self._buffer[self._pos:] + chunk
+        self._buffer = self._buffer[self._pos :] + chunk
         self._pos = 0
         return True
 
     def _error(self, what: str) -> CardImportError:
-        return CardImportError(f"{self._where}: {what} at character {self._offset + self._pos}; "
-                               f"the file is corrupt, truncated or not card data")
+        return CardImportError(
+            f"{self._where}: {what} at character {self._offset + self._pos}; "
+            f"the file is corrupt, truncated or not card data"
+        )
 
     def peek(self) -> str:
         """The next character that is not white space ('' at the end of the file)."""
@@ -294,8 +319,9 @@ def _jsonl_records(text: IO[str], where: str, note_date: DateSink) -> Iterator[R
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CardImportError(f"{where}: line {number} is not valid JSON ({exc.msg}); the file is corrupt "
-                                  f"or truncated") from None
+            raise CardImportError(
+                f"{where}: line {number} is not valid JSON ({exc.msg}); the file is corrupt or truncated"
+            ) from None
         yield number, _require_card_object(record, where, f"line {number}")
 
 
@@ -304,8 +330,10 @@ def _scryfall_records(text: IO[str], where: str, note_date: DateSink) -> Iterato
     for number, record in enumerate(stream.array_items(), start=1):
         record = _require_card_object(record, where, f"element {number}")
         if record.get("object", "card") != "card":
-            raise CardImportError(f"{where}: element {number} is a Scryfall {record.get('object')!r}, not a card; "
-                                  f"download a bulk card file (oracle_cards or default_cards)")
+            raise CardImportError(
+                f"{where}: element {number} is a Scryfall {record.get('object')!r}, not a card; "
+                f"download a bulk card file (oracle_cards or default_cards)"
+            )
         yield number, record
     stream.expect_end()
 
@@ -325,23 +353,26 @@ def _mtgjson_records(text: IO[str], where: str, note_date: DateSink) -> Iterator
             faces = stream.value()
             number += 1
             if not isinstance(faces, list) or not faces or not all(isinstance(f, dict) for f in faces):
-                raise CardImportError(f"{where}: data[{name!r}] is not a list of card faces; is this "
-                                      f"MTGJSON AtomicCards.json?")
+                raise CardImportError(
+                    f"{where}: data[{name!r}] is not a list of card faces; is this MTGJSON AtomicCards.json?"
+                )
             try:  # a face's fields may be any JSON ("foreignData": "ja"); the converter expects MTGJSON's shapes
                 records = mtgjson_to_scryfall(name, faces)
             except (AttributeError, TypeError, ValueError, KeyError):
-                raise CardImportError(f"{where}: data[{name!r}] has a field of the wrong type; is this "
-                                      f"MTGJSON AtomicCards.json?") from None
+                raise CardImportError(
+                    f"{where}: data[{name!r}] has a field of the wrong type; is this "
+                    f"MTGJSON AtomicCards.json?"
+                ) from None
             for record in records:
                 yield number, record
     stream.expect_end()
     if not saw_data:
-        raise CardImportError(f"{where} has no \"data\" object; is this MTGJSON AtomicCards.json?")
+        raise CardImportError(f'{where} has no "data" object; is this MTGJSON AtomicCards.json?')
 
 
 def _require_card_object(record: Any, where: str, position: str) -> dict[str, Any]:
     if not isinstance(record, dict) or not isinstance(record.get("name"), str) or not record["name"].strip():
-        raise CardImportError(f"{where}: {position} is not a card (a JSON object with a \"name\")")
+        raise CardImportError(f'{where}: {position} is not a card (a JSON object with a "name")')
     return record
 
 
@@ -353,18 +384,31 @@ def mtgjson_to_scryfall(name: str, faces: list[dict[str, Any]]) -> list[dict[str
     """
     faces = sorted(faces, key=lambda f: str(f.get("side") or "a"))
     front = faces[0]
-    layout = {"aftermath": "split"}.get(str(front.get("layout") or "normal"), str(front.get("layout") or "normal"))
+    layout = {"aftermath": "split"}.get(
+        str(front.get("layout") or "normal"), str(front.get("layout") or "normal")
+    )
     if layout == "meld":
         parts = [str(f.get("faceName") or f.get("name")) for f in faces]
-        return [_mtgjson_single(face, str(face.get("faceName") or face.get("name")), layout, parts) for face in faces]
+        return [
+            _mtgjson_single(face, str(face.get("faceName") or face.get("name")), layout, parts)
+            for face in faces
+        ]
     if len(faces) == 1 or not any(f.get("side") for f in faces):
         # One face, or several variants of one card under one name (Un-sets): the first speaks for all.
         return [_mtgjson_single(front, name, layout, [])]
     record = _mtgjson_single(front, name, layout, [])
     record["card_faces"] = [_mtgjson_face(f) for f in faces]
     record["printed_names"] = _mtgjson_printed_names(faces)
-    for key in ("mana_cost", "type_line", "oracle_text", "power", "toughness", "loyalty", "colors",
-                "color_indicator"):
+    for key in (
+        "mana_cost",
+        "type_line",
+        "oracle_text",
+        "power",
+        "toughness",
+        "loyalty",
+        "colors",
+        "color_indicator",
+    ):
         record.pop(key, None)
     return [complete_multiface(record)]
 
@@ -385,14 +429,16 @@ def _mtgjson_face(face: dict[str, Any]) -> dict[str, Any]:
 
 def _mtgjson_single(face: dict[str, Any], name: str, layout: str, meld_parts: list[str]) -> dict[str, Any]:
     record = _mtgjson_face(face)
-    record.update({
-        "name": name,
-        "layout": layout,
-        "color_identity": face.get("colorIdentity") or [],
-        "legalities": {str(k): str(v).lower() for k, v in (face.get("legalities") or {}).items()},
-        "printings": face.get("printings") or [],
-        "printed_names": _mtgjson_printed_names([face]),
-    })
+    record.update(
+        {
+            "name": name,
+            "layout": layout,
+            "color_identity": face.get("colorIdentity") or [],
+            "legalities": {str(k): str(v).lower() for k, v in (face.get("legalities") or {}).items()},
+            "printings": face.get("printings") or [],
+            "printed_names": _mtgjson_printed_names([face]),
+        }
+    )
     if face.get("isGameChanger"):  # MTGJSON sets the flag only on Game Changers: absent is "not said"
         record["game_changer"] = True
     if meld_parts:
@@ -406,7 +452,9 @@ def _mtgjson_printed_names(faces: list[dict[str, Any]]) -> dict[str, str]:
     for face in faces:
         for foreign in face.get("foreignData") or ():
             language = _MTGJSON_LANGUAGES.get(str(foreign.get("language")))
-            printed = foreign.get("faceName") or foreign.get("name") if len(faces) > 1 else foreign.get("name")
+            printed = (
+                foreign.get("faceName") or foreign.get("name") if len(faces) > 1 else foreign.get("name")
+            )
             if language and isinstance(printed, str) and printed.strip():
                 names = per_language.setdefault(language, [])
                 if printed not in names:
@@ -442,14 +490,27 @@ def card_type_problem(card: Card) -> str | None:
     """Why ``card`` has a field of the wrong type (a printed name that is a number, a face name that
     is a list …), or None. Checked while reading, so such a file is refused before anything is saved
     rather than breaking the index (and the next start) after the commit."""
-    texts: dict[str, object] = {"name": card.name, "layout": card.layout, "mana_cost": card.mana_cost, "type_line": card.type_line,
-             "oracle_text": card.oracle_text, "colors": card.colors, "color_identity": card.color_identity,
-             "commander legality": card.commander_legality}
+    texts: dict[str, object] = {
+        "name": card.name,
+        "layout": card.layout,
+        "mana_cost": card.mana_cost,
+        "type_line": card.type_line,
+        "oracle_text": card.oracle_text,
+        "colors": card.colors,
+        "color_identity": card.color_identity,
+        "commander legality": card.commander_legality,
+    }
     optional: dict[str, object] = {"power": card.power, "toughness": card.toughness, "loyalty": card.loyalty}
     for index, face in enumerate(card.faces):
-        texts.update({f"card_faces[{index}].{key}": getattr(face, key)
-                      for key in ("name", "mana_cost", "type_line", "oracle_text")})
-        optional.update({f"card_faces[{index}].{key}": getattr(face, key) for key in ("power", "toughness", "loyalty")})
+        texts.update(
+            {
+                f"card_faces[{index}].{key}": getattr(face, key)
+                for key in ("name", "mana_cost", "type_line", "oracle_text")
+            }
+        )
+        optional.update(
+            {f"card_faces[{index}].{key}": getattr(face, key) for key in ("power", "toughness", "loyalty")}
+        )
     texts.update({f"printings[{i}]": value for i, value in enumerate(card.printings)})
     texts.update({f"meld_parts[{i}]": value for i, value in enumerate(card.meld_parts)})
     if not isinstance(card.printed_names, dict):
@@ -489,12 +550,16 @@ class _Collector:
     def add(self, number: int, record: dict[str, Any]) -> None:
         """Add one record; any field of the wrong shape (``"lang": []``, ``"printings": 5``) is a clear error."""
         if not isinstance(record.get("layout", ""), str):
-            raise CardImportError(f"{self._where}: record {number} is not a card (layout is "
-                                  f"{type(record['layout']).__name__}, not text)")
+            raise CardImportError(
+                f"{self._where}: record {number} is not a card (layout is "
+                f"{type(record['layout']).__name__}, not text)"
+            )
         try:
             self._add(number, record)
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise CardImportError(f"{self._where}: record {number} is not a card ({_describe(exc)})") from None
+            raise CardImportError(
+                f"{self._where}: record {number} is not a card ({_describe(exc)})"
+            ) from None
 
     def _add(self, number: int, record: dict[str, Any]) -> None:
         if record.get("layout") in _SKIPPED_LAYOUTS:
@@ -519,8 +584,9 @@ class _Collector:
         try:
             card = Card.from_scryfall(complete_multiface(record))
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise CardImportError(f"{self._where}: record {number} ({name!r}) is not a card "
-                                  f"({_describe(exc)})") from None
+            raise CardImportError(
+                f"{self._where}: record {number} ({name!r}) is not a card ({_describe(exc)})"
+            ) from None
         problem = card_type_problem(card)
         if problem:
             raise CardImportError(f"{self._where}: record {number} ({name!r}) is not a card ({problem})")
@@ -558,8 +624,9 @@ class _Collector:
         return out
 
 
-def with_printed_names(cards: list[Card], names: dict[str, dict[str, str]], *,
-                       overwrite: bool = True) -> list[Card]:
+def with_printed_names(
+    cards: list[Card], names: dict[str, dict[str, str]], *, overwrite: bool = True
+) -> list[Card]:
     """``cards`` with printed names taken from ``names`` (English name -> {language: name}).
 
     ``cards sync`` uses this to lay MTGJSON's Japanese and Chinese names over Scryfall's English-only

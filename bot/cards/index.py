@@ -170,9 +170,16 @@ class CardIndex:
 
     def __init__(self) -> None:
         self._cards: dict[str, Card] = {}
-        self._tiers: list[tuple[str, _Tier]] = [("normalised", {}), ("face", {}), ("printed", {}), ("printed", {})]
+        self._tiers: list[tuple[str, _Tier]] = [
+            ("normalised", {}),
+            ("face", {}),
+            ("printed", {}),
+            ("printed", {}),
+        ]
         self._search: dict[str, _SearchList] = {}  # "en" only: English names and faces
-        self._printed_only: dict[str, _SearchList] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
+        self._printed_only: dict[
+            str, _SearchList
+        ] = {}  # printed names of languages beyond UI_PRINTED_LANGUAGES
         self._printed_search = _SearchList(())  # the printed names of UI_PRINTED_LANGUAGES, together
         self._printed_languages = b""  # per entry of _printed_search: a bit per UI language that prints it
         self._build_keys: dict[str, str] = {}  # name -> normalise(name), only while building
@@ -199,8 +206,12 @@ class CardIndex:
         tiers = tuple(tier for _, tier in self._tiers)
         search = {language: (s.keys, s.names) for language, s in self._search.items()}
         only = {language: (s.keys, s.names) for language, s in self._printed_only.items()}
-        return (tiers, search, (self._printed_search.keys, self._printed_search.names, self._printed_languages),
-                only)
+        return (
+            tiers,
+            search,
+            (self._printed_search.keys, self._printed_search.names, self._printed_languages),
+            only,
+        )
 
     @classmethod
     def from_state(cls, cards: Iterable[Card], state: tuple) -> CardIndex:
@@ -257,14 +268,20 @@ class CardIndex:
         language, searched together with the English list as if it were one (``_hits``). The other printed
         languages (after a sync) get a list of their printed names only, searched before the English list:
         a copy of the English names per language cost ~60 MB with all ten languages loaded."""
-        english = [(self._normalise(name), card.name) for card in self._cards.values()
-                   for name in {card.name, *card.face_names}]
+        english = [
+            (self._normalise(name), card.name)
+            for card in self._cards.values()
+            for name in {card.name, *card.face_names}
+        ]
         self._search["en"] = _SearchList(english)
         ui_languages: dict[tuple[str, str], int] = {}  # (key, English name) -> bits of the UI languages
         for language in PRINTED_LANGUAGES:
-            printed = [(self._normalise(name), card.name) for card in self._cards.values()
-                       if (full := card.printed_names.get(language))
-                       for name in {full, *face_parts(full)}]
+            printed = [
+                (self._normalise(name), card.name)
+                for card in self._cards.values()
+                if (full := card.printed_names.get(language))
+                for name in {full, *face_parts(full)}
+            ]
             if language in UI_PRINTED_LANGUAGES:
                 bit = 1 << UI_PRINTED_LANGUAGES.index(language)
                 for pair in printed:
@@ -272,8 +289,10 @@ class CardIndex:
             elif printed:
                 self._printed_only[language] = _SearchList(printed)
         self._printed_search = _SearchList(ui_languages)
-        self._printed_languages = bytes(ui_languages[pair] for pair in zip(self._printed_search.keys,
-                                                                            self._printed_search.names, strict=True))
+        self._printed_languages = bytes(
+            ui_languages[pair]
+            for pair in zip(self._printed_search.keys, self._printed_search.names, strict=True)
+        )
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -313,7 +332,9 @@ class CardIndex:
             if chosen is not None:
                 return Resolution(query, chosen, matched_by)
             ordered = tuple(sorted(names))
-            return Resolution(query, None, matched_by, suggestions=ordered[:MAX_SUGGESTIONS], ambiguous=ordered)
+            return Resolution(
+                query, None, matched_by, suggestions=ordered[:MAX_SUGGESTIONS], ambiguous=ordered
+            )
         suggestions, close = self._suggest(query, MAX_SUGGESTIONS)
         newer = None if close else NewerThanData(self.data_date)
         return Resolution(query, None, "none", suggestions=suggestions, newer=newer)
@@ -330,8 +351,13 @@ class CardIndex:
         soft = _soft(query)
         rules = (
             lambda card: _soft(card.name) == soft,
-            lambda card: key in {normalise(card.front.name),
-                                 *(normalise(face_parts(p)[0]) for p in card.printed_names.values() if face_parts(p))},
+            lambda card: (
+                key
+                in {
+                    normalise(card.front.name),
+                    *(normalise(face_parts(p)[0]) for p in card.printed_names.values() if face_parts(p)),
+                }
+            ),
             lambda card: all(other is card or _VARIANT.sub("", other.name) == card.name for other in cards),
         )
         for rule in rules:
@@ -368,14 +394,18 @@ class CardIndex:
         pool = self._search.get("en") if key.isascii() else self._printed_search
         if pool is None or not pool.keys:
             return (), False
-        similar = process.extract(key, pool.keys, scorer=fuzz.ratio, limit=FUZZY_CANDIDATES,
-                                  score_cutoff=FUZZY_CUTOFF - 10)
+        similar = process.extract(
+            key, pool.keys, scorer=fuzz.ratio, limit=FUZZY_CANDIDATES, score_cutoff=FUZZY_CUTOFF - 10
+        )
         containing = list(islice(pool.hits(key, prefix=False), FUZZY_CANDIDATES))
         close = bool(containing) or any(score >= CLOSE_RATIO for _, score, _ in similar)
         candidates = {position for _, _, position in similar}
         candidates.update(containing)
-        scored = [(score, position) for position in candidates
-                  if (score := fuzz.WRatio(key, pool.keys[position])) >= FUZZY_CUTOFF]
+        scored = [
+            (score, position)
+            for position in candidates
+            if (score := fuzz.WRatio(key, pool.keys[position])) >= FUZZY_CUTOFF
+        ]
         # Best score first; among equals, the closer length (a typo) before a long name that merely contains it.
         scored.sort(key=lambda hit: (-hit[0], abs(len(pool.keys[hit[1]]) - len(key)), hit[1]))
         return tuple(islice(dict.fromkeys(pool.names[position] for _, position in scored), limit)), close
@@ -386,11 +416,15 @@ class CardIndex:
         each name is stored once, not once more per language."""
         if not language:
             return (english.names[position] for position in english.hits(key, prefix=prefix))
-        merged = heapq.merge(_sorted_hits(english, key, prefix),
-                             _sorted_hits(self._printed_search, key, prefix, self._printed_languages, language))
+        merged = heapq.merge(
+            _sorted_hits(english, key, prefix),
+            _sorted_hits(self._printed_search, key, prefix, self._printed_languages, language),
+        )
         return (name for _, _, name in merged)
 
-    def autocomplete(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
+    def autocomplete(
+        self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT
+    ) -> list[tuple[str, str]]:
         """Up to ``limit`` ``(display name in the user's language, English name)`` pairs for ``text``.
 
         Names that start with the text come first, then names that contain it, shortest first.
@@ -420,8 +454,9 @@ class CardIndex:
                 break
         return [(display_name(self._cards[name], language), name) for name in chosen]
 
-
-    def choices(self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT) -> list[tuple[str, str]]:
+    def choices(
+        self, text: str, language: str = "en", limit: int = AUTOCOMPLETE_LIMIT
+    ) -> list[tuple[str, str]]:
         """Autocomplete as ``(display name, choice id)``: Discord caps a choice's value at 100
         characters and a few card names are longer, so the value is a short id that ``resolve`` takes."""
         return [(shown, choice_id(english)) for shown, english in self.autocomplete(text, language, limit)]
@@ -439,8 +474,9 @@ def _nothing_suggested(name: str, limit: int) -> tuple[tuple[str, ...], bool]:
     return (), True
 
 
-def _sorted_hits(search: _SearchList, key: str, prefix: bool, languages: bytes = b"",
-                 language: int = 0) -> Iterator[tuple[int, str, str]]:
+def _sorted_hits(
+    search: _SearchList, key: str, prefix: bool, languages: bytes = b"", language: int = 0
+) -> Iterator[tuple[int, str, str]]:
     """(key length, key, English name) of ``search.hits``, shortest first; with ``languages``, only the
     entries whose bits include ``language``."""
     for position in search.hits(key, prefix=prefix):

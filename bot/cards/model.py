@@ -17,8 +17,16 @@ WUBRG = "WUBRG"
 PRINTED_LANGUAGES = ("ja", "zh-Hans", "zh-Hant", "de", "fr", "it", "es", "pt", "ko", "ru")
 UI_PRINTED_LANGUAGES = PRINTED_LANGUAGES[:3]  # the bot's own message languages besides English
 # Discord locales whose card names are one of PRINTED_LANGUAGES though the bot's messages are not translated.
-_LOCALE_NAME_LANGUAGES = {"de": "de", "fr": "fr", "it": "it", "es-ES": "es", "es-419": "es", "pt-BR": "pt",
-                          "ko": "ko", "ru": "ru"}
+_LOCALE_NAME_LANGUAGES = {
+    "de": "de",
+    "fr": "fr",
+    "it": "it",
+    "es-ES": "es",
+    "es-419": "es",
+    "pt-BR": "pt",
+    "ko": "ko",
+    "ru": "ru",
+}
 
 
 def card_name_language(language: str, discord_locale: object = None) -> str:
@@ -96,8 +104,13 @@ class Face:
         )
 
     def to_scryfall(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "mana_cost": self.mana_cost, "type_line": self.type_line,
-                               "oracle_text": self.oracle_text, "colors": list(self.colors)}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "mana_cost": self.mana_cost,
+            "type_line": self.type_line,
+            "oracle_text": self.oracle_text,
+            "colors": list(self.colors),
+        }
         for key in ("power", "toughness", "loyalty"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -139,10 +152,13 @@ class Card:
         interned: it keeps the bot with the full card database well under its memory budget.
         """
         faces = tuple(Face.from_scryfall(f) for f in data.get("card_faces") or ())
-        legalities = shared_dict({intern(str(k)): intern(str(v)) for k, v in (data.get("legalities") or {}).items()})
+        legalities = shared_dict(
+            {intern(str(k)): intern(str(v)) for k, v in (data.get("legalities") or {}).items()}
+        )
         front = faces[0] if faces else None
-        meld = data.get("meld_parts") or [p.get("name") for p in data.get("all_parts") or ()
-                                          if p.get("component", "").startswith("meld")]
+        meld = data.get("meld_parts") or [
+            p.get("name") for p in data.get("all_parts") or () if p.get("component", "").startswith("meld")
+        ]
         return cls(
             name=data["name"],
             layout=intern(data.get("layout") or "normal"),
@@ -167,8 +183,12 @@ class Card:
     def to_scryfall(self) -> dict[str, Any]:
         """The inverse of ``from_scryfall`` (what the database stores)."""
         out: dict[str, Any] = {
-            "name": self.name, "layout": self.layout, "mana_cost": self.mana_cost,
-            "type_line": self.type_line, "oracle_text": self.oracle_text, "colors": list(self.colors),
+            "name": self.name,
+            "layout": self.layout,
+            "mana_cost": self.mana_cost,
+            "type_line": self.type_line,
+            "oracle_text": self.oracle_text,
+            "colors": list(self.colors),
             "color_identity": list(self.color_identity),
             "legalities": self.legalities or {"commander": self.commander_legality},
         }
@@ -196,8 +216,19 @@ class Card:
         """The faces, or the card itself as one face."""
         if self.faces:
             return self.faces
-        return (Face(self.name, self.mana_cost, self.type_line, self.oracle_text, self.power,
-                     self.toughness, self.loyalty, self.colors, self.color_indicator),)
+        return (
+            Face(
+                self.name,
+                self.mana_cost,
+                self.type_line,
+                self.oracle_text,
+                self.power,
+                self.toughness,
+                self.loyalty,
+                self.colors,
+                self.color_indicator,
+            ),
+        )
 
     @property
     def front(self) -> Face:
@@ -215,15 +246,22 @@ class Card:
     @property
     def is_mdfc_land_back(self) -> bool:
         """A modal double-faced card whose back (only) is a land: counted as half a land in odds."""
-        return (self.layout == "modal_dfc" and len(self.faces) > 1 and not self.is_land
-                and "Land" in self.faces[1].type_line)
+        return (
+            self.layout == "modal_dfc"
+            and len(self.faces) > 1
+            and not self.is_land
+            and "Land" in self.faces[1].type_line
+        )
 
     @property
     def mana_value(self) -> float:
         from bot.cards.mana import mana_value
 
-        return mana_value(self.front.mana_cost if self.layout in {"transform", "modal_dfc", "flip", "meld"}
-                          else self.mana_cost)
+        return mana_value(
+            self.front.mana_cost
+            if self.layout in {"transform", "modal_dfc", "flip", "meld"}
+            else self.mana_cost
+        )
 
     def printed_name(self, language: str | None) -> str:
         """The printed name in ``language`` when the data has one, else the English name."""

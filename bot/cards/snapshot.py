@@ -26,8 +26,17 @@ FORMAT = f"index-{LAYOUT}/py{sys.version_info[0]}.{sys.version_info[1]}/marshal-
 
 
 def _face_tuple(face: Face) -> tuple:
-    return (face.name, face.mana_cost, face.type_line, face.oracle_text, face.power, face.toughness,
-            face.loyalty, face.colors, face.color_indicator)
+    return (
+        face.name,
+        face.mana_cost,
+        face.type_line,
+        face.oracle_text,
+        face.power,
+        face.toughness,
+        face.loyalty,
+        face.colors,
+        face.color_indicator,
+    )
 
 
 def _columns(cards: list[Card]) -> tuple[list, ...]:
@@ -35,15 +44,24 @@ def _columns(cards: list[Card]) -> tuple[list, ...]:
     leaves no short-lived per-card tuples scattered between the long-lived strings (memory the
     process would keep as RSS after the start)."""
     return (
-        [c.name for c in cards], [c.layout for c in cards], [c.mana_cost for c in cards],
-        [c.type_line for c in cards], [c.oracle_text for c in cards], [c.power for c in cards],
-        [c.toughness for c in cards], [c.loyalty for c in cards], [c.colors for c in cards],
-        [c.color_indicator for c in cards], [c.color_identity for c in cards],
+        [c.name for c in cards],
+        [c.layout for c in cards],
+        [c.mana_cost for c in cards],
+        [c.type_line for c in cards],
+        [c.oracle_text for c in cards],
+        [c.power for c in cards],
+        [c.toughness for c in cards],
+        [c.loyalty for c in cards],
+        [c.colors for c in cards],
+        [c.color_indicator for c in cards],
+        [c.color_identity for c in cards],
         [c.commander_legality for c in cards],
         [tuple(_face_tuple(face) for face in c.faces) or None for c in cards],
         [tuple(c.printed_names.items()) or None for c in cards],
-        [c.printings for c in cards], [c.meld_parts for c in cards],
-        [shared(tuple(c.legalities.items())) for c in cards], [c.game_changer for c in cards],
+        [c.printings for c in cards],
+        [c.meld_parts for c in cards],
+        [shared(tuple(c.legalities.items())) for c in cards],
+        [c.game_changer for c in cards],
     )
 
 
@@ -61,19 +79,58 @@ def load(blob: bytes) -> CardIndex:
 
 
 def _cards(columns: tuple[list, ...]) -> list[Card]:
-    (names, layouts, costs, type_lines, texts, powers, toughnesses, loyalties, colours, indicators,
-     identities, commander, faces, printed_items, printings, melds, legalities, game_changers) = columns
+    (
+        names,
+        layouts,
+        costs,
+        type_lines,
+        texts,
+        powers,
+        toughnesses,
+        loyalties,
+        colours,
+        indicators,
+        identities,
+        commander,
+        faces,
+        printed_items,
+        printings,
+        melds,
+        legalities,
+        game_changers,
+    ) = columns
     _intern_all(layouts, costs, type_lines, commander)
     _share_all(printings, lambda sets: shared(tuple(intern(code) for code in sets)))
     _share_all(legalities, lambda pairs: shared_dict({intern(k): intern(v) for k, v in pairs}))
     no_names = shared_dict({})
-    printed = [{intern(language): name for language, name in items} if items else no_names
-               for items in printed_items]
+    printed = [
+        {intern(language): name for language, name in items} if items else no_names for items in printed_items
+    ]
     card_faces = [tuple(_face(face) for face in row) if row else () for row in faces]
-    return [Card(*fields) for fields in zip(names, layouts, costs, type_lines, texts, powers, toughnesses,
-                                            loyalties, colours, indicators, identities, commander, card_faces,
-                                            printed, printings, melds, legalities, game_changers,
-                                            strict=True)]
+    return [
+        Card(*fields)
+        for fields in zip(
+            names,
+            layouts,
+            costs,
+            type_lines,
+            texts,
+            powers,
+            toughnesses,
+            loyalties,
+            colours,
+            indicators,
+            identities,
+            commander,
+            card_faces,
+            printed,
+            printings,
+            melds,
+            legalities,
+            game_changers,
+            strict=True,
+        )
+    ]
 
 
 def _intern_all(*columns: list) -> None:

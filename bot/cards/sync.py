@@ -55,8 +55,9 @@ def _check_status(response: aiohttp.ClientResponse, url: str) -> None:
         raise CardSyncError(f"{url} answered HTTP {response.status} {response.reason or ''}".rstrip())
 
 
-async def download(session: aiohttp.ClientSession, url: str, target: Path,
-                   progress: ProgressCallback | None = None) -> int:
+async def download(
+    session: aiohttp.ClientSession, url: str, target: Path, progress: ProgressCallback | None = None
+) -> int:
     """Stream ``url`` into ``target``; a body shorter than its Content-Length is an error."""
     async with session.get(url) as response:
         _check_status(response, url)
@@ -87,13 +88,18 @@ def newest_bulk_file(listing: Any, url: str) -> str:
     raise CardSyncError(f"{url} lists no {BULK_TYPE} file")
 
 
-async def sync_cards(cards: CardDatabase, config: Config, progress: ProgressFactory | None = None,
-                     workdir: str | Path | None = None) -> ImportResult:
+async def sync_cards(
+    cards: CardDatabase,
+    config: Config,
+    progress: ProgressFactory | None = None,
+    workdir: str | Path | None = None,
+) -> ImportResult:
     """Download and import the newest card data; see the module docstring for the guarantees."""
     bulk_url = config.get("cards", "scryfall_bulk_url")
     mtgjson_url = config.get("cards", "mtgjson_url")
-    timeout = aiohttp.ClientTimeout(total=None, connect=CONNECT_TIMEOUT, sock_connect=CONNECT_TIMEOUT,
-                                    sock_read=READ_TIMEOUT)
+    timeout = aiohttp.ClientTimeout(
+        total=None, connect=CONNECT_TIMEOUT, sock_connect=CONNECT_TIMEOUT, sock_read=READ_TIMEOUT
+    )
     headers = {"User-Agent": USER_AGENT, "Accept": "application/json;q=0.9,*/*;q=0.8"}
     with tempfile.TemporaryDirectory(prefix="podkeeper-sync-", dir=workdir) as folder:
         scryfall_file = Path(folder) / "oracle_cards.json"
@@ -103,22 +109,30 @@ async def sync_cards(cards: CardDatabase, config: Config, progress: ProgressFact
             async with aiohttp.ClientSession(headers=headers, timeout=timeout) as session:
                 listing = await _get_json(session, bulk_url)
                 current = scryfall_url = newest_bulk_file(listing, bulk_url)
-                await download(session, scryfall_url, scryfall_file, progress and progress("Scryfall oracle cards"))
+                await download(
+                    session, scryfall_url, scryfall_file, progress and progress("Scryfall oracle cards")
+                )
                 current = mtgjson_url
-                await download(session, mtgjson_url, mtgjson_file, progress and progress("MTGJSON printed names"))
+                await download(
+                    session, mtgjson_url, mtgjson_file, progress and progress("MTGJSON printed names")
+                )
         except aiohttp.ClientConnectorError as exc:
-            raise CardSyncError(f"cannot reach {_host(current)} ({exc.os_error or exc}); are you offline? "
-                                f"The current card data is unchanged.") from None
+            raise CardSyncError(
+                f"cannot reach {_host(current)} ({exc.os_error or exc}); are you offline? "
+                f"The current card data is unchanged."
+            ) from None
         except TimeoutError:
-            raise CardSyncError(f"{_host(current)} did not answer in time; the current card data is "
-                                f"unchanged.") from None
+            raise CardSyncError(
+                f"{_host(current)} did not answer in time; the current card data is unchanged."
+            ) from None
         except aiohttp.ClientError as exc:
-            raise CardSyncError(f"downloading {current} failed ({exc or type(exc).__name__}); the current "
-                                f"card data is unchanged.") from None
+            raise CardSyncError(
+                f"downloading {current} failed ({exc or type(exc).__name__}); the current "
+                f"card data is unchanged."
+            ) from None
         # MTGJSON first, keeping only its printed names, so two full card sets never sit in memory at once.
         foreign = await asyncio.to_thread(read_cards, mtgjson_file, "mtgjson")
         names = {card.name: card.printed_names for card in foreign.cards if card.printed_names}
         del foreign
         scryfall = await asyncio.to_thread(read_cards, scryfall_file, "scryfall")
         return await cards.store(replace(scryfall, source=scryfall_url), printed_names=names)
-

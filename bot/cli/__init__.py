@@ -37,7 +37,8 @@ def note_default_database(config: Config, *, always: bool = False) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="podkeeper",
-        description="Podkeeper: a Discord bot for Commander (EDH) playgroups, and its tools.")
+        description="Podkeeper: a Discord bot for Commander (EDH) playgroups, and its tools.",
+    )
     parser.add_argument("--version", action="version", version=f"podkeeper {__version__}")
     parser.add_argument("--config", metavar="PATH", help="config file (default: ./config.toml when present)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -91,8 +92,11 @@ def _main(argv: Sequence[str] | None) -> int:
     except ConfigError as exc:
         print(f"podkeeper: configuration error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=getattr(logging, args.config_obj.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=getattr(logging, args.config_obj.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
     if not getattr(args, "starts_bot", False):
         note_default_database(args.config_obj)

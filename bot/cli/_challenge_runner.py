@@ -30,12 +30,20 @@ class Presenter:
     outcome: Callable[[str, str], str]  # (outcome, language) -> the closing line
 
 
-def add_play_options(play: argparse.ArgumentParser, *, players_help: str, windows_help: str, hero_help: str) -> None:
+def add_play_options(
+    play: argparse.ArgumentParser, *, players_help: str, windows_help: str, hero_help: str
+) -> None:
     """The options every deck's ``play`` takes (the deck's own: difficulty, and the help texts)."""
     play.add_argument("--players", type=int, default=1, help=players_help)
-    play.add_argument("--seed", type=int, default=None,
-                      help="shuffle seed (default: random and kept secret, so nobody learns the library)")
-    play.add_argument("--show-seed", action="store_true", help="print the seed at the start (to replay a game)")
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="shuffle seed (default: random and kept secret, so nobody learns the library)",
+    )
+    play.add_argument(
+        "--show-seed", action="store_true", help="print the seed at the start (to replay a game)"
+    )
     play.add_argument("--all-windows", action="store_true", help=windows_help)
     play.add_argument("--hero", action="append", default=[], metavar="PLAYER:NAME", help=hero_help)
     play.add_argument("--script", type=Path, default=None, help="read the players' actions from FILE")
@@ -146,8 +154,9 @@ def _decoded(raw: str | bytes, *, first: bool) -> str:
     try:
         return raw.decode("utf-8-sig" if first else "utf-8")
     except UnicodeDecodeError as error:
-        raise ChallengeError("hydra.error.script_not_text", byte=f"0x{raw[error.start]:02x}",
-                             column=error.start + 1) from None
+        raise ChallengeError(
+            "hydra.error.script_not_text", byte=f"0x{raw[error.start]:02x}", column=error.start + 1
+        ) from None
 
 
 def run_script(game: Any, lines: Iterable[str | bytes], language: str = "en") -> tuple[Any, int]:
@@ -209,8 +218,14 @@ def undo(game: Any) -> Any:
     return game.rebuild(game.actions[:-1])
 
 
-def interactive(game: Any, language: str, presenter: Presenter, *, input_line: Callable[[str], str],
-                show: Callable[[str], None]) -> Any:
+def interactive(
+    game: Any,
+    language: str,
+    presenter: Presenter,
+    *,
+    input_line: Callable[[str], str],
+    show: Callable[[str], None],
+) -> Any:
     seen = 0
     while not game.over:
         for line in presenter.log(game.events[seen:], language):

@@ -19,37 +19,46 @@ from bot.storage.db import Database
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("cards", help="card database (import, lookup, sync)",
-                                   description="The card database: import files, look cards up, sync online.")
+    parser = subparsers.add_parser(
+        "cards",
+        help="card database (import, lookup, sync)",
+        description="The card database: import files, look cards up, sync online.",
+    )
     sub = parser.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
 
     importer = sub.add_parser(
-        "import", help="replace the card data with a file",
+        "import",
+        help="replace the card data with a file",
         description="Replace the card data with a file: the bundled JSON Lines format (.jsonl/.jsonl.gz), a "
-                    "Scryfall bulk file (oracle_cards/default_cards JSON) or MTGJSON AtomicCards.json, plain "
-                    "or gzip/bz2/xz-compressed. The format is detected. A bad file changes nothing; "
-                    "importing the same file again gives the same data. Printed names the file lacks are kept "
-                    "from the current data.",
-        epilog="example: podkeeper cards import ~/Downloads/oracle-cards-20250401.json")
+        "Scryfall bulk file (oracle_cards/default_cards JSON) or MTGJSON AtomicCards.json, plain "
+        "or gzip/bz2/xz-compressed. The format is detected. A bad file changes nothing; "
+        "importing the same file again gives the same data. Printed names the file lacks are kept "
+        "from the current data.",
+        epilog="example: podkeeper cards import ~/Downloads/oracle-cards-20250401.json",
+    )
     importer.add_argument("path", help="the card data file")
     importer.add_argument("--format", choices=FORMATS, help="skip detection and read the file as this format")
     importer.set_defaults(func=_import)
 
     lookup = sub.add_parser(
-        "lookup", help="show a card (English, Japanese or Chinese name)",
+        "lookup",
+        help="show a card (English, Japanese or Chinese name)",
         description="Resolve a card name the way the bot does (exact, any case/accents/punctuation, either "
-                    "face, Japanese or Chinese printed names) and show the card. Exit status 1 with "
-                    "suggestions when no single card matches.",
-        epilog="examples: podkeeper cards lookup lim dul's vault · podkeeper cards lookup 稲妻 --json")
+        "face, Japanese or Chinese printed names) and show the card. Exit status 1 with "
+        "suggestions when no single card matches.",
+        epilog="examples: podkeeper cards lookup lim dul's vault · podkeeper cards lookup 稲妻 --json",
+    )
     lookup.add_argument("name", nargs="+", help="the card name (quotes optional)")
     lookup.add_argument("--json", action="store_true", help="print JSON instead of text")
     lookup.set_defaults(func=_lookup)
 
     sync = sub.add_parser(
-        "sync", help="download the newest card data (Scryfall + MTGJSON)",
+        "sync",
+        help="download the newest card data (Scryfall + MTGJSON)",
         description="Download Scryfall's newest oracle_cards bulk file and MTGJSON AtomicCards (for Japanese "
-                    "and Chinese names), then replace the card data in one step. On any failure, offline "
-                    "included, the current data stays. URLs: [cards] scryfall_bulk_url and mtgjson_url.")
+        "and Chinese names), then replace the card data in one step. On any failure, offline "
+        "included, the current data stays. URLs: [cards] scryfall_bulk_url and mtgjson_url.",
+    )
     sync.set_defaults(func=_sync)
 
 
@@ -94,9 +103,13 @@ class ProgressBar:
 
 def _report(result: ImportResult) -> None:
     kept = f", printed names kept for {result.kept_printed_names}" if result.kept_printed_names else ""
-    skipped = f", {result.skipped} records skipped (tokens, art cards, other languages)" if result.skipped else ""
-    print(f"imported {result.card_count} cards ({result.format}) from {result.source} in {result.seconds:.1f} s"
-          f"{skipped}{kept}")
+    skipped = (
+        f", {result.skipped} records skipped (tokens, art cards, other languages)" if result.skipped else ""
+    )
+    print(
+        f"imported {result.card_count} cards ({result.format}) from {result.source} in {result.seconds:.1f} s"
+        f"{skipped}{kept}"
+    )
 
 
 # -- commands ----------------------------------------------------------------------------------------
@@ -175,8 +188,13 @@ def lookup_json(resolution: Resolution) -> dict[str, Any]:
         if resolution.newer is not None:  # close to no card: maybe newer than the data
             out["maybe_newer_than_data"] = {"data_date": resolution.newer.data_date}
         return out
-    return {"name": card.name, "mana_cost": card.mana_cost, "type_line": card.type_line,
-            "color_identity": card.color_identity, "printed_names": dict(card.printed_names)}
+    return {
+        "name": card.name,
+        "mana_cost": card.mana_cost,
+        "type_line": card.type_line,
+        "color_identity": card.color_identity,
+        "printed_names": dict(card.printed_names),
+    }
 
 
 def lookup_text(resolution: Resolution) -> str:
@@ -185,8 +203,9 @@ def lookup_text(resolution: Resolution) -> str:
         if resolution.ambiguous:
             return f"{resolution.query!r} is the name of several cards: {', '.join(resolution.ambiguous)}"
         if resolution.newer is not None:
-            return f"no card named {resolution.query!r}. " + maybe_newer_text(resolution.newer,
-                                                                            resolution.suggestions, "en")
+            return f"no card named {resolution.query!r}. " + maybe_newer_text(
+                resolution.newer, resolution.suggestions, "en"
+            )
         if resolution.suggestions:
             return f"no card named {resolution.query!r}. Did you mean: {', '.join(resolution.suggestions)}?"
         return f"no card named {resolution.query!r}, and nothing close."
@@ -205,8 +224,12 @@ def card_text(card: Card) -> str:
         if face.loyalty is not None:
             lines.append(f"Loyalty: {face.loyalty}")
         lines.append("")
-    lines.append(f"Colour identity: {card.color_identity or 'colourless'} · Commander: {card.commander_legality}")
-    names = [f"{lang}: {card.printed_names[lang]}" for lang in PRINTED_LANGUAGES if lang in card.printed_names]
+    lines.append(
+        f"Colour identity: {card.color_identity or 'colourless'} · Commander: {card.commander_legality}"
+    )
+    names = [
+        f"{lang}: {card.printed_names[lang]}" for lang in PRINTED_LANGUAGES if lang in card.printed_names
+    ]
     if names:
         lines.append(" · ".join(names))
     return "\n".join(lines)

@@ -31,19 +31,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("deck", help="check deck lists", description="Deck lists.")
     sub = parser.add_subparsers(dest="deck_command", metavar="ACTION", required=True)
     check = sub.add_parser(
-        "check", help="check a deck list's legality",
+        "check",
+        help="check a deck list's legality",
         description="Check a deck list (text, Arena/MTGO/Moxfield/Archidekt/TappedOut/MTGGoldfish export, "
-                    "MTGO .dek, Cockatrice .cod, Forge or XMage .dck, .csv). "
-                    "Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input.")
-    check.add_argument("file", help="the deck list file ('-' reads standard input), or an Archidekt or Moxfield "
-                                    "deck link")
-    check.add_argument("--ruleset", choices=RULESETS, default=None,
-                       help="commander, edh-2010 or duel-zh (default: [defaults] ruleset of the config)")
-    check.add_argument("--commander", action="append", default=[], metavar="NAME",
-                       help="the commander when the list names none (twice for partners)")
+        "MTGO .dek, Cockatrice .cod, Forge or XMage .dck, .csv). "
+        "Exit status: 0 legal, 1 illegal or unverifiable, 2 unreadable input.",
+    )
+    check.add_argument(
+        "file", help="the deck list file ('-' reads standard input), or an Archidekt or Moxfield deck link"
+    )
+    check.add_argument(
+        "--ruleset",
+        choices=RULESETS,
+        default=None,
+        help="commander, edh-2010 or duel-zh (default: [defaults] ruleset of the config)",
+    )
+    check.add_argument(
+        "--commander",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the commander when the list names none (twice for partners)",
+    )
     check.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    check.add_argument("--language", choices=LANGUAGES, default=None,
-                       help="language of the messages (default: [defaults] locale of the config)")
+    check.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the messages (default: [defaults] locale of the config)",
+    )
     check.set_defaults(func=_check)
     from bot.cli import deck_swap  # ``deck swap``: sideboard swaps
 
@@ -68,8 +84,10 @@ def _check(args: argparse.Namespace) -> int:
         report_refusal(refusal, language)
         return EXIT_UNREADABLE
     except UnknownRuleset as exc:
-        print(t("deck.refused.unknown_ruleset", language, name=exc.name, choices=list(RULESETS)),
-              file=sys.stderr)
+        print(
+            t("deck.refused.unknown_ruleset", language, name=exc.name, choices=list(RULESETS)),
+            file=sys.stderr,
+        )
         return EXIT_UNREADABLE
     verdict = result.verdict
     if args.json:
@@ -80,8 +98,9 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_LEGAL if verdict.legal else EXIT_ILLEGAL
 
 
-async def _run_check(config, data: bytes | str, ruleset: str, filename: str | None,
-                     commanders: list[str]) -> DeckCheck:
+async def _run_check(
+    config, data: bytes | str, ruleset: str, filename: str | None, commanders: list[str]
+) -> DeckCheck:
     from bot.cards.database import open_card_database
 
     db, cards = await open_card_database(config)
@@ -96,12 +115,26 @@ def _print_text(result: DeckCheck, language: str) -> None:
     print(verdict_headline(verdict, language))
     commanders = " + ".join(verdict.commanders) or t("deck.summary.none", language)
     print(t("core.label_value", language, label=t("deck.summary.commanders", language), value=commanders))
-    print(t("core.label_value", language, label=t("deck.summary.identity", language), value=verdict.colour_identity or 'C'))
+    print(
+        t(
+            "core.label_value",
+            language,
+            label=t("deck.summary.identity", language),
+            value=verdict.colour_identity or "C",
+        )
+    )
     print(t("core.label_value", language, label=t("deck.summary.cards", language), value=verdict.card_count))
-    types = join_list([t("deck.summary.type_count", language, type=t(f"deck.type.{name}", language), count=count)
-                       for name, count in result.summary.types.items()], language)
+    types = join_list(
+        [
+            t("deck.summary.type_count", language, type=t(f"deck.type.{name}", language), count=count)
+            for name, count in result.summary.types.items()
+        ],
+        language,
+    )
     print(t("core.label_value", language, label=t("deck.summary.types", language), value=types))
-    curve = " ".join(f"{value if value < 7 else '7+'}:{count}" for value, count in enumerate(result.summary.curve))
+    curve = " ".join(
+        f"{value if value < 7 else '7+'}:{count}" for value, count in enumerate(result.summary.curve)
+    )
     print(t("core.label_value", language, label=t("deck.summary.curve", language), value=curve))
     for line in verdict_lines(verdict, language):
         print(f"  {line}")

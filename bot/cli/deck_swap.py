@@ -28,18 +28,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     from pathlib import Path
 
     swap = sub.add_parser(
-        "swap", help="try sideboard swaps on a deck list (D7)",
+        "swap",
+        help="try sideboard swaps on a deck list (D7)",
         description="Swap cards 1-for-1 between main deck and sideboard and check the deck as it would be "
-                    "played. Exit status: 0 legal, 1 refused or not legal, 2 unreadable input.")
-    swap.add_argument("file", type=Path, help="the deck list file, with its sideboard ('-' reads standard input)")
-    swap.add_argument("--out", action="append", default=[], metavar="NAME", help="a main-deck card that goes out")
-    swap.add_argument("--in", dest="into", action="append", default=[], metavar="NAME",
-                      help="the sideboard card that comes in for the --out of the same position")
-    swap.add_argument("--ruleset", choices=RULESETS, default=None,
-                      help="commander, edh-2010 or duel-zh (default: [defaults] ruleset of the config)")
+        "played. Exit status: 0 legal, 1 refused or not legal, 2 unreadable input.",
+    )
+    swap.add_argument(
+        "file", type=Path, help="the deck list file, with its sideboard ('-' reads standard input)"
+    )
+    swap.add_argument(
+        "--out", action="append", default=[], metavar="NAME", help="a main-deck card that goes out"
+    )
+    swap.add_argument(
+        "--in",
+        dest="into",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the sideboard card that comes in for the --out of the same position",
+    )
+    swap.add_argument(
+        "--ruleset",
+        choices=RULESETS,
+        default=None,
+        help="commander, edh-2010 or duel-zh (default: [defaults] ruleset of the config)",
+    )
     swap.add_argument("--json", action="store_true", help="print the result as JSON")
-    swap.add_argument("--language", choices=LANGUAGES, default=None,
-                      help="language of the messages (default: [defaults] locale of the config)")
+    swap.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the messages (default: [defaults] locale of the config)",
+    )
     swap.set_defaults(func=_swap)
 
 
@@ -48,7 +68,10 @@ def _swap(args: argparse.Namespace) -> int:
     language = args.language or config.default_locale
     ruleset = args.ruleset or config.default_ruleset
     if not args.out or len(args.out) != len(args.into):
-        print(t("sideboard.error.size_change", language, out=len(args.out), into=len(args.into)), file=sys.stderr)
+        print(
+            t("sideboard.error.size_change", language, out=len(args.out), into=len(args.into)),
+            file=sys.stderr,
+        )
         return EXIT_UNREADABLE
     data = read_deck_file(args.file, language)
     if data is None:
@@ -62,14 +85,28 @@ def _swap(args: argparse.Namespace) -> int:
     except SwapError as error:
         message = t(error.key, language, **error.values)
         if args.json:
-            print(json.dumps({"accepted": False, "error": error.key.rsplit(".", 1)[-1], "message": message},
-                             ensure_ascii=False, indent=2))
+            print(
+                json.dumps(
+                    {"accepted": False, "error": error.key.rsplit(".", 1)[-1], "message": message},
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )
         else:
             print(message)
         return EXIT_REFUSED
     if args.json:
-        print(json.dumps({"accepted": True, "swaps": [s.as_data() for s in swaps],
-                          "verdict": verdict_json(result.verdict, language)}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "accepted": True,
+                    "swaps": [s.as_data() for s in swaps],
+                    "verdict": verdict_json(result.verdict, language),
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
         for swap in swaps:
             print(f"- {swap.out}  + {swap.into}")

@@ -21,21 +21,38 @@ from bot.render.hydra import board_text, decision_text, log_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("hydra", help="face the Hydra challenge deck in the terminal",
-                                   description="Face the Hydra (H1-H13) with the bot's engine.")
+    parser = subparsers.add_parser(
+        "hydra",
+        help="face the Hydra challenge deck in the terminal",
+        description="Face the Hydra (H1-H13) with the bot's engine.",
+    )
     sub = parser.add_subparsers(dest="hydra_command", metavar="ACTION", required=True)
-    play = sub.add_parser("play", help="play a game (interactive, or from a script)",
-                          description="Play Face the Hydra. HEAD numbers are those printed on the board; each stays with "
-                                      "its head for the whole game.",
-                          epilog=ACTIONS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    play.add_argument("--heads", type=int, required=True,
-                      help=f"difficulty: starting Hydra Heads ({MIN_HEADS}-{MAX_HEADS}; 2 easy, 3 normal, 4 hard)")
-    add_play_options(play, players_help=f"challengers sharing turns (1-{MAX_PLAYERS}, H10)",
-                     windows_help="open every response window: the Hydra's upkeep and each triggered ability",
-                     hero_help='a Hero card for a player, e.g. "1:The Slayer" (up to two each; repeatable)')
+    play = sub.add_parser(
+        "play",
+        help="play a game (interactive, or from a script)",
+        description="Play Face the Hydra. HEAD numbers are those printed on the board; each stays with "
+        "its head for the whole game.",
+        epilog=ACTIONS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument(
+        "--heads",
+        type=int,
+        required=True,
+        help=f"difficulty: starting Hydra Heads ({MIN_HEADS}-{MAX_HEADS}; 2 easy, 3 normal, 4 hard)",
+    )
+    add_play_options(
+        play,
+        players_help=f"challengers sharing turns (1-{MAX_PLAYERS}, H10)",
+        windows_help="open every response window: the Hydra's upkeep and each triggered ability",
+        hero_help='a Hero card for a player, e.g. "1:The Slayer" (up to two each; repeatable)',
+    )
     play.set_defaults(func=_play)
-    heroes = sub.add_parser("heroes", help="list the Hero cards players may start with",
-                            description="The Hero's Path Hero cards and their texts.")
+    heroes = sub.add_parser(
+        "heroes",
+        help="list the Hero cards players may start with",
+        description="The Hero's Path Hero cards and their texts.",
+    )
     heroes.set_defaults(func=_heroes)
 
 
@@ -54,7 +71,9 @@ def _setup(args: argparse.Namespace) -> GameSetup:
             raise HydraError("hydra.error.no_such_player", player=seat, count=args.players)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     players = tuple(PlayerSetup(f"Player {i}", tuple(heroes.get(i, ()))) for i in range(1, args.players + 1))
-    return GameSetup(heads=args.heads, players=players, seed=seed, all_windows=args.all_windows)  # current rules
+    return GameSetup(
+        heads=args.heads, players=players, seed=seed, all_windows=args.all_windows
+    )  # current rules
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -77,5 +96,11 @@ def game_json(game: HydraGame, language: str = "en") -> dict[str, object]:
     return data
 
 
-PRESENTER = Presenter(board_text, decision_text, log_lines, ACTIONS_HELP or "", game_json,
-                      lambda outcome, language: t(f"hydra.cli.outcome_{outcome}", language))
+PRESENTER = Presenter(
+    board_text,
+    decision_text,
+    log_lines,
+    ACTIONS_HELP or "",
+    game_json,
+    lambda outcome, language: t(f"hydra.cli.outcome_{outcome}", language),
+)

@@ -25,34 +25,64 @@ EXIT_OK, EXIT_DECK, EXIT_UNREADABLE = 0, 1, 2
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("mulligan", help="opening-hand odds of a deck list",
-                                   description="Mulligan tools.")
+    parser = subparsers.add_parser(
+        "mulligan", help="opening-hand odds of a deck list", description="Mulligan tools."
+    )
     sub = parser.add_subparsers(dest="mulligan_command", metavar="ACTION", required=True)
     odds = sub.add_parser(
-        "odds", help="lands in the opening hand and keepable-hand odds per mulligan style",
+        "odds",
+        help="lands in the opening hand and keepable-hand odds per mulligan style",
         description="Exact odds for a deck list (any format `deck check` reads): lands in the opening 7, "
-                    "and per mulligan style (partial Paris, London, Vancouver) the chance to end with a "
-                    "keepable hand at each hand size. Exit status: 0 done, 1 a deck without lands or under "
-                    "7 cards, 2 unreadable input.")
+        "and per mulligan style (partial Paris, London, Vancouver) the chance to end with a "
+        "keepable hand at each hand size. Exit status: 0 done, 1 a deck without lands or under "
+        "7 cards, 2 unreadable input.",
+    )
     odds.add_argument("file", type=Path, help="the deck list file ('-' reads standard input)")
     odds.add_argument("--json", action="store_true", help="print the figures as JSON")
-    odds.add_argument("--keep", type=_keep_range, default=DEFAULT_KEEP, metavar="LOW-HIGH",
-                      help="keepable land counts (default 2-5)")
-    odds.add_argument("--players", type=int, choices=range(2, 9), default=DEFAULT_PLAYERS, metavar="2-8",
-                      help="players in the game: 3+ gives London/Vancouver a free first mulligan (default 4)")
-    odds.add_argument("--commander", action="append", default=[], metavar="NAME",
-                      help="the commander when the list names none (left out of the library)")
-    odds.add_argument("--monte-carlo", type=int, default=0, metavar="N",
-                      help="also simulate N real shuffles per style and print them with 95%% intervals")
+    odds.add_argument(
+        "--keep",
+        type=_keep_range,
+        default=DEFAULT_KEEP,
+        metavar="LOW-HIGH",
+        help="keepable land counts (default 2-5)",
+    )
+    odds.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 9),
+        default=DEFAULT_PLAYERS,
+        metavar="2-8",
+        help="players in the game: 3+ gives London/Vancouver a free first mulligan (default 4)",
+    )
+    odds.add_argument(
+        "--commander",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="the commander when the list names none (left out of the library)",
+    )
+    odds.add_argument(
+        "--monte-carlo",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also simulate N real shuffles per style and print them with 95%% intervals",
+    )
     odds.add_argument("--seed", default=None, help="seed for --monte-carlo (reproducible runs)")
-    odds.add_argument("--language", choices=LANGUAGES, default=None,
-                      help="language of the messages (default: [defaults] locale of the config)")
+    odds.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default=None,
+        help="language of the messages (default: [defaults] locale of the config)",
+    )
     odds.set_defaults(func=_odds)
 
     calc = subparsers.add_parser(
-        "odds", help="hypergeometric calculator: exactly / at least WANT copies among DRAWN cards",
+        "odds",
+        help="hypergeometric calculator: exactly / at least WANT copies among DRAWN cards",
         description="P(exactly WANT) and P(at least WANT) copies among DRAWN cards of a DECK_SIZE-card deck "
-                    "holding COPIES copies.")
+        "holding COPIES copies.",
+    )
     for name in ("deck_size", "copies", "drawn", "want"):
         calc.add_argument(name, type=int)
     calc.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -81,9 +111,21 @@ def _odds(args: argparse.Namespace) -> int:
         return EXIT_UNREADABLE
     try:
         odds = odds_for(deck, args.keep, player_count=args.players)
-        simulated = {style: monte_carlo_odds(style, deck.library, args.monte_carlo, args.keep,
-                                             player_count=args.players, seed=args.seed)
-                     for style in MulliganStyle} if args.monte_carlo > 0 else {}
+        simulated = (
+            {
+                style: monte_carlo_odds(
+                    style,
+                    deck.library,
+                    args.monte_carlo,
+                    args.keep,
+                    player_count=args.players,
+                    seed=args.seed,
+                )
+                for style in MulliganStyle
+            }
+            if args.monte_carlo > 0
+            else {}
+        )
     except MulliganError as error:
         print(error_text(error, language), file=sys.stderr)
         return EXIT_UNREADABLE if error.key == "mulligan.error.bad_keep_range" else EXIT_DECK
@@ -124,8 +166,18 @@ def _calculator(args: argparse.Namespace) -> int:
         print(error_text(error, language), file=sys.stderr)
         return EXIT_UNREADABLE
     if args.json:
-        print(json.dumps({"deck_size": result.population, "copies": result.successes, "drawn": result.draws,
-                          "want": result.want, "exactly": result.exactly, "at_least": result.at_least}))
+        print(
+            json.dumps(
+                {
+                    "deck_size": result.population,
+                    "copies": result.successes,
+                    "drawn": result.draws,
+                    "want": result.want,
+                    "exactly": result.exactly,
+                    "at_least": result.at_least,
+                }
+            )
+        )
     else:
         print(calculator_text(result, language))
     return EXIT_OK

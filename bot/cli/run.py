@@ -35,22 +35,35 @@ To run it in your server:
 
 # Gateway close codes by which Discord refuses a shard set-up (https://discord.com/developers/docs/topics/
 # opcodes-and-status-codes#gateway-gateway-close-event-codes).
-SHARD_REFUSALS = {4010: "invalid shard (an id not below the shard count)",
-                  4011: "sharding required (too many servers for this shard count)"}
+SHARD_REFUSALS = {
+    4010: "invalid shard (an id not below the shard count)",
+    4011: "sharding required (too many servers for this shard count)",
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "run", help="start the bot (without a token: explain what to configure and start the sandbox)",
-        description="Start the bot: load every cog, sync slash commands, serve until SIGINT/SIGTERM.")
+        "run",
+        help="start the bot (without a token: explain what to configure and start the sandbox)",
+        description="Start the bot: load every cog, sync slash commands, serve until SIGINT/SIGTERM.",
+    )
     parser.add_argument("--no-sync", action="store_true", help="do not sync slash commands at start")
-    parser.add_argument("--no-sandbox", action="store_true",
-                        help="without a token, only print what to configure instead of starting the sandbox")
-    parser.add_argument("--shard-count", type=int, metavar="N",
-                        help="total gateway shards of the bot (overrides [discord] shard_count; 0 = no sharding)")
-    parser.add_argument("--shard-ids", metavar="IDS",
-                        help="the shards this process runs, e.g. 0-3 or 0-3,6 (overrides [discord] shard_ids; "
-                             "default all)")
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="without a token, only print what to configure instead of starting the sandbox",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="total gateway shards of the bot (overrides [discord] shard_count; 0 = no sharding)",
+    )
+    parser.add_argument(
+        "--shard-ids",
+        metavar="IDS",
+        help="the shards this process runs, e.g. 0-3 or 0-3,6 (overrides [discord] shard_ids; default all)",
+    )
     # starts_bot: bot.cli.main keeps garbage collection paused until the bot has set up (bot.gcpause)
     parser.set_defaults(func=run_command, starts_bot=True)
 
@@ -99,8 +112,12 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
     note_default_database(config, always=True)
     # Take the database (and its one-bot lock) before logging in: a second bot on the same file stops
     # here with a clear message instead of connecting and applying every press a second time.
-    database = await Database.open(config.database_url, exclusive=True, pool_size=config.pool_size,
-                                   statement_timeout=config.statement_timeout)
+    database = await Database.open(
+        config.database_url,
+        exclusive=True,
+        pool_size=config.pool_size,
+        statement_timeout=config.statement_timeout,
+    )
     bot = make_bot(config, sync_commands=sync, **bot_options)
     bot.db = database
     loop = asyncio.get_running_loop()
@@ -120,7 +137,9 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
         if runner in done:
             runner.result()
     except discord.LoginFailure:
-        print("podkeeper: Discord rejected the token. Check DISCORD_TOKEN / [discord] token.", file=sys.stderr)
+        print(
+            "podkeeper: Discord rejected the token. Check DISCORD_TOKEN / [discord] token.", file=sys.stderr
+        )
         return 1
     except discord.PrivilegedIntentsRequired:
         print("podkeeper: Discord refused the requested intents.", file=sys.stderr)
@@ -128,8 +147,11 @@ async def serve(config: Config, *, sync: bool = True, **bot_options: Any) -> int
     except discord.ConnectionClosed as exc:
         if exc.code not in SHARD_REFUSALS:
             raise
-        print(f"podkeeper: Discord refused the shards: {SHARD_REFUSALS[exc.code]} (close code {exc.code}). "
-              f"Check --shard-count / [discord] shard_count.", file=sys.stderr)
+        print(
+            f"podkeeper: Discord refused the shards: {SHARD_REFUSALS[exc.code]} (close code {exc.code}). "
+            f"Check --shard-count / [discord] shard_count.",
+            file=sys.stderr,
+        )
         return 1
     finally:
         stopper.cancel()

@@ -30,20 +30,28 @@ class UnreadableGames(Exception):
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("tournament", help="tournament tools (score a file of games)",
-                                   description="Tournament tools.")
+    parser = subparsers.add_parser(
+        "tournament", help="tournament tools (score a file of games)", description="Tournament tools."
+    )
     sub = parser.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
     score = sub.add_parser(
-        "score", help="score a JSON file of games (democratic victory by default)",
+        "score",
+        help="score a JSON file of games (democratic victory by default)",
         description="Score games: democratic (T3: 2 points for surviving, 1 per vote received), "
-                    "standard (win 5, draw 1) or custom (the --win/--draw/--survival/--vote/--elimination "
-                    "points).")
-    score.add_argument("file", type=Path, metavar="FILE",
-                       help='JSON: [{"players": [...], "survivors": [...], "votes": {"voter": "votee"}}]')
+        "standard (win 5, draw 1) or custom (the --win/--draw/--survival/--vote/--elimination "
+        "points).",
+    )
+    score.add_argument(
+        "file",
+        type=Path,
+        metavar="FILE",
+        help='JSON: [{"players": [...], "survivors": [...], "votes": {"voter": "votee"}}]',
+    )
     score.add_argument("--scoring", choices=SCORING_NAMES, default="democratic", help="scoring rule")
     for what in _POINT_OPTIONS:
-        score.add_argument(f"--{what}", type=int, default=0, metavar="N",
-                           help=f"custom scoring: points per {what}")
+        score.add_argument(
+            f"--{what}", type=int, default=0, metavar="N", help=f"custom scoring: points per {what}"
+        )
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
     score.set_defaults(func=_score)
 
@@ -88,8 +96,13 @@ def load_games(path: Path) -> list[GameResult]:
         raise UnreadableGames(f"{path} is not valid JSON: {str(exc)[:120]}") from None
     if not isinstance(data, list):
         raise UnreadableGames(f"{path}: expected a JSON list of games, got {type(data).__name__}")
-    known = {name for game in data if isinstance(game, dict) and isinstance(game.get("players"), list)
-             for name in game["players"] if isinstance(name, str)}
+    known = {
+        name
+        for game in data
+        if isinstance(game, dict) and isinstance(game.get("players"), list)
+        for name in game["players"]
+        if isinstance(name, str)
+    }
     return [_game(number, game, known) for number, game in enumerate(data, start=1)]
 
 
@@ -109,8 +122,9 @@ def _game(number: int, game: Any, known: set[str]) -> GameResult:
         raise UnreadableGames(f"{where}: expected an object, got {type(game).__name__}")
     unknown = set(game) - _GAME_KEYS
     if unknown:
-        raise UnreadableGames(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
-                              f"allowed: {', '.join(sorted(_GAME_KEYS))}")
+        raise UnreadableGames(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(_GAME_KEYS))}"
+        )
     players = _names(game.get("players"), f"{where}: players")
     survivors = _names(game.get("survivors", []), f"{where}: survivors")
     votes = game.get("votes", {})
@@ -131,8 +145,10 @@ def _names(value: Any, where: str) -> list[str]:
 def standings_rows(games: list[GameResult], rule: ScoringRule) -> list[dict[str, Any]]:
     """The documented output rows, sorted by points (highest first), then name."""
     totals = score_games(games, rule)
-    rows: list[dict[str, Any]] = [{"player": player, "points": tally.points, "survivals": tally.survivals, "votes": tally.votes}
-            for player, tally in totals.items()]
+    rows: list[dict[str, Any]] = [
+        {"player": player, "points": tally.points, "survivals": tally.survivals, "votes": tally.votes}
+        for player, tally in totals.items()
+    ]
     rows.sort(key=lambda row: (-row["points"], row["player"]))
     return rows
 
@@ -140,6 +156,8 @@ def standings_rows(games: list[GameResult], rule: ScoringRule) -> list[dict[str,
 def format_table(rows: list[dict[str, Any]]) -> str:
     width = max([len("player"), *(len(row["player"]) for row in rows)])
     lines = [f"{'player':<{width}}  points  survivals  votes"]
-    lines += [f"{row['player']:<{width}}  {row['points']:>6}  {row['survivals']:>9}  {row['votes']:>5}"
-              for row in rows]
+    lines += [
+        f"{row['player']:<{width}}  {row['points']:>6}  {row['survivals']:>9}  {row['votes']:>5}"
+        for row in rows
+    ]
     return "\n".join(lines)

@@ -25,19 +25,40 @@ from bot.domain.decklist import DecklistRefused, Section, section_for
 
 SITES = ("archidekt", "moxfield")
 
-_ARCHIDEKT = re.compile(r"^(?:https?://)?(?:www\.)?archidekt\.com/(?:api/)?decks/(?:view/)?(?P<id>\d{1,12})(?:[/?#].*)?$",
-                        re.IGNORECASE)
-_MOXFIELD = re.compile(r"^(?:https?://)?(?:www\.)?moxfield\.com/decks/(?P<id>[A-Za-z0-9_-]{4,40})(?:[/?#].*)?$",
-                       re.IGNORECASE)
+_ARCHIDEKT = re.compile(
+    r"^(?:https?://)?(?:www\.)?archidekt\.com/(?:api/)?decks/(?:view/)?(?P<id>\d{1,12})(?:[/?#].*)?$",
+    re.IGNORECASE,
+)
+_MOXFIELD = re.compile(
+    r"^(?:https?://)?(?:www\.)?moxfield\.com/decks/(?P<id>[A-Za-z0-9_-]{4,40})(?:[/?#].*)?$", re.IGNORECASE
+)
 
 # The sections a fetched list is written in, in this order, with the header the text parser reads back.
-_HEADERS = {Section.COMMANDER: "Commander", Section.COMPANION: "Companion", Section.MAIN: "Deck",
-            Section.SIDEBOARD: "Sideboard", Section.MAYBEBOARD: "Maybeboard", Section.EXTRA: "Tokens",
-            Section.DISPLAY: "Display Commander", Section.PLANAR: "Planar Deck", Section.SCHEME: "Scheme Deck"}
-_MOXFIELD_BOARDS = {"commanders": Section.COMMANDER, "companions": Section.COMPANION, "mainboard": Section.MAIN,
-                    "sideboard": Section.SIDEBOARD, "maybeboard": Section.MAYBEBOARD, "tokens": Section.EXTRA,
-                    "attractions": Section.EXTRA, "stickers": Section.EXTRA, "contraptions": Section.EXTRA,
-                    "planes": Section.PLANAR, "schemes": Section.SCHEME, "signatureSpells": Section.EXTRA}
+_HEADERS = {
+    Section.COMMANDER: "Commander",
+    Section.COMPANION: "Companion",
+    Section.MAIN: "Deck",
+    Section.SIDEBOARD: "Sideboard",
+    Section.MAYBEBOARD: "Maybeboard",
+    Section.EXTRA: "Tokens",
+    Section.DISPLAY: "Display Commander",
+    Section.PLANAR: "Planar Deck",
+    Section.SCHEME: "Scheme Deck",
+}
+_MOXFIELD_BOARDS = {
+    "commanders": Section.COMMANDER,
+    "companions": Section.COMPANION,
+    "mainboard": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    "tokens": Section.EXTRA,
+    "attractions": Section.EXTRA,
+    "stickers": Section.EXTRA,
+    "contraptions": Section.EXTRA,
+    "planes": Section.PLANAR,
+    "schemes": Section.SCHEME,
+    "signatureSpells": Section.EXTRA,
+}
 MAX_NAME = 200
 
 
@@ -109,8 +130,11 @@ def _archidekt_entries(data: dict[str, Any]) -> list[tuple[Section, int, str]]:
     cards = data.get("cards")
     if not isinstance(cards, list):
         raise DecklistRefused("url_bad_response", site="Archidekt")
-    excluded = {str(c.get("name")) for c in data.get("categories") or []
-                if isinstance(c, dict) and c.get("includedInDeck") is False}
+    excluded = {
+        str(c.get("name"))
+        for c in data.get("categories") or []
+        if isinstance(c, dict) and c.get("includedInDeck") is False
+    }
     entries = []
     for item in cards:
         if not isinstance(item, dict):

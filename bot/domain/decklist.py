@@ -54,15 +54,18 @@ class Section(StrEnum):
     ABOUT = "about"  # Arena's "About / Name ..." block: deck metadata, not cards
     # Listed with a product but no part of the deck: noted, never counted (kept in ``Decklist.ignored``).
     DISPLAY = "display"  # precon lists' "Display Commander": the oversized copy of the commander
-    PLANAR = "planar"    # Planechase planes and phenomena
-    SCHEME = "scheme"    # Archenemy schemes
-    EXTRA = "extra"      # tokens, emblems and helper cards; Forge's [Avatar], [Dungeon], [Attractions]...
+    PLANAR = "planar"  # Planechase planes and phenomena
+    SCHEME = "scheme"  # Archenemy schemes
+    EXTRA = "extra"  # tokens, emblems and helper cards; Forge's [Avatar], [Dungeon], [Attractions]...
 
 
 # Sections whose cards are not part of the deck, and the note (``deck.note.<key>``) that says so.
 IGNORED_NOTES: dict[Section, str] = {
-    Section.MAYBEBOARD: "maybeboard_ignored", Section.DISPLAY: "display_ignored",
-    Section.PLANAR: "planar_ignored", Section.SCHEME: "scheme_ignored", Section.EXTRA: "extras_ignored",
+    Section.MAYBEBOARD: "maybeboard_ignored",
+    Section.DISPLAY: "display_ignored",
+    Section.PLANAR: "planar_ignored",
+    Section.SCHEME: "scheme_ignored",
+    Section.EXTRA: "extras_ignored",
 }
 NOTE_SECTIONS: dict[str, Section] = {note: section for section, note in IGNORED_NOTES.items()}
 
@@ -71,32 +74,94 @@ FORMATS = ("text", "csv", "dek", "cod", "xml", "forge", "xmage")
 
 
 _SECTION_WORDS: dict[str, Section] = {
-    "commander": Section.COMMANDER, "commanders": Section.COMMANDER,
-    "companion": Section.COMPANION, "companions": Section.COMPANION,
-    "deck": Section.MAIN, "main": Section.MAIN, "maindeck": Section.MAIN, "mainboard": Section.MAIN,
-    "sideboard": Section.SIDEBOARD, "side": Section.SIDEBOARD,
-    "maybeboard": Section.MAYBEBOARD, "maybe": Section.MAYBEBOARD, "considering": Section.MAYBEBOARD,
-    "about": Section.ABOUT, "metadata": Section.ABOUT,
-    "displaycommander": Section.DISPLAY, "displaycommanders": Section.DISPLAY, "oversized": Section.DISPLAY,
-    "oversize": Section.DISPLAY, "oversizedcommander": Section.DISPLAY,
-    "planardeck": Section.PLANAR, "planes": Section.PLANAR, "planechase": Section.PLANAR,
-    "schemedeck": Section.SCHEME, "schemes": Section.SCHEME, "archenemy": Section.SCHEME,
-    **dict.fromkeys(("tokens", "token", "extras", "emblems", "avatar", "vanguard", "conspiracy", "conspiracies",
-                     "dungeon", "dungeons", "attractions", "contraptions", "stickers"), Section.EXTRA),
+    "commander": Section.COMMANDER,
+    "commanders": Section.COMMANDER,
+    "companion": Section.COMPANION,
+    "companions": Section.COMPANION,
+    "deck": Section.MAIN,
+    "main": Section.MAIN,
+    "maindeck": Section.MAIN,
+    "mainboard": Section.MAIN,
+    "sideboard": Section.SIDEBOARD,
+    "side": Section.SIDEBOARD,
+    "maybeboard": Section.MAYBEBOARD,
+    "maybe": Section.MAYBEBOARD,
+    "considering": Section.MAYBEBOARD,
+    "about": Section.ABOUT,
+    "metadata": Section.ABOUT,
+    "displaycommander": Section.DISPLAY,
+    "displaycommanders": Section.DISPLAY,
+    "oversized": Section.DISPLAY,
+    "oversize": Section.DISPLAY,
+    "oversizedcommander": Section.DISPLAY,
+    "planardeck": Section.PLANAR,
+    "planes": Section.PLANAR,
+    "planechase": Section.PLANAR,
+    "schemedeck": Section.SCHEME,
+    "schemes": Section.SCHEME,
+    "archenemy": Section.SCHEME,
+    **dict.fromkeys(
+        (
+            "tokens",
+            "token",
+            "extras",
+            "emblems",
+            "avatar",
+            "vanguard",
+            "conspiracy",
+            "conspiracies",
+            "dungeon",
+            "dungeons",
+            "attractions",
+            "contraptions",
+            "stickers",
+        ),
+        Section.EXTRA,
+    ),
     # Chinese and Japanese headers (GLOSSARY.md terms, and the seeds' older words 主将 / ジェネラル)
-    "指挥官": Section.COMMANDER, "指揮官": Section.COMMANDER, "統率者": Section.COMMANDER,
-    "主将": Section.COMMANDER, "ジェネラル": Section.COMMANDER, "统率者": Section.COMMANDER,
-    "套牌": Section.MAIN, "主牌": Section.MAIN, "デッキ": Section.MAIN, "メインデッキ": Section.MAIN,
-    "备牌": Section.SIDEBOARD, "備牌": Section.SIDEBOARD, "サイドボード": Section.SIDEBOARD,
+    "指挥官": Section.COMMANDER,
+    "指揮官": Section.COMMANDER,
+    "統率者": Section.COMMANDER,
+    "主将": Section.COMMANDER,
+    "ジェネラル": Section.COMMANDER,
+    "统率者": Section.COMMANDER,
+    "套牌": Section.MAIN,
+    "主牌": Section.MAIN,
+    "デッキ": Section.MAIN,
+    "メインデッキ": Section.MAIN,
+    "备牌": Section.SIDEBOARD,
+    "備牌": Section.SIDEBOARD,
+    "サイドボード": Section.SIDEBOARD,
 }
 
 
 # TappedOut / MTGGoldfish / Moxfield group the main deck by card type: "Creatures (30)", "Lands (37)".
 # Only as a header line: Archidekt's "[Land]" category must not move a card out of its section.
-_TYPE_HEADERS = frozenset((
-    "creature", "creatures", "land", "lands", "instant", "instants", "sorcery", "sorceries", "artifact",
-    "artifacts", "enchantment", "enchantments", "planeswalker", "planeswalkers", "battle", "battles", "spells",
-    "other", "others", "nonland", "nonlands"))
+_TYPE_HEADERS = frozenset(
+    (
+        "creature",
+        "creatures",
+        "land",
+        "lands",
+        "instant",
+        "instants",
+        "sorcery",
+        "sorceries",
+        "artifact",
+        "artifacts",
+        "enchantment",
+        "enchantments",
+        "planeswalker",
+        "planeswalkers",
+        "battle",
+        "battles",
+        "spells",
+        "other",
+        "others",
+        "nonland",
+        "nonlands",
+    )
+)
 
 
 class DecklistRefused(ValueError):
@@ -232,8 +297,12 @@ def parse_decklist(data: bytes | str, filename: str | None = None) -> Decklist:
         raise DecklistRefused("empty")
     decklist = _parse_any(text, (filename or "").lower())
     if not decklist.entries:
-        raise DecklistRefused("no_cards", format=decklist.format, unread=len(decklist.issues),
-                              ignored=sum(line.count for line in decklist.ignored))
+        raise DecklistRefused(
+            "no_cards",
+            format=decklist.format,
+            unread=len(decklist.issues),
+            ignored=sum(line.count for line in decklist.ignored),
+        )
     return decklist
 
 
@@ -252,7 +321,8 @@ _HEADER = re.compile(r"^(?P<word>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+)?)\s*(?:[(（]\
 _BRACKET_HEADER = re.compile(r"^\[\s*(?P<word>[A-Za-z][A-Za-z _]{0,30}?)\s*\]$")  # Forge: [Main], [metadata]
 _NAMED_HEADER = re.compile(
     r"^(?P<word>commanders?|companions?|指挥官|指揮官|統率者|统率者|主将|ジェネラル)\s*[:：]\s*(?P<rest>.+)$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _SIDEBOARD_PREFIX = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)
 _XMAGE_METADATA = re.compile(r"^(?:NAME:|LAYOUT (?:MAIN|SIDEBOARD):)")
 # XMage and MTGO put the printing before the name: "1 [C21:263] Sol Ring", "1 [CMD] Sol Ring".
@@ -263,7 +333,8 @@ _TOKEN_NAME = re.compile(r"\b(?:double-sided\s+)?token$", re.IGNORECASE)  # prec
 # (Archidekt), [Ramp] or [Commander{top}] categories (Archidekt), <borderless> or <251> (MTGGoldfish),
 # (SET) 123 (Arena, MTGO, Moxfield).
 _SUFFIX_CHAIN = re.compile(
-    r"(?:\s+(?:\*[A-Za-z]+\*|\^[^^]*\^|\[[^\]]*\]|<[\w\- '.]{1,40}>|\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9★\-]+)?))+\s*")
+    r"(?:\s+(?:\*[A-Za-z]+\*|\^[^^]*\^|\[[^\]]*\]|<[\w\- '.]{1,40}>|\([A-Za-z0-9_]{2,8}\)(?:\s+[A-Za-z0-9★\-]+)?))+\s*"
+)
 _SUFFIX_START = re.compile(r"\s+(?=[(\[*^<])")
 _CATEGORY = re.compile(r"\[([^\]]*)\]")
 _COMMANDER_MARK = "*CMDR*"
@@ -280,7 +351,8 @@ _FAST_ENTRY = re.compile(
     r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?(?P<marks>(?:[ \t]+\*[A-Za-z]+\*)*)"
     r"(?:[ \t]+<[\w\- '.]{1,40}>)?"  # MTGGoldfish "<oversized>"
     r"(?:[ \t]+\[(?P<category>[^\]]*)\])?"
-    r"(?:(?<![ \t])[ \t]*\|.*)?")  # Forge "|SET|1": the name ends at the first "|"
+    r"(?:(?<![ \t])[ \t]*\|.*)?"
+)  # Forge "|SET|1": the name ends at the first "|"
 # Every line of a text in one C call (``findall``), each as (count, name, category, line): "1 Name", "1x Name",
 # Arena's "1 Name (SET) 123" and Archidekt's "1x Name (set) 123 [Category]" as ``_PLAIN_ENTRY`` /
 # ``_FAST_ENTRY`` read them, when the line has nothing to strip around it (it starts with a digit and the
@@ -292,14 +364,18 @@ _FAST_ENTRY = re.compile(
 # or "#tag" here and there is turned away by a look-ahead (``_GUARDED_LINES``, for a text with any) before
 # the name is tried and given back one character at a time. MTGGoldfish's "<borderless>" and Forge's "|SET|1"
 # tail are read too (``_TAILED_LINES``), as ``_FAST_ENTRY`` reads them (~11,600 instructions a line that way).
-_ENTRY_START = rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
+_ENTRY_START = (
+    rf"([1-9]\d{{0,2}})[xX]?[ \t]+(?![xX][ \t])({_NAME_START}{_NAME_CHAR}{{0,{MAX_NAME_LENGTH - 1}}})"
+)
 _ENTRY_PRINTING = r"(?:[ \t]+\([A-Za-z0-9_]{2,8}\)(?:[ \t]+[A-Za-z0-9★\-]+)?)?"
 _ENTRY_CATEGORY = r"(?:[ \t]+\[([^\]\n]*)\])?"
 _LINE_ENTRY = rf"{_ENTRY_START}{_ENTRY_PRINTING}{_ENTRY_CATEGORY}(?<!\s)"
 # The same with MTGGoldfish's "<oversized>" and Forge's "|SET|1" tail, for a text with a "<" or "|" only: the two
 # more tries at each line's end cost every other text ~10% more steps.
-_TAILED_ENTRY = (rf"{_ENTRY_START}{_ENTRY_PRINTING}(?:[ \t]+<[\w\- '.]{{1,40}}>)?{_ENTRY_CATEGORY}"
-                 r"(?:(?<![ \t])[ \t]*\|[^\n]*)?(?<!\s)")
+_TAILED_ENTRY = (
+    rf"{_ENTRY_START}{_ENTRY_PRINTING}(?:[ \t]+<[\w\- '.]{{1,40}}>)?{_ENTRY_CATEGORY}"
+    r"(?:(?<![ \t])[ \t]*\|[^\n]*)?(?<!\s)"
+)
 _LINES = re.compile(rf"^(?:{_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)
 _GUARDED_LINES = re.compile(rf"^(?:(?=[1-9][^\n*#]*$){_LINE_ENTRY}|([^\n]*))$", re.MULTILINE)  # "*" or "#"
 _TAILED_LINES = re.compile(rf"^(?:{_TAILED_ENTRY}|([^\n]*))$", re.MULTILINE)
@@ -338,9 +414,16 @@ class _Reader:
             self.entries.append(entry)
 
     def result(self) -> Decklist:
-        notes = self.notes + [IGNORED_NOTES[section] for section in dict.fromkeys(e.section for e in self.ignored)]
-        return Decklist(tuple(self.entries), tuple(self.issues), tuple(self.ignored), self.format,
-                        tuple(dict.fromkeys(notes)))
+        notes = self.notes + [
+            IGNORED_NOTES[section] for section in dict.fromkeys(e.section for e in self.ignored)
+        ]
+        return Decklist(
+            tuple(self.entries),
+            tuple(self.issues),
+            tuple(self.ignored),
+            self.format,
+            tuple(dict.fromkeys(notes)),
+        )
 
 
 @lru_cache(maxsize=512)  # the same few header words and categories come back on every line and deck
@@ -375,8 +458,14 @@ def parse_text(text: str) -> Decklist:
                 block_starts.append(len(reader.entries))
             continue
         if line[0].isdigit():  # the common case: "1 Name ..." is never a header
-            if section is Section.MAIN and "(" not in line and "*" not in line and "<" not in line \
-                    and "[" not in line and "|" not in line:
+            if (
+                section is Section.MAIN
+                and "(" not in line
+                and "*" not in line
+                and "<" not in line
+                and "[" not in line
+                and "|" not in line
+            ):
                 plain = _PLAIN_ENTRY.fullmatch(line)  # "1 Name": read here, without a call per line
                 if plain is not None and len(plain[2]) <= MAX_NAME_LENGTH:
                     reader.entries.append(_deck_line((int(plain[1]), plain[2], section, number)))
@@ -399,14 +488,17 @@ def parse_text(text: str) -> Decklist:
         if named or sideboard:
             sections_named = True
         if named:
-            _read_entry(reader, named.group("rest"), section_for(named.group("word")) or section, number, line)
+            _read_entry(
+                reader, named.group("rest"), section_for(named.group("word")) or section, number, line
+            )
         elif sideboard:
             _read_entry(reader, sideboard.group("rest"), Section.SIDEBOARD, number, line)
         else:
             _read_entry(reader, line, section, number, line)
     if about:  # Arena's About block holds no cards: a card line there began the deck without its "Deck" line
-        reader.entries = [e._replace(section=Section.MAIN) if e.section is Section.ABOUT else e
-                          for e in reader.entries]
+        reader.entries = [
+            e._replace(section=Section.MAIN) if e.section is Section.ABOUT else e for e in reader.entries
+        ]
     if not sections_named and any(e.section is not Section.MAIN for e in reader.entries):
         sections_named = True  # an Archidekt [Commander] category
     if not sections_named and block_starts[-1] < len(reader.entries):
@@ -452,8 +544,10 @@ def _commanders_from_sideboard(reader: _Reader) -> None:
         counts[entry.section] += entry.count
     main, side = counts[Section.MAIN], counts[Section.SIDEBOARD]
     if not counts[Section.COMMANDER] and 1 <= side <= 2 and main + side == 100:
-        reader.entries = [e._replace(section=Section.COMMANDER) if e.section is Section.SIDEBOARD else e
-                          for e in reader.entries]
+        reader.entries = [
+            e._replace(section=Section.COMMANDER) if e.section is Section.SIDEBOARD else e
+            for e in reader.entries
+        ]
         reader.notes.append("commander_from_sideboard")
 
 
@@ -495,7 +589,7 @@ def _read_entry(reader: _Reader, body: str, section: Section, number: int, origi
     if body.startswith("["):
         prefix = _SET_PREFIX.match(body)
         if prefix is not None:
-            body = body[prefix.end():]
+            body = body[prefix.end() :]
             reader.format = "xmage" if ":" in prefix.group(0) else reader.format
     _add_entry(reader, count, body, section, number, original)
 
@@ -620,15 +714,27 @@ def parse_csv(text: str) -> Decklist:
     reader = _Reader(format="csv")
     rows = csv.reader(io.StringIO(text))
     columns: dict[str, int] | None = None
-    plain: tuple[int, int, int, int] | None = None  # count, name, section (or -1) columns and the row width needed
+    plain: tuple[int, int, int, int] | None = (
+        None  # count, name, section (or -1) columns and the row width needed
+    )
     entries = reader.entries
     try:
         for row in rows:
-            if plain is not None and len(row) > plain[3]:  # most rows: a count and a plain name (see bench_decks.py)
+            if (
+                plain is not None and len(row) > plain[3]
+            ):  # most rows: a count and a plain name (see bench_decks.py)
                 count, name = row[plain[0]].strip(), row[plain[1]].strip()
-                section = _category_section(row[plain[2]].strip()) or Section.MAIN if plain[2] >= 0 else Section.MAIN
-                if count.isdecimal() and 0 < (number := _count_value(count)) <= MAX_COUNT \
-                        and len(name) <= MAX_NAME_LENGTH and _FAST_NAME.fullmatch(name):
+                section = (
+                    _category_section(row[plain[2]].strip()) or Section.MAIN
+                    if plain[2] >= 0
+                    else Section.MAIN
+                )
+                if (
+                    count.isdecimal()
+                    and 0 < (number := _count_value(count)) <= MAX_COUNT
+                    and len(name) <= MAX_NAME_LENGTH
+                    and _FAST_NAME.fullmatch(name)
+                ):
                     entry = _deck_line((number, name, section, rows.line_num))
                     entries.append(entry) if section is Section.MAIN else reader.add(entry)
                     continue
@@ -708,8 +814,13 @@ def parse_xml(text: str) -> Decklist:
     def start(tag: str, attrs: dict[str, str]) -> None:
         if tag == "Cards" and reader.format == "dek":  # first: a .dek is almost only these
             in_sideboard = (attrs.get("Sideboard") or "").lower() == "true"
-            _xml_card(reader, attrs.get("Quantity"), attrs.get("Name"),
-                      Section.SIDEBOARD if in_sideboard else Section.MAIN, parser.CurrentLineNumber)
+            _xml_card(
+                reader,
+                attrs.get("Quantity"),
+                attrs.get("Name"),
+                Section.SIDEBOARD if in_sideboard else Section.MAIN,
+                parser.CurrentLineNumber,
+            )
         elif not reader.format:
             reader.format = _XML_FORMATS.get(tag, "xml")  # the root element
         elif tag == "zone" and reader.format == "cod":
@@ -752,27 +863,37 @@ _XML_DECL = r'(?:<\?xml version="1\.0"(?: encoding="(?i:utf-8)")? ?\?>)?'
 # An attribute value: no control character (expat turns a tab or line end into a space), XML's own entities.
 # Written as runs of plain characters between entities: a character at a time costs twice the steps.
 _XML_VALUE_RUN = r'[^"<&\x00-\x1f\ufffe\uffff]*'
-_XML_VALUE = rf'{_XML_VALUE_RUN}(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9a-fA-F]{{1,6}});{_XML_VALUE_RUN})*'
+_XML_VALUE = (
+    rf"{_XML_VALUE_RUN}(?:&(?:amp|lt|gt|quot|apos|#[0-9]{{1,7}}|#x[0-9a-fA-F]{{1,6}});{_XML_VALUE_RUN})*"
+)
 # An element of text only (MTGO's <NetDeckID>, Cockatrice's <deckname>), never one the parser reads cards from.
-_XML_SIMPLE = (r"<(?!(?:Cards|card|zone)[ \t\n/>])(?P<tag>[A-Za-z][A-Za-z0-9_]*)"
-               r"(?:>[^<&\]\x00-\x08\x0b-\x1f\ufffe\uffff]*</(?P=tag)>|/>)")
+_XML_SIMPLE = (
+    r"<(?!(?:Cards|card|zone)[ \t\n/>])(?P<tag>[A-Za-z][A-Za-z0-9_]*)"
+    r"(?:>[^<&\]\x00-\x08\x0b-\x1f\ufffe\uffff]*</(?P=tag)>|/>)"
+)
 # A name ``_xml_card`` reads as it stands (``_FAST_NAME``, nothing to strip, not too long) or one with entities.
-_XML_CARD_NAME = (rf'(?:({_NAME_START}[^"&()\[\]*^<>{{}}|#\\\x00-\x1f\ufffe\uffff]{{0,{MAX_NAME_LENGTH - 1}}}'
-                  rf'(?<!\s))|({_XML_VALUE}))')
+_XML_CARD_NAME = (
+    rf'(?:({_NAME_START}[^"&()\[\]*^<>{{}}|#\\\x00-\x1f\ufffe\uffff]{{0,{MAX_NAME_LENGTH - 1}}}'
+    rf"(?<!\s))|({_XML_VALUE}))"
+)
 _XML_COUNT = "([1-9][0-9]{0,2})"  # 1 to MAX_COUNT, as written; "0", "01" or "1000" go to expat
-_DEK_CARD = (rf'<Cards(?: CatID="[0-9]*")? Quantity="{_XML_COUNT}" Sideboard="(true|false)" Name="{_XML_CARD_NAME}"'
-             r'(?: Annotation="[0-9]*")? ?/>')
+_DEK_CARD = (
+    rf'<Cards(?: CatID="[0-9]*")? Quantity="{_XML_COUNT}" Sideboard="(true|false)" Name="{_XML_CARD_NAME}"'
+    r'(?: Annotation="[0-9]*")? ?/>'
+)
 _COD_CARD = rf'<card number="{_XML_COUNT}" name="{_XML_CARD_NAME}" ?/>'
 _COD_ZONE = r'<zone name="(main|side|tokens)">'
 # The whole document, each card element taken loosely (no "<" or ">" in it): that each is a card of the strict
 # shape, alone on its line, is for the line pass to tell (``_read_plain_xml`` counts them).
 _DEK_DOCUMENT = re.compile(
     rf'{_XML_DECL}{_XML_S}*<Deck(?: xmlns:xsd="{_XML_VALUE}")?(?: xmlns:xsi="{_XML_VALUE}")?{_XML_S}*>'
-    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|<Cards [^<>]*/>))*{_XML_S}*</Deck>{_XML_S}*')
+    rf"(?:{_XML_S}*(?:{_XML_SIMPLE}|<Cards [^<>]*/>))*{_XML_S}*</Deck>{_XML_S}*"
+)
 _COD_DOCUMENT = re.compile(
     rf'{_XML_DECL}{_XML_S}*<cockatrice_deck(?: version="{_XML_VALUE}")?{_XML_S}*>'
-    rf'(?:{_XML_S}*(?:{_XML_SIMPLE}|{_COD_ZONE}(?:{_XML_S}*<card [^<>]*/>)*{_XML_S}*</zone>))*'
-    rf'{_XML_S}*</cockatrice_deck>{_XML_S}*')
+    rf"(?:{_XML_S}*(?:{_XML_SIMPLE}|{_COD_ZONE}(?:{_XML_S}*<card [^<>]*/>)*{_XML_S}*</zone>))*"
+    rf"{_XML_S}*</cockatrice_deck>{_XML_S}*"
+)
 # The same documents line by line: a card alone on its line as (count, sideboard, plain name, escaped name) or
 # (zone, count, plain name, escaped name), else empty groups.
 _DEK_LINES = re.compile(rf"^(?:[ \t]*{_DEK_CARD}[ \t]*|[^\n]*)$", re.MULTILINE)
@@ -807,9 +928,11 @@ def _read_plain_xml(text: str) -> Decklist | None:
     """A .dek or .cod of the strict shape read by two regex passes, or None for expat to read."""
     cards: list[tuple[int, str, Section, str, str]] = []  # line, count, section, plain name, escaped name
     if _DEK_DOCUMENT.fullmatch(text):
-        cards = [(number, count, Section.SIDEBOARD if sideboard == "true" else Section.MAIN, plain, escaped)
-                 for number, (count, sideboard, plain, escaped) in enumerate(_DEK_LINES.findall(text), start=1)
-                 if count]
+        cards = [
+            (number, count, Section.SIDEBOARD if sideboard == "true" else Section.MAIN, plain, escaped)
+            for number, (count, sideboard, plain, escaped) in enumerate(_DEK_LINES.findall(text), start=1)
+            if count
+        ]
         if len(cards) != text.count("<Cards "):
             return None  # two on a line, or not of the strict shape
         reader = _Reader(format="dek")

@@ -55,8 +55,15 @@ class EventDeck:
 # 1-4 players sharing 20 life. The Horde: the player's turns before the Horde's first, and it is a
 # single-player challenge as printed, so every table seats one.
 EVENT_DECKS = {
-    "hydra": EventDeck("hydra", MIN_HEADS, MAX_HEADS, 3, MIN_TABLE_SIZE, MAX_TABLE_SIZE,
-                       range_error="hydra_events.error.heads_range"),
+    "hydra": EventDeck(
+        "hydra",
+        MIN_HEADS,
+        MAX_HEADS,
+        3,
+        MIN_TABLE_SIZE,
+        MAX_TABLE_SIZE,
+        range_error="hydra_events.error.heads_range",
+    ),
     "god": EventDeck("god", 1, 3, 2, 1, 4),
     "horde": EventDeck("horde", 2, 4, 3, 1, 1),
 }
@@ -76,6 +83,7 @@ def check_event_options(heads: int, table_size: int, deck: str = "hydra") -> Non
 
 # -- seating -------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Seating:
     """Tables of user ids (table 1 first), the users left waiting, and groups that had to be split."""
@@ -90,8 +98,10 @@ def seat_players(groups: Sequence[Sequence[int]], table_size: int) -> Seating:
     one (a single-player deck: the Horde) seat everyone alone, splitting every group."""
     if table_size <= 1:
         alone = [tuple(group) for group in groups if group]
-        return Seating(tuple((user,) for group in alone for user in group),
-                       split_groups=tuple(group for group in alone if len(group) > 1))
+        return Seating(
+            tuple((user,) for group in alone for user in group),
+            split_groups=tuple(group for group in alone if len(group) > 1),
+        )
     table_size = min(MAX_TABLE_SIZE, table_size)
     work = [tuple(group) for group in groups if group]
     split: list[tuple[int, ...]] = []
@@ -99,7 +109,7 @@ def seat_players(groups: Sequence[Sequence[int]], table_size: int) -> Seating:
         if len(group) > table_size:
             split.append(group)
             index = work.index(group)
-            work[index:index + 1] = [group[i:i + table_size] for i in range(0, len(group), table_size)]
+            work[index : index + 1] = [group[i : i + table_size] for i in range(0, len(group), table_size)]
     total = sum(len(group) for group in work)
     if total == 0:
         return Seating(())
@@ -115,7 +125,7 @@ def seat_players(groups: Sequence[Sequence[int]], table_size: int) -> Seating:
             return Seating(tables, waiting, tuple(split))
         largest = max(range(len(work)), key=lambda i: (len(work[i]), -i))
         split.append(work[largest])
-        work[largest:largest + 1] = [(user,) for user in work[largest]]
+        work[largest : largest + 1] = [(user,) for user in work[largest]]
 
 
 def _pack_evenly(groups: Sequence[tuple[int, ...]], table_size: int) -> tuple[tuple[int, ...], ...] | None:
@@ -151,7 +161,9 @@ class OpenTable:
 def place_late_group(tables: Iterable[OpenTable], group_size: int, table_size: int) -> int | None:
     """The table a late group joins: still in its first turn, with room for the whole group, the
     emptiest first. None means the group waits (wait list)."""
-    fitting = [t for t in tables if t.in_first_turn and t.seated + group_size <= min(table_size, MAX_TABLE_SIZE)]
+    fitting = [
+        t for t in tables if t.in_first_turn and t.seated + group_size <= min(table_size, MAX_TABLE_SIZE)
+    ]
     if not fitting:
         return None
     return min(fitting, key=lambda t: (t.seated, t.table_no)).table_no
@@ -185,8 +197,9 @@ class NoShowCheck:
     next_due: datetime | None
 
 
-def check_no_shows(seated: Iterable[SeatedPlayer], present: Iterable[int], now: datetime,
-                   grace_minutes: int) -> NoShowCheck:
+def check_no_shows(
+    seated: Iterable[SeatedPlayer], present: Iterable[int], now: datetime, grace_minutes: int
+) -> NoShowCheck:
     """Each player's grace period runs from their own seat, so a late joiner is not judged by the
     table's start (they were dropped seconds after sitting down). A player who acted or checked in is
     never a no-show; one whose grace is still running is looked at again at ``next_due``."""
@@ -206,6 +219,7 @@ def check_no_shows(seated: Iterable[SeatedPlayer], present: Iterable[int], now: 
 
 
 # -- who severed which head ----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class LoggedAction:
@@ -235,9 +249,9 @@ class ScoreTally:
         self.by_player: dict[int, int] = {}
 
     def feed(self, actions: Sequence[LoggedAction]) -> dict[int, int]:
-        if [a.seq for a in actions[:len(self.applied)]] != self.applied:
+        if [a.seq for a in actions[: len(self.applied)]] != self.applied:
             self._reset()
-        for action in actions[len(self.applied):]:
+        for action in actions[len(self.applied) :]:
             before = self._score(self.game)
             self.game.apply(action.line)
             self.applied.append(action.seq)
@@ -308,21 +322,35 @@ def build_leaderboard(tables: Iterable[TableLine]) -> Leaderboard:
     """Tables won/lost, heads severed per player and table, the fastest win, who still stands."""
     ranked = tuple(sorted(tables, key=_table_rank))
     wins = [line for line in ranked if line.outcome == WON]
-    players = tuple(sorted((p for line in ranked for p in line.players),
-                           key=lambda p: (-p.severed, not p.standing, p.table_no, p.name.casefold())))
+    players = tuple(
+        sorted(
+            (p for line in ranked for p in line.players),
+            key=lambda p: (-p.severed, not p.standing, p.table_no, p.name.casefold()),
+        )
+    )
     running = [line for line in ranked if line.outcome == ONGOING]
     return Leaderboard(
-        tables=ranked, players=players, won=len(wins), lost=sum(line.outcome == LOST for line in ranked),
-        running=len(running), standing=sum(p.standing for line in running for p in line.players),
+        tables=ranked,
+        players=players,
+        won=len(wins),
+        lost=sum(line.outcome == LOST for line in ranked),
+        running=len(running),
+        standing=sum(p.standing for line in running for p in line.players),
         fastest_win=wins[0] if wins else None,
-        winners=tuple(p for line in wins for p in line.players if p.standing))
+        winners=tuple(p for line in wins for p in line.players if p.standing),
+    )
 
 
 # -- the summary every message shows ------------------------------------------------------------------
 
 UNFINISHED = "unfinished"  # a table still playing when the event ended
 # What an event's results say (EventSummary.result).
-NO_TABLES, WINNERS, HYDRA_WON_ALL, ENDED_UNFINISHED = "no_tables", "winners", "hydra_won_all", "ended_unfinished"
+NO_TABLES, WINNERS, HYDRA_WON_ALL, ENDED_UNFINISHED = (
+    "no_tables",
+    "winners",
+    "hydra_won_all",
+    "ended_unfinished",
+)
 
 
 @dataclass(frozen=True)
@@ -398,16 +426,29 @@ class EventSummary:
 def summarize(board: Leaderboard, *, over: bool) -> EventSummary:
     """The summary of an event whose tables stand as ``board``; ``over``: the event has ended, so a table
     still playing is unfinished rather than ongoing."""
-    tables = tuple(TableSummary(line.table_no, UNFINISHED if over and line.outcome == ONGOING else line.outcome,
-                                line.turns, line.severed, line.players) for line in board.tables)
-    fastest = None if board.fastest_win is None else next(
-        table for table in tables if table.table_no == board.fastest_win.table_no)
+    tables = tuple(
+        TableSummary(
+            line.table_no,
+            UNFINISHED if over and line.outcome == ONGOING else line.outcome,
+            line.turns,
+            line.severed,
+            line.players,
+        )
+        for line in board.tables
+    )
+    fastest = (
+        None
+        if board.fastest_win is None
+        else next(table for table in tables if table.table_no == board.fastest_win.table_no)
+    )
     return EventSummary(over, tables, board.players, board.winners, fastest)
 
 
 # -- the start time ------------------------------------------------------------------------------------
 
-_RELATIVE = re.compile(r"^(?:in\s*)?(?:(?P<h>\d+)\s*h(?:ours?)?)?\s*(?:(?P<m>\d+)\s*m(?:in(?:utes?)?)?)?$", re.I)
+_RELATIVE = re.compile(
+    r"^(?:in\s*)?(?:(?P<h>\d+)\s*h(?:ours?)?)?\s*(?:(?P<m>\d+)\s*m(?:in(?:utes?)?)?)?$", re.I
+)
 _DISCORD_TIMESTAMP = re.compile(r"^<t:(?P<ts>\d+)(?::[a-zA-Z])?>$")
 LATEST_START = timedelta(days=366)
 

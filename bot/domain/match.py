@@ -138,8 +138,14 @@ def replay(match_id: int, events: Iterable[MatchEvent], outcomes: Mapping[int, O
             state = MatchState(match_id, (players[0], players[1]))
         elif state is not None and event.kind == GAME:
             data = event.data
-            state.games.append(MatchGame(number=int(data["number"]), game_id=int(data["game_id"]),
-                                         first=int(data["first"]), chosen_by=int(data["chosen_by"])))
+            state.games.append(
+                MatchGame(
+                    number=int(data["number"]),
+                    game_id=int(data["game_id"]),
+                    first=int(data["first"]),
+                    chosen_by=int(data["chosen_by"]),
+                )
+            )
     if state is None:
         raise MatchError("no_match")
     state.last_seq = events[-1].seq

@@ -175,7 +175,9 @@ class PodState:
     match: dict[str, Any] | None = None
     declared: dict[int, str] = field(default_factory=dict)
     swaps: list[dict[str, Any]] = field(default_factory=list)
-    wishes: list[dict[str, Any]] = field(default_factory=list)  # sideboard cards fetched by wishes: player, card, turn
+    wishes: list[dict[str, Any]] = field(
+        default_factory=list
+    )  # sideboard cards fetched by wishes: player, card, turn
 
     # -- lookups -------------------------------------------------------------------------------------
 
@@ -252,6 +254,7 @@ def parse_commander_key(key: str) -> tuple[int, int]:
 
 # -- permissions -----------------------------------------------------------------------------------
 
+
 def check_may_change(state: PodState, actor: int, target: int | None, *, manager: bool) -> None:
     """Who may change a game: its players (or members with Manage Server); with the game's
     "own totals only" option a player changes only their own totals (``target``)."""
@@ -281,6 +284,7 @@ def event_target(event: Event) -> int | None:
 
 
 # -- the fold --------------------------------------------------------------------------------------
+
 
 def replay(events: Iterable[Event]) -> PodState:
     """The state after ``events`` (in seq order), skipping those that an undo dropped.
@@ -368,8 +372,15 @@ def _create(event: Event) -> PodState:
         style = MulliganStyle(data.get("mulligan_style") or style_for_ruleset(ruleset))
     except ValueError:
         raise PodError("unknown_mulligan_style") from None
-    state = PodState(ruleset=ruleset, starting_life=life, own_totals_only=bool(data.get("own_totals_only")),
-                     created_by=event.actor, mulligan_style=style, last_seq=event.seq, match=data.get("match"))
+    state = PodState(
+        ruleset=ruleset,
+        starting_life=life,
+        own_totals_only=bool(data.get("own_totals_only")),
+        created_by=event.actor,
+        mulligan_style=style,
+        last_seq=event.seq,
+        match=data.get("match"),
+    )
     for entry in data.get("players", []):
         _add_player(state, int(entry["user_id"]), str(entry["name"]))
     if len(state.players) < 1:
@@ -488,8 +499,11 @@ def _apply_bracket(state: PodState, event: Event) -> None:
 
 def brackets_above_declared(state: PodState) -> list[Player]:
     """Players whose picked deck checks above the bracket they declared (the board warns)."""
-    return [p for p in state.players
-            if p.bracket is not None and p.deck_bracket is not None and p.deck_bracket > p.bracket]
+    return [
+        p
+        for p in state.players
+        if p.bracket is not None and p.deck_bracket is not None and p.deck_bracket > p.bracket
+    ]
 
 
 def swaps_of(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -510,8 +524,14 @@ def _apply_swap(state: PodState, event: Event) -> None:
     if not 1 <= len(swaps) <= MAX_SWAPS_AT_ONCE:
         raise PodError("bad_amount")
     for swap in swaps:
-        state.swaps.append({"player": player.user_id, "out": swap["out"], "in": swap["in"],
-                            "count": _amount(swap["count"], minimum=1, maximum=10)})  # D7: 10 at most
+        state.swaps.append(
+            {
+                "player": player.user_id,
+                "out": swap["out"],
+                "in": swap["in"],
+                "count": _amount(swap["count"], minimum=1, maximum=10),
+            }
+        )  # D7: 10 at most
 
 
 def _apply_wish(state: PodState, event: Event) -> None:
@@ -577,8 +597,14 @@ def mulligan_prompt(state: PodState) -> MulliganPrompt | None:
     if player is None:
         return None
     hand = table.player(player)
-    return MulliganPrompt(player=cast(int, player), number=len(table.decisions), style=table.style,
-                          hand_size=hand.hand_size, to_bottom=hand.to_bottom, choices=hand.choices())
+    return MulliganPrompt(
+        player=cast(int, player),
+        number=len(table.decisions),
+        style=table.style,
+        hand_size=hand.hand_size,
+        to_bottom=hand.to_bottom,
+        choices=hand.choices(),
+    )
 
 
 def mulligan_instructions(state: PodState, player: int) -> tuple[Instruction, ...]:
@@ -621,8 +647,16 @@ def _change_life(state: PodState, event: Event, player: Player, amount: int) -> 
             raise PodError("own_seat_combat")
     _life_total_in_bounds(player.life + amount)
     player.life += amount
-    state.life_log.append({"turn": state.turn, "seq": event.seq, "player": player.user_id, "amount": amount,
-                           "source": None if source is None else int(source), "combat": combat})
+    state.life_log.append(
+        {
+            "turn": state.turn,
+            "seq": event.seq,
+            "player": player.user_id,
+            "amount": amount,
+            "source": None if source is None else int(source),
+            "combat": combat,
+        }
+    )
     if combat and source is not None:
         _count_combat(state, int(source), -amount)
 
@@ -642,10 +676,21 @@ def _apply_commander_damage(state: PodState, event: Event) -> None:
     if controller == target.user_id:  # combat damage is dealt to an opponent, never to oneself
         raise PodError("own_commander_damage")
     _life_total_in_bounds(target.life - amount)
-    target.commander_damage_taken[commander.key] = target.commander_damage_taken.get(commander.key, 0) + amount
+    target.commander_damage_taken[commander.key] = (
+        target.commander_damage_taken.get(commander.key, 0) + amount
+    )
     target.life -= amount
-    state.life_log.append({"turn": state.turn, "seq": event.seq, "player": target.user_id, "amount": -amount,
-                           "source": controller, "combat": True, "commander": commander.key})
+    state.life_log.append(
+        {
+            "turn": state.turn,
+            "seq": event.seq,
+            "player": target.user_id,
+            "amount": -amount,
+            "source": controller,
+            "combat": True,
+            "commander": commander.key,
+        }
+    )
     _count_combat(state, controller, amount)
 
 
@@ -657,8 +702,16 @@ def _apply_cast(state: PodState, event: Event) -> None:
     tax = state.next_tax(commander)
     commander.casts += 1
     commander.tax_paid += tax
-    state.cast_log.append({"turn": state.turn, "seq": event.seq, "commander": commander.key,
-                           "owner": commander.owner, "name": commander.name, "tax": tax})
+    state.cast_log.append(
+        {
+            "turn": state.turn,
+            "seq": event.seq,
+            "commander": commander.key,
+            "owner": commander.owner,
+            "name": commander.name,
+            "tax": tax,
+        }
+    )
 
 
 def _apply_to_command_zone(state: PodState, event: Event) -> None:
@@ -748,16 +801,31 @@ def _apply_stop(state: PodState, event: Event) -> None:
 
 
 _HANDLERS = {
-    JOIN: _apply_join, SEATS: _apply_seats, COMMANDERS: _apply_commanders, MULLIGAN: _apply_mulligan,
-    LIFE: _apply_life, SET_LIFE: _apply_set_life, COMMANDER_DAMAGE: _apply_commander_damage,
-    CAST: _apply_cast, TO_COMMAND_ZONE: _apply_to_command_zone, POISON: _apply_poison,
-    COUNTER: _apply_counter, MONARCH: _apply_monarch, INITIATIVE: _apply_initiative,
-    NEXT_TURN: _apply_next_turn, CONCEDE: _apply_concede, DRAW_VOTE: _apply_draw_vote, STOP: _apply_stop,
-    SWAP: _apply_swap, WISH: _apply_wish, BRACKET: _apply_bracket,
+    JOIN: _apply_join,
+    SEATS: _apply_seats,
+    COMMANDERS: _apply_commanders,
+    MULLIGAN: _apply_mulligan,
+    LIFE: _apply_life,
+    SET_LIFE: _apply_set_life,
+    COMMANDER_DAMAGE: _apply_commander_damage,
+    CAST: _apply_cast,
+    TO_COMMAND_ZONE: _apply_to_command_zone,
+    POISON: _apply_poison,
+    COUNTER: _apply_counter,
+    MONARCH: _apply_monarch,
+    INITIATIVE: _apply_initiative,
+    NEXT_TURN: _apply_next_turn,
+    CONCEDE: _apply_concede,
+    DRAW_VOTE: _apply_draw_vote,
+    STOP: _apply_stop,
+    SWAP: _apply_swap,
+    WISH: _apply_wish,
+    BRACKET: _apply_bracket,
 }
 
 
 # -- state-based checks ------------------------------------------------------------------------------
+
 
 def _check_losses(state: PodState, event: Event) -> None:
     """Automatic elimination: 0 life, 21+ combat damage from one commander (G5), 10 poison."""
@@ -771,9 +839,17 @@ def _check_losses(state: PodState, event: Event) -> None:
             _eliminate(state, event, player, LOST_POISON)
 
 
-def _eliminate(state: PodState, event: Event, player: Player, reason: str, by_commander: str | None = None) -> None:
-    elimination = Elimination(player=player.user_id, reason=reason, turn=state.turn, seq=event.seq, at=event.at,
-                              by_commander=by_commander)
+def _eliminate(
+    state: PodState, event: Event, player: Player, reason: str, by_commander: str | None = None
+) -> None:
+    elimination = Elimination(
+        player=player.user_id,
+        reason=reason,
+        turn=state.turn,
+        seq=event.seq,
+        at=event.at,
+        by_commander=by_commander,
+    )
     player.eliminated = elimination
     state.eliminations.append(elimination)
     state.draw_votes.discard(player.user_id)
@@ -794,6 +870,7 @@ def _check_end(state: PodState, event: Event) -> None:
 
 
 # -- the record tournaments read --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class GameRecordPlayer:
@@ -847,27 +924,58 @@ class PodGameRecord:
         return self.survivors[0] if self.ended == END_LAST_STANDING and len(self.survivors) == 1 else None
 
 
-def game_record(state: PodState, *, game_id: int, guild_id: int | None, channel_id: int | None,
-                tournament_id: int | None = None, round_number: int | None = None) -> PodGameRecord:
+def game_record(
+    state: PodState,
+    *,
+    game_id: int,
+    guild_id: int | None,
+    channel_id: int | None,
+    tournament_id: int | None = None,
+    round_number: int | None = None,
+) -> PodGameRecord:
     table = state.mulligan
     hands = {s.player: s for s in table.status()} if table else {}
-    players = [GameRecordPlayer(user_id=p.user_id, name=p.name, seat=i + 1, commanders=[c.name for c in p.commanders],
-                                deck=p.deck,
-                                final_life=p.life, poison=p.poison,
-                                mulligans=hands[p.user_id].mulligans if p.user_id in hands else 0,
-                                kept_cards=hands[p.user_id].keeps if p.user_id in hands else None)
-               for i, p in enumerate(state.players)]
+    players = [
+        GameRecordPlayer(
+            user_id=p.user_id,
+            name=p.name,
+            seat=i + 1,
+            commanders=[c.name for c in p.commanders],
+            deck=p.deck,
+            final_life=p.life,
+            poison=p.poison,
+            mulligans=hands[p.user_id].mulligans if p.user_id in hands else 0,
+            kept_cards=hands[p.user_id].keeps if p.user_id in hands else None,
+        )
+        for i, p in enumerate(state.players)
+    ]
     return PodGameRecord(
-        guild_id=guild_id, channel_id=channel_id, game_id=game_id, ruleset=state.ruleset, players=players,
-        survivors=[p.user_id for p in state.alive], eliminations=list(state.eliminations),
-        standings=state.standings(), draw=state.ended == END_DRAW, ended=state.ended or END_STOPPED,
-        turns=state.turn, combat_damage={t: dict(s) for t, s in state.combat_damage.items()},
-        commander_damage={(p.user_id, k): v for p in state.players for k, v in p.commander_damage_taken.items()},
-        casts=list(state.cast_log), life_changes=list(state.life_log),
+        guild_id=guild_id,
+        channel_id=channel_id,
+        game_id=game_id,
+        ruleset=state.ruleset,
+        players=players,
+        survivors=[p.user_id for p in state.alive],
+        eliminations=list(state.eliminations),
+        standings=state.standings(),
+        draw=state.ended == END_DRAW,
+        ended=state.ended or END_STOPPED,
+        turns=state.turn,
+        combat_damage={t: dict(s) for t, s in state.combat_damage.items()},
+        commander_damage={
+            (p.user_id, k): v for p in state.players for k, v in p.commander_damage_taken.items()
+        },
+        casts=list(state.cast_log),
+        life_changes=list(state.life_log),
         mulligans=table.result() if table else None,
-        tournament_id=tournament_id, round_number=round_number, ended_at=state.ended_at,
-        match_id=(state.match or {}).get("id"), match_game=(state.match or {}).get("game"), swaps=played_swaps(state),
-        wishes=fetched_by_wishes(state))
+        tournament_id=tournament_id,
+        round_number=round_number,
+        ended_at=state.ended_at,
+        match_id=(state.match or {}).get("id"),
+        match_game=(state.match or {}).get("game"),
+        swaps=played_swaps(state),
+        wishes=fetched_by_wishes(state),
+    )
 
 
 def fetched_by_wishes(state: PodState) -> dict[int, list[str]]:

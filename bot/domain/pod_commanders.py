@@ -19,8 +19,12 @@ from bot.domain.rules.rulesets import get_ruleset
 def is_meld_result(card: Card) -> bool:
     """A melded permanent's card (Brisela, Voice of Nightmares): the back halves of two cards, which a
     deck can't hold as one card, so no commander. Its fronts each say "meld them into" it; it says not."""
-    return (card.layout == "meld" and not card.faces and card.name in card.meld_parts
-            and "meld them into" not in card.oracle_text)
+    return (
+        card.layout == "meld"
+        and not card.faces
+        and card.name in card.meld_parts
+        and "meld them into" not in card.oracle_text
+    )
 
 
 def commander_problem(cards: Sequence[Card], ruleset_name: str) -> tuple[str, dict[str, Any]] | None:
@@ -31,12 +35,18 @@ def commander_problem(cards: Sequence[Card], ruleset_name: str) -> tuple[str, di
         return "deck.problem.too_many_commanders", {"count": len(cards), "limit": ruleset.max_commanders}
     for card in cards:
         if is_meld_result(card):
-            return "deck.problem.commander_ineligible", {"card": card.name, "reason": "deck.commander.meld_result"}
+            return "deck.problem.commander_ineligible", {
+                "card": card.name,
+                "reason": "deck.commander.meld_result",
+            }
         others = [other for other in cards if other is not card]
         reason = ineligibility(card, allow_text=ruleset.commander_text_allowed)
         # ``others`` is empty under a one-commander ruleset: more cards were refused above.
         if reason and not any(pair_eligible(card, o) for o in others):
-            return "deck.problem.commander_ineligible", {"card": card.name, "reason": f"deck.commander.{reason}"}
+            return "deck.problem.commander_ineligible", {
+                "card": card.name,
+                "reason": f"deck.commander.{reason}",
+            }
         if card.name in ruleset.banned_as_commander:
             return "deck.problem.banned_as_commander", {"card": card.name}
     if len(cards) == 2 and not valid_pair(*cards):

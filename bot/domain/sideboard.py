@@ -177,8 +177,13 @@ def check_swaps(deck: ResolvedDeck, ruleset: str, before: Sequence[Swap], new: S
     introduced = _problem_keys(verdict) - _problem_keys(check_deck(current, rules))
     if introduced:
         problem = next(p for p in verdict.problems if (str(p.check), p.card, p.key) in introduced)
-        raise SwapError("illegal", rule=problem.rule, card=problem.card or "-", problem=problem.key,
-                        values=dict(problem.values))
+        raise SwapError(
+            "illegal",
+            rule=problem.rule,
+            card=problem.card or "-",
+            problem=problem.key,
+            values=dict(problem.values),
+        )
     return SwapVerdict(played, verdict, tuple(new))
 
 
@@ -188,6 +193,7 @@ def names_in(deck: ResolvedDeck, section: Section) -> list[str]:
 
 
 # -- the window -------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Window:
@@ -207,8 +213,9 @@ def parse_time(iso: str) -> datetime:
     return datetime.fromisoformat(iso)
 
 
-def swap_window(*, started: bool, between_games: bool, rule_on: bool, declared_at: str | None,
-                now: datetime) -> Window:
+def swap_window(
+    *, started: bool, between_games: bool, rule_on: bool, declared_at: str | None, now: datetime
+) -> Window:
     """Whether swaps are allowed now.
 
     * ``started``: the opening hands are being drawn (mulligans) or turn 1 has begun — always closed.

@@ -99,7 +99,12 @@ def pick_language(*locales: Any, default: str = DEFAULT_LANGUAGE) -> str:
 
 # Where a language came from, in the order the rule tries them (see ``choose_language``).
 MEMBER_CHOICE, DISCORD_LANGUAGE, SERVER_SETTING, SERVER_DISCORD_LANGUAGE, BOT_DEFAULT = (
-    "member", "discord", "server", "server_discord", "default")
+    "member",
+    "discord",
+    "server",
+    "server_discord",
+    "default",
+)
 
 
 @dataclass(frozen=True)
@@ -110,8 +115,14 @@ class LanguageChoice:
     source: str
 
 
-def choose_language(*, member_choice: Any = None, discord_locale: Any = None, server_setting: Any = None,
-                    server_locale: Any = None, default: str = DEFAULT_LANGUAGE) -> LanguageChoice:
+def choose_language(
+    *,
+    member_choice: Any = None,
+    discord_locale: Any = None,
+    server_setting: Any = None,
+    server_locale: Any = None,
+    default: str = DEFAULT_LANGUAGE,
+) -> LanguageChoice:
     """The one language rule, for every reply, private or public.
 
     A member's own ``/config my-language`` choice, else their Discord language if we translate it, else the
@@ -119,8 +130,12 @@ def choose_language(*, member_choice: Any = None, discord_locale: Any = None, se
     that belong to no one member (a shared board, an event announcement) pass no member values and so get
     the server's language by the same rule.
     """
-    steps = ((member_choice, MEMBER_CHOICE), (discord_locale, DISCORD_LANGUAGE), (server_setting, SERVER_SETTING),
-             (server_locale, SERVER_DISCORD_LANGUAGE))
+    steps = (
+        (member_choice, MEMBER_CHOICE),
+        (discord_locale, DISCORD_LANGUAGE),
+        (server_setting, SERVER_SETTING),
+        (server_locale, SERVER_DISCORD_LANGUAGE),
+    )
     for locale, source in steps:
         language = language_for(locale)
         if language:
@@ -208,8 +223,9 @@ def placeholders(text: str) -> set[str]:
 # The language the Discord client of the member being answered lists slash commands in (their
 # interaction's locale), which may differ from the language they chose for replies: command paths in a
 # message follow it. Set per interaction (each runs in a task of its own) by ``name_commands_as_client``.
-_CLIENT_COMMAND_NAMES: contextvars.ContextVar[str | None] = contextvars.ContextVar("client_command_names",
-                                                                                   default=None)
+_CLIENT_COMMAND_NAMES: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "client_command_names", default=None
+)
 
 
 def name_commands_as_client(locale: Any) -> None:

@@ -98,7 +98,7 @@ def _variants(text: str, position: int, end: int) -> dict[str, str]:
             raise PluralSyntaxError(f"bad plural selector at {text[position:end]!r}")
         opening = match.end() - 1
         closing = _closing_brace(text, opening)
-        variants[match.group(1)] = text[opening + 1:closing]
+        variants[match.group(1)] = text[opening + 1 : closing]
         position = closing + 1
     if "other" not in variants:
         raise PluralSyntaxError(f"plural block without 'other' in {text!r}")
@@ -138,7 +138,7 @@ def resolve(text: str, language: str, values: Mapping[str, Any]) -> str:
     parts: list[str] = []
     position = 0
     for block in blocks(text):
-        parts.append(text[position:block.start])
+        parts.append(text[position : block.start])
         parts.append(choose(block, language, values.get(block.name, 0)))
         position = block.end
     parts.append(text[position:])
@@ -151,6 +151,8 @@ def all_variants(text: str) -> list[str]:
     if not found:
         return [text]
     first = found[0]
-    templates = [text[:first.start] + variant.replace("#", "{" + first.name + "}") + text[first.end:]
-                 for variant in first.variants.values()]
+    templates = [
+        text[: first.start] + variant.replace("#", "{" + first.name + "}") + text[first.end :]
+        for variant in first.variants.values()
+    ]
     return [template for each in templates for template in all_variants(each)]

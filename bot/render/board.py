@@ -56,7 +56,7 @@ HEADER_SIZE = 34
 
 
 def seat_label(state: PodState, commander: Commander) -> str:
-    """"3" for a single commander of seat 3, "3a"/"3b" for partners."""
+    """ "3" for a single commander of seat 3, "3a"/"3b" for partners."""
     seat = next(i for i, p in enumerate(state.players) if p.user_id == commander.owner) + 1
     partners = len(state.player(commander.owner).commanders) > 1
     return f"{seat}{'ab'[commander.index]}" if partners else str(seat)
@@ -107,7 +107,12 @@ def _palette_colours() -> tuple[Colour, ...]:
         for fore in (TEXT, DIM, ACTIVE, SEAT, OUT, POISON, WARN, GRID):
             for step in range(8):
                 share = step / 7
-                colours.add(cast(Colour, tuple(round(b * (1 - share) + f * share) for b, f in zip(back, fore, strict=True))))
+                colours.add(
+                    cast(
+                        Colour,
+                        tuple(round(b * (1 - share) + f * share) for b, f in zip(back, fore, strict=True)),
+                    )
+                )
     return tuple(sorted(colours))
 
 
@@ -143,17 +148,20 @@ class BoardSnapshot:
         return _height(len(self.cards), self.matrix is not None, self.card_height)
 
 
-def snapshot(state: PodState, language: str = "en", *, title: str = "",
-             commander_names: dict[str, str] | None = None) -> BoardSnapshot:
+def snapshot(
+    state: PodState, language: str = "en", *, title: str = "", commander_names: dict[str, str] | None = None
+) -> BoardSnapshot:
     """``commander_names`` (commander key -> name in ``language``) replaces the stored English names."""
     cards = tuple(card_view(state, index, language, commander_names) for index in range(len(state.players)))
     matrix = matrix_view(state, language) if state.all_commanders() else None
-    return BoardSnapshot(language=language, title=title, header=header_text(state, language),
-                         cards=cards, matrix=matrix)
+    return BoardSnapshot(
+        language=language, title=title, header=header_text(state, language), cards=cards, matrix=matrix
+    )
 
 
-def render_board(state: PodState, language: str = "en", *, title: str = "",
-                 commander_names: dict[str, str] | None = None) -> bytes:
+def render_board(
+    state: PodState, language: str = "en", *, title: str = "", commander_names: dict[str, str] | None = None
+) -> bytes:
     """The board of ``state`` as a palette PNG."""
     return render_snapshot(snapshot(state, language, title=title, commander_names=commander_names))
 
@@ -188,7 +196,9 @@ def board_image(board: BoardSnapshot, boxes: list[TextBox] | None = None) -> Ima
         title_left = title_box[0] if title_box else title_left
     header_font = font(HEADER_SIZE, bold=True, language=language)
     text = shorten(board.header, header_font, title_left - 2 * MARGIN - 12)
-    drawn += _boxes(text, _text(header, (MARGIN, HEADER_HEIGHT // 2), text, header_font, TEXT, "lm"), header_font)
+    drawn += _boxes(
+        text, _text(header, (MARGIN, HEADER_HEIGHT // 2), text, header_font, TEXT, "lm"), header_font
+    )
     image.paste(_to_palette(header), (0, 0))
     for index, view in enumerate(board.cards):
         left, top, _, _ = card_box(index, card_height)
@@ -205,17 +215,21 @@ def board_image(board: BoardSnapshot, boxes: list[TextBox] | None = None) -> Ima
     return image
 
 
-def _boxes(text: str, box: tuple[int, int, int, int] | None, typeface: ImageFont.FreeTypeFont) -> list[TextBox]:
+def _boxes(
+    text: str, box: tuple[int, int, int, int] | None, typeface: ImageFont.FreeTypeFont
+) -> list[TextBox]:
     return [] if box is None else [TextBox(text, box, int(typeface.size))]
 
 
 def _shifted(texts: tuple[TextBox, ...], dx: int, dy: int) -> list[TextBox]:
     """Boxes of a part (a card, the matrix) moved to where the part is pasted."""
-    return [TextBox(b.text, (b.box[0] + dx, b.box[1] + dy, b.box[2] + dx, b.box[3] + dy), b.size) for b in texts]
+    return [
+        TextBox(b.text, (b.box[0] + dx, b.box[1] + dy, b.box[2] + dx, b.box[3] + dy), b.size) for b in texts
+    ]
 
 
 def header_text(state: PodState, language: str) -> str:
-    """"Turn 3 · Bob", "Before turn 1", or the result once the game is over."""
+    """ "Turn 3 · Bob", "Before turn 1", or the result once the game is over."""
     if state.finished:
         if state.ended == "last_standing" and len(state.alive) == 1:
             return t("pod.board.winner", language, name=state.alive[0].name)
@@ -241,13 +255,20 @@ class CardView:
     lines: tuple[tuple[str, Colour], ...]
 
 
-def card_view(state: PodState, index: int, language: str,
-              commander_names: dict[str, str] | None = None) -> CardView:
+def card_view(
+    state: PodState, index: int, language: str, commander_names: dict[str, str] | None = None
+) -> CardView:
     player = state.players[index]
     active = state.started and not state.finished and state.active_seat == index
     stripe = ACTIVE if active else (OUT if not player.alive else SEAT)
-    return CardView(language=language, name=f"{index + 1} {player.name}", life=player.life, alive=player.alive,
-                    stripe=stripe, lines=tuple(_card_lines(state, player, language, commander_names or {})))
+    return CardView(
+        language=language,
+        name=f"{index + 1} {player.name}",
+        life=player.life,
+        alive=player.alive,
+        stripe=stripe,
+        lines=tuple(_card_lines(state, player, language, commander_names or {})),
+    )
 
 
 @lru_cache(maxsize=512)
@@ -256,19 +277,27 @@ def _card_image(view: CardView, card_height: int = CARD_HEIGHT) -> tuple[Image.I
     image = Image.new("RGB", (CARD_WIDTH, card_height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     language = view.language
-    draw.rounded_rectangle((0, 0, CARD_WIDTH - 1, card_height - 1), radius=10, fill=CARD if view.alive else CARD_OUT)
+    draw.rounded_rectangle(
+        (0, 0, CARD_WIDTH - 1, card_height - 1), radius=10, fill=CARD if view.alive else CARD_OUT
+    )
     draw.rectangle((0, 6, STRIPE_WIDTH, card_height - 6), fill=view.stripe)
     texts: list[TextBox] = []
     life_font = font(72, bold=True, language=language)
-    life_box = _text(image, (LIFE_RIGHT, LIFE_CENTRE), str(view.life), life_font, TEXT if view.alive else OUT, "rm")
+    life_box = _text(
+        image, (LIFE_RIGHT, LIFE_CENTRE), str(view.life), life_font, TEXT if view.alive else OUT, "rm"
+    )
     texts += _boxes(str(view.life), life_box, life_font)
     life_area = int(life_font.getlength(str(view.life))) + 24
     name_font = font(TEXT_SIZE, bold=True, language=language)
     name = shorten(view.name, name_font, LIFE_RIGHT - life_area - TEXT_LEFT)
-    texts += _boxes(name, _text(image, (TEXT_LEFT, 10), name, name_font, TEXT if view.alive else DIM), name_font)
+    texts += _boxes(
+        name, _text(image, (TEXT_LEFT, 10), name, name_font, TEXT if view.alive else DIM), name_font
+    )
     small = font(TEXT_SIZE, language=language)
     for row, (line, colour) in enumerate(wrapped_lines(view)):
-        texts += _boxes(line, _text(image, (TEXT_LEFT, LINES_TOP + row * LINE_HEIGHT), line, small, colour), small)
+        texts += _boxes(
+            line, _text(image, (TEXT_LEFT, LINES_TOP + row * LINE_HEIGHT), line, small, colour), small
+        )
     return _to_palette(image), tuple(texts)
 
 
@@ -281,14 +310,19 @@ def wrapped_lines(view: CardView) -> tuple[tuple[str, Colour], ...]:
     """A card's lines as drawn under the life total: each wrapped to the card's width (at most
     ``MAX_WRAPPED_LINES`` for one line, the last cut with "…" only beyond that)."""
     small = font(TEXT_SIZE, language=view.language)
-    return tuple((part, colour) for text, colour in view.lines
-                 for part in wrap_text(text, small, LIFE_RIGHT - TEXT_LEFT, MAX_WRAPPED_LINES))
+    return tuple(
+        (part, colour)
+        for text, colour in view.lines
+        for part in wrap_text(text, small, LIFE_RIGHT - TEXT_LEFT, MAX_WRAPPED_LINES)
+    )
 
 
 # A line breaks after a space, after " · ", or between two CJK characters (Chinese and Japanese have no
 # spaces); a word longer than the line breaks anywhere.
-_BREAKABLE = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef][\s]*|[^\s\u3000-\u30ff\u3400-\u9fff"
-                        r"\uf900-\ufaff\uff00-\uffef]+[\s]*|\s+")
+_BREAKABLE = re.compile(
+    r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef][\s]*|[^\s\u3000-\u30ff\u3400-\u9fff"
+    r"\uf900-\ufaff\uff00-\uffef]+[\s]*|\s+"
+)
 
 
 def wrap_text(text: str, typeface: ImageFont.FreeTypeFont, width: int, max_lines: int) -> list[str]:
@@ -306,7 +340,7 @@ def wrap_text(text: str, typeface: ImageFont.FreeTypeFont, width: int, max_lines
         else:
             lines += _wrapped_part(part, typeface, width)
     if len(lines) > max_lines:
-        lines[max_lines - 1:] = [shorten(" ".join(lines[max_lines - 1:]), typeface, width)]
+        lines[max_lines - 1 :] = [shorten(" ".join(lines[max_lines - 1 :]), typeface, width)]
     return lines
 
 
@@ -338,8 +372,14 @@ def _pieces(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> list[str
     return pieces
 
 
-def _text(image: Image.Image, xy: tuple[int, int], text: str, typeface: ImageFont.FreeTypeFont, fill: Colour,
-          anchor: str = "la") -> tuple[int, int, int, int] | None:
+def _text(
+    image: Image.Image,
+    xy: tuple[int, int],
+    text: str,
+    typeface: ImageFont.FreeTypeFont,
+    fill: Colour,
+    anchor: str = "la",
+) -> tuple[int, int, int, int] | None:
     """Draw ``text`` from a cached glyph mask: the same names, figures and tax lines recur on every
     board, and rasterising them is most of a board's cost. Returns the box drawn (None: nothing)."""
     mask, (dx, dy) = _stamp(text, typeface, anchor)
@@ -351,7 +391,9 @@ def _text(image: Image.Image, xy: tuple[int, int], text: str, typeface: ImageFon
 
 
 @lru_cache(maxsize=4096)
-def _stamp(text: str, typeface: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image | None, tuple[int, int]]:
+def _stamp(
+    text: str, typeface: ImageFont.FreeTypeFont, anchor: str
+) -> tuple[Image.Image | None, tuple[int, int]]:
     """The glyph mask of ``text`` and its offset from the anchor point (what ``ImageDraw.text`` draws,
     kept for reuse; one FreeType pass, no separate measuring)."""
     core, offset = typeface.getmask2(text, mode="L", anchor=anchor)
@@ -376,21 +418,26 @@ def shorten(text: str, typeface: ImageFont.FreeTypeFont, width: int) -> str:
     return text[:low].rstrip() + "…"
 
 
-def _card_lines(state: PodState, player: Player, language: str,
-                commander_names: dict[str, str]) -> list[tuple[str, tuple[int, int, int]]]:
+def _card_lines(
+    state: PodState, player: Player, language: str, commander_names: dict[str, str]
+) -> list[tuple[str, tuple[int, int, int]]]:
     """The small lines under a player's name: markers, poison, tax per commander, counters, status."""
     lines: list[tuple[str, tuple[int, int, int]]] = []
     if not player.alive and player.eliminated is not None:
         lines.append((t(f"pod.board.out.{player.eliminated.reason}", language), OUT))
-    markers = [t(f"pod.board.{m}", language) for m, holder in (("monarch", state.monarch),
-                                                               ("initiative", state.initiative))
-               if holder == player.user_id]
+    markers = [
+        t(f"pod.board.{m}", language)
+        for m, holder in (("monarch", state.monarch), ("initiative", state.initiative))
+        if holder == player.user_id
+    ]
     if markers:
         lines.append((" · ".join(markers), ACTIVE))
     if player.poison:
         lines.append((t("pod.board.poison", language, count=player.poison), POISON))
     for commander in player.commanders:
-        label = commander_names.get(commander.key) or commander.name or t("pod.board.unnamed_commander", language)
+        label = (
+            commander_names.get(commander.key) or commander.name or t("pod.board.unnamed_commander", language)
+        )
         lines.append((t("pod.board.tax", language, name=label, tax=state.next_tax(commander)), DIM))
     if player.counters:
         lines.append((" · ".join(f"{name} {value}" for name, value in sorted(player.counters.items())), TEXT))
@@ -406,8 +453,17 @@ def bracket_lines(player: Player, language: str) -> list[tuple[str, Colour]]:
     """The declared bracket (BR7), and in amber when the player's deck checks above it."""
     if player.bracket is None:
         return []
-    lines = [(t("brackets.level", language, level=player.bracket,
-                name=t(f"brackets.name.{player.bracket}", language)), DIM)]
+    lines = [
+        (
+            t(
+                "brackets.level",
+                language,
+                level=player.bracket,
+                name=t(f"brackets.name.{player.bracket}", language),
+            ),
+            DIM,
+        )
+    ]
     if player.deck_bracket is not None and player.deck_bracket > player.bracket:
         lines.append((t("brackets.board.above", language, level=player.deck_bracket), WARN))
     return lines
@@ -424,8 +480,10 @@ class MatrixView:
 
 def matrix_view(state: PodState, language: str) -> MatrixView:
     commanders = state.all_commanders()
-    rows = tuple((f"{i + 1} {p.name}", p.alive, tuple(p.commander_damage_taken.get(c.key, 0) for c in commanders))
-                 for i, p in enumerate(state.players))
+    rows = tuple(
+        (f"{i + 1} {p.name}", p.alive, tuple(p.commander_damage_taken.get(c.key, 0) for c in commanders))
+        for i, p in enumerate(state.players)
+    )
     return MatrixView(language=language, columns=tuple(seat_label(state, c) for c in commanders), rows=rows)
 
 
@@ -450,8 +508,11 @@ def _matrix_image(view: MatrixView) -> tuple[Image.Image, tuple[TextBox, ...]]:
         y = header_y + MATRIX_ROW * (row + 1)
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=GRID, width=1)
         label = shorten(name, regular, MATRIX_LABEL_WIDTH - 10)
-        texts += _boxes(label, _text(image, (MARGIN, y + MATRIX_ROW // 2), label, regular, TEXT if alive else DIM,
-                                     "lm"), regular)
+        texts += _boxes(
+            label,
+            _text(image, (MARGIN, y + MATRIX_ROW // 2), label, regular, TEXT if alive else DIM, "lm"),
+            regular,
+        )
         for column, damage in enumerate(damages):
             x = MARGIN + MATRIX_LABEL_WIDTH + column * cell
             centre = (x + cell // 2, y + MATRIX_ROW // 2)

@@ -22,7 +22,7 @@ def bracket_name(level: int, language: str) -> str:
 
 
 def bracket_level(level: int, language: str) -> str:
-    """"Bracket 3 (Upgraded)" in ``language``."""
+    """ "Bracket 3 (Upgraded)" in ``language``."""
     return t("brackets.level", language, level=level, name=bracket_name(level, language))
 
 
@@ -51,7 +51,9 @@ def source_message(report: BracketReport, language: str) -> str:
 
 def bracket_lines(report: BracketReport, language: str, name_for: NameFor = _same) -> list[str]:
     """Every finding as ``[rule] reason`` (or that nothing was found), then the list used."""
-    lines = [f"[{finding.rule}] {finding_message(finding, language, name_for)}" for finding in report.findings]
+    lines = [
+        f"[{finding.rule}] {finding_message(finding, language, name_for)}" for finding in report.findings
+    ]
     return (lines or [t("brackets.nothing_found", language)]) + [source_message(report, language)]
 
 
@@ -60,7 +62,14 @@ def bracket_json(report: BracketReport, language: str) -> dict[str, Any]:
     source = report.game_changers_from
     return {
         "minimum": report.minimum,
-        "findings": [{"rule": f.rule, "minimum": f.minimum, "cards": list(f.cards),
-                      "message": finding_message(f, language)} for f in report.findings],
+        "findings": [
+            {
+                "rule": f.rule,
+                "minimum": f.minimum,
+                "cards": list(f.cards),
+                "message": finding_message(f, language),
+            }
+            for f in report.findings
+        ],
         "game_changers": {"source": "scryfall" if source.scryfall else "bundled", "date": source.date},
     }

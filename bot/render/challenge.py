@@ -51,9 +51,14 @@ def decision_text(game: CreatureDeckGame, decision: Decision, language: str = "e
 
 def board_text(game: CreatureDeckGame, language: str = "en") -> str:
     lines = [t("challenge.board.permanents", language, turn=game.turn)]
-    lines += [f"  {line}" for line in board_lines(game, language)] or ["  " + t("challenge.board.none", language)]
-    lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
-                 + t("hydra.board.graveyard", language, count=len(game.graveyard)))
+    lines += [f"  {line}" for line in board_lines(game, language)] or [
+        "  " + t("challenge.board.none", language)
+    ]
+    lines.append(
+        t("hydra.board.library", language, count=len(game.library))
+        + "   "
+        + t("hydra.board.graveyard", language, count=len(game.graveyard))
+    )
     lines.append(t("challenge.board.life", language, life=game.life))
     rule = life_rule_text(game, language)
     if rule:
@@ -66,8 +71,14 @@ def board_lines(game: CreatureDeckGame, language: str = "en") -> list[str]:
     lines = []
     for permanent in game.battlefield:
         stats = f" {permanent.power}/{permanent.toughness}" if permanent.card.is_creature else ""
-        marks = [t(key, language, damage=permanent.damage) for key, on in (
-            ("hydra.board.tapped", permanent.tapped), ("challenge.board.damage", permanent.damage)) if on]
+        marks = [
+            t(key, language, damage=permanent.damage)
+            for key, on in (
+                ("hydra.board.tapped", permanent.tapped),
+                ("challenge.board.damage", permanent.damage),
+            )
+            if on
+        ]
         shown = " " + t("core.in_parentheses", language, text=marks) if marks else ""
         lines.append(f"{game.number_of(permanent)}. {card_name(permanent.name, language)}{stats}{shown}")
     return lines
@@ -79,7 +90,9 @@ def life_rule_text(game: CreatureDeckGame, language: str = "en") -> str:
     if len(game.seats) < 2:
         return ""
     if game.life_per_player:
-        return t("challenge.board.house_rule_life", language, players=len(game.seats), life=game.starting_life)
+        return t(
+            "challenge.board.house_rule_life", language, players=len(game.seats), life=game.starting_life
+        )
     return t("challenge.board.printed_shared_life", language, players=len(game.seats))
 
 
@@ -102,7 +115,9 @@ def tile_fill(permanent: Permanent) -> tuple[int, int, int]:
     return CREATURE_FILL if permanent.card.is_creature else NONCREATURE_FILL
 
 
-def board_image(game: CreatureDeckGame, language: str = "en", *, boxes: list[TextBox] | None = None) -> Image.Image:
+def board_image(
+    game: CreatureDeckGame, language: str = "en", *, boxes: list[TextBox] | None = None
+) -> Image.Image:
     """One tile per permanent of the deck (numbered as in the action language) with its name, power/
     toughness and damage, its marks in words and its rules text; then library and graveyard counts and
     the players' life. The tiles grow together to hold the longest rules text (cut after three lines,
@@ -114,43 +129,96 @@ def board_image(game: CreatureDeckGame, language: str = "en", *, boxes: list[Tex
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     layout = TextLayout(draw, boxes)
-    layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
-                font=font(40, bold=True, language=language), fill=TEXT)
-    y = draw_tiles(layout, len(game.battlefield), HEADER_H, tile_h, t("challenge.board.none", language), language,
-                   lambda index, x, y: _draw_tile(draw, layout, game, game.battlefield[index], texts[index], x, y,
-                                                  tile_h, language))
+    layout.text(
+        (MARGIN, 14),
+        t("hydra.board.turn", language, turn=game.turn),
+        font=font(40, bold=True, language=language),
+        fill=TEXT,
+    )
+    y = draw_tiles(
+        layout,
+        len(game.battlefield),
+        HEADER_H,
+        tile_h,
+        t("challenge.board.none", language),
+        language,
+        lambda index, x, y: _draw_tile(
+            draw, layout, game, game.battlefield[index], texts[index], x, y, tile_h, language
+        ),
+    )
     draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
     life = t("challenge.board.life", language, life=game.life)
-    layout.text((MARGIN, y + 52), life, font=fit_text(life, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
-                                                        min_size=MIN_TEXT), fill=TEXT)
+    layout.text(
+        (MARGIN, y + 52),
+        life,
+        font=fit_text(life, WIDTH - 2 * MARGIN, 36, bold=True, language=language, min_size=MIN_TEXT),
+        fill=TEXT,
+    )
     return image
 
 
-def _draw_tile(draw: ImageDraw.ImageDraw, layout: TextLayout, game: CreatureDeckGame, permanent: Permanent,
-               lines: list[tuple[str, tuple[int, int, int]]], x: int, y: int, tile_h: int, language: str) -> None:
+def _draw_tile(
+    draw: ImageDraw.ImageDraw,
+    layout: TextLayout,
+    game: CreatureDeckGame,
+    permanent: Permanent,
+    lines: list[tuple[str, tuple[int, int, int]]],
+    x: int,
+    y: int,
+    tile_h: int,
+    language: str,
+) -> None:
     fill = tile_fill(permanent)
-    draw_tile_top(draw, layout, x, y, tile_h, fill, SHIELD if permanent.attacking else fill,
-                  game.number_of(permanent), card_name(permanent.name, language))
+    draw_tile_top(
+        draw,
+        layout,
+        x,
+        y,
+        tile_h,
+        fill,
+        SHIELD if permanent.attacking else fill,
+        game.number_of(permanent),
+        card_name(permanent.name, language),
+    )
     if permanent.card.is_creature:
-        draw_damage(draw, layout, x, y, f"{permanent.power}/{permanent.toughness}", permanent.damage,
-                    permanent.toughness)
+        draw_damage(
+            draw,
+            layout,
+            x,
+            y,
+            f"{permanent.power}/{permanent.toughness}",
+            permanent.damage,
+            permanent.toughness,
+        )
     small = font(MIN_TEXT, language=language)
     for number, (text, colour) in enumerate(lines):
         layout.text((x + 12, y + LINES_TOP + number * LINE_STEP), text, fill=colour, font=small)
 
 
-def _tile_lines(game: CreatureDeckGame, permanent: Permanent, language: str) -> list[tuple[str, tuple[int, int, int]]]:
+def _tile_lines(
+    game: CreatureDeckGame, permanent: Permanent, language: str
+) -> list[tuple[str, tuple[int, int, int]]]:
     """A tile's lines under its stats: its marks in words, then every line of its rules text, wrapped."""
-    marks = [t(key, language) for key, on in (("hydra.board.tapped", permanent.tapped),
-                                                ("hydra.board.skips_untap", permanent.frozen_for > game.deck_turns),
-                                                ("challenge.board.stolen", permanent.stolen),
-                                                ("challenge.board.cant_attack", game.cant_attack_now(permanent)))
-             if on]
+    marks = [
+        t(key, language)
+        for key, on in (
+            ("hydra.board.tapped", permanent.tapped),
+            ("hydra.board.skips_untap", permanent.frozen_for > game.deck_turns),
+            ("challenge.board.stolen", permanent.stolen),
+            ("challenge.board.cant_attack", game.cant_attack_now(permanent)),
+        )
+        if on
+    ]
     small = font(MIN_TEXT, language=language)
     inner = HEAD_W - 24
-    rules = [part for paragraph in permanent.card.oracle_text.split("\n")
-             for part in wrap_text(paragraph, font(MIN_TEXT), inner)]
-    return [(line, FROZEN) for line in wrap_text(join_list(marks, language), small, inner)] + [(line, DIM) for line in rules]
+    rules = [
+        part
+        for paragraph in permanent.card.oracle_text.split("\n")
+        for part in wrap_text(paragraph, font(MIN_TEXT), inner)
+    ]
+    return [(line, FROZEN) for line in wrap_text(join_list(marks, language), small, inner)] + [
+        (line, DIM) for line in rules
+    ]
 
 
 def board_png(game: CreatureDeckGame, language: str = "en") -> bytes:

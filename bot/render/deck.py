@@ -32,14 +32,16 @@ def _join(items: list[str], language: str) -> str:
 
 
 def colour_names(colours: str, language: str) -> str:
-    """"WU" -> "white/blue" in the user's language; "" -> "colourless"."""
+    """ "WU" -> "white/blue" in the user's language; "" -> "colourless"."""
     if not colours:
         return t("deck.colourless", language)
     return "/".join(t(f"deck.colour.{c}", language) for c in colours if c in WUBRG)
 
 
 def _origin_text(origin: ColourOrigin, language: str, name_for: NameFor) -> str:
-    text = t(f"deck.source.{origin.source.value}", language, colour=t(f"deck.colour.{origin.colour}", language))
+    text = t(
+        f"deck.source.{origin.source.value}", language, colour=t(f"deck.colour.{origin.colour}", language)
+    )
     if origin.face:
         text = t("deck.source.on_face", language, source=text, face=name_for(origin.face))
     return text
@@ -63,8 +65,9 @@ def problem_message(problem: Problem, language: str = "en", name_for: NameFor = 
         suggestions = values.pop("suggestions", ())
         newer = values.pop("newer", None)
         if newer is not None:  # close to no card: maybe newer than the data, the guesses come after
-            return sentence_gap(language).join((t(key, language, **values),
-                                                maybe_newer_text(newer, suggestions, language, name_for)))
+            return sentence_gap(language).join(
+                (t(key, language, **values), maybe_newer_text(newer, suggestions, language, name_for))
+            )
         if suggestions:
             key = "deck.problem.unknown_suggest"
             values["suggestions"] = _join([f"“{name_for(s)}”" for s in suggestions], language)
@@ -97,8 +100,12 @@ def refusal_message(refusal: DecklistRefused, language: str = "en") -> str:
 
 
 def verdict_headline(verdict: Verdict, language: str = "en") -> str:
-    return t(f"deck.verdict.{verdict.status}", language, ruleset=ruleset_name(verdict.ruleset, language),
-             count=len(verdict.problems))
+    return t(
+        f"deck.verdict.{verdict.status}",
+        language,
+        ruleset=ruleset_name(verdict.ruleset, language),
+        count=len(verdict.problems),
+    )
 
 
 def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
@@ -109,22 +116,38 @@ def verdict_json(verdict: Verdict, language: str = "en") -> dict[str, Any]:
         "commanders": list(verdict.commanders),
         "color_identity": verdict.colour_identity,
         "card_count": verdict.card_count,
-        "problems": [{"rule": p.rule, "card": p.card, "message": problem_message(p, language)}
-                     for p in verdict.problems],
+        "problems": [
+            {"rule": p.rule, "card": p.card, "message": problem_message(p, language)}
+            for p in verdict.problems
+        ],
     }
 
 
 def verdict_lines(verdict: Verdict, language: str = "en", name_for: NameFor = _same) -> list[str]:
     """Every problem as ``[rule] message``: the full list, for paging (nothing is cut)."""
-    return [f"[{rule_tag(p.rule, language)}] {problem_message(p, language, name_for)}" for p in verdict.problems]
+    return [
+        f"[{rule_tag(p.rule, language)}] {problem_message(p, language, name_for)}" for p in verdict.problems
+    ]
 
 
 # -- the summary image ----------------------------------------------------------------------------
 
-PIP_COLOURS = {"W": (248, 246, 216), "U": (14, 104, 171), "B": (21, 11, 0), "R": (211, 32, 42),
-               "G": (0, 115, 62), "C": (204, 194, 192)}
-PIP_LETTER = {"W": (40, 40, 40), "U": (255, 255, 255), "B": (230, 230, 230), "R": (255, 255, 255),
-              "G": (255, 255, 255), "C": (40, 40, 40)}
+PIP_COLOURS = {
+    "W": (248, 246, 216),
+    "U": (14, 104, 171),
+    "B": (21, 11, 0),
+    "R": (211, 32, 42),
+    "G": (0, 115, 62),
+    "C": (204, 194, 192),
+}
+PIP_LETTER = {
+    "W": (40, 40, 40),
+    "U": (255, 255, 255),
+    "B": (230, 230, 230),
+    "R": (255, 255, 255),
+    "G": (255, 255, 255),
+    "C": (40, 40, 40),
+}
 BACKGROUND = (43, 45, 49)
 BAR = (88, 101, 242)
 TEXT = (235, 235, 235)
@@ -136,8 +159,14 @@ PIP_LETTER_SIZE = 24  # the image is 720 px wide: 12 px on a 360 px phone
 TEXT_SIZE = 24
 
 
-def draw_pips(draw: ImageDraw.ImageDraw, colours: str, right: int, top: int, radius: int = 20,
-              layout: TextLayout | None = None) -> int:
+def draw_pips(
+    draw: ImageDraw.ImageDraw,
+    colours: str,
+    right: int,
+    top: int,
+    radius: int = 20,
+    layout: TextLayout | None = None,
+) -> int:
     """Mana pips, right-aligned: one per colour in WUBRG order, a grey C for colourless. Returns the left
     edge of the first pip."""
     letters = list(colours) or ["C"]
@@ -157,8 +186,9 @@ def summary_image(summary: DeckSummary, colours: str, language: str = "en") -> b
     return png_bytes(summary_picture(summary, colours, language))
 
 
-def summary_picture(summary: DeckSummary, colours: str, language: str = "en",
-                    boxes: list[TextBox] | None = None) -> Image.Image:
+def summary_picture(
+    summary: DeckSummary, colours: str, language: str = "en", boxes: list[TextBox] | None = None
+) -> Image.Image:
     """The summary image; ``boxes``, when given, receives where every text went (phone-width checks).
     Every text is at least 24 px: 12 px once a phone shows the 720 px image 360 px wide."""
     width, height = IMAGE_SIZE
@@ -167,7 +197,9 @@ def summary_picture(summary: DeckSummary, colours: str, language: str = "en",
     layout = TextLayout(draw, boxes)
     pips_left = draw_pips(draw, colours, right=width - 24, top=18, layout=layout)
     title_font = font(28, bold=True, language=language)
-    title = f"{t('deck.summary.curve', language)} · {t('deck.summary.spells', language, count=summary.spells)}"
+    title = (
+        f"{t('deck.summary.curve', language)} · {t('deck.summary.spells', language, count=summary.spells)}"
+    )
     layout.text((24, 20), ellipsize(title, pips_left - 24 - 16, title_font), title_font, TEXT)
     left, right, top, bottom = 40, width - 24, 90, height - 50
     slots = CURVE_TOP + 1

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from bot.storage.deck_changes import DeckChange
 
 PROBLEMS_PER_PAGE = 12
-PAGE_CHARACTERS = 3500      # an embed description holds 4096
+PAGE_CHARACTERS = 3500  # an embed description holds 4096
 _INLINE_ENTRY = re.compile(r"\s+(?=\d{1,3}x?\s+\S)")
 _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")  # discord.utils.escape_mentions' pattern
 
@@ -56,8 +56,12 @@ def change_line(tr: Translate, change: DeckChange | None) -> str:
     """The /deck list note under a deck whose verdict new card data changed."""
     if change is None:
         return ""
-    return "\n" + tr("deck.list.changed", date=change.changed_at[:10], old=tr(f"deck.status.{change.old_status}"),
-                     new=tr(f"deck.status.{change.new_status}"))
+    return "\n" + tr(
+        "deck.list.changed",
+        date=change.changed_at[:10],
+        old=tr(f"deck.status.{change.old_status}"),
+        new=tr(f"deck.status.{change.new_status}"),
+    )
 
 
 def printed_names(cards: Any, language: str) -> Callable[[str], str]:
@@ -75,6 +79,11 @@ def verdict_parts(result: DeckCheck, language: str, cards: Any) -> tuple[list[st
     problems to word: this runs in the work pool (``cards``: the shared card database, for printed names)."""
     verdict = result.verdict
     name_for = printed_names(cards, language)
-    lines = [f"`{rule_tag(p.rule, language)}` {escape(problem_message(p, language, name_for))}" for p in verdict.problems]
+    lines = [
+        f"`{rule_tag(p.rule, language)}` {escape(problem_message(p, language, name_for))}"
+        for p in verdict.problems
+    ]
     lines += [f"ℹ️ {escape(note_message(note, language))}" for note in verdict.notes]
-    return (paginate(lines) if lines else [""]), summary_image(result.summary, verdict.colour_identity, language)
+    return (paginate(lines) if lines else [""]), summary_image(
+        result.summary, verdict.colour_identity, language
+    )

@@ -32,8 +32,9 @@ def png_bytes(image: Image.Image, *, compress_level: int = 3) -> bytes:
     return buffer.getvalue()
 
 
-def fit_text(text: str, max_width: int, size: int, *, bold: bool = False, language: str = "en",
-             min_size: int = 10) -> ImageFont.FreeTypeFont:
+def fit_text(
+    text: str, max_width: int, size: int, *, bold: bool = False, language: str = "en", min_size: int = 10
+) -> ImageFont.FreeTypeFont:
     """The largest font (down to ``min_size``) in which ``text`` fits ``max_width`` pixels."""
     while size > min_size:
         candidate = font(size, bold=bold, language=language)

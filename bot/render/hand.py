@@ -37,8 +37,15 @@ GOLD = (214, 176, 64)
 COLOURLESS = (150, 150, 160)
 
 
-def hand_image(cards: Sequence[Card], language: str = "en", *, title: str = "", subtitle: str = "",
-               marked: Collection[int] = (), boxes: list[TextBox] | None = None) -> Image.Image:
+def hand_image(
+    cards: Sequence[Card],
+    language: str = "en",
+    *,
+    title: str = "",
+    subtitle: str = "",
+    marked: Collection[int] = (),
+    boxes: list[TextBox] | None = None,
+) -> Image.Image:
     """The hand, ``marked`` rows (0-based) tinted. ``title``/``subtitle`` go in the header; ``boxes``
     collects where each text went (see ``bot.render.layout``)."""
     height = HEADER + max(1, len(cards)) * (ROW + ROW_GAP) + MARGIN
@@ -53,15 +60,30 @@ def hand_image(cards: Sequence[Card], language: str = "en", *, title: str = "", 
     return image
 
 
-def _fitted(layout: TextLayout, xy: tuple[int, int], text: str, width: int, size: int, language: str,
-            fill: tuple[int, int, int], *, bold: bool = False) -> None:
+def _fitted(
+    layout: TextLayout,
+    xy: tuple[int, int],
+    text: str,
+    width: int,
+    size: int,
+    language: str,
+    fill: tuple[int, int, int],
+    *,
+    bold: bool = False,
+) -> None:
     """``text`` in the largest size down to 24 px that fits ``width``, cut with "…" if even that is too wide."""
     text_font = fit_text(text, width, size, bold=bold, language=language, min_size=TEXT_SIZE)
     layout.text(xy, ellipsize(text, width, text_font), text_font, fill)
 
 
-def render_hand(cards: Sequence[Card], language: str = "en", *, title: str = "", subtitle: str = "",
-                marked: Collection[int] = ()) -> bytes:
+def render_hand(
+    cards: Sequence[Card],
+    language: str = "en",
+    *,
+    title: str = "",
+    subtitle: str = "",
+    marked: Collection[int] = (),
+) -> bytes:
     """``hand_image`` as PNG bytes, ready for a ``discord.File``."""
     return png_bytes(hand_image(cards, language, title=title, subtitle=subtitle, marked=marked))
 
@@ -83,13 +105,30 @@ def _card_row(layout: TextLayout, card: Card, position: int, top: int, language:
     left, right, bottom = MARGIN, WIDTH - MARGIN, top + ROW
     draw.rounded_rectangle((left, top, right, bottom), radius=8, fill=ROW_MARKED if marked else ROW_FILL)
     draw.rectangle((left, top, left + STRIPE, bottom), fill=stripe_colour(card))
-    layout.text((left + STRIPE + 22, top + ROW // 2), str(position + 1), font(NAME_SIZE, bold=True), MUTED,
-                anchor="mm")
+    layout.text(
+        (left + STRIPE + 22, top + ROW // 2),
+        str(position + 1),
+        font(NAME_SIZE, bold=True),
+        MUTED,
+        anchor="mm",
+    )
     text_left = left + STRIPE + 44
-    cost = card.front.mana_cost if card.layout in ("transform", "modal_dfc", "adventure", "flip") else card.mana_cost
+    cost = (
+        card.front.mana_cost
+        if card.layout in ("transform", "modal_dfc", "adventure", "flip")
+        else card.mana_cost
+    )
     cost_width = pips_width(cost)
-    _fitted(layout, (text_left, top + 10), card.printed_name(language), right - text_left - cost_width - 24,
-            NAME_SIZE, language, TEXT, bold=True)
+    _fitted(
+        layout,
+        (text_left, top + 10),
+        card.printed_name(language),
+        right - text_left - cost_width - 24,
+        NAME_SIZE,
+        language,
+        TEXT,
+        bold=True,
+    )
     _fitted(layout, (text_left, top + 56), card.type_line, right - text_left - 12, TEXT_SIZE, language, MUTED)
     draw_cost(draw, cost, right=right - 12, top=top + 10)
 
@@ -100,7 +139,9 @@ def pips_width(cost: str) -> int:
     return count * (2 * PIP_RADIUS + PIP_GAP) + separators * 24
 
 
-def draw_cost(draw: ImageDraw.ImageDraw, cost: str, *, right: int, top: int, radius: int = PIP_RADIUS) -> None:
+def draw_cost(
+    draw: ImageDraw.ImageDraw, cost: str, *, right: int, top: int, radius: int = PIP_RADIUS
+) -> None:
     """A mana cost as pips, right-aligned: coloured circles for W U B R G, grey ones with the number for
     generic and X, split circles for hybrid symbols, ``//`` between the halves of a split card."""
     x = right - pips_width(cost)

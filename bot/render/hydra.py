@@ -37,13 +37,22 @@ def decision_text(game: HydraGame, decision: Decision, language: str = "en") -> 
         lines.append(join_list([card_name(option, language) for option in decision.options], language))
     if decision.topic in WINDOW_TOPICS and game.spells_locked:
         lines.append(t("hydra.decision.spells_locked", language))
-    lines.append(t("hydra.decision.default", language, default=answer_label(decision.topic, decision.default, language)))
+    lines.append(
+        t(
+            "hydra.decision.default",
+            language,
+            default=answer_label(decision.topic, decision.default, language),
+        )
+    )
     return "\n".join(lines)
 
 
 # The answers a decision offers, in the words of their buttons: "pass" in the damage window is "Take the
 # damage", in the upkeep "Go on"; elsewhere the answer's own key. Prompts and buttons say the same words.
-ANSWER_KEYS = {("prevent", "pass"): "hydra.ui.option.take_damage", ("upkeep", "pass"): "hydra.ui.option.go_on"}
+ANSWER_KEYS = {
+    ("prevent", "pass"): "hydra.ui.option.take_damage",
+    ("upkeep", "pass"): "hydra.ui.option.go_on",
+}
 ANSWERS = ("pass", "counter", "prevent", "sacrifice", "decline", "damage", "destroy")
 
 
@@ -97,8 +106,11 @@ def board_text(game: HydraGame, language: str = "en") -> str:
         marks = join_list(head_marks(game, index, language), language)
         marks = t("core.in_parentheses", language, text=marks)
         lines.append(f"  {game.number_of(head)}. {card_name(head.name, language)} {marks}")
-    lines.append(t("hydra.board.library", language, count=len(game.library)) + "   "
-                 + t("hydra.board.graveyard", language, count=len(game.graveyard)))
+    lines.append(
+        t("hydra.board.library", language, count=len(game.library))
+        + "   "
+        + t("hydra.board.graveyard", language, count=len(game.graveyard))
+    )
     for index, player in enumerate(game.players):
         heroes = f" — {join_list(player.heroes, language)}" if player.heroes else ""
         lines.append(player_line(game, index, language) + heroes)
@@ -143,29 +155,50 @@ def board_image(game: HydraGame, language: str = "en", *, boxes: list[TextBox] |
     notice_font = font(MIN_TEXT, language=language)
     result = _result(game, language)  # a won or lost board says so first (the win image had no result)
     result_lines = wrap_text(result, font(MIN_TEXT, bold=True, language=language), WIDTH - 2 * MARGIN)
-    notice = wrap_text(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN) \
-        if game.spells_locked and not result else []
+    notice = (
+        wrap_text(t("hydra.board.spells_locked", language), notice_font, WIDTH - 2 * MARGIN)
+        if game.spells_locked and not result
+        else []
+    )
     lines = [(line, True) for line in result_lines] + [(line, False) for line in notice]
     top = TOP + 34 * len(lines)
     height = top + rows * (HEAD_H + GAP) + 56 + 50 * len(game.players) + 16
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     layout = TextLayout(draw, boxes)
-    layout.text((MARGIN, 14), t("hydra.board.turn", language, turn=game.turn),
-                font=font(40, bold=True, language=language), fill=TEXT)
+    layout.text(
+        (MARGIN, 14),
+        t("hydra.board.turn", language, turn=game.turn),
+        font=font(40, bold=True, language=language),
+        fill=TEXT,
+    )
     for number, (line, is_result) in enumerate(lines):  # the result, or Disorienting Glower, under the turn
-        layout.text((MARGIN, TOP + 34 * number - 4), line,
-                    font=font(MIN_TEXT, bold=True, language=language) if is_result else notice_font,
-                    fill=(SHIELD if game.outcome == "won" else DAMAGE) if is_result else FROZEN)
-    y = draw_tiles(layout, len(game.battlefield), top, HEAD_H, t("hydra.board.no_heads", language), language,
-                   lambda index, x, y: _draw_head(draw, layout, game, index, x, y, language))
+        layout.text(
+            (MARGIN, TOP + 34 * number - 4),
+            line,
+            font=font(MIN_TEXT, bold=True, language=language) if is_result else notice_font,
+            fill=(SHIELD if game.outcome == "won" else DAMAGE) if is_result else FROZEN,
+        )
+    y = draw_tiles(
+        layout,
+        len(game.battlefield),
+        top,
+        HEAD_H,
+        t("hydra.board.no_heads", language),
+        language,
+        lambda index, x, y: _draw_head(draw, layout, game, index, x, y, language),
+    )
     draw_zone_counts(layout, len(game.library), len(game.graveyard), y, language)
     y += 52
     for index in range(len(game.players)):
         colour = (150, 150, 150) if game.players[index].lost else TEXT
         line = player_line(game, index, language)
-        layout.text((MARGIN, y), line, font=fit_text(line, WIDTH - 2 * MARGIN, 36, bold=True, language=language,
-                                                    min_size=MIN_TEXT), fill=colour)
+        layout.text(
+            (MARGIN, y),
+            line,
+            font=fit_text(line, WIDTH - 2 * MARGIN, 36, bold=True, language=language, min_size=MIN_TEXT),
+            fill=colour,
+        )
         y += 50
     return image
 
@@ -190,63 +223,114 @@ def head_ability_lines(game: HydraGame, index: int, language: str = "en") -> lis
     return lines
 
 
-_END_STEP_KEYS = {"Savage Vigor Head": "hydra.board.end_step_cast",
-                  "Shrieking Titan Head": "hydra.board.end_step_discard",
-                  "Snapping Fang Head": "hydra.board.end_step_damage"}
+_END_STEP_KEYS = {
+    "Savage Vigor Head": "hydra.board.end_step_cast",
+    "Shrieking Titan Head": "hydra.board.end_step_discard",
+    "Snapping Fang Head": "hydra.board.end_step_damage",
+}
 
 
-def _draw_head(draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, index: int, x: int, y: int, language: str) -> None:
+def _draw_head(
+    draw: ImageDraw.ImageDraw, layout: TextLayout, game: HydraGame, index: int, x: int, y: int, language: str
+) -> None:
     head = game.battlefield[index]
     fill = TAPPED_FILL if head.tapped else (ELITE_FILL if head.card.elite else HEAD_FILL)
-    draw_tile_top(draw, layout, x, y, HEAD_H, fill, SHIELD if game.is_indestructible(head) else fill,
-                  game.number_of(head), card_name(head.name, language))
+    draw_tile_top(
+        draw,
+        layout,
+        x,
+        y,
+        HEAD_H,
+        fill,
+        SHIELD if game.is_indestructible(head) else fill,
+        game.number_of(head),
+        card_name(head.name, language),
+    )
     inner = HEAD_W - 24
     draw_damage(draw, layout, x, y, f"{head.damage}/{head.toughness}", head.damage, head.toughness)
-    marks = [t(key, language) for key, on in (("hydra.board.tapped", head.tapped),
-                                                ("hydra.board.skips_untap", head.frozen_for > game.hydra_turns),
-                                                ("hydra.board.indestructible", game.is_indestructible(head)))
-             if on]
+    marks = [
+        t(key, language)
+        for key, on in (
+            ("hydra.board.tapped", head.tapped),
+            ("hydra.board.skips_untap", head.frozen_for > game.hydra_turns),
+            ("hydra.board.indestructible", game.is_indestructible(head)),
+        )
+        if on
+    ]
     small = font(MIN_TEXT, language=language)
     lines = [(line, SHIELD) for line in wrap_text(join_list(marks, language), small, inner)] + [
-        (part, DIM) for line in head_ability_lines(game, index, language) for part in wrap_text(line, small, inner)]
+        (part, DIM)
+        for line in head_ability_lines(game, index, language)
+        for part in wrap_text(line, small, inner)
+    ]
     line_y = y + 100
     for text, colour in lines[:4]:
         layout.text((x + 12, line_y), text, fill=colour, font=small)
         line_y += 30
 
 
-def draw_tiles(layout: TextLayout, count: int, top: int, tile_h: int, empty: str, language: str,
-               draw_tile: Callable[[int, int, int], None]) -> int:
+def draw_tiles(
+    layout: TextLayout,
+    count: int,
+    top: int,
+    tile_h: int,
+    empty: str,
+    language: str,
+    draw_tile: Callable[[int, int, int], None],
+) -> int:
     """Tiles two a row from ``top`` (each drawn by ``draw_tile(index, x, y)``), or ``empty`` when there
     are none; returns where the text under them starts. Every deck's board lays out its permanents so."""
     if not count:
         layout.text((MARGIN, top + 60), empty, font=font(34, language=language), fill=TEXT)
     for index in range(count):
-        draw_tile(index, MARGIN + (index % PER_ROW) * (HEAD_W + GAP), top + (index // PER_ROW) * (tile_h + GAP))
+        draw_tile(
+            index, MARGIN + (index % PER_ROW) * (HEAD_W + GAP), top + (index // PER_ROW) * (tile_h + GAP)
+        )
     return top + max(1, -(-count // PER_ROW)) * (tile_h + GAP) + 4
 
 
-def draw_tile_top(draw: ImageDraw.ImageDraw, layout: TextLayout, x: int, y: int, tile_h: int,
-                  fill: tuple[int, int, int], outline: tuple[int, int, int], number: int, name: str) -> None:
+def draw_tile_top(
+    draw: ImageDraw.ImageDraw,
+    layout: TextLayout,
+    x: int,
+    y: int,
+    tile_h: int,
+    fill: tuple[int, int, int],
+    outline: tuple[int, int, int],
+    number: int,
+    name: str,
+) -> None:
     """A permanent's tile with its number (as the action language names it) and its name, shrunk to fit."""
     draw.rounded_rectangle((x, y, x + HEAD_W, y + tile_h), radius=14, fill=fill, outline=outline, width=5)
     label = f"{number}."
     number_font = font(36, bold=True)
     layout.text((x + 12, y + 8), label, font=number_font, fill=TEXT)
     name_left = x + 12 + int(number_font.getlength(label)) + 10
-    layout.text((name_left, y + 12), name, fill=TEXT,
-                font=fit_text(name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT))
+    layout.text(
+        (name_left, y + 12),
+        name,
+        fill=TEXT,
+        font=fit_text(name, x + HEAD_W - 12 - name_left, 32, bold=True, min_size=MIN_TEXT),
+    )
 
 
 def draw_zone_counts(layout: TextLayout, library: int, graveyard: int, y: int, language: str) -> None:
-    counts = (t("hydra.board.library", language, count=library) + "   "
-              + t("hydra.board.graveyard", language, count=graveyard))
-    layout.text((MARGIN, y), counts, font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language,
-                                                    min_size=MIN_TEXT), fill=DIM)
+    counts = (
+        t("hydra.board.library", language, count=library)
+        + "   "
+        + t("hydra.board.graveyard", language, count=graveyard)
+    )
+    layout.text(
+        (MARGIN, y),
+        counts,
+        font=fit_text(counts, WIDTH - 2 * MARGIN, 32, language=language, min_size=MIN_TEXT),
+        fill=DIM,
+    )
 
 
-def draw_damage(draw: ImageDraw.ImageDraw, layout: TextLayout, x: int, y: int, label: str, damage: int,
-                toughness: int) -> None:
+def draw_damage(
+    draw: ImageDraw.ImageDraw, layout: TextLayout, x: int, y: int, label: str, damage: int, toughness: int
+) -> None:
     """A tile's ``label`` (damage/toughness, or power/toughness) and, only when damaged, a bar filled in
     proportion (no red sliver at 0 damage)."""
     label_font = font(32, bold=True)

@@ -21,7 +21,6 @@ def turn_starts(game: HydraGame | None) -> list[int]:
     return [] if game is None else [i for i, e in enumerate(game.events) if e.key == "hydra.log.hydra_turn"]
 
 
-
 def turn_content(table: HydraTable, start: int) -> str:
     """One Hydra turn (its ``hydra_turn`` event at ``start``): revealed cards with their texts,
     what happened, the damage, and — for the turn in progress — the question of the moment."""
@@ -41,8 +40,7 @@ def turn_content(table: HydraTable, start: int) -> str:
             lines.append("")
             lines.append((f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language))
     text = "\n".join(lines)
-    return text if len(text) <= MESSAGE_LIMIT else "…" + text[-(MESSAGE_LIMIT - 1):]
-
+    return text if len(text) <= MESSAGE_LIMIT else "…" + text[-(MESSAGE_LIMIT - 1) :]
 
 
 def report_content(table: HydraTable, events: list[Event]) -> str:
@@ -56,10 +54,12 @@ def report_content(table: HydraTable, events: list[Event]) -> str:
         lines.append(event_text(event, language))
         if event.key == "hydra.log.grow":
             grown = [name for name in cast(tuple[str, ...], event.values["cards"]) if CARDS[name].is_head]
-            lines += ["> " + f"**{card_name(name, language)}** — " + CARDS[name].oracle_text.replace("\n", "\n> ")
-                      for name in grown]
+            lines += [
+                "> " + f"**{card_name(name, language)}** — " + CARDS[name].oracle_text.replace("\n", "\n> ")
+                for name in grown
+            ]
     if game.pending is not None:
         owner = table.user_to_answer()
         lines += ["", (f"<@{owner}> " if owner else "") + decision_text(game, game.pending, language)]
     text = "\n".join(lines)
-    return text if len(text) <= MESSAGE_LIMIT else "…" + text[-(MESSAGE_LIMIT - 1):]
+    return text if len(text) <= MESSAGE_LIMIT else "…" + text[-(MESSAGE_LIMIT - 1) :]

@@ -34,8 +34,14 @@ class TextLayout:
         self.draw = draw
         self.boxes = boxes
 
-    def text(self, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fill: Any,
-             anchor: str | None = None) -> tuple[int, int, int, int]:
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        font: ImageFont.FreeTypeFont,
+        fill: Any,
+        anchor: str | None = None,
+    ) -> tuple[int, int, int, int]:
         """Draw ``text``; returns its box (also when not recording, for layouts that flow)."""
         self.draw.text(xy, text, font=font, fill=fill, anchor=anchor)
         box = tuple(round(v) for v in self.draw.textbbox(xy, text, font=font, anchor=anchor))
@@ -69,16 +75,26 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def phone_problems(boxes: Sequence[TextBox], image_width: int, *, width: int = PHONE_WIDTH,
-                   min_px: int = MIN_PHONE_TEXT_PX) -> list[str]:
+def phone_problems(
+    boxes: Sequence[TextBox], image_width: int, *, width: int = PHONE_WIDTH, min_px: int = MIN_PHONE_TEXT_PX
+) -> list[str]:
     """What would not read at ``width``: text smaller than ``min_px`` once scaled, overlapping texts, and
     text outside the image."""
     scale = width / image_width
-    problems = [f"{b.text!r}: {b.size * scale:.1f} px at {width} px wide (< {min_px})"
-                for b in boxes if b.size * scale < min_px]
-    problems += [f"{b.text!r} leaves the image ({b.box}, width {image_width})"
-                 for b in boxes if b.box[0] < 0 or b.box[2] > image_width]
+    problems = [
+        f"{b.text!r}: {b.size * scale:.1f} px at {width} px wide (< {min_px})"
+        for b in boxes
+        if b.size * scale < min_px
+    ]
+    problems += [
+        f"{b.text!r} leaves the image ({b.box}, width {image_width})"
+        for b in boxes
+        if b.box[0] < 0 or b.box[2] > image_width
+    ]
     for index, first in enumerate(boxes):
-        problems += [f"{first.text!r} {first.box} overlaps {second.text!r} {second.box}"
-                     for second in boxes[index + 1:] if _overlap(first.box, second.box)]
+        problems += [
+            f"{first.text!r} {first.box} overlaps {second.text!r} {second.box}"
+            for second in boxes[index + 1 :]
+            if _overlap(first.box, second.box)
+        ]
     return problems

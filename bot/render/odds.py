@@ -22,14 +22,20 @@ def percent(p: float) -> str:
 
 
 def style_row(odds: StyleOdds, language: str) -> str:
-    """"London mulligan: 7 → 96.2% · 6 → 3.1% · … · keepable 100.0%"."""
+    """ "London mulligan: 7 → 96.2% · 6 → 3.1% · … · keepable 100.0%"."""
     sizes = " · ".join(f"{size} → {percent(p)}" for size, p in odds.by_size() if p >= 0.0005)
-    row = t("mulligan.odds.style_row", language, style=t(f"mulligan.style.{odds.style.value}", language),
-            sizes=sizes, total=percent(odds.total))
+    row = t(
+        "mulligan.odds.style_row",
+        language,
+        style=t(f"mulligan.style.{odds.style.value}", language),
+        sizes=sizes,
+        total=percent(odds.total),
+    )
     if odds.samples is not None and odds.total_interval:
         low, high = odds.total_interval
-        row += " " + t("mulligan.odds.monte_carlo", language, samples=odds.samples, low=percent(low),
-                       high=percent(high))
+        row += " " + t(
+            "mulligan.odds.monte_carlo", language, samples=odds.samples, low=percent(low), high=percent(high)
+        )
     return row
 
 
@@ -39,12 +45,25 @@ def odds_lines(odds: DeckOdds, language: str) -> list[str]:
     counts = odds.counts
     lines = [t("mulligan.odds.library", language, deck_size=counts.deck_size, lands=counts.lands)]
     if counts.half_lands:
-        lines.append(t("mulligan.odds.half_lands", language, count=counts.half_lands,
-                       equivalent=f"{counts.land_equivalent:g}"))
+        lines.append(
+            t(
+                "mulligan.odds.half_lands",
+                language,
+                count=counts.half_lands,
+                equivalent=f"{counts.land_equivalent:g}",
+            )
+        )
     lines.append(t("mulligan.odds.lands_in_7", language))
     lines += [f"  {k}: {percent(p):>6}" for k, p in enumerate(odds.p_lands_in_opening)]
-    lines.append(t("mulligan.odds.keepable_first", language, low=low, high=high,
-                   percent=percent(odds.p_keepable_opening)))
+    lines.append(
+        t(
+            "mulligan.odds.keepable_first",
+            language,
+            low=low,
+            high=high,
+            percent=percent(odds.p_keepable_opening),
+        )
+    )
     lines.append(t("mulligan.odds.styles_header", language, low=low, high=high, players=odds.player_count))
     lines += ["  " + style_row(odds.styles[style], language) for style in STYLE_ORDER if style in odds.styles]
     lines.append(t("mulligan.odds.policy", language))
@@ -53,9 +72,16 @@ def odds_lines(odds: DeckOdds, language: str) -> list[str]:
 
 def calculator_text(result: Hypergeometric, language: str) -> str:
     """The free calculator's answer, one sentence each for exactly and at least."""
-    return t("mulligan.calc.result", language, deck_size=result.population, copies=result.successes,
-             drawn=result.draws, want=result.want, exactly=percent(result.exactly),
-             at_least=percent(result.at_least))
+    return t(
+        "mulligan.calc.result",
+        language,
+        deck_size=result.population,
+        copies=result.successes,
+        drawn=result.draws,
+        want=result.want,
+        exactly=percent(result.exactly),
+        at_least=percent(result.at_least),
+    )
 
 
 # -- chart -----------------------------------------------------------------------------------------
@@ -75,8 +101,11 @@ MUTED = (150, 155, 170)
 GRID = (60, 64, 76)
 KEEPABLE = (76, 175, 110)
 OTHER = (110, 120, 140)
-STYLE_COLOURS = {MulliganStyle.PARTIAL_PARIS: (230, 160, 60), MulliganStyle.LONDON: (80, 150, 230),
-                 MulliganStyle.VANCOUVER: (190, 110, 210)}
+STYLE_COLOURS = {
+    MulliganStyle.PARTIAL_PARIS: (230, 160, 60),
+    MulliganStyle.LONDON: (80, 150, 230),
+    MulliganStyle.VANCOUVER: (190, 110, 210),
+}
 
 
 def odds_chart(odds: DeckOdds, language: str, *, boxes: list[TextBox] | None = None) -> Image.Image:
@@ -92,8 +121,9 @@ def odds_chart(odds: DeckOdds, language: str, *, boxes: list[TextBox] | None = N
     return image.crop((0, 0, WIDTH, bottom + MARGIN))
 
 
-def _fit(text: str, size: int, language: str, *, bold: bool = False, width: int = WIDTH - 2 * MARGIN
-         ) -> ImageFont.FreeTypeFont:
+def _fit(
+    text: str, size: int, language: str, *, bold: bool = False, width: int = WIDTH - 2 * MARGIN
+) -> ImageFont.FreeTypeFont:
     return fit_text(text, width, size, bold=bold, language=language, min_size=TEXT_SIZE)
 
 
@@ -101,8 +131,13 @@ def _lands_panel(layout: TextLayout, odds: DeckOdds, language: str) -> None:
     left, right = MARGIN, WIDTH - MARGIN
     heading = t("mulligan.odds.lands_in_7", language)
     layout.text((left, LANDS_TOP), heading, _fit(heading, HEADING_SIZE, language, bold=True), TEXT)
-    legend = t("mulligan.odds.chart_keepable", language, low=odds.keep[0], high=odds.keep[1],
-               percent=percent(odds.p_keepable_opening))
+    legend = t(
+        "mulligan.odds.chart_keepable",
+        language,
+        low=odds.keep[0],
+        high=odds.keep[1],
+        percent=percent(odds.p_keepable_opening),
+    )
     layout.text((left, LANDS_TOP + 42), legend, _fit(legend, TEXT_SIZE, language), KEEPABLE)
     highest = max(odds.p_lands_in_opening) or 1.0
     slot = (right - left) / len(odds.p_lands_in_opening)
@@ -133,16 +168,18 @@ def _styles_panel(layout: TextLayout, odds: DeckOdds, language: str, top: int) -
         layout.text((left, y), name, _fit(name, HEADING_SIZE, language, bold=True), colour)
         bar_top = y + 42
         _stacked_bar(layout, style, (left, bar_top, right, bar_top + STYLE_BAR_HEIGHT), small)
-        summary = t("mulligan.odds.chart_total", language, total=percent(style.total),
-                    seven=percent(style.keep_at[7]))
+        summary = t(
+            "mulligan.odds.chart_total", language, total=percent(style.total), seven=percent(style.keep_at[7])
+        )
         y = bar_top + STYLE_BAR_HEIGHT + 8
         layout.text((left, y), summary, _fit(summary, TEXT_SIZE, language), MUTED)
         y = _legend(layout, style, left, right, y + LINE, small) + 22
     return y
 
 
-def _stacked_bar(layout: TextLayout, style: StyleOdds, box: tuple[int, int, int, int],
-                 label_font: ImageFont.FreeTypeFont) -> None:
+def _stacked_bar(
+    layout: TextLayout, style: StyleOdds, box: tuple[int, int, int, int], label_font: ImageFont.FreeTypeFont
+) -> None:
     left, top, right, bottom = box
     layout.draw.rectangle(box, fill=GRID)
     x = float(left)
@@ -155,9 +192,10 @@ def _stacked_bar(layout: TextLayout, style: StyleOdds, box: tuple[int, int, int,
         x += width
 
 
-def _legend(layout: TextLayout, style: StyleOdds, left: int, right: int, top: int,
-            text_font: ImageFont.FreeTypeFont) -> int:
-    """"■ 7: 96.6%  ■ 6: 3.2% …" in the bar's shades, wrapping at ``right``. Returns the bottom."""
+def _legend(
+    layout: TextLayout, style: StyleOdds, left: int, right: int, top: int, text_font: ImageFont.FreeTypeFont
+) -> int:
+    """ "■ 7: 96.6%  ■ 6: 3.2% …" in the bar's shades, wrapping at ``right``. Returns the bottom."""
     x, y, swatch = left, top, 18
     for size, share in _size_groups(style):
         if share <= 0:
@@ -166,7 +204,9 @@ def _legend(layout: TextLayout, style: StyleOdds, left: int, right: int, top: in
         width = swatch + 8 + text_font.getlength(label)
         if x + width > right and x > left:
             x, y = left, y + LINE
-        layout.draw.rectangle((x, y + 6, x + swatch, y + 6 + swatch), fill=_shade(STYLE_COLOURS[style.style], size))
+        layout.draw.rectangle(
+            (x, y + 6, x + swatch, y + 6 + swatch), fill=_shade(STYLE_COLOURS[style.style], size)
+        )
         layout.text((x + swatch + 8, y), label, text_font, TEXT)
         x += int(width) + 24
     return y + LINE

@@ -37,11 +37,16 @@ def history_text(events: list[Event], state: PodState, tr: Translate, page: int 
     for event in events[start:end]:
         text = f"{discord_time(event.at)} {describe_event(event, state, tr)}"
         lines.append(f"~~{text}~~" if event.seq in dropped else text)
-    text = fit_lines(lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count),
-                     keep_last=True) or tr("pod.history.empty")
+    text = fit_lines(
+        lines, HISTORY_BUDGET, lambda count: tr("core.and_more", count=count), keep_last=True
+    ) or tr("pod.history.empty")
     if pages == 1:
         return text
-    return tr("pod.history.page", first=start + 1, last=end, total=len(events), page=page, pages=pages) + "\n" + text
+    return (
+        tr("pod.history.page", first=start + 1, last=end, total=len(events), page=page, pages=pages)
+        + "\n"
+        + text
+    )
 
 
 def describe_event(event: Event, state: PodState, tr: Translate) -> str:
@@ -82,8 +87,11 @@ def _kind_values(event: Event) -> dict[str, Any]:
     if kind == pod.MULLIGAN:
         return {"decision": data.get("decision")}  # words of the reader's language: describe_event
     if kind == pod.SWAP:  # one event per batch (all or nothing)
-        return {"swaps": "; ".join(f"{s['count']} × {fit(s['out'], ECHO)} → {fit(s['in'], ECHO)}"
-                                   for s in pod.swaps_of(data))}
+        return {
+            "swaps": "; ".join(
+                f"{s['count']} × {fit(s['out'], ECHO)} → {fit(s['in'], ECHO)}" for s in pod.swaps_of(data)
+            )
+        }
     if kind == pod.WISH:
         return {"card": fit(str(data.get("card") or ""), ECHO)}
     if kind == pod.BRACKET:
@@ -96,7 +104,7 @@ def _kind_values(event: Event) -> dict[str, Any]:
 
 
 def commander_label(state: PodState, commander: pod.Commander, tr: Translate) -> str:
-    """"3a Tymna (bob)": seat label, printed name (or "unnamed"), owner."""
+    """ "3a Tymna (bob)": seat label, printed name (or "unnamed"), owner."""
     owner = player_name(state, commander.owner)
     name = commander.name or tr("pod.board.unnamed_commander")
     return f"{seat_label(state, commander)} {name} ({owner})"

@@ -18,33 +18,68 @@ log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, metavar="PATH",
-                        help="SQLite file to use and keep (default: a fresh one in a temporary folder)")
-    parser.add_argument("--cards", metavar="PATH", help="card data to import into a fresh database "
-                        "(default: the configured or bundled data set)")
-    parser.add_argument("--script", type=Path, metavar="FILE",
-                        help="run the client lines in FILE without prompting and print the transcript")
-    parser.add_argument("--files-dir", type=Path, metavar="DIR",
-                        help="where images and other files the bot sends are saved (default: beside the database)")
-    parser.add_argument("--open-images", action="store_true",
-                        help="also open each image the bot sends in the system's image viewer")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        metavar="PATH",
+        help="SQLite file to use and keep (default: a fresh one in a temporary folder)",
+    )
+    parser.add_argument(
+        "--cards",
+        metavar="PATH",
+        help="card data to import into a fresh database (default: the configured or bundled data set)",
+    )
+    parser.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="run the client lines in FILE without prompting and print the transcript",
+    )
+    parser.add_argument(
+        "--files-dir",
+        type=Path,
+        metavar="DIR",
+        help="where images and other files the bot sends are saved (default: beside the database)",
+    )
+    parser.add_argument(
+        "--open-images",
+        action="store_true",
+        help="also open each image the bot sends in the system's image viewer",
+    )
     parser.add_argument("--no-tour", action="store_true", help="do not print the guided tour at start")
 
 
 def sandbox_command(args: argparse.Namespace) -> int:
-    return run_sandbox(args.config_obj, db=args.db, cards=args.cards, script=args.script,
-                       files_dir=args.files_dir, tour=not args.no_tour, open_images=args.open_images)
+    return run_sandbox(
+        args.config_obj,
+        db=args.db,
+        cards=args.cards,
+        script=args.script,
+        files_dir=args.files_dir,
+        tour=not args.no_tour,
+        open_images=args.open_images,
+    )
 
 
 def start_sandbox_from_run(args: argparse.Namespace) -> int:
     """``podkeeper run`` with no token: the sandbox on a fresh database (script from stdin without a TTY)."""
-    print("Starting the local sandbox instead (the real bot against a pretend Discord on 127.0.0.1).\n",
-          file=sys.stderr)
+    print(
+        "Starting the local sandbox instead (the real bot against a pretend Discord on 127.0.0.1).\n",
+        file=sys.stderr,
+    )
     return run_sandbox(args.config_obj)
 
 
-def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = None, script: Path | None = None,
-                files_dir: Path | None = None, tour: bool = True, open_images: bool = False) -> int:
+def run_sandbox(
+    config: Config,
+    *,
+    db: Path | None = None,
+    cards: str | None = None,
+    script: Path | None = None,
+    files_dir: Path | None = None,
+    tour: bool = True,
+    open_images: bool = False,
+) -> int:
     from bot.sandbox.session import SandboxSession
     from bot.sandbox.terminal import Terminal
 
@@ -58,8 +93,10 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     elif not sys.stdin.isatty():
         lines = _piped_lines(sys.stdin)  # no terminal (CI, a pipe): each line runs as it arrives
         if lines is None:
-            print("(no terminal and no input: nothing to run; pipe lines in, e.g. `echo /help | podkeeper sandbox`, "
-                  "or use --script FILE)")
+            print(
+                "(no terminal and no input: nothing to run; pipe lines in, e.g. `echo /help | podkeeper sandbox`, "
+                "or use --script FILE)"
+            )
             return 0
 
     workdir = Path(tempfile.mkdtemp(prefix="podkeeper-sandbox-"))
@@ -71,8 +108,12 @@ def run_sandbox(config: Config, *, db: Path | None = None, cards: str | None = N
     session = SandboxSession(config.with_values(**overrides))
     restore_logging = _log_to_file(workdir / "sandbox.log")
     terminal = Terminal(session, files_dir or database.parent / "sandbox-files", open_images=open_images)
-    terminal.print([f"(database: {database}; bot log: {workdir / 'sandbox.log'})",
-                    "starting the bot… (a fresh database first imports the card data: a few seconds)"])
+    terminal.print(
+        [
+            f"(database: {database}; bot log: {workdir / 'sandbox.log'})",
+            "starting the bot… (a fresh database first imports the card data: a few seconds)",
+        ]
+    )
     status = 0
     try:
         terminal.start()
@@ -148,4 +189,5 @@ def _log_to_file(path: Path) -> Callable[[], None]:
         for handler in removed:
             root.addHandler(handler)
         root.setLevel(previous_level)
+
     return restore

@@ -32,14 +32,31 @@ _USAGE: dict[str, str] = {}  # client command name -> usage shown by :help, in d
 
 def client_command(usage: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register ``_cmd_<name>`` as the client command ``:<name>`` with ``usage`` for ``:help``."""
+
     def register(handler: Callable[..., Any]) -> Callable[..., Any]:
         _USAGE[handler.__name__.removeprefix("_cmd_")] = usage
         return handler
+
     return register
 
 
-CLIENT_COMMANDS = ("as", "in", "locale", "click", "select", "submit", "restart", "messages", "users", "channels",
-                   "wait", "help", "tour", "quit", "exit")
+CLIENT_COMMANDS = (
+    "as",
+    "in",
+    "locale",
+    "click",
+    "select",
+    "submit",
+    "restart",
+    "messages",
+    "users",
+    "channels",
+    "wait",
+    "help",
+    "tour",
+    "quit",
+    "exit",
+)
 
 
 class ClientError(Exception):
@@ -61,7 +78,9 @@ class SandboxClient:
         line = line.strip()
         if not line or line.startswith("#"):
             return []
-        log.info("sandbox line as %s in #%s: %s", self.session.current_user, self.session.current_channel, line)
+        log.info(
+            "sandbox line as %s in #%s: %s", self.session.current_user, self.session.current_channel, line
+        )
         try:
             if line.startswith(":") or (line.startswith("/") and self._is_client_command(line)):
                 out = await self._client_command(line[1:])
@@ -98,12 +117,16 @@ class SandboxClient:
                 raise ClientError(f"/{found.qualified_name} takes no options")
             return found, values
         matches = list(_option_pattern(found).finditer(rest))
-        if rest.strip() and (not matches or rest[:matches[0].start()].strip()):
-            raise ClientError(f"options are written name:value; /{found.qualified_name} has: "
-                              f"{', '.join(n + ':' for n in names)}")
+        if rest.strip() and (not matches or rest[: matches[0].start()].strip()):
+            raise ClientError(
+                f"options are written name:value; /{found.qualified_name} has: "
+                f"{', '.join(n + ':' for n in names)}"
+            )
         for i, match in enumerate(matches):
             end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
-            values[match.group(1)] = self._value(found.option(match.group(1)), _unquote(rest[match.end():end]))
+            values[match.group(1)] = self._value(
+                found.option(match.group(1)), _unquote(rest[match.end() : end])
+            )
         return found, values
 
     def split_command(self, line: str) -> tuple[FoundCommand, str]:
@@ -154,9 +177,13 @@ class SandboxClient:
 
     async def _slash(self, line: str) -> list[str]:
         found, values = self.parse_slash(line)
-        reply = await self.session.driver.slash(found.qualified_name, user=self.session.current_user,
-                                                channel=self.session.channel(), options=values,
-                                                locale=self.session.locale_of())
+        reply = await self.session.driver.slash(
+            found.qualified_name,
+            user=self.session.current_user,
+            channel=self.session.channel(),
+            options=values,
+            locale=self.session.locale_of(),
+        )
         return self._after(reply)
 
     # -- client commands ----------------------------------------------------------------------------
@@ -224,15 +251,20 @@ class SandboxClient:
     @client_command("users")
     async def _cmd_users(self, args: list[str]) -> list[str]:
         """who is in the server"""
-        names = [m.name + (" (owner)" if m.id == self.session.guild.owner_id else "")
-                 for m in self.session.guild.members.values() if not m.user.bot]
+        names = [
+            m.name + (" (owner)" if m.id == self.session.guild.owner_id else "")
+            for m in self.session.guild.members.values()
+            if not m.user.bot
+        ]
         return [f"users: {', '.join(names)}; you are {self.session.current_user}"]
 
     @client_command("channels")
     async def _cmd_channels(self, args: list[str]) -> list[str]:
         """the server's channels and threads"""
-        return [f"channels: {', '.join('#' + n for n in self.session.channel_names())}; "
-                f"you are in #{self.session.current_channel}"]
+        return [
+            f"channels: {', '.join('#' + n for n in self.session.channel_names())}; "
+            f"you are in #{self.session.current_channel}"
+        ]
 
     @client_command("restart")
     async def _cmd_restart(self, args: list[str]) -> list[str]:
@@ -255,11 +287,16 @@ class SandboxClient:
         """show the last N messages of the channel again"""
         count = int(args[0]) if args else 5
         channel = self.session.channel()
-        messages = [m for m in self.session.fake.channel_messages(channel, include_ephemeral=True)
-                    if self.session.visible(m)][-count:]
+        messages = [
+            m
+            for m in self.session.fake.channel_messages(channel, include_ephemeral=True)
+            if self.session.visible(m)
+        ][-count:]
         out: list[str] = []
         for message in messages:
-            out += self.renderer.message(message, number=self.session.number(message), header=self._header(message))
+            out += self.renderer.message(
+                message, number=self.session.number(message), header=self._header(message)
+            )
         return out or [f"no messages in #{channel.name}"]
 
     def _target(self, args: list[str], kinds: tuple[int, ...]) -> tuple[FakeMessage, list[str]]:
@@ -281,9 +318,13 @@ class SandboxClient:
             raise ClientError(f"message #{self.session.number(message)} has buttons 1–{len(buttons)}")
         else:
             button = _pick(buttons, which, key="label", what="button")
-        reply = await self.session.driver.click(message, custom_id=button.get("custom_id"),
-                                                label=None if button.get("custom_id") else button.get("label"),
-                                                user=self.session.current_user, locale=self.session.locale_of())
+        reply = await self.session.driver.click(
+            message,
+            custom_id=button.get("custom_id"),
+            label=None if button.get("custom_id") else button.get("label"),
+            user=self.session.current_user,
+            locale=self.session.locale_of(),
+        )
         return self._after(reply)
 
     @client_command("select [#M] [K] V…")
@@ -298,8 +339,13 @@ class SandboxClient:
             raise ClientError(f"message #{self.session.number(message)} has menus 1–{len(menus)}")
         menu = menus[index - 1]
         values = [menu_value(menu, word) for word in rest]
-        reply = await self.session.driver.select(message, menu["custom_id"], values, user=self.session.current_user,
-                                                 locale=self.session.locale_of())
+        reply = await self.session.driver.select(
+            message,
+            menu["custom_id"],
+            values,
+            user=self.session.current_user,
+            locale=self.session.locale_of(),
+        )
         return self._after(reply)
 
     @client_command("submit F=V …")
@@ -316,9 +362,12 @@ class SandboxClient:
             item = next((i for i in inputs if i["custom_id"] == field), None)
             if item is None:
                 raise ClientError(f"the form has no field {field!r}")
-            values[field] = value.split(",") if item.get("type") not in (4, None) else value.replace("\\n", "\n")
-        reply = await self.session.driver.submit_modal(opened, values, user=self.session.current_user,
-                                                       locale=self.session.locale_of())
+            values[field] = (
+                value.split(",") if item.get("type") not in (4, None) else value.replace("\\n", "\n")
+            )
+        reply = await self.session.driver.submit_modal(
+            opened, values, user=self.session.current_user, locale=self.session.locale_of()
+        )
         del self.modals[self.session.current_user]
         return self._after(reply)
 
@@ -392,10 +441,15 @@ class SandboxClient:
         except CommandError:
             return []
         if option.get("choices"):
-            return [f"{head}{name}:{c['value']} " for c in option["choices"] if str(c["value"]).startswith(typed)]
+            return [
+                f"{head}{name}:{c['value']} " for c in option["choices"] if str(c["value"]).startswith(typed)
+            ]
         if option["type"] in (6, 9):
-            return [f"{head}{name}:{m.name} " for m in self.session.guild.members.values()
-                    if m.name.startswith(typed.lstrip("@")) and not m.user.bot]
+            return [
+                f"{head}{name}:{m.name} "
+                for m in self.session.guild.members.values()
+                if m.name.startswith(typed.lstrip("@")) and not m.user.bot
+            ]
         if option.get("autocomplete"):
             return None
         return []
@@ -406,8 +460,13 @@ class SandboxClient:
         except HarnessError:
             return []
         typed = line.lstrip("/")
-        return sorted({f"/{leaf.qualified_name} " for leaf in leaves if leaf.qualified_name.startswith(typed)
-                       and leaf.qualified_name != typed.strip()})
+        return sorted(
+            {
+                f"/{leaf.qualified_name} "
+                for leaf in leaves
+                if leaf.qualified_name.startswith(typed) and leaf.qualified_name != typed.strip()
+            }
+        )
 
     async def complete_with_bot(self, line: str) -> list[str]:
         """The bot's own autocomplete for the option being typed at the end of ``line``."""
@@ -416,15 +475,20 @@ class SandboxClient:
         if not matches:
             return []
         last = matches[-1]
-        name, typed = last.group(1), rest[last.end():]
+        name, typed = last.group(1), rest[last.end() :]
         head = line[: len(line) - len(typed)]
         others: dict[str, Any] = {}
         with contextlib.suppress(ClientError, CommandError):
-            _, others = self.parse_slash(f"/{found.qualified_name} {rest[:last.start()]}")
-        choices = await self.session.driver.autocomplete(found.qualified_name, name, _unquote(typed),
-                                                         user=self.session.current_user,
-                                                         channel=self.session.channel(), options=others,
-                                                         locale=self.session.locale_of())
+            _, others = self.parse_slash(f"/{found.qualified_name} {rest[: last.start()]}")
+        choices = await self.session.driver.autocomplete(
+            found.qualified_name,
+            name,
+            _unquote(typed),
+            user=self.session.current_user,
+            channel=self.session.channel(),
+            options=others,
+            locale=self.session.locale_of(),
+        )
         return [f"{head}{_quote(str(c['value']))} " for c in choices]
 
 

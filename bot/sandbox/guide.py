@@ -25,7 +25,10 @@ class Example:
 
 TOUR_EXAMPLES = (
     Example("help"),
-    Example("deck check", (("decklist", '"1 Sol Ring\\n1 Command Tower"'), ("commander", "Atraxa, Praetors' Voice"))),
+    Example(
+        "deck check",
+        (("decklist", '"1 Sol Ring\\n1 Command Tower"'), ("commander", "Atraxa, Praetors' Voice")),
+    ),
     Example("pod start", (("players", "@alice @bob"),), "then :click -5 or :click 1"),
     Example("pod damage", (("owner", "alice"), ("target", "bob"), ("amount", "7"))),
     Example("hydra start", (("heads", "3"),), "then :as bob, :click Join, :click Start"),
@@ -53,7 +56,9 @@ def example_line(catalog: CommandCatalog, example: Example) -> str:
 def describe(catalog: CommandCatalog, example: Example, discord_locale: str | None = None) -> str:
     """The command's own description (in ``discord_locale`` when the bot localised it) and the hint."""
     leaf = catalog.find(example.command).leaf
-    text = (leaf.get("description_localizations") or {}).get(discord_locale or "") or leaf.get("description", "")
+    text = (leaf.get("description_localizations") or {}).get(discord_locale or "") or leaf.get(
+        "description", ""
+    )
     return f"{text}; {example.hint}" if example.hint else text
 
 
@@ -71,7 +76,9 @@ def tour_lines(catalog: CommandCatalog) -> list[str]:
     return [example_line(catalog, example) for example in TOUR_EXAMPLES]
 
 
-def help_text(catalog: CommandCatalog, client_commands: Iterable[tuple[str, Callable[..., object]]]) -> list[str]:
+def help_text(
+    catalog: CommandCatalog, client_commands: Iterable[tuple[str, Callable[..., object]]]
+) -> list[str]:
     """``:help``: the bot's commands (from its tree), one example with options, then every client command."""
     roots = sorted(f"/{root['name']}" for root in catalog.roots())
     example = example_line(catalog, TOUR_EXAMPLES[1])

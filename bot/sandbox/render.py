@@ -18,8 +18,9 @@ BUTTON_STYLES = {1: "", 2: "", 3: "✓ ", 4: "✗ ", 5: "↗ "}
 
 
 class Renderer:
-    def __init__(self, files_dir: Path, names: dict[int, str], on_saved: Callable[[Path], None] | None = None
-                 ) -> None:
+    def __init__(
+        self, files_dir: Path, names: dict[int, str], on_saved: Callable[[Path], None] | None = None
+    ) -> None:
         self.files_dir = files_dir
         self.on_saved = on_saved  # e.g. open images in the system viewer
         self.names = names  # snowflake -> readable name, for mentions
@@ -28,9 +29,11 @@ class Renderer:
 
     def mentions(self, text: str) -> str:
         """``<@123>`` → ``@alice``, ``<#456>`` → ``#games``, ``<@&789>`` → ``@Judge``."""
+
         def name(match: re.Match[str]) -> str:
             sigil = "#" if match.group(1) == "#" else "@"
             return sigil + self.names.get(int(match.group(2)), match.group(2))
+
         return _MENTION.sub(name, text)
 
     def save_files(self, message: FakeMessage) -> list[Path]:
@@ -54,7 +57,9 @@ class Renderer:
             lines.append("  … thinking")
         if message.content:
             lines += ["  " + line for line in self.mentions(message.content).splitlines()]
-        files = {a.filename: path for a, path in zip(message.attachments, self.save_files(message), strict=True)}
+        files = {
+            a.filename: path for a, path in zip(message.attachments, self.save_files(message), strict=True)
+        }
         for embed in message.embeds:
             lines += self.embed(embed, files)
         lines += self.components(message.components)
@@ -99,7 +104,9 @@ class Renderer:
                     label = item.get("label") or item.get("emoji", {}).get("name") or "?"
                     state = " (disabled)" if item.get("disabled") else ""
                     link = f" {item['url']}" if item.get("url") else ""
-                    buttons.append(f"[{button_number}] {BUTTON_STYLES.get(item.get('style', 2), '')}{label}{state}{link}")
+                    buttons.append(
+                        f"[{button_number}] {BUTTON_STYLES.get(item.get('style', 2), '')}{label}{state}{link}"
+                    )
                 elif kind in (3, 5, 6, 7, 8):
                     menu_number += 1
                     what = item.get("placeholder") or item.get("custom_id")
@@ -118,7 +125,9 @@ class Renderer:
         return lines
 
     def modal(self, modal: dict[str, Any]) -> list[str]:
-        lines = [f"  ▣ form: {modal.get('title', '')} — fill it with :submit field=value … (fields by number or id)"]
+        lines = [
+            f"  ▣ form: {modal.get('title', '')} — fill it with :submit field=value … (fields by number or id)"
+        ]
         for i, item in enumerate(_modal_inputs(modal.get("components", [])), 1):
             label = item.get("label") or item.get("placeholder") or item["custom_id"]
             value = f" = {item['value']!r}" if item.get("value") else ""
@@ -162,5 +171,8 @@ def _interactive(component: dict[str, Any]):
 
 
 def _embed_files(embed: dict[str, Any]) -> list[str]:
-    return [embed.get(k, {}).get("url", "").removeprefix("attachment://") for k in ("image", "thumbnail")
-            if embed.get(k, {}).get("url", "").startswith("attachment://")]
+    return [
+        embed.get(k, {}).get("url", "").removeprefix("attachment://")
+        for k in ("image", "thumbnail")
+        if embed.get(k, {}).get("url", "").startswith("attachment://")
+    ]

@@ -46,8 +46,9 @@ class SandboxSession:
         """``quiet``: a bot task sleeping longer than this is a timer, not more output coming (see
         ``RemoteDriver.wait_quiet``, which waits until the bot is idle)."""
         # No scheduled card download from a sandbox: it plays with the cards it has.
-        self.config = config.with_values(discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0,
-                                         cards__auto_sync=False)
+        self.config = config.with_values(
+            discord__token=SANDBOX_TOKEN, discord__dev_guild_id=0, cards__auto_sync=False
+        )
         if not self.config.web_enabled:  # live pages on: a free port of 127.0.0.1, shown in the links
             self.config = self.config.with_values(web__enabled=True, web__port=0)
         self.fake = FakeDiscord()
@@ -118,8 +119,10 @@ class SandboxSession:
         pages = getattr(self.bot, "pages", None)
         if pages is None:
             return None
-        return (f"live pages: {pages.public_url}/p/… — private links with /pod overlay, /tournament page, "
-                f"/hydra event page (open them in a browser while you play)")
+        return (
+            f"live pages: {pages.public_url}/p/… — private links with /pod overlay, /tournament page, "
+            f"/hydra event page (open them in a browser while you play)"
+        )
 
     # -- who and where --------------------------------------------------------------------------
 
@@ -148,10 +151,14 @@ class SandboxSession:
 
     def set_locale(self, name: str, wanted: str) -> str:
         """Set a user's Discord language from one of ours (ja, zh-Hans) or a Discord code (zh-TW, fr)."""
-        code = DISCORD_LOCALES.get(wanted) or next((c for c in DISCORD_CODES if c.lower() == wanted.lower()), None)
+        code = DISCORD_LOCALES.get(wanted) or next(
+            (c for c in DISCORD_CODES if c.lower() == wanted.lower()), None
+        )
         if code is None:
-            raise ValueError(f"no Discord language {wanted!r}; try {', '.join(DISCORD_LOCALES)} or a Discord code "
-                             "such as fr, de, ko")
+            raise ValueError(
+                f"no Discord language {wanted!r}; try {', '.join(DISCORD_LOCALES)} or a Discord code "
+                "such as fr, de, ko"
+            )
         self.locales[name] = code
         return code
 
@@ -177,9 +184,14 @@ class SandboxSession:
     def latest_with_components(self, kinds: tuple[int, ...]) -> FakeMessage:
         """The newest message in the current channel (that the current user can see) with such components."""
         channel = self.channel()
-        candidates = [m for m in self.fake.messages.values()
-                      if m.channel_id == channel.id and not m.deleted and self.visible(m)
-                      and any(c.get("type") in kinds for c in m.walk_components())]
+        candidates = [
+            m
+            for m in self.fake.messages.values()
+            if m.channel_id == channel.id
+            and not m.deleted
+            and self.visible(m)
+            and any(c.get("type") in kinds for c in m.walk_components())
+        ]
         if not candidates:
             raise LookupError(f"no message with {'buttons' if kinds == (2,) else 'menus'} in #{channel.name}")
         return max(candidates, key=lambda m: m.id)
@@ -187,7 +199,7 @@ class SandboxSession:
     def new_log_entries(self) -> list[LogEntry]:
         """Message creates/edits/deletes since the last call, merged per message (latest action wins)."""
         entries: dict[int, LogEntry] = {}
-        for action, message_id in self.fake.message_log[self.shown_log:]:
+        for action, message_id in self.fake.message_log[self.shown_log :]:
             message = self.fake.messages[message_id]
             previous = entries.get(message_id)
             if previous is not None and previous.action == "create" and action == "edit":

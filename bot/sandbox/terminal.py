@@ -25,9 +25,16 @@ from bot.sandbox.session import SandboxSession
 
 log = logging.getLogger(__name__)
 
+
 class Terminal:
-    def __init__(self, session: SandboxSession, files_dir: Path, out: TextIO | None = None, *,
-                 open_images: bool = False) -> None:
+    def __init__(
+        self,
+        session: SandboxSession,
+        files_dir: Path,
+        out: TextIO | None = None,
+        *,
+        open_images: bool = False,
+    ) -> None:
         self.session = session
         self.client = SandboxClient(session, files_dir, open_images=open_images)
         self.out = out or sys.stdout

@@ -41,8 +41,15 @@ def _parse(stamp: str | None) -> datetime | None:
 class CardAutoSync:
     """When to sync, and doing it. ``clock`` and ``sync`` are replaceable for tests."""
 
-    def __init__(self, cards: CardDatabase, db: Database, config: Config, *,
-                 clock: Callable[[], datetime] = lambda: datetime.now(UTC), sync: Sync = sync_cards) -> None:
+    def __init__(
+        self,
+        cards: CardDatabase,
+        db: Database,
+        config: Config,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        sync: Sync = sync_cards,
+    ) -> None:
         self.cards, self.config, self.clock, self.sync = cards, config, clock, sync
         self.state = SyncStateRepository(db)
 

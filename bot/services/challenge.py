@@ -74,7 +74,8 @@ class TableKind:
 HYDRA_TABLES = TableKind(HYDRA_KIND, HydraRepository)
 DECK_TABLES = TableKind(DECK_KIND, ChallengeRepository)
 TABLE_KINDS: Mapping[str, TableKind] = MappingProxyType(
-    {deck: HYDRA_TABLES if kind == HYDRA_KIND else DECK_TABLES for deck, kind in KIND_OF_DECK.items()})
+    {deck: HYDRA_TABLES if kind == HYDRA_KIND else DECK_TABLES for deck, kind in KIND_OF_DECK.items()}
+)
 
 
 def table_topic(game_id: int) -> str:
@@ -178,21 +179,45 @@ class ChallengeService:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     # -- the lobby ----------------------------------------------------------------------------------
-    async def create(self, *, guild_id: int | None, channel_id: int | None, user_id: int, name: str, deck: str,
-                     difficulty: int, language: str = "en", seed: int | None = None,
-                     window_seconds: int = DEFAULT_WINDOW_SECONDS, all_windows: bool = False,
-                     capped: bool = False, **options: object) -> ChallengeTable:
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        user_id: int,
+        name: str,
+        deck: str,
+        difficulty: int,
+        language: str = "en",
+        seed: int | None = None,
+        window_seconds: int = DEFAULT_WINDOW_SECONDS,
+        all_windows: bool = False,
+        capped: bool = False,
+        **options: object,
+    ) -> ChallengeTable:
         """A new table in the lobby; the difficulty (and the God's ``life_per_player`` house rule) is
         checked before anything is stored. ``capped``: a member opening one themselves may have at most
         ``MAX_OPEN_TABLES_PER_MEMBER`` unfinished (an event's tables are not counted against anyone).
         ``options`` are the table family's own set-up (the Hydra's ``idle_minutes``)."""
         new_game(deck, [Seat(name)], 0, difficulty, life_per_player=bool(options.get("life_per_player")))
-        if capped and await self.repo.unfinished_tables_opened_by(guild_id, user_id) >= MAX_OPEN_TABLES_PER_MEMBER:
+        if (
+            capped
+            and await self.repo.unfinished_tables_opened_by(guild_id, user_id) >= MAX_OPEN_TABLES_PER_MEMBER
+        ):
             raise ChallengeError("hydra.error.too_many_tables", limit=MAX_OPEN_TABLES_PER_MEMBER)
         game_id = await self.repo.create(
-            guild_id=guild_id, channel_id=channel_id, created_by=user_id, creator_name=name, deck=deck,
-            difficulty=difficulty, seed=secrets.randbelow(2**31) if seed is None else seed, language=language,
-            window_seconds=window_seconds, all_windows=all_windows, **options)
+            guild_id=guild_id,
+            channel_id=channel_id,
+            created_by=user_id,
+            creator_name=name,
+            deck=deck,
+            difficulty=difficulty,
+            seed=secrets.randbelow(2**31) if seed is None else seed,
+            language=language,
+            window_seconds=window_seconds,
+            all_windows=all_windows,
+            **options,
+        )
         return await self.load(game_id)
 
     async def join(self, game_id: int, user_id: int, name: str) -> ChallengeTable:
@@ -237,8 +262,9 @@ class ChallengeService:
             await self.repo.update_game(game_id, status=PLAYING)
             return await self._changed(game_id)
 
-    async def seat_late(self, game_id: int, players: Sequence[tuple[int, str]], *,
-                        limit: int | None = None) -> ChallengeTable | None:
+    async def seat_late(
+        self, game_id: int, players: Sequence[tuple[int, str]], *, limit: int | None = None
+    ) -> ChallengeTable | None:
         """Seat players at a game still in the players' first turn (an event's late players), at most
         ``limit`` seats and never more than the deck seats. Seats are part of the game's set-up (life
         totals, the God's Throngs), so the game is replayed with the newcomers and must take the same
@@ -247,8 +273,12 @@ class ChallengeService:
             table = await self.load(game_id)
             game, seats = table.game, [*table.seats, *(SeatRow(0, uid, name, ()) for uid, name in players)]
             most = table.rules.max_players if limit is None else min(limit, table.rules.max_players)
-            if table.row.status not in (PLAYING, IDLE) or game is None or not game.in_players_first_turn \
-                    or len(seats) > most:
+            if (
+                table.row.status not in (PLAYING, IDLE)
+                or game is None
+                or not game.in_players_first_turn
+                or len(seats) > most
+            ):
                 return None
             trial = self.new_game(table.row, seats)
             try:
@@ -278,16 +308,23 @@ class ChallengeService:
         started = action.verb == "end" and any(e.key == table.rules.turn_event for e in events)
         return ActResult(table, events, started, game.over)
 
-    async def answer_default(self, game_id: int, topic: str, actions_before: int | None = None) -> ActResult | None:
+    async def answer_default(
+        self, game_id: int, topic: str, actions_before: int | None = None
+    ) -> ActResult | None:
         """A response window or question timed out: answer it with its documented default — unless it
         was answered meanwhile. Checked under the table's lock: ``topic`` is the question that timed out
         and ``actions_before`` the length of the log when its timer started."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             game = table.game
-            if (game is None or game.over or game.pending is None or game.pending.topic != topic
-                    or table.row.status != PLAYING
-                    or (actions_before is not None and len(table.actions) != actions_before)):
+            if (
+                game is None
+                or game.over
+                or game.pending is None
+                or game.pending.topic != topic
+                or table.row.status != PLAYING
+                or (actions_before is not None and len(table.actions) != actions_before)
+            ):
                 return None
             return await self._act(table, None, Action("choose", text=game.pending.default))
 
@@ -310,7 +347,9 @@ class ChallengeService:
         """The member gives up: their own seat where each player has a life total, else the table."""
         table = await self.load(game_id)
         seat = self._seat(table, user_id)
-        return await self.act(game_id, user_id, "concede" if table.rules.shared_life else f"concede {seat.seat}")
+        return await self.act(
+            game_id, user_id, "concede" if table.rules.shared_life else f"concede {seat.seat}"
+        )
 
     async def set_idle(self, game_id: int) -> None:
         """Pause a table nobody has played at for a while (its timers stop until someone resumes it)."""
@@ -363,9 +402,16 @@ class ChallengeService:
         cards), to replay its log on: for a load, a late seat's trial, an event's score tally. Counted in
         ``replays``."""
         self.replays += 1
-        return new_game(row.deck, [Seat(seat.name, seat.heroes) for seat in seats], row.seed, row.difficulty,
-                        all_windows=bool(row.all_windows), stable_ids=bool(row.stable_ids), rules=row.rules,
-                        life_per_player=bool(row.life_per_player))
+        return new_game(
+            row.deck,
+            [Seat(seat.name, seat.heroes) for seat in seats],
+            row.seed,
+            row.difficulty,
+            all_windows=bool(row.all_windows),
+            stable_ids=bool(row.stable_ids),
+            rules=row.rules,
+            life_per_player=bool(row.life_per_player),
+        )
 
     # -- internals ----------------------------------------------------------------------------------
     def _game(self, row: Any, seats: Sequence[SeatRow], actions: Sequence[ActionRow]) -> ChallengeGame | None:
@@ -385,9 +431,17 @@ class ChallengeService:
 
     @staticmethod
     def _built(row: Any, seats: Sequence[SeatRow], actions: Sequence[ActionRow]) -> _Built:
-        return (row.deck, row.seed, row.difficulty, row.all_windows, row.stable_ids, row.rules, row.life_per_player,
-                tuple((seat.user_id, seat.name, seat.heroes) for seat in seats),
-                tuple((action.seq, action.line) for action in actions))
+        return (
+            row.deck,
+            row.seed,
+            row.difficulty,
+            row.all_windows,
+            row.stable_ids,
+            row.rules,
+            row.life_per_player,
+            tuple((seat.user_id, seat.name, seat.heroes) for seat in seats),
+            tuple((action.seq, action.line) for action in actions),
+        )
 
     async def _changed(self, game_id: int) -> ChallengeTable:
         """The table read again after a write, announced to live readers (a notice only says "read
@@ -411,9 +465,18 @@ class ChallengeService:
         table.row = await self.repo.game(table.game_id)
         self.changes.publish(table_topic(table.game_id))
         if finish is not None:
-            self.notify(self.kind.finished_event, TableFinished(
-                table.game_id, table.row.guild_id, table.row.deck, finish.outcome, tuple(table.user_ids),
-                finish.turns, finish.defeated))
+            self.notify(
+                self.kind.finished_event,
+                TableFinished(
+                    table.game_id,
+                    table.row.guild_id,
+                    table.row.deck,
+                    finish.outcome,
+                    tuple(table.user_ids),
+                    finish.turns,
+                    finish.defeated,
+                ),
+            )
 
     async def _lobby(self, game_id: int) -> ChallengeTable:
         table = await self.load(game_id)
@@ -456,5 +519,16 @@ class ChallengeService:
 # The Horde's and the God's callers' names for the one table type and finish record.
 ChallengeFinished = TableFinished
 
-__all__ = ["DECK_TABLES", "HYDRA_TABLES", "TABLE_KINDS", "ActResult", "ChallengeFinished", "ChallengeService", "ChallengeTable",
-           "TableFinished", "TableKind", "hydra_game_topic", "table_topic"]
+__all__ = [
+    "DECK_TABLES",
+    "HYDRA_TABLES",
+    "TABLE_KINDS",
+    "ActResult",
+    "ChallengeFinished",
+    "ChallengeService",
+    "ChallengeTable",
+    "TableFinished",
+    "TableKind",
+    "hydra_game_topic",
+    "table_topic",
+]

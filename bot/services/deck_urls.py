@@ -23,8 +23,8 @@ from bot.domain.decklist import DecklistRefused
 log = logging.getLogger(__name__)
 
 USER_AGENT = f"Podkeeper/{__version__}"
-TIMEOUT_SECONDS = 8.0       # the whole request: a slash command has 15 minutes, a person has less patience
-MAX_BYTES = 4_000_000       # a 100-card Moxfield v3 answer is ~0.5-1 MB (every card's full data)
+TIMEOUT_SECONDS = 8.0  # the whole request: a slash command has 15 minutes, a person has less patience
+MAX_BYTES = 4_000_000  # a 100-card Moxfield v3 answer is ~0.5-1 MB (every card's full data)
 CHUNK = 1 << 16
 SITE_NAMES = {"archidekt": "Archidekt", "moxfield": "Moxfield"}
 
@@ -62,8 +62,10 @@ class DeckUrlFetcher:
         timeout = aiohttp.ClientTimeout(total=self.timeout, connect=self.timeout / 2)
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
         try:
-            async with aiohttp.ClientSession(headers=headers, timeout=timeout) as session, \
-                    session.get(api_url, allow_redirects=True, max_redirects=3) as response:
+            async with (
+                aiohttp.ClientSession(headers=headers, timeout=timeout) as session,
+                session.get(api_url, allow_redirects=True, max_redirects=3) as response,
+            ):
                 _check_status(response.status, site, deck_id)
                 if (response.content_length or 0) > self.max_bytes:
                     raise DecklistRefused("url_too_large", site=site, limit=self.max_bytes)

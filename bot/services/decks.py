@@ -77,8 +77,13 @@ class DeckCheck:
     bracket: BracketReport
 
 
-def check_deck_text(data: bytes | str, resolver: CardResolver, ruleset: str,
-                    filename: str | None = None, commander_names: Iterable[str] = ()) -> DeckCheck:
+def check_deck_text(
+    data: bytes | str,
+    resolver: CardResolver,
+    ruleset: str,
+    filename: str | None = None,
+    commander_names: Iterable[str] = (),
+) -> DeckCheck:
     """Parse, resolve and check a deck list. Raises ``DecklistRefused`` or ``UnknownRuleset``."""
     rules = get_ruleset(ruleset)
     decklist = parse_decklist(data, filename)
@@ -130,11 +135,18 @@ def _resolved_json(deck: ResolvedDeck) -> str:
 
 def _verdict_json(check: DeckCheck) -> str:
     verdict = check.verdict
-    return json.dumps({"status": verdict.status, "legal": verdict.legal, "ruleset": verdict.ruleset,
-                       "color_identity": verdict.colour_identity, "card_count": verdict.card_count,
-                       "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems],
-                       "bracket": check.bracket.minimum},
-                      ensure_ascii=False)
+    return json.dumps(
+        {
+            "status": verdict.status,
+            "legal": verdict.legal,
+            "ruleset": verdict.ruleset,
+            "color_identity": verdict.colour_identity,
+            "card_count": verdict.card_count,
+            "problems": [{"rule": p.rule, "card": p.card, "key": p.key} for p in verdict.problems],
+            "bracket": check.bracket.minimum,
+        },
+        ensure_ascii=False,
+    )
 
 
 def deck_bracket(record: DeckRecord) -> int | None:
@@ -147,38 +159,66 @@ def deck_bracket(record: DeckRecord) -> int | None:
 class DeckService:
     """Registered decks of each (server, user) over the deck repository and the card database."""
 
-    def __init__(self, db: Database, cards: CardSource, cards_version: str = "", *,
-                 offload: Offload = run_inline) -> None:
+    def __init__(
+        self, db: Database, cards: CardSource, cards_version: str = "", *, offload: Offload = run_inline
+    ) -> None:
         self.repository = DeckRepository(db)
         self.changes = DeckChangeRepository(db)
         self.cards = cards
         self.cards_version = cards_version
         self.offload = offload
 
-    async def check(self, data: bytes | str, ruleset: str, filename: str | None = None,
-                    commander_names: Iterable[str] = ()) -> DeckCheck:
+    async def check(
+        self,
+        data: bytes | str,
+        ruleset: str,
+        filename: str | None = None,
+        commander_names: Iterable[str] = (),
+    ) -> DeckCheck:
         """Parse, resolve and check through ``offload`` (the bot's work pool). Raises what the check
         raises (``DecklistRefused``) and what the pool raises (``JobTimeout``): nothing is stored then."""
-        return await self.offload(check_deck_text, data, self.cards, ruleset, filename, tuple(commander_names))
+        return await self.offload(
+            check_deck_text, data, self.cards, ruleset, filename, tuple(commander_names)
+        )
 
-    async def register(self, guild_id: int, user_id: int, name: str, data: bytes | str, ruleset: str, *,
-                       filename: str | None = None, commander_names: Iterable[str] = (),
-                       overwrite: bool = False) -> RegisterResult:
+    async def register(
+        self,
+        guild_id: int,
+        user_id: int,
+        name: str,
+        data: bytes | str,
+        ruleset: str,
+        *,
+        filename: str | None = None,
+        commander_names: Iterable[str] = (),
+        overwrite: bool = False,
+    ) -> RegisterResult:
         """Check and save a deck. An existing name is replaced only with ``overwrite=True``."""
         name = clean_deck_name(name)
         result = await self.check(data, ruleset, filename, commander_names)
         existing = await self.repository.get(guild_id, user_id, name)
         if existing is not None and not overwrite:
             return RegisterResult(None, result, needs_confirmation=True)
-        if existing is None and len(await self.repository.list_for_user(guild_id, user_id)) >= MAX_DECKS_PER_MEMBER:
+        if (
+            existing is None
+            and len(await self.repository.list_for_user(guild_id, user_id)) >= MAX_DECKS_PER_MEMBER
+        ):
             raise DeckNameError("too_many_decks", limit=MAX_DECKS_PER_MEMBER)
         raw = decode(data)  # already read once by the check: UTF-16, BOM and CRLF normalised
         if filename and filename.lower().endswith((".dek", ".csv")):
             raw = export_text(result.deck)  # stored in the plain format /deck export writes
         record = await self.repository.save(
-            guild_id, user_id, name, raw_list=raw, commanders=list(result.verdict.commanders),
-            resolved=_resolved_json(result.deck), ruleset=ruleset, status=result.verdict.status,
-            verdict=_verdict_json(result), cards_version=self.cards_version)
+            guild_id,
+            user_id,
+            name,
+            raw_list=raw,
+            commanders=list(result.verdict.commanders),
+            resolved=_resolved_json(result.deck),
+            ruleset=ruleset,
+            status=result.verdict.status,
+            verdict=_verdict_json(result),
+            cards_version=self.cards_version,
+        )
         await self.changes.clear(record.id)  # a verdict change by new card data is no news after this
         return RegisterResult(record, result, needs_confirmation=False)
 
@@ -242,8 +282,12 @@ class DeckService:
         try:
             result = await self.check(record.raw_list, ruleset, commander_names=record.commanders)
         except Exception:
-            log.warning("re-check of deck %s (%s) failed: verdict left as it was", record.id, record.name,
-                        exc_info=True)
+            log.warning(
+                "re-check of deck %s (%s) failed: verdict left as it was",
+                record.id,
+                record.name,
+                exc_info=True,
+            )
             return 0
         stored = await self._store_verdict(record, result, ruleset)
         if stored and note_change:
@@ -254,25 +298,43 @@ class DeckService:
         """Remember a status change with the problems that are new in the verdict (the reason to tell)."""
         if record.status == result.verdict.status:
             return
-        before = {(p.get("key"), p.get("card")) for p in json.loads(record.verdict or "{}").get("problems", [])}
+        before = {
+            (p.get("key"), p.get("card")) for p in json.loads(record.verdict or "{}").get("problems", [])
+        }
         new = [(p.key, p.card) for p in result.verdict.problems if (p.key, p.card) not in before]
-        await self.changes.record(record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5])
+        await self.changes.record(
+            record.id, record.status, result.verdict.status, list(dict.fromkeys(new))[:5]
+        )
 
     async def _store_verdict(self, record: DeckRecord, result: DeckCheck, ruleset: str) -> int:
         resolved, verdict = _resolved_json(result.deck), _verdict_json(result)
         if (record.ruleset, record.verdict, record.resolved, record.cards_version) == (
-                ruleset, verdict, resolved, self.cards_version):
+            ruleset,
+            verdict,
+            resolved,
+            self.cards_version,
+        ):
             return 0
-        await self.repository.update_verdict(record.id, ruleset=ruleset, status=result.verdict.status,
-                                             verdict=verdict, resolved=resolved, cards_version=self.cards_version)
+        await self.repository.update_verdict(
+            record.id,
+            ruleset=ruleset,
+            status=result.verdict.status,
+            verdict=verdict,
+            resolved=resolved,
+            cards_version=self.cards_version,
+        )
         return 1
 
 
 def export_text(deck: ResolvedDeck) -> str:
     """Plain text with Commander / Companion / Deck / Sideboard sections, English names where known."""
     out: list[str] = []
-    titles = ((Section.COMMANDER, "Commander"), (Section.COMPANION, "Companion"), (Section.MAIN, "Deck"),
-              (Section.SIDEBOARD, "Sideboard"))
+    titles = (
+        (Section.COMMANDER, "Commander"),
+        (Section.COMPANION, "Companion"),
+        (Section.MAIN, "Deck"),
+        (Section.SIDEBOARD, "Sideboard"),
+    )
     for section, title in titles:
         entries = deck.in_section(section)
         if not entries:
@@ -284,5 +346,15 @@ def export_text(deck: ResolvedDeck) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["DeckCards", "DeckCheck", "DeckNameError", "DeckService", "DecklistRefused", "Offload", "RegisterResult",
-           "check_deck_text", "clean_deck_name", "export_text"]
+__all__ = [
+    "DeckCards",
+    "DeckCheck",
+    "DeckNameError",
+    "DeckService",
+    "DecklistRefused",
+    "Offload",
+    "RegisterResult",
+    "check_deck_text",
+    "clean_deck_name",
+    "export_text",
+]

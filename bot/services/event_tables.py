@@ -54,9 +54,16 @@ class EventTables:
     async def create(self, event: EventRow, players: Sequence[Entrant], seed: int | None) -> int:
         """A table for a group: its first player opens it, the rest sit down, and the game starts."""
         first = players[0]
-        table = await self.service.create(guild_id=event.guild_id, channel_id=event.channel_id, user_id=first.user_id,
-                                          name=first.name, deck=event.deck, difficulty=event.heads,
-                                          language=event.language, seed=seed)
+        table = await self.service.create(
+            guild_id=event.guild_id,
+            channel_id=event.channel_id,
+            user_id=first.user_id,
+            name=first.name,
+            deck=event.deck,
+            difficulty=event.heads,
+            language=event.language,
+            seed=seed,
+        )
         for player in players[1:]:
             await self.service.join(table.game_id, player.user_id, player.name)
         await self.service.start(table.game_id, first.user_id)
@@ -68,10 +75,18 @@ class EventTables:
         seats = tuple(SeatView(s.seat, s.user_id, s.name, self._standing(table, s.seat)) for s in table.seats)
         playing = table.row.status == PLAYING
         return TableView(
-            game_id, playing, seats, tuple(LoggedAction(a.seq, a.line, a.actor_id) for a in table.actions),
-            None if game is None else game.outcome, 0 if game is None else game.turn,
-            0 if game is None else game.defeated, 0 if game is None else len(game.battlefield),
-            game is not None and playing and game.in_players_first_turn, self._key(table), table)
+            game_id,
+            playing,
+            seats,
+            tuple(LoggedAction(a.seq, a.line, a.actor_id) for a in table.actions),
+            None if game is None else game.outcome,
+            0 if game is None else game.turn,
+            0 if game is None else game.defeated,
+            0 if game is None else len(game.battlefield),
+            game is not None and playing and game.in_players_first_turn,
+            self._key(table),
+            table,
+        )
 
     @staticmethod
     def _standing(table: ChallengeTable, seat: int) -> bool:
@@ -84,7 +99,9 @@ class EventTables:
             return bool(game.outcome != "lost")
         return not game.players[seat - 1].lost
 
-    async def seat_late(self, game_id: int, members: Sequence[tuple[int, str]], limit: int) -> ChallengeTable | None:
+    async def seat_late(
+        self, game_id: int, members: Sequence[tuple[int, str]], limit: int
+    ) -> ChallengeTable | None:
         """Late players sit down while the table is in its first turn and nobody has seen its library
         (the seats decide the set-up: life totals, the God's Throngs); the Horde seats one, so never there."""
         return await self.service.seat_late(game_id, members, limit=limit)
@@ -101,10 +118,16 @@ class EventTables:
     def tally(self, view: TableView) -> ScoreTally:
         assert isinstance(view.table, ChallengeTable)
         row, seats = view.table.row, view.table.seats
-        return ScoreTally(view.tally_key, lambda: self.service.new_game(row, seats), lambda game: game.defeated)
+        return ScoreTally(
+            view.tally_key, lambda: self.service.new_game(row, seats), lambda game: game.defeated
+        )
 
     @staticmethod
     def _key(table: ChallengeTable) -> object:
         """The game's set-up as far as a score is concerned (a late player changes it)."""
-        return (table.row.deck, tuple((s.user_id, s.name, s.heroes) for s in table.seats), table.row.seed,
-                table.row.difficulty)
+        return (
+            table.row.deck,
+            tuple((s.user_id, s.name, s.heroes) for s in table.seats),
+            table.row.seed,
+            table.row.difficulty,
+        )

@@ -34,8 +34,15 @@ class HydraService(ChallengeService):
     kind = HYDRA_TABLES
     repo: HydraRepository
 
-    async def create(self, *, heads: int | None = None, idle_minutes: int = DEFAULT_IDLE_MINUTES,  # type: ignore[override]
-                     deck: str = "hydra", difficulty: int | None = None, **options: Any) -> ChallengeTable:
+    async def create(  # type: ignore[override]
+        self,
+        *,
+        heads: int | None = None,
+        idle_minutes: int = DEFAULT_IDLE_MINUTES,
+        deck: str = "hydra",
+        difficulty: int | None = None,
+        **options: Any,
+    ) -> ChallengeTable:
         """A new Hydra table; ``heads`` is its difficulty (the Hydra's name for it)."""
         level = heads if heads is not None else difficulty
         if level is None:
@@ -46,5 +53,13 @@ class HydraService(ChallengeService):
         return await self.repo.profile(user_id)
 
 
-__all__ = ["DEFAULT_WINDOW_SECONDS", "MAX_OPEN_TABLES_PER_MEMBER", "THE_SLAYER", "ActResult", "HydraFinished",
-           "HydraService", "HydraTable", "hydra_game_topic"]
+__all__ = [
+    "DEFAULT_WINDOW_SECONDS",
+    "MAX_OPEN_TABLES_PER_MEMBER",
+    "THE_SLAYER",
+    "ActResult",
+    "HydraFinished",
+    "HydraService",
+    "HydraTable",
+    "hydra_game_topic",
+]

@@ -85,6 +85,8 @@ def _seated_at(entrant: Entrant | None, table_opened: datetime) -> datetime:
     if entrant is None or entrant.seated_at is None:
         return table_opened
     return datetime.fromisoformat(entrant.seated_at)
+
+
 MAX_NAME = 100
 
 
@@ -122,9 +124,14 @@ class Dropped:
 
 
 class HydraEventService:
-    def __init__(self, db: Database, hydra: HydraService,
-                 seed_for: Callable[[int, int], int] | None = None, clock: Clock = SYSTEM_CLOCK,
-                 decks: ChallengeService | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        hydra: HydraService,
+        seed_for: Callable[[int, int], int] | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+        decks: ChallengeService | None = None,
+    ) -> None:
         self.clock = clock
         self.repo = HydraEventRepository(db, clock)
         self.changes = db.changes
@@ -142,9 +149,21 @@ class HydraEventService:
 
     # -- before the start ---------------------------------------------------------------------------
     @publishes(lambda event, **_: hydra_event_topic(event.event_id))
-    async def create(self, *, guild_id: int, channel_id: int, user_id: int, name: str, start: str, heads: int,
-                     table_size: int, language: str, grace_minutes: int = DEFAULT_GRACE_MINUTES,
-                     now: datetime | None = None, deck: str = "hydra") -> EventRow:
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        start: str,
+        heads: int,
+        table_size: int,
+        language: str,
+        grace_minutes: int = DEFAULT_GRACE_MINUTES,
+        now: datetime | None = None,
+        deck: str = "hydra",
+    ) -> EventRow:
         """A new event of ``deck``; ``heads`` is its difficulty (the Hydra's starting heads)."""
         check_event_options(heads, table_size, deck)
         name = " ".join(name.split())[:MAX_NAME]
@@ -152,8 +171,17 @@ class HydraEventService:
             raise EventError("hydra_events.error.no_name")
         starts_at = parse_start(start, now or self.clock.now())
         event_id = await self.repo.create(
-            guild_id=guild_id, channel_id=channel_id, name=name, starts_at=starts_at.isoformat(), heads=heads,
-            table_size=table_size, grace_minutes=grace_minutes, language=language, created_by=user_id, deck=deck)
+            guild_id=guild_id,
+            channel_id=channel_id,
+            name=name,
+            starts_at=starts_at.isoformat(),
+            heads=heads,
+            table_size=table_size,
+            grace_minutes=grace_minutes,
+            language=language,
+            created_by=user_id,
+            deck=deck,
+        )
         return await self.event(event_id)
 
     async def event(self, event_id: int) -> EventRow:
@@ -169,7 +197,9 @@ class HydraEventService:
             raise EventError("hydra_events.error.no_event")
         return event
 
-    async def for_status(self, guild_id: int, channel_id: int | None, event_id: int | None = None) -> EventRow:
+    async def for_status(
+        self, guild_id: int, channel_id: int | None, event_id: int | None = None
+    ) -> EventRow:
         """The event ``/hydra event status`` means: the one named, else the one whose table plays in this
         thread, else the server's event not yet over, else the latest event of this channel, else of the
         server (a finished event still has results to show)."""
@@ -177,9 +207,11 @@ class HydraEventService:
             event_id = await self.repo.event_of_thread(channel_id)
         if event_id:
             return await self.current(guild_id, event_id)
-        event = (await self.repo.latest(guild_id, ACTIVE)
-                 or await self.repo.latest(guild_id, ALL_STATUSES, channel_id=channel_id)
-                 or await self.repo.latest(guild_id, ALL_STATUSES))
+        event = (
+            await self.repo.latest(guild_id, ACTIVE)
+            or await self.repo.latest(guild_id, ALL_STATUSES, channel_id=channel_id)
+            or await self.repo.latest(guild_id, ALL_STATUSES)
+        )
         if event is None:
             raise EventError("hydra_events.error.no_event")
         return event
@@ -217,20 +249,29 @@ class HydraEventService:
             raise EventError("hydra_events.error.group_too_big", max=event.table_size)
         entered = {entrant.user_id for entrant in await self.repo.entrants(event_id)}
         if any(user in entered for user, _ in members):
-            names = [name for user, name in members if user in entered]  # t() joins it in the reader's language
-            key = "hydra_events.error.already_joined_regroup" if event.status == OPEN else \
-                "hydra_events.error.already_joined"
+            names = [
+                name for user, name in members if user in entered
+            ]  # t() joins it in the reader's language
+            key = (
+                "hydra_events.error.already_joined_regroup"
+                if event.status == OPEN
+                else "hydra_events.error.already_joined"
+            )
             raise EventError(key, players=names)
 
-    async def _enter(self, event_id: int, members: Sequence[tuple[int, str]], state: str,
-                     table_no: int | None = None) -> None:
+    async def _enter(
+        self, event_id: int, members: Sequence[tuple[int, str]], state: str, table_no: int | None = None
+    ) -> None:
         try:
             await self.repo.add_group(event_id, members, state=state, table_no=table_no)
         except AlreadyEntered as already:
             names = [name for user, name in members if user in already.args[0]]
             # Before the start, whoever is in can leave and come back as one group: say so.
-            key = "hydra_events.error.already_joined_regroup" if state == JOINED and len(members) > 1 else \
-                "hydra_events.error.already_joined"
+            key = (
+                "hydra_events.error.already_joined_regroup"
+                if state == JOINED and len(members) > 1
+                else "hydra_events.error.already_joined"
+            )
             raise EventError(key, players=names) from None
 
     async def _join_late(self, event: EventRow, members: Sequence[tuple[int, str]]) -> JoinOutcome:
@@ -252,8 +293,9 @@ class HydraEventService:
         await self.repo.set_table(event.event_id, table_no, grace_checked=False)  # the newcomers' grace runs
         return JoinOutcome(SEATED, table_no, table)
 
-    async def _seat_at_running_table(self, deck: str, game_id: int, members: Sequence[tuple[int, str]],
-                                     table_size: int) -> Any:
+    async def _seat_at_running_table(
+        self, deck: str, game_id: int, members: Sequence[tuple[int, str]], table_size: int
+    ) -> Any:
         """Add late players to a game still in the players' first turn (the Hydra: H3, H10)."""
         table = await self.tables_of[deck].seat_late(game_id, members, table_size)
         if table is None:
@@ -315,7 +357,8 @@ class HydraEventService:
             seating = seat_players(list(groups.values()), event.table_size)
             first = max((e.table_no or 0 for e in entrants), default=0) + 1
             await self.repo.seat_at_new_tables(
-                event_id, {first + i: users for i, users in enumerate(seating.tables)})
+                event_id, {first + i: users for i, users in enumerate(seating.tables)}
+            )
             return seating
 
     @publishes(_event_topic)
@@ -335,8 +378,11 @@ class HydraEventService:
                 if table_no not in have:
                     await self._create_game(event, table_no, players)
             keeper = self.tables_of[event.deck]
-            return [(t, (await keeper.view(t.game_id)).table) for t in await self.repo.tables(event_id)
-                    if t.thread_id is None]
+            return [
+                (t, (await keeper.view(t.game_id)).table)
+                for t in await self.repo.tables(event_id)
+                if t.thread_id is None
+            ]
 
     async def _create_game(self, event: EventRow, table_no: int, players: list[Entrant]) -> None:
         seed = self.seed_for(event.event_id, table_no) if self.seed_for else None
@@ -375,8 +421,11 @@ class HydraEventService:
         dropped: list[int] = []
         for seat in table.seats:
             current = await keeper.view(table_row.game_id)
-            if (seat.user_id not in check.absent or current.outcome in (None, WON, LOST)
-                    or not current.seats[seat.seat - 1].standing):
+            if (
+                seat.user_id not in check.absent
+                or current.outcome in (None, WON, LOST)
+                or not current.seats[seat.seat - 1].standing
+            ):
                 continue
             result = await keeper.drop(table_row.game_id, seat.seat) or result
             dropped.append(seat.user_id)
@@ -408,8 +457,12 @@ class HydraEventService:
         if tally is None or tally.key != view.tally_key:  # a late player changes the set-up
             tally = self._tallies[(deck, table_row.game_id)] = keeper.tally(view)
         credited = tally.feed(view.actions)
-        players = tuple(PlayerLine(seat.user_id, seat.name, table_row.table_no, credited.get(seat.user_id, 0),
-                                   seat.standing) for seat in view.seats)
+        players = tuple(
+            PlayerLine(
+                seat.user_id, seat.name, table_row.table_no, credited.get(seat.user_id, 0), seat.standing
+            )
+            for seat in view.seats
+        )
         return TableLine(table_row.table_no, view.outcome, view.turn, view.score, view.left, players)
 
     async def event_of_game(self, game_id: int, decks: Sequence[str] = ("hydra",)) -> EventRow | None:
@@ -445,5 +498,9 @@ class HydraEventService:
     def tables_all_over(status: EventStatus) -> bool:
         """Every planned table exists and its game has ended."""
         planned = {e.table_no for e in status.entrants if e.table_no is not None}
-        return (status.event.status == RUNNING and bool(status.tables)
-                and planned <= {t.table_no for t in status.tables} and status.board.finished)
+        return (
+            status.event.status == RUNNING
+            and bool(status.tables)
+            and planned <= {t.table_no for t in status.tables}
+            and status.board.finished
+        )

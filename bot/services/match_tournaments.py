@@ -57,32 +57,47 @@ class MatchTournaments:
         """Match points and MTR tie-breakers over finished matches (and byes), the whole tournament or one
         round; entrants who have not played yet stand at 0, dropped ones are marked."""
         entrants = await self.tournaments.entrants(tournament.tournament_id)
-        byes = [user for rnd, user in await self.repo.byes(tournament.tournament_id)
-                if round_number in (None, rnd)]
+        byes = [
+            user
+            for rnd, user in await self.repo.byes(tournament.tournament_id)
+            if round_number in (None, rnd)
+        ]
         records = await self.matches.tournament_records(tournament.tournament_id, round_number)
-        standings = match_standings(records, seed=tournament.seed, players=[e.user_id for e in entrants], byes=byes,
-                                    dropped=[e.user_id for e in entrants if not e.active])
+        standings = match_standings(
+            records,
+            seed=tournament.seed,
+            players=[e.user_id for e in entrants],
+            byes=byes,
+            dropped=[e.user_id for e in entrants if not e.active],
+        )
         return MatchStandingsView(tournament, standings, {e.user_id: e.name for e in entrants}, round_number)
 
     async def rounds(self, tournament: Tournament) -> list[RoundResults]:
         """Every round's pairs with their match scores (running ones too) and its bye, round 1 first:
         what the live page shows beside the standings (all public: a match's score is on its board)."""
-        by_pair = {(loaded.row.round_number, frozenset(loaded.state.players)): loaded
-                   for loaded in await self.matches.for_tournament(tournament.tournament_id)}
+        by_pair = {
+            (loaded.row.round_number, frozenset(loaded.state.players)): loaded
+            for loaded in await self.matches.for_tournament(tournament.tournament_id)
+        }
         byes = dict(await self.repo.byes(tournament.tournament_id))
         rounds = []
         for number in range(1, tournament.current_round + 1):
             tables = await self.tournaments.pods(tournament.tournament_id, number)
-            pairs = [_pair_result(table.table_number, table.seats, by_pair.get((number, frozenset(table.seats))))
-                     for table in tables]
+            pairs = [
+                _pair_result(table.table_number, table.seats, by_pair.get((number, frozenset(table.seats))))
+                for table in tables
+            ]
             rounds.append(RoundResults(number, pairs, byes.get(number)))
         return rounds
 
     async def unfinished_tables(self, tournament: Tournament) -> list[int]:
         """Tables of the current round whose match is still running (or whose board never started)."""
-        running = {game.game_id for loaded in await self.matches.for_tournament(tournament.tournament_id)
-                   if loaded.row.round_number == tournament.current_round and not loaded.state.finished
-                   for game in loaded.state.games}
+        running = {
+            game.game_id
+            for loaded in await self.matches.for_tournament(tournament.tournament_id)
+            if loaded.row.round_number == tournament.current_round and not loaded.state.finished
+            for game in loaded.state.games
+        }
         tables = await self.tournaments.pods(tournament.tournament_id, tournament.current_round)
         return [table.table_number for table in tables if table.game_id is None or table.game_id in running]
 
@@ -92,15 +107,22 @@ class MatchTournaments:
             raise TournamentError("all_rounds_played", rounds=tournament.rounds)
         running = await self.unfinished_tables(tournament) if tournament.current_round else []
         if running and not force:
-            raise TournamentError("round_unfinished", round=tournament.current_round,
-                                  tables=[str(n) for n in running])
+            raise TournamentError(
+                "round_unfinished", round=tournament.current_round, tables=[str(n) for n in running]
+            )
         active = {e.user_id for e in await self.tournaments.entrants(tournament.tournament_id) if e.active}
         order = [s.player for s in (await self.standings(tournament)).standings if s.player in active]
         round_number = tournament.current_round + 1
-        played = [loaded.state.players for loaded in await self.matches.for_tournament(tournament.tournament_id)]
-        pairing = pair_round(order, past_pairs=played,
-                             had_bye=[user for _, user in await self.repo.byes(tournament.tournament_id)],
-                             seed=tournament.seed, round_number=round_number)
+        played = [
+            loaded.state.players for loaded in await self.matches.for_tournament(tournament.tournament_id)
+        ]
+        pairing = pair_round(
+            order,
+            past_pairs=played,
+            had_bye=[user for _, user in await self.repo.byes(tournament.tournament_id)],
+            seed=tournament.seed,
+            round_number=round_number,
+        )
         pairs = [[int(str(a)), int(str(b))] for a, b in pairing.pairs]  # players are Discord ids here
         await self.tournaments.store_round(tournament.tournament_id, round_number, pairs)
         if pairing.bye is not None:
@@ -114,5 +136,11 @@ def _pair_result(table: int, seats: list[int], match: LoadedMatch | None) -> Pai
     if match is None:
         return PairResult(table, (first, second), (0, 0), 0, False, ())
     state = match.state
-    return PairResult(table, (first, second), (state.wins(first), state.wins(second)), state.draws,
-                      state.finished, tuple(game.game_id for game in state.games))
+    return PairResult(
+        table,
+        (first, second),
+        (state.wins(first), state.wins(second)),
+        state.draws,
+        state.finished,
+        tuple(game.game_id for game in state.games),
+    )

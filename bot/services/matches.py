@@ -49,8 +49,14 @@ class DeckSource(Protocol):
     async def get(self, guild_id: int, user_id: int, name: str) -> Any: ...
 
 
-def check_registered_swaps(raw_list: str, cards: Any, ruleset: str, commanders: tuple[str, ...],
-                           before: tuple[Swap, ...], new: tuple[Swap, ...]) -> SwapVerdict:
+def check_registered_swaps(
+    raw_list: str,
+    cards: Any,
+    ruleset: str,
+    commanders: tuple[str, ...],
+    before: tuple[Swap, ...],
+    new: tuple[Swap, ...],
+) -> SwapVerdict:
     """Parse and resolve a stored list, then apply and check swaps: CPU work for the pool (picklable in
     and out; a refusal is a picklable ``SwapError``)."""
     deck = check_deck_text(raw_list, cards, ruleset, commander_names=commanders).deck
@@ -95,23 +101,53 @@ class MatchService:
 
     # -- starting and reading ----------------------------------------------------------------------
 
-    async def start_match(self, *, guild_id: int | None, channel_id: int | None, created_by: int | None,
-                          players: Sequence[tuple[int, str]], ruleset: str, tournament_id: int | None = None,
-                          round_number: int | None = None, **options: Any) -> tuple[LoadedMatch, LoadedGame]:
+    async def start_match(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        created_by: int | None,
+        players: Sequence[tuple[int, str]],
+        ruleset: str,
+        tournament_id: int | None = None,
+        round_number: int | None = None,
+        **options: Any,
+    ) -> tuple[LoadedMatch, LoadedGame]:
         """A match and its game 1 (seat order as given: seat 1 plays first)."""
         ids = [int(u) for u, _ in players]
         if len(ids) != 2 or ids[0] == ids[1]:
             raise m.MatchError("two_players")
-        first = m.MatchEvent(seq=1, kind=m.CREATE, actor=created_by, at=self.pods.clock(), data={"players": ids})
-        match_id = await self.repo.create(guild_id=guild_id, ruleset=ruleset, first_event=first,
-                                          tournament_id=tournament_id, round_number=round_number)
-        game = await self.pods.start_game(guild_id=guild_id, channel_id=channel_id, created_by=created_by,
-                                          players=players, ruleset=ruleset, tournament_id=tournament_id,
-                                          round_number=round_number,
-                                          match={"id": match_id, "game": 1, "swaps": {}}, **options)
-        await self.repo.append(match_id, m.MatchEvent(
-            seq=2, kind=m.GAME, actor=created_by, at=self.pods.clock(),
-            data={"game_id": game.game_id, "number": 1, "first": ids[0], "chosen_by": ids[0]}))
+        first = m.MatchEvent(
+            seq=1, kind=m.CREATE, actor=created_by, at=self.pods.clock(), data={"players": ids}
+        )
+        match_id = await self.repo.create(
+            guild_id=guild_id,
+            ruleset=ruleset,
+            first_event=first,
+            tournament_id=tournament_id,
+            round_number=round_number,
+        )
+        game = await self.pods.start_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            created_by=created_by,
+            players=players,
+            ruleset=ruleset,
+            tournament_id=tournament_id,
+            round_number=round_number,
+            match={"id": match_id, "game": 1, "swaps": {}},
+            **options,
+        )
+        await self.repo.append(
+            match_id,
+            m.MatchEvent(
+                seq=2,
+                kind=m.GAME,
+                actor=created_by,
+                at=self.pods.clock(),
+                data={"game_id": game.game_id, "number": 1, "first": ids[0], "chosen_by": ids[0]},
+            ),
+        )
         self._published(tournament_id)
         return await self.get(match_id), game
 
@@ -149,19 +185,39 @@ class MatchService:
             names = {p.user_id: p.name for p in prev.players}
             swaps = {str(user): listed for user, listed in pod.played_swaps(prev).items()}
             game = await self.pods.start_game(
-                guild_id=previous.row.guild_id, channel_id=previous.row.channel_id, created_by=actor,
-                players=[(u, names[u]) for u in order], ruleset=prev.ruleset, starting_life=prev.starting_life,
-                own_totals_only=prev.own_totals_only, mulligan_style=prev.mulligan_style.value,
-                tournament_id=previous.row.tournament_id, round_number=previous.row.round_number,
-                match={"id": match_id, "game": number, "swaps": swaps})
+                guild_id=previous.row.guild_id,
+                channel_id=previous.row.channel_id,
+                created_by=actor,
+                players=[(u, names[u]) for u in order],
+                ruleset=prev.ruleset,
+                starting_life=prev.starting_life,
+                own_totals_only=prev.own_totals_only,
+                mulligan_style=prev.mulligan_style.value,
+                tournament_id=previous.row.tournament_id,
+                round_number=previous.row.round_number,
+                match={"id": match_id, "game": number, "swaps": swaps},
+            )
             for player in prev.players:  # the same commanders and decks (G6: decided before the game)
                 if player.user_id in prev.declared:
-                    game = await self.pods.change(game.game_id, actor, pod.COMMANDERS, manager=True,
-                                                  player=player.user_id, names=[c.name for c in player.commanders],
-                                                  deck=player.deck)
-            await self.repo.append(match_id, m.MatchEvent(
-                seq=loaded.events[-1].seq + 1, kind=m.GAME, actor=actor, at=self.pods.clock(),
-                data={"game_id": game.game_id, "number": number, "first": first, "chosen_by": actor}))
+                    game = await self.pods.change(
+                        game.game_id,
+                        actor,
+                        pod.COMMANDERS,
+                        manager=True,
+                        player=player.user_id,
+                        names=[c.name for c in player.commanders],
+                        deck=player.deck,
+                    )
+            await self.repo.append(
+                match_id,
+                m.MatchEvent(
+                    seq=loaded.events[-1].seq + 1,
+                    kind=m.GAME,
+                    actor=actor,
+                    at=self.pods.clock(),
+                    data={"game_id": game.game_id, "number": number, "first": first, "chosen_by": actor},
+                ),
+            )
             self._published(loaded.row.tournament_id)
             return await self.get(match_id), game
 
@@ -173,15 +229,21 @@ class MatchService:
     @staticmethod
     def _begun(game: LoadedGame) -> bool:
         """Whether anybody changed a game since its start (its creation and the copied commanders)."""
-        return any(e.kind not in (pod.CREATE, pod.COMMANDERS) or e.actor != game.events[0].actor
-                   for e in game.events)
+        return any(
+            e.kind not in (pod.CREATE, pod.COMMANDERS) or e.actor != game.events[0].actor for e in game.events
+        )
 
     async def undo_offer(self, match: LoadedMatch, game: LoadedGame) -> bool:
         """Whether ``game``'s board offers to take back its start: it is the match's latest game (2 or
         3) and nobody has changed it yet, so a wrong "who plays first" costs nothing to correct."""
         current = match.state.current
-        return (current is not None and current.game_id == game.game_id and current.number >= 2
-                and not game.state.finished and not self._begun(game))
+        return (
+            current is not None
+            and current.game_id == game.game_id
+            and current.number >= 2
+            and not game.state.finished
+            and not self._begun(game)
+        )
 
     async def undo_next(self, match_id: int, actor: int) -> tuple[LoadedMatch, int]:
         """Undo the start of the latest game while nobody has changed it yet (a wrong first player).
@@ -199,8 +261,16 @@ class MatchService:
             game_id = int(started.data["game_id"])
             if self._begun(await self.pods.get(game_id)):
                 raise m.MatchError("game_begun")
-            await self.repo.append(match_id, m.MatchEvent(seq=loaded.events[-1].seq + 1, kind=m.UNDO, actor=actor,
-                                                          at=self.pods.clock(), data={"seqs": [seq]}))
+            await self.repo.append(
+                match_id,
+                m.MatchEvent(
+                    seq=loaded.events[-1].seq + 1,
+                    kind=m.UNDO,
+                    actor=actor,
+                    at=self.pods.clock(),
+                    data={"seqs": [seq]},
+                ),
+            )
             await self.repo.abandon_game(game_id)
             self.pods.forget(game_id)  # the cached row still says "open"
             self._published(loaded.row.tournament_id)
@@ -210,12 +280,16 @@ class MatchService:
         """Every match of a tournament, running or over, in the order they were started."""
         return [await self.get(row.match_id) for row in await self.repo.for_tournament(tournament_id)]
 
-    async def tournament_records(self, tournament_id: int, round_number: int | None = None) -> list[MatchRecord]:
+    async def tournament_records(
+        self, tournament_id: int, round_number: int | None = None
+    ) -> list[MatchRecord]:
         """The finished matches of a 1-vs-1 tournament (or of one round), for ``match_standings``;
         running ones are left out."""
-        return [MatchRecord(s.players[0], s.players[1], s.score, s.draws)
-                for loaded in await self.for_tournament(tournament_id)
-                if (s := loaded.state).finished and round_number in (None, loaded.row.round_number)]
+        return [
+            MatchRecord(s.players[0], s.players[1], s.score, s.draws)
+            for loaded in await self.for_tournament(tournament_id)
+            if (s := loaded.state).finished and round_number in (None, loaded.row.round_number)
+        ]
 
     # -- sideboard swaps ----------------------------------------------------------------------------
 
@@ -237,8 +311,13 @@ class MatchService:
         declared = [state.declared[u] for u in everyone if u in state.declared]
         declared_at = max(declared, key=parse_time) if declared and len(declared) == len(everyone) else None
         number = (state.match or {}).get("game") or 1
-        return swap_window(started=state.started or state.mulligan is not None or state.finished,
-                           between_games=number >= 2, rule_on=rule_on, declared_at=declared_at, now=self.now())
+        return swap_window(
+            started=state.started or state.mulligan is not None or state.finished,
+            between_games=number >= 2,
+            rule_on=rule_on,
+            declared_at=declared_at,
+            now=self.now(),
+        )
 
     async def _check(self, game: LoadedGame, user_id: int, new: Sequence[Swap]) -> SwapVerdict:
         """The player's registered deck with the match's swaps so far, then ``new``, checked in the pool."""
@@ -249,8 +328,15 @@ class MatchService:
         if record is None or self.decks is None:
             raise SwapError("no_deck")
         before = tuple(Swap.from_data(s) for s in pod.played_swaps(game.state).get(user_id, []))
-        return await self.decks.offload(check_registered_swaps, record.raw_list, self.decks.cards,
-                                        game.state.ruleset, tuple(record.commanders), before, tuple(new))
+        return await self.decks.offload(
+            check_registered_swaps,
+            record.raw_list,
+            self.decks.cards,
+            game.state.ruleset,
+            tuple(record.commanders),
+            before,
+            tuple(new),
+        )
 
     async def played_deck(self, game: LoadedGame, user_id: int) -> SwapVerdict:
         """The deck as it will be played in this game (registered list + the match's swaps so far)."""
@@ -280,8 +366,14 @@ class MatchService:
             if pod.played_swaps(current.state).get(actor, []) != before:
                 raise SwapError("changed_meanwhile")
 
-        game = await self.pods.change(game_id, actor, pod.SWAP, guard=still_valid, player=actor,
-                                      swaps=[swap.as_data() for swap in swaps])
+        game = await self.pods.change(
+            game_id,
+            actor,
+            pod.SWAP,
+            guard=still_valid,
+            player=actor,
+            swaps=[swap.as_data() for swap in swaps],
+        )
         return game, verdict
 
     # -- wishes ---------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def style_name(style: MulliganStyle | str, language: str) -> str:
 
 
 def status_line(table: TableMulligan, names: Mapping[Any, str], language: str) -> str:
-    """"Alice kept 6 · Bob deciding (7 in hand) · Carol waiting (6 in hand)", in seat order. ``names`` is keyed
+    """ "Alice kept 6 · Bob deciding (7 in hand) · Carol waiting (6 in hand)", in seat order. ``names`` is keyed
     by whatever identifies the table's players (user ids at a pod, seat names in practice)."""
     parts = []
     for seat in table.status():
@@ -47,12 +47,15 @@ def instruction_text(instructions: Instruction | Iterable[Instruction], language
 
 def error_text(error: MulliganError, language: str, names: Mapping[Hashable, str] | None = None) -> str:
     """The localized message of a refused decision; player ids in it are replaced by ``names``."""
-    values = {key: (names or {}).get(value, value) if isinstance(value, Hashable) else value
-              for key, value in error.values.items()}
+    values = {
+        key: (names or {}).get(value, value) if isinstance(value, Hashable) else value
+        for key, value in error.values.items()
+    }
     return t(error.key, language, **values)
 
 
 # -- decks for practice and odds -------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class DeckLibrary:
@@ -75,8 +78,12 @@ def _unknown_card(name: str) -> Card:
     return Card(name=name, type_line="")
 
 
-def library_from_list(data: bytes | str, resolver: CardResolver, filename: str | None = None,
-                      commander_names: Iterable[str] = ()) -> DeckLibrary:
+def library_from_list(
+    data: bytes | str,
+    resolver: CardResolver,
+    filename: str | None = None,
+    commander_names: Iterable[str] = (),
+) -> DeckLibrary:
     """Parse and resolve a deck list the way ``/deck check`` does; keep the main deck as the library.
 
     Raises ``DecklistRefused`` for input that is not a deck list.
@@ -99,7 +106,8 @@ def library_from_registered(deck: DeckCards) -> DeckLibrary:
     return DeckLibrary(tuple(deck.library()) + tuple(unknown), tuple(deck.commanders), tuple(deck.unresolved))
 
 
-def odds_for(deck: DeckLibrary, keep: tuple[int, int] = DEFAULT_KEEP, *,
-             player_count: int = DEFAULT_PLAYERS) -> DeckOdds:
+def odds_for(
+    deck: DeckLibrary, keep: tuple[int, int] = DEFAULT_KEEP, *, player_count: int = DEFAULT_PLAYERS
+) -> DeckOdds:
     """Exact odds of a deck. Raises ``MulliganError`` (no lands, under 7 cards, bad range)."""
     return deck_odds(deck.counts, keep, player_count=player_count)

@@ -60,8 +60,14 @@ class PodService:
     :class:`PodGameRecord`); services never import Discord.
     """
 
-    def __init__(self, db: Database, *, notify: Notify | None = None, clock: Callable[[], str] = now_iso,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        notify: Notify | None = None,
+        clock: Callable[[], str] = now_iso,
+        rng: random.Random | None = None,
+    ) -> None:
         self.repo = PodRepository(db)
         self.changes = db.changes
         self.notify = notify or (lambda name, payload: None)
@@ -84,32 +90,55 @@ class PodService:
 
     # -- starting ---------------------------------------------------------------------------------
 
-    async def start_game(self, *, guild_id: int | None, channel_id: int | None, created_by: int | None,
-                         players: Sequence[tuple[int, str]], ruleset: str, starting_life: int | None = None,
-                         own_totals_only: bool = False, tournament_id: int | None = None,
-                         round_number: int | None = None, mulligan_style: str | None = None,
-                         match: dict[str, Any] | None = None) -> LoadedGame:
+    async def start_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        created_by: int | None,
+        players: Sequence[tuple[int, str]],
+        ruleset: str,
+        starting_life: int | None = None,
+        own_totals_only: bool = False,
+        tournament_id: int | None = None,
+        round_number: int | None = None,
+        mulligan_style: str | None = None,
+        match: dict[str, Any] | None = None,
+    ) -> LoadedGame:
         """Create a game (optionally linked to a tournament round) with its first players in seat order.
 
         ``players`` are (user id, display name); ``mulligan_style`` overrides the ruleset's (e.g.
         "vancouver" for groups that use it). Raises PodError for an unknown ruleset, a bad life
         total, or a repeated or excess player; nothing is stored then."""
-        data = {"ruleset": ruleset, "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
-                "own_totals_only": own_totals_only, "mulligan_style": mulligan_style,
-                "players": [{"user_id": int(u), "name": member_name(str(n), int(u))} for u, n in players]}
+        data = {
+            "ruleset": ruleset,
+            "starting_life": pod.STARTING_LIFE if starting_life is None else starting_life,
+            "own_totals_only": own_totals_only,
+            "mulligan_style": mulligan_style,
+            "players": [{"user_id": int(u), "name": member_name(str(n), int(u))} for u, n in players],
+        }
         if match is not None:  # a game of a best-of-three match (bot/services/matches.py)
             data["match"] = match
         first = Event(seq=1, kind=pod.CREATE, actor=created_by, at=self.clock(), data=data)
         state = pod.apply(None, first)  # validate before storing anything
         pod.check_new_game(state)
-        if created_by is not None and tournament_id is None \
-                and await self.repo.open_games_started_by(guild_id, created_by) >= MAX_OPEN_GAMES_PER_MEMBER:
+        if (
+            created_by is not None
+            and tournament_id is None
+            and await self.repo.open_games_started_by(guild_id, created_by) >= MAX_OPEN_GAMES_PER_MEMBER
+        ):
             raise PodError("too_many_open_games", limit=MAX_OPEN_GAMES_PER_MEMBER)
         self._starting += 1  # from the commit to ``_unposted`` a catch-up could see the game unclaimed
         self._started.clear()
         try:
-            game_id = await self.repo.create(guild_id=guild_id, channel_id=channel_id, ruleset=ruleset, first_event=first,
-                                             tournament_id=tournament_id, round_number=round_number)
+            game_id = await self.repo.create(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                ruleset=ruleset,
+                first_event=first,
+                tournament_id=tournament_id,
+                round_number=round_number,
+            )
             self._unposted.add(game_id)
         finally:
             self._starting -= 1
@@ -180,14 +209,23 @@ class PodService:
 
     # -- changing ---------------------------------------------------------------------------------
 
-    async def change(self, game_id: int, actor: int, kind: str, *, manager: bool = False,
-                     guard: Callable[[LoadedGame], None] | None = None, press_id: int | None = None,
-                     **data: Any) -> LoadedGame:
+    async def change(
+        self,
+        game_id: int,
+        actor: int,
+        kind: str,
+        *,
+        manager: bool = False,
+        guard: Callable[[LoadedGame], None] | None = None,
+        press_id: int | None = None,
+        **data: Any,
+    ) -> LoadedGame:
         """Apply one change by ``actor`` and commit it; raises PodError (nothing changed) when refused.
 
         ``guard`` re-checks, under the game's lock and on its current log, what a caller judged before
         taking the lock (a sideboard window, the swaps so far): it raises to refuse the change.
         ``press_id`` is the board press it comes from, stored with it (see bot/storage/press_journal.py)."""
+
         def build(loaded: LoadedGame) -> Event:
             event = Event(seq=loaded.events[-1].seq + 1, kind=kind, actor=actor, at=self.clock(), data=data)
             self._check_permission(loaded, actor, event, manager)
@@ -206,6 +244,7 @@ class PodService:
     async def undo(self, game_id: int, actor: int, steps: int = 1, *, manager: bool = False) -> LoadedGame:
         """Drop the last ``steps`` changes. With "own totals only" a player undoes only their own
         changes: the undo is refused when one of the changes it would drop was somebody else's."""
+
         def build(loaded: LoadedGame) -> Event:
             pod.check_may_change(loaded.state, actor, None, manager=manager)
             seqs = pod.undoable(loaded.events, steps)
@@ -213,25 +252,37 @@ class PodService:
                 by_seq = {e.seq: e for e in loaded.events}
                 if any(by_seq[s].actor != actor for s in seqs):
                     raise PodError("undo_not_yours")
-            return Event(seq=loaded.events[-1].seq + 1, kind=pod.UNDO, actor=actor, at=self.clock(),
-                         data={"seqs": seqs})
+            return Event(
+                seq=loaded.events[-1].seq + 1,
+                kind=pod.UNDO,
+                actor=actor,
+                at=self.clock(),
+                data={"seqs": seqs},
+            )
 
         return await self._commit_fresh(game_id, build)
 
     async def shuffle_seats(self, game_id: int, actor: int, *, manager: bool = False) -> LoadedGame:
         """A random seat order before turn 1 (``secrets.SystemRandom`` unless a test seeds one)."""
+
         def build(loaded: LoadedGame) -> Event:
             pod.check_may_change(loaded.state, actor, None, manager=manager)
             pod.check_seats_may_change(loaded.state)
             order = [p.user_id for p in loaded.state.players]
             self.rng.shuffle(order)
-            return Event(seq=loaded.events[-1].seq + 1, kind=pod.SEATS, actor=actor, at=self.clock(),
-                         data={"order": order})
+            return Event(
+                seq=loaded.events[-1].seq + 1,
+                kind=pod.SEATS,
+                actor=actor,
+                at=self.clock(),
+                data={"order": order},
+            )
 
         return await self._commit_fresh(game_id, build)
 
-    async def _commit_fresh(self, game_id: int, build: Callable[[LoadedGame], Event],
-                            press_id: int | None = None) -> LoadedGame:
+    async def _commit_fresh(
+        self, game_id: int, build: Callable[[LoadedGame], Event], press_id: int | None = None
+    ) -> LoadedGame:
         """Build (and check) the event on the game's current log and commit it.
 
         The first try builds on the cached log, without waiting for anything. If another process took
@@ -250,8 +301,9 @@ class PodService:
                 self._games.pop(game_id, None)
                 raise PodError("conflict") from None
 
-    async def _build_and_commit(self, game_id: int, build: Callable[[LoadedGame], Event],
-                                press_id: int | None = None) -> LoadedGame:
+    async def _build_and_commit(
+        self, game_id: int, build: Callable[[LoadedGame], Event], press_id: int | None = None
+    ) -> LoadedGame:
         loaded = await self._load(game_id)
         if loaded.row.status == "abandoned":  # a match game whose start was taken back (services/matches.py)
             raise PodError("game_abandoned")
@@ -282,9 +334,13 @@ class PodService:
         new_state = pod.step(loaded.state, loaded.events, event)
         finish = None
         if new_state.finished:
-            finish = GameFinish(ended=new_state.ended or pod.END_STOPPED, ended_at=new_state.ended_at,
-                                survivors=[p.user_id for p in new_state.alive],
-                                record=self._record(loaded.row, new_state), started_at=loaded.events[0].at)
+            finish = GameFinish(
+                ended=new_state.ended or pod.END_STOPPED,
+                ended_at=new_state.ended_at,
+                survivors=[p.user_id for p in new_state.alive],
+                record=self._record(loaded.row, new_state),
+                started_at=loaded.events[0].at,
+            )
         try:
             await self.repo.append(loaded.game_id, event, finish, press_id=press_id)
         except BaseException:
@@ -305,6 +361,11 @@ class PodService:
     def _record(row: PodGameRow, state: PodState) -> PodGameRecord | None:
         if not state.finished:
             return None
-        return pod.game_record(state, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
-                               tournament_id=row.tournament_id, round_number=row.round_number)
-
+        return pod.game_record(
+            state,
+            game_id=row.game_id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            tournament_id=row.tournament_id,
+            round_number=row.round_number,
+        )

@@ -24,8 +24,11 @@ class PrivacyService:
 
     async def export(self, user_id: int) -> bytes:
         """A JSON file of everything stored about ``user_id`` (for ``/privacy export``)."""
-        data = {"user_id": user_id, "exported_at": self.clock().isoformat(timespec="seconds"),
-                **await self.repo.export_user(user_id)}
+        data = {
+            "user_id": user_id,
+            "exported_at": self.clock().isoformat(timespec="seconds"),
+            **await self.repo.export_user(user_id),
+        }
         return json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
 
     async def delete_member(self, user_id: int) -> int:

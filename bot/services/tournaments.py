@@ -114,8 +114,13 @@ def _of_vote(result: tuple[VoteStatus, VoteOutcome | None], *args: object, **kwa
 
 
 class TournamentService:
-    def __init__(self, db: Database, *, clock: Callable[[], datetime] = utc_now,
-                 mana_value: Callable[[str | None], int] = lambda name: 0) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        mana_value: Callable[[str | None], int] = lambda name: 0,
+    ) -> None:
         self.repo = TournamentRepository(db)
         self.changes = db.changes
         self.clock = clock
@@ -128,10 +133,20 @@ class TournamentService:
     # -- tournaments and entrants --------------------------------------------------------------------
 
     @publishes(_of_tournament)
-    async def create(self, *, guild_id: int, channel_id: int | None, name: str, scoring: str = "democratic",
-                     rounds: int = 3, created_by: int | None = None, remainder_size: int = 3,
-                     vote_minutes: int = DEFAULT_VOTE_MINUTES, seed: int | None = None,
-                     **custom_points: int) -> Tournament:
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int | None,
+        name: str,
+        scoring: str = "democratic",
+        rounds: int = 3,
+        created_by: int | None = None,
+        remainder_size: int = 3,
+        vote_minutes: int = DEFAULT_VOTE_MINUTES,
+        seed: int | None = None,
+        **custom_points: int,
+    ) -> Tournament:
         """A new tournament; one running tournament per server at a time."""
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
@@ -148,11 +163,21 @@ class TournamentService:
             if running is not None:
                 raise TournamentError("already_running", name=running.name)
             return await self.repo.create(
-                guild_id=guild_id, channel_id=channel_id, name=name, scoring=rule.name, win_points=rule.win,
-                draw_points=rule.draw, survival_points=rule.survival, vote_points=rule.vote,
-                elimination_points=rule.elimination, rounds=rounds, remainder_size=remainder_size,
-                vote_minutes=vote_minutes, seed=secrets.randbits(62) if seed is None else seed,
-                created_by=created_by)
+                guild_id=guild_id,
+                channel_id=channel_id,
+                name=name,
+                scoring=rule.name,
+                win_points=rule.win,
+                draw_points=rule.draw,
+                survival_points=rule.survival,
+                vote_points=rule.vote,
+                elimination_points=rule.elimination,
+                rounds=rounds,
+                remainder_size=remainder_size,
+                vote_minutes=vote_minutes,
+                seed=secrets.randbits(62) if seed is None else seed,
+                created_by=created_by,
+            )
 
     async def active(self, guild_id: int) -> Tournament:
         tournament = await self.repo.active(guild_id)
@@ -182,8 +207,9 @@ class TournamentService:
         entrant = await self._entrant(tournament, user_id)
         if entrant is not None and entrant.active:
             raise TournamentError("already_joined", name=tournament.name)
-        await self.repo.add_entrant(tournament.tournament_id, user_id, name[:MAX_NAME],
-                                    max(tournament.current_round, 1))
+        await self.repo.add_entrant(
+            tournament.tournament_id, user_id, name[:MAX_NAME], max(tournament.current_round, 1)
+        )
         return tournament
 
     @publishes(_of_tournament)
@@ -197,7 +223,9 @@ class TournamentService:
         return tournament
 
     async def _entrant(self, tournament: Tournament, user_id: int) -> Entrant | None:
-        return next((e for e in await self.repo.entrants(tournament.tournament_id) if e.user_id == user_id), None)
+        return next(
+            (e for e in await self.repo.entrants(tournament.tournament_id) if e.user_id == user_id), None
+        )
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         return await self.repo.entrants(tournament_id)
@@ -205,7 +233,9 @@ class TournamentService:
     # -- pairing -----------------------------------------------------------------------------------
 
     @publishes(_of_pairing)
-    async def pair_next_round(self, guild_id: int, *, force: bool = False) -> tuple[Tournament, list[PodAssignment]]:
+    async def pair_next_round(
+        self, guild_id: int, *, force: bool = False
+    ) -> tuple[Tournament, list[PodAssignment]]:
         """Pair the next round: by standings from round 2, few repeat opponents, seeded seats.
 
         Refused while a game of the current round is unfinished or still voting, unless ``force``."""
@@ -219,9 +249,14 @@ class TournamentService:
             players = [e.user_id for e in await self.repo.entrants(tournament.tournament_id) if e.active]
             view = await self.standings(tournament)
             round_number = tournament.current_round + 1
-            pods = pair_round(players, round_number, tournament.seed,
-                              points={s.player: s.points for s in view.standings},
-                              past_pods=[pod.seats for pod in all_pods], remainder_size=tournament.remainder_size)
+            pods = pair_round(
+                players,
+                round_number,
+                tournament.seed,
+                points={s.player: s.points for s in view.standings},
+                past_pods=[pod.seats for pod in all_pods],
+                remainder_size=tournament.remainder_size,
+            )
             # The domain takes any hashable player; here every player is a Discord user id.
             await self.repo.store_round(tournament.tournament_id, round_number, cast(list[list[int]], pods))
             paired = await self.repo.pods(tournament.tournament_id, round_number)
@@ -236,14 +271,21 @@ class TournamentService:
 
     async def _unfinished(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> list[int]:
         games = {g.game_id: g for g in await self.repo.games(tournament.tournament_id)}
-        return [pod.table_number for pod in pods if pod.round_number == tournament.current_round
-                and (pod.game_id not in games or games[pod.game_id].vote_open)]
+        return [
+            pod.table_number
+            for pod in pods
+            if pod.round_number == tournament.current_round
+            and (pod.game_id not in games or games[pod.game_id].vote_open)
+        ]
 
     async def _check_round_complete(self, tournament: Tournament, pods: Sequence[PodAssignment]) -> None:
         unfinished = await self._unfinished(tournament, pods)
         if unfinished:
-            raise TournamentError("round_unfinished", round=tournament.current_round,
-                                  tables=[str(table) for table in unfinished])
+            raise TournamentError(
+                "round_unfinished",
+                round=tournament.current_round,
+                tables=[str(table) for table in unfinished],
+            )
 
     async def link_game(self, pod_id: int, game_id: int) -> None:
         """Remember which pod game a pod plays (its board from the pod tracker)."""
@@ -264,15 +306,33 @@ class TournamentService:
         seated = await self._seated(tournament.tournament_id, record.game_id)
         finished = self.clock()
         rule = self.rule(tournament)
-        deadline = (finished + timedelta(minutes=tournament.vote_minutes)).isoformat() if rule.uses_votes else None
+        deadline = (
+            (finished + timedelta(minutes=tournament.vote_minutes)).isoformat() if rule.uses_votes else None
+        )
         game = TournamentGame(
-            game_id=record.game_id, tournament_id=tournament.tournament_id,
-            round_number=record.round_number or tournament.current_round, channel_id=record.channel_id,
-            draw=record.draw, stopped=record.ended == END_STOPPED, finished_at=finished.isoformat(), vote_deadline=deadline,
+            game_id=record.game_id,
+            tournament_id=tournament.tournament_id,
+            round_number=record.round_number or tournament.current_round,
+            channel_id=record.channel_id,
+            draw=record.draw,
+            stopped=record.ended == END_STOPPED,
+            finished_at=finished.isoformat(),
+            vote_deadline=deadline,
             vote_closed_at=None if rule.uses_votes else finished.isoformat(),
-            players=[GamePlayer(o.user_id, o.seat, o.survived, o.eliminations, o.prizes.combat_damage,
-                                o.prizes.commander_kills, o.prizes.commander_mana)
-                     for o in outcomes(record, self.mana_value) if seated is None or o.user_id in seated])
+            players=[
+                GamePlayer(
+                    o.user_id,
+                    o.seat,
+                    o.survived,
+                    o.eliminations,
+                    o.prizes.combat_damage,
+                    o.prizes.commander_kills,
+                    o.prizes.commander_mana,
+                )
+                for o in outcomes(record, self.mana_value)
+                if seated is None or o.user_id in seated
+            ],
+        )
         if not await self.repo.add_game(game):
             return None
         return game
@@ -292,7 +352,9 @@ class TournamentService:
         return game
 
     @publishes(_of_vote)
-    async def cast_vote(self, game_id: int, voter_id: int, votee_id: int) -> tuple[VoteStatus, VoteOutcome | None]:
+    async def cast_vote(
+        self, game_id: int, voter_id: int, votee_id: int
+    ) -> tuple[VoteStatus, VoteOutcome | None]:
         """Record or change a vote (T3). Returns the public status and, when this vote was the last one
         missing, the closed vote's outcome."""
         async with self._lock(game_id):
@@ -302,8 +364,9 @@ class TournamentService:
             ballot.cast(voter_id, votee_id)  # raises for a closed vote, a self vote, someone not at the table
             await self.repo.cast_vote(game_id, voter_id, votee_id)
             outcome = await self._close(game) if ballot.everyone_voted else None
-            return VoteStatus(game_id, ballot.cast_count, len(ballot.players), outcome is not None,
-                              game.vote_deadline), outcome
+            return VoteStatus(
+                game_id, ballot.cast_count, len(ballot.players), outcome is not None, game.vote_deadline
+            ), outcome
 
     async def vote_of(self, game_id: int, voter_id: int) -> int | None:
         """The voter's own current vote (shown only to them, so they can change it)."""
@@ -333,8 +396,13 @@ class TournamentService:
         result = self._result(closed, await self.repo.votes(game_id))
         tallies = score_game(result, self.rule(tournament))
         names = await self.names(tournament.tournament_id)
-        return VoteOutcome(closed, tournament, {cast(int, p): t.votes for p, t in tallies.items()},
-                           {cast(int, p): t.points for p, t in tallies.items()}, names)
+        return VoteOutcome(
+            closed,
+            tournament,
+            {cast(int, p): t.votes for p, t in tallies.items()},
+            {cast(int, p): t.points for p, t in tallies.items()},
+            names,
+        )
 
     async def unannounced_results(self) -> list[int]:
         return await self.repo.unannounced_results()
@@ -421,35 +489,62 @@ class TournamentService:
     def rule(tournament: Tournament) -> ScoringRule:
         if tournament.scoring != CUSTOM:
             return scoring_rule(tournament.scoring)
-        return scoring_rule(CUSTOM, win=tournament.win_points, draw=tournament.draw_points,
-                            survival=tournament.survival_points, vote=tournament.vote_points,
-                            elimination=tournament.elimination_points)
+        return scoring_rule(
+            CUSTOM,
+            win=tournament.win_points,
+            draw=tournament.draw_points,
+            survival=tournament.survival_points,
+            vote=tournament.vote_points,
+            elimination=tournament.elimination_points,
+        )
 
     @staticmethod
     def _result(game: TournamentGame, votes: dict[int, int]) -> GameResult:
         ballots: dict[Player, Player] = dict(votes.items())
-        return checked_game(game.game_id, [p.user_id for p in game.players],
-                            [p.user_id for p in game.players if p.survived], ballots, draw=game.draw,
-                            eliminations={p.user_id: p.eliminations for p in game.players}, stopped=game.stopped)
+        return checked_game(
+            game.game_id,
+            [p.user_id for p in game.players],
+            [p.user_id for p in game.players if p.survived],
+            ballots,
+            draw=game.draw,
+            eliminations={p.user_id: p.eliminations for p in game.players},
+            stopped=game.stopped,
+        )
 
     async def names(self, tournament_id: int) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.repo.entrants(tournament_id)}
 
-    async def standings(self, tournament: Tournament, round_number: int | None = None) -> StandingsView[Standing]:
+    async def standings(
+        self, tournament: Tournament, round_number: int | None = None
+    ) -> StandingsView[Standing]:
         """Standings over games whose vote has closed (a game scores when its vote closes, T3),
         over one round or the whole tournament; corrections count in the overall standings."""
-        games = [g for g in await self.repo.games(tournament.tournament_id)
-                 if not g.vote_open and (round_number is None or g.round_number == round_number)]
+        games = [
+            g
+            for g in await self.repo.games(tournament.tournament_id)
+            if not g.vote_open and (round_number is None or g.round_number == round_number)
+        ]
         votes = await self.repo.tournament_votes(tournament.tournament_id)
         results = [self._result(g, votes.get(g.game_id, {})) for g in games]
         entrants = await self.repo.entrants(tournament.tournament_id)
-        corrections = [] if round_number is not None else [
-            Correction(c.user_id, c.points, c.reason, c.by_user_id)
-            for c in await self.repo.corrections(tournament.tournament_id)]
+        corrections = (
+            []
+            if round_number is not None
+            else [
+                Correction(c.user_id, c.points, c.reason, c.by_user_id)
+                for c in await self.repo.corrections(tournament.tournament_id)
+            ]
+        )
         prizes: dict[Player, PrizeStats] = dict((await self._prizes(games)).items())
-        standings = compute_standings(results, self.rule(tournament), seed=tournament.seed,
-                                      players=[e.user_id for e in entrants], corrections=corrections,
-                                      dropped=[e.user_id for e in entrants if not e.active], prizes=prizes)
+        standings = compute_standings(
+            results,
+            self.rule(tournament),
+            seed=tournament.seed,
+            players=[e.user_id for e in entrants],
+            corrections=corrections,
+            dropped=[e.user_id for e in entrants if not e.active],
+            prizes=prizes,
+        )
         return StandingsView(tournament, standings, {e.user_id: e.name for e in entrants}, round_number)
 
     async def _prizes(self, games: Sequence[TournamentGame]) -> dict[int, PrizeStats]:
@@ -457,14 +552,28 @@ class TournamentService:
         per_game: list[dict[Player, PrizeStats]] = []
         for game in games:
             players = [p.user_id for p in game.players]
-            pool = confirmed_mana_pool([ManaPoolReport(r.user_id, r.amount, r.confirmed_by)
-                                        for r in reports if r.game_id == game.game_id], players)
-            per_game.append({p.user_id: PrizeStats(p.combat_damage, p.commander_kills, p.commander_mana,
-                                                   pool.get(p.user_id, 0)) for p in game.players})
+            pool = confirmed_mana_pool(
+                [
+                    ManaPoolReport(r.user_id, r.amount, r.confirmed_by)
+                    for r in reports
+                    if r.game_id == game.game_id
+                ],
+                players,
+            )
+            per_game.append(
+                {
+                    p.user_id: PrizeStats(
+                        p.combat_damage, p.commander_kills, p.commander_mana, pool.get(p.user_id, 0)
+                    )
+                    for p in game.players
+                }
+            )
         return cast(dict[int, PrizeStats], combine_stats(per_game))
 
     @publishes(_of_tournament)
-    async def correct(self, guild_id: int, user_id: int, points: int, reason: str, by_user_id: int) -> Tournament:
+    async def correct(
+        self, guild_id: int, user_id: int, points: int, reason: str, by_user_id: int
+    ) -> Tournament:
         """An organiser's points correction, kept with who and why (the audit log)."""
         tournament = await self.active(guild_id)
         reason = reason.strip()
@@ -486,6 +595,7 @@ def mana_value_lookup(index: object | None) -> Callable[[str | None], int]:
 
     The pod record names each cast commander and the tax paid; T2's "mana spent on casting one's
     commander" adds the card's mana value to that tax."""
+
     def mana_value(name: str | None) -> int:
         if not name or index is None:
             return 0

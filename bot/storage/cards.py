@@ -29,8 +29,10 @@ CARD_COLUMNS_DDL = """(
     name_zh_hant       TEXT,
     data               TEXT NOT NULL
 )"""
-_INSERT = ("INSERT INTO cards_new (name, layout, type_line, color_identity, commander_legality, "
-           "name_ja, name_zh_hans, name_zh_hant, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT = (
+    "INSERT INTO cards_new (name, layout, type_line, color_identity, commander_legality, "
+    "name_ja, name_zh_hans, name_zh_hant, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 _BATCH = 2000
 
 
@@ -48,8 +50,17 @@ class CardImportRecord:
 def card_row(card: Card) -> tuple[str | None, ...]:
     data = json.dumps(card.to_scryfall(), ensure_ascii=False, separators=(",", ":"))
     names = card.printed_names
-    return (card.name, card.layout, card.type_line, card.color_identity, card.commander_legality,
-            names.get("ja"), names.get("zh-Hans"), names.get("zh-Hant"), data)
+    return (
+        card.name,
+        card.layout,
+        card.type_line,
+        card.color_identity,
+        card.commander_legality,
+        names.get("ja"),
+        names.get("zh-Hans"),
+        names.get("zh-Hant"),
+        data,
+    )
 
 
 def _stored_card(name: str, data: str) -> Card:
@@ -58,9 +69,11 @@ def _stored_card(name: str, data: str) -> Card:
     try:
         return Card.from_scryfall(json.loads(data))
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise DatabaseError(f"the stored card {name!r} is corrupt ({type(exc).__name__}: {exc}), so the card data "
-                            f"cannot be read. Replace the card data: `podkeeper cards import <file>` (e.g. the "
-                            f"bundled assets/cards/cards.jsonl.gz) or `podkeeper cards sync`.") from None
+        raise DatabaseError(
+            f"the stored card {name!r} is corrupt ({type(exc).__name__}: {exc}), so the card data "
+            f"cannot be read. Replace the card data: `podkeeper cards import <file>` (e.g. the "
+            f"bundled assets/cards/cards.jsonl.gz) or `podkeeper cards sync`."
+        ) from None
 
 
 class CardRepository:
@@ -78,14 +91,18 @@ class CardRepository:
         """English name -> printed names, for the cards that have any."""
         rows = await self.db.fetchall(
             "SELECT name, name_ja, name_zh_hans, name_zh_hant FROM cards "
-            "WHERE name_ja IS NOT NULL OR name_zh_hans IS NOT NULL OR name_zh_hant IS NOT NULL")
+            "WHERE name_ja IS NOT NULL OR name_zh_hans IS NOT NULL OR name_zh_hant IS NOT NULL"
+        )
         out: dict[str, dict[str, str]] = {}
         for name, ja, hans, hant in rows:
-            out[name] = {lang: value for lang, value in (("ja", ja), ("zh-Hans", hans), ("zh-Hant", hant))
-                         if value}
+            out[name] = {
+                lang: value for lang, value in (("ja", ja), ("zh-Hans", hans), ("zh-Hant", hant)) if value
+            }
         return out
 
-    async def replace_all(self, cards: Sequence[Card], *, source: str, fmt: str, data_date: str | None = None) -> int:
+    async def replace_all(
+        self, cards: Sequence[Card], *, source: str, fmt: str, data_date: str | None = None
+    ) -> int:
         """Make ``cards`` the whole card set, atomically. Returns how many were stored."""
         if not cards:
             raise ValueError("refusing to replace the card data with no cards")
@@ -94,21 +111,25 @@ class CardRepository:
             await conn.execute("DROP TABLE IF EXISTS cards_new")
             await conn.execute(f"CREATE TABLE cards_new {CARD_COLUMNS_DDL}")
             for start in range(0, len(rows), _BATCH):
-                await conn.executemany(_INSERT, rows[start:start + _BATCH])
+                await conn.executemany(_INSERT, rows[start : start + _BATCH])
             await conn.execute("DELETE FROM card_snapshots")  # derived from the old cards
             await conn.execute("DROP TABLE cards")
             await conn.execute("ALTER TABLE cards_new RENAME TO cards")
             sequence = int(await conn.scalar("SELECT COALESCE(MAX(sequence), 0) + 1 FROM card_imports") or 1)
             await conn.execute(
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at, data_date) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (sequence, source, fmt, len(rows), now_iso(), data_date))
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (sequence, source, fmt, len(rows), now_iso(), data_date),
+            )
         return len(rows)
 
     async def load_snapshot(self, fmt: str) -> tuple[int, bytes] | None:
         """The newest import's derived data of format ``fmt`` and that import's sequence, if stored."""
         row = await self.db.fetchone(
             "SELECT sequence, data FROM card_snapshots WHERE format = ? AND sequence = "
-            "(SELECT COALESCE(MAX(sequence), 0) FROM card_imports)", (fmt,))
+            "(SELECT COALESCE(MAX(sequence), 0) FROM card_imports)",
+            (fmt,),
+        )
         return None if row is None else (int(row[0]), bytes(row[1]))
 
     async def save_snapshot(self, sequence: int, fmt: str, data: bytes) -> bool:
@@ -119,8 +140,9 @@ class CardRepository:
             if await conn.scalar("SELECT COALESCE(MAX(sequence), 0) FROM card_imports") != sequence:
                 return False
             await conn.execute("DELETE FROM card_snapshots WHERE format LIKE ?", (kind,))
-            await conn.execute("INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)",
-                               (sequence, fmt, data))
+            await conn.execute(
+                "INSERT INTO card_snapshots (sequence, format, data) VALUES (?, ?, ?)", (sequence, fmt, data)
+            )
         return True
 
     async def version(self) -> int:
@@ -130,5 +152,6 @@ class CardRepository:
     async def last_import(self) -> CardImportRecord | None:
         row = await self.db.fetchone(
             "SELECT source, format, card_count, imported_at, data_date FROM card_imports "
-            "ORDER BY sequence DESC LIMIT 1")
+            "ORDER BY sequence DESC LIMIT 1"
+        )
         return None if row is None else CardImportRecord(*row)

@@ -23,7 +23,9 @@ LOBBY, PLAYING, IDLE, FINISHED = "lobby", "playing", "idle", "finished"
 
 HYDRA_KIND, DECK_KIND = "hydra", "challenge"
 # The kind of each deck's tables: the family that numbered them before one counter numbered every deck's.
-KIND_OF_DECK: Mapping[str, str] = MappingProxyType({"hydra": HYDRA_KIND, "horde": DECK_KIND, "god": DECK_KIND})
+KIND_OF_DECK: Mapping[str, str] = MappingProxyType(
+    {"hydra": HYDRA_KIND, "horde": DECK_KIND, "god": DECK_KIND}
+)
 
 
 @dataclass(frozen=True)
@@ -123,9 +125,21 @@ class ChallengeRepository:
         return table_scope(game_id, self.kind)
 
     # -- games and seats ----------------------------------------------------------------------------
-    async def create(self, *, guild_id: int | None, channel_id: int | None, created_by: int, creator_name: str,
-                     deck: str, difficulty: int, seed: int, language: str, window_seconds: int = 20,
-                     all_windows: bool = False, **options: object) -> int:
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        created_by: int,
+        creator_name: str,
+        deck: str,
+        difficulty: int,
+        seed: int,
+        language: str,
+        window_seconds: int = 20,
+        all_windows: bool = False,
+        **options: object,
+    ) -> int:
         """A new table in the lobby with its creator in seat 1; returns the game id, the next of the one
         counter every deck's tables share (taken in the creating transaction). ``options`` are set-up
         columns only some decks use (the Hydra's ``idle_minutes``, the God's ``life_per_player``)."""
@@ -134,20 +148,36 @@ class ChallengeRepository:
             raise ValueError(f"a {self.kind} table has no {sorted(unknown) or deck}")
         now = now_iso()
         values: dict[str, object] = {
-            "kind": self.kind, "deck": deck, "guild_id": guild_id, "channel_id": channel_id, "created_by": created_by,
-            "created_at": now, "updated_at": now, "difficulty": difficulty, "seed": seed, "language": language,
-            "window_seconds": window_seconds, "all_windows": int(all_windows), "status": LOBBY, "stable_ids": 1,
-            "rules": CURRENT_RULES, **{name: int(value) if isinstance(value, bool) else value
-                                       for name, value in options.items()}}
+            "kind": self.kind,
+            "deck": deck,
+            "guild_id": guild_id,
+            "channel_id": channel_id,
+            "created_by": created_by,
+            "created_at": now,
+            "updated_at": now,
+            "difficulty": difficulty,
+            "seed": seed,
+            "language": language,
+            "window_seconds": window_seconds,
+            "all_windows": int(all_windows),
+            "status": LOBBY,
+            "stable_ids": 1,
+            "rules": CURRENT_RULES,
+            **{name: int(value) if isinstance(value, bool) else value for name, value in options.items()},
+        }
         async with self.db.transaction() as conn:
             await conn.execute("UPDATE challenge_table_ids SET next_id = next_id + 1")
             game_id = int(await conn.scalar("SELECT next_id - 1 FROM challenge_table_ids"))
             values["game_id"] = game_id
             await conn.execute(
                 f"INSERT INTO challenge_tables ({', '.join(values)}) VALUES ({', '.join('?' for _ in values)})",
-                tuple(values.values()))
-            await conn.execute("INSERT INTO challenge_table_seats (kind, game_id, seat, user_id, name) "
-                               "VALUES (?, ?, 1, ?, ?)", (self.kind, game_id, created_by, creator_name))
+                tuple(values.values()),
+            )
+            await conn.execute(
+                "INSERT INTO challenge_table_seats (kind, game_id, seat, user_id, name) "
+                "VALUES (?, ?, 1, ?, ?)",
+                (self.kind, game_id, created_by, creator_name),
+            )
         return game_id
 
     async def game(self, game_id: int) -> ChallengeRow | None:
@@ -156,8 +186,9 @@ class ChallengeRepository:
 
     async def games_with_status(self, statuses: Sequence[str]) -> list[ChallengeRow]:
         marks = ", ".join("?" for _ in statuses)
-        rows = await self.db.fetchall(f"{_SELECT} WHERE kind = ? AND status IN ({marks}) ORDER BY game_id",
-                                      (self.kind, *statuses))
+        rows = await self.db.fetchall(
+            f"{_SELECT} WHERE kind = ? AND status IN ({marks}) ORDER BY game_id", (self.kind, *statuses)
+        )
         return [ChallengeRow(*row) for row in rows]
 
     async def open_games(self) -> list[ChallengeRow]:
@@ -171,76 +202,107 @@ class ChallengeRepository:
         marks = ", ".join("?" for _ in statuses)
         row = await self.db.fetchone(
             f"{_SELECT} WHERE kind = ? AND channel_id = ? AND status IN ({marks}) ORDER BY game_id DESC LIMIT 1",
-            (self.kind, channel_id, *statuses))
+            (self.kind, channel_id, *statuses),
+        )
         return None if row is None else ChallengeRow(*row)
 
     async def unfinished_tables_opened_by(self, guild_id: int | None, user_id: int) -> int:
         """Tables of this kind ``user_id`` opened in the server that have not finished (the per-member cap)."""
-        return int(await self.db.scalar(
-            "SELECT COUNT(*) FROM challenge_tables WHERE kind = ? AND guild_id = ? AND created_by = ? AND status != ?",
-            (self.kind, guild_id, user_id, FINISHED)) or 0)
+        return int(
+            await self.db.scalar(
+                "SELECT COUNT(*) FROM challenge_tables WHERE kind = ? AND guild_id = ? AND created_by = ? AND status != ?",
+                (self.kind, guild_id, user_id, FINISHED),
+            )
+            or 0
+        )
 
     async def update_game(self, game_id: int, **changes: object) -> None:
         unknown = set(changes) - CHANGEABLE
         if unknown:
             raise ValueError(f"cannot change {sorted(unknown)}")
         sets = ", ".join(f"{name} = ?" for name in changes)
-        await self.db.execute(f"UPDATE challenge_tables SET {sets}, updated_at = ? WHERE kind = ? AND game_id = ?",
-                              (*changes.values(), now_iso(), self.kind, game_id), scope=self.scope(game_id))
+        await self.db.execute(
+            f"UPDATE challenge_tables SET {sets}, updated_at = ? WHERE kind = ? AND game_id = ?",
+            (*changes.values(), now_iso(), self.kind, game_id),
+            scope=self.scope(game_id),
+        )
 
     set = update_game  # the Horde's and the God's callers' name for it
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         rows = await self.db.fetchall(
             "SELECT seat, user_id, name, heroes FROM challenge_table_seats WHERE kind = ? AND game_id = ? "
-            "ORDER BY seat", (self.kind, game_id))
+            "ORDER BY seat",
+            (self.kind, game_id),
+        )
         return [SeatRow(row[0], row[1], row[2], tuple(json.loads(row[3]))) for row in rows]
 
     async def add_seat(self, game_id: int, user_id: int, name: str, *, limit: int) -> int:
         """Seat a user at the next free seat (checked and written in one transaction)."""
         async with self.db.transaction(self.scope(game_id)) as conn:
-            seated = list(await conn.fetchall(
-                "SELECT seat, user_id FROM challenge_table_seats WHERE kind = ? AND game_id = ?", (self.kind, game_id)))
+            seated = list(
+                await conn.fetchall(
+                    "SELECT seat, user_id FROM challenge_table_seats WHERE kind = ? AND game_id = ?",
+                    (self.kind, game_id),
+                )
+            )
             if any(row[1] == user_id for row in seated):
                 raise SeatError("already seated")
             if len(seated) >= limit:
                 raise SeatError("table full")
             seat = max((row[0] for row in seated), default=0) + 1
-            await conn.execute("INSERT INTO challenge_table_seats (kind, game_id, seat, user_id, name) "
-                               "VALUES (?, ?, ?, ?, ?)", (self.kind, game_id, seat, user_id, name))
+            await conn.execute(
+                "INSERT INTO challenge_table_seats (kind, game_id, seat, user_id, name) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (self.kind, game_id, seat, user_id, name),
+            )
         return seat
 
     async def remove_seat(self, game_id: int, user_id: int) -> None:
         """Leave the lobby; the seats after it move up so seats stay 1..n."""
         table = (self.kind, game_id)
         async with self.db.transaction(self.scope(game_id)) as conn:
-            row = await conn.fetchone("SELECT seat FROM challenge_table_seats WHERE kind = ? AND game_id = ? "
-                                      "AND user_id = ?", (*table, user_id))
+            row = await conn.fetchone(
+                "SELECT seat FROM challenge_table_seats WHERE kind = ? AND game_id = ? AND user_id = ?",
+                (*table, user_id),
+            )
             if row is None:
                 return
-            await conn.execute("DELETE FROM challenge_table_seats WHERE kind = ? AND game_id = ? AND user_id = ?",
-                               (*table, user_id))
-            later = [r[0] for r in await conn.fetchall(
-                "SELECT seat FROM challenge_table_seats WHERE kind = ? AND game_id = ? AND seat > ? ORDER BY seat",
-                (*table, row[0]))]
+            await conn.execute(
+                "DELETE FROM challenge_table_seats WHERE kind = ? AND game_id = ? AND user_id = ?",
+                (*table, user_id),
+            )
+            later = [
+                r[0]
+                for r in await conn.fetchall(
+                    "SELECT seat FROM challenge_table_seats WHERE kind = ? AND game_id = ? AND seat > ? ORDER BY seat",
+                    (*table, row[0]),
+                )
+            ]
             for seat in later:
-                await conn.execute("UPDATE challenge_table_seats SET seat = ? WHERE kind = ? AND game_id = ? "
-                                   "AND seat = ?", (seat - 1, *table, seat))
+                await conn.execute(
+                    "UPDATE challenge_table_seats SET seat = ? WHERE kind = ? AND game_id = ? AND seat = ?",
+                    (seat - 1, *table, seat),
+                )
 
     async def set_heroes(self, game_id: int, user_id: int, heroes: Sequence[str]) -> None:
         await self.db.execute(
             "UPDATE challenge_table_seats SET heroes = ? WHERE kind = ? AND game_id = ? AND user_id = ?",
-            (json.dumps(list(heroes)), self.kind, game_id, user_id), scope=self.scope(game_id))
+            (json.dumps(list(heroes)), self.kind, game_id, user_id),
+            scope=self.scope(game_id),
+        )
 
     # -- the action log -----------------------------------------------------------------------------
     async def actions(self, game_id: int) -> list[ActionRow]:
         rows = await self.db.fetchall(
             "SELECT seq, line, actor_id, at FROM challenge_table_actions WHERE kind = ? AND game_id = ? ORDER BY seq",
-            (self.kind, game_id))
+            (self.kind, game_id),
+        )
         return [ActionRow(*row) for row in rows]
 
-    async def append(self, game_id: int, seq: int, line: str, actor_id: int | None,
-                     finish: Finish | None = None) -> None:
+    async def append(
+        self, game_id: int, seq: int, line: str, actor_id: int | None, finish: Finish | None = None
+    ) -> None:
         """Append one action; if it ended the game, finish the game too (and what its kind keeps of its
         players, the Hydra's profiles) in the same transaction.
 
@@ -250,15 +312,19 @@ class ChallengeRepository:
         async with self.db.transaction(self.scope(game_id) if finish is None else None) as conn:
             await conn.execute(
                 "INSERT INTO challenge_table_actions (kind, game_id, seq, line, actor_id, at) VALUES (?, ?, ?, ?, ?, ?)",
-                (self.kind, game_id, seq, line, actor_id, now))
+                (self.kind, game_id, seq, line, actor_id, now),
+            )
             if finish is None:
-                await conn.execute("UPDATE challenge_tables SET updated_at = ?, status = ? WHERE kind = ? "
-                                   "AND game_id = ?", (now, PLAYING, self.kind, game_id))
+                await conn.execute(
+                    "UPDATE challenge_tables SET updated_at = ?, status = ? WHERE kind = ? AND game_id = ?",
+                    (now, PLAYING, self.kind, game_id),
+                )
                 return
             await conn.execute(
                 "UPDATE challenge_tables SET status = ?, outcome = ?, turns = ?, defeated = ?, updated_at = ? "
                 "WHERE kind = ? AND game_id = ?",
-                (FINISHED, finish.outcome, finish.turns, finish.defeated, now, self.kind, game_id))
+                (FINISHED, finish.outcome, finish.turns, finish.defeated, now, self.kind, game_id),
+            )
             await self._finished(conn, game_id, finish, now)
 
     async def _finished(self, conn: Connection, game_id: int, finish: Finish, now: str) -> None:
@@ -266,5 +332,8 @@ class ChallengeRepository:
 
     async def delete_last(self, game_id: int, seq: int) -> None:
         """Undo: remove the action ``seq`` (the caller checked it is the last one and undoable)."""
-        await self.db.execute("DELETE FROM challenge_table_actions WHERE kind = ? AND game_id = ? AND seq = ?",
-                              (self.kind, game_id, seq), scope=self.scope(game_id))
+        await self.db.execute(
+            "DELETE FROM challenge_table_actions WHERE kind = ? AND game_id = ? AND seq = ?",
+            (self.kind, game_id, seq),
+            scope=self.scope(game_id),
+        )

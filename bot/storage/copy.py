@@ -51,8 +51,11 @@ def table_order(tables: list[str]) -> list[str]:
 
 async def _columns(db: Database, table: str) -> list[str]:
     if db.engine == POSTGRESQL:
-        rows = await db.fetchall("SELECT column_name FROM information_schema.columns WHERE table_schema = "
-                                 "current_schema() AND table_name = ? ORDER BY ordinal_position", (table,))
+        rows = await db.fetchall(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
         return [str(r[0]) for r in rows]
     return [str(r[1]) for r in await db.fetchall(f"PRAGMA table_info({table})")]
 
@@ -69,10 +72,13 @@ async def _holds_data(db: Database, table: str) -> bool:
 async def _restart_identities(conn: Connection) -> None:
     """PostgreSQL's identity columns continue after the highest copied id (SQLite's rowids always do)."""
     for table, column in await conn.fetchall(
-            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() "
-            "AND is_identity = 'YES'"):
-        await conn.fetchone(f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                            f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)")
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+        "AND is_identity = 'YES'"
+    ):
+        await conn.fetchone(
+            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+            f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
+        )
 
 
 async def copy_database(source: Database, target: Database, *, replace: bool = False) -> list[CopiedTable]:
@@ -81,17 +87,23 @@ async def copy_database(source: Database, target: Database, *, replace: bool = F
     for db, role in ((source, "source"), (target, "target")):
         version = await db.schema_version()
         if version != known:
-            raise DatabaseError(f"the {role} {db.where} has schema version {version}, this Podkeeper {known}: run "
-                                f"`podkeeper db migrate` with it first (or use the Podkeeper that wrote it).")
+            raise DatabaseError(
+                f"the {role} {db.where} has schema version {version}, this Podkeeper {known}: run "
+                f"`podkeeper db migrate` with it first (or use the Podkeeper that wrote it)."
+            )
     tables = table_order([t for t in await source.tables() if t != "schema_version"])
     missing = sorted(set(tables) - set(await target.tables()))
     if missing:
-        raise DatabaseError(f"the target {target.where} lacks the tables {', '.join(missing)}; not a Podkeeper "
-                            f"database of this version")
+        raise DatabaseError(
+            f"the target {target.where} lacks the tables {', '.join(missing)}; not a Podkeeper "
+            f"database of this version"
+        )
     filled = [t for t in tables if await _holds_data(target, t)]
     if filled and not replace:
-        raise DatabaseError(f"the target {target.where} already holds data ({', '.join(filled)}); refusing to mix "
-                            f"two playgroups. Pass --replace to delete the target's rows first.")
+        raise DatabaseError(
+            f"the target {target.where} already holds data ({', '.join(filled)}); refusing to mix "
+            f"two playgroups. Pass --replace to delete the target's rows first."
+        )
     async with target.transaction() as conn:
         for table in reversed(tables):  # children before the parents they reference
             await conn.execute(f"DELETE FROM {table}")
@@ -101,13 +113,15 @@ async def copy_database(source: Database, target: Database, *, replace: bool = F
             insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' for _ in columns)})"
             rows = await source.fetchall(f"SELECT {names} FROM {table}")
             for start in range(0, len(rows), _BATCH):
-                await conn.executemany(insert, [tuple(row) for row in rows[start:start + _BATCH]])
+                await conn.executemany(insert, [tuple(row) for row in rows[start : start + _BATCH]])
         if target.engine == POSTGRESQL:
             await _restart_identities(conn)
     copied: list[CopiedTable] = []
     for table in tables:
         expected, found = await _count(source, table), await _count(target, table)
         if expected != found:
-            raise DatabaseError(f"copy of {table} has {found} rows, the source {expected}; the target is incomplete")
+            raise DatabaseError(
+                f"copy of {table} has {found} rows, the source {expected}; the target is incomplete"
+            )
         copied.append(CopiedTable(table, found))
     return copied

@@ -48,8 +48,17 @@ from bot.storage.engines import (
 )
 from bot.storage.press_journal import CURRENT_ARRIVAL
 
-__all__ = ["POSTGRESQL", "SQLITE", "Connection", "Database", "DatabaseError", "IntegrityError", "Row",
-           "now_iso", "parse_database_url"]
+__all__ = [
+    "POSTGRESQL",
+    "SQLITE",
+    "Connection",
+    "Database",
+    "DatabaseError",
+    "IntegrityError",
+    "Row",
+    "now_iso",
+    "parse_database_url",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -92,7 +101,8 @@ class ProcessLock:
             raise DatabaseError(
                 f"another Podkeeper bot (pid {holder}) is already running on {self.path.with_suffix('')}. "
                 f"Two bots on one database would apply every button press twice; stop the other one first "
-                f"or give this one its own [database] path.") from None
+                f"or give this one its own [database] path."
+            ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         self._fd = fd
@@ -145,8 +155,10 @@ def check_is_sqlite(path: Path) -> None:
     with path.open("rb") as handle:
         header = handle.read(len(SQLITE_HEADER))
     if header != SQLITE_HEADER:
-        raise DatabaseError(f"{path} exists but is not an SQLite database; refusing to touch it. "
-                            f"Move it away or set [database] path to another file.")
+        raise DatabaseError(
+            f"{path} exists but is not an SQLite database; refusing to touch it. "
+            f"Move it away or set [database] path to another file."
+        )
 
 
 def parse_database_url(target: str | Path) -> tuple[str, str]:
@@ -156,7 +168,7 @@ def parse_database_url(target: str | Path) -> tuple[str, str]:
     if text.startswith(("postgresql://", "postgres://")):
         return POSTGRESQL, text
     if text.startswith("sqlite://"):
-        rest = text[len("sqlite://"):]
+        rest = text[len("sqlite://") :]
         path = rest[1:] if rest.startswith("/") else rest
         if not path:
             raise DatabaseError(f"database url {text!r} names no file; write sqlite:///path/to/file.sqlite3")
@@ -208,9 +220,15 @@ class Database(ABC):
         self.changes = ChangeHub()
 
     @classmethod
-    async def open(cls, target: str | Path, *, migrate: bool = True, exclusive: bool = False,
-                   pool_size: int = DEFAULT_POOL_SIZE, statement_timeout: int = DEFAULT_STATEMENT_TIMEOUT
-                   ) -> Database:
+    async def open(
+        cls,
+        target: str | Path,
+        *,
+        migrate: bool = True,
+        exclusive: bool = False,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        statement_timeout: int = DEFAULT_STATEMENT_TIMEOUT,
+    ) -> Database:
         """Open (and migrate) the database at ``target`` (a file path or a URL, see
         :func:`parse_database_url`). ``exclusive``: the bot's own open; on SQLite it is refused while
         another bot holds the file (:class:`ProcessLock`), on PostgreSQL many processes share it.
@@ -218,7 +236,9 @@ class Database(ABC):
         engine, where = parse_database_url(target)
         db: Database
         if engine == POSTGRESQL:
-            db = await PostgresDatabase.connect(where, pool_size=pool_size, statement_timeout=statement_timeout)
+            db = await PostgresDatabase.connect(
+                where, pool_size=pool_size, statement_timeout=statement_timeout
+            )
         else:
             db = await SqliteDatabase.connect(Path(where), exclusive=exclusive)
         try:
@@ -278,7 +298,12 @@ class Database(ABC):
         it. SQLite has one writer whatever the scope (its write lock); on PostgreSQL the scopes are
         advisory locks (``PostgresDatabase._begin``)."""
         current = _current.get()
-        if current is not None and current.open and current.db is self and current.task is asyncio.current_task():
+        if (
+            current is not None
+            and current.open
+            and current.db is self
+            and current.task is asyncio.current_task()
+        ):
             yield self._joined(current, scope)  # the same task writing again inside its transaction
             return
         async with self._begin(scope) as conn:
@@ -298,7 +323,9 @@ class Database(ABC):
         log and appends to it under the record's lock. The outer transaction's locks must cover it: one of
         the same scope, or one without a scope (which excludes every writer)."""
         if current.scope is not None and scope != current.scope:
-            raise DatabaseError(f"a write of {scope or 'every record'} inside a transaction of {current.scope}")
+            raise DatabaseError(
+                f"a write of {scope or 'every record'} inside a transaction of {current.scope}"
+            )
         return current.conn
 
     async def execute(self, sql: str, params: Params = (), *, scope: str | None = None) -> int:
@@ -329,7 +356,8 @@ class Database(ABC):
         if current > known:
             raise DatabaseError(
                 f"{self.where} has schema version {current}, newer than this Podkeeper knows ({known}). "
-                f"Upgrade Podkeeper; the database was not changed.")
+                f"Upgrade Podkeeper; the database was not changed."
+            )
 
     def _migrating(self) -> AbstractAsyncContextManager[None]:
         """Held while migrating: another process starting at the same moment waits, then finds the
@@ -347,7 +375,8 @@ class Database(ABC):
             async with self.transaction() as conn:
                 await conn.execute(
                     "CREATE TABLE IF NOT EXISTS schema_version ("
-                    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+                    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+                )
             done = {int(row[0]) for row in await self.fetchall("SELECT version FROM schema_version")}
             applied: list[Migration] = []
             for migration in migrations:
@@ -360,14 +389,17 @@ class Database(ABC):
                         await conn.execute(self.dialect.ddl(statement))
                     await conn.execute(
                         "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                        (migration.version, migration.name, now_iso()))
+                        (migration.version, migration.name, now_iso()),
+                    )
                 log.info("applied migration %04d_%s", migration.version, migration.name)
                 applied.append(migration)
         return applied
 
     async def backup(self, target: str | Path) -> Path:
-        raise DatabaseError(f"`podkeeper db backup` copies an SQLite file; back up {self.where} with pg_dump, "
-                            f"or copy it to an SQLite file with `podkeeper db copy`.")
+        raise DatabaseError(
+            f"`podkeeper db backup` copies an SQLite file; back up {self.where} with pg_dump, "
+            f"or copy it to an SQLite file with `podkeeper db copy`."
+        )
 
 
 class SqliteDatabase(Database):
@@ -418,7 +450,9 @@ class SqliteDatabase(Database):
             await self.conn.execute("PRAGMA busy_timeout = 5000")
             mode = await self.scalar("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
-            raise DatabaseError(f"{self.path} is not a usable SQLite database ({exc}); refusing to touch it.") from None
+            raise DatabaseError(
+                f"{self.path} is not a usable SQLite database ({exc}); refusing to touch it."
+            ) from None
         if str(self.path) != ":memory:" and str(mode).lower() != "wal":
             log.warning("database %s is in %s mode, not WAL", self.path, mode)
         await self.conn.execute("PRAGMA foreign_keys = ON")
@@ -476,8 +510,10 @@ class SqliteDatabase(Database):
 LOCK_CLASS = 0x706F646B
 SCOPE_LOCK_CLASS = 0x706F6473
 _WRITE_LOCK_SQL = "SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))"
-SCOPED_WRITE_LOCK_SQL = ("SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema())), "
-                          "pg_advisory_xact_lock($2, hashtext(current_schema() || ':' || $3))")
+SCOPED_WRITE_LOCK_SQL = (
+    "SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema())), "
+    "pg_advisory_xact_lock($2, hashtext(current_schema() || ':' || $3))"
+)
 _MIGRATE_LOCK_KEY = "migrate:"
 
 
@@ -490,8 +526,16 @@ def _is_reconnectable(exc: BaseException) -> bool:
 
     if isinstance(exc, asyncpg.exceptions.QueryCanceledError):  # the statement timeout: refused, not retried
         return False
-    return isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError,
-                            asyncpg.InterfaceError, ConnectionError, OSError))
+    return isinstance(
+        exc,
+        (
+            asyncpg.PostgresConnectionError,
+            asyncpg.exceptions.OperatorInterventionError,
+            asyncpg.InterfaceError,
+            ConnectionError,
+            OSError,
+        ),
+    )
 
 
 async def while_reachable(operation: Callable[[], Awaitable[T]], where: str) -> T:
@@ -506,9 +550,13 @@ async def while_reachable(operation: Callable[[], Awaitable[T]], where: str) -> 
             if not _is_reconnectable(exc):
                 raise
             if waited >= RECONNECT_SECONDS:
-                raise DatabaseError(f"PostgreSQL at {where} did not answer for {waited:.0f} s: {exc}") from None
+                raise DatabaseError(
+                    f"PostgreSQL at {where} did not answer for {waited:.0f} s: {exc}"
+                ) from None
         if waited == 0:
-            log.warning("PostgreSQL at %s is unreachable; waiting up to %d s for it", where, RECONNECT_SECONDS)
+            log.warning(
+                "PostgreSQL at %s is unreachable; waiting up to %d s for it", where, RECONNECT_SECONDS
+            )
         await asyncio.sleep(pause)
         waited, pause = waited + pause, min(1.0, pause * 2)
 
@@ -549,11 +597,18 @@ class PostgresDatabase(Database):
         try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without)
             import asyncpg
         except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
-            raise DatabaseError("a postgresql:// database needs the asyncpg package (pip install asyncpg)") from None
+            raise DatabaseError(
+                "a postgresql:// database needs the asyncpg package (pip install asyncpg)"
+            ) from None
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=max(1, pool_size), init=init_postgres_connection, timeout=10,
-                server_settings={"statement_timeout": f"{max(0, statement_timeout) * 1000}"})
+                url,
+                min_size=1,
+                max_size=max(1, pool_size),
+                init=init_postgres_connection,
+                timeout=10,
+                server_settings={"statement_timeout": f"{max(0, statement_timeout) * 1000}"},
+            )
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise DatabaseError(f"cannot connect to PostgreSQL at {redact(url)}: {exc}") from None
         return cls(pool, url)
@@ -624,8 +679,9 @@ class PostgresDatabase(Database):
         except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise DatabaseError(f"cannot connect to PostgreSQL at {self.where}: {exc}") from None
         try:
-            await raw.execute("SELECT pg_advisory_lock($1, hashtext($2 || current_schema()))",
-                              LOCK_CLASS, _MIGRATE_LOCK_KEY)
+            await raw.execute(
+                "SELECT pg_advisory_lock($1, hashtext($2 || current_schema()))", LOCK_CLASS, _MIGRATE_LOCK_KEY
+            )
             yield
         finally:
             await raw.close()
@@ -656,8 +712,10 @@ async def _mark_press_applied(conn: Connection) -> None:
     press's id, committed with its change, so a replay after a crash applies it only if this is missing."""
     arrival = CURRENT_ARRIVAL.get()
     if arrival is not None and arrival.stored_by(asyncio.current_task()):
-        await conn.execute("INSERT INTO applied_presses (press_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                           (arrival.press_id, now_iso()))
+        await conn.execute(
+            "INSERT INTO applied_presses (press_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (arrival.press_id, now_iso()),
+        )
 
 
 def now_iso() -> str:

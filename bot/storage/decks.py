@@ -9,8 +9,10 @@ from typing import Any
 
 from bot.storage.db import Database, now_iso
 
-_COLUMNS = ("deck_id, guild_id, user_id, name, raw_list, commanders, resolved, ruleset, status, verdict, "
-            "cards_version, created_at, updated_at")
+_COLUMNS = (
+    "deck_id, guild_id, user_id, name, raw_list, commanders, resolved, ruleset, status, verdict, "
+    "cards_version, created_at, updated_at"
+)
 
 
 @dataclass(frozen=True)
@@ -21,10 +23,10 @@ class DeckRecord:
     name: str
     raw_list: str
     commanders: tuple[str, ...]
-    resolved: str          # JSON rows [section, count, written name, English name | null]
+    resolved: str  # JSON rows [section, count, written name, English name | null]
     ruleset: str
-    status: str            # legal | illegal | unverifiable
-    verdict: str           # JSON summary of the last verdict
+    status: str  # legal | illegal | unverifiable
+    verdict: str  # JSON summary of the last verdict
     cards_version: str
     created_at: str
     updated_at: str
@@ -48,7 +50,8 @@ class DeckRepository:
     async def get(self, guild_id: int, user_id: int, name: str) -> DeckRecord | None:
         row = await self.db.fetchone(
             f"SELECT {_COLUMNS} FROM decks WHERE guild_id = ? AND user_id = ? AND name_key = ?",
-            (guild_id, user_id, name_key(name)))
+            (guild_id, user_id, name_key(name)),
+        )
         return None if row is None else _record(row)
 
     async def get_by_id(self, deck_id: int) -> DeckRecord | None:
@@ -58,27 +61,44 @@ class DeckRepository:
     async def list_for_user(self, guild_id: int, user_id: int) -> list[DeckRecord]:
         rows = await self.db.fetchall(
             f"SELECT {_COLUMNS} FROM decks WHERE guild_id = ? AND user_id = ? ORDER BY name_key",
-            (guild_id, user_id))
+            (guild_id, user_id),
+        )
         return [_record(row) for row in rows]
 
     async def list_for_guild(self, guild_id: int) -> list[DeckRecord]:
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM decks WHERE guild_id = ? ORDER BY user_id, name_key", (guild_id,))
+            f"SELECT {_COLUMNS} FROM decks WHERE guild_id = ? ORDER BY user_id, name_key", (guild_id,)
+        )
         return [_record(row) for row in rows]
 
     async def list_stale(self, cards_version: str) -> list[DeckRecord]:
         rows = await self.db.fetchall(
-            f"SELECT {_COLUMNS} FROM decks WHERE cards_version <> ? ORDER BY deck_id", (cards_version,))
+            f"SELECT {_COLUMNS} FROM decks WHERE cards_version <> ? ORDER BY deck_id", (cards_version,)
+        )
         return [_record(row) for row in rows]
 
     async def search_names(self, guild_id: int, user_id: int, text: str, limit: int = 25) -> list[str]:
         """Deck names of a user containing ``text`` (autocomplete); filtered here, not in SQL LIKE,
         so case folding of non-ASCII names works the same on every database."""
         key = name_key(text)
-        return [r.name for r in await self.list_for_user(guild_id, user_id) if key in name_key(r.name)][:limit]
+        return [r.name for r in await self.list_for_user(guild_id, user_id) if key in name_key(r.name)][
+            :limit
+        ]
 
-    async def save(self, guild_id: int, user_id: int, name: str, *, raw_list: str, commanders: list[str],
-                   resolved: str, ruleset: str, status: str, verdict: str, cards_version: str) -> DeckRecord:
+    async def save(
+        self,
+        guild_id: int,
+        user_id: int,
+        name: str,
+        *,
+        raw_list: str,
+        commanders: list[str],
+        resolved: str,
+        ruleset: str,
+        status: str,
+        verdict: str,
+        cards_version: str,
+    ) -> DeckRecord:
         """Insert the deck, or replace the one of the same name (the caller asked the user first)."""
         now = now_iso()
         await self.db.execute(
@@ -89,21 +109,41 @@ class DeckRepository:
             "raw_list = excluded.raw_list, commanders = excluded.commanders, resolved = excluded.resolved, "
             "ruleset = excluded.ruleset, status = excluded.status, verdict = excluded.verdict, "
             "cards_version = excluded.cards_version, updated_at = excluded.updated_at",
-            (guild_id, user_id, name, name_key(name), raw_list, json.dumps(commanders, ensure_ascii=False),
-             resolved, ruleset, status, verdict, cards_version, now, now))
+            (
+                guild_id,
+                user_id,
+                name,
+                name_key(name),
+                raw_list,
+                json.dumps(commanders, ensure_ascii=False),
+                resolved,
+                ruleset,
+                status,
+                verdict,
+                cards_version,
+                now,
+                now,
+            ),
+        )
         record = await self.get(guild_id, user_id, name)
         assert record is not None
         return record
 
-    async def update_verdict(self, deck_id: int, *, ruleset: str, status: str, verdict: str, resolved: str,
-                             cards_version: str) -> None:
+    async def update_verdict(
+        self, deck_id: int, *, ruleset: str, status: str, verdict: str, resolved: str, cards_version: str
+    ) -> None:
         await self.db.execute(
             "UPDATE decks SET ruleset = ?, status = ?, verdict = ?, resolved = ?, cards_version = ?, "
             "updated_at = ? WHERE deck_id = ?",
-            (ruleset, status, verdict, resolved, cards_version, now_iso(), deck_id))
+            (ruleset, status, verdict, resolved, cards_version, now_iso(), deck_id),
+        )
 
     async def delete(self, guild_id: int, user_id: int, name: str) -> bool:
         async with self.db.transaction() as conn:
-            return await conn.execute(
-                "DELETE FROM decks WHERE guild_id = ? AND user_id = ? AND name_key = ?",
-                (guild_id, user_id, name_key(name))) > 0
+            return (
+                await conn.execute(
+                    "DELETE FROM decks WHERE guild_id = ? AND user_id = ? AND name_key = ?",
+                    (guild_id, user_id, name_key(name)),
+                )
+                > 0
+            )

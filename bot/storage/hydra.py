@@ -42,7 +42,15 @@ class HydraProfile:
         return self.slayer_at is not None
 
 
-_PROFILE_COLUMNS = ("user_id", "games", "wins", "heads_severed", "best_win_heads", "best_win_turns", "slayer_at")
+_PROFILE_COLUMNS = (
+    "user_id",
+    "games",
+    "wins",
+    "heads_severed",
+    "best_win_heads",
+    "best_win_turns",
+    "slayer_at",
+)
 
 
 class HydraRepository(ChallengeRepository):
@@ -53,18 +61,28 @@ class HydraRepository(ChallengeRepository):
 
     async def _finished(self, conn: Connection, game_id: int, finish: Finish, now: str) -> None:
         """Every challenger's profile counts the game (its players, read in the same transaction)."""
-        users = [row[0] for row in await conn.fetchall("SELECT user_id FROM challenge_table_seats WHERE kind = ? "
-                                                       "AND game_id = ?", (self.kind, game_id))]
+        users = [
+            row[0]
+            for row in await conn.fetchall(
+                "SELECT user_id FROM challenge_table_seats WHERE kind = ? AND game_id = ?",
+                (self.kind, game_id),
+            )
+        ]
         for user_id in users:
             await self._record(conn, user_id, finish, now)
 
     async def _record(self, conn: Connection, user_id: int, finish: Finish, now: str) -> None:
-        row = await conn.fetchone(f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?",
-                                  (user_id,))
+        row = await conn.fetchone(
+            f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?", (user_id,)
+        )
         old = HydraProfile(**dict(zip(_PROFILE_COLUMNS, row, strict=True))) if row else HydraProfile(user_id)
         won = finish.outcome == "won"
         best_heads, best_turns = old.best_win_heads, old.best_win_turns
-        if won and (best_heads is None or best_turns is None or (finish.difficulty, -finish.turns) > (best_heads, -best_turns)):
+        if won and (
+            best_heads is None
+            or best_turns is None
+            or (finish.difficulty, -finish.turns) > (best_heads, -best_turns)
+        ):
             best_heads, best_turns = finish.difficulty, finish.turns
         await conn.execute(
             "INSERT INTO hydra_profiles (user_id, games, wins, heads_severed, best_win_heads, best_win_turns, "
@@ -72,15 +90,33 @@ class HydraRepository(ChallengeRepository):
             "games = excluded.games, wins = excluded.wins, heads_severed = excluded.heads_severed, "
             "best_win_heads = excluded.best_win_heads, best_win_turns = excluded.best_win_turns, "
             "slayer_at = excluded.slayer_at, updated_at = excluded.updated_at",
-            (user_id, old.games + 1, old.wins + won, old.heads_severed + finish.defeated, best_heads,
-             best_turns, old.slayer_at or (now if won else None), now))
+            (
+                user_id,
+                old.games + 1,
+                old.wins + won,
+                old.heads_severed + finish.defeated,
+                best_heads,
+                best_turns,
+                old.slayer_at or (now if won else None),
+                now,
+            ),
+        )
 
     # -- profiles -----------------------------------------------------------------------------------
     async def profile(self, user_id: int) -> HydraProfile:
         row = await self.db.fetchone(
-            f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?", (user_id,))
+            f"SELECT {', '.join(_PROFILE_COLUMNS)} FROM hydra_profiles WHERE user_id = ?", (user_id,)
+        )
         return HydraProfile(**dict(zip(_PROFILE_COLUMNS, row, strict=True))) if row else HydraProfile(user_id)
 
 
-__all__ = ["FINISHED", "IDLE", "LOBBY", "PLAYING", "HydraGameRow", "HydraProfile", "HydraRepository",
-           "SeatError"]
+__all__ = [
+    "FINISHED",
+    "IDLE",
+    "LOBBY",
+    "PLAYING",
+    "HydraGameRow",
+    "HydraProfile",
+    "HydraRepository",
+    "SeatError",
+]

@@ -23,14 +23,23 @@ class PageLinkRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def link(self, kind: str, resource_id: int, *, guild_id: int | None, created_by: int | None,
-                   revoke: bool = False) -> PageLink:
+    async def link(
+        self,
+        kind: str,
+        resource_id: int,
+        *,
+        guild_id: int | None,
+        created_by: int | None,
+        revoke: bool = False,
+    ) -> PageLink:
         """The resource's link, made on first use; ``revoke`` replaces it (the old token stops working)."""
         if kind not in KINDS:
             raise ValueError(f"unknown page kind {kind!r}")
         if not revoke:
-            row = await self.db.fetchone("SELECT token, guild_id FROM page_links WHERE kind = ? AND resource_id = ?",
-                                         (kind, resource_id))
+            row = await self.db.fetchone(
+                "SELECT token, guild_id FROM page_links WHERE kind = ? AND resource_id = ?",
+                (kind, resource_id),
+            )
             if row is not None:
                 return PageLink(kind, resource_id, row[0], row[1])
         token = secrets.token_urlsafe(TOKEN_BYTES)
@@ -38,10 +47,12 @@ class PageLinkRepository:
             "INSERT INTO page_links (kind, resource_id, token, guild_id, created_by, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, resource_id) DO UPDATE SET token = excluded.token, "
             "created_by = excluded.created_by, created_at = excluded.created_at",
-            (kind, resource_id, token, guild_id, created_by, now_iso()))
+            (kind, resource_id, token, guild_id, created_by, now_iso()),
+        )
         return PageLink(kind, resource_id, token, guild_id)
 
     async def by_token(self, token: str) -> PageLink | None:
-        row = await self.db.fetchone("SELECT kind, resource_id, token, guild_id FROM page_links WHERE token = ?",
-                                     (token,))
+        row = await self.db.fetchone(
+            "SELECT kind, resource_id, token, guild_id FROM page_links WHERE token = ?", (token,)
+        )
         return None if row is None else PageLink(row[0], int(row[1]), row[2], row[3])

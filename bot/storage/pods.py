@@ -47,8 +47,10 @@ class GameFinish:
     started_at: str | None = None
 
 
-_GAME_COLUMNS = ("game_id, guild_id, channel_id, message_id, created_by, created_at, ruleset, status, ended, "
-                 "ended_at, survivors, tournament_id, round_number")
+_GAME_COLUMNS = (
+    "game_id, guild_id, channel_id, message_id, created_by, created_at, ruleset, status, ended, "
+    "ended_at, survivors, tournament_id, round_number"
+)
 
 
 def _game(row: Sequence[Any]) -> PodGameRow:
@@ -70,30 +72,52 @@ class PodRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def create(self, *, guild_id: int | None, channel_id: int | None, ruleset: str, first_event: Event,
-                     tournament_id: int | None = None, round_number: int | None = None) -> int:
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        ruleset: str,
+        first_event: Event,
+        tournament_id: int | None = None,
+        round_number: int | None = None,
+    ) -> int:
         """A new game with its creation event, in one transaction; returns the game id."""
         async with self.db.transaction() as conn:
             game_id = await conn.insert(
                 "INSERT INTO pod_games (guild_id, channel_id, created_by, created_at, ruleset, status, "
                 "tournament_id, round_number) VALUES (?, ?, ?, ?, ?, 'open', ?, ?)",
-                (guild_id, channel_id, first_event.actor, first_event.at, ruleset, tournament_id, round_number),
-                returning="game_id")
+                (
+                    guild_id,
+                    channel_id,
+                    first_event.actor,
+                    first_event.at,
+                    ruleset,
+                    tournament_id,
+                    round_number,
+                ),
+                returning="game_id",
+            )
             await self._insert_event(conn, game_id, first_event)
         return game_id
 
-    async def append(self, game_id: int, event: Event, finish: GameFinish | None = None, *,
-                     press_id: int | None = None) -> None:
+    async def append(
+        self, game_id: int, event: Event, finish: GameFinish | None = None, *, press_id: int | None = None
+    ) -> None:
         """Store one event (and the end of the game, and the board press it came from) together."""
         async with self.db.transaction(game_scope(game_id)) as conn:
             await self._insert_event(conn, game_id, event)
             if press_id is not None:
-                await conn.execute("INSERT INTO pod_presses (press_id, game_id, seq, at) VALUES (?, ?, ?, ?)",
-                                   (press_id, game_id, event.seq, event.at))
+                await conn.execute(
+                    "INSERT INTO pod_presses (press_id, game_id, seq, at) VALUES (?, ?, ?, ?)",
+                    (press_id, game_id, event.seq, event.at),
+                )
             if finish is not None:
                 await conn.execute(
                     "UPDATE pod_games SET status = 'finished', ended = ?, ended_at = ?, survivors = ? "
-                    "WHERE game_id = ?", (finish.ended, finish.ended_at, json.dumps(finish.survivors), game_id))
+                    "WHERE game_id = ?",
+                    (finish.ended, finish.ended_at, json.dumps(finish.survivors), game_id),
+                )
                 if finish.record is not None:
                     await write_summary(conn, finish.record, finish.started_at)
 
@@ -101,14 +125,17 @@ class PodRepository:
     async def _insert_event(conn: Connection, game_id: int, event: Event) -> None:
         await conn.execute(
             "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)))
+            (game_id, event.seq, event.kind, event.actor, event.at, json.dumps(event.data, sort_keys=True)),
+        )
 
     async def stored_presses(self, press_ids: Sequence[int]) -> set[int]:
         """Which of these board presses already have their change stored."""
         if not press_ids:
             return set()
         marks = ", ".join("?" * len(press_ids))
-        rows = await self.db.fetchall(f"SELECT press_id FROM pod_presses WHERE press_id IN ({marks})", tuple(press_ids))
+        rows = await self.db.fetchall(
+            f"SELECT press_id FROM pod_presses WHERE press_id IN ({marks})", tuple(press_ids)
+        )
         return {int(r[0]) for r in rows}
 
     async def forget_presses_before(self, before: str) -> None:
@@ -117,9 +144,14 @@ class PodRepository:
 
     async def open_games_started_by(self, guild_id: int | None, user_id: int) -> int:
         """Open games outside tournaments that ``user_id`` started in the server (the per-member cap)."""
-        return int(await self.db.scalar(
-            "SELECT COUNT(*) FROM pod_games WHERE guild_id = ? AND created_by = ? AND status = 'open' "
-            "AND tournament_id IS NULL", (guild_id, user_id)) or 0)
+        return int(
+            await self.db.scalar(
+                "SELECT COUNT(*) FROM pod_games WHERE guild_id = ? AND created_by = ? AND status = 'open' "
+                "AND tournament_id IS NULL",
+                (guild_id, user_id),
+            )
+            or 0
+        )
 
     async def game(self, game_id: int) -> PodGameRow | None:
         row = await self.db.fetchone(f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE game_id = ?", (game_id,))
@@ -127,17 +159,24 @@ class PodRepository:
 
     async def events(self, game_id: int) -> list[Event]:
         rows = await self.db.fetchall(
-            "SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? ORDER BY seq", (game_id,))
+            "SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
         return [_event(r) for r in rows]
 
     async def set_message(self, game_id: int, channel_id: int, message_id: int) -> None:
-        await self.db.execute("UPDATE pod_games SET channel_id = ?, message_id = ? WHERE game_id = ?",
-                              (channel_id, message_id, game_id), scope=game_scope(game_id))
+        await self.db.execute(
+            "UPDATE pod_games SET channel_id = ?, message_id = ? WHERE game_id = ?",
+            (channel_id, message_id, game_id),
+            scope=game_scope(game_id),
+        )
 
     async def set_shown(self, game_id: int, seq: int) -> None:
         """The board now shows the log up to ``seq`` (never lowered by a slower, older edit)."""
-        await self.db.execute("UPDATE pod_games SET shown_seq = ? WHERE game_id = ? AND "
-                              "(shown_seq IS NULL OR shown_seq < ?)", (seq, game_id, seq), scope=game_scope(game_id))
+        await self.db.execute(
+            "UPDATE pod_games SET shown_seq = ? WHERE game_id = ? AND (shown_seq IS NULL OR shown_seq < ?)",
+            (seq, game_id, seq),
+            scope=game_scope(game_id),
+        )
 
     async def lagging_boards(self) -> list[int]:
         """Games whose board is behind their log, or that were never posted (a crash came between
@@ -146,17 +185,20 @@ class PodRepository:
             "SELECT g.game_id FROM pod_games g JOIN (SELECT game_id, MAX(seq) AS last FROM pod_events "
             "GROUP BY game_id) e ON e.game_id = g.game_id "
             "WHERE g.channel_id IS NOT NULL AND g.status != 'abandoned' "
-            "AND (g.shown_seq IS NULL OR g.shown_seq < e.last) ORDER BY g.game_id")
+            "AND (g.shown_seq IS NULL OR g.shown_seq < e.last) ORDER BY g.game_id"
+        )
         return [int(r[0]) for r in rows]
 
     async def recent(self, guild_id: int, limit: int = 10) -> list[PodGameRow]:
         rows = await self.db.fetchall(
             f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE guild_id = ? ORDER BY game_id DESC LIMIT ?",
-            (guild_id, limit))
+            (guild_id, limit),
+        )
         return [_game(r) for r in rows]
 
     async def open_in_channel(self, channel_id: int) -> list[PodGameRow]:
         rows = await self.db.fetchall(
             f"SELECT {_GAME_COLUMNS} FROM pod_games WHERE channel_id = ? AND status = 'open' ORDER BY game_id DESC",
-            (channel_id,))
+            (channel_id,),
+        )
         return [_game(r) for r in rows]

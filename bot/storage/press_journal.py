@@ -78,7 +78,9 @@ class Arrival:
 
 # Set by the interaction gate (bot/shutdown.py) while discord.py parses an interaction, so every task it
 # starts for it - its handlers, its late deferral - carries the arrival in its context.
-CURRENT_ARRIVAL: contextvars.ContextVar[Arrival | None] = contextvars.ContextVar("podkeeper_arrival", default=None)
+CURRENT_ARRIVAL: contextvars.ContextVar[Arrival | None] = contextvars.ContextVar(
+    "podkeeper_arrival", default=None
+)
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,9 @@ async def applied_presses(db: Any, press_ids: list[int]) -> set[int]:
     if not press_ids:
         return set()
     marks = ", ".join("?" for _ in press_ids)
-    rows = await db.fetchall(f"SELECT press_id FROM applied_presses WHERE press_id IN ({marks})", tuple(press_ids))
+    rows = await db.fetchall(
+        f"SELECT press_id FROM applied_presses WHERE press_id IN ({marks})", tuple(press_ids)
+    )
     return {int(row[0]) for row in rows}
 
 
@@ -209,7 +213,9 @@ class PressJournal:
         wanted = self._written
         while self._synced < wanted and self._fd is not None:
             if self._syncing is None:
-                self._syncing = asyncio.get_running_loop().create_task(self._sync_now(self._fd, self._written))
+                self._syncing = asyncio.get_running_loop().create_task(
+                    self._sync_now(self._fd, self._written)
+                )
             await asyncio.shield(self._syncing)
 
     async def _sync_now(self, fd: int, upto: int) -> None:

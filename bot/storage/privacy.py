@@ -43,8 +43,10 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
     ("tournament_match_format", f"tournament_id IN ({_TOURNAMENTS})"),
     ("tournaments", "guild_id = :guild"),
     ("tournament_guild_settings", "guild_id = :guild"),
-    ("hydra_event_invited", f"invite_key IN (SELECT invite_key FROM hydra_event_invitations WHERE event_id IN "
-                            f"({_EVENTS}))"),
+    (
+        "hydra_event_invited",
+        f"invite_key IN (SELECT invite_key FROM hydra_event_invitations WHERE event_id IN ({_EVENTS}))",
+    ),
     ("hydra_event_invitations", f"event_id IN ({_EVENTS})"),
     ("hydra_event_awards", f"event_id IN ({_EVENTS})"),
     ("hydra_event_tables", f"event_id IN ({_EVENTS})"),
@@ -78,11 +80,17 @@ GUILD_ROWS: tuple[tuple[str, str], ...] = (
 # moves included), because a member's own moves mean nothing without them.
 USER_ROWS: tuple[tuple[str, str], ...] = (
     ("settings", "SELECT * FROM user_settings WHERE user_id = :user"),
-    ("decks", "SELECT guild_id, name, raw_list, commanders, ruleset, status, created_at, updated_at FROM decks "
-              "WHERE user_id = :user"),
-    ("pod_games", "SELECT * FROM pod_games WHERE created_by = :user OR game_id IN (SELECT game_id FROM pod_events "
-                  "WHERE actor_id = :user) OR game_id IN (SELECT game_id FROM pod_events WHERE kind IN ('create', "
-                  "'join') AND data LIKE '%' || CAST(:user AS TEXT) || '%')"),
+    (
+        "decks",
+        "SELECT guild_id, name, raw_list, commanders, ruleset, status, created_at, updated_at FROM decks "
+        "WHERE user_id = :user",
+    ),
+    (
+        "pod_games",
+        "SELECT * FROM pod_games WHERE created_by = :user OR game_id IN (SELECT game_id FROM pod_events "
+        "WHERE actor_id = :user) OR game_id IN (SELECT game_id FROM pod_events WHERE kind IN ('create', "
+        "'join') AND data LIKE '%' || CAST(:user AS TEXT) || '%')",
+    ),
     ("stats", "SELECT * FROM stats_players WHERE user_id = :user"),
     # Every challenge deck's tables (each row names its deck; kind and game_id name the table).
     ("challenge_seats", "SELECT * FROM challenge_table_seats WHERE user_id = :user"),
@@ -90,21 +98,36 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
     ("hydra_profile", "SELECT * FROM hydra_profiles WHERE user_id = :user"),
     ("hydra_event_entries", "SELECT * FROM hydra_event_entrants WHERE user_id = :user"),
     ("hydra_event_awards", "SELECT * FROM hydra_event_awards WHERE user_id = :user"),
-    ("hydra_event_invitations", "SELECT * FROM hydra_event_invitations WHERE inviter_id = :user OR invite_key IN "
-                                "(SELECT invite_key FROM hydra_event_invited WHERE user_id = :user)"),
+    (
+        "hydra_event_invitations",
+        "SELECT * FROM hydra_event_invitations WHERE inviter_id = :user OR invite_key IN "
+        "(SELECT invite_key FROM hydra_event_invited WHERE user_id = :user)",
+    ),
     ("tournament_entries", "SELECT * FROM tournament_entrants WHERE user_id = :user"),
     ("tournament_results", "SELECT * FROM tournament_game_players WHERE user_id = :user"),
-    ("tournament_votes_cast", "SELECT game_id, votee_id, cast_at FROM tournament_votes WHERE voter_id = :user"),
-    ("tournament_mana_reports", "SELECT * FROM tournament_mana_reports WHERE user_id = :user OR confirmed_by = :user"),
+    (
+        "tournament_votes_cast",
+        "SELECT game_id, votee_id, cast_at FROM tournament_votes WHERE voter_id = :user",
+    ),
+    (
+        "tournament_mana_reports",
+        "SELECT * FROM tournament_mana_reports WHERE user_id = :user OR confirmed_by = :user",
+    ),
     ("tournament_corrections", "SELECT * FROM tournament_corrections WHERE user_id = :user"),
-    ("match_events", "SELECT * FROM pod_match_events WHERE match_id IN (SELECT match_id FROM pod_match_events "
-                    "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || CAST(:user AS TEXT) || '%'))"),
+    (
+        "match_events",
+        "SELECT * FROM pod_match_events WHERE match_id IN (SELECT match_id FROM pod_match_events "
+        "WHERE actor_id = :user OR (kind = 'create' AND data LIKE '%' || CAST(:user AS TEXT) || '%'))",
+    ),
     ("tournament_match_byes", "SELECT * FROM tournament_match_byes WHERE user_id = :user"),
     ("season_results", "SELECT * FROM season_game_players WHERE user_id = :user"),
     # What the member made or left behind without playing in it: their /deck language, the page links
     # they asked for, the tournaments, events and tables they created.
     ("deck_language", "SELECT language, updated_at FROM user_languages WHERE user_id = :user"),
-    ("page_links_created", "SELECT kind, resource_id, guild_id, created_at FROM page_links WHERE created_by = :user"),
+    (
+        "page_links_created",
+        "SELECT kind, resource_id, guild_id, created_at FROM page_links WHERE created_by = :user",
+    ),
     ("tournaments_created", "SELECT * FROM tournaments WHERE created_by = :user"),
     ("hydra_events_created", "SELECT * FROM hydra_events WHERE created_by = :user"),
     ("challenge_tables_created", "SELECT * FROM challenge_tables WHERE created_by = :user"),
@@ -116,32 +139,55 @@ USER_ROWS: tuple[tuple[str, str], ...] = (
 
 DELETED_NAME = "deleted member"
 # The friends' rows of the invitations a member sent or was asked to (deleted before the invitations).
-_DELETE_INVITED = ("DELETE FROM hydra_event_invited WHERE invite_key IN (SELECT invite_key FROM "
-                   "hydra_event_invitations WHERE inviter_id = ?) OR invite_key IN (SELECT invite_key FROM "
-                   "hydra_event_invited WHERE user_id = ?)")
+_DELETE_INVITED = (
+    "DELETE FROM hydra_event_invited WHERE invite_key IN (SELECT invite_key FROM "
+    "hydra_event_invitations WHERE inviter_id = ?) OR invite_key IN (SELECT invite_key FROM "
+    "hydra_event_invited WHERE user_id = ?)"
+)
 # Rows that are the member's alone: deleted. (table, user column)
-OWN_ROWS: tuple[tuple[str, str], ...] = (("decks", "user_id"), ("user_settings", "user_id"),
-                                         ("hydra_profiles", "user_id"), ("user_languages", "user_id"))
+OWN_ROWS: tuple[tuple[str, str], ...] = (
+    ("decks", "user_id"),
+    ("user_settings", "user_id"),
+    ("hydra_profiles", "user_id"),
+    ("user_languages", "user_id"),
+)
 # Where other players' records mention the member: the id becomes the pseudonym. (table, id column, name column)
 SHARED_IDS: tuple[tuple[str, str, str | None], ...] = (
-    ("pod_games", "created_by", None), ("pod_events", "actor_id", None),
-    ("challenge_tables", "created_by", None), ("challenge_table_seats", "user_id", "name"),
+    ("pod_games", "created_by", None),
+    ("pod_events", "actor_id", None),
+    ("challenge_tables", "created_by", None),
+    ("challenge_table_seats", "user_id", "name"),
     ("challenge_table_actions", "actor_id", None),
-    ("hydra_games", "created_by", None), ("hydra_seats", "user_id", "name"), ("hydra_actions", "actor_id", None),
-    ("challenge_games", "created_by", None), ("challenge_seats", "user_id", "name"),  # legacy (see above)
+    ("hydra_games", "created_by", None),
+    ("hydra_seats", "user_id", "name"),
+    ("hydra_actions", "actor_id", None),
+    ("challenge_games", "created_by", None),
+    ("challenge_seats", "user_id", "name"),  # legacy (see above)
     ("challenge_actions", "actor_id", None),
-    ("hydra_events", "created_by", None), ("hydra_event_entrants", "user_id", "name"),
+    ("hydra_events", "created_by", None),
+    ("hydra_event_entrants", "user_id", "name"),
     ("hydra_event_awards", "user_id", None),
-    ("tournaments", "created_by", None), ("tournament_entrants", "user_id", "name"),
-    ("tournament_pod_seats", "user_id", None), ("tournament_game_players", "user_id", None),
-    ("tournament_votes", "voter_id", None), ("tournament_votes", "votee_id", None),
-    ("tournament_mana_reports", "user_id", None), ("tournament_mana_reports", "confirmed_by", None),
-    ("tournament_corrections", "user_id", None), ("tournament_corrections", "by_user_id", None),
-    ("pod_match_events", "actor_id", None), ("tournament_match_byes", "user_id", None),
+    ("tournaments", "created_by", None),
+    ("tournament_entrants", "user_id", "name"),
+    ("tournament_pod_seats", "user_id", None),
+    ("tournament_game_players", "user_id", None),
+    ("tournament_votes", "voter_id", None),
+    ("tournament_votes", "votee_id", None),
+    ("tournament_mana_reports", "user_id", None),
+    ("tournament_mana_reports", "confirmed_by", None),
+    ("tournament_corrections", "user_id", None),
+    ("tournament_corrections", "by_user_id", None),
+    ("pod_match_events", "actor_id", None),
+    ("tournament_match_byes", "user_id", None),
     ("page_links", "created_by", None),
-    ("stats_players", "user_id", "name"), ("stats_players", "eliminated_by", None), ("stats_games", "winner_id", None),
-    ("seasons", "opened_by", None), ("seasons", "closed_by", None), ("season_games", "decided_by", None),
-    ("season_game_players", "user_id", "name"), ("season_league_games", "marked_by", None),
+    ("stats_players", "user_id", "name"),
+    ("stats_players", "eliminated_by", None),
+    ("stats_games", "winner_id", None),
+    ("seasons", "opened_by", None),
+    ("seasons", "closed_by", None),
+    ("season_games", "decided_by", None),
+    ("season_game_players", "user_id", "name"),
+    ("season_league_games", "marked_by", None),
 )
 
 
@@ -179,8 +225,9 @@ class PrivacyRepository:
         async with self.db.transaction() as conn:
             for table, condition in GUILD_ROWS:
                 if table in existing:
-                    deleted[table] = await conn.execute(f"DELETE FROM {table} WHERE {condition}",
-                                                        {"guild": guild_id})
+                    deleted[table] = await conn.execute(
+                        f"DELETE FROM {table} WHERE {condition}", {"guild": guild_id}
+                    )
         return deleted
 
     async def export_user(self, user_id: int) -> dict[str, Any]:
@@ -193,8 +240,10 @@ class PrivacyRepository:
                 rows = await self.db.fetchall(sql, {"user": user_id})  # named: :user repeats
                 out[section] = [dict(row) for row in rows]
         for game in out.get("pod_games", []):
-            rows = await self.db.fetchall("SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? "
-                                          "ORDER BY seq", (game["game_id"],))
+            rows = await self.db.fetchall(
+                "SELECT seq, kind, actor_id, at, data FROM pod_events WHERE game_id = ? ORDER BY seq",
+                (game["game_id"],),
+            )
             game["events"] = [{**dict(r), "data": json.loads(r["data"])} for r in rows]
         return out
 
@@ -205,12 +254,18 @@ class PrivacyRepository:
         changed: dict[str, int] = {}
         async with self.db.transaction() as conn:
             if "deck_verdict_changes" in existing:  # a deleted deck's pending verdict notice goes with it
-                await conn.execute("DELETE FROM deck_verdict_changes WHERE deck_id IN "
-                                   "(SELECT deck_id FROM decks WHERE user_id = ?)", (user_id,))
+                await conn.execute(
+                    "DELETE FROM deck_verdict_changes WHERE deck_id IN "
+                    "(SELECT deck_id FROM decks WHERE user_id = ?)",
+                    (user_id,),
+                )
             if "hydra_event_invitations" in existing:  # an open invitation that names them is withdrawn
                 await conn.execute(_DELETE_INVITED, (user_id, user_id))
-                await conn.execute("DELETE FROM hydra_event_invitations WHERE inviter_id = ? OR invite_key IN "
-                                   "(SELECT invite_key FROM hydra_event_invited WHERE user_id = ?)", (user_id, user_id))
+                await conn.execute(
+                    "DELETE FROM hydra_event_invitations WHERE inviter_id = ? OR invite_key IN "
+                    "(SELECT invite_key FROM hydra_event_invited WHERE user_id = ?)",
+                    (user_id, user_id),
+                )
             for table, column in OWN_ROWS:
                 if table in existing:
                     deleted = await conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
@@ -218,11 +273,13 @@ class PrivacyRepository:
             for table, column, name in SHARED_IDS:
                 if table in existing:
                     rename = f", {name} = '{DELETED_NAME}'" if name else ""
-                    renamed = await conn.execute(f"UPDATE {table} SET {column} = ?{rename} WHERE {column} = ?",
-                                                 (pseudonym, user_id))
+                    renamed = await conn.execute(
+                        f"UPDATE {table} SET {column} = ?{rename} WHERE {column} = ?", (pseudonym, user_id)
+                    )
                     changed[table] = changed.get(table, 0) + renamed
-            changed["pod_events"] = changed.get("pod_events", 0) + await self._pseudonymise_pods(conn, user_id,
-                                                                                                pseudonym)
+            changed["pod_events"] = changed.get("pod_events", 0) + await self._pseudonymise_pods(
+                conn, user_id, pseudonym
+            )
         return changed
 
     @staticmethod
@@ -230,28 +287,41 @@ class PrivacyRepository:
         """Pod events keep user ids inside their JSON data (players, targets, seats, commander keys)."""
         pattern = f"%{user_id}%"
         count = 0
-        for table, key in (("pod_events", "game_id"), ("pod_match_events", "match_id")):  # pod games and matches
+        for table, key in (
+            ("pod_events", "game_id"),
+            ("pod_match_events", "match_id"),
+        ):  # pod games and matches
             rows = await conn.fetchall(f"SELECT {key}, seq, data FROM {table} WHERE data LIKE ?", (pattern,))
             for owner, seq, data in rows:
-                rewritten = json.dumps(pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True)
+                rewritten = json.dumps(
+                    pseudonymise_json(json.loads(data), user_id, pseudonym), sort_keys=True
+                )
                 if rewritten != data:
-                    await conn.execute(f"UPDATE {table} SET data = ? WHERE {key} = ? AND seq = ?",
-                                       (rewritten, owner, seq))
+                    await conn.execute(
+                        f"UPDATE {table} SET data = ? WHERE {key} = ? AND seq = ?", (rewritten, owner, seq)
+                    )
                     count += table == "pod_events"
-        for game_id, survivors in await conn.fetchall("SELECT game_id, survivors FROM pod_games "
-                                                      "WHERE survivors LIKE ?", (pattern,)):
-            await conn.execute("UPDATE pod_games SET survivors = ? WHERE game_id = ?",
-                               (json.dumps(pseudonymise_json(json.loads(survivors), user_id, pseudonym)), game_id))
+        for game_id, survivors in await conn.fetchall(
+            "SELECT game_id, survivors FROM pod_games WHERE survivors LIKE ?", (pattern,)
+        ):
+            await conn.execute(
+                "UPDATE pod_games SET survivors = ? WHERE game_id = ?",
+                (json.dumps(pseudonymise_json(json.loads(survivors), user_id, pseudonym)), game_id),
+            )
         return count
 
     async def mark_left(self, guild_id: int, at: str) -> None:
-        await self.db.execute("INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) "
-                              "ON CONFLICT (guild_id) DO NOTHING", (guild_id, at))
+        await self.db.execute(
+            "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO NOTHING",
+            (guild_id, at),
+        )
 
     async def mark_returned(self, guild_id: int) -> None:
         await self.db.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
 
     async def departed_before(self, cutoff: str) -> list[int]:
-        rows = await self.db.fetchall("SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id",
-                                      (cutoff,))
+        rows = await self.db.fetchall(
+            "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY guild_id", (cutoff,)
+        )
         return [int(r[0]) for r in rows]

@@ -39,7 +39,8 @@ class GuildSettingsRepository:
 
     async def _read(self, guild_id: int) -> GuildSettings:
         row = await self.db.fetchone(
-            f"SELECT {', '.join(_COLUMNS)} FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            f"SELECT {', '.join(_COLUMNS)} FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
         if row is None:
             return GuildSettings(guild_id)
         values = dict(zip(_COLUMNS, row, strict=True))
@@ -55,6 +56,7 @@ class GuildSettingsRepository:
         await self.db.execute(
             f"INSERT INTO guild_settings ({', '.join(_COLUMNS)}, updated_at) VALUES ({placeholders}, ?) "
             f"ON CONFLICT (guild_id) DO UPDATE SET {updates}, updated_at = excluded.updated_at",
-            (*values, now_iso()))
+            (*values, now_iso()),
+        )
         self._cache[guild_id] = settings
         return settings

@@ -25,5 +25,6 @@ class UserSettingsRepository:
         await self.db.execute(
             "INSERT INTO user_settings (user_id, language, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
-            (user_id, language, now_iso()))
+            (user_id, language, now_iso()),
+        )
         self._languages[user_id] = language

@@ -10,5 +10,16 @@ from bot.testing.fakediscord.driver import HarnessError, Reply, UploadFile, mess
 from bot.testing.fakediscord.model import FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser
 from bot.testing.harness import DiscordHarness
 
-__all__ = ["DiscordHarness", "FakeChannel", "FakeDiscord", "FakeMember", "FakeMessage", "FakeRole", "FakeUser",
-           "HarnessError", "Reply", "UploadFile", "message_text"]
+__all__ = [
+    "DiscordHarness",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "HarnessError",
+    "Reply",
+    "UploadFile",
+    "message_text",
+]

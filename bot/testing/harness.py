@@ -51,16 +51,20 @@ def default_config(tmp_path: Path, cards_path: str | Path | None = None, **overr
     """Defaults (ignoring any ./config.toml and the environment) with a database in ``tmp_path``, or the
     one PODKEEPER_DATABASE_URL names (the test suite's PostgreSQL runs give each test its own schema)."""
     base = Config({(s.section, s.key): s.default for s in SETTINGS}, "test")
-    values = {"database__path": str(tmp_path / "podkeeper.sqlite3"), "discord__token": "",
-              "database__url": os.environ.get("PODKEEPER_DATABASE_URL", ""),
-              "cards__path": str(cards_path or HARNESS_CARDS),
-              "cards__auto_sync": False}  # a test never downloads card data unless it asks to (local server)
+    values = {
+        "database__path": str(tmp_path / "podkeeper.sqlite3"),
+        "discord__token": "",
+        "database__url": os.environ.get("PODKEEPER_DATABASE_URL", ""),
+        "cards__path": str(cards_path or HARNESS_CARDS),
+        "cards__auto_sync": False,
+    }  # a test never downloads card data unless it asks to (local server)
     values.update(overrides)
     return base.with_values(**values)
 
 
-def standard_world(fake: FakeDiscord, *, members: Sequence[str] = ("alice", "bob", "carol"),
-                   guild_locale: str = "en-US"):
+def standard_world(
+    fake: FakeDiscord, *, members: Sequence[str] = ("alice", "bob", "carol"), guild_locale: str = "en-US"
+):
     """One guild owned by ``admin`` with ``members`` and the channels ``general`` and ``games``."""
     admin = fake.add_user("admin")
     guild = fake.add_guild("Podkeeper Test", owner=admin, locale=guild_locale)
@@ -96,8 +100,16 @@ class DiscordHarness(InteractionDriver):
     channels ``general`` and ``games``. ``h.user("alice")``/``h.channel("games")`` look them up.
     """
 
-    def __init__(self, config: Config, fake: FakeDiscord, guild: Any, *, default_locale: str = "en-US",
-                 on_boot: OnBoot | None = None, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        fake: FakeDiscord,
+        guild: Any,
+        *,
+        default_locale: str = "en-US",
+        on_boot: OnBoot | None = None,
+        clock: Clock | None = None,
+    ) -> None:
         super().__init__(fake, guild, default_locale=default_locale)
         self.config = config
         self.clock: Clock = clock or FakeClock()  # kept across restarts, like the world
@@ -112,11 +124,21 @@ class DiscordHarness(InteractionDriver):
 
     @classmethod
     @asynccontextmanager
-    async def start(cls, tmp_path: Path, *, cards_path: str | Path | None = None, locale: str = "en-US",
-                    guild_locale: str = "en-US", members: Sequence[str] = ("alice", "bob", "carol"),
-                    interaction_deadline: float | None = 3.0, on_boot: OnBoot | None = None,
-                    bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = RATE_LIMIT,
-                    clock: Clock | None = None, **config_overrides: Any) -> AsyncIterator[DiscordHarness]:
+    async def start(
+        cls,
+        tmp_path: Path,
+        *,
+        cards_path: str | Path | None = None,
+        locale: str = "en-US",
+        guild_locale: str = "en-US",
+        members: Sequence[str] = ("alice", "bob", "carol"),
+        interaction_deadline: float | None = 3.0,
+        on_boot: OnBoot | None = None,
+        bot_permissions: int | None = None,
+        rate_limit: tuple[int, float] | None = RATE_LIMIT,
+        clock: Clock | None = None,
+        **config_overrides: Any,
+    ) -> AsyncIterator[DiscordHarness]:
         """Start the real bot on a fresh database in ``tmp_path``; close everything on exit.
 
         ``cards_path`` is a card file imported when the card tables are empty; by default a
@@ -127,12 +149,23 @@ class DiscordHarness(InteractionDriver):
         """
         clock = clock or FakeClock()  # the bot's timers and Discord's slow rules (old-message edits, token
         # lifetime, thread archiving) share it, so ``h.advance(hours=2)`` ages the world the bot sees
-        fake = FakeDiscord(interaction_deadline=interaction_deadline, bot_permissions=bot_permissions,
-                           rate_limit=rate_limit, global_rate_limit=GLOBAL_RATE_LIMIT if rate_limit else None,
-                           webhook_rate_limit=WEBHOOK_RATE_LIMIT if rate_limit else None, clock=clock)
+        fake = FakeDiscord(
+            interaction_deadline=interaction_deadline,
+            bot_permissions=bot_permissions,
+            rate_limit=rate_limit,
+            global_rate_limit=GLOBAL_RATE_LIMIT if rate_limit else None,
+            webhook_rate_limit=WEBHOOK_RATE_LIMIT if rate_limit else None,
+            clock=clock,
+        )
         guild = standard_world(fake, members=members, guild_locale=guild_locale)
-        harness = cls(default_config(tmp_path, cards_path, **config_overrides), fake, guild,
-                      default_locale=locale, on_boot=on_boot, clock=clock)
+        harness = cls(
+            default_config(tmp_path, cards_path, **config_overrides),
+            fake,
+            guild,
+            default_locale=locale,
+            on_boot=on_boot,
+            clock=clock,
+        )
         harness.edge.install()
         harness.watch_logs()
         try:
@@ -187,8 +220,9 @@ class DiscordHarness(InteractionDriver):
 
     # -- the world ------------------------------------------------------------------------------
 
-    def add_member(self, name: str, *, permissions: int | str | list[str] | None = None,
-                   roles: Sequence[FakeRole] = ()) -> FakeMember:
+    def add_member(
+        self, name: str, *, permissions: int | str | list[str] | None = None, roles: Sequence[FakeRole] = ()
+    ) -> FakeMember:
         """A new member (also in the bot's cache, as GUILD_MEMBER_ADD would with the members intent)."""
         member = self.fake.add_member(self.guild, name, permissions=permissions, roles=list(roles))
         self._refresh_guild()
@@ -250,7 +284,11 @@ class DiscordHarness(InteractionDriver):
         deadline = loop.time() + timeout
 
         def pending() -> set[asyncio.Task[Any]]:
-            return {t for t in asyncio.all_tasks() if t not in self._baseline and t is not current and not t.done()}
+            return {
+                t
+                for t in asyncio.all_tasks()
+                if t not in self._baseline and t is not current and not t.done()
+            }
 
         # Timers already due within ``quiet`` (a coalesced edit's short sleep) are waited for first.
         due = [w for w in map(_wakes_at, pending()) if w is not None and w <= loop.time() + quiet]
@@ -282,15 +320,22 @@ class DiscordHarness(InteractionDriver):
             await asyncio.sleep(0)
         while True:
             new = {t for t in asyncio.all_tasks() if t not in before and t is not current and not t.done()}
-            dispatch = {t for t in new if t.get_name().startswith(_DISCORD_TASK_PREFIXES)
-                        and "timeout" not in t.get_name()}
+            dispatch = {
+                t
+                for t in new
+                if t.get_name().startswith(_DISCORD_TASK_PREFIXES) and "timeout" not in t.get_name()
+            }
             if not new:
                 return
             if loop.time() > deadline:
-                raise HarnessError(f"the bot did not finish within {timeout} s: {[t.get_name() for t in dispatch]}")
+                raise HarnessError(
+                    f"the bot did not finish within {timeout} s: {[t.get_name() for t in dispatch]}"
+                )
             requests_before = len(self.fake.requests)
             wait_for = QUIET_PERIOD if not dispatch else max(0.0, deadline - loop.time())
-            done, _ = await asyncio.wait(dispatch or new, timeout=wait_for, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                dispatch or new, timeout=wait_for, return_when=asyncio.FIRST_COMPLETED
+            )
             if not dispatch and not done and requests_before == len(self.fake.requests):
                 return  # only long-lived background tasks (timers, loops) remain
 

@@ -53,7 +53,7 @@ SECURITY_HEADERS = {
     "X-Robots-Tag": "noindex, nofollow",
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                               "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 }
 
 
@@ -78,14 +78,26 @@ class PageLimits:
 
 
 class PageServer:
-    def __init__(self, db: Database, sources: Sources, *, host: str = "127.0.0.1", port: int = 0,
-                 public_url: str = "", limits: PageLimits = PageLimits()) -> None:
+    def __init__(
+        self,
+        db: Database,
+        sources: Sources,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        public_url: str = "",
+        limits: PageLimits = PageLimits(),
+    ) -> None:
         self.db, self.sources, self.limits = db, sources, limits
         self.hub: ChangeHub = db.changes
         self.links = PageLinkRepository(db)
         self.host, self.port, self._public_url = host, port, public_url.rstrip("/")
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                                      autoescape=True, trim_blocks=True, lstrip_blocks=True)
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
         self._cache: dict[tuple[str, int, str], _Rendered] = {}
         self._render_locks: dict[tuple[str, int, str], asyncio.Lock] = {}
         self._runner: web.AppRunner | None = None
@@ -111,19 +123,32 @@ class PageServer:
         beyond the cap before aiohttp spends anything on it)."""
         # handler_cancellation: a viewer who leaves ends their event stream at once (and frees its place
         # under the link's cap), not at the next keep-alive write.
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0, handler_cancellation=True,
-                                     keepalive_timeout=self.limits.header_timeout)
+        self._runner = web.AppRunner(
+            self.app(),
+            access_log=None,
+            shutdown_timeout=1.0,
+            handler_cancellation=True,
+            keepalive_timeout=self.limits.header_timeout,
+        )
         await self._runner.setup()
         assert self._runner.server is not None
         cap = connection_cap(self.limits.max_connections, raise_descriptor_limit())
         self.gate = ConnectionGate(self._runner.server, cap=cap, header_timeout=self.limits.header_timeout)
-        self._listener = await asyncio.get_running_loop().create_server(self.gate.protocol, self.host, self.port)
+        self._listener = await asyncio.get_running_loop().create_server(
+            self.gate.protocol, self.host, self.port
+        )
         if self.port == 0 and self._listener.sockets:  # an ephemeral port (tests)
             self.port = self._listener.sockets[0].getsockname()[1]
         for name in ("aiohttp.server", "asyncio"):
             logging.getLogger(name).addFilter(self._flood_filter)
-        log.info("live pages on http://%s:%s (links show %s; at most %s connections, %s viewers a link)",
-                 self.host, self.port, self.public_url, cap, self.limits.max_viewers_per_link)
+        log.info(
+            "live pages on http://%s:%s (links show %s; at most %s connections, %s viewers a link)",
+            self.host,
+            self.port,
+            self.public_url,
+            cap,
+            self.limits.max_viewers_per_link,
+        )
 
     async def stop(self) -> None:
         """End the open event streams (they would otherwise hold the shutdown), then the server."""
@@ -152,8 +177,9 @@ class PageServer:
     # -- handlers --------------------------------------------------------------------------------------
 
     @web.middleware
-    async def _deadlines(self, request: web.Request,
-                         handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def _deadlines(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         """The headers arrived: stop their deadline while the request is served, and start it again for
         the next request on this connection (an idle kept-alive connection is closed by the same rule)."""
         guarded = self.gate.of(request.transport) if self.gate is not None else None
@@ -193,21 +219,31 @@ class PageServer:
         tr = Translate(language)
         title = rendered.data.title
         html = self.env.get_template("page.html").render(
-            tr=tr, lang=language, kind=link.kind, live=rendered.html,
-            title=tr(title["key"], **{k: v for k, v in title.items() if k != "key"}) if title["key"] else title["text"],
-            events_url=f"/p/{link.token}/events?lang={language}")
+            tr=tr,
+            lang=language,
+            kind=link.kind,
+            live=rendered.html,
+            title=tr(title["key"], **{k: v for k, v in title.items() if k != "key"})
+            if title["key"]
+            else title["text"],
+            events_url=f"/p/{link.token}/events?lang={language}",
+        )
         return web.Response(text=html, content_type="text/html", charset="utf-8")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         link = await self._link(request)
         if self._viewers[link.token] >= self.limits.max_viewers_per_link:
-            self._crowded.refusing(f"{link.kind} {link.resource_id} has {self._viewers[link.token]} viewers, "
-                                   f"the cap is {self.limits.max_viewers_per_link}")
+            self._crowded.refusing(
+                f"{link.kind} {link.resource_id} has {self._viewers[link.token]} viewers, "
+                f"the cap is {self.limits.max_viewers_per_link}"
+            )
             return busy()
         self._crowded.check_ended()
         language = await self._language(request, link)
         async with self._viewing(link.token):
-            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+            response = web.StreamResponse(
+                headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+            )
             await response.prepare(request)
             # the viewer left or stopped reading, or the server is stopping
             with suppress(ConnectionResetError, TimeoutError, asyncio.CancelledError):
@@ -271,7 +307,9 @@ class PageServer:
             before = {topic: self.hub.version(topic) for topic in (cached.data.topics if cached else ())}
             data = await page_data(link, self.sources)
             versions = tuple(before.get(t, -1) for t in data.topics)
-            html = self.env.get_template(data.template).render(tr=Translate(language), lang=language, **data.data)
+            html = self.env.get_template(data.template).render(
+                tr=Translate(language), lang=language, **data.data
+            )
             if cached is not None and cached.html == html:  # a change that does not show here (a vote)
                 rendered = _Rendered(versions, html, data, cached.event)
             else:
@@ -297,8 +335,13 @@ class _TimedWrites:
 
 def busy() -> web.Response:
     """The polite refusal: 503, when to come back, and a small page in the four languages."""
-    return web.Response(status=503, text=BUSY_PAGE, content_type="text/html", charset="utf-8",
-                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return web.Response(
+        status=503,
+        text=BUSY_PAGE,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
 
 
 def _event(name: str, html: str) -> bytes:
@@ -310,11 +353,19 @@ def _event(name: str, html: str) -> bytes:
 def page_server_for(bot: Any) -> PageServer:
     """The page server of a running bot, from its ``[web]`` settings."""
     config = bot.config
-    limits = PageLimits(max_connections=config.get("web", "max_connections"),
-                        max_viewers_per_link=config.get("web", "max_viewers_per_link"),
-                        header_timeout=float(config.get("web", "header_timeout_seconds")))
-    return PageServer(bot.db, BotSources(bot), host=config.get("web", "host"), port=config.get("web", "port"),
-                      public_url=config.get("web", "public_url"), limits=limits)
+    limits = PageLimits(
+        max_connections=config.get("web", "max_connections"),
+        max_viewers_per_link=config.get("web", "max_viewers_per_link"),
+        header_timeout=float(config.get("web", "header_timeout_seconds")),
+    )
+    return PageServer(
+        bot.db,
+        BotSources(bot),
+        host=config.get("web", "host"),
+        port=config.get("web", "port"),
+        public_url=config.get("web", "public_url"),
+        limits=limits,
+    )
 
 
 class BotSources:

@@ -63,13 +63,16 @@ def link_topic(link: PageLink) -> str:
 
 
 async def page_data(link: PageLink, sources: Sources) -> PageData:
-    builder = {"pod": _pod, "tournament": _tournament, "hydra_event": _hydra_event, "stats": _stats}[link.kind]
+    builder = {"pod": _pod, "tournament": _tournament, "hydra_event": _hydra_event, "stats": _stats}[
+        link.kind
+    ]
     data = await builder(link.resource_id, sources)
     data.topics.append(link_topic(link))
     return data
 
 
 # -- a pod game ---------------------------------------------------------------------------------------
+
 
 async def _pod(game_id: int, sources: Sources) -> PageData:
     if sources.pods is None:
@@ -80,20 +83,36 @@ async def _pod(game_id: int, sources: Sources) -> PageData:
         raise NotShown from None
     state = loaded.state
     active = state.active_player
-    players = [_pod_player(state, p, active is not None and p.user_id == active.user_id) for p in state.players]
-    data = {"game": game_id, "turn": state.turn, "finished": state.finished, "players": players,
-            "columns": min(max(len(players), 1), 4)}
+    players = [
+        _pod_player(state, p, active is not None and p.user_id == active.user_id) for p in state.players
+    ]
+    data = {
+        "game": game_id,
+        "turn": state.turn,
+        "finished": state.finished,
+        "players": players,
+        "columns": min(max(len(players), 1), 4),
+    }
     return PageData("pod.html", {"key": "web.pod.title", "game": game_id}, data, [pod_topic(game_id)])
 
 
 def _pod_player(state: pod.PodState, player: pod.Player, active: bool) -> dict[str, Any]:
-    damage = [{"commander": _commander_name(state, key), "amount": amount}
-              for key, amount in sorted(player.commander_damage_taken.items()) if amount]
-    return {"name": player.name, "life": player.life, "poison": player.poison, "alive": player.alive,
-            "active": active, "monarch": state.monarch == player.user_id,
-            "initiative": state.initiative == player.user_id,
-            "commanders": [{"name": c.name or "", "tax": state.next_tax(c)} for c in player.commanders if c.name],
-            "damage": damage}
+    damage = [
+        {"commander": _commander_name(state, key), "amount": amount}
+        for key, amount in sorted(player.commander_damage_taken.items())
+        if amount
+    ]
+    return {
+        "name": player.name,
+        "life": player.life,
+        "poison": player.poison,
+        "alive": player.alive,
+        "active": active,
+        "monarch": state.monarch == player.user_id,
+        "initiative": state.initiative == player.user_id,
+        "commanders": [{"name": c.name or "", "tax": state.next_tax(c)} for c in player.commanders if c.name],
+        "damage": damage,
+    }
 
 
 def _commander_name(state: pod.PodState, key: str) -> str:
@@ -110,6 +129,7 @@ def _commander_name(state: pod.PodState, key: str) -> str:
 
 # -- a tournament -------------------------------------------------------------------------------------
 
+
 async def _tournament(tournament_id: int, sources: Sources) -> PageData:
     service = sources.tournaments
     if service is None:
@@ -121,17 +141,38 @@ async def _tournament(tournament_id: int, sources: Sources) -> PageData:
     if matches is not None and await matches.is_matches(tournament_id):
         return await _match_tournament(tournament, matches)
     view = await service.standings(tournament)
-    standings = [{"rank": s.rank, "name": view.names.get(s.player, str(s.player)), "points": s.points,
-                  "games": s.tally.games, "dropped": s.dropped} for s in view.standings]
+    standings = [
+        {
+            "rank": s.rank,
+            "name": view.names.get(s.player, str(s.player)),
+            "points": s.points,
+            "games": s.tally.games,
+            "dropped": s.dropped,
+        }
+        for s in view.standings
+    ]
     round_number = tournament.current_round
     pods = await service.repo.pods(tournament_id, round_number) if round_number else []
     games = {g.game_id: g for g in await service.repo.games(tournament_id)}
-    pairings = [{"table": p.table_number, "seats": [view.names.get(u, str(u)) for u in p.seats],
-                 "state": _game_state(games.get(p.game_id))} for p in pods]
-    data = {"name": tournament.name, "round": round_number, "rounds": tournament.rounds,
-            "finished": tournament.status == "finished", "standings": standings, "pairings": pairings}
-    return PageData("tournament.html", {"key": "", "text": tournament.name}, data,
-                    [tournament_topic(tournament_id)])
+    pairings = [
+        {
+            "table": p.table_number,
+            "seats": [view.names.get(u, str(u)) for u in p.seats],
+            "state": _game_state(games.get(p.game_id)),
+        }
+        for p in pods
+    ]
+    data = {
+        "name": tournament.name,
+        "round": round_number,
+        "rounds": tournament.rounds,
+        "finished": tournament.status == "finished",
+        "standings": standings,
+        "pairings": pairings,
+    }
+    return PageData(
+        "tournament.html", {"key": "", "text": tournament.name}, data, [tournament_topic(tournament_id)]
+    )
 
 
 async def _match_tournament(tournament: Any, service: Any) -> PageData:
@@ -140,20 +181,53 @@ async def _match_tournament(tournament: Any, service: Any) -> PageData:
     the page also follows each match's games (a new game is announced on the tournament's topic)."""
     view = await service.standings(tournament)
     name = view.names.get
-    standings = [{"rank": s.rank, "name": name(s.player, str(s.player)), "points": s.match_points,
-                  "wins": s.record[0], "losses": s.record[1], "draws": s.record[2],
-                  "omw": percent(s.opponents_match_win), "gw": percent(s.game_win), "dropped": s.dropped}
-                 for s in view.standings]
+    standings = [
+        {
+            "rank": s.rank,
+            "name": name(s.player, str(s.player)),
+            "points": s.match_points,
+            "wins": s.record[0],
+            "losses": s.record[1],
+            "draws": s.record[2],
+            "omw": percent(s.opponents_match_win),
+            "gw": percent(s.game_win),
+            "dropped": s.dropped,
+        }
+        for s in view.standings
+    ]
     rounds = await service.rounds(tournament)
-    shown = [{"round": r.round_number, "bye": None if r.bye is None else name(r.bye, str(r.bye)),
-              "pairs": [{"table": p.table, "players": [name(u, str(u)) for u in p.players], "wins": list(p.wins),
-                         "draws": p.draws, "finished": p.finished} for p in r.pairs]}
-             for r in reversed(rounds)]  # the running round first
-    data = {"name": tournament.name, "round": tournament.current_round, "rounds": tournament.rounds,
-            "finished": tournament.status == "finished", "standings": standings, "match_rounds": shown}
+    shown = [
+        {
+            "round": r.round_number,
+            "bye": None if r.bye is None else name(r.bye, str(r.bye)),
+            "pairs": [
+                {
+                    "table": p.table,
+                    "players": [name(u, str(u)) for u in p.players],
+                    "wins": list(p.wins),
+                    "draws": p.draws,
+                    "finished": p.finished,
+                }
+                for p in r.pairs
+            ],
+        }
+        for r in reversed(rounds)
+    ]  # the running round first
+    data = {
+        "name": tournament.name,
+        "round": tournament.current_round,
+        "rounds": tournament.rounds,
+        "finished": tournament.status == "finished",
+        "standings": standings,
+        "match_rounds": shown,
+    }
     games = [pod_topic(game) for r in rounds for p in r.pairs for game in p.games]
-    return PageData("match_tournament.html", {"key": "", "text": tournament.name}, data,
-                    [tournament_topic(tournament.tournament_id), *games])
+    return PageData(
+        "match_tournament.html",
+        {"key": "", "text": tournament.name},
+        data,
+        [tournament_topic(tournament.tournament_id), *games],
+    )
 
 
 def _game_state(game: Any) -> str:
@@ -165,6 +239,7 @@ def _game_state(game: Any) -> str:
 
 # -- a Hydra event -----------------------------------------------------------------------------------
 
+
 async def _hydra_event(event_id: int, sources: Sources) -> PageData:
     service = sources.hydra_events
     if service is None:
@@ -174,26 +249,54 @@ async def _hydra_event(event_id: int, sources: Sources) -> PageData:
     except EventError:
         raise NotShown from None
     summary = status.summary
-    tables = [{"table": t.table_no, "outcome": t.outcome, "turns": t.turns, "severed": t.severed,
-               "standing": t.standing, "seated": t.seated, "players": [p.name for p in t.players]}
-              for t in summary.tables]
-    players = [{"rank": i, "name": p.name, "table": p.table_no, "severed": p.severed, "standing": p.standing}
-               for i, p in enumerate(summary.players, start=1)]
-    data = {"name": status.event.name, "status": status.event.status, "tables": tables, "players": players,
-            "entrants": len(status.entrants), "won": summary.won, "lost": summary.lost,
-            "playing": summary.playing, "standing": summary.standing}
+    tables = [
+        {
+            "table": t.table_no,
+            "outcome": t.outcome,
+            "turns": t.turns,
+            "severed": t.severed,
+            "standing": t.standing,
+            "seated": t.seated,
+            "players": [p.name for p in t.players],
+        }
+        for t in summary.tables
+    ]
+    players = [
+        {"rank": i, "name": p.name, "table": p.table_no, "severed": p.severed, "standing": p.standing}
+        for i, p in enumerate(summary.players, start=1)
+    ]
+    data = {
+        "name": status.event.name,
+        "status": status.event.status,
+        "tables": tables,
+        "players": players,
+        "entrants": len(status.entrants),
+        "won": summary.won,
+        "lost": summary.lost,
+        "playing": summary.playing,
+        "standing": summary.standing,
+    }
     topics = [hydra_event_topic(event_id)] + [hydra_game_topic(t.game_id) for t in status.tables]
     return PageData("hydra_event.html", {"key": "", "text": status.event.name}, data, topics)
 
 
 # -- a server's leaderboard --------------------------------------------------------------------------
 
+
 async def _stats(guild_id: int, sources: Sources) -> PageData:
     """The members ranked by win rate (bot.services.stats): names as they played, deleted members never."""
     if sources.stats is None:
         raise NotShown
     lines = await sources.stats.leaderboard(guild_id)
-    ranked = [{"rank": rank, "name": line.name, "games": line.games, "wins": line.wins,
-               "rate": round(100 * line.rate)} for rank, line in enumerate(lines, start=1)]
+    ranked = [
+        {
+            "rank": rank,
+            "name": line.name,
+            "games": line.games,
+            "wins": line.wins,
+            "rate": round(100 * line.rate),
+        }
+        for rank, line in enumerate(lines, start=1)
+    ]
     data = {"ranked": ranked, "minimum": MIN_GAMES_TO_RANK}
     return PageData("stats.html", {"key": "stats.page.title"}, data, [stats_topic(guild_id)])

@@ -43,7 +43,9 @@ class Family:
     pick_by_serial: bool = False  # the board's pick names a permanent by serial, not by its number now
     command_example: str = "sweep 2 all"  # the placeholder of the "any command" form
     acknowledge_first: bool = False  # a press is acknowledged before its action (a refusal: a followup)
-    damage_title: str = "challenge.ui.damage_title"  # the damage form's title ({number}, or the Hydra's {head})
+    damage_title: str = (
+        "challenge.ui.damage_title"  # the damage form's title ({number}, or the Hydra's {head})
+    )
 
 
 class TablesBase(TableTimers):
@@ -68,8 +70,9 @@ class TablesBase(TableTimers):
         self.selected, self.armed_at, self.display_lanes = {}, {}, {}
         self.timers = Timers(clock_of(bot), self.family.name)
         # Turn timers run in the one process holding this lease (bot.leases); the others poke it.
-        self.turns = keyed_timers_lease(bot, f"{self.family.name}-turns", self.timers.cancel_all,
-                                        self.arm_open_tables)
+        self.turns = keyed_timers_lease(
+            bot, f"{self.family.name}-turns", self.timers.cancel_all, self.arm_open_tables
+        )
         self.fixed_seed = None
         self.boards = LiveBoards(bot, self.family.board)
 

@@ -67,24 +67,46 @@ def detach(bot: Any, prefix: str) -> None:
         bot.remove_dynamic_items(*ITEMS)
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=_PREFIX + r":(?P<game>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[a-z_0-9]+))?"
-                                     r"(?::(?P<arg2>[a-z_0-9]+))?"):
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=_PREFIX + r":(?P<game>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[a-z_0-9]+))?"
+    r"(?::(?P<arg2>[a-z_0-9]+))?",
+):
     """``<prefix>:<table>:<action>[:<arg>[:<arg2>]]``; survives restarts."""
 
-    def __init__(self, prefix: str, game_id: int, action: str, arg: str | None = None, arg2: str | None = None, *,
-                 label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 row: int | None = None) -> None:
+    def __init__(
+        self,
+        prefix: str,
+        game_id: int,
+        action: str,
+        arg: str | None = None,
+        arg2: str | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
         custom_id = ":".join(p for p in (prefix, str(game_id), action, arg, arg2) if p is not None)
-        super().__init__(discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id))
+        super().__init__(
+            discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id)
+        )
         self.prefix, self.game_id, self.action, self.arg, self.arg2 = prefix, game_id, action, arg, arg2
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> TableButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
         button = rebuilt(item, discord.ui.Button)
-        return cls(match["prefix"], int(match["game"]), match["action"], match["arg"], match["arg2"],
-                   label=button.label or "", style=button.style, row=button.row)
+        return cls(
+            match["prefix"],
+            int(match["game"]),
+            match["action"],
+            match["arg"],
+            match["arg2"],
+            label=button.label or "",
+            style=button.style,
+            row=button.row,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):
@@ -93,18 +115,35 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button],
             await cog.on_button(interaction, self.game_id, self.action, self.arg, self.arg2)
 
 
-class TableSelect(discord.ui.DynamicItem[discord.ui.Select],
-                  template=_PREFIX + r"-(?P<kind>head|pick):(?P<game>\d+)(?::(?P<topic>[a-z_]+))?"):
+class TableSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=_PREFIX + r"-(?P<kind>head|pick):(?P<game>\d+)(?::(?P<topic>[a-z_]+))?",
+):
     """The board's pick of the permanent its buttons act on (remembered per person), or the answer to a
     question that asks for permanents (H9: heads; blocks, Altar of Mogis)."""
 
-    def __init__(self, prefix: str, game_id: int, kind: str, topic: str | None, options: list[discord.SelectOption],
-                 *, low: int = 1, high: int = 1, placeholder: str = "", row: int | None = None) -> None:
+    def __init__(
+        self,
+        prefix: str,
+        game_id: int,
+        kind: str,
+        topic: str | None,
+        options: list[discord.SelectOption],
+        *,
+        low: int = 1,
+        high: int = 1,
+        placeholder: str = "",
+        row: int | None = None,
+    ) -> None:
         custom_id = f"{prefix}-{kind}:{game_id}" + (f":{topic}" if topic else "")
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=custom_id, options=options or [discord.SelectOption(label="-", value="0")],
-            min_values=low, max_values=max(low, min(high, len(options) or 1)), placeholder=placeholder or None,
-            row=row)
+            custom_id=custom_id,
+            options=options or [discord.SelectOption(label="-", value="0")],
+            min_values=low,
+            max_values=max(low, min(high, len(options) or 1)),
+            placeholder=placeholder or None,
+            row=row,
+        )
         super().__init__(select)
         self.prefix, self.game_id, self.kind, self.topic = prefix, game_id, kind, topic
 
@@ -114,12 +153,21 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select],
         return self.kind == "head" or self.topic == BOARD_PICK
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> TableSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableSelect:
         select = rebuilt(item, discord.ui.Select)
-        return cls(match["prefix"], int(match["game"]), match["kind"], match["topic"], list(select.options),
-                   low=select.min_values, high=select.max_values, placeholder=select.placeholder or "",
-                   row=select.row)
+        return cls(
+            match["prefix"],
+            int(match["game"]),
+            match["kind"],
+            match["topic"],
+            list(select.options),
+            low=select.min_values,
+            high=select.max_values,
+            placeholder=select.placeholder or "",
+            row=select.row,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = [int(v) for v in self.item.values]
@@ -133,18 +181,37 @@ class MoreSelect(discord.ui.DynamicItem[discord.ui.Select], template=_PREFIX + r
     """``<prefix>-more:<table>``: the players' less common effects, each opening a form for its details
     (or acting at once when it has none)."""
 
-    def __init__(self, prefix: str, game_id: int, options: list[discord.SelectOption], *, placeholder: str = "",
-                 row: int | None = None) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"{prefix}-more:{game_id}", options=options,
-                                           placeholder=placeholder or None, row=row))
+    def __init__(
+        self,
+        prefix: str,
+        game_id: int,
+        options: list[discord.SelectOption],
+        *,
+        placeholder: str = "",
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{prefix}-more:{game_id}",
+                options=options,
+                placeholder=placeholder or None,
+                row=row,
+            )
+        )
         self.prefix, self.game_id = prefix, game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MoreSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoreSelect:
         select = rebuilt(item, discord.ui.Select)
-        return cls(match["prefix"], int(match["game"]), list(select.options), placeholder=select.placeholder or "",
-                   row=select.row)
+        return cls(
+            match["prefix"],
+            int(match["game"]),
+            list(select.options),
+            placeholder=select.placeholder or "",
+            row=select.row,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):
@@ -157,22 +224,36 @@ class HeroSelect(discord.ui.DynamicItem[discord.ui.Select], template=_PREFIX + r
     """``<prefix>-heroes:<table>``: a seated player picks their Hero cards in the lobby, up to the deck's
     limit (the service checks the deck's rules: repeats, how many)."""
 
-    def __init__(self, prefix: str, game_id: int, *, high: int, placeholder: str = "",
-                 row: int | None = None) -> None:
-        options = [discord.SelectOption(label=hero.name, value=hero.name, description=hero.text[:100])
-                   for hero in HEROES.values()][:25]
+    def __init__(
+        self, prefix: str, game_id: int, *, high: int, placeholder: str = "", row: int | None = None
+    ) -> None:
+        options = [
+            discord.SelectOption(label=hero.name, value=hero.name, description=hero.text[:100])
+            for hero in HEROES.values()
+        ][:25]
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"{prefix}-heroes:{game_id}", options=options, min_values=0, max_values=high,
-            placeholder=placeholder or None, row=row)
+            custom_id=f"{prefix}-heroes:{game_id}",
+            options=options,
+            min_values=0,
+            max_values=high,
+            placeholder=placeholder or None,
+            row=row,
+        )
         super().__init__(select)
         self.prefix, self.game_id = prefix, game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> HeroSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HeroSelect:
         select = rebuilt(item, discord.ui.Select)
-        return cls(match["prefix"], int(match["game"]), high=select.max_values,
-                   placeholder=select.placeholder or "", row=select.row)
+        return cls(
+            match["prefix"],
+            int(match["game"]),
+            high=select.max_values,
+            placeholder=select.placeholder or "",
+            row=select.row,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async with telling_refusals(interaction):

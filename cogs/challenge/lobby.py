@@ -12,17 +12,30 @@ from bot.services.challenge import ChallengeTable
 from cogs.challenge.components import HeroSelect, TableButton
 
 
-def lobby(table: ChallengeTable, title: str, players: str, prefix: str) -> tuple[discord.Embed, discord.ui.View]:
+def lobby(
+    table: ChallengeTable, title: str, players: str, prefix: str
+) -> tuple[discord.Embed, discord.ui.View]:
     """The lobby message: its embed, the Hero cards select, and Join and Start (the components of the
     table's family, ``prefix``)."""
     tr, gid, rules = Translate(table.row.language), table.game_id, table.rules
     view = discord.ui.View(timeout=None)
-    view.add_item(HeroSelect(prefix, gid, high=rules.max_heroes, row=0,
-                             placeholder=tr("challenge.ui.pick_heroes", max=rules.max_heroes)))
-    view.add_item(TableButton(prefix, gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary,
-                              row=1))
-    view.add_item(TableButton(prefix, gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success,
-                              row=1))
+    view.add_item(
+        HeroSelect(
+            prefix,
+            gid,
+            high=rules.max_heroes,
+            row=0,
+            placeholder=tr("challenge.ui.pick_heroes", max=rules.max_heroes),
+        )
+    )
+    view.add_item(
+        TableButton(prefix, gid, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary, row=1)
+    )
+    view.add_item(
+        TableButton(
+            prefix, gid, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success, row=1
+        )
+    )
     return lobby_embed(table, title, players), view
 
 
@@ -32,7 +45,11 @@ def lobby_embed(table: ChallengeTable, title: str, players: str) -> discord.Embe
     tr, rules = Translate(table.row.language), table.rules
     description = tr("challenge.ui.lobby", max=rules.max_players, players=players)
     if rules.max_players > 1:
-        key = "challenge.ui.lobby_house_rule_life" if table.row.life_per_player else "challenge.ui.lobby_printed_life"
+        key = (
+            "challenge.ui.lobby_house_rule_life"
+            if table.row.life_per_player
+            else "challenge.ui.lobby_printed_life"
+        )
         description += "\n" + tr(key)
     embed = discord.Embed(title=title, description=description[:4000])
     for seat in table.seats[:25]:

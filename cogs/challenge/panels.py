@@ -56,16 +56,25 @@ class TablePanels(TablesBase):
     def board_embed(self, table: ChallengeTable, game: Any) -> discord.Embed:
         """The board's embed: the board as text, the latest log lines, and what is asked now."""
         tr, language = Translate(table.row.language), table.row.language
-        embed = discord.Embed(title=self.title(table), description=f"```\n{self.board_text(game, language)}\n```"[:4000])
-        embed.add_field(name=tr("challenge.ui.log"), inline=False,
-                        value="\n".join(deck_render.log_lines(game.events[-LOG_LINES:], language))[-1024:])
+        embed = discord.Embed(
+            title=self.title(table), description=f"```\n{self.board_text(game, language)}\n```"[:4000]
+        )
+        embed.add_field(
+            name=tr("challenge.ui.log"),
+            inline=False,
+            value="\n".join(deck_render.log_lines(game.events[-LOG_LINES:], language))[-1024:],
+        )
         if game.over or table.row.status == FINISHED:
             players = join_list([seat.name for seat in table.seats], tr.language)
-            embed.add_field(name=tr("challenge.ui.now"), value=tr(f"challenge.ui.finished_{game.outcome}",
-                                                                  players=players)[:1024])
+            embed.add_field(
+                name=tr("challenge.ui.now"),
+                value=tr(f"challenge.ui.finished_{game.outcome}", players=players)[:1024],
+            )
         elif game.pending is not None:
             owner = table.user_to_answer()
-            question = (f"<@{owner}> " if owner else "") + deck_render.decision_text(game, game.pending, language)
+            question = (f"<@{owner}> " if owner else "") + deck_render.decision_text(
+                game, game.pending, language
+            )
             embed.add_field(name=tr("challenge.ui.now"), value=question[:1024], inline=False)
         else:
             embed.add_field(name=tr("challenge.ui.now"), value=tr("challenge.ui.your_turn"), inline=False)
@@ -86,43 +95,86 @@ class TablePanels(TablesBase):
         assert game is not None
         view = discord.ui.View(timeout=None)
         decision = game.pending
-        permanents = [discord.SelectOption(label=f"{game.number_of(p)}. {p.name}"[:100], value=str(game.number_of(p)))
-                      for p in game.battlefield][:25]
+        permanents = [
+            discord.SelectOption(label=f"{game.number_of(p)}. {p.name}"[:100], value=str(game.number_of(p)))
+            for p in game.battlefield
+        ][:25]
         if decision is not None and decision.kind == "heads":
             allowed = set(game.allowed_numbers(decision))
             options = [o for o in permanents if int(o.value) in allowed]
             if options:
-                view.add_item(TableSelect(prefix, gid, "pick", decision.topic, options, low=max(1, decision.min_heads),
-                                          high=decision.max_heads, row=0,
-                                          placeholder=tr("challenge.ui.pick_answer", count=decision.max_heads)))
+                view.add_item(
+                    TableSelect(
+                        prefix,
+                        gid,
+                        "pick",
+                        decision.topic,
+                        options,
+                        low=max(1, decision.min_heads),
+                        high=decision.max_heads,
+                        row=0,
+                        placeholder=tr("challenge.ui.pick_answer", count=decision.max_heads),
+                    )
+                )
             if decision.min_heads == 0:
-                view.add_item(TableButton(prefix, gid, "answer", "none", label=tr("challenge.ui.none"), row=1))
+                view.add_item(
+                    TableButton(prefix, gid, "answer", "none", label=tr("challenge.ui.none"), row=1)
+                )
         elif decision is not None:
             for option in decision.options:
-                view.add_item(TableButton(prefix, gid, "answer", option, label=tr(option_key(decision.topic, option)),
-                                          row=1, style=discord.ButtonStyle.primary if option == decision.default
-                                          else discord.ButtonStyle.secondary))
+                view.add_item(
+                    TableButton(
+                        prefix,
+                        gid,
+                        "answer",
+                        option,
+                        label=tr(option_key(decision.topic, option)),
+                        row=1,
+                        style=discord.ButtonStyle.primary
+                        if option == decision.default
+                        else discord.ButtonStyle.secondary,
+                    )
+                )
         if decision is None or decision.topic in game.window_topics:
             if permanents and decision is None:
-                view.add_item(TableSelect(prefix, gid, "pick", BOARD_PICK, permanents,
-                                          placeholder=tr("challenge.ui.pick"), row=0))
+                view.add_item(
+                    TableSelect(
+                        prefix,
+                        gid,
+                        "pick",
+                        BOARD_PICK,
+                        permanents,
+                        placeholder=tr("challenge.ui.pick"),
+                        row=0,
+                    )
+                )
             for action in ("damage", "destroy", *DECK_BUTTONS.get(table.row.deck, ()), "command"):
-                view.add_item(TableButton(prefix, gid, action, label=tr(BUTTON_LABELS.get(action, f"hydra.ui.{action}")),
-                                          row=2))
+                view.add_item(
+                    TableButton(
+                        prefix, gid, action, label=tr(BUTTON_LABELS.get(action, f"hydra.ui.{action}")), row=2
+                    )
+                )
         if decision is None:
-            view.add_item(TableButton(prefix, gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success,
-                                      row=3))
+            view.add_item(
+                TableButton(
+                    prefix, gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success, row=3
+                )
+            )
             view.add_item(TableButton(prefix, gid, "undo", label=tr("hydra.ui.undo"), row=3))
-        view.add_item(TableButton(prefix, gid, "concede", label=tr("hydra.ui.concede"),
-                                  style=discord.ButtonStyle.danger, row=3))
+        view.add_item(
+            TableButton(
+                prefix, gid, "concede", label=tr("hydra.ui.concede"), style=discord.ButtonStyle.danger, row=3
+            )
+        )
         return view
 
     async def reconcile_messages(self, table: ChallengeTable) -> None:
         """A recovery pass's work on a table's messages besides its board (the Hydra's turn messages)."""
 
     # -- the board -----------------------------------------------------------------------------------------
-    async def board_payload(self, table: ChallengeTable
-                            ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
+    async def board_payload(
+        self, table: ChallengeTable
+    ) -> tuple[discord.Embed, discord.File | None, discord.ui.View | None]:
         """The table's message: the lobby, or its board's embed, image and controls (none once the game is
         over or paused). Built in one of the work pool's image places (``WorkPool.image_slot``): the pixels
         wait there for their encoding, and the embed and the image show the same moment of the game."""
@@ -185,8 +237,13 @@ class TablePanels(TablesBase):
             await self.service.set_messages(table.game_id, channel_id=channel_id, message_id=message_id)
 
         try:
-            await self.boards.show_or_later(table.game_id, BoardMessage.of(embed, file, view), where, moved,
-                                            again=lambda: self.show_board(table.game_id))
+            await self.boards.show_or_later(
+                table.game_id,
+                BoardMessage.of(embed, file, view),
+                where,
+                moved,
+                again=lambda: self.show_board(table.game_id),
+            )
         except discord.NotFound:
             log.info("board message of %s table %s is gone", self.family.name, table.game_id)
 

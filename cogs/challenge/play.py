@@ -52,8 +52,11 @@ class TablePlay(TablePanels):
         action waits for the table's lock and the database, and a refusal arrives as a private followup;
         elsewhere the refusal is the private answer itself (a slow action is acknowledged in time anyway,
         ``cogs._deadline``)."""
-        if self.family.acknowledge_first and not interaction.response.is_done() and interaction.type in (
-                discord.InteractionType.component, discord.InteractionType.modal_submit):
+        if (
+            self.family.acknowledge_first
+            and not interaction.response.is_done()
+            and interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
+        ):
             await interaction.response.defer()
         result = await self.service.act(game_id, interaction.user.id, line)
         if not interaction.response.is_done():
@@ -81,8 +84,9 @@ class TablePlay(TablePanels):
         """What an action changes on Discord: the board (a deck with turn messages posts those too)."""
         await self.refresh_board(table)
 
-    async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None,
-                        arg2: str | None) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction, game_id: int, action: str, arg: str | None, arg2: str | None
+    ) -> None:
         table = await self.service.load(game_id)
         if action in LOBBY_ACTIONS:
             await self._lobby_button(interaction, table, action)
@@ -91,8 +95,9 @@ class TablePlay(TablePanels):
         elif action in FORM_BUTTONS:
             # Only the forms started on the picked permanent ask for it (it may have left meanwhile).
             picked = self.picked(table, interaction.user.id) if action in PICKED_FORMS else 1
-            await interaction.response.send_modal(self.form(await self._tr(interaction), table, action, picked,
-                                                            interaction.user.id))
+            await interaction.response.send_modal(
+                self.form(await self._tr(interaction), table, action, picked, interaction.user.id)
+            )
         elif action in PICKED_ACTIONS:
             await self.act(interaction, game_id, f"{action} {self.picked(table, interaction.user.id)}")
         elif action == "end":
@@ -109,22 +114,49 @@ class TablePlay(TablePanels):
         if action == "exile_named":
             return LineModal(self, game_id, tr("hydra.ui.swallow_title"), tr("hydra.ui.creature"), "choose ")
         if action == "attack":
-            return LineModal(self, game_id, tr("hydra.ui.attack_title"), tr("hydra.ui.attack_label"), "attack ",
-                             placeholder="1 3 2 5", default=f"{picked} ")
+            return LineModal(
+                self,
+                game_id,
+                tr("hydra.ui.attack_title"),
+                tr("hydra.ui.attack_label"),
+                "attack ",
+                placeholder="1 3 2 5",
+                default=f"{picked} ",
+            )
         if action in ("damage", "loselife"):
             title = self.family.damage_title if action == "damage" else "hydra.ui.loselife_title"
-            return LineModal(self, game_id, tr(title, head=picked, number=picked), tr("hydra.ui.amount"),
-                             f"{action} {picked} ", placeholder="3")
+            return LineModal(
+                self,
+                game_id,
+                tr(title, head=picked, number=picked),
+                tr("hydra.ui.amount"),
+                f"{action} {picked} ",
+                placeholder="3",
+            )
         if action == "hit":
-            return LineModal(self, game_id, tr("challenge.ui.hit_title"), tr("hydra.ui.amount"), "hit ",
-                             placeholder="3")
+            return LineModal(
+                self, game_id, tr("challenge.ui.hit_title"), tr("hydra.ui.amount"), "hit ", placeholder="3"
+            )
         if action == "life":
             seat = table.seat_of(user_id)
-            return LineModal(self, game_id, tr("hydra.ui.life_title"), tr("hydra.ui.life_label"), "life ",
-                             placeholder="1 -3", default=f"{seat.seat if seat else 1} ")
+            return LineModal(
+                self,
+                game_id,
+                tr("hydra.ui.life_title"),
+                tr("hydra.ui.life_label"),
+                "life ",
+                placeholder="1 -3",
+                default=f"{seat.seat if seat else 1} ",
+            )
         assert action == "command", action
-        return LineModal(self, game_id, tr("hydra.ui.command_title"), tr("hydra.ui.command_label"), "",
-                         placeholder=self.family.command_example)
+        return LineModal(
+            self,
+            game_id,
+            tr("hydra.ui.command_title"),
+            tr("hydra.ui.command_label"),
+            "",
+            placeholder=self.family.command_example,
+        )
 
     async def on_more(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
         if verb not in MORE_ACTIONS:
@@ -135,9 +167,17 @@ class TablePlay(TablePanels):
             return
         tr = await self._tr(interaction)
         picked = self.picked(await self.service.load(game_id), interaction.user.id)
-        await interaction.response.send_modal(LineModal(
-            self, game_id, tr(f"hydra.ui.more.{verb}"), tr("hydra.ui.more_details"), f"{verb} ",
-            placeholder=placeholder, default=start.format(head=picked)))
+        await interaction.response.send_modal(
+            LineModal(
+                self,
+                game_id,
+                tr(f"hydra.ui.more.{verb}"),
+                tr("hydra.ui.more_details"),
+                f"{verb} ",
+                placeholder=placeholder,
+                default=start.format(head=picked),
+            )
+        )
 
     def picked(self, table: ChallengeTable, user_id: int) -> int:
         """The number of the permanent this person picked for the board's buttons; the first when nothing
@@ -154,8 +194,9 @@ class TablePlay(TablePanels):
             raise ChallengeError("hydra.error.head_gone")
         return position
 
-    async def on_pick(self, interaction: discord.Interaction, game_id: int, topic: str | None,
-                      values: list[int]) -> None:
+    async def on_pick(
+        self, interaction: discord.Interaction, game_id: int, topic: str | None, values: list[int]
+    ) -> None:
         """The board's pick (``topic`` None: remembered for this person) or the answer to the question
         ``topic`` that asks for permanents (refused once that question is no longer the one asked)."""
         table = await self.service.load(game_id)
@@ -181,8 +222,9 @@ class TablePlay(TablePanels):
         game = table.game
         return game is not None and game.pending is not None and game.pending.topic == topic
 
-    async def _answer(self, interaction: discord.Interaction, table: ChallengeTable, first: str,
-                      second: str | None) -> None:
+    async def _answer(
+        self, interaction: discord.Interaction, table: ChallengeTable, first: str, second: str | None
+    ) -> None:
         """An answer button: ``answer:<topic>:<option's index | default | none>`` (checked to answer the
         question still asked), or ``answer:<option>`` (the option itself, as the Horde's and the God's
         boards name it)."""
@@ -215,7 +257,9 @@ class TablePlay(TablePanels):
         await self.show_board(game_id)
         self.arm(table)
 
-    async def _lobby_button(self, interaction: discord.Interaction, table: ChallengeTable, action: str) -> None:
+    async def _lobby_button(
+        self, interaction: discord.Interaction, table: ChallengeTable, action: str
+    ) -> None:
         user = interaction.user
         if action == "join":
             table = await self.service.join(table.game_id, user.id, member_name(user.display_name, user.id))
@@ -234,7 +278,12 @@ class TablePlay(TablePanels):
         the table's window (a response window) or three windows (any other question); with nothing asked,
         the idle pause where the family pauses idle tables."""
         game = table.game
-        if table.row.status in (FINISHED, IDLE, LOBBY) or game is None or game.over or not self.turns.runs_here():
+        if (
+            table.row.status in (FINISHED, IDLE, LOBBY)
+            or game is None
+            or game.over
+            or not self.turns.runs_here()
+        ):
             self.timers.cancel(table.game_id)
             return
         actions = len(table.actions)
@@ -245,11 +294,15 @@ class TablePlay(TablePanels):
                 return  # this table waits for the players' answers
             factor = 1 if game.pending.topic in game.window_topics else CHOICE_WAIT_FACTOR
             topic = game.pending.topic
-            self.arm_default(table.game_id, table.row.window_seconds * factor,
-                             lambda: self._default_later(table.game_id, topic, actions))
+            self.arm_default(
+                table.game_id,
+                table.row.window_seconds * factor,
+                lambda: self._default_later(table.game_id, topic, actions),
+            )
         elif self.family.idle_pause:
-            self.timers.after(table.game_id, table.row.idle_minutes * 60,
-                              lambda: self._idle_later(table.game_id, actions))
+            self.timers.after(
+                table.game_id, table.row.idle_minutes * 60, lambda: self._idle_later(table.game_id, actions)
+            )
         else:
             self.timers.cancel(table.game_id)
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-KEPT_RESULTS = 500          # page sets and pending overwrites kept in memory
+KEPT_RESULTS = 500  # page sets and pending overwrites kept in memory
 
 
 class DeckBase:

@@ -29,8 +29,9 @@ class DeckButtons(DeckPanels):
                 return
             await self._overwrite(interaction, tr, target, pending)
 
-    async def _overwrite(self, interaction: discord.Interaction, tr: Translate, token: str,
-                         pending: PendingOverwrite) -> None:
+    async def _overwrite(
+        self, interaction: discord.Interaction, tr: Translate, token: str, pending: PendingOverwrite
+    ) -> None:
         """The confirmed overwrite: acknowledged first (the button's message says so), then checked in the
         pool like any registration (a heavy job: when refused, the button stays usable; a failed check
         replaces nothing)."""
@@ -39,14 +40,30 @@ class DeckButtons(DeckPanels):
         self.kept.pop(token, None)
         with self.workers.heavy(interaction.user.id):
             await interaction.response.edit_message(content=tr("deck.register.overwriting"), view=None)
-            result = await self._checked(interaction, tr, self.service.register(
-                pending.guild_id, pending.owner_id, pending.name, pending.data, pending.ruleset,
-                filename=pending.filename, commander_names=pending.commanders, overwrite=True))
+            result = await self._checked(
+                interaction,
+                tr,
+                self.service.register(
+                    pending.guild_id,
+                    pending.owner_id,
+                    pending.name,
+                    pending.data,
+                    pending.ruleset,
+                    filename=pending.filename,
+                    commander_names=pending.commanders,
+                    overwrite=True,
+                ),
+            )
             if result is None:
                 return
             assert result.record is not None
-            await self._send_verdict(interaction, tr, result.check, ephemeral=True,
-                                     title=tr("deck.register.replaced", name=escape(result.record.name)))
+            await self._send_verdict(
+                interaction,
+                tr,
+                result.check,
+                ephemeral=True,
+                title=tr("deck.register.replaced", name=escape(result.record.name)),
+            )
 
     async def _confirm_delete(self, interaction: discord.Interaction, tr: Translate, deck_id: int) -> None:
         record = await self.service.repository.get_by_id(deck_id)
@@ -58,7 +75,9 @@ class DeckButtons(DeckPanels):
             await interaction.response.edit_message(content=tr("core.error.missing_permission"), view=None)
             return
         await self.service.delete(record.guild_id, record.user_id, record.name)
-        await interaction.response.edit_message(content=tr("deck.delete.done", name=escape(record.name)), view=None)
+        await interaction.response.edit_message(
+            content=tr("deck.delete.done", name=escape(record.name)), view=None
+        )
 
     async def turn_page(self, interaction: discord.Interaction, token: str, page: int) -> None:
         tr = await self._tr(interaction)

@@ -53,8 +53,15 @@ async def _notice_text(bot: Any, service: DeckService, changes: list[DeckChange]
                 guild = await bot.fetch_guild(change.guild_id)
             except discord.HTTPException:
                 guild = None
-        lines.append(tr("deck.notice.deck", name=escape(change.name), server=escape(guild.name) if guild else "?",
-                        old=tr(f"deck.status.{change.old_status}"), new=tr(f"deck.status.{change.new_status}")))
+        lines.append(
+            tr(
+                "deck.notice.deck",
+                name=escape(change.name),
+                server=escape(guild.name) if guild else "?",
+                old=tr(f"deck.status.{change.old_status}"),
+                new=tr(f"deck.status.{change.new_status}"),
+            )
+        )
         lines += [f"  • {reason}" for reason in await _reasons(bot, service, change, tr.language)]
     return "\n".join(lines)
 
@@ -65,11 +72,16 @@ async def _reasons(bot: Any, service: DeckService, change: DeckChange, language:
     if record is None:
         return []
     try:
-        result = await service.check(record.raw_list, record.ruleset, None, record.commanders)  # the work pool
+        result = await service.check(
+            record.raw_list, record.ruleset, None, record.commanders
+        )  # the work pool
     except Exception:  # the notice still goes out, without the reasons
         log.warning("could not word the changes of deck %s", change.deck_id, exc_info=True)
         return []
     wanted = set(change.problems)
     name_for = printed_names(bot.cards, language)
-    return [escape(problem_message(p, language, name_for)) for p in result.verdict.problems
-            if (p.key, p.card) in wanted]
+    return [
+        escape(problem_message(p, language, name_for))
+        for p in result.verdict.problems
+        if (p.key, p.card) in wanted
+    ]

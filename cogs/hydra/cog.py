@@ -24,8 +24,14 @@ from cogs.hydra.panels import HydraPanels
 _T = command_text("hydra")
 
 
-class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_name="hydra",
-               group_description=_T("Face the Hydra: the bot plays the Hydra challenge deck")):
+class HydraCog(
+    RefusingCog,
+    HydraPanels,
+    commands.GroupCog,
+    name="Hydra",
+    group_name="hydra",
+    group_description=_T("Face the Hydra: the bot plays the Hydra challenge deck"),
+):
     service: HydraService
 
     def __init__(self, bot: PodkeeperBot) -> None:
@@ -34,15 +40,24 @@ class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_
         super().__init__()
 
     # -- slash commands --------------------------------------------------------------------------------
-    @app_commands.command(name="start", description=_T("Open a Hydra table here; challengers join with a button"))
-    @app_commands.describe(heads=_T("Difficulty: starting Hydra Heads (2 easy, 3 normal, 4 hard)"),
-                           window=_T("Seconds to counter or prevent before the default (0: wait; default 20)"),
-                           idle=_T("Minutes without action before the game pauses (default 30)"),
-                           windows=_T("Open every response window: the Hydra's upkeep and each trigger"))
+    @app_commands.command(
+        name="start", description=_T("Open a Hydra table here; challengers join with a button")
+    )
+    @app_commands.describe(
+        heads=_T("Difficulty: starting Hydra Heads (2 easy, 3 normal, 4 hard)"),
+        window=_T("Seconds to counter or prevent before the default (0: wait; default 20)"),
+        idle=_T("Minutes without action before the game pauses (default 30)"),
+        windows=_T("Open every response window: the Hydra's upkeep and each trigger"),
+    )
     @app_commands.guild_only()
-    async def start(self, interaction: discord.Interaction, heads: app_commands.Range[int, MIN_HEADS, MAX_HEADS],
-                    window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS,
-                    idle: app_commands.Range[int, 1, 1440] = DEFAULT_IDLE_MINUTES, windows: bool = False) -> None:
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        heads: app_commands.Range[int, MIN_HEADS, MAX_HEADS],
+        window: app_commands.Range[int, 0, 300] = DEFAULT_WINDOW_SECONDS,
+        idle: app_commands.Range[int, 1, 1440] = DEFAULT_IDLE_MINUTES,
+        windows: bool = False,
+    ) -> None:
         tr = await self._tr(interaction)
         language = await self.table_language(interaction.guild_id)
         channel = interaction.channel
@@ -52,13 +67,24 @@ class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_
         if await refuse_unless_bot_can_post(interaction, needed):
             return
         table = await self.service.create(
-            guild_id=interaction.guild_id, channel_id=None, user_id=interaction.user.id,
-            name=member_name(interaction.user.display_name, interaction.user.id), heads=heads, language=language, window_seconds=window,
-            idle_minutes=idle, seed=self.fixed_seed, all_windows=windows, capped=True)
+            guild_id=interaction.guild_id,
+            channel_id=None,
+            user_id=interaction.user.id,
+            name=member_name(interaction.user.display_name, interaction.user.id),
+            heads=heads,
+            language=language,
+            window_seconds=window,
+            idle_minutes=idle,
+            seed=self.fixed_seed,
+            all_windows=windows,
+            capped=True,
+        )
         embed, view = self.lobby_payload(table)
         if parent is not None:
             thread = await parent.create_thread(
-                name=tr("hydra.ui.thread_name", game=table.game_id)[:100], type=discord.ChannelType.public_thread)
+                name=tr("hydra.ui.thread_name", game=table.game_id)[:100],
+                type=discord.ChannelType.public_thread,
+            )
             message = await thread.send(embed=embed, view=view)
             await interaction.response.send_message(tr("hydra.ui.opened_in_thread", thread=thread.mention))
         else:
@@ -67,31 +93,44 @@ class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_
         await self.boards.record_post(message)
         await self.service.set_messages(table.game_id, channel_id=message.channel.id, message_id=message.id)
 
-    @app_commands.command(name="heroes", description=_T("Choose up to two Hero cards for the table you joined"))
-    @app_commands.describe(first=_T("A Hero card"), second=_T("A second Hero card (the same one may be used twice)"))
+    @app_commands.command(
+        name="heroes", description=_T("Choose up to two Hero cards for the table you joined")
+    )
+    @app_commands.describe(
+        first=_T("A Hero card"), second=_T("A second Hero card (the same one may be used twice)")
+    )
     @app_commands.guild_only()
-    async def heroes(self, interaction: discord.Interaction, first: str | None = None,
-                     second: str | None = None) -> None:
+    async def heroes(
+        self, interaction: discord.Interaction, first: str | None = None, second: str | None = None
+    ) -> None:
         tr = await self._tr(interaction)
         table = await self.service.table_in_channel(interaction.channel_id or 0, (LOBBY,))
         if table is None:
             raise HydraError("hydra.error.no_lobby")
-        table = await self.service.set_heroes(table.game_id, interaction.user.id,
-                                              [name for name in (first, second) if name])
+        table = await self.service.set_heroes(
+            table.game_id, interaction.user.id, [name for name in (first, second) if name]
+        )
         seat = table.seat_of(interaction.user.id)
         chosen = "\n".join(f"**{name}** — {HEROES[name].text}" for name in (seat.heroes if seat else ()))
-        await interaction.response.send_message(tr("hydra.ui.heroes_set", heroes=chosen or tr("hydra.ui.no_heroes")),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            tr("hydra.ui.heroes_set", heroes=chosen or tr("hydra.ui.no_heroes")), ephemeral=True
+        )
         await self.show_board(table.game_id)
 
     @heroes.autocomplete("first")
     @heroes.autocomplete("second")
-    async def hero_autocomplete(self, interaction: discord.Interaction, current: str
-                                ) -> list[app_commands.Choice[str]]:
+    async def hero_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         wanted = current.strip().casefold()
-        found = [hero for hero in HEROES.values()
-                 if wanted in hero.name.casefold() or wanted in hero.text.casefold()]
-        return [app_commands.Choice(name=f"{hero.name} — {hero.text}"[:100], value=hero.name) for hero in found][:25]
+        found = [
+            hero
+            for hero in HEROES.values()
+            if wanted in hero.name.casefold() or wanted in hero.text.casefold()
+        ]
+        return [
+            app_commands.Choice(name=f"{hero.name} — {hero.text}"[:100], value=hero.name) for hero in found
+        ][:25]
 
     @app_commands.command(name="resume", description=_T("Resume the paused Hydra game of this channel"))
     @app_commands.guild_only()
@@ -99,12 +138,16 @@ class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_
         table = await self.service.table_in_channel(interaction.channel_id or 0, (IDLE,))
         if table is None:
             raise HydraError("hydra.error.not_idle")
-        if await refuse_unless_bot_can_post(interaction):  # the resumed table's board is edited on every press
+        if await refuse_unless_bot_can_post(
+            interaction
+        ):  # the resumed table's board is edited on every press
             return
         table = await self.service.resume(table.game_id, interaction.user.id)
         await interaction.response.defer(thinking=True)  # the board image is made in the work pool
         embed, file, view = await self.board_payload(table)
-        parts: dict[str, Any] = {name: part for name, part in (("file", file), ("view", view)) if part is not None}
+        parts: dict[str, Any] = {
+            name: part for name, part in (("file", file), ("view", view)) if part is not None
+        }
         message = await interaction.followup.send(embed=embed, wait=True, **parts)
         await self.boards.record_post(message)
         await self.service.set_messages(table.game_id, message_id=message.id)
@@ -116,15 +159,23 @@ class HydraCog(RefusingCog, HydraPanels, commands.GroupCog, name="Hydra", group_
         tr = await self._tr(interaction)
         who = user or interaction.user
         profile = await self.service.profile(who.id)
-        embed = discord.Embed(title=tr("hydra.ui.profile_title", name=who.display_name),
-                              colour=discord.Colour.gold() if profile.has_slayer else discord.Colour.dark_grey())
+        embed = discord.Embed(
+            title=tr("hydra.ui.profile_title", name=who.display_name),
+            colour=discord.Colour.gold() if profile.has_slayer else discord.Colour.dark_grey(),
+        )
         embed.add_field(name=tr("hydra.ui.games"), value=str(profile.games))
         embed.add_field(name=tr("hydra.ui.wins"), value=str(profile.wins))
         embed.add_field(name=tr("hydra.ui.heads_severed"), value=str(profile.heads_severed))
-        best = (tr("hydra.ui.best_win_value", heads=profile.best_win_heads, turns=profile.best_win_turns)
-                if profile.best_win_heads is not None else "—")
+        best = (
+            tr("hydra.ui.best_win_value", heads=profile.best_win_heads, turns=profile.best_win_turns)
+            if profile.best_win_heads is not None
+            else "—"
+        )
         embed.add_field(name=tr("hydra.ui.best_win"), value=best)
         slayer = HEROES["The Slayer"]
-        embed.add_field(name="The Slayer", inline=False,
-                        value=f"{slayer.text}" if profile.has_slayer else tr("hydra.ui.no_slayer"))
+        embed.add_field(
+            name="The Slayer",
+            inline=False,
+            value=f"{slayer.text}" if profile.has_slayer else tr("hydra.ui.no_slayer"),
+        )
         await interaction.response.send_message(embed=embed)

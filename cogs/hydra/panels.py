@@ -25,12 +25,29 @@ from cogs.challenge.panels import option_key
 from cogs.challenge.play import MORE_ACTIONS, PICKED_ACTIONS, TablePlay
 
 # The Hydra's tables: a board, and a message per Hydra turn; a pick that follows the head; idle tables pause.
-HYDRA_FAMILY = Family(prefix="hydra", name="hydra", board="Hydra board", idle_pause=True, pick_by_serial=True,
-                      acknowledge_first=True, command_example="mill 2", damage_title="hydra.ui.damage_title")
+HYDRA_FAMILY = Family(
+    prefix="hydra",
+    name="hydra",
+    board="Hydra board",
+    idle_pause=True,
+    pick_by_serial=True,
+    acknowledge_first=True,
+    command_example="mill 2",
+    damage_title="hydra.ui.damage_title",
+)
 # Events of the players' own actions that get a report message (heads left, triggers resolved).
-_EXPLAINED = frozenset(("hydra.log.leaves_dies", "hydra.log.leaves_destroyed", "hydra.log.leaves_exile",
-                        "hydra.log.leaves_bounce", "hydra.log.leaves_sacrificed", "hydra.log.grow",
-                        "hydra.log.reward", "hydra.log.trigger_countered"))
+_EXPLAINED = frozenset(
+    (
+        "hydra.log.leaves_dies",
+        "hydra.log.leaves_destroyed",
+        "hydra.log.leaves_exile",
+        "hydra.log.leaves_bounce",
+        "hydra.log.leaves_sacrificed",
+        "hydra.log.grow",
+        "hydra.log.reward",
+        "hydra.log.trigger_countered",
+    )
+)
 
 
 class HydraPanels(TablePlay):
@@ -44,17 +61,26 @@ class HydraPanels(TablePlay):
 
     def lobby_payload(self, table: HydraTable) -> tuple[discord.Embed, discord.ui.View]:
         tr = Translate(table.row.language)
-        embed = discord.Embed(title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
-                              description=tr("hydra.ui.lobby_help"), colour=discord.Colour.dark_green())
+        embed = discord.Embed(
+            title=tr("hydra.ui.lobby_title", game=table.game_id, heads=table.row.heads),
+            description=tr("hydra.ui.lobby_help"),
+            colour=discord.Colour.dark_green(),
+        )
         for seat in table.seats:
             heroes = join_list(seat.heroes, tr.language) or tr("hydra.ui.no_heroes")
             embed.add_field(name=f"{seat.seat}. {seat.name}", value=heroes[:1024], inline=False)
         view = discord.ui.View(timeout=None)
-        view.add_item(TableButton("hydra", table.game_id, "join", label=tr("hydra.ui.join"),
-                                  style=discord.ButtonStyle.primary))
+        view.add_item(
+            TableButton(
+                "hydra", table.game_id, "join", label=tr("hydra.ui.join"), style=discord.ButtonStyle.primary
+            )
+        )
         view.add_item(TableButton("hydra", table.game_id, "leave", label=tr("hydra.ui.leave")))
-        view.add_item(TableButton("hydra", table.game_id, "start", label=tr("hydra.ui.start"),
-                                  style=discord.ButtonStyle.success))
+        view.add_item(
+            TableButton(
+                "hydra", table.game_id, "start", label=tr("hydra.ui.start"), style=discord.ButtonStyle.success
+            )
+        )
         return embed, view
 
     def board_embed(self, table: HydraTable, game: HydraGame) -> discord.Embed:
@@ -62,9 +88,11 @@ class HydraPanels(TablePlay):
         turn message)."""
         language = table.row.language
         tr = Translate(language)
-        embed = discord.Embed(title=tr("hydra.ui.board_title", game=table.game_id, heads=table.row.heads),
-                              description=f"```\n{board_text(game, language)}\n```",
-                              colour=discord.Colour.dark_red())
+        embed = discord.Embed(
+            title=tr("hydra.ui.board_title", game=table.game_id, heads=table.row.heads),
+            description=f"```\n{board_text(game, language)}\n```",
+            colour=discord.Colour.dark_red(),
+        )
         reminders = hero_reminders(game)
         if reminders:
             embed.add_field(name=tr("hydra.ui.heroes"), value="\n".join(reminders)[:1024], inline=False)
@@ -97,18 +125,35 @@ class HydraPanels(TablePlay):
         assert game is not None
         view = discord.ui.View(timeout=None)
         if game.battlefield:
-            view.add_item(TableSelect("hydra", gid, "head", None, self._head_options(game, by_serial=True)[:25],
-                                      placeholder=tr("hydra.ui.pick_head"), row=0))
+            view.add_item(
+                TableSelect(
+                    "hydra",
+                    gid,
+                    "head",
+                    None,
+                    self._head_options(game, by_serial=True)[:25],
+                    placeholder=tr("hydra.ui.pick_head"),
+                    row=0,
+                )
+            )
         for action in ("attack", "damage", "loselife", *PICKED_ACTIONS[:2]):
             view.add_item(TableButton("hydra", gid, action, label=tr(f"hydra.ui.{action}"), row=1))
         for action in (*PICKED_ACTIONS[2:], "life", "command"):
             view.add_item(TableButton("hydra", gid, action, label=tr(f"hydra.ui.{action}"), row=2))
-        view.add_item(TableButton("hydra", gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success,
-                                  row=3))
+        view.add_item(
+            TableButton(
+                "hydra", gid, "end", label=tr("hydra.ui.end"), style=discord.ButtonStyle.success, row=3
+            )
+        )
         view.add_item(TableButton("hydra", gid, "undo", label=tr("hydra.ui.undo"), row=3))
-        view.add_item(TableButton("hydra", gid, "concede", label=tr("hydra.ui.concede"),
-                                  style=discord.ButtonStyle.danger, row=3))
-        more = [discord.SelectOption(label=tr(f"hydra.ui.more.{verb}")[:100], value=verb) for verb in MORE_ACTIONS]
+        view.add_item(
+            TableButton(
+                "hydra", gid, "concede", label=tr("hydra.ui.concede"), style=discord.ButtonStyle.danger, row=3
+            )
+        )
+        more = [
+            discord.SelectOption(label=tr(f"hydra.ui.more.{verb}")[:100], value=verb) for verb in MORE_ACTIONS
+        ]
         view.add_item(MoreSelect("hydra", gid, more, placeholder=tr("hydra.ui.more"), row=4))
         return view
 
@@ -116,10 +161,13 @@ class HydraPanels(TablePlay):
     def _head_options(game: HydraGame, *, by_serial: bool = False) -> list[discord.SelectOption]:
         """One option per head, labelled with its HEAD number; the value is that number (answers to a
         question) or the head's serial (the board's pick, which must survive other players' actions)."""
-        return [discord.SelectOption(label=f"{game.number_of(h)}. {h.name} ({h.damage}/{h.toughness})"[:100],
-                                     value=str(h.serial if by_serial else game.number_of(h)))
-                for h in game.battlefield]
-
+        return [
+            discord.SelectOption(
+                label=f"{game.number_of(h)}. {h.name} ({h.damage}/{h.toughness})"[:100],
+                value=str(h.serial if by_serial else game.number_of(h)),
+            )
+            for h in game.battlefield
+        ]
 
     def turn_view(self, table: HydraTable) -> discord.ui.View | None:
         game, tr, gid = table.game, Translate(table.row.language), table.game_id
@@ -131,26 +179,63 @@ class HydraPanels(TablePlay):
             for index, option in enumerate(decision.options):
                 key = option_key(decision.topic, option)
                 label = tr(key) if option in ANSWERS else option.title()
-                view.add_item(TableButton("hydra", gid, "answer", decision.topic, str(index), label=label,
-                                          style=discord.ButtonStyle.primary if option == decision.default
-                                          else discord.ButtonStyle.secondary))
+                view.add_item(
+                    TableButton(
+                        "hydra",
+                        gid,
+                        "answer",
+                        decision.topic,
+                        str(index),
+                        label=label,
+                        style=discord.ButtonStyle.primary
+                        if option == decision.default
+                        else discord.ButtonStyle.secondary,
+                    )
+                )
         elif decision.kind == "text":
-            view.add_item(TableButton("hydra", gid, "exile_named", label=tr("hydra.ui.name_creature"),
-                                      style=discord.ButtonStyle.primary))
-            view.add_item(TableButton("hydra", gid, "answer", decision.topic, "none",
-                                      label=tr("hydra.ui.no_creature")))
+            view.add_item(
+                TableButton(
+                    "hydra",
+                    gid,
+                    "exile_named",
+                    label=tr("hydra.ui.name_creature"),
+                    style=discord.ButtonStyle.primary,
+                )
+            )
+            view.add_item(
+                TableButton("hydra", gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_creature"))
+            )
         else:
-            view.add_item(TableSelect("hydra", gid, "pick", decision.topic, self._head_options(game)[:25],
-                                      low=max(1, decision.min_heads), high=decision.max_heads,
-                                      placeholder=tr("hydra.ui.pick_heads", count=decision.max_heads)))
+            view.add_item(
+                TableSelect(
+                    "hydra",
+                    gid,
+                    "pick",
+                    decision.topic,
+                    self._head_options(game)[:25],
+                    low=max(1, decision.min_heads),
+                    high=decision.max_heads,
+                    placeholder=tr("hydra.ui.pick_heads", count=decision.max_heads),
+                )
+            )
             if decision.min_heads == 0:
-                view.add_item(TableButton("hydra", gid, "answer", decision.topic, "none",
-                                          label=tr("hydra.ui.no_heads")))
-        view.add_item(TableButton("hydra", gid, "answer", decision.topic, "default",
-                                  label=tr("hydra.ui.use_default",
-                                           default=answer_label(decision.topic, decision.default, tr.language))))
+                view.add_item(
+                    TableButton("hydra", gid, "answer", decision.topic, "none", label=tr("hydra.ui.no_heads"))
+                )
+        view.add_item(
+            TableButton(
+                "hydra",
+                gid,
+                "answer",
+                decision.topic,
+                "default",
+                label=tr(
+                    "hydra.ui.use_default",
+                    default=answer_label(decision.topic, decision.default, tr.language),
+                ),
+            )
+        )
         return view
-
 
     async def post_players_report(self, table: HydraTable, events: list[Event]) -> None:
         """One message per players' action that made heads leave (or asked a question): the
@@ -223,10 +308,19 @@ class HydraPanels(TablePlay):
         game, starts = table.game, turn_starts(table.game)
         if await self.sync_turn_messages(table):
             pass  # a Hydra turn began: its new message shows it
-        elif starts and game is not None and (game.active == "hydra" or game.over or any(
-                e.key == "hydra.log.players_turn" for e in result.events)):
+        elif (
+            starts
+            and game is not None
+            and (
+                game.active == "hydra"
+                or game.over
+                or any(e.key == "hydra.log.players_turn" for e in result.events)
+            )
+        ):
             await self.refresh_turn_message(table, starts[-1])
-        elif game is not None and (game.pending is not None or any(e.key in _EXPLAINED for e in result.events)):
+        elif game is not None and (
+            game.pending is not None or any(e.key in _EXPLAINED for e in result.events)
+        ):
             await self.post_players_report(table, result.events)
         await self.refresh_board(table)
         if result.finished:

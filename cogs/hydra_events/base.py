@@ -116,8 +116,9 @@ class EventsBase:
     async def _tr(self, interaction: discord.Interaction) -> Translate:
         return Translate(await self.bot.language_for(interaction))
 
-    async def _reply(self, interaction: discord.Interaction, text: str, *, ephemeral: bool = True,
-                     **kwargs: Any) -> None:
+    async def _reply(
+        self, interaction: discord.Interaction, text: str, *, ephemeral: bool = True, **kwargs: Any
+    ) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral, **kwargs)
         else:
@@ -163,7 +164,9 @@ class EventsBase:
         try:
             scheduled = await guild.fetch_scheduled_event(event.scheduled_event_id)  # type: ignore[union-attr]
             end = scheduled.end_time
-            if scheduled.status is discord.EventStatus.active and (end is None or end - now <= SCHEDULED_END_MARGIN):
+            if scheduled.status is discord.EventStatus.active and (
+                end is None or end - now <= SCHEDULED_END_MARGIN
+            ):
                 end = now + SCHEDULED_END_STEP
                 await scheduled.edit(end_time=end)
         except (discord.HTTPException, AttributeError):

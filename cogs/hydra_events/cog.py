@@ -56,13 +56,23 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.shown = {}
         self.announcement_boards = LiveBoards(bot, "event announcement")
         self.scheduled_ends = {}
-        self.announcements = BoardUpdater(self.refresh_announcement, delay=ANNOUNCE_COALESCE_SECONDS,
-                                          what="event announcement", channel_of=self._announcement_channel,
-                                          lanes=lanes_of(bot), clock=clock_of(bot))
+        self.announcements = BoardUpdater(
+            self.refresh_announcement,
+            delay=ANNOUNCE_COALESCE_SECONDS,
+            what="event announcement",
+            channel_of=self._announcement_channel,
+            lanes=lanes_of(bot),
+            clock=clock_of(bot),
+        )
         self._resumed = False
         self.invitations = Invitations(
-            bot, self.enter_group, lambda event_id, members: self.events.check_may_join(event_id, members),
-            lambda event_id: self.events.event(event_id), self.timers, clock_of(bot))
+            bot,
+            self.enter_group,
+            lambda event_id, members: self.events.check_may_join(event_id, members),
+            lambda event_id: self.events.event(event_id),
+            self.timers,
+            clock_of(bot),
+        )
         super().__init__()
 
     async def _announcement_channel(self, event_id: int) -> int | None:
@@ -85,8 +95,12 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         if challenge is not None:
             self.challenge_group = challenge.app_command
             self.challenge_group.add_command(self.deck_commands)  # type: ignore[union-attr]
-        self.service = HydraEventService(self.bot.db, hydra.service, clock=self.clock,
-                                         decks=challenge.service if challenge is not None else None)
+        self.service = HydraEventService(
+            self.bot.db,
+            hydra.service,
+            clock=self.clock,
+            decks=challenge.service if challenge is not None else None,
+        )
         self.invitations.repo = InvitationRepository(self.bot.db)
         self.bot.add_dynamic_items(EventButton, AcceptButton, DeclineButton)
         register_reconcile(self.bot, "hydra events", self.reconcile_messages)
@@ -141,21 +155,36 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         self.timers.cancel_all()
 
     # -- create / join / leave ---------------------------------------------------------------------
-    async def create(self, interaction: discord.Interaction, name: str, start: str, heads: int | None,
-                     table_size: int | None, grace: int, deck: str = "hydra") -> None:
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        start: str,
+        heads: int | None,
+        table_size: int | None,
+        grace: int,
+        deck: str = "hydra",
+    ) -> None:
         """``heads``: the deck's difficulty; ``heads`` and ``table_size`` default to the deck's."""
         await self._require_organiser(interaction)
         # The announcement is edited as people join, and each table gets a thread of this channel.
-        if await refuse_unless_bot_can_post(interaction, board_permissions(interaction.channel)
-                                            + NEW_THREAD_PERMISSIONS):
+        if await refuse_unless_bot_can_post(
+            interaction, board_permissions(interaction.channel) + NEW_THREAD_PERMISSIONS
+        ):
             return
         rules = EVENT_DECKS[deck]
         event = await self.events.create(
-            guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0,
-            user_id=interaction.user.id, name=name, start=start,
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id,
+            name=name,
+            start=start,
             heads=rules.default_difficulty if heads is None else heads,
             table_size=rules.max_table if table_size is None else table_size,
-            grace_minutes=grace, language=await self._language(interaction.guild_id), deck=deck)
+            grace_minutes=grace,
+            language=await self._language(interaction.guild_id),
+            deck=deck,
+        )
         embed, view = await self.announcement_payload(event)
         parts: dict[str, Any] = {"view": view} if view is not None else {}
         await interaction.response.send_message(embed=embed, **parts)
@@ -177,21 +206,29 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         tr = EventTranslate(event.language, event.deck)
         try:
             return await guild.create_scheduled_event(
-                name=event.name[:100], start_time=start, end_time=start + timedelta(hours=SCHEDULED_EVENT_HOURS),
-                entity_type=discord.EntityType.external, privacy_level=discord.PrivacyLevel.guild_only,
+                name=event.name[:100],
+                start_time=start,
+                end_time=start + timedelta(hours=SCHEDULED_EVENT_HOURS),
+                entity_type=discord.EntityType.external,
+                privacy_level=discord.PrivacyLevel.guild_only,
                 location=f"#{getattr(self.bot.get_channel(event.channel_id), 'name', 'hydra')}"[:100],
-                description=tr("hydra_events.ui.scheduled_description", heads=event.heads,
-                               size=event.table_size)[:1000])
+                description=tr(
+                    "hydra_events.ui.scheduled_description", heads=event.heads, size=event.table_size
+                )[:1000],
+            )
         except discord.Forbidden:
             log.warning("no Create Events permission: Hydra event %s has no scheduled event", event.event_id)
-            await interaction.followup.send((await self._tr(interaction))("core.error.no_scheduled_event"), ephemeral=True)
+            await interaction.followup.send(
+                (await self._tr(interaction))("core.error.no_scheduled_event"), ephemeral=True
+            )
             return None
         except discord.HTTPException:
             log.exception("could not create the scheduled event of Hydra event %s", event.event_id)
             return None
 
-    async def join(self, interaction: discord.Interaction, event_id: int | None,
-                   friends: list[discord.Member]) -> None:
+    async def join(
+        self, interaction: discord.Interaction, event_id: int | None, friends: list[discord.Member]
+    ) -> None:
         """Join alone at once; with friends, ask them first (``cogs.hydra_events.invitations``)."""
         event = await self.event_for(interaction, event_id)
         if any(f.bot for f in friends):
@@ -202,8 +239,9 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         user = interaction.user
         await self.enter_group(interaction, event, [(user.id, member_name(user.display_name, user.id))])
 
-    async def enter_group(self, interaction: discord.Interaction, event: EventRow,
-                          members: list[tuple[int, str]]) -> None:
+    async def enter_group(
+        self, interaction: discord.Interaction, event: EventRow, members: list[tuple[int, str]]
+    ) -> None:
         """Enter a player, or a group whose friends all accepted, and tell whoever acted last."""
         tr = await self._tr(interaction)
         outcome = await self.events.join(event.event_id, members)
@@ -211,20 +249,32 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         if outcome.state == SEATED and outcome.table is not None:
             thread_id = outcome.table.row.channel_id
             assert thread_id is not None, "a seated table has its thread"
-            await self._reply(interaction, tr("hydra_events.ui.seated_late", players=mentions,
-                                              table=outcome.table_no, thread=f"<#{thread_id}>"))
+            await self._reply(
+                interaction,
+                tr(
+                    "hydra_events.ui.seated_late",
+                    players=mentions,
+                    table=outcome.table_no,
+                    thread=f"<#{thread_id}>",
+                ),
+            )
             await self._show_table(event, outcome.table)
             thread = await self._channel(thread_id)
-            await thread.send(Translate(event.language)("hydra_events.ui.newcomer_checkin", players=mentions,
-                                                        grace=event.grace_minutes),
-                              view=self.checkin_view(event))
+            await thread.send(
+                Translate(event.language)(
+                    "hydra_events.ui.newcomer_checkin", players=mentions, grace=event.grace_minutes
+                ),
+                view=self.checkin_view(event),
+            )
             self.arm_late_grace(event, outcome.table_no)
         elif outcome.state == WAITING:
             # tables of one (the Horde) are full once they play: "past its first turn" would be wrong
             key = "hydra_events.ui.waiting_alone" if event.table_size == 1 else "hydra_events.ui.waiting"
             await self._reply(interaction, tr(key, players=mentions))
         else:
-            await self._reply(interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name)))
+            await self._reply(
+                interaction, tr("hydra_events.ui.joined", players=mentions, event=shown(event.name))
+            )
         self.announcements.request(event.event_id)
         await self.announcement_boards.heard(event.event_id, interaction)
 
@@ -235,7 +285,9 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
     async def leave(self, interaction: discord.Interaction, event_id: int | None) -> None:
         event = await self.event_for(interaction, event_id)
         await self.events.leave(event.event_id, interaction.user.id)
-        await self._reply(interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name)))
+        await self._reply(
+            interaction, (await self._tr(interaction))("hydra_events.ui.left", event=shown(event.name))
+        )
         await self.announcement_boards.heard(event.event_id, interaction)
         self.announcements.request(event.event_id)
 
@@ -250,15 +302,24 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         elif action in ("confirm_cancel", "confirm_end"):
             await self.confirmed(interaction, event_id, action)
 
-    async def ask_confirmation(self, interaction: discord.Interaction, event_id: int | None, action: str) -> None:
+    async def ask_confirmation(
+        self, interaction: discord.Interaction, event_id: int | None, action: str
+    ) -> None:
         await self._require_organiser(interaction)
         event = await self.event_for(interaction, event_id)
         tr = await self._tr(interaction)
         view = discord.ui.View(timeout=None)
-        view.add_item(EventButton(event.event_id, action, label=tr(f"hydra_events.ui.{action}"),
-                                  style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(tr(f"hydra_events.ui.{action}_question", event=shown(event.name)),
-                                                view=view, ephemeral=True)
+        view.add_item(
+            EventButton(
+                event.event_id,
+                action,
+                label=tr(f"hydra_events.ui.{action}"),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        await interaction.response.send_message(
+            tr(f"hydra_events.ui.{action}_question", event=shown(event.name)), view=view, ephemeral=True
+        )
 
     async def confirmed(self, interaction: discord.Interaction, event_id: int, action: str) -> None:
         await self._require_organiser(interaction)
@@ -269,9 +330,13 @@ class HydraEventsCog(RefusingCog, EventRunning, commands.Cog, name="HydraEvents"
         await interaction.response.defer(ephemeral=True, thinking=True)
         if action == "confirm_cancel":
             await self.cancel_event(event)
-            await interaction.followup.send(tr("hydra_events.ui.cancelled_done", event=shown(event.name)), ephemeral=True)
+            await interaction.followup.send(
+                tr("hydra_events.ui.cancelled_done", event=shown(event.name)), ephemeral=True
+            )
         elif event.status != RUNNING:
             await interaction.followup.send(tr("hydra_events.error.not_running"), ephemeral=True)
         else:
             await self.finish_event(event_id)
-            await interaction.followup.send(tr("hydra_events.ui.ended_done", event=shown(event.name)), ephemeral=True)
+            await interaction.followup.send(
+                tr("hydra_events.ui.ended_done", event=shown(event.name)), ephemeral=True
+            )

@@ -11,19 +11,30 @@ from cogs._common import cog_of, rebuilt
 from cogs._errors import telling_refusals
 
 
-class EventButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"hevent:(?P<event>\d+):(?P<action>[a-z_]+)"):
+class EventButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"hevent:(?P<event>\d+):(?P<action>[a-z_]+)"
+):
     """``hevent:<event>:<join|leave|checkin|confirm_cancel|confirm_end>``; survives restarts."""
 
-    def __init__(self, event_id: int, action: str, *, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=(label or action)[:80], style=style,
-                                           custom_id=f"hevent:{event_id}:{action}"))
+    def __init__(
+        self,
+        event_id: int,
+        action: str,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or action)[:80], style=style, custom_id=f"hevent:{event_id}:{action}"
+            )
+        )
         self.event_id, self.action = event_id, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> EventButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EventButton:
         button = rebuilt(item, discord.ui.Button)
         return cls(int(match["event"]), match["action"], label=button.label or "", style=button.style)
 

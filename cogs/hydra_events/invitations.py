@@ -66,9 +66,21 @@ class DeclineButton(KeyedButton, prefix="hevent-invite:decline"):
 class Invitations:
     """The open invitations (stored), what their buttons do, and their expiry timers."""
 
-    def __init__(self, bot: discord.Client, enter_group: EnterGroup, check_may_join: CheckJoin,
-                 event_of: EventOf, timers: Timers, clock: Clock) -> None:
-        self.bot, self.enter_group, self.check_may_join, self.event_of = bot, enter_group, check_may_join, event_of
+    def __init__(
+        self,
+        bot: discord.Client,
+        enter_group: EnterGroup,
+        check_may_join: CheckJoin,
+        event_of: EventOf,
+        timers: Timers,
+        clock: Clock,
+    ) -> None:
+        self.bot, self.enter_group, self.check_may_join, self.event_of = (
+            bot,
+            enter_group,
+            check_may_join,
+            event_of,
+        )
         self.timers, self.clock = timers, clock
         self.repo: InvitationRepository | None = None  # the bot's database, once the cog is loaded
 
@@ -87,8 +99,9 @@ class Invitations:
         await self.check_may_join(event.event_id, [inviter, *invited])
         key = secrets.randbelow(2**48) + 1
         now = self.clock.now()
-        for replaced in await self.stored.add(key, event.event_id, inviter, invited, asked_at=now,
-                                              expires_at=now + LIFETIME):
+        for replaced in await self.stored.add(
+            key, event.event_id, inviter, invited, asked_at=now, expires_at=now + LIFETIME
+        ):
             self.timers.cancel(("invite", replaced.event_id, replaced.key))
         shared = Translate(event.language)
         view = discord.ui.View(timeout=None)
@@ -124,8 +137,12 @@ class Invitations:
             self.arm(invitation)
 
     def arm(self, invitation: StoredInvitation) -> None:
-        self.timers.at(("invite", invitation.event_id, invitation.key), invitation.expires_at,
-                       lambda: self._expire(invitation.key), armed=invitation.asked_at)
+        self.timers.at(
+            ("invite", invitation.event_id, invitation.key),
+            invitation.expires_at,
+            lambda: self._expire(invitation.key),
+            armed=invitation.asked_at,
+        )
 
     async def _expire(self, key: int) -> None:
         """Withdraw an invitation nobody finished answering: its message says so and loses its buttons."""
@@ -134,9 +151,15 @@ class Invitations:
             return  # answered meanwhile, or never posted (the bot stopped in between)
         event = await self.event_of(invitation.event_id)
         shared = Translate(event.language)
-        text = shared("hydra_events.invite.expired", friends=_mentions(invitation.friends),
-                      inviter=f"<@{invitation.inviter[0]}>", event=shown(event.name))
-        message = self.bot.get_partial_messageable(invitation.channel_id).get_partial_message(invitation.message_id)
+        text = shared(
+            "hydra_events.invite.expired",
+            friends=_mentions(invitation.friends),
+            inviter=f"<@{invitation.inviter[0]}>",
+            event=shown(event.name),
+        )
+        message = self.bot.get_partial_messageable(invitation.channel_id).get_partial_message(
+            invitation.message_id
+        )
         try:
             await message.edit(content=text, view=None, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException as failure:  # deleted, or the channel is gone: nothing to show it on

@@ -44,18 +44,28 @@ class EventPanels(EventsBase):
     async def announcement_payload(self, event: EventRow) -> tuple[discord.Embed, discord.ui.View | None]:
         tr = EventTranslate(event.language, event.deck)
         entrants = await self.events.repo.entrants(event.event_id)
-        embed = discord.Embed(title=shown(event.name), colour=discord.Colour.dark_red(),
-                              description=self._announcement_text(event, bool(entrants), tr))
+        embed = discord.Embed(
+            title=shown(event.name),
+            colour=discord.Colour.dark_red(),
+            description=self._announcement_text(event, bool(entrants), tr),
+        )
         counts = entrant_counts(entrants)
-        embed.add_field(name=tr("hydra_events.ui.count_title"), value=tr(
-            "hydra_events.ui.count", joined=counts[JOINED], waiting=counts[WAITING]))
-        embed.add_field(name=tr("hydra_events.ui.status_title"), value=tr(f"hydra_events.status.{event.status}"))
+        embed.add_field(
+            name=tr("hydra_events.ui.count_title"),
+            value=tr("hydra_events.ui.count", joined=counts[JOINED], waiting=counts[WAITING]),
+        )
+        embed.add_field(
+            name=tr("hydra_events.ui.status_title"), value=tr(f"hydra_events.status.{event.status}")
+        )
         embed.set_footer(text=tr("hydra_events.ui.footer", event=event.event_id))
         if event.status in (FINISHED, CANCELLED):
             return embed, None
         view = discord.ui.View(timeout=None)
-        view.add_item(EventButton(event.event_id, "join", label=tr("hydra_events.ui.join"),
-                                  style=discord.ButtonStyle.success))
+        view.add_item(
+            EventButton(
+                event.event_id, "join", label=tr("hydra_events.ui.join"), style=discord.ButtonStyle.success
+            )
+        )
         view.add_item(EventButton(event.event_id, "leave", label=tr("hydra_events.ui.leave")))
         return embed, view
 
@@ -71,7 +81,9 @@ class EventPanels(EventsBase):
         text = tr("hydra_events.ui.announcement", start=_when(event.starts_at), **options)
         waits_until = empty_start_deadline(event)
         if not anyone_joined and datetime.fromisoformat(event.starts_at) <= self.clock.now() < waits_until:
-            text += "\n" + tr("hydra_events.ui.waiting_for_players", when=f"<t:{int(waits_until.timestamp())}:R>")
+            text += "\n" + tr(
+                "hydra_events.ui.waiting_for_players", when=f"<t:{int(waits_until.timestamp())}:R>"
+            )
         return text
 
     async def refresh_announcement(self, event_id: int) -> None:
@@ -91,10 +103,17 @@ class EventPanels(EventsBase):
     def leaderboard_embed(self, status: EventStatus) -> discord.Embed:
         tr = EventTranslate(status.event.language, status.event.deck)
         board = status.summary
-        embed = discord.Embed(title=tr("hydra_events.board.title", event=shown(status.event.name)),
-                              description=summary_text(board, tr), colour=discord.Colour.gold())
-        embed.add_field(name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False)
-        embed.add_field(name=tr("hydra_events.board.players"), value=players_text(board, tr)[:1024], inline=False)
+        embed = discord.Embed(
+            title=tr("hydra_events.board.title", event=shown(status.event.name)),
+            description=summary_text(board, tr),
+            colour=discord.Colour.gold(),
+        )
+        embed.add_field(
+            name=tr("hydra_events.board.tables"), value=tables_text(board, tr)[:1024], inline=False
+        )
+        embed.add_field(
+            name=tr("hydra_events.board.players"), value=players_text(board, tr)[:1024], inline=False
+        )
         return embed
 
     async def status(self, interaction: discord.Interaction, event_id: int | None) -> None:
@@ -104,11 +123,23 @@ class EventPanels(EventsBase):
         embed = self.leaderboard_embed(status)
         embed.title = f"{shown(event.name)} — {tr(f'hydra_events.status.{event.status}')}"
         counts = entrant_counts(status.entrants)
-        embed.add_field(name=tr("hydra_events.ui.count_title"), inline=False, value=tr(
-            "hydra_events.ui.status_counts", joined=counts[JOINED], seated=counts[SEATED],
-            waiting=counts[WAITING], dropped=counts[DROPPED]))
-        threads = fit_lines([f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id], FIELD_BUDGET,
-                            lambda count: tr("core.and_more", count=count), separator=" ")
+        embed.add_field(
+            name=tr("hydra_events.ui.count_title"),
+            inline=False,
+            value=tr(
+                "hydra_events.ui.status_counts",
+                joined=counts[JOINED],
+                seated=counts[SEATED],
+                waiting=counts[WAITING],
+                dropped=counts[DROPPED],
+            ),
+        )
+        threads = fit_lines(
+            [f"{t.table_no}: <#{t.thread_id}>" for t in status.tables if t.thread_id],
+            FIELD_BUDGET,
+            lambda count: tr("core.and_more", count=count),
+            separator=" ",
+        )
         if threads:
             embed.add_field(name=tr("hydra_events.board.threads"), value=threads, inline=False)
         mine = next((e for e in status.entrants if e.user_id == interaction.user.id), None)
@@ -140,4 +171,3 @@ def _when(iso: str) -> str:
 def leaderboard_png(title: str, summary: object, language: str, deck: str = "hydra") -> bytes:
     """Drawn and encoded in the work pool (``bot.workers``), off the event loop."""
     return png_bytes(render_leaderboard(title, summary, language, deck=deck))  # type: ignore[arg-type]
-

@@ -37,8 +37,12 @@ class EventRunning(EventPanels):
     def arm_start(self, event: EventRow) -> None:
         """Begin at the stored start time (at once if the bot was down past it)."""
         starts_at = datetime.fromisoformat(event.starts_at)
-        self.timers.at(("start", event.event_id, 0), starts_at, lambda: self._begin_when_due(event.event_id),
-                       armed=datetime.fromisoformat(event.created_at))
+        self.timers.at(
+            ("start", event.event_id, 0),
+            starts_at,
+            lambda: self._begin_when_due(event.event_id),
+            armed=datetime.fromisoformat(event.created_at),
+        )
 
     async def _begin_when_due(self, event_id: int) -> None:
         event = await self.events.event(event_id)
@@ -73,9 +77,14 @@ class EventRunning(EventPanels):
             await self.events.seat_waiting(event.event_id)
         await interaction.response.defer(thinking=True)
         status = await self.begin_event(event.event_id)
-        await interaction.followup.send((await self._tr(interaction))(
-            "hydra_events.ui.begun", event=shown(event.name), tables=len(status.tables),
-            players=status.count(SEATED)))
+        await interaction.followup.send(
+            (await self._tr(interaction))(
+                "hydra_events.ui.begun",
+                event=shown(event.name),
+                tables=len(status.tables),
+                players=status.count(SEATED),
+            )
+        )
 
     async def begin_event(self, event_id: int) -> EventStatus:
         """Seat everyone, open each table's thread and Hydra, post the leaderboard. Every step is
@@ -107,13 +116,23 @@ class EventRunning(EventPanels):
 
     async def _open_thread(self, announcement: Any, event: EventRow, table_no: int, hydra_table: Any) -> None:
         tr = EventTranslate(event.language, event.deck)
-        thread = await announcement.create_thread(name=tr("hydra_events.ui.thread_name", event=event.name,
-                                                          table=table_no)[:100],
-                                                  type=discord.ChannelType.public_thread)
+        thread = await announcement.create_thread(
+            name=tr("hydra_events.ui.thread_name", event=event.name, table=table_no)[:100],
+            type=discord.ChannelType.public_thread,
+        )
         mentions = " ".join(f"<@{user_id}>" for user_id in hydra_table.user_ids)
         view = self.checkin_view(event)
-        await thread.send(tr("hydra_events.ui.table_intro", players=mentions, table=table_no, event=shown(event.name),
-                             heads=event.heads, grace=event.grace_minutes), view=view)
+        await thread.send(
+            tr(
+                "hydra_events.ui.table_intro",
+                players=mentions,
+                table=table_no,
+                event=shown(event.name),
+                heads=event.heads,
+                grace=event.grace_minutes,
+            ),
+            view=view,
+        )
         await self.panels(event.deck).post_table(thread, hydra_table)
         await self.events.attach_thread(event.event_id, table_no, thread.id)
 
@@ -122,26 +141,42 @@ class EventRunning(EventPanels):
         """The "I'm here" button under a table's first message and under each late joiner's welcome."""
         tr = EventTranslate(event.language, event.deck)
         view = discord.ui.View(timeout=None)
-        view.add_item(EventButton(event.event_id, "checkin", label=tr("hydra_events.ui.checkin"),
-                                  style=discord.ButtonStyle.primary))
+        view.add_item(
+            EventButton(
+                event.event_id,
+                "checkin",
+                label=tr("hydra_events.ui.checkin"),
+                style=discord.ButtonStyle.primary,
+            )
+        )
         return view
 
     # -- while tables play --------------------------------------------------------------------------
     def arm_grace(self, event: EventRow, table_no: int, started_at: str) -> None:
         armed = datetime.fromisoformat(started_at)  # stored: a clock that jumped back is noticed on re-arm
-        self._arm_grace_at(event.event_id, table_no, armed + timedelta(minutes=event.grace_minutes), armed=armed)
+        self._arm_grace_at(
+            event.event_id, table_no, armed + timedelta(minutes=event.grace_minutes), armed=armed
+        )
 
     def arm_late_grace(self, event: EventRow, table_no: int | None) -> None:
         """A late joiner's grace runs from their seat: look at the table again then, unless a look is
         already due sooner (it re-arms itself for whoever's grace is still running)."""
         if table_no is not None and not self.timers.pending(("grace", event.event_id, table_no)):
-            self._arm_grace_at(event.event_id, table_no, self.clock.now() + timedelta(minutes=event.grace_minutes))
+            self._arm_grace_at(
+                event.event_id, table_no, self.clock.now() + timedelta(minutes=event.grace_minutes)
+            )
 
-    def _arm_grace_at(self, event_id: int, table_no: int, due: datetime, *, armed: datetime | None = None) -> None:
+    def _arm_grace_at(
+        self, event_id: int, table_no: int, due: datetime, *, armed: datetime | None = None
+    ) -> None:
         # Once due, the drop runs to the end: it may end the event, and ending it cancels the timers
         # (this one too) while the board is still being drawn in the work pool.
-        self.timers.at(("grace", event_id, table_no), due,
-                       lambda: asyncio.shield(self._drop_no_shows(event_id, table_no)), armed=armed)
+        self.timers.at(
+            ("grace", event_id, table_no),
+            due,
+            lambda: asyncio.shield(self._drop_no_shows(event_id, table_no)),
+            armed=armed,
+        )
 
     async def _drop_no_shows(self, event_id: int, table_no: int) -> None:
         dropped = await self.events.drop_no_shows(event_id, table_no)
@@ -159,10 +194,16 @@ class EventRunning(EventPanels):
         shown = status.summary.table(table_no)
         if table.thread_id is not None:
             thread = await self._channel(table.thread_id)
-            key = "hydra_events.ui.dropped_lost" if shown is not None and shown.outcome == LOST else \
-                "hydra_events.ui.dropped"
-            await thread.send(EventTranslate(status.event.language, status.event.deck)(
-                key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no))
+            key = (
+                "hydra_events.ui.dropped_lost"
+                if shown is not None and shown.outcome == LOST
+                else "hydra_events.ui.dropped"
+            )
+            await thread.send(
+                EventTranslate(status.event.language, status.event.deck)(
+                    key, players=" ".join(f"<@{u}>" for u in dropped.user_ids), table=table_no
+                )
+            )
 
     async def _watch(self, event_id: int) -> None:
         """The live leaderboard: look every few seconds, edit only when it changed, and finish the
@@ -220,7 +261,9 @@ class EventRunning(EventPanels):
         not_given = await self.grant_pending_roles()
         await self.publish_results(event_id, not_given.get(event_id, []))
 
-    async def publish_results(self, event_id: int, not_given: Sequence[RoleNotGiven] = (), tries: int = 0) -> None:
+    async def publish_results(
+        self, event_id: int, not_given: Sequence[RoleNotGiven] = (), tries: int = 0
+    ) -> None:
         """Post the results of a finished event once. A post Discord refuses (a channel bucket drained by
         the night's last presses, a permission taken) is tried again on the bot's clock, after
         ``RESULTS_RETRY_SECONDS`` doubling each time, ``RESULTS_TRIES`` times; after that at the next start.
@@ -236,23 +279,39 @@ class EventRunning(EventPanels):
             embed = self.leaderboard_embed(status)
             if event.leaderboard_message_id:
                 await channel.get_partial_message(event.leaderboard_message_id).edit(embed=embed)
-            winners = fit_lines([f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
-                                WINNERS_BUDGET, lambda count: tr("core.and_more", count=count), separator=" ")
-            text = results_text(status.summary, tr, shown(event.name), winners) + roles_not_given_text(not_given, tr)
-            png = await self.bot.workers.run(leaderboard_png, event.name, status.summary,
-                                             event.language, event.deck)
+            winners = fit_lines(
+                [f"<@{award.user_id}>" for award in await self.events.repo.awards(event_id)],
+                WINNERS_BUDGET,
+                lambda count: tr("core.and_more", count=count),
+                separator=" ",
+            )
+            text = results_text(status.summary, tr, shown(event.name), winners) + roles_not_given_text(
+                not_given, tr
+            )
+            png = await self.bot.workers.run(
+                leaderboard_png, event.name, status.summary, event.language, event.deck
+            )
             file = discord.File(io.BytesIO(png), filename=f"hydra-event-{event_id}.png")
             embed.set_image(url=f"attachment://{file.filename}")
             message = await channel.send(text, embed=embed, file=file)
         except (discord.HTTPException, discord.RateLimited) as error:
             if tries + 1 < RESULTS_TRIES:
                 seconds = max(RESULTS_RETRY_SECONDS * 2**tries, getattr(error, "retry_after", 0))
-                log.warning("could not post the results of Hydra event %s (again in %d s)", event_id, seconds,
-                            exc_info=True)
-                self.timers.after(("results", event_id, 0), seconds,
-                                  lambda: self.publish_results(event_id, not_given, tries + 1))
+                log.warning(
+                    "could not post the results of Hydra event %s (again in %d s)",
+                    event_id,
+                    seconds,
+                    exc_info=True,
+                )
+                self.timers.after(
+                    ("results", event_id, 0),
+                    seconds,
+                    lambda: self.publish_results(event_id, not_given, tries + 1),
+                )
             else:
-                log.exception("could not post the results of Hydra event %s (again at the next start)", event_id)
+                log.exception(
+                    "could not post the results of Hydra event %s (again at the next start)", event_id
+                )
             return
         await self.events.set_messages(event_id, results_message_id=message.id)
         await self._scheduled_status(event, discord.EventStatus.completed)
@@ -268,16 +327,27 @@ class EventRunning(EventPanels):
             problem = "role_gone" if role is None else role_grant_problem(role)
             if problem is None:
                 try:
-                    await self.bot.http.add_role(guild_id, award.user_id, award.role_id,  # type: ignore[arg-type]
-                                                 reason="Hydra event winner")
+                    await self.bot.http.add_role(
+                        guild_id,
+                        award.user_id,
+                        award.role_id,  # type: ignore[arg-type]
+                        reason="Hydra event winner",
+                    )
                 except discord.Forbidden:
                     problem = "role_above_bot"
                 except discord.HTTPException:
-                    log.warning("could not give role %s to %s (event %s)", award.role_id, award.user_id, event_id)
+                    log.warning(
+                        "could not give role %s to %s (event %s)", award.role_id, award.user_id, event_id
+                    )
                     continue
             if problem is not None:
-                log.warning("winner role %s not given to %s (event %s): %s", award.role_id, award.user_id,
-                            event_id, problem)
+                log.warning(
+                    "winner role %s not given to %s (event %s): %s",
+                    award.role_id,
+                    award.user_id,
+                    event_id,
+                    problem,
+                )
                 name = role.name if role is not None else str(award.role_id)
                 not_given.setdefault(event_id, []).append(RoleNotGiven(award.user_id, name, problem))
                 continue
@@ -307,8 +377,18 @@ def roles_not_given_text(not_given: Sequence[RoleNotGiven], tr: Translate) -> st
     by_role: dict[tuple[str, str], list[int]] = {}
     for item in not_given:
         by_role.setdefault((item.role_name, item.problem), []).append(item.user_id)
-    return "".join("\n" + tr("hydra_events.ui.role_not_given", role=discord.utils.escape_markdown(name),
-                               players=fit_lines([f"<@{user}>" for user in users], ROLE_LINE_BUDGET,
-                                                 lambda count: tr("core.and_more", count=count), separator=" "),
-                               reason=tr(f"hydra_events.ui.role_reason.{problem}"))
-                   for (name, problem), users in by_role.items())
+    return "".join(
+        "\n"
+        + tr(
+            "hydra_events.ui.role_not_given",
+            role=discord.utils.escape_markdown(name),
+            players=fit_lines(
+                [f"<@{user}>" for user in users],
+                ROLE_LINE_BUDGET,
+                lambda count: tr("core.and_more", count=count),
+                separator=" ",
+            ),
+            reason=tr(f"hydra_events.ui.role_reason.{problem}"),
+        )
+        for (name, problem), users in by_role.items()
+    )

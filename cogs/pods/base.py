@@ -57,8 +57,15 @@ class PodsBase:
 
     # -- acting ------------------------------------------------------------------------------------------
 
-    async def act(self, interaction: discord.Interaction, game_id: int, kind: str, *, press_id: int | None = None,
-                  **data: Any) -> LoadedGame | None:
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        kind: str,
+        *,
+        press_id: int | None = None,
+        **data: Any,
+    ) -> LoadedGame | None:
         """Apply one change for the person interacting, acknowledge, and schedule the board edit.
 
         A press or a modal is acknowledged (deferred) before anything else: the change waits for the
@@ -69,8 +76,9 @@ class PodsBase:
         await self._defer_press(interaction)
         try:
             # a slash command is deferred if the database makes it wait (cogs/_deadline.py, for every one)
-            loaded = await self.service.change(game_id, interaction.user.id, kind,
-                                               manager=is_manager(interaction), press_id=press_id, **data)
+            loaded = await self.service.change(
+                game_id, interaction.user.id, kind, manager=is_manager(interaction), press_id=press_id, **data
+            )
         except PodError as error:
             await self.send_error(interaction, error, game_id)
             return None
@@ -120,15 +128,19 @@ class PodsBase:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def send_error(self, interaction: discord.Interaction, error: DomainError, game_id: int | None = None) -> None:
+    async def send_error(
+        self, interaction: discord.Interaction, error: DomainError, game_id: int | None = None
+    ) -> None:
         """A refusal, privately, in the reader's language; with ``game_id``, user ids among its values are
         shown as the players' names (the domain names players by id)."""
         tr = await self._tr(interaction)
         values = dict(error.values)
         if game_id is not None and values:
             state = (await self.service.get(game_id)).state
-            values = {k: player_name(state, v) if isinstance(v, int) and state.is_player(v) else v
-                      for k, v in values.items()}
+            values = {
+                k: player_name(state, v) if isinstance(v, int) and state.is_player(v) else v
+                for k, v in values.items()
+            }
         message = tr(error.key, **values)
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

@@ -45,9 +45,22 @@ def declared_bracket_lines(state: PodState, tr: Translate) -> list[str]:
     declared = [p for p in state.players if p.bracket is not None]
     if not declared:
         return []
-    lines = [tr("brackets.embed.declared", players=join_list([f"{p.name} {p.bracket}" for p in declared], tr.language))]
-    lines += [tr("brackets.embed.above", name=p.name, declared=p.bracket, deck=escape(p.deck or ""), checked=p.deck_bracket)
-              for p in pod.brackets_above_declared(state)]
+    lines = [
+        tr(
+            "brackets.embed.declared",
+            players=join_list([f"{p.name} {p.bracket}" for p in declared], tr.language),
+        )
+    ]
+    lines += [
+        tr(
+            "brackets.embed.above",
+            name=p.name,
+            declared=p.bracket,
+            deck=escape(p.deck or ""),
+            checked=p.deck_bracket,
+        )
+        for p in pod.brackets_above_declared(state)
+    ]
     return lines
 
 
@@ -61,17 +74,26 @@ class PodBoard(PodsBase):
         # Everything is read from the state on the loop, before the await (the state keeps changing);
         # the image is drawn in the work pool so a burst of renders never delays acknowledging other
         # presses past Discord's 3 s.
-        board = snapshot(state, language, title=f"#{loaded.game_id}",
-                         commander_names=self.commander_names(state, language))
+        board = snapshot(
+            state, language, title=f"#{loaded.game_id}", commander_names=self.commander_names(state, language)
+        )
         filename = f"pod-{loaded.game_id}.png"
-        embed = discord.Embed(title=tr("pod.embed.title", game=loaded.game_id,
-                                         ruleset=ruleset_name(state.ruleset, tr.language)),
-                              description=self.board_description(loaded, tr),
-                              colour=discord.Colour.dark_grey() if state.finished else discord.Colour.blurple())
+        embed = discord.Embed(
+            title=tr(
+                "pod.embed.title", game=loaded.game_id, ruleset=ruleset_name(state.ruleset, tr.language)
+            ),
+            description=self.board_description(loaded, tr),
+            colour=discord.Colour.dark_grey() if state.finished else discord.Colour.blurple(),
+        )
         embed.set_image(url=f"attachment://{filename}")
         if loaded.row.tournament_id is not None:
-            embed.set_footer(text=tr("pod.embed.tournament", tournament=loaded.row.tournament_id,
-                                     round=loaded.row.round_number or "-"))
+            embed.set_footer(
+                text=tr(
+                    "pod.embed.tournament",
+                    tournament=loaded.row.tournament_id,
+                    round=loaded.row.round_number or "-",
+                )
+            )
         view = self.board_view(loaded, tr)
         await self.match_step.decorate(loaded, embed, view, tr)
         png = await self.bot.workers.run(render_snapshot, board)
@@ -92,7 +114,12 @@ class PodBoard(PodsBase):
         lines = [header_text(state, tr.language)]
         names = {p.user_id: p.name for p in state.players}
         if not state.started and not state.finished:  # an ended board has nothing left to set up
-            lines.append(tr("pod.embed.seats", seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players))))
+            lines.append(
+                tr(
+                    "pod.embed.seats",
+                    seats=" → ".join(f"{i + 1}. {p.name}" for i, p in enumerate(state.players)),
+                )
+            )
             lines += mulligan_board_lines(state, names, tr, seats_open=seats_open(loaded))
         lines += declared_bracket_lines(state, tr)
         if state.draw_votes and not state.finished:
@@ -110,26 +137,54 @@ class PodBoard(PodsBase):
         if state.finished:
             view.add_item(PodButton(gid, "history", label=tr("pod.button.history"), row=0))
             return view
-        options = [discord.SelectOption(label=f"{i + 1} {p.name} ({p.life})"[:100], value=str(p.user_id))
-                   for i, p in enumerate(state.players) if p.alive]
+        options = [
+            discord.SelectOption(label=f"{i + 1} {p.name} ({p.life})"[:100], value=str(p.user_id))
+            for i, p in enumerate(state.players)
+            if p.alive
+        ]
         view.add_item(PlayerSelect(gid, options, tr("pod.button.pick_player")))
         for amount in (-5, -1, 1, 5):
-            view.add_item(PodButton(gid, "life", amount, label=f"{amount:+d}", row=1,
-                                    style=discord.ButtonStyle.danger if amount < 0 else discord.ButtonStyle.success))
+            view.add_item(
+                PodButton(
+                    gid,
+                    "life",
+                    amount,
+                    label=f"{amount:+d}",
+                    row=1,
+                    style=discord.ButtonStyle.danger if amount < 0 else discord.ButtonStyle.success,
+                )
+            )
         view.add_item(PodButton(gid, "amount", label=tr("pod.button.amount"), row=1))
-        view.add_item(PodButton(gid, "commander", label=tr("pod.button.commander"), row=2,
-                                style=discord.ButtonStyle.primary))
-        for action, label in (("poison", "pod.button.poison"), ("counter", "pod.button.counter"),
-                              ("monarch", "pod.board.monarch"), ("initiative", "pod.board.initiative")):
+        view.add_item(
+            PodButton(
+                gid, "commander", label=tr("pod.button.commander"), row=2, style=discord.ButtonStyle.primary
+            )
+        )
+        for action, label in (
+            ("poison", "pod.button.poison"),
+            ("counter", "pod.button.counter"),
+            ("monarch", "pod.board.monarch"),
+            ("initiative", "pod.board.initiative"),
+        ):
             view.add_item(PodButton(gid, action, label=tr(label), row=2))
-        view.add_item(PodButton(gid, "next", label=tr("pod.button.next_turn" if state.started else "pod.button.start"),
-                                row=3, style=discord.ButtonStyle.primary))
+        view.add_item(
+            PodButton(
+                gid,
+                "next",
+                label=tr("pod.button.next_turn" if state.started else "pod.button.start"),
+                row=3,
+                style=discord.ButtonStyle.primary,
+            )
+        )
         for action in ("undo", "history", "concede", "draw"):
             view.add_item(PodButton(gid, action, label=tr(f"pod.button.{action}"), row=3))
         if not state.started:
             if state.mulligan is None and seats_open(loaded):
-                view.add_item(PodButton(gid, "join", label=tr("pod.button.join"), row=4,
-                                        style=discord.ButtonStyle.success))
+                view.add_item(
+                    PodButton(
+                        gid, "join", label=tr("pod.button.join"), row=4, style=discord.ButtonStyle.success
+                    )
+                )
                 view.add_item(PodButton(gid, "shuffle", label=tr("pod.button.shuffle"), row=4))
             view.add_item(PodButton(gid, "commanders", label=tr("pod.button.commanders"), row=4))
             view.add_item(PodButton(gid, "mulligan", label=tr("pod.button.mulligan"), row=4))
@@ -192,8 +247,9 @@ class PodBoard(PodsBase):
                 await self.updater.refresh_now(game_id)
             elif needs_first_board(loaded):
                 if self._stored_moments_ago(loaded):
-                    self.first_posts.after(game_id, FIRST_POST_GRACE.total_seconds(),
-                                           partial(self._post_if_nobody_did, game_id))
+                    self.first_posts.after(
+                        game_id, FIRST_POST_GRACE.total_seconds(), partial(self._post_if_nobody_did, game_id)
+                    )
                     continue
                 await self._post_first_board(loaded)
             count += 1

@@ -32,16 +32,24 @@ class PodCommanders(PodBoard):
         if not decks:
             await interaction.response.send_modal(CommanderModal(self, game_id, interaction.user.id, tr))
             return
-        await interaction.response.send_message(tr("pod.panel.deck"), ephemeral=True,
-                                                view=DeckPanel(self, game_id, decks, tr))
+        await interaction.response.send_message(
+            tr("pod.panel.deck"), ephemeral=True, view=DeckPanel(self, game_id, decks, tr)
+        )
 
     async def pick_deck(self, interaction: discord.Interaction, game_id: int, deck_name: str) -> None:
         record = await self.decks().get(interaction.guild_id or 0, interaction.user.id, deck_name)
         if record is None:
             await self.send_error(interaction, PodError("unknown_deck"))
             return
-        await self.act(interaction, game_id, pod.COMMANDERS, player=interaction.user.id,
-                       names=list(record.commanders) or [None], deck=record.name, deck_bracket=deck_bracket(record))
+        await self.act(
+            interaction,
+            game_id,
+            pod.COMMANDERS,
+            player=interaction.user.id,
+            names=list(record.commanders) or [None],
+            deck=record.name,
+            deck_bracket=deck_bracket(record),
+        )
 
     async def declare_bracket(self, interaction: discord.Interaction, loaded: LoadedGame, level: int) -> None:
         """Store the bracket the player declares (BR7), with the lowest bracket their picked registered
@@ -53,8 +61,9 @@ class PodCommanders(PodBoard):
             data["deck_bracket"] = deck_bracket(record) if record is not None else None
         await self.act(interaction, loaded.game_id, pod.BRACKET, **data)
 
-    async def name_commanders(self, interaction: discord.Interaction, game_id: int, player: int,
-                              names: Sequence[str | None]) -> None:
+    async def name_commanders(
+        self, interaction: discord.Interaction, game_id: int, player: int, names: Sequence[str | None]
+    ) -> None:
         """Resolve typed commander names against the card data (printed names accepted) and store them."""
         resolved: list[str | None] = []
         found_cards = []
@@ -69,7 +78,9 @@ class PodCommanders(PodBoard):
             found = cards.resolve(text)
             if not found.found:
                 hint = list(found.suggestions[:3]) if found.suggestions else "-"
-                await self.send_error(interaction, PodError("unknown_card", name=fit(text, ECHO), suggestions=hint))
+                await self.send_error(
+                    interaction, PodError("unknown_card", name=fit(text, ECHO), suggestions=hint)
+                )
                 return
             resolved.append(found.card.name)
             found_cards.append(found.card)
@@ -77,7 +88,9 @@ class PodCommanders(PodBoard):
             return
         await self.act(interaction, game_id, pod.COMMANDERS, player=player, names=resolved or [None])
 
-    async def _commanders_legal(self, interaction: discord.Interaction, game_id: int, cards: Sequence[Any]) -> bool:
+    async def _commanders_legal(
+        self, interaction: discord.Interaction, game_id: int, cards: Sequence[Any]
+    ) -> bool:
         """Refuse, saying why, commanders that can't lead (together) under the game's ruleset."""
         try:
             ruleset = (await self.service.get(game_id)).state.ruleset
@@ -107,23 +120,41 @@ class CommanderPanel(discord.ui.View):
         self.commander = (own or commanders)[0].key if commanders else None
         self.target: int | None = None  # nobody is hit by default: the Damage press asks first
         self.source_select: discord.ui.Select[CommanderPanel] = discord.ui.Select(
-            placeholder=tr("pod.panel.source"), row=0,
-            options=[discord.SelectOption(label=commander_label(state, c, tr)[:100], value=c.key,
-                                          default=c.key == self.commander) for c in commanders][:25]
-            or [discord.SelectOption(label="-", value="-")])
+            placeholder=tr("pod.panel.source"),
+            row=0,
+            options=[
+                discord.SelectOption(
+                    label=commander_label(state, c, tr)[:100], value=c.key, default=c.key == self.commander
+                )
+                for c in commanders
+            ][:25]
+            or [discord.SelectOption(label="-", value="-")],
+        )
         self.target_select: discord.ui.Select[CommanderPanel] = discord.ui.Select(
-            placeholder=tr("pod.panel.target"), row=1,
-            options=[discord.SelectOption(label=f"{i + 1} {p.name}"[:100], value=str(p.user_id))
-                     for i, p in enumerate(state.players) if p.alive][:25])
+            placeholder=tr("pod.panel.target"),
+            row=1,
+            options=[
+                discord.SelectOption(label=f"{i + 1} {p.name}"[:100], value=str(p.user_id))
+                for i, p in enumerate(state.players)
+                if p.alive
+            ][:25],
+        )
         self.damage: discord.ui.Button[CommanderPanel] = discord.ui.Button(
-            label=tr("pod.button.damage"), style=discord.ButtonStyle.danger, row=2)
+            label=tr("pod.button.damage"), style=discord.ButtonStyle.danger, row=2
+        )
         self.cast: discord.ui.Button[CommanderPanel] = discord.ui.Button(
-            label=tr("pod.button.cast"), style=discord.ButtonStyle.primary, row=2)
+            label=tr("pod.button.cast"), style=discord.ButtonStyle.primary, row=2
+        )
         wired: list[tuple[discord.ui.Item[CommanderPanel], Any]] = [
-            (self.source_select, self._pick_source), (self.target_select, self._pick_target),
-            (self.damage, self._damage), (self.cast, self._cast)]
+            (self.source_select, self._pick_source),
+            (self.target_select, self._pick_target),
+            (self.damage, self._damage),
+            (self.cast, self._cast),
+        ]
         if state.tax_variant == "G3b":
-            zone: discord.ui.Button[CommanderPanel] = discord.ui.Button(label=tr("pod.button.command_zone"), row=2)
+            zone: discord.ui.Button[CommanderPanel] = discord.ui.Button(
+                label=tr("pod.button.command_zone"), row=2
+            )
             wired.append((zone, self._command_zone))
         for item, callback in wired:
             item.callback = callback  # type: ignore[method-assign]  # a bound method of this view: no `self` twice
@@ -146,11 +177,14 @@ class CommanderPanel(discord.ui.View):
             return
         loaded = await self.cog.service.get(self.game_id)
         state = loaded.state
-        title = self.tr("pod.modal.damage_title",
-                        commander=commander_label(state, state.commander(self.commander), self.tr),
-                        name=player_name(state, self.target))
-        await interaction.response.send_modal(DamageModal(self.cog, self.game_id, self.commander, self.target, title,
-                                                          self.tr))
+        title = self.tr(
+            "pod.modal.damage_title",
+            commander=commander_label(state, state.commander(self.commander), self.tr),
+            name=player_name(state, self.target),
+        )
+        await interaction.response.send_modal(
+            DamageModal(self.cog, self.game_id, self.commander, self.target, title, self.tr)
+        )
 
     async def _cast(self, interaction: discord.Interaction) -> None:
         """G3a/G3b: record the cast and tell the caster the tax paid and the next cost."""
@@ -159,8 +193,14 @@ class CommanderPanel(discord.ui.View):
             state = loaded.state
             commander = state.commander(self.commander)
             await interaction.followup.send(
-                self.tr("pod.cast_done", commander=commander_label(state, commander, self.tr),
-                        tax=state.cast_log[-1]["tax"], next=state.next_tax(commander)), ephemeral=True)
+                self.tr(
+                    "pod.cast_done",
+                    commander=commander_label(state, commander, self.tr),
+                    tax=state.cast_log[-1]["tax"],
+                    next=state.next_tax(commander),
+                ),
+                ephemeral=True,
+            )
 
     async def _command_zone(self, interaction: discord.Interaction) -> None:
         await self.cog.act(interaction, self.game_id, pod.TO_COMMAND_ZONE, commander=self.commander)
@@ -173,9 +213,17 @@ class DeckPanel(discord.ui.View):
         super().__init__(timeout=600)
         self.cog, self.game_id, self.tr = cog, game_id, tr
         self.select: discord.ui.Select[DeckPanel] = discord.ui.Select(
-            placeholder=tr("pod.panel.deck_placeholder"), row=0,
-            options=[discord.SelectOption(label=d.name[:100], value=d.name[:100],
-                                          description=(" + ".join(d.commanders) or "-")[:100]) for d in decks][:25])
+            placeholder=tr("pod.panel.deck_placeholder"),
+            row=0,
+            options=[
+                discord.SelectOption(
+                    label=d.name[:100],
+                    value=d.name[:100],
+                    description=(" + ".join(d.commanders) or "-")[:100],
+                )
+                for d in decks
+            ][:25],
+        )
         self.select.callback = self._pick  # type: ignore[method-assign]  # a bound method of this view
         self.add_item(self.select)
         typed: discord.ui.Button[DeckPanel] = discord.ui.Button(label=tr("pod.button.type_commander"), row=1)
@@ -186,4 +234,6 @@ class DeckPanel(discord.ui.View):
         await self.cog.pick_deck(interaction, self.game_id, self.select.values[0])
 
     async def _type(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(CommanderModal(self.cog, self.game_id, interaction.user.id, self.tr))
+        await interaction.response.send_modal(
+            CommanderModal(self.cog, self.game_id, interaction.user.id, self.tr)
+        )

@@ -42,10 +42,18 @@ class ConcedeStep:
         tr = await self.cog._tr(interaction)
         name = player_name(loaded.state, player_id)
         view = discord.ui.View(timeout=None)
-        view.add_item(PodButton(loaded.game_id, CONFIRM, player_id, label=tr("pod.button.confirm_concede", player=name),
-                                style=discord.ButtonStyle.danger))
-        await interaction.response.send_message(tr("pod.confirm_concede", player=name, game=loaded.game_id),
-                                                view=view, ephemeral=True)
+        view.add_item(
+            PodButton(
+                loaded.game_id,
+                CONFIRM,
+                player_id,
+                label=tr("pod.button.confirm_concede", player=name),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        await interaction.response.send_message(
+            tr("pod.confirm_concede", player=name, game=loaded.game_id), view=view, ephemeral=True
+        )
 
     async def confirmed(self, interaction: discord.Interaction, game_id: int, player_id: int | None) -> None:
         try:
@@ -56,22 +64,29 @@ class ConcedeStep:
         if player_id is None or not await self._may_concede_for(interaction, loaded, player_id):
             return
         try:  # checked as a manager: _may_concede_for let through only managers and a tournament's organisers
-            await self.cog.service.change(game_id, interaction.user.id, pod.CONCEDE, manager=True, player=player_id)
+            await self.cog.service.change(
+                game_id, interaction.user.id, pod.CONCEDE, manager=True, player=player_id
+            )
         except PodError as error:
             await self.cog.send_error(interaction, error, game_id)
             return
         tr = await self.cog._tr(interaction)
         await interaction.response.edit_message(
-            content=tr("pod.conceded_for", player=player_name(loaded.state, player_id), game=game_id), view=None)
+            content=tr("pod.conceded_for", player=player_name(loaded.state, player_id), game=game_id),
+            view=None,
+        )
         self.cog.updater.request(game_id)
 
-    async def _may_concede_for(self, interaction: discord.Interaction, loaded: LoadedGame, player_id: int) -> bool:
+    async def _may_concede_for(
+        self, interaction: discord.Interaction, loaded: LoadedGame, player_id: int
+    ) -> bool:
         """Manage Server, or an organiser of the tournament the game belongs to; the player must still be in."""
         try:
             if loaded.state.finished:
                 raise PodError("game_over")
-            allowed = is_manager(interaction) or (loaded.row.tournament_id is not None
-                                                   and await is_organiser(interaction))
+            allowed = is_manager(interaction) or (
+                loaded.row.tournament_id is not None and await is_organiser(interaction)
+            )
             if not allowed:
                 raise PodError("concede_for_others")
             if not loaded.state.player(player_id).alive:

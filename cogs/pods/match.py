@@ -44,19 +44,32 @@ MATCH_CHOICE = "best-of-3"
 Refusal = (PodError, SwapError, m.MatchError)  # the refusals a match or swap action may raise
 
 
-class MatchButton(discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"pod-match:(?P<key>\d+):(?P<action>[a-z]+)(?::(?P<arg>\d+))?"):
+class MatchButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pod-match:(?P<key>\d+):(?P<action>[a-z]+)(?::(?P<arg>\d+))?",
+):
     """``next``, ``first`` and ``undo`` carry a match id; ``swap`` and ``paste`` a game id."""
 
-    def __init__(self, key: int, action: str, arg: int | None = None, *, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
+    def __init__(
+        self,
+        key: int,
+        action: str,
+        arg: int | None = None,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
         custom_id = f"pod-match:{key}:{action}" + ("" if arg is None else f":{arg}")
-        super().__init__(discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id))
+        super().__init__(
+            discord.ui.Button(label=(label or action)[:80], style=style, row=row, custom_id=custom_id)
+        )
         self.key, self.action, self.arg = key, action, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MatchButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MatchButton:
         arg = match["arg"]
         return cls(int(match["key"]), match["action"], None if arg is None else int(arg))
 
@@ -70,9 +83,13 @@ class SwapModal(discord.ui.Modal):
     def __init__(self, step: MatchStep, game_id: int, tr: Translate) -> None:
         super().__init__(title=tr("match.swap.modal_title")[:45])
         self.step, self.game_id = step, game_id
-        self.lines: discord.ui.TextInput[SwapModal] = discord.ui.TextInput(label=tr("match.swap.modal_label")[:45], style=discord.TextStyle.paragraph,
-                                          placeholder=tr("match.swap.modal_hint")[:100], max_length=2000,
-                                          custom_id="swaps")
+        self.lines: discord.ui.TextInput[SwapModal] = discord.ui.TextInput(
+            label=tr("match.swap.modal_label")[:45],
+            style=discord.TextStyle.paragraph,
+            placeholder=tr("match.swap.modal_hint")[:100],
+            max_length=2000,
+            custom_id="swaps",
+        )
         self.add_item(self.lines)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -84,7 +101,9 @@ class SwapModal(discord.ui.Modal):
         await self.step.swap(interaction, self.game_id, swaps)
 
 
-async def refuse(cog: PodsCog, interaction: discord.Interaction, error: PodError | SwapError | m.MatchError) -> None:
+async def refuse(
+    cog: PodsCog, interaction: discord.Interaction, error: PodError | SwapError | m.MatchError
+) -> None:
     """A refusal in the reader's language; typed card names are echoed escaped and cut (``bot.text.fit``)."""
     tr = await cog._tr(interaction)
     values = {k: fit(v, ECHO) if isinstance(v, str) else v for k, v in error.values.items()}
@@ -101,7 +120,9 @@ class MatchStep:
     def __init__(self, cog: PodsCog) -> None:
         self.cog = cog
         self._service: MatchService | None = None
-        self._closing: dict[int, tuple[datetime, asyncio.Task[None]]] = {}  # game -> (closes at, board refresh)
+        self._closing: dict[
+            int, tuple[datetime, asyncio.Task[None]]
+        ] = {}  # game -> (closes at, board refresh)
 
     @property
     def service(self) -> MatchService:
@@ -113,8 +134,9 @@ class MatchStep:
 
     # -- starting --------------------------------------------------------------------------------------
 
-    async def start_game(self, *, players: Sequence[tuple[int, str]], ruleset: str, match: str | None,
-                         **options: Any) -> LoadedGame:
+    async def start_game(
+        self, *, players: Sequence[tuple[int, str]], ruleset: str, match: str | None, **options: Any
+    ) -> LoadedGame:
         """``/pod start``: a match when the pod is one (duel-zh with two players, or ``match: best-of-3``)."""
         if match == MATCH_CHOICE and len(players) != 2:
             raise m.MatchError("two_players")
@@ -125,8 +147,9 @@ class MatchStep:
 
     # -- the board -------------------------------------------------------------------------------------
 
-    async def decorate(self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None,
-                       tr: Translate) -> None:
+    async def decorate(
+        self, loaded: LoadedGame, embed: discord.Embed, view: discord.ui.View | None, tr: Translate
+    ) -> None:
         """Add the match score, the swap countdown and their buttons to a board being built.
 
         ``state`` is read before any await: the view was laid out for that state (a finished game's board
@@ -136,10 +159,15 @@ class MatchStep:
             await self._decorate_match(loaded, state.finished, embed, view, tr)
         if state.wishes:  # sideboard cards fetched by wishes this game (D7), public like the wish itself
             names = {p.user_id: fit(p.name, ECHO) for p in state.players}
-            cards = "; ".join(f"{names.get(user, '?')}: {join_list([fit(c, ECHO) for c in listed], tr.language)}"
-                              for user, listed in pod.fetched_by_wishes(state).items())
-            embed.add_field(name=tr("match.board.sideboard"), value=tr("sideboard.wish.board", cards=cards)[:1024],
-                            inline=False)
+            cards = "; ".join(
+                f"{names.get(user, '?')}: {join_list([fit(c, ECHO) for c in listed], tr.language)}"
+                for user, listed in pod.fetched_by_wishes(state).items()
+            )
+            embed.add_field(
+                name=tr("match.board.sideboard"),
+                value=tr("sideboard.wish.board", cards=cards)[:1024],
+                inline=False,
+            )
         if state.finished or state.started or state.mulligan is not None:
             return
         window = await self.service.window(loaded)
@@ -152,8 +180,15 @@ class MatchStep:
             self._refresh_when_closed(loaded.game_id, window.closes_at)
         embed.add_field(name=tr("match.board.sideboard"), value=text, inline=False)
         if view is not None:
-            view.add_item(MatchButton(loaded.game_id, "swap", label=tr("match.button.sideboard"), row=4,
-                                      style=discord.ButtonStyle.primary))
+            view.add_item(
+                MatchButton(
+                    loaded.game_id,
+                    "swap",
+                    label=tr("match.button.sideboard"),
+                    row=4,
+                    style=discord.ButtonStyle.primary,
+                )
+            )
 
     def _refresh_when_closed(self, game_id: int, closes_at: datetime) -> None:
         """Edit the board once the window has closed, so its Sideboard button goes away. Only cosmetic:
@@ -177,33 +212,66 @@ class MatchStep:
             task.cancel()
         self._closing.clear()
 
-    async def _decorate_match(self, loaded: LoadedGame, finished: bool, embed: discord.Embed,
-                              view: discord.ui.View | None, tr: Translate) -> None:
-        match = (await self.service.for_game(loaded))
+    async def _decorate_match(
+        self,
+        loaded: LoadedGame,
+        finished: bool,
+        embed: discord.Embed,
+        view: discord.ui.View | None,
+        tr: Translate,
+    ) -> None:
+        match = await self.service.for_game(loaded)
         if match is None:
             return
         state, names = match.state, {p.user_id: fit(p.name, ECHO) for p in loaded.state.players}
         number = state.game_number(loaded.game_id) or len(state.games)
         (a, b), draws = state.score, state.draws
-        lines = [tr("match.board.score", first=names.get(state.players[0], "?"), second=names.get(state.players[1], "?"),
-                    a=a, b=b, draws=draws)]
+        lines = [
+            tr(
+                "match.board.score",
+                first=names.get(state.players[0], "?"),
+                second=names.get(state.players[1], "?"),
+                a=a,
+                b=b,
+                draws=draws,
+            )
+        ]
         if state.finished:
-            lines.append(tr("match.board.drawn") if state.drawn
-                         else tr("match.board.won", name=names.get(state.winner or 0, "?")))
+            lines.append(
+                tr("match.board.drawn")
+                if state.drawn
+                else tr("match.board.won", name=names.get(state.winner or 0, "?"))
+            )
         elif state.chooser is not None and state.current and state.current.game_id == loaded.game_id:
             lines.append(tr("match.board.chooses", name=names.get(state.chooser, "?")))
             if view is not None and finished:  # the view of a finished game (see decorate)
-                view.add_item(MatchButton(match.match_id, "next", label=tr("match.button.next"), row=1,
-                                          style=discord.ButtonStyle.success))
+                view.add_item(
+                    MatchButton(
+                        match.match_id,
+                        "next",
+                        label=tr("match.button.next"),
+                        row=1,
+                        style=discord.ButtonStyle.success,
+                    )
+                )
         game = next((g for g in state.games if g.game_id == loaded.game_id), None)
         if game is not None and game.number >= 2:
-            lines.append(tr("match.board.first", name=names.get(game.first, "?"), chooser=names.get(game.chosen_by, "?")))
-        embed.add_field(name=tr("match.board.title", number=number, games=m.BEST_OF), value="\n".join(lines),
-                        inline=False)
+            lines.append(
+                tr(
+                    "match.board.first",
+                    name=names.get(game.first, "?"),
+                    chooser=names.get(game.chosen_by, "?"),
+                )
+            )
+        embed.add_field(
+            name=tr("match.board.title", number=number, games=m.BEST_OF), value="\n".join(lines), inline=False
+        )
 
     # -- buttons ---------------------------------------------------------------------------------------
 
-    async def on_button(self, interaction: discord.Interaction, key: int, action: str, arg: int | None) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction, key: int, action: str, arg: int | None
+    ) -> None:
         try:
             await self._in_this_server(interaction, key, action)
             if action == "next":
@@ -223,7 +291,9 @@ class MatchStep:
     async def _in_this_server(self, interaction: discord.Interaction, key: int, action: str) -> None:
         """Refuse a button whose custom id, copied from a message of another server, names a match or game
         of this one: it is no game there, as for every pod button (``game_in_this_server``)."""
-        game_id = key if action in ("swap", "paste") else (await self.service.get(key)).state.games[-1].game_id
+        game_id = (
+            key if action in ("swap", "paste") else (await self.service.get(key)).state.games[-1].game_id
+        )
         await self.cog.game_in_this_server(interaction, game_id)
 
     async def _offer_first(self, interaction: discord.Interaction, match_id: int) -> None:
@@ -235,10 +305,19 @@ class MatchStep:
         game = await self.cog.service.get(state.games[-1].game_id)
         other = state.opponent(user)
         view = discord.ui.View(timeout=None)
-        view.add_item(MatchButton(match_id, "first", user, label=tr("match.button.me_first"),
-                                  style=discord.ButtonStyle.primary))
-        view.add_item(MatchButton(match_id, "first", other,
-                                  label=tr("match.button.other_first", name=game.state.player(other).name)))
+        view.add_item(
+            MatchButton(
+                match_id, "first", user, label=tr("match.button.me_first"), style=discord.ButtonStyle.primary
+            )
+        )
+        view.add_item(
+            MatchButton(
+                match_id,
+                "first",
+                other,
+                label=tr("match.button.other_first", name=game.state.player(other).name),
+            )
+        )
         await interaction.response.send_message(tr("match.choose_first"), view=view, ephemeral=True)
 
     async def _next_game(self, interaction: discord.Interaction, match_id: int, first: int) -> None:
@@ -250,7 +329,8 @@ class MatchStep:
         view.add_item(MatchButton(match_id, "undo", label=tr("match.button.undo_first")))
         await interaction.response.edit_message(
             content=tr("match.started", number=len(loaded.state.games), name=game.state.players[0].name),
-            view=view)
+            view=view,
+        )
         if len(loaded.state.games) >= 2:
             self.cog.updater.request(loaded.state.games[-2].game_id)  # its Next game button goes away
         channel = interaction.channel
@@ -268,8 +348,13 @@ class MatchStep:
         if row.channel_id is not None and row.message_id is not None:
             board = self.cog.bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
             try:
-                await board.edit(content=text, embeds=[], attachments=[], view=None,
-                                 allowed_mentions=discord.AllowedMentions.none())
+                await board.edit(
+                    content=text,
+                    embeds=[],
+                    attachments=[],
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             except discord.HTTPException:
                 log.info("could not close the board of abandoned game %s", abandoned)
         self.cog.updater.request(loaded.state.games[-1].game_id)  # its Next game button comes back
@@ -285,9 +370,13 @@ class MatchStep:
             raise SwapError(window.reason)
         played = await self.service.played_deck(game, interaction.user.id)
         side = join_list(names_in(played.deck, Section.SIDEBOARD), tr.language) or "-"
-        text = tr("match.swap.panel", sideboard=side[:1500], count=len(names_in(played.deck, Section.SIDEBOARD)))
+        text = tr(
+            "match.swap.panel", sideboard=side[:1500], count=len(names_in(played.deck, Section.SIDEBOARD))
+        )
         view = discord.ui.View(timeout=None)
-        view.add_item(MatchButton(game_id, "paste", label=tr("match.button.paste"), style=discord.ButtonStyle.primary))
+        view.add_item(
+            MatchButton(game_id, "paste", label=tr("match.button.paste"), style=discord.ButtonStyle.primary)
+        )
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
     async def swap(self, interaction: discord.Interaction, game_id: int, swaps: Sequence[Swap]) -> None:
@@ -298,11 +387,13 @@ class MatchStep:
         except (SwapError, PodError) as error:
             await refuse(self.cog, interaction, error)
             return
-        done = "\n".join(tr("match.swap.line", out=fit(s.out, ECHO), into=fit(s.into, ECHO), count=s.count)
-                         for s in swaps)
+        done = "\n".join(
+            tr("match.swap.line", out=fit(s.out, ECHO), into=fit(s.into, ECHO), count=s.count) for s in swaps
+        )
         status = tr(f"match.swap.status.{verdict.verdict.status}")
-        await interaction.response.send_message(tr("match.swap.done", swaps=done, status=status,
-                                                   count=len(swaps)), ephemeral=True)
+        await interaction.response.send_message(
+            tr("match.swap.done", swaps=done, status=status, count=len(swaps)), ephemeral=True
+        )
         self.cog.updater.request(game_id)
 
     async def wish(self, interaction: discord.Interaction, game_id: int, card: str) -> None:
@@ -313,9 +404,10 @@ class MatchStep:
             await refuse(self.cog, interaction, error)
             return
         tr = await self.cog._tr(interaction)
-        await interaction.response.send_message(tr("sideboard.wish.done", player=interaction.user.mention,
-                                                   card=fit(name, ECHO)),
-                                                allowed_mentions=discord.AllowedMentions.none())
+        await interaction.response.send_message(
+            tr("sideboard.wish.done", player=interaction.user.mention, card=fit(name, ECHO)),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.cog.updater.request(game_id)
 
     async def wishable_for(self, game: LoadedGame, user_id: int) -> list[str]:

@@ -24,11 +24,18 @@ class AmountModal(discord.ui.Modal):
         super().__init__(title=tr("pod.modal.life_title", name=target_name)[:45])
         self.cog, self.game_id, self.target, self.tr = cog, game_id, target, tr
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=tr("pod.modal.amount")[:45], required=False, max_length=8, placeholder="-3", custom_id="amount")
+            label=tr("pod.modal.amount")[:45],
+            required=False,
+            max_length=8,
+            placeholder="-3",
+            custom_id="amount",
+        )
         self.total: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=tr("pod.modal.total")[:45], required=False, max_length=8, custom_id="total")
+            label=tr("pod.modal.total")[:45], required=False, max_length=8, custom_id="total"
+        )
         self.source: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=tr("pod.modal.combat_from")[:45], required=False, max_length=2, custom_id="source")
+            label=tr("pod.modal.combat_from")[:45], required=False, max_length=2, custom_id="source"
+        )
         for field in (self.amount, self.total, self.source):
             self.add_item(field)
 
@@ -58,10 +65,14 @@ class CounterModal(discord.ui.Modal):
         super().__init__(title=tr("pod.modal.counter_title", name=target_name)[:45])
         self.cog, self.game_id, self.target = cog, game_id, target
         self.name: discord.ui.TextInput[CounterModal] = discord.ui.TextInput(
-            label=tr("pod.modal.counter_name")[:45], max_length=pod.MAX_COUNTER_NAME,
-            placeholder=tr("pod.modal.counter_hint")[:100], custom_id="name")
+            label=tr("pod.modal.counter_name")[:45],
+            max_length=pod.MAX_COUNTER_NAME,
+            placeholder=tr("pod.modal.counter_hint")[:100],
+            custom_id="name",
+        )
         self.amount: discord.ui.TextInput[CounterModal] = discord.ui.TextInput(
-            label=tr("pod.modal.amount")[:45], max_length=8, placeholder="+1", custom_id="amount")
+            label=tr("pod.modal.amount")[:45], max_length=8, placeholder="+1", custom_id="amount"
+        )
         self.add_item(self.name)
         self.add_item(self.amount)
 
@@ -71,7 +82,9 @@ class CounterModal(discord.ui.Modal):
         if name.lower() in POISON_WORDS:
             await self.cog.act(interaction, self.game_id, pod.POISON, player=self.target, amount=amount)
         else:
-            await self.cog.act(interaction, self.game_id, pod.COUNTER, player=self.target, name=name, amount=amount)
+            await self.cog.act(
+                interaction, self.game_id, pod.COUNTER, player=self.target, name=name, amount=amount
+            )
 
 
 class CommanderModal(discord.ui.Modal):
@@ -81,30 +94,42 @@ class CommanderModal(discord.ui.Modal):
         super().__init__(title=tr("pod.modal.commanders_title")[:45])
         self.cog, self.game_id, self.player = cog, game_id, player
         self.first: discord.ui.TextInput[CommanderModal] = discord.ui.TextInput(
-            label=tr("pod.modal.commander")[:45], required=False, max_length=150, custom_id="commander")
+            label=tr("pod.modal.commander")[:45], required=False, max_length=150, custom_id="commander"
+        )
         self.second: discord.ui.TextInput[CommanderModal] = discord.ui.TextInput(
-            label=tr("pod.modal.partner")[:45], required=False, max_length=150, custom_id="partner")
+            label=tr("pod.modal.partner")[:45], required=False, max_length=150, custom_id="partner"
+        )
         self.add_item(self.first)
         self.add_item(self.second)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await self.cog.name_commanders(interaction, self.game_id, self.player,
-                                       [self.first.value, self.second.value])
+        await self.cog.name_commanders(
+            interaction, self.game_id, self.player, [self.first.value, self.second.value]
+        )
 
 
 class DamageModal(discord.ui.Modal):
     """How much combat damage the chosen commander dealt the chosen player (G5)."""
 
-    def __init__(self, cog: PodsBase, game_id: int, commander: str, target: int, title: str, tr: Translate) -> None:
+    def __init__(
+        self, cog: PodsBase, game_id: int, commander: str, target: int, title: str, tr: Translate
+    ) -> None:
         super().__init__(title=title[:45])
         self.cog, self.game_id, self.commander, self.target = cog, game_id, commander, target
         self.amount: discord.ui.TextInput[DamageModal] = discord.ui.TextInput(
-            label=tr("pod.modal.damage")[:45], max_length=4, placeholder="5", custom_id="damage")
+            label=tr("pod.modal.damage")[:45], max_length=4, placeholder="5", custom_id="damage"
+        )
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await self.cog.act(interaction, self.game_id, pod.COMMANDER_DAMAGE, commander=self.commander,
-                           target=self.target, amount=int_or_text(self.amount.value))
+        await self.cog.act(
+            interaction,
+            self.game_id,
+            pod.COMMANDER_DAMAGE,
+            commander=self.commander,
+            target=self.target,
+            amount=int_or_text(self.amount.value),
+        )
 
 
 def int_or_none(text: str) -> int | None:

@@ -119,7 +119,9 @@ class MulliganStep:
         self.opened.add(loaded.game_id)
         self.request(loaded.game_id)
 
-    async def answer(self, interaction: discord.Interaction, game_id: int, number: int, decision: str) -> None:
+    async def answer(
+        self, interaction: discord.Interaction, game_id: int, number: int, decision: str
+    ) -> None:
         """A press on a choice: record it (in turn, on the current prompt only) and answer privately."""
         user = interaction.user.id
         language = await self.cog.bot.language_for(interaction)
@@ -127,8 +129,9 @@ class MulliganStep:
         note = ""
         try:
             await self.cog.game_in_this_server(interaction, game_id)  # a copied line names no game elsewhere
-            loaded = await self.cog.service.change(game_id, user, pod.MULLIGAN, player=user,
-                                                   decision=_decision(decision), prompt=number)
+            loaded = await self.cog.service.change(
+                game_id, user, pod.MULLIGAN, player=user, decision=_decision(decision), prompt=number
+            )
         except PodError as error:
             if error.key != OUTDATED:
                 await self.cog.send_error(interaction, error, game_id)
@@ -141,8 +144,15 @@ class MulliganStep:
             self.cog.updater.request(game_id)
         self.request(game_id)
 
-    async def _show(self, interaction: discord.Interaction, loaded: LoadedGame, language: str, *,
-                    new_message: bool, note: str = "") -> None:
+    async def _show(
+        self,
+        interaction: discord.Interaction,
+        loaded: LoadedGame,
+        language: str,
+        *,
+        new_message: bool,
+        note: str = "",
+    ) -> None:
         """Answer ``interaction`` with the presser's panel and remember it for later edits."""
         user, live = interaction.user.id, mulligan_live(loaded.state)
         content, view = panel_payload(loaded, user, language, note)
@@ -172,8 +182,9 @@ class MulliganStep:
         self._dirty.add(game_id)
         task = self._tasks.get(game_id)
         if task is None or task.done():
-            self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id),
-                                                                         name=f"pod-mulligan-{game_id}")
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(
+                self._run(game_id), name=f"pod-mulligan-{game_id}"
+            )
 
     async def _run(self, game_id: int) -> None:
         while game_id in self._dirty:
@@ -237,8 +248,13 @@ class MulliganStep:
         content, view = notice_payload(loaded, prompt, language)
         channel = self.cog.bot.get_partial_messageable(loaded.row.channel_id)
         try:
-            message = await channel.send(content, view=view, allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False, users=[discord.Object(id=prompt.player)]))
+            message = await channel.send(
+                content,
+                view=view,
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, replied_user=False, users=[discord.Object(id=prompt.player)]
+                ),
+            )
         except discord.HTTPException:
             log.warning("could not post the mulligan ping of pod game %s", game_id)
             return
@@ -258,15 +274,18 @@ class MulliganStep:
                 if current is not None and message.id == current.message_id:
                     continue
                 if message.author.id == self.cog.bot.user.id and any(
-                        (getattr(item, "custom_id", None) or "").startswith(prefix)
-                        for row in message.components for item in getattr(row, "children", ())):
+                    (getattr(item, "custom_id", None) or "").startswith(prefix)
+                    for row in message.components
+                    for item in getattr(row, "children", ())
+                ):
                     await _delete_quietly(message)
         except discord.HTTPException:  # no Read Message History: an old line then stays until pressed
             log.info("could not look for old mulligan lines of pod game %s", loaded.game_id)
 
     async def _delete(self, notice: Notice) -> None:
         await _delete_quietly(
-            self.cog.bot.get_partial_messageable(notice.channel_id).get_partial_message(notice.message_id))
+            self.cog.bot.get_partial_messageable(notice.channel_id).get_partial_message(notice.message_id)
+        )
 
     def _forget(self, game_id: int) -> None:
         """Turn 1 started or the game ended: nothing will change any more, drop what we kept."""

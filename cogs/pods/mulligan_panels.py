@@ -22,28 +22,55 @@ from cogs.pods.components import pods_cog
 PromptKey = tuple[int, int, int]  # (player, answers so far, hand size): see prompt_key
 
 
-class MulliganChoice(discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"pod-mull:(?P<game>\d+):(?P<number>\d+):(?P<decision>keep|mulligan|\d+)"):
+class MulliganChoice(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pod-mull:(?P<game>\d+):(?P<number>\d+):(?P<decision>keep|mulligan|\d+)",
+):
     """One answer on a ping line or a panel: ``pod-mull:<game>:<prompt number>:<decision>``."""
 
-    def __init__(self, game_id: int, number: int, decision: str, *, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or decision, style=style, row=row,
-                                           custom_id=f"pod-mull:{game_id}:{number}:{decision}"))
+    def __init__(
+        self,
+        game_id: int,
+        number: int,
+        decision: str,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or decision,
+                style=style,
+                row=row,
+                custom_id=f"pod-mull:{game_id}:{number}:{decision}",
+            )
+        )
         self.game_id, self.number, self.decision = game_id, number, decision
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MulliganChoice:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MulliganChoice:
         button = rebuilt(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["number"]), match["decision"], label=button.label or "",
-                   style=button.style, row=button.row)
+        return cls(
+            int(match["game"]),
+            int(match["number"]),
+            match["decision"],
+            label=button.label or "",
+            style=button.style,
+            row=button.row,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await pods_cog(interaction).mulligan_step.answer(interaction, self.game_id, self.number, self.decision)
+        await pods_cog(interaction).mulligan_step.answer(
+            interaction, self.game_id, self.number, self.decision
+        )
 
 
-def board_lines(state: PodState, names: Mapping[Any, str], tr: Translate, *, seats_open: bool = True) -> list[str]:
+def board_lines(
+    state: PodState, names: Mapping[Any, str], tr: Translate, *, seats_open: bool = True
+) -> list[str]:
     """The board's mulligan lines before turn 1, in the board's language: where everyone stands and whose
     decision it is; once all have kept, who shuffles what back and that turn 1 may start. The first hint
     offers joining and shuffling seats only where the board has those buttons (``seats_open``)."""
@@ -63,7 +90,9 @@ def board_lines(state: PodState, names: Mapping[Any, str], tr: Translate, *, sea
     return lines
 
 
-def panel_payload(loaded: LoadedGame, user: int, language: str, note: str = "") -> tuple[str, discord.ui.View]:
+def panel_payload(
+    loaded: LoadedGame, user: int, language: str, note: str = ""
+) -> tuple[str, discord.ui.View]:
     """A player's private panel: the table, what to do with their cards, and their choices if it is their turn."""
     view = discord.ui.View(timeout=None)
     prompt = pod.mulligan_prompt(loaded.state)
@@ -98,11 +127,21 @@ def panel_text(state: PodState, user: int, language: str, note: str = "") -> str
     return "\n".join(lines)[:2000]
 
 
-def notice_payload(loaded: LoadedGame, prompt: pod.MulliganPrompt, language: str) -> tuple[str, discord.ui.View]:
+def notice_payload(
+    loaded: LoadedGame, prompt: pod.MulliganPrompt, language: str
+) -> tuple[str, discord.ui.View]:
     """The public ping line: "@bob: your mulligan decision (…)" with bob's choices on it."""
     tr = Translate(language)
-    content = tr("pod.mulligan.ping", mention=f"<@{prompt.player}>", style=style_name(prompt.style, language),
-                 count=prompt.hand_size) + " " + _question(prompt, tr)
+    content = (
+        tr(
+            "pod.mulligan.ping",
+            mention=f"<@{prompt.player}>",
+            style=style_name(prompt.style, language),
+            count=prompt.hand_size,
+        )
+        + " "
+        + _question(prompt, tr)
+    )
     view = discord.ui.View(timeout=None)
     add_choices(view, loaded.game_id, prompt, tr)
     return content, view
@@ -112,14 +151,19 @@ def add_choices(view: discord.ui.View, game_id: int, prompt: pod.MulliganPrompt,
     """Keep first (green), then the cards to set aside (partial Paris) or Mulligan, five to a row."""
     for index, choice in enumerate(prompt.choices):
         if choice in (0, Choice.KEEP):
-            label = tr("pod.button.keep_bottom", count=prompt.to_bottom) if prompt.to_bottom else tr("pod.button.keep")
+            label = (
+                tr("pod.button.keep_bottom", count=prompt.to_bottom)
+                if prompt.to_bottom
+                else tr("pod.button.keep")
+            )
             decision, style = "keep", discord.ButtonStyle.success
         elif choice == Choice.MULLIGAN:
             label, decision, style = tr("pod.button.mulligan"), "mulligan", discord.ButtonStyle.danger
         else:
             label, decision, style = str(choice), str(choice), discord.ButtonStyle.secondary
-        view.add_item(MulliganChoice(game_id, prompt.number, decision, label=label[:80], style=style,
-                                     row=index // 5))
+        view.add_item(
+            MulliganChoice(game_id, prompt.number, decision, label=label[:80], style=style, row=index // 5)
+        )
 
 
 def prompt_key(prompt: pod.MulliganPrompt) -> PromptKey:

@@ -23,7 +23,9 @@ def _quoted(words: Sequence[str]) -> list[str]:
     return [f"“{fit(word, ECHO)}”" for word in words]
 
 
-async def players_from(bot: PodkeeperBot, interaction: discord.Interaction, text: str) -> list[tuple[int, str]]:
+async def players_from(
+    bot: PodkeeperBot, interaction: discord.Interaction, text: str
+) -> list[tuple[int, str]]:
     """The players in the order given: mentions, and typed names matched to exactly one member.
 
     Nothing typed is ignored: a mention of someone who is not a member of this server, or a typed
@@ -57,8 +59,10 @@ async def players_from(bot: PodkeeperBot, interaction: discord.Interaction, text
         raise PodError("typed_ambiguous", words=_quoted(ambiguous))
     return [(user_id, names[user_id] or "") for user_id in ids]
 
-async def _typed_members(bot: PodkeeperBot, interaction: discord.Interaction, words: tuple[str, ...]
-                         ) -> tuple[list[tuple[int, str]], list[str], list[str]]:
+
+async def _typed_members(
+    bot: PodkeeperBot, interaction: discord.Interaction, words: tuple[str, ...]
+) -> tuple[list[tuple[int, str]], list[str], list[str]]:
     """Typed words as members: from each word, the longest run of words (a display name may have
     spaces) that names exactly one member. Returns the members found, the words naming nobody, and
     the names several members answer to."""
@@ -83,7 +87,10 @@ async def _typed_members(bot: PodkeeperBot, interaction: discord.Interaction, wo
             start += 1
     return found, unknown, ambiguous
 
-async def _members_named(bot: PodkeeperBot, interaction: discord.Interaction, name: str) -> list[tuple[int, str]]:
+
+async def _members_named(
+    bot: PodkeeperBot, interaction: discord.Interaction, name: str
+) -> list[tuple[int, str]]:
     """The members whose display name, username or server nickname is ``name`` (ignoring case), by
     Discord's member search (the bot has no member list: it asks for no privileged intent)."""
     guild = interaction.guild
@@ -99,10 +106,13 @@ async def _members_named(bot: PodkeeperBot, interaction: discord.Interaction, na
     for row in rows:
         user = row.get("user") or {}
         shown = row.get("nick") or user.get("global_name") or user.get("username") or ""
-        known = {str(n).casefold() for n in (row.get("nick"), user.get("global_name"), user.get("username")) if n}
+        known = {
+            str(n).casefold() for n in (row.get("nick"), user.get("global_name"), user.get("username")) if n
+        }
         if wanted in known:
             matches.append((int(user["id"]), shown))
     return matches
+
 
 async def _display_name(interaction: discord.Interaction, user_id: int) -> str | None:
     """The member's display name, or None when ``user_id`` is not a member of the server."""

@@ -33,7 +33,9 @@ from cogs.pods.modals import AmountModal, CounterModal
 log = logging.getLogger(__name__)
 
 # Board buttons that change the game directly (no modal or panel): acknowledged before any work.
-PRESSES = frozenset({"life", "poison", "monarch", "initiative", "next", "undo", "concede", "draw", "join", "shuffle"})
+PRESSES = frozenset(
+    {"life", "poison", "monarch", "initiative", "next", "undo", "concede", "draw", "join", "shuffle"}
+)
 HISTORY_PAGE = "history_page"  # a button under a history page: the page it turns to
 
 # Buttons that act on the player picked in the board's select (by default the presser themselves).
@@ -60,8 +62,11 @@ class PodPresses(PodCommanders):
         start does not wait on Discord)."""
         journal = PressJournal(self.bot.config.press_journal_path)
         if not journal.acquire():
-            log.error("press journal %s is held by another bot process (the same shards twice?): board presses "
-                      "of this process are not protected against a crash", journal.path)
+            log.error(
+                "press journal %s is held by another bot process (the same shards twice?): board presses "
+                "of this process are not protected against a crash",
+                journal.path,
+            )
             return
         pending = journal.pending()
         stored = await self.service.stored_presses([press.press_id for press in pending])
@@ -71,7 +76,9 @@ class PodPresses(PodCommanders):
             if press.press_id in stored:
                 continue
             if now.timestamp() - press.at > REPLAY_WITHIN.total_seconds():
-                log.warning("press %s on game %s is older than a day: not applied", press.press_id, press.game_id)
+                log.warning(
+                    "press %s on game %s is older than a day: not applied", press.press_id, press.game_id
+                )
                 continue
             error = await self._apply_recorded(press)
             if error is None:
@@ -82,8 +89,12 @@ class PodPresses(PodCommanders):
         self.journal = journal
         await self.service.forget_presses_before((now - REPLAY_WITHIN).isoformat(timespec="seconds"))
         if applied or refused:
-            log.warning("after a crash: %d board presses applied from the press journal, %d refused "
-                        "(their pressers are told)", applied, len(refused))
+            log.warning(
+                "after a crash: %d board presses applied from the press journal, %d refused "
+                "(their pressers are told)",
+                applied,
+                len(refused),
+            )
         if refused:
             self._telling = asyncio.create_task(self._tell_refused(refused), name="press-journal-refusals")
 
@@ -99,13 +110,15 @@ class PodPresses(PodCommanders):
             target = self.target_for(state, press.game_id, press.user_id)
             if press.action in TARGETED and target is None:  # as the live press: ask, never guess
                 raise PodError("press_target_gone")
-            change = _change(press.action, press.arg, state, target or press.user_id, press.user_id,
-                             press.user_name)
+            change = _change(
+                press.action, press.arg, state, target or press.user_id, press.user_id, press.user_name
+            )
             if change is None:
                 return None
             kind, data = change
-            await self.service.change(press.game_id, press.user_id, kind, manager=press.manager,
-                                      press_id=press.press_id, **data)
+            await self.service.change(
+                press.game_id, press.user_id, kind, manager=press.manager, press_id=press.press_id, **data
+            )
         except PodError as error:
             return error
         return None
@@ -120,11 +133,14 @@ class PodPresses(PodCommanders):
             tr = Translate(await self.bot.language_for_member(press.guild_id, press.user_id))
             text = tr("pod.press_not_applied", game=press.game_id, reason=tr(error.key, **error.values))
             followup = discord.Webhook.from_state(  # what discord.py's Interaction.followup builds
-                {"id": press.application_id, "type": 3, "token": press.token}, state=self.bot._connection)
+                {"id": press.application_id, "type": 3, "token": press.token}, state=self.bot._connection
+            )
             try:
                 await followup.send(text, ephemeral=True)
             except discord.HTTPException as failure:
-                log.warning("could not tell the presser of %s that it was not applied: %s", press.press_id, failure)
+                log.warning(
+                    "could not tell the presser of %s that it was not applied: %s", press.press_id, failure
+                )
 
     async def on_pick(self, interaction: discord.Interaction, game_id: int, values: list[int]) -> None:
         await self._defer_press(interaction)
@@ -137,7 +153,9 @@ class PodPresses(PodCommanders):
         if values:
             self.selected[(game_id, interaction.user.id)] = values[0]
 
-    async def on_button(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None) -> None:
+    async def on_button(
+        self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None
+    ) -> None:
         press = await self._record_press(interaction, game_id, action, arg)
         try:
             await self._pressed(interaction, game_id, action, arg, press)
@@ -152,23 +170,38 @@ class PodPresses(PodCommanders):
         if press is not None and self.journal is not None:
             self.journal.done(press.press_id)
 
-    async def _record_press(self, interaction: discord.Interaction, game_id: int, action: str,
-                            arg: int | None) -> RecordedPress | None:
+    async def _record_press(
+        self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None
+    ) -> RecordedPress | None:
         """Write a plain press down before it is acknowledged (None for the buttons that are not)."""
         if action not in JOURNALED or self.journal is None:
             return None
         press = RecordedPress(
-            press_id=interaction.id, game_id=game_id, action=action, arg=arg, user_id=interaction.user.id,
-            user_name=interaction.user.display_name, manager=is_manager(interaction),
-            selected=self.selected.get((game_id, interaction.user.id)), guild_id=interaction.guild_id,
-            application_id=interaction.application_id, token=interaction.token,
-            at=clock_of(self.bot).now().timestamp())
+            press_id=interaction.id,
+            game_id=game_id,
+            action=action,
+            arg=arg,
+            user_id=interaction.user.id,
+            user_name=interaction.user.display_name,
+            manager=is_manager(interaction),
+            selected=self.selected.get((game_id, interaction.user.id)),
+            guild_id=interaction.guild_id,
+            application_id=interaction.application_id,
+            token=interaction.token,
+            at=clock_of(self.bot).now().timestamp(),
+        )
         interaction.extras[OWN_JOURNAL] = True  # not the shared journal's too (cogs/_acknowledged.py)
         await self.journal.record(press)
         return press
 
-    async def _pressed(self, interaction: discord.Interaction, game_id: int, action: str, arg: int | None,
-                       press: RecordedPress | None) -> None:
+    async def _pressed(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        action: str,
+        arg: int | None,
+        press: RecordedPress | None,
+    ) -> None:
         if action in PRESSES:  # answered at once; buttons that open a modal or a panel answer with it
             await self._defer_press(interaction)
         try:
@@ -208,8 +241,14 @@ class PodPresses(PodCommanders):
         else:
             await interaction.response.send_message(message, ephemeral=True)
 
-    async def _open(self, interaction: discord.Interaction, loaded: LoadedGame, action: str, target: int,
-                    target_page: int = 1) -> None:
+    async def _open(
+        self,
+        interaction: discord.Interaction,
+        loaded: LoadedGame,
+        action: str,
+        target: int,
+        target_page: int = 1,
+    ) -> None:
         """Buttons that open a modal, a panel or the history (the reader's language is looked up
         only here: plain presses skip that database read)."""
         state, game_id, user = loaded.state, loaded.game_id, interaction.user.id
@@ -221,19 +260,31 @@ class PodPresses(PodCommanders):
         elif not await self._may_open(interaction, state, target):
             return
         elif action == "amount":
-            await interaction.response.send_modal(AmountModal(self, game_id, target, player_name(state, target), tr))
+            await interaction.response.send_modal(
+                AmountModal(self, game_id, target, player_name(state, target), tr)
+            )
         elif action == "counter":
-            await interaction.response.send_modal(CounterModal(self, game_id, target, player_name(state, target), tr))
+            await interaction.response.send_modal(
+                CounterModal(self, game_id, target, player_name(state, target), tr)
+            )
         elif action == "commander":
-            await interaction.response.send_message(tr("pod.panel.commander"), ephemeral=True,
-                                                    view=CommanderPanel(self, loaded, user, tr))
+            await interaction.response.send_message(
+                tr("pod.panel.commander"), ephemeral=True, view=CommanderPanel(self, loaded, user, tr)
+            )
         elif action == "commanders":
             await self._open_commanders(interaction, game_id, tr)
         elif action == "mulligan":
             await self.mulligan_step.open(interaction, loaded)  # cogs/pods/mulligan.py
 
-    async def send_history(self, interaction: discord.Interaction, loaded: LoadedGame, tr: Translate,
-                           page: int = 1, *, turning: bool = False) -> None:
+    async def send_history(
+        self,
+        interaction: discord.Interaction,
+        loaded: LoadedGame,
+        tr: Translate,
+        page: int = 1,
+        *,
+        turning: bool = False,
+    ) -> None:
         """A page of the game's history, privately, with buttons to older and newer pages; a page
         button turns the page of the message it sits under."""
         text = history_text(loaded.events, loaded.state, tr, page)
@@ -312,8 +363,9 @@ class PodPresses(PodCommanders):
         self.updater.request(game_id)
 
 
-def _change(action: str, arg: int | None, state: PodState, target: int, user_id: int,
-            user_name: str) -> tuple[str, dict[str, Any]] | None:
+def _change(
+    action: str, arg: int | None, state: PodState, target: int, user_id: int, user_name: str
+) -> tuple[str, dict[str, Any]] | None:
     """The change a board button makes at once (its kind and values for ``act``); None for the buttons
     that confirm, undo or open something instead."""
     if action == "life" and arg is not None:
@@ -322,7 +374,9 @@ def _change(action: str, arg: int | None, state: PodState, target: int, user_id:
         return pod.POISON, {"player": target, "amount": 1}
     if action in ("monarch", "initiative"):  # pressed for the holder: nobody holds it any more
         holder = getattr(state, action)
-        return pod.MONARCH if action == "monarch" else pod.INITIATIVE, {"player": None if holder == target else target}
+        return pod.MONARCH if action == "monarch" else pod.INITIATIVE, {
+            "player": None if holder == target else target
+        }
     if action == "next":
         return pod.NEXT_TURN, {}
     if action == "concede":

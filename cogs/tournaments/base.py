@@ -65,5 +65,11 @@ class TournamentBase:
 
     def _scoring_text(self, tr: Translate, tournament: Tournament) -> str:
         rule = self.service.rule(tournament)
-        return tr(f"tournament.scoring.{rule.name}", win=rule.win, draw=rule.draw, survival=rule.survival,
-                  vote=rule.vote, elimination=rule.elimination)
+        return tr(
+            f"tournament.scoring.{rule.name}",
+            win=rule.win,
+            draw=rule.draw,
+            survival=rule.survival,
+            vote=rule.vote,
+            elimination=rule.elimination,
+        )

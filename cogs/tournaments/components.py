@@ -67,18 +67,27 @@ class EndConfirmButton(KeyedButton, prefix="tournament:end", style=discord.Butto
         await _cog(interaction).end_tournament(interaction, self.key)
 
 
-class BallotSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tournament:ballot:(?P<game>\d+)"):
+class BallotSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tournament:ballot:(?P<game>\d+)"
+):
     """The private select of the other players at the table; choosing again changes the vote."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"tournament:ballot:{game_id}", placeholder=placeholder,
-                                           options=options or [discord.SelectOption(label="-")]))
+    def __init__(
+        self, game_id: int, options: list[discord.SelectOption] | None = None, placeholder: str | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"tournament:ballot:{game_id}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-")],
+            )
+        )
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> BallotSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> BallotSelect:
         select = rebuilt(item, discord.ui.Select)
         return cls(int(match["game"]), list(select.options), select.placeholder)
 

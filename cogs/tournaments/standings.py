@@ -28,28 +28,47 @@ PRIZE_FIELD_BUDGET = 400
 
 def standings_files(png: bytes, csv_text: str) -> list[discord.File]:
     """The image and the CSV export that go with every standings embed."""
-    return [discord.File(io.BytesIO(png), filename="standings.png"),
-            discord.File(io.BytesIO(csv_text.encode("utf-8")), filename="standings.csv")]
+    return [
+        discord.File(io.BytesIO(png), filename="standings.png"),
+        discord.File(io.BytesIO(csv_text.encode("utf-8")), filename="standings.csv"),
+    ]
 
 
 class StandingsMessages(TournamentBase):
     """Builds standings messages (a layer of ``TournamentCog``, see ``base``)."""
 
     async def _standings_message(self, view: StandingsView, tr: Translate) -> dict[str, Any]:
-        title = tr("tournament.standings.title", name=view.tournament.name) if view.round_number is None else \
-            tr("tournament.standings.round_title", name=view.tournament.name, round=view.round_number)
-        lines = [tr("tournament.standings.line", rank=s.rank, player=mention(s.player), points=s.points,
-                    opponents=f"{float(s.opponents_average):.2f}", votes=s.tally.votes)
-                 + (f" ({tr('tournament.dropped')})" if s.dropped else "")
-                 for s in view.standings[:EMBED_ROWS]]
-        embed = discord.Embed(title=discord.utils.escape_markdown(title),
-                              description="\n".join(lines) or tr("tournament.standings.empty"), colour=COLOUR)
+        title = (
+            tr("tournament.standings.title", name=view.tournament.name)
+            if view.round_number is None
+            else tr("tournament.standings.round_title", name=view.tournament.name, round=view.round_number)
+        )
+        lines = [
+            tr(
+                "tournament.standings.line",
+                rank=s.rank,
+                player=mention(s.player),
+                points=s.points,
+                opponents=f"{float(s.opponents_average):.2f}",
+                votes=s.tally.votes,
+            )
+            + (f" ({tr('tournament.dropped')})" if s.dropped else "")
+            for s in view.standings[:EMBED_ROWS]
+        ]
+        embed = discord.Embed(
+            title=discord.utils.escape_markdown(title),
+            description="\n".join(lines) or tr("tournament.standings.empty"),
+            colour=COLOUR,
+        )
         if len(view.standings) > EMBED_ROWS:
             embed.set_footer(text=tr("tournament.standings.more", count=len(view.standings) - EMBED_ROWS))
         self._add_prize_fields(embed, view, tr)
         embed.set_image(url="attachment://standings.png")
         png = await self.bot.workers.run(_standings_png, title, view.standings, dict(view.names), tr.language)
-        return {"embed": embed, "files": standings_files(png, standings_csv(view.standings, namer(view.names)))}
+        return {
+            "embed": embed,
+            "files": standings_files(png, standings_csv(view.standings, namer(view.names))),
+        }
 
     @staticmethod
     def _add_prize_fields(embed: discord.Embed, view: StandingsView, tr: Translate) -> None:
@@ -58,15 +77,16 @@ class StandingsMessages(TournamentBase):
             if goal in leaders:
                 value, players = leaders[goal]
                 tail = f" — {value}"
-                winners = fit_lines([mention(p) for p in players], PRIZE_FIELD_BUDGET - len(tail),
-                                    lambda count: tr("core.and_more", count=count), separator=", ")
+                winners = fit_lines(
+                    [mention(p) for p in players],
+                    PRIZE_FIELD_BUDGET - len(tail),
+                    lambda count: tr("core.and_more", count=count),
+                    separator=", ",
+                )
                 embed.add_field(name=tr(f"tournament.prize.{goal}"), value=winners + tail, inline=True)
-
 
 
 def _standings_png(title: str, standings: Sequence[Standing], names: dict[Any, str], language: str) -> bytes:
     """Drawn and encoded in the work pool (``bot.workers``), off the event loop; ``names`` as in
     ``StandingsView.names`` (a worker process gets data, not the view's closures)."""
     return png_bytes(render_standings(title, standings, namer(names), language))
-
-

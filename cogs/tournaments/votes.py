@@ -55,8 +55,10 @@ class VoteDesk(StandingsMessages):
         try:
             message = await self.bot.get_partial_messageable(game.channel_id).send(
                 content=" ".join(mention(p.user_id) for p in game.players),
-                embed=self._vote_embed(game, status.cast, language), view=self._vote_view(game, language),
-                allowed_mentions=discord.AllowedMentions(users=True))
+                embed=self._vote_embed(game, status.cast, language),
+                view=self._vote_view(game, language),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
         except discord.HTTPException:
             log.warning("could not post the vote of game %s", game.game_id)
             return
@@ -68,10 +70,16 @@ class VoteDesk(StandingsMessages):
     @staticmethod
     def _vote_embed(game: TournamentGame, cast: int, language: str) -> discord.Embed:
         deadline = int(datetime.fromisoformat(game.vote_deadline or game.finished_at).timestamp())
-        embed = discord.Embed(title=t("tournament.vote.title", language, game=game.game_id),
-                              description=t("tournament.vote.body", language,
-                                            players=" ".join(mention(p.user_id) for p in game.players),
-                                            deadline=f"<t:{deadline}:R>"), colour=COLOUR)
+        embed = discord.Embed(
+            title=t("tournament.vote.title", language, game=game.game_id),
+            description=t(
+                "tournament.vote.body",
+                language,
+                players=" ".join(mention(p.user_id) for p in game.players),
+                deadline=f"<t:{deadline}:R>",
+            ),
+            colour=COLOUR,
+        )
         embed.set_footer(text=t("tournament.vote.count", language, cast=cast, total=len(game.players)))
         return embed
 
@@ -86,11 +94,18 @@ class VoteDesk(StandingsMessages):
             raise TournamentError("vote_closed", game=game_id)
         names = await self.service.names(game.tournament_id)
         mine = await self.service.vote_of(game_id, interaction.user.id)
-        options = [discord.SelectOption(label=names.get(user, str(user))[:100], value=str(user), default=user == mine)
-                   for user in seated if user != interaction.user.id]
+        options = [
+            discord.SelectOption(
+                label=names.get(user, str(user))[:100], value=str(user), default=user == mine
+            )
+            for user in seated
+            if user != interaction.user.id
+        ]
         view = discord.ui.View(timeout=None)
         view.add_item(BallotSelect(game_id, options, placeholder=tr("tournament.vote.placeholder")))
-        await interaction.response.send_message(tr("tournament.vote.ballot", game=game_id), view=view, ephemeral=True)
+        await interaction.response.send_message(
+            tr("tournament.vote.ballot", game=game_id), view=view, ephemeral=True
+        )
 
     async def cast_vote(self, interaction: discord.Interaction, game_id: int, votee: int) -> None:
         status, outcome = await self.service.cast_vote(game_id, interaction.user.id, votee)
@@ -118,12 +133,20 @@ class VoteDesk(StandingsMessages):
             return any(p.user_id == user and p.survived for p in outcome.game.players)
 
         # Survived or out in words: "survived —" read as "survived" for a player who was out.
-        lines = [t("tournament.result.line_survived" if survived(user) else "tournament.result.line_out", language,
-                   player=mention(user), votes=outcome.received[user], points=outcome.points[user])
-                 for user in sorted(outcome.points, key=lambda u: (-outcome.points[u], -outcome.received[u]))]
+        lines = [
+            t(
+                "tournament.result.line_survived" if survived(user) else "tournament.result.line_out",
+                language,
+                player=mention(user),
+                votes=outcome.received[user],
+                points=outcome.points[user],
+            )
+            for user in sorted(outcome.points, key=lambda u: (-outcome.points[u], -outcome.received[u]))
+        ]
         title = "tournament.result.title" if outcome.game.vote_deadline else "tournament.result.title_no_vote"
-        return discord.Embed(title=t(title, language, game=outcome.game.game_id),
-                             description="\n".join(lines), colour=COLOUR)
+        return discord.Embed(
+            title=t(title, language, game=outcome.game.game_id), description="\n".join(lines), colour=COLOUR
+        )
 
     async def _announce(self, outcome: VoteOutcome) -> None:
         """Closed: the table sees the result on the vote message (edited, buttons gone)."""
@@ -167,10 +190,15 @@ class VoteDesk(StandingsMessages):
         if game.vote_deadline is None or not self.deadlines.runs_here():
             return
         self._cancel_deadline(game.game_id)
-        deadline = sane_due(datetime.fromisoformat(game.vote_deadline), datetime.fromisoformat(game.finished_at),
-                            clock_of(self.bot).now(), f"the vote of game {game.game_id}")
-        self._deadlines[game.game_id] = asyncio.create_task(self._close_at(game.game_id, deadline),
-                                                            name=f"tournament-vote-{game.game_id}")
+        deadline = sane_due(
+            datetime.fromisoformat(game.vote_deadline),
+            datetime.fromisoformat(game.finished_at),
+            clock_of(self.bot).now(),
+            f"the vote of game {game.game_id}",
+        )
+        self._deadlines[game.game_id] = asyncio.create_task(
+            self._close_at(game.game_id, deadline), name=f"tournament-vote-{game.game_id}"
+        )
 
     def _cancel_deadline(self, game_id: int) -> None:
         task = self._deadlines.pop(game_id, None)
@@ -191,5 +219,3 @@ class VoteDesk(StandingsMessages):
             return
         if outcome is not None:
             await self._announce(outcome)
-
-

@@ -21,16 +21,26 @@ from bot.testing.harness import catalog_of
 
 # Tables whose rows are bookkeeping, not a member's records: the card data, and which language a member's
 # client last used (written by any command, so that later private messages follow it).
-_NOT_RECORDS = {"cards", "card_imports", "card_snapshots", "card_sync_state", "user_languages",
-                "schema_migrations", "leases", "sqlite_sequence"}
+_NOT_RECORDS = {
+    "cards",
+    "card_imports",
+    "card_snapshots",
+    "card_sync_state",
+    "user_languages",
+    "schema_migrations",
+    "leases",
+    "sqlite_sequence",
+}
 
 
 async def fingerprint(h: DiscordHarness) -> dict[str, str]:
     """A digest of every record table's rows (in a fixed order), so a test can say "nothing changed"
     without naming the tables a command might touch."""
     names = await h.bot.db.fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table'" if h.bot.db.engine == "sqlite"
-        else "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()")
+        "SELECT name FROM sqlite_master WHERE type = 'table'"
+        if h.bot.db.engine == "sqlite"
+        else "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()"
+    )
     digests = {}
     for row in names:
         name = row["name"]

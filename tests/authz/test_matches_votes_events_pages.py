@@ -397,15 +397,19 @@ async def test_the_leaderboard_link_is_everyones_and_replaced_only_by_an_organis
 
 
 async def test_only_a_player_of_the_match_opens_a_swap_panel_or_wishes_from_their_own_sideboard(
-        match_world) -> None:
+    match_world,
+) -> None:
     h, other, board = match_world
     for command, options in (("sideboard panel", {}), ("sideboard wish", {"card": "Duress"})):
         for who in ("carol", "dave", "mod"):
             reply, changed = await attempt(h, lambda c=command, o=options, w=who: h.slash(c, user=w, **o))
-            assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), (
-                command, who)
+            assert (
+                reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set()
+            ), (command, who)
         reply, changed = await attempt(h, lambda c=command, o=options: other.slash(c, **o))
-        assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), command
+        assert reply.ephemeral and reply.content == t("pod.error.no_open_game", "en") and changed == set(), (
+            command
+        )
     await h.click(board, label="Start", user="alice")
     reply, changed = await attempt(h, lambda: h.slash("sideboard wish", card="Duress", user="bob"))
     assert "pod_events" in changed, reply.text

@@ -52,7 +52,9 @@ async def test_someone_outside_the_game_changes_nothing(world, command, options,
 
 
 @pytest.mark.parametrize(("command", "options"), GAME_CHANGES, ids=[c for c, _ in GAME_CHANGES])
-async def test_a_manager_of_another_server_cannot_reach_the_game_by_its_number(world, command, options) -> None:
+async def test_a_manager_of_another_server_cannot_reach_the_game_by_its_number(
+    world, command, options
+) -> None:
     h, other, _ = world
     options = {**options, "player": "elsewhere_owner"} if "player" in options else dict(options)
     options.pop("owner", None), options.pop("target", None)
@@ -67,11 +69,16 @@ async def test_a_player_may_change_another_players_totals_unless_the_table_chose
     h, _, _ = world
     reply, changed = await attempt(h, lambda: h.slash("pod life", player="bob", amount=-5, user="alice"))
     assert reply.content == t("pod.done_game", "en", game=1) and "pod_events" in changed
-    strict = await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('carol').id}>",
-                           own_totals_only=True, channel="games")
+    strict = await h.slash(
+        "pod start",
+        players=f"<@{h.user('alice').id}> <@{h.user('carol').id}>",
+        own_totals_only=True,
+        channel="games",
+    )
     await h.click(strict, label="Start turn 1", user="alice")
-    reply, changed = await attempt(h, lambda: h.slash("pod life", player="carol", amount=-5, user="alice",
-                                                       channel="games"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("pod life", player="carol", amount=-5, user="alice", channel="games")
+    )
     assert reply.ephemeral and reply.content == t("pod.error.own_totals_only", "en") and changed == set()
 
 
@@ -98,8 +105,9 @@ async def test_a_copy_of_the_board_in_another_server_cannot_change_the_game(worl
     for label in ("+1", "-5", "Undo"):
         reply, changed = await attempt(h, lambda label=label: other.click(copy, label=label))
         assert NO_SUCH_GAME in reply.text and changed == set(), label
-    reply, changed = await attempt(h, lambda: other.select(copy, custom_id="pod-pick:1",
-                                                            values=[str(h.user("bob").id)]))
+    reply, changed = await attempt(
+        h, lambda: other.select(copy, custom_id="pod-pick:1", values=[str(h.user("bob").id)])
+    )
     assert NO_SUCH_GAME in reply.text and changed == set()
 
 
@@ -164,7 +172,9 @@ async def test_a_mulligan_line_copied_into_another_server_names_no_game(tmp_path
         await h.settle()
         (line,) = [m for m in h.messages("general") if "your mulligan decision" in m.content]
         keep = next(b for b in line.buttons if b["label"] == "Keep")
-        reply, changed = await attempt(h, lambda: other.click(copy_into(other, line), custom_id=keep["custom_id"]))
+        reply, changed = await attempt(
+            h, lambda: other.click(copy_into(other, line), custom_id=keep["custom_id"])
+        )
         assert NO_SUCH_GAME in reply.text and changed == set()
         reply, changed = await attempt(h, lambda: h.click(line, label="Keep", user="alice"))
         assert "pod_events" in changed  # in this server it is her decision, and it is stored
@@ -174,7 +184,9 @@ async def test_a_bracket_is_declared_by_a_player_for_their_own_deck_alone(world)
     h, other, _ = world
     for who in ("carol", "dave", "mod"):  # Manage Server changes totals for the table, never a declaration
         reply, changed = await attempt(h, lambda w=who: h.slash("pod bracket", level=3, user=w))
-        assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en") and changed == set(), who
+        assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en") and changed == set(), (
+            who
+        )
     reply, changed = await attempt(h, lambda: other.slash("pod bracket", level=3, game=1))
     assert reply.ephemeral and NO_SUCH_GAME in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.slash("pod bracket", level=3, user="alice"))

@@ -60,11 +60,13 @@ EVENT_STEPS = ["hydra event begin", "hydra event end", "hydra event cancel"]
 
 async def test_only_organisers_create_and_run_a_hydra_event(world) -> None:
     h, _ = world
-    reply, changed = await attempt(h, lambda: h.slash("hydra event create", name="Night", start="in 30 minutes",
-                                                       user="alice"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("hydra event create", name="Night", start="in 30 minutes", user="alice")
+    )
     assert reply.ephemeral and reply.content == EVENT_ORGANISERS and changed == set()
-    reply, changed = await attempt(h, lambda: h.slash("hydra event create", name="Night", start="in 30 minutes",
-                                                       user="dave"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("hydra event create", name="Night", start="in 30 minutes", user="dave")
+    )
     assert "hydra_events" in changed
     for step in EVENT_STEPS:
         for who in ("alice", "carol"):
@@ -76,7 +78,13 @@ async def test_another_servers_manager_cannot_reach_an_event_by_number_or_by_its
     h, other = world
     await h.slash("hydra event create", name="Night", start="in 30 minutes", user="dave")
     [announcement] = [m for m in h.messages() if m.buttons]
-    for step in [*EVENT_STEPS, "hydra event join", "hydra event leave", "hydra event page", "hydra event status"]:
+    for step in [
+        *EVENT_STEPS,
+        "hydra event join",
+        "hydra event leave",
+        "hydra event page",
+        "hydra event status",
+    ]:
         reply, changed = await attempt(h, lambda s=step: other.slash(s, event=1))
         assert reply.ephemeral and reply.content == NO_EVENT and changed == set(), step
     copy = copy_into(other, announcement)
@@ -103,18 +111,25 @@ async def test_only_organisers_create_and_run_a_tournament(world) -> None:
     for command, options in TOURNAMENT_STEPS:
         reply, changed = await attempt(h, lambda c=command, o=options: h.slash(c, user="alice", **o))
         assert reply.ephemeral and reply.content == TOURNAMENT_ORGANISERS and changed == set(), command
-        reply, changed = await attempt(h, lambda c=command, o=options: other.slash(c, **{
-            k: ("elsewhere_owner" if k == "player" else v) for k, v in o.items()}))
+        reply, changed = await attempt(
+            h,
+            lambda c=command, o=options: other.slash(
+                c, **{k: ("elsewhere_owner" if k == "player" else v) for k, v in o.items()}
+            ),
+        )
         assert reply.content == NO_TOURNAMENT and changed == set(), command
-    reply, changed = await attempt(h, lambda: h.slash("tournament correct", player="bob", points=3,
-                                                       reason="a scoring slip", user="dave"))
+    reply, changed = await attempt(
+        h, lambda: h.slash("tournament correct", player="bob", points=3, reason="a scoring slip", user="dave")
+    )
     assert changed == {"tournament_corrections"}
 
 
 async def test_revealing_votes_takes_manage_server_not_the_organiser_role(world) -> None:
     h, _ = world
     for who in ("alice", "dave"):
-        reply, changed = await attempt(h, lambda w=who: h.slash("tournament reveal-votes", enabled=True, user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.slash("tournament reveal-votes", enabled=True, user=w)
+        )
         assert reply.ephemeral and reply.content == MANAGERS_ONLY and changed == set(), who
     reply, changed = await attempt(h, lambda: h.slash("tournament reveal-votes", enabled=True, user="mod"))
     assert changed == {"tournament_guild_settings"}
@@ -122,16 +137,24 @@ async def test_revealing_votes_takes_manage_server_not_the_organiser_role(world)
 
 async def test_only_a_manager_deletes_someone_elses_deck(world) -> None:
     h, other = world
-    await h.slash("deck register", name="mine", decklist="1 Sol Ring\n1 Atraxa, Praetors' Voice", user="alice")
+    await h.slash(
+        "deck register", name="mine", decklist="1 Sol Ring\n1 Atraxa, Praetors' Voice", user="alice"
+    )
     for who in ("carol", "dave"):
-        reply, changed = await attempt(h, lambda w=who: h.slash("deck delete", name="mine", owner="alice", user=w))
+        reply, changed = await attempt(
+            h, lambda w=who: h.slash("deck delete", name="mine", owner="alice", user=w)
+        )
         assert reply.ephemeral and reply.content == MANAGERS_ONLY and changed == set(), who
-    reply, changed = await attempt(h, lambda: other.slash("deck delete", name="mine", owner="elsewhere_owner"))
+    reply, changed = await attempt(
+        h, lambda: other.slash("deck delete", name="mine", owner="elsewhere_owner")
+    )
     assert reply.content == t("deck.error.not_found", "en", name="mine") and changed == set()
     reply, changed = await attempt(h, lambda: h.slash("deck delete", name="mine", owner="alice", user="mod"))
     confirm = [b for b in reply.message.buttons if b.get("style") == 4]
     if confirm:  # a deletion is confirmed with a button first
-        reply, changed = await attempt(h, lambda: h.click(reply, custom_id=confirm[0]["custom_id"], user="mod"))
+        reply, changed = await attempt(
+            h, lambda: h.click(reply, custom_id=confirm[0]["custom_id"], user="mod")
+        )
     assert changed == {"decks"} or changed == {"decks", "deck_verdict_changes"}
 
 

@@ -135,9 +135,25 @@ SEED_NAMES: tuple[tuple[str, str, str], ...] = (
 
 # Named in the seeds but not resolvable to one card of the data as written.
 NOT_IN_DATA: tuple[str, ...] = (
-    "盲先知", "醒眠龙王翠瓦", "掠夺大婶麦汁", "水没洞穴", "生+死",
+    "盲先知",
+    "醒眠龙王翠瓦",
+    "掠夺大婶麦汁",
+    "水没洞穴",
+    "生+死",
     # Japanese names of cards the data has no Japanese printing for (their English names resolve)
-    "デイガボルバー", "限りある資源", "ライオンの瞳のダイアモンド", "金属細工師", "繰り返す悪夢", "修繕",
-    "トレイリアのアカデミー", "激動", "ヨーグモスの取り引き", "丸砥石", "ラノワールの使者ロフェロス",
-    "Hydra Head", "Ravenous Brute Head", "Disorienting Glower", "The Slayer",
+    "デイガボルバー",
+    "限りある資源",
+    "ライオンの瞳のダイアモンド",
+    "金属細工師",
+    "繰り返す悪夢",
+    "修繕",
+    "トレイリアのアカデミー",
+    "激動",
+    "ヨーグモスの取り引き",
+    "丸砥石",
+    "ラノワールの使者ロフェロス",
+    "Hydra Head",
+    "Ravenous Brute Head",
+    "Disorienting Glower",
+    "The Slayer",
 )

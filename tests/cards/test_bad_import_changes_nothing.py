@@ -28,14 +28,17 @@ def _with(tmp_path: Path, **fields) -> Path:
     return path
 
 
-@pytest.mark.parametrize("fields", [
-    {"printed_names": {"ja": 5}},                       # the case found: a non-string printed name
-    {"printed_names": {"ja": ["a"]}},
-    {"printed_names": ["ja"]},
-    {"oracle_text": {"en": "x"}},
-    {"card_faces": [{"name": 7, "type_line": "Creature"}]},
-    {"layout": ["normal"]},
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"printed_names": {"ja": 5}},  # the case found: a non-string printed name
+        {"printed_names": {"ja": ["a"]}},
+        {"printed_names": ["ja"]},
+        {"oracle_text": {"en": "x"}},
+        {"card_faces": [{"name": 7, "type_line": "Creature"}]},
+        {"layout": ["normal"]},
+    ],
+)
 async def test_a_wrongly_typed_field_is_refused_and_the_bot_still_starts(tmp_path: Path, fields):
     db_path = tmp_path / "podkeeper.sqlite3"
     db = await Database.open(db_path)

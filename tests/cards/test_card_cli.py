@@ -28,11 +28,17 @@ def run(config: Path, *args: str) -> int:
 def test_lookup_json_for_a_card(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(config, "lookup", "稲妻", "--json") == 0
     assert json.loads(capsys.readouterr().out) == {
-        "name": "Lightning Bolt", "mana_cost": "{R}", "type_line": "Instant", "color_identity": "R",
-        "printed_names": {"ja": "稲妻", "zh-Hans": "闪电击", "zh-Hant": "閃電擊"}}
+        "name": "Lightning Bolt",
+        "mana_cost": "{R}",
+        "type_line": "Instant",
+        "color_identity": "R",
+        "printed_names": {"ja": "稲妻", "zh-Hans": "闪电击", "zh-Hant": "閃電擊"},
+    }
 
 
-def test_lookup_json_colour_identity_is_wubrg_ordered(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lookup_json_colour_identity_is_wubrg_ordered(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(config, "lookup", "fire/ice", "--json") == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["name"], out["color_identity"], out["printed_names"]) == ("Fire // Ice", "UR", {})
@@ -62,7 +68,9 @@ def test_lookup_text(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "podkeeper cards sync" in out
 
 
-def test_import_is_idempotent_and_reports(config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_is_idempotent_and_reports(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(config, "import", str(SCRYFALL_FILE)) == 0
     first = capsys.readouterr()
     assert "imported 11 cards (scryfall)" in first.out
@@ -72,8 +80,9 @@ def test_import_is_idempotent_and_reports(config: Path, tmp_path: Path, capsys: 
     assert run(config, "lookup", "Counterspell", "--json") == 1
 
 
-def test_import_of_a_bad_file_changes_nothing(config: Path, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_of_a_bad_file_changes_nothing(
+    config: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(config, "import", str(SUBSET)) == 0
     capsys.readouterr()
     bad = tmp_path / "cards.json"
@@ -96,7 +105,8 @@ def test_sync_offline_fails_fast_and_keeps_the_data(config: Path, capsys: pytest
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     text = config.read_text(encoding="utf-8").replace(
-        "[cards]\n", f'[cards]\nscryfall_bulk_url = "http://127.0.0.1:{port}/bulk-data"\n')
+        "[cards]\n", f'[cards]\nscryfall_bulk_url = "http://127.0.0.1:{port}/bulk-data"\n'
+    )
     config.write_text(text, encoding="utf-8")
     assert run(config, "lookup", "Sol Ring") == 0
     assert run(config, "sync") == 1
@@ -129,10 +139,14 @@ def test_every_action_has_help(action: str, capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out.startswith("usage: podkeeper cards " + action)
 
 
-def test_lookup_with_unreadable_card_data_says_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_lookup_with_unreadable_card_data_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "config.toml"
-    config.write_text(f'[database]\npath = "{tmp_path / "p.sqlite3"}"\n[cards]\npath = "{tmp_path / "nope.gz"}"\n',
-                      encoding="utf-8")
+    config.write_text(
+        f'[database]\npath = "{tmp_path / "p.sqlite3"}"\n[cards]\npath = "{tmp_path / "nope.gz"}"\n',
+        encoding="utf-8",
+    )
     assert main(["--config", str(config), "cards", "lookup", "Sol Ring"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and "[cards] path" in err and "Traceback" not in err

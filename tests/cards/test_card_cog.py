@@ -51,19 +51,28 @@ async def test_multi_face_card_shows_every_face_with_printed_face_names(harness:
 async def test_planeswalker_loyalty_and_banned_card(harness: DiscordHarness) -> None:
     jace = (await harness.slash("card", name="Jace, the Mind Sculptor", locale="zh-TW")).embed
     assert "忠誠：3" in jace["description"]
-    assert {f["name"]: f["value"] for f in jace["fields"]}["指揮官"] == "合法"  # legal in Commander since 2024
+    assert {f["name"]: f["value"] for f in jace["fields"]}[
+        "指揮官"
+    ] == "合法"  # legal in Commander since 2024
     crypt = (await harness.slash("card", name="mana crypt")).embed
-    assert {f["name"]: f["value"] for f in crypt["fields"]} == {"Colour identity": "Colourless", "Commander": "Banned"}
+    assert {f["name"]: f["value"] for f in crypt["fields"]} == {
+        "Colour identity": "Colourless",
+        "Commander": "Banned",
+    }
 
 
 async def test_unknown_name_gets_a_localized_did_you_mean(harness: DiscordHarness) -> None:
     reply = await harness.slash("card", name="Lightnig Bolt", locale="ja")
     assert reply.ephemeral and not reply.embeds
-    assert reply.content.startswith("「Lightnig Bolt」という名前のカードは見つかりません。もしかして：Lightning Bolt")
+    assert reply.content.startswith(
+        "「Lightnig Bolt」という名前のカードは見つかりません。もしかして：Lightning Bolt"
+    )
     nothing = await harness.slash("card", name="qqqqxzzzvv")
-    assert nothing.content == ("No card is named “qqqqxzzzvv”. No card in the card data comes close to it: it may "
-                               "be newer than the data. The bot's operator can bring current card data with "
-                               "`podkeeper cards sync`.")
+    assert nothing.content == (
+        "No card is named “qqqqxzzzvv”. No card in the card data comes close to it: it may "
+        "be newer than the data. The bot's operator can bring current card data with "
+        "`podkeeper cards sync`."
+    )
 
 
 async def test_ambiguous_name_lists_the_cards(harness: DiscordHarness) -> None:

@@ -18,7 +18,9 @@ def by_name(path: Path, fmt: str | None = None) -> dict:
     return {card.name: card for card in read_cards(path, fmt).cards}
 
 
-@pytest.mark.parametrize(("path", "fmt"), [(SUBSET, "jsonl"), (SCRYFALL_FILE, "scryfall"), (MTGJSON_FILE, "mtgjson")])
+@pytest.mark.parametrize(
+    ("path", "fmt"), [(SUBSET, "jsonl"), (SCRYFALL_FILE, "scryfall"), (MTGJSON_FILE, "mtgjson")]
+)
 def test_format_is_detected_plain_and_compressed(tmp_path: Path, path: Path, fmt: str) -> None:
     assert detect_format(path) == fmt
     gz = tmp_path / (path.name + ".gz")
@@ -49,17 +51,28 @@ def test_scryfall_bulk_file() -> None:
     assert cards["Fire // Ice"].mana_cost == "{1}{R} // {1}{U}"
     assert cards["Fire // Ice"].colors == "UR"  # a split card is both halves' colours
     abbey = cards["Westvale Abbey // Ormendahl, Profane Prince"]
-    assert (abbey.colors, abbey.faces[1].colors, abbey.color_identity) == ("", "B", "B")  # the land is colourless
+    assert (abbey.colors, abbey.faces[1].colors, abbey.color_identity) == (
+        "",
+        "B",
+        "B",
+    )  # the land is colourless
     assert cards["Brisela, Voice of Nightmares"].meld_parts[-1] == "Brisela, Voice of Nightmares"
     assert set(cards["Gisela, the Broken Blade"].meld_parts) == {
-        "Gisela, the Broken Blade", "Bruna, the Fading Light", "Brisela, Voice of Nightmares"}
+        "Gisela, the Broken Blade",
+        "Bruna, the Fading Light",
+        "Brisela, Voice of Nightmares",
+    }
 
 
 def test_mtgjson_atomic_cards_with_foreign_names() -> None:
     cards = by_name(MTGJSON_FILE)
     bolt = cards["Lightning Bolt"]
-    assert bolt.printed_names == {"ja": "稲妻", "zh-Hans": "闪电击", "zh-Hant": "閃電擊",
-                                  "de": "Deutsch Lightning Bolt"}  # German too: every printed language the file carries
+    assert bolt.printed_names == {
+        "ja": "稲妻",
+        "zh-Hans": "闪电击",
+        "zh-Hant": "閃電擊",
+        "de": "Deutsch Lightning Bolt",
+    }  # German too: every printed language the file carries
     assert bolt.commander_legality == "legal" and bolt.color_identity == "R"
     researcher = cards["Aberrant Researcher // Perfected Form"]
     assert researcher.printed_names["ja"] == "逸脱した研究者 // 完成態"
@@ -67,17 +80,30 @@ def test_mtgjson_atomic_cards_with_foreign_names() -> None:
     fire_ice = cards["Fire // Ice"]
     assert fire_ice.layout == "split" and fire_ice.mana_cost == "{1}{R} // {1}{U}"
     # A meld pair is listed twice in MTGJSON ("Bruna // Brisela", "Gisela // Brisela"): three cards.
-    assert {"Bruna, the Fading Light", "Gisela, the Broken Blade", "Brisela, Voice of Nightmares"} <= set(cards)
+    assert {"Bruna, the Fading Light", "Gisela, the Broken Blade", "Brisela, Voice of Nightmares"} <= set(
+        cards
+    )
     assert set(cards["Brisela, Voice of Nightmares"].meld_parts) == {
-        "Gisela, the Broken Blade", "Bruna, the Fading Light", "Brisela, Voice of Nightmares"}
+        "Gisela, the Broken Blade",
+        "Bruna, the Fading Light",
+        "Brisela, Voice of Nightmares",
+    }
     assert cards["Brisela, Voice of Nightmares"].printed_names["ja"] == "悪夢の声、ブリセラ"
 
 
 def test_mtgjson_variants_without_sides_are_one_card(tmp_path: Path) -> None:
-    variant = {"name": "Everythingamajig", "layout": "normal", "manaCost": "{5}", "type": "Artifact",
-               "colorIdentity": [], "legalities": {}}
+    variant = {
+        "name": "Everythingamajig",
+        "layout": "normal",
+        "manaCost": "{5}",
+        "type": "Artifact",
+        "colorIdentity": [],
+        "legalities": {},
+    }
     path = tmp_path / "AtomicCards.json"
-    path.write_text(json.dumps({"meta": {}, "data": {"Everythingamajig": [variant, {**variant, "text": "b"}]}}))
+    path.write_text(
+        json.dumps({"meta": {}, "data": {"Everythingamajig": [variant, {**variant, "text": "b"}]}})
+    )
     [card] = read_cards(path).cards
     assert (card.name, card.faces, card.commander_legality) == ("Everythingamajig", (), "not_legal")
 
@@ -86,10 +112,18 @@ def test_json_stream_reads_elements_across_chunk_boundaries(monkeypatch: pytest.
     monkeypatch.setattr(JsonStream, "CHUNK", 7)  # every element spans many chunks
     text = '[ {"name": "A", "n": 12345}, {"name": "B // C", "s": "x\\"y"} ,\n{"name":"D","v":[1,2.5e3]} ]  \n'
     items = list(JsonStream(io.StringIO(text), "test").array_items())
-    assert items == [{"name": "A", "n": 12345}, {"name": "B // C", "s": 'x"y'}, {"name": "D", "v": [1, 2500.0]}]
+    assert items == [
+        {"name": "A", "n": 12345},
+        {"name": "B // C", "s": 'x"y'},
+        {"name": "D", "v": [1, 2500.0]},
+    ]
     assert list(JsonStream(io.StringIO(" [ ] "), "test").array_items()) == []
     # A bare number cut by a chunk boundary is read whole, not as 1234 and 56789.
-    assert list(JsonStream(io.StringIO("[123456789,true,null]"), "test").array_items()) == [123456789, True, None]
+    assert list(JsonStream(io.StringIO("[123456789,true,null]"), "test").array_items()) == [
+        123456789,
+        True,
+        None,
+    ]
 
 
 def test_streaming_a_large_scryfall_file_in_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -107,6 +141,7 @@ def test_progress_reports_bytes_of_the_file_on_disk(tmp_path: Path) -> None:
 
 
 # -- bad files --------------------------------------------------------------------------------------
+
 
 def _bad(tmp_path: Path, name: str, content: bytes) -> Path:
     path = tmp_path / name
@@ -165,17 +200,23 @@ def test_garbage_inside_a_scryfall_array(tmp_path: Path) -> None:
         read_cards(path)
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b'{"object": "list", "data": []}\n', "not a card"),  # the Scryfall bulk-data listing, not a bulk file
-    (b'{"name": "Sol Ring"}\n[1, 2]\n', r"line 2 is not a card"),
-    (b'[{"object": "set", "name": "Alpha"}]', "not a card"),
-    (b'[{"name": "Sol Ring", "legalities": ["commander"]}]', "record 1 .*Sol Ring.* is not a card"),
-    (b'[{"id": 1}]', r"element 1 is not a card"),
-    (b'[]', "holds no cards"),
-    (b'{"meta": {}, "data": {"Sol Ring": {"name": "Sol Ring"}}}', "not a list of card faces"),
-    (b'{"meta": {"version": "5"}}', 'no "data" object'),
-    (b'[{"name": "Sol Ring"}] trailing', "unexpected data after"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            b'{"object": "list", "data": []}\n',
+            "not a card",
+        ),  # the Scryfall bulk-data listing, not a bulk file
+        (b'{"name": "Sol Ring"}\n[1, 2]\n', r"line 2 is not a card"),
+        (b'[{"object": "set", "name": "Alpha"}]', "not a card"),
+        (b'[{"name": "Sol Ring", "legalities": ["commander"]}]', "record 1 .*Sol Ring.* is not a card"),
+        (b'[{"id": 1}]', r"element 1 is not a card"),
+        (b"[]", "holds no cards"),
+        (b'{"meta": {}, "data": {"Sol Ring": {"name": "Sol Ring"}}}', "not a list of card faces"),
+        (b'{"meta": {"version": "5"}}', 'no "data" object'),
+        (b'[{"name": "Sol Ring"}] trailing', "unexpected data after"),
+    ],
+)
 def test_wrong_shaped_files(tmp_path: Path, content: bytes, message: str) -> None:
     with pytest.raises(CardImportError, match=message):
         read_cards(_bad(tmp_path, "wrong.json", content))

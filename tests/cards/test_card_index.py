@@ -13,9 +13,12 @@ from tests.cards.seed_names import NOT_IN_DATA, SEED_NAMES
 TESTS_DATA = TESTS_DIR / "data"
 
 
-@pytest.mark.parametrize(("seed", "written", "english"), SEED_NAMES,
-                         ids=[f"{s}-{w}" for s, w, _ in SEED_NAMES])
-def test_every_seed_card_name_resolves(subset_index: CardIndex, seed: str, written: str, english: str) -> None:
+@pytest.mark.parametrize(
+    ("seed", "written", "english"), SEED_NAMES, ids=[f"{s}-{w}" for s, w, _ in SEED_NAMES]
+)
+def test_every_seed_card_name_resolves(
+    subset_index: CardIndex, seed: str, written: str, english: str
+) -> None:
     resolution = subset_index.resolve(written)
     assert resolution.card is not None, (seed, written, resolution.suggestions)
     assert resolution.card.name == english
@@ -33,7 +36,9 @@ def test_exact_english_name(subset_index: CardIndex) -> None:
     assert resolution.suggestions == () and resolution.ambiguous == ()
 
 
-@pytest.mark.parametrize("written", ["Lim-Dul's Vault", "lim dul's vault", "LIM-DÛL'S VAULT", "  limdul’s vault "])
+@pytest.mark.parametrize(
+    "written", ["Lim-Dul's Vault", "lim dul's vault", "LIM-DÛL'S VAULT", "  limdul’s vault "]
+)
 def test_case_accent_and_punctuation_insensitive(subset_index: CardIndex, written: str) -> None:
     resolution = subset_index.resolve(written)
     assert resolution.card is not None and resolution.card.name == "Lim-Dûl's Vault"
@@ -46,22 +51,33 @@ def test_ligatures_meet_their_spelled_out_letters(subset_index: CardIndex) -> No
     assert resolution.matched_by == "normalised"
 
 
-@pytest.mark.parametrize(("written", "matched_by"), [
-    ("Fire", "face"), ("ice", "face"), ("Fire/Ice", "normalised"), ("Fire // Ice", "exact"),
-    ("fire//ice", "normalised"), ("ＦＩＲＥ／ＩＣＥ", "normalised")])
+@pytest.mark.parametrize(
+    ("written", "matched_by"),
+    [
+        ("Fire", "face"),
+        ("ice", "face"),
+        ("Fire/Ice", "normalised"),
+        ("Fire // Ice", "exact"),
+        ("fire//ice", "normalised"),
+        ("ＦＩＲＥ／ＩＣＥ", "normalised"),
+    ],
+)
 def test_either_face_of_a_split_card(subset_index: CardIndex, written: str, matched_by: str) -> None:
     resolution = subset_index.resolve(written)
     assert resolution.card is not None and resolution.card.name == "Fire // Ice"
     assert resolution.matched_by == matched_by
 
 
-@pytest.mark.parametrize(("written", "english"), [
-    ("Kenzo the Hardhearted", "Bushi Tenderfoot // Kenzo the Hardhearted"),  # flip
-    ("Insectile Aberration", "Delver of Secrets // Insectile Aberration"),  # transform
-    ("Stomp", "Bonecrusher Giant // Stomp"),  # adventure
-    ("Agadeem, the Undercrypt", "Agadeem's Awakening // Agadeem, the Undercrypt"),  # modal_dfc
-    ("Memory", "Commit // Memory"),  # aftermath
-])
+@pytest.mark.parametrize(
+    ("written", "english"),
+    [
+        ("Kenzo the Hardhearted", "Bushi Tenderfoot // Kenzo the Hardhearted"),  # flip
+        ("Insectile Aberration", "Delver of Secrets // Insectile Aberration"),  # transform
+        ("Stomp", "Bonecrusher Giant // Stomp"),  # adventure
+        ("Agadeem, the Undercrypt", "Agadeem's Awakening // Agadeem, the Undercrypt"),  # modal_dfc
+        ("Memory", "Commit // Memory"),  # aftermath
+    ],
+)
 def test_back_faces_of_every_multi_face_layout(subset_index: CardIndex, written: str, english: str) -> None:
     resolution = subset_index.resolve(written)
     assert resolution.card is not None and resolution.card.name == english
@@ -75,13 +91,16 @@ def test_meld_cards_are_each_their_own_card(subset_index: CardIndex) -> None:
     assert subset_index.resolve("Bruna, the Fading Light").card is not None
 
 
-@pytest.mark.parametrize(("written", "english"), [
-    ("稲妻", "Lightning Bolt"),  # Japanese
-    ("闪电击", "Lightning Bolt"),  # Simplified Chinese
-    ("閃電擊", "Lightning Bolt"),  # Traditional Chinese
-    ("リム=ドゥールの櫃", "Lim-Dûl's Vault"),  # the data has a full-width ＝; NFKC makes them meet
-    ("无情的谦造", "Bushi Tenderfoot // Kenzo the Hardhearted"),  # one face of a printed name
-])
+@pytest.mark.parametrize(
+    ("written", "english"),
+    [
+        ("稲妻", "Lightning Bolt"),  # Japanese
+        ("闪电击", "Lightning Bolt"),  # Simplified Chinese
+        ("閃電擊", "Lightning Bolt"),  # Traditional Chinese
+        ("リム=ドゥールの櫃", "Lim-Dûl's Vault"),  # the data has a full-width ＝; NFKC makes them meet
+        ("无情的谦造", "Bushi Tenderfoot // Kenzo the Hardhearted"),  # one face of a printed name
+    ],
+)
 def test_printed_names(subset_index: CardIndex, written: str, english: str) -> None:
     resolution = subset_index.resolve(written)
     assert resolution.card is not None and resolution.card.name == english
@@ -102,10 +121,15 @@ def test_a_token_never_hides_the_card_of_the_same_name() -> None:
         assert CardIndex.from_cards(order).get("Goblin Guide") is real
 
 
-@pytest.mark.parametrize(("typo", "expected"), [
-    ("Lightnig Bolt", "Lightning Bolt"), ("Sol Rnig", "Sol Ring"), ("Counterspel", "Counterspell"),
-    ("水没洞穴", "Drowned Catacomb"),  # the seed's older Chinese name for 水没墓穴
-])
+@pytest.mark.parametrize(
+    ("typo", "expected"),
+    [
+        ("Lightnig Bolt", "Lightning Bolt"),
+        ("Sol Rnig", "Sol Ring"),
+        ("Counterspel", "Counterspell"),
+        ("水没洞穴", "Drowned Catacomb"),  # the seed's older Chinese name for 水没墓穴
+    ],
+)
 def test_unknown_names_get_the_best_suggestions(subset_index: CardIndex, typo: str, expected: str) -> None:
     resolution = subset_index.resolve(typo)
     assert resolution.card is None and resolution.matched_by == "none"
@@ -164,24 +188,32 @@ def lookalikes() -> CardIndex:
     return CardIndex.from_cards(read_cards(TESTS_DATA / "cards_ambiguities.jsonl").cards)
 
 
-@pytest.mark.parametrize(("written", "english"), [
-    ("wasteland", "Wasteland"),  # not Unhinged's "Waste Land": written the same up to case
-    ("WASTE LAND", "Waste Land"),
-    ("Will Kenrith", "Will Kenrith // Rowan Kenrith"),  # the card whose front face it is
-    ("Rowan Kenrith", "Rowan Kenrith // Will Kenrith"),
-    ("ウィルケンリス", "Will Kenrith // Rowan Kenrith"),
-    ("波洛斯公会门", "Boros Guildgate"),  # not its art variants "Boros Guildgate (a)"/"(b)"
-])
+@pytest.mark.parametrize(
+    ("written", "english"),
+    [
+        ("wasteland", "Wasteland"),  # not Unhinged's "Waste Land": written the same up to case
+        ("WASTE LAND", "Waste Land"),
+        ("Will Kenrith", "Will Kenrith // Rowan Kenrith"),  # the card whose front face it is
+        ("Rowan Kenrith", "Rowan Kenrith // Will Kenrith"),
+        ("ウィルケンリス", "Will Kenrith // Rowan Kenrith"),
+        ("波洛斯公会门", "Boros Guildgate"),  # not its art variants "Boros Guildgate (a)"/"(b)"
+    ],
+)
 def test_collisions_with_one_clear_meaning_resolve(lookalikes: CardIndex, written: str, english: str) -> None:
     resolution = lookalikes.resolve(written)
     assert resolution.card is not None and resolution.card.name == english
 
 
-@pytest.mark.parametrize(("written", "candidates"), [
-    ("waste-land", ("Waste Land", "Wasteland")),
-    ("重生", ("Regenerate", "Regeneration")),
-    ("スゥルタイの隆盛", ("Sultai Ascendacy", "Sultai Ascendancy")),  # the data's misspelt duplicate
-])
-def test_real_collisions_stay_ambiguous(lookalikes: CardIndex, written: str, candidates: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("written", "candidates"),
+    [
+        ("waste-land", ("Waste Land", "Wasteland")),
+        ("重生", ("Regenerate", "Regeneration")),
+        ("スゥルタイの隆盛", ("Sultai Ascendacy", "Sultai Ascendancy")),  # the data's misspelt duplicate
+    ],
+)
+def test_real_collisions_stay_ambiguous(
+    lookalikes: CardIndex, written: str, candidates: tuple[str, ...]
+) -> None:
     resolution = lookalikes.resolve(written)
     assert resolution.card is None and resolution.ambiguous == candidates

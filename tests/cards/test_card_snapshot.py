@@ -15,13 +15,24 @@ from bot.domain.rules import identity as identity_module
 from bot.storage.db import Database
 from tests.cards.conftest import SCRYFALL_FILE, SUBSET
 
-QUERIES = ["Lightning Bolt", "lightning bolt", "稲妻", "Fire", "Ligthning Bolt", "sol", "重生", "Lim-Dul's Vault"]
+QUERIES = [
+    "Lightning Bolt",
+    "lightning bolt",
+    "稲妻",
+    "Fire",
+    "Ligthning Bolt",
+    "sol",
+    "重生",
+    "Lim-Dul's Vault",
+]
 
 
 def answers(cards: CardDatabase) -> list:
-    return ([cards.resolve(q) for q in QUERIES]
-            + [cards.autocomplete(q, language) for q in ("s", "bolt", "稲", "心") for language in
-               ("en", "ja", "zh-Hans", "zh-Hant")])
+    return [cards.resolve(q) for q in QUERIES] + [
+        cards.autocomplete(q, language)
+        for q in ("s", "bolt", "稲", "心")
+        for language in ("en", "ja", "zh-Hans", "zh-Hant")
+    ]
 
 
 async def reopen(db_path: Path) -> tuple[Database, CardDatabase]:
@@ -53,8 +64,9 @@ async def test_a_start_reads_the_stored_index_and_answers_as_a_rebuild(db_path: 
         await db.close()
 
 
-async def test_a_stored_index_of_another_format_or_unreadable_is_rebuilt(db_path: Path, monkeypatch,
-                                                                       caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_stored_index_of_another_format_or_unreadable_is_rebuilt(
+    db_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+) -> None:
     db, built = await reopen(db_path)
     expected = answers(built)
     await db.execute("UPDATE card_snapshots SET data = ? WHERE format = ?", (b"\x00garbage", snapshot.FORMAT))
@@ -63,7 +75,9 @@ async def test_a_stored_index_of_another_format_or_unreadable_is_rebuilt(db_path
     try:
         assert "unreadable" in caplog.text
         assert answers(read) == expected
-        assert await db.scalar("SELECT COUNT(*) FROM card_snapshots WHERE format = ?", (snapshot.FORMAT,)) == 1
+        assert (
+            await db.scalar("SELECT COUNT(*) FROM card_snapshots WHERE format = ?", (snapshot.FORMAT,)) == 1
+        )
     finally:
         await db.close()
     current = snapshot.FORMAT
@@ -120,8 +134,9 @@ async def test_facts_of_other_rules_code_or_other_cards_are_worked_out(db_path: 
         formats = {row[0] for row in await db.fetchall("SELECT format FROM card_snapshots")}
         assert "facts-changed-rules" in formats and len(formats) == 2  # the index and the new facts
         bolt = cards.get("Lightning Bolt")
-        other = CardIndex.from_cards([bolt.__class__(name=bolt.name, mana_cost="{G}", type_line="Instant",
-                                                     color_identity="G")]).get(bolt.name)
+        other = CardIndex.from_cards(
+            [bolt.__class__(name=bolt.name, mana_cost="{G}", type_line="Instant", color_identity="G")]
+        ).get(bolt.name)
         facts_module._cache.clear()
         assert facts_module.facts_for(other).colours[identity_module.CR_903_4] == "G"  # not Bolt's stored "R"
         assert facts_module.facts_for(bolt).colours[identity_module.CR_903_4] == "R"

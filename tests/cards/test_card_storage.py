@@ -36,13 +36,17 @@ async def test_stored_cards_come_back_equal(db: Database) -> None:
     assert await repository.replace_all(cards, source="subset", fmt="jsonl") == len(cards)
     loaded = {card.name: card for card in await repository.load_all()}
     assert loaded == {card.name: card for card in cards}
-    row = await db.fetchone("SELECT layout, color_identity, name_ja FROM cards WHERE name = ?", ("Lim-Dûl's Vault",))
+    row = await db.fetchone(
+        "SELECT layout, color_identity, name_ja FROM cards WHERE name = ?", ("Lim-Dûl's Vault",)
+    )
     assert tuple(row) == ("normal", "UB", "リム＝ドゥールの櫃")
     last = await repository.last_import()
     assert last is not None and (last.source, last.format, last.card_count) == ("subset", "jsonl", len(cards))
 
 
-async def test_open_imports_the_bundled_data_when_empty(db: Database, caplog: pytest.LogCaptureFixture) -> None:
+async def test_open_imports_the_bundled_data_when_empty(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="bot.cards.database")
     cards = await CardDatabase.open(db, SUBSET)
     assert len(cards) == 398
@@ -71,11 +75,15 @@ async def test_import_is_idempotent(db: Database) -> None:
     before = await db.fetchall("SELECT * FROM cards ORDER BY name")
     result = await cards.import_file(SUBSET)
     assert (result.card_count, result.format) == (398, "jsonl")
-    assert [tuple(r) for r in await db.fetchall("SELECT * FROM cards ORDER BY name")] == [tuple(r) for r in before]
+    assert [tuple(r) for r in await db.fetchall("SELECT * FROM cards ORDER BY name")] == [
+        tuple(r) for r in before
+    ]
 
 
 @pytest.mark.parametrize("content", [b"", b"not json at all\n", b'[{"name": "Sol Ring"}, {"na'])
-async def test_a_bad_file_leaves_cards_and_index_untouched(db: Database, tmp_path: Path, content: bytes) -> None:
+async def test_a_bad_file_leaves_cards_and_index_untouched(
+    db: Database, tmp_path: Path, content: bytes
+) -> None:
     cards = await CardDatabase.open(db, SUBSET)
     index = cards.index
     bad = tmp_path / "bad.json"

@@ -40,12 +40,23 @@ class FakeScryfall:
     async def bulk(self, request: web.Request) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
         self.accepted.append(request.headers.get("Accept", ""))
-        listing = {"object": "list", "has_more": False, "data": [
-            {"object": "bulk_data", "type": "default_cards", "download_uri": f"{self.base}/nope.json"},
-            {"object": "bulk_data", "type": "oracle_cards", "download_uri": f"{self.base}/oracle-cards.json"},
-        ]}
-        return web.json_response(listing if self.listing is None else self.listing, status=self.bulk_status,
-                                 reason=self.bulk_reason)
+        listing = {
+            "object": "list",
+            "has_more": False,
+            "data": [
+                {"object": "bulk_data", "type": "default_cards", "download_uri": f"{self.base}/nope.json"},
+                {
+                    "object": "bulk_data",
+                    "type": "oracle_cards",
+                    "download_uri": f"{self.base}/oracle-cards.json",
+                },
+            ],
+        }
+        return web.json_response(
+            listing if self.listing is None else self.listing,
+            status=self.bulk_status,
+            reason=self.bulk_reason,
+        )
 
     async def oracle(self, request: web.Request) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
@@ -57,8 +68,10 @@ class FakeScryfall:
             request.transport.close()
             return response
         if self.oracle_mode == "gzip":  # compressed on the wire: Content-Length counts compressed bytes
-            return web.Response(body=gzip.compress(self.oracle_body),
-                                headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
+            return web.Response(
+                body=gzip.compress(self.oracle_body),
+                headers={"Content-Encoding": "gzip", "Content-Type": "application/json"},
+            )
         if self.oracle_mode == "stall":  # headers, then silence
             response = web.StreamResponse(headers={"Content-Type": "application/json"})
             await response.prepare(request)
@@ -81,7 +94,10 @@ async def server():
 
 def config_for(tmp_path: Path, bulk_url: str, mtgjson_url: str):
     return load_config(None, environ={}).with_values(
-        database__path=str(tmp_path / "p.sqlite3"), cards__scryfall_bulk_url=bulk_url, cards__mtgjson_url=mtgjson_url)
+        database__path=str(tmp_path / "p.sqlite3"),
+        cards__scryfall_bulk_url=bulk_url,
+        cards__mtgjson_url=mtgjson_url,
+    )
 
 
 @pytest.fixture
@@ -96,8 +112,9 @@ async def assert_untouched(cards: CardDatabase, tmp_path: Path) -> None:
     assert not list((tmp_path / "work").iterdir())  # temporary downloads removed
 
 
-async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryfall, subset_db: CardDatabase,
-                                                               tmp_path: Path) -> None:
+async def test_sync_downloads_imports_and_merges_printed_names(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     (tmp_path / "work").mkdir()
     config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
     labels: list[str] = []
@@ -111,7 +128,11 @@ async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryf
     assert result.card_count == 11 and result.source == f"{server.base}/oracle-cards.json"
     # MTGJSON named six of the cards; two it does not list keep the names stored before (eight without it)
     assert result.kept_printed_names == 2
-    assert [path for path, _ in server.requests] == ["/bulk-data", "/oracle-cards.json", "/AtomicCards.json.gz"]
+    assert [path for path, _ in server.requests] == [
+        "/bulk-data",
+        "/oracle-cards.json",
+        "/AtomicCards.json.gz",
+    ]
     assert {agent for _, agent in server.requests} == {f"Podkeeper/{__version__}"}
     assert labels == ["Scryfall oracle cards", "MTGJSON printed names"]
     assert progress_calls[-1][0] == progress_calls[-1][1] > 0
@@ -124,8 +145,9 @@ async def test_sync_downloads_imports_and_merges_printed_names(server: FakeScryf
     assert not list((tmp_path / "work").iterdir())
 
 
-async def test_a_truncated_download_leaves_the_data_intact(server: FakeScryfall, subset_db: CardDatabase,
-                                                           tmp_path: Path) -> None:
+async def test_a_truncated_download_leaves_the_data_intact(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     (tmp_path / "work").mkdir()
     server.oracle_mode = "truncated"
     config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
@@ -135,8 +157,9 @@ async def test_a_truncated_download_leaves_the_data_intact(server: FakeScryfall,
     await assert_untouched(subset_db, tmp_path)
 
 
-async def test_a_corrupt_download_leaves_the_data_intact(server: FakeScryfall, subset_db: CardDatabase,
-                                                         tmp_path: Path) -> None:
+async def test_a_corrupt_download_leaves_the_data_intact(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     (tmp_path / "work").mkdir()
     server.oracle_body = b'[{"object": "card", "name": "Sol Ring"}, {"object": "card", "na'
     config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
@@ -146,8 +169,9 @@ async def test_a_corrupt_download_leaves_the_data_intact(server: FakeScryfall, s
 
 
 @pytest.mark.parametrize("what", ["bulk status", "missing mtgjson", "no oracle entry"])
-async def test_http_errors_leave_the_data_intact(server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path,
-                                                 what: str) -> None:
+async def test_http_errors_leave_the_data_intact(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path, what: str
+) -> None:
     (tmp_path / "work").mkdir()
     bulk, mtgjson = f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz"
     if what == "bulk status":
@@ -191,17 +215,22 @@ def closed_port() -> int:
 UNCHANGED = "The current card data is unchanged."
 
 
-async def test_the_bulk_list_is_asked_for_as_json(server: FakeScryfall, subset_db: CardDatabase,
-                                                  tmp_path: Path) -> None:
+async def test_the_bulk_list_is_asked_for_as_json(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     """Scryfall's API asks clients to send an Accept header (and a User-Agent, checked above)."""
     (tmp_path / "work").mkdir()
-    await sync_cards(subset_db, config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz"),
-                     workdir=tmp_path / "work")
+    await sync_cards(
+        subset_db,
+        config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz"),
+        workdir=tmp_path / "work",
+    )
     assert server.accepted == ["application/json;q=0.9,*/*;q=0.8"]
 
 
-async def test_an_unreachable_mtgjson_is_named_not_scryfall(server: FakeScryfall, subset_db: CardDatabase,
-                                                            tmp_path: Path) -> None:
+async def test_an_unreachable_mtgjson_is_named_not_scryfall(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     """Scryfall answered and its file came down; the message names the host that failed (MTGJSON's)."""
     (tmp_path / "work").mkdir()
     port = closed_port()
@@ -210,12 +239,14 @@ async def test_an_unreachable_mtgjson_is_named_not_scryfall(server: FakeScryfall
         await sync_cards(subset_db, config, workdir=tmp_path / "work")
     message = str(error.value)
     assert message.startswith(f"cannot reach 127.0.0.1:{port} (") and message.endswith(
-        f"); are you offline? {UNCHANGED}"), message
+        f"); are you offline? {UNCHANGED}"
+    ), message
     await assert_untouched(subset_db, tmp_path)
 
 
 async def test_a_download_that_stalls_gives_up_after_the_read_timeout(
-        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The server sends its headers and then nothing: the read timeout (60 s; shortened here, the
     server would stay silent for good) ends the sync with a clear message and nothing changed."""
     (tmp_path / "work").mkdir()
@@ -229,8 +260,9 @@ async def test_a_download_that_stalls_gives_up_after_the_read_timeout(
     await assert_untouched(subset_db, tmp_path)
 
 
-async def test_a_connection_dropped_mid_file_names_the_download(server: FakeScryfall, subset_db: CardDatabase,
-                                                                tmp_path: Path) -> None:
+async def test_a_connection_dropped_mid_file_names_the_download(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     (tmp_path / "work").mkdir()
     server.oracle_mode = "truncated"
     config = config_for(tmp_path, f"{server.base}/bulk-data", f"{server.base}/AtomicCards.json.gz")
@@ -238,16 +270,20 @@ async def test_a_connection_dropped_mid_file_names_the_download(server: FakeScry
         await sync_cards(subset_db, config, workdir=tmp_path / "work")
     message = str(error.value)
     assert message.startswith(f"downloading {server.base}/oracle-cards.json failed (") and message.endswith(
-        "); the current card data is unchanged."), message
+        "); the current card data is unchanged."
+    ), message
 
 
-def sync_config(server: FakeScryfall, tmp_path: Path, *, bulk: str = "/bulk-data", mtgjson: str = "/AtomicCards.json.gz"):
+def sync_config(
+    server: FakeScryfall, tmp_path: Path, *, bulk: str = "/bulk-data", mtgjson: str = "/AtomicCards.json.gz"
+):
     (tmp_path / "work").mkdir(exist_ok=True)
     return config_for(tmp_path, f"{server.base}{bulk}", f"{server.base}{mtgjson}")
 
 
 async def test_a_big_or_compressed_download_arrives_whole_in_a_folder_of_its_own(
-        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     """Several chunks (the file is padded past 64 KiB) all count; a compressed answer is not held to its
     compressed Content-Length and reports no total; the downloads sit in a podkeeper-sync- folder of the
     work directory while they run."""
@@ -259,6 +295,7 @@ async def test_a_big_or_compressed_download_arrives_whole_in_a_folder_of_its_own
         def step(done: int, total: int) -> None:
             folders.append([p.name for p in (tmp_path / "work").iterdir()])
             totals.append(total)
+
         return step
 
     config = sync_config(server, tmp_path)
@@ -270,18 +307,23 @@ async def test_a_big_or_compressed_download_arrives_whole_in_a_folder_of_its_own
     assert totals[0] == 0  # the length is not known in decompressed bytes
 
 
-async def test_each_failure_says_which_address_and_what_happened(server: FakeScryfall, subset_db: CardDatabase,
-                                                                  tmp_path: Path) -> None:
+async def test_each_failure_says_which_address_and_what_happened(
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     server.bulk_status = 503
     with pytest.raises(CardSyncError) as error:
         await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
     assert str(error.value) == f"{server.base}/bulk-data answered HTTP 503 Service Unavailable"
     server.bulk_status = 200
     with pytest.raises(CardSyncError) as error:
-        await sync_cards(subset_db, sync_config(server, tmp_path, mtgjson="/missing.json.gz"), workdir=tmp_path / "work")
+        await sync_cards(
+            subset_db, sync_config(server, tmp_path, mtgjson="/missing.json.gz"), workdir=tmp_path / "work"
+        )
     assert str(error.value) == f"{server.base}/missing.json.gz answered HTTP 404 Not Found"
     with pytest.raises(CardSyncError) as error:
-        await sync_cards(subset_db, sync_config(server, tmp_path, bulk="/AtomicCards.json.gz"), workdir=tmp_path / "work")
+        await sync_cards(
+            subset_db, sync_config(server, tmp_path, bulk="/AtomicCards.json.gz"), workdir=tmp_path / "work"
+        )
     assert str(error.value) == f"{server.base}/AtomicCards.json.gz did not answer with JSON"
     server.oracle_body = b""
     with pytest.raises(CardSyncError) as error:
@@ -303,7 +345,8 @@ def test_a_bulk_list_that_is_not_one_is_refused_by_name() -> None:
 
 
 async def test_a_status_without_a_reason_phrase_is_named_by_its_number_alone(
-        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     server.bulk_status, server.bulk_reason = 599, ""
     with pytest.raises(CardSyncError) as error:
         await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
@@ -312,10 +355,13 @@ async def test_a_status_without_a_reason_phrase_is_named_by_its_number_alone(
 
 
 async def test_a_bulk_address_answering_other_json_is_named_in_the_refusal(
-        server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path) -> None:
+    server: FakeScryfall, subset_db: CardDatabase, tmp_path: Path
+) -> None:
     """An operator who set ``scryfall_bulk_url`` to a wrong JSON address reads which address it was."""
-    for listing, says in (({"object": "error"}, "did not answer with a Scryfall bulk-data list"),
-                          ({"data": [{"type": "rulings", "download_uri": "x"}]}, "lists no oracle_cards file")):
+    for listing, says in (
+        ({"object": "error"}, "did not answer with a Scryfall bulk-data list"),
+        ({"data": [{"type": "rulings", "download_uri": "x"}]}, "lists no oracle_cards file"),
+    ):
         server.listing = listing
         with pytest.raises(CardSyncError) as error:
             await sync_cards(subset_db, sync_config(server, tmp_path), workdir=tmp_path / "work")
@@ -323,8 +369,9 @@ async def test_a_bulk_address_answering_other_json_is_named_in_the_refusal(
     await assert_untouched(subset_db, tmp_path)
 
 
-async def test_an_unreachable_host_is_explained_by_the_systems_own_reason(subset_db: CardDatabase,
-                                                                          tmp_path: Path) -> None:
+async def test_an_unreachable_host_is_explained_by_the_systems_own_reason(
+    subset_db: CardDatabase, tmp_path: Path
+) -> None:
     """The parentheses hold what the operating system said (the refused connection), not aiohttp's
     wrapper around it, which would repeat the address the sentence already names."""
     (tmp_path / "work").mkdir()

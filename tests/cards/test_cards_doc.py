@@ -25,10 +25,13 @@ def test_the_page_states_the_codes_date_threshold_and_delay() -> None:
 
 
 @pytest.mark.slow  # imports the whole bundled card data set
-def test_the_lookup_example_prints_what_the_page_shows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_lookup_example_prints_what_the_page_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "config.toml"
-    config.write_text(f'[database]\npath = "{tmp_path / "p.sqlite3"}"\n[logging]\nlevel = "WARNING"\n',
-                      encoding="utf-8")
+    config.write_text(
+        f'[database]\npath = "{tmp_path / "p.sqlite3"}"\n[logging]\nlevel = "WARNING"\n', encoding="utf-8"
+    )
     [command] = re.findall(r"^podkeeper cards lookup .+$", TEXT, flags=re.MULTILINE)
     shown = TEXT.split(command, 1)[1].split("```text\n", 1)[1].split("\n```", 1)[0]
     assert main(["--config", str(config), *shlex.split(command)[1:]]) == 1

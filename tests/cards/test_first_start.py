@@ -91,10 +91,14 @@ async def rows(db: Database) -> list[tuple]:
     return await db.fetchall("SELECT * FROM cards ORDER BY name")
 
 
-async def test_a_second_new_database_starts_from_the_cached_index(tmp_path: Path, cache: Path,
-                                                                  caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_second_new_database_starts_from_the_cached_index(
+    tmp_path: Path, cache: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO, logger="bot.cards")
-    first_db, second_db = await Database.open(tmp_path / "a.sqlite3"), await Database.open(tmp_path / "b.sqlite3")
+    first_db, second_db = (
+        await Database.open(tmp_path / "a.sqlite3"),
+        await Database.open(tmp_path / "b.sqlite3"),
+    )
     try:
         first = await CardDatabase.open(first_db, SUBSET, store_in_background=True)
         await first.stored()
@@ -114,8 +118,9 @@ async def test_a_second_new_database_starts_from_the_cached_index(tmp_path: Path
         await second_db.close()
 
 
-async def test_a_damaged_cache_file_is_ignored(tmp_path: Path, cache: Path, caplog: pytest.LogCaptureFixture,
-                                              db: Database) -> None:
+async def test_a_damaged_cache_file_is_ignored(
+    tmp_path: Path, cache: Path, caplog: pytest.LogCaptureFixture, db: Database
+) -> None:
     other = await Database.open(tmp_path / "other.sqlite3")
     try:
         await (await CardDatabase.open(other, SUBSET)).stored()
@@ -132,7 +137,11 @@ async def test_a_damaged_cache_file_is_ignored(tmp_path: Path, cache: Path, capl
 
 
 async def test_a_shipped_index_is_read_instead_of_the_card_file(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, db: Database
+    tmp_path: Path,
+    cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    db: Database,
 ) -> None:
     """What the wheel ships (``bot/assets/cards/prebuilt``) is the first start of a fresh install: the card
     file is not read, and the cards are those the file gives."""
@@ -142,7 +151,9 @@ async def test_a_shipped_index_is_read_instead_of_the_card_file(
     caplog.set_level(logging.INFO, logger="bot.cards")
     cards = await CardDatabase.open(db, SUBSET, store_in_background=True)
     said = [record.getMessage() for record in caplog.records]
-    assert f"first start: using the card index shipped with the package from the same file ({written})" in said
+    assert (
+        f"first start: using the card index shipped with the package from the same file ({written})" in said
+    )
     assert not any(line.startswith("reading ") for line in said)
     assert cards.resolve("稲妻").card == cards.get("Lightning Bolt") is not None
     await cards.stored()
@@ -152,7 +163,11 @@ async def test_a_shipped_index_is_read_instead_of_the_card_file(
 
 @pytest.mark.parametrize("change", ["the index format", "the card data"])
 async def test_a_shipped_index_of_other_data_or_another_format_is_not_used(
-    change: str, tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    change: str,
+    tmp_path: Path,
+    cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
     db: Database,
 ) -> None:
     """A card model with a new field bumps ``snapshot.FORMAT``, new card data has another hash: the index a
@@ -165,7 +180,9 @@ async def test_a_shipped_index_of_other_data_or_another_format_is_not_used(
     if change == "the index format":
         monkeypatch.setattr(snapshot, "FORMAT", snapshot.FORMAT.replace("index-", "index-99"))
     else:
-        source.write_text(SUBSET.read_text(encoding="utf-8").replace("Lightning Bolt", "Lightning Jolt"), "utf-8")
+        source.write_text(
+            SUBSET.read_text(encoding="utf-8").replace("Lightning Bolt", "Lightning Jolt"), "utf-8"
+        )
     caplog.set_level(logging.INFO, logger="bot.cards")
     cards = await CardDatabase.open(db, source)
     said = [record.getMessage() for record in caplog.records]
@@ -181,18 +198,31 @@ def test_the_index_step_of_the_wheel_build_needs_only_the_standard_library(tmp_p
     run here without site-packages (``-S``), it must still write the index the bot then reads."""
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-S", "-c", "import sys; from bot.cards.index_file import main; "
-         "sys.exit(main(sys.argv[1:]))", str(SUBSET), str(tmp_path)],
-        cwd=root, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import sys; from bot.cards.index_file import main; sys.exit(main(sys.argv[1:]))",
+            str(SUBSET),
+            str(tmp_path),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     [written] = tmp_path.iterdir()
     assert written.name == index_file.file_name(SUBSET)
     imported, index = index_file.read(written, SUBSET)
-    assert len(imported.cards) == 398 and index.resolve("稲妻").card == index.get("Lightning Bolt") is not None
+    assert (
+        len(imported.cards) == 398 and index.resolve("稲妻").card == index.get("Lightning Bolt") is not None
+    )
 
 
-async def test_only_the_bundled_file_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Database) -> None:
+async def test_only_the_bundled_file_is_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, db: Database
+) -> None:
     monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(tmp_path / "cache"))
     await (await CardDatabase.open(db, SUBSET)).stored()
     assert not (tmp_path / "cache").exists()

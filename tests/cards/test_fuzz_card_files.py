@@ -19,14 +19,39 @@ from bot.storage.db import Database
 from tests.cards.conftest import SUBSET
 
 RECORD = json.loads(SUBSET.read_text(encoding="utf-8").splitlines()[0])
-FIELDS = ["name", "layout", "legalities", "printed_names", "card_faces", "type_line", "mana_cost", "cmc",
-          "color_identity", "oracle_text", "power", "foreignData", "object"]
-leaves = st.one_of(st.none(), st.booleans(), st.integers(min_value=-10**400, max_value=10**400),
-                   st.floats(), st.text(max_size=20), st.just("\ud800"))
-values = st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                      st.dictionaries(st.text(max_size=5), inner, max_size=3)),
-                      max_leaves=12)
-deep = st.integers(min_value=1, max_value=5000).map(lambda n: json.loads("[" * min(n, 900) + "]" * min(n, 900)))
+FIELDS = [
+    "name",
+    "layout",
+    "legalities",
+    "printed_names",
+    "card_faces",
+    "type_line",
+    "mana_cost",
+    "cmc",
+    "color_identity",
+    "oracle_text",
+    "power",
+    "foreignData",
+    "object",
+]
+leaves = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**400), max_value=10**400),
+    st.floats(),
+    st.text(max_size=20),
+    st.just("\ud800"),
+)
+values = st.recursive(
+    leaves,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+deep = st.integers(min_value=1, max_value=5000).map(
+    lambda n: json.loads("[" * min(n, 900) + "]" * min(n, 900))
+)
 
 
 @st.composite
@@ -59,9 +84,16 @@ def test_card_files_are_read_or_refused_clearly(tmp_path, capsys, full_run) -> N
     outcomes: Counter[str] = Counter()
     wanted = 2_000 if full_run else 200
 
-    @settings(max_examples=wanted, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=wanted,
+        deadline=None,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
     @given(card_files())
     @example(("jsonl", json.dumps({**RECORD, "legalities": ["commander"]}).encode()))
     @example(("mtgjson", json.dumps({"data": {"X": [{**RECORD, "foreignData": "ja"}]}}).encode()))
@@ -90,8 +122,14 @@ async def test_a_refused_card_file_leaves_the_database_as_it_was(tmp_path) -> No
     db = await Database.open(tmp_path / "podkeeper.sqlite3")
     cards = await CardDatabase.open(db, SUBSET)
     before = (len(cards), await cards.repository.version())
-    bad = [{**RECORD, "legalities": ["commander"]}, {**RECORD, "layout": ["normal"]}, {**RECORD, "name": 5},
-           {**RECORD, "name": "\ud800"}, {**RECORD, "cmc": 10**400}, {**RECORD, "card_faces": [[[[[]]]]]}]
+    bad = [
+        {**RECORD, "legalities": ["commander"]},
+        {**RECORD, "layout": ["normal"]},
+        {**RECORD, "name": 5},
+        {**RECORD, "name": "\ud800"},
+        {**RECORD, "cmc": 10**400},
+        {**RECORD, "card_faces": [[[[[]]]]]},
+    ]
     refused = 0
     for number, record in enumerate(bad):
         path = tmp_path / f"bad{number}.jsonl"

@@ -14,12 +14,24 @@ from .rigging import keys, names, rig_zones
 __all__ = ["attacker", "deck_turn", "keys", "names", "play", "rig"]
 
 
-def rig(game: CreatureDeckGame, *, top: Sequence[str] = (), battlefield: Sequence[str] | None = None,
-        graveyard: Sequence[str] = (), library_size: int | None = None) -> CreatureDeckGame:
+def rig(
+    game: CreatureDeckGame,
+    *,
+    top: Sequence[str] = (),
+    battlefield: Sequence[str] | None = None,
+    graveyard: Sequence[str] = (),
+    library_size: int | None = None,
+) -> CreatureDeckGame:
     """``top`` on top of the library (first = top card); optionally replace the battlefield (entered
     before this turn) and fill the graveyard; ``library_size`` moves the rest into the graveyard."""
-    rig_zones(game, lambda card_id, name: Permanent(card_id, game.cards[name], entered_turn=0),
-              top=top, battlefield=battlefield, graveyard=graveyard, library_size=library_size)
+    rig_zones(
+        game,
+        lambda card_id, name: Permanent(card_id, game.cards[name], entered_turn=0),
+        top=top,
+        battlefield=battlefield,
+        graveyard=graveyard,
+        library_size=library_size,
+    )
     check_invariants(game)
     return game
 
@@ -37,4 +49,6 @@ def play(game: CreatureDeckGame, *lines: str) -> None:
 
 def attacker(number: int, card: str, power: int, toughness: int) -> Phrase:
     """An attacker as ``challenge.log.attack`` lists it (a phrase each language words)."""
-    return Phrase("challenge.log.attacker", {"number": number, "card": card, "power": power, "toughness": toughness})
+    return Phrase(
+        "challenge.log.attacker", {"number": number, "card": card, "power": power, "toughness": toughness}
+    )

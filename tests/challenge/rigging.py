@@ -11,8 +11,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 
-def rig_zones(game: Any, make: Callable[[int, str], Any], *, top: Sequence[str], battlefield: Sequence[str] | None,
-              graveyard: Sequence[str], library_size: int | None = None) -> None:
+def rig_zones(
+    game: Any,
+    make: Callable[[int, str], Any],
+    *,
+    top: Sequence[str],
+    battlefield: Sequence[str] | None,
+    graveyard: Sequence[str],
+    library_size: int | None = None,
+) -> None:
     """``top`` on top of the library (first = top card); optionally replace the battlefield (``make``
     builds a permanent from a card id and name; they are numbered 1, 2, ...) and fill the graveyard; ``library_size`` moves the
     rest of the library into the graveyard."""

@@ -36,7 +36,9 @@ def test_card_texts_are_the_stored_exact_texts(deck: str, module) -> None:
 
 def test_the_god_card_data_says_what_the_engine_does() -> None:
     texts = {row["name"]: row["oracle_text"] for row in god_cards.CARD_ROWS}
-    assert "can't leave the battlefield as long as a Reveler is on the battlefield" in texts["Xenagos Ascended"]
+    assert (
+        "can't leave the battlefield as long as a Reveler is on the battlefield" in texts["Xenagos Ascended"]
+    )
     assert texts["Xenagos's Strike"] == "Xenagos's Strike deals 4 damage to each player."
     horde = {row["name"]: row["oracle_text"] for row in horde_cards.CARD_ROWS}
     assert horde["Refreshing Elixir"].endswith("each player gains 5 life.")
@@ -52,11 +54,23 @@ def _play(tmp_path: Path, capsys, script: str, *args: str) -> tuple[int, str, st
 
 
 def test_challenge_play_horde_with_a_script_and_json(tmp_path: Path, capsys) -> None:
-    status, out, _ = _play(tmp_path, capsys, "hit 5\nend\nend\nend\nat blocks\nchoose 1\n",
-                           "--deck", "horde", "--seed", "3", "--json")
+    status, out, _ = _play(
+        tmp_path,
+        capsys,
+        "hit 5\nend\nend\nend\nat blocks\nchoose 1\n",
+        "--deck",
+        "horde",
+        "--seed",
+        "3",
+        "--json",
+    )
     data = json.loads(out)
-    assert status == 0 and data["deck"] == "horde" and data["library_count"] + len(data["graveyard"]) \
-        + len(data["permanents"]) + len(data["resolving"]) == 60
+    assert (
+        status == 0
+        and data["deck"] == "horde"
+        and data["library_count"] + len(data["graveyard"]) + len(data["permanents"]) + len(data["resolving"])
+        == 60
+    )
     assert "The Horde would lose 5 life: that many cards of its library go to its graveyard." in data["log"]
     copy = replay(HordeGame, [Seat("Player 1")], 3, 3, data["actions"])
     assert copy.life == data["life"]
@@ -65,13 +79,17 @@ def test_challenge_play_horde_with_a_script_and_json(tmp_path: Path, capsys) -> 
 def test_challenge_play_refuses_a_second_horde_player_and_plays_the_god_for_two(tmp_path, capsys) -> None:
     status, _, err = _play(tmp_path, capsys, "", "--deck", "horde", "--players", "2")
     assert status == 2 and "1 to 1 player" in err
-    status, out, _ = _play(tmp_path, capsys, "end\n", "--deck", "god", "--players", "2", "--seed", "4", "--json")
+    status, out, _ = _play(
+        tmp_path, capsys, "end\n", "--deck", "god", "--players", "2", "--seed", "4", "--json"
+    )
     data = json.loads(out)
     assert [p["name"] for p in data["permanents"][:4]] == ["Xenagos Ascended"] + ["Rollicking Throng"] * 3
 
 
 @pytest.mark.parametrize("players", ["0", "5", "100000000", "9" * 40])
-def test_a_player_count_beyond_the_decks_is_refused_before_any_seat_is_made(tmp_path, capsys, players) -> None:
+def test_a_player_count_beyond_the_decks_is_refused_before_any_seat_is_made(
+    tmp_path, capsys, players
+) -> None:
     """``--players 100000000`` made a hundred million seats before the count was checked (it hung)."""
     status, out, err = _play(tmp_path, capsys, "", "--deck", "god", "--players", players, "--language", "ja")
     assert status == 2 and out == ""
@@ -79,11 +97,26 @@ def test_a_player_count_beyond_the_decks_is_refused_before_any_seat_is_made(tmp_
 
 
 def test_challenge_play_hydra_is_hydra_play(tmp_path: Path, capsys) -> None:
-    _, out, _ = _play(tmp_path, capsys, "attack 1 3\n", "--deck", "hydra", "--difficulty", "2", "--seed", "5",
-                      "--json")
+    _, out, _ = _play(
+        tmp_path, capsys, "attack 1 3\n", "--deck", "hydra", "--difficulty", "2", "--seed", "5", "--json"
+    )
     assert json.loads(out)["starting_heads"] == 2 and json.loads(out)["heads_severed"] == 1
-    assert main(["hydra", "play", "--heads", "2", "--seed", "5", "--json", "--script",
-                 str(tmp_path / "script.txt")]) == 0
+    assert (
+        main(
+            [
+                "hydra",
+                "play",
+                "--heads",
+                "2",
+                "--seed",
+                "5",
+                "--json",
+                "--script",
+                str(tmp_path / "script.txt"),
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out) == json.loads(out)
 
 
@@ -105,7 +138,12 @@ def test_every_message_exists_in_every_language() -> None:
                 assert board_text(game, language)
     game = GodGame([Seat("a"), Seat("b")], seed=1)
     game.apply("end")
-    answers = {"en": "pass / counter", "ja": "解決させる／打ち消す", "zh-Hans": "让它结算／反击它", "zh-Hant": "讓它結算／反擊它"}
+    answers = {
+        "en": "pass / counter",
+        "ja": "解決させる／打ち消す",
+        "zh-Hans": "让它结算／反击它",
+        "zh-Hant": "讓它結算／反擊它",
+    }
     for language in LANGUAGES:  # the prompt names the answers as the buttons do (English: the script words)
         assert answers[language] in decision_text(game, game.pending, language)
 
@@ -123,8 +161,9 @@ def test_random_games_replay_to_the_same_state() -> None:
     for deck, game_type in DECKS.items():
         for seed in range(10):
             game = play_random_game(deck, seed)
-            copy = replay(game_type, game.seats, game.seed, game.difficulty, game.actions,
-                          all_windows=game.all_windows)
+            copy = replay(
+                game_type, game.seats, game.seed, game.difficulty, game.actions, all_windows=game.all_windows
+            )
             assert copy.snapshot() == game.snapshot() and copy.events == game.events
 
 

@@ -186,6 +186,7 @@ async def test_a_slow_older_board_edit_never_lands_after_a_newer_one(h):
         if len(calls) == 1:
             await drawing.wait()
         return await draw(table, embed)
+
     cog(h).board_file = slow_first
     older = asyncio.create_task(cog(h).refresh(await cog(h).service.load(1)))
     await asyncio.sleep(0.05)

@@ -26,14 +26,23 @@ GORE, YOUNG, ALTAR = "Minotaur Goreseeker", "Minotaur Younghorn", "Altar of Mogi
 
 def test_a_fresh_game_is_ongoing_asks_nothing_and_has_only_its_set_up_log() -> None:
     game = HordeGame([Seat("P1")], seed=1)
-    assert (game.outcome, game.over, game.pending, game.actions, game.in_window()) == ("ongoing", False, None, [],
-                                                                                        False)
-    assert game.events == [Event("horde.log.setup", {"deck": "horde", "players": 1, "difficulty": 3}),
-                           Event("challenge.log.players_turn", {"turn": 1})]
+    assert (game.outcome, game.over, game.pending, game.actions, game.in_window()) == (
+        "ongoing",
+        False,
+        None,
+        [],
+        False,
+    )
+    assert game.events == [
+        Event("horde.log.setup", {"deck": "horde", "players": 1, "difficulty": 3}),
+        Event("challenge.log.players_turn", {"turn": 1}),
+    ]
 
 
 def test_a_response_in_a_window_asks_its_own_question_then_the_waiting_one_comes_back() -> None:
-    game = rig(HordeGame([Seat("P1")], seed=1, difficulty=2), battlefield=[GORE, YOUNG], top=[GORE, YOUNG, ALTAR])
+    game = rig(
+        HordeGame([Seat("P1")], seed=1, difficulty=2), battlefield=[GORE, YOUNG], top=[GORE, YOUNG, ALTAR]
+    )
     game.apply("end")
     game.apply("end")
     waiting = game.pending
@@ -53,7 +62,9 @@ def test_a_win_inside_a_stacked_response_ends_every_waiting_flow() -> None:
     game.apply("end")
     game.apply("choose counter")  # the Goreseeker is countered; the Younghorn waits to be cast
     assert game.pending is not None and game.pending.card == YOUNG
-    game.apply("hit 1")  # mills the Altar, the last card: no Minotaur to sacrifice, empty library, no creature
+    game.apply(
+        "hit 1"
+    )  # mills the Altar, the last card: no Minotaur to sacrifice, empty library, no creature
     assert game.outcome == "won" and game.pending is None and game.over
     assert game.events[-1] == Event("challenge.log.won", {})
     with pytest.raises(ChallengeError, match="game_over"):
@@ -65,8 +76,11 @@ def test_losing_inside_the_decks_turn_stops_the_turn_there() -> None:
     game.apply("life 1 -16")
     game.apply("end")
     game.apply("choose pass")
-    assert [e.key for e in game.events[-3:]] == ["challenge.log.resolves", "challenge.log.damage_to_players",
-                                                 "challenge.log.lost"]
+    assert [e.key for e in game.events[-3:]] == [
+        "challenge.log.resolves",
+        "challenge.log.damage_to_players",
+        "challenge.log.lost",
+    ]
     assert game.outcome == "lost" and game.pending is None and game.life == 0
     assert [game.name_of(i) for i in game.revealed] == ["Pheres-Band Revelers"]  # never cast
 

@@ -23,16 +23,26 @@ def test_one_set_up_builds_each_deck_at_its_printed_default() -> None:
     assert isinstance(god, GodGame) and god.difficulty == 2 and god.life == 27
     assert [game.deck_rules for game in (hydra, horde, god)] == [HYDRA, HORDE, GOD]
     assert hydra.setup.rules == horde.rules == god.rules == CURRENT_RULES == LEGACY_RULES + 1
-    old = new_game("god", [Seat("P1"), Seat("P2")], 7, 3, all_windows=True, stable_ids=False, rules=LEGACY_RULES,
-                   life_per_player=True)
+    old = new_game(
+        "god",
+        [Seat("P1"), Seat("P2")],
+        7,
+        3,
+        all_windows=True,
+        stable_ids=False,
+        rules=LEGACY_RULES,
+        life_per_player=True,
+    )
     assert (old.difficulty, old.all_windows, old.stable_ids, old.rules, old.life) == (3, True, False, 1, 40)
 
 
 def test_an_unknown_deck_and_the_life_house_rule_against_the_hydra_are_refused() -> None:
     with pytest.raises(ChallengeError) as caught:
         new_game("dragon", [Seat("P1")], 1)
-    assert (caught.value.key, caught.value.values) == ("hydra.error.bad_option",
-                                                       {"option": "dragon", "options": ["hydra", "horde", "god"]})
+    assert (caught.value.key, caught.value.values) == (
+        "hydra.error.bad_option",
+        {"option": "dragon", "options": ["hydra", "horde", "god"]},
+    )
     with pytest.raises(ChallengeError) as caught:
         new_game("hydra", [Seat("P1"), Seat("P2")], 1, life_per_player=True)
     assert caught.value.key == "challenge.error.house_rule_hydra"
@@ -40,15 +50,24 @@ def test_an_unknown_deck_and_the_life_house_rule_against_the_hydra_are_refused()
 
 def test_the_decks_rules_as_printed() -> None:
     assert [(r.max_players, r.max_heroes, r.heroes_may_repeat, r.shared_life) for r in RULES.values()] == [
-        (4, 2, True, False), (1, 3, False, True), (4, 3, False, True)]
+        (4, 2, True, False),
+        (1, 3, False, True),
+        (4, 3, False, True),
+    ]
     assert [(r.min_difficulty, r.default_difficulty, r.max_difficulty) for r in RULES.values()] == [
-        (1, 3, 11), (2, 3, 4), (1, 2, 3)]
+        (1, 3, 11),
+        (2, 3, 4),
+        (1, 2, 3),
+    ]
     assert HYDRA.refusal("steal") == "challenge.refuse.hydra.steal" and HYDRA.refusal("tuck") is None
     check_heroes(HYDRA, ("The Slayer", "The Slayer"))  # two, the same one twice: allowed against the Hydra
     # too many: "at most two" against the Hydra (repeats allowed), "up to three, each different" else
     four = ("The Slayer", "The Hunter", "The Warrior", "The General")
-    for rules, heroes, key in ((HYDRA, ("The Slayer",) * 3, "hydra.error.too_many_heroes"),
-                               (GOD, four, "challenge.error.heroes"), (GOD, ("The Slayer",) * 2, "challenge.error.heroes")):
+    for rules, heroes, key in (
+        (HYDRA, ("The Slayer",) * 3, "hydra.error.too_many_heroes"),
+        (GOD, four, "challenge.error.heroes"),
+        (GOD, ("The Slayer",) * 2, "challenge.error.heroes"),
+    ):
         with pytest.raises(ChallengeError) as caught:
             check_heroes(rules, heroes)
         assert (caught.value.key, caught.value.values) == (key, {"max": rules.max_heroes})

@@ -90,12 +90,17 @@ def test_xenagos_with_lethal_damage_dies_as_soon_as_the_last_reveler_leaves() ->
     assert keys(game).count("god.log.cannot_leave") == 1
     game.apply("destroy 2")
     assert (game.outcome, game.turn, game.active, names(game)) == ("won", 1, "players", [])
-    assert game.events[-3:] == [E("challenge.log.leaves_dies", card=XENAGOS), E("god.log.xenagos_leaves"),
-                                E("challenge.log.won")]
+    assert game.events[-3:] == [
+        E("challenge.log.leaves_dies", card=XENAGOS),
+        E("god.log.xenagos_leaves"),
+        E("challenge.log.won"),
+    ]
     check_invariants(game)
 
 
-def test_the_last_reveler_leaving_in_xenagoss_turn_lets_his_lethal_damage_kill_him_before_a_throng_comes() -> None:
+def test_the_last_reveler_leaving_in_xenagoss_turn_lets_his_lethal_damage_kill_him_before_a_throng_comes() -> (
+    None
+):
     game = god(battlefield=[XENAGOS, PIPER], top=[THRONG, PIPER])
     game.apply("end")
     assert (game.pending.topic, game.pending.card) == ("counter", THRONG)
@@ -135,7 +140,11 @@ def test_with_every_window_the_upkeep_and_each_trigger_ask_and_a_trigger_can_be_
     assert game.pending.topic == "trigger" and game.pending.card == PIPER
     game.apply("choose counter")  # and the Piper's: Xenagos won't attack
     game.play_until_players()
-    assert game.life == 20 and PHERES not in names(game) and keys(game).count("challenge.log.trigger_countered") == 2
+    assert (
+        game.life == 20
+        and PHERES not in names(game)
+        and keys(game).count("challenge.log.trigger_countered") == 2
+    )
     check_invariants(game)
 
 

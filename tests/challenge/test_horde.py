@@ -11,8 +11,13 @@ from bot.domain.challenge.invariants import check_invariants
 
 from .helpers import deck_turn, keys, names, play, rig
 
-GORE, YOUNG, CHOSEN, REAVER, RECKLESS = ("Minotaur Goreseeker", "Minotaur Younghorn", "Mogis's Chosen",
-                                         "Phoberos Reaver", "Reckless Minotaur")
+GORE, YOUNG, CHOSEN, REAVER, RECKLESS = (
+    "Minotaur Goreseeker",
+    "Minotaur Younghorn",
+    "Mogis's Chosen",
+    "Phoberos Reaver",
+    "Reckless Minotaur",
+)
 
 
 def horde(turns: int = 3, **rigging) -> HordeGame:
@@ -31,7 +36,7 @@ def test_single_player_three_different_heroes_and_two_to_four_first_turns() -> N
 
 
 def test_the_slayer_gives_the_player_seven_more_starting_life() -> None:
-    """"You start the game with an additional 7 life": 27 against the Horde, said in the log."""
+    """ "You start the game with an additional 7 life": 27 against the Horde, said in the log."""
     game = HordeGame([Seat("a", ("The Slayer", "The Hunter", "The Warrior"))], seed=1)
     assert (game.life, game.starting_life) == (27, 27)
     assert game.events[1] == Event("challenge.log.starting_life", {"life": 27})
@@ -82,8 +87,18 @@ def test_combat_damage_is_counted_when_dealt_not_when_attackers_were_declared() 
 
 
 def test_artifacts_add_a_card_from_the_turn_after_they_enter() -> None:
-    game = horde(turns=2, top=["Refreshing Elixir", "Intervention of Keranos", GORE, YOUNG, REAVER,
-                               "Descend on the Prey", "Touch of the Horned God"])
+    game = horde(
+        turns=2,
+        top=[
+            "Refreshing Elixir",
+            "Intervention of Keranos",
+            GORE,
+            YOUNG,
+            REAVER,
+            "Descend on the Prey",
+            "Touch of the Horned God",
+        ],
+    )
     game.apply("end")
     deck_turn(game)
     assert names(game) == ["Refreshing Elixir"]

@@ -17,8 +17,12 @@ from .helpers import play, rig
 GORE, YOUNG, CHOSEN, REAVER = "Minotaur Goreseeker", "Minotaur Younghorn", "Mogis's Chosen", "Phoberos Reaver"
 RECKLESS = "Reckless Minotaur"
 ELIXIR, STATUE, SALVE, ALTAR = "Refreshing Elixir", "Plundered Statue", "Vitality Salve", "Altar of Mogis"
-KERANOS, RAGE, DESCEND, TOUCH = ("Intervention of Keranos", "Consuming Rage", "Descend on the Prey",
-                                 "Touch of the Horned God")
+KERANOS, RAGE, DESCEND, TOUCH = (
+    "Intervention of Keranos",
+    "Consuming Rage",
+    "Descend on the Prey",
+    "Touch of the Horned God",
+)
 
 
 def horde(turns: int = 3, *, all_windows: bool = False, **rigging) -> HordeGame:
@@ -38,8 +42,10 @@ def test_hitting_the_horde_mills_and_each_milled_artifact_gives_its_own_reward()
     assert events_of(game, "hit 4") == [
         Event("horde.log.hit", {"amount": 4}),
         Event("challenge.log.milled", {"count": 4, "cards": (GORE, STATUE, SALVE, ELIXIR)}),
-        Event("horde.log.reward", {"card": STATUE}), Event("challenge.log.reward_draw", {}),
-        Event("horde.log.reward", {"card": SALVE}), Event("horde.log.salve", {}),
+        Event("horde.log.reward", {"card": STATUE}),
+        Event("challenge.log.reward_draw", {}),
+        Event("horde.log.reward", {"card": SALVE}),
+        Event("horde.log.salve", {}),
         Event("horde.log.reward", {"card": ELIXIR}),
         Event("challenge.log.gain", {"card": ELIXIR, "amount": 5, "life": 25}),
     ]
@@ -48,8 +54,9 @@ def test_hitting_the_horde_mills_and_each_milled_artifact_gives_its_own_reward()
 def test_with_every_window_a_reward_is_a_trigger_that_can_be_countered() -> None:
     game = horde(all_windows=True, top=[ELIXIR])
     game.apply("hit 1")
-    assert game.pending == Decision("trigger", "option", "pass", options=("pass", "counter"), card=ELIXIR,
-                                    detail="reward")
+    assert game.pending == Decision(
+        "trigger", "option", "pass", options=("pass", "counter"), card=ELIXIR, detail="reward"
+    )
     assert events_of(game, "choose counter") == [Event("challenge.log.trigger_countered", {"card": ELIXIR})]
     assert game.life == 20
 
@@ -105,8 +112,10 @@ def test_altar_of_mogis_asks_for_two_minotaurs_then_they_are_sacrificed() -> Non
     game = horde(battlefield=[GORE, YOUNG, REAVER], top=[ALTAR])
     game.apply("hit 1")
     assert game.pending == Decision("altar_sacrifice", "heads", "1 2", card=ALTAR, min_heads=2, max_heads=2)
-    assert events_of(game, "choose 2 3") == [Event("challenge.log.leaves_sacrificed", {"card": YOUNG}),
-                                             Event("challenge.log.leaves_sacrificed", {"card": REAVER})]
+    assert events_of(game, "choose 2 3") == [
+        Event("challenge.log.leaves_sacrificed", {"card": YOUNG}),
+        Event("challenge.log.leaves_sacrificed", {"card": REAVER}),
+    ]
     single = horde(battlefield=[ELIXIR, GORE], top=[ALTAR])
     single.apply("hit 1")
     assert single.pending == Decision("altar_sacrifice", "heads", "2", card=ALTAR, min_heads=1, max_heads=1)
@@ -134,13 +143,16 @@ def test_two_to_four_first_turns_and_the_set_up_flags_are_kept() -> None:
 def test_reckless_minotaur_is_destroyed_by_an_end_step_trigger_that_can_be_countered() -> None:
     game = horde(all_windows=True, battlefield=[RECKLESS, RECKLESS, GORE])
     game.apply("end")
-    assert game.pending == Decision("trigger", "option", "pass", options=("pass", "counter"), card=RECKLESS,
-                                    detail="end_step")
+    assert game.pending == Decision(
+        "trigger", "option", "pass", options=("pass", "counter"), card=RECKLESS, detail="end_step"
+    )
     game.apply("choose pass")
     assert events_of(game, "choose counter") == [
         Event("challenge.log.trigger_countered", {"card": RECKLESS}),
         Event("challenge.log.leaves_destroyed", {"card": RECKLESS}),
-        Event("challenge.log.players_turn", {"turn": 2}), Event("challenge.log.draw_reminder", {})]
+        Event("challenge.log.players_turn", {"turn": 2}),
+        Event("challenge.log.draw_reminder", {}),
+    ]
     assert [p.name for p in game.battlefield] == [RECKLESS, GORE] and game.number_of(game.battlefield[0]) == 2
 
 
@@ -149,8 +161,12 @@ def test_the_horde_can_be_hit_at_instant_speed_in_a_window_but_not_while_blocks_
     game.apply("end")
     game.apply("end")
     assert game.pending is not None and game.pending.topic == "counter"
-    assert [e.key for e in events_of(game, "hit 1")] == ["horde.log.hit", "challenge.log.milled",
-                                                         "horde.log.reward", "horde.log.salve"]
+    assert [e.key for e in events_of(game, "hit 1")] == [
+        "horde.log.hit",
+        "challenge.log.milled",
+        "horde.log.reward",
+        "horde.log.salve",
+    ]
     game.apply("choose pass")
     game.apply("choose pass")
     assert game.pending is not None and game.pending.topic == "blocks"

@@ -60,8 +60,11 @@ def test_a_negative_ledger_entry_is_refused_even_when_life_agrees(entry: str, li
 
 
 def test_life_is_20_plus_gains_and_own_changes_minus_damage_and_life_loss() -> None:
-    game = rig(GodGame([Seat("P1"), Seat("P2")], seed=1), top=["Xenagos's Strike", "Pheres-Band Revelers"],
-               battlefield=[XENAGOS, THRONG, PIPER])
+    game = rig(
+        GodGame([Seat("P1"), Seat("P2")], seed=1),
+        top=["Xenagos's Strike", "Pheres-Band Revelers"],
+        battlefield=[XENAGOS, THRONG, PIPER],
+    )
     game.apply("life 1 -2")  # adjusted -2
     game.apply("destroy 3")  # the Piper's reward: 2 life for each of the two players, gained 4
     game.apply("end")
@@ -72,7 +75,8 @@ def test_life_is_20_plus_gains_and_own_changes_minus_damage_and_life_loss() -> N
     check_invariants(game)
     game.life += 1
     assert complaint(game) == (
-        "life from nowhere: 12 != 11 {'gained': 4, 'adjusted': -2, 'damage': 8, 'lost': 3}")
+        "life from nowhere: 12 != 11 {'gained': 4, 'adjusted': -2, 'damage': 8, 'lost': 3}"
+    )
 
 
 def test_combat_dealt_its_attackers_power_or_nothing() -> None:

@@ -31,16 +31,24 @@ def button(custom_id: str) -> dict[str, Any]:
 
 
 def menu(custom_id: str, values: list[str], *, high: int = 1, low: int = 1) -> dict[str, Any]:
-    return {"type": 3, "custom_id": custom_id, "min_values": low, "max_values": high,
-            "options": [{"label": value, "value": value} for value in values]}
+    return {
+        "type": 3,
+        "custom_id": custom_id,
+        "min_values": low,
+        "max_values": high,
+        "options": [{"label": value, "value": value} for value in values],
+    }
 
 
 async def old_board(h, cog_name: str, game_id: int, component: dict[str, Any]):
     """A board of table ``game_id`` as the code before the change posted it (one component of its), stored
     as the table's board."""
     channel = h.channel("general")
-    response = h.fake.handle("POST", f"/channels/{channel.id}/messages",
-                             body={"content": "", "components": [{"type": 1, "components": [component]}]})
+    response = h.fake.handle(
+        "POST",
+        f"/channels/{channel.id}/messages",
+        body={"content": "", "components": [{"type": 1, "components": [component]}]},
+    )
     assert response.status == 200, response.body
     message = h.messages("general")[-1]
     assert message.id == int(response.body["id"])
@@ -49,7 +57,9 @@ async def old_board(h, cog_name: str, game_id: int, component: dict[str, Any]):
 
 
 async def press(h, cog_name: str, game_id: int, custom_id: str, **options):
-    return await h.click(await old_board(h, cog_name, game_id, button(custom_id)), custom_id=custom_id, **options)
+    return await h.click(
+        await old_board(h, cog_name, game_id, button(custom_id)), custom_id=custom_id, **options
+    )
 
 
 def lines(table) -> list[str]:
@@ -68,8 +78,11 @@ async def test_every_old_hydra_custom_id_still_acts(h):
     assert table.row.status == "playing"
 
     second = table.game.battlefield[1]  # the board's pick names a head by its serial
-    await h.select(await old_board(h, "Hydra", 1, menu("hydra-head:1", [str(second.serial)])), "hydra-head:1",
-                   [str(second.serial)])
+    await h.select(
+        await old_board(h, "Hydra", 1, menu("hydra-head:1", [str(second.serial)])),
+        "hydra-head:1",
+        [str(second.serial)],
+    )
     await press(h, "Hydra", 1, "hydra:1:tap")
     assert lines(await hydra.service.load(1)) == ["tap 2"]
     opened = await press(h, "Hydra", 1, "hydra:1:damage")
@@ -97,12 +110,18 @@ async def test_an_old_hydra_head_question_still_takes_its_answer(h):
     await press(h, "Hydra", 1, "hydra:1:start")
     table = await hydra.service.load(1)
     # the cached game (memory only): the Hydra's next card asks the players for a head (Strike the Weak Spot)
-    rig(table.game, battlefield=[C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
-        top=[C.STRIKE_THE_WEAK_SPOT, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE])
+    rig(
+        table.game,
+        battlefield=[C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
+        top=[C.STRIKE_THE_WEAK_SPOT, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE],
+    )
     await press(h, "Hydra", 1, "hydra:1:end")
     assert (await hydra.service.load(1)).game.pending.topic == "strike_target"
-    await h.select(await old_board(h, "Hydra", 1, menu("hydra-pick:1:strike_target", ["1", "2"])),
-                   "hydra-pick:1:strike_target", ["2"])
+    await h.select(
+        await old_board(h, "Hydra", 1, menu("hydra-pick:1:strike_target", ["1", "2"])),
+        "hydra-pick:1:strike_target",
+        ["2"],
+    )
     assert lines(await hydra.service.load(1))[-1] == "choose 2"
 
 
@@ -113,8 +132,9 @@ async def test_every_old_challenge_custom_id_still_acts(h):
     assert (await challenge.service.load(1)).seated(h.user("bob").id)
     await press(h, "Challenge", 1, "chal:1:start")
     assert (await challenge.service.load(1)).row.status == "playing"
-    await h.select(await old_board(h, "Challenge", 1, menu("chal-pick:1:perm", ["1", "2"])), "chal-pick:1:perm",
-                   ["2"])
+    await h.select(
+        await old_board(h, "Challenge", 1, menu("chal-pick:1:perm", ["1", "2"])), "chal-pick:1:perm", ["2"]
+    )
     await press(h, "Challenge", 1, "chal:1:destroy")
     assert lines(await challenge.service.load(1)) == ["destroy 2"]
     opened = await press(h, "Challenge", 1, "chal:1:command")
@@ -124,8 +144,11 @@ async def test_every_old_challenge_custom_id_still_acts(h):
     assert (await challenge.service.load(1)).game.over
 
     await h.slash("challenge start", deck="horde", window=0)
-    await h.select(await old_board(h, "Challenge", 2, menu("chal-heroes:2", ["The Slayer"], low=0, high=3)),
-                   "chal-heroes:2", ["The Slayer"])
+    await h.select(
+        await old_board(h, "Challenge", 2, menu("chal-heroes:2", ["The Slayer"], low=0, high=3)),
+        "chal-heroes:2",
+        ["The Slayer"],
+    )
     assert (await challenge.service.load(2)).heroes_of(h.user("alice").id) == ("The Slayer",)
     await press(h, "Challenge", 2, "chal:2:start")
     opened = await press(h, "Challenge", 2, "chal:2:hit")
@@ -137,5 +160,7 @@ async def test_every_old_challenge_custom_id_still_acts(h):
     await press(h, "Challenge", 2, f"chal:2:answer:{table.game.pending.default}")
     await press(h, "Challenge", 2, "chal:2:answer:counter")  # Minotaur Goreseeker
     assert (await challenge.service.load(2)).game.pending.topic == "blocks"
-    await h.select(await old_board(h, "Challenge", 2, menu("chal-pick:2:blocks", ["1"])), "chal-pick:2:blocks", ["1"])
+    await h.select(
+        await old_board(h, "Challenge", 2, menu("chal-pick:2:blocks", ["1"])), "chal-pick:2:blocks", ["1"]
+    )
     assert lines(await challenge.service.load(2))[-1] == "choose 1"

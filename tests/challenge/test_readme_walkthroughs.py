@@ -27,12 +27,17 @@ async def test_the_readme_horde_table(tmp_path) -> None:
         assert "Press Join to sit down (up to 1), then Start. Seated: alice" in lobby.embed["description"]
         await h.click(lobby, label="Start")
         board = lobby.message
-        assert "Library: 60" in board.embeds[0]["description"] and "The players: 20 life" in board.embeds[0]["description"]
+        assert (
+            "Library: 60" in board.embeds[0]["description"]
+            and "The players: 20 life" in board.embeds[0]["description"]
+        )
 
         hit = await h.click(board, label="Hit the Horde…")
         await h.submit_modal(hit, {"text": "5"})
-        assert ("5 cards go from the library to the graveyard: Minotaur Younghorn, Minotaur Younghorn, "
-                "Minotaur Goreseeker, Descend on the Prey, Mogis's Chosen.") in latest(board)
+        assert (
+            "5 cards go from the library to the graveyard: Minotaur Younghorn, Minotaur Younghorn, "
+            "Minotaur Goreseeker, Descend on the Prey, Mogis's Chosen."
+        ) in latest(board)
         refused = await h.click(board, label="Undo")
         assert refused.ephemeral and "can't be undone (undo never un-reveals hidden cards)" in refused.content
         for _ in range(3):
@@ -57,7 +62,10 @@ async def test_the_readme_horde_table(tmp_path) -> None:
         assert "Phoberos Reaver is dealt 3 damage.\nPhoberos Reaver dies." in latest(board)
         assert labels(board)[:2] == ["Take the damage", "Prevent the damage"]  # the same words as the Hydra's
         await h.click(board, label="Take the damage")
-        assert "Turn 5: the players' turn." in latest(board) and "The players: 20 life" in board.embeds[0]["description"]
+        assert (
+            "Turn 5: the players' turn." in latest(board)
+            and "The players: 20 life" in board.embeds[0]["description"]
+        )
 
         await h.click(board, label="Concede")
         assert "The players concede.\nThe players lose the challenge." in latest(board)

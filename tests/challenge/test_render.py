@@ -62,7 +62,9 @@ def test_the_horde_board_shows_artifacts_apart_from_minotaurs_and_grows_with_the
     image = _decode(board_png(small))
     assert image.getpixel(_tile_pixel(0, 0)) == NONCREATURE_FILL
     assert image.getpixel(_tile_pixel(1, 0)) == CREATURE_FILL
-    row = image.size[1] - HEADER_H - 128  # one row of tiles (as tall as the longest rules text needs) and its gap
+    row = (
+        image.size[1] - HEADER_H - 128
+    )  # one row of tiles (as tall as the longest rules text needs) and its gap
     assert row >= TILE_H + GAP and _decode(board_png(large)).size[1] == image.size[1] + 2 * row
 
 
@@ -90,8 +92,11 @@ def test_the_boards_read_on_a_phone_in_every_language(deck: str, language: str) 
 @pytest.mark.parametrize("deck", ["horde", "god"])
 def test_every_permanents_whole_rules_text_is_on_its_tile(deck: str) -> None:
     """Rules text was cut after three lines with "…": what a permanent does was hidden."""
-    game = rig(HordeGame([Seat("A")], 1), battlefield=[ALTAR, MINOTAUR]) if deck == "horde" else \
-        rig(GodGame([Seat("A")], 1), battlefield=[XENAGOS, THRONG])
+    game = (
+        rig(HordeGame([Seat("A")], 1), battlefield=[ALTAR, MINOTAUR])
+        if deck == "horde"
+        else rig(GodGame([Seat("A")], 1), battlefield=[XENAGOS, THRONG])
+    )
     boxes: list[TextBox] = []
     image = board_image(game, "en", boxes=boxes)
     drawn = " ".join(box.text for box in boxes)

@@ -34,7 +34,9 @@ def _no_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
 
 
-def _script(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *args: str) -> tuple[int, dict, str]:
+def _script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *args: str
+) -> tuple[int, dict, str]:
     path = tmp_path / "script.txt"
     path.write_text(text, encoding="utf-8")
     status = main([*args, "--script", str(path), "--json"])
@@ -44,8 +46,9 @@ def _script(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *args
 
 def test_a_hydra_script_names_the_same_head_after_another_one_died(tmp_path, capsys) -> None:
     # 3 heads; destroying head 1 then head 3 leaves head 2 — by position, "destroy 3" would fail
-    status, data, err = _script(tmp_path, capsys, "destroy 1\ndestroy 3\n", "hydra", "play", "--heads", "3",
-                                "--seed", "7")
+    status, data, err = _script(
+        tmp_path, capsys, "destroy 1\ndestroy 3\n", "hydra", "play", "--heads", "3", "--seed", "7"
+    )
     assert status == 0, err
     game = HydraGame.new(3, 1, seed=7)
     survivor = game.battlefield[1]  # head 2
@@ -69,8 +72,9 @@ def test_a_number_that_left_is_refused_and_new_heads_get_new_numbers() -> None:
 
 def test_god_script_numbers_stay_with_their_permanents(tmp_path, capsys) -> None:
     # Xenagos is 1, the Throngs 2 and 3: killing Throng 2 leaves Throng 3 numbered 3
-    status, data, err = _script(tmp_path, capsys, "destroy 2\ndamage 3 9\n", "challenge", "play", "--deck", "god",
-                                "--seed", "3")
+    status, data, err = _script(
+        tmp_path, capsys, "destroy 2\ndamage 3 9\n", "challenge", "play", "--deck", "god", "--seed", "3"
+    )
     assert status == 0, err
     assert [p["name"] for p in data["permanents"]][:1] == [XENAGOS]
     assert THRONG not in [p["name"] for p in data["permanents"][:1]]
@@ -96,13 +100,22 @@ def test_in_random_games_a_number_never_moves_to_another_permanent(deck: str) ->
                 number = game.number_of(permanent)
                 assert seen.setdefault(number, permanent) is permanent, f"{deck} {seed}: {number} reused"
             assert len(set(game.battlefield_numbers())) == len(game.battlefield)
+
         if deck == "hydra":
             play_random_hydra(seed, after_step=check)
         else:
             rng = random.Random(seed)
-            play_random(new_random_game(deck, seed, rng), rng, label=deck, action=random_action,
-                        answer=random_answer, window_chance=0.1, max_turns=60,
-                        on_too_long=lambda g: g.apply("concede"), after_step=check)
+            play_random(
+                new_random_game(deck, seed, rng),
+                rng,
+                label=deck,
+                action=random_action,
+                answer=random_answer,
+                window_chance=0.1,
+                max_turns=60,
+                on_too_long=lambda g: g.apply("concede"),
+                after_step=check,
+            )
 
 
 async def test_tables_saved_before_stable_numbers_replay_by_position(db: Database) -> None:
@@ -110,7 +123,9 @@ async def test_tables_saved_before_stable_numbers_replay_by_position(db: Databas
     hydra = HydraService(db)
     table = await hydra.create(guild_id=1, channel_id=10, user_id=100, name="Ann", heads=3, seed=4)
     await hydra.start(table.game_id, 100)
-    await db.execute("UPDATE challenge_tables SET stable_ids = 0 WHERE kind = 'hydra' AND game_id = ?", (table.game_id,))
+    await db.execute(
+        "UPDATE challenge_tables SET stable_ids = 0 WHERE kind = 'hydra' AND game_id = ?", (table.game_id,)
+    )
     hydra = HydraService(db)  # as after a restart: the table is read again
     await hydra.act(table.game_id, 100, "destroy 1")
     await hydra.act(table.game_id, 100, "destroy 1")  # by position: the next head
@@ -123,10 +138,13 @@ async def test_tables_saved_before_stable_numbers_replay_by_position(db: Databas
         await hydra.act(new.game_id, 100, "destroy 1")
 
     challenge = ChallengeService(db)
-    god = await challenge.create(guild_id=1, channel_id=12, user_id=100, name="Ann", deck="god", difficulty=2,
-                                 seed=4)
+    god = await challenge.create(
+        guild_id=1, channel_id=12, user_id=100, name="Ann", deck="god", difficulty=2, seed=4
+    )
     await challenge.start(god.game_id, 100)
-    await db.execute("UPDATE challenge_tables SET stable_ids = 0 WHERE kind = 'challenge' AND game_id = ?", (god.game_id,))
+    await db.execute(
+        "UPDATE challenge_tables SET stable_ids = 0 WHERE kind = 'challenge' AND game_id = ?", (god.game_id,)
+    )
     challenge = ChallengeService(db)
     await challenge.act(god.game_id, 100, "destroy 2")
     table_after = (await challenge.act(god.game_id, 100, "destroy 2")).table  # by position: the second Throng

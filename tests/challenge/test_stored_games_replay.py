@@ -67,7 +67,9 @@ async def stored_by_old_schema(url: str | Path, games: list[dict[str, Any]]) -> 
     migrated already: its tables go first."""
     db = await Database.open(url, migrate=False)
     for table in await db.tables():
-        await db.execute(f"DROP TABLE {table} CASCADE" if db.engine == "postgresql" else f"DROP TABLE {table}")
+        await db.execute(
+            f"DROP TABLE {table} CASCADE" if db.engine == "postgresql" else f"DROP TABLE {table}"
+        )
     await db.migrate([m for m in available_migrations() if m.version < ONE_FAMILY])
     for game in games:
         await _insert(db, game["stored"])
@@ -111,7 +113,9 @@ async def test_a_stored_game_replays_exactly(db_url: str | Path, index: int) -> 
     recorded = GAMES[index]
     db = await stored_by_old_schema(db_url, [recorded])
     try:
-        table = await service_of(db, recorded).load(int(next(iter(recorded["stored"].values()))[0]["game_id"]))
+        table = await service_of(db, recorded).load(
+            int(next(iter(recorded["stored"].values()))[0]["game_id"])
+        )
     finally:
         await db.close()
     game = table.game

@@ -20,7 +20,12 @@ from ..hydra.hydra_helpers import lives, new_game
 from ..hydra.hydra_helpers import names as head_names
 from .helpers import deck_turn, keys, names, play, rig
 
-GORE, YOUNG, ALTAR, ELIXIR = "Minotaur Goreseeker", "Minotaur Younghorn", "Altar of Mogis", "Refreshing Elixir"
+GORE, YOUNG, ALTAR, ELIXIR = (
+    "Minotaur Goreseeker",
+    "Minotaur Younghorn",
+    "Altar of Mogis",
+    "Refreshing Elixir",
+)
 PHERES, RETURN, FLAME = "Pheres-Band Revelers", "Impulsive Return", "Dance of Flame"
 
 
@@ -196,7 +201,8 @@ def test_no_combat_damage_to_prevent_is_said_in_words() -> None:
     assert E("challenge.log.combat_nothing_to_prevent", amount=0) in game.events
     assert "challenge.log.combat_prevented" not in keys(game)
     assert t("challenge.log.combat_nothing_to_prevent", "en", amount=0) == (
-        "No combat damage to prevent: the attackers left unblocked have no power.")
+        "No combat damage to prevent: the attackers left unblocked have no power."
+    )
 
 
 def test_the_altar_makes_the_horde_sacrifice_only_minotaurs_it_controls() -> None:

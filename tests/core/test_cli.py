@@ -49,8 +49,9 @@ def config_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_db_migrate_then_backup(config_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_db_migrate_then_backup(
+    config_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["--config", str(config_file), "db", "migrate"]) == 0
     assert "schema version" in capsys.readouterr().out
@@ -72,7 +73,9 @@ def test_db_refuses_a_foreign_file(tmp_path: Path, capsys: pytest.CaptureFixture
     assert foreign.read_text() == "not a database"
 
 
-def test_config_error_is_reported_without_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_config_error_is_reported_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "config.toml"
     config.write_text("[discord]\ntokn = 'x'\n")
     assert main(["--config", str(config), "db", "migrate"]) == 2
@@ -80,8 +83,9 @@ def test_config_error_is_reported_without_traceback(tmp_path: Path, capsys: pyte
     assert "unknown key [discord] tokn" in err and "Traceback" not in err
 
 
-def test_run_without_token_says_what_to_configure(config_file: Path, capsys: pytest.CaptureFixture[str],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_without_token_says_what_to_configure(
+    config_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.delenv("PODKEEPER_DISCORD_TOKEN", raising=False)
     assert main(["--config", str(config_file), "run", "--no-sandbox"]) == 1

@@ -29,8 +29,9 @@ def walk(node: dict[str, Any], path: str) -> list[tuple[str, dict[str, Any], str
 async def test_all_commands_options_and_choices_are_localised(tmp_path: Path) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         tree = h.bot.tree
-        payloads = [await command.get_translated_payload(tree, tree.translator)
-                    for command in tree.get_commands()]
+        payloads = [
+            await command.get_translated_payload(tree, tree.translator) for command in tree.get_commands()
+        ]
     assert len(payloads) >= 2
     problems: list[str] = []
     for payload in payloads:
@@ -41,7 +42,10 @@ async def test_all_commands_options_and_choices_are_localised(tmp_path: Path) ->
                     problems.append(f"{path}: no {locale} name")
                 elif kind != "choice" and (not NAME_PATTERN.match(name) or name != name.lower()):
                     problems.append(f"{path}: {locale} name {name!r} is not a valid Discord name")
-                if kind != "choice" and "description" in node and \
-                        not (node.get("description_localizations") or {}).get(locale):
+                if (
+                    kind != "choice"
+                    and "description" in node
+                    and not (node.get("description_localizations") or {}).get(locale)
+                ):
                     problems.append(f"{path}: no {locale} description")
     assert not problems, f"{len(problems)} missing localisations:\n" + "\n".join(problems)

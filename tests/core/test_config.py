@@ -27,8 +27,13 @@ def test_file_overrides_defaults_and_environment_overrides_file(tmp_path: Path) 
 
 
 def test_prefixed_token_wins_over_discord_token(tmp_path: Path) -> None:
-    config = load_config(environ={"PODKEEPER_DISCORD_TOKEN": "a", "DISCORD_TOKEN": "b",
-                                  "PODKEEPER_CONFIG": str(_empty(tmp_path))})
+    config = load_config(
+        environ={
+            "PODKEEPER_DISCORD_TOKEN": "a",
+            "DISCORD_TOKEN": "b",
+            "PODKEEPER_CONFIG": str(_empty(tmp_path)),
+        }
+    )
     assert config.token == "a"
 
 
@@ -48,7 +53,9 @@ def test_unknown_key_names_key_and_file(tmp_path: Path) -> None:
 def test_wrong_type_names_key(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[discord]\ndev_guild_id = "soon"\n')
-    with pytest.raises(ConfigError, match=r"\[discord\] dev_guild_id in .*config.toml: expected a whole number"):
+    with pytest.raises(
+        ConfigError, match=r"\[discord\] dev_guild_id in .*config.toml: expected a whole number"
+    ):
         load_config(path, environ={})
 
 

@@ -64,7 +64,9 @@ async def test_backup_is_a_consistent_copy(db: Database, tmp_path: Path) -> None
     await GuildSettingsRepository(db).update(7, ruleset="duel-zh")
     target = await db.backup(tmp_path / "backup" / "copy.sqlite3")
     with sqlite3.connect(target) as copy:
-        assert copy.execute("SELECT ruleset FROM guild_settings WHERE guild_id = 7").fetchone() == ("duel-zh",)
+        assert copy.execute("SELECT ruleset FROM guild_settings WHERE guild_id = 7").fetchone() == (
+            "duel-zh",
+        )
     with pytest.raises(DatabaseError, match="already exists"):
         await db.backup(target)
 

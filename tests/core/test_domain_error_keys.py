@@ -18,13 +18,16 @@ from bot.domain.sideboard import SwapError
 from bot.domain.tournament import TournamentError
 
 
-@pytest.mark.parametrize(("error", "key"), [
-    (MatchError("not_chooser"), "match.error.not_chooser"),            # a bare key lives under the prefix
-    (MatchError("pod.error.no_game"), "pod.error.no_game"),            # a dotted key is already full
-    (MatchError("a.b"), "a.b"),
-    (DomainError("no_game"), "no_game"),                               # no prefix: the key as given
-    (DomainError("pod.error.no_game"), "pod.error.no_game"),
-])
+@pytest.mark.parametrize(
+    ("error", "key"),
+    [
+        (MatchError("not_chooser"), "match.error.not_chooser"),  # a bare key lives under the prefix
+        (MatchError("pod.error.no_game"), "pod.error.no_game"),  # a dotted key is already full
+        (MatchError("a.b"), "a.b"),
+        (DomainError("no_game"), "no_game"),  # no prefix: the key as given
+        (DomainError("pod.error.no_game"), "pod.error.no_game"),
+    ],
+)
 def test_the_key(error: DomainError, key: str) -> None:
     assert error.key == key
 
@@ -43,7 +46,10 @@ def test_the_wording_fills_in_the_values_in_the_asked_language() -> None:
     error = TournamentError("name_length", limit=64)
     assert error.localized("en") == "A tournament name needs 1 to 64 characters."
     assert error.localized("ja") == "トーナメント名は1～64文字にしてください。"
-    assert TournamentError("name_length", limit=12).localized("en") == "A tournament name needs 1 to 12 characters."
+    assert (
+        TournamentError("name_length", limit=12).localized("en")
+        == "A tournament name needs 1 to 12 characters."
+    )
     assert MatchError("pod.error.no_game").localized("ja") == "そのゲームは存在しません。"
 
 
@@ -52,14 +58,27 @@ def test_a_refusal_pickles_whole() -> None:
     assert (type(error), error.key, error.values) == (MatchError, "match.error.not_chooser", {})
 
 
-@pytest.mark.parametrize("error", [
-    MatchError("not_chooser", player=7), TournamentError("name_length", limit=64), DomainError("x", a=1),
-    PodError("life_bounds", low=-999, high=999), MulliganError("too_few_cards", count=3),
-    HydraError("hydra.error.usage", usage="end"), EventError("full", seats=4), ChallengeError("hydra.error.usage", usage="x"),
-    SwapError("commander", card="Kaalia of the Vast"),
-], ids=lambda error: type(error).__name__)
+@pytest.mark.parametrize(
+    "error",
+    [
+        MatchError("not_chooser", player=7),
+        TournamentError("name_length", limit=64),
+        DomainError("x", a=1),
+        PodError("life_bounds", low=-999, high=999),
+        MulliganError("too_few_cards", count=3),
+        HydraError("hydra.error.usage", usage="end"),
+        EventError("full", seats=4),
+        ChallengeError("hydra.error.usage", usage="x"),
+        SwapError("commander", card="Kaalia of the Vast"),
+    ],
+    ids=lambda error: type(error).__name__,
+)
 def test_every_kind_of_refusal_with_values_pickles_whole(error: DomainError) -> None:
     """Refusals raised in a worker of the pool are re-raised in the bot: key and values must survive."""
     back = pickle.loads(pickle.dumps(error))
-    assert (type(back), back.key, back.values, back.args) == (type(error), error.key, error.values, error.args)
-
+    assert (type(back), back.key, back.values, back.args) == (
+        type(error),
+        error.key,
+        error.values,
+        error.args,
+    )

@@ -12,12 +12,27 @@ from bot.domain.pod import PodError
 from bot.domain.tournament import TournamentError
 
 
-@pytest.mark.parametrize(("error", "key", "ja"), [
-    (PodError("no_game"), "pod.error.no_game", "そのゲームは存在しません。"),
-    (PodError("tournament.error.name_length", limit=64), "tournament.error.name_length", "トーナメント名は1～64文字にしてください。"),
-    (TournamentError("name_length", limit=64), "tournament.error.name_length", "トーナメント名は1～64文字にしてください。"),
-    (HydraError("hydra.error.answer_first"), "hydra.error.answer_first", "先に保留中の選択に答えてください。"),
-])
+@pytest.mark.parametrize(
+    ("error", "key", "ja"),
+    [
+        (PodError("no_game"), "pod.error.no_game", "そのゲームは存在しません。"),
+        (
+            PodError("tournament.error.name_length", limit=64),
+            "tournament.error.name_length",
+            "トーナメント名は1～64文字にしてください。",
+        ),
+        (
+            TournamentError("name_length", limit=64),
+            "tournament.error.name_length",
+            "トーナメント名は1～64文字にしてください。",
+        ),
+        (
+            HydraError("hydra.error.answer_first"),
+            "hydra.error.answer_first",
+            "先に保留中の選択に答えてください。",
+        ),
+    ],
+)
 def test_keys_are_full_message_keys_and_localize(error: DomainError, key: str, ja: str) -> None:
     assert isinstance(error, DomainError)
     assert error.key == key

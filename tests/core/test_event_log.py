@@ -18,7 +18,14 @@ def test_undo_events_drop_the_seqs_they_name_even_as_text() -> None:
 
 
 def test_the_effective_events_keep_log_order_without_undos_or_what_they_dropped() -> None:
-    events = [_event(1, "create"), _event(2), _event(3, UNDO, seqs=[2]), _event(4), _event(5), _event(6, UNDO, seqs=[])]
+    events = [
+        _event(1, "create"),
+        _event(2),
+        _event(3, UNDO, seqs=[2]),
+        _event(4),
+        _event(5),
+        _event(6, UNDO, seqs=[]),
+    ]
     assert [e.seq for e in effective(events)] == [1, 4, 5]
     assert [e.seq for e in effective(iter(events))] == [1, 4, 5]  # a generator is read once, both ways
     assert effective([]) == []

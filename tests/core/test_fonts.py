@@ -18,11 +18,21 @@ def glyph_bitmap(text: str, language: str) -> bytes:
     return image.tobytes()
 
 
-@pytest.mark.parametrize(("text", "language"), [
-    ("統", "ja"), ("率", "ja"), ("者", "ja"), ("マ", "ja"),
-    ("指", "zh-Hans"), ("挥", "zh-Hans"), ("官", "zh-Hans"),
-    ("揮", "zh-Hant"), ("龍", "zh-Hant"), ("W", "en"),
-])
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("統", "ja"),
+        ("率", "ja"),
+        ("者", "ja"),
+        ("マ", "ja"),
+        ("指", "zh-Hans"),
+        ("挥", "zh-Hans"),
+        ("官", "zh-Hans"),
+        ("揮", "zh-Hant"),
+        ("龍", "zh-Hant"),
+        ("W", "en"),
+    ],
+)
 def test_every_script_draws_a_real_glyph(text: str, language: str) -> None:
     drawn = glyph_bitmap(text, language)
     assert any(drawn), f"{text!r} drew nothing"

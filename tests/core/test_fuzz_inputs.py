@@ -24,7 +24,9 @@ from bot.domain.tournament import TournamentError
 from bot.domain.tournament.scoring import scoring_rule
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 FULL_EXAMPLES, QUICK_EXAMPLES = 1_200, 150  # `--full` (CI's randomized run) / the default run
 
 
@@ -38,8 +40,11 @@ def least_inputs(full_run: bool) -> int:
 
 
 ODD_DIGITS = "0123456789²³①٣９"  # superscripts, circled and non-ASCII decimal digits
-numbers = st.one_of(st.integers(min_value=0, max_value=10**30).map(str), st.text(ODD_DIGITS, min_size=1, max_size=40),
-                    st.integers(min_value=1, max_value=5000).map(lambda n: "9" * n))
+numbers = st.one_of(
+    st.integers(min_value=0, max_value=10**30).map(str),
+    st.text(ODD_DIGITS, min_size=1, max_size=40),
+    st.integers(min_value=1, max_value=5000).map(lambda n: "9" * n),
+)
 
 
 def report(capsys, what: str, outcomes: Counter[str]) -> None:
@@ -92,12 +97,15 @@ def test_event_start_values_give_a_time_or_a_clear_error(capsys, full_run: bool)
 
 # -- configuration ----------------------------------------------------------------------------------------
 
+
 def _toml_value(value: object) -> str:
     """A TOML literal for ``value`` (floats as TOML spells inf and nan)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return {float("inf"): "inf", float("-inf"): "-inf"}.get(value, "nan" if value != value else repr(value))
+        return {float("inf"): "inf", float("-inf"): "-inf"}.get(
+            value, "nan" if value != value else repr(value)
+        )
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=True)
     if isinstance(value, list):
@@ -107,14 +115,21 @@ def _toml_value(value: object) -> str:
 
 setting_names = st.sampled_from([(s.section, s.key) for s in SETTINGS])
 toml_values = st.one_of(
-    st.integers(min_value=-(10**40), max_value=10**40), st.floats(), st.booleans(), st.sampled_from(
-        ["inf", "1e30", "-5", "1.9", "0x10", "", "commander", "ja"]),
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(),
+    st.booleans(),
+    st.sampled_from(["inf", "1e30", "-5", "1.9", "0x10", "", "commander", "ja"]),
     st.text(max_size=30).filter(lambda s: not any(0xD800 <= ord(c) <= 0xDFFF for c in s)),
     st.lists(st.integers(), max_size=3),
-    st.sampled_from(["0x10", "0o17", "0b101", "1_000", "inf", "nan", "1e30", "-5", "1.9"]).map(lambda raw: ("raw", raw)),
+    st.sampled_from(["0x10", "0o17", "0b101", "1_000", "inf", "nan", "1e30", "-5", "1.9"]).map(
+        lambda raw: ("raw", raw)
+    ),
 )
-env_values = st.one_of(numbers, st.sampled_from(["inf", "1e30", "-5", "1.9", "0x10", " 12 ", "+7"]),
-                       st.text(max_size=30).filter(lambda s: "\x00" not in s))
+env_values = st.one_of(
+    numbers,
+    st.sampled_from(["inf", "1e30", "-5", "1.9", "0x10", " 12 ", "+7"]),
+    st.text(max_size=30).filter(lambda s: "\x00" not in s),
+)
 config_inputs = st.one_of(
     st.tuples(st.just("toml"), setting_names, toml_values),
     st.tuples(st.just("env"), setting_names, env_values),
@@ -169,25 +184,48 @@ def test_config_values_and_files_load_or_say_what_is_wrong(tmp_path: Path, capsy
 # -- tournament score files -------------------------------------------------------------------------------
 
 json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(min_value=-(10**20), max_value=10**20), st.floats(allow_nan=False),
-              st.text(max_size=8), st.sampled_from(["alice", "bob", "carol", "dave"])),
-    lambda children: st.one_of(st.lists(children, max_size=5),
-                               st.dictionaries(st.sampled_from(["players", "survivors", "votes", "draw", "x",
-                                                                "alice", "bob"]), children, max_size=5)),
-    max_leaves=25)
-names = st.lists(st.sampled_from(["alice", "bob", "carol", "dave", "erin"]), min_size=1, max_size=5, unique=True)
-games = st.fixed_dictionaries({"players": st.one_of(names, json_values)},
-                              optional={"survivors": st.one_of(names, json_values),
-                                        "votes": st.one_of(st.dictionaries(st.sampled_from(["alice", "bob", "carol"]),
-                                                                           st.sampled_from(["alice", "bob", "dave"])),
-                                                           json_values),
-                                        "draw": st.one_of(st.booleans(), json_values)})
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**20), max_value=10**20),
+        st.floats(allow_nan=False),
+        st.text(max_size=8),
+        st.sampled_from(["alice", "bob", "carol", "dave"]),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=5),
+        st.dictionaries(
+            st.sampled_from(["players", "survivors", "votes", "draw", "x", "alice", "bob"]),
+            children,
+            max_size=5,
+        ),
+    ),
+    max_leaves=25,
+)
+names = st.lists(
+    st.sampled_from(["alice", "bob", "carol", "dave", "erin"]), min_size=1, max_size=5, unique=True
+)
+games = st.fixed_dictionaries(
+    {"players": st.one_of(names, json_values)},
+    optional={
+        "survivors": st.one_of(names, json_values),
+        "votes": st.one_of(
+            st.dictionaries(
+                st.sampled_from(["alice", "bob", "carol"]), st.sampled_from(["alice", "bob", "dave"])
+            ),
+            json_values,
+        ),
+        "draw": st.one_of(st.booleans(), json_values),
+    },
+)
 score_files = st.one_of(
     st.lists(games, max_size=4).map(lambda data: json.dumps(data).encode()),
     json_values.map(lambda data: json.dumps(data).encode()),
     st.binary(max_size=200),
     st.integers(min_value=1, max_value=100_000).map(lambda depth: ("[" * depth + "]" * depth).encode()),
-    st.integers(min_value=4_000, max_value=9_000).map(lambda digits: f'[{{"players": {"7" * digits}}}]'.encode()),
+    st.integers(min_value=4_000, max_value=9_000).map(
+        lambda digits: f'[{{"players": {"7" * digits}}}]'.encode()
+    ),
 )
 
 

@@ -76,7 +76,11 @@ def test_card_names_come_from_the_glossary_and_other_names_stay_as_they_are() ->
 
 
 def test_event_values_read_in_the_language_with_its_comma_and_japanese_card_quotes() -> None:
-    values = {"cards": ("Hydra Head", "Ravenous Brute Head"), "numbers": (1, 2), "player": "Hydra Head fan, 2"}
+    values = {
+        "cards": ("Hydra Head", "Ravenous Brute Head"),
+        "numbers": (1, 2),
+        "player": "Hydra Head fan, 2",
+    }
     assert localized_values(values, "ja") == {
         "cards": ["《ハイドラの頭》", "《貪欲で粗暴な頭》"],
         "numbers": [1, 2],

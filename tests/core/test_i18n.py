@@ -20,8 +20,9 @@ def test_every_message_has_all_languages_and_matching_placeholders() -> None:
         expected = placeholders(entry["en"])
         for lang in LANGUAGES[1:]:
             if placeholders(entry[lang]) != expected:
-                problems.append(f"{key}: {lang} placeholders {sorted(placeholders(entry[lang]))} "
-                                f"!= en {sorted(expected)}")
+                problems.append(
+                    f"{key}: {lang} placeholders {sorted(placeholders(entry[lang]))} != en {sorted(expected)}"
+                )
     assert not problems, "\n".join(problems)
 
 
@@ -33,7 +34,9 @@ def test_keys_are_namespaced_by_their_file() -> None:
     for path in MESSAGES_DIR.glob("*.toml"):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         for key in data:
-            assert key.startswith(("app.", f"{path.stem}.")), f"{path.name}: key {key!r} outside its namespace"
+            assert key.startswith(("app.", f"{path.stem}.")), (
+                f"{path.name}: key {key!r} outside its namespace"
+            )
 
 
 def test_lookup_formats_and_falls_back() -> None:
@@ -43,14 +46,28 @@ def test_lookup_formats_and_falls_back() -> None:
         t("core.no_such_key", "en")
 
 
-@pytest.mark.parametrize(("locale", "language"), [
-    ("en-US", "en"), ("en-GB", "en"), ("ja", "ja"), ("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant"),
-    ("zh-Hant", "zh-Hant"), ("fr", None),
-    # Chinese tags Discord does not send but people type in the configuration: Hong Kong and Macau read
-    # Traditional; a script subtag decides over the region.
-    ("zh-HK", "zh-Hant"), ("zh-MO", "zh-Hant"), ("zh_TW", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"),
-    ("zh-Hant-TW", "zh-Hant"), ("zh-Hans-HK", "zh-Hans"), ("zh-SG", "zh-Hans"), ("zh", "zh-Hans"),
-])
+@pytest.mark.parametrize(
+    ("locale", "language"),
+    [
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("ja", "ja"),
+        ("zh-CN", "zh-Hans"),
+        ("zh-TW", "zh-Hant"),
+        ("zh-Hant", "zh-Hant"),
+        ("fr", None),
+        # Chinese tags Discord does not send but people type in the configuration: Hong Kong and Macau read
+        # Traditional; a script subtag decides over the region.
+        ("zh-HK", "zh-Hant"),
+        ("zh-MO", "zh-Hant"),
+        ("zh_TW", "zh-Hant"),
+        ("zh-Hant-HK", "zh-Hant"),
+        ("zh-Hant-TW", "zh-Hant"),
+        ("zh-Hans-HK", "zh-Hans"),
+        ("zh-SG", "zh-Hans"),
+        ("zh", "zh-Hans"),
+    ],
+)
 def test_discord_locales_map_to_catalogue_languages(locale: str, language: str | None) -> None:
     assert language_for(locale) == language
 
@@ -67,8 +84,11 @@ def test_choose_language_follows_the_rule_in_order() -> None:
     full = dict(member_choice="ja", discord_locale="zh-TW", server_setting="zh-Hans", server_locale="en-US")
     first = choose_language(**full)
     assert (first.language, first.source) == ("ja", "member")
-    steps = [("member_choice", "zh-Hant", "discord"), ("discord_locale", "zh-Hans", "server"),
-             ("server_setting", "en", "server_discord")]
+    steps = [
+        ("member_choice", "zh-Hant", "discord"),
+        ("discord_locale", "zh-Hans", "server"),
+        ("server_setting", "en", "server_discord"),
+    ]
     for dropped, expected, source in steps:
         full[dropped] = None if dropped != "discord_locale" else "fr"  # an untranslated locale is skipped
         choice = choose_language(**full)
@@ -101,8 +121,11 @@ def test_the_parsed_catalogue_is_cached_and_a_changed_file_misses_the_cache(tmp_
         assert catalogue()["core.test_only"] == {"en": "Fresh"}, "a changed file is parsed again"
         assert len(list((tmp_path / "cache").glob("messages-*.marshal"))) == 2
 
-        core.write_text(core.read_text(encoding="utf-8") + '\n["core.test_only_2"]\nen = "Twice"\n'
-                        '\n["core.test_only_2"]\nen = "Again"\n', encoding="utf-8")
+        core.write_text(
+            core.read_text(encoding="utf-8") + '\n["core.test_only_2"]\nen = "Twice"\n'
+            '\n["core.test_only_2"]\nen = "Again"\n',
+            encoding="utf-8",
+        )
         i18n.catalogue.cache_clear()
         with pytest.raises(ValueError):  # tomllib refuses a table defined twice in one file, as before
             catalogue()
@@ -110,8 +133,9 @@ def test_the_parsed_catalogue_is_cached_and_a_changed_file_misses_the_cache(tmp_
         i18n.catalogue.cache_clear()
 
 
-def test_cache_files_no_start_has_read_for_30_days_are_deleted_when_a_new_one_is_written(tmp_path,
-                                                                                          monkeypatch) -> None:
+def test_cache_files_no_start_has_read_for_30_days_are_deleted_when_a_new_one_is_written(
+    tmp_path, monkeypatch
+) -> None:
     import os
     import time
 
@@ -121,7 +145,11 @@ def test_cache_files_no_start_has_read_for_30_days_are_deleted_when_a_new_one_is
     monkeypatch.setenv("PODKEEPER_CACHE_DIR", str(folder))
     folder.mkdir()
     day = 86_400
-    stale, recent, unrelated = folder / "messages-old.marshal", folder / "messages-other.marshal", folder / "x.txt"
+    stale, recent, unrelated = (
+        folder / "messages-old.marshal",
+        folder / "messages-other.marshal",
+        folder / "x.txt",
+    )
     for path, age_days in ((stale, 31), (recent, 29), (unrelated, 400)):
         path.write_bytes(b"")
         os.utime(path, (time.time() - age_days * day,) * 2)

@@ -38,8 +38,11 @@ def test_every_domain_file_is_in_exactly_one_line_of_the_map_and_no_file_in_two(
     globs = [glob for glob, _ in map_lines()]
     code = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "bot").rglob("*.py"))
     matches = {path: [glob for glob in globs if fnmatch.fnmatch(path, glob)] for path in code}  # as mutmut
-    assert {path: found for path, found in matches.items()
-            if len(found) > 1 or (not found and path.startswith("bot/domain/"))} == {}
+    assert {
+        path: found
+        for path, found in matches.items()
+        if len(found) > 1 or (not found and path.startswith("bot/domain/"))
+    } == {}
     assert all(any(matches[path] == [glob] for path in code) for glob in globs), "a line that mutates nothing"
 
 

@@ -39,6 +39,7 @@ NOT_READERS_TEXT = (
     "bot/reference.py",  # writes the manual's command reference, which lists every language side by side
 )
 
+
 def english_joins() -> Counter[str]:
     found: Counter[str] = Counter()
     for folder in ("bot", "cogs"):
@@ -136,9 +137,11 @@ def test_the_engines_name_their_list_phrases_and_each_language_words_them() -> N
     play(horde, "end", "end", "choose pass", "choose pass")  # two turns of the players, then the Horde's
     attack = next(e for e in horde.events if e.key == "challenge.log.attack")
     assert challenge_render.log_lines([attack], "ja") == [
-        "攻撃：1. 《ミノタウルスの流血探し》（3/2）、2. Minotaur Younghorn（2/2）。ブロック・クリーチャーを指定してください。"]
+        "攻撃：1. 《ミノタウルスの流血探し》（3/2）、2. Minotaur Younghorn（2/2）。ブロック・クリーチャーを指定してください。"
+    ]
     assert challenge_render.log_lines([attack], "en") == [
-        "Attacking: 1. Minotaur Goreseeker (3/2), 2. Minotaur Younghorn (2/2). Declare your blockers."]
+        "Attacking: 1. Minotaur Goreseeker (3/2), 2. Minotaur Younghorn (2/2). Declare your blockers."
+    ]
 
     hydra = new_game(battlefield=[HH, HH], players=2, top=["Swallow the Hero Whole", LUNGE, LUNGE])
     hydra_turn(hydra, "pass", "Grizzly Bears")

@@ -13,10 +13,33 @@ from bot.i18n import LANGUAGES, catalogue, placeholders, plural, t
 COUNTS = (0, 1, 2, 21)
 
 # Words that may follow a number or a name without being a plural noun ("{player} draws", "{event} is").
-NOT_PLURAL_NOUNS = frozenset({
-    "is", "was", "has", "does", "its", "this", "ms", "always", "enters", "targets", "deals", "sacrifices",
-    "taps", "loses", "exiles", "controls", "returns", "dies", "concedes", "wins", "reports", "as", "plus",
-})
+NOT_PLURAL_NOUNS = frozenset(
+    {
+        "is",
+        "was",
+        "has",
+        "does",
+        "its",
+        "this",
+        "ms",
+        "always",
+        "enters",
+        "targets",
+        "deals",
+        "sacrifices",
+        "taps",
+        "loses",
+        "exiles",
+        "controls",
+        "returns",
+        "dies",
+        "concedes",
+        "wins",
+        "reports",
+        "as",
+        "plus",
+    }
+)
 # "1 cards", "1 more cards", "1 nonland cards", "1 starting heads": the number, an optional adjective, a noun.
 _ADJECTIVE = r"(?:(?:more|other|extra|new|nonland|starting|active|revealed) )?"
 _ONE_WITH_PLURAL = re.compile(r"(?<![\d.,/–-])1 " + _ADJECTIVE + r"([A-Za-z]+(?:s\b|\(s\)))")
@@ -60,7 +83,9 @@ def _singular_nouns() -> set[str]:
         for block in plural.blocks(entry["en"]):
             words = block.variants.get("one", "").split()
             if words[:1] == ["#"] and len(words) > 1:
-                nouns.add(words[2] if len(words) > 2 and re.fullmatch(_ADJECTIVE, words[1] + " ") else words[1])
+                nouns.add(
+                    words[2] if len(words) > 2 and re.fullmatch(_ADJECTIVE, words[1] + " ") else words[1]
+                )
     return nouns - {"other"}
 
 
@@ -69,8 +94,9 @@ def test_english_counts_other_than_one_take_the_plural(number: int) -> None:
     """The other direction: no "2 card" or "21 minute" where a count stands before a known noun."""
     nouns = "|".join(sorted(_singular_nouns()))
     singular = re.compile(rf"(?<![\d.,/–-]){number} {_ADJECTIVE}({nouns})\b(?!-| damage)")
-    offenders = [f"{key}: {text!r}" for key in catalogue()
-                 if singular.search(text := _render(key, "en", number))]
+    offenders = [
+        f"{key}: {text!r}" for key in catalogue() if singular.search(text := _render(key, "en", number))
+    ]
     assert not offenders, "\n".join(offenders)
 
 
@@ -85,14 +111,23 @@ def test_english_plural_blocks_use_the_plural_for_other_counts() -> None:
             for number in (0, 2, 21):
                 if f"={number}" not in block.variants:
                     assert plural.choose(block, "en", number) == block.variants["other"].replace(
-                        "#", "{" + block.name + "}"), key
+                        "#", "{" + block.name + "}"
+                    ), key
     assert checked >= 40, "the count-bearing English messages should use plural blocks"
 
 
-@pytest.mark.parametrize(("language", "number", "expected"), [
-    ("en", 1, "one"), ("en", 0, "other"), ("en", 2, "other"), ("en", 21, "other"),
-    ("ja", 1, "other"), ("zh-Hans", 1, "other"), ("zh-Hant", 21, "other"),
-])
+@pytest.mark.parametrize(
+    ("language", "number", "expected"),
+    [
+        ("en", 1, "one"),
+        ("en", 0, "other"),
+        ("en", 2, "other"),
+        ("en", 21, "other"),
+        ("ja", 1, "other"),
+        ("zh-Hans", 1, "other"),
+        ("zh-Hant", 21, "other"),
+    ],
+)
 def test_cldr_categories(language: str, number: int, expected: str) -> None:
     assert plural.category(language, number) == expected
 
@@ -100,7 +135,10 @@ def test_cldr_categories(language: str, number: int, expected: str) -> None:
 def test_resolve_picks_exact_match_then_category() -> None:
     text = "{n, plural, =0 {no cards} one {# card} other {# cards}} left, {who}"
     assert [plural.resolve(text, "en", {"n": n}).format(n=n, who="A") for n in (0, 1, 5)] == [
-        "no cards left, A", "1 card left, A", "5 cards left, A"]
+        "no cards left, A",
+        "1 card left, A",
+        "5 cards left, A",
+    ]
     assert plural.resolve(text, "ja", {"n": 1}).format(n=1, who="A") == "1 cards left, A"
 
 
@@ -108,15 +146,20 @@ def test_plain_entries_are_untouched() -> None:
     assert plural.resolve("Page {page}/{pages}", "en", {"page": 1}) == "Page {page}/{pages}"
 
 
-@pytest.mark.parametrize(("bad", "why"), [("{n, plural, one {# card}}", "without 'other'"),
-                                          ("{n, plural, other {# cards}", "unbalanced braces"),
-                                          ("{n, plural, lots {x} other {y}}", "bad plural selector")])
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        ("{n, plural, one {# card}}", "without 'other'"),
+        ("{n, plural, other {# cards}", "unbalanced braces"),
+        ("{n, plural, lots {x} other {y}}", "bad plural selector"),
+    ],
+)
 def test_malformed_blocks_are_reported(bad: str, why: str) -> None:
     with pytest.raises(plural.PluralSyntaxError, match=why):
         plural.resolve(bad, "en", {"n": 1})
 
 
-@given(st.integers(min_value=-10**6, max_value=10**6))
+@given(st.integers(min_value=-(10**6), max_value=10**6))
 def test_english_one_only_for_plus_minus_one(number: int) -> None:
     text = "{n, plural, one {# card} other {# cards}}"
     rendered = plural.resolve(text, "en", {"n": number}).format(n=number)

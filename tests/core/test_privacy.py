@@ -21,24 +21,33 @@ from tests.conftest import TEST_DATA, write_cli_config
 
 
 async def _deck(db: Database, guild_id: int, user_id: int, name: str) -> None:
-    await db.execute("INSERT INTO decks (guild_id, user_id, name, name_key, raw_list, commanders, resolved, ruleset, "
-                     "status, verdict, cards_version, created_at, updated_at) VALUES (?, ?, ?, ?, '1 Sol Ring', '[]', "
-                     "'[]', 'commander', 'legal', '{}', '1', 't', 't')", (guild_id, user_id, name, name.lower()))
+    await db.execute(
+        "INSERT INTO decks (guild_id, user_id, name, name_key, raw_list, commanders, resolved, ruleset, "
+        "status, verdict, cards_version, created_at, updated_at) VALUES (?, ?, ?, ?, '1 Sol Ring', '[]', "
+        "'[]', 'commander', 'legal', '{}', '1', 't', 't')",
+        (guild_id, user_id, name, name.lower()),
+    )
 
 
 async def _server_data(db: Database, guild_id: int, players: tuple[int, int]) -> int:
     """A finished pod game, a deck, a tournament and settings in ``guild_id``; returns the game id."""
     pods = PodService(db)
-    game = await pods.start_game(guild_id=guild_id, channel_id=guild_id + 1, created_by=players[0],
-                                 players=[(players[0], "a"), (players[1], "b")], ruleset="commander")
+    game = await pods.start_game(
+        guild_id=guild_id,
+        channel_id=guild_id + 1,
+        created_by=players[0],
+        players=[(players[0], "a"), (players[1], "b")],
+        ruleset="commander",
+    )
     await pods.change(game.game_id, players[0], pod.NEXT_TURN)
     await pods.change(game.game_id, players[1], pod.CONCEDE, player=players[1])
     await _deck(db, guild_id, players[0], f"Deck {guild_id}")
     tournaments = TournamentService(db)
     await tournaments.create(guild_id=guild_id, channel_id=guild_id + 1, name="Friday", created_by=players[0])
     await tournaments.join(guild_id, players[0], "a")
-    await db.execute("INSERT INTO guild_settings (guild_id, ruleset, updated_at) VALUES (?, 'edh-2010', 't')",
-                     (guild_id,))
+    await db.execute(
+        "INSERT INTO guild_settings (guild_id, ruleset, updated_at) VALUES (?, 'edh-2010', 't')", (guild_id,)
+    )
     return game.game_id
 
 
@@ -58,7 +67,7 @@ async def test_privacy_export_is_a_private_file_of_the_callers_data(tmp_path: Pa
         await _deck(h.bot.db, h.guild.id, bob, "Bob's secret deck")
         reply = await h.slash("privacy export", user="alice", locale="ja")
         assert reply.ephemeral and "あなたにだけ表示" in reply.text
-        (name, data), = reply.files.items() if reply.files else reply.followups[0].files.items()
+        ((name, data),) = reply.files.items() if reply.files else reply.followups[0].files.items()
         exported = json.loads(data)
         assert name == f"podkeeper-{alice}.json" and exported["user_id"] == alice
         assert [d["name"] for d in exported["decks"]] == ["Atraxa"]  # not bob's
@@ -119,8 +128,9 @@ async def _mentions_of(db: Database, user_id: int) -> list[str]:
     found = []
     for (table,) in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'"):
         for column in [r[1] for r in await db.fetchall(f"PRAGMA table_info({table})")]:
-            hits = await db.scalar(f"SELECT COUNT(*) FROM {table} WHERE CAST({column} AS TEXT) LIKE ?",
-                                   (f"%{user_id}%",))
+            hits = await db.scalar(
+                f"SELECT COUNT(*) FROM {table} WHERE CAST({column} AS TEXT) LIKE ?", (f"%{user_id}%",)
+            )
             if hits:
                 found.append(f"{table}.{column}")
     return found
@@ -140,8 +150,14 @@ async def test_privacy_delete_pseudonymises_and_others_standings_stay(tmp_path: 
         pods = h.bot.get_cog("Pods").service
         game = pairing.game_id
         await pods.change(game, ids["alice"], pod.NEXT_TURN, manager=True)
-        await pods.change(game, ids["alice"], pod.COMMANDER_DAMAGE, commander=pod.commander_key(ids["alice"], 0),
-                          target=ids["bob"], amount=5)
+        await pods.change(
+            game,
+            ids["alice"],
+            pod.COMMANDER_DAMAGE,
+            commander=pod.commander_key(ids["alice"], 0),
+            target=ids["bob"],
+            amount=5,
+        )
         for name in ("bob", "carol", "dave"):
             await pods.change(game, ids[name], pod.CONCEDE, player=ids[name])
         await h.settle()
@@ -162,7 +178,9 @@ async def test_privacy_delete_pseudonymises_and_others_standings_stay(tmp_path: 
         assert await db.scalar("SELECT COUNT(*) FROM decks") == 0
         after = {s.player: s.points for s in (await tournaments.standings(tournament)).standings}
         pseudonym = next(p for p in after if p < 0)
-        assert {p: v for p, v in after.items() if p > 0} == {p: v for p, v in before.items() if p != ids["alice"]}
+        assert {p: v for p, v in after.items() if p > 0} == {
+            p: v for p, v in before.items() if p != ids["alice"]
+        }
         assert after[pseudonym] == before[ids["alice"]]
         state = (await pods.get(game)).state  # the game still replays, with the same totals
         assert state.player(ids["bob"]).life == 35 and state.player(pseudonym).name == "deleted member"

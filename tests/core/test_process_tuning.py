@@ -61,22 +61,27 @@ def test_other_commands_run_with_the_collector_on(capsys: pytest.CaptureFixture[
     assert "podkeeper" in capsys.readouterr().out
 
 
-def test_run_without_a_token_starts_the_sandbox_with_the_collector_on(monkeypatch: pytest.MonkeyPatch,
-                                                                       tmp_path: Path) -> None:
+def test_run_without_a_token_starts_the_sandbox_with_the_collector_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import bot.sandbox.cli
 
     monkeypatch.chdir(tmp_path)  # no config.toml here
     for name in ("PODKEEPER_DISCORD_TOKEN", "DISCORD_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     seen: list[bool] = []
-    monkeypatch.setattr(bot.sandbox.cli, "start_sandbox_from_run", lambda args: seen.append(gc.isenabled()) or 0)
+    monkeypatch.setattr(
+        bot.sandbox.cli, "start_sandbox_from_run", lambda args: seen.append(gc.isenabled()) or 0
+    )
     gc.enable()
     assert main(["run"]) == 0
     assert seen == [True], "the sandbox runs as any other command: collecting"
     assert gc.isenabled()
 
 
-@pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
+@pytest.mark.skipif(
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's mallopt"
+)
 def test_glibc_takes_the_allocator_settings() -> None:
     assert tune_allocator()
     release_freed_memory()  # hands freed pages back; must not fail

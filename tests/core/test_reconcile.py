@@ -34,7 +34,9 @@ async def restarted(h) -> None:
 
 
 async def test_passes_are_registered_for_every_feature(h):
-    assert {"pods", "tournament votes", "hydra tables", "hydra events", "challenge tables"} <= set(h.bot.reconciler.names)
+    assert {"pods", "tournament votes", "hydra tables", "hydra events", "challenge tables"} <= set(
+        h.bot.reconciler.names
+    )
 
 
 async def test_a_failing_pass_is_logged_and_the_others_still_run(caplog):
@@ -70,8 +72,12 @@ async def stored_elsewhere(h, channel_name: str = "games") -> None:
     """A pod game stored the way ``/pod start`` stores it, by a process that has not posted its board
     (it died, or it is still drawing it: from here the two look the same)."""
     await PodService(h.bot.db, clock=iso_clock(h.clock)).start_game(
-        guild_id=h.guild.id, channel_id=h.channel(channel_name).id, created_by=h.user("alice").id,
-        players=[(h.user("alice").id, "alice"), (h.user("bob").id, "bob")], ruleset="commander")
+        guild_id=h.guild.id,
+        channel_id=h.channel(channel_name).id,
+        created_by=h.user("alice").id,
+        players=[(h.user("alice").id, "alice"), (h.user("bob").id, "bob")],
+        ruleset="commander",
+    )
 
 
 async def test_a_pod_stored_but_never_posted_gets_its_board(h):
@@ -92,7 +98,9 @@ async def test_a_board_another_process_is_posting_is_not_posted_twice(h):
     assert (await h.bot.reconciler.run())["pods"] == 0  # the catch-up of this process's start
     pods = h.bot.get_cog("Pods")
     loaded = await pods.service.get(1)
-    posted = await pods.post_board(h.bot.get_partial_messageable(h.channel("games").id), loaded)  # the starter
+    posted = await pods.post_board(
+        h.bot.get_partial_messageable(h.channel("games").id), loaded
+    )  # the starter
     await h.advance(seconds=FIRST_POST_GRACE.total_seconds())
     assert [m.id for m in h.messages("games")] == [posted.id]
 
@@ -138,7 +146,9 @@ async def test_a_vote_closed_just_before_a_crash_shows_its_result_on_start(h):
     for user in ids[1:]:
         await pods.change(game_id, user, pod.CONCEDE, player=user)
     await h.settle()
-    for task in [t for t in __import__("asyncio").all_tasks() if t.get_name() == "discord.py: on_pod_game_finished"]:
+    for task in [
+        t for t in __import__("asyncio").all_tasks() if t.get_name() == "discord.py: on_pod_game_finished"
+    ]:
         await task
     await h.settle()
     (vote,) = [m for m in h.messages("games") if m.embeds and "democratic vote" in m.embeds[0]["title"]]
@@ -160,9 +170,16 @@ async def test_a_hydra_table_stuck_after_a_crash_is_asked_again(h):
     turn = h.messages("general")[-1]
     assert len(h.messages("general")) == before + 1
     assert "The Hydra reveals and casts" in turn.content and "Counter it?" in turn.content
-    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'hydra' AND game_id = 1")
+    actions = await h.bot.db.scalar(
+        "SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'hydra' AND game_id = 1"
+    )
     await h.click(turn, label="Default (pass)", user="bob")  # the pending question is answerable again
-    assert await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'hydra' AND game_id = 1") == actions + 1
+    assert (
+        await h.bot.db.scalar(
+            "SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'hydra' AND game_id = 1"
+        )
+        == actions + 1
+    )
 
 
 async def test_a_challenge_table_stuck_after_a_crash_shows_its_question_again(h):
@@ -178,17 +195,33 @@ async def test_a_challenge_table_stuck_after_a_crash_shows_its_question_again(h)
     h.bot.get_cog("Challenge").fixed_seed = 4
     fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
     assert "Counter it?" in fields["Now"]
-    actions = await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'challenge' AND game_id = 1")
+    actions = await h.bot.db.scalar(
+        "SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'challenge' AND game_id = 1"
+    )
     table = await h.bot.get_cog("Challenge").service.load(1)
     await h.click(board, custom_id=f"chal:1:answer:{table.game.pending.default}")  # answerable again
-    assert await h.bot.db.scalar("SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'challenge' AND game_id = 1") == actions + 1
+    assert (
+        await h.bot.db.scalar(
+            "SELECT COUNT(*) FROM challenge_table_actions WHERE kind = 'challenge' AND game_id = 1"
+        )
+        == actions + 1
+    )
 
 
 async def test_a_challenge_table_created_but_never_posted_is_posted_on_start(h):
     challenge = h.bot.get_cog("Challenge")
-    await challenge.service.create(guild_id=h.guild.id, channel_id=h.channel("general").id, user_id=h.user("alice").id,
-                                   name="alice", deck="horde", difficulty=3, language="en", seed=4,
-                                   window_seconds=0, all_windows=False)
+    await challenge.service.create(
+        guild_id=h.guild.id,
+        channel_id=h.channel("general").id,
+        user_id=h.user("alice").id,
+        name="alice",
+        deck="horde",
+        difficulty=3,
+        language="en",
+        seed=4,
+        window_seconds=0,
+        all_windows=False,
+    )
     before = len(h.messages("general"))
     await restarted(h)
     assert len(h.messages("general")) == before + 1
@@ -211,7 +244,9 @@ async def test_a_pod_start_during_the_catch_up_gets_one_board(h):
         return await real(loaded)
 
     pods.board_payload = held
-    command = asyncio.create_task(h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}"))
+    command = asyncio.create_task(
+        h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+    )
     await drawing.wait()
     assert await pods.service.lagging_boards() == [1]  # stored, no board yet: what a crash would leave
     assert (await h.bot.reconciler.run())["pods"] == 0
@@ -239,7 +274,9 @@ async def test_a_catch_up_right_after_the_commit_of_a_pod_start_waits_for_it(h):
         return game_id
 
     pods.service.repo.create = held
-    command = asyncio.create_task(h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}"))
+    command = asyncio.create_task(
+        h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+    )
     await committed.wait()
     assert await pods.service.lagging_boards() == [1]
     catch_up = asyncio.create_task(h.bot.reconciler.run())

@@ -13,18 +13,34 @@ from bot.config import ConfigError, load_config
 from bot.shards import ShardSpecError, format_shard_ids, parse_shard_ids, shard_of, validate_shards
 
 
-@pytest.mark.parametrize(("text", "ids"), [
-    ("0-3", (0, 1, 2, 3)), ("0-3,6", (0, 1, 2, 3, 6)), (" 6 , 0 - 1 ", (0, 1, 6)), ("2,2,1-2", (1, 2)),
-    ("", ()), ("  ", ()), ("5", (5,)),
-])
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("0-3", (0, 1, 2, 3)),
+        ("0-3,6", (0, 1, 2, 3, 6)),
+        (" 6 , 0 - 1 ", (0, 1, 6)),
+        ("2,2,1-2", (1, 2)),
+        ("", ()),
+        ("  ", ()),
+        ("5", (5,)),
+    ],
+)
 def test_shard_ids_are_ids_and_inclusive_ranges(text: str, ids: tuple[int, ...]) -> None:
     assert parse_shard_ids(text) == ids
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("0-", "not a number or a range"), ("a", "not a number"), ("1,,2", "not a number"), ("-1", "not a number"),
-    ("3-1", "runs backwards"), ("0-70000", "above the limit"), ("1.5", "not a number"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("0-", "not a number or a range"),
+        ("a", "not a number"),
+        ("1,,2", "not a number"),
+        ("-1", "not a number"),
+        ("3-1", "runs backwards"),
+        ("0-70000", "above the limit"),
+        ("1.5", "not a number"),
+    ],
+)
 def test_malformed_shard_ids_are_refused_with_the_reason(text: str, says: str) -> None:
     with pytest.raises(ShardSpecError, match=says):
         parse_shard_ids(text)
@@ -69,18 +85,23 @@ def test_config_keys_from_file_and_environment(tmp_path: Path) -> None:
     assert (config.shard_count, config.shard_ids) == (8, (0, 1, 2, 3, 6))
     config = load_config(path, environ={"PODKEEPER_DISCORD_SHARD_IDS": "7"})
     assert config.shard_ids == (7,)
-    unsharded = load_config(tmp_path / "config.toml", environ={"PODKEEPER_DISCORD_SHARD_COUNT": "0",
-                                                              "PODKEEPER_DISCORD_SHARD_IDS": ""})
+    unsharded = load_config(
+        tmp_path / "config.toml",
+        environ={"PODKEEPER_DISCORD_SHARD_COUNT": "0", "PODKEEPER_DISCORD_SHARD_IDS": ""},
+    )
     assert (unsharded.shard_count, unsharded.shard_ids) == (0, ())
 
 
-@pytest.mark.parametrize(("toml", "says"), [
-    ('shard_count = 4\nshard_ids = "2-5"', "4-5 are outside 0-3"),
-    ('shard_ids = "0-1"', "need a shard count"),
-    ('shard_count = 4\nshard_ids = "zero"', "not a number"),
-    ("shard_count = -2", "out of range"),
-    ("shard_ids = [0, 1]", "expected text"),
-])
+@pytest.mark.parametrize(
+    ("toml", "says"),
+    [
+        ('shard_count = 4\nshard_ids = "2-5"', "4-5 are outside 0-3"),
+        ('shard_ids = "0-1"', "need a shard count"),
+        ('shard_count = 4\nshard_ids = "zero"', "not a number"),
+        ("shard_count = -2", "out of range"),
+        ("shard_ids = [0, 1]", "expected text"),
+    ],
+)
 def test_bad_shard_config_is_a_config_error_naming_the_keys(tmp_path: Path, toml: str, says: str) -> None:
     path = tmp_path / "config.toml"
     path.write_text(f"[discord]\n{toml}\n")
@@ -88,8 +109,9 @@ def test_bad_shard_config_is_a_config_error_naming_the_keys(tmp_path: Path, toml
         load_config(path, environ={})
 
 
-def test_run_refuses_bad_shard_options_before_connecting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_refuses_bad_shard_options_before_connecting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DISCORD_TOKEN", "not-used")
     assert main(["run", "--shard-count", "4", "--shard-ids", "0-4"]) == 2

@@ -88,12 +88,15 @@ async def test_a_running_handler_stores_and_answers_before_the_database_closes(t
         assert any("Done: game #1." in str(a) for a in answers)  # answered before the database closed
         assert any("restarting" in str(a) for a in answers)
         life = [e for e in await _events(db_path) if e.kind == pod.LIFE]
-        assert [(e.actor, e.data["amount"]) for e in life] == [(h.user("alice").id, -3)]  # the late one: nothing
+        assert [(e.actor, e.data["amount"]) for e in life] == [
+            (h.user("alice").id, -3)
+        ]  # the late one: nothing
 
 
 async def test_a_stuck_handler_holds_the_stop_no_longer_than_the_bound(tmp_path, caplog) -> None:
-    async with DiscordHarness.start(tmp_path, members=("alice", "bob"), interaction_deadline=None,
-                                    discord__shutdown_wait_seconds=1) as h:
+    async with DiscordHarness.start(
+        tmp_path, members=("alice", "bob"), interaction_deadline=None, discord__shutdown_wait_seconds=1
+    ) as h:
         await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}")
         stored, _never = _gate_after_storing(h)
         at_close = _when_the_database_closes(h)

@@ -34,8 +34,12 @@ async def _a_night_of_play(h: DiscordHarness) -> None:
     h.add_member("dave")
     for name in ("alice", "bob", "carol"):
         for deck in ("first", "second"):
-            await h.slash("deck register", name=deck, decklist="1 Sol Ring\n1 Atraxa, Praetors' Voice", user=name)
-    board = await h.slash("pod start", players=" ".join(f"<@{h.user(n).id}>" for n in ("alice", "bob", "carol")))
+            await h.slash(
+                "deck register", name=deck, decklist="1 Sol Ring\n1 Atraxa, Praetors' Voice", user=name
+            )
+    board = await h.slash(
+        "pod start", players=" ".join(f"<@{h.user(n).id}>" for n in ("alice", "bob", "carol"))
+    )
     await h.click(board, label="Start turn 1", user="alice")
     for label in ("+1", "-5", "+5", "-1", "Poison +1", "+1"):
         await h.click(board, label=label, user="bob")
@@ -43,7 +47,9 @@ async def _a_night_of_play(h: DiscordHarness) -> None:
     await h.slash("pod next", user="bob")
     await pair_one_table(h)
     for points in (1, 2, 3):
-        await h.slash("tournament correct", player="bob", points=points, reason=f"slip {points}", user="admin")
+        await h.slash(
+            "tournament correct", player="bob", points=points, reason=f"slip {points}", user="admin"
+        )
     lobby = await h.slash("hydra start", heads=3, user="alice")
     await h.click(lobby, custom_id="hydra:1:join", user="bob")
     await h.click(lobby, custom_id="hydra:1:start", user="alice")
@@ -58,7 +64,9 @@ async def _a_night_of_play(h: DiscordHarness) -> None:
     await h.slash("hydra event create", name="Night", start="in 30 minutes", user="admin")
     for name in ("alice", "bob", "carol", "dave"):
         await h.slash("hydra event join", user=name)
-    await h.slash("pod start", players=f"<@{h.user('carol').id}> <@{h.user('dave').id}>")  # a second open game
+    await h.slash(
+        "pod start", players=f"<@{h.user('carol').id}> <@{h.user('dave').id}>"
+    )  # a second open game
     await h.settle()
 
 

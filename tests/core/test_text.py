@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from bot.text import ELLIPSIS, escape_markdown, fit, fit_lines
 
-MARKDOWN_HEAVY = st.text(alphabet=st.sampled_from(list("*_~`|>#-[]()\\ \nabcé\u0301👍\u200d🏽日")), max_size=6000)
+MARKDOWN_HEAVY = st.text(
+    alphabet=st.sampled_from(list("*_~`|>#-[]()\\ \nabcé\u0301👍\u200d🏽日")), max_size=6000
+)
 
 
 @given(MARKDOWN_HEAVY, st.integers(min_value=1, max_value=2000))

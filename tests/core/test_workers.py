@@ -61,7 +61,9 @@ async def test_jobs_run_in_worker_processes_not_on_the_loop(pool: WorkPool) -> N
     assert pool.ran["where"] == 1
 
 
-async def test_shared_objects_reach_workers_by_reference_and_new_versions_fork_new_workers(pool: WorkPool) -> None:
+async def test_shared_objects_reach_workers_by_reference_and_new_versions_fork_new_workers(
+    pool: WorkPool,
+) -> None:
     box = Box("first")
     with pytest.raises(TypeError):
         pickle.dumps(box)
@@ -69,7 +71,7 @@ async def test_shared_objects_reach_workers_by_reference_and_new_versions_fork_n
     assert await pool.run(read_shared, box) == "first"
     box.value = "second"  # forked workers keep the copy they inherited ...
     assert await pool.run(read_shared, box) == "first"
-    box.version = 2       # ... until the object says it changed: then new workers see it
+    box.version = 2  # ... until the object says it changed: then new workers see it
     assert await pool.run(read_shared, box) == "second"
 
 
@@ -84,7 +86,9 @@ def touch(path: str) -> None:
     Path(path).touch()
 
 
-async def test_the_time_limit_runs_on_the_pools_clock_and_a_job_that_missed_it_never_starts(tmp_path: Path) -> None:
+async def test_the_time_limit_runs_on_the_pools_clock_and_a_job_that_missed_it_never_starts(
+    tmp_path: Path,
+) -> None:
     """The bot hands its clock to the pool, so a test's fake clock (not the machine's speed) decides when a
     job has taken too long; a job given up while still queued is never run afterwards."""
     clock = FakeClock()
@@ -219,8 +223,12 @@ asyncio.run(main())
 @pytest.mark.slow  # a subprocess
 def test_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
     """A SIGKILLed bot can't shut its pool down: its workers must not outlive it."""
-    bot = subprocess.Popen([sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE, text=True,
-                           cwd=Path(__file__).resolve().parents[2])
+    bot = subprocess.Popen(
+        [sys.executable, "-c", _ORPHAN_SCRIPT],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     try:
         assert bot.stdout is not None
         worker = int(bot.stdout.readline())

@@ -30,7 +30,9 @@ class FakeDeckSites:
         return await self._answer(request, request.match_info["id"], "archidekt_{}.json")
 
     async def moxfield(self, request: web.Request) -> web.StreamResponse:
-        return await self._answer(request, request.match_info["id"], f"moxfield_{request.match_info['v']}_{{}}.json")
+        return await self._answer(
+            request, request.match_info["id"], f"moxfield_{request.match_info['v']}_{{}}.json"
+        )
 
     async def _answer(self, request: web.Request, deck_id: str, pattern: str) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
@@ -53,7 +55,10 @@ class FakeDeckSites:
 
     def urls(self) -> dict[str, str]:
         """``DeckUrlFetcher`` keyword arguments."""
-        return {"archidekt_api": f"{self.base}/archidekt/api/decks/", "moxfield_api": f"{self.base}/moxfield/v3/decks/all/"}
+        return {
+            "archidekt_api": f"{self.base}/archidekt/api/decks/",
+            "moxfield_api": f"{self.base}/moxfield/v3/decks/all/",
+        }
 
     def urls_by_site(self) -> dict[str, str]:
         return {"archidekt": self.urls()["archidekt_api"], "moxfield": self.urls()["moxfield_api"]}

@@ -29,19 +29,40 @@ KAALIA = (DECKS / "heavenly_inferno_cmd2011.txt").read_bytes()
 PARTNERS = (DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt").read_bytes()
 JODAH_DECK = "Commander: Jodah, the Unifier\n20 Plains\n20 Island\n20 Swamp\n20 Mountain\n19 Forest"
 JODAH = {  # printed in 2022 (Dominaria United), after the bundled data ends
-    "object": "card", "lang": "en", "name": "Jodah, the Unifier", "layout": "normal", "mana_cost": "{W}{U}{B}{R}{G}",
-    "type_line": "Legendary Creature — Human Wizard", "power": "5", "toughness": "5",
+    "object": "card",
+    "lang": "en",
+    "name": "Jodah, the Unifier",
+    "layout": "normal",
+    "mana_cost": "{W}{U}{B}{R}{G}",
+    "type_line": "Legendary Creature — Human Wizard",
+    "power": "5",
+    "toughness": "5",
     "oracle_text": "Legendary creatures you control get +X/+X, where X is the number of legendary creatures you "
-                   "control.\nWhenever you cast a legendary spell from your hand, exile cards from the top of your "
-                   "library until you exile a legendary nonland card with lesser mana value. You may cast that card "
-                   "without paying its mana cost. Put the rest on the bottom of your library in a random order.",
-    "colors": ["W", "U", "B", "R", "G"], "color_identity": ["W", "U", "B", "R", "G"],
-    "legalities": {"commander": "legal", "vintage": "legal"}}
-ATOMIC = {"meta": {"date": "2022-09-09", "version": "5.2.0"}, "data": {"Jodah, the Unifier": [{
-    "name": "Jodah, the Unifier", "layout": "normal", "manaCost": "{W}{U}{B}{R}{G}",
-    "type": "Legendary Creature — Human Wizard", "text": JODAH["oracle_text"], "colors": list("WUBRG"),
-    "colorIdentity": list("WUBRG"), "legalities": {"commander": "Legal"},
-    "foreignData": [{"language": "Japanese", "name": "団結者、ヨーダ"}]}]}}
+    "control.\nWhenever you cast a legendary spell from your hand, exile cards from the top of your "
+    "library until you exile a legendary nonland card with lesser mana value. You may cast that card "
+    "without paying its mana cost. Put the rest on the bottom of your library in a random order.",
+    "colors": ["W", "U", "B", "R", "G"],
+    "color_identity": ["W", "U", "B", "R", "G"],
+    "legalities": {"commander": "legal", "vintage": "legal"},
+}
+ATOMIC = {
+    "meta": {"date": "2022-09-09", "version": "5.2.0"},
+    "data": {
+        "Jodah, the Unifier": [
+            {
+                "name": "Jodah, the Unifier",
+                "layout": "normal",
+                "manaCost": "{W}{U}{B}{R}{G}",
+                "type": "Legendary Creature — Human Wizard",
+                "text": JODAH["oracle_text"],
+                "colors": list("WUBRG"),
+                "colorIdentity": list("WUBRG"),
+                "legalities": {"commander": "Legal"},
+                "foreignData": [{"language": "Japanese", "name": "団結者、ヨーダ"}],
+            }
+        ]
+    },
+}
 
 
 def newer_cards() -> list[dict]:
@@ -62,8 +83,18 @@ class NewerScryfall:
 
     async def bulk(self, request: web.Request) -> web.Response:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
-        return web.json_response({"object": "list", "data": [
-            {"object": "bulk_data", "type": "oracle_cards", "download_uri": f"{self.base}/oracle-cards.json"}]})
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [
+                    {
+                        "object": "bulk_data",
+                        "type": "oracle_cards",
+                        "download_uri": f"{self.base}/oracle-cards.json",
+                    }
+                ],
+            }
+        )
 
     async def oracle(self, request: web.Request) -> web.Response:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
@@ -85,12 +116,19 @@ def dms(h: DiscordHarness, who: str) -> list[str]:
     return [message.content for message in h.messages(h.dm_channel(who))]
 
 
-async def test_scheduled_sync_swaps_rechecks_and_tells_each_owner_once(tmp_path: Path, scryfall: NewerScryfall) -> None:
-    async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl", cards__auto_sync=True,
-                                    cards__scryfall_bulk_url=f"{scryfall.base}/bulk-data",
-                                    cards__mtgjson_url=f"{scryfall.base}/AtomicCards.json.gz") as h:
-        kaalia = await h.slash("deck register", user="alice", locale="ja", name="Kaalia",
-                               file=UploadFile("kaalia.txt", KAALIA))
+async def test_scheduled_sync_swaps_rechecks_and_tells_each_owner_once(
+    tmp_path: Path, scryfall: NewerScryfall
+) -> None:
+    async with DiscordHarness.start(
+        tmp_path,
+        cards_path=DATA / "deck_cards.jsonl",
+        cards__auto_sync=True,
+        cards__scryfall_bulk_url=f"{scryfall.base}/bulk-data",
+        cards__mtgjson_url=f"{scryfall.base}/AtomicCards.json.gz",
+    ) as h:
+        kaalia = await h.slash(
+            "deck register", user="alice", locale="ja", name="Kaalia", file=UploadFile("kaalia.txt", KAALIA)
+        )
         assert "適正です" in kaalia.text
         await h.slash("deck register", user="bob", name="Coin flips", file=UploadFile("p.txt", PARTNERS))
         jodah = await h.slash("deck register", user="carol", name="Jodah", decklist=JODAH_DECK)
@@ -103,7 +141,9 @@ async def test_scheduled_sync_swaps_rechecks_and_tells_each_owner_once(tmp_path:
         # The swap happened: the ban and the new card are known, Japanese names kept and added.
         assert h.bot.cards.get("Armillary Sphere").commander_legality == "banned"
         assert h.bot.cards.get("Jodah, the Unifier").printed_name("ja") == "団結者、ヨーダ"
-        assert h.bot.cards.get("Kaalia of the Vast").printed_name("ja") == "巨大なるカーリア"  # kept from before
+        assert (
+            h.bot.cards.get("Kaalia of the Vast").printed_name("ja") == "巨大なるカーリア"
+        )  # kept from before
         assert {agent for _, agent in scryfall.requests} == {f"Podkeeper/{__version__}"}
         # Alice's deck is now illegal: one private notice, in Japanese, with the reason.
         [notice] = dms(h, "alice")
@@ -122,8 +162,12 @@ async def test_scheduled_sync_swaps_rechecks_and_tells_each_owner_once(tmp_path:
         await h.settle()
         assert len(dms(h, "alice")) == 1 and len(dms(h, "carol")) == 1
         # Registering the deck again clears the note.
-        again = await h.click(await h.slash("deck register", user="alice", name="Kaalia",
-                                            file=UploadFile("kaalia.txt", KAALIA)), label="Replace")
+        again = await h.click(
+            await h.slash(
+                "deck register", user="alice", name="Kaalia", file=UploadFile("kaalia.txt", KAALIA)
+            ),
+            label="Replace",
+        )
         assert "Armillary Sphere" in again.text
         assert "changed by new card data" not in (await h.slash("deck list", user="alice")).text
 
@@ -135,6 +179,7 @@ async def test_auto_sync_off_starts_no_task(tmp_path: Path) -> None:
 
 
 # -- the schedule -------------------------------------------------------------------------------------------
+
 
 class Clock:
     def __init__(self) -> None:
@@ -151,13 +196,18 @@ async def cards(db: Database) -> CardDatabase:
 
 def config(tmp_path: Path, base: str, **values):
     return load_config(None, environ={}).with_values(
-        database__path=str(tmp_path / "p.sqlite3"), cards__scryfall_bulk_url=f"{base}/bulk-data",
-        cards__mtgjson_url=f"{base}/AtomicCards.json.gz", **values)
+        database__path=str(tmp_path / "p.sqlite3"),
+        cards__scryfall_bulk_url=f"{base}/bulk-data",
+        cards__mtgjson_url=f"{base}/AtomicCards.json.gz",
+        **values,
+    )
 
 
 async def test_due_at_once_then_after_the_interval(tmp_path, db, cards, scryfall) -> None:
     clock = Clock()
-    autosync = CardAutoSync(cards, db, config(tmp_path, scryfall.base, cards__sync_interval_days=3), clock=clock)
+    autosync = CardAutoSync(
+        cards, db, config(tmp_path, scryfall.base, cards__sync_interval_days=3), clock=clock
+    )
     assert await autosync.run_if_due() is not None  # never synced: the bundled data is old
     assert cards.get("Jodah, the Unifier") is not None
     clock.now += timedelta(days=2, hours=23)

@@ -30,21 +30,44 @@ def test_legal_deck_exits_0_with_exact_json(config_file, capsys) -> None:
     code = run(config_file, str(DECKS / "heavenly_inferno_cmd2011.txt"), "--json")
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == {"legal": True, "ruleset": "commander", "commanders": ["Kaalia of the Vast"],
-                   "color_identity": "WBR", "card_count": 100, "problems": [],
-                   "bracket": {"minimum": 1, "findings": [],
-                               "game_changers": {"source": "bundled", "date": "2025-10-21"}}}
+    assert out == {
+        "legal": True,
+        "ruleset": "commander",
+        "commanders": ["Kaalia of the Vast"],
+        "color_identity": "WBR",
+        "card_count": 100,
+        "problems": [],
+        "bracket": {
+            "minimum": 1,
+            "findings": [],
+            "game_changers": {"source": "bundled", "date": "2025-10-21"},
+        },
+    }
 
 
 def test_illegal_deck_exits_1_and_lists_problems(config_file, capsys) -> None:
-    code = run(config_file, str(DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt"),
-               "--ruleset", "edh-2010", "--json")
+    code = run(
+        config_file,
+        str(DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt"),
+        "--ruleset",
+        "edh-2010",
+        "--json",
+    )
     assert code == 1
     out = json.loads(capsys.readouterr().out)
-    assert list(out) == ["legal", "ruleset", "commanders", "color_identity", "card_count", "problems", "bracket"]
+    assert list(out) == [
+        "legal",
+        "ruleset",
+        "commanders",
+        "color_identity",
+        "card_count",
+        "problems",
+        "bracket",
+    ]
     assert out["legal"] is False and out["ruleset"] == "edh-2010" and out["color_identity"] == "UR"
-    assert out["problems"] == [{"rule": "D3", "card": None,
-                                "message": "2 commanders; this ruleset allows at most 1."}]
+    assert out["problems"] == [
+        {"rule": "D3", "card": None, "message": "2 commanders; this ruleset allows at most 1."}
+    ]
 
 
 def test_unverifiable_deck_exits_1(config_file, tmp_path, capsys) -> None:
@@ -80,8 +103,10 @@ def test_text_output_in_japanese(config_file, capsys) -> None:
 
 def test_commander_option_names_the_commander(config_file, tmp_path, capsys) -> None:
     deck = tmp_path / "no_commander.txt"
-    deck.write_text("\n".join((DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").splitlines()[1:]),
-                    encoding="utf-8")
+    deck.write_text(
+        "\n".join((DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").splitlines()[1:]),
+        encoding="utf-8",
+    )
     assert run(config_file, str(deck), "--json") == 1
     missing, size = json.loads(capsys.readouterr().out)["problems"]
     assert missing["rule"] == "CR 903.3" and "No commander" in missing["message"]

@@ -29,8 +29,11 @@ def test_every_format_checks_legal_from_the_command_line(config_file: Path, caps
 
 def test_a_file_with_no_cards_exits_2_naming_the_format(config_file: Path, tmp_path: Path, capsys) -> None:
     empty = tmp_path / "new deck.cod"
-    empty.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n'
-                     '  <deckname>new deck</deckname>\n  <zone name="main"/>\n</cockatrice_deck>\n', encoding="utf-8")
+    empty.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<cockatrice_deck version="1">\n'
+        '  <deckname>new deck</deckname>\n  <zone name="main"/>\n</cockatrice_deck>\n',
+        encoding="utf-8",
+    )
     assert run(config_file, str(empty), "--json") == 2
     captured = capsys.readouterr()
     assert captured.out == ""  # no verdict at all: never "0 cards, no commander"
@@ -45,6 +48,7 @@ def test_refusal_in_japanese(config_file: Path, tmp_path: Path, capsys) -> None:
 
 
 # -- deck links ------------------------------------------------------------------------------------------
+
 
 def _config_with_sites(tmp_path: Path, archidekt: str, moxfield: str) -> Path:
     config = write_cli_config(tmp_path, DATA / "deck_cards.jsonl")

@@ -43,8 +43,12 @@ async def test_check_an_attached_file_shows_verdict_summary_and_curve(h) -> None
 
 
 async def test_check_in_japanese_uses_printed_names(h) -> None:
-    reply = await h.slash("deck check", locale="ja", decklist="Commander: 仙儿女王欧娜 1 Goblin Piker 98 Island",
-                          ruleset="edh-2010")
+    reply = await h.slash(
+        "deck check",
+        locale="ja",
+        decklist="Commander: 仙儿女王欧娜 1 Goblin Piker 98 Island",
+        ruleset="edh-2010",
+    )
     text = reply.text
     assert "統率者戦（2010年ルール）で不適正です" in text
     assert "`D4`" in text and "赤" in text
@@ -62,7 +66,9 @@ async def test_no_list_opens_a_modal_and_its_text_is_checked(h) -> None:
 
 async def test_long_verdicts_paginate_and_nothing_is_cut(h) -> None:
     typos = "\n".join(f"1 Unknown Card Number {i}" for i in range(30))
-    reply = await h.slash("deck check", file=UploadFile("typos.txt", f"Commander: Kaalia of the Vast\n{typos}".encode()))
+    reply = await h.slash(
+        "deck check", file=UploadFile("typos.txt", f"Commander: Kaalia of the Vast\n{typos}".encode())
+    )
     assert reply.embed["footer"]["text"] == "Page 1/3"
     seen = set()
     message = reply
@@ -108,7 +114,9 @@ async def test_list_show_export_and_names_escaped(h) -> None:
     name = "**Bold** @everyone"
     await h.slash("deck register", name=name, file=UploadFile("k.txt", KAALIA))
     listed = await h.slash("deck list")
-    assert "\\*\\*Bold\\*\\*" in listed.embed["description"] and "@\u200beveryone" in listed.embed["description"]
+    assert (
+        "\\*\\*Bold\\*\\*" in listed.embed["description"] and "@\u200beveryone" in listed.embed["description"]
+    )
     assert "bob" not in listed.text
     assert (await h.slash("deck list", user="bob")).content.startswith("You have no registered decks")
     shown = await h.slash("deck show", name=name)
@@ -138,7 +146,7 @@ async def test_a_moderator_may_delete_another_members_deck_after_confirming(h) -
     await h.slash("deck register", name="Theirs", file=UploadFile("k.txt", KAALIA))
     asked = await h.slash("deck delete", user="admin", name="Theirs", owner=h.user("alice"))
     assert "<@" in asked.content and await _record(h, "Theirs") is not None
-    await h.restart()                      # the confirmation carries the deck id: still works
+    await h.restart()  # the confirmation carries the deck id: still works
     done = await h.click(asked, label="Delete", user="admin")
     assert "Deleted" in done.message.content
     assert await _record(h, "Theirs") is None
@@ -189,8 +197,9 @@ async def test_card_data_change_rechecks_registered_decks(h, tmp_path) -> None:
     assert (await _record(h, "Kaalia")).status == "legal"
     lines = (DATA / "deck_cards.jsonl").read_text(encoding="utf-8").splitlines()
     smaller = tmp_path / "no_sol_ring.jsonl"
-    smaller.write_text("\n".join(line for line in lines if '"name": "Sol Ring"' not in line) + "\n",
-                       encoding="utf-8")
+    smaller.write_text(
+        "\n".join(line for line in lines if '"name": "Sol Ring"' not in line) + "\n", encoding="utf-8"
+    )
     await h.bot.cards.import_file(smaller)
     cog = h.bot.get_cog("Decks")
     await cog.follow_card_data.coro(cog)
@@ -239,10 +248,20 @@ async def test_a_long_deck_list_pages_instead_of_cutting(h) -> None:
     assert all(f"Deck {number:02d}" in shown for number in range(45))
 
 
-@pytest.mark.parametrize(("locale", "expected"), [
-    ("en-US", "The commander option names an unknown card “Kalia of teh Vast”. Did you mean “Kaalia of the Vast”?"),
-    ("ja", "commander オプションのカード「Kalia of teh Vast」が見つかりません。")])
-async def test_a_bad_commander_option_is_named_as_the_option_not_line_0(h, locale: str, expected: str) -> None:
-    reply = await h.slash("deck check", file=UploadFile("kaalia.txt", KAALIA), commander="Kalia of teh Vast",
-                          locale=locale)
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        (
+            "en-US",
+            "The commander option names an unknown card “Kalia of teh Vast”. Did you mean “Kaalia of the Vast”?",
+        ),
+        ("ja", "commander オプションのカード「Kalia of teh Vast」が見つかりません。"),
+    ],
+)
+async def test_a_bad_commander_option_is_named_as_the_option_not_line_0(
+    h, locale: str, expected: str
+) -> None:
+    reply = await h.slash(
+        "deck check", file=UploadFile("kaalia.txt", KAALIA), commander="Kalia of teh Vast", locale=locale
+    )
     assert expected in reply.text and "Line 0" not in reply.text and "0 行目" not in reply.text

@@ -20,9 +20,12 @@ async def sites():
 
 @pytest.fixture
 async def h(tmp_path, sites):
-    async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl",
-                                    decks__archidekt_api_url=sites.urls()["archidekt_api"],
-                                    decks__moxfield_api_url=sites.urls()["moxfield_api"]) as harness:
+    async with DiscordHarness.start(
+        tmp_path,
+        cards_path=DATA / "deck_cards.jsonl",
+        decks__archidekt_api_url=sites.urls()["archidekt_api"],
+        decks__moxfield_api_url=sites.urls()["moxfield_api"],
+    ) as harness:
         yield harness
 
 
@@ -57,8 +60,11 @@ async def test_an_unsupported_link_is_refused(h) -> None:
 
 async def test_offline_sites_answer_within_seconds(tmp_path) -> None:
     dead = f"http://127.0.0.1:{closed_port()}"
-    async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl",
-                                    decks__archidekt_api_url=f"{dead}/api/decks/",
-                                    decks__moxfield_api_url=f"{dead}/v3/decks/all/") as harness:
+    async with DiscordHarness.start(
+        tmp_path,
+        cards_path=DATA / "deck_cards.jsonl",
+        decks__archidekt_api_url=f"{dead}/api/decks/",
+        decks__moxfield_api_url=f"{dead}/v3/decks/all/",
+    ) as harness:
         reply = await harness.slash("deck check", url=f"https://moxfield.com/decks/{MOXFIELD_ID}")
     assert "Can't reach Moxfield right now" in reply.text

@@ -18,9 +18,15 @@ def entries(index: CardIndex, text: str, option: list[str]) -> tuple[list[DeckLi
 
 
 def test_no_option_keeps_the_list_as_written(index: CardIndex) -> None:
-    assert entries(index, LIST, []) == ([
-        DeckLine(1, "Kaalia of the Vast", Section.COMMANDER, 2), DeckLine(2, "Sol Ring", Section.MAIN, 5),
-        DeckLine(1, "Phelddagrif", Section.MAIN, 6), DeckLine(3, "Command Tower", Section.MAIN, 7)], ())
+    assert entries(index, LIST, []) == (
+        [
+            DeckLine(1, "Kaalia of the Vast", Section.COMMANDER, 2),
+            DeckLine(2, "Sol Ring", Section.MAIN, 5),
+            DeckLine(1, "Phelddagrif", Section.MAIN, 6),
+            DeckLine(3, "Command Tower", Section.MAIN, 7),
+        ],
+        (),
+    )
 
 
 def test_blank_names_are_no_option(index: CardIndex) -> None:
@@ -30,28 +36,46 @@ def test_blank_names_are_no_option(index: CardIndex) -> None:
 def test_the_named_commander_leaves_the_main_deck_and_the_other_joins_it(index: CardIndex) -> None:
     """Named in any case ("phelddagrif"): the card's English name decides. Kaalia, no longer named, is a
     main-deck card at its own line; the note says so."""
-    assert entries(index, LIST, ["phelddagrif"]) == ([
-        DeckLine(1, "Kaalia of the Vast", Section.MAIN, 2), DeckLine(2, "Sol Ring", Section.MAIN, 5),
-        DeckLine(1, "Phelddagrif", Section.COMMANDER, 6), DeckLine(3, "Command Tower", Section.MAIN, 7)],
-        ("commander_moved_to_main",))
+    assert entries(index, LIST, ["phelddagrif"]) == (
+        [
+            DeckLine(1, "Kaalia of the Vast", Section.MAIN, 2),
+            DeckLine(2, "Sol Ring", Section.MAIN, 5),
+            DeckLine(1, "Phelddagrif", Section.COMMANDER, 6),
+            DeckLine(3, "Command Tower", Section.MAIN, 7),
+        ],
+        ("commander_moved_to_main",),
+    )
 
 
 def test_a_commander_named_by_both_stays_once(index: CardIndex) -> None:
-    assert entries(index, LIST, ["Kaalia of the Vast", " Phelddagrif "]) == ([
-        DeckLine(1, "Kaalia of the Vast", Section.COMMANDER, 2), DeckLine(2, "Sol Ring", Section.MAIN, 5),
-        DeckLine(1, "Phelddagrif", Section.COMMANDER, 6), DeckLine(3, "Command Tower", Section.MAIN, 7)], ())
+    assert entries(index, LIST, ["Kaalia of the Vast", " Phelddagrif "]) == (
+        [
+            DeckLine(1, "Kaalia of the Vast", Section.COMMANDER, 2),
+            DeckLine(2, "Sol Ring", Section.MAIN, 5),
+            DeckLine(1, "Phelddagrif", Section.COMMANDER, 6),
+            DeckLine(3, "Command Tower", Section.MAIN, 7),
+        ],
+        (),
+    )
 
 
 def test_one_copy_of_several_moves_and_the_rest_stay(index: CardIndex) -> None:
     """One copy is the commander; the other copies stay in the main deck, at the same line."""
     assert entries(index, "3 Command Tower\n1 Sol Ring", ["Command Tower"])[0] == [
-        DeckLine(1, "Command Tower", Section.COMMANDER, 1), DeckLine(2, "Command Tower", Section.MAIN, 1),
-        DeckLine(1, "Sol Ring", Section.MAIN, 2)]
+        DeckLine(1, "Command Tower", Section.COMMANDER, 1),
+        DeckLine(2, "Command Tower", Section.MAIN, 1),
+        DeckLine(1, "Sol Ring", Section.MAIN, 2),
+    ]
 
 
 def test_a_commander_missing_from_the_list_is_added_first(index: CardIndex) -> None:
     """Named but not in the list (Atraxa in README's example): added in front, at line 0, in the order
     given; an unknown name is kept as written so the check can say it is unknown."""
-    assert entries(index, "1 Sol Ring", ["Phelddagrif", "Nobody Atall"]) == ([
-        DeckLine(1, "Phelddagrif", Section.COMMANDER, 0), DeckLine(1, "Nobody Atall", Section.COMMANDER, 0),
-        DeckLine(1, "Sol Ring", Section.MAIN, 1)], ())
+    assert entries(index, "1 Sol Ring", ["Phelddagrif", "Nobody Atall"]) == (
+        [
+            DeckLine(1, "Phelddagrif", Section.COMMANDER, 0),
+            DeckLine(1, "Nobody Atall", Section.COMMANDER, 0),
+            DeckLine(1, "Sol Ring", Section.MAIN, 1),
+        ],
+        (),
+    )

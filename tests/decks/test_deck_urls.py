@@ -35,21 +35,32 @@ def fetcher(sites: FakeDeckSites, **overrides) -> DeckUrlFetcher:
     return DeckUrlFetcher(**{**sites.urls(), **overrides})
 
 
-@pytest.mark.parametrize(("url", "site", "deck_id"), [
-    ("https://archidekt.com/decks/1234567/heavenly_inferno", "archidekt", "1234567"),
-    ("archidekt.com/decks/1234567", "archidekt", "1234567"),
-    ("https://www.archidekt.com/decks/view/42#main", "archidekt", "42"),
-    ("https://www.moxfield.com/decks/Kx0aLiAvA5tTheVast-C11", "moxfield", "Kx0aLiAvA5tTheVast-C11"),
-    ("https://moxfield.com/decks/abc_DEF-12/primer?x=1", "moxfield", "abc_DEF-12"),
-])
+@pytest.mark.parametrize(
+    ("url", "site", "deck_id"),
+    [
+        ("https://archidekt.com/decks/1234567/heavenly_inferno", "archidekt", "1234567"),
+        ("archidekt.com/decks/1234567", "archidekt", "1234567"),
+        ("https://www.archidekt.com/decks/view/42#main", "archidekt", "42"),
+        ("https://www.moxfield.com/decks/Kx0aLiAvA5tTheVast-C11", "moxfield", "Kx0aLiAvA5tTheVast-C11"),
+        ("https://moxfield.com/decks/abc_DEF-12/primer?x=1", "moxfield", "abc_DEF-12"),
+    ],
+)
 def test_links_of_both_sites_are_recognised(url: str, site: str, deck_id: str) -> None:
     link = parse_deck_url(url)
     assert (link.site, link.deck_id) == (site, deck_id)
     assert looks_like_url(url) or not url.startswith(("http", "www"))
 
 
-@pytest.mark.parametrize("url", ["https://tappedout.net/mtg-decks/kaalia/", "https://archidekt.com/folders/12",
-                                 "https://moxfield.com/users/someone", "not a link", "https://evil.example/archidekt.com/decks/1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://tappedout.net/mtg-decks/kaalia/",
+        "https://archidekt.com/folders/12",
+        "https://moxfield.com/users/someone",
+        "not a link",
+        "https://evil.example/archidekt.com/decks/1",
+    ],
+)
 def test_other_links_are_refused(url: str) -> None:
     with pytest.raises(DecklistRefused) as refused:
         parse_deck_url(url)
@@ -74,8 +85,10 @@ async def test_archidekt_categories_outside_the_deck_are_kept_aside(sites: FakeD
     assert deck.name == "Heavenly Inferno (C11 precon)"
     parsed = parse_decklist(deck.text)
     assert [(e.count, e.name, e.section) for e in parsed.ignored] == [
-        (1, "Serra Angel", Section.MAYBEBOARD), (1, "Lightning Bolt", Section.MAYBEBOARD),  # "Considering"
-        (2, "Angel", Section.EXTRA)]
+        (1, "Serra Angel", Section.MAYBEBOARD),
+        (1, "Lightning Bolt", Section.MAYBEBOARD),  # "Considering"
+        (2, "Angel", Section.EXTRA),
+    ]
     assert sites.requests[0][0] == f"/archidekt/api/decks/{ARCHIDEKT_ID}/"
 
 
@@ -86,14 +99,19 @@ async def test_moxfield_v2_shape_is_read_too(sites: FakeDeckSites) -> None:
     assert sum(e.count for e in parsed.entries) == 100
 
 
-@pytest.mark.parametrize(("url", "reason", "words"), [
-    ("https://archidekt.com/decks/999", "url_not_found", "Archidekt has no deck 999 (404)"),
-    ("https://archidekt.com/decks/403", "url_private", "it is probably private"),
-    ("https://archidekt.com/decks/500", "url_http_error", "HTTP 500"),
-    ("https://moxfield.com/decks/html", "url_bad_response", "not a deck"),
-    ("https://moxfield.com/decks/huge", "url_too_large", "over 1000000 bytes"),
-])
-async def test_site_failures_are_clear_refusals(sites: FakeDeckSites, url: str, reason: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("url", "reason", "words"),
+    [
+        ("https://archidekt.com/decks/999", "url_not_found", "Archidekt has no deck 999 (404)"),
+        ("https://archidekt.com/decks/403", "url_private", "it is probably private"),
+        ("https://archidekt.com/decks/500", "url_http_error", "HTTP 500"),
+        ("https://moxfield.com/decks/html", "url_bad_response", "not a deck"),
+        ("https://moxfield.com/decks/huge", "url_too_large", "over 1000000 bytes"),
+    ],
+)
+async def test_site_failures_are_clear_refusals(
+    sites: FakeDeckSites, url: str, reason: str, words: str
+) -> None:
     with pytest.raises(DecklistRefused) as refused:
         await fetcher(sites, max_bytes=1_000_000).fetch(url)
     assert refused.value.reason == reason
@@ -122,8 +140,17 @@ async def test_offline_or_refused_connection_fails_fast() -> None:
     assert "Can't reach Archidekt" in refusal_message(refused.value)
 
 
-@pytest.mark.parametrize("data", [[], {"cards": "x"}, {"name": "n"}, {"cards": [{"quantity": 1}]}, {"boards": {}},
-                                  {"cards": [{"quantity": "1", "card": {"oracleCard": {"name": "Sol Ring"}}}]}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        [],
+        {"cards": "x"},
+        {"name": "n"},
+        {"cards": [{"quantity": 1}]},
+        {"boards": {}},
+        {"cards": [{"quantity": "1", "card": {"oracleCard": {"name": "Sol Ring"}}}]},
+    ],
+)
 def test_json_that_is_not_a_deck_is_refused(data) -> None:
     for site in ("archidekt", "moxfield"):
         with pytest.raises(DecklistRefused) as refused:

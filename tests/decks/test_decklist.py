@@ -23,8 +23,13 @@ def entries(text: str, filename: str | None = None) -> list[tuple[int, str, str]
 
 def test_plain_count_forms_and_bare_names() -> None:
     text = "1 Sol Ring\n2x Island\n3 x Forest\nLightning Bolt\n4X Swamp\n"
-    assert entries(text) == [(1, "Sol Ring", "main"), (2, "Island", "main"), (3, "Forest", "main"),
-                             (1, "Lightning Bolt", "main"), (4, "Swamp", "main")]
+    assert entries(text) == [
+        (1, "Sol Ring", "main"),
+        (2, "Island", "main"),
+        (3, "Forest", "main"),
+        (1, "Lightning Bolt", "main"),
+        (4, "Swamp", "main"),
+    ]
 
 
 def test_arena_and_moxfield_printing_details_are_dropped() -> None:
@@ -33,7 +38,9 @@ def test_arena_and_moxfield_printing_details_are_dropped() -> None:
 
 
 def test_parentheses_that_belong_to_a_name_stay() -> None:
-    assert entries("1 Erase (Not the Urza's Legacy One)") == [(1, "Erase (Not the Urza's Legacy One)", "main")]
+    assert entries("1 Erase (Not the Urza's Legacy One)") == [
+        (1, "Erase (Not the Urza's Legacy One)", "main")
+    ]
 
 
 def test_sections_comments_blank_lines_and_headers() -> None:
@@ -56,9 +63,13 @@ Maybeboard
 """
     parsed = parse_decklist(text)
     assert [(e.name, e.section) for e in parsed.entries] == [
-        ("Oona, Queen of the Fae", Section.COMMANDER), ("Lurrus of the Dream-Den", Section.COMPANION),
-        ("Sol Ring", Section.MAIN), ("Dimir Guildmage", Section.MAIN), ("Duress", Section.SIDEBOARD),
-        ("Counterspell", Section.SIDEBOARD)]
+        ("Oona, Queen of the Fae", Section.COMMANDER),
+        ("Lurrus of the Dream-Den", Section.COMPANION),
+        ("Sol Ring", Section.MAIN),
+        ("Dimir Guildmage", Section.MAIN),
+        ("Duress", Section.SIDEBOARD),
+        ("Counterspell", Section.SIDEBOARD),
+    ]
     assert [(e.name, e.line) for e in parsed.ignored] == [("Black Lotus", 16)]
     assert parsed.notes == ("maybeboard_ignored",)
     assert parsed.issues == ()
@@ -66,13 +77,18 @@ Maybeboard
 
 def test_commented_section_headers_switch_sections() -> None:
     assert entries("// Commander\n1 Progenitus\n// Deck\n1 Forest") == [
-        (1, "Progenitus", "commander"), (1, "Forest", "main")]
+        (1, "Progenitus", "commander"),
+        (1, "Forest", "main"),
+    ]
 
 
 def test_commander_header_lines() -> None:
     text = "Commander: Okaun, Eye of Chaos\nCommander: Zndrsplt, Eye of Wisdom\n1 Island"
-    assert entries(text) == [(1, "Okaun, Eye of Chaos", "commander"), (1, "Zndrsplt, Eye of Wisdom", "commander"),
-                             (1, "Island", "main")]
+    assert entries(text) == [
+        (1, "Okaun, Eye of Chaos", "commander"),
+        (1, "Zndrsplt, Eye of Wisdom", "commander"),
+        (1, "Island", "main"),
+    ]
 
 
 def test_colon_inside_a_card_name_is_not_a_header() -> None:
@@ -81,7 +97,11 @@ def test_colon_inside_a_card_name_is_not_a_header() -> None:
 
 def test_crlf_bom_and_cjk_names() -> None:
     data = "\ufeffCommander: 仙儿女王欧娜\r\n1 底密尔公会法师\r\n1 祖先の幻視\r\n".encode()
-    assert entries(data) == [(1, "仙儿女王欧娜", "commander"), (1, "底密尔公会法师", "main"), (1, "祖先の幻視", "main")]
+    assert entries(data) == [
+        (1, "仙儿女王欧娜", "commander"),
+        (1, "底密尔公会法师", "main"),
+        (1, "祖先の幻視", "main"),
+    ]
 
 
 def test_utf16_with_bom_is_read() -> None:
@@ -95,22 +115,32 @@ def test_arena_about_block_is_metadata() -> None:
 def test_a_card_line_in_arenas_about_block_begins_the_deck() -> None:
     """An About block followed by cards without a "Deck" line: the cards were dropped from the deck, neither
     counted nor listed as ignored. Arena's About block holds only the name, so they are the main deck."""
-    assert entries("About\nName My Deck\n1 Sol Ring\n1 Arcane Signet (C21) 1") == [(1, "Sol Ring", "main"),
-                                                                                     (1, "Arcane Signet", "main")]
-    assert entries("About\nName My Deck\n\n1 Sol Ring\n\nSideboard\n1 Forest") == [(1, "Sol Ring", "main"),
-                                                                                      (1, "Forest", "sideboard")]
+    assert entries("About\nName My Deck\n1 Sol Ring\n1 Arcane Signet (C21) 1") == [
+        (1, "Sol Ring", "main"),
+        (1, "Arcane Signet", "main"),
+    ]
+    assert entries("About\nName My Deck\n\n1 Sol Ring\n\nSideboard\n1 Forest") == [
+        (1, "Sol Ring", "main"),
+        (1, "Forest", "sideboard"),
+    ]
 
 
-@pytest.mark.parametrize(("line", "reason"), [
-    ("0 Sol Ring", "zero_count"),
-    ("1x", "no_name"),
-    ("3", "no_name"),
-    ("1 ???", "no_name"),
-    ("1 Sol Ring <img src=x>", "bad_characters"),  # "<borderless>"-style annotations are stripped, HTML is not
-    ("5000 Relentless Rats", "count_too_large"),
-    ("1 " + "A" * 200, "name_too_long"),
-    ("SB:", "no_name"),
-])
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("0 Sol Ring", "zero_count"),
+        ("1x", "no_name"),
+        ("3", "no_name"),
+        ("1 ???", "no_name"),
+        (
+            "1 Sol Ring <img src=x>",
+            "bad_characters",
+        ),  # "<borderless>"-style annotations are stripped, HTML is not
+        ("5000 Relentless Rats", "count_too_large"),
+        ("1 " + "A" * 200, "name_too_long"),
+        ("SB:", "no_name"),
+    ],
+)
 def test_every_malformed_line_is_reported_with_its_number(line: str, reason: str) -> None:
     parsed = parse_decklist(f"1 Sol Ring\n\n{line}\n1 Island")
     assert [(i.line, i.reason) for i in parsed.issues] == [(3, reason)]
@@ -124,8 +154,9 @@ def test_real_decklists_parse_without_issues() -> None:
     assert parsed.issues == ()
 
 
-@pytest.mark.parametrize("filename", ["kaalia_arena.txt", "kaalia_archidekt.txt", "kaalia_mtgo.dek",
-                                      "kaalia_moxfield.csv"])
+@pytest.mark.parametrize(
+    "filename", ["kaalia_arena.txt", "kaalia_archidekt.txt", "kaalia_mtgo.dek", "kaalia_moxfield.csv"]
+)
 def test_every_export_format_gives_the_same_deck(filename: str) -> None:
     reference = parse_decklist((DECKS / "heavenly_inferno_cmd2011.txt").read_bytes())
     parsed = parse_decklist((DECKS / filename).read_bytes(), filename)
@@ -147,8 +178,10 @@ def test_archidekt_categories_name_sections() -> None:
 
 
 def test_dek_reports_line_numbers_of_bad_elements() -> None:
-    text = ('<?xml version="1.0"?>\n<Deck>\n  <Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n'
-            '  <Cards Quantity="x" Sideboard="false" Name="Island" />\n  <Cards Quantity="1" Name="" />\n</Deck>')
+    text = (
+        '<?xml version="1.0"?>\n<Deck>\n  <Cards Quantity="1" Sideboard="false" Name="Sol Ring" />\n'
+        '  <Cards Quantity="x" Sideboard="false" Name="Island" />\n  <Cards Quantity="1" Name="" />\n</Deck>'
+    )
     parsed = parse_decklist(text, "deck.dek")
     assert [(i.line, i.reason) for i in parsed.issues] == [(4, "bad_count"), (5, "no_name")]
     assert [e.name for e in parsed.entries] == ["Sol Ring"]
@@ -178,7 +211,9 @@ def test_oversized_input_is_refused() -> None:
     assert len(parse_decklist("1 Island\n" * MAX_LINES).entries) == MAX_LINES
 
 
-@pytest.mark.parametrize("data", [bytes(range(256)) * 4, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"\xff\xd8\xff\xe0 jfif"])
+@pytest.mark.parametrize(
+    "data", [bytes(range(256)) * 4, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"\xff\xd8\xff\xe0 jfif"]
+)
 def test_binary_input_is_refused(data: bytes) -> None:
     with pytest.raises(DecklistRefused) as refused:
         parse_decklist(data)
@@ -193,8 +228,12 @@ def test_empty_input_is_refused() -> None:
 
 def test_chinese_and_japanese_headers() -> None:
     text = "指挥官：仙儿女王欧娜\n套牌\n1 底密尔公会法师\n备牌（1）\n1 逼从\n統率者\n1 妖精の女王、ウーナ"
-    assert entries(text) == [(1, "仙儿女王欧娜", "commander"), (1, "底密尔公会法师", "main"), (1, "逼从", "sideboard"),
-                             (1, "妖精の女王、ウーナ", "commander")]
+    assert entries(text) == [
+        (1, "仙儿女王欧娜", "commander"),
+        (1, "底密尔公会法师", "main"),
+        (1, "逼从", "sideboard"),
+        (1, "妖精の女王、ウーナ", "commander"),
+    ]
 
 
 def test_a_card_named_like_a_word_is_still_a_card() -> None:

@@ -21,8 +21,12 @@ from tests.conftest import write_cli_config
 DATA = Path(__file__).parent.parent / "data"
 ODD_DIGITS = "0123456789²³①٣９"
 NAMES = ["Sol Ring", "Kaalia of the Vast", "Plains", "Sol Rign", "", "\ud800", "Ａ" * 300]
-counts = st.one_of(st.integers(min_value=-5, max_value=10**30).map(str), st.text(ODD_DIGITS, min_size=1, max_size=40),
-                   st.integers(min_value=1, max_value=5000).map(lambda n: "9" * n), st.sampled_from(["²", "①", "９"]))
+counts = st.one_of(
+    st.integers(min_value=-5, max_value=10**30).map(str),
+    st.text(ODD_DIGITS, min_size=1, max_size=40),
+    st.integers(min_value=1, max_value=5000).map(lambda n: "9" * n),
+    st.sampled_from(["²", "①", "９"]),
+)
 names = st.one_of(st.sampled_from(NAMES), st.text(max_size=40))
 FORMATS = {
     "deck.txt": lambda c, n: f"{c} {n}",
@@ -31,8 +35,12 @@ FORMATS = {
     "deck.cod": lambda c, n: f'<card number="{c}" name="{n}"/>',
     "deck.dck": lambda c, n: f"{c} {n}",
 }
-HEADS = {"deck.csv": "Count,Name\n", "deck.dek": '<?xml version="1.0"?><Deck>',
-         "deck.cod": '<?xml version="1.0"?><cockatrice_deck><zone name="main">', "deck.dck": "[Main]\n"}
+HEADS = {
+    "deck.csv": "Count,Name\n",
+    "deck.dek": '<?xml version="1.0"?><Deck>',
+    "deck.cod": '<?xml version="1.0"?><cockatrice_deck><zone name="main">',
+    "deck.dck": "[Main]\n",
+}
 TAILS = {"deck.dek": "</Deck>", "deck.cod": "</zone></cockatrice_deck>"}
 
 
@@ -61,8 +69,12 @@ def test_deck_inputs_are_checked_or_refused(index, capsys, full_run) -> None:
     outcomes: Counter[str] = Counter()
     wanted = 10_000 if full_run else 300
 
-    @settings(max_examples=wanted, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=wanted,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(deck_inputs())
     @example(("deck.txt", "² Sol Ring\n"))
     @example(("deck.txt", "①　Sol Ring\n"))
@@ -90,9 +102,16 @@ def test_deck_check_cli_exits_0_1_or_2(tmp_path, capsys, full_run) -> None:
     outcomes: Counter[str] = Counter()
     wanted = 300 if full_run else 15
 
-    @settings(max_examples=wanted, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=wanted,
+        deadline=None,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
     @given(deck_inputs())
     def check(case: tuple[str, bytes | str]) -> None:
         filename, data = case

@@ -35,7 +35,7 @@ def test_d4_commander_rules_text_counts_thelon(cards, policy) -> None:
 @pytest.mark.parametrize("policy", [CR_903_4, D4_MANA_SYMBOLS])
 def test_d4a_hybrid_counts_every_colour(cards, policy) -> None:
     assert colours(cards, "Oona, Queen of the Fae", policy) == "UB"
-    assert colours(cards, "Figure of Destiny", policy) == "WR"     # 天任斯人: {R/W}
+    assert colours(cards, "Figure of Destiny", policy) == "WR"  # 天任斯人: {R/W}
     assert colours(cards, "Boros Guildmage", policy) == "WR"
 
 
@@ -43,7 +43,7 @@ def test_d4a_hybrid_counts_every_colour(cards, policy) -> None:
 def test_d4b_reminder_text_does_not_count_trinisphere(cards, policy) -> None:
     assert "{B}" in cards["Trinisphere"].oracle_text
     assert colours(cards, "Trinisphere", policy) == ""
-    assert colours(cards, "Syndic of Tithes", policy) == "W"       # extort's reminder {W/B}
+    assert colours(cards, "Syndic of Tithes", policy) == "W"  # extort's reminder {W/B}
 
 
 def test_d4c_snow_is_colourless(cards) -> None:
@@ -56,8 +56,8 @@ def test_d4d_basic_land_types_are_mana_symbols(cards) -> None:
     identity = card_identity(cards["Godless Shrine"], D4_MANA_SYMBOLS)
     assert identity.colours() == "WB"
     assert {o.source for o in identity.origins} == {Source.LAND_TYPE}
-    assert colours(cards, "Bayou", D4_MANA_SYMBOLS) == "BG"         # its text is only reminder text
-    assert colours(cards, "Krosan Verge", D4_MANA_SYMBOLS) == ""     # "search for a Forest card": a word
+    assert colours(cards, "Bayou", D4_MANA_SYMBOLS) == "BG"  # its text is only reminder text
+    assert colours(cards, "Krosan Verge", D4_MANA_SYMBOLS) == ""  # "search for a Forest card": a word
     assert colours(cards, "Plains", D4_MANA_SYMBOLS) == "W"
 
 
@@ -82,7 +82,7 @@ def test_903_4d_back_face_colour_indicator_civilized_scholar(cards) -> None:
 def test_colour_indicators_are_not_mana_symbols_under_d4(cards) -> None:
     """D4 counts mana symbols only: the indicator of Homicidal Brute gives no colour in 2010 rules."""
     assert colours(cards, "Civilized Scholar // Homicidal Brute", D4_MANA_SYMBOLS) == "U"
-    assert colours(cards, "Ancestral Vision", D4_MANA_SYMBOLS) == "U"   # Suspend 4—{U} is rules text
+    assert colours(cards, "Ancestral Vision", D4_MANA_SYMBOLS) == "U"  # Suspend 4—{U} is rules text
     assert colours(cards, "Transguild Courier", D4_MANA_SYMBOLS) == ""
     assert colours(cards, "Transguild Courier", CR_903_4) == "WUBRG"
 
@@ -106,8 +106,9 @@ def test_nested_reminder_text_is_removed() -> None:
 def test_agreement_with_card_data_on_every_test_card(cards) -> None:
     """Under CR 903.4 (+903.5d land types) our identity matches the data's color_identity, except the
     one card the data gets wrong by omitting a characteristic-defining ability."""
-    disagreeing = {name for name, card in cards.items()
-                   if card_identity(card, CR_903_4).colours() != card.color_identity}
+    disagreeing = {
+        name for name, card in cards.items() if card_identity(card, CR_903_4).colours() != card.color_identity
+    }
     assert disagreeing == {"Sphinx of the Guildpact"}
 
 
@@ -130,19 +131,29 @@ def test_half_mana_symbols_count_their_colour() -> None:
     assert symbol_colours("HX") == set() and symbol_colours("H") == set() and symbol_colours("C") == set()
 
 
-@pytest.mark.parametrize(("text", "colours"), [
-    ("Evermind is blue.", {"U"}),                                   # the card's own name
-    ("This spell is black and red.", {"B", "R"}),
-    ("This card is white, blue, and green.", {"W", "U", "G"}),
-    ("Target creature is red.\nEvermind is green.", {"G"}),          # another subject, then its own
-    ("Evermind is blue.\nEvermind is red.", {"U", "R"}),
-    ("Evermind is blue (this is white.)", set()),                   # no full sentence of its own
-])
+@pytest.mark.parametrize(
+    ("text", "colours"),
+    [
+        ("Evermind is blue.", {"U"}),  # the card's own name
+        ("This spell is black and red.", {"B", "R"}),
+        ("This card is white, blue, and green.", {"W", "U", "G"}),
+        ("Target creature is red.\nEvermind is green.", {"G"}),  # another subject, then its own
+        ("Evermind is blue.\nEvermind is red.", {"U", "R"}),
+        ("Evermind is blue (this is white.)", set()),  # no full sentence of its own
+    ],
+)
 def test_a_colour_setting_ability_names_this_card(text: str, colours: set[str]) -> None:
     """CR 604.3 / 903.4: "<this card> is <colours>." sets colours; any other subject does not."""
     from bot.cards.model import Card
     from bot.domain.rules.identity import defined_colours
 
-    card = Card.from_scryfall({"name": "Evermind", "type_line": "Instant — Arcane", "mana_cost": "",
-                               "oracle_text": text, "legalities": {"commander": "legal"}})
+    card = Card.from_scryfall(
+        {
+            "name": "Evermind",
+            "type_line": "Instant — Arcane",
+            "mana_cost": "",
+            "oracle_text": text,
+            "legalities": {"commander": "legal"},
+        }
+    )
     assert defined_colours(card.front) == colours

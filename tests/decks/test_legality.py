@@ -11,9 +11,18 @@ from bot.domain.rules.facts import copy_limit
 
 from .helpers import deck_text
 
-PHELDDAGRIF_ILLEGAL = ["Goblin Piker", "Elves of Deep Shadow", "Talisman of Dominance", "Life // Death",
-                       "Degavolver", "Underground River", "Godless Shrine", "Badlands", "Madblind Mountain",
-                       "Boros Guildmage"]
+PHELDDAGRIF_ILLEGAL = [
+    "Goblin Piker",
+    "Elves of Deep Shadow",
+    "Talisman of Dominance",
+    "Life // Death",
+    "Degavolver",
+    "Underground River",
+    "Godless Shrine",
+    "Badlands",
+    "Madblind Mountain",
+    "Boros Guildmage",
+]
 PHELDDAGRIF_LEGAL = ["Esper Panorama", "Shard Convergence"]
 ALL_RULESETS = ["commander", "edh-2010", "duel-zh"]
 
@@ -23,6 +32,7 @@ def problems(verdict, check: Check | None = None) -> list[tuple[str, str | None]
 
 
 # -- D4e: the worked examples ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("ruleset", ALL_RULESETS)
 def test_d4e_phelddagrif_legal_cards(check, ruleset) -> None:
@@ -59,29 +69,48 @@ def test_d4_thelon_allows_black(check, ruleset) -> None:
 
 @pytest.mark.parametrize("ruleset", ALL_RULESETS)
 def test_d4a_oona_allows_blue_and_black(check, ruleset) -> None:
-    verdict = check(deck_text("Oona, Queen of the Fae", ["Dimir Guildmage", "Underground River", "Duress"],
-                              basics="Island"), ruleset)
+    verdict = check(
+        deck_text(
+            "Oona, Queen of the Fae", ["Dimir Guildmage", "Underground River", "Duress"], basics="Island"
+        ),
+        ruleset,
+    )
     assert verdict.legal, problems(verdict)
 
 
 @pytest.mark.parametrize("ruleset", ALL_RULESETS)
 def test_child_of_alara_allows_every_colour(check, ruleset) -> None:
-    cards = ["Goblin Piker", "Elves of Deep Shadow", "Life // Death", "Degavolver", "Badlands", "Godless Shrine"]
+    cards = [
+        "Goblin Piker",
+        "Elves of Deep Shadow",
+        "Life // Death",
+        "Degavolver",
+        "Badlands",
+        "Godless Shrine",
+    ]
     verdict = check(deck_text("Child of Alara", cards), ruleset)
     assert verdict.legal, problems(verdict)
 
 
 @pytest.mark.parametrize("ruleset", ALL_RULESETS)
 def test_d4b_trinisphere_fits_any_commander(check, ruleset) -> None:
-    verdict = check(deck_text("Crovax, Ascendant Hero", ["Trinisphere", "Wrath of God", "Scepter of Dominance"],
-                              basics="Plains"), ruleset)
+    verdict = check(
+        deck_text(
+            "Crovax, Ascendant Hero", ["Trinisphere", "Wrath of God", "Scepter of Dominance"], basics="Plains"
+        ),
+        ruleset,
+    )
     assert verdict.legal, problems(verdict)
 
 
 def test_seed_000_crovax_examples(check) -> None:
     """000 §2.2: under Crovax (white) Duress, Figure of Destiny ({R/W}) and Obelisk of Bant are illegal."""
-    verdict = check(deck_text("Crovax, Ascendant Hero", ["Duress", "Figure of Destiny", "Obelisk of Bant"],
-                              basics="Plains"), "duel-zh")
+    verdict = check(
+        deck_text(
+            "Crovax, Ascendant Hero", ["Duress", "Figure of Destiny", "Obelisk of Bant"], basics="Plains"
+        ),
+        "duel-zh",
+    )
     assert problems(verdict) == [("D4", "Duress"), ("D4", "Figure of Destiny"), ("D4", "Obelisk of Bant")]
 
 
@@ -90,8 +119,11 @@ def test_identity_message_names_colours_and_sources(check) -> None:
 
     verdict = check(deck_text("Phelddagrif", ["Elves of Deep Shadow"]), "commander")
     assert problem_message(verdict.problems[0], "en") == (
-        "Elves of Deep Shadow is outside the colour identity white/blue/green: black in the rules text.")
-    verdict = check(deck_text("Oona, Queen of the Fae", ["Civilized Scholar // Homicidal Brute"]), "commander")
+        "Elves of Deep Shadow is outside the colour identity white/blue/green: black in the rules text."
+    )
+    verdict = check(
+        deck_text("Oona, Queen of the Fae", ["Civilized Scholar // Homicidal Brute"]), "commander"
+    )
     assert "red colour indicator (on Homicidal Brute)" in problem_message(verdict.problems[0], "en")
     assert "赤の色指標" in problem_message(verdict.problems[0], "ja")
 
@@ -104,15 +136,19 @@ def test_back_face_indicator_only_matters_today(check) -> None:
 
 # -- D3 / CR 903.3: commanders -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ruleset", ALL_RULESETS)
-@pytest.mark.parametrize(("commander", "reason"), [
-    ("Jace, the Mind Sculptor", None),
-    ("Dark Depths", "not_creature"),
-    ("Bushi Tenderfoot // Kenzo the Hardhearted", "flip_card"),
-    ("Serra Angel", "not_legendary"),
-    ("Sol Ring", "not_legendary_creature"),
-    ("Westvale Abbey // Ormendahl, Profane Prince", "back_face"),
-])
+@pytest.mark.parametrize(
+    ("commander", "reason"),
+    [
+        ("Jace, the Mind Sculptor", None),
+        ("Dark Depths", "not_creature"),
+        ("Bushi Tenderfoot // Kenzo the Hardhearted", "flip_card"),
+        ("Serra Angel", "not_legendary"),
+        ("Sol Ring", "not_legendary_creature"),
+        ("Westvale Abbey // Ormendahl, Profane Prince", "back_face"),
+    ],
+)
 def test_d3_ineligible_commanders(check, ruleset, commander, reason) -> None:
     verdict = check(deck_text(commander, []), ruleset)
     found = [(p.rule, p.values.get("reason")) for p in verdict.problems if p.check is Check.COMMANDER]
@@ -138,7 +174,9 @@ def test_legendary_creature_front_face_is_eligible(check) -> None:
 
 def test_missing_commander_is_asked_for(check) -> None:
     verdict = check("99 Forest\n1 Llanowar Elves")
-    assert [(p.check, p.key) for p in verdict.problems] == [(Check.COMMANDER, "deck.problem.commander_missing")]
+    assert [(p.check, p.key) for p in verdict.problems] == [
+        (Check.COMMANDER, "deck.problem.commander_missing")
+    ]
 
 
 def test_commander_option_takes_the_card_out_of_the_main_deck(check) -> None:
@@ -148,14 +186,18 @@ def test_commander_option_takes_the_card_out_of_the_main_deck(check) -> None:
 
 # -- CR 702.124: pairs ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("first", "second", "legal"), [
-    ("Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom", True),              # Partner with each other
-    ("Thrasios, Triton Hero", "Tymna the Weaver", True),                   # Partner
-    ("Dustin, Gadget Genius", "Will the Wise", True),                      # Friends forever
-    ("Okaun, Eye of Chaos", "Thrasios, Triton Hero", False),               # Partner with someone else
-    ("Thrasios, Triton Hero", "Dustin, Gadget Genius", False),             # Partner + Friends forever
-    ("Phelddagrif", "Thrasios, Triton Hero", False),                       # no partner ability
-])
+
+@pytest.mark.parametrize(
+    ("first", "second", "legal"),
+    [
+        ("Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom", True),  # Partner with each other
+        ("Thrasios, Triton Hero", "Tymna the Weaver", True),  # Partner
+        ("Dustin, Gadget Genius", "Will the Wise", True),  # Friends forever
+        ("Okaun, Eye of Chaos", "Thrasios, Triton Hero", False),  # Partner with someone else
+        ("Thrasios, Triton Hero", "Dustin, Gadget Genius", False),  # Partner + Friends forever
+        ("Phelddagrif", "Thrasios, Triton Hero", False),  # no partner ability
+    ],
+)
 def test_partner_pairs(check, first, second, legal) -> None:
     text = f"Commander: {first}\nCommander: {second}\n98 Wastes"
     pair = [p for p in check(text).problems if p.check is Check.PARTNER]
@@ -165,7 +207,9 @@ def test_partner_pairs(check, first, second, legal) -> None:
 
 
 def test_partners_combine_colour_identity(check) -> None:
-    verdict = check("Commander: Thrasios, Triton Hero\nCommander: Tymna the Weaver\n1 Goblin Piker\n97 Island")
+    verdict = check(
+        "Commander: Thrasios, Triton Hero\nCommander: Tymna the Weaver\n1 Goblin Piker\n97 Island"
+    )
     assert verdict.colour_identity == "WUBG"
     assert problems(verdict) == [("CR 903.5c", "Goblin Piker")]
 
@@ -177,10 +221,13 @@ def test_one_commander_only_in_2010_rules(check) -> None:
 
 # -- D1 size, D2 singleton ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("basics", "count"), [(98, 99), (100, 101)])
 def test_d1_exactly_100_cards(check, basics, count) -> None:
     verdict = check(f"Commander: Progenitus\n{basics} Forest", "edh-2010")
-    assert [(p.rule, p.values["count"], p.values["main"]) for p in verdict.problems] == [("D1", count, basics)]
+    assert [(p.rule, p.values["count"], p.values["main"]) for p in verdict.problems] == [
+        ("D1", count, basics)
+    ]
     assert verdict.card_count == count
 
 
@@ -202,6 +249,7 @@ def test_singleton_exceptions_written_on_cards(check, cards) -> None:
 
 # -- D5 / banned lists, D6 Vintage ---------------------------------------------------------------------
 
+
 def test_bans_differ_by_ruleset(check) -> None:
     """Griselbrand is banned today, not in 2010; Metalworker the other way round; Shahrazad: D6 allows it."""
     text = deck_text("Progenitus", ["Griselbrand", "Metalworker", "Shahrazad", "Kokusho, the Evening Star"])
@@ -219,10 +267,16 @@ def test_d5_banned_as_commander_only(check, commander) -> None:
     assert in_deck.legal
 
 
-@pytest.mark.parametrize(("card", "reason"), [
-    ('"Ach! Hans, Run!"', "not_real_card"), ("Backup Plan", "conspiracy"),
-    ("Contract from Below", "ante"), ("Chaos Orb", "vintage_banned"), ("Invoke Prejudice", "vintage_banned"),
-])
+@pytest.mark.parametrize(
+    ("card", "reason"),
+    [
+        ('"Ach! Hans, Run!"', "not_real_card"),
+        ("Backup Plan", "conspiracy"),
+        ("Contract from Below", "ante"),
+        ("Chaos Orb", "vintage_banned"),
+        ("Invoke Prejudice", "vintage_banned"),
+    ],
+)
 def test_d6_vintage_legality(check, card, reason) -> None:
     verdict = check(deck_text("Progenitus", [card]), "edh-2010")
     assert [(p.rule, p.card, p.values["reason"]) for p in verdict.problems] == [("D6", card, reason)]
@@ -240,8 +294,19 @@ def test_banned_commander_today(check) -> None:
 
 # -- D7 sideboard -------------------------------------------------------------------------------------
 
-SIDEBOARD_CARDS = ["Sol Ring", "Lightning Bolt", "Counterspell", "Llanowar Elves", "Duress", "Wrath of God",
-                   "Trinisphere", "Birthing Pod", "Evolving Wilds", "Terramorphic Expanse", "Dimir Guildmage"]
+SIDEBOARD_CARDS = [
+    "Sol Ring",
+    "Lightning Bolt",
+    "Counterspell",
+    "Llanowar Elves",
+    "Duress",
+    "Wrath of God",
+    "Trinisphere",
+    "Birthing Pod",
+    "Evolving Wilds",
+    "Terramorphic Expanse",
+    "Dimir Guildmage",
+]
 
 
 @pytest.mark.parametrize("ruleset", ["edh-2010", "duel-zh"])
@@ -266,6 +331,7 @@ def test_sideboard_is_noted_not_checked_today(check) -> None:
 
 # -- unknown cards -----------------------------------------------------------------------------------
 
+
 def test_unknown_card_makes_the_deck_unverifiable_with_suggestions(check) -> None:
     verdict = check(deck_text("Phelddagrif", ["Esper Panoramma"]))
     assert not verdict.legal and verdict.status == "unverifiable"
@@ -283,7 +349,9 @@ def test_unknown_commander_skips_identity_but_stays_unverifiable(check) -> None:
 def test_malformed_line_makes_the_deck_unverifiable(check) -> None:
     verdict = check(deck_text("Phelddagrif", ["Esper Panorama"]) + "\n0 Shard Convergence")
     assert verdict.status == "unverifiable"
-    assert [(p.rule, p.values["line"], p.values["reason"]) for p in verdict.problems] == [("PARSE", 4, "zero_count")]
+    assert [(p.rule, p.values["line"], p.values["reason"]) for p in verdict.problems] == [
+        ("PARSE", 4, "zero_count")
+    ]
 
 
 def test_cjk_names_resolve(check) -> None:
@@ -307,41 +375,68 @@ def test_ambiguous_printed_name_is_unverifiable_with_candidates(check) -> None:
 def _card(name: str, type_line: str, cost: str, text: str):
     from bot.cards.model import Card
 
-    return Card.from_scryfall({"name": name, "type_line": type_line, "mana_cost": cost, "oracle_text": text,
-                               "color_identity": [c for c in "WUBRG" if "{" + c + "}" in cost],
-                               "legalities": {"commander": "legal"}})
+    return Card.from_scryfall(
+        {
+            "name": name,
+            "type_line": type_line,
+            "mana_cost": cost,
+            "oracle_text": text,
+            "color_identity": [c for c in "WUBRG" if "{" + c + "}" in cost],
+            "legalities": {"commander": "legal"},
+        }
+    )
 
 
-WILSON = _card("Wilson, Refined Grizzly", "Legendary Creature — Bear Warrior", "{1}{G}",
-               "Reach, trample, ward {2}\nChoose a Background (You can have a Background as a second commander.)")
-SAGE = _card("Candlekeep Sage", "Legendary Enchantment — Background", "{3}{U}",
-             "Commander creatures you own have \"Whenever this creature deals combat damage to a player, draw a card.\"")
-DOCTOR = _card("The Thirteenth Doctor", "Legendary Creature — Time Lord Doctor", "{1}{G}{W}{U}",
-               "Whenever you cast a spell from anywhere other than your hand, put a +1/+1 counter on target creature.")
-YASMIN = _card("Yasmin Khan", "Legendary Creature — Human", "{3}{R}",
-               "{T}: Exile the top card of your library. Until your next end step, you may play it.\n"
-               "Doctor's companion (You can have two commanders if the other is the Doctor.)")
+WILSON = _card(
+    "Wilson, Refined Grizzly",
+    "Legendary Creature — Bear Warrior",
+    "{1}{G}",
+    "Reach, trample, ward {2}\nChoose a Background (You can have a Background as a second commander.)",
+)
+SAGE = _card(
+    "Candlekeep Sage",
+    "Legendary Enchantment — Background",
+    "{3}{U}",
+    'Commander creatures you own have "Whenever this creature deals combat damage to a player, draw a card."',
+)
+DOCTOR = _card(
+    "The Thirteenth Doctor",
+    "Legendary Creature — Time Lord Doctor",
+    "{1}{G}{W}{U}",
+    "Whenever you cast a spell from anywhere other than your hand, put a +1/+1 counter on target creature.",
+)
+YASMIN = _card(
+    "Yasmin Khan",
+    "Legendary Creature — Human",
+    "{3}{R}",
+    "{T}: Exile the top card of your library. Until your next end step, you may play it.\n"
+    "Doctor's companion (You can have two commanders if the other is the Doctor.)",
+)
 
 
 def _pair_verdict(first, second, ruleset: str = "commander"):
     from bot.domain.decklist import DeckLine, Section
     from bot.domain.rules import DeckCard, ResolvedDeck, check_deck, get_ruleset
 
-    cards = (DeckCard(DeckLine(1, first.name, Section.COMMANDER, 1), first),
-             DeckCard(DeckLine(1, second.name, Section.COMMANDER, 2), second))
+    cards = (
+        DeckCard(DeckLine(1, first.name, Section.COMMANDER, 1), first),
+        DeckCard(DeckLine(1, second.name, Section.COMMANDER, 2), second),
+    )
     return check_deck(ResolvedDeck(cards), get_ruleset(ruleset))
 
 
 def test_choose_a_background_with_a_background() -> None:
     verdict = _pair_verdict(WILSON, SAGE)
-    assert [p.check for p in verdict.problems] == [Check.SIZE]      # only the 2-card deck size
+    assert [p.check for p in verdict.problems] == [Check.SIZE]  # only the 2-card deck size
     assert verdict.colour_identity == "UG"
 
 
 def test_a_background_cannot_lead_alone_or_beside_a_partner(cards) -> None:
     alone = _pair_verdict(SAGE, cards["Thrasios, Triton Hero"])
     assert [(p.check, p.values.get("reason")) for p in alone.problems if p.check is not Check.SIZE] == [
-        (Check.COMMANDER, "background_alone"), (Check.PARTNER, None)]
+        (Check.COMMANDER, "background_alone"),
+        (Check.PARTNER, None),
+    ]
 
 
 def test_doctors_companion_with_a_doctor(cards) -> None:
@@ -353,22 +448,45 @@ def test_nazgul_limit_of_nine() -> None:
     """Nazgûl (2023, transcribed): "A deck can have up to nine cards named Nazgûl." """
     from bot.domain.rules.facts import copy_limit
 
-    nazgul = _card("Nazgûl", "Creature — Wraith Knight", "{2}{B}",
-                   "Deathtouch\nWhen Nazgûl enters the battlefield, the Ring tempts you.\n"
-                   "Whenever the Ring tempts you, put a +1/+1 counter on each Wraith you control.\n"
-                   "A deck can have up to nine cards named Nazgûl.")
+    nazgul = _card(
+        "Nazgûl",
+        "Creature — Wraith Knight",
+        "{2}{B}",
+        "Deathtouch\nWhen Nazgûl enters the battlefield, the Ring tempts you.\n"
+        "Whenever the Ring tempts you, put a +1/+1 counter on each Wraith you control.\n"
+        "A deck can have up to nine cards named Nazgûl.",
+    )
     assert copy_limit(nazgul) == 9
 
 
-@pytest.mark.parametrize(("written", "limit"), [
-    ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7), ("eight", 8), ("nine", 9),
-    ("ten", 10), ("Seven", 7), ("12", 12), ("twenty", 1)])
+@pytest.mark.parametrize(
+    ("written", "limit"),
+    [
+        ("two", 2),
+        ("three", 3),
+        ("four", 4),
+        ("five", 5),
+        ("six", 6),
+        ("seven", 7),
+        ("eight", 8),
+        ("nine", 9),
+        ("ten", 10),
+        ("Seven", 7),
+        ("12", 12),
+        ("twenty", 1),
+    ],
+)
 def test_a_copy_limit_written_on_the_card_in_words_or_digits(written: str, limit: int) -> None:
-    """"A deck can have up to N cards named ...": N in words (any case) or digits; a number the rules code
+    """ "A deck can have up to N cards named ...": N in words (any case) or digits; a number the rules code
     cannot read (no printed card has one) falls back to the singleton rule rather than allowing any number."""
     from bot.domain.rules.facts import copy_limit
 
-    card = _card("Test Knight", "Creature — Knight", "{1}{W}", f"A deck can have up to {written} cards named Test Knight.")
+    card = _card(
+        "Test Knight",
+        "Creature — Knight",
+        "{1}{W}",
+        f"A deck can have up to {written} cards named Test Knight.",
+    )
     assert copy_limit(card) == limit
 
 
@@ -377,29 +495,51 @@ def test_a_copy_limit_on_the_front_face_of_a_card_with_faces() -> None:
     from bot.cards.model import Card
     from bot.domain.rules.facts import copy_limit
 
-    face = {"name": "Test Knight", "type_line": "Creature — Knight", "mana_cost": "{1}{W}",
-            "oracle_text": "A deck can have up to four cards named Test Knight."}
+    face = {
+        "name": "Test Knight",
+        "type_line": "Creature — Knight",
+        "mana_cost": "{1}{W}",
+        "oracle_text": "A deck can have up to four cards named Test Knight.",
+    }
     back = {"name": "Test Knight Risen", "type_line": "Creature — Knight", "mana_cost": "", "oracle_text": ""}
-    card = Card.from_scryfall({"name": "Test Knight // Test Knight Risen", "layout": "transform",
-                               "type_line": "Creature — Knight // Creature — Knight", "card_faces": [face, back],
-                               "color_identity": ["W"], "legalities": {"commander": "legal"}})
+    card = Card.from_scryfall(
+        {
+            "name": "Test Knight // Test Knight Risen",
+            "layout": "transform",
+            "type_line": "Creature — Knight // Creature — Knight",
+            "card_faces": [face, back],
+            "color_identity": ["W"],
+            "legalities": {"commander": "legal"},
+        }
+    )
     assert card.oracle_text == "" and copy_limit(card) == 4
 
 
 def test_only_a_background_joins_choose_a_background() -> None:
     """CR 702.124 ("Choose a Background") allows a Background, not any enchantment (Honden of Seeing Winds is
     a legendary enchantment, a Shrine)."""
-    honden = _card("Honden of Seeing Winds", "Legendary Enchantment — Shrine", "{4}{U}",
-                   "At the beginning of your upkeep, draw a card for each Shrine you control.")
-    problems = [(p.check, p.values.get("reason")) for p in _pair_verdict(WILSON, honden).problems
-                if p.check is not Check.SIZE]
+    honden = _card(
+        "Honden of Seeing Winds",
+        "Legendary Enchantment — Shrine",
+        "{4}{U}",
+        "At the beginning of your upkeep, draw a card for each Shrine you control.",
+    )
+    problems = [
+        (p.check, p.values.get("reason"))
+        for p in _pair_verdict(WILSON, honden).problems
+        if p.check is not Check.SIZE
+    ]
     assert problems == [(Check.COMMANDER, "not_creature"), (Check.PARTNER, None)]
 
 
 def test_doctors_companion_needs_a_time_lord_doctor() -> None:
     """CR 702.124 ("Doctor's companion"): the other commander must be a Time Lord Doctor; The Master is a Time Lord but a Rogue."""
-    master = _card("The Master, Formed Anew", "Legendary Creature — Time Lord Rogue", "{3}{U}{B}",
-                   "Whenever The Master, Formed Anew attacks, exile target creature card from your graveyard.")
+    master = _card(
+        "The Master, Formed Anew",
+        "Legendary Creature — Time Lord Rogue",
+        "{3}{U}{B}",
+        "Whenever The Master, Formed Anew attacks, exile target creature card from your graveyard.",
+    )
     assert [p.check for p in _pair_verdict(YASMIN, master).problems] == [Check.PARTNER, Check.SIZE]
 
 
@@ -410,15 +550,21 @@ def test_left_out_sections_are_noted_with_their_counts(index) -> None:
     from bot.domain.decklist import parse_decklist
     from bot.domain.rules import Note, check_deck, get_ruleset, resolve_decklist
 
-    text = ("Commander\n1 Kaalia of the Vast\nDeck\n1 Sol Ring\nSideboard\n2 Duress\n1 Counterspell\n"
-            "Maybeboard\n3 Mountain\n1 Island\n")
+    text = (
+        "Commander\n1 Kaalia of the Vast\nDeck\n1 Sol Ring\nSideboard\n2 Duress\n1 Counterspell\n"
+        "Maybeboard\n3 Mountain\n1 Island\n"
+    )
     deck = resolve_decklist(parse_decklist(text), index)
     assert check_deck(deck, get_ruleset("commander")).notes == (
-        Note("maybeboard_ignored", {"count": 4}), Note("sideboard_ignored", {"count": 3}))
+        Note("maybeboard_ignored", {"count": 4}),
+        Note("sideboard_ignored", {"count": 3}),
+    )
     assert check_deck(deck, get_ruleset("duel-zh")).notes == (Note("maybeboard_ignored", {"count": 4}),)
     moved = resolve_decklist(parse_decklist(text), index, ["Phelddagrif"])
     assert check_deck(moved, get_ruleset("edh-2010")).notes == (
-        Note("maybeboard_ignored", {"count": 4}), Note("commander_moved_to_main"))
+        Note("maybeboard_ignored", {"count": 4}),
+        Note("commander_moved_to_main"),
+    )
 
 
 def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(cards) -> None:
@@ -431,9 +577,17 @@ def test_a_transforming_card_without_a_legendary_back_is_judged_by_its_front(car
     assert [ineligibility(scholar, allow_text=allow) for allow in (True, False)] == ["not_legendary"] * 2
 
 
-@pytest.mark.parametrize(("layout", "reason"), [
-    ("transform", "back_face"), ("modal_dfc", "back_face"), ("meld", "back_face"), ("flip", "flip_card"),
-    ("adventure", "not_legendary_creature"), ("split", "not_legendary_creature")])
+@pytest.mark.parametrize(
+    ("layout", "reason"),
+    [
+        ("transform", "back_face"),
+        ("modal_dfc", "back_face"),
+        ("meld", "back_face"),
+        ("flip", "flip_card"),
+        ("adventure", "not_legendary_creature"),
+        ("split", "not_legendary_creature"),
+    ],
+)
 def test_a_legendary_creature_only_on_the_back_face_cannot_lead(layout: str, reason: str) -> None:
     """CR 903.3: a commander is a legendary creature card; a double-faced or meld card whose only legendary
     creature face is its back is named as such, whatever its layout. Faces of one card side by side
@@ -442,30 +596,84 @@ def test_a_legendary_creature_only_on_the_back_face_cannot_lead(layout: str, rea
     from bot.domain.rules.commanders import ineligibility
 
     front = {"name": "Test Shrine", "type_line": "Land", "mana_cost": "", "oracle_text": "{T}: Add {C}."}
-    back = {"name": "Test Warden", "type_line": "Legendary Creature — Spirit", "mana_cost": "",
-            "oracle_text": "Vigilance"}
-    card = Card.from_scryfall({"name": "Test Shrine // Test Warden", "layout": layout,
-                               "type_line": "Land // Legendary Creature — Spirit", "card_faces": [front, back],
-                               "color_identity": [], "legalities": {"commander": "legal"}})
+    back = {
+        "name": "Test Warden",
+        "type_line": "Legendary Creature — Spirit",
+        "mana_cost": "",
+        "oracle_text": "Vigilance",
+    }
+    card = Card.from_scryfall(
+        {
+            "name": "Test Shrine // Test Warden",
+            "layout": layout,
+            "type_line": "Land // Legendary Creature — Spirit",
+            "card_faces": [front, back],
+            "color_identity": [],
+            "legalities": {"commander": "legal"},
+        }
+    )
     assert [ineligibility(card, allow_text=allow) for allow in (True, False)] == [reason] * 2
 
 
-@pytest.mark.parametrize(("text", "ruleset", "expected"), [
-    # CR 702.124: two commanders need a pairing ability; the problem names both.
-    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "commander",
-     [(Check.PARTNER, "Kaalia of the Vast", "deck.problem.invalid_pair", {"other": "Phelddagrif"}),
-      (Check.SIZE, None, "deck.problem.size", {"count": 3, "needed": 100, "commanders": 2, "main": 1})]),
-    # D3: one commander under the 2010 rules; no pairing is looked at.
-    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring", "edh-2010",
-     [(Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 2, "limit": 1}),
-      (Check.SIZE, None, "deck.problem.size", {"count": 3, "needed": 100, "commanders": 2, "main": 1})]),
-    ("Commander\n1 Kaalia of the Vast\n1 Phelddagrif\n1 Thelon of Havenwood\nDeck\n1 Sol Ring", "commander",
-     [(Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 3, "limit": 2}),
-      (Check.SIZE, None, "deck.problem.size", {"count": 4, "needed": 100, "commanders": 3, "main": 1})]),
-    # D5: Braids is banned as a commander under the 2010 rules.
-    ("Commander\n1 Braids, Cabal Minion\nDeck\n1 Sol Ring", "edh-2010",
-     [(Check.BANNED_COMMANDER, "Braids, Cabal Minion", "deck.problem.banned_as_commander", {}),
-      (Check.SIZE, None, "deck.problem.size", {"count": 2, "needed": 100, "commanders": 1, "main": 1})]),
-])
+@pytest.mark.parametrize(
+    ("text", "ruleset", "expected"),
+    [
+        # CR 702.124: two commanders need a pairing ability; the problem names both.
+        (
+            "Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring",
+            "commander",
+            [
+                (Check.PARTNER, "Kaalia of the Vast", "deck.problem.invalid_pair", {"other": "Phelddagrif"}),
+                (
+                    Check.SIZE,
+                    None,
+                    "deck.problem.size",
+                    {"count": 3, "needed": 100, "commanders": 2, "main": 1},
+                ),
+            ],
+        ),
+        # D3: one commander under the 2010 rules; no pairing is looked at.
+        (
+            "Commander\n1 Kaalia of the Vast\n1 Phelddagrif\nDeck\n1 Sol Ring",
+            "edh-2010",
+            [
+                (Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 2, "limit": 1}),
+                (
+                    Check.SIZE,
+                    None,
+                    "deck.problem.size",
+                    {"count": 3, "needed": 100, "commanders": 2, "main": 1},
+                ),
+            ],
+        ),
+        (
+            "Commander\n1 Kaalia of the Vast\n1 Phelddagrif\n1 Thelon of Havenwood\nDeck\n1 Sol Ring",
+            "commander",
+            [
+                (Check.COMMANDER, None, "deck.problem.too_many_commanders", {"count": 3, "limit": 2}),
+                (
+                    Check.SIZE,
+                    None,
+                    "deck.problem.size",
+                    {"count": 4, "needed": 100, "commanders": 3, "main": 1},
+                ),
+            ],
+        ),
+        # D5: Braids is banned as a commander under the 2010 rules.
+        (
+            "Commander\n1 Braids, Cabal Minion\nDeck\n1 Sol Ring",
+            "edh-2010",
+            [
+                (Check.BANNED_COMMANDER, "Braids, Cabal Minion", "deck.problem.banned_as_commander", {}),
+                (
+                    Check.SIZE,
+                    None,
+                    "deck.problem.size",
+                    {"count": 2, "needed": 100, "commanders": 1, "main": 1},
+                ),
+            ],
+        ),
+    ],
+)
 def test_commander_problems_carry_their_values(check, text: str, ruleset: str, expected: list) -> None:
     assert [(p.check, p.card, p.key, p.values) for p in check(text, ruleset).problems] == expected

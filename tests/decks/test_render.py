@@ -21,7 +21,14 @@ DECKS = Path(__file__).parent.parent / "data" / "decks"
 def test_summary_counts_types_and_curve(index) -> None:
     deck = resolve_decklist(parse_decklist((DECKS / "heavenly_inferno_cmd2011.txt").read_bytes()), index)
     summary = summarise(deck)
-    assert summary.types == {"Creature": 29, "Instant": 12, "Sorcery": 7, "Artifact": 7, "Enchantment": 7, "Land": 38}
+    assert summary.types == {
+        "Creature": 29,
+        "Instant": 12,
+        "Sorcery": 7,
+        "Artifact": 7,
+        "Enchantment": 7,
+        "Land": 38,
+    }
     assert sum(summary.types.values()) == 100 and summary.lands == 38
     assert summary.curve == (0, 5, 10, 8, 17, 7, 6, 9) and summary.spells == 62
 
@@ -52,15 +59,22 @@ def test_summary_image_is_a_real_png_with_bars_and_pips(index) -> None:
 
 
 def test_colourless_deck_gets_a_grey_pip(index) -> None:
-    image = Image.open(io.BytesIO(summary_image(summarise(resolve_decklist(parse_decklist("1 Sol Ring"), index)), "")))
+    image = Image.open(
+        io.BytesIO(summary_image(summarise(resolve_decklist(parse_decklist("1 Sol Ring"), index)), ""))
+    )
     assert _has_colour(image.convert("RGB"), PIP_COLOURS["C"])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_problem_reads_in_every_language(check, language) -> None:
-    text = deck_text("Bushi Tenderfoot // Kenzo the Hardhearted", ["Goblin Piker", "Sol Ring", "Black Lotus",
-                                                                      "Esper Panoramma", '"Ach! Hans, Run!"'],
-                     sideboard=["Duress"]) + "\n0 Island\n1 Sol Ring"
+    text = (
+        deck_text(
+            "Bushi Tenderfoot // Kenzo the Hardhearted",
+            ["Goblin Piker", "Sol Ring", "Black Lotus", "Esper Panoramma", '"Ach! Hans, Run!"'],
+            sideboard=["Duress"],
+        )
+        + "\n0 Island\n1 Sol Ring"
+    )
     for ruleset in ("commander", "edh-2010"):
         verdict = check(text, ruleset)
         messages = [problem_message(p, language) for p in verdict.problems]
@@ -70,17 +84,28 @@ def test_every_problem_reads_in_every_language(check, language) -> None:
 def test_json_uses_english_names_and_rule_ids(check) -> None:
     verdict = check("Commander: 仙儿女王欧娜\n1 Goblin Piker\n98 Island", "edh-2010")
     assert verdict_json(verdict) == {
-        "legal": False, "ruleset": "edh-2010", "commanders": ["Oona, Queen of the Fae"], "color_identity": "UB",
-        "card_count": 100, "problems": [{"rule": "D4", "card": "Goblin Piker",
-                                         "message": "Goblin Piker is outside the colour identity blue/black: "
-                                                    "red in the mana cost."}]}
+        "legal": False,
+        "ruleset": "edh-2010",
+        "commanders": ["Oona, Queen of the Fae"],
+        "color_identity": "UB",
+        "card_count": 100,
+        "problems": [
+            {
+                "rule": "D4",
+                "card": "Goblin Piker",
+                "message": "Goblin Piker is outside the colour identity blue/black: red in the mana cost.",
+            }
+        ],
+    }
 
 
 def test_summary_counts_unknown_copies_apart_and_other_types_last(index) -> None:
     """Unknown names count their copies (2 + 3), on any line, and stay out of types and curve; a type
     outside TYPE_ORDER (Backup Plan, a Conspiracy: mana value 0) is "Other", listed last."""
-    text = ("Commander\n1 Kaalia of the Vast\nDeck\n2 Nobody Atall\n1 Backup Plan\n3 Unknownium Golem\n"
-            "1 Sol Ring\n4 Mountain\n")
+    text = (
+        "Commander\n1 Kaalia of the Vast\nDeck\n2 Nobody Atall\n1 Backup Plan\n3 Unknownium Golem\n"
+        "1 Sol Ring\n4 Mountain\n"
+    )
     summary = summarise(resolve_decklist(parse_decklist(text), index))
     assert summary.types == {"Creature": 1, "Artifact": 1, "Land": 4, "Other": 1}
     assert list(summary.types) == ["Creature", "Artifact", "Land", "Other"]

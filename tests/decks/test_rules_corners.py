@@ -45,6 +45,7 @@ def problems(verdict) -> list[tuple[str, str | None]]:
 
 # -- "Partner with" pairs stored as one record ---------------------------------------------------------
 
+
 def test_the_data_merges_rowan_and_will_into_one_record() -> None:
     merged = CARDS["Rowan Kenrith // Will Kenrith"]
     assert merged.layout == "normal" and [f.name for f in merged.faces] == ["Rowan Kenrith", "Will Kenrith"]
@@ -55,7 +56,9 @@ def test_the_data_merges_rowan_and_will_into_one_record() -> None:
 
 
 def test_rowan_and_will_lead_together_with_both_colours() -> None:
-    resolved, verdict = check(deck(["Rowan Kenrith", "Will Kenrith"], ["Counterspell", "Lightning Bolt"], "Island"))
+    resolved, verdict = check(
+        deck(["Rowan Kenrith", "Will Kenrith"], ["Counterspell", "Lightning Bolt"], "Island")
+    )
     assert [c.card.name for c in resolved.commanders] == ["Rowan Kenrith", "Will Kenrith"]
     assert verdict.status == "legal", problems(verdict)
     assert verdict.colour_identity == "UR"
@@ -82,10 +85,13 @@ def test_rowan_named_in_japanese_is_rowan() -> None:
 
 # -- creature only while not on the battlefield (CR 903.3 as ruled for Grist) ---------------------------
 
+
 def test_grist_can_be_the_commander_today_but_not_in_2010_rules() -> None:
     grist = CARDS["Grist, the Hunger Tide"]
     assert "Planeswalker" in grist.type_line and creature_off_battlefield(grist)
-    assert not creature_off_battlefield(CARDS["Gideon, Ally of Zendikar"])  # a creature only on the battlefield
+    assert not creature_off_battlefield(
+        CARDS["Gideon, Ally of Zendikar"]
+    )  # a creature only on the battlefield
     text = deck(["Grist, the Hunger Tide"], ["Llanowar Elves", "Duress"], "Forest")
     _, today = check(text)
     assert today.status == "legal", problems(today)
@@ -100,11 +106,15 @@ def test_a_planeswalker_that_only_becomes_a_creature_on_the_battlefield_cannot_l
 
 # -- meld back faces: identity from their front faces -----------------------------------------------------
 
-@pytest.mark.parametrize(("back", "colours", "front"), [
-    ("Brisela, Voice of Nightmares", "W", "Gisela, the Broken Blade"),
-    ("Chittering Host", "B", "Graf Rats"),
-    ("Hanweir, the Writhing Township", "R", "Hanweir Battlements"),
-])
+
+@pytest.mark.parametrize(
+    ("back", "colours", "front"),
+    [
+        ("Brisela, Voice of Nightmares", "W", "Gisela, the Broken Blade"),
+        ("Chittering Host", "B", "Graf Rats"),
+        ("Hanweir, the Writhing Township", "R", "Hanweir Battlements"),
+    ],
+)
 def test_meld_back_face_identity_is_its_front_faces(back: str, colours: str, front: str) -> None:
     record = CARDS[back]
     assert record.mana_cost == "" and record.colors == ""  # nothing on the record itself gives a colour
@@ -120,8 +130,10 @@ def test_meld_back_face_identity_is_its_front_faces(back: str, colours: str, fro
 def test_a_meld_back_face_outside_the_commanders_colours_is_reported() -> None:
     _, verdict = check("Commander: Talrand, Sky Summoner\n1 Brisela, Voice of Nightmares\n98 Island")
     assert problems(verdict) == [("deck.problem.colour_identity", "Brisela, Voice of Nightmares")]
-    _, fine = check("Commander: Gisela, the Broken Blade\n1 Brisela, Voice of Nightmares\n1 Bruna, the Fading Light\n"
-                    "97 Plains")
+    _, fine = check(
+        "Commander: Gisela, the Broken Blade\n1 Brisela, Voice of Nightmares\n1 Bruna, the Fading Light\n"
+        "97 Plains"
+    )
     assert fine.status == "legal", problems(fine)
 
 
@@ -132,13 +144,16 @@ def test_meld_front_faces_are_not_changed() -> None:
 
 # -- a colour indicator only on the back face --------------------------------------------------------------
 
+
 def test_back_face_colour_indicator_counts_today_only() -> None:
     avacyn = CARDS["Archangel Avacyn // Avacyn, the Purifier"]
     front, back = avacyn.faces
     assert front.color_indicator == "" and back.color_indicator == "R" and back.mana_cost == ""
     identity = card_identity(avacyn, CR_903_4)
     assert identity.colours() == "WR"
-    assert [(o.source, o.face) for o in identity.origins_of("R")] == [(Source.COLOUR_INDICATOR, "Avacyn, the Purifier")]
+    assert [(o.source, o.face) for o in identity.origins_of("R")] == [
+        (Source.COLOUR_INDICATOR, "Avacyn, the Purifier")
+    ]
     assert card_identity(avacyn, D4_MANA_SYMBOLS).colours() == "W"  # D4: an indicator is no mana symbol
     _, verdict = check("Commander: Gisela, the Broken Blade\n1 Archangel Avacyn\n98 Plains")
     assert problems(verdict) == [("deck.problem.colour_identity", "Archangel Avacyn // Avacyn, the Purifier")]
@@ -172,6 +187,7 @@ def test_a_colourless_back_face_adds_nothing() -> None:
 
 # -- every class of disagreement between the card data's colour identity and ours --------------------------
 
+
 def disagreement(name: str) -> tuple[str, str]:
     card = CARDS[name]
     return card_identity(card, CR_903_4).colours(), card.color_identity
@@ -197,13 +213,24 @@ def test_class_cards_that_are_no_deck_cards(name: str, ours: str) -> None:
     assert CARDS[name].commander_legality == "not_legal"
 
 
-@pytest.mark.parametrize("name", ["Rowan Kenrith // Will Kenrith", "Brisela, Voice of Nightmares",
-                                  "Chittering Host", "Hanweir, the Writhing Township"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Rowan Kenrith // Will Kenrith",
+        "Brisela, Voice of Nightmares",
+        "Chittering Host",
+        "Hanweir, the Writhing Township",
+    ],
+)
 def test_classes_now_in_agreement_merged_partners_and_meld_back_faces(name: str) -> None:
     """Merged partner records (we read the front) and meld back faces (their fronts) used to disagree."""
     resolved, _ = check(f"Commander: Talrand, Sky Summoner\n1 {name}\n98 Island")
-    ours = "".join(sorted({c for dc in resolved.cards[1:2] for c in card_identity(dc.card, CR_903_4).colours()},
-                          key="WUBRG".index))
+    ours = "".join(
+        sorted(
+            {c for dc in resolved.cards[1:2] for c in card_identity(dc.card, CR_903_4).colours()},
+            key="WUBRG".index,
+        )
+    )
     assert ours == CARDS[name].color_identity
 
 
@@ -217,9 +244,21 @@ def test_each_face_of_a_merged_record_is_its_own_card() -> None:
     merged = CARDS["Rowan Kenrith // Will Kenrith"]
     rowan, will = face_card(merged, 0), face_card(merged, 1)
     assert (rowan.name, rowan.layout, rowan.mana_cost, rowan.type_line, rowan.loyalty, rowan.colors) == (
-        "Rowan Kenrith", "normal", "{4}{R}{R}", "Legendary Planeswalker — Rowan", "4", "R")
+        "Rowan Kenrith",
+        "normal",
+        "{4}{R}{R}",
+        "Legendary Planeswalker — Rowan",
+        "4",
+        "R",
+    )
     assert (will.name, will.layout, will.mana_cost, will.type_line, will.loyalty, will.colors) == (
-        "Will Kenrith", "normal", "{4}{U}{U}", "Legendary Planeswalker — Will", "4", "U")
+        "Will Kenrith",
+        "normal",
+        "{4}{U}{U}",
+        "Legendary Planeswalker — Will",
+        "4",
+        "U",
+    )
     assert (rowan.oracle_text, will.oracle_text) == (merged.faces[0].oracle_text, merged.faces[1].oracle_text)
     assert will.oracle_text.startswith("+2: Until your next turn, up to two target")
     assert (rowan.power, rowan.toughness, rowan.color_indicator) == (None, None, "")
@@ -228,7 +267,10 @@ def test_each_face_of_a_merged_record_is_its_own_card() -> None:
     assert will.printed_names == {"ja": "ウィル・ケンリス", "zh-Hans": "威尔肯理斯"}
     for face in (rowan, will):
         assert (face.commander_legality, face.legalities, face.printings) == (
-            "legal", {"commander": "legal"}, merged.printings)
+            "legal",
+            {"commander": "legal"},
+            merged.printings,
+        )
     # A translation that does not name both faces is no name of either face.
     odd = replace(merged, printed_names={"ja": "ローアン・ケンリス", "zh-Hans": "萝婉肯理斯 // 威尔肯理斯"})
     assert face_card(odd, 1).printed_names == {"zh-Hans": "威尔肯理斯"}

@@ -13,8 +13,12 @@ from bot.services.decks import DeckNameError, DeckService, export_text
 
 DECKS = Path(__file__).parent.parent / "data" / "decks"
 GUILD, OTHER_GUILD, ALICE, BOB = 10, 11, 100, 200
-KAALIA = (DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").rstrip("\n")  # stored normalised
-PARTNERS = (DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt").read_text(encoding="utf-8").rstrip("\n")
+KAALIA = (
+    (DECKS / "heavenly_inferno_cmd2011.txt").read_text(encoding="utf-8").rstrip("\n")
+)  # stored normalised
+PARTNERS = (
+    (DECKS / "heads_i_win_tails_you_lose_sld2021_partners.txt").read_text(encoding="utf-8").rstrip("\n")
+)
 
 
 @pytest.fixture
@@ -26,7 +30,12 @@ async def test_register_stores_list_cards_ruleset_and_verdict(service, db) -> No
     result = await service.register(GUILD, ALICE, "Kaalia", KAALIA, "commander")
     assert not result.needs_confirmation and result.check.verdict.legal
     row = await db.fetchone("SELECT name, raw_list, ruleset, status, commanders, resolved FROM decks")
-    assert (row["name"], row["raw_list"], row["ruleset"], row["status"]) == ("Kaalia", KAALIA, "commander", "legal")
+    assert (row["name"], row["raw_list"], row["ruleset"], row["status"]) == (
+        "Kaalia",
+        KAALIA,
+        "commander",
+        "legal",
+    )
     assert json.loads(row["commanders"]) == ["Kaalia of the Vast"]
     resolved = json.loads(row["resolved"])
     assert len(resolved) == 79 and ["main", 8, "Mountain", "Mountain"] in resolved
@@ -54,7 +63,9 @@ async def test_decks_are_per_server_and_user(service) -> None:
     assert [d.raw_list for d in await service.list_decks(GUILD, BOB)] == [PARTNERS]
 
 
-@pytest.mark.parametrize(("name", "reason"), [("", "name_empty"), ("   ", "name_empty"), ("x" * 65, "name_too_long")])
+@pytest.mark.parametrize(
+    ("name", "reason"), [("", "name_empty"), ("   ", "name_empty"), ("x" * 65, "name_too_long")]
+)
 async def test_bad_names_change_nothing(service, db, name, reason) -> None:
     with pytest.raises(DeckNameError) as error:
         await service.register(GUILD, ALICE, name, KAALIA, "commander")
@@ -91,10 +102,10 @@ async def test_recheck_when_the_ruleset_changes(service) -> None:
     await service.register(OTHER_GUILD, ALICE, "Partners", PARTNERS, "commander")
     assert await service.recheck_guild(GUILD, "edh-2010") == 2
     partners = await service.get(GUILD, ALICE, "Partners")
-    assert (partners.ruleset, partners.status) == ("edh-2010", "illegal")   # two commanders: D3
+    assert (partners.ruleset, partners.status) == ("edh-2010", "illegal")  # two commanders: D3
     assert (await service.get(GUILD, BOB, "Kaalia")).status == "legal"
     assert (await service.get(OTHER_GUILD, ALICE, "Partners")).status == "legal"
-    assert await service.recheck_guild(GUILD, "edh-2010") == 0            # nothing changed the second time
+    assert await service.recheck_guild(GUILD, "edh-2010") == 0  # nothing changed the second time
 
 
 async def test_recheck_when_the_card_data_changes(db, index, cards) -> None:

@@ -22,27 +22,41 @@ def _fresh_facts(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def knight(cost: str, text: str = "") -> Card:
-    return Card(name="Test Knight", mana_cost=cost, type_line="Creature — Knight", oracle_text=text,
-                color_identity=cost.strip("{}"))
+    return Card(
+        name="Test Knight",
+        mana_cost=cost,
+        type_line="Creature — Knight",
+        oracle_text=text,
+        color_identity=cost.strip("{}"),
+    )
 
 
-def test_the_fingerprint_is_the_hash_of_the_rules_code_and_follows_it(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_fingerprint_is_the_hash_of_the_rules_code_and_follows_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first, second = tmp_path / "a.py", tmp_path / "b.py"
     first.write_bytes(b"RULES = 1\n")
     second.write_bytes(b"MORE = 2\n")
-    monkeypatch.setattr(facts_module, "_RULES_CODE", (SimpleNamespace(__file__=str(first)),
-                                                      SimpleNamespace(__file__=str(second))))
+    monkeypatch.setattr(
+        facts_module,
+        "_RULES_CODE",
+        (SimpleNamespace(__file__=str(first)), SimpleNamespace(__file__=str(second))),
+    )
     expected = "facts-" + hashlib.sha256(b"RULES = 1\nMORE = 2\n").hexdigest()[:16]
     assert facts_module.fingerprint() == expected
     first.write_bytes(b"RULES = 2\n")
     assert facts_module.fingerprint() == expected  # worked out once per process
     monkeypatch.setattr(facts_module, "_fingerprint", None)
     changed = facts_module.fingerprint()
-    assert changed == "facts-" + hashlib.sha256(b"RULES = 2\nMORE = 2\n").hexdigest()[:16] and changed != expected
+    assert (
+        changed == "facts-" + hashlib.sha256(b"RULES = 2\nMORE = 2\n").hexdigest()[:16]
+        and changed != expected
+    )
 
 
-def test_no_fingerprint_when_the_rules_code_cannot_be_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_fingerprint_when_the_rules_code_cannot_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(facts_module, "_RULES_CODE", (SimpleNamespace(__file__=str(tmp_path / "gone.py")),))
     assert facts_module.fingerprint() is None
     assert facts_module.fingerprint() is None  # and it stays so: nothing is stored or read
@@ -64,7 +78,8 @@ def test_stored_facts_answer_for_the_data_s_own_card_objects_only() -> None:
     assert stored.card is current
     assert (stored.colours[CR_903_4], stored.colours[D4_MANA_SYMBOLS], stored.copy_limit) == ("R", "R", 7)
     assert [(o.colour, o.source.value, o.face) for o in stored.identities[CR_903_4].origins] == [
-        ("R", "cost", None)]
+        ("R", "cost", None)
+    ]
     other = knight("{U}")  # a test's own card, or one of older data: worked out from its text
     worked = facts_module.facts_for(other)
     assert (worked.colours[CR_903_4], worked.copy_limit) == ("U", 1)

@@ -40,8 +40,12 @@ def test_only_the_first_20_unknown_names_get_suggestions_and_the_verdict_says_so
     assert sum(p.key == "deck.problem.unknown" for p in verdict.problems) == 1_000  # every name still listed
     note = next(n for n in verdict.notes if n.key == "suggestions_limited")
     assert note.values == {"suggested": 20, "count": 980}
-    for language, words in (("en", "first 20 unknown names"), ("ja", "最初の20件"), ("zh-Hans", "前20个"),
-                            ("zh-Hant", "前20個")):
+    for language, words in (
+        ("en", "first 20 unknown names"),
+        ("ja", "最初の20件"),
+        ("zh-Hans", "前20个"),
+        ("zh-Hant", "前20個"),
+    ):
         assert words in note_message(note, language) and "980" in note_message(note, language)
 
 
@@ -70,8 +74,11 @@ def test_repeated_unknown_names_cost_one_suggestion_each(index: CardIndex) -> No
 def test_switching_suggestions_off_changes_no_resolution(index: CardIndex, data: st.DataObject) -> None:
     """The quiet resolver finds exactly the same card (or ambiguity) for any name, known or not."""
     names = sorted({card.name for card in index.cards()})
-    name = data.draw(st.one_of(st.sampled_from(names), st.sampled_from(names).map(str.lower),
-                               st.text(min_size=1, max_size=30)))
+    name = data.draw(
+        st.one_of(
+            st.sampled_from(names), st.sampled_from(names).map(str.lower), st.text(min_size=1, max_size=30)
+        )
+    )
     quiet = without_suggestions(index)
     full, bare = index.resolve(name), quiet.resolve(name)
     assert (bare.card, bare.ambiguous) == (full.card, full.ambiguous)

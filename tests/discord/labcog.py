@@ -34,8 +34,13 @@ class LabView(discord.ui.View):
     async def locked(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         raise AssertionError("a disabled button cannot be pressed")
 
-    @discord.ui.select(custom_id="lab:pick", placeholder="Pick a colour", min_values=1, max_values=2,
-                       options=[discord.SelectOption(label=c, value=c.lower()) for c in ("Red", "Green", "Blue")])
+    @discord.ui.select(
+        custom_id="lab:pick",
+        placeholder="Pick a colour",
+        min_values=1,
+        max_values=2,
+        options=[discord.SelectOption(label=c, value=c.lower()) for c in ("Red", "Green", "Blue")],
+    )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.send_message(f"Picked {', '.join(select.values)}", ephemeral=True)
 
@@ -89,7 +94,9 @@ class LabCog(commands.Cog):
         await interaction.response.send_message("late")
 
     @lab.command(name="image", description="Send a PNG")
-    async def image(self, interaction: discord.Interaction, width: app_commands.Range[int, 1, 500] = 64) -> None:
+    async def image(
+        self, interaction: discord.Interaction, width: app_commands.Range[int, 1, 500] = 64
+    ) -> None:
         buffer = io.BytesIO()
         Image.new("RGB", (width, 32), RED).save(buffer, "PNG")
         buffer.seek(0)
@@ -105,8 +112,13 @@ class LabCog(commands.Cog):
         await message.edit(content=f"{text} (see thread)")
 
     @lab.command(name="greet", description="Mention someone")
-    async def greet(self, interaction: discord.Interaction, member: discord.Member, role: discord.Role | None = None,
-                    where: discord.TextChannel | None = None) -> None:
+    async def greet(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member,
+        role: discord.Role | None = None,
+        where: discord.TextChannel | None = None,
+    ) -> None:
         extra = f" as {role.name}" if role else ""
         place = f" in #{where.name}" if where else ""
         await interaction.response.send_message(f"Hello {member.display_name}{extra}{place}")
@@ -120,7 +132,9 @@ class LabCog(commands.Cog):
         await interaction.response.send_message(f"Card {name}")
 
     @card.autocomplete("name")
-    async def card_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+    async def card_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
         names = ["Sol Ring", "Solemn Simulacrum", "Swords to Plowshares"]
         return [app_commands.Choice(name=n, value=n) for n in names if n.lower().startswith(current.lower())]
 

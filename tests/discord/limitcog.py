@@ -62,8 +62,13 @@ async def scheduled_event(interaction: discord.Interaction, name: str) -> None:
     await interaction.response.defer(ephemeral=True)
     start = datetime.now(UTC) + timedelta(hours=1)
     await interaction.guild.create_scheduled_event(  # type: ignore[union-attr]
-        name=name, start_time=start, end_time=start + timedelta(hours=1), entity_type=discord.EntityType.external,
-        privacy_level=discord.PrivacyLevel.guild_only, location="here")
+        name=name,
+        start_time=start,
+        end_time=start + timedelta(hours=1),
+        entity_type=discord.EntityType.external,
+        privacy_level=discord.PrivacyLevel.guild_only,
+        location="here",
+    )
     await interaction.followup.send("created", ephemeral=True)
 
 
@@ -86,8 +91,9 @@ async def give_role(interaction: discord.Interaction) -> None:
 CASES: dict[str, Case] = {
     "content_2001": lambda i: reply(i, content="x" * 2001),
     "field_1025": lambda i: reply(i, embed=discord.Embed().add_field(name="n", value="v" * 1025)),
-    "embeds_6001": lambda i: reply(i, embeds=[discord.Embed(description="a" * 4096),
-                                              discord.Embed(description="b" * 1905)]),
+    "embeds_6001": lambda i: reply(
+        i, embeds=[discord.Embed(description="a" * 4096), discord.Embed(description="b" * 1905)]
+    ),
     "fields_26": lambda i: reply(i, embed=_fields(26)),
     "duplicate_custom_id": lambda i: raw_components(i, [row(button("same"), button("same"))]),
     "select_sharing_a_row": lambda i: raw_components(i, [row(SELECT, button("next"))]),
@@ -96,7 +102,9 @@ CASES: dict[str, Case] = {
     "thread_name_101": lambda i: thread(i, "t" * 101),
     "event_name_101": lambda i: scheduled_event(i, "e" * 101),
     "event": lambda i: scheduled_event(i, "Hydra night"),
-    "upload_10mib_plus_1": lambda i: reply(i, file=discord.File(io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1)), "big.bin")),
+    "upload_10mib_plus_1": lambda i: reply(
+        i, file=discord.File(io.BytesIO(b"\0" * (10 * 1024 * 1024 + 1)), "big.bin")
+    ),
     "channel_send": channel_send,
     "give_top_role": give_role,
 }
@@ -121,10 +129,14 @@ class LimitCog(commands.Cog):
         await interaction.response.send_message(value[:100])
 
     @pick.autocomplete("value")
-    async def pick_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+    async def pick_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice]:
         if current == "long":
             return [app_commands.Choice(name="long", value="v" * 101)]
-        return [app_commands.Choice(name=f"c{n}", value=str(n)) for n in range(26 if current == "many" else 3)]
+        return [
+            app_commands.Choice(name=f"c{n}", value=str(n)) for n in range(26 if current == "many" else 3)
+        ]
 
 
 async def add_limit_cog(bot: commands.Bot) -> None:

@@ -14,6 +14,7 @@ async def test_config_ruleset_is_persisted_and_announced(tmp_path) -> None:
     async def listen(bot) -> None:
         async def on_ruleset_changed(guild_id: int, ruleset: str) -> None:
             seen.append((guild_id, ruleset))
+
         bot.add_listener(on_ruleset_changed)
 
     async with DiscordHarness.start(tmp_path, on_boot=listen) as h:
@@ -24,14 +25,21 @@ async def test_config_ruleset_is_persisted_and_announced(tmp_path) -> None:
         assert await h.bot.ruleset_for(h.guild.id) == "edh-2010"
     db = await Database.open(tmp_path / "podkeeper.sqlite3")  # the bot is closed: read the file itself
     try:
-        assert await db.scalar("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (h.guild.id,)) == "edh-2010"
+        assert (
+            await db.scalar("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (h.guild.id,))
+            == "edh-2010"
+        )
     finally:
         await db.close()
 
 
-@pytest.mark.parametrize(("locale", "expected"), [
-    ("en-US", "Manage Server"), ("ja", "サーバー管理"), ("zh-CN", "管理服务器"), ("zh-TW", "管理伺服器")])
-async def test_non_managers_are_refused_in_their_language_and_nothing_changes(tmp_path, locale, expected) -> None:
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en-US", "Manage Server"), ("ja", "サーバー管理"), ("zh-CN", "管理服务器"), ("zh-TW", "管理伺服器")],
+)
+async def test_non_managers_are_refused_in_their_language_and_nothing_changes(
+    tmp_path, locale, expected
+) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         refused = await h.slash("config ruleset", user="alice", locale=locale, ruleset="duel-zh")
         assert refused.ephemeral and expected in refused.content
@@ -57,7 +65,9 @@ async def test_roles_locale_and_show_survive_a_restart(tmp_path) -> None:
         french = await h.slash("config locale", user="admin", locale="fr", options={"locale": "zh-Hant"})
         assert french.content == "伺服器語言已設為繁體中文。", "no French catalogue: the new server language"
         await h.restart()
-        shown = await h.slash("config show", user="bob", locale="fr")  # French: no catalogue -> server language
+        shown = await h.slash(
+            "config show", user="bob", locale="fr"
+        )  # French: no catalogue -> server language
         fields = {f["name"]: f["value"] for f in shown.embed["fields"]}
         assert shown.embed["title"] == "伺服器設定"
         assert fields["主辦者身分組"] == f"<@&{organisers.id}>"
@@ -71,7 +81,9 @@ async def test_help_lists_commands_with_localized_descriptions(tmp_path) -> None
     async with DiscordHarness.start(tmp_path) as h:
         english = await h.slash("help")
         assert "`/ping` — Check that the bot is alive" in english.embed["description"]
-        assert "`/config ruleset` — Choose the ruleset for deck checks and games" in english.embed["description"]
+        assert (
+            "`/config ruleset` — Choose the ruleset for deck checks and games" in english.embed["description"]
+        )
         japanese = await h.slash("help", locale="ja")
         assert japanese.embed["title"] == "Podkeeper のコマンド"
         assert "`/ping` — ボットが動いているか確認します" in japanese.embed["description"]
@@ -103,7 +115,12 @@ async def test_help_shows_every_command_in_pages_in_every_language(tmp_path, loc
             turned = await h.select(reply.message, "help:page", [value], locale=locale)
             shown += "\n" + turned.embed["description"]
             assert turned.embed["footer"]["text"].startswith(
-                {"en-US": f"Page {int(value) + 1} of", "ja": f"{int(value) + 1} /", "zh-CN": f"第 {int(value) + 1} 页",
-                 "zh-TW": f"第 {int(value) + 1} 頁"}[locale])
+                {
+                    "en-US": f"Page {int(value) + 1} of",
+                    "ja": f"{int(value) + 1} /",
+                    "zh-CN": f"第 {int(value) + 1} 页",
+                    "zh-TW": f"第 {int(value) + 1} 頁",
+                }[locale]
+            )
         for command in leaf_commands(h.bot.tree):
             assert f"`/{command.qualified_name}` — " in shown, command.qualified_name

@@ -17,7 +17,9 @@ def test_cog_packages_are_discovered_and_helper_modules_are_not() -> None:
 
 
 def test_no_cog_module_is_over_400_lines() -> None:
-    sizes = {path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-             for path in (ROOT / "cogs").rglob("*.py")}
+    sizes = {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in (ROOT / "cogs").rglob("*.py")
+    }
     assert len(sizes) >= 3 * len(PACKAGES)
     assert {path: size for path, size in sizes.items() if size > 400} == {}

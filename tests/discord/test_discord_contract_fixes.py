@@ -26,8 +26,10 @@ LOCALES = ("en-US", "ja", "zh-CN", "zh-TW")
 LANGUAGE = {"en-US": "en", "ja": "ja", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant"}
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-LONG_NAME = ("Our Market Research Shows That Players Like Really Long Card Names So We Made this Card to Have "
-             "the Absolute Longest Card Name Ever Elemental")
+LONG_NAME = (
+    "Our Market Research Shows That Players Like Really Long Card Names So We Made this Card to Have "
+    "the Absolute Longest Card Name Ever Elemental"
+)
 # 6,000 characters a user may type into one option: Markdown that escaping doubles, and pings.
 TYPED = ("*_~|`> @everyone @here <@&1> " * 300)[:6000]
 
@@ -36,10 +38,16 @@ TYPED = ("*_~|`> @everyone @here <@&1> " * 300)[:6000]
 def cards_path(tmp_path_factory) -> Path:
     """The harness's 60 cards plus the one card whose name passes Discord's 100-character choice value."""
     path = tmp_path_factory.mktemp("cards") / "cards.jsonl"
-    long_card = ('{"color_identity": ["G"], "colors": ["G"], "layout": "normal", "legalities": {"commander": '
-                 '"not_legal"}, "mana_cost": "{1}{G}{G}", "name": "' + LONG_NAME + '", "oracle_text": "Art rampage 2", '
-                 '"power": "2", "printings": ["UNH"], "toughness": "2", "type_line": "Creature — Elemental"}')
-    path.write_text(HARNESS_CARDS.read_text(encoding="utf-8").rstrip("\n") + "\n" + long_card + "\n", encoding="utf-8")
+    long_card = (
+        '{"color_identity": ["G"], "colors": ["G"], "layout": "normal", "legalities": {"commander": '
+        '"not_legal"}, "mana_cost": "{1}{G}{G}", "name": "'
+        + LONG_NAME
+        + '", "oracle_text": "Art rampage 2", '
+        '"power": "2", "printings": ["UNH"], "toughness": "2", "type_line": "Creature — Elemental"}'
+    )
+    path.write_text(
+        HARNESS_CARDS.read_text(encoding="utf-8").rstrip("\n") + "\n" + long_card + "\n", encoding="utf-8"
+    )
     return path
 
 
@@ -52,20 +60,28 @@ def assert_fits(message: FakeMessage) -> None:
 
 # -- replies that echo what the user typed -------------------------------------------------------------
 
+
 async def test_echoed_names_are_escaped_and_shortened_in_every_language(tmp_path):
     async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl") as h:
         alice, bob = h.user("alice"), h.user("bob")
         await h.slash("pod start", players=f"{alice.mention} {bob.mention}")
         for locale in LOCALES:
-            for command, option in (("card", "name"), ("deck show", "name"), ("deck export", "name"),
-                                    ("deck delete", "name"), ("mulligan practice", "deck"), ("mulligan odds", "deck")):
+            for command, option in (
+                ("card", "name"),
+                ("deck show", "name"),
+                ("deck export", "name"),
+                ("deck delete", "name"),
+                ("mulligan practice", "deck"),
+                ("mulligan odds", "deck"),
+            ):
                 reply = await h.slash(command, locale=locale, options={option: TYPED})
                 assert reply.ephemeral, command
                 assert_fits(reply.message)
             refused = await h.slash("pod commander", locale=locale, name=TYPED)
             assert_fits(refused.message)
-            assert refused.content == t("pod.error.unknown_card", LANGUAGE[locale], name=fit(TYPED, ECHO),
-                                        suggestions="-")
+            assert refused.content == t(
+                "pod.error.unknown_card", LANGUAGE[locale], name=fit(TYPED, ECHO), suggestions="-"
+            )
 
 
 async def test_the_card_with_a_141_character_name_can_be_picked_and_typed(tmp_path, cards_path):
@@ -109,6 +125,7 @@ def test_a_prize_tied_by_many_players_fits_its_field_with_and_n_more(locale):
 
 # -- pings -----------------------------------------------------------------------------------------------
 
+
 def crowd_pings(h: DiscordHarness) -> list[FakeMessage]:
     return [m for m in h.fake.messages.values() if m.pings.mass]
 
@@ -117,7 +134,9 @@ async def test_user_typed_pings_in_event_deck_and_counter_names_ping_no_one(tmp_
     async with DiscordHarness.start(tmp_path, cards_path=DATA / "deck_cards.jsonl") as h:
         role = h.add_role("Players")
         typed = f"@everyone @here {role.mention}"
-        created = await h.slash("hydra event create", user="admin", name=typed, start="in 1h", heads=2, table_size=2)
+        created = await h.slash(
+            "hydra event create", user="admin", name=typed, start="in 1h", heads=2, table_size=2
+        )
         assert typed in created.text  # shown as typed ...
         deck = (DATA / "decks" / "heavenly_inferno_cmd2011.txt").read_bytes()
         saved = await h.slash("deck register", name=typed, file=UploadFile("k.txt", deck))
@@ -132,8 +151,10 @@ async def test_user_typed_pings_in_event_deck_and_counter_names_ping_no_one(tmp_
         assert h.fake.messages, "messages were sent"
         assert crowd_pings(h) == []  # ... and pings no one (the harness checks every call too)
         sent = [m for m in h.fake.messages.values() if not m.ephemeral]
-        assert all(m.allowed_mentions is None or "everyone" not in (m.allowed_mentions.get("parse") or [])
-                   for m in sent)
+        assert all(
+            m.allowed_mentions is None or "everyone" not in (m.allowed_mentions.get("parse") or [])
+            for m in sent
+        )
 
 
 async def test_a_user_typed_ping_in_a_creature_name_pings_no_one(tmp_path):
@@ -146,7 +167,9 @@ async def test_a_user_typed_ping_in_a_creature_name_pings_no_one(tmp_path):
         await h.slash("hydra heroes", first="The Slayer")
         await h.click(lobby, label="Start", user="bob")
         board = lobby.message
-        await h.select(board, "hydra-head:1", ["1"], user="alice")  # the seed-5 game of tests/hydra/test_cog.py
+        await h.select(
+            board, "hydra-head:1", ["1"], user="alice"
+        )  # the seed-5 game of tests/hydra/test_cog.py
         opened = await h.click(board, label="Attack…", user="alice")
         await h.submit_modal(opened, {"text": "1 3"})
         await h.click(board, label="End our turn", user="bob")
@@ -169,6 +192,7 @@ async def test_the_bot_pings_users_only_where_it_means_to(tmp_path):
 
 # -- permissions as Discord has them today (part 4) ------------------------------------------------------
 
+
 def test_the_invite_asks_for_exactly_the_listed_permissions_and_the_manual_says_so():
     assert permissions_integer() == discord.Permissions(**dict.fromkeys(PERMISSIONS, True)).value
     for name, (bit, _why) in PERMISSIONS.items():
@@ -186,8 +210,12 @@ def test_the_invite_asks_for_exactly_the_listed_permissions_and_the_manual_says_
 def test_the_bot_asks_only_for_the_guilds_intent_and_listens_to_no_scheduled_event():
     assert bot_intents().value == discord.Intents(guilds=True).value
     # a cog is a module or a package: read every file of it
-    files = [path for m in cog_modules() for path in ([ROOT / f"{m.replace('.', '/')}.py"]
-             + sorted((ROOT / m.replace(".", "/")).glob("*.py"))) if path.is_file()]
+    files = [
+        path
+        for m in cog_modules()
+        for path in ([ROOT / f"{m.replace('.', '/')}.py"] + sorted((ROOT / m.replace(".", "/")).glob("*.py")))
+        if path.is_file()
+    ]
     assert ROOT / "cogs" / "hydra_events" / "cog.py" in files
     sources = "".join(path.read_text(encoding="utf-8") for path in files)
     assert "on_scheduled_event" not in sources  # no listener would miss the dropped intent
@@ -202,14 +230,20 @@ async def test_missing_create_public_threads_is_explained_privately_in_the_users
         h._refresh_guild()
         alice, bob = h.user("alice"), h.user("bob")
         for locale in LOCALES:
-            reply = await h.slash("pod start", locale=locale, players=f"{alice.mention} {bob.mention}",
-                                  expect_refusal=50013)
+            reply = await h.slash(
+                "pod start", locale=locale, players=f"{alice.mention} {bob.mention}", expect_refusal=50013
+            )
             language = LANGUAGE[locale]
-            assert reply.message.embeds and not reply.ephemeral  # the board, in the channel instead of a thread
+            assert (
+                reply.message.embeds and not reply.ephemeral
+            )  # the board, in the channel instead of a thread
             (note,) = reply.followups  # and, privately, why there is no thread
             assert note.ephemeral
-            assert note.content == t("core.error.bot_missing_permission", language,
-                                     permissions=t("core.permission.create_public_threads", language))
+            assert note.content == t(
+                "core.error.bot_missing_permission",
+                language,
+                permissions=t("core.permission.create_public_threads", language),
+            )
 
 
 async def test_a_winner_role_above_the_bot_is_refused_with_the_reason(tmp_path):
@@ -227,11 +261,21 @@ async def test_a_winner_role_above_the_bot_is_refused_with_the_reason(tmp_path):
 
 
 async def test_a_hydra_event_without_create_events_tells_the_organiser(tmp_path):
-    without = permissions_integer([n for n in PERMISSIONS if n != "create_events"]) | (1 << 33)  # Manage Events
+    without = permissions_integer([n for n in PERMISSIONS if n != "create_events"]) | (
+        1 << 33
+    )  # Manage Events
     async with DiscordHarness.start(tmp_path, bot_permissions=without) as h:
         for locale in LOCALES:
-            made = await h.slash("hydra event create", user="admin", locale=locale, name="Night", start="in 1h",
-                                 heads=2, table_size=2, expect_refusal=50013)
+            made = await h.slash(
+                "hydra event create",
+                user="admin",
+                locale=locale,
+                name="Night",
+                start="in 1h",
+                heads=2,
+                table_size=2,
+                expect_refusal=50013,
+            )
             assert not h.guild.scheduled_events
             notes = [m for m in made.followups if m.ephemeral]
             assert [m.content for m in notes] == [t("core.error.no_scheduled_event", LANGUAGE[locale])]
@@ -246,8 +290,9 @@ async def test_an_event_named_with_pings_posts_its_results_pinging_no_crowd(tmp_
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         role = h.add_role("Players")
         name = f"@everyone {role.mention} @here night"
-        announcement = await h.slash("hydra event create", user="admin", name=name, start="in 1h", heads=2,
-                                     table_size=2)
+        announcement = await h.slash(
+            "hydra event create", user="admin", name=name, start="in 1h", heads=2, table_size=2
+        )
         for player in ("alice", "bob"):
             await h.click(announcement, label="Join", user=player)
         await h.slash("hydra event begin", user="admin")

@@ -82,4 +82,6 @@ async def test_the_wording_never_claims_nothing_changed_after_a_change() -> None
         generic, after = t("core.error.generic", language), t("core.error.after_change", language)
         assert generic != after
     assert "nothing was changed" in t("core.error.generic", "en")
-    assert "saved" in t("core.error.after_change", "en") and "nothing" not in t("core.error.after_change", "en")
+    assert "saved" in t("core.error.after_change", "en") and "nothing" not in t(
+        "core.error.after_change", "en"
+    )

@@ -60,7 +60,11 @@ def lab(tmp_path, **kwargs):
 async def test_button_edits_the_message_and_select_values_arrive(tmp_path) -> None:
     async with lab(tmp_path) as h:
         board = await h.slash("lab board")
-        assert not board.ephemeral and [b["label"] for b in board.message.buttons] == ["Confirm", "Rename", "Locked"]
+        assert not board.ephemeral and [b["label"] for b in board.message.buttons] == [
+            "Confirm",
+            "Rename",
+            "Locked",
+        ]
         click = await h.click(board, label="Confirm", user="bob")
         assert click.response_type == 7 and click.message is board.message
         assert board.message.content == "Confirmed by bob"
@@ -180,6 +184,7 @@ async def test_settle_waits_for_work_a_cog_schedules_for_later(tmp_path) -> None
 
             async def long_timer() -> None:
                 await asyncio.sleep(3600)
+
             loop = asyncio.get_running_loop()
             loop.create_task(edit())
             loop.create_task(long_timer())

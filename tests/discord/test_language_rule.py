@@ -16,7 +16,9 @@ def _fields(reply) -> dict[str, str]:
     return {field["name"]: field["value"] for field in reply.embed["fields"]}
 
 
-async def test_a_members_choice_beats_their_discord_language_in_private_and_public_replies(tmp_path: Path) -> None:
+async def test_a_members_choice_beats_their_discord_language_in_private_and_public_replies(
+    tmp_path: Path,
+) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         chosen = await h.slash("config my-language", user="alice", locale="en-US", language="ja")
         assert chosen.content == "あなたへの返信は、どのサーバーでも日本語になります。"
@@ -79,5 +81,7 @@ async def test_command_paths_follow_the_members_client_not_the_reply_language(tm
         await h.slash("config my-language", user="bob", locale="zh-TW", language="ja")
         shown = _fields(await h.slash("config show", user="bob", locale="zh-TW"))
         assert shown["あなたへの返信"] == "日本語：あなたの選択（/設定 我的語言）"
-        shown = _fields(await h.slash("config show", user="carol", locale="ja"))  # no choice: the same language
+        shown = _fields(
+            await h.slash("config show", user="carol", locale="ja")
+        )  # no choice: the same language
         assert shown["あなたへの返信"].startswith("日本語：あなたの Discord の言語")

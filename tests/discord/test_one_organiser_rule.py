@@ -39,10 +39,12 @@ async def _verdicts(h: DiscordHarness, user: str) -> dict[str, bool]:
     end = await h.slash("tournament end", user=user)
     cancel = await h.slash("hydra event cancel", user=user)
     for reply in (pair, end):
-        assert reply.ephemeral and (ORGANISER_ONLY in reply.content
-                                    or "There is no tournament running" in reply.content), reply.content
-    assert cancel.ephemeral and (ORGANISER_ONLY in cancel.content
-                                 or "There is no such Hydra event" in cancel.content), cancel.content
+        assert reply.ephemeral and (
+            ORGANISER_ONLY in reply.content or "There is no tournament running" in reply.content
+        ), reply.content
+    assert cancel.ephemeral and (
+        ORGANISER_ONLY in cancel.content or "There is no such Hydra event" in cancel.content
+    ), cancel.content
     reveal = await h.slash("tournament reveal-votes", user=user, enabled=False)
     config = await h.slash("config pod-threads", user=user, enabled=False)
     return {
@@ -69,7 +71,10 @@ async def test_every_entry_point_judges_a_member_the_same_way(tmp_path) -> None:
         h.add_member("organiser", roles=[organisers])
         for user, (manager, organiser) in EXPECTED.items():
             verdicts = await _verdicts(h, user)
-            expected = {**dict.fromkeys(ORGANISER_PROBES, organiser), **dict.fromkeys(MANAGER_PROBES, manager)}
+            expected = {
+                **dict.fromkeys(ORGANISER_PROBES, organiser),
+                **dict.fromkeys(MANAGER_PROBES, manager),
+            }
             assert verdicts == expected, user
         settings = await h.bot.guild_settings.get(h.guild.id)
         assert settings.pod_threads is False and settings.organiser_role_id == organisers.id
@@ -78,15 +83,22 @@ async def test_every_entry_point_judges_a_member_the_same_way(tmp_path) -> None:
 # A cog reading a member's permissions or the organiser role itself is a second copy of the rule. Allowed:
 # the rules (_common.py), /config showing and setting the role (admin.py), and checking the bot's own
 # permissions before it gives a role (_permissions.py); none of those judges the member acting.
-_RULE_PARTS = re.compile(r"\.manage_guild\b|\.administrator\b|guild_permissions|has_permissions|organiser_role_id")
-_ALLOWED = {"_common.py": re.compile(".*"),
-            "admin.py": re.compile(r"settings\.organiser_role_id|organiser_role_id=role"),
-            "_permissions.py": re.compile(r"\bme\.guild_permissions")}
+_RULE_PARTS = re.compile(
+    r"\.manage_guild\b|\.administrator\b|guild_permissions|has_permissions|organiser_role_id"
+)
+_ALLOWED = {
+    "_common.py": re.compile(".*"),
+    "admin.py": re.compile(r"settings\.organiser_role_id|organiser_role_id=role"),
+    "_permissions.py": re.compile(r"\bme\.guild_permissions"),
+}
 
 
 @pytest.mark.parametrize("path", sorted(COGS.rglob("*.py")), ids=lambda path: str(path.relative_to(COGS)))
 def test_no_cog_decides_who_is_a_manager_or_an_organiser_by_itself(path: Path) -> None:
     allowed = _ALLOWED.get(str(path.relative_to(COGS)))
-    found = [f"{number}: {line.strip()}" for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
-             if _RULE_PARTS.search(line) and not (allowed and allowed.search(line))]
+    found = [
+        f"{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if _RULE_PARTS.search(line) and not (allowed and allowed.search(line))
+    ]
     assert not found, f"use cogs._common.is_manager / is_organiser instead of: {found}"

@@ -18,9 +18,14 @@ from bot.client import MISSING_ACCESS
 from bot.testing import DiscordHarness
 from bot.testing.fakediscord.model import PERMISSIONS
 
-NAMES = {"view_channel": "View Channels", "send_messages": "Send Messages", "embed_links": "Embed Links",
-         "attach_files": "Attach Files", "create_public_threads": "Create Public Threads",
-         "send_messages_in_threads": "Send Messages in Threads"}
+NAMES = {
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+}
 
 
 @pytest.fixture
@@ -46,13 +51,17 @@ async def test_pod_start_is_refused_privately_naming_the_permission_and_stores_n
     assert f"<#{h.channel('general').id}>" in reply.content and "Nothing was changed" in reply.content
     assert await count(h, "pod_games") == 0
     assert not h.messages("general")
-    fine = await h.slash("pod start", channel="games", players=f"{h.user('alice').mention} {h.user('bob').mention}")
+    fine = await h.slash(
+        "pod start", channel="games", players=f"{h.user('alice').mention} {h.user('bob').mention}"
+    )
     assert not fine.ephemeral  # another channel where the bot has everything is unaffected
 
 
 async def test_the_refusal_is_in_the_members_language(h):
     deny(h, "embed_links")
-    reply = await h.slash("pod start", locale="ja", players=h.user("alice").mention)  # refused before counting
+    reply = await h.slash(
+        "pod start", locale="ja", players=h.user("alice").mention
+    )  # refused before counting
     assert reply.ephemeral and "埋め込みリンク" in reply.content
     reply = await h.slash("pod start", locale="zh-TW", players=h.user("alice").mention)
     assert reply.ephemeral and "嵌入連結" in reply.content
@@ -97,8 +106,9 @@ async def test_a_tournament_round_is_not_paired_where_its_boards_could_not_live(
 async def test_pod_start_without_thread_permissions_posts_in_the_channel_and_explains_privately(h):
     await h.bot.guild_settings.update(h.guild.id, pod_threads=True)
     deny(h, "create_public_threads")
-    reply = await h.slash("pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}",
-                          expect_refusal=50013)
+    reply = await h.slash(
+        "pod start", players=f"{h.user('alice').mention} {h.user('bob').mention}", expect_refusal=50013
+    )
     assert not h.threads()
     assert not reply.ephemeral and reply.embeds  # the board, in the channel
     (note,) = reply.followups

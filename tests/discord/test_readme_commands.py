@@ -26,6 +26,8 @@ def documentation() -> str:
     """The README and every page of the manual, one after the other."""
     pages = [README, *sorted(DOCS.rglob("*.md"))]
     return "\n".join(page.read_text(encoding="utf-8") for page in pages)
+
+
 _SPAN = re.compile(r"`(/[a-z][^`]*)`", re.S)
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*(\|[a-z][a-z0-9_-]*)*$")
 _OPTION = re.compile(r"^\[?([a-z][a-z0-9_]*)(?::\S*|\]:?)\]?$")
@@ -49,8 +51,11 @@ def resolve(tree: dict[str, app_commands.Command | app_commands.Group], path: li
     """The commands (or groups) ``path`` names; "" where a part does not exist."""
     nodes: list[object] = [tree.get(path[0], "")]
     for part in path[1:]:
-        nodes = [node.get_command(name) or "" if isinstance(node, app_commands.Group) else ""
-                 for node in nodes for name in part.split("|")]
+        nodes = [
+            node.get_command(name) or "" if isinstance(node, app_commands.Group) else ""
+            for node in nodes
+            for name in part.split("|")
+        ]
     return nodes
 
 
@@ -73,26 +78,41 @@ async def test_every_command_and_option_in_the_documentation_is_registered(tmp_p
 
 
 def test_the_readme_parser_reads_every_way_a_command_is_written() -> None:
-    text = ("`/hydra start heads: [window:]` `/deck delete name:… [owner]` `/challenge event join|leave` "
-            "`/tournament create name: … format: 1-vs-1 matches (best of three)` `/as bob` `/` `// Commander`")
+    text = (
+        "`/hydra start heads: [window:]` `/deck delete name:… [owner]` `/challenge event join|leave` "
+        "`/tournament create name: … format: 1-vs-1 matches (best of three)` `/as bob` `/` `// Commander`"
+    )
     assert readme_commands(text) == [
         (["hydra", "start"], ["heads", "window"], "/hydra start heads: [window:]"),
         (["deck", "delete"], ["name", "owner"], "/deck delete name:… [owner]"),
         (["challenge", "event", "join|leave"], [], "/challenge event join|leave"),
-        (["tournament", "create"], ["name", "format"], "/tournament create name: … format: 1-vs-1 matches (best of three)"),
+        (
+            ["tournament", "create"],
+            ["name", "format"],
+            "/tournament create name: … format: 1-vs-1 matches (best of three)",
+        ),
     ]
 
 
 def test_every_button_the_documented_walkthroughs_press_is_a_button_label() -> None:
     """The worked examples of the challenge decks (tables "| Who | Does | The bot shows |") press
     buttons by their English labels: each one must be a label the bot uses."""
-    section = "\n".join((DOCS / "players" / page).read_text(encoding="utf-8")
-                        for page in ("hydra.md", "challenges.md"))
+    section = "\n".join(
+        (DOCS / "players" / page).read_text(encoding="utf-8") for page in ("hydra.md", "challenges.md")
+    )
     labels = set()
     for name in ("hydra", "challenge", "hydra_events"):
-        messages = tomllib.loads((ROOT / "bot" / "i18n" / "messages" / f"{name}.toml").read_text(encoding="utf-8"))
+        messages = tomllib.loads(
+            (ROOT / "bot" / "i18n" / "messages" / f"{name}.toml").read_text(encoding="utf-8")
+        )
         labels |= {value["en"] for key, value in messages.items() if ".ui." in key}
-    pressed = [bold for line in section.splitlines() if line.startswith("| ") and line.count("|") >= 3
-               for bold in re.findall(r"\*\*([^*]+)\*\*", line.split("|")[-3])]
-    assert {"Join", "Start", "End our turn", "Undo", "Concede", "Take the damage", "Hit the Horde…"} <= set(pressed)
+    pressed = [
+        bold
+        for line in section.splitlines()
+        if line.startswith("| ") and line.count("|") >= 3
+        for bold in re.findall(r"\*\*([^*]+)\*\*", line.split("|")[-3])
+    ]
+    assert {"Join", "Start", "End our turn", "Undo", "Concede", "Take the damage", "Hit the Horde…"} <= set(
+        pressed
+    )
     assert sorted(set(pressed) - labels) == []

@@ -27,8 +27,9 @@ def interaction(language: str = "ja") -> SimpleNamespace:
         return language
 
     replies = Replies()
-    return SimpleNamespace(extras={}, id=1, response=replies, followup=replies,
-                           client=SimpleNamespace(language_for=language_for))
+    return SimpleNamespace(
+        extras={}, id=1, response=replies, followup=replies, client=SimpleNamespace(language_for=language_for)
+    )
 
 
 async def test_a_refusal_wrapped_by_discord_is_told_once_in_the_members_language() -> None:

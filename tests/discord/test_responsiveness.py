@@ -63,8 +63,10 @@ class Gate:
     def __init__(self, h: DiscordHarness, path: Path, job: Callable[[str], Any] = wait_for) -> None:
         self.path = path
         GATES_LEFT_OPEN.append(path)
-        self.jobs = [asyncio.create_task(h.bot.workers.run(job, str(path), timeout=GATE_SECONDS))
-                     for _ in range(h.bot.workers.workers)]
+        self.jobs = [
+            asyncio.create_task(h.bot.workers.run(job, str(path), timeout=GATE_SECONDS))
+            for _ in range(h.bot.workers.workers)
+        ]
 
     async def open(self) -> None:
         self.path.touch()
@@ -111,8 +113,11 @@ async def eventually(condition: Callable[[], bool], between: Callable[[], Any] |
 def deferred_commands(h: DiscordHarness, user: str) -> list[Any]:
     """The slash commands of ``user`` that were answered with "thinking…" (type 5)."""
     who = h.user(user).id
-    return [r for r in h.fake.interactions.values()
-            if r.kind == P.APPLICATION_COMMAND and r.actor.id == who and r.response_type == 5]
+    return [
+        r
+        for r in h.fake.interactions.values()
+        if r.kind == P.APPLICATION_COMMAND and r.actor.id == who and r.response_type == 5
+    ]
 
 
 async def saved_decks(h: DiscordHarness) -> list[tuple[str, str]]:
@@ -140,12 +145,16 @@ async def h(tmp_path):
         yield harness
 
 
-async def test_a_1000_name_check_is_deferred_and_runs_in_the_pool_while_others_are_answered(h, tmp_path) -> None:
+async def test_a_1000_name_check_is_deferred_and_runs_in_the_pool_while_others_are_answered(
+    h, tmp_path
+) -> None:
     gate = Gate(h, tmp_path / "go")
     probe = Probe()
-    check = asyncio.create_task(h.slash("deck check", user="alice", file=UploadFile("new.txt", unknown_names(1_000))))
+    check = asyncio.create_task(
+        h.slash("deck check", user="alice", file=UploadFile("new.txt", unknown_names(1_000)))
+    )
     await eventually(lambda: len(deferred_commands(h, "alice")) == 1)  # "thinking…" at once, before any work
-    ping = await h.slash("ping", user="bob")                       # answered in time (the harness enforces 3 s)
+    ping = await h.slash("ping", user="bob")  # answered in time (the harness enforces 3 s)
     assert ping.response_type == 4 and ping.ephemeral
     await turns_of_the_loop(probe, 5)
     assert not check.done()  # the check waits for a worker; the loop turns on meanwhile
@@ -155,7 +164,9 @@ async def test_a_1000_name_check_is_deferred_and_runs_in_the_pool_while_others_a
     assert reply.deferred and h.bot.workers.ran["check_deck_text"] == 1
     embed = reply.embed
     assert "Did you mean “Sol Ring”?" in embed["description"]
-    kept = h.bot.get_cog("Decks").kept.values()  # the reply's pages (the cog module is loaded as an extension)
+    kept = h.bot.get_cog(
+        "Decks"
+    ).kept.values()  # the reply's pages (the cog module is loaded as an extension)
     pages = next(v.pages for v in kept if type(v).__name__ == "PagedReply")
     assert "Did you mean" not in pages[2]  # problems 25–36: past the first 20, listed without suggestions
     assert "Line 1000: unknown card “Sol Rign 999”." in "".join(pages)
@@ -164,8 +175,10 @@ async def test_a_1000_name_check_is_deferred_and_runs_in_the_pool_while_others_a
 
 async def test_one_user_may_run_two_heavy_jobs_and_a_third_is_refused_not_queued(h, tmp_path) -> None:
     gate = Gate(h, tmp_path / "go")
-    mine = [asyncio.create_task(h.slash("deck check", user="alice", file=UploadFile("a.txt", KAALIA)))
-            for _ in range(2)]
+    mine = [
+        asyncio.create_task(h.slash("deck check", user="alice", file=UploadFile("a.txt", KAALIA)))
+        for _ in range(2)
+    ]
     await eventually(lambda: h.bot.workers.heavy_jobs(h.user("alice").id) == 2)  # both hold a slot
     for locale, language in LANGUAGES.items():
         refused = await h.slash("deck check", user="alice", locale=locale, file=UploadFile("a.txt", KAALIA))
@@ -183,8 +196,11 @@ async def test_one_user_may_run_two_heavy_jobs_and_a_third_is_refused_not_queued
 @pytest.mark.parametrize("locale", LANGUAGES)
 async def test_a_registration_whose_check_times_out_saves_nothing_and_says_so(h, tmp_path, locale) -> None:
     gate = Gate(h, tmp_path / "go")  # the check waits in the queue however long the test looks
-    register = asyncio.create_task(h.slash("deck register", locale=locale, name="Kaalia",
-                                           file=UploadFile("k.txt", KAALIA), expect_error=True))
+    register = asyncio.create_task(
+        h.slash(
+            "deck register", locale=locale, name="Kaalia", file=UploadFile("k.txt", KAALIA), expect_error=True
+        )
+    )
     await eventually(lambda: checks_submitted(h) == 1)
     await h.clock.advance(seconds=JOB_SECONDS - 1)
     for _ in range(10):
@@ -202,8 +218,11 @@ async def test_a_registration_whose_check_times_out_saves_nothing_and_says_so(h,
 
 async def test_a_registration_whose_worker_dies_saves_nothing_and_the_next_one_works(h, tmp_path) -> None:
     gate = Gate(h, tmp_path / "go", wait_then_die)
-    register = asyncio.create_task(h.slash("deck register", locale="ja", name="Kaalia",
-                                           file=UploadFile("k.txt", KAALIA), expect_error=True))
+    register = asyncio.create_task(
+        h.slash(
+            "deck register", locale="ja", name="Kaalia", file=UploadFile("k.txt", KAALIA), expect_error=True
+        )
+    )
     await eventually(lambda: checks_submitted(h) == 1)  # queued behind the workers that are about to die
     await gate.open()
     reply = await register
@@ -215,8 +234,11 @@ async def test_a_registration_whose_worker_dies_saves_nothing_and_the_next_one_w
 
 def answered_commands(h: DiscordHarness, user: str) -> list[Any]:
     who = h.user(user).id
-    return [r for r in h.fake.interactions.values()
-            if r.kind == P.APPLICATION_COMMAND and r.actor.id == who and r.acknowledged]
+    return [
+        r
+        for r in h.fake.interactions.values()
+        if r.kind == P.APPLICATION_COMMAND and r.actor.id == who and r.acknowledged
+    ]
 
 
 async def test_a_ruleset_change_rechecks_decks_in_the_pool_not_on_the_loop(h, tmp_path) -> None:
@@ -229,7 +251,10 @@ async def test_a_ruleset_change_rechecks_decks_in_the_pool_not_on_the_loop(h, tm
     change = asyncio.create_task(h.slash("config ruleset", user="admin", ruleset="edh-2010"))
     await eventually(lambda: len(answered_commands(h, "admin")) == 1)
     await turns_of_the_loop(probe, 5)
-    assert await saved_decks(h) == [("Kaalia", "commander"), ("Partners", "commander")]  # waiting for a worker
+    assert await saved_decks(h) == [
+        ("Kaalia", "commander"),
+        ("Partners", "commander"),
+    ]  # waiting for a worker
     assert not change.done()
     await gate.open()
     changed = await change
@@ -243,7 +268,9 @@ async def test_a_recheck_that_fails_keeps_the_old_verdict(h, tmp_path) -> None:
     await h.slash("deck register", name="Kaalia", file=UploadFile("k.txt", KAALIA))
     before = await h.bot.db.fetchone("SELECT ruleset, status, verdict FROM decks")
     gate = Gate(h, tmp_path / "go", wait_then_die)
-    change = asyncio.create_task(h.slash("config ruleset", user="admin", ruleset="edh-2010", expect_error=True))
+    change = asyncio.create_task(
+        h.slash("config ruleset", user="admin", ruleset="edh-2010", expect_error=True)
+    )
     await eventually(lambda: len(answered_commands(h, "admin")) == 1)
     await gate.open()
     await change
@@ -252,10 +279,16 @@ async def test_a_recheck_that_fails_keeps_the_old_verdict(h, tmp_path) -> None:
 
 # -- pod presses -----------------------------------------------------------------------------------------
 
+
 def press(h: DiscordHarness, message: Any, user: str, custom_id: str) -> Any:
     """Send one press the way Discord does (no waiting for the bot) and return what Discord records."""
-    payload = h.fake.new_interaction(kind=P.MESSAGE_COMPONENT, data=P.component_data(custom_id, 2),
-                                     channel=h.channel(), actor=h.user(user), message=message)
+    payload = h.fake.new_interaction(
+        kind=P.MESSAGE_COMPONENT,
+        data=P.component_data(custom_id, 2),
+        channel=h.channel(),
+        actor=h.user(user),
+        message=message,
+    )
     h.bot._connection.parse_interaction_create(payload)
     return h.fake.interactions[int(payload["id"])]
 
@@ -283,12 +316,17 @@ async def test_a_burst_of_presses_is_answered_in_time_and_applied_exactly_once(t
     async with DiscordHarness.start(tmp_path, members=players, interaction_deadline=None) as h:
         boards = []
         for game in range(10):
-            pair = players[2 * game: 2 * game + 2]
-            reply = await h.slash("pod start", user=pair[0], players=" ".join(h.user(p).mention for p in pair))
+            pair = players[2 * game : 2 * game + 2]
+            reply = await h.slash(
+                "pod start", user=pair[0], players=" ".join(h.user(p).mention for p in pair)
+            )
             boards.append((game + 1, reply.message, pair))
         async with h.bot.db.transaction():  # the database's one writer is busy elsewhere the whole burst
-            records = [press(h, message, pair[i % 2], f"pod:{game}:life:{(-1, 1)[(i // 2) % 2]}")
-                       for i in range(40) for game, message, pair in boards]
+            records = [
+                press(h, message, pair[i % 2], f"pod:{game}:life:{(-1, 1)[(i // 2) % 2]}")
+                for i in range(40)
+                for game, message, pair in boards
+            ]
             await eventually(lambda: all(r.acknowledged for r in records))
             assert {r.response_type for r in records} == {6}  # answered silently (deferred update)
             assert await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'") == 0
@@ -297,11 +335,17 @@ async def test_a_burst_of_presses_is_answered_in_time_and_applied_exactly_once(t
         async def count() -> None:
             stored[0] = await h.bot.db.scalar("SELECT COUNT(*) FROM pod_events WHERE kind = 'life'")
 
-        await eventually(lambda: stored[0] >= len(records), between=count)  # the queue drains at the machine's pace
+        await eventually(
+            lambda: stored[0] >= len(records), between=count
+        )  # the queue drains at the machine's pace
         await h.settle()
         service = h.bot.get_cog("Pods").service
         for game, _, pair in boards:
-            assert await h.bot.db.scalar(
-                "SELECT COUNT(*) FROM pod_events WHERE game_id = ? AND kind = 'life'", (game,)) == 40
+            assert (
+                await h.bot.db.scalar(
+                    "SELECT COUNT(*) FROM pod_events WHERE game_id = ? AND kind = 'life'", (game,)
+                )
+                == 40
+            )
             state = (await service.get(game)).state
             assert [state.player(h.user(p).id).life for p in pair] == [40, 40]  # -1 +1 -1 +1 …

@@ -9,8 +9,11 @@ from bot.testing import DiscordHarness
 
 
 def _view_timeouts() -> list[asyncio.Task]:
-    return [task for task in asyncio.all_tasks()
-            if not task.done() and "timeout_task_impl" in repr(task.get_coro())]
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if not task.done() and "timeout_task_impl" in repr(task.get_coro())
+    ]
 
 
 async def test_close_stops_views_with_pending_timeouts(tmp_path: Path) -> None:

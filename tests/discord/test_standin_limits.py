@@ -45,18 +45,25 @@ async def h(tmp_path):
         yield harness
 
 
-@pytest.mark.parametrize(("case", "path", "code"), [
-    ("content_2001", ("data", "content"), "BASE_TYPE_MAX_LENGTH"),
-    ("field_1025", ("data", "embeds", 0, "fields", 0, "value"), "BASE_TYPE_MAX_LENGTH"),
-    ("embeds_6001", ("data", "embeds"), "MAX_EMBED_SIZE_EXCEEDED"),
-    ("fields_26", ("data", "embeds", 0, "fields"), "BASE_TYPE_MAX_LENGTH"),
-    ("duplicate_custom_id", ("data", "components", 0, "components", 1, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED"),
-    ("select_sharing_a_row", ("data", "components", 0, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
-    ("six_rows", ("data", "components"), "BASE_TYPE_MAX_LENGTH"),
-    ("modal_title_46", ("data", "title"), "BASE_TYPE_MAX_LENGTH"),
-    ("thread_name_101", ("name",), "BASE_TYPE_MAX_LENGTH"),
-    ("event_name_101", ("name",), "BASE_TYPE_MAX_LENGTH"),
-])
+@pytest.mark.parametrize(
+    ("case", "path", "code"),
+    [
+        ("content_2001", ("data", "content"), "BASE_TYPE_MAX_LENGTH"),
+        ("field_1025", ("data", "embeds", 0, "fields", 0, "value"), "BASE_TYPE_MAX_LENGTH"),
+        ("embeds_6001", ("data", "embeds"), "MAX_EMBED_SIZE_EXCEEDED"),
+        ("fields_26", ("data", "embeds", 0, "fields"), "BASE_TYPE_MAX_LENGTH"),
+        (
+            "duplicate_custom_id",
+            ("data", "components", 0, "components", 1, "custom_id"),
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+        ),
+        ("select_sharing_a_row", ("data", "components", 0, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
+        ("six_rows", ("data", "components"), "BASE_TYPE_MAX_LENGTH"),
+        ("modal_title_46", ("data", "title"), "BASE_TYPE_MAX_LENGTH"),
+        ("thread_name_101", ("name",), "BASE_TYPE_MAX_LENGTH"),
+        ("event_name_101", ("name",), "BASE_TYPE_MAX_LENGTH"),
+    ],
+)
 async def test_a_body_over_a_limit_is_refused_with_invalid_form_body_naming_the_field(h, case, path, code):
     reply = await h.slash("limits break", case=case, expect_refusal=50035)
     assert [e["code"] for e in error_at(refusal(reply.requests), *path)] == [code]
@@ -71,7 +78,10 @@ async def test_a_refusal_the_bot_swallows_still_fails_the_test(h):
 
 async def test_autocomplete_values_over_100_and_more_than_25_choices_are_refused(h):
     await h.autocomplete("limits pick", "value", "long", expect_refusal=50035)
-    assert error_at(h.fake.refusals[-1].response, "data", "choices", 0, "value")[0]["code"] == "BASE_TYPE_MAX_LENGTH"
+    assert (
+        error_at(h.fake.refusals[-1].response, "data", "choices", 0, "value")[0]["code"]
+        == "BASE_TYPE_MAX_LENGTH"
+    )
     await h.autocomplete("limits pick", "value", "many", expect_refusal=50035)
     assert error_at(h.fake.refusals[-1].response, "data", "choices")[0]["code"] == "BASE_TYPE_MAX_LENGTH"
     assert len(await h.autocomplete("limits pick", "value", "few")) == 3
@@ -83,15 +93,25 @@ def _command(**extra: Any) -> dict[str, Any]:
 
 def test_a_command_over_8000_characters_counting_its_longest_localisation_is_refused():
     fake = FakeDiscord()
-    options = [{"type": 3, "name": f"o{n}", "description": "d" * 100,
-                "description_localizations": {"ja": "日" * 100}} for n in range(25)]
+    options = [
+        {
+            "type": 3,
+            "name": f"o{n}",
+            "description": "d" * 100,
+            "description_localizations": {"ja": "日" * 100},
+        }
+        for n in range(25)
+    ]
     fitting = _command(options=options)
     assert command_length(fitting) < 8000
     assert fake.handle("PUT", f"/applications/{fake.application_id}/commands", body=[fitting]).status == 200
-    choices = [{"name": "c" * 100, "value": "v" * 100, "name_localizations": {"zh-TW": "長" * 100}}
-               for _ in range(25)]
-    huge = _command(options=[{**o, "choices": choices} for o in options[:2]],
-                    description_localizations={"ja": "説" * 100})
+    choices = [
+        {"name": "c" * 100, "value": "v" * 100, "name_localizations": {"zh-TW": "長" * 100}}
+        for _ in range(25)
+    ]
+    huge = _command(
+        options=[{**o, "choices": choices} for o in options[:2]], description_localizations={"ja": "説" * 100}
+    )
     assert command_length(huge) > 8000
     answer = fake.handle("PUT", f"/applications/{fake.application_id}/commands", body=[huge])
     assert answer.status == 400
@@ -105,7 +125,9 @@ def test_command_names_must_be_lowercase_and_localisation_keys_discord_locales()
     assert error_at(answer.body, 0, "name")[0]["code"] == "APPLICATION_COMMAND_INVALID_NAME"
     answer = fake.handle("PUT", path, body=[_command(description_localizations={"zh-Hans": "套牌"})])
     assert error_at(answer.body, 0, "description_localizations", "zh-Hans")[0]["code"] == "LOCALE_INVALID"
-    assert fake.handle("PUT", path, body=[_command(description_localizations={"zh-CN": "套牌"})]).status == 200
+    assert (
+        fake.handle("PUT", path, body=[_command(description_localizations={"zh-CN": "套牌"})]).status == 200
+    )
     assert len(fake.refusals) == 2
 
 
@@ -136,7 +158,10 @@ async def test_the_bot_can_only_give_roles_below_its_own_highest_role(h):
 
 
 async def test_creating_a_scheduled_event_needs_create_events_not_manage_events(tmp_path):
-    without = permissions_integer([n for n in PERMISSIONS if n != "create_events"]) | FAKE_PERMISSIONS["manage_events"]
+    without = (
+        permissions_integer([n for n in PERMISSIONS if n != "create_events"])
+        | FAKE_PERMISSIONS["manage_events"]
+    )
     async with DiscordHarness.start(tmp_path, on_boot=add_limit_cog, bot_permissions=without) as h:
         reply = await h.slash("limits break", case="event", expect_refusal=50013)
         assert "create_events" in refusal(reply.requests, 403)["message"] and not h.guild.scheduled_events
@@ -156,8 +181,12 @@ async def test_an_upload_over_10_mib_on_an_unboosted_server_is_413(h):
 def test_a_second_initial_response_is_40060():
     fake = FakeDiscord()
     guild = standard_world(fake)
-    payload = fake.new_interaction(kind=2, data={"id": "1", "name": "x", "type": 1}, channel=guild.channel_named(
-        "general"), actor=guild.member_named("alice"))
+    payload = fake.new_interaction(
+        kind=2,
+        data={"id": "1", "name": "x", "type": 1},
+        channel=guild.channel_named("general"),
+        actor=guild.member_named("alice"),
+    )
     path = f"/interactions/{payload['id']}/{payload['token']}/callback"
     assert fake.handle("POST", path, body={"type": 4, "data": {"content": "one"}}).status == 204
     again = fake.handle("POST", path, body={"type": 4, "data": {"content": "two"}})
@@ -177,7 +206,9 @@ async def test_a_sixth_send_in_five_seconds_waits_for_the_channel_bucket_in_proc
         for _ in range(5):
             h.fake.rate_limiter.take(h.channel("general").id)
         await h.bot.get_channel(h.channel("general").id).send("after the 429")
-        statuses = [r.status for r in h.fake.requests if r.path.endswith(f"{h.channel('general').id}/messages")]
+        statuses = [
+            r.status for r in h.fake.requests if r.path.endswith(f"{h.channel('general').id}/messages")
+        ]
         assert statuses[-2:] == [429, 200]
         assert h.fake.requests[-2].response["retry_after"] > 0
 

@@ -20,7 +20,10 @@ async def test_dangerous_roles_are_refused_with_the_reason(tmp_path) -> None:
         assert refused.ephemeral and "it grants Administrator" in refused.content
         refused = await h.slash("config winner-role", user="admin", role=movers, locale="ja")
         # Discord's own Japanese names, joined with the Japanese comma
-        assert "ロールの管理、チャンネルの管理" in refused.content and "勝者ロールにできません" in refused.content
+        assert (
+            "ロールの管理、チャンネルの管理" in refused.content
+            and "勝者ロールにできません" in refused.content
+        )
         everyone = h.guild.roles[h.guild.id]
         refused = await h.slash("config winner-role", user="admin", role=everyone, locale="zh-CN")
         assert "@everyone" in refused.content and "不能发放" in refused.content

@@ -149,7 +149,9 @@ async def shown_seq(db_path: str | Path) -> int:
         await db.close()
 
 
-async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Path, full_run: bool, capsys) -> None:
+async def test_killing_the_bot_under_load_loses_and_repeats_nothing(
+    tmp_path: Path, full_run: bool, capsys
+) -> None:
     kills = 20 if full_run else 3
     lagging: Counter[bool] = Counter()
     rng = random.Random(13)
@@ -166,16 +168,22 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
             await bot.start()
             user_ids = {name: driver.user(name).id for name in PLAYERS}
             board = await driver.slash("pod start", players=" ".join(driver.user(n).mention for n in PLAYERS))
-            undo_board = await driver.slash("pod start", user=UNDOER, channel="games",  # game 1 stays the default
-                                            players=f"{driver.user(UNDOER).mention} {driver.user('alice').mention}")
+            undo_board = await driver.slash(
+                "pod start",
+                user=UNDOER,
+                channel="games",  # game 1 stays the default
+                players=f"{driver.user(UNDOER).mention} {driver.user('alice').mention}",
+            )
             for _ in range(UNDOABLE):  # changes to undo, stored before the kills
                 await driver.slash("pod life", user=UNDOER, channel="games", player=UNDOER, amount=1, game=2)
             for round_number in range(kills):
                 running = asyncio.Event()
                 running.set()
 
-                pressers = [asyncio.create_task(keep_pressing(driver, board, name, running, tally))
-                            for name in PLAYERS]
+                pressers = [
+                    asyncio.create_task(keep_pressing(driver, board, name, running, tally))
+                    for name in PLAYERS
+                ]
                 pressers.append(asyncio.create_task(keep_undoing(driver, undo_board, running, tally)))
                 pause = rng.uniform(0.1, 1.5)
                 await asyncio.sleep(pause)
@@ -201,9 +209,13 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
                 tally.sent["alice"] += 1
                 tally.pressed["alice"] += 1
                 await press(driver, board, "alice", tally)
-                if tally.sent["alice"] % 2:  # that was a press: once more, so a confirmed /pod life is checked
+                if (
+                    tally.sent["alice"] % 2
+                ):  # that was a press: once more, so a confirmed /pod life is checked
                     await press(driver, board, "alice", tally)
-                assert sum(tally.confirmed.values()) == before + 1, f"round {round_number}: /pod life did not answer"
+                assert sum(tally.confirmed.values()) == before + 1, (
+                    f"round {round_number}: /pod life did not answer"
+                )
                 await settle(driver, 0.6)
             last, lost = await check_database(db_url, user_ids, tally)  # once all the restarts are behind
             await settle(driver, 0.3)  # the replayed undos' handlers finish
@@ -220,19 +232,23 @@ async def test_killing_the_bot_under_load_loses_and_repeats_nothing(tmp_path: Pa
                 await db.close()
             labels = str(board.message.components)
             for seat, player in enumerate(state.players, 1):
-                assert f"{seat} {player.name} ({player.life})" in labels, re.findall(r"\d \w+ \(\d+\)", labels)
+                assert f"{seat} {player.name} ({player.life})" in labels, re.findall(
+                    r"\d \w+ \(\d+\)", labels
+                )
             assert sum(tally.confirmed.values()) > kills
         finally:
             bot.stop()
             driver.close()
     assert "Traceback" not in (tmp_path / "bot.log").read_text(encoding="utf-8", errors="replace")
     with capsys.disabled():
-        print(f"\ncrash test: {kills} kills, {sum(tally.sent.values())} changes sent (presses and /pod life) in "
-              f"{pressing:.1f} s of pressing, {sum(tally.confirmed.values())} /pod life confirmed, "
-              f"{sum(tally.pressed.values())} presses acknowledged; acknowledged but not stored when killed: "
-              f"{lost_at_kills}, lost after the restarts: {lost}; boards lagging at a kill: {lagging[True]} "
-              f"(all caught up on restart); Undo presses (the shared journal): {tally.sent[UNDOER]} sent, "
-              f"{tally.pressed[UNDOER]} acknowledged, {await stored_undos(db_url)} applied; acknowledged but not "
-              f"stored when killed: {undos_lost_at_kills}, lost after the restarts: {undos_lost}")
+        print(
+            f"\ncrash test: {kills} kills, {sum(tally.sent.values())} changes sent (presses and /pod life) in "
+            f"{pressing:.1f} s of pressing, {sum(tally.confirmed.values())} /pod life confirmed, "
+            f"{sum(tally.pressed.values())} presses acknowledged; acknowledged but not stored when killed: "
+            f"{lost_at_kills}, lost after the restarts: {lost}; boards lagging at a kill: {lagging[True]} "
+            f"(all caught up on restart); Undo presses (the shared journal): {tally.sent[UNDOER]} sent, "
+            f"{tally.pressed[UNDOER]} acknowledged, {await stored_undos(db_url)} applied; acknowledged but not "
+            f"stored when killed: {undos_lost_at_kills}, lost after the restarts: {undos_lost}"
+        )
     assert lost == 0, f"{lost} acknowledged changes were lost"
     assert undos_lost == 0, f"{undos_lost} acknowledged undos were lost"

@@ -67,8 +67,9 @@ async def _register_decks(config, guild, users) -> None:
     try:
         decks = DeckService(db, CardIndex.from_cards(load_cards()))
         for user in users:
-            result = await decks.register(guild.id, user.id, "Kaalia", WISH_DECK.read_text(encoding="utf-8"),
-                                          "duel-zh")
+            result = await decks.register(
+                guild.id, user.id, "Kaalia", WISH_DECK.read_text(encoding="utf-8"), "duel-zh"
+            )
             assert result.record is not None
     finally:
         await db.close()
@@ -117,13 +118,19 @@ async def test_a_match_with_swaps_undo_and_a_wish_across_a_restart(tmp_path: Pat
         game2 = await _showing(again.driver, "First player: bob", "Sideboard")
         panel = await again.driver.click(game2, label="Sideboard", user="alice")
         form = await again.driver.click(panel, label="Swap cards…", user="alice")
-        refused = await again.driver.submit_modal(form, {"swaps": "Anger -> Lightning Bolt\nMountain -> Counterspell"})
+        refused = await again.driver.submit_modal(
+            form, {"swaps": "Anger -> Lightning Bolt\nMountain -> Counterspell"}
+        )
         assert "Nothing was swapped" in refused.text  # the second swap is wrong: the first is not kept either
         form = await again.driver.click(panel, label="Swap cards…", user="alice")
-        done = await again.driver.submit_modal(form, {"swaps": "Anger -> Lightning Bolt\nMountain -> Badlands"})
+        done = await again.driver.submit_modal(
+            form, {"swaps": "Anger -> Lightning Bolt\nMountain -> Badlands"}
+        )
         assert "2 swaps made" in done.text
         await again.driver.click(game2, label="Start turn 1", user="bob")
-        wished = await again.driver.slash("sideboard wish", user="alice", card="Anger")  # swapped out: wishable
+        wished = await again.driver.slash(
+            "sideboard wish", user="alice", card="Anger"
+        )  # swapped out: wishable
         assert "fetched **Anger**" in wished.text
         await again.driver.click(game2, label="Concede", user="bob")
         for _ in range(WAIT):
@@ -140,8 +147,12 @@ async def test_a_match_with_swaps_undo_and_a_wish_across_a_restart(tmp_path: Pat
         assert games[1].row.status == "abandoned"
         record = games[2].record
         assert record is not None and record.match_game == 2 and record.winner == alice.id
-        assert record.swaps == {alice.id: [{"out": "Anger", "in": "Lightning Bolt", "count": 1},
-                                           {"out": "Mountain", "in": "Badlands", "count": 1}]}
+        assert record.swaps == {
+            alice.id: [
+                {"out": "Anger", "in": "Lightning Bolt", "count": 1},
+                {"out": "Mountain", "in": "Badlands", "count": 1},
+            ]
+        }
         assert record.wishes == {alice.id: ["Anger"]}
         assert [e.kind for e in games[2].events].count(pod.SWAP) == 1  # one batch, one event
         match = await MatchService(db, pods).get(1)

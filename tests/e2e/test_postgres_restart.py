@@ -46,14 +46,47 @@ class Cluster:
         self.options = f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
 
     def _ctl(self, *args: str) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", str(BIN / "pg_ctl"), "-D", str(self.folder / "data"),
-                        "-l", str(self.folder / "log"), "-o", self.options, "-w", *args],
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                "runuser",
+                "-u",
+                "postgres",
+                "--",
+                str(BIN / "pg_ctl"),
+                "-D",
+                str(self.folder / "data"),
+                "-l",
+                str(self.folder / "log"),
+                "-o",
+                self.options,
+                "-w",
+                *args,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
 
     def create(self) -> None:
         shutil.chown(self.folder, "postgres")
-        subprocess.run(["runuser", "-u", "postgres", "--", str(BIN / "initdb"), "-D", str(self.folder / "data"),
-                        "-A", "trust", "-U", "postgres"], check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [
+                "runuser",
+                "-u",
+                "postgres",
+                "--",
+                str(BIN / "initdb"),
+                "-D",
+                str(self.folder / "data"),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         self._ctl("start")
 
     def restart(self) -> None:
@@ -82,12 +115,20 @@ def cluster() -> Iterator[Cluster]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-async def test_presses_go_on_after_a_postgresql_restart_and_none_that_returned_is_lost(cluster: Cluster) -> None:
+async def test_presses_go_on_after_a_postgresql_restart_and_none_that_returned_is_lost(
+    cluster: Cluster,
+) -> None:
     db = await Database.open(cluster.url, pool_size=4)
     try:
         service = PodService(db)
-        games = [(await service.start_game(guild_id=1, channel_id=lane, created_by=101, players=PLAYERS,
-                                           ruleset="commander")).game_id for lane in range(4)]
+        games = [
+            (
+                await service.start_game(
+                    guild_id=1, channel_id=lane, created_by=101, players=PLAYERS, ruleset="commander"
+                )
+            ).game_id
+            for lane in range(4)
+        ]
         stored: dict[int, int] = dict.fromkeys(games, 0)
         failed = 0
 
@@ -135,8 +176,10 @@ async def test_after_a_restart_one_process_holds_the_timers_again(cluster: Clust
 
         return rearm, release
 
-    processes = [PostgresLeases(cluster.url, "restart", PostgresNotifier(cluster.url, "restart"), poll_seconds=0.2)
-                 for _ in range(2)]
+    processes = [
+        PostgresLeases(cluster.url, "restart", PostgresNotifier(cluster.url, "restart"), poll_seconds=0.2)
+        for _ in range(2)
+    ]
     for leases in processes:
         await leases.start()
     try:

@@ -80,21 +80,39 @@ async def prepare(url: str) -> None:
         await db.close()
 
 
-async def start_process(server: FakeDiscordServer, tmp_path: Path, name: str, url: str,
-                        started: list[int]) -> asyncio.subprocess.Process:
+async def start_process(
+    server: FakeDiscordServer, tmp_path: Path, name: str, url: str, started: list[int]
+) -> asyncio.subprocess.Process:
     """A ``podkeeper run`` for the shards of ``name``, in a process group of its own (its pid added to
     ``started``, for ``reap``)."""
     workdir = tmp_path / name
     workdir.mkdir(exist_ok=True)
-    env = {**os.environ, "DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_URL": url,
-           "PODKEEPER_CARDS_PATH": str(HARNESS_CARDS), "PODKEEPER_CARDS_AUTO_SYNC": "false",
-           "PODKEEPER_LOGGING_LEVEL": os.environ.get("PODKEEPER_SCALE_TEST_LOG", "WARNING")}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": TOKEN,
+        "PODKEEPER_DATABASE_URL": url,
+        "PODKEEPER_CARDS_PATH": str(HARNESS_CARDS),
+        "PODKEEPER_CARDS_AUTO_SYNC": "false",
+        "PODKEEPER_LOGGING_LEVEL": os.environ.get("PODKEEPER_SCALE_TEST_LOG", "WARNING"),
+    }
     env.pop("PODKEEPER_DATABASE_PATH", None)
     with (tmp_path / f"{name}.log").open("ab") as log:  # each process's log, kept with the test's files
         process = await asyncio.create_subprocess_exec(
-            sys.executable, str(RUNNER), server.url, "run", "--shard-count", str(SHARD_COUNT),
-            "--shard-ids", PROCESSES[name], cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
-            stdout=log, stderr=log, start_new_session=True)
+            sys.executable,
+            str(RUNNER),
+            server.url,
+            "run",
+            "--shard-count",
+            str(SHARD_COUNT),
+            "--shard-ids",
+            PROCESSES[name],
+            cwd=workdir,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
     started.append(process.pid)
     return process
 
@@ -107,8 +125,9 @@ def shard_range(name: str) -> range:
 def build_servers(fake: FakeDiscord, count: int) -> list[FakeGuild]:
     guilds = []
     for index in range(count):
-        guild = fake.add_guild(f"Server {index}", owner=fake.add_user(f"admin{index}"),
-                               shard=(index % SHARD_COUNT, SHARD_COUNT))
+        guild = fake.add_guild(
+            f"Server {index}", owner=fake.add_user(f"admin{index}"), shard=(index % SHARD_COUNT, SHARD_COUNT)
+        )
         for name in PLAYERS:
             fake.add_member(guild, name)
         fake.add_channel(guild, "games")
@@ -117,14 +136,21 @@ def build_servers(fake: FakeDiscord, count: int) -> list[FakeGuild]:
 
 
 def board(fake: FakeDiscord, game_id: int) -> FakeMessage:
-    return next(m for m in fake.messages.values()
-                if any(str(c.get("custom_id", "")).startswith(f"pod:{game_id}:") for c in m.walk_components()))
+    return next(
+        m
+        for m in fake.messages.values()
+        if any(str(c.get("custom_id", "")).startswith(f"pod:{game_id}:") for c in m.walk_components())
+    )
 
 
 def game_of(reply: Reply) -> int:
     message = reply.message
     assert message is not None, "the pod was not started"
-    custom_id = next(str(c["custom_id"]) for c in message.walk_components() if str(c.get("custom_id", "")).startswith("pod:"))
+    custom_id = next(
+        str(c["custom_id"])
+        for c in message.walk_components()
+        if str(c.get("custom_id", "")).startswith("pod:")
+    )
     return int(custom_id.split(":")[1])
 
 
@@ -158,8 +184,11 @@ class Presses:
         self.undelivered = 0
 
     async def stored(self, game_id: int) -> int:
-        return int(await self.db.scalar("SELECT COUNT(*) FROM pod_events WHERE game_id = ? AND kind = 'life'",
-                                        (game_id,)))
+        return int(
+            await self.db.scalar(
+                "SELECT COUNT(*) FROM pod_events WHERE game_id = ? AND kind = 'life'", (game_id,)
+            )
+        )
 
     async def run(self, driver: PressDriver, games: list[int], count: int) -> None:
         seen = {game_id: await self.stored(game_id) for game_id in games}
@@ -199,14 +228,30 @@ async def open_vote(driver: PressDriver) -> int:
     await driver.slash("tournament pair", user=owner(driver), channel="games")
 
     async def boards() -> list[FakeMessage]:  # posted after the pairing's answer
-        return [m for m in driver.fake.messages.values() if m.guild_id == driver.guild.id
-                and any(str(c.get("custom_id", "")).startswith("pod:") for c in m.walk_components())]
+        return [
+            m
+            for m in driver.fake.messages.values()
+            if m.guild_id == driver.guild.id
+            and any(str(c.get("custom_id", "")).startswith("pod:") for c in m.walk_components())
+        ]
 
-    board_message, = await wait_for(boards, 30, "the table's board")
-    game_id = int(str(next(c["custom_id"] for c in board_message.walk_components()
-                           if str(c.get("custom_id", "")).startswith("pod:"))).split(":")[1])
-    for action, who in (("next", "alice"), ("concede", "dave"), ("concede", "carol"), ("draw", "alice"),
-                        ("draw", "bob")):
+    (board_message,) = await wait_for(boards, 30, "the table's board")
+    game_id = int(
+        str(
+            next(
+                c["custom_id"]
+                for c in board_message.walk_components()
+                if str(c.get("custom_id", "")).startswith("pod:")
+            )
+        ).split(":")[1]
+    )
+    for action, who in (
+        ("next", "alice"),
+        ("concede", "dave"),
+        ("concede", "carol"),
+        ("draw", "alice"),
+        ("draw", "bob"),
+    ):
         await driver.click(board(driver.fake, game_id), custom_id=f"pod:{game_id}:{action}", user=who)
     return game_id
 
@@ -221,8 +266,9 @@ async def wait_for(check: Any, timeout: float, what: str) -> Any:
         await asyncio.sleep(0.2)
 
 
-async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: Path, database_url: str,
-                                                                      full_run: bool) -> None:
+async def test_three_processes_share_one_postgres_and_survive_a_kill(
+    tmp_path: Path, database_url: str, full_run: bool
+) -> None:
     from bot.leases import leases_for  # noqa: F401  (the bots use it; imported to fail early if missing)
     from bot.notify import PostgresNotifier
 
@@ -250,29 +296,43 @@ async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: P
 
             # In flight when the kill comes: a Hydra event starting in a few seconds, a vote closing soon.
             hydra = drivers[0]
-            event = await hydra.slash("hydra event create", user=owner(hydra), channel="games",
-                                      name="Hydra night", start=str(int(time.time()) + 12), heads=2, table_size=2,
-                                      grace=1)
+            event = await hydra.slash(
+                "hydra event create",
+                user=owner(hydra),
+                channel="games",
+                name="Hydra night",
+                start=str(int(time.time()) + 12),
+                heads=2,
+                table_size=2,
+                grace=1,
+            )
             assert not event.ephemeral, event.content
             for name in PLAYERS:
                 await hydra.click(event.message, label="Join", user=name)
             vote_game = await open_vote(drivers[1])
 
             async def vote_open() -> bool:  # the game's end is applied after its presses were acknowledged
-                row = await db.fetchone("SELECT vote_deadline, vote_message_id FROM tournament_games "
-                                        "WHERE game_id = ?", (vote_game,))
+                row = await db.fetchone(
+                    "SELECT vote_deadline, vote_message_id FROM tournament_games WHERE game_id = ?",
+                    (vote_game,),
+                )
                 return row is not None and row[0] is not None and row[1] is not None
 
             await wait_for(vote_open, 30, "the vote to open")
-            await db.execute("UPDATE tournament_games SET vote_deadline = ? WHERE game_id = ?",
-                             (_iso(time.time() + 10), vote_game))
+            await db.execute(
+                "UPDATE tournament_games SET vote_deadline = ? WHERE game_id = ?",
+                (_iso(time.time() + 10), vote_game),
+            )
             notices.send("job", "tournament-votes")
 
             per_guild = [games_total // 12 + (i < games_total % 12) for i in range(12)]
             games = [await start_games(driver, n) for driver, n in zip(drivers, per_guild, strict=True)]
             presses = Presses(db)
             share = [presses_total // 12 + (i < presses_total % 12) for i in range(12)]
-            pressing = [asyncio.create_task(presses.run(d, g, n)) for d, g, n in zip(drivers, games, share, strict=True)]
+            pressing = [
+                asyncio.create_task(presses.run(d, g, n))
+                for d, g, n in zip(drivers, games, share, strict=True)
+            ]
 
             await asyncio.sleep(3)
             processes[VICTIM].send_signal(signal.SIGKILL)  # mid-run, holding every lease
@@ -287,18 +347,26 @@ async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: P
 
             await wait_for(running, 60, "the Hydra event to begin")
             # ... and its grace drops come due (nobody checked in): every table is dropped, the event ends.
-            await db.execute("UPDATE hydra_event_tables SET started_at = ? WHERE event_id = 1",
-                             (_iso(time.time() - 120),))
+            await db.execute(
+                "UPDATE hydra_event_tables SET started_at = ? WHERE event_id = 1", (_iso(time.time() - 120),)
+            )
             notices.send("job", "hydra-events")
 
             async def finished() -> bool:
-                return await db.scalar("SELECT results_message_id FROM hydra_events WHERE event_id = 1") is not None
+                return (
+                    await db.scalar("SELECT results_message_id FROM hydra_events WHERE event_id = 1")
+                    is not None
+                )
 
             await wait_for(finished, 60, "the Hydra event to finish")
 
             async def vote_closed() -> bool:
-                return await db.scalar("SELECT announced_at FROM tournament_games WHERE game_id = ?",
-                                       (vote_game,)) is not None
+                return (
+                    await db.scalar(
+                        "SELECT announced_at FROM tournament_games WHERE game_id = ?", (vote_game,)
+                    )
+                    is not None
+                )
 
             await wait_for(vote_closed, 60, "the vote to close and be announced")
             await asyncio.sleep(2)  # anything firing twice would fire now
@@ -316,33 +384,53 @@ async def test_three_processes_share_one_postgres_and_survive_a_kill(tmp_path: P
     try:
         assert codes == [0, 0, 0]
         # 0 acknowledged presses lost, 0 applied twice.
-        stored = Counter({row[0]: row[1] for row in await db.fetchall(
-            "SELECT game_id, COUNT(*) FROM pod_events WHERE kind = 'life' GROUP BY game_id")})
+        stored = Counter(
+            {
+                row[0]: row[1]
+                for row in await db.fetchall(
+                    "SELECT game_id, COUNT(*) FROM pod_events WHERE kind = 'life' GROUP BY game_id"
+                )
+            }
+        )
         all_games = [g for group in games for g in group]
         lost = {g: presses.confirmed[g] - stored[g] for g in all_games if stored[g] < presses.confirmed[g]}
         twice = {g: stored[g] - presses.delivered[g] for g in all_games if stored[g] > presses.delivered[g]}
         assert lost == {} and twice == {}
-        report = (f"{presses_total} presses: {sum(presses.delivered.values())} delivered, "
-                  f"{sum(presses.acknowledged.values())} acknowledged, {sum(presses.confirmed.values())} confirmed, "
-                  f"{sum(stored.values())} stored, {presses.undelivered} undelivered (process down)")
+        report = (
+            f"{presses_total} presses: {sum(presses.delivered.values())} delivered, "
+            f"{sum(presses.acknowledged.values())} acknowledged, {sum(presses.confirmed.values())} confirmed, "
+            f"{sum(stored.values())} stored, {presses.undelivered} undelivered (process down)"
+        )
         print(report)
         assert sum(presses.confirmed.values()) >= presses_total * 0.6, report
         # Every timer fired once: one thread per table, one drop per table, one result, one vote close.
-        tables = await db.fetchall("SELECT table_no, thread_id, grace_checked FROM hydra_event_tables WHERE event_id = 1")
+        tables = await db.fetchall(
+            "SELECT table_no, thread_id, grace_checked FROM hydra_event_tables WHERE event_id = 1"
+        )
         assert len(tables) == 2 and all(row[2] for row in tables)
         threads = [c for c in hydra_guild.channels.values() if c.type == 11]
         assert len(threads) == len(tables), "the event began once"
         for thread in threads:
-            dropped = [m for m in fake.messages.values() if m.channel_id == thread.id and "did not show up" in m.content]
+            dropped = [
+                m
+                for m in fake.messages.values()
+                if m.channel_id == thread.id and "did not show up" in m.content
+            ]
             assert len(dropped) == 1, "each table's grace drop ran once"
-        results = [m for m in fake.messages.values() if m.channel_id == next(iter(hydra_guild.channels.values())).id
-                   and m.embeds and "result" in str(m.embeds[0].get("title", "")).lower()]
+        results = [
+            m
+            for m in fake.messages.values()
+            if m.channel_id == next(iter(hydra_guild.channels.values())).id
+            and m.embeds
+            and "result" in str(m.embeds[0].get("title", "")).lower()
+        ]
         assert len(results) <= 1
         assert await db.scalar("SELECT status FROM hydra_events WHERE event_id = 1") == "finished"
         awards = await db.fetchall("SELECT user_id FROM hydra_event_awards WHERE event_id = 1")
         assert len(awards) == len({row[0] for row in awards}), "awarded once"
-        closed = await db.fetchone("SELECT vote_closed_at, announced_at FROM tournament_games WHERE game_id = ?",
-                                   (vote_game,))
+        closed = await db.fetchone(
+            "SELECT vote_closed_at, announced_at FROM tournament_games WHERE game_id = ?", (vote_game,)
+        )
         assert closed is not None and closed[0] is not None and closed[1] is not None
     finally:
         await db.close()

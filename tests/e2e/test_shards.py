@@ -22,7 +22,9 @@ from bot.testing.fakediscord.model import FakeGuild
 from bot.testing.fakediscord.server import FakeDiscordServer, RemoteDriver
 from bot.testing.harness import HARNESS_CARDS, default_config
 
-pytestmark = pytest.mark.slow  # a real gateway and HTTP on 127.0.0.1, shards identifying 5 s apart, subprocesses
+pytestmark = (
+    pytest.mark.slow
+)  # a real gateway and HTTP on 127.0.0.1, shards identifying 5 s apart, subprocesses
 
 TOKEN = "fake-token"
 RUNNER = Path(__file__).with_name("_podkeeper_against.py")
@@ -52,7 +54,9 @@ async def test_one_process_runs_four_shards_and_answers_in_every_guild(tmp_path:
     guilds = guilds_on_shards(fake, 4)
     assert [shard_of(g.id, 4) for g in guilds] == [0, 1, 2, 3]
     async with FakeDiscordServer.running(fake, token=TOKEN) as server:
-        config = default_config(tmp_path, discord__token=TOKEN, discord__shard_count=4, discord__shard_ids="0-3")
+        config = default_config(
+            tmp_path, discord__token=TOKEN, discord__shard_count=4, discord__shard_ids="0-3"
+        )
         task = asyncio.create_task(serve(config, guild_ready_timeout=0.05))
         await server.wait_until_connected(shards=range(4))
         assert sorted(s.identify["shard"] for s in server.sessions) == [[0, 4], [1, 4], [2, 4], [3, 4]]
@@ -65,17 +69,25 @@ async def test_one_process_runs_four_shards_and_answers_in_every_guild(tmp_path:
             try:
                 reply = await driver.slash("ping", locale="ja")
                 assert reply.ephemeral and reply.content.startswith("ポン！ゲートウェイ遅延：")
-                await driver.slash("config ruleset", user="admin", ruleset="duel-zh" if guild is guilds[2]
-                                   else "edh-2010")
+                await driver.slash(
+                    "config ruleset", user="admin", ruleset="duel-zh" if guild is guilds[2] else "edh-2010"
+                )
             finally:
                 driver.close()
         for session in server.sessions:
             interactions = [gid for event, gid in session.events if event == "INTERACTION_CREATE"]
-            assert interactions == [guilds[session.shard[0]].id] * 2, "a guild's interactions go to its shard only"
+            assert interactions == [guilds[session.shard[0]].id] * 2, (
+                "a guild's interactions go to its shard only"
+            )
 
-        thread = fake.add_channel(guilds[3], "game-1", kind=11, parent=next(iter(guilds[3].channels.values())))
+        thread = fake.add_channel(
+            guilds[3], "game-1", kind=11, parent=next(iter(guilds[3].channels.values()))
+        )
         fake.emit("THREAD_CREATE", {**P.channel(thread), "newly_created": True})
-        fake.emit("GUILD_ROLE_CREATE", {"guild_id": str(guilds[1].id), "role": P.role(fake.add_role(guilds[1], "x"))})
+        fake.emit(
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guilds[1].id), "role": P.role(fake.add_role(guilds[1], "x"))},
+        )
         await asyncio.sleep(0.2)
         for event, guild in (("THREAD_CREATE", guilds[3]), ("GUILD_ROLE_CREATE", guilds[1])):
             receivers = [s.shard[0] for s in server.sessions if (event, guild.id) in s.events]
@@ -101,19 +113,24 @@ async def test_unsharded_bot_still_connects_once_without_a_shard(tmp_path: Path)
         assert await asyncio.wait_for(task, 15) == 0
 
 
-async def test_out_of_range_shard_is_refused_with_4010(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_out_of_range_shard_is_refused_with_4010(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = FakeDiscord()
     guilds_on_shards(fake, 2)
     async with FakeDiscordServer.running(fake, token=TOKEN) as server:
         # with_values skips the config check on purpose: this is what Discord does with a bad shard.
-        config = default_config(tmp_path, discord__token=TOKEN, discord__shard_count=2, discord__shard_ids="3")
+        config = default_config(
+            tmp_path, discord__token=TOKEN, discord__shard_count=2, discord__shard_ids="3"
+        )
         assert await asyncio.wait_for(serve(config, guild_ready_timeout=0.05), 30) == 1
         assert server.refused_identifies == [([3, 2], 4010)]
     assert "invalid shard" in capsys.readouterr().err
 
 
-async def test_too_few_shards_for_the_guilds_is_refused_with_4011(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+async def test_too_few_shards_for_the_guilds_is_refused_with_4011(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = FakeDiscord()
     guilds_on_shards(fake, 4)
     fake.max_guilds_per_session = 2  # Discord's 2,500, scaled down
@@ -127,16 +144,30 @@ async def test_too_few_shards_for_the_guilds_is_refused_with_4011(tmp_path: Path
     assert "sharding required" in capsys.readouterr().err
 
 
-async def start_podkeeper(server: FakeDiscordServer, tmp_path: Path, name: str, *args: str
-                          ) -> asyncio.subprocess.Process:
+async def start_podkeeper(
+    server: FakeDiscordServer, tmp_path: Path, name: str, *args: str
+) -> asyncio.subprocess.Process:
     """A real ``podkeeper run ARGS`` process with its own database file ``<name>.sqlite3``."""
-    env = {**os.environ, "DISCORD_TOKEN": TOKEN, "PODKEEPER_DATABASE_PATH": str(tmp_path / f"{name}.sqlite3"),
-           "PODKEEPER_CARDS_PATH": str(HARNESS_CARDS), "PODKEEPER_CARDS_AUTO_SYNC": "false",
-           "PODKEEPER_LOGGING_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": TOKEN,
+        "PODKEEPER_DATABASE_PATH": str(tmp_path / f"{name}.sqlite3"),
+        "PODKEEPER_CARDS_PATH": str(HARNESS_CARDS),
+        "PODKEEPER_CARDS_AUTO_SYNC": "false",
+        "PODKEEPER_LOGGING_LEVEL": "WARNING",
+    }
     workdir = tmp_path / name
     workdir.mkdir()
-    return await asyncio.create_subprocess_exec(sys.executable, str(RUNNER), server.url, "run", *args,
-                                                cwd=workdir, env=env, stdin=asyncio.subprocess.DEVNULL)
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(RUNNER),
+        server.url,
+        "run",
+        *args,
+        cwd=workdir,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+    )
 
 
 async def test_two_processes_with_disjoint_shards_each_get_only_their_guilds(tmp_path: Path) -> None:

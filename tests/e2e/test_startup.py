@@ -82,7 +82,9 @@ async def test_login_sync_slash_command_and_sigterm_shutdown(world, tmp_path) ->
     assert not Path(f"{config.database_path}-wal").exists(), "the database was closed (WAL checkpointed)"
     db = await Database.open(config.database_path)
     try:
-        assert await db.scalar("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (guild.id,)) == "duel-zh"
+        assert (
+            await db.scalar("SELECT ruleset FROM guild_settings WHERE guild_id = ?", (guild.id,)) == "duel-zh"
+        )
     finally:
         await db.close()
 

@@ -32,7 +32,9 @@ def test_the_deck_is_60_cards_18_heads_and_42_sorceries_h1() -> None:
 
 def test_heros_reward_numbers_are_read_from_the_card_texts() -> None:
     for card in C.CARDS.values():
-        match = re.search(r"Hero's Reward — .* each player gains (\d+) life( and draws a card)?", card.oracle_text)
+        match = re.search(
+            r"Hero's Reward — .* each player gains (\d+) life( and draws a card)?", card.oracle_text
+        )
         if card.is_head:
             assert match is not None
             assert card.reward_life == int(match.group(1))

@@ -17,7 +17,9 @@ def _no_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no ./config.toml: defaults
 
 
-def play(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, *extra: str) -> tuple[int, str, str]:
+def play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, *extra: str
+) -> tuple[int, str, str]:
     path = tmp_path / "script.txt"
     path.write_text(script, encoding="utf-8")
     status = main(["hydra", "play", "--script", str(path), *extra])
@@ -27,8 +29,16 @@ def play(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, *extra
 
 def test_script_to_a_win_with_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # seed 5: the first head's reveal shows two sorceries; the Hydra then casts Swallow, countered.
-    status, out, _ = play(tmp_path, capsys, "attack 1 3\nend\nchoose counter\n# comment\n\nattack 2 3\nend\n",
-                          "--heads", "2", "--seed", "5", "--json")
+    status, out, _ = play(
+        tmp_path,
+        capsys,
+        "attack 1 3\nend\nchoose counter\n# comment\n\nattack 2 3\nend\n",
+        "--heads",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    )
     assert status == 0
     data = json.loads(out)
     assert {"turn", "outcome", "players", "heads", "library_count", "graveyard", "log"} <= set(data)
@@ -56,7 +66,9 @@ def test_unanswered_choices_take_their_documented_defaults(tmp_path: Path, capsy
 
 
 def test_heroes_and_players(tmp_path: Path, capsys) -> None:
-    _, out, _ = play(tmp_path, capsys, "", "--heads", "4", "--players", "3", "--hero", "2:the slayer", "--json")
+    _, out, _ = play(
+        tmp_path, capsys, "", "--heads", "4", "--players", "3", "--hero", "2:the slayer", "--json"
+    )
     lives = [p["life"] for p in json.loads(out)["players"]]
     assert lives == [20, 27, 20]
 
@@ -141,7 +153,9 @@ def test_heroes_lists_the_hero_cards(capsys) -> None:
     assert "The Slayer (THP1): You start the game with an additional 7 life." in out
 
 
-def test_the_manuals_script_example_plays_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_manuals_script_example_plays_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The manual's example script, taken from its page, wins as its comments say (heads keep their
     numbers, so the second attack names head 2), and the JSON shows each head's number."""
     page = (Path(__file__).resolve().parents[2] / "docs" / "players" / "hydra.md").read_text(encoding="utf-8")

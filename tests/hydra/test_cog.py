@@ -65,7 +65,9 @@ async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
     image = Image.open(io.BytesIO(board.files["hydra-1.png"]))
     assert image.size[0] == WIDTH and image.getpixel((2, 2)) == BACKGROUND
     assert image.getpixel((40, 150)) != BACKGROUND  # the first head's tile
-    assert {"Attack…", "Destroy", "Exile", "End our turn", "Undo", "Concede"} <= {b["label"] for b in board.buttons}
+    assert {"Attack…", "Destroy", "Exile", "End our turn", "Undo", "Concede"} <= {
+        b["label"] for b in board.buttons
+    }
 
     # attack head 1 for 3 through the select and the modal
     await h.select(board, "hydra-head:1", ["1"], user="alice")
@@ -105,11 +107,23 @@ async def test_a_whole_game_from_the_lobby_to_the_slayer(h):
     assert fields["Hero cards"] == "The Slayer: You start the game with an additional 7 life."
     profile = await h.slash("hydra profile", options={"user": "bob"})
     fields = {f["name"]: f["value"] for f in profile.embed["fields"]}
-    assert fields["Wins"] == "1" and fields["Heads severed"] == "2" and fields["Best win"] == "2 heads in 3 turns"
+    assert (
+        fields["Wins"] == "1"
+        and fields["Heads severed"] == "2"
+        and fields["Best win"] == "2 heads in 3 turns"
+    )
     assert fields["The Slayer"] == "You start the game with an additional 7 life."
     log = [a.line for a in (await cog(h).service.load(1)).actions]
-    assert log == ["attack 1 3", "end", "choose pass", "choose Grizzly Bears", "choose none", "choose pass",
-                   "destroy 2", "end"]
+    assert log == [
+        "attack 1 3",
+        "end",
+        "choose pass",
+        "choose Grizzly Bears",
+        "choose none",
+        "choose pass",
+        "destroy 2",
+        "end",
+    ]
 
 
 async def test_buttons_keep_working_after_a_restart(h):
@@ -141,8 +155,11 @@ async def test_an_unanswered_window_takes_its_default_after_the_timeout(h):
     game = (await cog(h).service.load(1)).game
     assert game.active == "players" and "The heads deal" in turn.content
     actions = (await cog(h).service.load(1)).actions  # Noxious Hydra Breath: counter?, mode, prevent?
-    assert [(a.line, a.actor_id) for a in actions][1:] == [("choose pass", None), ("choose damage", None),
-                                                           ("choose pass", None)]
+    assert [(a.line, a.actor_id) for a in actions][1:] == [
+        ("choose pass", None),
+        ("choose damage", None),
+        ("choose pass", None),
+    ]
 
 
 async def test_an_idle_table_pauses_and_resumes(h):
@@ -205,8 +222,11 @@ async def test_an_extra_turn_gets_its_own_turn_message(h):
     table = await service.load(1)
     # arrange the cached game (memory only): the Hydra's next card is Strike the Weak Spot, which the
     # players aim at the elite head, so the Hydra takes an extra turn
-    rig(table.game, battlefield=[C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
-        top=[C.STRIKE_THE_WEAK_SPOT, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE])
+    rig(
+        table.game,
+        battlefield=[C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
+        top=[C.STRIKE_THE_WEAK_SPOT, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE, C.UNIFIED_LUNGE],
+    )
     await h.click(lobby, label="End our turn")
     first = latest(h)
     await h.select(first, "hydra-pick:1:strike_target", ["2"])
@@ -230,7 +250,9 @@ async def test_arming_again_after_another_process_acted_keeps_a_running_timer(h)
     cog(h).turns.poke()  # held here (one process): the poke arms the open tables again
     await cog(h).turns.wait_rearmed()
     assert cog(h).timers.task(1) is timer and not timer.done()
-    await cog(h).service.act(1, h.user("alice").id, "tap all")  # stored by "another process": no timer armed here
+    await cog(h).service.act(
+        1, h.user("alice").id, "tap all"
+    )  # stored by "another process": no timer armed here
     cog(h).turns.poke()
     await cog(h).turns.wait_rearmed()
     assert cog(h).timers.task(1) is not timer and timer.cancelled()
@@ -252,6 +274,7 @@ async def test_a_due_default_runs_to_its_end_when_the_table_is_armed_again_meanw
         showing.set()
         await shown.wait()
         await refresh_turn_message(table, start)
+
     cog(h).refresh_turn_message = slow_refresh
     advancing = asyncio.create_task(h.advance(seconds=1))
     await asyncio.wait_for(showing.wait(), 5)

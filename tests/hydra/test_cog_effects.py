@@ -14,8 +14,12 @@ async def test_the_more_menu_sweeps_several_heads_at_once(h):  # noqa: F811
     await h.click(lobby, label="Start")
     board = lobby.message
     labels = {o["label"] for o in board.component(custom_id="hydra-more:1")["options"]}
-    assert {"Damage to several heads (sweeper)", "Heads don't untap next time (The Savant)",
-            "Prevent N damage", "We take an extra turn"} <= labels
+    assert {
+        "Damage to several heads (sweeper)",
+        "Heads don't untap next time (The Savant)",
+        "Prevent N damage",
+        "We take an extra turn",
+    } <= labels
     opened = await h.select(board, "hydra-more:1", ["sweep"], user="alice")
     assert opened.modal is not None
     await h.submit_modal(opened, {"text": "3 all"})
@@ -41,7 +45,10 @@ async def test_heads_killed_in_the_players_turn_are_explained_like_in_the_hydras
     assert "Hydra Head is destroyed." in report
     assert "Hero's Reward from Hydra Head: each player gains 2 life." in report
     assert "New heads grow: revealed Ravenous Brute Head, Unified Lunge." in report
-    assert "> **Ravenous Brute Head** — Hero's Reward — When Ravenous Brute Head leaves the battlefield" in report
+    assert (
+        "> **Ravenous Brute Head** — Hero's Reward — When Ravenous Brute Head leaves the battlefield"
+        in report
+    )
 
 
 async def test_a_table_with_every_window_asks_about_triggers_and_keeps_it_after_a_restart(h):  # noqa: F811
@@ -62,15 +69,20 @@ async def test_a_table_with_every_window_asks_about_triggers_and_keeps_it_after_
     await h.click(asked_again, label="Let it resolve")
     game = (await cog(h).service.load(1)).game
     assert [p.life for p in game.players] == [20] and [x.name for x in game.battlefield] == [
-        C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD]
+        C.HYDRA_HEAD,
+        C.RAVENOUS_BRUTE_HEAD,
+    ]
 
 
 async def test_a_picked_head_stays_the_same_head_when_another_player_kills_one_before_it(h):  # noqa: F811
     lobby = await open_table(h, "bob")
     await h.click(lobby, label="Start", user="bob")
     table = await cog(h).service.load(1)
-    rig(table.game, battlefield=[C.HYDRA_HEAD, C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
-        top=[C.UNIFIED_LUNGE, C.UNIFIED_LUNGE])
+    rig(
+        table.game,
+        battlefield=[C.HYDRA_HEAD, C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD],
+        top=[C.UNIFIED_LUNGE, C.UNIFIED_LUNGE],
+    )
     await cog(h).refresh_board(table)
     board = lobby.message
     options = board.component(custom_id="hydra-head:1")["options"]
@@ -79,5 +91,8 @@ async def test_a_picked_head_stays_the_same_head_when_another_player_kills_one_b
     await h.click(board, label="Destroy", user="bob")  # bob kills head 1: the Brute is still head 3
     await h.click(board, label="Tap", user="alice")
     game = (await cog(h).service.load(1)).game
-    assert [(x.name, x.tapped) for x in game.battlefield] == [(C.HYDRA_HEAD, False), (C.RAVENOUS_BRUTE_HEAD, True)]
+    assert [(x.name, x.tapped) for x in game.battlefield] == [
+        (C.HYDRA_HEAD, False),
+        (C.RAVENOUS_BRUTE_HEAD, True),
+    ]
     assert game.actions == ["destroy 1", "tap 3"]

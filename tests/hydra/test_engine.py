@@ -35,8 +35,14 @@ def test_impossible_difficulty_is_refused(heads: int) -> None:
 
 
 def test_the_slayer_adds_seven_life_each_copy() -> None:
-    game = HydraGame.new(2, [PlayerSetup("a", ("The Slayer",)), PlayerSetup("b", ("The Slayer", "The Slayer")),
-                             PlayerSetup("c", ("The Protector",))])
+    game = HydraGame.new(
+        2,
+        [
+            PlayerSetup("a", ("The Slayer",)),
+            PlayerSetup("b", ("The Slayer", "The Slayer")),
+            PlayerSetup("c", ("The Protector",)),
+        ],
+    )
     assert lives(game) == [27, 34, 20]
 
 
@@ -95,8 +101,9 @@ def test_an_empty_library_does_not_end_the_game() -> None:
 
 
 # ------------------------------------------------------------------ heads leaving (H5, H9, Hero's Reward)
-@pytest.mark.parametrize("action", ["destroy 1", "exile 1", "bounce 1", "damage 1 3", "attack 1 3",
-                                    "loselife 1 3"])
+@pytest.mark.parametrize(
+    "action", ["destroy 1", "exile 1", "bounce 1", "damage 1 3", "attack 1 3", "loselife 1 3"]
+)
 def test_a_head_leaving_in_any_way_grows_new_heads_and_gives_the_reward(action: str) -> None:
     game = new_game(battlefield=[HH, HH], top=[BRUTE, LUNGE], players=2)
     game.apply(action)

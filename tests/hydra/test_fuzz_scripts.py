@@ -29,14 +29,52 @@ from bot.domain.hydra import HydraGame
 from bot.domain.hydra.actions import VERBS
 from bot.i18n import LANGUAGES, t
 
-ODD_NUMBERS = ["²", "①", "９", "１２", "١٢", "1_0", "+3", "-0", "0x10", "1e3", "-", "+", "9" * 4400, "-" + "9" * 30]
-WORDS = ["all", "library", "graveyard", "from", "heads", "counter", "pass", "none", "prevent", "upkeep", "trigger",
-         "blocks", "Ravenous Brute Head", "\u200b", "\ud800", "\x00", "Ａ" * 50]
-tokens = st.one_of(st.integers(min_value=-3, max_value=12).map(str), st.sampled_from(ODD_NUMBERS + WORDS),
-                   st.integers(min_value=-10**30, max_value=10**30).map(str), st.text(max_size=12))
-commands = st.builds(lambda verb, args: " ".join([verb, *args]),
-                     st.sampled_from([*VERBS, "hit", "undo", "at", "ATTACK", "Concede"]),
-                     st.lists(tokens, max_size=5))
+ODD_NUMBERS = [
+    "²",
+    "①",
+    "９",
+    "１２",
+    "١٢",
+    "1_0",
+    "+3",
+    "-0",
+    "0x10",
+    "1e3",
+    "-",
+    "+",
+    "9" * 4400,
+    "-" + "9" * 30,
+]
+WORDS = [
+    "all",
+    "library",
+    "graveyard",
+    "from",
+    "heads",
+    "counter",
+    "pass",
+    "none",
+    "prevent",
+    "upkeep",
+    "trigger",
+    "blocks",
+    "Ravenous Brute Head",
+    "\u200b",
+    "\ud800",
+    "\x00",
+    "Ａ" * 50,
+]
+tokens = st.one_of(
+    st.integers(min_value=-3, max_value=12).map(str),
+    st.sampled_from(ODD_NUMBERS + WORDS),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.text(max_size=12),
+)
+commands = st.builds(
+    lambda verb, args: " ".join([verb, *args]),
+    st.sampled_from([*VERBS, "hit", "undo", "at", "ATTACK", "Concede"]),
+    st.lists(tokens, max_size=5),
+)
 small = st.integers(min_value=0, max_value=8).map(str)
 head = st.integers(min_value=1, max_value=6).map(str)  # some heads are gone or never were: the game refuses
 heads = st.one_of(st.just("all"), st.lists(head, min_size=1, max_size=3, unique=True).map(" ".join))
@@ -49,22 +87,35 @@ def spaced(*parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 # Well-formed lines of every verb: they pass the parser, so the game itself judges (and refuses) them.
 plain = st.one_of(
-    spaced(st.just("attack"), head, small), spaced(st.just("attack"), head, small, head, small),
+    spaced(st.just("attack"), head, small),
+    spaced(st.just("attack"), head, small, head, small),
     spaced(st.sampled_from(["damage", "loselife"]), head, small),
     spaced(st.sampled_from(["sweep", "weaken"]), small, heads),
     spaced(st.just("counters"), st.integers(min_value=-3, max_value=3).map(str), heads),
     spaced(st.sampled_from(["destroy", "exile", "bounce", "tap", "sacrifice", "freeze"]), heads),
-    spaced(st.just("copy"), head), spaced(st.sampled_from(["mill", "hit"]), small),
-    spaced(st.just("exilecards library"), small), st.just("exilecards graveyard all"),
+    spaced(st.just("copy"), head),
+    spaced(st.sampled_from(["mill", "hit"]), small),
+    spaced(st.just("exilecards library"), small),
+    st.just("exilecards graveyard all"),
     spaced(st.just("prevent"), small, st.sampled_from(["", "1", "all", "all from heads", "from heads"])),
     spaced(st.just("life"), seat, st.integers(min_value=-5, max_value=5).map(str)),
-    spaced(st.just("choose"), st.sampled_from(["pass", "counter", "none", "1", "2", "1 2", "yes", "no", "top"])),
+    spaced(
+        st.just("choose"), st.sampled_from(["pass", "counter", "none", "1", "2", "1 2", "yes", "no", "top"])
+    ),
     spaced(st.just("at"), st.sampled_from(["counter", "prevent", "upkeep", "trigger", "blocks"])),
     spaced(st.just("concede"), st.sampled_from(["", "1", "2"])),
     st.sampled_from(["end", "end", "end", "undo", "extraturn"]),
 )
-lines = st.one_of(plain, plain, plain, plain, commands, st.text(max_size=40), st.just(""),
-                  st.builds(lambda c, x: f"{c} # {x}", commands, st.text(max_size=10)))
+lines = st.one_of(
+    plain,
+    plain,
+    plain,
+    plain,
+    commands,
+    st.text(max_size=40),
+    st.just(""),
+    st.builds(lambda c, x: f"{c} # {x}", commands, st.text(max_size=10)),
+)
 ENCODINGS = ["utf-8", "utf-8", "bom", "crlf", "utf-16", "binary", "huge line"]
 
 
@@ -113,17 +164,28 @@ def check_cli(args: list[str], path: Path, raw: bytes, language: str, capsys) ->
 BIG = b"end\n" * (MAX_SCRIPT_BYTES // 4 + 1)
 
 
-@pytest.mark.parametrize("cli", [["hydra", "play", "--heads", "3", "--players", "2"], ["challenge", "play"]],
-                         ids=["hydra", "challenge"])
-def test_scripts_through_the_cli_are_played_or_refused_clearly(cli, tmp_path, monkeypatch, capsys,
-                                                               full_run) -> None:
+@pytest.mark.parametrize(
+    "cli",
+    [["hydra", "play", "--heads", "3", "--players", "2"], ["challenge", "play"]],
+    ids=["hydra", "challenge"],
+)
+def test_scripts_through_the_cli_are_played_or_refused_clearly(
+    cli, tmp_path, monkeypatch, capsys, full_run
+) -> None:
     monkeypatch.chdir(tmp_path)  # no ./config.toml
     outcomes: Counter[str] = Counter()
     wanted = 1_000 if full_run else 30
 
-    @settings(max_examples=wanted, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=wanted,
+        deadline=None,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
     @given(scripts(), st.sampled_from(LANGUAGES), st.sampled_from(["hydra", "horde", "god"]))
     @example(b"\xff\xfe\x00\xd8garbage\n", "en", "hydra")
     @example("attack 1 ²\nattack 1 ".encode() + b"9" * 5000, "ja", "god")
@@ -151,9 +213,16 @@ def test_a_refused_script_line_changes_nothing(tmp_path, capsys, full_run) -> No
     outcomes: Counter[str] = Counter()
     wanted = 500 if full_run else 30
 
-    @settings(max_examples=wanted, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=wanted,
+        deadline=None,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
     @given(scripts(), st.sampled_from(["hydra", "horde", "god"]))
     def check(raw: bytes, deck: str) -> None:
         path = tmp_path / "script.txt"
@@ -189,10 +258,17 @@ def test_every_line_the_game_refuses_leaves_it_as_it_was(capsys, full_run) -> No
     outcomes: Counter[str] = Counter()
     wanted = 1_000 if full_run else 40
 
-    @settings(max_examples=wanted, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-    @given(st.lists(st.one_of(plain, plain, commands), min_size=1, max_size=30), st.sampled_from(["hydra", "horde", "god"]),
-           st.booleans())
+    @settings(
+        max_examples=wanted,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        st.lists(st.one_of(plain, plain, commands), min_size=1, max_size=30),
+        st.sampled_from(["hydra", "horde", "god"]),
+        st.booleans(),
+    )
     def check(script: list[str], deck: str, in_windows: bool) -> None:
         game = new_game(deck)
         for line in script:
@@ -220,13 +296,16 @@ def test_a_binary_line_is_named_in_every_language(tmp_path, capsys, monkeypatch)
     path = tmp_path / "script.txt"
     path.write_bytes(b"end\n# fine\nattack 1 \xe3\x81\n")
     for language in LANGUAGES:
-        assert main(["challenge", "play", "--deck", "god", "--language", language, "--script", str(path)]) == 1
+        assert (
+            main(["challenge", "play", "--deck", "god", "--language", language, "--script", str(path)]) == 1
+        )
         out, err = capsys.readouterr()
         assert out == "" and err.startswith(t("hydra.error.script_line", language, number=3, message=""))
         assert "0xe3" in err
     assert main(["hydra", "play", "--heads", "2", "--script", str(path)]) == 1
-    assert capsys.readouterr().err == ("Script line 3: this line is not UTF-8 text (byte 0xe3 at column 10); "
-                                       "save the script as UTF-8.\n")
+    assert capsys.readouterr().err == (
+        "Script line 3: this line is not UTF-8 text (byte 0xe3 at column 10); save the script as UTF-8.\n"
+    )
 
 
 def test_a_typo_late_in_a_script_is_refused_before_anything_is_played(tmp_path, capsys) -> None:

@@ -26,8 +26,11 @@ def complaint(game: HydraGame) -> str:
 def player_repr(life: int, **ledger: int) -> str:
     """P1's repr: 20 starting life, not lost, the ledger entries given (0 otherwise)."""
     entries = {"reward_gain": 0, "adjusted": 0, "damage_taken": 0, "life_lost": 0} | ledger
-    return (f"Player(name='P1', heroes=(), starting_life=20, life={life}, lost=False, "
-            + ", ".join(f"{key}={value}" for key, value in entries.items()) + ")")
+    return (
+        f"Player(name='P1', heroes=(), starting_life=20, life={life}, lost=False, "
+        + ", ".join(f"{key}={value}" for key, value in entries.items())
+        + ")"
+    )
 
 
 def game_after_one_hydra_turn() -> HydraGame:
@@ -57,7 +60,7 @@ def test_a_card_twice_or_missing_is_flagged_with_the_count(zone: str) -> None:
         game.battlefield.append(Head(head_id, C.CARDS[C.HYDRA_HEAD]))  # the same card twice
     else:
         getattr(game, zone).append(head_id)
-    ids = (game.library + [h.card_id for h in game.battlefield] + game.graveyard + game.stack + game.exile)
+    ids = game.library + [h.card_id for h in game.battlefield] + game.graveyard + game.stack + game.exile
     assert Counter(ids)[head_id] == 2
     assert complaint(game) == f"cards not all accounted for: {Counter(ids)}"
 
@@ -123,8 +126,9 @@ def test_life_is_exactly_the_ledger() -> None:
     player.life = 14
     check_invariants(game)
     player.life = 15
-    assert complaint(game) == "life from nowhere: " + player_repr(15, reward_gain=4, adjusted=-2, damage_taken=5,
-                                                                    life_lost=3)
+    assert complaint(game) == "life from nowhere: " + player_repr(
+        15, reward_gain=4, adjusted=-2, damage_taken=5, life_lost=3
+    )
 
 
 def test_the_slayers_starting_life_counts() -> None:
@@ -176,13 +180,16 @@ def test_a_finished_game_asks_nothing() -> None:
     check_invariants(game)
 
 
-@pytest.mark.parametrize(("untapped", "output"), [
-    ((), 0),
-    ((C.HYDRA_HEAD,), 1),
-    ((C.RAVENOUS_BRUTE_HEAD,), 2),
-    ((C.HYDRA_HEAD, C.SNAPPING_FANG_HEAD, C.HYDRA_HEAD, C.SAVAGE_VIGOR_HEAD), 6),
-    ((C.NECK_TANGLE,), 0),  # not a head: adds nothing
-])
+@pytest.mark.parametrize(
+    ("untapped", "output"),
+    [
+        ((), 0),
+        ((C.HYDRA_HEAD,), 1),
+        ((C.RAVENOUS_BRUTE_HEAD,), 2),
+        ((C.HYDRA_HEAD, C.SNAPPING_FANG_HEAD, C.HYDRA_HEAD, C.SAVAGE_VIGOR_HEAD), 6),
+        ((C.NECK_TANGLE,), 0),  # not a head: adds nothing
+    ],
+)
 def test_a_damage_step_adds_up_its_untapped_heads(untapped: tuple[str, ...], output: int) -> None:
     check_damage_step(DamageStep(1, untapped, output, output))
     check_damage_step(DamageStep(1, untapped, output, 0))  # all prevented
@@ -196,8 +203,10 @@ def test_a_damage_step_that_dealt_a_stale_amount_is_flagged() -> None:
     stale = DamageStep(2, (C.HYDRA_HEAD, C.RAVENOUS_BRUTE_HEAD), 3, 1)
     with pytest.raises(AssertionError) as caught:
         check_damage_step(stale)
-    assert str(caught.value) == ("damage step dealt a stale amount: DamageStep(hydra_turn=2, "
-                                 "untapped=('Hydra Head', 'Ravenous Brute Head'), untapped_output=3, dealt=1, tokens=0)")
+    assert str(caught.value) == (
+        "damage step dealt a stale amount: DamageStep(hydra_turn=2, "
+        "untapped=('Hydra Head', 'Ravenous Brute Head'), untapped_output=3, dealt=1, tokens=0)"
+    )
     game = game_after_one_hydra_turn()
     game.damage_steps.append(stale)
     assert complaint(game) == f"damage step dealt a stale amount: {stale}"

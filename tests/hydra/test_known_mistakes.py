@@ -47,7 +47,7 @@ def test_torn_between_heads_and_neck_tangle_let_the_players_choose_the_heads() -
 
 
 def test_strike_on_an_indestructible_elite_head_still_gives_the_extra_turn() -> None:
-    """"If that Head was elite" does not ask whether it left the battlefield."""
+    """ "If that Head was elite" does not ask whether it left the battlefield."""
     game = new_game(battlefield=[BRUTE], top=[C.IMPENETRABLE_HIDE, C.STRIKE_THE_WEAK_SPOT, LUNGE, LUNGE])
     hydra_turn(game)
     hydra_turn(game, "1")

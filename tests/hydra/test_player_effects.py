@@ -14,12 +14,17 @@ from .hydra_helpers import BRUTE, HH, LUNGE, hydra_turn, keys, lives, names, new
 
 
 # ------------------------------------------------------------------ damage is counted when it is dealt
-@pytest.mark.parametrize("action, expected", [
-    ("tap 3", 20 - 2),       # The Philosopher taps the elite in the window: 2 Hydra Heads deal 2
-    ("destroy 1", 20 - 2 - 1 + 2),  # instant removal: reward +2, one Hydra Head and the Brute remain (3)
-    ("tap 1", 20 - 3),
-])
-def test_heads_tapped_or_removed_in_the_prevent_window_no_longer_deal_damage(action: str, expected: int) -> None:
+@pytest.mark.parametrize(
+    "action, expected",
+    [
+        ("tap 3", 20 - 2),  # The Philosopher taps the elite in the window: 2 Hydra Heads deal 2
+        ("destroy 1", 20 - 2 - 1 + 2),  # instant removal: reward +2, one Hydra Head and the Brute remain (3)
+        ("tap 1", 20 - 3),
+    ],
+)
+def test_heads_tapped_or_removed_in_the_prevent_window_no_longer_deal_damage(
+    action: str, expected: int
+) -> None:
     game = new_game(battlefield=[HH, HH, BRUTE], top=[C.DISORIENTING_GLOWER, C.NECK_TANGLE, C.NECK_TANGLE])
     game.apply("end")
     game.apply("choose pass")  # let Disorienting Glower resolve
@@ -29,7 +34,11 @@ def test_heads_tapped_or_removed_in_the_prevent_window_no_longer_deal_damage(act
     game.apply("choose pass")
     game.play_until_players()
     assert lives(game) == [expected]
-    assert game.damage_steps[-1].dealt == game.damage_steps[-1].untapped_output == 20 - expected + (2 if "destroy" in action else 0)
+    assert (
+        game.damage_steps[-1].dealt
+        == game.damage_steps[-1].untapped_output
+        == 20 - expected + (2 if "destroy" in action else 0)
+    )
     check_invariants(game)
 
 
@@ -98,7 +107,11 @@ def test_an_extra_turn_for_the_players_comes_before_the_hydras() -> None:
     game.apply("extraturn")
     game.apply("end")
     assert game.active == "players" and game.turn == 2 and game.pending is None
-    assert keys(game)[-3:] == ["hydra.log.players_extra_turn", "hydra.log.players_turn", "hydra.log.draw_reminder"]
+    assert keys(game)[-3:] == [
+        "hydra.log.players_extra_turn",
+        "hydra.log.players_turn",
+        "hydra.log.draw_reminder",
+    ]
     hydra_turn(game)
     assert game.turn == 4 and lives(game) == [20 - 1 - 1]
 
@@ -294,7 +307,10 @@ def test_concede_names_one_player_or_all_and_all_gone_is_a_loss() -> None:
     assert game.outcome == "ongoing"
     game.apply("concede")
     assert [e.values for e in game.events if e.key == "hydra.log.conceded"] == [
-        {"player": "P2"}, {"player": "P1"}, {"player": "P3"}]
+        {"player": "P2"},
+        {"player": "P1"},
+        {"player": "P3"},
+    ]
     assert all(p.lost for p in game.players) and game.outcome == "lost" and game.over
 
 
@@ -302,8 +318,10 @@ def test_what_can_be_undone() -> None:
     """Only the players' own moves of this turn: not an end of turn, an answer or a concession."""
     from bot.domain.hydra.engine import undoable
 
-    assert [undoable(log) for log in ([], ["end"], ["choose pass"], ["concede 1"], ["extraturn"],
-                                      ["end", "tap 1"])] == [False, False, False, False, True, True]
+    assert [
+        undoable(log)
+        for log in ([], ["end"], ["choose pass"], ["concede 1"], ["extraturn"], ["end", "tap 1"])
+    ] == [False, False, False, False, True, True]
     game = new_game(battlefield=[HH])
     assert game.undo_refusal() == "hydra.error.nothing_to_undo"
     with pytest.raises(HydraError, match="^hydra.error.nothing_to_choose$"):
@@ -313,15 +331,32 @@ def test_what_can_be_undone() -> None:
 def test_the_log_of_the_players_effects_names_what_changed() -> None:
     """The game log is what the Hydra channel shows: each player effect logs its key and the values the
     message needs (who, which head, how much, which cards). One rigged game, its whole log after setup."""
-    game = new_game(battlefield=[HH, BRUTE, HH, HH], players=2, top=[LUNGE, C.DISTRACT_THE_HYDRA],
-                    graveyard=[C.NECK_TANGLE])
+    game = new_game(
+        battlefield=[HH, BRUTE, HH, HH],
+        players=2,
+        top=[LUNGE, C.DISTRACT_THE_HYDRA],
+        graveyard=[C.NECK_TANGLE],
+    )
     start = len(game.events)
-    for action in ("life 2 -3", "loselife 1 2", "counters 1 1", "prevent 1 2", "mill 1",
-                   "exilecards graveyard Neck Tangle", "exilecards library 1", "copy 1", "bounce 4", "sweep 2 1 3"):
+    for action in (
+        "life 2 -3",
+        "loselife 1 2",
+        "counters 1 1",
+        "prevent 1 2",
+        "mill 1",
+        "exilecards graveyard Neck Tangle",
+        "exilecards library 1",
+        "copy 1",
+        "bounce 4",
+        "sweep 2 1 3",
+    ):
         game.apply(action)
     assert [(e.key, e.values) for e in game.events[start:]] == [
         ("hydra.log.life", {"player": "P2", "delta": "-3", "life": 17}),
-        ("hydra.log.redirected", {"head": "Hydra Head", "amount": 2}),  # H8: the Hydra's life loss hits a head
+        (
+            "hydra.log.redirected",
+            {"head": "Hydra Head", "amount": 2},
+        ),  # H8: the Hydra's life loss hits a head
         ("hydra.log.counters", {"head": "Hydra Head", "delta": "+1", "toughness": 4}),
         ("hydra.log.shield", {"amount": 1, "players": ("P2",), "source": "*"}),
         ("hydra.log.milled", {"count": 1, "cards": ("Unified Lunge",)}),
@@ -338,7 +373,10 @@ def test_the_log_of_the_players_effects_names_what_changed() -> None:
     ]
     assert lives(game) == [20 + 2 + 2, 20 - 3 + 2 + 2]
     assert [(h.name, h.damage, h.toughness) for h in game.battlefield] == [
-        (BRUTE, 0, 6), (HH, 2, 3), (HH, 0, 3)]
+        (BRUTE, 0, 6),
+        (HH, 2, 3),
+        (HH, 0, 3),
+    ]
     assert game.battlefield_numbers() == [2, 3, 5]
 
 

@@ -77,8 +77,22 @@ def test_a_head_removal_verb_on_some_heads(roll: float) -> None:
     found = lines(game_with_three_heads(), roll)
     assert words(found, 0) == {"destroy", "exile", "bounce", "tap", "sacrifice", "freeze"}
     assert {" ".join(line.split()[1:]) for line in found} == {
-        "1", "2", "3", "1 2", "2 1", "1 3", "3 1", "2 3", "3 2", "1 2 3", "1 3 2", "2 1 3", "2 3 1", "3 1 2",
-        "3 2 1"}
+        "1",
+        "2",
+        "3",
+        "1 2",
+        "2 1",
+        "1 3",
+        "3 1",
+        "2 3",
+        "3 2",
+        "1 2 3",
+        "1 3 2",
+        "2 1 3",
+        "2 3 1",
+        "3 1 2",
+        "3 2 1",
+    }
 
 
 @pytest.mark.parametrize("roll", [0.62, 0.639])
@@ -91,8 +105,10 @@ def test_life_loss_to_a_head(roll: float) -> None:
 def test_sweep_weaken_or_counters(roll: float) -> None:
     found = lines(game_with_three_heads(), roll)
     assert words(found, 0) == {"sweep", "weaken", "counters"}
-    amounts = {verb: {int(line.split()[1]) for line in found if line.startswith(verb)}
-               for verb in ("sweep", "weaken", "counters")}
+    amounts = {
+        verb: {int(line.split()[1]) for line in found if line.startswith(verb)}
+        for verb in ("sweep", "weaken", "counters")
+    }
     assert amounts == {"sweep": {0, 1, 2, 3}, "weaken": {0, 1, 2, 3}, "counters": {-2, -1, 0, 1, 2}}
     assert {len(line.split()) for line in found} == {3, 4, 5}
 
@@ -108,8 +124,12 @@ SOURCES = ("", " from heads", " from Unified Lunge", " from Snapping Fang Head")
 @pytest.mark.parametrize("roll", [0.665, 0.6749])
 def test_prevent_for_a_living_player_or_all(roll: float) -> None:
     game = game_with_three_heads()
-    assert lines(game, roll) == {f"prevent {amount} {seat}{source}" for amount in range(1, 5)
-                                 for seat in ("all", "1", "2") for source in SOURCES}
+    assert lines(game, roll) == {
+        f"prevent {amount} {seat}{source}"
+        for amount in range(1, 5)
+        for seat in ("all", "1", "2")
+        for source in SOURCES
+    }
     game.players[0].lost = True
     assert words(lines(game, roll), 2) == {"all", "2"}
 
@@ -124,7 +144,11 @@ def test_without_heads_only_the_lines_that_name_none() -> None:
 
 @pytest.mark.parametrize("roll", [0.675, 0.6799])
 def test_exile_from_a_zone_or_an_extra_turn(roll: float) -> None:
-    assert lines(game_with_three_heads(), roll) == {"exilecards library 1", "exilecards graveyard all", "extraturn"}
+    assert lines(game_with_three_heads(), roll) == {
+        "exilecards library 1",
+        "exilecards graveyard all",
+        "extraturn",
+    }
 
 
 @pytest.mark.parametrize("roll", [0.68, 0.699])
@@ -154,12 +178,28 @@ def answers(game: HydraGame, decision: Decision) -> set[str]:
 def test_random_answers() -> None:
     game = game_with_three_heads()
     game.apply("exile 2")
-    assert answers(game, Decision("swallow_exile", "text", "a creature")) == {"none", "Grizzly Bears", "a creature"}
+    assert answers(game, Decision("swallow_exile", "text", "a creature")) == {
+        "none",
+        "Grizzly Bears",
+        "a creature",
+    }
     assert answers(game, Decision("breath_mode", "option", "damage", options=("damage", "destroy"))) == {
-        "damage", "destroy"}
+        "damage",
+        "destroy",
+    }
     assert game.battlefield_numbers() == [1, 3, 4]  # a new head grew: the numbers stay the heads' own
     assert answers(game, Decision("torn_tap", "heads", "1 3", min_heads=0, max_heads=2)) == {
-        "none", "1", "3", "4", "1 3", "3 1", "1 4", "4 1", "3 4", "4 3"}
+        "none",
+        "1",
+        "3",
+        "4",
+        "1 3",
+        "3 1",
+        "1 4",
+        "4 1",
+        "3 4",
+        "4 3",
+    }
     game.pending = None
     with pytest.raises(AssertionError):
         random_answer(game, random.Random(5))
@@ -171,17 +211,38 @@ def digest(game: HydraGame) -> str:
 
 # seed: heads, players' heroes, all windows, outcome, turn, actions, digest of the action log
 SEEDS: dict[int, tuple[int, list[tuple[str, ...]], bool, str, int, int, str]] = {
-    0: (3, [("The Slayer",), ("The Warrior",), ("The Protector",), ("The Protector",)], False, "won", 35, 82,
-        "970328044a1c17ef"),
+    0: (
+        3,
+        [("The Slayer",), ("The Warrior",), ("The Protector",), ("The Protector",)],
+        False,
+        "won",
+        35,
+        82,
+        "970328044a1c17ef",
+    ),
     1: (4, [("The Slayer", "The Protector"), ()], False, "lost", 18, 44, "3f86d109e28b594d"),
     3: (4, [("The Warrior", "The Slayer"), ("The Warrior",)], False, "won", 6, 15, "6b2725c464b253cc"),
     4: (2, [("The Slayer",), ("The Protector", "The Warrior")], True, "lost", 30, 102, "19aee8f95bf8ec99"),
-    5: (1, [("The Protector", "The Slayer"), ("The Slayer",), ("The Slayer", "The Warrior")], True, "lost", 34, 95,
-        "637d91d77a2d7498"),
+    5: (
+        1,
+        [("The Protector", "The Slayer"), ("The Slayer",), ("The Slayer", "The Warrior")],
+        True,
+        "lost",
+        34,
+        95,
+        "637d91d77a2d7498",
+    ),
     6: (1, [("The Protector",)], True, "won", 14, 45, "856544060078f2b6"),
     8: (2, [("The Protector",), ()], False, "lost", 12, 31, "ed2998c48437ec4b"),
-    9: (5, [("The Protector", "The Warrior"), (), (), ("The Slayer", "The Protector")], True, "lost", 16, 62,
-        "e8cf523f67d84529"),
+    9: (
+        5,
+        [("The Protector", "The Warrior"), (), (), ("The Slayer", "The Protector")],
+        True,
+        "lost",
+        16,
+        62,
+        "e8cf523f67d84529",
+    ),
     10: (5, [("The Protector",)], True, "won", 33, 97, "effa16b8d581c504"),
     # drawing its heads (1 to 6), the first 3-bit draw is 6 and is drawn again: 1 to 7 would take it (7 heads)
     25: (3, [(), (), ("The Warrior",), ("The Slayer",)], True, "won", 6, 23, "30f39eef732c3eea"),
@@ -193,8 +254,9 @@ def test_a_seed_is_one_exact_game(seed: int) -> None:
     steps: list[int] = []
     game = play_random_game(seed, after_step=lambda g: steps.append(len(g.actions)))
     heads, heroes, all_windows, outcome, turn, count, log = SEEDS[seed]
-    assert game.setup == GameSetup(heads, tuple(PlayerSetup(f"P{i + 1}", h) for i, h in enumerate(heroes)), seed,
-                                   all_windows)
+    assert game.setup == GameSetup(
+        heads, tuple(PlayerSetup(f"P{i + 1}", h) for i, h in enumerate(heroes)), seed, all_windows
+    )
     assert (game.outcome, game.turn, len(game.actions), digest(game)) == (outcome, turn, count, log)
     assert steps == list(range(1, count + 1))  # after_step saw every step
     assert digest(play_random_game(seed)) == log
@@ -202,8 +264,13 @@ def test_a_seed_is_one_exact_game(seed: int) -> None:
 
 def test_two_short_games_line_by_line() -> None:
     game = play_random_game(2)
-    assert game.actions == ["attack 1 2 1 4 1 4", "choose counter", "choose counter",
-                            "prevent 1 1 from Unified Lunge", "end"]
+    assert game.actions == [
+        "attack 1 2 1 4 1 4",
+        "choose counter",
+        "choose counter",
+        "prevent 1 1 from Unified Lunge",
+        "end",
+    ]
     assert game.setup == GameSetup(1, (PlayerSetup("P1"),), 2, True)
     assert (game.outcome, [p.life for p in game.players]) == ("won", [20])
     game = play_random_game(7)
@@ -213,8 +280,16 @@ def test_two_short_games_line_by_line() -> None:
 
 def test_heads_and_players_given() -> None:
     game = play_random_game(3, heads=2, players=3)
-    assert game.setup == GameSetup(2, (PlayerSetup("P1"), PlayerSetup("P2", ("The Warrior", "The Slayer")),
-                                       PlayerSetup("P3", ("The Warrior",))), 3, True)
+    assert game.setup == GameSetup(
+        2,
+        (
+            PlayerSetup("P1"),
+            PlayerSetup("P2", ("The Warrior", "The Slayer")),
+            PlayerSetup("P3", ("The Warrior",)),
+        ),
+        3,
+        True,
+    )
     assert (game.outcome, game.turn, len(game.actions)) == ("lost", 38, 114)
 
 

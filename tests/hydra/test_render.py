@@ -58,7 +58,9 @@ def test_board_image_is_a_readable_png_with_marks() -> None:
     assert image.convert("RGB").getpixel(first) == HEAD_FILL
     assert image.convert("RGB").getpixel((GAP + 1, top + HEAD_H // 2)) == SHIELD  # indestructible outline
     assert image.convert("RGB").getpixel(second) == TAPPED_FILL
-    assert image.convert("RGB").getpixel((2 * GAP + HEAD_W + 1, top + HEAD_H // 2)) == TAPPED_FILL  # no shield
+    assert (
+        image.convert("RGB").getpixel((2 * GAP + HEAD_W + 1, top + HEAD_H // 2)) == TAPPED_FILL
+    )  # no shield
     assert ELITE_FILL != TAPPED_FILL
 
 
@@ -82,7 +84,8 @@ def test_hero_cards_are_listed_once_with_their_texts_as_reminders() -> None:
     game = new_game(players=2, heroes=[("The Slayer", "The Protector"), ("The Protector",)])
     assert hero_reminders(game) == [
         "The Slayer: You start the game with an additional 7 life.",
-        "The Protector: {T}: Prevent the next 1 damage that would be dealt to any target this turn."]
+        "The Protector: {T}: Prevent the next 1 damage that would be dealt to any target this turn.",
+    ]
     assert "P1: 27 life — The Slayer, The Protector" in board_text(game)
 
 
@@ -101,8 +104,11 @@ def test_the_board_is_readable_on_a_phone_360_px_wide() -> None:
     phone = image.convert("RGB").resize((360, image.size[1] * 360 // WIDTH))
     # the elite's name, shrunk to a phone's width, is still at least 10 px of bright rows tall
     x0, x1 = (GAP + HEAD_W + GAP) // 2, (GAP + 2 * HEAD_W + GAP) // 2
-    bright_rows = [y for y in range((TOP + 8) // 2, (TOP + 50) // 2)
-                   if any(min(phone.getpixel((x, y))) > 200 for x in range(x0, x1))]
+    bright_rows = [
+        y
+        for y in range((TOP + 8) // 2, (TOP + 50) // 2)
+        if any(min(phone.getpixel((x, y))) > 200 for x in range(x0, x1))
+    ]
     assert len(bright_rows) >= 10
     game.apply("damage 2 4")
     damaged = Image.open(io.BytesIO(board_png(game)))
@@ -123,8 +129,11 @@ def test_no_text_is_too_small_overlaps_or_leaves_the_board_at_phone_width(langua
     from bot.render.hydra import board_image
     from bot.render.layout import TextBox, phone_problems
 
-    game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
-                    players=4, heroes=[("The Slayer",)])
+    game = new_game(
+        battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
+        players=4,
+        heroes=[("The Slayer",)],
+    )
     game.apply("damage 2 5")
     game.apply("tap all")
     game.apply("freeze 3")

@@ -59,7 +59,9 @@ async def test_only_challengers_act_and_personal_questions_go_to_their_player(se
         await service.act(table.game_id, 999, "attack 1 3")
     with pytest.raises(ChallengeError, match="not_your_choice"):
         await service.act(table.game_id, 100, "concede 2")
-    with pytest.raises(ChallengeError, match="not_your_choice"):  # the script's "everyone concedes" is not for Discord
+    with pytest.raises(
+        ChallengeError, match="not_your_choice"
+    ):  # the script's "everyone concedes" is not for Discord
         await service.act(table.game_id, 100, "concede")
     result = await service.act(table.game_id, 101, "end")
     assert result.hydra_turn_started and result.table.game.pending.topic == "counter"
@@ -75,7 +77,9 @@ async def test_only_challengers_act_and_personal_questions_go_to_their_player(se
     assert game.active == "players"
 
 
-async def test_a_restart_replays_the_stored_actions_to_the_same_state(service: HydraService, db: Database) -> None:
+async def test_a_restart_replays_the_stored_actions_to_the_same_state(
+    service: HydraService, db: Database
+) -> None:
     table = await seated_table(service)
     await service.act(table.game_id, 100, "damage 1 2")
     await service.act(table.game_id, 100, "end")
@@ -99,7 +103,9 @@ async def test_answer_default_ignores_a_question_already_answered(service: Hydra
     assert result is not None and [a.line for a in result.table.actions] == ["end", "choose pass"]
 
 
-async def test_undo_takes_back_the_last_action_of_the_players_turn_only(service: HydraService, db: Database) -> None:
+async def test_undo_takes_back_the_last_action_of_the_players_turn_only(
+    service: HydraService, db: Database
+) -> None:
     table = await seated_table(service)
     await service.act(table.game_id, 100, "damage 1 2")
     table = await service.undo(table.game_id, 101)
@@ -152,8 +158,9 @@ async def test_finished_and_idle_tables_are_not_reopened(service: HydraService) 
     assert (await service.table_in_channel(10, (IDLE,))).game_id == second.game_id
 
 
-async def test_two_processes_acting_on_one_table_never_store_an_action_twice(service: HydraService,
-                                                                             db: Database) -> None:
+async def test_two_processes_acting_on_one_table_never_store_an_action_twice(
+    service: HydraService, db: Database
+) -> None:
     """Two bot processes on one database (a second Database and service, nothing shared in memory). Each
     reads the log before it judges an action, so the other process's stored action is seen; when both
     act at the same moment (the first stores between the other's read and its write), the one that
@@ -170,6 +177,7 @@ async def test_two_processes_acting_on_one_table_never_store_an_action_twice(ser
         async def first_process_stores_meanwhile(*args: object, **kwargs: object) -> None:
             await service.act(table.game_id, 100, "damage 2 1")
             await append(*args, **kwargs)  # type: ignore[arg-type]
+
         other.repo.append = first_process_stores_meanwhile  # type: ignore[method-assign]
         with pytest.raises(ChallengeError, match="conflict"):
             await other.act(table.game_id, 101, "damage 3 1")

@@ -25,6 +25,7 @@ def booted() -> Callable:
         cog = bot.get_cog("HydraEvents")
         cog.announcements.delay = 0.01
         cog.events.seed_for = lambda event, table: 5
+
     return on_boot
 
 
@@ -53,7 +54,7 @@ async def begun(h: DiscordHarness, players=("alice", "bob"), **options):
     for name in players:
         await h.click(announcement, label="Join", user=name)
     await h.slash("hydra event begin", user="admin")
-    thread, = h.threads()
+    (thread,) = h.threads()
     return announcement, thread
 
 
@@ -92,11 +93,12 @@ async def test_only_organisers_create_and_bad_input_changes_nothing(tmp_path) ->
         role = h.add_role("Organiser")
         await h.bot.guild_settings.update(h.guild.id, organiser_role_id=role.id)
         h.user("carol").role_ids.append(role.id)
-        made = await h.slash("hydra event create", user="carol", name="Carol's night", start="in 2h",
-                             locale="ja")
+        made = await h.slash(
+            "hydra event create", user="carol", name="Carol's night", start="in 2h", locale="ja"
+        )
         assert not made.ephemeral and made.embed["title"] == "Carol's night"
         assert [b["label"] for b in made.message.buttons] == ["Join", "Leave"]
-        scheduled, = h.guild.scheduled_events.values()
+        (scheduled,) = h.guild.scheduled_events.values()
         assert scheduled.data["name"] == "Carol's night" and scheduled.data["entity_type"] == 3
         assert (await event_row(h)).scheduled_event_id == scheduled.id
 
@@ -144,8 +146,10 @@ async def test_begin_seats_tables_plays_them_and_awards_the_winners(tmp_path) ->
         leaderboard = h.messages("general")[-1]
         assert "Leaderboard" in leaderboard.embeds[0]["title"]
 
-        seats = {thread.id: [s for s in (await cog(h).events.status(1)).tables if s.thread_id == thread.id][0]
-                 for thread in threads}
+        seats = {
+            thread.id: [s for s in (await cog(h).events.status(1)).tables if s.thread_id == thread.id][0]
+            for thread in threads
+        }
         first, second = threads
         first_game = await h.bot.get_cog("Hydra").service.load(seats[first.id].game_id)
         player = h.guild.members[first_game.seats[0].user_id].name
@@ -157,8 +161,11 @@ async def test_begin_seats_tables_plays_them_and_awards_the_winners(tmp_path) ->
         second_game = await h.bot.get_cog("Hydra").service.load(seats[second.id].game_id)
         for seat in second_game.seats:
             board = board_of(h, second)
-            await h.click(board, custom_id=f"hydra:{second_game.game_id}:concede",
-                          user=h.guild.members[seat.user_id].name)
+            await h.click(
+                board,
+                custom_id=f"hydra:{second_game.game_id}:concede",
+                user=h.guild.members[seat.user_id].name,
+            )
         event = await finished(h)
         assert event.status == FINISHED
         results = h.fake.messages[event.results_message_id]
@@ -215,7 +222,9 @@ async def test_the_start_timer_survives_a_restart_and_old_buttons_still_work(tmp
 
 
 async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dropped(tmp_path) -> None:
-    async with DiscordHarness.start(tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")) as h:
+    async with DiscordHarness.start(
+        tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")
+    ) as h:
         announcement, thread = await begun(h, table_size=4)
         late = await h.click(announcement, label="Join", user="carol")
         assert "table 1" in late.content
@@ -246,7 +255,11 @@ async def test_late_joiners_sit_in_the_first_turn_then_wait_and_no_shows_are_dro
 async def test_status_and_refusals_are_localised(tmp_path, locale: str) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         none = await h.slash("hydra event status", locale=locale)
-        expected = {"ja": "ハイドラ・イベントはありません", "zh-CN": "没有这个多头龙活动", "zh-TW": "沒有這個多頭龍活動"}
+        expected = {
+            "ja": "ハイドラ・イベントはありません",
+            "zh-CN": "没有这个多头龙活动",
+            "zh-TW": "沒有這個多頭龍活動",
+        }
         assert none.ephemeral and expected[locale] in none.content
         await create(h)
         shown = await h.slash("hydra event status", locale=locale)
@@ -263,7 +276,10 @@ async def test_a_running_event_survives_a_restart_and_finishes_by_itself(tmp_pat
         results = h.fake.messages[event.results_message_id]
         assert "<@" in results.content and results.files
         leaderboard = h.fake.messages[event.leaderboard_message_id]
-        assert "Final: tables won 1 · lost 0 · unfinished 0 · players standing 2" in leaderboard.embeds[0]["description"]
+        assert (
+            "Final: tables won 1 · lost 0 · unfinished 0 · players standing 2"
+            in leaderboard.embeds[0]["description"]
+        )
 
 
 async def test_results_cut_off_by_a_restart_are_posted_at_the_next_start(tmp_path) -> None:
@@ -288,7 +304,9 @@ async def test_results_discord_refuses_are_posted_again_on_the_clock(tmp_path) -
     tried again on the bot's clock, not only at the next start."""
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement, thread = await begun(h)
-        h.fake.rate_limiter.throttle_next(announcement.message.channel_id, 120.0)  # beyond what discord.py waits
+        h.fake.rate_limiter.throttle_next(
+            announcement.message.channel_id, 120.0
+        )  # beyond what discord.py waits
         await play(h, thread, "alice")
         await h.settle()
         assert (await event_row(h)).results_message_id is None  # refused, and nobody restarts the bot
@@ -340,7 +358,7 @@ async def test_a_long_night_keeps_its_scheduled_event_active_until_the_results(t
         announcement, thread = await begun(h)
         for name in ("alice", "bob"):
             await h.click(h.messages(thread)[0], label="I'm here", user=name)
-        scheduled, = h.guild.scheduled_events.values()
+        (scheduled,) = h.guild.scheduled_events.values()
         for _ in range(30):  # five hours, ten minutes at a time: past the 3 hours it was first given
             await h.advance(minutes=10)
         assert scheduled.data["status"] == 2  # still active: Discord did not end it mid-game
@@ -355,7 +373,7 @@ async def test_a_long_night_keeps_its_scheduled_event_active_until_the_results(t
 async def test_cancelling_a_running_event_completes_its_scheduled_event(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         await begun(h)
-        scheduled, = h.guild.scheduled_events.values()
+        (scheduled,) = h.guild.scheduled_events.values()
         assert scheduled.data["status"] == 2
         asked = await h.slash("hydra event cancel", user="admin")
         await h.click(asked, label="Yes, cancel the event", user="admin")
@@ -385,7 +403,9 @@ def _states(entrants, h: DiscordHarness) -> dict[str, str]:
 async def test_a_late_joiners_grace_runs_from_their_seat_with_an_im_here_prompt(tmp_path) -> None:
     """A late joiner was dropped as a no-show about 30 s after sitting down: the table's timer ran
     from the table's start, and nothing asked them to say they were there."""
-    async with DiscordHarness.start(tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")) as h:
+    async with DiscordHarness.start(
+        tmp_path, on_boot=booted(), members=("alice", "bob", "carol", "dave")
+    ) as h:
         announcement, thread = await begun(h, grace=1, table_size=4)  # 1 minute
         for name in ("alice", "bob"):
             await h.click(h.messages(thread)[0], label="I'm here", user=name)
@@ -400,7 +420,11 @@ async def test_a_late_joiners_grace_runs_from_their_seat_with_an_im_here_prompt(
         assert not any("did not show up" in m.content for m in h.messages(thread))
         await h.advance(seconds=30)
         assert _states(await cog(h).events.repo.entrants(1), h) == {
-            "alice": "seated", "bob": "seated", "carol": "dropped", "dave": "seated"}
+            "alice": "seated",
+            "bob": "seated",
+            "carol": "dropped",
+            "dave": "seated",
+        }
         assert any(f"<@{h.user('carol').id}> did not show up" in m.content for m in h.messages(thread))
         await h.restart()  # nothing left to look at: no drop after a restart either
         await h.advance(minutes=5)

@@ -23,28 +23,45 @@ NOW = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 
 @pytest.fixture
 async def events(db: Database) -> HydraEventService:
-    return HydraEventService(db, HydraService(db), seed_for=lambda event, table: 4, decks=ChallengeService(db))
+    return HydraEventService(
+        db, HydraService(db), seed_for=lambda event, table: 4, decks=ChallengeService(db)
+    )
 
 
 async def new_event(events: HydraEventService, deck: str, table_size: int, difficulty: int | None = None):
-    return await events.create(guild_id=1, channel_id=2, user_id=9, name=f"{deck} night", start="now",
-                               heads=difficulty or EVENT_DECKS[deck].default_difficulty, table_size=table_size,
-                               language="en", now=NOW, deck=deck)
+    return await events.create(
+        guild_id=1,
+        channel_id=2,
+        user_id=9,
+        name=f"{deck} night",
+        start="now",
+        heads=difficulty or EVENT_DECKS[deck].default_difficulty,
+        table_size=table_size,
+        language="en",
+        now=NOW,
+        deck=deck,
+    )
 
 
 def test_each_deck_has_its_own_difficulty_and_table_sizes() -> None:
     check_event_options(3, 1, "horde")
     check_event_options(1, 4, "god")
-    for args, key in (((3, 2, "horde"), "table_size_range"), ((5, 1, "horde"), "difficulty_range"),
-                      ((4, 2, "god"), "difficulty_range"), ((3, 1, "hydra"), "table_size_range"),
-                      ((3, 2, "dragon"), "unknown_deck")):
+    for args, key in (
+        ((3, 2, "horde"), "table_size_range"),
+        ((5, 1, "horde"), "difficulty_range"),
+        ((4, 2, "god"), "difficulty_range"),
+        ((3, 1, "hydra"), "table_size_range"),
+        ((3, 2, "dragon"), "unknown_deck"),
+    ):
         with pytest.raises(EventError, match=rf"^hydra_events\.error\.{key}\b"):
             check_event_options(*args)
 
 
 def test_tables_of_one_seat_everyone_alone_and_say_which_groups_were_split() -> None:
     seating = seat_players([(1, 2), (3,)], 1)
-    assert seating.tables == ((1,), (2,), (3,)) and seating.split_groups == ((1, 2),) and seating.waiting == ()
+    assert (
+        seating.tables == ((1,), (2,), (3,)) and seating.split_groups == ((1, 2),) and seating.waiting == ()
+    )
 
 
 async def test_a_horde_event_seats_one_a_table_plays_real_games_and_credits_the_player(events) -> None:
@@ -83,8 +100,11 @@ async def test_a_god_event_is_won_by_the_table_that_defeats_xenagos_and_awards_o
     game_id = winner.game_id
     # the players kill every Reveler (Ann), then Xenagos can leave (Bo exiles him): they win
     table = await events.decks.load(game_id)
-    throngs = [n for n, p in zip(table.game.battlefield_numbers(), table.game.battlefield, strict=True)
-               if p.name == "Rollicking Throng"]
+    throngs = [
+        n
+        for n, p in zip(table.game.battlefield_numbers(), table.game.battlefield, strict=True)
+        if p.name == "Rollicking Throng"
+    ]
     await events.decks.act(game_id, 1, "destroy " + " ".join(map(str, throngs)))
     table = (await events.decks.act(game_id, 2, "exile 1")).table
     assert table.game.outcome == "won"
@@ -126,7 +146,9 @@ async def test_a_late_group_sits_at_a_god_table_in_its_first_turn_with_a_throng_
     assert table.user_ids == [1, 2, 3, 4]
     names = [p.name for p in table.game.battlefield]
     assert names.count("Rollicking Throng") == 2 + 3  # difficulty 2, plus one per additional player
-    assert table.game.battlefield[1].tapped and [(a.line, a.actor_id) for a in table.actions] == [("tap 2", 1)]
+    assert table.game.battlefield[1].tapped and [(a.line, a.actor_id) for a in table.actions] == [
+        ("tap 2", 1)
+    ]
     full = await events.join(event.event_id, [(5, "Ed")])
     assert full.state == WAITING  # four sit there: the God seats no more
     states = {e.user_id: (e.state, e.table_no) for e in await events.repo.entrants(event.event_id)}
@@ -154,7 +176,9 @@ async def test_nobody_sits_down_once_the_first_turn_ended_or_the_library_was_see
 
 
 async def test_a_leaderboard_refresh_replays_no_finished_table(db) -> None:
-    events = HydraEventService(db, HydraService(db), seed_for=lambda event, table: 4, decks=ChallengeService(db))
+    events = HydraEventService(
+        db, HydraService(db), seed_for=lambda event, table: 4, decks=ChallengeService(db)
+    )
     event = await new_event(events, "god", 1)
     for user in range(1, 6):
         await events.join(event.event_id, [(user, f"P{user}")])

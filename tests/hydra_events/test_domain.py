@@ -68,7 +68,9 @@ def check_seating(groups: list[tuple[int, ...]], table_size: int) -> None:
     everyone = [u for g in groups for u in g]
     seated = [u for table in seating.tables for u in table]
     assert sorted(seated + list(seating.waiting)) == sorted(everyone), "everyone seated or waiting, once"
-    assert all(len(table) <= table_size <= 4 for table in seating.tables), "H10: at most table_size, never > 4"
+    assert all(len(table) <= table_size <= 4 for table in seating.tables), (
+        "H10: at most table_size, never > 4"
+    )
     if len(everyone) == 1:
         assert seating.tables == ((everyone[0],),)
         return
@@ -180,23 +182,31 @@ def test_leaderboard_counts_wins_losses_fastest_and_standing() -> None:
 NOW = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("now", NOW),
-    ("in 30m", NOW + timedelta(minutes=30)),
-    ("2h", NOW + timedelta(hours=2)),
-    ("1h30m", NOW + timedelta(minutes=90)),
-    ("2026-12-05 19:00", datetime(2026, 12, 5, 19, 0, tzinfo=UTC)),
-    ("2026-12-05T19:00+09:00", datetime(2026, 12, 5, 10, 0, tzinfo=UTC)),
-    ("<t:1796497200:F>", datetime.fromtimestamp(1796497200, tz=UTC)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("now", NOW),
+        ("in 30m", NOW + timedelta(minutes=30)),
+        ("2h", NOW + timedelta(hours=2)),
+        ("1h30m", NOW + timedelta(minutes=90)),
+        ("2026-12-05 19:00", datetime(2026, 12, 5, 19, 0, tzinfo=UTC)),
+        ("2026-12-05T19:00+09:00", datetime(2026, 12, 5, 10, 0, tzinfo=UTC)),
+        ("<t:1796497200:F>", datetime.fromtimestamp(1796497200, tz=UTC)),
+    ],
+)
 def test_start_times_an_organiser_may_type(text: str, expected: datetime) -> None:
     assert parse_start(text, NOW) == expected
 
 
-@pytest.mark.parametrize(("text", "key"), [
-    ("tomorrow-ish", "bad_start"), ("2026-11-01 10:00", "start_in_past"), ("2030-01-01", "start_too_late"),
-    ("", "bad_start"),
-])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("tomorrow-ish", "bad_start"),
+        ("2026-11-01 10:00", "start_in_past"),
+        ("2030-01-01", "start_too_late"),
+        ("", "bad_start"),
+    ],
+)
 def test_bad_start_times_are_refused_with_a_reason(text: str, key: str) -> None:
     with pytest.raises(EventError, match=key):
         parse_start(text, NOW)

@@ -49,7 +49,9 @@ async def test_a_declined_invitation_enters_nobody_and_leaves_the_friend_free(tm
 async def test_an_invitation_survives_a_restart_and_is_answered_after_it(tmp_path) -> None:
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         await create(h, table_size=4)
-        invitation = invitation_of(await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol"))
+        invitation = invitation_of(
+            await h.slash("hydra event join", user="alice", friend1="bob", friend2="carol")
+        )
         await h.click(invitation, label="Accept", user="bob")
         await h.restart()  # the invitation, and bob's acceptance, are stored
         assert await cog(h).events.repo.entrants(1) == []
@@ -69,8 +71,13 @@ async def test_an_invitation_expires_on_the_bot_clock_even_across_a_restart(tmp_
         await h.restart()  # the expiry is re-armed from the stored time, not restarted from now
         await h.advance(hours=1, seconds=1)
         assert invitation.components == []  # no button left to press
-        assert invitation.content == t("hydra_events.invite.expired", "en", friends=f"<@{h.user('bob').id}>",
-                                       inviter=f"<@{h.user('alice').id}>", event="Hydra night")
+        assert invitation.content == t(
+            "hydra_events.invite.expired",
+            "en",
+            friends=f"<@{h.user('bob').id}>",
+            inviter=f"<@{h.user('alice').id}>",
+            event="Hydra night",
+        )
         assert await cog(h).events.repo.entrants(1) == []
         assert await cog(h).invitations.stored.all_open() == []
 

@@ -42,7 +42,9 @@ def board(tables: int = 3):
     lines = []
     for no in range(1, tables + 1):
         outcome = (WON, LOST, ONGOING)[no % 3]
-        players = tuple(PlayerLine(no * 10 + i, f"プレイヤー{no}-{i}", no, i, outcome != LOST) for i in range(4))
+        players = tuple(
+            PlayerLine(no * 10 + i, f"プレイヤー{no}-{i}", no, i, outcome != LOST) for i in range(4)
+        )
         lines.append(TableLine(no, outcome, 3 + no, sum(p.severed for p in players), 2, players))
     return summarize(build_leaderboard(lines), over=False)
 
@@ -63,7 +65,9 @@ def test_long_events_are_cut_to_a_phone_sized_image_and_the_texts_say_how_many_m
     big = board(40)
     image = render_leaderboard("Hydra night", big, "en")
     header_height(image, 2 * MAX_IMAGE_ROWS)  # 15 tables and 15 players drawn
-    last_player_row = image.crop((0, image.height - SECTION_GAP - LEADERBOARD_ROW, WIDTH, image.height - SECTION_GAP))
+    last_player_row = image.crop(
+        (0, image.height - SECTION_GAP - LEADERBOARD_ROW, WIDTH, image.height - SECTION_GAP)
+    )
     assert len(last_player_row.getcolors(maxcolors=100_000)) > 5  # the 15th player's row has text
     tr = Translate("en")
     assert f"and {40 - MAX_TEXT_ROWS} more" in tables_text(big, tr)

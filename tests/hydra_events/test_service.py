@@ -23,8 +23,17 @@ async def events(db: Database) -> HydraEventService:
 
 
 async def new_event(events: HydraEventService, table_size: int = 4, heads: int = 2):
-    return await events.create(guild_id=1, channel_id=2, user_id=9, name="  Hydra   night ", start="in 1h",
-                               heads=heads, table_size=table_size, language="en", now=NOW)
+    return await events.create(
+        guild_id=1,
+        channel_id=2,
+        user_id=9,
+        name="  Hydra   night ",
+        start="in 1h",
+        heads=heads,
+        table_size=table_size,
+        language="en",
+        now=NOW,
+    )
 
 
 async def begin(events: HydraEventService, event_id: int):
@@ -46,15 +55,21 @@ async def play(events: HydraEventService, game_id: int, user_id: int, lines=WIN_
 async def test_create_checks_options_and_stores_nothing_when_wrong(events: HydraEventService) -> None:
     event = await new_event(events)
     assert event.name == "Hydra night" and event.starts_at == "2026-11-29T19:00:00+00:00"
-    for bad, key in (({"table_size": 5}, "table_size_range"), ({"heads": 0}, "heads_range"),
-                     ({"start": "yesterday"}, "bad_start"), ({"name": "   "}, "no_name")):
+    for bad, key in (
+        ({"table_size": 5}, "table_size_range"),
+        ({"heads": 0}, "heads_range"),
+        ({"start": "yesterday"}, "bad_start"),
+        ({"name": "   "}, "no_name"),
+    ):
         options = {"name": "x", "start": "in 1h", "heads": 2, "table_size": 4} | bad
         with pytest.raises(EventError, match=rf"^hydra_events\.error\.{key}\b"):
             await events.create(guild_id=1, channel_id=2, user_id=9, language="en", now=NOW, **options)
     assert await events.repo.events_with_status(("open",)) == [event]
 
 
-async def test_groups_sit_together_at_balanced_tables_each_a_real_hydra_game(events: HydraEventService) -> None:
+async def test_groups_sit_together_at_balanced_tables_each_a_real_hydra_game(
+    events: HydraEventService,
+) -> None:
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann"), (2, "Bo"), (3, "Cy")])
     for user in (4, 5, 6):
@@ -94,7 +109,7 @@ async def test_late_joiners_sit_while_a_first_turn_lasts_then_wait(events: Hydra
     event = await new_event(events)
     for user in (1, 2):
         await events.join(event.event_id, [(user, f"u{user}")])
-    (table, hydra_table), = await begin(events, event.event_id)
+    ((table, hydra_table),) = await begin(events, event.event_id)
     await events.hydra.act(table.game_id, 1, "attack 1 1")  # still the first turn
     late = await events.join(event.event_id, [(3, "Late")])
     assert late.state == SEATED and late.table_no == 1
@@ -112,7 +127,7 @@ async def test_late_joiners_sit_while_a_first_turn_lasts_then_wait(events: Hydra
 async def test_no_shows_are_dropped_and_the_table_goes_on(events: HydraEventService) -> None:
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann"), (2, "Bo"), (3, "Cy")])
-    (table, _), = await begin(events, event.event_id)
+    ((table, _),) = await begin(events, event.event_id)
     await events.hydra.act(table.game_id, 1, "attack 1 1")
     await events.check_in(event.event_id, 2)
     dropped = await events.drop_no_shows(event.event_id, 1, now=after_grace(event))
@@ -120,20 +135,24 @@ async def test_no_shows_are_dropped_and_the_table_goes_on(events: HydraEventServ
     game = (await events.hydra.load(table.game_id)).game
     assert [p.lost for p in game.players] == [False, False, True] and not game.over
     assert {e.user_id: e.state for e in await events.repo.entrants(event.event_id)}[3] == DROPPED
-    assert (await events.drop_no_shows(event.event_id, 1, now=after_grace(event))).user_ids == []  # checked once
+    assert (
+        await events.drop_no_shows(event.event_id, 1, now=after_grace(event))
+    ).user_ids == []  # checked once
 
 
 async def test_a_late_joiner_is_judged_from_their_own_seat(events: HydraEventService) -> None:
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
-    (table, _), = await begin(events, event.event_id)
+    ((table, _),) = await begin(events, event.event_id)
     await events.check_in(event.event_id, 1)
     await events.check_in(event.event_id, 2)
     late = await events.join(event.event_id, [(3, "Cy")])
-    seated_at = datetime.fromisoformat(next(e for e in await events.repo.entrants(event.event_id)
-                                            if e.user_id == 3).seated_at or "")
-    early = await events.drop_no_shows(event.event_id, 1, now=seated_at + timedelta(minutes=event.grace_minutes) -
-                                       timedelta(seconds=1))
+    seated_at = datetime.fromisoformat(
+        next(e for e in await events.repo.entrants(event.event_id) if e.user_id == 3).seated_at or ""
+    )
+    early = await events.drop_no_shows(
+        event.event_id, 1, now=seated_at + timedelta(minutes=event.grace_minutes) - timedelta(seconds=1)
+    )
     assert late.state == SEATED and early.user_ids == []
     assert early.next_due == seated_at + timedelta(minutes=event.grace_minutes)  # look again then
     due = await events.drop_no_shows(event.event_id, 1, now=early.next_due)
@@ -178,7 +197,7 @@ async def test_leaderboard_credits_heads_and_finish_awards_winners_once(events: 
 async def test_cancel_awards_nothing_and_refuses_joins(events: HydraEventService) -> None:
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
-    (table, hydra_table), = await begin(events, event.event_id)
+    ((table, hydra_table),) = await begin(events, event.event_id)
     await play(events, table.game_id, 1)
     assert await events.cancel(event.event_id)
     assert (await events.event(event.event_id)).status == CANCELLED
@@ -205,7 +224,7 @@ async def test_begin_needs_someone_and_happens_once(events: HydraEventService) -
 async def test_the_wait_list_gets_new_tables_on_request(events: HydraEventService) -> None:
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
-    (table, _), = await begin(events, event.event_id)
+    ((table, _),) = await begin(events, event.event_id)
     await events.hydra.act(table.game_id, 1, "end")
     for user in (3, 4, 5):
         assert (await events.join(event.event_id, [(user, f"u{user}")])).state == WAITING

@@ -19,8 +19,17 @@ from bot.storage.hydra_events import (
 
 
 async def new_event(repo: HydraEventRepository) -> int:
-    return await repo.create(guild_id=1, channel_id=2, name="Hydra night", starts_at="2030-01-01T19:00:00+00:00",
-                             heads=3, table_size=4, grace_minutes=10, language="en", created_by=9)
+    return await repo.create(
+        guild_id=1,
+        channel_id=2,
+        name="Hydra night",
+        starts_at="2030-01-01T19:00:00+00:00",
+        heads=3,
+        table_size=4,
+        grace_minutes=10,
+        language="en",
+        created_by=9,
+    )
 
 
 async def test_a_group_enters_whole_or_not_at_all(db: Database) -> None:
@@ -70,7 +79,9 @@ async def test_awards_are_written_once_with_the_finish_and_never_after_cancel(db
     event = await repo.event(event_id)
     assert event is not None and event.status == FINISHED and event.ended_at
     assert [(a.user_id, a.role_id, a.role_granted) for a in await repo.awards(event_id)] == [
-        (10, 55, False), (11, 55, False)]
+        (10, 55, False),
+        (11, 55, False),
+    ]
     pending = await repo.roles_to_grant()
     assert [(e, a.user_id) for e, _guild, a in pending] == [(event_id, 10), (event_id, 11)]
     await repo.role_granted(event_id, 10)

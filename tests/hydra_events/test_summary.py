@@ -69,23 +69,39 @@ _OUTCOMES = st.sampled_from([WON, LOST, ONGOING])
 def test_every_number_in_the_summary_is_the_sum_of_the_table_lines(tables, over) -> None:
     lines = []
     for no, (outcome, seated, standing) in enumerate(tables, start=1):
-        standing = 0 if outcome == LOST else max(1, min(standing, seated)) if outcome == WON else min(standing, seated)
+        standing = (
+            0
+            if outcome == LOST
+            else max(1, min(standing, seated))
+            if outcome == WON
+            else min(standing, seated)
+        )
         lines.append(table(no, outcome, standing, seated))
     summary = summarize(build_leaderboard(lines), over=over)
     shown = tables_text(summary, EN, limit=100).splitlines() if lines else []
-    pairs = [tuple(map(int, m.groups())) for line in shown for m in [re.search(r"(\d+)/(\d+) standing", line)]]
+    pairs = [
+        tuple(map(int, m.groups())) for line in shown for m in [re.search(r"(\d+)/(\d+) standing", line)]
+    ]
     assert summary.standing == sum(standing for standing, _ in pairs)
     assert summary.won + summary.lost + summary.playing + summary.unfinished == len(lines)
     assert (summary.playing == 0) if over else (summary.unfinished == 0)
-    counted = {outcome: sum(f": {EN(f'hydra_events.outcome.{outcome}')} ·" in line for line in shown)
-               for outcome in (WON, LOST, ONGOING, UNFINISHED)}
+    counted = {
+        outcome: sum(f": {EN(f'hydra_events.outcome.{outcome}')} ·" in line for line in shown)
+        for outcome in (WON, LOST, ONGOING, UNFINISHED)
+    }
     assert (counted[WON], counted[LOST]) == (summary.won, summary.lost)
     assert counted[ONGOING] + counted[UNFINISHED] == summary.playing + summary.unfinished
     numbers = [int(n) for n in re.findall(r"\d+", summary_text(summary, EN).splitlines()[0])]
-    assert numbers == [summary.won, summary.lost, summary.unfinished if over else summary.playing, summary.standing]
+    assert numbers == [
+        summary.won,
+        summary.lost,
+        summary.unfinished if over else summary.playing,
+        summary.standing,
+    ]
 
 
 # -- at the Discord layer -----------------------------------------------------------------------------
+
 
 async def test_a_drop_that_ends_the_table_says_the_table_lost(tmp_path) -> None:
     """Was: "did not show up and were dropped; the table goes on" when the drop had ended the table."""

@@ -35,10 +35,13 @@ async def _declare_decks(h, game_id: int, deck=SIDEBOARD_DECK) -> None:
     decks = DeckService(h.bot.db, h.bot.cards)
     for name in ("alice", "bob"):
         user = h.user(name)
-        result = await decks.register(h.guild.id, user.id, "Kaalia", deck.read_text(encoding="utf-8"), "duel-zh")
+        result = await decks.register(
+            h.guild.id, user.id, "Kaalia", deck.read_text(encoding="utf-8"), "duel-zh"
+        )
         assert result.record is not None
-        await cog(h).service.change(game_id, user.id, pod.COMMANDERS, player=user.id,
-                                    names=["Kaalia of the Vast"], deck="Kaalia")
+        await cog(h).service.change(
+            game_id, user.id, pod.COMMANDERS, player=user.id, names=["Kaalia of the Vast"], deck="Kaalia"
+        )
     await cog(h).refresh_board(game_id)
 
 
@@ -98,7 +101,10 @@ async def test_a_match_on_the_board_with_swaps_and_next_game(h):
     not_yours = await h.click(board, label="Next game", user="bob")
     assert not_yours.ephemeral and "loser of the last game" in not_yours.content
     offer = await h.click(board, label="Next game", user="alice")
-    assert offer.ephemeral and [b["label"] for b in offer.message.buttons] == ["I play first", "Let bob play first"]
+    assert offer.ephemeral and [b["label"] for b in offer.message.buttons] == [
+        "I play first",
+        "Let bob play first",
+    ]
     started = await h.click(offer, label="Let bob play first", user="alice")
     await settled(h)
     new_board = started.channel_messages[-1]
@@ -114,7 +120,8 @@ def _with_seat_buttons(message, game_id: int) -> None:
     board stays in the channel, and its persistent buttons still reach the bot."""
     message.components[-1]["components"][:0] = [
         {"type": 2, "style": 3, "label": "Join", "custom_id": f"pod:{game_id}:join"},
-        {"type": 2, "style": 2, "label": "Shuffle seats", "custom_id": f"pod:{game_id}:shuffle"}]
+        {"type": 2, "style": 2, "label": "Shuffle seats", "custom_id": f"pod:{game_id}:shuffle"},
+    ]
 
 
 async def test_a_match_keeps_its_two_players_and_the_chosen_first_player(h):
@@ -122,7 +129,10 @@ async def test_a_match_keeps_its_two_players_and_the_chosen_first_player(h):
     board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="duel-zh")
     labels = [b["label"] for b in board.message.buttons]
     assert "Join" not in labels and "Shuffle seats" not in labels
-    assert "Join, shuffle" not in board.embed["description"] and "Name your commanders" in board.embed["description"]
+    assert (
+        "Join, shuffle" not in board.embed["description"]
+        and "Name your commanders" in board.embed["description"]
+    )
     _with_seat_buttons(board.message, 1)
     joined = await h.click(board, label="Join", user="carol")
     assert "match between its two players" in joined.text
@@ -150,13 +160,15 @@ async def test_a_match_keeps_its_two_players_and_the_chosen_first_player(h):
 
 async def test_a_commander_game_can_be_a_match_on_request(h):
     alice, bob, carol = h.user("alice"), h.user("bob"), h.user("carol")
-    board = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="commander",
-                          match="best-of-3")
+    board = await h.slash(
+        "pod start", players=f"{alice.mention} {bob.mention}", ruleset="commander", match="best-of-3"
+    )
     assert "Match · game 1 of 3" in _fields(board.message)
     single = await h.slash("pod start", players=f"{alice.mention} {bob.mention}", ruleset="commander")
     assert "Match" not in _fields(single.message)
-    three = await h.slash("pod start", players=f"{alice.mention} {bob.mention} {carol.mention}",
-                          match="best-of-3")
+    three = await h.slash(
+        "pod start", players=f"{alice.mention} {bob.mention} {carol.mention}", match="best-of-3"
+    )
     assert three.ephemeral and "exactly two players" in three.content
 
 
@@ -234,7 +246,9 @@ async def test_a_wish_fetches_a_sideboard_card_in_the_channel_and_on_the_board(h
     assert not done.ephemeral and "サイドボードから**Gamble**" in done.text  # a wish reveals the card
     await settled(h)
     assert "Fetched by wishes: alice: Gamble" in _fields(board.message)
-    assert "Gamble" not in [c["value"] for c in await h.autocomplete("sideboard wish", "card", "", user="alice")]
+    assert "Gamble" not in [
+        c["value"] for c in await h.autocomplete("sideboard wish", "card", "", user="alice")
+    ]
     again = await h.slash("sideboard wish", user="alice", card="Gamble", locale="zh-CN")
     assert again.ephemeral and "本局已经从备牌中拿过了" in again.text
     main = await h.slash("sideboard wish", user="bob", card="Anger")

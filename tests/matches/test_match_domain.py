@@ -16,8 +16,13 @@ def _create(seq: int = 1, players: list[object] | None = None) -> Event:
 
 
 def _game(seq: int, number: int, game_id: int, first: int = A, chosen_by: int = A) -> Event:
-    return Event(seq, m.GAME, chosen_by, "t",
-                 {"game_id": game_id, "number": number, "first": first, "chosen_by": chosen_by})
+    return Event(
+        seq,
+        m.GAME,
+        chosen_by,
+        "t",
+        {"game_id": game_id, "number": number, "first": first, "chosen_by": chosen_by},
+    )
 
 
 def _undo(seq: int, *seqs: object) -> Event:
@@ -34,13 +39,18 @@ def _state(*winners: int | None, running: bool = False) -> m.MatchState:
 
 
 def test_the_fold_reads_players_games_and_outcomes() -> None:
-    events = [_create(players=[str(A), str(B)]),
-              Event(2, "note", A, "t", {"text": "not a match change"}),  # other kinds are not games
-              _game(3, 1, 101, first=B, chosen_by=A), _game(4, 2, 102, first=A, chosen_by=B)]
+    events = [
+        _create(players=[str(A), str(B)]),
+        Event(2, "note", A, "t", {"text": "not a match change"}),  # other kinds are not games
+        _game(3, 1, 101, first=B, chosen_by=A),
+        _game(4, 2, 102, first=A, chosen_by=B),
+    ]
     state = m.replay(7, events, {101: m.Outcome(A), 999: m.Outcome(B)})
     assert (state.match_id, state.players, state.last_seq) == (7, (A, B), 4)
-    assert state.games == [m.MatchGame(number=1, game_id=101, first=B, chosen_by=A, outcome=m.Outcome(A)),
-                           m.MatchGame(number=2, game_id=102, first=A, chosen_by=B, outcome=None)]
+    assert state.games == [
+        m.MatchGame(number=1, game_id=101, first=B, chosen_by=A, outcome=m.Outcome(A)),
+        m.MatchGame(number=2, game_id=102, first=A, chosen_by=B, outcome=None),
+    ]
     assert state.game_number(102) == 2 and state.game_number(101) == 1 and state.game_number(103) is None
     assert state.current is state.games[1] and state.game_running
 
@@ -80,26 +90,40 @@ def test_a_fresh_match_has_no_game_and_nobody_chooses() -> None:
 
 
 # (winners of the finished games, finished?, winner, drawn?, score, draws)
-@pytest.mark.parametrize(("winners", "finished", "winner", "drawn", "score", "draws"), [
-    ((A,), False, None, False, (1, 0), 0),
-    ((B,), False, None, False, (0, 1), 0),
-    ((A, A), True, A, False, (2, 0), 0),              # two wins end it after two games (G9)
-    ((B, B), True, B, False, (0, 2), 0),
-    ((A, B), False, None, False, (1, 1), 0),
-    ((None, None), False, None, False, (0, 0), 2),    # two drawn games: a third is played
-    ((A, None), False, None, False, (1, 0), 1),
-    ((A, B, A), True, A, False, (2, 1), 0),
-    ((B, A, B), True, B, False, (1, 2), 0),
-    ((A, None, None), True, A, False, (1, 0), 2),    # three games end it: one win is enough then
-    ((None, None, B), True, B, False, (0, 1), 2),
-    ((A, B, None), True, None, True, (1, 1), 1),      # equal wins after three games: a drawn match
-    ((None, None, None), True, None, True, (0, 0), 3),
-])
-def test_when_a_match_ends_and_who_won(winners: tuple[int | None, ...], finished: bool, winner: int | None,
-                                       drawn: bool, score: tuple[int, int], draws: int) -> None:
+@pytest.mark.parametrize(
+    ("winners", "finished", "winner", "drawn", "score", "draws"),
+    [
+        ((A,), False, None, False, (1, 0), 0),
+        ((B,), False, None, False, (0, 1), 0),
+        ((A, A), True, A, False, (2, 0), 0),  # two wins end it after two games (G9)
+        ((B, B), True, B, False, (0, 2), 0),
+        ((A, B), False, None, False, (1, 1), 0),
+        ((None, None), False, None, False, (0, 0), 2),  # two drawn games: a third is played
+        ((A, None), False, None, False, (1, 0), 1),
+        ((A, B, A), True, A, False, (2, 1), 0),
+        ((B, A, B), True, B, False, (1, 2), 0),
+        ((A, None, None), True, A, False, (1, 0), 2),  # three games end it: one win is enough then
+        ((None, None, B), True, B, False, (0, 1), 2),
+        ((A, B, None), True, None, True, (1, 1), 1),  # equal wins after three games: a drawn match
+        ((None, None, None), True, None, True, (0, 0), 3),
+    ],
+)
+def test_when_a_match_ends_and_who_won(
+    winners: tuple[int | None, ...],
+    finished: bool,
+    winner: int | None,
+    drawn: bool,
+    score: tuple[int, int],
+    draws: int,
+) -> None:
     state = _state(*winners)
     assert (state.finished, state.winner, state.drawn, state.score, state.draws) == (
-        finished, winner, drawn, score, draws)
+        finished,
+        winner,
+        drawn,
+        score,
+        draws,
+    )
     assert (state.wins(A), state.wins(B), state.wins(99)) == (*score, 0)
 
 
@@ -141,7 +165,7 @@ def test_the_next_game_number_and_its_refusals_in_order() -> None:
         (_state(A, running=True), A, A, "game_running"),
         (_state(A, A), B, A, "match_over"),
         (_state(A), B, 99, "not_a_player"),  # the chooser, but a stranger to play first
-        (_state(A), A, A, "not_chooser"),   # the winner does not choose
+        (_state(A), A, A, "not_chooser"),  # the winner does not choose
         (_state(A), 99, A, "not_chooser"),
     ]
     for state, actor, first, key in refusals:
@@ -154,23 +178,32 @@ def test_an_undo_drops_the_last_game_start_but_never_game_one() -> None:
     assert m.undoable([_create(), _game(2, 1, 101), _game(5, 2, 102)]) == 5
     assert m.undoable([_create(), _game(2, 1, 101), _game(3, 2, 102), _game(4, 3, 103)]) == 4
     assert m.undoable([_create(), _game(2, 1, 101), _game(3, 2, 102), _game(4, 3, 103), _undo(6, 4)]) == 3
-    for events in ([_create(), _game(2, 1, 101)], [_create()],
-                   [_create(), _game(2, 1, 101), _game(3, 2, 102), _undo(4, 3)]):
+    for events in (
+        [_create(), _game(2, 1, 101)],
+        [_create()],
+        [_create(), _game(2, 1, 101), _game(3, 2, 102), _undo(4, 3)],
+    ):
         with pytest.raises(m.MatchError) as error:
             m.undoable(events)
         assert error.value.key == "match.error.nothing_to_undo"
 
 
-@pytest.mark.parametrize(("winners", "result"), [
-    ((A, A), m.MatchResult(7, (A, B), (2, 0), 0, A)),
-    ((B, None, B), m.MatchResult(7, (A, B), (0, 2), 1, B)),
-    ((A, None, B), m.MatchResult(7, (A, B), (1, 1), 1, None)),
-])
+@pytest.mark.parametrize(
+    ("winners", "result"),
+    [
+        ((A, A), m.MatchResult(7, (A, B), (2, 0), 0, A)),
+        ((B, None, B), m.MatchResult(7, (A, B), (0, 2), 1, B)),
+        ((A, None, B), m.MatchResult(7, (A, B), (1, 1), 1, None)),
+    ],
+)
 def test_results_for_standings(winners: tuple[int | None, ...], result: m.MatchResult) -> None:
     assert m.result(_state(*winners)) == result
 
 
 def test_refusals_word_themselves() -> None:
     assert m.MatchError("not_chooser").localized("en") == (
-        "The loser of the last game chooses who plays first (after a drawn game, the player who chose for it).")
-    assert m.MatchError("match.error.not_a_player").localized("ja") == "マッチの2人のプレイヤーだけが行えます。"
+        "The loser of the last game chooses who plays first (after a drawn game, the player who chose for it)."
+    )
+    assert (
+        m.MatchError("match.error.not_a_player").localized("ja") == "マッチの2人のプレイヤーだけが行えます。"
+    )

@@ -26,8 +26,13 @@ def _services(db, clock, index):
 
 
 async def _start(matches: MatchService, ruleset: str = "duel-zh"):
-    return await matches.start_match(guild_id=GUILD, channel_id=6, created_by=ALICE,
-                                     players=[(ALICE, "Alice"), (BOB, "Bob")], ruleset=ruleset)
+    return await matches.start_match(
+        guild_id=GUILD,
+        channel_id=6,
+        created_by=ALICE,
+        players=[(ALICE, "Alice"), (BOB, "Bob")],
+        ruleset=ruleset,
+    )
 
 
 async def _play(pods: PodService, game_id: int, loser: int | None) -> None:
@@ -177,11 +182,14 @@ async def test_a_match_survives_a_restart(db_url, clock, index):
 
 # -- swaps ------------------------------------------------------------------------------------------
 
+
 async def _with_decks(pods, decks, game_id, deck_file=SIDEBOARD_DECK, ruleset="duel-zh"):
     for user in (ALICE, BOB):
         result = await decks.register(GUILD, user, "Kaalia", deck_file.read_text(encoding="utf-8"), ruleset)
         assert result.record is not None
-        await pods.change(game_id, user, pod.COMMANDERS, player=user, names=["Kaalia of the Vast"], deck="Kaalia")
+        await pods.change(
+            game_id, user, pod.COMMANDERS, player=user, names=["Kaalia of the Vast"], deck="Kaalia"
+        )
 
 
 async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db, clock, index):
@@ -193,8 +201,9 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
     await _play(pods, game.game_id, ALICE)
     _, game2 = await matches.next_game(loaded.match_id, ALICE, ALICE)
     clock.advance(hours=2)  # no time limit between games (000)
-    game2, verdict = await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"),
-                                                                Swap("Mountain", "Badlands")])
+    game2, verdict = await matches.swap(
+        game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands")]
+    )
     assert verdict.verdict.legal and verdict.deck.main_count == 100
     with pytest.raises(SwapError, match=r"\.not_in_main( |$)"):  # Anger is in the sideboard now
         await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Duress")])
@@ -209,7 +218,9 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
     record = (await pods.get(game2.game_id)).record
     assert record.swaps == {ALICE: [{"out": "Anger", "in": "Lightning Bolt", "count": 1}]}
     _, game3 = await matches.next_game(loaded.match_id, BOB, BOB)
-    with pytest.raises(SwapError, match=r"\.not_in_main( |$)"):  # game 3 starts from the deck as played in game 2
+    with pytest.raises(
+        SwapError, match=r"\.not_in_main( |$)"
+    ):  # game 3 starts from the deck as played in game 2
         await matches.swap(game3.game_id, ALICE, [Swap("Anger", "Duress")])
     played = await matches.played_deck(game3, ALICE)
     assert "Lightning Bolt" in {c.name for c in played.deck.in_section(pod_main())}
@@ -220,6 +231,7 @@ async def test_swaps_between_games_travel_with_the_match_and_reach_the_record(db
 
 def pod_main():
     from bot.domain.decklist import Section
+
     return Section.MAIN
 
 
@@ -236,8 +248,13 @@ async def test_the_optional_rule_window_closes_by_itself_also_across_a_restart(d
     db = await Database.open(db_url)
     pods, decks, matches = _services(db, clock, index)
     await matches.set_sideboard_rule(GUILD, True)
-    game = await pods.start_game(guild_id=GUILD, channel_id=6, created_by=ALICE, ruleset="commander",
-                                 players=[(ALICE, "Alice"), (BOB, "Bob"), (33, "Carol")])
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=6,
+        created_by=ALICE,
+        ruleset="commander",
+        players=[(ALICE, "Alice"), (BOB, "Bob"), (33, "Carol")],
+    )
     await pods.change(game.game_id, ALICE, pod.COMMANDERS, player=33, names=[None])
     await _with_decks(pods, decks, game.game_id, BLUE_SIDEBOARD_DECK, "commander")
     clock.advance(minutes=2, seconds=59)
@@ -261,12 +278,21 @@ async def test_the_optional_rule_window_closes_by_itself_also_across_a_restart(d
 
 async def test_the_window_waits_for_every_declaration_and_the_rule_switch(db, clock, index):
     pods, decks, matches = _services(db, clock, index)
-    game = await pods.start_game(guild_id=GUILD, channel_id=6, created_by=ALICE, ruleset="duel-zh",
-                                 players=[(ALICE, "Alice"), (BOB, "Bob")])
-    result = await decks.register(GUILD, ALICE, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"), "duel-zh")
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=6,
+        created_by=ALICE,
+        ruleset="duel-zh",
+        players=[(ALICE, "Alice"), (BOB, "Bob")],
+    )
+    result = await decks.register(
+        GUILD, ALICE, "Kaalia", SIDEBOARD_DECK.read_text(encoding="utf-8"), "duel-zh"
+    )
     assert result.record is not None
     await matches.set_sideboard_rule(GUILD, True)
-    await pods.change(game.game_id, ALICE, pod.COMMANDERS, player=ALICE, names=["Kaalia of the Vast"], deck="Kaalia")
+    await pods.change(
+        game.game_id, ALICE, pod.COMMANDERS, player=ALICE, names=["Kaalia of the Vast"], deck="Kaalia"
+    )
     with pytest.raises(SwapError, match=r"\.not_declared( |$)"):
         await matches.swap(game.game_id, ALICE, [Swap("Anger", "Duress")])
     clock.advance(minutes=10)
@@ -280,6 +306,7 @@ async def test_the_window_waits_for_every_declaration_and_the_rule_switch(db, cl
 
 # -- a pasted batch is all or nothing -------------------------------------------------------------
 
+
 async def _game_two_with_decks(pods, decks, matches):
     loaded, game = await _start(matches)
     await _with_decks(pods, decks, game.game_id)
@@ -292,14 +319,26 @@ async def test_a_batch_of_swaps_is_one_event_in_one_transaction(db, clock, index
     pods, decks, matches = _services(db, clock, index)
     game2 = await _game_two_with_decks(pods, decks, matches)
     before = len(await pods.repo.events(game2.game_id))
-    await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
-                                              Swap("Vow of Duty", "Duress")])
+    await matches.swap(
+        game2.game_id,
+        ALICE,
+        [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"), Swap("Vow of Duty", "Duress")],
+    )
     stored = await pods.repo.events(game2.game_id)
     assert len(stored) == before + 1 and stored[-1].kind == pod.SWAP
     assert [s["in"] for s in pod.swaps_of(stored[-1].data)] == ["Lightning Bolt", "Badlands", "Duress"]
-    with pytest.raises(SwapError, match=r"\.not_in_sideboard( |$)"):  # the third is wrong: the first two are not kept
-        await matches.swap(game2.game_id, BOB, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands"),
-                                                Swap("Vow of Duty", "Counterspell")])
+    with pytest.raises(
+        SwapError, match=r"\.not_in_sideboard( |$)"
+    ):  # the third is wrong: the first two are not kept
+        await matches.swap(
+            game2.game_id,
+            BOB,
+            [
+                Swap("Anger", "Lightning Bolt"),
+                Swap("Mountain", "Badlands"),
+                Swap("Vow of Duty", "Counterspell"),
+            ],
+        )
     assert len(await pods.repo.events(game2.game_id)) == before + 1
     assert [s["player"] for s in (await pods.get(game2.game_id)).state.swaps] == [ALICE] * 3
 
@@ -315,13 +354,16 @@ async def test_a_mulligan_that_starts_while_a_batch_is_checked_refuses_the_whole
         result = await check(fn, *args)
         prompt = pod.mulligan_prompt((await pods.get(game2.game_id)).state)
         assert prompt is not None
-        await pods.change(game2.game_id, prompt.player, pod.MULLIGAN, player=prompt.player, decision=0,
-                          prompt=prompt.number)
+        await pods.change(
+            game2.game_id, prompt.player, pod.MULLIGAN, player=prompt.player, decision=0, prompt=prompt.number
+        )
         return result
 
     decks.offload = mulligan_meanwhile
     with pytest.raises(SwapError, match=r"\.window_closed( |$)"):
-        await matches.swap(game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands")])
+        await matches.swap(
+            game2.game_id, ALICE, [Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands")]
+        )
     fresh = await PodService(db, clock=clock).get(game2.game_id)  # what is stored, not the cache
     assert fresh.state.swaps == [] and fresh.state.mulligan is not None
 
@@ -345,6 +387,7 @@ async def test_a_batch_checked_against_swaps_that_changed_meanwhile_is_refused(d
 
 
 # -- wishes (D7) -----------------------------------------------------------------------------------
+
 
 async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clock, index):
     pods, decks, matches = _services(db, clock, index)
@@ -381,8 +424,13 @@ async def test_a_wish_fetches_from_the_sideboard_as_played_once_per_game(db, clo
 
 async def test_a_single_game_has_sideboards_only_with_the_optional_rule(db, clock, index):
     pods, decks, matches = _services(db, clock, index)
-    game = await pods.start_game(guild_id=GUILD, channel_id=6, created_by=ALICE, ruleset="commander",
-                                 players=[(ALICE, "Alice"), (BOB, "Bob")])
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=6,
+        created_by=ALICE,
+        ruleset="commander",
+        players=[(ALICE, "Alice"), (BOB, "Bob")],
+    )
     await _with_decks(pods, decks, game.game_id, WISH_DECK, "commander")
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
     with pytest.raises(SwapError, match=r"\.wish_not_allowed( |$)"):

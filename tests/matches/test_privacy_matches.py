@@ -14,8 +14,14 @@ PSEUDONYM = 999999999999
 async def _a_match(db, clock):
     pods = PodService(db, clock=clock)
     matches = MatchService(db, pods)
-    loaded, game = await matches.start_match(guild_id=5, channel_id=6, created_by=ALICE, ruleset="duel-zh",
-                                             players=[(ALICE, "Alice"), (BOB, "Bob")], tournament_id=7)
+    loaded, game = await matches.start_match(
+        guild_id=5,
+        channel_id=6,
+        created_by=ALICE,
+        ruleset="duel-zh",
+        players=[(ALICE, "Alice"), (BOB, "Bob")],
+        tournament_id=7,
+    )
     await pods.change(game.game_id, ALICE, pod.NEXT_TURN)
     await pods.change(game.game_id, ALICE, pod.CONCEDE, player=ALICE)
     await matches.next_game(loaded.match_id, ALICE, BOB)

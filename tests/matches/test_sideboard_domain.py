@@ -32,12 +32,22 @@ def _names(deck, section):
 
 def test_parse_swaps_reads_arrows_and_counts():
     assert parse_swaps("Anger -> Lightning Bolt\n\n2 Mountain => 2 Badlands\nVow of Duty → Duress") == [
-        Swap("Anger", "Lightning Bolt"), Swap("Mountain", "Badlands", 2), Swap("Vow of Duty", "Duress")]
+        Swap("Anger", "Lightning Bolt"),
+        Swap("Mountain", "Badlands", 2),
+        Swap("Vow of Duty", "Duress"),
+    ]
 
 
-@pytest.mark.parametrize(("text", "key"), [
-    ("Anger Lightning Bolt", "bad_line"), ("", "no_swaps"), ("-> Duress", "bad_line"),
-    ("2 Mountain -> 1 Badlands", "size_change"), ("\n".join(["a -> b"] * 11), "too_many")])
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Anger Lightning Bolt", "bad_line"),
+        ("", "no_swaps"),
+        ("-> Duress", "bad_line"),
+        ("2 Mountain -> 1 Badlands", "size_change"),
+        ("\n".join(["a -> b"] * 11), "too_many"),
+    ],
+)
 def test_parse_swaps_refuses(text, key):
     with pytest.raises(SwapError) as error:
         parse_swaps(text)
@@ -57,7 +67,9 @@ def test_parse_swaps_never_crashes(text):
 def test_a_swap_moves_one_card_each_way_and_keeps_the_size(deck):
     swapped = apply_swaps(deck, [Swap("anger", "Lightning Bolt")])
     assert "Lightning Bolt" in _names(swapped, Section.MAIN) and "Anger" not in _names(swapped, Section.MAIN)
-    assert _names(swapped, Section.SIDEBOARD)["Anger"] == 1 and "Lightning Bolt" not in _names(swapped, Section.SIDEBOARD)
+    assert _names(swapped, Section.SIDEBOARD)["Anger"] == 1 and "Lightning Bolt" not in _names(
+        swapped, Section.SIDEBOARD
+    )
     assert swapped.main_count == deck.main_count == 100
     assert sum(c.count for c in swapped.in_section(Section.SIDEBOARD)) == 10
 
@@ -74,14 +86,17 @@ def test_basic_lands_swap_several_at_once(deck):
         apply_swaps(deck, [Swap("Mountain", "Badlands", 2)])
 
 
-@pytest.mark.parametrize(("swap", "key"), [
-    (Swap("Kaalia of the Vast", "Lightning Bolt"), "commander"),
-    (Swap("Anger", "Kaalia of the Vast"), "commander"),
-    (Swap("Lightning Bolt", "Duress"), "not_in_main"),  # in the sideboard, not the main deck
-    (Swap("Anger", "Akoum Refuge"), "not_in_sideboard"),  # in the main deck, not the sideboard
-    (Swap("Anger", "Black Lotus"), "not_in_sideboard"),  # in neither
-    (Swap("Anger", "Lightning Bolt", 0), "size_change"),
-])
+@pytest.mark.parametrize(
+    ("swap", "key"),
+    [
+        (Swap("Kaalia of the Vast", "Lightning Bolt"), "commander"),
+        (Swap("Anger", "Kaalia of the Vast"), "commander"),
+        (Swap("Lightning Bolt", "Duress"), "not_in_main"),  # in the sideboard, not the main deck
+        (Swap("Anger", "Akoum Refuge"), "not_in_sideboard"),  # in the main deck, not the sideboard
+        (Swap("Anger", "Black Lotus"), "not_in_sideboard"),  # in neither
+        (Swap("Anger", "Lightning Bolt", 0), "size_change"),
+    ],
+)
 def test_refused_swaps(deck, swap, key):
     with pytest.raises(SwapError) as error:
         apply_swaps(deck, [swap])
@@ -107,7 +122,9 @@ def test_earlier_swaps_count(deck):
     """Between games the deck as last played is the starting point (000 §3.2)."""
     with pytest.raises(SwapError, match="not_in_main"):
         check_swaps(deck, "duel-zh", [Swap("Anger", "Lightning Bolt")], [Swap("Anger", "Duress")])
-    played = check_swaps(deck, "duel-zh", [Swap("Anger", "Lightning Bolt")], [Swap("Lightning Bolt", "Anger")])
+    played = check_swaps(
+        deck, "duel-zh", [Swap("Anger", "Lightning Bolt")], [Swap("Lightning Bolt", "Anger")]
+    )
     assert played.verdict.legal and "Anger" in _names(played.deck, Section.MAIN)
 
 
@@ -121,15 +138,23 @@ def test_the_window_of_the_optional_rule_is_three_minutes_from_the_declaration()
     late = NOON + timedelta(minutes=3)
     closed = swap_window(started=False, between_games=False, rule_on=True, declared_at=declared, now=late)
     assert not closed.open and closed.reason == "window_closed"
-    assert swap_window(started=False, between_games=False, rule_on=True, declared_at=declared,
-                       now=late - timedelta(seconds=1)).open
+    assert swap_window(
+        started=False,
+        between_games=False,
+        rule_on=True,
+        declared_at=declared,
+        now=late - timedelta(seconds=1),
+    ).open
 
 
-@pytest.mark.parametrize(("kwargs", "reason"), [
-    ({"started": True, "between_games": True, "rule_on": True}, "window_closed"),
-    ({"started": False, "between_games": False, "rule_on": False}, "not_allowed"),
-    ({"started": False, "between_games": False, "rule_on": True, "declared_at": None}, "not_declared"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"started": True, "between_games": True, "rule_on": True}, "window_closed"),
+        ({"started": False, "between_games": False, "rule_on": False}, "not_allowed"),
+        ({"started": False, "between_games": False, "rule_on": True, "declared_at": None}, "not_declared"),
+    ],
+)
 def test_closed_windows(kwargs, reason):
     kwargs.setdefault("declared_at", NOON.isoformat())
     window = swap_window(now=NOON, **kwargs)
@@ -137,8 +162,9 @@ def test_closed_windows(kwargs, reason):
 
 
 def test_between_games_the_window_lasts_the_whole_pre_game_step():
-    window = swap_window(started=False, between_games=True, rule_on=False, declared_at=None,
-                         now=NOON + timedelta(days=1))
+    window = swap_window(
+        started=False, between_games=True, rule_on=False, declared_at=None, now=NOON + timedelta(days=1)
+    )
     assert window.open and window.closes_at is None
 
 
@@ -151,6 +177,7 @@ def test_a_refusal_crosses_the_work_pool_with_its_values():
 
 
 # -- wishes (D7) -----------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def wish_deck(index):
@@ -174,18 +201,31 @@ def test_a_wish_fetches_a_sideboard_card_as_played_once_per_game(wish_deck):
         check_wish(swapped, [], "Gamble")
     assert check_wish(swapped, [], "Anger") == "Anger"  # swapped out: in the sideboard now
     assert "Gamble" not in wishable(swapped, []) and wishable(wish_deck, ["Gamble"]) == [
-        n for n in wishable(wish_deck, []) if n != "Gamble"]
+        n for n in wishable(wish_deck, []) if n != "Gamble"
+    ]
 
 
 def test_the_fold_keeps_wishes_during_the_game_only():
-    events = [pod.Event(1, pod.CREATE, 1, "t", {"ruleset": "duel-zh", "players": [
-        {"user_id": 1, "name": "a"}, {"user_id": 2, "name": "b"}]}),
-        pod.Event(2, pod.COMMANDERS, 1, "t", {"player": 1, "names": ["Kaalia of the Vast"], "deck": "K"})]
+    events = [
+        pod.Event(
+            1,
+            pod.CREATE,
+            1,
+            "t",
+            {"ruleset": "duel-zh", "players": [{"user_id": 1, "name": "a"}, {"user_id": 2, "name": "b"}]},
+        ),
+        pod.Event(2, pod.COMMANDERS, 1, "t", {"player": 1, "names": ["Kaalia of the Vast"], "deck": "K"}),
+    ]
     wish = pod.Event(3, pod.WISH, 1, "t", {"player": 1, "card": "Gamble"})
     with pytest.raises(pod.PodError, match="not_started"):
         pod.apply(pod.replay(events), wish)
-    state = pod.replay([*events, pod.Event(3, pod.NEXT_TURN, 1, "t", {}),
-                        pod.Event(4, pod.WISH, 1, "t", {"player": 1, "card": "Gamble"})])
+    state = pod.replay(
+        [
+            *events,
+            pod.Event(3, pod.NEXT_TURN, 1, "t", {}),
+            pod.Event(4, pod.WISH, 1, "t", {"player": 1, "card": "Gamble"}),
+        ]
+    )
     assert state.wishes == [{"player": 1, "card": "Gamble", "turn": 1}]
     assert pod.fetched_by_wishes(state) == {1: ["Gamble"]}
     with pytest.raises(pod.PodError, match="wish_already"):

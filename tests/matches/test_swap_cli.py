@@ -24,18 +24,38 @@ def run(config_file: Path, *args: str) -> int:
 
 
 def test_accepted_swaps_print_the_verdict_as_json(config_file, capsys):
-    code = run(config_file, str(SIDEBOARD_DECK), "--out", "Anger", "--in", "Lightning Bolt",
-               "--out", "Mountain", "--in", "Badlands", "--ruleset", "duel-zh", "--json")
+    code = run(
+        config_file,
+        str(SIDEBOARD_DECK),
+        "--out",
+        "Anger",
+        "--in",
+        "Lightning Bolt",
+        "--out",
+        "Mountain",
+        "--in",
+        "Badlands",
+        "--ruleset",
+        "duel-zh",
+        "--json",
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["accepted"] is True
-    assert out["swaps"] == [{"out": "Anger", "in": "Lightning Bolt", "count": 1},
-                            {"out": "Mountain", "in": "Badlands", "count": 1}]
+    assert out["swaps"] == [
+        {"out": "Anger", "in": "Lightning Bolt", "count": 1},
+        {"out": "Mountain", "in": "Badlands", "count": 1},
+    ]
     assert out["verdict"]["legal"] is True and out["verdict"]["card_count"] == 100
 
 
-@pytest.mark.parametrize(("out", "into", "error"), [
-    ("Kaalia of the Vast", "Duress", "commander"), ("Duress", "Anger", "not_in_main"),
-    ("Anger", "Akoum Refuge", "not_in_sideboard")])
+@pytest.mark.parametrize(
+    ("out", "into", "error"),
+    [
+        ("Kaalia of the Vast", "Duress", "commander"),
+        ("Duress", "Anger", "not_in_main"),
+        ("Anger", "Akoum Refuge", "not_in_sideboard"),
+    ],
+)
 def test_refused_swaps_exit_1(config_file, capsys, out, into, error):
     code = run(config_file, str(SIDEBOARD_DECK), "--out", out, "--in", into, "--json")
     result = json.loads(capsys.readouterr().out)
@@ -43,8 +63,18 @@ def test_refused_swaps_exit_1(config_file, capsys, out, into, error):
 
 
 def test_a_swap_breaking_colour_identity_is_refused_in_text(config_file, capsys):
-    code = run(config_file, str(BLUE_SIDEBOARD_DECK), "--out", "Anger", "--in", "Counterspell",
-               "--ruleset", "commander", "--language", "ja")
+    code = run(
+        config_file,
+        str(BLUE_SIDEBOARD_DECK),
+        "--out",
+        "Anger",
+        "--in",
+        "Counterspell",
+        "--ruleset",
+        "commander",
+        "--language",
+        "ja",
+    )
     assert code == 1 and "CR 903.5c" in capsys.readouterr().out
 
 

@@ -35,14 +35,19 @@ async def _play_match(h, game_id: int, loser: int) -> None:
 
 
 async def test_a_tournament_of_matches(h):
-    await h.slash("tournament create", user="admin", name="Duels", rounds=2, format="matches", channel="games")
+    await h.slash(
+        "tournament create", user="admin", name="Duels", rounds=2, format="matches", channel="games"
+    )
     for name in PLAYERS:
         await h.slash("tournament join", user=name, channel="games")
     paired = await h.slash("tournament pair", user="admin", channel="games")
     await h.settle()
     assert "best of three" in paired.text and "Bye:" in paired.text
-    boards = [m for m in h.messages("games") if any("Match · game 1 of 3" in f.get("name", "")
-                                                    for e in m.embeds for f in e.get("fields", []))]
+    boards = [
+        m
+        for m in h.messages("games")
+        if any("Match · game 1 of 3" in f.get("name", "") for e in m.embeds for f in e.get("fields", []))
+    ]
     assert len(boards) == 2
     pods = h.bot.get_cog("Pods")
     games = [row for row in await pods.service.open_in_channel(h.channel("games").id)]
@@ -69,7 +74,9 @@ async def test_a_tournament_of_matches(h):
     await h.settle()
     asked = await h.slash("tournament end", user="admin", channel="games", locale="zh-TW")
     assert asked.ephemeral and "1、2" in asked.text  # round 2's matches still run: ask first
-    ended = await h.click(asked, label=t("tournament.end.confirm_button", "zh-Hant"), user="admin", locale="zh-TW")
+    ended = await h.click(
+        asked, label=t("tournament.end.confirm_button", "zh-Hant"), user="admin", locale="zh-TW"
+    )
     await h.settle()
     final = h.messages("games")[-1]
     assert "結束" in final.content and "OMW" in str(final.embeds) and "（1-0-0）" in str(final.embeds)

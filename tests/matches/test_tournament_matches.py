@@ -24,8 +24,12 @@ from bot.services.pods import PodService
 
 
 def test_match_points_and_tiebreakers():
-    records = [MatchRecord("ann", "bea", (2, 0)), MatchRecord("cid", "dan", (2, 1)),
-               MatchRecord("ann", "cid", (1, 1), draws=1), MatchRecord("bea", "dan", (0, 2))]
+    records = [
+        MatchRecord("ann", "bea", (2, 0)),
+        MatchRecord("cid", "dan", (2, 1)),
+        MatchRecord("ann", "cid", (1, 1), draws=1),
+        MatchRecord("bea", "dan", (0, 2)),
+    ]
     table = {s.player: s for s in match_standings(records, seed=1)}
     assert [table[p].match_points for p in ("ann", "cid", "dan", "bea")] == [4, 4, 3, 0]
     assert table["ann"].record == (1, 0, 1) and table["bea"].record == (0, 2, 0)
@@ -51,8 +55,9 @@ def test_swiss_pairs_avoid_rematches_and_give_one_bye():
     assert first.bye is not None and len(first.pairs) == 2
     assert sorted([*(p for pair in first.pairs for p in pair), first.bye]) == list("abcde")
     assert pair_round(["a", "b", "c", "d", "e"], seed=9, round_number=1) == first  # reproducible
-    second = pair_round(["a", "b", "c", "d", "e"], past_pairs=[("a", "b"), ("c", "d")], had_bye=["e"],
-                        seed=9, round_number=2)
+    second = pair_round(
+        ["a", "b", "c", "d", "e"], past_pairs=[("a", "b"), ("c", "d")], had_bye=["e"], seed=9, round_number=2
+    )
     assert second.bye == "d" and second.pairs == [("a", "c"), ("b", "e")]
     with pytest.raises(TournamentError):
         pair_round(["a"], seed=1, round_number=1)
@@ -63,9 +68,15 @@ async def test_standings_from_matches_played(db, clock):
     matches = MatchService(db, pods)
     results = {}
     for first, second, losers in ((1, 2, [2, 2]), (3, 4, [4, 3, 4])):
-        loaded, game = await matches.start_match(guild_id=5, channel_id=6, created_by=first, ruleset="duel-zh",
-                                                 players=[(first, "p"), (second, "q")], tournament_id=7,
-                                                 round_number=1)
+        loaded, game = await matches.start_match(
+            guild_id=5,
+            channel_id=6,
+            created_by=first,
+            ruleset="duel-zh",
+            players=[(first, "p"), (second, "q")],
+            tournament_id=7,
+            round_number=1,
+        )
         for loser in losers:
             await pods.change(game.game_id, first, pod.NEXT_TURN)
             await pods.change(game.game_id, loser, pod.CONCEDE, player=loser)
@@ -84,16 +95,23 @@ async def test_standings_from_matches_played(db, clock):
 
 def test_dropped_players_games_and_the_csv():
     records = [MatchRecord("ann", "bea", (2, 1)), MatchRecord("=cmd", "dan", (1, 1), draws=1)]
-    table = {s.player: s for s in match_standings(records, seed=2, byes=["eve"], dropped=["bea"], players=["fay"])}
+    table = {
+        s.player: s for s in match_standings(records, seed=2, byes=["eve"], dropped=["bea"], players=["fay"])
+    }
     assert table["bea"].dropped and not table["ann"].dropped
-    assert (table["ann"].game_wins, table["ann"].games) == (2, 3) and (table["eve"].game_wins, table["eve"].games) == (2, 2)
+    assert (table["ann"].game_wins, table["ann"].games) == (2, 3) and (
+        table["eve"].game_wins,
+        table["eve"].games,
+    ) == (2, 2)
     assert table["fay"].matches == 0 and table["fay"].game_win == FLOOR  # entered, not played yet
     rows = list(csv.reader(io.StringIO(match_standings_csv(list(table.values())))))
     assert rows[0] == list(MATCH_CSV_COLUMNS)
     by_name = {row[1]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
     assert by_name["ann"]["match_points"] == "3" and by_name["ann"]["game_win_percent"] == "66.7%"
     assert by_name["bea"]["dropped"] == "yes" and by_name["bea"]["match_losses"] == "1"
-    assert by_name["'=cmd"]["match_draws"] == "1"  # a name that looks like a formula is not run by a spreadsheet
+    assert (
+        by_name["'=cmd"]["match_draws"] == "1"
+    )  # a name that looks like a formula is not run by a spreadsheet
 
 
 async def test_a_round_of_standings_and_the_unfinished_tables(db, clock):
@@ -114,9 +132,15 @@ async def test_a_round_of_standings_and_the_unfinished_tables(db, clock):
     tables = await tournaments.repo.pods(tournament.tournament_id, round_number)
     games = {}
     for table in tables:
-        _, game = await matches.start_match(guild_id=5, channel_id=6, created_by=1, ruleset="duel-zh",
-                                            players=[(u, f"p{u}") for u in table.seats],
-                                            tournament_id=tournament.tournament_id, round_number=round_number)
+        _, game = await matches.start_match(
+            guild_id=5,
+            channel_id=6,
+            created_by=1,
+            ruleset="duel-zh",
+            players=[(u, f"p{u}") for u in table.seats],
+            tournament_id=tournament.tournament_id,
+            round_number=round_number,
+        )
         await tournaments.link_game(table.pod_id, game.game_id)
         games[table.table_number] = (table.seats, game)
     tournament = await tournaments.active(5)
@@ -131,7 +155,9 @@ async def test_a_round_of_standings_and_the_unfinished_tables(db, clock):
     assert await service.unfinished_tables(tournament) == [2]
     with pytest.raises(TournamentError) as refused:
         await service.pair_next_round(tournament)
-    assert refused.value.key == "tournament.error.round_unfinished" and refused.value.values["tables"] == ["2"]
+    assert refused.value.key == "tournament.error.round_unfinished" and refused.value.values["tables"] == [
+        "2"
+    ]
     view = await service.standings(tournament, round_number=1)
     assert {s.player: s.match_points for s in view.standings}[seats[0]] == 3 and view.round_number == 1
     assert (await service.standings(tournament, round_number=2)).standings[0].match_points == 0

@@ -40,6 +40,8 @@ def inferno_library(cards: dict[str, Card]) -> list[Card]:
 @pytest.fixture(scope="session")
 def make_library(cards: dict[str, Card]):
     """A factory of small libraries: ``make_library(lands, spells)`` Mountains and Sol Rings."""
+
     def build(lands: int, spells: int) -> list[Card]:
         return [cards["Mountain"]] * lands + [cards["Sol Ring"]] * spells
+
     return build

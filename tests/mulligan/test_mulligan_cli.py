@@ -30,8 +30,10 @@ def test_odds_json_for_a_real_deck(config_file, capsys):
     assert status == 0
     assert (out["deck_size"], out["lands"], out["commanders"]) == (99, 38, ["Kaalia of the Vast"])
     assert len(out["p_lands_in_7"]) == 8
-    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(out["p_lands_in_7"], hypergeometric_pmf(99, 38, 7),
-                                                                  strict=True))
+    assert all(
+        math.isclose(a, b, rel_tol=1e-12)
+        for a, b in zip(out["p_lands_in_7"], hypergeometric_pmf(99, 38, 7), strict=True)
+    )
     assert set(out["styles"]) == {"partial_paris", "london", "vancouver"}
     assert out["styles"]["london"]["method"] == "exact" and out["styles"]["london"]["free_first_mulligan"]
     assert out["unknown_cards"] == []
@@ -39,10 +41,24 @@ def test_odds_json_for_a_real_deck(config_file, capsys):
 
 def test_odds_text_in_japanese_with_monte_carlo(config_file, capsys, tmp_path):
     deck = tmp_path / "deck.txt"
-    deck.write_text("Commander: Kaalia of the Vast\n30 Plains\n1 Agadeem's Awakening\n68 Sol Ring\n1 Not A Card\n",
-                    encoding="utf-8")
-    status = run(config_file, "mulligan", "odds", str(deck), "--language", "ja", "--monte-carlo", "200",
-                 "--seed", "1", "--keep", "3-4")
+    deck.write_text(
+        "Commander: Kaalia of the Vast\n30 Plains\n1 Agadeem's Awakening\n68 Sol Ring\n1 Not A Card\n",
+        encoding="utf-8",
+    )
+    status = run(
+        config_file,
+        "mulligan",
+        "odds",
+        str(deck),
+        "--language",
+        "ja",
+        "--monte-carlo",
+        "200",
+        "--seed",
+        "1",
+        "--keep",
+        "3-4",
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert "ライブラリー：100枚（統率者を除く）、土地30枚。" in out
@@ -50,10 +66,13 @@ def test_odds_text_in_japanese_with_monte_carlo(config_file, capsys, tmp_path):
     assert "モンテカルロ法、手札200通り" in out and "Not A Card" in out
 
 
-@pytest.mark.parametrize(("text", "key_text", "status"), [
-    ("Commander: Kaalia of the Vast\n40 Sol Ring\n", "no lands", 1),
-    ("Commander: Kaalia of the Vast\n3 Plains\n2 Sol Ring\n", "only 5 cards", 1),
-])
+@pytest.mark.parametrize(
+    ("text", "key_text", "status"),
+    [
+        ("Commander: Kaalia of the Vast\n40 Sol Ring\n", "no lands", 1),
+        ("Commander: Kaalia of the Vast\n3 Plains\n2 Sol Ring\n", "only 5 cards", 1),
+    ],
+)
 def test_decks_the_odds_cannot_describe(config_file, capsys, tmp_path, text, key_text, status):
     deck = tmp_path / "deck.txt"
     deck.write_text(text, encoding="utf-8")

@@ -32,7 +32,9 @@ def hand_size(reply) -> int:
     """Cards in the hand image: its height grows by one row per card."""
     image = Image.open(io.BytesIO(reply.message.files["hand.png"]))
     assert image.format == "PNG" and image.size[0] == hand_render.WIDTH
-    return (image.size[1] - hand_render.HEADER - hand_render.MARGIN) // (hand_render.ROW + hand_render.ROW_GAP)
+    return (image.size[1] - hand_render.HEADER - hand_render.MARGIN) // (
+        hand_render.ROW + hand_render.ROW_GAP
+    )
 
 
 def select_id(reply) -> str:

@@ -37,12 +37,16 @@ def brute_lands_in_hand(deck: list[bool], size: int) -> list[Fraction]:
 def brute_london_success(deck: list[bool], kept: int, keep: tuple[int, int]) -> Fraction:
     """P(a 7-card hand has some ``kept``-card subset with a keepable land count): all hands, all subsets."""
     hands = list(itertools.combinations(range(len(deck)), 7))
-    good = sum(any(keep[0] <= sum(deck[i] for i in part) <= keep[1]
-                   for part in itertools.combinations(hand, kept)) for hand in hands)
+    good = sum(
+        any(keep[0] <= sum(deck[i] for i in part) <= keep[1] for part in itertools.combinations(hand, kept))
+        for hand in hands
+    )
     return Fraction(good, len(hands))
 
 
-def brute_attempts(deck: list[bool], style: MulliganStyle, keep: tuple[int, int], players: int) -> list[Fraction]:
+def brute_attempts(
+    deck: list[bool], style: MulliganStyle, keep: tuple[int, int], players: int
+) -> list[Fraction]:
     """London/Vancouver walked attempt by attempt, each attempt's chance found by enumeration."""
     result = [Fraction(0)] * 8
     going = Fraction(1)
@@ -52,7 +56,7 @@ def brute_attempts(deck: list[bool], style: MulliganStyle, keep: tuple[int, int]
         if style is MulliganStyle.LONDON:
             success = brute_london_success(deck, size, keep)
         else:
-            success = sum(brute_lands_in_hand(deck, size)[keep[0]:keep[1] + 1], Fraction(0))
+            success = sum(brute_lands_in_hand(deck, size)[keep[0] : keep[1] + 1], Fraction(0))
         result[size] += going * success
         going *= 1 - success
     return result
@@ -119,9 +123,16 @@ def test_london_and_vancouver_match_enumeration(style, players):
     assert all(abs(f - float(b)) < 1e-12 for f, b in zip(floats, brute, strict=True))
 
 
-@pytest.mark.parametrize(("size", "lands", "opening", "keep", "slow"), [
-    (8, 3, 5, (2, 3), False), (8, 5, 5, (1, 2), False),
-    (9, 4, 5, (2, 3), True), (10, 3, 6, (2, 4), True), (10, 6, 6, (1, 3), True)])
+@pytest.mark.parametrize(
+    ("size", "lands", "opening", "keep", "slow"),
+    [
+        (8, 3, 5, (2, 3), False),
+        (8, 5, 5, (1, 2), False),
+        (9, 4, 5, (2, 3), True),
+        (10, 3, 6, (2, 4), True),
+        (10, 6, 6, (1, 3), True),
+    ],
+)
 def test_partial_paris_matches_enumeration(size, lands, opening, keep, slow, full_run):
     """M1 with set-aside cards kept out: the counting DP equals a walk over the real cards."""
     if slow and not full_run:
@@ -139,8 +150,9 @@ def test_real_deck_figures(inferno_library):
     odds = deck_odds(counts)
     assert len(odds.p_lands_in_opening) == 8 and math.isclose(math.fsum(odds.p_lands_in_opening), 1.0)
     # P(exactly 3 lands) = C(38,3) C(61,4) / C(99,7)
-    assert math.isclose(odds.p_lands_in_opening[3], math.comb(38, 3) * math.comb(61, 4) / math.comb(99, 7),
-                        rel_tol=1e-15)
+    assert math.isclose(
+        odds.p_lands_in_opening[3], math.comb(38, 3) * math.comb(61, 4) / math.comb(99, 7), rel_tol=1e-15
+    )
     paris, london = odds.styles[MulliganStyle.PARTIAL_PARIS], odds.styles[MulliganStyle.LONDON]
     assert math.isclose(paris.keep_at[7], odds.p_keepable_opening)  # the first hand is the same for all
     # London in a pod of four: the free mulligan gives a second 7-card chance.
@@ -152,8 +164,15 @@ def test_real_deck_figures(inferno_library):
 
 
 def test_modal_double_faced_lands_are_half_lands(cards):
-    library = [cards["Agadeem's Awakening"], cards["Akoum Warrior"], cards["Dryad Arbor"],
-               cards["Mountain"], cards["Sol Ring"], cards["Fire"], cards["Delver of Secrets"]]
+    library = [
+        cards["Agadeem's Awakening"],
+        cards["Akoum Warrior"],
+        cards["Dryad Arbor"],
+        cards["Mountain"],
+        cards["Sol Ring"],
+        cards["Fire"],
+        cards["Delver of Secrets"],
+    ]
     counts = DeckCounts.of(library)
     assert (counts.lands, counts.half_lands, counts.land_equivalent) == (2, 2, 3.0)
 
@@ -193,7 +212,9 @@ def test_monte_carlo_agrees_with_exact(style, inferno_library, full_run):
     with seed "mc-partial_paris" see 4 never-keepable hands where 0.9 are expected).
     """
     samples = 20_000 if full_run else 1_500
-    simulated = monte_carlo_odds(style, inferno_library, samples, seed=f"mc-{'full-' if full_run else ''}{style}")
+    simulated = monte_carlo_odds(
+        style, inferno_library, samples, seed=f"mc-{'full-' if full_run else ''}{style}"
+    )
     exact = exact_style_odds(style, 99, 38)
     assert simulated.samples == samples
     low, high = simulated.total_interval
@@ -203,8 +224,9 @@ def test_monte_carlo_agrees_with_exact(style, inferno_library, full_run):
         assert low <= exact.keep_at[size] <= high, (size, simulated.keep_at[size], exact.keep_at[size])
 
 
-@pytest.mark.parametrize("numbers", [(-1, 0, 0, 0), (10, -1, 3, 1), (10, 2, -1, 1), (10, 2, 3, -1),
-                                     (10, 11, 3, 1), (10, 2, 11, 1)])
+@pytest.mark.parametrize(
+    "numbers", [(-1, 0, 0, 0), (10, -1, 3, 1), (10, 2, -1, 1), (10, 2, 3, -1), (10, 11, 3, 1), (10, 2, 11, 1)]
+)
 def test_impossible_numbers_are_refused(numbers) -> None:
     with pytest.raises(MulliganError, match=r"^mulligan\.error\.bad_numbers$"):
         hypergeometric(*numbers)

@@ -83,10 +83,12 @@ def test_vancouver_scry_to_bottom(inferno_library):
 def test_wrong_steps_and_bad_positions_change_nothing(inferno_library):
     practice = PracticeHand.deal(inferno_library, "partial_paris", seed=1)
     hand = list(practice.hand)
-    for action, key in [(lambda: practice.mulligan(), "mulligan.error.wrong_step"),
-                        (lambda: practice.set_aside([7]), "mulligan.error.bad_cards"),
-                        (lambda: practice.set_aside([1, 1]), "mulligan.error.bad_cards"),
-                        (lambda: practice.bottom([0]), "mulligan.error.wrong_step")]:
+    for action, key in [
+        (lambda: practice.mulligan(), "mulligan.error.wrong_step"),
+        (lambda: practice.set_aside([7]), "mulligan.error.bad_cards"),
+        (lambda: practice.set_aside([1, 1]), "mulligan.error.bad_cards"),
+        (lambda: practice.bottom([0]), "mulligan.error.wrong_step"),
+    ]:
         with pytest.raises(MulliganError) as caught:
             action()
         assert caught.value.key == key

@@ -26,7 +26,10 @@ def row_top(position: int) -> int:
 def test_hand_image_rows_stripes_and_pips(cards):
     hand = [cards["Path to Exile"], cards["Mountain"], cards["Fire // Ice"], cards["Boros Guildmage"]]
     image = decode(hand_render.render_hand(hand, "en", title="Opening hand", subtitle="7 cards"))
-    assert image.size == (hand_render.WIDTH, hand_render.HEADER + 4 * (hand_render.ROW + hand_render.ROW_GAP) + hand_render.MARGIN)
+    assert image.size == (
+        hand_render.WIDTH,
+        hand_render.HEADER + 4 * (hand_render.ROW + hand_render.ROW_GAP) + hand_render.MARGIN,
+    )
     stripe_x = hand_render.MARGIN + 4
     assert image.getpixel((stripe_x, row_top(0) + 40)) == PIP_COLOURS["W"]  # white instant
     assert image.getpixel((stripe_x, row_top(1) + 40)) == hand_render.LAND
@@ -36,7 +39,11 @@ def test_hand_image_rows_stripes_and_pips(cards):
     pip_left = right - 2 * hand_render.PIP_RADIUS - hand_render.PIP_GAP
     assert image.getpixel((pip_left + 4, row_top(0) + 10 + hand_render.PIP_RADIUS)) == PIP_COLOURS["W"]
     # Boros Guildmage costs {R/W}{R/W}: hybrid pips show both colours.
-    hybrid = {image.getpixel((x, y)) for x in range(pip_left, right) for y in range(row_top(3) + 10, row_top(3) + 40)}
+    hybrid = {
+        image.getpixel((x, y))
+        for x in range(pip_left, right)
+        for y in range(row_top(3) + 10, row_top(3) + 40)
+    }
     assert PIP_COLOURS["R"] in hybrid and PIP_COLOURS["W"] in hybrid
     # A land has no cost: its row's right edge is plain row colour.
     assert image.getpixel((pip_left + 4, row_top(1) + 25)) == hand_render.ROW_FILL
@@ -69,7 +76,9 @@ def test_odds_chart_bars(inferno_library):
         if odds.p_lands_in_opening[k] > 0.02:  # tall enough to sample
             assert decoded.getpixel((x, base - 3)) == expected, k
     # … and the highest bar (3 lands) reaches the top of the bar area.
-    assert decoded.getpixel((int(left + 3 * slot + slot / 2), odds_render.BARS_TOP + 2)) == odds_render.KEEPABLE
+    assert (
+        decoded.getpixel((int(left + 3 * slot + slot / 2), odds_render.BARS_TOP + 2)) == odds_render.KEEPABLE
+    )
     # London's stacked bar, under its name, starts with its 7-card share in the full London colour.
     london = next(b for b in boxes if b.text == "伦敦调度")
     assert decoded.getpixel((left + 5, london.box[3] + 20)) == odds_render.STYLE_COLOURS[MulliganStyle.LONDON]

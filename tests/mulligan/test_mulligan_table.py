@@ -56,20 +56,28 @@ def test_partial_paris_walkthrough_m1():
     assert told == (Instruction("keep", 5),)
     assert table.finished and table.whose_turn is None
     assert states(table) == [(ALICE, "kept", 5), (BOB, "kept", 7), (CAROL, "kept", 6)]
-    assert table.closing_instructions() == {ALICE: (Instruction("shuffle_back", 4),),
-                                            CAROL: (Instruction("shuffle_back", 7),)}
+    assert table.closing_instructions() == {
+        ALICE: (Instruction("shuffle_back", 4),),
+        CAROL: (Instruction("shuffle_back", 7),),
+    }
     record = table.result()
     assert json.loads(json.dumps(record)) == record  # stored as JSON in the game record
     assert record["style"] == "partial_paris" and record["free_first_mulligan"] is False
     assert [(p["player"], p["mulligans"], p["kept"], p["set_aside"]) for p in record["players"]] == [
-        (ALICE, 2, 5, 4), (BOB, 0, 7, 0), (CAROL, 1, 6, 7)]
+        (ALICE, 2, 5, 4),
+        (BOB, 0, 7, 0),
+        (CAROL, 1, 6, 7),
+    ]
     assert record["decisions"] == [[ALICE, 3], [BOB, 0], [CAROL, 7], [ALICE, 1], [CAROL, "keep"], [ALICE, 0]]
 
 
 def test_partial_paris_rejects_bad_answers_and_changes_nothing():
     table = TableMulligan.start(MulliganStyle.PARTIAL_PARIS, [ALICE, BOB])
-    for bad, key in [(8, "mulligan.error.set_aside_range"), (-1, "mulligan.error.set_aside_range"),
-                     (Choice.MULLIGAN, "mulligan.error.how_many")]:
+    for bad, key in [
+        (8, "mulligan.error.set_aside_range"),
+        (-1, "mulligan.error.set_aside_range"),
+        (Choice.MULLIGAN, "mulligan.error.how_many"),
+    ]:
         with pytest.raises(MulliganError) as caught:
             table.decide(ALICE, bad)
         assert caught.value.key == key
@@ -111,7 +119,10 @@ def test_london_first_mulligan_free_with_three_players():
     assert told == (Instruction("bottom", 1),)
     assert table.finished and table.closing_instructions() == {}
     assert [(p["mulligans"], p["kept"], p["bottomed"]) for p in table.result()["players"]] == [
-        (1, 7, 0), (2, 6, 1), (0, 7, 0)]
+        (1, 7, 0),
+        (2, 6, 1),
+        (0, 7, 0),
+    ]
 
 
 def test_london_in_a_duel_has_no_free_mulligan():
@@ -134,7 +145,9 @@ def test_london_down_to_zero_then_no_more():
     for _ in range(6):
         table, _ = table.decide(ALICE, Choice.MULLIGAN)
     assert table.player(ALICE).keeps == 1
-    table, told = table.decide(ALICE, Choice.MULLIGAN)  # would keep 0: kept automatically, all 7 to the bottom
+    table, told = table.decide(
+        ALICE, Choice.MULLIGAN
+    )  # would keep 0: kept automatically, all 7 to the bottom
     assert told == (Instruction("new_hand", 7), Instruction("bottom", 7))
     assert table.finished and table.player(ALICE).keeps == 0
 
@@ -174,15 +187,26 @@ def test_replay_rebuilds_and_undo_drops_the_last_decision():
 
 
 def test_start_rejects_empty_or_repeated_seats():
-    for seats, key in [([], "mulligan.error.no_players"), ([ALICE, ALICE], "mulligan.error.duplicate_player")]:
+    for seats, key in [
+        ([], "mulligan.error.no_players"),
+        ([ALICE, ALICE], "mulligan.error.duplicate_player"),
+    ]:
         with pytest.raises(MulliganError) as caught:
             TableMulligan.start("london", seats)
         assert caught.value.key == key
 
 
-@pytest.mark.parametrize(("typed", "decision"), [
-    ("keep", Choice.KEEP), ("  MULLIGAN ", Choice.MULLIGAN), (Choice.KEEP, Choice.KEEP), ("3", 3), (" 0 ", 0), (2, 2),
-])
+@pytest.mark.parametrize(
+    ("typed", "decision"),
+    [
+        ("keep", Choice.KEEP),
+        ("  MULLIGAN ", Choice.MULLIGAN),
+        (Choice.KEEP, Choice.KEEP),
+        ("3", 3),
+        (" 0 ", 0),
+        (2, 2),
+    ],
+)
 def test_decisions_are_read_from_what_is_typed_or_stored(typed, decision) -> None:
     parsed = parse_decision(typed)
     assert parsed == decision and type(parsed) is type(decision)
@@ -192,7 +216,9 @@ def test_decisions_are_read_from_what_is_typed_or_stored(typed, decision) -> Non
 def test_anything_else_is_not_a_decision(typed) -> None:
     with pytest.raises(MulliganError) as refused:
         parse_decision(typed)
-    assert refused.value.key == "mulligan.error.bad_decision" and refused.value.values == {"value": str(typed)}
+    assert refused.value.key == "mulligan.error.bad_decision" and refused.value.values == {
+        "value": str(typed)
+    }
 
 
 def test_an_unknown_ruleset_mulligans_the_london_way() -> None:
@@ -206,18 +232,49 @@ def test_status_and_result_mid_step_say_everything_about_each_seat():
     table, _ = table.decide(CAROL, Choice.KEEP)
     table, _ = table.decide(ALICE, Choice.MULLIGAN)  # now it costs a card
     assert [dataclasses.asdict(s) for s in table.status()] == [
-        {"player": ALICE, "seat": 0, "state": SeatState.WAITING, "hand_size": 7, "keeps": 6, "mulligans": 2,
-         "set_aside": 0, "to_bottom": 1},
-        {"player": BOB, "seat": 1, "state": SeatState.DECIDING, "hand_size": 7, "keeps": 7, "mulligans": 1,
-         "set_aside": 0, "to_bottom": 0},  # his first mulligan was free
-        {"player": CAROL, "seat": 2, "state": SeatState.KEPT, "hand_size": 7, "keeps": 7, "mulligans": 0,
-         "set_aside": 0, "to_bottom": 0}]
+        {
+            "player": ALICE,
+            "seat": 0,
+            "state": SeatState.WAITING,
+            "hand_size": 7,
+            "keeps": 6,
+            "mulligans": 2,
+            "set_aside": 0,
+            "to_bottom": 1,
+        },
+        {
+            "player": BOB,
+            "seat": 1,
+            "state": SeatState.DECIDING,
+            "hand_size": 7,
+            "keeps": 7,
+            "mulligans": 1,
+            "set_aside": 0,
+            "to_bottom": 0,
+        },  # his first mulligan was free
+        {
+            "player": CAROL,
+            "seat": 2,
+            "state": SeatState.KEPT,
+            "hand_size": 7,
+            "keeps": 7,
+            "mulligans": 0,
+            "set_aside": 0,
+            "to_bottom": 0,
+        },
+    ]
     assert table.result() == {
-        "style": "london", "player_count": 3, "free_first_mulligan": True, "finished": False,
-        "players": [{"player": ALICE, "seat": 0, "mulligans": 2, "kept": 6, "set_aside": 0, "bottomed": 0},
-                    {"player": BOB, "seat": 1, "mulligans": 1, "kept": 7, "set_aside": 0, "bottomed": 0},
-                    {"player": CAROL, "seat": 2, "mulligans": 0, "kept": 7, "set_aside": 0, "bottomed": 0}],
-        "decisions": [[ALICE, "mulligan"], [BOB, "mulligan"], [CAROL, "keep"], [ALICE, "mulligan"]]}
+        "style": "london",
+        "player_count": 3,
+        "free_first_mulligan": True,
+        "finished": False,
+        "players": [
+            {"player": ALICE, "seat": 0, "mulligans": 2, "kept": 6, "set_aside": 0, "bottomed": 0},
+            {"player": BOB, "seat": 1, "mulligans": 1, "kept": 7, "set_aside": 0, "bottomed": 0},
+            {"player": CAROL, "seat": 2, "mulligans": 0, "kept": 7, "set_aside": 0, "bottomed": 0},
+        ],
+        "decisions": [[ALICE, "mulligan"], [BOB, "mulligan"], [CAROL, "keep"], [ALICE, "mulligan"]],
+    }
 
 
 def test_one_players_procedure_refuses_with_the_reason_and_its_numbers():
@@ -238,6 +295,8 @@ def test_one_players_procedure_refuses_with_the_reason_and_its_numbers():
 
 def test_replay_keeps_the_player_count_of_the_table():
     """Two seats tracked at a four-player table: the first London mulligan is still free."""
-    table = TableMulligan.replay("london", [ALICE, BOB], 4, [(ALICE, "mulligan"), (BOB, "keep"), (ALICE, "keep")])
+    table = TableMulligan.replay(
+        "london", [ALICE, BOB], 4, [(ALICE, "mulligan"), (BOB, "keep"), (ALICE, "keep")]
+    )
     assert table.result()["player_count"] == 4 and table.result()["free_first_mulligan"] is True
     assert [s.keeps for s in table.status()] == [7, 7]

@@ -15,15 +15,22 @@ def test_status_line_reads_like_the_issue():
     table, _ = table.decide(1, 0)
     table, told = table.decide(2, 2)
     assert instruction_text(told, "en") == "Draw 1."
-    assert status_line(table, NAMES, "en") == "Alice kept 7 · Bob waiting (6 in hand) · Carol deciding (7 in hand)"
-    assert status_line(table, NAMES, "ja") == "Alice 7枚でキープ・Bob待機中（手札6枚）・Carol検討中（手札7枚）"
+    assert (
+        status_line(table, NAMES, "en")
+        == "Alice kept 7 · Bob waiting (6 in hand) · Carol deciding (7 in hand)"
+    )
+    assert (
+        status_line(table, NAMES, "ja") == "Alice 7枚でキープ・Bob待機中（手札6枚）・Carol検討中（手札7枚）"
+    )
 
 
 def test_error_text_names_the_expected_player():
     table = TableMulligan.start("london", [1, 2, 3])
     with pytest.raises(MulliganError) as caught:
         table.decide(3, Choice.KEEP)
-    assert error_text(caught.value, "en", NAMES) == "Mulligans go in turn order: it is Alice's turn to answer."
+    assert (
+        error_text(caught.value, "en", NAMES) == "Mulligans go in turn order: it is Alice's turn to answer."
+    )
     assert "Alice" in error_text(caught.value, "zh-Hant", NAMES)
 
 

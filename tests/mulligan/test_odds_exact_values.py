@@ -48,7 +48,9 @@ def test_pmf_bounds_and_exact_fractions():
 def test_the_calculator_reports_its_inputs_and_both_figures():
     result = hypergeometric(4, 2, 2, 1)
     assert (result.population, result.successes, result.draws, result.want) == (4, 2, 2, 1)
-    assert result.exactly == pytest.approx(4 / 6, abs=1e-15) and result.at_least == pytest.approx(5 / 6, abs=1e-15)
+    assert result.exactly == pytest.approx(4 / 6, abs=1e-15) and result.at_least == pytest.approx(
+        5 / 6, abs=1e-15
+    )
     zero = hypergeometric(4, 2, 2, 0)
     assert zero.exactly == pytest.approx(1 / 6, abs=1e-15) and zero.at_least == 1.0
     top = hypergeometric(4, 2, 2, 2)
@@ -57,8 +59,7 @@ def test_the_calculator_reports_its_inputs_and_both_figures():
 
 
 def _style(**extra: object) -> StyleOdds:
-    return StyleOdds(MulliganStyle.LONDON, "exact", (0.0, 0.0, 0.0, 0.0, 0.1, 0.0, 0.2, 0.5), True,
-                     **extra)  # type: ignore[arg-type]
+    return StyleOdds(MulliganStyle.LONDON, "exact", (0.0, 0.0, 0.0, 0.0, 0.1, 0.0, 0.2, 0.5), True, **extra)  # type: ignore[arg-type]
 
 
 def test_by_size_lists_possible_sizes_largest_first():
@@ -70,16 +71,26 @@ def test_by_size_lists_possible_sizes_largest_first():
 
 def test_exact_style_json():
     assert _style().to_json() == {
-        "method": "exact", "free_first_mulligan": True,
+        "method": "exact",
+        "free_first_mulligan": True,
         "p_keep_at_size": {"7": 0.5, "6": 0.2, "5": 0.0, "4": 0.1, "3": 0.0, "2": 0.0, "1": 0.0, "0": 0.0},
-        "p_keepable": pytest.approx(0.8), "p_never_keepable": pytest.approx(0.2)}
+        "p_keepable": pytest.approx(0.8),
+        "p_never_keepable": pytest.approx(0.2),
+    }
     assert list(_style().to_json()["p_keep_at_size"]) == ["7", "6", "5", "4", "3", "2", "1", "0"]
 
 
 def test_monte_carlo_style_json_adds_samples_and_intervals():
     intervals = tuple((i / 10, i / 10 + 0.05) for i in range(8))
-    odds = StyleOdds(MulliganStyle.VANCOUVER, "monte_carlo", (0.0,) * 7 + (0.75,), False, samples=400,
-                     interval=intervals, total_interval=(0.7, 0.8))
+    odds = StyleOdds(
+        MulliganStyle.VANCOUVER,
+        "monte_carlo",
+        (0.0,) * 7 + (0.75,),
+        False,
+        samples=400,
+        interval=intervals,
+        total_interval=(0.7, 0.8),
+    )
     data = odds.to_json()
     assert data["method"] == "monte_carlo" and data["free_first_mulligan"] is False
     assert data["samples"] == 400
@@ -92,15 +103,22 @@ def test_monte_carlo_style_json_adds_samples_and_intervals():
 
 def test_deck_json_has_every_figure():
     counts = DeckCounts(99, 38, 2)
-    odds = DeckOdds(counts, (2, 5), 4, (0.1, 0.2, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02),
-                    {MulliganStyle.LONDON: _style()})
+    odds = DeckOdds(
+        counts, (2, 5), 4, (0.1, 0.2, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02), {MulliganStyle.LONDON: _style()}
+    )
     assert odds.p_keepable_opening == pytest.approx(0.3 + 0.2 + 0.1 + 0.05)  # 2 to 5 lands
     assert odds.to_json() == {
-        "deck_size": 99, "lands": 38, "half_lands": 2, "land_equivalent": 39.0,
-        "p_lands_in_7": [0.1, 0.2, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02], "keepable_lands": [2, 5],
-        "p_keepable_in_7": pytest.approx(0.65), "player_count": 4,
+        "deck_size": 99,
+        "lands": 38,
+        "half_lands": 2,
+        "land_equivalent": 39.0,
+        "p_lands_in_7": [0.1, 0.2, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02],
+        "keepable_lands": [2, 5],
+        "p_keepable_in_7": pytest.approx(0.65),
+        "player_count": 4,
         "policy": "mulligan until keepable (best play where the style leaves a choice)",
-        "styles": {"london": _style().to_json()}}
+        "styles": {"london": _style().to_json()},
+    }
 
 
 def test_wilson_interval_known_values():
@@ -132,8 +150,14 @@ def test_monte_carlo_bookkeeping(make_library):
     assert odds.total_interval == wilson_interval(sum(counts), 300)
     assert 0 < sum(counts) <= 300 and counts[7] > 0
     flooded = monte_carlo_odds(MulliganStyle.LONDON, make_library(40, 0), 50, (2, 5), player_count=4, seed=1)
-    assert flooded.keep_at == (0.0,) * 5 + (1.0, 0.0, 0.0) and flooded.free_first is True and flooded.never == 0.0
-    assert flooded.total_interval == wilson_interval(50, 50) and flooded.interval[5] == wilson_interval(50, 50)
+    assert (
+        flooded.keep_at == (0.0,) * 5 + (1.0, 0.0, 0.0)
+        and flooded.free_first is True
+        and flooded.never == 0.0
+    )
+    assert flooded.total_interval == wilson_interval(50, 50) and flooded.interval[5] == wilson_interval(
+        50, 50
+    )
     paris = monte_carlo_odds("partial_paris", library, 50, (2, 5), seed=2)
     assert paris.style is MulliganStyle.PARTIAL_PARIS and paris.samples == 50
     with pytest.raises(MulliganError, match=r"^mulligan\.error\.bad_keep_range"):

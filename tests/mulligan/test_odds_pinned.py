@@ -49,22 +49,53 @@ def test_partial_paris_exact_values(case):
     """M1: set-aside cards stay out of the library, one card fewer each round."""
     deck, lands, keep, opening = case
     want = PARIS_PINNED[case]
-    assert tuple(keep_distribution(MulliganStyle.PARTIAL_PARIS, deck, lands, keep, opening=opening,
-                                   exact=True)) == want
+    assert (
+        tuple(keep_distribution(MulliganStyle.PARTIAL_PARIS, deck, lands, keep, opening=opening, exact=True))
+        == want
+    )
     floats = keep_distribution(MulliganStyle.PARTIAL_PARIS, deck, lands, keep, opening=opening)
     assert floats == pytest.approx([float(p) for p in want], abs=1e-15)
     assert all(isinstance(p, float) for p in floats)
 
 
-@pytest.mark.parametrize(("case", "states"), [
-    ((10, 3, (3, 3), 5), {(5, 0, 5, 3): (0, 5), (5, 1, 5, 2): (0, 4), (5, 2, 5, 1): (0, 3), (5, 3, 5, 0): None,
-                          (4, 0, 5, 3): (0, 4), (4, 2, 5, 1): (0, 2), (3, 0, 5, 3): None}),
-    ((9, 6, (1, 1), 5), {(5, 2, 4, 4): (1, 0), (5, 3, 4, 3): (3, 0), (5, 5, 4, 1): (5, 0), (2, 2, 4, 4): (1, 0)}),
-    ((8, 4, (0, 0), 5), {(5, 1, 3, 3): (1, 0), (5, 4, 3, 0): (4, 0), (1, 1, 3, 3): (1, 0), (1, 0, 3, 3): None}),
-    ((99, 38, (2, 5), 7), {(7, 0, 92, 38): (0, 7), (7, 1, 92, 37): (0, 6), (7, 2, 92, 36): None,
-                           (7, 5, 92, 33): None, (7, 6, 92, 32): (1, 0), (7, 7, 92, 31): (5, 0),
-                           (6, 0, 92, 38): (0, 6), (2, 0, 92, 38): None}),
-])
+@pytest.mark.parametrize(
+    ("case", "states"),
+    [
+        (
+            (10, 3, (3, 3), 5),
+            {
+                (5, 0, 5, 3): (0, 5),
+                (5, 1, 5, 2): (0, 4),
+                (5, 2, 5, 1): (0, 3),
+                (5, 3, 5, 0): None,
+                (4, 0, 5, 3): (0, 4),
+                (4, 2, 5, 1): (0, 2),
+                (3, 0, 5, 3): None,
+            },
+        ),
+        (
+            (9, 6, (1, 1), 5),
+            {(5, 2, 4, 4): (1, 0), (5, 3, 4, 3): (3, 0), (5, 5, 4, 1): (5, 0), (2, 2, 4, 4): (1, 0)},
+        ),
+        (
+            (8, 4, (0, 0), 5),
+            {(5, 1, 3, 3): (1, 0), (5, 4, 3, 0): (4, 0), (1, 1, 3, 3): (1, 0), (1, 0, 3, 3): None},
+        ),
+        (
+            (99, 38, (2, 5), 7),
+            {
+                (7, 0, 92, 38): (0, 7),
+                (7, 1, 92, 37): (0, 6),
+                (7, 2, 92, 36): None,
+                (7, 5, 92, 33): None,
+                (7, 6, 92, 32): (1, 0),
+                (7, 7, 92, 31): (5, 0),
+                (6, 0, 92, 38): (0, 6),
+                (2, 0, 92, 38): None,
+            },
+        ),
+    ],
+)
 def test_partial_paris_policy(case, states):
     """The choice the odds assume (lands, non-lands set aside): all non-lands of a land-light hand
     (each redraw is one card short, so the fewest kept spells give the most lands), and for a flooded
@@ -80,10 +111,15 @@ def test_partial_paris_default_keep_and_opening():
     assert paris_policy(99, 38)(7, 1, 92, 37).others == 6
 
 
-@pytest.mark.parametrize(("style", "players", "free"), [
-    (MulliganStyle.LONDON, 2, False), (MulliganStyle.LONDON, 3, True),
-    (MulliganStyle.VANCOUVER, 4, True), (MulliganStyle.PARTIAL_PARIS, 4, False),
-])
+@pytest.mark.parametrize(
+    ("style", "players", "free"),
+    [
+        (MulliganStyle.LONDON, 2, False),
+        (MulliganStyle.LONDON, 3, True),
+        (MulliganStyle.VANCOUVER, 4, True),
+        (MulliganStyle.PARTIAL_PARIS, 4, False),
+    ],
+)
 def test_attempt_sizes(style, players, free):
     """CR 103.5c: London and Vancouver give the first mulligan free in games of 3+ players."""
     assert attempt_sizes(style, players) == [7] * free + [7, 6, 5, 4, 3, 2, 1, 0]
@@ -109,7 +145,11 @@ def test_london_bottom_choice(keep, opening):
             want = min(keepable or possible, key=lambda j: abs(j - middle))
             assert london_lands_to_keep(drawn, kept, keep, opening) == want, (drawn, kept)
     assert london_keepable(1, 6, (2, 5)) is False and london_keepable(6, 6, (2, 5)) is True
-    assert london_lands_to_keep(7, 6, (2, 5)) == 6 and london_lands_to_keep(6, 5, (2, 5)) == 4 and london_lands_to_keep(0, 4, (2, 5)) == 0
+    assert (
+        london_lands_to_keep(7, 6, (2, 5)) == 6
+        and london_lands_to_keep(6, 5, (2, 5)) == 4
+        and london_lands_to_keep(0, 4, (2, 5)) == 0
+    )
 
 
 @pytest.mark.parametrize("keep", [(-1, 2), (5, 2), (2, 8), (8, 8)])
@@ -141,14 +181,18 @@ def test_a_deck_of_exactly_an_opening_hand():
     """Seven cards, three lands: every hand is the whole deck; London keeps it at once."""
     assert keep_distribution(MulliganStyle.LONDON, 7, 3, (2, 5), exact=True) == [0] * 7 + [1]
     assert keep_distribution(MulliganStyle.PARTIAL_PARIS, 7, 1, (2, 5), exact=True) == [0] * 8
-    assert keep_distribution(MulliganStyle.VANCOUVER, 7, 1, (1, 1), player_count=2, exact=True) == [0] * 7 + [1]
+    assert keep_distribution(MulliganStyle.VANCOUVER, 7, 1, (1, 1), player_count=2, exact=True) == [0] * 7 + [
+        1
+    ]
 
 
 def test_exact_style_odds_takes_the_style_by_name():
     odds = exact_style_odds("vancouver", 11, 4, (2, 3), player_count=2)
     assert odds.style is MulliganStyle.VANCOUVER and odds.method == "exact" and odds.free_first is False
-    assert odds.keep_at == pytest.approx([0, 0, 1949696 / 2717735625, 376832 / 148240125, 7168 / 898425,
-                                          1792 / 59895, 160 / 1089, 133 / 165], abs=1e-15)
+    assert odds.keep_at == pytest.approx(
+        [0, 0, 1949696 / 2717735625, 376832 / 148240125, 7168 / 898425, 1792 / 59895, 160 / 1089, 133 / 165],
+        abs=1e-15,
+    )
     assert exact_style_odds("london", 11, 4, (2, 3)).free_first is True  # default pod of four
     small = exact_style_odds(MulliganStyle.PARTIAL_PARIS, 8, 3, (2, 3), opening=5)
     assert small.keep_at == (0.0, 0.0, 0.0, 0.0, 2 / 7, 5 / 7) and small.free_first is False
@@ -159,19 +203,35 @@ def test_deck_odds_passes_keep_and_players_on():
     odds = deck_odds(DeckCounts(40, 16), keep=(3, 4), player_count=2)
     assert (odds.keep, odds.player_count) == ((3, 4), 2)
     assert odds.p_lands_in_opening == pytest.approx(
-        [0.018564265623089153, 0.11551098609922139, 0.2735786512876296, 0.3191750931689012,
-         0.19758458148551028, 0.06466404484980337, 0.010308760773157058, 0.0006136167126879202], rel=1e-12)
+        [
+            0.018564265623089153,
+            0.11551098609922139,
+            0.2735786512876296,
+            0.3191750931689012,
+            0.19758458148551028,
+            0.06466404484980337,
+            0.010308760773157058,
+            0.0006136167126879202,
+        ],
+        rel=1e-12,
+    )
     london = odds.styles[MulliganStyle.LONDON]
     assert london.free_first is False and london.keep_at[7] == pytest.approx(0.5167596746544114, rel=1e-12)
     assert london.keep_at[6] == pytest.approx(0.280967387376859, rel=1e-12)
     assert odds.styles[MulliganStyle.VANCOUVER].keep_at[6] == pytest.approx(0.20593719084282952, rel=1e-12)
-    assert odds.styles[MulliganStyle.PARTIAL_PARIS].keep_at[6] == pytest.approx(0.35544870073568974, rel=1e-12)
+    assert odds.styles[MulliganStyle.PARTIAL_PARIS].keep_at[6] == pytest.approx(
+        0.35544870073568974, rel=1e-12
+    )
     assert list(odds.styles) == list(MulliganStyle)
     default = deck_odds(DeckCounts(99, 38))
     assert (default.keep, default.player_count) == ((2, 5), 4)
     assert default.styles[MulliganStyle.LONDON].free_first is True
-    assert default.styles[MulliganStyle.VANCOUVER].keep_at[6] == pytest.approx(0.025044370552467787, rel=1e-12)
-    assert default.styles[MulliganStyle.PARTIAL_PARIS].keep_at[5] == pytest.approx(0.015598011136636959, rel=1e-12)
+    assert default.styles[MulliganStyle.VANCOUVER].keep_at[6] == pytest.approx(
+        0.025044370552467787, rel=1e-12
+    )
+    assert default.styles[MulliganStyle.PARTIAL_PARIS].keep_at[5] == pytest.approx(
+        0.015598011136636959, rel=1e-12
+    )
     assert isinstance(default.p_lands_in_opening[0], float)
 
 
@@ -232,7 +292,9 @@ def test_london_and_vancouver_with_a_two_card_opening_hand():
     size 2, then P(at least 1 land) = 5/6 kept at size 1. Vancouver's second hand is 1 card: P(land) = 1/2."""
     london = keep_distribution(MulliganStyle.LONDON, 4, 2, (1, 1), player_count=2, opening=2, exact=True)
     assert london == [F(0), F(1, 3) * F(5, 6), F(2, 3)]
-    vancouver = keep_distribution(MulliganStyle.VANCOUVER, 4, 2, (1, 1), player_count=2, opening=2, exact=True)
+    vancouver = keep_distribution(
+        MulliganStyle.VANCOUVER, 4, 2, (1, 1), player_count=2, opening=2, exact=True
+    )
     assert vancouver == [F(0), F(1, 3) * F(1, 2), F(2, 3)]
 
 

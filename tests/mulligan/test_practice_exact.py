@@ -17,7 +17,9 @@ from bot.domain.mulligan.practice import Phase, PracticeHand, PracticeSummary, m
 @pytest.fixture(scope="module")
 def seven(cards):
     """Seven different cards, three of them lands."""
-    return [cards[name] for name in ("Mountain", "Plains", "Swamp", "Sol Ring", "Anger", "Terminate", "Mortify")]
+    return [
+        cards[name] for name in ("Mountain", "Plains", "Swamp", "Sol Ring", "Anger", "Terminate", "Mortify")
+    ]
 
 
 def names(cards) -> list[str]:
@@ -36,10 +38,22 @@ def test_a_library_of_exactly_seven_cards_deals_all_of_it(seven):
     practice = PracticeHand.deal(seven, "london", seed="s")
     assert sorted(names(practice.hand)) == sorted(names(seven)) and practice.library == []
     assert practice.top_card is None
-    assert (practice.phase, practice.set_aside_pile, practice.bottomed, practice.scried_to_bottom, practice.log) == (
-        Phase.DECIDING, [], [], None, [])
-    assert practice.summary() == PracticeSummary(style=MulliganStyle.LONDON, hand=tuple(practice.hand), mulligans=0,
-                                                 set_aside=0, bottomed=0, scried_to_bottom=None, free_first=True)
+    assert (
+        practice.phase,
+        practice.set_aside_pile,
+        practice.bottomed,
+        practice.scried_to_bottom,
+        practice.log,
+    ) == (Phase.DECIDING, [], [], None, [])
+    assert practice.summary() == PracticeSummary(
+        style=MulliganStyle.LONDON,
+        hand=tuple(practice.hand),
+        mulligans=0,
+        set_aside=0,
+        bottomed=0,
+        scried_to_bottom=None,
+        free_first=True,
+    )
     with pytest.raises(MulliganError) as refused:
         PracticeHand.deal(seven[:6], "london")
     assert (refused.value.key, refused.value.values) == ("mulligan.error.too_few_cards", {"count": 6})
@@ -57,9 +71,15 @@ def test_london_bottom_needs_exactly_the_count_and_goes_under_the_library(infern
     assert practice.bottom([2]) == ()
     assert practice.library == library + [hand[2]] and practice.hand == hand[:2] + hand[3:]
     assert practice.log == [Instruction("new_hand", 7), Instruction("bottom", 1)]
-    assert practice.summary() == PracticeSummary(style=MulliganStyle.LONDON, hand=tuple(hand[:2] + hand[3:]),
-                                                 mulligans=1, set_aside=0, bottomed=1, scried_to_bottom=None,
-                                                 free_first=False)
+    assert practice.summary() == PracticeSummary(
+        style=MulliganStyle.LONDON,
+        hand=tuple(hand[:2] + hand[3:]),
+        mulligans=1,
+        set_aside=0,
+        bottomed=1,
+        scried_to_bottom=None,
+        free_first=False,
+    )
 
 
 def test_london_down_to_nothing_puts_the_whole_new_hand_on_the_bottom(inferno_library):
@@ -90,8 +110,12 @@ def test_partial_paris_log_collects_every_instruction(seven, cards):
     practice.set_aside([0, 1])
     practice.set_aside([0])
     practice.keep()
-    assert practice.log == [Instruction("draw", 1), Instruction("draw", 0), Instruction("keep", 5),
-                            Instruction("shuffle_back", 3)]
+    assert practice.log == [
+        Instruction("draw", 1),
+        Instruction("draw", 0),
+        Instruction("keep", 5),
+        Instruction("shuffle_back", 3),
+    ]
     assert len(practice.library) == 7 and practice.summary().set_aside == 3
 
 
@@ -111,6 +135,7 @@ def recording(answer):
     def policy(hand: int, lands: int, library: int, library_lands: int) -> ParisChoice | None:
         asked.append((hand, lands, library, library_lands))
         return answer(hand, lands, library, library_lands)
+
     return policy, asked
 
 
@@ -122,8 +147,15 @@ def test_partial_paris_sets_everything_aside_until_the_hand_is_gone(cards):
     """All lands and a keep range of (0, 0): seven rounds, each drawing one fewer, end with no hand: kept 0."""
     policy, asked = recording(everything)
     assert play_to_keep("partial_paris", [cards["Mountain"]] * 40, 1, (0, 0), paris_policy=policy) == [0]
-    assert asked == [(7, 7, 33, 33), (6, 6, 27, 27), (5, 5, 22, 22), (4, 4, 18, 18), (3, 3, 15, 15),
-                     (2, 2, 13, 13), (1, 1, 12, 12)]
+    assert asked == [
+        (7, 7, 33, 33),
+        (6, 6, 27, 27),
+        (5, 5, 22, 22),
+        (4, 4, 18, 18),
+        (3, 3, 15, 15),
+        (2, 2, 13, 13),
+        (1, 1, 12, 12),
+    ]
     policy, asked = recording(everything)
     assert play_to_keep("partial_paris", [cards["Sol Ring"]] * 40, 1, (1, 7), paris_policy=policy) == [None]
     assert len(asked) == 7
@@ -148,18 +180,27 @@ def test_partial_paris_keeping_an_unkeepable_hand_counts_as_none(cards, answer):
     assert asked == [(7, 0, 33, 0)]
 
 
-@pytest.mark.parametrize(("style", "library", "keep", "kept"), [
-    # Seven lands every time: London cuts 7 down to the largest hand with a keepable land count;
-    # Vancouver draws one fewer each time until the land count fits.
-    ("london", "lands", (2, 4), 4), ("vancouver", "lands", (2, 4), 4),
-    ("london", "lands", (4, 4), 4), ("vancouver", "lands", (4, 4), 4),
-    # Keepable only when empty: down to nothing (London: the last 7 go to the bottom).
-    ("london", "lands", (0, 0), 0), ("vancouver", "lands", (0, 0), 0),
-    # Never a land: no keepable hand, whether it stops early (size below the range) or at nothing.
-    ("london", "spells", (2, 4), None), ("vancouver", "spells", (2, 4), None),
-    ("london", "spells", (1, 1), None), ("vancouver", "spells", (1, 1), None),
-    ("london", "spells", (0, 0), 7), ("vancouver", "spells", (0, 0), 7),
-])
+@pytest.mark.parametrize(
+    ("style", "library", "keep", "kept"),
+    [
+        # Seven lands every time: London cuts 7 down to the largest hand with a keepable land count;
+        # Vancouver draws one fewer each time until the land count fits.
+        ("london", "lands", (2, 4), 4),
+        ("vancouver", "lands", (2, 4), 4),
+        ("london", "lands", (4, 4), 4),
+        ("vancouver", "lands", (4, 4), 4),
+        # Keepable only when empty: down to nothing (London: the last 7 go to the bottom).
+        ("london", "lands", (0, 0), 0),
+        ("vancouver", "lands", (0, 0), 0),
+        # Never a land: no keepable hand, whether it stops early (size below the range) or at nothing.
+        ("london", "spells", (2, 4), None),
+        ("vancouver", "spells", (2, 4), None),
+        ("london", "spells", (1, 1), None),
+        ("vancouver", "spells", (1, 1), None),
+        ("london", "spells", (0, 0), 7),
+        ("vancouver", "spells", (0, 0), 7),
+    ],
+)
 def test_keep_or_mulligan_results_worked_out_by_hand(cards, style, library, keep, kept):
     card = cards["Mountain"] if library == "lands" else cards["Sol Ring"]
     assert play_to_keep(style, [card] * 30, 2, keep, player_count=2, seed=1) == [kept, kept]
@@ -173,12 +214,15 @@ def test_london_down_to_nothing_with_a_different_new_hand_bottoms_it_all(cards):
     assert play_to_keep("london", library, 1, (1, 1), player_count=2, seed=47) == [None]
 
 
-@pytest.mark.parametrize(("style", "player_count", "kept"), [
-    ("london", 2, [7, 5, 6, 5, 7, 6, 6, 6, 6, 6, 7, 7]),
-    ("london", 4, [7, 6, 4, 7, 7, 7, 5, 5, 6, 5, 7, 7]),
-    ("vancouver", 2, [7, None, None, 5, 6, 6, 7, 7, 4, None, 7, 6]),
-    ("vancouver", 4, [7, 6, 5, 7, 7, 7, 4, 7, 7, 7, 6, 5]),
-])
+@pytest.mark.parametrize(
+    ("style", "player_count", "kept"),
+    [
+        ("london", 2, [7, 5, 6, 5, 7, 6, 6, 6, 6, 6, 7, 7]),
+        ("london", 4, [7, 6, 4, 7, 7, 7, 5, 5, 6, 5, 7, 7]),
+        ("vancouver", 2, [7, None, None, 5, 6, 6, 7, 7, 4, None, 7, 6]),
+        ("vancouver", 4, [7, 6, 5, 7, 7, 7, 4, 7, 7, 7, 6, 5]),
+    ],
+)
 def test_a_seeded_run_is_reproduced_hand_for_hand(cards, style, player_count, kept):
     """Half lands, keep exactly 3: the seed fixes every shuffle; the free multiplayer mulligan changes the run."""
     library = [cards["Mountain"]] * 7 + [cards["Sol Ring"]] * 7

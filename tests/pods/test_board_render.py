@@ -14,8 +14,18 @@ NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi"]
 
 
 def _state(player_count: int, *changes: tuple[str, dict]) -> pod.PodState:
-    events = [Event(1, pod.CREATE, 1, "t", {"ruleset": "commander", "players": [
-        {"user_id": i + 1, "name": NAMES[i]} for i in range(player_count)]})]
+    events = [
+        Event(
+            1,
+            pod.CREATE,
+            1,
+            "t",
+            {
+                "ruleset": "commander",
+                "players": [{"user_id": i + 1, "name": NAMES[i]} for i in range(player_count)],
+            },
+        )
+    ]
     for kind, data in changes:
         events.append(Event(len(events) + 1, kind, 1, "t", data))
     return replay(events)
@@ -35,7 +45,10 @@ def _count(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int
 def test_size_grows_with_players_and_the_matrix():
     no_commanders = [(pod.COMMANDERS, {"player": i, "names": []}) for i in (1, 2)]
     two = _decode(board.render_board(_state(2, *no_commanders)))
-    assert two.size == (board.WIDTH, board.HEADER_HEIGHT + board.MARGIN + board.CARD_HEIGHT + board.GAP + board.MARGIN)
+    assert two.size == (
+        board.WIDTH,
+        board.HEADER_HEIGHT + board.MARGIN + board.CARD_HEIGHT + board.GAP + board.MARGIN,
+    )
     eight = _state(8, *[(pod.COMMANDERS, {"player": i, "names": ["A", "B"]}) for i in range(1, 9)])
     image = _decode(board.render_board(eight))
     assert image.size == (800, board.image_height(eight))
@@ -63,20 +76,31 @@ def test_active_player_stripe_and_eliminated_player():
 
 def test_life_change_redraws_only_that_card():
     before = _decode(board.render_board(_state(4, (pod.NEXT_TURN, {}))))
-    after = _decode(board.render_board(_state(4, (pod.NEXT_TURN, {}), (pod.LIFE, {"player": 4, "amount": -13}))))
-    changed = [index for index in range(4)
-               if before.crop(board.card_box(index)).tobytes() != after.crop(board.card_box(index)).tobytes()]
+    after = _decode(
+        board.render_board(_state(4, (pod.NEXT_TURN, {}), (pod.LIFE, {"player": 4, "amount": -13})))
+    )
+    changed = [
+        index
+        for index in range(4)
+        if before.crop(board.card_box(index)).tobytes() != after.crop(board.card_box(index)).tobytes()
+    ]
     assert changed == [3]
 
 
 def test_commander_damage_matrix_marks_21_in_red():
-    state = _state(2, (pod.COMMANDERS, {"player": 1, "names": ["Tymna the Weaver", "Thrasios, Triton Hero"]}),
-                   (pod.COMMANDERS, {"player": 2, "names": ["Atraxa, Praetors' Voice"]}), (pod.NEXT_TURN, {}),
-                   (pod.COMMANDER_DAMAGE, {"commander": commander_key(1, 1), "target": 2, "amount": 21}))
+    state = _state(
+        2,
+        (pod.COMMANDERS, {"player": 1, "names": ["Tymna the Weaver", "Thrasios, Triton Hero"]}),
+        (pod.COMMANDERS, {"player": 2, "names": ["Atraxa, Praetors' Voice"]}),
+        (pod.NEXT_TURN, {}),
+        (pod.COMMANDER_DAMAGE, {"commander": commander_key(1, 1), "target": 2, "amount": 21}),
+    )
     image = _decode(board.render_board(state))
     assert [board.seat_label(state, c) for c in state.all_commanders()] == ["1a", "1b", "2"]
     cell = (board.WIDTH - 2 * board.MARGIN - board.MATRIX_LABEL_WIDTH) // 3
-    row_top = board.matrix_top(state, board.snapshot(state).card_height) + 44 + board.MATRIX_ROW * 2  # Bob's row
+    row_top = (
+        board.matrix_top(state, board.snapshot(state).card_height) + 44 + board.MATRIX_ROW * 2
+    )  # Bob's row
     column_left = board.MARGIN + board.MATRIX_LABEL_WIDTH + cell  # second column: Thrasios (1b)
     assert image.getpixel((column_left + 5, row_top + 6)) == board.OUT
     # The other cells in Bob's row stay unfilled.

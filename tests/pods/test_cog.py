@@ -25,7 +25,9 @@ CARDS = TEST_DATA / "pods_cards.jsonl"
 
 @pytest.fixture
 async def h(tmp_path):
-    async with DiscordHarness.start(tmp_path, cards_path=CARDS, members=("alice", "bob", "carol", "dave")) as harness:
+    async with DiscordHarness.start(
+        tmp_path, cards_path=CARDS, members=("alice", "bob", "carol", "dave")
+    ) as harness:
         _no_delay(harness)
         yield harness
 
@@ -120,7 +122,10 @@ async def test_an_eliminated_players_presses_change_nobody_until_they_pick(h, lo
     alice, bob, carol = (h.user(n).id for n in ("alice", "bob", "carol"))
     await cog(h).service.change(1, alice, pod.NEXT_TURN, manager=True)
     await cog(h).service.change(1, carol, pod.CONCEDE, player=carol)
-    asked = t("pod.error.press_target_gone", {"en-US": "en", "ja": "ja", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant"}[locale])
+    asked = t(
+        "pod.error.press_target_gone",
+        {"en-US": "en", "ja": "ja", "zh-CN": "zh-Hans", "zh-TW": "zh-Hant"}[locale],
+    )
     for button in ("pod:1:life:1", "pod:1:poison"):
         pressed = await h.click(reply, custom_id=button, user="carol", locale=locale)
         assert pressed.followups[0].ephemeral and pressed.followups[0].content == asked
@@ -175,8 +180,14 @@ async def test_modal_amount_exact_total_and_bad_input(h):
     state = await state_of(h)
     alice = h.user("alice").id
     assert state.player(alice).life == 12
-    assert state.life_log[0] == {"turn": 0, "seq": 2, "player": alice, "amount": -7,
-                                 "source": h.user("bob").id, "combat": True}
+    assert state.life_log[0] == {
+        "turn": 0,
+        "seq": 2,
+        "player": alice,
+        "amount": -7,
+        "source": h.user("bob").id,
+        "combat": True,
+    }
 
 
 async def test_commander_damage_flow_eliminates_and_finishes_the_game(h):
@@ -189,7 +200,9 @@ async def test_commander_damage_flow_eliminates_and_finishes_the_game(h):
     reply = await start(h, "alice", "bob")
     named = await h.click(reply, label="My commanders", user="alice")
     await h.submit_modal(named, {"commander": "atraxa praetors voice", "partner": ""})
-    assert [c.name for c in (await state_of(h)).player(h.user("alice").id).commanders] == ["Atraxa, Praetors' Voice"]
+    assert [c.name for c in (await state_of(h)).player(h.user("alice").id).commanders] == [
+        "Atraxa, Praetors' Voice"
+    ]
     await h.click(reply, label="Start turn 1", user="alice")
     panel = await h.click(reply, label="Commander", user="alice")
     assert panel.ephemeral
@@ -215,7 +228,9 @@ async def test_burst_of_presses_is_coalesced_into_one_edit(h):
     reply = await start(h, "alice", "bob")
     await settled(h)
     before, edits_before = len(reply.message.history), updater.edits
-    async with updater.lanes.lane(reply.message.channel_id):  # the channel is busy (another game's edit): every press waits
+    async with updater.lanes.lane(
+        reply.message.channel_id
+    ):  # the channel is busy (another game's edit): every press waits
         for _ in range(12):
             await h.click(reply, label="-1", user="bob")
     await settled(h)
@@ -299,7 +314,9 @@ async def test_slash_alternatives_end_list_and_show(h):
     await h.slash("pod damage", user="bob", owner=h.user("bob"), target=h.user("alice"), amount=4)
     state = await state_of(h)
     assert state.player(h.user("bob").id).life == 37
-    assert state.player(h.user("alice").id).commander_damage_taken == {pod.commander_key(h.user("bob").id, 0): 4}
+    assert state.player(h.user("alice").id).commander_damage_taken == {
+        pod.commander_key(h.user("bob").id, 0): 4
+    }
     shown = await h.slash("pod show", user="carol")
     assert shown.files["pod-1.png"][:8] == b"\x89PNG\r\n\x1a\n"
     assert (await cog(h).service.recent(h.guild.id))[0].message_id == shown.message.id
@@ -353,7 +370,9 @@ async def test_commander_by_slash_with_autocomplete_partners_and_unknown_names(h
     await h.slash("pod commander", user="alice", name=choices[0]["value"], partner="Thrasios, Triton Hero")
     state = await state_of(h)
     assert [c.name for c in state.player(h.user("alice").id).commanders] == [
-        "Tymna the Weaver", "Thrasios, Triton Hero"]
+        "Tymna the Weaver",
+        "Thrasios, Triton Hero",
+    ]
     unknown = await h.slash("pod commander", user="bob", name="Atraxa Praetor Voise")
     assert unknown.ephemeral and "No card named" in unknown.content
     assert [c.name for c in (await state_of(h)).player(h.user("bob").id).commanders] == [None]
@@ -361,9 +380,14 @@ async def test_commander_by_slash_with_autocomplete_partners_and_unknown_names(h
 
 async def test_a_player_picks_a_registered_deck_for_their_commanders(h):
     decks = cog(h).decks()
-    deck_list = "Commander\n1 Tymna the Weaver\n1 Thrasios, Triton Hero\n\nDeck\n1 Kenrith, the Returned King\n"
+    deck_list = (
+        "Commander\n1 Tymna the Weaver\n1 Thrasios, Triton Hero\n\nDeck\n1 Kenrith, the Returned King\n"
+    )
     saved = await decks.register(h.guild.id, h.user("alice").id, "Blue Farm", deck_list, "commander")
-    assert saved.record is not None and set(saved.record.commanders) == {"Tymna the Weaver", "Thrasios, Triton Hero"}
+    assert saved.record is not None and set(saved.record.commanders) == {
+        "Tymna the Weaver",
+        "Thrasios, Triton Hero",
+    }
     reply = await start(h, "alice", "bob")
     panel = await h.click(reply, label="My commanders", user="alice")
     assert panel.ephemeral and panel.message.selects[0]["options"][0]["label"] == "Blue Farm"
@@ -379,9 +403,16 @@ async def test_simultaneous_presses_from_two_players_are_all_applied(h):
     from bot.testing.fakediscord import payloads as P
 
     reply = await start(h, "alice", "bob")
-    payloads = [h.fake.new_interaction(kind=P.MESSAGE_COMPONENT, data=P.component_data("pod:1:life:-1", 2),
-                                       channel=h.channel(), actor=h.user(name), message=reply.message)
-                for name in ("alice", "bob") * 15]
+    payloads = [
+        h.fake.new_interaction(
+            kind=P.MESSAGE_COMPONENT,
+            data=P.component_data("pod:1:life:-1", 2),
+            channel=h.channel(),
+            actor=h.user(name),
+            message=reply.message,
+        )
+        for name in ("alice", "bob") * 15
+    ]
     for payload in payloads:  # all in flight before any is handled
         h.bot._connection.parse_interaction_create(payload)
     await settled(h)
@@ -398,7 +429,9 @@ async def test_board_follows_the_server_language_with_printed_card_names(h):
     await h.slash("pod commander", user="alice", name="Atraxa, Praetors' Voice")
     await settled(h)
     state = await state_of(h)
-    assert cog(h).commander_names(state, "ja") == {pod.commander_key(h.user("alice").id, 0): "法務官の声、アトラクサ"}
+    assert cog(h).commander_names(state, "ja") == {
+        pod.commander_key(h.user("alice").id, 0): "法務官の声、アトラクサ"
+    }
     assert reply.message.embeds[0]["title"] == "卓#1 · 統率者戦"
     assert "ターン1の前" in reply.message.embeds[0]["description"]
 
@@ -413,8 +446,9 @@ async def test_start_linked_game_for_tournaments_posts_a_board_and_reports_the_r
     channel = h.bot.get_channel(h.channel("games").id)
     guild = h.bot.get_guild(h.guild.id)
     members = [await guild.fetch_member(h.user(name).id) for name in ("alice", "bob", "carol")]
-    loaded, message = await cog(h).start_linked_game(channel, members, ruleset="edh-2010", tournament_id=7,
-                                                     round_number=2)
+    loaded, message = await cog(h).start_linked_game(
+        channel, members, ruleset="edh-2010", tournament_id=7, round_number=2
+    )
     board_message = h.fake.messages[message.id]
     assert board_message.embeds[0]["footer"]["text"] == "Tournament 7, round 2"
     assert board_message.files[f"pod-{loaded.game_id}.png"][:4] == b"\x89PNG"
@@ -451,7 +485,11 @@ async def test_typed_names_in_the_player_list_are_matched_to_members_or_named_ba
     assert [p.user_id for p in (await state_of(h, 2)).players] == [alice, bob]
 
     unknown = await h.slash("pod start", players=f"{mention(h, 'alice', 'bob')} zed *x*")
-    assert unknown.ephemeral and "“zed”, “\\*x\\*”" in unknown.content and "No game was started" in unknown.content
+    assert (
+        unknown.ephemeral
+        and "“zed”, “\\*x\\*”" in unknown.content
+        and "No game was started" in unknown.content
+    )
     h.fake.guilds[h.guild.id].members[dave].nick = "Bob"  # two members answer to "bob" now
     unclear = await h.slash("pod start", players="alice bob", locale="ja")
     assert unclear.ephemeral and "“bob”" in unclear.content and "複数" in unclear.content
@@ -495,10 +533,16 @@ async def test_a_meld_back_face_is_no_commander(tmp_path, locale):
     async with DiscordHarness.start(tmp_path, cards_path=corner_cards, members=("alice", "bob")) as h:
         _no_delay(h)
         await start(h, "alice", "bob")
-        refused = await h.slash("pod commander", user="alice", name="Brisela, Voice of Nightmares", locale=locale)
-        assert refused.ephemeral and {"en-US": "melded permanent", "zh-CN": "融合后的永久物"}[locale] in refused.text
+        refused = await h.slash(
+            "pod commander", user="alice", name="Brisela, Voice of Nightmares", locale=locale
+        )
+        assert (
+            refused.ephemeral
+            and {"en-US": "melded permanent", "zh-CN": "融合后的永久物"}[locale] in refused.text
+        )
         assert h.user("alice").id not in (await state_of(h)).declared
         taken = await h.slash("pod commander", user="alice", name="Gisela, the Broken Blade", locale=locale)
         await settled(h)
         assert [c.name for c in (await state_of(h)).player(h.user("alice").id).commanders] == [
-            "Gisela, the Broken Blade"], taken.text
+            "Gisela, the Broken Blade"
+        ], taken.text

@@ -16,11 +16,17 @@ class Game:
     def __init__(self, ruleset: str = "commander", players=(ALICE, BOB, CAROL), **create) -> None:
         self.events: list[Event] = []
         names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
-        self.add(pod.CREATE, ruleset=ruleset, players=[{"user_id": u, "name": names.get(u, str(u))} for u in players],
-                 **create)
+        self.add(
+            pod.CREATE,
+            ruleset=ruleset,
+            players=[{"user_id": u, "name": names.get(u, str(u))} for u in players],
+            **create,
+        )
 
     def add(self, kind: str, actor: int | None = ALICE, **data) -> pod.PodState:
-        event = Event(seq=len(self.events) + 1, kind=kind, actor=actor, at=f"t{len(self.events) + 1}", data=data)
+        event = Event(
+            seq=len(self.events) + 1, kind=kind, actor=actor, at=f"t{len(self.events) + 1}", data=data
+        )
         state = replay(self.events) if self.events else None
         pod.step(state, self.events, event)  # raises without appending when refused
         self.events.append(event)
@@ -60,7 +66,10 @@ def test_bad_amounts_change_nothing():
         assert excinfo.value.key == "pod.error.bad_amount"
     with pytest.raises(PodError) as excinfo:
         game.add(pod.LIFE, player=BOB, amount=10**9)
-    assert excinfo.value.key == "pod.error.out_of_range" and excinfo.value.values == {"low": -9999, "high": 9999}
+    assert excinfo.value.key == "pod.error.out_of_range" and excinfo.value.values == {
+        "low": -9999,
+        "high": 9999,
+    }
     assert len(game.events) == 1 and game.state.player(BOB).life == 40
 
 
@@ -91,10 +100,20 @@ def test_one_player_cannot_start():
 
 def test_stored_events_beyond_todays_bounds_still_load():
     """A game stored before the bounds existed replays, skipping only the refused change."""
-    events = [Event(1, pod.CREATE, ALICE, "t1", {"ruleset": "commander", "players": [
-                  {"user_id": ALICE, "name": "Alice"}, {"user_id": BOB, "name": "Bob"}]}),
-              Event(2, pod.LIFE, ALICE, "t2", {"player": BOB, "amount": 1_000_000}),
-              Event(3, pod.LIFE, ALICE, "t3", {"player": BOB, "amount": -2})]
+    events = [
+        Event(
+            1,
+            pod.CREATE,
+            ALICE,
+            "t1",
+            {
+                "ruleset": "commander",
+                "players": [{"user_id": ALICE, "name": "Alice"}, {"user_id": BOB, "name": "Bob"}],
+            },
+        ),
+        Event(2, pod.LIFE, ALICE, "t2", {"player": BOB, "amount": 1_000_000}),
+        Event(3, pod.LIFE, ALICE, "t3", {"player": BOB, "amount": -2}),
+    ]
     state = replay(events)
     assert state.player(BOB).life == 38 and state.last_seq == 3
 
@@ -125,7 +144,10 @@ def _with_commanders(ruleset: str = "commander") -> Game:
 
 def test_partners_count_as_two_commanders_and_three_is_refused():
     game = _with_commanders()
-    assert [c.name for c in game.state.player(ALICE).commanders] == ["Tymna the Weaver", "Thrasios, Triton Hero"]
+    assert [c.name for c in game.state.player(ALICE).commanders] == [
+        "Tymna the Weaver",
+        "Thrasios, Triton Hero",
+    ]
     assert game.state.player(CAROL).commanders[0].name is None
     with pytest.raises(PodError, match="too_many_commanders"):
         game.add(pod.COMMANDERS, player=BOB, names=["a", "b", "c"])
@@ -309,7 +331,9 @@ def test_record_keeps_what_tournaments_need():
     assert record.commander_damage == {(BOB, tymna): 2}
     assert record.casts[0]["tax"] == 0 and record.casts[0]["name"] == "Tymna the Weaver"
     assert [(e.player, e.reason, e.turn) for e in record.eliminations] == [
-        (ALICE, pod.LOST_LIFE, 2), (CAROL, pod.LOST_CONCEDED, 2)]
+        (ALICE, pod.LOST_LIFE, 2),
+        (CAROL, pod.LOST_CONCEDED, 2),
+    ]
     assert record.standings == [(1, [BOB]), (2, [CAROL]), (3, [ALICE])]
     assert [p.mulligans for p in record.players] == [1, 0, 0]
     assert [p.kept_cards for p in record.players] == [6, 7, 7]
@@ -319,16 +343,27 @@ def test_record_keeps_what_tournaments_need():
     assert (record.game_id, record.guild_id, record.channel_id, record.ruleset) == (7, 10, 20, "edh-2010")
     assert (record.turns, record.ended, record.ended_at) == (2, pod.END_LAST_STANDING, "t15")
     # the logs tournaments add up (T2): every field, in order
-    assert record.casts == [{"turn": 1, "seq": 10, "commander": tymna, "owner": ALICE, "name": "Tymna the Weaver",
-                             "tax": 0}]
+    assert record.casts == [
+        {"turn": 1, "seq": 10, "commander": tymna, "owner": ALICE, "name": "Tymna the Weaver", "tax": 0}
+    ]
     assert record.life_changes == [
-        {"turn": 1, "seq": 11, "player": BOB, "amount": -2, "source": ALICE, "combat": True, "commander": tymna},
+        {
+            "turn": 1,
+            "seq": 11,
+            "player": BOB,
+            "amount": -2,
+            "source": ALICE,
+            "combat": True,
+            "commander": tymna,
+        },
         {"turn": 1, "seq": 12, "player": CAROL, "amount": -3, "source": ALICE, "combat": True},
-        {"turn": 2, "seq": 14, "player": ALICE, "amount": -40, "source": BOB, "combat": True}]
+        {"turn": 2, "seq": 14, "player": ALICE, "amount": -40, "source": BOB, "combat": True},
+    ]
     assert [(p.user_id, p.name, p.seat, p.commanders, p.final_life, p.poison) for p in record.players] == [
         (ALICE, "Alice", 1, ["Tymna the Weaver", "Thrasios, Triton Hero"], 0, 0),
         (BOB, "Bob", 2, ["Atraxa, Praetors' Voice"], 38, 0),
-        (CAROL, "Carol", 3, [None], 37, 0)]  # an unnamed commander
+        (CAROL, "Carol", 3, [None], 37, 0),
+    ]  # an unnamed commander
 
 
 def test_event_target_names_whose_totals_change():
@@ -421,7 +456,12 @@ def test_stop_keeps_everyone_alive_as_survivors_without_a_draw():
     game.add(pod.CONCEDE, player=CAROL)
     state = game.add(pod.STOP)
     record = pod.game_record(state, game_id=1, guild_id=None, channel_id=None)
-    assert (record.ended, record.draw, record.survivors, record.winner) == (pod.END_STOPPED, False, [ALICE, BOB], None)
+    assert (record.ended, record.draw, record.survivors, record.winner) == (
+        pod.END_STOPPED,
+        False,
+        [ALICE, BOB],
+        None,
+    )
 
 
 def test_g6_commanders_are_fixed_at_turn_one_but_may_be_named_later():
@@ -452,19 +492,28 @@ def test_each_refusal_names_its_reason():
     assert _refusal(None, pod.LIFE, player=ALICE, amount=1) == "pod.error.no_game"
     assert _refusal(None, pod.UNDO, seqs=[1]) == "pod.error.no_game"
     assert _refusal(None, pod.CREATE, ruleset="modern", players=players) == "pod.error.unknown_ruleset"
-    assert _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0) == "pod.error.out_of_range"
-    assert _refusal(None, pod.CREATE, ruleset="commander", players=players,
-                    mulligan_style="mystery") == "pod.error.unknown_mulligan_style"
+    assert (
+        _refusal(None, pod.CREATE, ruleset="commander", players=players, starting_life=0)
+        == "pod.error.out_of_range"
+    )
+    assert (
+        _refusal(None, pod.CREATE, ruleset="commander", players=players, mulligan_style="mystery")
+        == "pod.error.unknown_mulligan_style"
+    )
     assert _refusal(None, pod.CREATE, ruleset="commander", players=[]) == "pod.error.too_few_players"
     game = Game()
     assert _refusal(game, pod.CREATE, ruleset="commander", players=players) == "pod.error.already_created"
     assert _refusal(game, "teleport") == "pod.error.unknown_change"
     assert _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"  # never the creation
     assert _refusal(game, pod.UNDO, seqs=[]) == "pod.error.nothing_to_undo"
-    assert _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B", "C"]) == "pod.error.too_many_commanders"
+    assert (
+        _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B", "C"]) == "pod.error.too_many_commanders"
+    )
     game.start()
     assert _refusal(game, pod.COMMANDERS, player=ALICE, names=["A", "B"]) == "pod.error.already_started"
-    assert [c.name for c in game.add(pod.COMMANDERS, player=ALICE, names=["A"]).player(ALICE).commanders] == ["A"]
+    assert [c.name for c in game.add(pod.COMMANDERS, player=ALICE, names=["A"]).player(ALICE).commanders] == [
+        "A"
+    ]
     game.add(pod.CONCEDE, player=BOB)
     game.add(pod.CONCEDE, player=CAROL)
     assert game.state.finished
@@ -476,9 +525,14 @@ def test_create_keeps_who_created_it_names_and_a_deck():
     game = Game(players=(ALICE, BOB))
     state = game.state
     assert (state.created_by, state.last_seq, [p.name for p in state.players]) == (ALICE, 1, ["Alice", "Bob"])
-    state = game.add(pod.COMMANDERS, player=BOB, names=["  Atraxa, Praetors' Voice  ", "  "], deck="Superfriends")
+    state = game.add(
+        pod.COMMANDERS, player=BOB, names=["  Atraxa, Praetors' Voice  ", "  "], deck="Superfriends"
+    )
     bob = state.player(BOB)
-    assert [c.name for c in bob.commanders] == ["Atraxa, Praetors' Voice", None] and bob.deck == "Superfriends"
+    assert [c.name for c in bob.commanders] == [
+        "Atraxa, Praetors' Voice",
+        None,
+    ] and bob.deck == "Superfriends"
     state = game.add(pod.COMMANDERS, player=BOB, names=["Atraxa, Praetors' Voice"])
     assert state.player(BOB).deck == "Superfriends"  # not given again: kept
     assert state.last_seq == 3
@@ -488,7 +542,9 @@ def test_undo_refusals_and_what_a_replay_remembers():
     game = Game()
     game.start()
     game.add(pod.LIFE, player=BOB, amount=-3)
-    assert _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"  # the creation, with others to undo
+    assert (
+        _refusal(game, pod.UNDO, seqs=[1]) == "pod.error.nothing_to_undo"
+    )  # the creation, with others to undo
     assert _refusal(game, pod.UNDO) == "pod.error.nothing_to_undo"  # no seqs at all
     assert _refusal(game, pod.UNDO, seqs=[2, 9]) == "pod.error.nothing_to_undo"  # one of them never happened
     with pytest.raises(PodError, match=r"^pod\.error\.bad_amount$"):
@@ -511,8 +567,10 @@ def test_more_refusals_name_their_reasons():
         game.add(pod.JOIN, player=extra, name=f"P{extra}")
     assert _refusal(game, pod.JOIN, player=9, name="Ninth") == "pod.error.too_many_players"
     assert game.state.commander(commander_key(BOB, 0)).index == 0  # everyone starts with commander 0
-    assert _refusal(game, pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 1), target=BOB,
-                    amount=1) == "pod.error.unknown_commander"  # alice has one commander: index 1 is past it
+    assert (
+        _refusal(game, pod.COMMANDER_DAMAGE, commander=commander_key(ALICE, 1), target=BOB, amount=1)
+        == "pod.error.unknown_commander"
+    )  # alice has one commander: index 1 is past it
     alone = Game(players=(ALICE,))
     assert _refusal(alone, pod.MULLIGAN, player=ALICE, decision="keep") == "pod.error.too_few_players"
     paris = Game("edh-2010")
@@ -531,6 +589,8 @@ def test_counters_count_up_and_down_and_vanish_at_zero():
     assert _refusal(game, pod.COUNTER, player=BOB, name="energy", amount=-1) == "pod.error.bad_amount"
     assert _refusal(game, pod.COUNTER, player=BOB, name="storm", amount=0) == "pod.error.bad_amount"
     assert _refusal(game, pod.COUNTER, player=BOB, name="  ", amount=1) == "pod.error.bad_counter_name"
-    assert _refusal(game, pod.COUNTER, player=BOB, name="x" * (pod.MAX_COUNTER_NAME + 1),
-                    amount=1) == "pod.error.bad_counter_name"
+    assert (
+        _refusal(game, pod.COUNTER, player=BOB, name="x" * (pod.MAX_COUNTER_NAME + 1), amount=1)
+        == "pod.error.bad_counter_name"
+    )
     assert game.add(pod.COUNTER, player=BOB, name="x" * pod.MAX_COUNTER_NAME, amount=1).player(BOB).counters

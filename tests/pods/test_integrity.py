@@ -50,11 +50,15 @@ async def pair_one_table(h):
 
 
 def board_of(h, game_id: int):
-    return next(m for m in h.messages("games")
-                if any(str(c.get("custom_id", "")).startswith(f"pod:{game_id}:") for c in m.walk_components()))
+    return next(
+        m
+        for m in h.messages("games")
+        if any(str(c.get("custom_id", "")).startswith(f"pod:{game_id}:") for c in m.walk_components())
+    )
 
 
 # -- tournament tables --------------------------------------------------------------------------------
+
 
 async def test_a_tournament_board_has_no_join_and_seats_only_the_paired_players(h):
     h.add_member("erin")
@@ -64,22 +68,30 @@ async def test_a_tournament_board_has_no_join_and_seats_only_the_paired_players(
     assert "Join" not in labels and "Start turn 1" in labels
     # A Join press from a board posted before this fix is refused by the service too.
     with pytest.raises(PodError, match="tournament_seats"):
-        await pods(h).service.change(game_id, h.user("erin").id, pod.JOIN, player=h.user("erin").id, name="erin")
+        await pods(h).service.change(
+            game_id, h.user("erin").id, pod.JOIN, player=h.user("erin").id, name="erin"
+        )
     assert not (await pods(h).service.get(game_id)).state.is_player(h.user("erin").id)
 
 
-@pytest.mark.parametrize(("guild_locale", "language"), [("en-US", "en"), ("ja", "ja"), ("zh-CN", "zh-Hans"),
-                                                       ("zh-TW", "zh-Hant")])
+@pytest.mark.parametrize(
+    ("guild_locale", "language"), [("en-US", "en"), ("ja", "ja"), ("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant")]
+)
 async def test_a_tournament_board_hints_at_what_its_buttons_offer_and_an_ended_one_at_nothing(
-        tmp_path, guild_locale, language):
+    tmp_path, guild_locale, language
+):
     """The pre-game hint of a board a round posted says "name your commanders", not "join, shuffle seats"
     (the round seated the table: it has no such buttons); once an organiser ends the game, the board has
     nothing left to set up and says neither."""
-    async with DiscordHarness.start(tmp_path, members=("alice", "bob", "carol", "dave"),
-                                    guild_locale=guild_locale) as h:
+    async with DiscordHarness.start(
+        tmp_path, members=("alice", "bob", "carol", "dave"), guild_locale=guild_locale
+    ) as h:
         pods(h).updater.delay = 0
         _, game_id = await pair_one_table(h)
-        seated, open_seats = t("pod.embed.pregame_help_seated", language), t("pod.embed.pregame_help", language)
+        seated, open_seats = (
+            t("pod.embed.pregame_help_seated", language),
+            t("pod.embed.pregame_help", language),
+        )
         board = board_of(h, game_id)
         assert seated in board.embeds[0]["description"] and open_seats not in board.embeds[0]["description"]
         assert not {"join", "shuffle"} & {b["custom_id"].split(":")[2] for b in board.buttons}
@@ -95,8 +107,11 @@ async def test_an_outsider_who_joined_an_old_board_does_not_score(h):
     h.add_member("erin")
     tournament, game_id = await pair_one_table(h)
     erin = h.user("erin").id
-    await h.bot.db.execute("INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, 2, 'join', ?, "
-                           "'2026-12-01T00:00:00+00:00', ?)", (game_id, erin, f'{{"name": "erin", "player": {erin}}}'))
+    await h.bot.db.execute(
+        "INSERT INTO pod_events (game_id, seq, kind, actor_id, at, data) VALUES (?, 2, 'join', ?, "
+        "'2026-12-01T00:00:00+00:00', ?)",
+        (game_id, erin, f'{{"name": "erin", "player": {erin}}}'),
+    )
     await h.restart()
     service = pods(h).service
     ids = {name: h.user(name).id for name in ("alice", "bob", "carol", "dave")}
@@ -135,6 +150,7 @@ async def test_ending_a_tournament_with_unfinished_tables_asks_first(h):
 
 
 # -- ending, undoing, targets ------------------------------------------------------------------------
+
 
 async def test_pod_end_asks_for_confirmation_and_outsiders_cannot_confirm(h):
     board = await h.slash("pod start", players=mention(h, "alice", "bob"))
@@ -179,6 +195,7 @@ async def test_commander_panel_has_no_default_target_and_the_press_asks(h):
 
 # -- two games in one channel ---------------------------------------------------------------------------
 
+
 async def test_slash_commands_reach_the_callers_own_game_and_say_which(h):
     await h.slash("pod start", players=mention(h, "alice", "bob"))
     await h.slash("pod start", players=mention(h, "carol", "dave"))  # the newer game
@@ -188,7 +205,11 @@ async def test_slash_commands_reach_the_callers_own_game_and_say_which(h):
     assert (await service.get(1)).state.player(h.user("bob").id).life == 37
     assert (await service.get(2)).state.player(h.user("dave").id).life == 40
     nxt = await h.slash("pod next", user="carol")
-    assert "game #2" in nxt.content and (await service.get(2)).state.turn == 1 and (await service.get(1)).state.turn == 0
+    assert (
+        "game #2" in nxt.content
+        and (await service.get(2)).state.turn == 1
+        and (await service.get(1)).state.turn == 0
+    )
     dmg = await h.slash("pod damage", user="dave", owner="carol", target="dave", amount=2)
     assert "game #2" in dmg.content and (await service.get(2)).state.player(h.user("dave").id).life == 38
     await h.slash("pod next", user="alice")
@@ -204,6 +225,7 @@ async def test_slash_commands_reach_the_callers_own_game_and_say_which(h):
 
 
 # -- loose input -------------------------------------------------------------------------------------------
+
 
 async def test_a_one_player_pod_is_refused(h):
     alone = await h.slash("pod start", players=mention(h, "alice"))
@@ -221,15 +243,26 @@ async def test_a_mention_of_a_non_member_is_reported_not_dropped(h):
 async def test_commander_names_are_checked_with_the_ruleset(h):
     await h.slash("pod start", players=mention(h, "alice", "bob"))
     ring = await h.slash("pod commander", user="alice", name="Sol Ring")
-    assert ring.ephemeral and "Sol Ring can't be your commander" in ring.content and "legendary" in ring.content
-    pair = await h.slash("pod commander", user="alice", name="Atraxa, Praetors' Voice", partner="Edgar Markov")
+    assert (
+        ring.ephemeral and "Sol Ring can't be your commander" in ring.content and "legendary" in ring.content
+    )
+    pair = await h.slash(
+        "pod commander", user="alice", name="Atraxa, Praetors' Voice", partner="Edgar Markov"
+    )
     assert pair.ephemeral and "can't be commanders together" in pair.content
     assert await events(h) == 1
-    ok = await h.slash("pod commander", user="alice", name="Tymna the Weaver", partner="Thrasios, Triton Hero")
+    ok = await h.slash(
+        "pod commander", user="alice", name="Tymna the Weaver", partner="Thrasios, Triton Hero"
+    )
     assert "game #1" in ok.content
     await h.slash("pod start", players=mention(h, "carol", "dave"), ruleset="edh-2010")
-    one_only = await h.slash("pod commander", user="carol", name="Tymna the Weaver", partner="Thrasios, Triton Hero",
-                             locale="zh-CN")
+    one_only = await h.slash(
+        "pod commander",
+        user="carol",
+        name="Tymna the Weaver",
+        partner="Thrasios, Triton Hero",
+        locale="zh-CN",
+    )
     assert one_only.ephemeral and "最多" in one_only.content
 
 

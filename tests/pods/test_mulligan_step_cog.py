@@ -32,8 +32,11 @@ def the_line(h, name: str):
     assert len(current) == 1, [m.content for m in current]
     line = current[0]
     assert line.content.startswith(f"<@{h.user(name).id}>: {PING}")
-    sent = [r for r in h.fake.requests if r.method == "POST" and isinstance(r.json, dict)
-            and r.json.get("content") == line.content]
+    sent = [
+        r
+        for r in h.fake.requests
+        if r.method == "POST" and isinstance(r.json, dict) and r.json.get("content") == line.content
+    ]
     mentions = sent[-1].json["allowed_mentions"]
     assert mentions["parse"] == [] and [int(u) for u in mentions["users"]] == [h.user(name).id]
     return line
@@ -89,8 +92,12 @@ async def test_partial_paris_at_three_players_tells_each_player_and_ends_by_itse
     state = await state_of(h)
     assert state.mulligan.finished and state.turn == 0
     assert [[p, d] for p, d in state.mulligan.result()["decisions"]] == [
-        [h.user("alice").id, 2], [h.user("bob").id, "keep"], [h.user("carol").id, 1],
-        [h.user("alice").id, "keep"], [h.user("carol").id, "keep"]]
+        [h.user("alice").id, 2],
+        [h.user("bob").id, "keep"],
+        [h.user("carol").id, 1],
+        [h.user("alice").id, "keep"],
+        [h.user("carol").id, "keep"],
+    ]
     text = board_text(board)
     assert "alice kept 6" in text and "alice: Shuffle the 2 cards" in text and "press Start turn 1" in text
     assert "Everyone has kept" in alice.message.content and not alice.message.buttons
@@ -182,7 +189,9 @@ async def test_a_line_from_an_old_moment_gives_the_current_panel_and_undo_asks_a
     await settled(h)
     the_line(h, "bob")
     assert labels(bob.message)[0] == "Keep" and "bob's decision" in board_text(board)
-    ja = await h.click(board, label="Mulligan", user="carol", locale="ja")  # each panel in its reader's language
+    ja = await h.click(
+        board, label="Mulligan", user="carol", locale="ja"
+    )  # each panel in its reader's language
     assert "bobの決定を待っています" in ja.content
     await h.click(board, label="Undo", user="carol")  # and alice's answer: she is the first again
     await settled(h)

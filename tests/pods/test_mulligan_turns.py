@@ -39,13 +39,17 @@ def test_partial_paris_asks_each_player_in_turn_until_everyone_has_kept():
     state = answer(game, CAROL, 0)
     assert pod.mulligan_prompt(state) is None and state.mulligan.finished
     assert state.mulligan.closing_instructions() == {  # M1: set-aside cards go back once all have kept
-        ALICE: (Instruction("shuffle_back", 2),), CAROL: (Instruction("shuffle_back", 1),)}
+        ALICE: (Instruction("shuffle_back", 2),),
+        CAROL: (Instruction("shuffle_back", 1),),
+    }
 
 
 def test_london_at_three_players_offers_keep_or_mulligan_and_counts_the_bottom():
     game = Game("commander")
     prompt = pod.mulligan_prompt(game.state)
-    assert prompt.style is MulliganStyle.LONDON and prompt.choices == (KEEP, MULLIGAN) and prompt.to_bottom == 0
+    assert (
+        prompt.style is MulliganStyle.LONDON and prompt.choices == (KEEP, MULLIGAN) and prompt.to_bottom == 0
+    )
     answer(game, ALICE, "mulligan")  # free first mulligan (CR 103.5c: 3 players)
     answer(game, BOB, "keep")
     answer(game, CAROL, "mulligan")

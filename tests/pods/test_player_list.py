@@ -10,8 +10,13 @@ from bot.domain.player_list import Mentioned, Typed, parse_players
 
 def test_mentions_ids_and_typed_words_keep_their_order() -> None:
     text = "<@11> @dave Mary Jane, <@!22>; 123456789012345678 @ bob"
-    assert parse_players(text) == [Mentioned(11), Typed(("dave", "Mary", "Jane")), Mentioned(22),
-                                   Mentioned(123456789012345678), Typed(("bob",))]
+    assert parse_players(text) == [
+        Mentioned(11),
+        Typed(("dave", "Mary", "Jane")),
+        Mentioned(22),
+        Mentioned(123456789012345678),
+        Typed(("bob",)),
+    ]
     assert parse_players("") == [] and parse_players(" , ;@ ") == []
 
 
@@ -29,5 +34,7 @@ def test_any_text_parses_and_every_mention_is_kept_in_order(parts: list[str]) ->
     assert mentioned == wanted
     for piece in pieces:
         if isinstance(piece, Typed):
-            assert piece.words and all(w and not any(c.isspace() or c in ",;" for c in w) and not w.startswith("@")
-                                       for w in piece.words)
+            assert piece.words and all(
+                w and not any(c.isspace() or c in ",;" for c in w) and not w.startswith("@")
+                for w in piece.words
+            )

@@ -17,8 +17,14 @@ PLAYERS = [(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")]
 
 
 async def _start(service: PodService, **options):
-    return await service.start_game(guild_id=5, channel_id=6, created_by=ALICE, players=PLAYERS,
-                                    ruleset=options.pop("ruleset", "commander"), **options)
+    return await service.start_game(
+        guild_id=5,
+        channel_id=6,
+        created_by=ALICE,
+        players=PLAYERS,
+        ruleset=options.pop("ruleset", "commander"),
+        **options,
+    )
 
 
 async def test_each_change_is_stored_and_survives_a_restart(db_url):
@@ -66,8 +72,11 @@ async def test_simultaneous_presses_are_all_applied(db_url):
     db = await Database.open(db_url)
     service = PodService(db)
     game = await _start(service)
-    presses = [service.change(game.game_id, user, pod.LIFE, player=user, amount=-1)
-               for user, _ in PLAYERS for _ in range(10)]
+    presses = [
+        service.change(game.game_id, user, pod.LIFE, player=user, amount=-1)
+        for user, _ in PLAYERS
+        for _ in range(10)
+    ]
     await asyncio.gather(*presses)
     assert [p.life for p in (await service.get(game.game_id)).state.players] == [30, 30, 30]
     await db.close()
@@ -118,7 +127,9 @@ async def test_finish_notifies_once_with_a_tournament_record(db):
     assert record.combat_damage == {1: {ALICE: 21}}
     assert record.casts[0]["tax"] == 0
     assert [(e.player, e.reason) for e in record.eliminations] == [
-        (BOB, pod.LOST_COMMANDER_DAMAGE), (CAROL, pod.LOST_CONCEDED)]
+        (BOB, pod.LOST_COMMANDER_DAMAGE),
+        (CAROL, pod.LOST_CONCEDED),
+    ]
     row = (await service.recent(5))[0]
     assert (row.status, row.ended, row.survivors) == ("finished", pod.END_LAST_STANDING, [ALICE])
     with pytest.raises(PodError, match="game_over"):

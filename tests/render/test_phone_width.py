@@ -63,8 +63,12 @@ def odds(language: str, boxes: list[TextBox]) -> Image.Image:
 
 def hand(language: str, boxes: list[TextBox]) -> Image.Image:
     cards = sorted({card.name: card for card in _library()}.values(), key=lambda c: -len(c.name))[:7]
-    title = t("mulligan.practice.title", language, deck="Heavenly Inferno of the Long Deck Names",
-              style=t("mulligan.style.partial_paris", language))
+    title = t(
+        "mulligan.practice.title",
+        language,
+        deck="Heavenly Inferno of the Long Deck Names",
+        style=t("mulligan.style.partial_paris", language),
+    )
     subtitle = t("mulligan.practice.hand_status", language, cards=7, lands=1, mulligans=1)
     return hand_image(cards, language, title=title, subtitle=subtitle, marked={1}, boxes=boxes)
 
@@ -73,16 +77,22 @@ def standings(language: str, boxes: list[TextBox]) -> Image.Image:
     names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player"]
     games = [checked_game(1, names, {"Ben"}, {"Ben": "Dan the very long-named player"})]
     players = names + [f"player {i}" for i in range(50)]
-    return render_standings("Friday night EDH league, season 3", compute_standings(games, DEMOCRATIC, seed=1,
-                            players=players), str, language, boxes=boxes)
+    return render_standings(
+        "Friday night EDH league, season 3",
+        compute_standings(games, DEMOCRATIC, seed=1, players=players),
+        str,
+        language,
+        boxes=boxes,
+    )
 
 
 def match_standings_image(language: str, boxes: list[TextBox]) -> Image.Image:
     """A 1-vs-1 tournament of matches: long and CJK names, a drawn match, a bye, a dropped player."""
     names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player"]
     records = [MatchRecord(names[0], names[1], (2, 1)), MatchRecord(names[2], names[3], (1, 1), draws=1)]
-    table = match_standings(records, seed=1, players=names + [f"player {i}" for i in range(50)], byes=["Eve"],
-                            dropped=[names[3]])
+    table = match_standings(
+        records, seed=1, players=names + [f"player {i}" for i in range(50)], byes=["Eve"], dropped=[names[3]]
+    )
     return render_match_standings("Friday night duels, season 3", table, str, language, boxes=boxes)
 
 
@@ -90,19 +100,42 @@ def leaderboard(language: str, boxes: list[TextBox]) -> Image.Image:
     lines = []
     for no in range(1, 19):
         outcome = (WON, LOST, ONGOING)[no % 3]
-        players = tuple(PlayerLine(no * 10 + i, f"プレイヤー番号{no}-{i} with a long name", no, i, outcome != LOST)
-                        for i in range(4))
+        players = tuple(
+            PlayerLine(no * 10 + i, f"プレイヤー番号{no}-{i} with a long name", no, i, outcome != LOST)
+            for i in range(4)
+        )
         lines.append(TableLine(no, outcome, 3 + no, 12, 2, players))
-    return render_leaderboard("Hydra night of the longest name", summarize(build_leaderboard(lines), over=True),
-                              language, boxes=boxes)
+    return render_leaderboard(
+        "Hydra night of the longest name",
+        summarize(build_leaderboard(lines), over=True),
+        language,
+        boxes=boxes,
+    )
 
 
 def pod_board_image(language: str, boxes: list[TextBox]) -> Image.Image:
     """A busy 6-player board: long and CJK names, partners, taxes, poison, counters, a player out, the
     commander-damage matrix with double-digit figures."""
-    names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player", "Eve", "Fay"]
-    events = [pod.Event(1, pod.CREATE, 1, "t", {"ruleset": "commander", "players": [
-        {"user_id": i + 1, "name": name} for i, name in enumerate(names)]})]
+    names = [
+        "アトラクサ使いの長い名前のプレイヤー",
+        "Ben",
+        "魔判官之声",
+        "Dan the very long-named player",
+        "Eve",
+        "Fay",
+    ]
+    events = [
+        pod.Event(
+            1,
+            pod.CREATE,
+            1,
+            "t",
+            {
+                "ruleset": "commander",
+                "players": [{"user_id": i + 1, "name": name} for i, name in enumerate(names)],
+            },
+        )
+    ]
 
     def add(kind: str, **data) -> None:
         events.append(pod.Event(len(events) + 1, kind, 1, "t", data))
@@ -124,26 +157,39 @@ def pod_board_image(language: str, boxes: list[TextBox]) -> Image.Image:
 
 
 def deck_summary(language: str, boxes: list[TextBox]) -> Image.Image:
-    summary = DeckSummary(types={"Creature": 29, "Land": 38}, curve=(0, 5, 10, 8, 17, 7, 6, 9), lands=38, unknown=0)
+    summary = DeckSummary(
+        types={"Creature": 29, "Land": 38}, curve=(0, 5, 10, 8, 17, 7, 6, 9), lands=38, unknown=0
+    )
     return summary_picture(summary, "WUBRG", language, boxes=boxes)
 
 
 RENDERERS: dict[str, Callable[[str, list[TextBox]], Image.Image]] = {
-    "odds chart": odds, "practice hand": hand, "standings": standings, "match standings": match_standings_image,
+    "odds chart": odds,
+    "practice hand": hand,
+    "standings": standings,
+    "match standings": match_standings_image,
     "hydra event leaderboard": leaderboard,
-    "pod board": pod_board_image, "deck summary": deck_summary}
+    "pod board": pod_board_image,
+    "deck summary": deck_summary,
+}
 
 
 def _ink_height(phone: Image.Image, box: tuple[int, int, int, int], scale: float) -> int:
     """Rows of the shrunk image inside ``box`` that hold ink (differ from the box's commonest colour)."""
-    left, top, right, bottom = (int(box[0] * scale), int(box[1] * scale),
-                                int(box[2] * scale) + 1, int(box[3] * scale) + 1)
+    left, top, right, bottom = (
+        int(box[0] * scale),
+        int(box[1] * scale),
+        int(box[2] * scale) + 1,
+        int(box[3] * scale) + 1,
+    )
     crop = phone.crop((left, top, right, bottom))
     background = max(crop.getcolors(maxcolors=crop.width * crop.height))[1]
     rows = 0
     for y in range(crop.height):
-        if any(max(abs(a - b) for a, b in zip(crop.getpixel((x, y)), background, strict=True)) > 60
-               for x in range(crop.width)):
+        if any(
+            max(abs(a - b) for a, b in zip(crop.getpixel((x, y)), background, strict=True)) > 60
+            for x in range(crop.width)
+        ):
             rows += 1
     return rows
 
@@ -157,8 +203,11 @@ def test_every_image_reads_at_phone_width(name: str, language: str) -> None:
     assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
     scale = PHONE_WIDTH / image.width
     phone = image.resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
-    thin = [f"{b.text!r}: {ink} px of ink" for b in boxes if re.search(r"\w", b.text)
-            and (ink := _ink_height(phone, b.box, scale)) < MIN_INK_PX]
+    thin = [
+        f"{b.text!r}: {ink} px of ink"
+        for b in boxes
+        if re.search(r"\w", b.text) and (ink := _ink_height(phone, b.box, scale)) < MIN_INK_PX
+    ]
     assert not thin, "\n".join(thin)
 
 
@@ -178,12 +227,31 @@ BOARD_MIN_INK_PX = 10  # every word a player needs on the pod board, as tall as 
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_pod_board_reads_at_ten_px_on_a_phone_and_keeps_printed_commander_names_whole(language: str) -> None:
+def test_the_pod_board_reads_at_ten_px_on_a_phone_and_keeps_printed_commander_names_whole(
+    language: str,
+) -> None:
     """Tax, commander names and "Out: …" were about 6 px tall on a phone, and Chinese commander names
     were cut to four characters: every text is now at least 10 px tall there, and lines wrap rather than cut."""
-    names = ["アトラクサ使いの長い名前のプレイヤー", "Ben", "魔判官之声", "Dan the very long-named player", "Eve", "Fay"]
-    events = [pod.Event(1, pod.CREATE, 1, "t", {"ruleset": "commander", "players": [
-        {"user_id": i + 1, "name": name} for i, name in enumerate(names)]})]
+    names = [
+        "アトラクサ使いの長い名前のプレイヤー",
+        "Ben",
+        "魔判官之声",
+        "Dan the very long-named player",
+        "Eve",
+        "Fay",
+    ]
+    events = [
+        pod.Event(
+            1,
+            pod.CREATE,
+            1,
+            "t",
+            {
+                "ruleset": "commander",
+                "players": [{"user_id": i + 1, "name": name} for i, name in enumerate(names)],
+            },
+        )
+    ]
 
     def add(kind: str, **data) -> None:
         events.append(pod.Event(len(events) + 1, kind, 1, "t", data))
@@ -200,10 +268,14 @@ def test_the_pod_board_reads_at_ten_px_on_a_phone_and_keeps_printed_commander_na
     add(pod.POISON, player=5, amount=10)
     state = pod.replay(events)
     printed = PRINTED.get(language, english)
-    shown = {c.key: printed[0 if c.owner == 1 and c.index == 0 else 1 if c.owner == 1 else 2]
-             for c in state.all_commanders()}
+    shown = {
+        c.key: printed[0 if c.owner == 1 and c.index == 0 else 1 if c.owner == 1 else 2]
+        for c in state.all_commanders()
+    }
     boxes: list[TextBox] = []
-    image = pod_board.board_image(pod_board.snapshot(state, language, title="#12", commander_names=shown), boxes)
+    image = pod_board.board_image(
+        pod_board.snapshot(state, language, title="#12", commander_names=shown), boxes
+    )
     image = Image.open(io.BytesIO(png_bytes(image))).convert("RGB")
     _assert_tall_enough_on_a_phone(image, boxes)
     drawn = "".join(b.text for b in boxes).replace(" ", "")
@@ -219,8 +291,11 @@ def _assert_tall_enough_on_a_phone(image: Image.Image, boxes: list[TextBox]) -> 
     assert not phone_problems(boxes, image.width), "\n".join(phone_problems(boxes, image.width))
     scale = PHONE_WIDTH / image.width
     phone = image.resize((PHONE_WIDTH, round(image.height * scale)), Image.Resampling.LANCZOS)
-    thin = [f"{b.text!r}: {ink} px of ink" for b in boxes if re.search(r"\w", b.text)
-            and (ink := _ink_height(phone, b.box, scale)) < BOARD_MIN_INK_PX]
+    thin = [
+        f"{b.text!r}: {ink} px of ink"
+        for b in boxes
+        if re.search(r"\w", b.text) and (ink := _ink_height(phone, b.box, scale)) < BOARD_MIN_INK_PX
+    ]
     assert not thin, "\n".join(thin)
 
 
@@ -235,8 +310,11 @@ def _table_boards() -> dict[str, Callable[[str, list[TextBox]], Image.Image]]:
     from tests.hydra.hydra_helpers import BRUTE, HH, new_game
 
     def hydra_board(language: str, boxes: list[TextBox]) -> Image.Image:
-        game = new_game(battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
-                        players=4, heroes=[("The Slayer",)])
+        game = new_game(
+            battlefield=[HH, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD, C.SAVAGE_VIGOR_HEAD, BRUTE],
+            players=4,
+            heroes=[("The Slayer",)],
+        )
         game.apply("tap all")
         return hydra.board_image(game, language, boxes=boxes)
 
@@ -244,9 +322,11 @@ def _table_boards() -> dict[str, Callable[[str, list[TextBox]], Image.Image]]:
         game.apply("tap 2")
         return lambda language, boxes: challenge.board_image(game, language, boxes=boxes)
 
-    return {"hydra": hydra_board,
-            "horde": deck_board(rig(HordeGame([Seat("A")], 1), battlefield=[ALTAR, "Minotaur Younghorn"])),
-            "god": deck_board(rig(GodGame([Seat("A"), Seat("B")], 1), battlefield=[XENAGOS, THRONG]))}
+    return {
+        "hydra": hydra_board,
+        "horde": deck_board(rig(HordeGame([Seat("A")], 1), battlefield=[ALTAR, "Minotaur Younghorn"])),
+        "god": deck_board(rig(GodGame([Seat("A"), Seat("B")], 1), battlefield=[XENAGOS, THRONG])),
+    }
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

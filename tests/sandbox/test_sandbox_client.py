@@ -46,14 +46,19 @@ async def test_option_values_run_to_the_next_option_and_mentions_become_ids(clie
 
 async def test_lines_run_against_the_real_bot_and_errors_read_as_messages(client) -> None:
     out = await client.execute("/ping")
-    assert re.fullmatch(r"#\d+ Podkeeper in #general \(only alice can see this\)", out[0]) and "Pong!" in out[1]
+    assert (
+        re.fullmatch(r"#\d+ Podkeeper in #general \(only alice can see this\)", out[0]) and "Pong!" in out[1]
+    )
     assert await client.execute("/config ruleset ruleset:modern") == [
-        "! option ruleset must be one of ['commander', 'edh-2010', 'duel-zh'], got 'modern'"]
+        "! option ruleset must be one of ['commander', 'edh-2010', 'duel-zh'], got 'modern'"
+    ]
     assert (await client.execute(":as dave"))[0] == "now acting as dave (new member)"
     assert "only dave can see this" in (await client.execute("/ping"))[0]
     assert await client.execute(":in games") == ["now in #games"]
     assert (await client.execute(":click 1"))[0] == "! no message with buttons in #games"
-    assert await client.execute("hello") == ["! start with / for a slash command or : for a client command (:help)"]
+    assert await client.execute("hello") == [
+        "! start with / for a slash command or : for a client command (:help)"
+    ]
     assert await client.execute("/as alice") == ["now acting as alice"]  # '/' works when the bot has no /as
     await client.execute(":in general")
 
@@ -91,7 +96,9 @@ async def test_the_sandbox_shows_what_discord_refuses_and_what_the_bot_says(clie
     games.overwrites[fake.bot_role(guild).id] = (0, 1 << 35, 0)  # this channel denies Create Public Threads
     out = await client.execute("/pod start players:@alice @bob")
     assert any("Create Public Threads" in line for line in out)  # the bot's private explanation
-    assert any(line.startswith("!") and "Discord refused POST /channels/" in line and "50013" in line for line in out)
+    assert any(
+        line.startswith("!") and "Discord refused POST /channels/" in line and "50013" in line for line in out
+    )
     del games.overwrites[fake.bot_role(guild).id]
     await client.execute("/config pod-threads enabled:false")
     await client.execute(":in general")
@@ -142,8 +149,15 @@ async def test_menus_and_buttons_match_numbers_then_values_then_partial_labels(c
 
 async def test_click_a_label_with_an_apostrophe_on_a_numbered_message(client) -> None:
     """``:click #N I'm here`` (the check-in button of a Hydra event table) used to fail on the quote."""
-    for line in (":as admin", "/hydra event create name:Night start:in 1h heads:2 table_size:2",
-                 ":as alice", ":click Join", ":as bob", ":click join", ":as admin"):
+    for line in (
+        ":as admin",
+        "/hydra event create name:Night start:in 1h heads:2 table_size:2",
+        ":as alice",
+        ":click Join",
+        ":as bob",
+        ":click join",
+        ":as admin",
+    ):
         assert not any(out.startswith("!") for out in await client.execute(line)), line
     begun = await client.execute("/hydra event begin")
     number, current = None, ""

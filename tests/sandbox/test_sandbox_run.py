@@ -21,8 +21,9 @@ SCRIPT = """\
 """
 
 
-def test_a_script_run_removes_its_temporary_folder_and_ends_every_task(tmp_path: Path, monkeypatch, caplog,
-                                                                        capsys) -> None:
+def test_a_script_run_removes_its_temporary_folder_and_ends_every_task(
+    tmp_path: Path, monkeypatch, caplog, capsys
+) -> None:
     """Every run left its temporary folder (31 of them, 24 MB, after an evening), and a transcript
     ended in "Task was destroyed but it is pending!" when a panel's timeout was still running."""
     temporary = tmp_path / "tmp"

@@ -48,8 +48,15 @@ SCRIPT = """\
 def podkeeper(args: list[str], tmp_path: Path, timeout: float = 90) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "PODKEEPER_DISCORD_TOKEN")}
     env["PODKEEPER_CARDS_PATH"] = str(HARNESS_CARDS)  # a small card file keeps the fresh import fast
-    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_script_mode_runs_a_pod_through_a_restart(tmp_path: Path) -> None:
@@ -83,16 +90,26 @@ def test_piped_lines_run_as_they_arrive_and_the_run_ends_cleanly(tmp_path: Path)
     and leaving with a view's timeout still pending logs no "Task was destroyed but it is pending!"."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "PODKEEPER_DISCORD_TOKEN")}
     env["PODKEEPER_CARDS_PATH"] = str(HARNESS_CARDS)
-    process = subprocess.Popen([sys.executable, "-m", "bot", "sandbox", "--no-tour"], cwd=tmp_path, env=env,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "sandbox", "--no-tour"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert process.stdin is not None and process.stdout is not None
     try:
         process.stdin.write(b"/ping\n")
         process.stdin.flush()
-        seen = _read_until(process.stdout, b"Pong!", timeout=90)  # stdin is still open: the line ran on arrival
+        seen = _read_until(
+            process.stdout, b"Pong!", timeout=90
+        )  # stdin is still open: the line ran on arrival
         assert b"alice@#general> /ping" in seen
         # the Commander button opens a panel with a 10-minute timeout, still pending when we quit
-        out, err = process.communicate(b"/pod start players:@alice @bob\n:click Commander\n:quit\n", timeout=60)
+        out, err = process.communicate(
+            b"/pod start players:@alice @bob\n:click Commander\n:quit\n", timeout=60
+        )
     finally:
         if process.poll() is None:
             process.kill()
@@ -163,7 +180,9 @@ class PseudoTerminal:
         deadline = time.monotonic() + timeout
         start = self.seen if new else 0
         while text.encode() not in self.screen[start:]:
-            assert time.monotonic() < deadline, f"never saw {text!r}; screen:\n{self.screen.decode(errors='replace')}"
+            assert time.monotonic() < deadline, (
+                f"never saw {text!r}; screen:\n{self.screen.decode(errors='replace')}"
+            )
             ready, _, _ = select.select([self.fd], [], [], 0.2)
             if ready:
                 self.screen += os.read(self.fd, 65536)

@@ -53,8 +53,9 @@ class Contender:
 
 
 @contextlib.asynccontextmanager
-async def contenders(dsn: str, namespace: str, kind: str,
-                     due: Iterable[str] = ()) -> AsyncIterator[tuple[Contender, Contender]]:
+async def contenders(
+    dsn: str, namespace: str, kind: str, due: Iterable[str] = ()
+) -> AsyncIterator[tuple[Contender, Contender]]:
     """Two processes on separate connections registering ``kind`` in turn (the first gets it), each with
     timers that ``due`` says are stored; both closed after."""
     started = [process(dsn, namespace), process(dsn, namespace)]
@@ -72,7 +73,9 @@ async def contenders(dsn: str, namespace: str, kind: str,
             await leases.close()
 
 
-async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg_dsn: str, namespace: str) -> None:
+async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(
+    pg_dsn: str, namespace: str
+) -> None:
     async with contenders(pg_dsn, namespace, "tournament-votes", due={"vote-1"}) as (first, second):
         assert first.lease.held and not second.lease.held
         assert first.timers.armed == {"vote-1"} and second.timers.armed == set()
@@ -88,7 +91,8 @@ async def test_one_process_holds_a_kind_and_the_other_takes_over_when_it_dies(pg
 
 
 async def test_a_lost_lock_connection_stops_the_timers_and_one_process_owns_them_after(
-        pg_dsn: str, namespace: str) -> None:
+    pg_dsn: str, namespace: str
+) -> None:
     async with contenders(pg_dsn, namespace, "hydra-turns", due={"turn-4"}) as (first, second):
         rearms_before = first.timers.rearms
         admin = await asyncpg.connect(pg_dsn)
@@ -100,8 +104,12 @@ async def test_a_lost_lock_connection_stops_the_timers_and_one_process_owns_them
         # busy machine may be after the second took the lock: wait until exactly one holds the kind (the
         # effects of a timer are guarded by the stored state, so that moment of overlap applies nothing
         # twice), and until the winner armed its timers (holding comes a moment before arming).
-        await until(lambda: first.lease.held != second.lease.held
-                    and (second.lease.held or first.timers.rearms > rearms_before))
+        await until(
+            lambda: (
+                first.lease.held != second.lease.held
+                and (second.lease.held or first.timers.rearms > rearms_before)
+            )
+        )
         winner = first if first.lease.held else second
         await winner.lease.wait_rearmed()
         for _ in range(5):  # from then on: one owner, never both
@@ -189,15 +197,18 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 """
 
 
-async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(pg_dsn: str, namespace: str) -> None:
+async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(
+    pg_dsn: str, namespace: str
+) -> None:
     """Forked workers inherit the lock connection's socket; unless they close their copy, the session
     outlives the killed bot and nobody can take its timers over (bot.forksafe)."""
     import os
     import signal
     import sys
 
-    holder = await asyncio.create_subprocess_exec(sys.executable, "-c", HOLDER, pg_dsn, namespace,
-                                                  stdout=asyncio.subprocess.PIPE)
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER, pg_dsn, namespace, stdout=asyncio.subprocess.PIPE
+    )
     assert holder.stdout is not None
     worker, session = (int(n) for n in (await asyncio.wait_for(holder.stdout.readline(), 30)).split())
     successor = process(pg_dsn, namespace)
@@ -210,8 +221,9 @@ async def test_a_killed_holder_loses_its_leases_even_with_forked_workers_alive(p
         await until(lambda: lease.held, timeout=10)
         admin = await asyncpg.connect(pg_dsn)
         try:
-            assert await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", session) == 0, \
-                "the killed bot's lock session ended although its forked worker lives on"
+            assert (
+                await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", session) == 0
+            ), "the killed bot's lock session ended although its forked worker lives on"
         finally:
             await admin.close()
     finally:

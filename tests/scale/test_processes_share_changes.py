@@ -27,8 +27,13 @@ async def test_a_page_in_one_process_follows_a_press_in_another(pg_schema_url: s
     try:
         assert all(isinstance(lease, PostgresLeases) for lease in leases)
         service = PodService(first)
-        game = await service.start_game(guild_id=1, channel_id=2, created_by=ALICE,
-                                        players=[(ALICE, "Alice"), (BOB, "Bob")], ruleset="commander")
+        game = await service.start_game(
+            guild_id=1,
+            channel_id=2,
+            created_by=ALICE,
+            players=[(ALICE, "Alice"), (BOB, "Bob")],
+            ruleset="commander",
+        )
         with second.changes.subscribe([pod_topic(game.game_id)]) as page:
             await service.change(game.game_id, BOB, pod.LIFE, player=BOB, amount=-3)
             assert await page.wait(2.0), "the other process's page woke up"

@@ -31,8 +31,9 @@ async def _two_processes(url: str) -> tuple[Database, Database]:
 
 
 async def _game(service: PodService) -> int:
-    loaded = await service.start_game(guild_id=1, channel_id=1, created_by=101, players=PLAYERS,
-                                      ruleset="commander")
+    loaded = await service.start_game(
+        guild_id=1, channel_id=1, created_by=101, players=PLAYERS, ruleset="commander"
+    )
     return loaded.game_id
 
 
@@ -52,7 +53,9 @@ async def test_a_write_held_open_on_one_game_does_not_delay_another_game(pg_dsn:
         holder = asyncio.create_task(_hold_open(first, game_scope(busy), holding, release))
         await holding.wait()
         press = there.change(quiet, 101, pod.LIFE, player=102, amount=-3)
-        loaded = await asyncio.wait_for(press, PATIENCE)  # with one lock for every writer: never, until release
+        loaded = await asyncio.wait_for(
+            press, PATIENCE
+        )  # with one lock for every writer: never, until release
         assert loaded.state.player(102).life == 37
         assert not holder.done()
         blocked = asyncio.create_task(PodService(second).change(busy, 101, pod.LIFE, player=102, amount=-1))
@@ -95,8 +98,9 @@ async def test_a_rule_across_records_and_any_writer_exclude_each_other(pg_dsn: s
         holder = asyncio.create_task(_hold_open(first, scope, holding, release))
         await holding.wait()
         other_scope = game_scope(game + 1) if scope is None else None
-        waiting = asyncio.create_task(second.execute("UPDATE pod_games SET status = status WHERE game_id = 0",
-                                                     scope=other_scope))
+        waiting = asyncio.create_task(
+            second.execute("UPDATE pod_games SET status = status WHERE game_id = 0", scope=other_scope)
+        )
         await asyncio.sleep(0.3)
         assert not waiting.done()  # a scoped writer waits for an unscoped one, and the other way round
         release.set()
@@ -108,11 +112,17 @@ async def test_a_rule_across_records_and_any_writer_exclude_each_other(pg_dsn: s
 
 
 async def test_the_pool_size_and_statement_timeout_come_from_the_configuration(pg_dsn: str) -> None:
-    config = load_config(None, {
-        "PODKEEPER_DATABASE_URL": pg_dsn, "PODKEEPER_DATABASE_POOL_SIZE": "3",
-        "PODKEEPER_DATABASE_STATEMENT_TIMEOUT_SECONDS": "1"})
-    db = await Database.open(config.database_url, pool_size=config.pool_size,
-                             statement_timeout=config.statement_timeout)
+    config = load_config(
+        None,
+        {
+            "PODKEEPER_DATABASE_URL": pg_dsn,
+            "PODKEEPER_DATABASE_POOL_SIZE": "3",
+            "PODKEEPER_DATABASE_STATEMENT_TIMEOUT_SECONDS": "1",
+        },
+    )
+    db = await Database.open(
+        config.database_url, pool_size=config.pool_size, statement_timeout=config.statement_timeout
+    )
     try:
         assert db.pool.get_max_size() == 3  # type: ignore[attr-defined]
         assert await db.scalar("SHOW statement_timeout") == "1s"

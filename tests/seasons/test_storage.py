@@ -18,16 +18,28 @@ GUILD = 1000
 
 async def pod_games(db, game_ids) -> None:
     async with db.transaction() as conn:
-        await conn.executemany("INSERT INTO pod_games (game_id, guild_id, created_at, ruleset, status) "
-                               "VALUES (?, ?, ?, ?, 'finished')",
-                               [(g, GUILD, "2026-12-01T00:00:00+00:00", "commander") for g in game_ids])
+        await conn.executemany(
+            "INSERT INTO pod_games (game_id, guild_id, created_at, ruleset, status) "
+            "VALUES (?, ?, ?, ?, 'finished')",
+            [(g, GUILD, "2026-12-01T00:00:00+00:00", "commander") for g in game_ids],
+        )
 
 
 def random_table(rng: random.Random) -> list[SeatResult]:
     users = rng.sample(range(1, 9), rng.randint(2, 4))
     winner = rng.choice(users + [None])
-    return [SeatResult(user_id=u, name=f"p{u}", seat=i, won=u == winner, survived=winner is None,
-                       eliminations=rng.randint(0, 2), points=rng.randint(-3, 9)) for i, u in enumerate(users, 1)]
+    return [
+        SeatResult(
+            user_id=u,
+            name=f"p{u}",
+            seat=i,
+            won=u == winner,
+            survived=winner is None,
+            eliminations=rng.randint(0, 2),
+            points=rng.randint(-3, 9),
+        )
+        for i, u in enumerate(users, 1)
+    ]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -39,11 +51,14 @@ async def test_sql_totals_rank_as_the_domain_ranks_the_counting_games(db, seed: 
     tables = {game_id: random_table(rng) for game_id in range(1, 31)}
     counting = []
     for game_id, seats in tables.items():
-        assert await service.repo.add_game(season.season_id, game_id, seats, channel_id=None, finished_at=None)
+        assert await service.repo.add_game(
+            season.season_id, game_id, seats, channel_id=None, finished_at=None
+        )
         for seat in seats:
             if rng.random() < 0.8:
-                await service.answer(GUILD, game_id, seat.user_id, rng.choice([rules.CONFIRM, rules.CONFIRM,
-                                                                               rules.DISPUTE]))
+                await service.answer(
+                    GUILD, game_id, seat.user_id, rng.choice([rules.CONFIRM, rules.CONFIRM, rules.DISPUTE])
+                )
         if rng.random() < 0.2:
             await service.decide(GUILD, game_id, rng.choice(rules.DECISIONS), decided_by=99)
         _, stored = await service.game(GUILD, game_id)
@@ -56,16 +71,22 @@ async def test_sql_totals_rank_as_the_domain_ranks_the_counting_games(db, seed: 
 
 async def test_a_game_is_scored_once_and_the_indexes_hold(db) -> None:
     repo = SeasonRepository(db)
-    season_id = await repo.create(GUILD, "Spring", PointsRule(), league_only=False, opened_by=1, opened_at="t")
+    season_id = await repo.create(
+        GUILD, "Spring", PointsRule(), league_only=False, opened_by=1, opened_at="t"
+    )
     with pytest.raises(SeasonTaken):
         await repo.create(GUILD, "Summer", PointsRule(), league_only=False, opened_by=1, opened_at="t")
     assert await repo.close(season_id, 1, "t2") and not await repo.close(season_id, 1, "t3")
     with pytest.raises(SeasonTaken):
         await repo.create(GUILD, "Spring", PointsRule(), league_only=False, opened_by=1, opened_at="t")
-    other = await repo.create(GUILD + 1, "Spring", PointsRule(), league_only=False, opened_by=1, opened_at="t")
+    other = await repo.create(
+        GUILD + 1, "Spring", PointsRule(), league_only=False, opened_by=1, opened_at="t"
+    )
     await pod_games(db, [1])
-    seats = [SeatResult(user_id=5, name="five", seat=1, won=True, survived=False, eliminations=0, points=3),
-             SeatResult(user_id=6, name="six", seat=2, won=False, survived=False, eliminations=0, points=0)]
+    seats = [
+        SeatResult(user_id=5, name="five", seat=1, won=True, survived=False, eliminations=0, points=3),
+        SeatResult(user_id=6, name="six", seat=2, won=False, survived=False, eliminations=0, points=0),
+    ]
     assert await repo.add_game(other, 1, seats, channel_id=None, finished_at=None)
     assert not await repo.add_game(other, 1, seats, channel_id=None, finished_at=None)
     assert await db.scalar("SELECT COUNT(*) FROM season_game_players") == 2

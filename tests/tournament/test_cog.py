@@ -18,7 +18,9 @@ CARDS = Path(__file__).parent.parent / "data" / "tournament_cards.jsonl"
 
 @pytest.fixture
 async def h(tmp_path):
-    async with DiscordHarness.start(tmp_path, cards_path=CARDS, members=("alice", "bob", "carol", "dave")) as harness:
+    async with DiscordHarness.start(
+        tmp_path, cards_path=CARDS, members=("alice", "bob", "carol", "dave")
+    ) as harness:
         yield harness
 
 
@@ -54,8 +56,11 @@ async def finish_linked_game(h, tournament):
     pods = h.bot.get_cog("Pods").service
     game = await pods.get(pairing.game_id)
     assert (game.row.tournament_id, game.row.round_number) == (tournament.tournament_id, 1)
-    board = [m for m in h.messages("games") if any(str(c.get("custom_id", "")).startswith(f"pod:{game.game_id}:")
-                                                   for c in m.walk_components())]
+    board = [
+        m
+        for m in h.messages("games")
+        if any(str(c.get("custom_id", "")).startswith(f"pod:{game.game_id}:") for c in m.walk_components())
+    ]
     assert len(board) == 1 and game.row.message_id == board[0].id
     alice, bob, carol, dave = (h.user(name).id for name in ("alice", "bob", "carol", "dave"))
     await pods.change(game.game_id, alice, pod.NEXT_TURN, manager=True)
@@ -70,8 +75,9 @@ async def finish_linked_game(h, tournament):
 async def listeners_done(h):
     """Wait for the bot's ``on_pod_game_finished`` listeners (``h.settle()`` only waits for tasks
     started after it is called, and the dispatch happened before)."""
-    await asyncio.gather(*(task for task in asyncio.all_tasks()
-                           if task.get_name() == "discord.py: on_pod_game_finished"))
+    await asyncio.gather(
+        *(task for task in asyncio.all_tasks() if task.get_name() == "discord.py: on_pod_game_finished")
+    )
     await h.settle()
 
 
@@ -127,7 +133,9 @@ async def test_democratic_vote_end_to_end(h):
     assert f"**1.** <@{alice}>: 5 pts" in standings.embed["description"]
     ended = await h.slash("tournament end", user="admin", channel="games")
     assert "Friday is over" in ended.text and f"**1.** <@{alice}>: 5 pts" in ended.text
-    after = await h.slash("tournament standings", user="carol", channel="games")  # still visible after the end
+    after = await h.slash(
+        "tournament standings", user="carol", channel="games"
+    )  # still visible after the end
     assert f"**1.** <@{alice}>: 5 pts" in after.embed["description"]
     assert (await h.slash("tournament join", user="carol")).ephemeral  # but nothing is running any more
     assert set(standings.files) == {"standings.png", "standings.csv"}
@@ -155,8 +163,10 @@ async def test_deadline_passed_while_down_closes_on_start(h):
     game_id = await finish_linked_game(h, tournament)
     message = vote_message(h)
     ballot, menu = await cast(h, message, "carol", "dave")
-    await h.bot.db.execute("UPDATE tournament_games SET vote_deadline = ? WHERE game_id = ?",
-                           ("2000-01-01T00:00:00+00:00", game_id))
+    await h.bot.db.execute(
+        "UPDATE tournament_games SET vote_deadline = ? WHERE game_id = ?",
+        ("2000-01-01T00:00:00+00:00", game_id),
+    )
     await h.restart()
     await asyncio.gather(*(t for t in asyncio.all_tasks() if t.get_name() == f"tournament-vote-{game_id}"))
     await h.settle()
@@ -200,7 +210,10 @@ async def test_organiser_role_pairs_and_corrects_with_an_audit_log(h):
     assert f"<@{bob.id}> +3 by <@{organiser.id}>: missed vote" in log.embed["description"]
     standings = await h.slash("tournament standings", user="alice")
     assert standings.embed["description"].startswith(f"**1.** <@{bob.id}>: 3 pts")
-    assert tournament.tournament_id == (await h.bot.get_cog("Tournaments").service.active(h.guild.id)).tournament_id
+    assert (
+        tournament.tournament_id
+        == (await h.bot.get_cog("Tournaments").service.active(h.guild.id)).tournament_id
+    )
 
 
 async def test_late_entry_and_drop(h):
@@ -247,7 +260,9 @@ async def test_t2_mana_pool_report_confirmed_by_another_player(h):
     fields = {f["name"]: f["value"] for f in prizes.embed["fields"]}
     assert fields["Biggest mana pool"] == f"<@{h.user('alice').id}> — 12"
     # standard scoring: no vote; the table sees the result at once (an agreed draw: 1 point each still in)
-    (result,) = [m for m in h.messages("games") if m.embeds and m.embeds[0]["title"] == f"Game {game_id}: result"]
+    (result,) = [
+        m for m in h.messages("games") if m.embeds and m.embeds[0]["title"] == f"Game {game_id}: result"
+    ]
     assert f"<@{h.user('alice').id}>: survived · 0 votes · **1 point**" in result.embeds[0]["description"]
 
 
@@ -256,7 +271,9 @@ async def test_a_large_round_lists_every_table_and_gives_each_a_board(tmp_path):
     async with DiscordHarness.start(tmp_path, cards_path=CARDS, members=names) as h:
         tournament = await start_tournament(h, players=names)
         paired = await h.slash("tournament pair", user="admin", channel="games")
-        tables = [f["name"] for m in [paired.message, *paired.followups] for e in m.embeds for f in e["fields"]]
+        tables = [
+            f["name"] for m in [paired.message, *paired.followups] for e in m.embeds for f in e["fields"]
+        ]
         assert tables == [f"Table {n}" for n in range(1, 27)]
         pods = await h.bot.get_cog("Tournaments").service.repo.pods(tournament.tournament_id, 1)
         assert sorted(len(p.seats) for p in pods) == [3] + [4] * 25

@@ -11,16 +11,27 @@ from bot.domain.tournament import TournamentError
 from bot.domain.tournament.pairing import pair_round, pod_sizes, repeat_pairings
 
 
-@pytest.mark.parametrize(("count", "sizes"), [
-    (4, [4]), (8, [4, 4]), (7, [4, 3]), (6, [3, 3]), (9, [3, 3, 3]), (13, [4, 3, 3, 3]),
-    (3, [3]), (5, [5]), (2, [2]),
-])
+@pytest.mark.parametrize(
+    ("count", "sizes"),
+    [
+        (4, [4]),
+        (8, [4, 4]),
+        (7, [4, 3]),
+        (6, [3, 3]),
+        (9, [3, 3, 3]),
+        (13, [4, 3, 3, 3]),
+        (3, [3]),
+        (5, [5]),
+        (2, [2]),
+    ],
+)
 def test_pods_of_four_with_pods_of_three_for_the_remainder(count, sizes):
     assert pod_sizes(count) == sizes
 
 
-@pytest.mark.parametrize(("count", "sizes"), [(9, [4, 5]), (10, [5, 5]), (13, [4, 4, 5]), (7, [4, 3]),
-                                              (6, [3, 3])])
+@pytest.mark.parametrize(
+    ("count", "sizes"), [(9, [4, 5]), (10, [5, 5]), (13, [4, 4, 5]), (7, [4, 3]), (6, [3, 3])]
+)
 def test_pods_of_five_by_setting(count, sizes):
     assert pod_sizes(count, remainder_size=5) == sizes
 
@@ -88,8 +99,14 @@ def test_random_fields_every_round_seats_everyone_once(full_run):
         past: list[list[int]] = []
         for round_number in range(1, 4):
             points = {p: rng.randint(0, 9) for p in players}
-            pods = pair_round(players, round_number, seed=rng.randint(0, 99), points=points, past_pods=past,
-                              remainder_size=remainder)
+            pods = pair_round(
+                players,
+                round_number,
+                seed=rng.randint(0, 99),
+                points=points,
+                past_pods=past,
+                remainder_size=remainder,
+            )
             assert sorted(p for pod in pods for p in pod) == players
             assert sorted(map(len, pods)) == sorted(pod_sizes(count, remainder_size=remainder))
             if count >= 6:

@@ -26,7 +26,8 @@ def test_pod_sizes_fall_back_to_the_other_remainder_size():
 
 def test_opponent_counts_add_up_every_shared_pod():
     assert opponent_counts([["a", "b"], ["a", "b", "c"]]) == Counter(
-        {frozenset("ab"): 2, frozenset("ac"): 1, frozenset("bc"): 1})
+        {frozenset("ab"): 2, frozenset("ac"): 1, frozenset("bc"): 1}
+    )
 
 
 def test_round_one_ignores_points_and_later_rounds_sort_by_them():
@@ -80,18 +81,37 @@ def test_eight_players_who_met_a_lot():
     past = [["a", "b", "c", "d"], ["e", "f", "g", "h"], ["a", "e", "b", "f"], ["c", "g", "d", "h"]]
     pods = pair_round(EIGHT, 3, 7, points=POINTS, past_pods=past)
     assert pods == [["h", "b", "a", "g"], ["c", "e", "d", "f"]]
-    assert repeat_pairings(pods, past) == min(
-        repeat_pairings([list(c), [p for p in EIGHT if p not in c]], past) for c in combinations(EIGHT, 4)) == 8
+    assert (
+        repeat_pairings(pods, past)
+        == min(
+            repeat_pairings([list(c), [p for p in EIGHT if p not in c]], past) for c in combinations(EIGHT, 4)
+        )
+        == 8
+    )
 
 
 def test_prize_leaders_share_ties_and_leave_out_goals_nobody_scored():
     assert prize_leaders({}) == {}
-    stats = {"a": PrizeStats(combat_damage=1, mana_pool=4), "b": PrizeStats(combat_damage=1), "c": PrizeStats()}
+    stats = {
+        "a": PrizeStats(combat_damage=1, mana_pool=4),
+        "b": PrizeStats(combat_damage=1),
+        "c": PrizeStats(),
+    }
     assert prize_leaders(stats) == {"combat_damage": (1, ["a", "b"]), "mana_pool": (4, ["a"])}
 
 
 def test_totals_add_every_count_over_games():
-    games = [GameResult(("a", "b"), frozenset({"a", "b"})), GameResult(("a", "c"), frozenset({"a", "c"}), draw=True)]
+    games = [
+        GameResult(("a", "b"), frozenset({"a", "b"})),
+        GameResult(("a", "c"), frozenset({"a", "c"}), draw=True),
+    ]
     totals = score_games(games, STANDARD)
-    assert vars(totals["a"]) == {"points": 2, "games": 2, "survivals": 2, "votes": 0, "wins": 0, "draws": 2,
-                                 "eliminations": 0}
+    assert vars(totals["a"]) == {
+        "points": 2,
+        "games": 2,
+        "survivals": 2,
+        "votes": 0,
+        "wins": 0,
+        "draws": 2,
+        "eliminations": 0,
+    }

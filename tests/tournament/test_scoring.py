@@ -69,13 +69,29 @@ def test_totals_over_games():
 
 def test_totals_add_up_every_count_over_games():
     rule = scoring_rule("custom", win=5, draw=3, survival=2, vote=1, elimination=4)
-    games = [game({"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}),        # ann wins
-             game({"ann", "ben"}, {"cat": "ann", "dan": "ben"}, draw=True, eliminations={"ann": 1})]
+    games = [
+        game({"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}),  # ann wins
+        game({"ann", "ben"}, {"cat": "ann", "dan": "ben"}, draw=True, eliminations={"ann": 1}),
+    ]
     totals = score_games(games, rule)
-    assert vars(totals["ann"]) == {"points": (5 + 2 + 2 * 1 + 2 * 4) + (3 + 2 + 1 + 4), "games": 2, "survivals": 2,
-                                   "votes": 3, "wins": 1, "draws": 1, "eliminations": 3}
-    assert vars(totals["ben"]) == {"points": 3 + 2 + 1, "games": 2, "survivals": 1, "votes": 1, "wins": 0,
-                                   "draws": 1, "eliminations": 0}
+    assert vars(totals["ann"]) == {
+        "points": (5 + 2 + 2 * 1 + 2 * 4) + (3 + 2 + 1 + 4),
+        "games": 2,
+        "survivals": 2,
+        "votes": 3,
+        "wins": 1,
+        "draws": 1,
+        "eliminations": 3,
+    }
+    assert vars(totals["ben"]) == {
+        "points": 3 + 2 + 1,
+        "games": 2,
+        "survivals": 1,
+        "votes": 1,
+        "wins": 0,
+        "draws": 1,
+        "eliminations": 0,
+    }
 
 
 @pytest.mark.parametrize("what", ["win", "draw", "survival", "vote", "elimination"])
@@ -93,12 +109,15 @@ def test_custom_points_may_reach_the_limit_but_not_pass_it(what):
     assert scoring_rule("democratic") is DEMOCRATIC and scoring_rule("standard") is STANDARD
 
 
-@pytest.mark.parametrize(("votes", "key"), [
-    ({"ann": "ann"}, "vote_for_self"),
-    ({"ann": "eve"}, "vote_votee_not_at_table"),
-    ({"eve": "ann"}, "vote_voter_not_at_table"),
-    ({"ann": "zed"}, "vote_unknown_player"),
-])
+@pytest.mark.parametrize(
+    ("votes", "key"),
+    [
+        ({"ann": "ann"}, "vote_for_self"),
+        ({"ann": "eve"}, "vote_votee_not_at_table"),
+        ({"eve": "ann"}, "vote_voter_not_at_table"),
+        ({"ann": "zed"}, "vote_unknown_player"),
+    ],
+)
 def test_t3_invalid_votes_name_the_game_and_vote(votes, key):
     with pytest.raises(TournamentError) as caught:
         checked_game(7, FOUR, {"ann"}, votes, known=[*FOUR, "eve"])
@@ -147,9 +166,14 @@ def test_ballot_refuses_self_vote_and_keeps_previous_vote():
 
 
 def test_a_checked_game_keeps_everything_it_was_given():
-    result = checked_game(4, ["ann", "ben", "cat"], ["ben"], {"ann": "ben"}, eliminations={"ben": 2}, stopped=True)
-    assert (result.players, result.survivors, result.votes) == (("ann", "ben", "cat"), frozenset({"ben"}),
-                                                                  {"ann": "ben"})
+    result = checked_game(
+        4, ["ann", "ben", "cat"], ["ben"], {"ann": "ben"}, eliminations={"ben": 2}, stopped=True
+    )
+    assert (result.players, result.survivors, result.votes) == (
+        ("ann", "ben", "cat"),
+        frozenset({"ben"}),
+        {"ann": "ben"},
+    )
     assert result.eliminations == {"ben": 2} and result.stopped and not result.draw
     assert result.winner is None and not result.is_draw  # stopped early: nobody won, and it is not a draw
     plain = checked_game(5, ["ann", "ben"], ["ann"])
@@ -166,7 +190,10 @@ def test_vote_refusals_name_the_game_and_whom():
     ballot = Ballot(5, FOUR)
     with pytest.raises(TournamentError) as outsider:
         ballot.cast("ann", "eve")
-    assert outsider.value.values["game"] == 5 and outsider.value.key == "tournament.error.vote_votee_not_at_table"
+    assert (
+        outsider.value.values["game"] == 5
+        and outsider.value.key == "tournament.error.vote_votee_not_at_table"
+    )
     ballot.closed = True
     with pytest.raises(TournamentError) as closed:
         ballot.cast("ann", "ben")

@@ -26,8 +26,9 @@ def services(db, clock, card_index=None):
 
 
 async def new_tournament(tournaments, players=(ANN, BEN, CAT, DAN), **options):
-    created = await tournaments.create(guild_id=GUILD, channel_id=CHANNEL, name="Friday EDH",
-                                       created_by=ORGANISER, seed=1234, **options)
+    created = await tournaments.create(
+        guild_id=GUILD, channel_id=CHANNEL, name="Friday EDH", created_by=ORGANISER, seed=1234, **options
+    )
     for user in players:
         await tournaments.join(GUILD, user, NAMES[user])
     return created
@@ -37,9 +38,15 @@ async def play(pods, heard, tournament_id, round_number, seats):
     """A real pod game: Ann's Atraxa is cast twice (tax 0 then 2) and knocks Ben out with 21
     commander damage; Cat takes 12 combat damage from Dan in one turn and concedes; Ann and Dan survive
     and agree a draw."""
-    game = await pods.start_game(guild_id=GUILD, channel_id=CHANNEL, created_by=ORGANISER,
-                                 players=[(u, NAMES[u]) for u in seats], ruleset="commander",
-                                 tournament_id=tournament_id, round_number=round_number)
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        created_by=ORGANISER,
+        players=[(u, NAMES[u]) for u in seats],
+        ruleset="commander",
+        tournament_id=tournament_id,
+        round_number=round_number,
+    )
     gid = game.game_id
     await pods.change(gid, ANN, pod.COMMANDERS, player=ANN, names=["Atraxa, Praetors' Voice"])
     await pods.change(gid, ANN, pod.NEXT_TURN)
@@ -64,10 +71,15 @@ async def test_create_validates_and_one_tournament_per_server(db, clock):
     with pytest.raises(TournamentError, match="Unknown scoring"):
         await tournaments.create(guild_id=GUILD, channel_id=CHANNEL, name="x", scoring="elo")
     assert await db.scalar("SELECT COUNT(*) FROM tournaments") == 0
-    created = await tournaments.create(guild_id=GUILD, channel_id=CHANNEL, name="x", scoring="custom",
-                                       win=3, elimination=1)
+    created = await tournaments.create(
+        guild_id=GUILD, channel_id=CHANNEL, name="x", scoring="custom", win=3, elimination=1
+    )
     assert (created.scoring, created.win_points, created.elimination_points, created.vote_points) == (
-        "custom", 3, 1, 0)
+        "custom",
+        3,
+        1,
+        0,
+    )
     with pytest.raises(TournamentError, match="already runs the tournament x"):
         await tournaments.create(guild_id=GUILD, channel_id=CHANNEL, name="y")
 
@@ -181,8 +193,9 @@ async def test_concurrent_votes_lose_nothing_and_close_once(db, clock):
     record = await play(pods, heard, tournament.tournament_id, 1, [ANN, BEN, CAT, DAN])
     await tournaments.record_finished_game(record)
     ballots = {ANN: BEN, BEN: CAT, CAT: DAN, DAN: ANN}
-    results = await asyncio.gather(*(tournaments.cast_vote(record.game_id, voter, votee)
-                                     for voter, votee in ballots.items()))
+    results = await asyncio.gather(
+        *(tournaments.cast_vote(record.game_id, voter, votee) for voter, votee in ballots.items())
+    )
     assert sum(outcome is not None for _, outcome in results) == 1
     assert await tournaments.repo.votes(record.game_id) == ballots
     (closed,) = [outcome for _, outcome in results if outcome is not None]
@@ -212,10 +225,16 @@ async def test_corrections_are_audited_and_counted(db, clock):
     await tournaments.correct(GUILD, BEN, -1, "slow play", by_user_id=ORGANISER)
     log = await tournaments.corrections(tournament.tournament_id)
     assert [(c.user_id, c.points, c.reason, c.by_user_id) for c in log] == [
-        (ANN, 2, "missed vote in game 3", ORGANISER), (BEN, -1, "slow play", ORGANISER)]
+        (ANN, 2, "missed vote in game 3", ORGANISER),
+        (BEN, -1, "slow play", ORGANISER),
+    ]
     standings = (await tournaments.standings(tournament)).standings
     assert (standings[0].player, standings[0].points, standings[-1].player, standings[-1].points) == (
-        ANN, 2, BEN, -1)
+        ANN,
+        2,
+        BEN,
+        -1,
+    )
 
 
 async def test_individual_votes_stay_secret_unless_the_server_enables_it(db, clock):
@@ -239,9 +258,15 @@ async def test_t2_mana_pool_report_counts_once_confirmed_by_another_player(db, c
     pods, tournaments, heard = services(db, clock)
     tournament = await new_tournament(tournaments, scoring="standard")
     _, (pairing,) = await tournaments.pair_next_round(GUILD)
-    game = await pods.start_game(guild_id=GUILD, channel_id=CHANNEL, created_by=ORGANISER,
-                                 players=[(u, NAMES[u]) for u in pairing.seats], ruleset="commander",
-                                 tournament_id=tournament.tournament_id, round_number=1)
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        created_by=ORGANISER,
+        players=[(u, NAMES[u]) for u in pairing.seats],
+        ruleset="commander",
+        tournament_id=tournament.tournament_id,
+        round_number=1,
+    )
     await tournaments.link_game(pairing.pod_id, game.game_id)
     with pytest.raises(TournamentError, match="did not play"):
         await tournaments.report_mana_pool(GUILD, game.game_id, EVE, 9)
@@ -267,9 +292,15 @@ async def test_t2_mana_pool_report_counts_once_confirmed_by_another_player(db, c
 async def test_custom_scoring_credits_the_player_whose_damage_knocked_someone_out(db, clock):
     pods, tournaments, heard = services(db, clock)
     tournament = await new_tournament(tournaments, scoring="custom", win=4, survival=1, elimination=2)
-    game = await pods.start_game(guild_id=GUILD, channel_id=CHANNEL, created_by=ORGANISER,
-                                 players=[(u, NAMES[u]) for u in (ANN, BEN, CAT)], ruleset="commander",
-                                 tournament_id=tournament.tournament_id, round_number=1)
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        created_by=ORGANISER,
+        players=[(u, NAMES[u]) for u in (ANN, BEN, CAT)],
+        ruleset="commander",
+        tournament_id=tournament.tournament_id,
+        round_number=1,
+    )
     await pods.change(game.game_id, ANN, pod.NEXT_TURN)
     await pods.change(game.game_id, ANN, pod.LIFE, player=BEN, amount=-40, source=ANN, combat=True)
     await pods.change(game.game_id, CAT, pod.LIFE, player=CAT, amount=-40)  # no source: nobody credited

@@ -43,9 +43,10 @@ def test_points_then_opponents_average_then_votes():
 
 
 def test_opponents_average_breaks_a_tie_in_points():
-    games = [checked_game(1, ["ann", "ben"], {"ann"}, {"ben": "ann"}),   # ann 3, ben 0
-             checked_game(2, ["cat", "dan"], {"cat", "dan"}, {"cat": "dan"}, draw=True),  # cat 2, dan 3
-             ]
+    games = [
+        checked_game(1, ["ann", "ben"], {"ann"}, {"ben": "ann"}),  # ann 3, ben 0
+        checked_game(2, ["cat", "dan"], {"cat", "dan"}, {"cat": "dan"}, draw=True),  # cat 2, dan 3
+    ]
     standings = compute_standings(games, DEMOCRATIC, seed=1)
     ann, dan = (next(s for s in standings if s.player == p) for p in ("ann", "dan"))
     assert ann.points == dan.points == 3
@@ -54,8 +55,10 @@ def test_opponents_average_breaks_a_tie_in_points():
 
 
 def test_opponents_average_outranks_votes_when_they_disagree():
-    games = [checked_game(1, ["x", "p"], {"x", "p"}, {"x": "p", "p": "x"}, draw=True),       # x 3, p 3
-             checked_game(2, ["y", "q", "r", "s"], {"q"}, {"q": "y", "r": "y", "s": "y", "y": "q"})]  # y 3, q 3
+    games = [
+        checked_game(1, ["x", "p"], {"x", "p"}, {"x": "p", "p": "x"}, draw=True),  # x 3, p 3
+        checked_game(2, ["y", "q", "r", "s"], {"q"}, {"q": "y", "r": "y", "s": "y", "y": "q"}),
+    ]  # y 3, q 3
     standings = {s.player: s for s in compute_standings(games, DEMOCRATIC, seed=1)}
     x, y = standings["x"], standings["y"]
     assert x.points == y.points == 3
@@ -83,8 +86,13 @@ def test_seeded_coin_flip_breaks_full_ties_reproducibly():
 
 def test_corrections_change_points_and_dropped_players_stay_listed():
     games = [checked_game(1, ["ann", "ben"], {"ann"}, {"ben": "ann"})]
-    standings = compute_standings(games, DEMOCRATIC, seed=1, dropped=["ann"], corrections=[
-        Correction("ben", 5, "scorekeeper missed a vote", by="judge")])
+    standings = compute_standings(
+        games,
+        DEMOCRATIC,
+        seed=1,
+        dropped=["ann"],
+        corrections=[Correction("ben", 5, "scorekeeper missed a vote", by="judge")],
+    )
     assert [(s.player, s.points, s.dropped) for s in standings] == [("ben", 5, False), ("ann", 3, True)]
 
 
@@ -97,11 +105,21 @@ def test_csv_neutralises_every_formula_prefix(name):
 
 def test_corrections_add_to_points_and_reach_players_who_never_played():
     games = [checked_game(1, ["ann", "ben"], {"ann"}, {"ben": "ann"})]  # ann 3, ben 0
-    standings = compute_standings(games, DEMOCRATIC, seed=1, corrections=[
-        Correction("ann", 2, "late vote", by="judge"), Correction("ann", -1, "slow play", by="judge"),
-        Correction("zed", 4, "bye", by="judge")])
+    standings = compute_standings(
+        games,
+        DEMOCRATIC,
+        seed=1,
+        corrections=[
+            Correction("ann", 2, "late vote", by="judge"),
+            Correction("ann", -1, "slow play", by="judge"),
+            Correction("zed", 4, "bye", by="judge"),
+        ],
+    )
     assert [(s.player, s.points, s.opponents_average) for s in standings] == [
-        ("ann", 4, 0), ("zed", 4, 0), ("ben", 0, 4)]  # ann: 3 + 2 - 1; zed never sat down
+        ("ann", 4, 0),
+        ("zed", 4, 0),
+        ("ben", 0, 4),
+    ]  # ann: 3 + 2 - 1; zed never sat down
 
 
 def test_full_ties_follow_the_coin_highest_first():
@@ -114,28 +132,75 @@ def test_full_ties_follow_the_coin_highest_first():
 
 def test_csv_rows_hold_every_column_exactly():
     rule = scoring_rule("custom", win=5, draw=1, survival=2, vote=1, elimination=3)
-    games = [checked_game(1, ["ann", "ben", "cat"], {"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}),
-             checked_game(2, ["ann", "ben"], {"ann", "ben"}, {"ann": "ben"}, draw=True)]
-    standings = compute_standings(games, rule, seed=1, dropped=["cat"],
-                                  prizes={"ann": PrizeStats(7, 2, 12, 9)})
+    games = [
+        checked_game(
+            1, ["ann", "ben", "cat"], {"ann"}, {"ben": "ann", "cat": "ann"}, eliminations={"ann": 2}
+        ),
+        checked_game(2, ["ann", "ben"], {"ann", "ben"}, {"ann": "ben"}, draw=True),
+    ]
+    standings = compute_standings(
+        games, rule, seed=1, dropped=["cat"], prizes={"ann": PrizeStats(7, 2, 12, 9)}
+    )
     rows = list(csv.DictReader(io.StringIO(standings_csv(standings, name=str.upper))))
     assert list(rows[0]) == list(CSV_COLUMNS)
     assert rows == [
-        {"rank": "1", "player": "ANN", "points": str(5 + 2 + 2 + 6 + 1 + 2), "opponents_average": "2.67",
-         "votes": "2", "survivals": "2", "wins": "1", "draws": "1", "eliminations": "2", "games": "2",
-         "dropped": "no", "combat_damage": "7", "commander_kills": "2", "commander_mana": "12", "mana_pool": "9"},
-        {"rank": "2", "player": "BEN", "points": str(1 + 2 + 1), "opponents_average": "12.00", "votes": "1",
-         "survivals": "1", "wins": "0", "draws": "1", "eliminations": "0", "games": "2", "dropped": "no",
-         "combat_damage": "0", "commander_kills": "0", "commander_mana": "0", "mana_pool": "0"},
-        {"rank": "3", "player": "CAT", "points": "0", "opponents_average": "11.00", "votes": "0", "survivals": "0",
-         "wins": "0", "draws": "0", "eliminations": "0", "games": "1", "dropped": "yes", "combat_damage": "0",
-         "commander_kills": "0", "commander_mana": "0", "mana_pool": "0"}]
+        {
+            "rank": "1",
+            "player": "ANN",
+            "points": str(5 + 2 + 2 + 6 + 1 + 2),
+            "opponents_average": "2.67",
+            "votes": "2",
+            "survivals": "2",
+            "wins": "1",
+            "draws": "1",
+            "eliminations": "2",
+            "games": "2",
+            "dropped": "no",
+            "combat_damage": "7",
+            "commander_kills": "2",
+            "commander_mana": "12",
+            "mana_pool": "9",
+        },
+        {
+            "rank": "2",
+            "player": "BEN",
+            "points": str(1 + 2 + 1),
+            "opponents_average": "12.00",
+            "votes": "1",
+            "survivals": "1",
+            "wins": "0",
+            "draws": "1",
+            "eliminations": "0",
+            "games": "2",
+            "dropped": "no",
+            "combat_damage": "0",
+            "commander_kills": "0",
+            "commander_mana": "0",
+            "mana_pool": "0",
+        },
+        {
+            "rank": "3",
+            "player": "CAT",
+            "points": "0",
+            "opponents_average": "11.00",
+            "votes": "0",
+            "survivals": "0",
+            "wins": "0",
+            "draws": "0",
+            "eliminations": "0",
+            "games": "1",
+            "dropped": "yes",
+            "combat_damage": "0",
+            "commander_kills": "0",
+            "commander_mana": "0",
+            "mana_pool": "0",
+        },
+    ]
 
 
 def test_csv_has_header_every_player_and_is_formula_safe():
     games = [checked_game(1, ["=cmd()", "ben"], {"ben"}, {"=cmd()": "ben"})]
-    standings = compute_standings(games, DEMOCRATIC, seed=1,
-                                  prizes={"ben": PrizeStats(combat_damage=12)})
+    standings = compute_standings(games, DEMOCRATIC, seed=1, prizes={"ben": PrizeStats(combat_damage=12)})
     rows = list(csv.DictReader(io.StringIO(standings_csv(standings))))
     assert rows[0]["player"] == "ben" and rows[0]["points"] == "3" and rows[0]["combat_damage"] == "12"
     assert rows[1]["player"] == "'=cmd()"
@@ -143,8 +208,12 @@ def test_csv_has_header_every_player_and_is_formula_safe():
 
 
 def test_t2_combat_damage_counts_the_best_single_turn():
-    damage = [CombatDamage(3, "ann", 5), CombatDamage(3, "ann", 7), CombatDamage(4, "ann", 10),
-              CombatDamage(4, "ben", 11)]
+    damage = [
+        CombatDamage(3, "ann", 5),
+        CombatDamage(3, "ann", 7),
+        CombatDamage(4, "ann", 10),
+        CombatDamage(4, "ben", 11),
+    ]
     stats = game_prize_stats(["ann", "ben", "cat"], damage=damage)
     assert stats["ann"].combat_damage == 12 and stats["ben"].combat_damage == 11
     assert stats["cat"] == PrizeStats()
@@ -156,15 +225,22 @@ def test_t2_commander_mana_is_mana_value_plus_tax_summed_over_casts():
 
 
 def test_t2_wins_by_commander_damage():
-    eliminations = [Elimination("ben", "commander_damage", "ann"), Elimination("cat", "life", "ann"),
-                    Elimination("dan", "commander_damage", "ann")]
+    eliminations = [
+        Elimination("ben", "commander_damage", "ann"),
+        Elimination("cat", "life", "ann"),
+        Elimination("dan", "commander_damage", "ann"),
+    ]
     stats = game_prize_stats(["ann", "ben", "cat", "dan"], eliminations=eliminations)
     assert stats["ann"].commander_kills == 2
 
 
 def test_t2_mana_pool_needs_confirmation_by_another_player_at_the_table():
-    reports = [ManaPoolReport("ann", 30, None), ManaPoolReport("ann", 25, "ann"),
-               ManaPoolReport("ann", 20, "eve"), ManaPoolReport("ann", 14, "ben")]
+    reports = [
+        ManaPoolReport("ann", 30, None),
+        ManaPoolReport("ann", 25, "ann"),
+        ManaPoolReport("ann", 20, "eve"),
+        ManaPoolReport("ann", 14, "ben"),
+    ]
     assert game_prize_stats(["ann", "ben"], mana_reports=reports)["ann"].mana_pool == 14
 
 

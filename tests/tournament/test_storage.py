@@ -9,15 +9,34 @@ from bot.storage.tournaments import GamePlayer, TournamentGame, TournamentReposi
 
 
 async def tournament(repo: TournamentRepository):
-    return await repo.create(guild_id=1, channel_id=2, name="T", scoring="democratic", win_points=0,
-                             draw_points=0, survival_points=2, vote_points=1, elimination_points=0, rounds=3,
-                             seed=99)
+    return await repo.create(
+        guild_id=1,
+        channel_id=2,
+        name="T",
+        scoring="democratic",
+        win_points=0,
+        draw_points=0,
+        survival_points=2,
+        vote_points=1,
+        elimination_points=0,
+        rounds=3,
+        seed=99,
+    )
 
 
 def finished(tournament_id: int, game_id: int = 7) -> TournamentGame:
-    return TournamentGame(game_id, tournament_id, 1, 2, False, False, "2026-11-29T18:00:00+00:00",
-                          "2026-11-29T18:10:00+00:00", None,
-                          players=[GamePlayer(10, 1, True), GamePlayer(20, 2, False, combat_damage=9)])
+    return TournamentGame(
+        game_id,
+        tournament_id,
+        1,
+        2,
+        False,
+        False,
+        "2026-11-29T18:00:00+00:00",
+        "2026-11-29T18:10:00+00:00",
+        None,
+        players=[GamePlayer(10, 1, True), GamePlayer(20, 2, False, combat_damage=9)],
+    )
 
 
 async def test_schema_version_and_round_trip(db):
@@ -25,7 +44,11 @@ async def test_schema_version_and_round_trip(db):
     repo = TournamentRepository(db)
     created = await tournament(repo)
     assert (created.scoring, created.remainder_size, created.vote_minutes, created.status) == (
-        "democratic", 3, 10, "open")
+        "democratic",
+        3,
+        10,
+        "open",
+    )
     assert await repo.active(1) == created and await repo.active(2) is None
 
 

@@ -19,11 +19,22 @@ from typing import Any
 import pytest
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+DRIVER = shutil.which("chromedriver") or (
+    "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None
+)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "pages"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--hide-scrollbars")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
 
 
 ACCESSIBILITY_JS = """
@@ -61,8 +72,10 @@ return problems;
 def require_browser() -> None:
     if CHROMIUM and DRIVER:
         return
-    reason = ("Debian's chromium and chromium-driver are not installed "
-              "(apt-get install chromium chromium-driver); browser tests need them")
+    reason = (
+        "Debian's chromium and chromium-driver are not installed "
+        "(apt-get install chromium chromium-driver); browser tests need them"
+    )
     if os.environ.get("PODKEEPER_REQUIRE_BROWSER") == "1":
         pytest.fail(reason)
     pytest.skip(reason)

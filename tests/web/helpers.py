@@ -25,8 +25,10 @@ def cells(html: str, testid: str) -> list[list[str]]:
     table = re.search(rf'<table data-testid="{testid}">(.*?)</table>', html, re.S)
     assert table, testid
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:]
-    return [[re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
-            for r in rows]
+    return [
+        [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)]
+        for r in rows
+    ]
 
 
 def link_in(text: str) -> str:

@@ -53,7 +53,9 @@ async def test_publishes_only_after_the_method_returned() -> None:
 
 
 def test_web_settings_come_from_the_environment(tmp_path: Path) -> None:
-    config = load_config(_empty(tmp_path), environ={"PODKEEPER_WEB_ENABLED": "yes", "PODKEEPER_WEB_PORT": "9000"})
+    config = load_config(
+        _empty(tmp_path), environ={"PODKEEPER_WEB_ENABLED": "yes", "PODKEEPER_WEB_PORT": "9000"}
+    )
     assert config.web_enabled is True and config.web_public_url == "http://127.0.0.1:9000"
     assert load_config(_empty(tmp_path), environ={}).web_enabled is False
     with pytest.raises(ConfigError, match="expected true or false"):
@@ -62,7 +64,7 @@ def test_web_settings_come_from_the_environment(tmp_path: Path) -> None:
 
 def _empty(tmp_path: Path) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text("[web]\npublic_url = \"\"\n")
+    path.write_text('[web]\npublic_url = ""\n')
     return path
 
 
@@ -78,8 +80,13 @@ class _Sources:
 async def served(tmp_path: Path):
     db = await Database.open(tmp_path / "pages.sqlite3")
     pods = PodService(db)
-    game = await pods.start_game(guild_id=1, channel_id=2, created_by=10, ruleset="commander",
-                                 players=[(10, "Ann <script>alert(1)</script>"), (11, "Ben")])
+    game = await pods.start_game(
+        guild_id=1,
+        channel_id=2,
+        created_by=10,
+        ruleset="commander",
+        players=[(10, "Ann <script>alert(1)</script>"), (11, "Ben")],
+    )
     server = PageServer(db, _Sources(pods), port=0)
     await server.start()
     link = await server.links.link("pod", game.game_id, guild_id=1, created_by=10)
@@ -104,9 +111,12 @@ async def test_names_are_escaped_and_a_stopping_server_ends_open_streams(served)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(token=st.text(alphabet=st.characters(codec="ascii", categories=("L", "N", "Pd", "Pc")), min_size=1,
-                     max_size=60),
-       lang=st.text(max_size=12))
+@given(
+    token=st.text(
+        alphabet=st.characters(codec="ascii", categories=("L", "N", "Pd", "Pc")), min_size=1, max_size=60
+    ),
+    lang=st.text(max_size=12),
+)
 async def test_any_other_token_is_404_and_any_lang_gives_a_page(served, token: str, lang: str) -> None:
     server, link, _, _ = served
     async with aiohttp.ClientSession() as session:

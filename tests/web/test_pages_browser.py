@@ -23,7 +23,9 @@ async def test_pod_overlay_in_chromium(tmp_path, browser) -> None:  # noqa: F811
         assert await browser.js(LIFE_OF) == ["40", "40", "40", "40"]
         text = await browser.text()
         assert all(name in text for name in ("alice", "bob", "carol", "dave")) and "Atraxa" in text
-        assert await browser.js("return getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+        assert (
+            await browser.js("return getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
+        )
         assert await browser.js("return document.documentElement.lang") == "en"
 
         before = int(await browser.js("return document.body.dataset.updates"))
@@ -33,8 +35,9 @@ async def test_pod_overlay_in_chromium(tmp_path, browser) -> None:  # noqa: F811
         assert time.perf_counter() - started < 1.0  # the command and the page's update, together
         assert int(await browser.js("return document.body.dataset.updates")) == before + 1  # no reload
         await h.slash("pod damage", owner="alice", target="bob", amount=6)
-        await browser.wait_for("return document.body.innerText.includes('Atraxa') && "
-                               f"{LIFE_OF[7:]}[1] === '34'", timeout=1.0)
+        await browser.wait_for(
+            f"return document.body.innerText.includes('Atraxa') && {LIFE_OF[7:]}[1] === '34'", timeout=1.0
+        )
 
         assert await browser.accessibility_problems() == []
         wide = await browser.screenshot_and_check_overflow("pod-overlay", 1920)
@@ -45,20 +48,29 @@ async def test_pod_overlay_in_chromium(tmp_path, browser) -> None:  # noqa: F811
 
 
 async def test_tournament_page_in_chromium(tmp_path, browser) -> None:  # noqa: F811
-    async with start(tmp_path, cards_path=TOURNAMENT_CARDS,
-                     members=tuple(f"player{i:02}_with_a_long_display_name" for i in range(12))) as h:
+    async with start(
+        tmp_path,
+        cards_path=TOURNAMENT_CARDS,
+        members=tuple(f"player{i:02}_with_a_long_display_name" for i in range(12)),
+    ) as h:
         players = [m.name for m in h.guild.members.values() if m.name.startswith("player")]
         await start_tournament(h, players=players)
         url = link_in((await h.slash("tournament page", user="admin")).content)
         await browser.open(url + "?lang=ja", 360, 800)
         assert "まだ組み合わせがありません" in await browser.text()
-        assert await browser.js("return document.querySelectorAll('[data-testid=standings] tbody tr').length") == 12
+        assert (
+            await browser.js("return document.querySelectorAll('[data-testid=standings] tbody tr').length")
+            == 12
+        )
         started = time.perf_counter()
         await h.slash("tournament pair", user="admin", channel="games")
         await browser.wait_for("return !!document.querySelector('[data-testid=pairings]')", timeout=1.0)
         assert time.perf_counter() - started < 1.5  # 12 pod boards are posted by the command itself
         assert "第1ラウンド" in await browser.text()
-        assert await browser.js("return document.querySelectorAll('[data-testid=pairings] tbody tr').length") == 3
+        assert (
+            await browser.js("return document.querySelectorAll('[data-testid=pairings] tbody tr').length")
+            == 3
+        )
         assert await browser.accessibility_problems() == []
         await browser.screenshot_and_check_overflow("tournament", 360, 800)
         await browser.screenshot_and_check_overflow("tournament", 1920)
@@ -72,7 +84,9 @@ async def test_hydra_event_page_in_chromium(tmp_path, browser) -> None:  # noqa:
         url = link_in((await h.slash("hydra event page", user="admin")).content)
         await h.slash("hydra event begin", user="admin")
         await browser.open(url, 1920, 1080)
-        assert await browser.js("return document.querySelectorAll('[data-testid=tables] tbody tr').length") == 2
+        assert (
+            await browser.js("return document.querySelectorAll('[data-testid=tables] tbody tr').length") == 2
+        )
         status = (await h.bot.get_cog("HydraEvents").events.status(1)).tables
         first = next(t for t in status if t.table_no == 1)
         thread = next(t for t in h.threads() if t.id == first.thread_id)
@@ -85,6 +99,8 @@ async def test_hydra_event_page_in_chromium(tmp_path, browser) -> None:  # noqa:
         await browser.screenshot_and_check_overflow("hydra-event", 360, 800)
         # The check itself can fail: faint grey text on the page's white is reported (set through the CSSOM:
         # the pages' Content-Security-Policy ignores inline style attributes).
-        await browser.js("const p = document.createElement('p'); p.textContent = 'faint'; "
-                         "p.style.color = '#bbbbbb'; document.querySelector('main').append(p)")
+        await browser.js(
+            "const p = document.createElement('p'); p.textContent = 'faint'; "
+            "p.style.color = '#bbbbbb'; document.querySelector('main').append(p)"
+        )
         assert [p for p in await browser.accessibility_problems() if '"faint"' in p]

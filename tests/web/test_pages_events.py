@@ -16,7 +16,11 @@ async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> 
         tournament = await start_tournament(h)
         h.add_member("erin")
         refused = await h.slash("tournament page", user="erin", locale="ja")
-        assert refused.ephemeral and "/p/" not in refused.content and "主催者と参加したプレイヤーだけ" in refused.content
+        assert (
+            refused.ephemeral
+            and "/p/" not in refused.content
+            and "主催者と参加したプレイヤーだけ" in refused.content
+        )
         url = link_in((await h.slash("tournament page", user="admin")).content)
         player = await h.slash("tournament page", user="alice")
         assert player.ephemeral and link_in(player.content) == url  # players follow on their phones
@@ -24,8 +28,12 @@ async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> 
         assert "Only organisers can replace" in replace.content and "/p/" not in replace.content
         stream = await open_stream(session, url)
         name, html = await stream.next()
-        assert "Not paired yet" in html and {row[1] for row in cells(html, "standings")} == \
-            {"alice", "bob", "carol", "dave"}
+        assert "Not paired yet" in html and {row[1] for row in cells(html, "standings")} == {
+            "alice",
+            "bob",
+            "carol",
+            "dave",
+        }
 
         game_id = await finish_linked_game(h, tournament)  # pairs round 1, plays it to a draw
         html = (await stream.next())[1]

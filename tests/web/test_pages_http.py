@@ -19,7 +19,10 @@ async def test_overlay_link_page_and_live_update_pushed_by_the_change(tmp_path) 
         async with session.get(url) as page:
             assert page.status == 200
             html = await page.text()
-            assert page.headers["Referrer-Policy"] == "no-referrer" and page.headers["Cache-Control"] == "no-store"
+            assert (
+                page.headers["Referrer-Policy"] == "no-referrer"
+                and page.headers["Cache-Control"] == "no-store"
+            )
         assert '<html lang="en">' in html and "alice" in html and "bob" in html and ">40<" in html
         assert '<main id="live"' in html and "/static/live.js" in html
         token = url.rsplit("/", 1)[1]
@@ -46,7 +49,14 @@ async def test_unknown_tokens_and_paths_are_404_and_nothing_is_listed(tmp_path) 
     async with start(tmp_path) as h, aiohttp.ClientSession() as session:
         _, url = await pod_game(h)
         base = f"http://127.0.0.1:{h.bot.pages.port}"
-        for path in ("/", "/p/", "/p/not-a-token", "/p/not-a-token/events", url[len(base):] + "x", "/static/"):
+        for path in (
+            "/",
+            "/p/",
+            "/p/not-a-token",
+            "/p/not-a-token/events",
+            url[len(base) :] + "x",
+            "/static/",
+        ):
             async with session.get(base + path) as response:
                 assert response.status == (403 if path == "/static/" else 404), path  # no directory listing
                 text = await response.text()
@@ -72,7 +82,11 @@ async def test_only_players_get_the_overlay_and_a_disabled_server_says_so(tmp_pa
     async with start(tmp_path) as h:
         await pod_game(h, "alice", "bob")
         refused = await h.slash("pod overlay", user="carol")
-        assert refused.ephemeral and "Only the game's players" in refused.content and "/p/" not in refused.content
+        assert (
+            refused.ephemeral
+            and "Only the game's players" in refused.content
+            and "/p/" not in refused.content
+        )
         manager = await h.slash("pod overlay", user="admin")
         assert "/p/" in manager.content
     async with start(tmp_path / "off", web__enabled=False) as h:

@@ -20,7 +20,9 @@ PLAYERS = ("alice", "bob", "carol", "dave", "erin")
 async def _paired(h) -> str:
     """A tournament of matches with five players, its page link, and round 1 paired (two tables, a bye)."""
     h.bot.get_cog("Pods").updater.delay = 0
-    await h.slash("tournament create", user="admin", name="Duels", rounds=2, format="matches", channel="games")
+    await h.slash(
+        "tournament create", user="admin", name="Duels", rounds=2, format="matches", channel="games"
+    )
     for name in PLAYERS:
         await h.slash("tournament join", user=name, channel="games")
     url = link_in((await h.slash("tournament page", user="admin")).content)
@@ -59,8 +61,17 @@ async def _standings_rows(h) -> list[list[str]]:
     service = h.bot.get_cog("Tournaments").match_rounds.service
     tournament = await h.bot.get_cog("Tournaments").service.repo.get(1)
     view = await service.standings(tournament)
-    return [[str(s.rank), view.names[s.player], str(s.match_points), "–".join(map(str, s.record)),
-             percent(s.opponents_match_win), percent(s.game_win)] for s in view.standings]
+    return [
+        [
+            str(s.rank),
+            view.names[s.player],
+            str(s.match_points),
+            "–".join(map(str, s.record)),
+            percent(s.opponents_match_win),
+            percent(s.game_win),
+        ]
+        for s in view.standings
+    ]
 
 
 async def test_the_page_data_are_the_standings_of_the_match_service(tmp_path) -> None:
@@ -71,8 +82,17 @@ async def test_the_page_data_are_the_standings_of_the_match_service(tmp_path) ->
         link = await h.bot.pages.links.link("tournament", 1, guild_id=h.guild.id, created_by=None)
         data = await page_data(link, BotSources(h.bot))
         assert data.template == "match_tournament.html"
-        rows = [[str(s["rank"]), s["name"], str(s["points"]), f"{s['wins']}–{s['losses']}–{s['draws']}", s["omw"],
-                 s["gw"]] for s in data.data["standings"]]
+        rows = [
+            [
+                str(s["rank"]),
+                s["name"],
+                str(s["points"]),
+                f"{s['wins']}–{s['losses']}–{s['draws']}",
+                s["omw"],
+                s["gw"],
+            ]
+            for s in data.data["standings"]
+        ]
         assert rows == await _standings_rows(h) and len(rows) == 5
         bye = [r for r in rows if r[2] == "3"]
         assert len(bye) == 1 and bye[0][3] == "1–0–0"  # only the bye has a finished match yet
@@ -84,8 +104,10 @@ async def test_the_page_data_are_the_standings_of_the_match_service(tmp_path) ->
 
 
 async def test_the_page_follows_the_games_of_each_match(tmp_path) -> None:
-    async with start(tmp_path, cards_path=TOURNAMENT_CARDS, members=PLAYERS) as h, \
-            aiohttp.ClientSession() as session:
+    async with (
+        start(tmp_path, cards_path=TOURNAMENT_CARDS, members=PLAYERS) as h,
+        aiohttp.ClientSession() as session,
+    ):
         url = await _paired(h)
         stream = await open_stream(session, url)
         html = (await stream.next())[1]
@@ -123,7 +145,9 @@ async def test_the_match_tournament_page_in_chromium(tmp_path, browser) -> None:
         await _concede_game(h, running, first)
         winner = h.user(next(n for n in PLAYERS if h.user(n).id == second)).name
         cells = f"{rows}.map(r => [...r.children].map(c => c.textContent.trim()))"
-        await browser.wait_for(f"return {cells}.some(r => r[1] === '{winner}' && r[3] === '1–0–0')", timeout=2.0)
+        await browser.wait_for(
+            f"return {cells}.some(r => r[1] === '{winner}' && r[3] === '1–0–0')", timeout=2.0
+        )
         shown = await browser.js(f"return {cells}")
         assert shown == await _standings_rows(h)
         assert "已結束" in await browser.text()

@@ -44,15 +44,40 @@ from dataclasses import dataclass
 from bot.domain.challenge.core import HydraError
 from bot.text import ECHO, fit
 
-HEAD_VERBS = ("destroy", "exile", "bounce", "tap", "sacrifice", "freeze", "steal", "giveback", "cantattack",
-              "cantblock")  # HEADS
+HEAD_VERBS = (
+    "destroy",
+    "exile",
+    "bounce",
+    "tap",
+    "sacrifice",
+    "freeze",
+    "steal",
+    "giveback",
+    "cantattack",
+    "cantblock",
+)  # HEADS
 AMOUNT_HEADS_VERBS = ("sweep", "weaken", "counters")  # AMOUNT HEADS
 AMOUNT_VERBS = ("damage", "loselife")
 TEXT_VERBS = ("choose", "prevent", "exilecards", "tuck")  # parsed by their own rules, kept as text
 # One language for every challenge deck: a deck refuses, with its reason, what its rules forbid
 # (bot.domain.challenge.decks), so a script never needs to know which deck's verb list it is written for.
-VERBS = ("attack", *AMOUNT_VERBS, *AMOUNT_HEADS_VERBS, *HEAD_VERBS, "copy", "tuck", "mill", "exilecards", "prevent",
-         "extraturn", "hit", "life", "choose", "concede", "end")
+VERBS = (
+    "attack",
+    *AMOUNT_VERBS,
+    *AMOUNT_HEADS_VERBS,
+    *HEAD_VERBS,
+    "copy",
+    "tuck",
+    "mill",
+    "exilecards",
+    "prevent",
+    "extraturn",
+    "hit",
+    "life",
+    "choose",
+    "concede",
+    "end",
+)
 TUCK_PLACES = ("top", "bottom", "shuffle")
 ALL = "all"
 MAX_AMOUNT = 1_000_000  # keeps arithmetic sane whatever is typed
@@ -91,8 +116,12 @@ def parse_number(token: str, line: str) -> int:
     if not digits.isdecimal():
         raise HydraError("hydra.error.not_a_number", value=shown, line=fit(line, ECHO * 2, escape=False))
     if len(digits) > 30 or abs(int(token)) > MAX_AMOUNT:  # int() refuses past 4,300 digits: never ask it
-        raise HydraError("hydra.error.number_out_of_range", value=shown, max=MAX_AMOUNT,
-                         line=fit(line, ECHO * 2, escape=False))
+        raise HydraError(
+            "hydra.error.number_out_of_range",
+            value=shown,
+            max=MAX_AMOUNT,
+            line=fit(line, ECHO * 2, escape=False),
+        )
     return int(token)
 
 
@@ -154,7 +183,7 @@ def _parse_prevent(rest: list[str], line: str) -> Action:
     source = ""
     if "from" in lowered:
         at = lowered.index("from")
-        source = " ".join(rest[at + 1:])
+        source = " ".join(rest[at + 1 :])
         rest = rest[:at]
         if not source:
             raise HydraError("hydra.error.usage", usage=usage)

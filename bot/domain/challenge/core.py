@@ -79,7 +79,9 @@ class FlowGame:
         self.pending: Decision | None = None
         self.events: list[Event] = []
         self.actions: list[str] = []
-        self._flow: Flow | None = None  # pragma: no mutate (unused until a flow starts: pending is None till then)
+        self._flow: Flow | None = (
+            None  # pragma: no mutate (unused until a flow starts: pending is None till then)
+        )
         self._frames: list[tuple[Flow, Decision]] = []
         self._in_flow = False
 
@@ -134,8 +136,9 @@ class CardZones(Protocol):
     def name_of(self, card_id: int) -> str: ...
 
 
-def exile_cards(game: CardZones, action: Any, prefix: str = "challenge",
-                error: type[ChallengeError] = ChallengeError) -> tuple[str, list[int]]:
+def exile_cards(
+    game: CardZones, action: Any, prefix: str = "challenge", error: type[ChallengeError] = ChallengeError
+) -> tuple[str, list[int]]:
     """``exilecards library AMOUNT | exilecards graveyard all|CARD NAME``: the players' cards exile the
     deck's cards (top of the library first; a whole graveyard, or one card of it by name). Returns the
     zone and the cards moved; refuses a name the graveyard does not hold (``<prefix>.error.*``, the deck's

@@ -64,8 +64,11 @@ class DeckCard:
     @property
     def keywords(self) -> set[str]:
         """Keyword lines of the text (Haste, Deathtouch, First strike)."""
-        return {line.strip().lower() for line in self.oracle_text.split("\n") if " " not in line.strip()
-                or line.strip().lower() == "first strike"}
+        return {
+            line.strip().lower()
+            for line in self.oracle_text.split("\n")
+            if " " not in line.strip() or line.strip().lower() == "first strike"
+        }
 
 
 def load_cards(rows: Iterable[dict[str, object]]) -> dict[str, DeckCard]:
@@ -73,9 +76,14 @@ def load_cards(rows: Iterable[dict[str, object]]) -> dict[str, DeckCard]:
     for row in rows:
         power, toughness = row["power"], row["toughness"]
         cards[str(row["name"])] = DeckCard(
-            name=str(row["name"]), count=int(row["count_in_deck"]), type_line=str(row["type_line"]),  # type: ignore[call-overload]
-            power=None if power is None else int(power), toughness=None if toughness is None else int(toughness),  # type: ignore[call-overload]
-            oracle_text=str(row["oracle_text"]), collector_number=int(row["collector_number"]))  # type: ignore[call-overload]
+            name=str(row["name"]),
+            count=int(row["count_in_deck"]),  # type: ignore[call-overload]
+            type_line=str(row["type_line"]),
+            power=None if power is None else int(power),  # type: ignore[call-overload]
+            toughness=None if toughness is None else int(toughness),  # type: ignore[call-overload]
+            oracle_text=str(row["oracle_text"]),
+            collector_number=int(row["collector_number"]),  # type: ignore[call-overload]
+        )
     return cards
 
 
@@ -102,8 +110,17 @@ class CreatureDeckGame(DeckGame[DeckCard]):
     max_players = 1  # the subclass's deck_rules.max_players (read from the class by the service)
     max_heroes = 3
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool = False,
-                 stable_ids: bool = True, life_per_player: bool = False, rules: int = CURRENT_RULES) -> None:
+    def __init__(
+        self,
+        seats: Sequence[Seat],
+        seed: int,
+        difficulty: int,
+        *,
+        all_windows: bool = False,
+        stable_ids: bool = True,
+        life_per_player: bool = False,
+        rules: int = CURRENT_RULES,
+    ) -> None:
         super().__init__()
         if not 1 <= len(seats) <= self.max_players:
             raise ChallengeError("challenge.error.players_range", max=self.max_players)
@@ -117,14 +134,19 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         self.life_per_player = life_per_player
         self.rules = rules  # the rules version the table was created with (bot.domain.challenge.decks)
         self.players_extra_turns = 0
-        self.extra_turns_taken = 0  # the players' extra turns so far (not among the turns before the deck's first)
+        self.extra_turns_taken = (
+            0  # the players' extra turns so far (not among the turns before the deck's first)
+        )
         self._held: set[int] = set()  # serials already said to stay on the battlefield with lethal damage
         # The numbers of the action language are serials, fixed while a permanent stays on the
         # battlefield; False only for tables saved before migration 0016 (numbered by position).
         self._stable_ids = stable_ids
         self._serials = 0
-        self.card_names = [c.name for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
-                           for _ in range(c.count)]
+        self.card_names = [
+            c.name
+            for c in sorted(self.cards.values(), key=lambda c: c.collector_number)
+            for _ in range(c.count)
+        ]
         self.library: list[int] = list(range(len(self.card_names)))  # the top card is the LAST element
         self.battlefield: list[Permanent] = []
         self.graveyard: list[int] = []
@@ -146,8 +168,9 @@ class CreatureDeckGame(DeckGame[DeckCard]):
             self.library.remove(card_id)
             self._enter(Permanent(card_id, self.cards[name], entered_turn=0))
         random.Random(seed).shuffle(self.library)
-        self._log(f"{self.prefix}.log.setup", deck=self.deck_name, players=len(self.seats),
-                  difficulty=difficulty)
+        self._log(
+            f"{self.prefix}.log.setup", deck=self.deck_name, players=len(self.seats), difficulty=difficulty
+        )
         if life_per_player:
             self._log("challenge.log.house_rule_life", life=self.starting_life, players=len(self.seats))
         elif self.starting_life != self.deck_rules.starting_life:
@@ -243,9 +266,13 @@ class CreatureDeckGame(DeckGame[DeckCard]):
     def can_attack(self, permanent: Permanent) -> bool:
         """Untapped, a creature the deck controls since its turn began (or haste), and under no "can't
         attack" effect."""
-        return (permanent.card.is_creature and not permanent.tapped and not permanent.stolen
-                and permanent.no_attack_for != self.deck_turns
-                and (permanent.entered_turn < self.turn or self.has_haste(permanent)))
+        return (
+            permanent.card.is_creature
+            and not permanent.tapped
+            and not permanent.stolen
+            and permanent.no_attack_for != self.deck_turns
+            and (permanent.entered_turn < self.turn or self.has_haste(permanent))
+        )
 
     def cant_attack_now(self, permanent: Permanent) -> bool:
         """Under a "can't attack" effect for the deck's coming (or current) turn."""
@@ -254,8 +281,15 @@ class CreatureDeckGame(DeckGame[DeckCard]):
 
     def attacker_phrase(self, permanent: Permanent) -> Phrase:
         """An attacker as the log names it: its number, name and current power and toughness."""
-        return Phrase("challenge.log.attacker", {"number": self.number_of(permanent), "card": permanent.name,
-                                                 "power": permanent.power, "toughness": permanent.toughness})
+        return Phrase(
+            "challenge.log.attacker",
+            {
+                "number": self.number_of(permanent),
+                "card": permanent.name,
+                "power": permanent.power,
+                "toughness": permanent.toughness,
+            },
+        )
 
     @property
     def in_players_first_turn(self) -> bool:
@@ -263,7 +297,9 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         seen or moved: late players may still sit down. Seats are part of the set-up (a Throng per
         player, taken out of the library before the shuffle), so a seat may be added only while the
         library is still unseen."""
-        return not self.over and self.turn == 1 and self.active == "players" and not any(self.library_changed_by)
+        return (
+            not self.over and self.turn == 1 and self.active == "players" and not any(self.library_changed_by)
+        )
 
     def allowed_numbers(self, decision: Decision) -> list[int]:
         """The numbers a permanents-question may be answered with."""
@@ -278,8 +314,15 @@ class CreatureDeckGame(DeckGame[DeckCard]):
 
     def rebuild(self, actions: Sequence[str]) -> CreatureDeckGame:
         """The same game replayed with ``actions`` (undo)."""
-        game = type(self)(self.seats, self.seed, self.difficulty, all_windows=self.all_windows,
-                          stable_ids=self.stable_ids, life_per_player=self.life_per_player, rules=self.rules)
+        game = type(self)(
+            self.seats,
+            self.seed,
+            self.difficulty,
+            all_windows=self.all_windows,
+            stable_ids=self.stable_ids,
+            life_per_player=self.life_per_player,
+            rules=self.rules,
+        )
         for line in actions:
             game.apply(line)
         return game
@@ -299,12 +342,17 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         if self.stable_ids:
             found = next((p for p in self.battlefield if p.serial == number), None)
             if found is None:
-                raise ChallengeError("challenge.error.no_such_permanent_id", number=number,
-                                     numbers=tuple(p.serial for p in self.battlefield) or "-")
+                raise ChallengeError(
+                    "challenge.error.no_such_permanent_id",
+                    number=number,
+                    numbers=tuple(p.serial for p in self.battlefield) or "-",
+                )
             return found
         position = number
         if not 1 <= position <= len(self.battlefield):
-            raise ChallengeError("challenge.error.no_such_permanent", number=position, count=len(self.battlefield))
+            raise ChallengeError(
+                "challenge.error.no_such_permanent", number=position, count=len(self.battlefield)
+            )
         return self.battlefield[position - 1]
 
     def _targets(self, action: Action, skip: int = 0) -> list[Permanent]:
@@ -325,8 +373,9 @@ class CreatureDeckGame(DeckGame[DeckCard]):
 
     def _require_creature(self, permanent: Permanent) -> None:
         if not permanent.card.is_creature:
-            raise ChallengeError("challenge.error.not_a_creature", number=self.number_of(permanent),
-                                 card=permanent.name)
+            raise ChallengeError(
+                "challenge.error.not_a_creature", number=self.number_of(permanent), card=permanent.name
+            )
 
     # ------------------------------------------------------------------ the shared verbs' hooks
     @property
@@ -392,7 +441,9 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         targets = [p for p in self.battlefield if p.stolen] if action.all_heads else self._targets(action)
         for target in targets:
             if not target.stolen:
-                raise ChallengeError("challenge.error.not_stolen", number=self.number_of(target), card=target.name)
+                raise ChallengeError(
+                    "challenge.error.not_stolen", number=self.number_of(target), card=target.name
+                )
         for target in targets:
             target.stolen = False
             target.entered_turn = self.turn  # it has not been under the deck's control since its turn began
@@ -568,7 +619,9 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         respond or counter it. Returns whether it resolves."""
         if not self.all_windows:
             return True
-        answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"), card=card, detail=kind)
+        answer = yield Decision(
+            TRIGGER, "option", "pass", options=("pass", "counter"), card=card, detail=kind
+        )
         if answer == "counter":
             self._log("challenge.log.trigger_countered", card=card)
             return False
@@ -629,8 +682,10 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         amount = sum(power for _, power in powers)
         if answer == "prevent":
             self.combat_steps.append(CombatStep(powers, 0))
-            self._log("challenge.log.combat_prevented" if amount else "challenge.log.combat_nothing_to_prevent",
-                      amount=amount)
+            self._log(
+                "challenge.log.combat_prevented" if amount else "challenge.log.combat_nothing_to_prevent",
+                amount=amount,
+            )
         else:
             self.combat_steps.append(CombatStep(powers, amount))
             if amount:
@@ -716,7 +771,11 @@ class CreatureDeckGame(DeckGame[DeckCard]):
     def _damage(self, amount: int, source: str, *, each_player: bool = True) -> None:
         """Damage to the players' side; "each player" with a shared life total counts once per
         player (CR 810.9, as in Two-Headed Giant)."""
-        result = self.side.damage_each_player(amount, source)[0] if each_player else self.side.damage(amount, source)
+        result = (
+            self.side.damage_each_player(amount, source)[0]
+            if each_player
+            else self.side.damage(amount, source)
+        )
         if result.prevented:
             self._log("challenge.log.prevented", amount=result.prevented)
         dealt = result.dealt
@@ -747,17 +806,36 @@ class CreatureDeckGame(DeckGame[DeckCard]):
     # ------------------------------------------------------------------ output
     def snapshot(self) -> dict[str, object]:
         return {
-            "deck": self.deck_name, "turn": self.turn, "active": self.active, "outcome": self.outcome,
-            "life": self.life, "players": [{"name": s.name, "heroes": list(s.heroes)} for s in self.seats],
-            "permanents": [{"name": p.name, "power": p.power, "toughness": p.toughness, "damage": p.damage,
-                            "tapped": p.tapped} for p in self.battlefield],
-            "library_count": len(self.library), "graveyard": [self.name_of(i) for i in self.graveyard],
+            "deck": self.deck_name,
+            "turn": self.turn,
+            "active": self.active,
+            "outcome": self.outcome,
+            "life": self.life,
+            "players": [{"name": s.name, "heroes": list(s.heroes)} for s in self.seats],
+            "permanents": [
+                {
+                    "name": p.name,
+                    "power": p.power,
+                    "toughness": p.toughness,
+                    "damage": p.damage,
+                    "tapped": p.tapped,
+                }
+                for p in self.battlefield
+            ],
+            "library_count": len(self.library),
+            "graveyard": [self.name_of(i) for i in self.graveyard],
             "exile": [self.name_of(i) for i in self.exile],
             "resolving": [self.name_of(i) for i in self.stack + self.revealed],
             "all_windows": self.all_windows,
-            "pending": None if self.pending is None else {
-                "topic": self.pending.topic, "kind": self.pending.kind, "default": self.pending.default,
-                "options": list(self.pending.options), "card": self.pending.card},
+            "pending": None
+            if self.pending is None
+            else {
+                "topic": self.pending.topic,
+                "kind": self.pending.kind,
+                "default": self.pending.default,
+                "options": list(self.pending.options),
+                "card": self.pending.card,
+            },
         }
 
     def board_lines(self) -> list[str]:
@@ -765,15 +843,28 @@ class CreatureDeckGame(DeckGame[DeckCard]):
         lines = []
         for p in self.battlefield:
             stats = f" {p.power}/{p.toughness}" if p.card.is_creature else ""
-            marks = "".join((" [tapped]" if p.tapped else "", f" [{p.damage} damage]" if p.damage else "",
-                             " [yours]" if p.stolen else "",
-                             " [can't attack]" if self.cant_attack_now(p) else ""))
+            marks = "".join(
+                (
+                    " [tapped]" if p.tapped else "",
+                    f" [{p.damage} damage]" if p.damage else "",
+                    " [yours]" if p.stolen else "",
+                    " [can't attack]" if self.cant_attack_now(p) else "",
+                )
+            )
             lines.append(f"{self.number_of(p)}. {p.name}{stats}{marks}")
         return lines
 
 
-def replay(game_type: type[CreatureDeckGame], seats: Sequence[Seat], seed: int, difficulty: int,
-           actions: Iterable[str], *, all_windows: bool = False, stable_ids: bool = True) -> CreatureDeckGame:
+def replay(
+    game_type: type[CreatureDeckGame],
+    seats: Sequence[Seat],
+    seed: int,
+    difficulty: int,
+    actions: Iterable[str],
+    *,
+    all_windows: bool = False,
+    stable_ids: bool = True,
+) -> CreatureDeckGame:
     """Rebuild a game from its set-up and action log (deterministic)."""
     game = game_type(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids)
     for line in actions:

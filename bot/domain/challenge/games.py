@@ -76,8 +76,17 @@ class ChallengeGame(Protocol):
 class GameType(Protocol):
     """How a deck's rules module builds its game from the one set-up (a class or a function)."""
 
-    def __call__(self, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool, stable_ids: bool,
-                 rules: int, life_per_player: bool) -> ChallengeGame: ...
+    def __call__(
+        self,
+        seats: Sequence[Seat],
+        seed: int,
+        difficulty: int,
+        *,
+        all_windows: bool,
+        stable_ids: bool,
+        rules: int,
+        life_per_player: bool,
+    ) -> ChallengeGame: ...
 
 
 # Each deck's rules module: a fourth deck is its DeckRules entry and one line here (the Hydra's game is
@@ -85,14 +94,29 @@ class GameType(Protocol):
 GAME_TYPES: dict[str, GameType] = {"hydra": HydraGame.from_seats, "horde": HordeGame, "god": GodGame}
 
 
-def new_game(deck: str, seats: Sequence[Seat], seed: int, difficulty: int | None = None, *,
-             all_windows: bool = False, stable_ids: bool = True, rules: int = CURRENT_RULES,
-             life_per_player: bool = False) -> ChallengeGame:
+def new_game(
+    deck: str,
+    seats: Sequence[Seat],
+    seed: int,
+    difficulty: int | None = None,
+    *,
+    all_windows: bool = False,
+    stable_ids: bool = True,
+    rules: int = CURRENT_RULES,
+    life_per_player: bool = False,
+) -> ChallengeGame:
     """A new game of ``deck`` (its printed default difficulty when None): the Hydra's difficulty is its
     starting heads, the Horde's the player's turns before its first, the God's his starting Throngs.
     Refuses an unknown deck, and the life house rule where the players share no life (the Hydra)."""
     if deck not in RULES:
         raise ChallengeError("hydra.error.bad_option", option=deck, options=list(DECK_NAMES))
     level = RULES[deck].default_difficulty if difficulty is None else difficulty
-    return GAME_TYPES[deck](seats, seed, level, all_windows=all_windows, stable_ids=stable_ids, rules=rules,
-                            life_per_player=life_per_player)
+    return GAME_TYPES[deck](
+        seats,
+        seed,
+        level,
+        all_windows=all_windows,
+        stable_ids=stable_ids,
+        rules=rules,
+        life_per_player=life_per_player,
+    )

@@ -25,14 +25,24 @@ from bot.domain.challenge.decks import CURRENT_RULES, GOD
 
 CARDS = load_cards(god_cards.CARD_ROWS)
 XENAGOS, THRONG, PIPER, OREAD = "Xenagos Ascended", "Rollicking Throng", "Ecstatic Piper", "Maddened Oread"
-CHARGE, DESTRUCTION, RETURN, RIP = "Impulsive Charge", "Impulsive Destruction", "Impulsive Return", "Rip to Pieces"
+CHARGE, DESTRUCTION, RETURN, RIP = (
+    "Impulsive Charge",
+    "Impulsive Destruction",
+    "Impulsive Return",
+    "Rip to Pieces",
+)
 SCORN, STRIKE, FLAME, PANIC = "Xenagos's Scorn", "Xenagos's Strike", "Dance of Flame", "Dance of Panic"
 MIN_THRONGS, MAX_THRONGS, DEFAULT_THRONGS = GOD.min_difficulty, GOD.max_difficulty, GOD.default_difficulty
 MAX_PLAYERS = GOD.max_players
 DESTRUCTION_SACRIFICE = "destruction_sacrifice"  # Impulsive Destruction: per player, sacrifice | decline
 # Hero's Reward: (life each player gains, whether each player draws a card)
-REWARDS = {PIPER: (2, False), OREAD: (3, False), "Pheres-Band Revelers": (0, True),
-           "Serpent Dancers": (0, True), "Wild Maenads": (3, False)}
+REWARDS = {
+    PIPER: (2, False),
+    OREAD: (3, False),
+    "Pheres-Band Revelers": (0, True),
+    "Serpent Dancers": (0, True),
+    "Wild Maenads": (3, False),
+}
 
 
 class GodGame(CreatureDeckGame):
@@ -42,14 +52,29 @@ class GodGame(CreatureDeckGame):
     deck_rules = GOD
     max_players, max_heroes = GOD.max_players, GOD.max_heroes
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_THRONGS, *,
-                 all_windows: bool = False, stable_ids: bool = True, life_per_player: bool = False,
-                 rules: int = CURRENT_RULES) -> None:
+    def __init__(
+        self,
+        seats: Sequence[Seat],
+        seed: int,
+        difficulty: int = DEFAULT_THRONGS,
+        *,
+        all_windows: bool = False,
+        stable_ids: bool = True,
+        life_per_player: bool = False,
+        rules: int = CURRENT_RULES,
+    ) -> None:
         if not MIN_THRONGS <= difficulty <= MAX_THRONGS:
             raise ChallengeError("god.error.throngs_range", min=MIN_THRONGS, max=MAX_THRONGS)
         self._throngs = difficulty + max(0, len(seats) - 1)
-        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids,
-                         life_per_player=life_per_player, rules=rules)
+        super().__init__(
+            seats,
+            seed,
+            difficulty,
+            all_windows=all_windows,
+            stable_ids=stable_ids,
+            life_per_player=life_per_player,
+            rules=rules,
+        )
 
     def starting_permanents(self) -> list[str]:
         return [XENAGOS] + [THRONG] * min(self._throngs, self.cards[THRONG].count)
@@ -79,7 +104,7 @@ class GodGame(CreatureDeckGame):
         if not permanent.card.has_subtype("Reveler"):
             return False
         many = len(self.revelers()) >= 5
-        return (CHARGE in self.this_turn or (self._panic() and many) or (permanent.name == OREAD and many))
+        return CHARGE in self.this_turn or (self._panic() and many) or (permanent.name == OREAD and many)
 
     # ------------------------------------------------------------------ Xenagos's turn
     def main_phase(self) -> Flow:
@@ -110,8 +135,14 @@ class GodGame(CreatureDeckGame):
         elif name == DESTRUCTION:
             declined = 0
             for seat in range(len(self.seats)):
-                answer = yield Decision(DESTRUCTION_SACRIFICE, "option", "decline", player=seat,
-                                        options=("sacrifice", "decline"), card=DESTRUCTION)
+                answer = yield Decision(
+                    DESTRUCTION_SACRIFICE,
+                    "option",
+                    "decline",
+                    player=seat,
+                    options=("sacrifice", "decline"),
+                    card=DESTRUCTION,
+                )
                 declined += answer == "decline"
             if declined:
                 self._damage(3 * declined, DESTRUCTION, each_player=False)

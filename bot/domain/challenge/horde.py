@@ -30,10 +30,20 @@ CARDS = load_cards(horde_cards.CARD_ROWS)
 MIN_TURNS, MAX_TURNS, DEFAULT_TURNS = HORDE.min_difficulty, HORDE.max_difficulty, HORDE.default_difficulty
 ALTAR_SACRIFICE = "altar_sacrifice"  # Altar of Mogis: the Horde sacrifices two Minotaurs (the player picks)
 
-ALTAR, MASSACRE_TOTEM, STATUE, ELIXIR, SALVE = ("Altar of Mogis", "Massacre Totem", "Plundered Statue",
-                                                "Refreshing Elixir", "Vitality Salve")
-CONSUMING_RAGE, DESCEND, KERANOS, TOUCH, FURY = ("Consuming Rage", "Descend on the Prey", "Intervention of Keranos",
-                                                 "Touch of the Horned God", "Unquenchable Fury")
+ALTAR, MASSACRE_TOTEM, STATUE, ELIXIR, SALVE = (
+    "Altar of Mogis",
+    "Massacre Totem",
+    "Plundered Statue",
+    "Refreshing Elixir",
+    "Vitality Salve",
+)
+CONSUMING_RAGE, DESCEND, KERANOS, TOUCH, FURY = (
+    "Consuming Rage",
+    "Descend on the Prey",
+    "Intervention of Keranos",
+    "Touch of the Horned God",
+    "Unquenchable Fury",
+)
 RECKLESS = "Reckless Minotaur"
 MOGIS_CHOSEN = "Mogis's Chosen"
 
@@ -45,13 +55,28 @@ class HordeGame(CreatureDeckGame):
     deck_rules = HORDE
     max_players, max_heroes = HORDE.max_players, HORDE.max_heroes
 
-    def __init__(self, seats: Sequence[Seat], seed: int, difficulty: int = DEFAULT_TURNS, *,
-                 all_windows: bool = False, stable_ids: bool = True, life_per_player: bool = False,
-                 rules: int = CURRENT_RULES) -> None:
+    def __init__(
+        self,
+        seats: Sequence[Seat],
+        seed: int,
+        difficulty: int = DEFAULT_TURNS,
+        *,
+        all_windows: bool = False,
+        stable_ids: bool = True,
+        life_per_player: bool = False,
+        rules: int = CURRENT_RULES,
+    ) -> None:
         if not MIN_TURNS <= difficulty <= MAX_TURNS:
             raise ChallengeError("horde.error.turns_range", min=MIN_TURNS, max=MAX_TURNS)
-        super().__init__(seats, seed, difficulty, all_windows=all_windows, stable_ids=stable_ids,
-                         life_per_player=life_per_player, rules=rules)
+        super().__init__(
+            seats,
+            seed,
+            difficulty,
+            all_windows=all_windows,
+            stable_ids=stable_ids,
+            life_per_player=life_per_player,
+            rules=rules,
+        )
 
     def players_first_turns(self) -> int:
         return self.difficulty
@@ -64,7 +89,7 @@ class HordeGame(CreatureDeckGame):
         self._run(self._mill(action.numbers[0]))
 
     def players_won(self) -> bool:
-        """"The Horde has no cards left in its library and the Horde controls no creatures"."""
+        """ "The Horde has no cards left in its library and the Horde controls no creatures"."""
         return not self.library and not any(p.card.is_creature for p in self.controlled())
 
     def check_attacked(self, permanent: Permanent) -> None:
@@ -72,12 +97,16 @@ class HordeGame(CreatureDeckGame):
         blockers, so a tapped one, one under a "can't block" effect or one the player controls can't
         have been dealt it."""
         if permanent.tapped or permanent.stolen or permanent.no_block_turn == self.turn:
-            raise ChallengeError("horde.error.cannot_block", number=self.number_of(permanent), card=permanent.name)
+            raise ChallengeError(
+                "horde.error.cannot_block", number=self.number_of(permanent), card=permanent.name
+            )
 
     # ------------------------------------------------------------------ the Horde's turn
     def main_phase(self) -> Flow:
         """Two cards, plus one per artifact's trigger (artifacts that were there as the turn began)."""
-        extra = sum(1 for p in self.battlefield if "Artifact" in p.card.type_line and p.entered_turn < self.turn)
+        extra = sum(
+            1 for p in self.battlefield if "Artifact" in p.card.type_line and p.entered_turn < self.turn
+        )
         self._log("horde.log.main_phase", count=2 + extra, artifacts=extra)
         yield from self._reveal_and_cast(2 + extra)
 
@@ -129,8 +158,14 @@ class HordeGame(CreatureDeckGame):
             minotaurs = self._minotaurs()
             if minotaurs:
                 count = min(2, len(minotaurs))
-                chosen = yield Decision(ALTAR_SACRIFICE, "heads", self._numbers(minotaurs[:count]), card=ALTAR,
-                                        min_heads=count, max_heads=count)
+                chosen = yield Decision(
+                    ALTAR_SACRIFICE,
+                    "heads",
+                    self._numbers(minotaurs[:count]),
+                    card=ALTAR,
+                    min_heads=count,
+                    max_heads=count,
+                )
                 yield from self._leave(list(chosen), "sacrificed")  # type: ignore[call-overload]
         elif card.name == MASSACRE_TOTEM:
             yield from self._mill(7)

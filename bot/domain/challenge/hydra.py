@@ -157,22 +157,40 @@ class HydraGame(DeckGame[C.HydraCard]):
         self._log("hydra.log.no_first_draw")
 
     @classmethod
-    def new(cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0, *,
-            all_windows: bool = False) -> HydraGame:
+    def new(
+        cls, heads: int, players: Sequence[PlayerSetup] | int = 1, seed: int = 0, *, all_windows: bool = False
+    ) -> HydraGame:
         if isinstance(players, int):
             players = tuple(PlayerSetup(f"Player {i + 1}") for i in range(players))
         return cls(GameSetup(heads=heads, players=tuple(players), seed=seed, all_windows=all_windows))
 
     @classmethod
-    def from_seats(cls, seats: Sequence[Seat], seed: int, difficulty: int, *, all_windows: bool, stable_ids: bool,
-                   rules: int, life_per_player: bool) -> HydraGame:
+    def from_seats(
+        cls,
+        seats: Sequence[Seat],
+        seed: int,
+        difficulty: int,
+        *,
+        all_windows: bool,
+        stable_ids: bool,
+        rules: int,
+        life_per_player: bool,
+    ) -> HydraGame:
         """The Hydra's game from every deck's one set-up (``games.new_game``): its difficulty is its
         starting heads, and its players have a life total each, so the shared-life house rule is refused."""
         if life_per_player:
             raise ChallengeError("challenge.error.house_rule_hydra")
         players = tuple(PlayerSetup(seat.name, seat.heroes) for seat in seats)
-        return cls(GameSetup(heads=difficulty, players=players, seed=seed, all_windows=all_windows,
-                             stable_ids=stable_ids, rules=rules))
+        return cls(
+            GameSetup(
+                heads=difficulty,
+                players=players,
+                seed=seed,
+                all_windows=all_windows,
+                stable_ids=stable_ids,
+                rules=rules,
+            )
+        )
 
     # ----------------------------------------------------------------- set-up helpers
     def _new_head(self, card_id: int, card: C.HydraCard | None = None) -> Head:
@@ -258,8 +276,11 @@ class HydraGame(DeckGame[C.HydraCard]):
         if self.setup.stable_ids:
             head = next((h for h in self.battlefield if h.serial == number), None)
             if head is None:
-                raise HydraError("hydra.error.no_such_head_id", head=number,
-                                 heads=tuple(h.serial for h in self.battlefield) or "-")
+                raise HydraError(
+                    "hydra.error.no_such_head_id",
+                    head=number,
+                    heads=tuple(h.serial for h in self.battlefield) or "-",
+                )
             return head
         if not 1 <= number <= len(self.battlefield):
             raise HydraError("hydra.error.no_such_head", head=number, count=len(self.battlefield))
@@ -337,8 +358,12 @@ class HydraGame(DeckGame[C.HydraCard]):
         seats = [self._player_at(action.numbers[1])] if len(action.numbers) > 1 else self.alive()
         source = self._damage_source(action.text.removeprefix("from ").strip()) if action.text else None
         self.side.add_shields(amount, source, seats)
-        self._log("hydra.log.shield", amount=amount, players=tuple(self.players[i].name for i in seats),
-                  source=source or "*")
+        self._log(
+            "hydra.log.shield",
+            amount=amount,
+            players=tuple(self.players[i].name for i in seats),
+            source=source or "*",
+        )
 
     @staticmethod
     def _damage_source(text: str) -> str:
@@ -348,8 +373,7 @@ class HydraGame(DeckGame[C.HydraCard]):
         for name in C.DAMAGE_SOURCES:
             if name.casefold() == text.casefold():
                 return name
-        raise HydraError("hydra.error.unknown_source", source=text,
-                         sources=(HEADS_SOURCE, *C.DAMAGE_SOURCES))
+        raise HydraError("hydra.error.unknown_source", source=text, sources=(HEADS_SOURCE, *C.DAMAGE_SOURCES))
 
     def _do_mill(self, action: Action) -> None:
         self._require(instant=True)
@@ -389,8 +413,11 @@ class HydraGame(DeckGame[C.HydraCard]):
             self._finish("lost")
             self._end_flows()
         # a question asked of a player who just left the game takes its default
-        while self.pending is not None and self.pending.player is not None \
-                and self.players[self.pending.player].lost:
+        while (
+            self.pending is not None
+            and self.pending.player is not None
+            and self.players[self.pending.player].lost
+        ):
             self._advance(self._answer(self.pending, self._left_game_answer(self.pending)))
 
     @staticmethod
@@ -497,9 +524,13 @@ class HydraGame(DeckGame[C.HydraCard]):
         for window in [w for w in self.swallows if w.ends_at <= number]:
             self.swallows.remove(window)
             if window.exiled:
-                self._log("hydra.log.swallow_closed",
-                          creatures=tuple(Phrase("core.label_value", {"label": self.players[p].name, "value": c})
-                                          for p, c in window.exiled))
+                self._log(
+                    "hydra.log.swallow_closed",
+                    creatures=tuple(
+                        Phrase("core.label_value", {"label": self.players[p].name, "value": c})
+                        for p, c in window.exiled
+                    ),
+                )
 
     def _untap_step(self, number: int) -> None:
         for head in self.battlefield:
@@ -531,8 +562,16 @@ class HydraGame(DeckGame[C.HydraCard]):
                 self._log("hydra.log.no_target", card=name)
                 self._to_graveyard_from_stack(card_id)
                 return
-            heads = yield from self._ask_heads(Decision(STRIKE_TARGET, "heads", self.default_heads(1, "nonelite"),
-                                                        card=name, min_heads=1, max_heads=1))
+            heads = yield from self._ask_heads(
+                Decision(
+                    STRIKE_TARGET,
+                    "heads",
+                    self.default_heads(1, "nonelite"),
+                    card=name,
+                    min_heads=1,
+                    max_heads=1,
+                )
+            )
             target = heads[0]
             self._log("hydra.log.targets", card=name, head=target.name)
         answer = yield Decision(COUNTER, "option", "pass", options=("pass", "counter"), card=name)
@@ -566,8 +605,11 @@ class HydraGame(DeckGame[C.HydraCard]):
         answer = yield Decision(PREVENT, "option", "pass", options=("pass", "prevent"))
         amount = self.head_damage_output()
         untapped = tuple(h.name for h in self.battlefield if not h.tapped)
-        tokens = sum(1 for h in self.battlefield if not h.tapped and h.name == C.HYDRA_HEAD
-                     and not self._is_hydra_head_card(h))
+        tokens = sum(
+            1
+            for h in self.battlefield
+            if not h.tapped and h.name == C.HYDRA_HEAD and not self._is_hydra_head_card(h)
+        )
         if answer == "prevent" and amount:
             self.damage_steps.append(DamageStep(self.hydra_turns, untapped, amount, 0, tokens))
             self._log("hydra.log.damage_prevented", amount=amount)
@@ -581,13 +623,17 @@ class HydraGame(DeckGame[C.HydraCard]):
 
     def _end_step(self) -> Flow:
         """Elite heads' "at the beginning of the Hydra's end step" triggers; the players order them (H9)."""
-        triggers = [h.name for h in self.battlefield
-                    if h.name in (C.SAVAGE_VIGOR_HEAD, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD)]
+        triggers = [
+            h.name
+            for h in self.battlefield
+            if h.name in (C.SAVAGE_VIGOR_HEAD, C.SHRIEKING_TITAN_HEAD, C.SNAPPING_FANG_HEAD)
+        ]
         triggers.sort(key=lambda n: C.CARDS[n].collector_number)
         while triggers:
             if len(triggers) > 1:
-                chosen = yield Decision(TRIGGER_ORDER, "option", triggers[0].lower(),
-                                        options=tuple(t.lower() for t in triggers))
+                chosen = yield Decision(
+                    TRIGGER_ORDER, "option", triggers[0].lower(), options=tuple(t.lower() for t in triggers)
+                )
                 name = next(t for t in triggers if t.lower() == chosen)
             else:
                 name = triggers[0]
@@ -597,8 +643,9 @@ class HydraGame(DeckGame[C.HydraCard]):
     def _end_step_trigger(self, name: str) -> Flow:
         self._log("hydra.log.trigger", head=name)
         if self.setup.all_windows:
-            answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"), card=name,
-                                    detail="end_step")
+            answer = yield Decision(
+                TRIGGER, "option", "pass", options=("pass", "counter"), card=name, detail="end_step"
+            )
             if answer == "counter":
                 self._log("hydra.log.trigger_countered", head=name, kind="end_step")
                 return
@@ -647,8 +694,11 @@ class HydraGame(DeckGame[C.HydraCard]):
             self._log("hydra.log.hide", count=len(self.battlefield))
         elif name == C.NECK_TANGLE:
             if len(self.battlefield) >= 5:
-                heads = yield from self._ask_heads(Decision(NECK_TANGLE_TAP, "heads", self.default_heads(2), card=name,
-                                                            min_heads=2, max_heads=2))
+                heads = yield from self._ask_heads(
+                    Decision(
+                        NECK_TANGLE_TAP, "heads", self.default_heads(2), card=name, min_heads=2, max_heads=2
+                    )
+                )
                 self._tap_and_freeze(heads, number + 1)
             else:
                 self._log("hydra.log.neck_tangle_cast")
@@ -679,8 +729,9 @@ class HydraGame(DeckGame[C.HydraCard]):
             yield from self._swallow(number)
         elif name == C.TORN_BETWEEN_HEADS:
             most = min(2, len(self.battlefield))
-            heads = yield from self._ask_heads(Decision(TORN_TAP, "heads", self.default_heads(most), card=name,
-                                                        min_heads=0, max_heads=most))
+            heads = yield from self._ask_heads(
+                Decision(TORN_TAP, "heads", self.default_heads(most), card=name, min_heads=0, max_heads=most)
+            )
             self._tap_and_freeze(heads, number + 1)
             self._damage_players(5, source=name)
         elif name == C.UNIFIED_LUNGE:
@@ -690,16 +741,31 @@ class HydraGame(DeckGame[C.HydraCard]):
     def _distract(self) -> Flow:
         sacrificed: list[int] = []
         for index in self.alive():
-            answer = yield Decision(DISTRACT_SACRIFICE, "option", "decline", player=index,
-                                    options=("sacrifice", "decline"), card=C.DISTRACT_THE_HYDRA)
+            answer = yield Decision(
+                DISTRACT_SACRIFICE,
+                "option",
+                "decline",
+                player=index,
+                options=("sacrifice", "decline"),
+                card=C.DISTRACT_THE_HYDRA,
+            )
             if answer == "sacrifice":
                 sacrificed.append(index)
                 self._log("hydra.log.sacrifices", player=self.players[index].name)
         for index in sacrificed:
             if not self.battlefield:
                 break
-            heads = yield from self._ask_heads(Decision(DISTRACT_TAP, "heads", self.default_heads(1), player=index,
-                                                        card=C.DISTRACT_THE_HYDRA, min_heads=1, max_heads=1))
+            heads = yield from self._ask_heads(
+                Decision(
+                    DISTRACT_TAP,
+                    "heads",
+                    self.default_heads(1),
+                    player=index,
+                    card=C.DISTRACT_THE_HYDRA,
+                    min_heads=1,
+                    max_heads=1,
+                )
+            )
             if not heads[0].tapped:
                 heads[0].tapped = True
             self._log("hydra.log.player_taps", player=self.players[index].name, head=heads[0].name)
@@ -711,8 +777,9 @@ class HydraGame(DeckGame[C.HydraCard]):
     def _swallow(self, number: int) -> Flow:
         window = SwallowWindow(ends_at=number + 1)
         for index in self.alive():
-            creature = yield Decision(SWALLOW_EXILE, "text", "a creature", player=index,
-                                      card=C.SWALLOW_THE_HERO_WHOLE)
+            creature = yield Decision(
+                SWALLOW_EXILE, "text", "a creature", player=index, card=C.SWALLOW_THE_HERO_WHOLE
+            )
             if creature is None:
                 self._log("hydra.log.nothing_to_exile", player=self.players[index].name)
             else:
@@ -784,8 +851,14 @@ class HydraGame(DeckGame[C.HydraCard]):
         while self.triggers and not self.over:
             trigger = self.triggers.pop(0)
             if self.setup.all_windows:
-                answer = yield Decision(TRIGGER, "option", "pass", options=("pass", "counter"),
-                                        card=trigger.card.name, detail=trigger.kind)
+                answer = yield Decision(
+                    TRIGGER,
+                    "option",
+                    "pass",
+                    options=("pass", "counter"),
+                    card=trigger.card.name,
+                    detail=trigger.kind,
+                )
                 if answer == "counter":
                     self._log("hydra.log.trigger_countered", head=trigger.card.name, kind=trigger.kind)
                     continue
@@ -832,8 +905,11 @@ class HydraGame(DeckGame[C.HydraCard]):
         for result in self.side.damage_each_player(amount, source or HEADS_SOURCE):
             if result.prevented:
                 assert result.player is not None  # a life total per player
-                self._log("hydra.log.prevented_for", player=self.players[result.player].name,
-                          amount=result.prevented)
+                self._log(
+                    "hydra.log.prevented_for",
+                    player=self.players[result.player].name,
+                    amount=result.prevented,
+                )
         self._check_players()
 
     def _lose_life(self, index: int, amount: int) -> None:
@@ -855,26 +931,44 @@ class HydraGame(DeckGame[C.HydraCard]):
             "turn": self.turn,
             "active": self.active,
             "outcome": self.outcome,
-            "players": [{"name": p.name, "life": p.life, "lost": p.lost, "heroes": list(p.heroes)}
-                        for p in self.players],
-            "heads": [{"name": h.name, "damage": h.damage, "tapped": h.tapped, "elite": h.card.elite,
-                       "toughness": h.toughness, "indestructible": self.is_indestructible(h),
-                       "skips_untap": h.frozen_for > self.hydra_turns, "counters": h.counters,
-                       "token": h.token}
-                      for h in self.battlefield],
+            "players": [
+                {"name": p.name, "life": p.life, "lost": p.lost, "heroes": list(p.heroes)}
+                for p in self.players
+            ],
+            "heads": [
+                {
+                    "name": h.name,
+                    "damage": h.damage,
+                    "tapped": h.tapped,
+                    "elite": h.card.elite,
+                    "toughness": h.toughness,
+                    "indestructible": self.is_indestructible(h),
+                    "skips_untap": h.frozen_for > self.hydra_turns,
+                    "counters": h.counters,
+                    "token": h.token,
+                }
+                for h in self.battlefield
+            ],
             "library_count": len(self.library),
             "graveyard": [self.name_of(i) for i in self.graveyard],
             "exile": [self.name_of(i) for i in self.exile],
             "resolving": [self.name_of(i) for i in self.stack],
             "players_extra_turns": self.players_extra_turns,
             "spells_locked": self.spells_locked,
-            "swallowed": [{"player": self.players[p].name, "creature": c}
-                          for w in self.swallows for p, c in w.exiled],
+            "swallowed": [
+                {"player": self.players[p].name, "creature": c} for w in self.swallows for p, c in w.exiled
+            ],
             "heads_severed": self.heads_severed,
-            "pending": None if self.pending is None else {
-                "topic": self.pending.topic, "kind": self.pending.kind, "default": self.pending.default,
-                "options": list(self.pending.options), "card": self.pending.card,
-                "player": None if self.pending.player is None else self.players[self.pending.player].name},
+            "pending": None
+            if self.pending is None
+            else {
+                "topic": self.pending.topic,
+                "kind": self.pending.kind,
+                "default": self.pending.default,
+                "options": list(self.pending.options),
+                "card": self.pending.card,
+                "player": None if self.pending.player is None else self.players[self.pending.player].name,
+            },
         }
 
 

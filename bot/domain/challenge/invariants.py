@@ -22,8 +22,14 @@ def check_invariants(game: CreatureDeckGame) -> None:
       concession), and the God's Xenagos never left while a Reveler remained, nor stays with lethal
       damage once none is left.
     """
-    ids = (game.library + [p.card_id for p in game.battlefield] + game.graveyard + game.exile + game.stack
-           + game.revealed)
+    ids = (
+        game.library
+        + [p.card_id for p in game.battlefield]
+        + game.graveyard
+        + game.exile
+        + game.stack
+        + game.revealed
+    )
     assert sorted(ids) == list(range(60)), f"cards not all accounted for: {Counter(ids)}"
     assert Counter(game.card_names) == Counter({c.name: c.count for c in game.cards.values()}), "not the deck"
     for permanent in game.battlefield:
@@ -31,15 +37,22 @@ def check_invariants(game: CreatureDeckGame) -> None:
         assert permanent.damage >= 0, f"negative damage on {permanent.name}"
         assert game.name_of(permanent.card_id) == permanent.name
     assert min(game.ledger["gained"], game.ledger["damage"], game.ledger["lost"]) >= 0, game.ledger
-    expected = (game.starting_life + game.ledger["gained"] + game.ledger["adjusted"] - game.ledger["damage"]
-                - game.ledger["lost"])
+    expected = (
+        game.starting_life
+        + game.ledger["gained"]
+        + game.ledger["adjusted"]
+        - game.ledger["damage"]
+        - game.ledger["lost"]
+    )
     assert game.life == expected, f"life from nowhere: {game.life} != {expected} {game.ledger}"
     for step in game.combat_steps:
         assert step.dealt in (0, sum(power for _, power in step.attackers)), f"stale combat damage: {step}"
     if game.outcome == "won":
         assert game.players_won(), "won without the deck's win condition"
     if game.outcome == "lost":
-        assert game.life <= 0 or any(e.key == "challenge.log.conceded" for e in game.events), "lost with life left"
+        assert game.life <= 0 or any(e.key == "challenge.log.conceded" for e in game.events), (
+            "lost with life left"
+        )
     if game.over:
         assert game.pending is None
     else:
@@ -47,5 +60,6 @@ def check_invariants(game: CreatureDeckGame) -> None:
     if isinstance(game, GodGame) and game.outcome != "won":
         assert any(p.name == XENAGOS for p in game.battlefield), "Xenagos left while the game goes on"
     if isinstance(game, GodGame) and not game.over and game.rules >= CURRENT_RULES and not game.revelers():
-        assert not any(p.name == XENAGOS and p.damage >= p.toughness for p in game.battlefield), \
+        assert not any(p.name == XENAGOS and p.damage >= p.toughness for p in game.battlefield), (
             "Xenagos has lethal damage, no Revelers hold him, and the game goes on"
+        )

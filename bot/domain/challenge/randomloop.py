@@ -36,7 +36,9 @@ class RandomPlayable(Protocol):
     def battlefield_numbers(self) -> list[int]: ...
 
 
-def some_numbers(numbers: Sequence[int], rng: random.Random, *, most: int = 3, all_chance: float = 0.1) -> str:
+def some_numbers(
+    numbers: Sequence[int], rng: random.Random, *, most: int = 3, all_chance: float = 0.1
+) -> str:
     """One permanent, several at once, or ``all`` (a sweeper)."""
     if rng.random() < all_chance:
         return "all"
@@ -51,12 +53,19 @@ def random_option(decision: Decision, rng: random.Random, allowed: Sequence[int]
     return " ".join(map(str, rng.sample(list(allowed), count))) or "none"
 
 
-def play_random(game: G, rng: random.Random, *, label: str,
-                action: Callable[[G, random.Random, bool], str],
-                answer: Callable[[G, random.Random], str], window_chance: float,
-                max_turns: int, on_too_long: Callable[[G], object],
-                before_apply: Callable[[G, str], Callable[[], None] | None] | None = None,
-                after_step: Callable[[G], None] | None = None) -> G:
+def play_random(
+    game: G,
+    rng: random.Random,
+    *,
+    label: str,
+    action: Callable[[G, random.Random, bool], str],
+    answer: Callable[[G, random.Random], str],
+    window_chance: float,
+    max_turns: int,
+    on_too_long: Callable[[G], object],
+    before_apply: Callable[[G, str], Callable[[], None] | None] | None = None,
+    after_step: Callable[[G], None] | None = None,
+) -> G:
     """Play ``game`` to its end. ``on_too_long`` runs once the game passes ``max_turns`` (concede, or
     fail a test); ``before_apply`` may return a check to run right after the line is applied."""
     actions = 0
@@ -78,9 +87,14 @@ def play_random(game: G, rng: random.Random, *, label: str,
     return game
 
 
-def _next_line(game: G, rng: random.Random, actions: int,
-               action: Callable[[G, random.Random, bool], str],
-               answer: Callable[[G, random.Random], str], window_chance: float) -> str:
+def _next_line(
+    game: G,
+    rng: random.Random,
+    actions: int,
+    action: Callable[[G, random.Random, bool], str],
+    answer: Callable[[G, random.Random], str],
+    window_chance: float,
+) -> str:
     if game.pending is not None:
         if game.pending.topic in game.window_topics and rng.random() < window_chance:
             line = action(game, rng, True)

@@ -77,7 +77,9 @@ def _rarer_action(game: CreatureDeckGame, rng: random.Random, numbers: list[int]
         choices.append(f"giveback {rng.choice(stolen)}")
     attackable = [game.number_of(p) for p in game.creatures() if _may_be_attacked(game, p)]
     if attackable and not instant:
-        pairs = [f"{number} {rng.randint(0, 4)}" for number in rng.sample(attackable, min(2, len(attackable)))]
+        pairs = [
+            f"{number} {rng.randint(0, 4)}" for number in rng.sample(attackable, min(2, len(attackable)))
+        ]
         choices.append("attack " + " ".join(pairs))
     return rng.choice(choices)
 
@@ -90,9 +92,18 @@ def _may_be_attacked(game: CreatureDeckGame, permanent: Permanent) -> bool:
     return True
 
 
-def play_random_game(deck: str, seed: int, *,
-                     after_step: Callable[[CreatureDeckGame], None] | None = None) -> CreatureDeckGame:
+def play_random_game(
+    deck: str, seed: int, *, after_step: Callable[[CreatureDeckGame], None] | None = None
+) -> CreatureDeckGame:
     rng = random.Random(seed)
-    return play_random(new_random_game(deck, seed, rng), rng, label=f"{deck} game {seed}", action=random_action,
-                       answer=random_answer, window_chance=0.1, max_turns=MAX_TURNS,
-                       on_too_long=lambda game: game.apply("concede"), after_step=after_step)
+    return play_random(
+        new_random_game(deck, seed, rng),
+        rng,
+        label=f"{deck} game {seed}",
+        action=random_action,
+        answer=random_answer,
+        window_chance=0.1,
+        max_turns=MAX_TURNS,
+        on_too_long=lambda game: game.apply("concede"),
+        after_step=after_step,
+    )

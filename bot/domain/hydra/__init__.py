@@ -8,5 +8,15 @@ from bot.domain.challenge.actions import Action, parse_action
 from bot.domain.challenge.core import Decision, Event, HydraError
 from bot.domain.challenge.hydra import GameSetup, HydraGame, PlayerSetup, replay, undoable
 
-__all__ = ["Action", "Decision", "Event", "GameSetup", "HydraError", "HydraGame", "PlayerSetup",
-           "parse_action", "replay", "undoable"]
+__all__ = [
+    "Action",
+    "Decision",
+    "Event",
+    "GameSetup",
+    "HydraError",
+    "HydraGame",
+    "PlayerSetup",
+    "parse_action",
+    "replay",
+    "undoable",
+]

@@ -20,8 +20,13 @@ def check_invariants(game: HydraGame) -> None:
     - every damage step dealt what the heads untapped at that moment add up to (1 per Hydra Head,
       2 per elite Head), or nothing when the players prevented it.
     """
-    ids = (game.library + [h.card_id for h in game.battlefield if not h.token] + game.graveyard + game.stack
-           + game.exile)
+    ids = (
+        game.library
+        + [h.card_id for h in game.battlefield if not h.token]
+        + game.graveyard
+        + game.stack
+        + game.exile
+    )
     assert sorted(ids) == list(range(C.DECK_SIZE)), f"cards not all accounted for: {Counter(ids)}"
     assert Counter(game.card_names) == Counter({c.name: c.count for c in C.CARDS.values()}), "not the H1 deck"
     for head in game.battlefield:
@@ -29,9 +34,16 @@ def check_invariants(game: HydraGame) -> None:
         assert head.damage >= 0, f"negative damage on {head.name}"
         assert head.token or game.name_of(head.card_id) == head.name
     for player in game.players:
-        assert min(player.reward_gain, player.damage_taken, player.life_lost) >= 0, f"negative ledger {player}"
-        expected = (player.starting_life + player.reward_gain + player.adjusted
-                    - player.damage_taken - player.life_lost)
+        assert min(player.reward_gain, player.damage_taken, player.life_lost) >= 0, (
+            f"negative ledger {player}"
+        )
+        expected = (
+            player.starting_life
+            + player.reward_gain
+            + player.adjusted
+            - player.damage_taken
+            - player.life_lost
+        )
         assert player.life == expected, f"life from nowhere: {player}"
         assert player.lost or player.life > 0, f"{player.name} at {player.life} life has not lost"
     if game.outcome == "won":

@@ -37,7 +37,7 @@ def random_player_action(game: HydraGame, rng: random.Random, instant: bool) -> 
     if heads and roll < 0.6:
         return f"damage {rng.choice(heads)} {rng.randint(1, 4)}"
     if heads and roll < 0.62:
-        verb = rng.choice(('destroy', 'exile', 'bounce', 'tap', 'sacrifice', 'freeze'))
+        verb = rng.choice(("destroy", "exile", "bounce", "tap", "sacrifice", "freeze"))
         return f"{verb} {some_numbers(heads, rng)}"
     if heads and roll < 0.64:
         return f"loselife {rng.choice(heads)} {rng.randint(1, 3)}"
@@ -61,18 +61,35 @@ def random_player_action(game: HydraGame, rng: random.Random, instant: bool) -> 
     return "end"
 
 
-def play_random_game(seed: int, *, heads: int | None = None, players: int | None = None,
-                     after_step: Callable[[HydraGame], None] | None = None) -> HydraGame:
+def play_random_game(
+    seed: int,
+    *,
+    heads: int | None = None,
+    players: int | None = None,
+    after_step: Callable[[HydraGame], None] | None = None,
+) -> HydraGame:
     """Play one game to its end with random legal actions; ``after_step`` sees every state. Each time
     the damage step's window closes, the damage must come from the heads untapped at that moment."""
     rng = random.Random(seed)
-    setup_players = [PlayerSetup(f"P{i + 1}", tuple(rng.sample(("The Slayer", "The Protector", "The Warrior"),
-                                                                rng.randint(0, 2))))
-                     for i in range(players or rng.randint(1, 4))]
+    setup_players = [
+        PlayerSetup(
+            f"P{i + 1}", tuple(rng.sample(("The Slayer", "The Protector", "The Warrior"), rng.randint(0, 2)))
+        )
+        for i in range(players or rng.randint(1, 4))
+    ]
     game = HydraGame.new(heads or rng.randint(1, 6), setup_players, seed=seed, all_windows=rng.random() < 0.5)
-    return play_random(game, rng, label=f"random game {seed}", action=random_player_action, answer=random_answer,
-                       window_chance=0.15, max_turns=MAX_TURNS, on_too_long=_too_long,
-                       before_apply=lambda g, line: _damage_check(g, line, seed), after_step=after_step)
+    return play_random(
+        game,
+        rng,
+        label=f"random game {seed}",
+        action=random_player_action,
+        answer=random_answer,
+        window_chance=0.15,
+        max_turns=MAX_TURNS,
+        on_too_long=_too_long,
+        before_apply=lambda g, line: _damage_check(g, line, seed),
+        after_step=after_step,
+    )
 
 
 def _too_long(game: HydraGame) -> None:
@@ -89,4 +106,5 @@ def _damage_check(game: HydraGame, line: str, seed: int) -> Callable[[], None] |
     def check() -> None:
         step = game.damage_steps[-1]
         assert sorted(step.untapped) == untapped, f"game {seed}: stale damage {step} vs {untapped}"
+
     return check

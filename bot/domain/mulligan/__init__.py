@@ -21,6 +21,17 @@ from bot.domain.mulligan.procedure import (
 from bot.domain.mulligan.table import SeatState, SeatStatus, TableMulligan
 
 __all__ = [
-    "OPENING_HAND", "Choice", "Decision", "Instruction", "MulliganError", "MulliganStyle", "PlayerMulligan",
-    "SeatState", "SeatStatus", "TableMulligan", "free_first_mulligan", "parse_decision", "style_for_ruleset",
+    "OPENING_HAND",
+    "Choice",
+    "Decision",
+    "Instruction",
+    "MulliganError",
+    "MulliganStyle",
+    "PlayerMulligan",
+    "SeatState",
+    "SeatStatus",
+    "TableMulligan",
+    "free_first_mulligan",
+    "parse_decision",
+    "style_for_ruleset",
 ]

@@ -50,6 +50,7 @@ Number = float | Fraction
 
 # -- the deck ------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class DeckCounts:
     """What the odds need from a library: its size, its lands and its half lands (MDFC land backs)."""
@@ -61,8 +62,11 @@ class DeckCounts:
     @classmethod
     def of(cls, library: Iterable[Card]) -> DeckCounts:
         cards = list(library)
-        return cls(deck_size=len(cards), lands=sum(c.is_land for c in cards),
-                   half_lands=sum(c.is_mdfc_land_back for c in cards))
+        return cls(
+            deck_size=len(cards),
+            lands=sum(c.is_land for c in cards),
+            half_lands=sum(c.is_mdfc_land_back for c in cards),
+        )
 
     @property
     def land_equivalent(self) -> float:
@@ -84,6 +88,7 @@ class DeckCounts:
 MAX_DECK_SIZE = 1000
 MAX_SAMPLES = 100_000  # simulated hands per style (--monte-carlo): a few seconds each
 
+
 def hypergeometric_pmf(population: int, successes: int, draws: int, *, exact: bool = False) -> list[Number]:
     """P(exactly k successes) for k = 0..draws when drawing ``draws`` of ``population`` cards without
     replacement, ``successes`` of which count. Integer binomials, one division each: exact or correctly
@@ -94,8 +99,10 @@ def hypergeometric_pmf(population: int, successes: int, draws: int, *, exact: bo
         raise MulliganError("mulligan.error.bad_numbers")
     total = math.comb(population, draws)
     divide: Callable[[int, int], Number] = Fraction if exact else (lambda a, b: a / b)
-    return [divide(math.comb(successes, k) * math.comb(population - successes, draws - k), total)
-            for k in range(draws + 1)]
+    return [
+        divide(math.comb(successes, k) * math.comb(population - successes, draws - k), total)
+        for k in range(draws + 1)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +131,7 @@ def hypergeometric(population: int, successes: int, draws: int, want: int) -> Hy
 
 
 # -- per style -------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class StyleOdds:
@@ -155,12 +163,18 @@ class StyleOdds:
         return [(h, p) for h, p in reversed(list(enumerate(self.keep_at))) if p > 0]
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"method": self.method, "free_first_mulligan": self.free_first,
-                     "p_keep_at_size": {str(h): p for h, p in reversed(list(enumerate(self.keep_at)))},
-                     "p_keepable": self.total, "p_never_keepable": self.never}
+        out: dict[str, Any] = {
+            "method": self.method,
+            "free_first_mulligan": self.free_first,
+            "p_keep_at_size": {str(h): p for h, p in reversed(list(enumerate(self.keep_at)))},
+            "p_keepable": self.total,
+            "p_never_keepable": self.never,
+        }
         if self.samples is not None:
             out["samples"] = self.samples
-            out["ci95_at_size"] = {str(h): list(ci) for h, ci in reversed(list(enumerate(self.interval or ())))}
+            out["ci95_at_size"] = {
+                str(h): list(ci) for h, ci in reversed(list(enumerate(self.interval or ())))
+            }
             out["ci95_keepable"] = list(self.total_interval or ())
         return out
 
@@ -178,7 +192,7 @@ class DeckOdds:
     @property
     def p_keepable_opening(self) -> float:
         low, high = self.keep
-        return math.fsum(self.p_lands_in_opening[low:high + 1])
+        return math.fsum(self.p_lands_in_opening[low : high + 1])
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -195,28 +209,46 @@ class DeckOdds:
         }
 
 
-def deck_odds(counts: DeckCounts, keep: tuple[int, int] = DEFAULT_KEEP, *,
-              player_count: int = DEFAULT_PLAYERS) -> DeckOdds:
+def deck_odds(
+    counts: DeckCounts, keep: tuple[int, int] = DEFAULT_KEEP, *, player_count: int = DEFAULT_PLAYERS
+) -> DeckOdds:
     """All figures for one deck, exact (floats)."""
     counts.check()
     _check_keep(keep)
     pmf = hypergeometric_pmf(counts.deck_size, counts.lands, OPENING_HAND)
-    styles = {style: exact_style_odds(style, counts.deck_size, counts.lands, keep, player_count=player_count)
-              for style in MulliganStyle}
+    styles = {
+        style: exact_style_odds(style, counts.deck_size, counts.lands, keep, player_count=player_count)
+        for style in MulliganStyle
+    }
     return DeckOdds(counts, keep, player_count, tuple(float(p) for p in pmf), styles)
 
 
-def exact_style_odds(style: MulliganStyle | str, deck_size: int, lands: int,
-                     keep: tuple[int, int] = DEFAULT_KEEP, *, player_count: int = DEFAULT_PLAYERS,
-                     opening: int = OPENING_HAND) -> StyleOdds:
+def exact_style_odds(
+    style: MulliganStyle | str,
+    deck_size: int,
+    lands: int,
+    keep: tuple[int, int] = DEFAULT_KEEP,
+    *,
+    player_count: int = DEFAULT_PLAYERS,
+    opening: int = OPENING_HAND,
+) -> StyleOdds:
     style = MulliganStyle(style)
     vector = keep_distribution(style, deck_size, lands, keep, player_count=player_count, opening=opening)
-    return StyleOdds(style, "exact", tuple(float(p) for p in vector), free_first_mulligan(style, player_count))
+    return StyleOdds(
+        style, "exact", tuple(float(p) for p in vector), free_first_mulligan(style, player_count)
+    )
 
 
-def keep_distribution(style: MulliganStyle, deck_size: int, lands: int, keep: tuple[int, int], *,
-                      player_count: int = DEFAULT_PLAYERS, opening: int = OPENING_HAND,
-                      exact: bool = False) -> list[Number]:
+def keep_distribution(
+    style: MulliganStyle,
+    deck_size: int,
+    lands: int,
+    keep: tuple[int, int],
+    *,
+    player_count: int = DEFAULT_PLAYERS,
+    opening: int = OPENING_HAND,
+    exact: bool = False,
+) -> list[Number]:
     """P(ending with a keepable hand of h cards) for h = 0..opening, exactly (see the module docstring)."""
     _check_keep(keep, opening)
     if deck_size < opening or not 0 <= lands <= deck_size:
@@ -232,7 +264,9 @@ def attempt_sizes(style: MulliganStyle, player_count: int, opening: int = OPENIN
     return [opening - max(0, attempt - free) for attempt in range(opening + free + 1)]
 
 
-def london_keepable(lands_drawn: int, kept_size: int, keep: tuple[int, int], opening: int = OPENING_HAND) -> bool:
+def london_keepable(
+    lands_drawn: int, kept_size: int, keep: tuple[int, int], opening: int = OPENING_HAND
+) -> bool:
     """Can ``opening`` cards with ``lands_drawn`` lands be cut down to ``kept_size`` cards with a keepable
     land count? The bottom choice can keep any number of lands between these bounds."""
     fewest = max(0, kept_size - (opening - lands_drawn))
@@ -240,8 +274,9 @@ def london_keepable(lands_drawn: int, kept_size: int, keep: tuple[int, int], ope
     return max(fewest, keep[0]) <= min(most, keep[1])
 
 
-def london_lands_to_keep(lands_drawn: int, kept_size: int, keep: tuple[int, int],
-                         opening: int = OPENING_HAND) -> int:
+def london_lands_to_keep(
+    lands_drawn: int, kept_size: int, keep: tuple[int, int], opening: int = OPENING_HAND
+) -> int:
     """How many lands to keep when cutting ``opening`` cards down to ``kept_size``: a keepable count,
     the one nearest the middle of ``keep`` (any possible count when none is keepable)."""
     fewest = max(0, kept_size - (opening - lands_drawn))
@@ -252,8 +287,15 @@ def london_lands_to_keep(lands_drawn: int, kept_size: int, keep: tuple[int, int]
     return min(max((keep[0] + keep[1]) // 2, low), high)
 
 
-def _independent_attempts(style: MulliganStyle, deck_size: int, lands: int, keep: tuple[int, int],
-                          player_count: int, opening: int, exact: bool) -> list[Number]:
+def _independent_attempts(
+    style: MulliganStyle,
+    deck_size: int,
+    lands: int,
+    keep: tuple[int, int],
+    player_count: int,
+    opening: int,
+    exact: bool,
+) -> list[Number]:
     """London and Vancouver: each attempt is a fresh shuffle, so P(keep at attempt i) is the chance all
     earlier attempts failed times the chance attempt i succeeds."""
     zero: Number = Fraction(0) if exact else 0.0
@@ -267,7 +309,7 @@ def _independent_attempts(style: MulliganStyle, deck_size: int, lands: int, keep
             success = sum((p for k, p in enumerate(pmf) if london_keepable(k, size, keep, opening)), zero)
         else:
             pmf = hypergeometric_pmf(deck_size, lands, size, exact=exact)
-            success = sum(pmf[keep[0]:keep[1] + 1], zero)
+            success = sum(pmf[keep[0] : keep[1] + 1], zero)
         result[size] += still_going * success
         still_going *= 1 - success
     return result
@@ -290,7 +332,13 @@ class _ParisSolver:
     """
 
     def __init__(self, deck_size: int, lands: int, keep: tuple[int, int], opening: int, exact: bool) -> None:
-        self.deck_size, self.lands, self.keep, self.opening, self.exact = deck_size, lands, keep, opening, exact
+        self.deck_size, self.lands, self.keep, self.opening, self.exact = (
+            deck_size,
+            lands,
+            keep,
+            opening,
+            exact,
+        )
         self.zero: Number = Fraction(0) if exact else 0.0
         self.tolerance: Number = Fraction(0) if exact else 1e-13
         self.value = cache(self._value)
@@ -304,12 +352,15 @@ class _ParisSolver:
                 result = [r + p * v for r, v in zip(result, vector, strict=True)]
         return result
 
-    def best_choice(self, hand: int, lands_in_hand: int, library: int, library_lands: int) -> ParisChoice | None:
+    def best_choice(
+        self, hand: int, lands_in_hand: int, library: int, library_lands: int
+    ) -> ParisChoice | None:
         """The policy: what to set aside in this state (None = keep, or nothing can help any more)."""
         return self.value(hand, lands_in_hand, library, library_lands)[1]
 
-    def _value(self, hand: int, k: int, library: int, library_lands: int
-               ) -> tuple[tuple[Number, ...], ParisChoice | None]:
+    def _value(
+        self, hand: int, k: int, library: int, library_lands: int
+    ) -> tuple[tuple[Number, ...], ParisChoice | None]:
         low, high = self.keep
         if low <= k <= high:
             return tuple(self._unit(hand)), None
@@ -325,12 +376,20 @@ class _ParisSolver:
                 vector = [self.zero] * (self.opening + 1)
                 for drawn_lands, p in enumerate(pmf):
                     if p:
-                        after = self.value(hand - 1, k - lands_out + drawn_lands, library - draws,
-                                           library_lands - drawn_lands)[0]
+                        after = self.value(
+                            hand - 1,
+                            k - lands_out + drawn_lands,
+                            library - draws,
+                            library_lands - drawn_lands,
+                        )[0]
                         vector = [v + p * a for v, a in zip(vector, after, strict=True)]
                 score = (sum(vector, self.zero), sum((h * v for h, v in enumerate(vector)), self.zero))
                 if best is None or self._better(score, best):
-                    best, best_vector, best_choice = score, tuple(vector), ParisChoice(lands_out, size - lands_out)
+                    best, best_vector, best_choice = (
+                        score,
+                        tuple(vector),
+                        ParisChoice(lands_out, size - lands_out),
+                    )
         return best_vector, best_choice
 
     def _better(self, score: tuple[Number, Number], best: tuple[Number, Number]) -> bool:
@@ -345,8 +404,9 @@ class _ParisSolver:
         return vector
 
 
-def paris_policy(deck_size: int, lands: int, keep: tuple[int, int] = DEFAULT_KEEP,
-                 opening: int = OPENING_HAND) -> Callable[[int, int, int, int], ParisChoice | None]:
+def paris_policy(
+    deck_size: int, lands: int, keep: tuple[int, int] = DEFAULT_KEEP, opening: int = OPENING_HAND
+) -> Callable[[int, int, int, int], ParisChoice | None]:
     """The partial-Paris policy the exact odds assume, for practice hints and Monte Carlo runs."""
     return _ParisSolver(deck_size, lands, keep, opening, exact=False).best_choice
 
@@ -359,6 +419,7 @@ def _check_keep(keep: tuple[int, int], opening: int = OPENING_HAND) -> None:
 
 # -- Monte Carlo ---------------------------------------------------------------------------------
 
+
 def wilson_interval(successes: int, samples: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (sound near 0 and 1, unlike the normal one)."""
     if samples == 0:
@@ -370,9 +431,15 @@ def wilson_interval(successes: int, samples: int, z: float = Z95) -> tuple[float
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def monte_carlo_odds(style: MulliganStyle | str, library: Sequence[Card], samples: int,
-                     keep: tuple[int, int] = DEFAULT_KEEP, *, player_count: int = DEFAULT_PLAYERS,
-                     seed: int | str | None = None) -> StyleOdds:
+def monte_carlo_odds(
+    style: MulliganStyle | str,
+    library: Sequence[Card],
+    samples: int,
+    keep: tuple[int, int] = DEFAULT_KEEP,
+    *,
+    player_count: int = DEFAULT_PLAYERS,
+    seed: int | str | None = None,
+) -> StyleOdds:
     """Play ``samples`` practice hands with the odds' policy and count where they end keepable."""
     from bot.domain.mulligan.practice import play_to_keep  # practice imports nothing from here at load
 
@@ -382,13 +449,23 @@ def monte_carlo_odds(style: MulliganStyle | str, library: Sequence[Card], sample
     counts = DeckCounts.of(library)
     counts.check()
     _check_keep(keep)
-    policy = paris_policy(counts.deck_size, counts.lands, keep) if style is MulliganStyle.PARTIAL_PARIS else None
+    policy = (
+        paris_policy(counts.deck_size, counts.lands, keep) if style is MulliganStyle.PARTIAL_PARIS else None
+    )
     seen = [0] * (OPENING_HAND + 1)
-    kept = play_to_keep(style, library, samples, keep, player_count=player_count, seed=seed, paris_policy=policy)
+    kept = play_to_keep(
+        style, library, samples, keep, player_count=player_count, seed=seed, paris_policy=policy
+    )
     for size in kept:
         if size is not None:
             seen[size] += 1
     total = sum(seen)
-    return StyleOdds(style, "monte_carlo", tuple(n / samples for n in seen), free_first_mulligan(style, player_count),
-                     samples=samples, interval=tuple(wilson_interval(n, samples) for n in seen),
-                     total_interval=wilson_interval(total, samples))
+    return StyleOdds(
+        style,
+        "monte_carlo",
+        tuple(n / samples for n in seen),
+        free_first_mulligan(style, player_count),
+        samples=samples,
+        interval=tuple(wilson_interval(n, samples) for n in seen),
+        total_interval=wilson_interval(total, samples),
+    )

@@ -74,7 +74,9 @@ class PracticeSummary:
 class PracticeHand:
     """One player's practice opening hand. Build with ``deal``."""
 
-    def __init__(self, library: list[Card], style: MulliganStyle, rng: random.Random, player_count: int) -> None:
+    def __init__(
+        self, library: list[Card], style: MulliganStyle, rng: random.Random, player_count: int
+    ) -> None:
         self.style = MulliganStyle(style)
         self.procedure = PlayerMulligan.start(self.style, player_count)
         self.library = library
@@ -87,8 +89,15 @@ class PracticeHand:
         self.log: list[Instruction] = []
 
     @classmethod
-    def deal(cls, library: Sequence[Card], style: MulliganStyle | str, *, seed: int | str | None = None,
-             player_count: int = PRACTICE_PLAYERS, rng: random.Random | None = None) -> PracticeHand:
+    def deal(
+        cls,
+        library: Sequence[Card],
+        style: MulliganStyle | str,
+        *,
+        seed: int | str | None = None,
+        player_count: int = PRACTICE_PLAYERS,
+        rng: random.Random | None = None,
+    ) -> PracticeHand:
         """Shuffle ``library`` (the deck without its commanders) and draw 7.
 
         ``rng`` (for many runs from one generator) takes precedence over ``seed``.
@@ -113,9 +122,15 @@ class PracticeHand:
         return self.library[0] if self.library else None
 
     def summary(self) -> PracticeSummary:
-        return PracticeSummary(style=self.style, hand=tuple(self.hand), mulligans=self.procedure.mulligans,
-                               set_aside=self.procedure.set_aside, bottomed=len(self.bottomed),
-                               scried_to_bottom=self.scried_to_bottom, free_first=self.procedure.free_first)
+        return PracticeSummary(
+            style=self.style,
+            hand=tuple(self.hand),
+            mulligans=self.procedure.mulligans,
+            set_aside=self.procedure.set_aside,
+            bottomed=len(self.bottomed),
+            scried_to_bottom=self.scried_to_bottom,
+            free_first=self.procedure.free_first,
+        )
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -223,9 +238,16 @@ class PracticeHand:
 ParisPolicy = Callable[[int, int, int, int], "ParisChoice | None"]
 
 
-def play_to_keep(style: MulliganStyle | str, library: Sequence[Card], samples: int, keep: tuple[int, int], *,
-                 player_count: int = PRACTICE_PLAYERS, seed: int | str | None = None,
-                 paris_policy: ParisPolicy | None = None) -> list[int | None]:
+def play_to_keep(
+    style: MulliganStyle | str,
+    library: Sequence[Card],
+    samples: int,
+    keep: tuple[int, int],
+    *,
+    player_count: int = PRACTICE_PLAYERS,
+    seed: int | str | None = None,
+    paris_policy: ParisPolicy | None = None,
+) -> list[int | None]:
     """Play ``samples`` practice hands with the odds' policy ("mulligan until keepable", see
     ``odds``); return the size of each kept keepable hand, or None when none was reached."""
     style = MulliganStyle(style)
@@ -251,7 +273,9 @@ def _positions_of(cards: Sequence[Card], lands: int, others: int) -> list[int]:
     return land_positions + other_positions
 
 
-def _play_partial_paris(practice: PracticeHand, keep: tuple[int, int], policy: ParisPolicy | None) -> int | None:
+def _play_partial_paris(
+    practice: PracticeHand, keep: tuple[int, int], policy: ParisPolicy | None
+) -> int | None:
     if policy is None:
         raise ValueError("partial Paris needs the policy of bot.domain.mulligan.odds.paris_policy")
     while not practice.finished:
@@ -290,8 +314,11 @@ def _play_keep_or_mulligan(practice: PracticeHand, keep: tuple[int, int]) -> int
     if practice.phase is Phase.BOTTOM:
         lands = _lands(practice.hand)  # a mulligan down to nothing kept a new hand: count its lands
         kept_lands = london_lands_to_keep(lands, practice.procedure.keeps, keep)
-        practice.bottom(_positions_of(practice.hand, lands - kept_lands,
-                                      practice.procedure.to_bottom - (lands - kept_lands)))
+        practice.bottom(
+            _positions_of(
+                practice.hand, lands - kept_lands, practice.procedure.to_bottom - (lands - kept_lands)
+            )
+        )
     if practice.phase is Phase.SCRY:
         practice.scry(to_bottom=False)
     lands = _lands(practice.hand)

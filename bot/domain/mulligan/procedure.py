@@ -126,7 +126,9 @@ class PlayerMulligan:
 
     @classmethod
     def start(cls, style: MulliganStyle, player_count: int) -> PlayerMulligan:
-        return cls(style=MulliganStyle(style), free_first=free_first_mulligan(MulliganStyle(style), player_count))
+        return cls(
+            style=MulliganStyle(style), free_first=free_first_mulligan(MulliganStyle(style), player_count)
+        )
 
     @property
     def charged_mulligans(self) -> int:
@@ -194,8 +196,12 @@ class PlayerMulligan:
             raise MulliganError("mulligan.error.set_aside_range", hand=self.hand_size)
         if decision == 0:
             return self._keep()
-        after = replace(self, mulligans=self.mulligans + 1, hand_size=self.hand_size - 1,
-                        set_aside=self.set_aside + decision)
+        after = replace(
+            self,
+            mulligans=self.mulligans + 1,
+            hand_size=self.hand_size - 1,
+            set_aside=self.set_aside + decision,
+        )
         instructions = (Instruction("draw", decision - 1),)
         if after.hand_size == 0:  # nothing left to set aside: the procedure ends for this player
             after = replace(after, kept=True)

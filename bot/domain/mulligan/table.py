@@ -76,8 +76,9 @@ class TableMulligan:
     # -- building -----------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, style: MulliganStyle | str, seat_order: Sequence[PlayerId],
-              player_count: int | None = None) -> TableMulligan:
+    def start(
+        cls, style: MulliganStyle | str, seat_order: Sequence[PlayerId], player_count: int | None = None
+    ) -> TableMulligan:
         """A fresh step. ``seat_order`` starts with the starting player; ``player_count`` (default: the
         number of seats) decides the free first mulligan of London/Vancouver (3+ players, CR 103.5c)."""
         seats = tuple(seat_order)
@@ -91,8 +92,13 @@ class TableMulligan:
         return cls(style=style, seat_order=seats, player_count=count, players=(start,) * len(seats))
 
     @classmethod
-    def replay(cls, style: MulliganStyle | str, seat_order: Sequence[PlayerId], player_count: int | None,
-               decisions: Iterable[tuple[PlayerId, Decision | str]]) -> TableMulligan:
+    def replay(
+        cls,
+        style: MulliganStyle | str,
+        seat_order: Sequence[PlayerId],
+        player_count: int | None,
+        decisions: Iterable[tuple[PlayerId, Decision | str]],
+    ) -> TableMulligan:
         """Rebuild a state from stored decisions (values may be stored strings: "keep", "mulligan", "2")."""
         table = cls.start(style, seat_order, player_count)
         for player, decision in decisions:
@@ -125,9 +131,18 @@ class TableMulligan:
                 where = SeatState.DECIDING
             else:
                 where = SeatState.WAITING
-            lines.append(SeatStatus(player=player, seat=seat, state=where, hand_size=state.hand_size,
-                                    keeps=state.keeps, mulligans=state.mulligans, set_aside=state.set_aside,
-                                    to_bottom=state.to_bottom))
+            lines.append(
+                SeatStatus(
+                    player=player,
+                    seat=seat,
+                    state=where,
+                    hand_size=state.hand_size,
+                    keeps=state.keeps,
+                    mulligans=state.mulligans,
+                    set_aside=state.set_aside,
+                    to_bottom=state.to_bottom,
+                )
+            )
         return tuple(lines)
 
     def closing_instructions(self) -> dict[PlayerId, tuple[Instruction, ...]]:
@@ -152,8 +167,14 @@ class TableMulligan:
             "free_first_mulligan": self.players[0].free_first,
             "finished": self.finished,
             "players": [
-                {"player": player, "seat": seat, "mulligans": state.mulligans, "kept": state.keeps,
-                 "set_aside": state.set_aside, "bottomed": state.to_bottom if state.kept else 0}
+                {
+                    "player": player,
+                    "seat": seat,
+                    "mulligans": state.mulligans,
+                    "kept": state.keeps,
+                    "set_aside": state.set_aside,
+                    "bottomed": state.to_bottom if state.kept else 0,
+                }
                 for seat, (player, state) in enumerate(zip(self.seat_order, self.players, strict=True))
             ],
             "decisions": [[player, _stored(decision)] for player, decision in self.decisions],
@@ -177,9 +198,13 @@ class TableMulligan:
         if seat != current:
             raise MulliganError("mulligan.error.not_your_turn", expected=self.seat_order[current])
         state, instructions = self.players[seat].decide(decision)
-        players = self.players[:seat] + (state,) + self.players[seat + 1:]
-        after = replace(self, players=players, answered=self.answered | {seat},
-                        decisions=self.decisions + ((player, decision),))
+        players = self.players[:seat] + (state,) + self.players[seat + 1 :]
+        after = replace(
+            self,
+            players=players,
+            answered=self.answered | {seat},
+            decisions=self.decisions + ((player, decision),),
+        )
         return after._next_round_if_done(), instructions
 
     # -- internals ----------------------------------------------------------------------------

@@ -10,6 +10,19 @@ from bot.domain.rules.rulesets import RULESETS, Check, Ruleset, UnknownRuleset, 
 from bot.domain.rules.summary import DeckSummary, summarise
 
 __all__ = [
-    "RULESETS", "CardResolver", "Check", "DeckCard", "DeckSummary", "Note", "Problem", "ResolvedDeck", "Ruleset",
-    "UnknownRuleset", "Verdict", "check_deck", "get_ruleset", "resolve_decklist", "summarise",
+    "RULESETS",
+    "CardResolver",
+    "Check",
+    "DeckCard",
+    "DeckSummary",
+    "Note",
+    "Problem",
+    "ResolvedDeck",
+    "Ruleset",
+    "UnknownRuleset",
+    "Verdict",
+    "check_deck",
+    "get_ruleset",
+    "resolve_decklist",
+    "summarise",
 ]

@@ -103,14 +103,20 @@ def read_bracket_data(folder: Path) -> BracketData:
     with newest(folder, "signals").open("rb") as handle:
         signals = tomllib.load(handle)
     turns, combos = signals["extra_turns"], signals["combos"]
-    pairs = tuple(Combo((str(pair["cards"][0]), str(pair["cards"][1])), str(pair["result"]))
-                  for pair in combos["pairs"])
+    pairs = tuple(
+        Combo((str(pair["cards"][0]), str(pair["cards"][1])), str(pair["result"])) for pair in combos["pairs"]
+    )
     return BracketData(
-        game_changers=_names(changers["cards"]), game_changers_date=str(changers["date"]),
+        game_changers=_names(changers["cards"]),
+        game_changers_date=str(changers["date"]),
         mass_land_denial=_names(signals["mass_land_denial"]["cards"]),
-        extra_turns=_names(turns["cards"]), chaining_turns=_names(turns["chaining"]),
-        chain_count=int(turns["chain_count"]), combos=pairs, early_combo_mana=int(combos["early_mana"]),
-        signals_date=str(signals["date"]))
+        extra_turns=_names(turns["cards"]),
+        chaining_turns=_names(turns["chaining"]),
+        chain_count=int(turns["chain_count"]),
+        combos=pairs,
+        early_combo_mana=int(combos["early_mana"]),
+        signals_date=str(signals["date"]),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -144,16 +150,28 @@ def is_game_changer(card: Card, data: BracketData) -> bool:
     return _listed(card, data.game_changers)
 
 
-def assess_bracket(deck: ResolvedDeck, card_data_date: str | None = None,
-                   data: BracketData | None = None) -> BracketReport:
+def assess_bracket(
+    deck: ResolvedDeck, card_data_date: str | None = None, data: BracketData | None = None
+) -> BracketReport:
     """The lowest bracket ``deck``'s contents allow and why (BR1–BR6)."""
     data = data or bundled_bracket_data()
     cards = _deck_cards(deck)
-    findings = [finding for finding in (_game_changers(cards, data), _mass_land_denial(cards, data),
-                                        _extra_turns(cards, data)) if finding is not None]
+    findings = [
+        finding
+        for finding in (
+            _game_changers(cards, data),
+            _mass_land_denial(cards, data),
+            _extra_turns(cards, data),
+        )
+        if finding is not None
+    ]
     findings += _combos(cards, data)
     flagged = bool(cards) and all(card.game_changer is not None for card in cards)
-    source = GameChangerSource(True, card_data_date) if flagged else GameChangerSource(False, data.game_changers_date)
+    source = (
+        GameChangerSource(True, card_data_date)
+        if flagged
+        else GameChangerSource(False, data.game_changers_date)
+    )
     minimum = max((finding.minimum for finding in findings), default=EXHIBITION)
     return BracketReport(minimum, tuple(findings), source)
 
@@ -191,6 +209,13 @@ def _combos(cards: list[Card], data: BracketData) -> list[Finding]:
         mana = sum(int(piece.mana_value) for piece in pieces if piece is not None)
         early = mana <= data.early_combo_mana
         names = tuple(piece.name for piece in pieces if piece is not None)
-        findings.append(Finding("BR5", OPTIMIZED if early else UPGRADED, "combo_early" if early else "combo_late",
-                                names, {"result": combo.result, "mana": mana}))
+        findings.append(
+            Finding(
+                "BR5",
+                OPTIMIZED if early else UPGRADED,
+                "combo_early" if early else "combo_late",
+                names,
+                {"result": combo.result, "mana": mana},
+            )
+        )
     return findings

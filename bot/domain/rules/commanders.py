@@ -41,12 +41,17 @@ def can_be_your_commander(card: Card) -> bool:
 
 
 def is_background(card: Card) -> bool:
-    return "Background" in card.front.type_line.split("—", 1)[-1].split() and "Enchantment" in card.front.type_line
+    return (
+        "Background" in card.front.type_line.split("—", 1)[-1].split()
+        and "Enchantment" in card.front.type_line
+    )
 
 
 _CREATURE_OFF_BATTLEFIELD = re.compile(
     r"^As long as (?P<subject>[^\n]+?) isn't on the battlefield, it's an? [^.\n]*\bcreature\b[^.\n]*"
-    r"in addition to its other types", re.MULTILINE | re.IGNORECASE)
+    r"in addition to its other types",
+    re.MULTILINE | re.IGNORECASE,
+)
 
 
 def creature_off_battlefield(card: Card) -> bool:
@@ -55,7 +60,10 @@ def creature_off_battlefield(card: Card) -> bool:
     In the command zone it is a legendary creature card, so it may be a commander (CR 903.3, as ruled
     for Grist); the 2010 rules (D3) name planeswalkers as never allowed and keep it out."""
     front = card.front
-    if "Legendary" not in front.type_line.split("—", 1)[0] or " isn't on the battlefield" not in front.oracle_text:
+    if (
+        "Legendary" not in front.type_line.split("—", 1)[0]
+        or " isn't on the battlefield" not in front.oracle_text
+    ):
         return False
     match = _CREATURE_OFF_BATTLEFIELD.search(strip_reminder_text(front.oracle_text))
     return match is not None and match.group("subject") in (front.name, "this card", "This card")
@@ -75,7 +83,11 @@ def ineligibility(card: Card, *, allow_text: bool) -> str | None:
     back = card.faces[1] if len(card.faces) > 1 else None
     if card.layout == "flip" and back is not None and _is_legendary_creature(back):
         return "flip_card"
-    if back is not None and card.layout in ("transform", "modal_dfc", "meld") and _is_legendary_creature(back):
+    if (
+        back is not None
+        and card.layout in ("transform", "modal_dfc", "meld")
+        and _is_legendary_creature(back)
+    ):
         return "back_face"
     supertypes = front.type_line.split("—", 1)[0]
     if "Planeswalker" in supertypes:

@@ -27,8 +27,8 @@ from bot.cards.model import Card
 from bot.domain.decklist import DeckLine, Decklist, LineIssue, Section
 from bot.domain.rules.records import rules_records
 
-SUGGESTED_NAMES = 20       # "did you mean" for the first 20 unknown names of a list
-SUGGESTION_SECONDS = 2.0   # ... and only while the check's suggestions have taken less than this
+SUGGESTED_NAMES = 20  # "did you mean" for the first 20 unknown names of a list
+SUGGESTION_SECONDS = 2.0  # ... and only while the check's suggestions have taken less than this
 
 
 class _Resolution(Protocol):  # read-only members: a frozen dataclass (CardIndex's Resolution) fits
@@ -115,7 +115,8 @@ setattr(DeckCard, "section", property(_SECTION_OF, doc="The entry's section.")) 
 _NONE: list[DeckCard] = []  # the list of an absent section: only ever copied or read
 # ``DeckCard(entry, card)`` without the Python frame of a NamedTuple's ``__new__`` (see decklist._deck_line).
 _deck_card: Callable[[tuple[DeckLine, Card, tuple[str, ...], tuple[str, ...], None]], DeckCard] = partial(
-    tuple.__new__, DeckCard)
+    tuple.__new__, DeckCard
+)
 _Known = tuple[Card | None, tuple[str, ...], tuple[str, ...], NewerThanData | None]  # what a name resolved to
 
 
@@ -125,8 +126,12 @@ class SuggestionBudget:
     Counted per check (a fresh budget each time), so one huge list can't hold a worker for long and a
     normal deck with a few typos gets every suggestion."""
 
-    def __init__(self, names: int = SUGGESTED_NAMES, seconds: float = SUGGESTION_SECONDS,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self,
+        names: int = SUGGESTED_NAMES,
+        seconds: float = SUGGESTION_SECONDS,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.names, self.seconds, self.clock = names, seconds, clock
         self.suggested = 0
         self.spent = 0.0
@@ -159,8 +164,12 @@ def _no_suggestions(name: str, limit: int = 0) -> tuple[str, ...]:
     return ()
 
 
-def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names: Iterable[str] = (),
-                     budget: SuggestionBudget | None = None) -> ResolvedDeck:
+def resolve_decklist(
+    decklist: Decklist,
+    resolver: CardResolver,
+    commander_names: Iterable[str] = (),
+    budget: SuggestionBudget | None = None,
+) -> ResolvedDeck:
     """Look every name up; ``commander_names`` (a command option) overrides the list's commanders.
 
     With the option, a named commander that the list has in its main deck is moved out of it (the
@@ -177,7 +186,9 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
         if moved:
             notes.append("commander_moved_to_main")
     cache: dict[str, _Known] = {}
-    exact = _exact(resolver)  # pragma: no mutate (a fast path: resolve() answers an exact English name with the same card)
+    exact = _exact(
+        resolver
+    )  # pragma: no mutate (a fast path: resolve() answers an exact English name with the same card)
     cards: list[DeckCard] = []
     lookup = _lookup(resolver)
     unsuggested = 0
@@ -199,8 +210,10 @@ def resolve_decklist(decklist: Decklist, resolver: CardResolver, commander_names
                 cards.append(DeckCard(entry, None, suggestions, ambiguous, newer))
                 continue
         # Merged "Partner with" records and meld back faces are read as the cards they are (rules.records).
-        cards.extend(DeckCard(entry, record, suggestions, ambiguous)
-                     for record in rules_records(card, entry.name, lookup))
+        cards.extend(
+            DeckCard(entry, record, suggestions, ambiguous)
+            for record in rules_records(card, entry.name, lookup)
+        )
     return ResolvedDeck(tuple(cards), decklist.issues, decklist.ignored, tuple(notes), unsuggested)
 
 
@@ -224,8 +237,9 @@ def _lookup(resolver: CardResolver) -> Callable[[str], Card | None]:
     return lambda name: resolver.resolve(name).card
 
 
-def _resolve(resolver: CardResolver, quiet: CardResolver, budget: SuggestionBudget,
-             name: str) -> tuple[_Known, bool]:
+def _resolve(
+    resolver: CardResolver, quiet: CardResolver, budget: SuggestionBudget, name: str
+) -> tuple[_Known, bool]:
     """The full resolution (printed names, faces, suggestions) for a name that is not exact English,
     and whether it is an unknown name left without suggestions because the budget was spent."""
     if not budget.allows():
@@ -242,12 +256,17 @@ def _resolve(resolver: CardResolver, quiet: CardResolver, budget: SuggestionBudg
 
 def _known(resolution: _Resolution) -> _Known:
     """What a resolution says about a name; ``newer`` only from resolvers that judge it (the card index)."""
-    return (resolution.card, tuple(resolution.suggestions), tuple(resolution.ambiguous),
-            getattr(resolution, "newer", None))
+    return (
+        resolution.card,
+        tuple(resolution.suggestions),
+        tuple(resolution.ambiguous),
+        getattr(resolution, "newer", None),
+    )
 
 
-def _apply_commander_option(entries: list[DeckLine], chosen: list[str],
-                            resolver: CardResolver) -> tuple[list[DeckLine], bool]:
+def _apply_commander_option(
+    entries: list[DeckLine], chosen: list[str], resolver: CardResolver
+) -> tuple[list[DeckLine], bool]:
     def key(name: str) -> str:
         card = resolver.resolve(name).card
         return card.name if card is not None else name.casefold()

@@ -42,8 +42,17 @@ from bot.domain.rules.rulesets import vintage_problem
 UNLIMITED = 10**6
 _ANY_NUMBER = re.compile(r"A deck can have any number of cards named", re.IGNORECASE)
 _UP_TO = re.compile(r"A deck can have up to (\w+) cards named", re.IGNORECASE)
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10}
+_NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
 _CACHE_LIMIT = 100_000
 log = logging.getLogger(__name__)
 _reported_disagreements: set[str] = set()
@@ -71,9 +80,9 @@ def copy_limit(card: Card) -> int:
 class CardFacts:
     card: Card
     identities: dict[IdentityPolicy, Identity]
-    colours: dict[IdentityPolicy, str]          # every colour, land types included (what 903.5c+d / D4 check)
+    colours: dict[IdentityPolicy, str]  # every colour, land types included (what 903.5c+d / D4 check)
     copy_limit: int
-    vintage_problem: str | None                 # D6, see rulesets.vintage_problem
+    vintage_problem: str | None  # D6, see rulesets.vintage_problem
 
     def identity(self, policy: IdentityPolicy) -> Identity:
         return self.identities[policy]
@@ -99,14 +108,21 @@ def facts_for(card: Card) -> CardFacts:
 def facts_of(cards: Iterable[Card]) -> list[CardFacts]:
     """``facts_for`` of each card, the cached ones read without a call per card (a check asks for ~100)."""
     cached = _cache.get
-    return [facts if (facts := cached(card.name)) is not None and facts.card is card else facts_for(card)
-            for card in cards]
+    return [
+        facts if (facts := cached(card.name)) is not None and facts.card is card else facts_for(card)
+        for card in cards
+    ]
 
 
 def _work_out(card: Card) -> CardFacts:
     identities = {policy: card_identity(card, policy) for policy in _POLICIES}
-    return CardFacts(card, identities, {p: i.colours() for p, i in identities.items()},
-                     copy_limit(card), vintage_problem(card))
+    return CardFacts(
+        card,
+        identities,
+        {p: i.colours() for p, i in identities.items()},
+        copy_limit(card),
+        vintage_problem(card),
+    )
 
 
 _POLICIES = (CR_903_4, D4_MANA_SYMBOLS)
@@ -146,7 +162,11 @@ def pack_facts(cards: Iterable[Card]) -> bytes:
     numbers: list[int] = []
     for card in cards:
         facts = _work_out(card)
-        packed = (*(_pack_identity(facts.identities[p]) for p in _POLICIES), facts.copy_limit, facts.vintage_problem)
+        packed = (
+            *(_pack_identity(facts.identities[p]) for p in _POLICIES),
+            facts.copy_limit,
+            facts.vintage_problem,
+        )
         names.append(card.name)
         numbers.append(table.setdefault(packed, len(table)))
     identity_module._cache.clear()  # filled with every card just now; a cache, so emptying it is safe
@@ -174,9 +194,12 @@ class _StoredFacts:
         if number is None:
             return None
         *identities, limit, vintage = self._table[number]
-        unpacked = {policy: Identity(tuple(ColourOrigin(colour, Source(source), face)
-                                           for colour, source, face in origins))
-                    for policy, origins in zip(_POLICIES, identities, strict=True)}
+        unpacked = {
+            policy: Identity(
+                tuple(ColourOrigin(colour, Source(source), face) for colour, source, face in origins)
+            )
+            for policy, origins in zip(_POLICIES, identities, strict=True)
+        }
         return CardFacts(card, unpacked, {p: i.colours() for p, i in unpacked.items()}, limit, vintage)
 
 
@@ -199,6 +222,10 @@ def report_disagreement(card: Card, ours: str) -> bool:
         return False
     if card.name not in _reported_disagreements:
         _reported_disagreements.add(card.name)
-        log.warning("colour identity of %s: computed %r from its text, card data says %r",
-                    card.name, ours or "colourless", card.color_identity or "colourless")
+        log.warning(
+            "colour identity of %s: computed %r from its text, card data says %r",
+            card.name,
+            ours or "colourless",
+            card.color_identity or "colourless",
+        )
     return True

@@ -58,10 +58,12 @@ class IdentityPolicy:
     land_types_are_symbols: bool  # D4d: a commander's land type is part of its colours too
 
 
-CR_903_4 = IdentityPolicy("CR 903.4", colour_indicator=True, characteristic_defining=True,
-                          land_types_are_symbols=False)
-D4_MANA_SYMBOLS = IdentityPolicy("D4", colour_indicator=False, characteristic_defining=False,
-                                 land_types_are_symbols=True)
+CR_903_4 = IdentityPolicy(
+    "CR 903.4", colour_indicator=True, characteristic_defining=True, land_types_are_symbols=False
+)
+D4_MANA_SYMBOLS = IdentityPolicy(
+    "D4", colour_indicator=False, characteristic_defining=False, land_types_are_symbols=True
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +114,10 @@ def text_colours(text: str) -> set[str]:
     return colours
 
 
-_DEFINES_COLOUR = re.compile(r"^(?P<subject>[^.\n]+?) is (?P<words>all colors|(?:(?:white|blue|black|red|green)(?:, | and |, and )?)+)\.$",
-                             re.MULTILINE)
+_DEFINES_COLOUR = re.compile(
+    r"^(?P<subject>[^.\n]+?) is (?P<words>all colors|(?:(?:white|blue|black|red|green)(?:, | and |, and )?)+)\.$",
+    re.MULTILINE,
+)
 
 
 def defined_colours(face: Face) -> set[str]:
@@ -168,8 +172,15 @@ def card_identity(card: Card, policy: IdentityPolicy) -> Identity:
 
     Cached per card text: a deck check looks at the same cards over and over.
     """
-    key = (policy, card.name, card.mana_cost, card.oracle_text, card.type_line, card.color_indicator,
-           tuple((f.mana_cost, f.oracle_text, f.type_line, f.color_indicator) for f in card.faces))
+    key = (
+        policy,
+        card.name,
+        card.mana_cost,
+        card.oracle_text,
+        card.type_line,
+        card.color_indicator,
+        tuple((f.mana_cost, f.oracle_text, f.type_line, f.color_indicator) for f in card.faces),
+    )
     cached = _cache.get(key)  # pragma: no mutate (a cache: a mutant only redoes work)
     if cached is not None:
         return cached

@@ -74,8 +74,15 @@ class _Collector:
         self.problems: list[Problem] = []
         self._seen: set[tuple[Check, str | None, str]] = set()
 
-    def add(self, check: Check, card: str | None, key: str, *, origins: tuple[ColourOrigin, ...] = (),
-            **values: Any) -> None:
+    def add(
+        self,
+        check: Check,
+        card: str | None,
+        key: str,
+        *,
+        origins: tuple[ColourOrigin, ...] = (),
+        **values: Any,
+    ) -> None:
         marker = (check, card, key)
         if card is not None and marker in self._seen:
             return
@@ -99,8 +106,14 @@ def check_deck(deck: ResolvedDeck, ruleset: Ruleset) -> Verdict:
         _check_identity(checked, ruleset, colours, found)
     _check_bans_and_legality([(c, facts_for(_card(c))) for c in commanders] + checked, ruleset, found)
     _check_sideboard(deck, ruleset, found)
-    return Verdict(ruleset.name, tuple(c.name for c in deck.commanders), colours, deck.main_count,
-                   tuple(found.problems), _notes(deck, ruleset))
+    return Verdict(
+        ruleset.name,
+        tuple(c.name for c in deck.commanders),
+        colours,
+        deck.main_count,
+        tuple(found.problems),
+        _notes(deck, ruleset),
+    )
 
 
 def _notes(deck: ResolvedDeck, ruleset: Ruleset) -> tuple[Note, ...]:
@@ -108,13 +121,16 @@ def _notes(deck: ResolvedDeck, ruleset: Ruleset) -> tuple[Note, ...]:
     for key in dict.fromkeys(deck.notes):
         if key in NOTE_SECTIONS:  # maybeboard, display cards, planes, schemes, tokens: left out, with a count
             section = NOTE_SECTIONS[key]
-            notes.append(Note(key, {"count": sum(line.count for line in deck.ignored if line.section is section)}))
+            notes.append(
+                Note(key, {"count": sum(line.count for line in deck.ignored if line.section is section)})
+            )
         else:
             notes.append(Note(key))
     if deck.unsuggested:
         unknown = len({card.entry.name for card in deck.unresolved if not card.ambiguous})
-        notes.append(Note("suggestions_limited", {"suggested": unknown - deck.unsuggested,
-                                                  "count": deck.unsuggested}))
+        notes.append(
+            Note("suggestions_limited", {"suggested": unknown - deck.unsuggested, "count": deck.unsuggested})
+        )
     sideboard = sum(c.count for c in deck.in_section(Section.SIDEBOARD))
     if ruleset.sideboard_sizes is None and sideboard:
         notes.append(Note("sideboard_ignored", {"count": sideboard}))
@@ -124,15 +140,28 @@ def _notes(deck: ResolvedDeck, ruleset: Ruleset) -> tuple[Note, ...]:
 def _check_lines(deck: ResolvedDeck, found: _Collector) -> None:
     """Unreadable lines and unknown names: the deck can't be verified."""
     for issue in deck.issues:
-        found.add(Check.PARSE, None, "deck.problem.parse", line=issue.line, text=issue.text, reason=issue.reason)
+        found.add(
+            Check.PARSE, None, "deck.problem.parse", line=issue.line, text=issue.text, reason=issue.reason
+        )
     for card in deck.unresolved:
         if card.ambiguous:
-            found.add(Check.UNKNOWN, card.entry.name, "deck.problem.ambiguous", line=card.entry.line,
-                      candidates=card.ambiguous)
+            found.add(
+                Check.UNKNOWN,
+                card.entry.name,
+                "deck.problem.ambiguous",
+                line=card.entry.line,
+                candidates=card.ambiguous,
+            )
         else:
             extra: dict[str, Any] = {"newer": card.newer} if card.newer is not None else {}
-            found.add(Check.UNKNOWN, card.entry.name, "deck.problem.unknown", line=card.entry.line,
-                      suggestions=card.suggestions, **extra)
+            found.add(
+                Check.UNKNOWN,
+                card.entry.name,
+                "deck.problem.unknown",
+                line=card.entry.line,
+                suggestions=card.suggestions,
+                **extra,
+            )
 
 
 def _check_commanders(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None:
@@ -143,8 +172,13 @@ def _check_commanders(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -
         return
     total = sum(entry.count for entry in entries)
     if total > ruleset.max_commanders:
-        found.add(Check.COMMANDER, None, "deck.problem.too_many_commanders", count=total,
-                  limit=ruleset.max_commanders)
+        found.add(
+            Check.COMMANDER,
+            None,
+            "deck.problem.too_many_commanders",
+            count=total,
+            limit=ruleset.max_commanders,
+        )
     known = [entry.card for entry in entries if entry.card is not None]
     for card in known:
         others = [other for other in known if other is not card]
@@ -162,8 +196,15 @@ def _check_size(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) -> None
     commanders = sum(c.count for c in deck.commanders)
     total = deck.main_count
     if total != ruleset.deck_size:
-        found.add(Check.SIZE, None, "deck.problem.size", count=total, needed=ruleset.deck_size,
-                  commanders=commanders, main=total - commanders)
+        found.add(
+            Check.SIZE,
+            None,
+            "deck.problem.size",
+            count=total,
+            needed=ruleset.deck_size,
+            commanders=commanders,
+            main=total - commanders,
+        )
 
 
 def _singleton_sections(ruleset: Ruleset) -> tuple[Section, ...]:
@@ -181,8 +222,13 @@ def _check_singleton(deck: ResolvedDeck, ruleset: Ruleset, found: _Collector) ->
         for entry in compress(entries, map(_MORE_THAN_ONE, map(_COUNT, entries))):  # basic lands, mostly
             limit = facts_for(_card(entry)).copy_limit
             if entry.count > limit:
-                found.add(Check.SINGLETON, _card(entry).name, "deck.problem.duplicate", copies=entry.count,
-                          limit=limit)
+                found.add(
+                    Check.SINGLETON,
+                    _card(entry).name,
+                    "deck.problem.duplicate",
+                    copies=entry.count,
+                    limit=limit,
+                )
         return
     copies: dict[str, int] = {}
     cards: dict[str, Card] = {}
@@ -225,11 +271,14 @@ def _checked_cards(deck: ResolvedDeck, ruleset: Ruleset) -> list[DeckCard]:
     return [c for c in deck.in_section(*sections) if c.card is not None]
 
 
-def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset, colours: str,
-                    found: _Collector) -> None:
+def _check_identity(
+    checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset, colours: str, found: _Collector
+) -> None:
     """D4 / CR 903.5c: every colour of a card within the commander's; D4d / 903.5d for land types."""
     policy = ruleset.identity
-    if _SCREENS and set("".join(set(map(itemgetter(policy), map(_COLOURS, map(_FACTS, checked)))))) <= set(colours):
+    if _SCREENS and set("".join(set(map(itemgetter(policy), map(_COLOURS, map(_FACTS, checked)))))) <= set(
+        colours
+    ):
         return  # every card's colours within the deck's: decided on the few distinct colour sets
     outside_of: dict[str, str] = {}  # a card's colours -> those outside the deck's (few distinct values)
     for entry, facts in checked:
@@ -242,15 +291,24 @@ def _check_identity(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
         origins = facts.identity(policy).origins_of(outside)
         only_land_types = all(o.source is Source.LAND_TYPE for o in origins)
         check = Check.LAND_TYPE if only_land_types else Check.IDENTITY
-        found.add(check, _card(entry).name, "deck.problem.colour_identity", origins=origins,
-                  colours=outside, identity=colours)
+        found.add(
+            check,
+            _card(entry).name,
+            "deck.problem.colour_identity",
+            origins=origins,
+            colours=outside,
+            identity=colours,
+        )
 
 
-def _check_bans_and_legality(checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset,
-                             found: _Collector) -> None:
+def _check_bans_and_legality(
+    checked: list[tuple[DeckCard, CardFacts]], ruleset: Ruleset, found: _Collector
+) -> None:
     """D5 / banned list; D6 Vintage legality (edh-2010, duel-zh) or Commander legality (commander)."""
     facts_list = list(map(_FACTS, checked))
-    if _SCREENS and not ruleset.may_object(list(map(_FACTS_CARD, facts_list)), list(map(_VINTAGE, facts_list))):
+    if _SCREENS and not ruleset.may_object(
+        list(map(_FACTS_CARD, facts_list)), list(map(_VINTAGE, facts_list))
+    ):
         return
     for entry, facts in checked:
         card = _card(entry)

@@ -47,22 +47,38 @@ def meld_fronts(card: Card, lookup: Lookup) -> tuple[Card, ...]:
     if card.layout != "meld" or card.faces or not card.meld_parts:
         return ()
     marker = f"into {card.name}"
-    fronts = tuple(part for name in card.meld_parts if name != card.name
-                   for part in (lookup(name),) if part is not None)
+    fronts = tuple(
+        part for name in card.meld_parts if name != card.name for part in (lookup(name),) if part is not None
+    )
     return fronts if any(marker in front.oracle_text for front in fronts) else ()
 
 
 def face_card(card: Card, index: int) -> Card:
     """One face of a merged record as a card of its own (names in other languages split the same way)."""
     face = card.faces[index]
-    printed = {language: parts[index].strip() for language, name in card.printed_names.items()
-               for parts in (name.split(" // "),) if len(parts) == len(card.faces)}
-    return Card(name=face.name, layout="normal", mana_cost=face.mana_cost, type_line=face.type_line,
-                oracle_text=face.oracle_text, power=face.power, toughness=face.toughness, loyalty=face.loyalty,
-                colors=face.colors, color_indicator=face.color_indicator,
-                color_identity=card.color_identity if index == 0 else "",
-                commander_legality=card.commander_legality, printed_names=printed, printings=card.printings,
-                legalities=card.legalities)
+    printed = {
+        language: parts[index].strip()
+        for language, name in card.printed_names.items()
+        for parts in (name.split(" // "),)
+        if len(parts) == len(card.faces)
+    }
+    return Card(
+        name=face.name,
+        layout="normal",
+        mana_cost=face.mana_cost,
+        type_line=face.type_line,
+        oracle_text=face.oracle_text,
+        power=face.power,
+        toughness=face.toughness,
+        loyalty=face.loyalty,
+        colors=face.colors,
+        color_indicator=face.color_indicator,
+        color_identity=card.color_identity if index == 0 else "",
+        commander_legality=card.commander_legality,
+        printed_names=printed,
+        printings=card.printings,
+        legalities=card.legalities,
+    )
 
 
 def rules_records(card: Card, written: str, lookup: Lookup) -> tuple[Card, ...]:

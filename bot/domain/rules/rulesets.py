@@ -48,22 +48,60 @@ class Check(StrEnum):
 
 
 # D5: "cards to avoid" of the 2010 document (Riftsweeper and Grindstone already removed from it).
-EDH_2010_BANNED = frozenset({
-    "Ancestral Recall", "Balance", "Biorhythm", "Black Lotus", "Channel", "Coalition Victory", "Fastbond",
-    "Gifts Ungiven", "Karakas", "Kokusho, the Evening Star", "Library of Alexandria", "Limited Resources",
-    "Lion's Eye Diamond", "Metalworker", "Mox Emerald", "Mox Jet", "Mox Pearl", "Mox Ruby", "Mox Sapphire",
-    "Painter's Servant", "Panoptic Mirror", "Protean Hulk", "Recurring Nightmare", "Staff of Domination",
-    "Sway of the Stars", "Time Vault", "Time Walk", "Tinker", "Tolarian Academy", "Upheaval",
-    "Worldgorger Dragon", "Yawgmoth's Bargain",
-})
+EDH_2010_BANNED = frozenset(
+    {
+        "Ancestral Recall",
+        "Balance",
+        "Biorhythm",
+        "Black Lotus",
+        "Channel",
+        "Coalition Victory",
+        "Fastbond",
+        "Gifts Ungiven",
+        "Karakas",
+        "Kokusho, the Evening Star",
+        "Library of Alexandria",
+        "Limited Resources",
+        "Lion's Eye Diamond",
+        "Metalworker",
+        "Mox Emerald",
+        "Mox Jet",
+        "Mox Pearl",
+        "Mox Ruby",
+        "Mox Sapphire",
+        "Painter's Servant",
+        "Panoptic Mirror",
+        "Protean Hulk",
+        "Recurring Nightmare",
+        "Staff of Domination",
+        "Sway of the Stars",
+        "Time Vault",
+        "Time Walk",
+        "Tinker",
+        "Tolarian Academy",
+        "Upheaval",
+        "Worldgorger Dragon",
+        "Yawgmoth's Bargain",
+    }
+)
 # D5: "should not be used as the general".
 EDH_2010_BANNED_AS_COMMANDER = frozenset({"Braids, Cabal Minion", "Rofellos, Llanowar Emissary"})
 
 # Today's Vintage banned list, by name (ante and Conspiracy cards are found by their text and type).
-VINTAGE_BANNED = frozenset({
-    "Chaos Orb", "Falling Star", "Shahrazad",
-    "Cleanse", "Crusade", "Imprison", "Invoke Prejudice", "Jihad", "Pradesh Gypsies", "Stone-Throwing Devils",
-})
+VINTAGE_BANNED = frozenset(
+    {
+        "Chaos Orb",
+        "Falling Star",
+        "Shahrazad",
+        "Cleanse",
+        "Crusade",
+        "Imprison",
+        "Invoke Prejudice",
+        "Jihad",
+        "Pradesh Gypsies",
+        "Stone-Throwing Devils",
+    }
+)
 D6_ALLOWED = frozenset({"Shahrazad"})
 _ANTE = re.compile(r"\bante\b", re.IGNORECASE)
 
@@ -95,11 +133,11 @@ class Ruleset:
     name: str
     rule_ids: dict[Check, str]
     identity: IdentityPolicy
-    banned_from_data: bool                 # legalities.commander == "banned"
+    banned_from_data: bool  # legalities.commander == "banned"
     banned_names: frozenset[str]
     banned_as_commander: frozenset[str]
-    max_commanders: int                    # 2 with a valid pair (702.124), 1 under D3
-    commander_text_allowed: bool           # CR 903.3a "can be your commander"
+    max_commanders: int  # 2 with a valid pair (702.124), 1 under D3
+    commander_text_allowed: bool  # CR 903.3a "can be your commander"
     sideboard_sizes: tuple[int, ...] | None  # None: a sideboard is no part of the deck (ignored)
     deck_size: int = 100
 
@@ -107,7 +145,9 @@ class Ruleset:
         return self.rule_ids[check]
 
     def is_banned(self, card: Card) -> bool:
-        return card.name in self.banned_names or (self.banned_from_data and card.commander_legality == "banned")
+        return card.name in self.banned_names or (
+            self.banned_from_data and card.commander_legality == "banned"
+        )
 
     def legality_problem(self, card: Card, vintage: str | None) -> str | None:
         """Commander legality from the data (commander), or ``vintage``, the card's D6 problem."""
@@ -134,10 +174,19 @@ _COMMON = {Check.PARSE: "PARSE", Check.UNKNOWN: "UNKNOWN"}
 
 COMMANDER = Ruleset(
     name="commander",
-    rule_ids={**_COMMON, Check.COMMANDER: "CR 903.3", Check.PARTNER: "CR 702.124", Check.SIZE: "CR 903.5a",
-              Check.SINGLETON: "CR 903.5b", Check.IDENTITY: "CR 903.5c", Check.LAND_TYPE: "CR 903.5d",
-              Check.BANNED: "BANNED", Check.BANNED_COMMANDER: "BANNED", Check.LEGALITY: "LEGALITY",
-              Check.SIDEBOARD: "CR 903.5a"},
+    rule_ids={
+        **_COMMON,
+        Check.COMMANDER: "CR 903.3",
+        Check.PARTNER: "CR 702.124",
+        Check.SIZE: "CR 903.5a",
+        Check.SINGLETON: "CR 903.5b",
+        Check.IDENTITY: "CR 903.5c",
+        Check.LAND_TYPE: "CR 903.5d",
+        Check.BANNED: "BANNED",
+        Check.BANNED_COMMANDER: "BANNED",
+        Check.LEGALITY: "LEGALITY",
+        Check.SIDEBOARD: "CR 903.5a",
+    },
     identity=CR_903_4,
     banned_from_data=True,
     banned_names=frozenset(),
@@ -147,9 +196,19 @@ COMMANDER = Ruleset(
     sideboard_sizes=None,
 )
 
-_D_RULES = {**_COMMON, Check.COMMANDER: "D3", Check.PARTNER: "D3", Check.SIZE: "D1", Check.SINGLETON: "D2",
-            Check.IDENTITY: "D4", Check.LAND_TYPE: "D4d", Check.BANNED: "D5", Check.BANNED_COMMANDER: "D5",
-            Check.LEGALITY: "D6", Check.SIDEBOARD: "D7"}
+_D_RULES = {
+    **_COMMON,
+    Check.COMMANDER: "D3",
+    Check.PARTNER: "D3",
+    Check.SIZE: "D1",
+    Check.SINGLETON: "D2",
+    Check.IDENTITY: "D4",
+    Check.LAND_TYPE: "D4d",
+    Check.BANNED: "D5",
+    Check.BANNED_COMMANDER: "D5",
+    Check.LEGALITY: "D6",
+    Check.SIDEBOARD: "D7",
+}
 
 EDH_2010 = Ruleset(
     name="edh-2010",

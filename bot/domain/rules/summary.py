@@ -16,10 +16,10 @@ CURVE_TOP = 7  # the last bar is "7+"
 
 @dataclass(frozen=True)
 class DeckSummary:
-    types: dict[str, int]          # type -> copies, in TYPE_ORDER, only types present ("Other" last)
-    curve: tuple[int, ...]         # copies of non-land cards by mana value 0..6, then 7+
+    types: dict[str, int]  # type -> copies, in TYPE_ORDER, only types present ("Other" last)
+    curve: tuple[int, ...]  # copies of non-land cards by mana value 0..6, then 7+
     lands: int
-    unknown: int                   # copies whose card is unknown (not in types or curve)
+    unknown: int  # copies whose card is unknown (not in types or curve)
 
     @property
     def spells(self) -> int:

@@ -20,5 +20,13 @@ from bot.domain.tournament.scoring import (
     scoring_rule,
 )
 
-__all__ = ["CUSTOM", "DEMOCRATIC", "SCORING_NAMES", "STANDARD", "GameResult", "ScoringRule",
-           "TournamentError", "scoring_rule"]
+__all__ = [
+    "CUSTOM",
+    "DEMOCRATIC",
+    "SCORING_NAMES",
+    "STANDARD",
+    "GameResult",
+    "ScoringRule",
+    "TournamentError",
+    "scoring_rule",
+]

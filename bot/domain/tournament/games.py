@@ -9,10 +9,17 @@ from bot.domain.tournament.scoring import GameResult, Player
 from bot.domain.tournament.votes import validate_votes
 
 
-def checked_game(game: object, players: Iterable[Player], survivors: Iterable[Player],
-                 votes: Mapping[Player, Player] | None = None, *, draw: bool = False,
-                 eliminations: Mapping[Player, int] | None = None, stopped: bool = False,
-                 known: Iterable[Player] = ()) -> GameResult:
+def checked_game(
+    game: object,
+    players: Iterable[Player],
+    survivors: Iterable[Player],
+    votes: Mapping[Player, Player] | None = None,
+    *,
+    draw: bool = False,
+    eliminations: Mapping[Player, int] | None = None,
+    stopped: bool = False,
+    known: Iterable[Player] = (),
+) -> GameResult:
     """A ``GameResult`` after checking it makes sense; ``game`` labels the game in error messages.
 
     Refused: a player seated twice, a survivor who did not play, and any vote T3 forbids.

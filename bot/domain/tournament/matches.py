@@ -109,15 +109,27 @@ def _average(values: list[Fraction]) -> Fraction:
     return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
 
 
-def match_standings(records: Iterable[MatchRecord], *, seed: int, players: Iterable[Player] = (),
-                    byes: Iterable[Player] = (), dropped: Iterable[Player] = ()) -> list[MatchStanding]:
+def match_standings(
+    records: Iterable[MatchRecord],
+    *,
+    seed: int,
+    players: Iterable[Player] = (),
+    byes: Iterable[Player] = (),
+    dropped: Iterable[Player] = (),
+) -> list[MatchStanding]:
     """Ranked standings of a 1-vs-1 tournament (see the module docstring for the order)."""
     played: dict[Player, list[_Played]] = {p: [] for p in players}
     opponents: dict[Player, list[Player]] = {p: [] for p in played}
     for record in records:
         for player in (record.first, record.second):
-            played.setdefault(player, []).append(_Played(record.points_for(player), record.game_points_for(player),
-                                                         record.games_won(player), record.games))
+            played.setdefault(player, []).append(
+                _Played(
+                    record.points_for(player),
+                    record.game_points_for(player),
+                    record.games_won(player),
+                    record.games,
+                )
+            )
             opponents.setdefault(player, []).append(record.opponent(player))
     for player in byes:
         played.setdefault(player, []).append(BYE)
@@ -130,24 +142,55 @@ def match_standings(records: Iterable[MatchRecord], *, seed: int, players: Itera
         return _percentage(sum(m.game_points for m in played[player]), sum(m.games for m in played[player]))
 
     left = set(dropped)
-    rows = [(player, _average([mw(o) for o in opponents[player]]), gw(player),
-             _average([gw(o) for o in opponents[player]]), coin_flip(seed, player)) for player in played]
+    rows = [
+        (
+            player,
+            _average([mw(o) for o in opponents[player]]),
+            gw(player),
+            _average([gw(o) for o in opponents[player]]),
+            coin_flip(seed, player),
+        )
+        for player in played
+    ]
     rows.sort(key=lambda r: (-sum(m.points for m in played[r[0]]), -r[1], -r[2], -r[3], r[4]))
     standings = []
     for rank, (player, omw, own_gw, ogw, coin) in enumerate(rows, start=1):
         mine = played[player]
         points = [m.points for m in mine]
-        standings.append(MatchStanding(
-            rank=rank, player=player, match_points=sum(points), matches=len(mine),
-            record=(points.count(MATCH_WIN), points.count(MATCH_LOSS), points.count(MATCH_DRAW)),
-            opponents_match_win=omw, game_win=own_gw, opponents_game_win=ogw, coin=coin, dropped=player in left,
-            game_wins=sum(m.won for m in mine), games=sum(m.games for m in mine)))
+        standings.append(
+            MatchStanding(
+                rank=rank,
+                player=player,
+                match_points=sum(points),
+                matches=len(mine),
+                record=(points.count(MATCH_WIN), points.count(MATCH_LOSS), points.count(MATCH_DRAW)),
+                opponents_match_win=omw,
+                game_win=own_gw,
+                opponents_game_win=ogw,
+                coin=coin,
+                dropped=player in left,
+                game_wins=sum(m.won for m in mine),
+                games=sum(m.games for m in mine),
+            )
+        )
     return standings
 
 
-MATCH_CSV_COLUMNS: tuple[str, ...] = ("rank", "player", "match_points", "matches", "match_wins", "match_losses",
-                                      "match_draws", "game_wins", "games", "opponents_match_win_percent",
-                                      "game_win_percent", "opponents_game_win_percent", "dropped")
+MATCH_CSV_COLUMNS: tuple[str, ...] = (
+    "rank",
+    "player",
+    "match_points",
+    "matches",
+    "match_wins",
+    "match_losses",
+    "match_draws",
+    "game_wins",
+    "games",
+    "opponents_match_win_percent",
+    "game_win_percent",
+    "opponents_game_win_percent",
+    "dropped",
+)
 
 
 def percent(value: Fraction) -> str:
@@ -162,9 +205,23 @@ def match_standings_csv(standings: Sequence[MatchStanding], name: Callable[[Play
     writer.writerow(MATCH_CSV_COLUMNS)
     for row in standings:
         wins, losses, draws = row.record
-        writer.writerow([row.rank, csv_safe(name(row.player)), row.match_points, row.matches, wins, losses, draws,
-                         row.game_wins, row.games, percent(row.opponents_match_win), percent(row.game_win),
-                         percent(row.opponents_game_win), "yes" if row.dropped else "no"])
+        writer.writerow(
+            [
+                row.rank,
+                csv_safe(name(row.player)),
+                row.match_points,
+                row.matches,
+                wins,
+                losses,
+                draws,
+                row.game_wins,
+                row.games,
+                percent(row.opponents_match_win),
+                percent(row.game_win),
+                percent(row.opponents_game_win),
+                "yes" if row.dropped else "no",
+            ]
+        )
     return buffer.getvalue()
 
 
@@ -178,8 +235,14 @@ def _met(a: Player, b: Player, past: set[frozenset[Player]]) -> bool:
     return frozenset((a, b)) in past
 
 
-def pair_round(order: Sequence[Player], *, past_pairs: Iterable[tuple[Player, Player]] = (),
-               had_bye: Iterable[Player] = (), seed: int, round_number: int) -> Pairing:
+def pair_round(
+    order: Sequence[Player],
+    *,
+    past_pairs: Iterable[tuple[Player, Player]] = (),
+    had_bye: Iterable[Player] = (),
+    seed: int,
+    round_number: int,
+) -> Pairing:
     """Pairs for a round. ``order``: the players by standing (best first); round 1 shuffles them."""
     players = list(dict.fromkeys(order))
     if len(players) < 2:

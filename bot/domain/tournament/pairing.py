@@ -59,10 +59,16 @@ def opponent_counts(past_pods: Sequence[Sequence[Player]]) -> Counter[frozenset[
     return counts
 
 
-def pair_round(players: Sequence[Player], round_number: int, seed: int, *,
-               points: Mapping[Player, float] | None = None,
-               past_pods: Sequence[Sequence[Player]] = (),
-               pod_size: int = POD_SIZE, remainder_size: int = 3) -> list[list[Player]]:
+def pair_round(
+    players: Sequence[Player],
+    round_number: int,
+    seed: int,
+    *,
+    points: Mapping[Player, float] | None = None,
+    past_pods: Sequence[Sequence[Player]] = (),
+    pod_size: int = POD_SIZE,
+    remainder_size: int = 3,
+) -> list[list[Player]]:
     """The pods of a round, each a list of players in seat order."""
     rng = round_rng(seed, round_number)
     points = points or {}
@@ -93,7 +99,7 @@ def _pair(a: Player, b: Player) -> frozenset[Player]:
 def _chunk(order: list[Player], sizes: list[int]) -> list[list[Player]]:
     pods, start = [], 0
     for size in sizes:
-        pods.append(order[start:start + size])
+        pods.append(order[start : start + size])
         start += size
     return pods
 
@@ -102,14 +108,21 @@ def _pod_repeats(pod: Sequence[Player], seen: Counter[frozenset[Player]]) -> int
     return sum(seen[_pair(a, b)] for a, b in combinations(pod, 2))
 
 
-def _pod_cost(pod: Sequence[Player], seen: Counter[frozenset[Player]], points: Mapping[Player, float]) -> float:
+def _pod_cost(
+    pod: Sequence[Player], seen: Counter[frozenset[Player]], points: Mapping[Player, float]
+) -> float:
     values = [points.get(player, 0) for player in pod]
     spread = max(values) - min(values) if values else 0
     return REPEAT_WEIGHT * _pod_repeats(pod, seen) + spread
 
 
-def _least_repeats(pods: list[list[Player]], sizes: list[int], seen: Counter[frozenset[Player]], points: Mapping[Player, float],
-                   rng: random.Random) -> list[list[Player]]:
+def _least_repeats(
+    pods: list[list[Player]],
+    sizes: list[int],
+    seen: Counter[frozenset[Player]],
+    points: Mapping[Player, float],
+    rng: random.Random,
+) -> list[list[Player]]:
     """Improve the standings-ordered pods; if repeats remain, also try a few random starting orders
     (the hill-climb can stop in a local optimum) and keep the cheapest arrangement."""
     _reduce_repeats(pods, seen, points)
@@ -128,25 +141,32 @@ def _least_repeats(pods: list[list[Player]], sizes: list[int], seen: Counter[fro
     return best
 
 
-def _greedy_pods(order: list[Player], sizes: list[int], seen: Counter[frozenset[Player]]) -> list[list[Player]]:
+def _greedy_pods(
+    order: list[Player], sizes: list[int], seen: Counter[frozenset[Player]]
+) -> list[list[Player]]:
     """Fill pods one by one, each time adding the waiting player who has met the pod least."""
     waiting = list(order)
     pods = []
     for size in sizes:
         pod = [waiting.pop(0)]
         while len(pod) < size:
-            index = min(range(len(waiting)),
-                        key=lambda i: sum(seen[_pair(waiting[i], member)] for member in pod))
+            index = min(
+                range(len(waiting)), key=lambda i: sum(seen[_pair(waiting[i], member)] for member in pod)
+            )
             pod.append(waiting.pop(index))
         pods.append(pod)
     return pods
 
 
-def _total_cost(pods: Sequence[Sequence[Player]], seen: Counter[frozenset[Player]], points: Mapping[Player, float]) -> float:
+def _total_cost(
+    pods: Sequence[Sequence[Player]], seen: Counter[frozenset[Player]], points: Mapping[Player, float]
+) -> float:
     return sum(_pod_cost(pod, seen, points) for pod in pods)
 
 
-def _reduce_repeats(pods: list[list[Player]], seen: Counter[frozenset[Player]], points: Mapping[Player, float]) -> None:
+def _reduce_repeats(
+    pods: list[list[Player]], seen: Counter[frozenset[Player]], points: Mapping[Player, float]
+) -> None:
     """Hill-climb: swap two players of two pods when that lowers the pods' combined cost.
 
     Pods are compared with every other pod (not only neighbours) so that a small field where
@@ -164,13 +184,19 @@ def _reduce_repeats(pods: list[list[Player]], seen: Counter[frozenset[Player]], 
             return
 
 
-def _best_swap(pods: list[list[Player]], costs: list[float], i: int, j: int, seen: Counter[frozenset[Player]],
-               points: Mapping[Player, float]) -> bool:
+def _best_swap(
+    pods: list[list[Player]],
+    costs: list[float],
+    i: int,
+    j: int,
+    seen: Counter[frozenset[Player]],
+    points: Mapping[Player, float],
+) -> bool:
     best: tuple[float, tuple[list[Player], list[Player]] | None] = (costs[i] + costs[j], None)
     for a_index, a in enumerate(pods[i]):
         for b_index, b in enumerate(pods[j]):
-            pod_i = pods[i][:a_index] + [b] + pods[i][a_index + 1:]
-            pod_j = pods[j][:b_index] + [a] + pods[j][b_index + 1:]
+            pod_i = pods[i][:a_index] + [b] + pods[i][a_index + 1 :]
+            pod_j = pods[j][:b_index] + [a] + pods[j][b_index + 1 :]
             cost = _pod_cost(pod_i, seen, points) + _pod_cost(pod_j, seen, points)
             if cost < best[0]:
                 best = (cost, (pod_i, pod_j))

@@ -93,8 +93,11 @@ def commander_mana_spent(casts: Iterable[CommanderCast]) -> dict[Player, int]:
 def commander_damage_kills(eliminations: Iterable[Elimination]) -> dict[Player, int]:
     kills: dict[Player, int] = defaultdict(int)
     for elimination in eliminations:
-        if elimination.cause == "commander_damage" and elimination.by is not None \
-                and elimination.by != elimination.player:
+        if (
+            elimination.cause == "commander_damage"
+            and elimination.by is not None
+            and elimination.by != elimination.player
+        ):
             kills[elimination.by] += 1
     return dict(kills)
 
@@ -110,17 +113,25 @@ def confirmed_mana_pool(reports: Iterable[ManaPoolReport], players: Sequence[Pla
     return dict(best)
 
 
-def game_prize_stats(players: Sequence[Player], *, damage: Iterable[CombatDamage] = (),
-                     casts: Iterable[CommanderCast] = (), eliminations: Iterable[Elimination] = (),
-                     mana_reports: Iterable[ManaPoolReport] = ()) -> dict[Player, PrizeStats]:
+def game_prize_stats(
+    players: Sequence[Player],
+    *,
+    damage: Iterable[CombatDamage] = (),
+    casts: Iterable[CommanderCast] = (),
+    eliminations: Iterable[Elimination] = (),
+    mana_reports: Iterable[ManaPoolReport] = (),
+) -> dict[Player, PrizeStats]:
     """Every player's prize figures for one game."""
     combat = best_combat_turn(damage)
     mana = commander_mana_spent(casts)
     kills = commander_damage_kills(eliminations)
     pool = confirmed_mana_pool(mana_reports, players)
-    return {player: PrizeStats(combat.get(player, 0), kills.get(player, 0), mana.get(player, 0),
-                               pool.get(player, 0))
-            for player in players}
+    return {
+        player: PrizeStats(
+            combat.get(player, 0), kills.get(player, 0), mana.get(player, 0), pool.get(player, 0)
+        )
+        for player in players
+    }
 
 
 def combine_stats(per_game: Iterable[Mapping[Player, PrizeStats]]) -> dict[Player, PrizeStats]:

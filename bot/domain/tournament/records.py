@@ -31,8 +31,11 @@ def eliminators(record: PodGameRecord) -> list[prizes.Elimination]:
     found = []
     for elimination in record.eliminations:
         by = sources.get((elimination.seq, elimination.player))
-        found.append(prizes.Elimination(elimination.player, elimination.reason,
-                                        by if by != elimination.player else None))
+        found.append(
+            prizes.Elimination(
+                elimination.player, elimination.reason, by if by != elimination.player else None
+            )
+        )
     return found
 
 
@@ -45,12 +48,23 @@ def outcomes(record: PodGameRecord, mana_value: Callable[[str | None], int]) -> 
     players = [p.user_id for p in record.players]
     knocked_out = eliminators(record)
     credited = Counter(e.by for e in knocked_out if e.by is not None)
-    damage = [prizes.CombatDamage(turn, source, amount)
-              for turn, by_source in record.combat_damage.items() for source, amount in by_source.items()]
-    casts = [prizes.CommanderCast(cast["owner"], mana_value(cast.get("name")), cast.get("tax", 0))
-             for cast in record.casts]
-    stats = prizes.game_prize_stats(players, damage=damage, casts=casts,
-                                    eliminations=[e for e in knocked_out if e.cause == LOST_COMMANDER_DAMAGE])
+    damage = [
+        prizes.CombatDamage(turn, source, amount)
+        for turn, by_source in record.combat_damage.items()
+        for source, amount in by_source.items()
+    ]
+    casts = [
+        prizes.CommanderCast(cast["owner"], mana_value(cast.get("name")), cast.get("tax", 0))
+        for cast in record.casts
+    ]
+    stats = prizes.game_prize_stats(
+        players,
+        damage=damage,
+        casts=casts,
+        eliminations=[e for e in knocked_out if e.cause == LOST_COMMANDER_DAMAGE],
+    )
     survivors = set(record.survivors)
-    return [PlayerOutcome(p.user_id, p.seat, p.user_id in survivors, credited[p.user_id], stats[p.user_id])
-            for p in record.players]
+    return [
+        PlayerOutcome(p.user_id, p.seat, p.user_id in survivors, credited[p.user_id], stats[p.user_id])
+        for p in record.players
+    ]

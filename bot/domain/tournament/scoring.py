@@ -41,8 +41,9 @@ SCORING_NAMES: tuple[str, ...] = ("democratic", "standard", CUSTOM)
 MAX_POINTS_PER_EVENT = 100
 
 
-def scoring_rule(name: str, *, win: int = 0, draw: int = 0, survival: int = 0, vote: int = 0,
-                 elimination: int = 0) -> ScoringRule:
+def scoring_rule(
+    name: str, *, win: int = 0, draw: int = 0, survival: int = 0, vote: int = 0, elimination: int = 0
+) -> ScoringRule:
     """The rule called ``name``; point values may be given only for ``custom`` (elsewhere they would
     be silently ignored, which hides a mistake)."""
     values = {"win": win, "draw": draw, "survival": survival, "vote": vote, "elimination": elimination}
@@ -57,8 +58,7 @@ def scoring_rule(name: str, *, win: int = 0, draw: int = 0, survival: int = 0, v
         raise TournamentError("unknown_scoring", name=name, names=tuple(SCORING_NAMES))
     for what, points in values.items():
         if not -MAX_POINTS_PER_EVENT <= points <= MAX_POINTS_PER_EVENT:
-            raise TournamentError("points_out_of_range", what=what, points=points,
-                                  limit=MAX_POINTS_PER_EVENT)
+            raise TournamentError("points_out_of_range", what=what, points=points, limit=MAX_POINTS_PER_EVENT)
     return ScoringRule(CUSTOM, **values)
 
 
@@ -113,10 +113,21 @@ def score_game(result: GameResult, rule: ScoringRule) -> dict[Player, Tally]:
         survived = player in result.survivors
         won = player == winner
         drew = survived and result.is_draw
-        tally = Tally(games=1, survivals=int(survived), votes=votes_received[player], wins=int(won),
-                      draws=int(drew), eliminations=result.eliminations.get(player, 0))
-        tally.points = (rule.survival * tally.survivals + rule.vote * tally.votes + rule.win * tally.wins
-                        + rule.draw * tally.draws + rule.elimination * tally.eliminations)
+        tally = Tally(
+            games=1,
+            survivals=int(survived),
+            votes=votes_received[player],
+            wins=int(won),
+            draws=int(drew),
+            eliminations=result.eliminations.get(player, 0),
+        )
+        tally.points = (
+            rule.survival * tally.survivals
+            + rule.vote * tally.votes
+            + rule.win * tally.wins
+            + rule.draw * tally.draws
+            + rule.elimination * tally.eliminations
+        )
         tallies[player] = tally
     return tallies
 

@@ -48,10 +48,16 @@ def coin_flip(seed: int, player: Player) -> float:
     return random.Random(f"tournament:{seed}:coin:{player}").random()
 
 
-def compute_standings(results: Sequence[GameResult], rule: ScoringRule, *, seed: int,
-                      players: Iterable[Player] = (), corrections: Iterable[Correction] = (),
-                      dropped: Iterable[Player] = (),
-                      prizes: Mapping[Player, PrizeStats] | None = None) -> list[Standing]:
+def compute_standings(
+    results: Sequence[GameResult],
+    rule: ScoringRule,
+    *,
+    seed: int,
+    players: Iterable[Player] = (),
+    corrections: Iterable[Correction] = (),
+    dropped: Iterable[Player] = (),
+    prizes: Mapping[Player, PrizeStats] | None = None,
+) -> list[Standing]:
     """Ranked standings. ``players`` adds entrants who have not played yet (0 points)."""
     totals: dict[Player, Tally] = {player: Tally() for player in players}
     opponents: dict[Player, list[Player]] = {player: [] for player in totals}
@@ -64,11 +70,15 @@ def compute_standings(results: Sequence[GameResult], rule: ScoringRule, *, seed:
         opponents.setdefault(correction.player, [])
     dropped = set(dropped)
     prizes = prizes or {}
-    rows = [(player, tally, _average(totals[o].points for o in opponents[player]), coin_flip(seed, player))
-            for player, tally in totals.items()]
+    rows = [
+        (player, tally, _average(totals[o].points for o in opponents[player]), coin_flip(seed, player))
+        for player, tally in totals.items()
+    ]
     rows.sort(key=lambda row: (-row[1].points, -row[2], -row[1].votes, -row[3]))
-    return [Standing(rank, player, tally, average, coin, player in dropped, prizes.get(player, PrizeStats()))
-            for rank, (player, tally, average, coin) in enumerate(rows, start=1)]
+    return [
+        Standing(rank, player, tally, average, coin, player in dropped, prizes.get(player, PrizeStats()))
+        for rank, (player, tally, average, coin) in enumerate(rows, start=1)
+    ]
 
 
 def _average(values: Iterable[int]) -> Fraction:
@@ -76,8 +86,20 @@ def _average(values: Iterable[int]) -> Fraction:
     return Fraction(sum(values), len(values)) if values else Fraction(0)
 
 
-CSV_COLUMNS: tuple[str, ...] = ("rank", "player", "points", "opponents_average", "votes", "survivals", "wins",
-                                "draws", "eliminations", "games", "dropped", *PRIZE_GOALS)
+CSV_COLUMNS: tuple[str, ...] = (
+    "rank",
+    "player",
+    "points",
+    "opponents_average",
+    "votes",
+    "survivals",
+    "wins",
+    "draws",
+    "eliminations",
+    "games",
+    "dropped",
+    *PRIZE_GOALS,
+)
 
 
 def standings_csv(standings: Sequence[Standing], name: Callable[[Player], str] = str) -> str:
@@ -87,10 +109,22 @@ def standings_csv(standings: Sequence[Standing], name: Callable[[Player], str] =
     writer.writerow(CSV_COLUMNS)
     for row in standings:
         tally = row.tally
-        writer.writerow([row.rank, csv_safe(name(row.player)), tally.points, f"{float(row.opponents_average):.2f}",
-                         tally.votes, tally.survivals, tally.wins, tally.draws, tally.eliminations,
-                         tally.games, "yes" if row.dropped else "no",
-                         *(getattr(row.prizes, goal) for goal in PRIZE_GOALS)])
+        writer.writerow(
+            [
+                row.rank,
+                csv_safe(name(row.player)),
+                tally.points,
+                f"{float(row.opponents_average):.2f}",
+                tally.votes,
+                tally.survivals,
+                tally.wins,
+                tally.draws,
+                tally.eliminations,
+                tally.games,
+                "yes" if row.dropped else "no",
+                *(getattr(row.prizes, goal) for goal in PRIZE_GOALS),
+            ]
+        )
     return buffer.getvalue()
 
 

@@ -17,8 +17,9 @@ from bot.domain.tournament.errors import TournamentError
 from bot.domain.tournament.scoring import Player
 
 
-def validate_vote(game: object, players: Iterable[Player], voter: Player, votee: Player,
-                  known: Iterable[Player] = ()) -> None:
+def validate_vote(
+    game: object, players: Iterable[Player], voter: Player, votee: Player, known: Iterable[Player] = ()
+) -> None:
     """Refuse a vote that T3 does not allow. ``game`` labels the game in the message.
 
     ``known`` (when given) lists every player of the tournament, so a name that appears nowhere is
@@ -69,8 +70,9 @@ class Ballot:
         return counts
 
 
-def validate_votes(game: object, players: Iterable[Player], votes: Mapping[Player, Player],
-                   known: Iterable[Player] = ()) -> None:
+def validate_votes(
+    game: object, players: Iterable[Player], votes: Mapping[Player, Player], known: Iterable[Player] = ()
+) -> None:
     """Check every vote of a finished game (used when a whole game arrives at once, e.g. the CLI)."""
     players = tuple(players)
     known = tuple(known)

@@ -55,8 +55,15 @@ from bot.testing.fakediscord.policy import (
 log = logging.getLogger(__name__)
 
 # Interaction callback types (Discord's InteractionResponseType).
-PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = (
-    1, 4, 5, 6, 7, 8, 9)
+(
+    PONG,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE,
+    UPDATE_MESSAGE,
+    AUTOCOMPLETE_RESULT,
+    MODAL,
+) = (1, 4, 5, 6, 7, 8, 9)
 
 
 @dataclass
@@ -141,8 +148,9 @@ def missing_access(what: str) -> DiscordError:
     return DiscordError(403, 50001, f"Missing Access ({what})")
 
 
-def rate_limited(code: int, message: str, wait: float, headers: dict[str, str], *, is_global: bool = False
-                 ) -> DiscordError:
+def rate_limited(
+    code: int, message: str, wait: float, headers: dict[str, str], *, is_global: bool = False
+) -> DiscordError:
     """A 429 as Discord sends it: ``retry_after`` in the body, ``Retry-After`` and ``Via`` in the headers."""
     error = DiscordError(429, code, message)
     error.response.body.update(retry_after=wait, **{"global": is_global})
@@ -177,10 +185,17 @@ class FakeDiscord:
     # any of them received (``tests/conftest.py`` empties it after each test).
     instances: ClassVar[list[FakeDiscord]] = []
 
-    def __init__(self, *, interaction_deadline: float | None = 3.0, base_url: str = "http://fake-discord",
-                 bot_permissions: int | None = None, rate_limit: tuple[int, float] | None = (5, 5.0),
-                 global_rate_limit: tuple[int, float] | None = (50, 1.0),
-                 webhook_rate_limit: tuple[int, float] | None = (5, 2.0), clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        interaction_deadline: float | None = 3.0,
+        base_url: str = "http://fake-discord",
+        bot_permissions: int | None = None,
+        rate_limit: tuple[int, float] | None = (5, 5.0),
+        global_rate_limit: tuple[int, float] | None = (50, 1.0),
+        webhook_rate_limit: tuple[int, float] | None = (5, 2.0),
+        clock: Clock | None = None,
+    ) -> None:
         """``rate_limit`` (per channel), ``global_rate_limit`` (per bot) and ``webhook_rate_limit`` (per
         interaction token) are (requests, seconds) of real time, which discord.py waits out; ``clock``
         is the time of Discord's slow rules (edits of hour-old messages, token lifetime, thread
@@ -203,15 +218,20 @@ class FakeDiscord:
         # The bot's own role in every guild it joins: what the invite link asks for (README), unless told.
         self.bot_permissions = permissions_integer() if bot_permissions is None else bot_permissions
         self.rate_limiter = ChannelRateLimiter(*rate_limit) if rate_limit else None
-        self.global_rate_limiter: RateLimiter | None = GlobalRateLimiter(*global_rate_limit) if global_rate_limit else None
-        self.webhook_rate_limiter: RateLimiter | None = (WebhookRateLimiter(*webhook_rate_limit)
-                                                         if webhook_rate_limit else None)
+        self.global_rate_limiter: RateLimiter | None = (
+            GlobalRateLimiter(*global_rate_limit) if global_rate_limit else None
+        )
+        self.webhook_rate_limiter: RateLimiter | None = (
+            WebhookRateLimiter(*webhook_rate_limit) if webhook_rate_limit else None
+        )
         self.old_message_edits = OldMessageEditLimiter(self.now)
         # Sharding, as Discord does it: /gateway/bot recommends a shard per ``guilds_per_shard`` guilds and a
         # session that would hold more than ``max_guilds_per_session`` is closed with 4011 (tests lower both).
         self.guilds_per_shard = 1000
         self.max_guilds_per_session = 2500
-        self.refusals: list[Request] = []  # requests Discord refused (see ``is_refusal``): the bot broke a rule
+        self.refusals: list[
+            Request
+        ] = []  # requests Discord refused (see ``is_refusal``): the bot broke a rule
         # Messages the bot asked to be private that Discord showed to everyone (the first follow-up after a
         # public "thinking…" deferral keeps the deferral's visibility): the harness fails the test.
         self.ignored_ephemeral: list[int] = []
@@ -230,8 +250,14 @@ class FakeDiscord:
         self.users[new.id] = new
         return new
 
-    def add_guild(self, name: str = "Test Server", *, owner: FakeUser | None = None,
-                  locale: str = "en-US", shard: tuple[int, int] | None = None) -> FakeGuild:
+    def add_guild(
+        self,
+        name: str = "Test Server",
+        *,
+        owner: FakeUser | None = None,
+        locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
         """A guild the bot is in; ``shard=(id, count)`` picks an id whose events go to that shard."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '')}-owner")
         gid = self.snowflake() if shard is None else self._snowflake_on_shard(*shard)
@@ -253,16 +279,37 @@ class FakeDiscord:
         self.snowflake.skip_to(candidate)
         return candidate
 
-    def add_channel(self, guild: FakeGuild, name: str, *, kind: int = 0, parent: FakeChannel | None = None,
-                    owner_id: int | None = None, channel_id: int | None = None) -> FakeChannel:
-        new = FakeChannel(channel_id or self.snowflake(), name, guild.id, kind, parent.id if parent else None, owner_id,
-                          last_activity=self.now())
+    def add_channel(
+        self,
+        guild: FakeGuild,
+        name: str,
+        *,
+        kind: int = 0,
+        parent: FakeChannel | None = None,
+        owner_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> FakeChannel:
+        new = FakeChannel(
+            channel_id or self.snowflake(),
+            name,
+            guild.id,
+            kind,
+            parent.id if parent else None,
+            owner_id,
+            last_activity=self.now(),
+        )
         guild.channels[new.id] = new
         self.channels[new.id] = new
         return new
 
-    def add_role(self, guild: FakeGuild, name: str, permissions: int | str | list[str] | None = None, *,
-                 position: int | None = None) -> FakeRole:
+    def add_role(
+        self,
+        guild: FakeGuild,
+        name: str,
+        permissions: int | str | list[str] | None = None,
+        *,
+        position: int | None = None,
+    ) -> FakeRole:
         """A new role; as on Discord it lands at the bottom (position 1), under every existing role,
         unless ``position`` puts it elsewhere (e.g. above the bot's role)."""
         position = 1 if position is None else position
@@ -295,8 +342,11 @@ class FakeDiscord:
         have = self.bot_channel_permissions(channel)
         if not have & PERMISSIONS["view_channel"]:
             raise missing_access(f"no view_channel in #{channel.name}")
-        if (channel.is_private_thread and self.bot_user.id not in channel.member_ids
-                and not have & PERMISSIONS["manage_threads"]):
+        if (
+            channel.is_private_thread
+            and self.bot_user.id not in channel.member_ids
+            and not have & PERMISSIONS["manage_threads"]
+        ):
             raise missing_access(f"not a member of the private thread {channel.name!r}")
         lacking = [n for n in names if not have & PERMISSIONS[n]]
         if lacking:
@@ -306,8 +356,14 @@ class FakeDiscord:
         if not guild.permissions_of(self.bot_member(guild)) & PERMISSIONS[name]:
             raise missing_permissions(name)
 
-    def add_member(self, guild: FakeGuild, who: FakeUser | str, *, roles: list[FakeRole] = (),  # type: ignore[assignment]
-                   permissions: int | str | list[str] | None = None) -> FakeMember:
+    def add_member(
+        self,
+        guild: FakeGuild,
+        who: FakeUser | str,
+        *,
+        roles: list[FakeRole] = (),  # type: ignore[assignment]
+        permissions: int | str | list[str] | None = None,
+    ) -> FakeMember:
         """Add a user to a guild. ``permissions`` gives them a personal role with those permissions."""
         the_user = self.add_user(who) if isinstance(who, str) else who
         role_ids = [r.id for r in roles]
@@ -336,23 +392,46 @@ class FakeDiscord:
 
     # -- interactions as the user's client creates them -----------------------------------------
 
-    def new_interaction(self, *, kind: int, data: dict[str, Any], channel: FakeChannel,
-                        actor: FakeMember | FakeUser, locale: str = "en-US",
-                        message: FakeMessage | None = None) -> dict[str, Any]:
+    def new_interaction(
+        self,
+        *,
+        kind: int,
+        data: dict[str, Any],
+        channel: FakeChannel,
+        actor: FakeMember | FakeUser,
+        locale: str = "en-US",
+        message: FakeMessage | None = None,
+    ) -> dict[str, Any]:
         """Register an interaction and return its INTERACTION_CREATE payload."""
         guild = self.guilds.get(channel.guild_id) if channel.guild_id else None
         if guild is not None and isinstance(actor, FakeUser):
             actor = guild.members[actor.id]
         interaction_id = self.snowflake()
         payload = P.interaction(
-            interaction_id=interaction_id, kind=kind, application_id=self.application_id, data=data, guild=guild,
-            channel_obj=channel, actor=actor, locale=locale,
+            interaction_id=interaction_id,
+            kind=kind,
+            application_id=self.application_id,
+            data=data,
+            guild=guild,
+            channel_obj=channel,
+            actor=actor,
+            locale=locale,
             message_payload=self.message_payload(message) if message is not None else None,
-            app_permissions=self.bot_channel_permissions(channel))
+            app_permissions=self.bot_channel_permissions(channel),
+        )
         the_user = actor.user if isinstance(actor, FakeMember) else actor
         self.interactions[interaction_id] = InteractionRecord(
-            interaction_id, payload["token"], kind, the_user, channel.id, guild.id if guild else None,
-            time.monotonic(), payload, self.now(), message.id if message else None)
+            interaction_id,
+            payload["token"],
+            kind,
+            the_user,
+            channel.id,
+            guild.id if guild else None,
+            time.monotonic(),
+            payload,
+            self.now(),
+            message.id if message else None,
+        )
         return payload
 
     def message_payload(self, message: FakeMessage) -> dict[str, Any]:
@@ -360,8 +439,15 @@ class FakeDiscord:
 
     # -- REST ------------------------------------------------------------------------------------
 
-    def handle(self, method: str, path: str, *, query: dict[str, str] | None = None, body: Any = None,
-               uploads: list[Upload] | None = None) -> Response:
+    def handle(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: dict[str, str] | None = None,
+        body: Any = None,
+        uploads: list[Upload] | None = None,
+    ) -> Response:
         """Answer one REST request (path relative to ``/api/v10``) and record it."""
         query = dict(query or {})
         uploads = uploads or []
@@ -371,7 +457,9 @@ class FakeDiscord:
         try:
             self._check_contract(method, path, body, uploads)
             headers = self._rate_limit(method, path)
-            response = self._dispatch(method, path, query, body if isinstance(body, dict) else {"_": body}, uploads)
+            response = self._dispatch(
+                method, path, query, body if isinstance(body, dict) else {"_": body}, uploads
+            )
         except DiscordError as error:
             response = error.response
         response.headers = {**headers, **response.headers}
@@ -436,8 +524,9 @@ class FakeDiscord:
             raise rate_limited(20028, "You are being rate limited.", wait, headers)
         return headers
 
-    def _dispatch(self, method: str, path: str, query: dict[str, str], body: dict[str, Any],
-                  uploads: list[Upload]) -> Response:
+    def _dispatch(
+        self, method: str, path: str, query: dict[str, str], body: dict[str, Any], uploads: list[Upload]
+    ) -> Response:
         for route_method, pattern, handler in self._routes:
             if route_method != method:
                 continue
@@ -458,8 +547,11 @@ class FakeDiscord:
             ("PUT", f"/applications/{sf}/commands", self._sync_global),
             ("PUT", f"/applications/{sf}/guilds/{sf}/commands", self._sync_guild),
             ("GET", f"/applications/{sf}/commands", lambda app, **_: self.synced_commands.get(None, [])),
-            ("GET", f"/applications/{sf}/guilds/{sf}/commands",
-             lambda app, gid, **_: self.synced_commands.get(int(gid), [])),
+            (
+                "GET",
+                f"/applications/{sf}/guilds/{sf}/commands",
+                lambda app, gid, **_: self.synced_commands.get(int(gid), []),
+            ),
             ("POST", rf"/interactions/{sf}/([^/]+)/callback", self._callback),
             ("POST", rf"/webhooks/{sf}/([^/]+)", self._followup),
             ("GET", rf"/webhooks/{sf}/([^/]+)/messages/(@original|\d+)", self._webhook_get),
@@ -483,17 +575,27 @@ class FakeDiscord:
             ("POST", "/users/@me/channels", self._open_dm),
             ("GET", f"/users/{sf}", lambda uid, **_: P.user(self._user(uid))),
             ("GET", f"/guilds/{sf}", lambda gid, **_: P.guild(self._guild(gid), full=False)),
-            ("GET", f"/guilds/{sf}/channels", lambda gid, **_: [P.channel(c) for c in
-                                                              self._guild(gid).channels.values()]),
-            ("GET", f"/guilds/{sf}/roles", lambda gid, **_: [P.role(r) for r in self._guild(gid).roles.values()]),
+            (
+                "GET",
+                f"/guilds/{sf}/channels",
+                lambda gid, **_: [P.channel(c) for c in self._guild(gid).channels.values()],
+            ),
+            (
+                "GET",
+                f"/guilds/{sf}/roles",
+                lambda gid, **_: [P.role(r) for r in self._guild(gid).roles.values()],
+            ),
             ("POST", f"/guilds/{sf}/roles", self._role_create),
             ("GET", f"/guilds/{sf}/members/search", self._member_search),
             ("GET", f"/guilds/{sf}/members/{sf}", self._member_get),
             ("PUT", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_add),
             ("DELETE", f"/guilds/{sf}/members/{sf}/roles/{sf}", self._member_role_remove),
             ("POST", f"/guilds/{sf}/scheduled-events", self._event_create),
-            ("GET", f"/guilds/{sf}/scheduled-events", lambda gid, **_: [
-                e.data for e in self._guild(gid).scheduled_events.values()]),
+            (
+                "GET",
+                f"/guilds/{sf}/scheduled-events",
+                lambda gid, **_: [e.data for e in self._guild(gid).scheduled_events.values()],
+            ),
             ("GET", f"/guilds/{sf}/scheduled-events/{sf}", lambda gid, eid, **_: self._event(gid, eid).data),
             ("PATCH", f"/guilds/{sf}/scheduled-events/{sf}", self._event_edit),
             ("DELETE", f"/guilds/{sf}/scheduled-events/{sf}", self._event_delete),
@@ -537,10 +639,22 @@ class FakeDiscord:
         raise self._missing(10015, "Webhook")
 
     def _application(self) -> dict[str, Any]:
-        return {"id": str(self.application_id), "name": self.bot_user.name, "icon": None, "description": "",
-                "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False,
-                "owner": P.user(next(iter(self.users.values()))), "summary": "", "verify_key": "0" * 64,
-                "team": None, "flags": 0, "interactions_endpoint_url": None, "bot": P.user(self.bot_user)}
+        return {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "icon": None,
+            "description": "",
+            "rpc_origins": [],
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": P.user(next(iter(self.users.values()))),
+            "summary": "",
+            "verify_key": "0" * 64,
+            "team": None,
+            "flags": 0,
+            "interactions_endpoint_url": None,
+            "bot": P.user(self.bot_user),
+        }
 
     def _gateway_url(self) -> str:
         return self.base_url.replace("http", "ws", 1) + "/ws"
@@ -550,17 +664,28 @@ class FakeDiscord:
         return max(1, -(-len(self.guilds) // self.guilds_per_shard))
 
     def _gateway_bot(self) -> dict[str, Any]:
-        return {"url": self._gateway_url(), "shards": self.recommended_shards(),
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
+        return {
+            "url": self._gateway_url(),
+            "shards": self.recommended_shards(),
+            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+        }
 
     # -- messages ----------------------------------------------------------------------------------
 
-    def _new_message(self, channel_id: int, body: dict[str, Any], uploads: list[Upload], *,
-                     interaction: InteractionRecord | None = None, flags: int | None = None,
-                     message_type: int = 0) -> FakeMessage:
+    def _new_message(
+        self,
+        channel_id: int,
+        body: dict[str, Any],
+        uploads: list[Upload],
+        *,
+        interaction: InteractionRecord | None = None,
+        flags: int | None = None,
+        message_type: int = 0,
+    ) -> FakeMessage:
         channel = self._channel(channel_id)
-        message = FakeMessage(self.snowflake(), channel.id, self.bot_user, guild_id=channel.guild_id,
-                              message_type=message_type)
+        message = FakeMessage(
+            self.snowflake(), channel.id, self.bot_user, guild_id=channel.guild_id, message_type=message_type
+        )
         if interaction is not None:
             message.interaction_id, message.interaction_user = interaction.id, interaction.actor
             message.webhook_id = self.application_id
@@ -576,7 +701,9 @@ class FakeDiscord:
         self.message_log.append(("create", message.id))
         return message
 
-    def _apply(self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload], *, creating: bool) -> None:
+    def _apply(
+        self, message: FakeMessage, body: dict[str, Any], uploads: list[Upload], *, creating: bool
+    ) -> None:
         """Apply a create/edit body: only the keys present change (Discord's PATCH semantics)."""
         if "content" in body:
             message.content = body["content"] or ""
@@ -595,8 +722,15 @@ class FakeDiscord:
             for upload in uploads:
                 index = upload.field_name.removeprefix("files[").removesuffix("]")
                 meta = described.get(index, {})
-                added.append(FakeAttachment(self.snowflake(), meta.get("filename") or upload.filename, upload.data,
-                                            meta.get("description"), upload.content_type))
+                added.append(
+                    FakeAttachment(
+                        self.snowflake(),
+                        meta.get("filename") or upload.filename,
+                        upload.data,
+                        meta.get("description"),
+                        upload.content_type,
+                    )
+                )
             message.attachments = kept + added
             for attachment in added:
                 self.cdn[P.attachment(attachment, self.base_url)["url"]] = attachment.data
@@ -624,8 +758,9 @@ class FakeDiscord:
         self.message_log.append(("delete", message.id))
         return Response(204)
 
-    def _require_for_message(self, channel: FakeChannel, body: dict[str, Any], uploads: list[Upload], *,
-                             creating: bool) -> None:
+    def _require_for_message(
+        self, channel: FakeChannel, body: dict[str, Any], uploads: list[Upload], *, creating: bool
+    ) -> None:
         self._require_open_thread(channel, creating=creating)
         needed = ["view_channel"]
         if creating:
@@ -653,8 +788,11 @@ class FakeDiscord:
     def _archive_if_idle(self, channel: FakeChannel) -> None:
         """Archive a thread that has had no new message for its ``auto_archive_duration`` (Discord does
         this by itself; the stand-in notices when the thread is next used or ``expire()`` runs)."""
-        if channel.is_thread and not channel.archived and (
-                self.now() - channel.last_activity >= channel.auto_archive_duration * 60):
+        if (
+            channel.is_thread
+            and not channel.archived
+            and (self.now() - channel.last_activity >= channel.auto_archive_duration * 60)
+        ):
             channel.archived = True
             self.emit("THREAD_UPDATE", P.channel(channel))
 
@@ -675,10 +813,18 @@ class FakeDiscord:
         target = self.messages.get(int(reference.get("message_id") or 0))
         in_channel = int(reference.get("channel_id") or channel.id) == channel.id
         if target is None or target.deleted or (in_channel and target.channel_id != channel.id):
-            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
-                ("message_reference",), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")]))
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                contract.error_tree(
+                    [(("message_reference",), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")]
+                ),
+            )
 
-    def _channel_send(self, cid: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any) -> dict[str, Any]:
+    def _channel_send(
+        self, cid: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any
+    ) -> dict[str, Any]:
         channel = self._channel(cid)
         self._require_for_message(channel, body, uploads, creating=True)
         self._require_known_reference(channel, body)
@@ -690,16 +836,20 @@ class FakeDiscord:
         channel = self._channel(cid)
         self._require(channel, "view_channel", "read_message_history")
         limit = int(query.get("limit", 50))
-        found = [m for m in self.messages.values() if m.channel_id == channel.id and not m.deleted
-                 and not m.ephemeral]
+        found = [
+            m
+            for m in self.messages.values()
+            if m.channel_id == channel.id and not m.deleted and not m.ephemeral
+        ]
         return [self.message_payload(m) for m in sorted(found, key=lambda m: -m.id)[:limit]]
 
     def _channel_get_message(self, cid: str, mid: str, **_: Any) -> dict[str, Any]:
         self._require(self._channel(cid), "view_channel", "read_message_history")
         return self.message_payload(self._message(cid, mid))
 
-    def _channel_edit_message(self, cid: str, mid: str, *, body: dict[str, Any], uploads: list[Upload],
-                              **_: Any) -> dict[str, Any]:
+    def _channel_edit_message(
+        self, cid: str, mid: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any
+    ) -> dict[str, Any]:
         message = self._message(cid, mid)
         if message.author.id != self.bot_user.id and set(body) - {"flags"}:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
@@ -713,27 +863,40 @@ class FakeDiscord:
             return
         wait = self.old_message_edits.take(message.channel_id)
         if wait is not None:
-            raise rate_limited(30046, "Maximum number of edits to messages older than 1 hour reached. "
-                               "Try again later", wait, {"X-RateLimit-Scope": "user"})
+            raise rate_limited(
+                30046,
+                "Maximum number of edits to messages older than 1 hour reached. Try again later",
+                wait,
+                {"X-RateLimit-Scope": "user"},
+            )
 
     def _channel_delete_message(self, cid: str, mid: str, **_: Any) -> Response:
         return self._delete(self._message(cid, mid))
 
     # -- threads, channels, roles, members, events ----------------------------------------------------
 
-    def _make_thread(self, parent: FakeChannel, body: dict[str, Any], kind: int, message_id: int | None
-                     ) -> dict[str, Any]:
+    def _make_thread(
+        self, parent: FakeChannel, body: dict[str, Any], kind: int, message_id: int | None
+    ) -> dict[str, Any]:
         if parent.guild_id is None:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         guild = self._guild(parent.guild_id)
         if parent.is_thread:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-        self._require(parent, "view_channel", "create_private_threads" if kind == 12 else "create_public_threads")
+        self._require(
+            parent, "view_channel", "create_private_threads" if kind == 12 else "create_public_threads"
+        )
         if message_id is not None and self.messages[message_id].thread_id is not None:
             raise DiscordError(400, 160004, "A thread has already been created for this message")
         # A thread started from a message has the message's id, as on Discord.
-        thread = self.add_channel(guild, body.get("name", "thread"), kind=kind, parent=parent,
-                                  owner_id=self.bot_user.id, channel_id=message_id)
+        thread = self.add_channel(
+            guild,
+            body.get("name", "thread"),
+            kind=kind,
+            parent=parent,
+            owner_id=self.bot_user.id,
+            channel_id=message_id,
+        )
         thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         thread.member_ids.add(self.bot_user.id)  # whoever starts a thread is in it
         if message_id is not None:
@@ -769,8 +932,20 @@ class FakeDiscord:
     def _archive_duration(value: Any) -> int:
         """A thread's auto-archive duration: one of Discord's four (the schema checks it on creation only)."""
         if value not in THREAD_ARCHIVE_DURATIONS:
-            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
-                ("auto_archive_duration",), "BASE_TYPE_CHOICES", f"{value!r} is not one of {THREAD_ARCHIVE_DURATIONS}")]))
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                contract.error_tree(
+                    [
+                        (
+                            ("auto_archive_duration",),
+                            "BASE_TYPE_CHOICES",
+                            f"{value!r} is not one of {THREAD_ARCHIVE_DURATIONS}",
+                        )
+                    ]
+                ),
+            )
         return int(value)
 
     def _channel_get(self, cid: str, **_: Any) -> dict[str, Any]:
@@ -782,7 +957,9 @@ class FakeDiscord:
     def _channel_edit(self, cid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         channel = self._channel(cid)
         if channel.guild_id is not None and not (channel.is_thread and channel.owner_id == self.bot_user.id):
-            self._require(channel, "view_channel", "manage_threads" if channel.is_thread else "manage_channels")
+            self._require(
+                channel, "view_channel", "manage_threads" if channel.is_thread else "manage_channels"
+            )
         if "name" in body:
             channel.name = body["name"]
         if "auto_archive_duration" in body:
@@ -823,11 +1000,27 @@ class FakeDiscord:
         except ValueError:
             limit = 0
         if not 1 <= len(text) <= 100 or not 1 <= limit <= 1000:
-            raise DiscordError(400, 50035, "Invalid Form Body", {"query": {"_errors": [
-                {"code": "BASE_TYPE_BAD_LENGTH", "message": "query must be 1-100 characters; limit 1-1000"}]}})
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "query": {
+                        "_errors": [
+                            {
+                                "code": "BASE_TYPE_BAD_LENGTH",
+                                "message": "query must be 1-100 characters; limit 1-1000",
+                            }
+                        ]
+                    }
+                },
+            )
         wanted = text.casefold()
-        found = [m for m in guild.members.values()
-                 if any(n and n.casefold().startswith(wanted) for n in (m.user.name, m.nick))]
+        found = [
+            m
+            for m in guild.members.values()
+            if any(n and n.casefold().startswith(wanted) for n in (m.user.name, m.nick))
+        ]
         return [P.member(m) for m in found[:limit]]
 
     def _member_get(self, gid: str, uid: str, **_: Any) -> dict[str, Any]:
@@ -869,13 +1062,25 @@ class FakeDiscord:
         self._require_guild(guild, "create_events")
         self._require_event_times(body)
         eid = self.snowflake()
-        data = {"id": str(eid), "guild_id": str(guild.id), "channel_id": body.get("channel_id"),
-                "creator_id": str(self.bot_user.id), "creator": P.user(self.bot_user), "name": body.get("name"),
-                "description": body.get("description"), "scheduled_start_time": body.get("scheduled_start_time"),
-                "scheduled_end_time": body.get("scheduled_end_time"), "privacy_level": body.get("privacy_level", 2),
-                "status": 1, "entity_type": body.get("entity_type", 3), "entity_id": None,
-                "entity_metadata": body.get("entity_metadata"), "user_count": 0, "image": None,
-                "recurrence_rule": None}
+        data = {
+            "id": str(eid),
+            "guild_id": str(guild.id),
+            "channel_id": body.get("channel_id"),
+            "creator_id": str(self.bot_user.id),
+            "creator": P.user(self.bot_user),
+            "name": body.get("name"),
+            "description": body.get("description"),
+            "scheduled_start_time": body.get("scheduled_start_time"),
+            "scheduled_end_time": body.get("scheduled_end_time"),
+            "privacy_level": body.get("privacy_level", 2),
+            "status": 1,
+            "entity_type": body.get("entity_type", 3),
+            "entity_id": None,
+            "entity_metadata": body.get("entity_metadata"),
+            "user_count": 0,
+            "image": None,
+            "recurrence_rule": None,
+        }
         guild.scheduled_events[eid] = FakeScheduledEvent(eid, guild.id, data)
         self.emit("GUILD_SCHEDULED_EVENT_CREATE", data)
         return data
@@ -894,8 +1099,11 @@ class FakeDiscord:
         if not end:
             problem = (("scheduled_end_time",), "BASE_TYPE_REQUIRED", "This field is required")
         elif start and P.parse_iso(end) <= P.parse_iso(start):
-            problem = (("scheduled_end_time",), "GUILD_SCHEDULED_EVENT_END_BEFORE_START",
-                       "The end time must be after the start time")
+            problem = (
+                ("scheduled_end_time",),
+                "GUILD_SCHEDULED_EVENT_END_BEFORE_START",
+                "The end time must be after the start time",
+            )
         else:
             return
         raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([problem]))
@@ -916,9 +1124,20 @@ class FakeDiscord:
         if "status" not in body or int(body["status"]) == current:
             return
         if int(body["status"]) not in EVENT_TRANSITIONS.get(current, set()):
-            raise DiscordError(400, 50035, "Invalid Form Body", contract.error_tree([(
-                ("status",), "GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION",
-                f"Cannot change an event's status from {current} to {body['status']}")]))
+            raise DiscordError(
+                400,
+                50035,
+                "Invalid Form Body",
+                contract.error_tree(
+                    [
+                        (
+                            ("status",),
+                            "GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION",
+                            f"Cannot change an event's status from {current} to {body['status']}",
+                        )
+                    ]
+                ),
+            )
 
     def _event_edit(self, gid: str, eid: str, *, body: dict[str, Any], **_: Any) -> dict[str, Any]:
         event = self._event(gid, eid)
@@ -943,8 +1162,15 @@ class FakeDiscord:
         commands = body.get("_") if isinstance(body, dict) and "_" in body else body
         stored = []
         for command in commands or []:
-            stored.append({**command, "id": str(self.snowflake()), "application_id": str(self.application_id),
-                           "version": str(self.snowflake()), **({"guild_id": str(guild_id)} if guild_id else {})})
+            stored.append(
+                {
+                    **command,
+                    "id": str(self.snowflake()),
+                    "application_id": str(self.application_id),
+                    "version": str(self.snowflake()),
+                    **({"guild_id": str(guild_id)} if guild_id else {}),
+                }
+            )
         self.synced_commands[guild_id] = stored
         return stored
 
@@ -956,12 +1182,16 @@ class FakeDiscord:
 
     # -- interaction responses -------------------------------------------------------------------------
 
-    def _callback(self, iid: str, token: str, *, query: dict[str, str], body: dict[str, Any],
-                  uploads: list[Upload]) -> Response:
+    def _callback(
+        self, iid: str, token: str, *, query: dict[str, str], body: dict[str, Any], uploads: list[Upload]
+    ) -> Response:
         record = self.interactions.get(int(iid))
         if record is None or record.token != token:
             raise DiscordError(404, 10062, "Unknown interaction")
-        late = self.interaction_deadline is not None and time.monotonic() - record.created > self.interaction_deadline
+        late = (
+            self.interaction_deadline is not None
+            and time.monotonic() - record.created > self.interaction_deadline
+        )
         if late or self.now() - record.issued_at > TOKEN_LIFETIME:
             record.late = True
             raise DiscordError(404, 10062, "Unknown interaction")
@@ -974,29 +1204,46 @@ class FakeDiscord:
             record.original_id = message.id
         if "with_response" not in query:
             return Response(204)
-        answer: dict[str, Any] = {"interaction": {
-            "id": str(record.id), "type": record.kind, "activity_instance_id": None,
-            "response_message_id": str(message.id) if message else None,
-            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-            "response_message_ephemeral": bool(message and message.ephemeral)}}
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.kind,
+                "activity_instance_id": None,
+                "response_message_id": str(message.id) if message else None,
+                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            }
+        }
         if message is not None:
             answer["resource"] = {"type": kind, "message": self.message_payload(message)}
         else:
             answer["resource"] = {"type": kind}
         return Response(200, answer)
 
-    def _respond(self, record: InteractionRecord, kind: int, data: dict[str, Any],
-                 uploads: list[Upload]) -> FakeMessage | None:
+    def _respond(
+        self, record: InteractionRecord, kind: int, data: dict[str, Any], uploads: list[Upload]
+    ) -> FakeMessage | None:
         """Apply one interaction response of callback type ``kind``; the message it made or updated."""
         message: FakeMessage | None = None
         if kind == CHANNEL_MESSAGE:
-            message = self._new_message(record.channel_id, data, uploads, interaction=record,
-                                        flags=int(data.get("flags") or 0) & EPHEMERAL_FLAG,
-                                        message_type=20 if record.kind == P.APPLICATION_COMMAND else 0)
+            message = self._new_message(
+                record.channel_id,
+                data,
+                uploads,
+                interaction=record,
+                flags=int(data.get("flags") or 0) & EPHEMERAL_FLAG,
+                message_type=20 if record.kind == P.APPLICATION_COMMAND else 0,
+            )
         elif kind == DEFERRED_CHANNEL_MESSAGE:
             flags = (int(data.get("flags") or 0) & EPHEMERAL_FLAG) | LOADING_FLAG
-            message = self._new_message(record.channel_id, {}, [], interaction=record, flags=flags,
-                                        message_type=20 if record.kind == P.APPLICATION_COMMAND else 0)
+            message = self._new_message(
+                record.channel_id,
+                {},
+                [],
+                interaction=record,
+                flags=flags,
+                message_type=20 if record.kind == P.APPLICATION_COMMAND else 0,
+            )
         elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
             if record.message_id is None:
                 raise DiscordError(400, 50035, "Invalid Form Body: this interaction has no message to update")
@@ -1005,25 +1252,34 @@ class FakeDiscord:
                 self._edit(message, data, uploads)
         elif kind == AUTOCOMPLETE_RESULT:
             if record.kind != P.AUTOCOMPLETE:
-                raise DiscordError(400, 50035, "Invalid Form Body: autocomplete result for a non-autocomplete")
+                raise DiscordError(
+                    400, 50035, "Invalid Form Body: autocomplete result for a non-autocomplete"
+                )
             record.choices = list(data.get("choices", []))
         elif kind == MODAL:
             if record.kind in (P.AUTOCOMPLETE, P.MODAL_SUBMIT):
-                raise DiscordError(400, 50035, "Invalid Form Body: cannot answer this interaction with a modal")
+                raise DiscordError(
+                    400, 50035, "Invalid Form Body: cannot answer this interaction with a modal"
+                )
             record.modal = data
         else:
             raise DiscordError(400, 50035, f"Invalid Form Body: unsupported callback type {kind}")
         return message
 
-    def _followup(self, app: str, token: str, *, body: dict[str, Any], uploads: list[Upload],
-                  **_: Any) -> dict[str, Any]:
+    def _followup(
+        self, app: str, token: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any
+    ) -> dict[str, Any]:
         record = self._live_token(token)
         if not record.acknowledged:
             raise DiscordError(404, 10015, "Unknown Webhook")
         self._require_open_thread(self._channel(record.channel_id), creating=False)
         original = self.messages.get(record.original_id or 0)
-        if (record.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading
-                and not record.followup_ids):
+        if (
+            record.response_type == DEFERRED_CHANNEL_MESSAGE
+            and original is not None
+            and original.loading
+            and not record.followup_ids
+        ):
             # Discord fills the "thinking..." message with the first followup, and keeps its visibility:
             # EPHEMERAL asked for here is ignored after a public deferral (a private refusal shown to all).
             if int(body.get("flags") or 0) & EPHEMERAL_FLAG and not original.ephemeral:
@@ -1055,8 +1311,9 @@ class FakeDiscord:
     def _webhook_get(self, app: str, token: str, which: str, **_: Any) -> dict[str, Any]:
         return self.message_payload(self._webhook_message(token, which))
 
-    def _webhook_edit(self, app: str, token: str, which: str, *, body: dict[str, Any], uploads: list[Upload],
-                      **_: Any) -> dict[str, Any]:
+    def _webhook_edit(
+        self, app: str, token: str, which: str, *, body: dict[str, Any], uploads: list[Upload], **_: Any
+    ) -> dict[str, Any]:
         message = self._webhook_message(token, which)
         self._require_open_thread(self._channel(message.channel_id), creating=False)
         return self.message_payload(self._edit(message, body, uploads))
@@ -1066,7 +1323,12 @@ class FakeDiscord:
 
     # -- queries for tests ---------------------------------------------------------------------------
 
-    def channel_messages(self, channel: FakeChannel | int, *, include_ephemeral: bool = False) -> list[FakeMessage]:
+    def channel_messages(
+        self, channel: FakeChannel | int, *, include_ephemeral: bool = False
+    ) -> list[FakeMessage]:
         cid = channel if isinstance(channel, int) else channel.id
-        return [m for m in self.messages.values() if m.channel_id == cid and not m.deleted
-                and (include_ephemeral or not m.ephemeral)]
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == cid and not m.deleted and (include_ephemeral or not m.ephemeral)
+        ]

@@ -14,8 +14,17 @@ from typing import Any
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 ENTITY_TYPES = (USER, CHANNEL, ROLE, MENTIONABLE, ATTACHMENT)
-TYPE_NAMES = {STRING: "text", INTEGER: "integer", BOOLEAN: "true/false", USER: "member", CHANNEL: "channel",
-              ROLE: "role", MENTIONABLE: "member or role", NUMBER: "number", ATTACHMENT: "file"}
+TYPE_NAMES = {
+    STRING: "text",
+    INTEGER: "integer",
+    BOOLEAN: "true/false",
+    USER: "member",
+    CHANNEL: "channel",
+    ROLE: "role",
+    MENTIONABLE: "member or role",
+    NUMBER: "number",
+    ATTACHMENT: "file",
+}
 
 
 class CommandError(LookupError):
@@ -40,8 +49,10 @@ class FoundCommand:
         for option in self.options:
             if option["name"] == name:
                 return option
-        raise CommandError(f"/{self.qualified_name} has no option {name!r}; options: "
-                           f"{[o['name'] for o in self.options] or 'none'}")
+        raise CommandError(
+            f"/{self.qualified_name} has no option {name!r}; options: "
+            f"{[o['name'] for o in self.options] or 'none'}"
+        )
 
 
 @dataclass
@@ -57,7 +68,9 @@ class CommandCatalog:
         found: list[FoundCommand] = []
 
         def walk(root: dict[str, Any], node: dict[str, Any], path: list[str]) -> None:
-            children = [o for o in node.get("options") or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+            children = [
+                o for o in node.get("options") or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            ]
             if not children:
                 found.append(FoundCommand(root, node, path))
             for child in children:
@@ -73,14 +86,20 @@ class CommandCatalog:
             raise CommandError("no command given")
         root = next((s for s in self.roots() if s["name"] == parts[0]), None)
         if root is None:
-            raise CommandError(f"no slash command /{parts[0]}; the bot has: "
-                               f"{', '.join(sorted(s['name'] for s in self.roots()))}")
+            raise CommandError(
+                f"no slash command /{parts[0]}; the bot has: "
+                f"{', '.join(sorted(s['name'] for s in self.roots()))}"
+            )
         node = root
         for part in parts[1:]:
-            children = [o for o in node.get("options") or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)]
+            children = [
+                o for o in node.get("options") or [] if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            ]
             child = next((c for c in children if c["name"] == part), None)
             if child is None:
-                raise CommandError(f"/{command.strip()}: no subcommand {part!r}; have {[c['name'] for c in children]}")
+                raise CommandError(
+                    f"/{command.strip()}: no subcommand {part!r}; have {[c['name'] for c in children]}"
+                )
             node = child
         if any(o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in node.get("options") or []):
             subs = [o["name"] for o in node["options"]]
@@ -90,14 +109,26 @@ class CommandCatalog:
     def option_name(self, found: FoundCommand, name: str) -> str:
         return self.aliases.get(found.qualified_name, {}).get(name, name)
 
-    def interaction_data(self, found: FoundCommand, options: list[dict[str, Any]], *, command_id: int,
-                         resolved: dict[str, Any] | None = None, guild_id: int | None = None) -> dict[str, Any]:
+    def interaction_data(
+        self,
+        found: FoundCommand,
+        options: list[dict[str, Any]],
+        *,
+        command_id: int,
+        resolved: dict[str, Any] | None = None,
+        guild_id: int | None = None,
+    ) -> dict[str, Any]:
         """Nest ``options`` under the subcommand (group) path, as Discord sends them."""
         nested = options
         path = found.path
         if len(path) == 3:
-            nested = [{"type": SUB_COMMAND_GROUP, "name": path[1], "options": [
-                {"type": SUB_COMMAND, "name": path[2], "options": options}]}]
+            nested = [
+                {
+                    "type": SUB_COMMAND_GROUP,
+                    "name": path[1],
+                    "options": [{"type": SUB_COMMAND, "name": path[2], "options": options}],
+                }
+            ]
         elif len(path) == 2:
             nested = [{"type": SUB_COMMAND, "name": path[1], "options": options}]
         data: dict[str, Any] = {"id": str(command_id), "name": path[0], "type": 1, "options": nested}
@@ -122,8 +153,10 @@ def convert_scalar(option: dict[str, Any], value: Any) -> Any:
             raise CommandError(f"option {option['name']} must be one of {values}, got {value!r}")
     for key, check in (("min_value", lambda v, b: v >= b), ("max_value", lambda v, b: v <= b)):
         if key in option and option[key] is not None and not check(converted, option[key]):
-            raise CommandError(f"option {option['name']}: {converted} is out of range "
-                               f"{option.get('min_value')}..{option.get('max_value')}")
+            raise CommandError(
+                f"option {option['name']}: {converted} is out of range "
+                f"{option.get('min_value')}..{option.get('max_value')}"
+            )
     if kind == STRING:
         low, high = option.get("min_length"), option.get("max_length")
         if (low is not None and len(converted) < low) or (high is not None and len(converted) > high):
@@ -144,7 +177,9 @@ def _typed(option: dict[str, Any], value: Any) -> Any:
         if kind == BOOLEAN:
             return value if isinstance(value, bool) else _parse_bool(str(value))
     except (TypeError, ValueError):
-        raise CommandError(f"option {option['name']} needs {TYPE_NAMES.get(kind, kind)}, got {value!r}") from None
+        raise CommandError(
+            f"option {option['name']} needs {TYPE_NAMES.get(kind, kind)}, got {value!r}"
+        ) from None
     raise CommandError(f"option {option['name']} is not a scalar")
 
 

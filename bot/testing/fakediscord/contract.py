@@ -45,15 +45,24 @@ Path_ = tuple[str | int, ...]
 Problem = tuple[Path_, str, str]  # (field path, Discord error code, message)
 
 _CODES = {
-    "maxLength": "BASE_TYPE_MAX_LENGTH", "minLength": "BASE_TYPE_MIN_LENGTH",
-    "maxItems": "BASE_TYPE_MAX_LENGTH", "minItems": "BASE_TYPE_MIN_LENGTH",
-    "required": "BASE_TYPE_REQUIRED", "type": "BASE_TYPE_BAD_TYPE", "enum": "BASE_TYPE_CHOICES",
-    "const": "BASE_TYPE_CHOICES", "maximum": "NUMBER_TYPE_MAX", "minimum": "NUMBER_TYPE_MIN",
-    "pattern": "STRING_TYPE_REGEX", "maxProperties": "BASE_TYPE_MAX_LENGTH", "uniqueItems": "BASE_TYPE_DUPLICATE",
+    "maxLength": "BASE_TYPE_MAX_LENGTH",
+    "minLength": "BASE_TYPE_MIN_LENGTH",
+    "maxItems": "BASE_TYPE_MAX_LENGTH",
+    "minItems": "BASE_TYPE_MIN_LENGTH",
+    "required": "BASE_TYPE_REQUIRED",
+    "type": "BASE_TYPE_BAD_TYPE",
+    "enum": "BASE_TYPE_CHOICES",
+    "const": "BASE_TYPE_CHOICES",
+    "maximum": "NUMBER_TYPE_MAX",
+    "minimum": "NUMBER_TYPE_MIN",
+    "pattern": "STRING_TYPE_REGEX",
+    "maxProperties": "BASE_TYPE_MAX_LENGTH",
+    "uniqueItems": "BASE_TYPE_DUPLICATE",
 }
 
 
 # -- the spec and its validators (once per process) ---------------------------------------------------
+
 
 @functools.cache
 def spec() -> dict[str, Any]:
@@ -62,13 +71,17 @@ def spec() -> dict[str, Any]:
 
 @functools.cache
 def _registry() -> Registry:
-    return Registry().with_resource(SPEC_URI, Resource.from_contents(spec(), default_specification=DRAFT202012))
+    return Registry().with_resource(
+        SPEC_URI, Resource.from_contents(spec(), default_specification=DRAFT202012)
+    )
 
 
 @functools.cache
 def discord_locales() -> frozenset[str]:
     """Discord's locales (``ja``, ``zh-CN``, ``zh-TW``, ``en-US``, ...), from the spec's enum."""
-    return frozenset(item["const"] for item in spec()["components"]["schemas"]["AvailableLocalesEnum"]["oneOf"])
+    return frozenset(
+        item["const"] for item in spec()["components"]["schemas"]["AvailableLocalesEnum"]["oneOf"]
+    )
 
 
 @functools.cache
@@ -106,7 +119,9 @@ def validator_for(method: str, template: str) -> Any:
 SWITCH = "x-switch-on-type"
 
 
-def _switch(validator: Any, cases: dict[str, Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _switch(
+    validator: Any, cases: dict[str, Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     """Validate against the one union branch whose ``type`` discriminator the instance carries."""
     if isinstance(instance, dict) and "type" in instance:
         branch = cases.get(json.dumps(instance["type"]))
@@ -117,7 +132,9 @@ def _switch(validator: Any, cases: dict[str, Any], instance: Any, schema: dict[s
 _ANY_OF, _ONE_OF = Draft202012Validator.VALIDATORS["anyOf"], Draft202012Validator.VALIDATORS["oneOf"]
 
 
-def _any_of(validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _any_of(
+    validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     """``anyOf`` that tries each branch with ``is_valid`` (stops at a branch's first error) and builds
     the full error list only when every branch fails: the untagged unions of the spec (autocomplete
     data: integer | number | string choices) cost 5 ms a body the library's way."""
@@ -126,7 +143,9 @@ def _any_of(validator: Any, branches: list[Any], instance: Any, schema: dict[str
     yield from _ANY_OF(validator, branches, instance, schema)
 
 
-def _one_of(validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+def _one_of(
+    validator: Any, branches: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
     """``oneOf``, with the same fast path when exactly one branch holds."""
     if sum(validator.evolve(schema=branch).is_valid(instance) for branch in branches) == 1:
         return
@@ -177,7 +196,9 @@ class _Simplifier:
             self.stack.append(ref)
             name = ref.rsplit("/", 1)[1]
             found = self.node(spec()["components"]["schemas"][name])
-            if name == "SnowflakeType":  # Discord takes snowflakes as JSON numbers too (discord.py sends some)
+            if (
+                name == "SnowflakeType"
+            ):  # Discord takes snowflakes as JSON numbers too (discord.py sends some)
                 found = {**found, "type": ["string", "integer"]}
             self.done[ref] = found
             self.stack.pop()
@@ -199,7 +220,9 @@ class _Simplifier:
         flat = [v for t in tags for v in t]  # type: ignore[union-attr]
         if len(flat) != len(set(flat)):
             return schema
-        cases = {json.dumps(value): branch for tag, branch in zip(tags, others, strict=True) for value in tag or ()}
+        cases = {
+            json.dumps(value): branch for tag, branch in zip(tags, others, strict=True) for value in tag or ()
+        }
         guard = {"type": "object", "properties": {"type": {"enum": flat}}, "required": ["type"]}
         return {**rest, "allOf": [*rest.get("allOf", []), guard], SWITCH: cases}
 
@@ -218,6 +241,7 @@ def _type_tag(branch: Any) -> list[Any] | None:
 
 # -- schema errors in Discord's shape -------------------------------------------------------------------
 
+
 def _branch_errors(error: ValidationError) -> list[ValidationError]:
     """The errors of the union branch the body was meant for (its ``type`` discriminator matched)."""
     branches: dict[Any, list[ValidationError]] = {}
@@ -225,8 +249,9 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
         branches.setdefault(sub.schema_path[0] if sub.schema_path else None, []).append(sub)
     plausible = []
     for index, subs in branches.items():
-        mismatched = any(s.validator in ("enum", "const", "type") and list(s.path) in ([], ["type"])
-                         for s in subs)
+        mismatched = any(
+            s.validator in ("enum", "const", "type") and list(s.path) in ([], ["type"]) for s in subs
+        )
         if not mismatched:
             plausible.append((len(subs), index, subs))
     if not plausible:
@@ -277,6 +302,7 @@ def schema_problems(method: str, path: str, body: Any) -> list[Problem]:
 
 # -- rules the schema can't express ---------------------------------------------------------------------
 
+
 def _too_long(where: Path_, limit: int) -> Problem:
     return where, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
 
@@ -306,7 +332,9 @@ def message_problems(body: dict[str, Any], prefix: Path_ = ()) -> list[Problem]:
         problems.append(_too_long(prefix + ("content",), CONTENT_LIMIT))
     embeds = [e for e in body.get("embeds") or [] if isinstance(e, dict)]
     if sum(map(embed_text_length, embeds)) > EMBED_TOTAL_LIMIT:
-        problems.append((prefix + ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"))
+        problems.append(
+            (prefix + ("embeds",), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        )
     problems += component_problems(body.get("components") or [], prefix + ("components",), MAX_ROWS)
     problems += allowed_mentions_problems(body.get("allowed_mentions"), prefix + ("allowed_mentions",))
     return problems
@@ -317,9 +345,15 @@ def allowed_mentions_problems(mentions: Any, where: Path_) -> list[Problem]:
     if not isinstance(mentions, dict):
         return []
     parse = mentions.get("parse") or []
-    return [(where + ("parse",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
-             f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive.")
-            for kind in ("users", "roles") if kind in parse and mentions.get(kind)]
+    return [
+        (
+            where + ("parse",),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+        )
+        for kind in ("users", "roles")
+        if kind in parse and mentions.get(kind)
+    ]
 
 
 LINK_STYLE, PREMIUM_STYLE = 5, 6
@@ -329,7 +363,13 @@ def button_problems(button: dict[str, Any], where: Path_) -> list[Problem]:
     """A link button has a url and no custom_id; every other (non-premium) button needs a custom_id."""
     style = button.get("style")
     if style == LINK_STYLE and button.get("custom_id") is not None:
-        return [(where + ("custom_id",), "BUTTON_COMPONENT_LINK_HAS_CUSTOM_ID", "A link button cannot have a custom id")]
+        return [
+            (
+                where + ("custom_id",),
+                "BUTTON_COMPONENT_LINK_HAS_CUSTOM_ID",
+                "A link button cannot have a custom id",
+            )
+        ]
     if style == LINK_STYLE and not button.get("url"):
         return [(where + ("url",), "BASE_TYPE_REQUIRED", "A link button needs a url")]
     if style not in (LINK_STYLE, PREMIUM_STYLE) and not button.get("custom_id"):
@@ -349,8 +389,13 @@ def component_problems(rows: list[Any], where: Path_, max_rows: int) -> list[Pro
             continue
         children = [c for c in row.get("components") or [] if isinstance(c, dict)]
         if any(c.get("type") in SELECT_TYPES for c in children) and len(children) > 1:
-            problems.append((where + (index, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                             "A select menu must be alone in its action row"))
+            problems.append(
+                (
+                    where + (index, "components"),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "A select menu must be alone in its action row",
+                )
+            )
         for position, child in enumerate(children):
             if child.get("type") == 2:
                 problems += button_problems(child, where + (index, "components", position))
@@ -358,8 +403,13 @@ def component_problems(rows: list[Any], where: Path_, max_rows: int) -> list[Pro
             if custom_id is None:
                 continue
             if custom_id in seen:
-                problems.append((where + (index, "components", position, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED",
-                                 "Component custom id cannot be duplicated"))
+                problems.append(
+                    (
+                        where + (index, "components", position, "custom_id"),
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "Component custom id cannot be duplicated",
+                    )
+                )
             seen.add(custom_id)
     return problems
 
@@ -375,10 +425,13 @@ def callback_problems(body: dict[str, Any]) -> list[Problem]:
     if kind == 9:
         return component_problems(data.get("components") or [], ("data", "components"), MODAL_MAX_ROWS)
     if kind == 8:
-        return [_too_long(("data", "choices", i, "value"), AUTOCOMPLETE_VALUE_LIMIT)
-                for i, choice in enumerate(data.get("choices") or [])
-                if isinstance(choice, dict) and isinstance(choice.get("value"), str)
-                and len(choice["value"]) > AUTOCOMPLETE_VALUE_LIMIT]
+        return [
+            _too_long(("data", "choices", i, "value"), AUTOCOMPLETE_VALUE_LIMIT)
+            for i, choice in enumerate(data.get("choices") or [])
+            if isinstance(choice, dict)
+            and isinstance(choice.get("value"), str)
+            and len(choice["value"]) > AUTOCOMPLETE_VALUE_LIMIT
+        ]
     return []
 
 
@@ -407,7 +460,9 @@ def command_length(command: dict[str, Any]) -> int:
 def _name_problems(item: dict[str, Any], where: Path_) -> list[Problem]:
     problems: list[Problem] = []
     names = [(where + ("name",), item.get("name"))]
-    names += [(where + ("name_localizations", k), v) for k, v in (item.get("name_localizations") or {}).items()]
+    names += [
+        (where + ("name_localizations", k), v) for k, v in (item.get("name_localizations") or {}).items()
+    ]
     for at, name in names:
         if isinstance(name, str) and (not all(map(_is_name_char, name)) or name != name.lower()):
             problems.append((at, "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}"))
@@ -438,26 +493,44 @@ def option_problems(item: dict[str, Any], where: Path_, *, is_command: bool) -> 
     if needs_description and not str(item.get("description") or ""):
         problems.append((where + ("description",), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
     for index, choice in enumerate(item.get("choices") or []):
-        if isinstance(choice, dict) and isinstance(choice.get("value"), str) and (
-                len(choice["value"]) > AUTOCOMPLETE_VALUE_LIMIT):
+        if (
+            isinstance(choice, dict)
+            and isinstance(choice.get("value"), str)
+            and (len(choice["value"]) > AUTOCOMPLETE_VALUE_LIMIT)
+        ):
             problems.append(_too_long(where + ("choices", index, "value"), AUTOCOMPLETE_VALUE_LIMIT))
     if item.get("autocomplete") and item.get("choices"):
-        problems.append((where + ("autocomplete",), "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
-                         "Autocomplete cannot be enabled on an option that has choices"))
+        problems.append(
+            (
+                where + ("autocomplete",),
+                "APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES",
+                "Autocomplete cannot be enabled on an option that has choices",
+            )
+        )
     options = [o for o in item.get("options") or [] if isinstance(o, dict)]
     seen: set[str] = set()
     optional_seen = False
     for index, option in enumerate(options):
         name = str(option.get("name"))
         if name in seen:
-            problems.append((where + ("options", index, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
-                             f"Option name {name!r} is already used"))
+            problems.append(
+                (
+                    where + ("options", index, "name"),
+                    "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+                    f"Option name {name!r} is already used",
+                )
+            )
         seen.add(name)
         if option.get("type") in SUBCOMMAND_TYPES:
             continue
         if option.get("required") and optional_seen:
-            problems.append((where + ("options", index, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                             "Required options must be placed before non-required options"))
+            problems.append(
+                (
+                    where + ("options", index, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
+            )
         optional_seen = optional_seen or not option.get("required")
     return problems
 
@@ -471,8 +544,13 @@ def duplicate_command_problems(commands: list[Any]) -> list[Problem]:
             continue
         key = (command.get("type", 1), command.get("name"))
         if key in seen:
-            problems.append(((index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                             f"Application command names must be unique: {command.get('name')!r}"))
+            problems.append(
+                (
+                    (index, "name"),
+                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                    f"Application command names must be unique: {command.get('name')!r}",
+                )
+            )
         seen.add(key)
     return problems
 
@@ -489,10 +567,17 @@ def commands_problems(commands: Any) -> list[Problem]:
         if not isinstance(command, dict):
             continue
         if command_length(command) > COMMAND_TOTAL_LIMIT:
-            problems.append(((index,), "APPLICATION_COMMAND_TOO_LARGE",
-                             f"Command exceeds maximum size ({COMMAND_TOTAL_LIMIT})"))
+            problems.append(
+                (
+                    (index,),
+                    "APPLICATION_COMMAND_TOO_LARGE",
+                    f"Command exceeds maximum size ({COMMAND_TOTAL_LIMIT})",
+                )
+            )
         for item, where in _walk_named(command, (index,)):
-            if "type" in item or where == (index,):  # commands and options have names with rules; choices don't
+            if "type" in item or where == (
+                index,
+            ):  # commands and options have names with rules; choices don't
                 problems += _name_problems(item, where)
                 problems += option_problems(item, where, is_command=where == (index,))
             else:
@@ -500,7 +585,9 @@ def commands_problems(commands: Any) -> list[Problem]:
     return problems
 
 
-_MESSAGE_ROUTES = re.compile(r"^/channels/\d+/messages(/\d+)?$|^/webhooks/\d+/[^/]+(/messages/(@original|\d+))?$")
+_MESSAGE_ROUTES = re.compile(
+    r"^/channels/\d+/messages(/\d+)?$|^/webhooks/\d+/[^/]+(/messages/(@original|\d+))?$"
+)
 _COMMAND_SYNC = re.compile(r"^/applications/\d+(/guilds/\d+)?/commands$")
 
 
@@ -535,6 +622,7 @@ def is_empty_message(method: str, path: str, body: Any, has_files: bool) -> bool
 
 
 # -- the answer ---------------------------------------------------------------------------------------
+
 
 def problems_of(method: str, path: str, body: Any) -> list[Problem]:
     """Every reason Discord would refuse this body with 50035 (empty: it accepts it)."""

@@ -78,8 +78,10 @@ class Reply:
 
     def _require_message(self) -> FakeMessage:
         if self.message is None:
-            raise AssertionError(f"the interaction produced no message (response type {self.record.response_type}; "
-                                 f"requests: {[f'{r.method} {r.path}' for r in self.requests]})")
+            raise AssertionError(
+                f"the interaction produced no message (response type {self.record.response_type}; "
+                f"requests: {[f'{r.method} {r.path}' for r in self.requests]})"
+            )
         return self.message
 
     @property
@@ -178,8 +180,14 @@ class InteractionDriver(ABC):
     default_user: str = "alice"
     default_locale: str = "en-US"
 
-    def __init__(self, fake: FakeDiscord, guild: FakeGuild, *, default_user: str = "alice",
-                 default_locale: str = "en-US") -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        guild: FakeGuild,
+        *,
+        default_user: str = "alice",
+        default_locale: str = "en-US",
+    ) -> None:
         self.fake = fake
         self.guild = guild
         self.default_user = default_user
@@ -227,8 +235,9 @@ class InteractionDriver(ABC):
             return which
         return self.guild.channel_named((which or "general").lstrip("#"))
 
-    def messages(self, channel: str | FakeChannel | None = None, *, include_ephemeral: bool = False
-                 ) -> list[FakeMessage]:
+    def messages(
+        self, channel: str | FakeChannel | None = None, *, include_ephemeral: bool = False
+    ) -> list[FakeMessage]:
         """Messages in a channel (default ``general``), oldest first, deleted ones left out."""
         return self.fake.channel_messages(self.channel(channel), include_ephemeral=include_ephemeral)
 
@@ -241,23 +250,41 @@ class InteractionDriver(ABC):
 
     # -- interactions ---------------------------------------------------------------------------------
 
-    async def slash(self, command: str, *, user: str | FakeMember | None = None,
-                    channel: str | FakeChannel | None = None, locale: str | None = None,
-                    expect_error: bool = False, options: dict[str, Any] | None = None,
-                    expect_refusal: int | bool | None = None, **more_options: Any) -> Reply:
+    async def slash(
+        self,
+        command: str,
+        *,
+        user: str | FakeMember | None = None,
+        channel: str | FakeChannel | None = None,
+        locale: str | None = None,
+        expect_error: bool = False,
+        options: dict[str, Any] | None = None,
+        expect_refusal: int | bool | None = None,
+        **more_options: Any,
+    ) -> Reply:
         """Invoke ``/command`` (``"deck check"`` for subcommands) with options by name.
 
         Options whose names collide with this method's own keywords (``user``, ``channel``,
         ``locale``, ``expect_error``, ``options``) go in ``options={...}``.
         """
         data = self.command_data(command, {**(options or {}), **more_options})
-        return await self._interact(P.APPLICATION_COMMAND, data, user, channel, locale, None, expect_error,
-                                    expect_refusal)
+        return await self._interact(
+            P.APPLICATION_COMMAND, data, user, channel, locale, None, expect_error, expect_refusal
+        )
 
-    async def autocomplete(self, command: str, option: str, text: str, *, user: str | FakeMember | None = None,
-                           channel: str | FakeChannel | None = None, locale: str | None = None,
-                           options: dict[str, Any] | None = None, expect_refusal: int | bool | None = None,
-                           **other_options: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self,
+        command: str,
+        option: str,
+        text: str,
+        *,
+        user: str | FakeMember | None = None,
+        channel: str | FakeChannel | None = None,
+        locale: str | None = None,
+        options: dict[str, Any] | None = None,
+        expect_refusal: int | bool | None = None,
+        **other_options: Any,
+    ) -> list[dict[str, Any]]:
         """The bot's autocomplete choices (``[{"name", "value"}]``) for ``option`` typed as ``text``.
 
         ``other_options`` are the options already filled in (the namespace the bot sees).
@@ -270,9 +297,17 @@ class InteractionDriver(ABC):
             raise HarnessError(f"autocomplete for {command} {option} was not answered with choices")
         return reply.choices
 
-    async def click(self, message: FakeMessage | Reply, *, custom_id: str | None = None, label: str | None = None,
-                    user: str | FakeMember | None = None, locale: str | None = None,
-                    expect_error: bool = False, expect_refusal: int | bool | None = None) -> Reply:
+    async def click(
+        self,
+        message: FakeMessage | Reply,
+        *,
+        custom_id: str | None = None,
+        label: str | None = None,
+        user: str | FakeMember | None = None,
+        locale: str | None = None,
+        expect_error: bool = False,
+        expect_refusal: int | bool | None = None,
+    ) -> Reply:
         """Press a button on ``message`` found by custom_id or label."""
         target = _message_of(message)
         try:
@@ -282,16 +317,35 @@ class InteractionDriver(ABC):
         if button.get("type") != 2:
             raise HarnessError(f"{custom_id or label!r} is not a button")
         if button.get("disabled"):
-            raise HarnessError(f"button {button.get('label')!r} is disabled; Discord would not let a user press it")
+            raise HarnessError(
+                f"button {button.get('label')!r} is disabled; Discord would not let a user press it"
+            )
         if "custom_id" not in button:
             raise HarnessError(f"button {button.get('label')!r} is a link button")
         data = P.component_data(button["custom_id"], 2)
-        return await self._interact(P.MESSAGE_COMPONENT, data, user, self.fake.channels[target.channel_id], locale,
-                                    target, expect_error, expect_refusal)
+        return await self._interact(
+            P.MESSAGE_COMPONENT,
+            data,
+            user,
+            self.fake.channels[target.channel_id],
+            locale,
+            target,
+            expect_error,
+            expect_refusal,
+        )
 
-    async def select(self, message: FakeMessage | Reply, custom_id: str | None = None, values: Sequence[Any] = (),
-                     *, label: str | None = None, user: str | FakeMember | None = None, locale: str | None = None,
-                     expect_error: bool = False, expect_refusal: int | bool | None = None) -> Reply:
+    async def select(
+        self,
+        message: FakeMessage | Reply,
+        custom_id: str | None = None,
+        values: Sequence[Any] = (),
+        *,
+        label: str | None = None,
+        user: str | FakeMember | None = None,
+        locale: str | None = None,
+        expect_error: bool = False,
+        expect_refusal: int | bool | None = None,
+    ) -> Reply:
         """Choose ``values`` in a select menu (option values, or members/roles/channels for entity selects)."""
         target = _message_of(message)
         try:
@@ -317,12 +371,27 @@ class InteractionDriver(ABC):
             entity = {5: 6, 6: ROLE, 7: MENTIONABLE, 8: CHANNEL}[kind]
             chosen = [self._entity(entity, v, resolved) for v in values]
         data = P.component_data(menu["custom_id"], kind, chosen, resolved)
-        return await self._interact(P.MESSAGE_COMPONENT, data, user, self.fake.channels[target.channel_id], locale,
-                                    target, expect_error, expect_refusal)
+        return await self._interact(
+            P.MESSAGE_COMPONENT,
+            data,
+            user,
+            self.fake.channels[target.channel_id],
+            locale,
+            target,
+            expect_error,
+            expect_refusal,
+        )
 
-    async def submit_modal(self, modal_from: Reply, values: dict[str, Any] | None = None, *,
-                           user: str | FakeMember | None = None, locale: str | None = None,
-                           expect_error: bool = False, expect_refusal: int | bool | None = None) -> Reply:
+    async def submit_modal(
+        self,
+        modal_from: Reply,
+        values: dict[str, Any] | None = None,
+        *,
+        user: str | FakeMember | None = None,
+        locale: str | None = None,
+        expect_error: bool = False,
+        expect_refusal: int | bool | None = None,
+    ) -> Reply:
         """Submit the modal that ``modal_from`` opened, with ``values`` by input custom_id."""
         modal = modal_from.modal
         if modal is None:
@@ -335,13 +404,15 @@ class InteractionDriver(ABC):
         message = self.fake.messages.get(origin.message_id) if origin.message_id else None
         channel = self.fake.channels[origin.channel_id]
         actor = user if user is not None else self.guild.members.get(origin.actor.id) or origin.actor
-        return await self._interact(P.MODAL_SUBMIT, data, actor, channel, locale, message, expect_error,
-                                    expect_refusal)
+        return await self._interact(
+            P.MODAL_SUBMIT, data, actor, channel, locale, message, expect_error, expect_refusal
+        )
 
     # -- building payloads ----------------------------------------------------------------------------
 
-    def command_data(self, command: str, options: dict[str, Any],
-                     focused: tuple[str, str] | None = None) -> dict[str, Any]:
+    def command_data(
+        self, command: str, options: dict[str, Any], focused: tuple[str, str] | None = None
+    ) -> dict[str, Any]:
         """The ``data`` of a slash-command (or, with ``focused``, autocomplete) interaction."""
         catalog = self.catalog()
         try:
@@ -352,22 +423,33 @@ class InteractionDriver(ABC):
                 if value is None:
                     continue
                 option = found.option(catalog.option_name(found, name))
-                built.append({"name": option["name"], "type": option["type"],
-                              "value": self._option_value(option, value, resolved)})
+                built.append(
+                    {
+                        "name": option["name"],
+                        "type": option["type"],
+                        "value": self._option_value(option, value, resolved),
+                    }
+                )
             if focused is not None:
                 option = found.option(catalog.option_name(found, focused[0]))
-                built.append({"name": option["name"], "type": option["type"], "value": focused[1], "focused": True})
+                built.append(
+                    {"name": option["name"], "type": option["type"], "value": focused[1], "focused": True}
+                )
             else:
                 given = {b["name"] for b in built}
                 missing = [o["name"] for o in found.options if o.get("required") and o["name"] not in given]
                 if missing:
-                    raise CommandError(f"/{found.qualified_name}: required option(s) missing: {', '.join(missing)}")
+                    raise CommandError(
+                        f"/{found.qualified_name}: required option(s) missing: {', '.join(missing)}"
+                    )
         except CommandError as error:
             raise HarnessError(str(error)) from None
         root = found.path[0]
         command_id = self._command_ids.setdefault(root, self.fake.snowflake())
         guild_id = self.guild.id if root in self.guild_command_names() else None
-        return catalog.interaction_data(found, built, command_id=command_id, resolved=resolved, guild_id=guild_id)
+        return catalog.interaction_data(
+            found, built, command_id=command_id, resolved=resolved, guild_id=guild_id
+        )
 
     def _option_value(self, option: dict[str, Any], value: Any, resolved: dict[str, Any]) -> Any:
         if option["type"] in ENTITY_TYPES:
@@ -378,8 +460,9 @@ class InteractionDriver(ABC):
         """Members, roles, channels and uploads as ids plus the ``resolved`` data Discord sends."""
         if kind == ATTACHMENT:
             upload = value if isinstance(value, UploadFile) else UploadFile(*value)
-            attachment = FakeAttachment(self.fake.snowflake(), upload.filename, upload.data,
-                                        content_type=upload.content_type)
+            attachment = FakeAttachment(
+                self.fake.snowflake(), upload.filename, upload.data, content_type=upload.content_type
+            )
             data = P.attachment(attachment, self.fake.base_url)
             self.fake.cdn[data["url"]] = upload.data
             resolved.setdefault("attachments", {})[str(attachment.id)] = data
@@ -405,14 +488,20 @@ class InteractionDriver(ABC):
             member_data = P.member(member, with_user=False, permissions=self.guild.permissions_of(member))
             resolved.setdefault("members", {})[str(member.id)] = member_data
             return str(member.id)
-        raise CommandError(f"{value!r} is not a valid {'role' if kind == ROLE else 'channel' if kind == CHANNEL else 'member'}")
+        raise CommandError(
+            f"{value!r} is not a valid {'role' if kind == ROLE else 'channel' if kind == CHANNEL else 'member'}"
+        )
 
     def _entity_by_name(self, kind: int, text: str) -> Any:
         """``alice``/``@alice``/``<@id>`` → member, ``@Judge``/``<@&id>`` → role, ``#games``/``<#id>`` → channel."""
         name = text.strip()
-        for prefix, table in (("<@&", self.guild.roles), ("<#", self.guild.channels), ("<@", self.guild.members)):
+        for prefix, table in (
+            ("<@&", self.guild.roles),
+            ("<#", self.guild.channels),
+            ("<@", self.guild.members),
+        ):
             if name.startswith(prefix) and name.endswith(">"):
-                found = table.get(int(name[len(prefix):-1].lstrip("!")))
+                found = table.get(int(name[len(prefix) : -1].lstrip("!")))
                 if found is not None:
                     return found
         bare = name.lstrip("@#")
@@ -424,18 +513,33 @@ class InteractionDriver(ABC):
         if kind in (6, MENTIONABLE):
             candidates = [m for m in self.guild.members.values() if m.name == bare] + candidates
         if not candidates:
-            raise CommandError(f"no {'channel' if kind == CHANNEL else 'role' if kind == ROLE else 'member'} "
-                               f"named {text!r}")
+            raise CommandError(
+                f"no {'channel' if kind == CHANNEL else 'role' if kind == ROLE else 'member'} named {text!r}"
+            )
         return candidates[0]
 
-    async def _interact(self, kind: int, data: dict[str, Any], user: str | FakeMember | FakeUser | None,
-                        channel: str | FakeChannel | None, locale: str | None, message: FakeMessage | None,
-                        expect_error: bool, expect_refusal: int | bool | None = None) -> Reply:
+    async def _interact(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        user: str | FakeMember | FakeUser | None,
+        channel: str | FakeChannel | None,
+        locale: str | None,
+        message: FakeMessage | None,
+        expect_error: bool,
+        expect_refusal: int | bool | None = None,
+    ) -> Reply:
         """``expect_refusal``: the test provokes a refusal from Discord (True, or its error code such
         as 50035, 50013); without it any refusal fails the call, even one the bot caught."""
         actor = self.user(user if user is not None else self.default_user)
-        payload = self.fake.new_interaction(kind=kind, data=data, channel=self.channel(channel), actor=actor,
-                                            locale=locale or self.default_locale, message=message)
+        payload = self.fake.new_interaction(
+            kind=kind,
+            data=data,
+            channel=self.channel(channel),
+            actor=actor,
+            locale=locale or self.default_locale,
+            message=message,
+        )
         self._expect_refusal = expect_refusal
         try:
             return await self._deliver(payload, expect_error or bool(expect_refusal))
@@ -465,21 +569,26 @@ class InteractionDriver(ABC):
                 bucket.append(touched)
         return Reply(record, requests, created, edited, self.fake)
 
-    def raise_errors(self, first_error: int, requests: Sequence[Request] = (),
-                     record: InteractionRecord | None = None) -> None:
+    def raise_errors(
+        self, first_error: int, requests: Sequence[Request] = (), record: InteractionRecord | None = None
+    ) -> None:
         records = self.errors.records[first_error:]
         problems = [f"{r.getMessage()}: {r.exc_info[1]!r}" for r in records if r.exc_info]
         problems += self.contract_problems()
-        problems += [f"{r.method} {r.path} -> {r.response}" for r in requests
-                     if r.status == 404 and isinstance(r.response, dict) and r.response.get("code") == 0]
+        problems += [
+            f"{r.method} {r.path} -> {r.response}"
+            for r in requests
+            if r.status == 404 and isinstance(r.response, dict) and r.response.get("code") == 0
+        ]
         if record is not None and not record.acknowledged and not record.late:
             problems.append("the bot never responded (Discord shows 'This interaction failed')")
         if record is not None and record.late:
             problems.append("the first response came after the interaction deadline (use defer())")
         if problems:
             errors = [r.exc_info[1] for r in records if r.exc_info]
-            raise HarnessError("the bot failed:\n  " + "\n  ".join(problems)) from (errors[0] if errors else None)
-
+            raise HarnessError("the bot failed:\n  " + "\n  ".join(problems)) from (
+                errors[0] if errors else None
+            )
 
     def contract_problems(self) -> list[str]:
         """Refusals (see ``backend.is_refusal``), crowd pings and private messages Discord showed to everyone
@@ -489,7 +598,7 @@ class InteractionDriver(ABC):
         """
         problems = []
         expected = self._expect_refusal
-        refusals = self.fake.refusals[self._refusals_seen:]
+        refusals = self.fake.refusals[self._refusals_seen :]
         self._refusals_seen = len(self.fake.refusals)
         codes = [r.response.get("code") if isinstance(r.response, dict) else None for r in refusals]
         if expected and not refusals:
@@ -497,18 +606,26 @@ class InteractionDriver(ABC):
         for request, code in zip(refusals, codes, strict=True):
             if expected is True or (expected and code == expected):
                 continue
-            problems.append(f"Discord refused {request.method} {request.path} -> {request.status} {request.response}")
+            problems.append(
+                f"Discord refused {request.method} {request.path} -> {request.status} {request.response}"
+            )
         log = self.fake.message_log
-        for message_id in dict.fromkeys(m for action, m in log[self._pings_seen:] if action in ("create", "edit")):
+        for message_id in dict.fromkeys(
+            m for action, m in log[self._pings_seen :] if action in ("create", "edit")
+        ):
             message = self.fake.messages[message_id]
             if message.pings.mass:
-                problems.append(f"message {message_id} would ping @everyone/@here or a role: {message.content[:120]!r} "
-                                f"(allowed_mentions={message.allowed_mentions})")
+                problems.append(
+                    f"message {message_id} would ping @everyone/@here or a role: {message.content[:120]!r} "
+                    f"(allowed_mentions={message.allowed_mentions})"
+                )
         self._pings_seen = len(log)
-        for message_id in self.fake.ignored_ephemeral[self._ignored_ephemeral_seen:]:
+        for message_id in self.fake.ignored_ephemeral[self._ignored_ephemeral_seen :]:
             message = self.fake.messages[message_id]
-            problems.append(f"message {message_id} was sent as ephemeral, but as the first follow-up after a public "
-                            f"deferral Discord shows it to everyone: {message.content[:120]!r}")
+            problems.append(
+                f"message {message_id} was sent as ephemeral, but as the first follow-up after a public "
+                f"deferral Discord shows it to everyone: {message.content[:120]!r}"
+            )
         self._ignored_ephemeral_seen = len(self.fake.ignored_ephemeral)
         return problems
 

@@ -31,8 +31,13 @@ from bot.testing.fakediscord.backend import FakeDiscord, Response, Upload
 _API_PREFIX = re.compile(r"^[a-z]+://[^/]+/api/v\d+")
 
 
-_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Payload Too Large",
-            429: "Too Many Requests"}
+_REASONS = {
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    413: "Payload Too Large",
+    429: "Too Many Requests",
+}
 
 
 class _FakeClientResponse:
@@ -89,8 +94,14 @@ def read_form_data(data: aiohttp.FormData) -> tuple[Any, list[Upload]]:
     """The JSON body and files of the ``aiohttp.FormData`` discord.py built for a multipart request."""
     parts = []
     for options, headers, value in data._fields:  # aiohttp keeps (type options, headers, value) per field
-        parts.append({"name": options["name"], "filename": options.get("filename"), "value": value,
-                      "content_type": headers.get("Content-Type")})
+        parts.append(
+            {
+                "name": options["name"],
+                "filename": options.get("filename"),
+                "value": value,
+                "content_type": headers.get("Content-Type"),
+            }
+        )
     return read_form(parts)
 
 
@@ -142,16 +153,30 @@ def read_form(form: Iterable[dict[str, Any]]) -> tuple[Any, list[Upload]]:
         if part["name"] == "payload_json":
             body = json.loads(value)
             continue
-        data = value.read() if hasattr(value, "read") else value.encode() if isinstance(value, str) else bytes(value)
-        uploads.append(Upload(part["name"], part.get("filename") or part["name"], data, part.get("content_type")))
+        data = (
+            value.read()
+            if hasattr(value, "read")
+            else value.encode()
+            if isinstance(value, str)
+            else bytes(value)
+        )
+        uploads.append(
+            Upload(part["name"], part.get("filename") or part["name"], data, part.get("content_type"))
+        )
     return body, uploads
 
 
 WEBHOOK_TRIES = 5  # discord.py's webhook adapter tries a request this often before giving up
 
 
-async def answer(fake: FakeDiscord, route: Route, *, body: Any = None, form: Iterable[dict[str, Any]] | None = None,
-                 params: dict[str, Any] | None = None) -> Any:
+async def answer(
+    fake: FakeDiscord,
+    route: Route,
+    *,
+    body: Any = None,
+    form: Iterable[dict[str, Any]] | None = None,
+    params: dict[str, Any] | None = None,
+) -> Any:
     """Answer an interaction callback or webhook request as discord.py's ``AsyncWebhookAdapter`` would
     see it: a 429 with ``Via`` is slept out (``retry_after``) and tried again, anything else raises."""
     path, query = split_url(route.url)
@@ -178,9 +203,16 @@ class RecordingWebhookAdapter(webhook_async.AsyncWebhookAdapter):
         super().__init__()
         self.fake = fake
 
-    async def request(self, route: Route, session: Any = None, *, payload: dict[str, Any] | None = None,
-                      multipart: list[dict[str, Any]] | None = None, params: dict[str, Any] | None = None,
-                      **_: Any) -> Any:
+    async def request(
+        self,
+        route: Route,
+        session: Any = None,
+        *,
+        payload: dict[str, Any] | None = None,
+        multipart: list[dict[str, Any]] | None = None,
+        params: dict[str, Any] | None = None,
+        **_: Any,
+    ) -> Any:
         return await answer(self.fake, route, body=payload, form=multipart, params=params)
 
 
@@ -195,7 +227,9 @@ class InProcessEdge:
     def install(self) -> None:
         # A fresh ContextVar whose *default* is our adapter: tasks created anywhere (the tree's
         # invoker, view dispatch, a cog's background task) all see it, whatever context they copied.
-        context: contextvars.ContextVar[Any] = contextvars.ContextVar("fake_webhook_context", default=self.adapter)
+        context: contextvars.ContextVar[Any] = contextvars.ContextVar(
+            "fake_webhook_context", default=self.adapter
+        )
         for module in (webhook_async, discord.interactions):
             self._saved.append((module, "async_context", module.async_context))
             module.async_context = context  # type: ignore[attr-defined]

@@ -40,9 +40,19 @@ PERMISSIONS = {
     "create_events": 1 << 44,
     "pin_messages": 1 << 51,
 }
-EVERYONE_PERMISSIONS = sum(PERMISSIONS[name] for name in (
-    "view_channel", "send_messages", "embed_links", "attach_files", "read_message_history",
-    "use_application_commands", "create_public_threads", "send_messages_in_threads"))
+EVERYONE_PERMISSIONS = sum(
+    PERMISSIONS[name]
+    for name in (
+        "view_channel",
+        "send_messages",
+        "embed_links",
+        "attach_files",
+        "read_message_history",
+        "use_application_commands",
+        "create_public_threads",
+        "send_messages_in_threads",
+    )
+)
 ALL_PERMISSIONS = (1 << 53) - 1
 
 
@@ -211,8 +221,12 @@ class FakeGuild:
         if not value & PERMISSIONS["view_channel"]:
             return 0
         if not value & PERMISSIONS["send_messages"] and not channel.is_thread:
-            value &= ~(PERMISSIONS["embed_links"] | PERMISSIONS["attach_files"] | PERMISSIONS["mention_everyone"]
-                       | PERMISSIONS["send_messages_in_threads"])
+            value &= ~(
+                PERMISSIONS["embed_links"]
+                | PERMISSIONS["attach_files"]
+                | PERMISSIONS["mention_everyone"]
+                | PERMISSIONS["send_messages_in_threads"]
+            )
         return value
 
     def top_position(self, member: FakeMember) -> int:
@@ -291,7 +305,9 @@ class FakeMessage:
     thread_id: int | None = None
     allowed_mentions: dict[str, Any] | None = None  # as sent (None: absent, so Discord parses everything)
     pings: Pings = field(default_factory=Pings)
-    created_at: float = 0.0  # seconds on the stand-in's clock: Discord caps edits to messages over an hour old
+    created_at: float = (
+        0.0  # seconds on the stand-in's clock: Discord caps edits to messages over an hour old
+    )
 
     @property
     def ephemeral(self) -> bool:
@@ -302,8 +318,15 @@ class FakeMessage:
         return bool(self.flags & LOADING_FLAG)
 
     def snapshot(self) -> None:
-        self.history.append(MessageVersion(self.content, [dict(e) for e in self.embeds], list(self.components),
-                                           list(self.attachments), self.flags))
+        self.history.append(
+            MessageVersion(
+                self.content,
+                [dict(e) for e in self.embeds],
+                list(self.components),
+                list(self.attachments),
+                self.flags,
+            )
+        )
 
     # -- convenience for assertions ------------------------------------------------------------
 
@@ -331,7 +354,9 @@ class FakeMessage:
             for item in items:
                 if item.get("custom_id") == custom_id:
                     return item
-            raise LookupError(f"no component with custom_id {custom_id!r}; have {[i.get('custom_id') for i in items]}")
+            raise LookupError(
+                f"no component with custom_id {custom_id!r}; have {[i.get('custom_id') for i in items]}"
+            )
         if label is not None:
             for item in items:
                 if item.get("label") == label or item.get("placeholder") == label:

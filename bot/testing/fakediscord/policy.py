@@ -86,12 +86,16 @@ class RateLimiter:
         return None, self.headers(key, self.limit - len(window), reset_after)
 
     def headers(self, key: Any, remaining: int, reset_after: float) -> dict[str, str]:
-        return {"X-RateLimit-Limit": str(self.limit), "X-RateLimit-Remaining": str(remaining),
-                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-                "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-                "X-RateLimit-Bucket": f"{self.bucket}-{key}", "X-RateLimit-Scope": "user",
-                # discord.py treats a 429 without ``Via`` as a Cloudflare ban and gives up.
-                "Via": "1.1 google"}
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": f"{self.bucket}-{key}",
+            "X-RateLimit-Scope": "user",
+            # discord.py treats a 429 without ``Via`` as a Cloudflare ban and gives up.
+            "Via": "1.1 google",
+        }
 
 
 class ChannelRateLimiter(RateLimiter):
@@ -133,8 +137,13 @@ class OldMessageEditLimiter:
     hours on with ``h.advance(hours=2)`` instead of waiting.
     """
 
-    def __init__(self, clock: Callable[[], float], allowance: int = OLD_MESSAGE_EDITS_PER_HOUR,
-                 age: float = OLD_MESSAGE_AGE, window: float = 3600.0) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        allowance: int = OLD_MESSAGE_EDITS_PER_HOUR,
+        age: float = OLD_MESSAGE_AGE,
+        window: float = 3600.0,
+    ) -> None:
         self.clock, self.allowance, self.age, self.window = clock, allowance, age, window
         self._edits: dict[int, deque[float]] = {}
 

@@ -74,8 +74,12 @@ class GatewaySession:
         self.sequence = 0
         self.identified = False
         self.identify: dict[str, Any] = {}
-        self.shard: tuple[int, int] | None = None  # (id, count) from IDENTIFY; None = unsharded, gets everything
-        self.events: list[tuple[str, int | None]] = []  # (event, guild id) dispatched, so tests can check routing
+        self.shard: tuple[int, int] | None = (
+            None  # (id, count) from IDENTIFY; None = unsharded, gets everything
+        )
+        self.events: list[
+            tuple[str, int | None]
+        ] = []  # (event, guild id) dispatched, so tests can check routing
         self._lock = asyncio.Lock()
 
     def receives(self, guild_id: int | None) -> bool:
@@ -96,7 +100,9 @@ class GatewaySession:
             data = json.dumps(payload).encode()
             if self.compressor is not None:
                 # zlib-stream: one compressor per connection, each frame ends with a sync flush (00 00 ff ff).
-                await self.ws.send_bytes(self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH))
+                await self.ws.send_bytes(
+                    self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+                )
             else:
                 await self.ws.send_str(data.decode())
 
@@ -156,8 +162,9 @@ class FakeDiscordServer:
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def running(cls, fake: FakeDiscord, *, token: str | None = None, port: int = 0
-                      ) -> AsyncIterator[FakeDiscordServer]:
+    async def running(
+        cls, fake: FakeDiscord, *, token: str | None = None, port: int = 0
+    ) -> AsyncIterator[FakeDiscordServer]:
         """Start the server and point discord.py at it; undo both on exit."""
         server = cls(fake, token=token)
         await server.start(port)
@@ -184,13 +191,20 @@ class FakeDiscordServer:
                 if part.name == "payload_json":
                     body = json.loads(await part.text())
                 else:
-                    uploads.append(Upload(part.name or "", part.filename or part.name or "",
-                                          bytes(await part.read(decode=False)),
-                                          part.headers.get("Content-Type")))
+                    uploads.append(
+                        Upload(
+                            part.name or "",
+                            part.filename or part.name or "",
+                            bytes(await part.read(decode=False)),
+                            part.headers.get("Content-Type"),
+                        )
+                    )
         elif request.can_read_body:
             raw = await request.read()
             body = json.loads(raw) if raw else None
-        response = self.fake.handle(request.method, path, query=dict(request.query), body=body, uploads=uploads)
+        response = self.fake.handle(
+            request.method, path, query=dict(request.query), body=body, uploads=uploads
+        )
         return _json(response)
 
     async def _cdn(self, request: web.Request) -> web.Response:
@@ -248,11 +262,16 @@ class FakeDiscordServer:
         session.shard = tuple(data["shard"]) if data.get("shard") else None  # type: ignore[assignment]
         guilds = [g for g in self.fake.guilds.values() if session.receives(g.id)]
         ready: dict[str, Any] = {
-            "v": 10, "user": P.user(self.fake.bot_user), "session_id": f"fake-session-{self.identify_count}",
-            "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(g.id), "unavailable": True}
-                                                               for g in guilds],
-            "application": {"id": str(self.fake.application_id), "flags": 0}, "private_channels": [],
-            "relationships": [], "presences": [], "geo_ordered_rtc_regions": [],
+            "v": 10,
+            "user": P.user(self.fake.bot_user),
+            "session_id": f"fake-session-{self.identify_count}",
+            "resume_gateway_url": self.gateway_url,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "application": {"id": str(self.fake.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": [],
         }
         if data.get("shard"):
             ready["shard"] = data["shard"]
@@ -274,8 +293,13 @@ class FakeDiscordServer:
         4011 Sharding required. None when the shard is accepted."""
         count = 1
         if shard is not None:
-            valid = (isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
-                     and shard[1] >= 1 and 0 <= shard[0] < shard[1])
+            valid = (
+                isinstance(shard, list)
+                and len(shard) == 2
+                and all(type(n) is int for n in shard)
+                and shard[1] >= 1
+                and 0 <= shard[0] < shard[1]
+            )
             if not valid:
                 return INVALID_SHARD, "Invalid shard."
             count = shard[1]
@@ -288,9 +312,16 @@ class FakeDiscordServer:
         guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
         if guild is None:
             return
-        await session.dispatch("GUILD_MEMBERS_CHUNK", {
-            "guild_id": str(guild.id), "members": [P.member(m) for m in guild.members.values()],
-            "chunk_index": 0, "chunk_count": 1, "nonce": data.get("nonce")})
+        await session.dispatch(
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": str(guild.id),
+                "members": [P.member(m) for m in guild.members.values()],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "nonce": data.get("nonce"),
+            },
+        )
 
     def _on_event(self, event: str, data: dict[str, Any]) -> None:
         for session in self._receivers(event, data):
@@ -305,8 +336,10 @@ class FakeDiscordServer:
         """Send a gateway event to the connected bot sessions that should get it (its guild's shard)."""
         live = self._receivers(event, data)
         if not live:
-            raise HarnessError(f"no bot is connected to the fake gateway to receive {event}"
-                               + (f" for guild {data['guild_id']}" if data.get("guild_id") else ""))
+            raise HarnessError(
+                f"no bot is connected to the fake gateway to receive {event}"
+                + (f" for guild {data['guild_id']}" if data.get("guild_id") else "")
+            )
         for session in live:
             await session.dispatch(event, data)
 
@@ -322,8 +355,10 @@ class FakeDiscordServer:
             if (live and not wanted) or (wanted and wanted <= connected):
                 return
             if loop.time() > deadline:
-                raise TimeoutError(f"the bot did not connect to the fake gateway (shards {sorted(wanted)} wanted, "
-                                   f"{sorted(connected)} connected)")
+                raise TimeoutError(
+                    f"the bot did not connect to the fake gateway (shards {sorted(wanted)} wanted, "
+                    f"{sorted(connected)} connected)"
+                )
             await asyncio.sleep(0.02)
 
 
@@ -333,8 +368,11 @@ def _json(response: Response) -> web.Response:
     if response.status == 204 or response.body is None:
         return web.Response(status=response.status, headers=response.headers)
     # Exactly "application/json": discord.py compares the header with == (no charset suffix).
-    return web.Response(status=response.status, body=response.json_bytes,
-                        headers={**response.headers, "Content-Type": "application/json"})
+    return web.Response(
+        status=response.status,
+        body=response.json_bytes,
+        headers={**response.headers, "Content-Type": "application/json"},
+    )
 
 
 @contextlib.contextmanager
@@ -363,9 +401,17 @@ class RemoteDriver(InteractionDriver):
     quiet for ``quiet`` seconds (and a deferred "thinking" message has been filled).
     """
 
-    def __init__(self, server: FakeDiscordServer, guild: FakeGuild, *, quiet: float = 0.6,
-                 min_quiet: float = 0.08, max_wait: float = 60.0, stuck_after: float | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        server: FakeDiscordServer,
+        guild: FakeGuild,
+        *,
+        quiet: float = 0.6,
+        min_quiet: float = 0.08,
+        max_wait: float = 60.0,
+        stuck_after: float | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(server.fake, guild, **kwargs)
         self.server = server
         self.quiet = quiet
@@ -399,10 +445,13 @@ class RemoteDriver(InteractionDriver):
         started = time.monotonic()
         while not record.acknowledged and time.monotonic() - started < deadline + 0.5:
             await asyncio.sleep(0.01)
-        await self.wait_quiet(lambda: record.original_id is not None
-                              and self.fake.messages[record.original_id].loading, before)
+        await self.wait_quiet(
+            lambda: record.original_id is not None and self.fake.messages[record.original_id].loading, before
+        )
 
-    async def wait_quiet(self, busy: Any = lambda: False, before: set[asyncio.Task[Any]] | None = None) -> None:
+    async def wait_quiet(
+        self, busy: Any = lambda: False, before: set[asyncio.Task[Any]] | None = None
+    ) -> None:
         """Until the bot is idle and ``busy()`` is false (bounded by ``max_wait``).
 
         Idle means no request for ``min_quiet`` seconds and none of the tasks the bot started since
@@ -421,8 +470,11 @@ class RemoteDriver(InteractionDriver):
         seen, since = (len(self.fake.requests), frozenset[int]()), time.monotonic()
         while time.monotonic() - started < self.max_wait:
             await asyncio.sleep(0.02)
-            pending = [t for t in asyncio.all_tasks() if before is not None and t not in before
-                       and t is not current and not t.done()]
+            pending = [
+                t
+                for t in asyncio.all_tasks()
+                if before is not None and t not in before and t is not current and not t.done()
+            ]
             state = (len(self.fake.requests), frozenset(map(id, pending)))
             if state != seen or self.working():
                 seen, since = state, time.monotonic()
