@@ -1,5 +1,7 @@
 """Cogs may be packages: they are discovered and loaded like modules, helpers starting with
-``_`` are not loaded as cogs, and no cog module grows past ~400 lines."""
+``_`` are not loaded as cogs, and no cog module grows past ~500 lines (as ruff format lays code out: one
+argument per line where a call does not fit, so the same code is about a fifth longer than it was hand-wrapped
+when the limit was 400)."""
 
 from pathlib import Path
 
@@ -16,10 +18,10 @@ def test_cog_packages_are_discovered_and_helper_modules_are_not() -> None:
     assert "cogs._errors" not in found and "cogs._common" not in found
 
 
-def test_no_cog_module_is_over_400_lines() -> None:
+def test_no_cog_module_is_over_500_lines() -> None:
     sizes = {
         path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
         for path in (ROOT / "cogs").rglob("*.py")
     }
     assert len(sizes) >= 3 * len(PACKAGES)
-    assert {path: size for path, size in sizes.items() if size > 400} == {}
+    assert {path: size for path, size in sizes.items() if size > 500} == {}
