@@ -23,6 +23,7 @@ from bot.testing.fakediscord.contract import command_length
 from bot.testing.fakediscord.model import PERMISSIONS, FakeChannel, FakeGuild, FakeMember
 from bot.testing.fakediscord.server import FakeDiscordServer
 from bot.testing.harness import standard_world
+from tests.discord.refusals import form_error, refused
 
 
 class World:
@@ -74,19 +75,6 @@ class World:
 @pytest.fixture
 def world() -> World:
     return World()
-
-
-def refused(answer: Response, status: int, code: int) -> None:
-    assert (answer.status, (answer.body or {}).get("code")) == (status, code), answer.body
-
-
-def form_error(answer: Response, *path: str | int) -> str:
-    """The first error code Discord names at ``path`` of a 400/50035 Invalid Form Body."""
-    refused(answer, 400, 50035)
-    node = answer.body["errors"]
-    for key in path:
-        node = node[str(key)]
-    return str(node["_errors"][0]["code"])
 
 
 # -- roles ---------------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from bot.testing.fakediscord.model import PERMISSIONS, FakeChannel, FakeGuild
 from bot.testing.fakediscord.policy import RateLimiter
 from bot.testing.fakediscord.server import FakeDiscordServer
 from bot.testing.harness import standard_world
+from tests.discord.refusals import form_error, refused
 
 
 @dataclass
@@ -69,19 +70,6 @@ def world() -> World:
     clock = FakeClock()
     fake = FakeDiscord(clock=clock, rate_limit=None, global_rate_limit=None, webhook_rate_limit=None)
     return World(fake, standard_world(fake), clock)
-
-
-def refused(answer: Response, status: int, code: int) -> None:
-    assert (answer.status, (answer.body or {}).get("code")) == (status, code), answer.body
-
-
-def form_error(answer: Response, *path: str | int) -> str:
-    """The first error code Discord names at ``path`` of a 400/50035 Invalid Form Body."""
-    refused(answer, 400, 50035)
-    node = answer.body["errors"]
-    for key in path:
-        node = node[str(key)]
-    return str(node["_errors"][0]["code"])
 
 
 # -- edits of messages older than one hour ---------------------------------------------------------------
