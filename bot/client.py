@@ -156,6 +156,7 @@ class PodkeeperBot(commands.Bot):
                 pool_size=self.config.pool_size,
                 statement_timeout=self.config.statement_timeout,
             )
+        self._db.clock = self.clock  # the stored stamps follow the bot's clock (a test's fake one too)
         self._guild_settings = GuildSettingsRepository(self._db)
         self._user_settings = UserSettingsRepository(self._db)
         if self.leases is None:  # before the cogs: they register their timers' leases as they load

@@ -46,7 +46,7 @@ from bot.storage.challenge import (
     SeatError,
     SeatRow,
 )
-from bot.storage.db import Database, IntegrityError, now_iso
+from bot.storage.db import Database, IntegrityError
 from bot.storage.hydra import HydraRepository
 
 DEFAULT_WINDOW_SECONDS = 20  # counter / prevent windows; a question to the players waits 3x longer
@@ -460,7 +460,7 @@ class ChallengeService:
             # Another process (sharing a PostgreSQL database) stored this seq first: the game was judged on
             # a stale log. Nothing was written; the next action is judged on the table rebuilt from the log.
             raise ChallengeError("hydra.error.conflict") from None
-        table.actions.append(ActionRow(seq, line, user_id, now_iso()))
+        table.actions.append(ActionRow(seq, line, user_id, self.repo.db.now_iso()))
         self._games[table.game_id] = (self._built(table.row, table.seats, table.actions), game)
         table.row = await self.repo.game(table.game_id)
         self.changes.publish(table_topic(table.game_id))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.cards.model import Card
-from bot.storage.db import Database, DatabaseError, now_iso
+from bot.storage.db import Database, DatabaseError
 
 # The same columns as migration 0002_cards.sql; tests/cards/test_card_storage.py checks they agree.
 CARD_COLUMNS_DDL = """(
@@ -119,7 +119,7 @@ class CardRepository:
             await conn.execute(
                 "INSERT INTO card_imports (sequence, source, format, card_count, imported_at, data_date) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (sequence, source, fmt, len(rows), now_iso(), data_date),
+                (sequence, source, fmt, len(rows), self.db.now_iso(), data_date),
             )
         return len(rows)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 
 from bot.domain.challenge.decks import CURRENT_RULES
-from bot.storage.db import Connection, Database, now_iso
+from bot.storage.db import Connection, Database
 
 LOBBY, PLAYING, IDLE, FINISHED = "lobby", "playing", "idle", "finished"
 
@@ -146,7 +146,7 @@ class ChallengeRepository:
         unknown = set(options) - CREATE_OPTIONS
         if unknown or KIND_OF_DECK.get(deck) != self.kind:
             raise ValueError(f"a {self.kind} table has no {sorted(unknown) or deck}")
-        now = now_iso()
+        now = self.db.now_iso()
         values: dict[str, object] = {
             "kind": self.kind,
             "deck": deck,
@@ -223,7 +223,7 @@ class ChallengeRepository:
         sets = ", ".join(f"{name} = ?" for name in changes)
         await self.db.execute(
             f"UPDATE challenge_tables SET {sets}, updated_at = ? WHERE kind = ? AND game_id = ?",
-            (*changes.values(), now_iso(), self.kind, game_id),
+            (*changes.values(), self.db.now_iso(), self.kind, game_id),
             scope=self.scope(game_id),
         )
 
@@ -308,7 +308,7 @@ class ChallengeRepository:
 
         A finish may update records shared with other tables (a player finishing two tables at once):
         that transaction waits for every writer (no scope) rather than for its table."""
-        now = now_iso()
+        now = self.db.now_iso()
         async with self.db.transaction(self.scope(game_id) if finish is None else None) as conn:
             await conn.execute(
                 "INSERT INTO challenge_table_actions (kind, game_id, seq, line, actor_id, at) VALUES (?, ?, ?, ?, ?, ?)",

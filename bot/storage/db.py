@@ -33,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 
 from bot.changes import ChangeHub
+from bot.clock import SYSTEM_CLOCK, Clock
 from bot.storage.commits import note_commit
 from bot.storage.engines import (
     POSTGRESQL,
@@ -216,6 +217,9 @@ class Database(ABC):
 
     def __init__(self, url: str) -> None:
         self.url = url
+        # The clock the stored stamps (created_at, updated_at, …) follow: the bot sets its own, so a
+        # test on a fake clock writes the same rows however long the machine takes between two calls.
+        self.clock: Clock = SYSTEM_CLOCK
         # Committed-change notices for live readers (the web pages): see bot.changes.
         self.changes = ChangeHub()
 
@@ -250,6 +254,10 @@ class Database(ABC):
             await db.close()
             raise
         return db
+
+    def now_iso(self) -> str:
+        """Now on :attr:`clock`, as the ISO text (whole seconds, UTC) the records store."""
+        return self.clock.now().isoformat(timespec="seconds")
 
     @property
     def where(self) -> str:

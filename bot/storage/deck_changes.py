@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class DeckChangeRepository:
             "VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (deck_id) DO UPDATE SET old_status = excluded.old_status, "
             "new_status = excluded.new_status, problems = excluded.problems, changed_at = excluded.changed_at, "
             "notified_at = NULL",
-            (deck_id, old_status, new_status, json.dumps(problems, ensure_ascii=False), now_iso()),
+            (deck_id, old_status, new_status, json.dumps(problems, ensure_ascii=False), self.db.now_iso()),
         )
 
     async def pending(self) -> list[DeckChange]:
@@ -79,7 +79,7 @@ class DeckChangeRepository:
         return {change.deck_id: change for change in map(_change, rows)}
 
     async def mark_notified(self, deck_ids: list[int]) -> None:
-        now = now_iso()
+        now = self.db.now_iso()
         for deck_id in deck_ids:
             await self.db.execute(
                 "UPDATE deck_verdict_changes SET notified_at = ? WHERE deck_id = ?", (now, deck_id)
@@ -93,7 +93,7 @@ class DeckChangeRepository:
         await self.db.execute(
             "INSERT INTO user_languages (user_id, language, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
-            (user_id, language, now_iso()),
+            (user_id, language, self.db.now_iso()),
         )
 
     async def language_of(self, user_id: int) -> str | None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database
 
 _COLUMNS = (
     "deck_id, guild_id, user_id, name, raw_list, commanders, resolved, ruleset, status, verdict, "
@@ -100,7 +100,7 @@ class DeckRepository:
         cards_version: str,
     ) -> DeckRecord:
         """Insert the deck, or replace the one of the same name (the caller asked the user first)."""
-        now = now_iso()
+        now = self.db.now_iso()
         await self.db.execute(
             "INSERT INTO decks (guild_id, user_id, name, name_key, raw_list, commanders, resolved, ruleset, "
             "status, verdict, cards_version, created_at, updated_at) "
@@ -135,7 +135,7 @@ class DeckRepository:
         await self.db.execute(
             "UPDATE decks SET ruleset = ?, status = ?, verdict = ?, resolved = ?, cards_version = ?, "
             "updated_at = ? WHERE deck_id = ?",
-            (ruleset, status, verdict, resolved, cards_version, now_iso(), deck_id),
+            (ruleset, status, verdict, resolved, cards_version, self.db.now_iso(), deck_id),
         )
 
     async def delete(self, guild_id: int, user_id: int, name: str) -> bool:

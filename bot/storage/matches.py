@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 
 from bot.domain.match import MatchEvent
-from bot.storage.db import Connection, Database, now_iso
+from bot.storage.db import Connection, Database
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class MatchRepository:
             match_id = await conn.insert(
                 "INSERT INTO pod_matches (guild_id, created_at, ruleset, tournament_id, round_number) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (guild_id, now_iso(), ruleset, tournament_id, round_number),
+                (guild_id, self.db.now_iso(), ruleset, tournament_id, round_number),
                 returning="match_id",
             )
             await self._insert(conn, match_id, first_event)
@@ -90,7 +90,7 @@ class MatchRepository:
         await self.db.execute(
             "INSERT INTO tournament_match_format (tournament_id, created_at) VALUES (?, ?) "
             "ON CONFLICT (tournament_id) DO NOTHING",
-            (tournament_id, now_iso()),
+            (tournament_id, self.db.now_iso()),
         )
 
     async def is_matches_format(self, tournament_id: int) -> bool:
@@ -125,5 +125,5 @@ class MatchRepository:
         await self.db.execute(
             "INSERT INTO guild_sideboard_rule (guild_id, enabled, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
-            (guild_id, int(enabled), now_iso()),
+            (guild_id, int(enabled), self.db.now_iso()),
         )

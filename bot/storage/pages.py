@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database
 
 KINDS = ("pod", "tournament", "hydra_event", "stats")  # stats: a server's leaderboard (resource: guild id)
 TOKEN_BYTES = 24  # 192 bits from secrets.token_urlsafe: 32 URL-safe characters
@@ -47,7 +47,7 @@ class PageLinkRepository:
             "INSERT INTO page_links (kind, resource_id, token, guild_id, created_by, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, resource_id) DO UPDATE SET token = excluded.token, "
             "created_by = excluded.created_by, created_at = excluded.created_at",
-            (kind, resource_id, token, guild_id, created_by, now_iso()),
+            (kind, resource_id, token, guild_id, created_by, self.db.now_iso()),
         )
         return PageLink(kind, resource_id, token, guild_id)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class GuildSettingsRepository:
         await self.db.execute(
             f"INSERT INTO guild_settings ({', '.join(_COLUMNS)}, updated_at) VALUES ({placeholders}, ?) "
             f"ON CONFLICT (guild_id) DO UPDATE SET {updates}, updated_at = excluded.updated_at",
-            (*values, now_iso()),
+            (*values, self.db.now_iso()),
         )
         self._cache[guild_id] = settings
         return settings

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ class TournamentRepository:
     # -- tournaments -------------------------------------------------------------------------------
 
     async def create(self, **values: object) -> Tournament:
-        values = {**values, "created_at": now_iso()}
+        values = {**values, "created_at": self.db.now_iso()}
         columns = [c for c in _TOURNAMENT_COLUMNS if c in values]
         tournament_id = await self.db.insert(
             f"INSERT INTO tournaments ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
@@ -325,7 +325,7 @@ class TournamentRepository:
         await self.db.execute(
             "INSERT INTO tournament_votes (game_id, voter_id, votee_id, cast_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (game_id, voter_id) DO UPDATE SET votee_id = excluded.votee_id, cast_at = excluded.cast_at",
-            (game_id, voter_id, votee_id, now_iso()),
+            (game_id, voter_id, votee_id, self.db.now_iso()),
             scope=vote_scope(game_id),
         )
 
@@ -383,7 +383,7 @@ class TournamentRepository:
     async def add_mana_report(self, game_id: int, user_id: int, amount: int) -> int:
         return await self.db.insert(
             "INSERT INTO tournament_mana_reports (game_id, user_id, amount, reported_at) VALUES (?, ?, ?, ?)",
-            (game_id, user_id, amount, now_iso()),
+            (game_id, user_id, amount, self.db.now_iso()),
             returning="report_id",
         )
 
@@ -417,7 +417,7 @@ class TournamentRepository:
         await self.db.execute(
             "INSERT INTO tournament_corrections (tournament_id, user_id, points, reason, by_user_id, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (tournament_id, user_id, points, reason, by_user_id, now_iso()),
+            (tournament_id, user_id, points, reason, by_user_id, self.db.now_iso()),
         )
 
     async def corrections(self, tournament_id: int) -> list[CorrectionRow]:

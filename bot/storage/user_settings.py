@@ -5,7 +5,7 @@ Looked up for every interaction, so answers are cached in memory; the repository
 
 from __future__ import annotations
 
-from bot.storage.db import Database, now_iso
+from bot.storage.db import Database
 
 
 class UserSettingsRepository:
@@ -25,6 +25,6 @@ class UserSettingsRepository:
         await self.db.execute(
             "INSERT INTO user_settings (user_id, language, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at",
-            (user_id, language, now_iso()),
+            (user_id, language, self.db.now_iso()),
         )
         self._languages[user_id] = language

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from bot.clock import FakeClock
 from bot.storage.db import Database, DatabaseError, available_migrations
 from bot.storage.settings import GuildSettingsRepository
 
@@ -29,6 +31,18 @@ async def test_guild_settings_roundtrip_survives_reopen(db: Database, db_path: P
         assert (settings.ruleset, settings.locale, settings.pod_threads) == ("edh-2010", "ja", True)
     finally:
         await reopened.close()
+
+
+async def test_stored_stamps_follow_the_database_clock(db: Database) -> None:
+    """Rows written twice with the clock standing still are the same rows: what lets a test on the fake
+    clock say "this press changed only the action log" however slowly the machine runs."""
+    db.clock = FakeClock(datetime(2026, 3, 1, 20, 15, 7, 250000, tzinfo=UTC))
+    repo = GuildSettingsRepository(db)
+    await repo.update(7, locale="ja")
+    first = await db.scalar("SELECT updated_at FROM guild_settings WHERE guild_id = 7")
+    await repo.update(7, locale="ja")
+    assert first == await db.scalar("SELECT updated_at FROM guild_settings WHERE guild_id = 7")
+    assert str(first).startswith("2026-03-01") and "20:15:07" in str(first)
 
 
 async def test_failed_transaction_changes_nothing(db: Database) -> None:
