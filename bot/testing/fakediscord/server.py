@@ -90,25 +90,31 @@ class GatewaySession:
         shard_id, count = self.shard
         return shard_id == (0 if guild_id is None else shard_of(guild_id, count))
 
-    async def send(self, payload: dict[str, Any]) -> None:
+    async def send(self, payload: dict[str, Any]) -> bool:
+        """Send one frame; False when the connection is gone (closed, or its transport already closing as
+        its process dies): Discord cannot deliver to such a connection either."""
         async with self._lock:
             if self.ws.closed:
-                return
+                return False
             if payload.get("op") == 0:
                 self.sequence += 1
                 payload = {**payload, "s": self.sequence}
             data = json.dumps(payload).encode()
-            if self.compressor is not None:
-                # zlib-stream: one compressor per connection, each frame ends with a sync flush (00 00 ff ff).
-                await self.ws.send_bytes(
-                    self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
-                )
-            else:
-                await self.ws.send_str(data.decode())
+            try:
+                if self.compressor is not None:
+                    # zlib-stream: one compressor per connection, each frame ends with a sync flush (00 00 ff ff).
+                    await self.ws.send_bytes(
+                        self.compressor.compress(data) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+                    )
+                else:
+                    await self.ws.send_str(data.decode())
+            except ConnectionResetError:
+                return False
+            return True
 
-    async def dispatch(self, event: str, data: Any) -> None:
+    async def dispatch(self, event: str, data: Any) -> bool:
         self.events.append((event, event_guild_id(event, data)))
-        await self.send({"op": 0, "t": event, "d": data})
+        return await self.send({"op": 0, "t": event, "d": data})
 
 
 class FakeDiscordServer:
@@ -334,14 +340,12 @@ class FakeDiscordServer:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to the connected bot sessions that should get it (its guild's shard)."""
-        live = self._receivers(event, data)
-        if not live:
+        delivered = [await session.dispatch(event, data) for session in self._receivers(event, data)]
+        if not any(delivered):  # none, or only connections whose process just died
             raise HarnessError(
                 f"no bot is connected to the fake gateway to receive {event}"
                 + (f" for guild {data['guild_id']}" if data.get("guild_id") else "")
             )
-        for session in live:
-            await session.dispatch(event, data)
 
     async def wait_until_connected(self, timeout: float = 30.0, *, shards: Iterable[int] = ()) -> None:
         """Wait for a bot session that has identified (READY and GUILD_CREATE sent); with ``shards``, for
