@@ -236,3 +236,18 @@ async def test_discord_py_retries_a_429_over_the_http_stand_in(tmp_path):
 def test_the_fakes_permission_bits_agree_with_discord_py():
     for name, bit in FAKE_PERMISSIONS.items():
         assert getattr(discord.Permissions, name).flag == bit, name
+
+
+def test_a_refusal_aimed_at_sends_lets_the_channels_edits_through():
+    """``throttle_next(..., method="POST")`` refuses the channel's next new message only: an edit that
+    comes first (a board's background update) goes through and leaves the refusal for the post."""
+    fake = FakeDiscord(rate_limit=(5, 5.0))
+    channel = standard_world(fake).channel_named("general")
+    messages = f"/channels/{channel.id}/messages"
+    posted = fake.handle("POST", messages, body={"content": "board"})
+    fake.rate_limiter.throttle_next(channel.id, 120.0, method="POST")
+    edit = fake.handle("PATCH", f"{messages}/{posted.body['id']}", body={"content": "board, edited"})
+    assert edit.status == 200
+    refused = fake.handle("POST", messages, body={"content": "results"})
+    assert (refused.status, refused.body["retry_after"]) == (429, 120.0)
+    assert fake.handle("POST", messages, body={"content": "results"}).status == 200  # once, then as usual

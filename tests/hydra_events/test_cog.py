@@ -304,9 +304,8 @@ async def test_results_discord_refuses_are_posted_again_on_the_clock(tmp_path) -
     tried again on the bot's clock, not only at the next start."""
     async with DiscordHarness.start(tmp_path, on_boot=booted()) as h:
         announcement, thread = await begun(h)
-        h.fake.rate_limiter.throttle_next(
-            announcement.message.channel_id, 120.0
-        )  # beyond what discord.py waits
+        # beyond what discord.py waits, and aimed at the results post (a board edit may come first)
+        h.fake.rate_limiter.throttle_next(announcement.message.channel_id, 120.0, method="POST")
         await play(h, thread, "alice")
         await h.settle()
         assert (await event_row(h)).results_message_id is None  # refused, and nobody restarts the bot

@@ -511,15 +511,15 @@ class FakeDiscord:
             if wait is not None:
                 raise rate_limited(0, "You are being rate limited.", wait, headers, is_global=True)
         if webhook is not None and self.webhook_rate_limiter is not None:
-            return self._take(self.webhook_rate_limiter, webhook.group(1))
+            return self._take(self.webhook_rate_limiter, webhook.group(1), method)
         match = self._RATE_LIMITED.match(path)
         if self.rate_limiter is None or method not in ("POST", "PATCH") or not match:
             return {}
-        return self._take(self.rate_limiter, int(match.group(1)))
+        return self._take(self.rate_limiter, int(match.group(1)), method)
 
     @staticmethod
-    def _take(limiter: RateLimiter, key: Any) -> dict[str, str]:
-        wait, headers = limiter.take(key)
+    def _take(limiter: RateLimiter, key: Any, method: str) -> dict[str, str]:
+        wait, headers = limiter.take(key, method)
         if wait is not None:
             raise rate_limited(20028, "You are being rate limited.", wait, headers)
         return headers

@@ -62,18 +62,23 @@ class RateLimiter:
         self.per = per
         self.clock = clock
         self._sent: dict[Any, deque[float]] = {}
-        self._throttled: dict[Any, float] = {}
+        self._throttled: dict[Any, tuple[float, str | None]] = {}
 
-    def throttle_next(self, key: Any, seconds: float) -> None:
+    def throttle_next(self, key: Any, seconds: float, *, method: str | None = None) -> None:
         """Answer the next request of ``key`` with 429 and ``retry_after`` ``seconds``, then as usual: what
         Discord does when a bucket is drained by something the bot cannot see (another process of the
-        same bot, slowmode-like limits), so tests and benchmarks can ask for a long wait on one channel."""
-        self._throttled[key] = seconds
+        same bot, slowmode-like limits), so tests and benchmarks can ask for a long wait on one channel.
 
-    def take(self, key: Any) -> tuple[float | None, dict[str, str]]:
+        ``method`` aims the refusal at one kind of request ("POST": a new message, "PATCH": an edit), so a
+        test about a post is not undone by a background board edit that happens to come first."""
+        self._throttled[key] = (seconds, method)
+
+    def take(self, key: Any, method: str | None = None) -> tuple[float | None, dict[str, str]]:
         if key in self._throttled:
-            seconds = self._throttled.pop(key)
-            return seconds, self.headers(key, 0, seconds)
+            seconds, aimed_at = self._throttled[key]
+            if aimed_at is None or aimed_at == method:
+                del self._throttled[key]
+                return seconds, self.headers(key, 0, seconds)
         now = self.clock()
         window = self._sent.setdefault(key, deque())
         while window and now - window[0] >= self.per:
