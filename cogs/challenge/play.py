@@ -93,6 +93,7 @@ class TablePlay(TablePanels):
         elif action == "answer":
             await self._answer(interaction, table, arg or "", arg2)
         elif action in FORM_BUTTONS:
+            self._seated_or_refused(table, interaction.user.id)  # before the form, not after it is filled
             # Only the forms started on the picked permanent ask for it (it may have left meanwhile).
             picked = self.picked(table, interaction.user.id) if action in PICKED_FORMS else 1
             await interaction.response.send_modal(
@@ -166,7 +167,9 @@ class TablePlay(TablePanels):
             await self.act(interaction, game_id, verb)
             return
         tr = await self._tr(interaction)
-        picked = self.picked(await self.service.load(game_id), interaction.user.id)
+        table = await self.service.load(game_id)
+        self._seated_or_refused(table, interaction.user.id)  # before the form, not after it is filled
+        picked = self.picked(table, interaction.user.id)
         await interaction.response.send_modal(
             LineModal(
                 self,
@@ -178,6 +181,13 @@ class TablePlay(TablePanels):
                 default=start.format(head=picked),
             )
         )
+
+    @staticmethod
+    def _seated_or_refused(table: ChallengeTable, user_id: int) -> None:
+        """Only the challengers at a table act there. Checked before a form opens, so that someone else
+        is told at once instead of filling in the form only to be refused when they send it."""
+        if not table.seated(user_id):
+            raise ChallengeError("hydra.error.not_a_challenger")
 
     def picked(self, table: ChallengeTable, user_id: int) -> int:
         """The number of the permanent this person picked for the board's buttons; the first when nothing
@@ -201,8 +211,7 @@ class TablePlay(TablePanels):
         ``topic`` that asks for permanents (refused once that question is no longer the one asked)."""
         table = await self.service.load(game_id)
         if topic is None:
-            if not table.seated(interaction.user.id):
-                raise ChallengeError("hydra.error.not_a_challenger")
+            self._seated_or_refused(table, interaction.user.id)
             if values:
                 self.selected[(game_id, interaction.user.id)] = values[0]
             await interaction.response.defer()

@@ -208,7 +208,11 @@ async def test_only_a_seated_challenger_picks_the_head_the_buttons_act_on(world)
         assert privately(reply, NOT_A_CHALLENGER) and changed == set(), who
     reply, changed = await attempt(h, lambda: other.select(copy_into(other, board), "hydra-head:1", [head]))
     assert NO_TABLE in reply.text and changed == set()
-    more = forged_select(other, "hydra-more:1", ["sweep"])  # the less common effects, by a hand-made id
+    assert "hydra-more:1" in selects(board)  # the less common effects: the same rule
+    for who in NOT_SEATED:
+        reply, changed = await attempt(h, lambda w=who: h.select(board, "hydra-more:1", ["sweep"], user=w))
+        assert privately(reply, NOT_A_CHALLENGER) and changed == set(), who
+    more = forged_select(other, "hydra-more:1", ["sweep"])  # and by a hand-made id from another server
     reply, changed = await attempt(h, lambda: other.select(more, "hydra-more:1", ["sweep"]))
     assert NO_TABLE in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.select(board, "hydra-head:1", [head], user="alice"))
@@ -265,3 +269,29 @@ async def test_only_a_seated_challenger_resumes_a_paused_hydra_table(world) -> N
     assert reply.ephemeral and reply.content == NOT_IDLE and changed == set()
     reply, changed = await attempt(h, lambda: h.slash("hydra resume", user="alice"))
     assert "challenge_tables" in changed and any(b["label"] == "End our turn" for b in reply.message.buttons)
+
+
+FORMS = ("exile_named", "attack", "damage", "loselife", "life", "hit", "command")
+
+
+@pytest.mark.parametrize(("deck", "prefix"), [("hydra", "hydra"), ("horde", "chal")])
+async def test_someone_not_seated_is_refused_before_a_tables_form_opens(world, deck, prefix) -> None:
+    """The buttons that open a form (attack, damage, a typed command...) refuse someone not seated at
+    once: no form to fill in only to be refused on sending it."""
+    h, _ = world
+    if deck == "hydra":
+        lobby = await h.slash("hydra start", heads=3, window=0, user="alice")
+    else:
+        lobby = await h.slash("challenge start", deck=deck, window=0, user="alice")
+    await h.click(lobby, label="Start", user="alice")
+    board = lobby.message
+    forms = [b for b in board.buttons if b["custom_id"].split(":")[2] in FORMS]
+    assert forms, [b["custom_id"] for b in board.buttons]
+    for button in forms:
+        reply, changed = await attempt(
+            h, lambda b=button: h.click(board, custom_id=b["custom_id"], user="carol")
+        )
+        assert reply.modal is None and privately(reply, NOT_A_CHALLENGER), button["custom_id"]
+        assert changed == set()
+    opened = await h.click(board, custom_id=forms[0]["custom_id"], user="alice")
+    assert opened.modal is not None  # the challenger gets the form

@@ -191,3 +191,38 @@ async def test_a_bracket_is_declared_by_a_player_for_their_own_deck_alone(world)
     assert reply.ephemeral and NO_SUCH_GAME in reply.text and changed == set()
     reply, changed = await attempt(h, lambda: h.slash("pod bracket", level=3, user="alice"))
     assert changed, reply.content
+
+
+async def test_the_player_picker_on_the_board_refuses_an_outsider(world) -> None:
+    """The board's "whose totals" picker is remembered per presser: an outsider picking changes nothing
+    and is told the same rule as for the life buttons."""
+    h, _, board = world
+    reply, changed = await attempt(
+        h, lambda: h.select(board, custom_id="pod-pick:1", values=[str(h.user("bob").id)], user="carol")
+    )
+    assert NOT_A_PLAYER in reply.text and changed == set()
+
+
+async def test_each_mulligan_decision_is_its_own_players_alone(tmp_path) -> None:
+    """``/pod mulligan`` opens a panel for a player of the game only; on the panel (as on the decision
+    line) a decision is always the presser's own: another player pressing alice's Keep is told it is her
+    turn, and an outsider, the organiser or a manager decides nothing for anyone."""
+    async with DiscordHarness.start(tmp_path, cards_path=CARDS) as h:
+        h.bot.get_cog("Pods").updater.delay = 0
+        other = await people(h)
+        board = await h.slash("pod start", players=f"<@{h.user('alice').id}> <@{h.user('bob').id}>")
+        await h.click(board, label="Mulligan", user="bob")  # the step begins: alice decides first
+        for who in ("carol", "dave", "mod"):
+            reply, changed = await attempt(h, lambda w=who: h.slash("pod mulligan", user=w))
+            assert reply.ephemeral and reply.content == t("pod.error.not_a_player", "en"), who
+            assert changed == set(), who
+        reply, changed = await attempt(h, lambda: other.slash("pod mulligan", game=1))
+        assert reply.ephemeral and NO_SUCH_GAME in reply.text and changed == set()
+        panel = await h.slash("pod mulligan", user="alice")
+        reply, changed = await attempt(h, lambda: h.click(panel.message, label="Keep", user="bob"))
+        assert reply.ephemeral and "it is alice's turn" in reply.text and changed == set()
+        for who in ("carol", "mod"):
+            reply, changed = await attempt(h, lambda w=who: h.click(panel.message, label="Keep", user=w))
+            assert reply.ephemeral and NOT_A_PLAYER in reply.text and changed == set(), who
+        reply, changed = await attempt(h, lambda: h.click(panel.message, label="Keep", user="alice"))
+        assert "alice kept 7" in reply.text and changed == {"pod_events", "pod_games"}

@@ -175,6 +175,13 @@ async def test_a_practice_hand_and_hero_cards_are_their_owners_alone(world) -> N
     keep = practice.message.component(label="Keep")
     reply, changed = await attempt(h, lambda: h.click(practice, custom_id=keep["custom_id"], user="bob"))
     assert "belong to someone else" in reply.text and changed == set()
+    for label in ("Mulligan", "Mulligan", "Keep"):  # a London keep after two: one card to the bottom
+        await h.click(practice, label=label, user="alice")
+    bottom = practice.message.components[0]["components"][0]["custom_id"]
+    reply, changed = await attempt(h, lambda: h.select(practice, bottom, ["0"], user="bob"))
+    assert "belong to someone else" in reply.text and changed == set()
+    chosen = await h.select(practice, bottom, ["0"], user="alice")
+    assert "Kept 6 cards" in chosen.text or "6 cards" in chosen.text, chosen.text
     await h.slash("hydra start", heads=3, user="alice")
     reply, changed = await attempt(h, lambda: h.slash("hydra heroes", first="The Slayer", user="bob"))
     assert reply.ephemeral and reply.content == NOT_A_CHALLENGER and changed == set()
