@@ -5,6 +5,7 @@ tests/discord/test_discord_contract_fixes.py.)"""
 
 from __future__ import annotations
 
+from bot.i18n import t
 from bot.testing import DiscordHarness
 
 
@@ -42,3 +43,29 @@ async def test_a_role_above_the_setter_is_refused_unless_the_owner_sets_it(tmp_p
         assert slayers.mention in accepted.content and await settled_role(h) == slayers.id
         owner = await h.slash("config winner-role", user="admin", role=champions)  # the owner is above all
         assert champions.mention in owner.content and await settled_role(h) == champions.id
+
+
+async def test_the_setters_own_highest_role_is_refused_too(tmp_path) -> None:
+    """Discord lets a member hand out only roles strictly below their highest: the highest itself is no
+    way down, so a member may not make the bot give it out either."""
+    async with DiscordHarness.start(tmp_path) as h:
+        elders = h.add_role("Elders")
+        dave = h.add_member("dave", permissions="manage_guild", roles=[elders])  # his own role goes under
+        refused = await h.slash("config winner-role", user=dave, role=elders)
+        assert refused.ephemeral and "not below your own highest role" in refused.content
+        assert await settled_role(h) is None
+
+
+async def test_the_bots_own_highest_role_is_refused_even_when_not_its_integration_role(tmp_path) -> None:
+    """An admin may give the bot a plain role above its integration role; the bot still cannot hand out
+    that highest role itself (Discord: only roles strictly below it), so it is refused when configured."""
+    async with DiscordHarness.start(tmp_path) as h:
+        bot_member = h.fake.bot_member(h.guild)
+        staff = h.fake.add_role(h.guild, "Bot staff", position=h.fake.bot_role(h.guild).position + 1)
+        bot_member.role_ids.append(staff.id)
+        h.add_role("Winner")  # refreshes the bot's view of the server, the bot's new role included
+        refused = await h.slash("config winner-role", user="admin", role=staff)
+        assert refused.ephemeral and refused.content == t(
+            "core.error.role_above_bot", "en", role=staff.mention
+        )
+        assert await settled_role(h) is None
