@@ -15,12 +15,16 @@ from aiohttp import web
 URLS = Path(__file__).parent.parent / "data" / "decks" / "urls"
 ARCHIDEKT_ID = "1234567"
 MOXFIELD_ID = "Kx0aLiAvA5tTheVast-C11"
-SLOW_SITE_SECONDS = 30.0  # how long the ``slow`` deck takes to answer
+# How long the ``slow`` deck takes to answer: ten times the test fetcher's half-second limit, and short
+# enough that a fetcher without its limit (a mutant, a regression) fails on the site's late 404 in seconds
+# instead of holding its test (and a mutation run) for half a minute.
+SLOW_SITE_SECONDS = 5.0
 
 
 class FakeDeckSites:
     """``/archidekt/api/decks/<id>/`` and ``/moxfield/v3|v2/decks/all/<id>``; a few ids misbehave on purpose:
-    ``403`` (private), ``500``, ``slow`` (answers after 30 s), ``huge`` (endless body, no length), ``html``."""
+    ``403`` (private), ``500``, ``slow`` (answers after ``SLOW_SITE_SECONDS``), ``huge`` (endless body, no
+    length), ``html``."""
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, str]] = []
@@ -69,8 +73,8 @@ async def start_sites() -> tuple[FakeDeckSites, web.AppRunner]:
     app = web.Application()
     app.router.add_get("/archidekt/api/decks/{id}/", fake.archidekt)
     app.router.add_get("/moxfield/{v}/decks/all/{id}", fake.moxfield)
-    # Closing cancels a request still being answered (the ``slow`` deck's 30 s) instead of waiting it out:
-    # aiohttp's default would hold every test that asked for it 30 s at teardown.
+    # Closing cancels a request still being answered (the ``slow`` deck's wait) instead of waiting it out:
+    # aiohttp's default would hold every test that asked for it the whole wait at teardown.
     runner = web.AppRunner(app, shutdown_timeout=0.1)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

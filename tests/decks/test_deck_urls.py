@@ -122,7 +122,8 @@ async def test_site_failures_are_clear_refusals(
 
 async def test_a_slow_site_times_out_at_the_fetchers_limit_not_the_sites(sites: FakeDeckSites) -> None:
     """Given up at the fetcher's half second, not after the site's answer: measured against what the site
-    takes (a busy machine may stretch the half second, never to the site's 30 s)."""
+    takes (a busy machine may stretch the half second, never tenfold). A fetcher that waited the site out
+    would get the site's late 404 instead, so the reason alone tells the two apart."""
     started = time.monotonic()
     with pytest.raises(DecklistRefused) as refused:
         await fetcher(sites, timeout=0.5).fetch("https://moxfield.com/decks/slow")
