@@ -5,6 +5,7 @@ allowed is read back."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cards.index import CardIndex
+from bot.domain.rules.brackets import GameChangerSource
 from bot.services.decks import (
     MAX_DECKS_PER_MEMBER,
     DeckNameError,
@@ -257,3 +259,27 @@ async def test_a_failed_recheck_is_logged_with_the_deck_and_the_error(db, index,
     (logged,) = [r for r in caplog.records if r.name == "bot.services.decks"]
     assert logged.getMessage() == f"re-check of deck {record.id} (Kaalia) failed: verdict left as it was"
     assert logged.exc_info is not None and logged.exc_info[0] is TimeoutError
+
+
+async def test_a_headerless_csv_upload_is_read_as_csv_because_of_its_file_name(db, index) -> None:
+    """ "1,Sol Ring" reads as a card named "1,Sol Ring" in a pasted list; the file's .csv name decides."""
+    service = DeckService(db, index)
+    result = await service.register(
+        GUILD, ALICE, "Rocks", "1,Sol Ring\n1,Island\n", "commander", filename="rocks.csv"
+    )
+    check = result.check
+    assert check.decklist.format == "csv" and check.summary.lands == 1
+    assert [(c.count, c.card.name if c.card else None) for c in check.deck.cards] == [
+        (1, "Sol Ring"),
+        (1, "Island"),
+    ]
+    assert result.record is not None and result.record.raw_list == "Deck\n1 Sol Ring\n1 Island\n"
+
+
+def test_the_bracket_names_the_card_datas_date_when_the_data_flags_game_changers(cards) -> None:
+    """After a Scryfall sync every card carries its Game Changer flag: the report then cites the card data
+    (and its date) instead of the bundled list."""
+    synced = CardIndex.from_cards(dataclasses.replace(card, game_changer=False) for card in cards.values())
+    synced.data_date = "2026-11-30"
+    check = check_deck_text(KAALIA, synced, "commander")
+    assert check.bracket.game_changers_from == GameChangerSource(True, "2026-11-30")
