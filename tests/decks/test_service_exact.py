@@ -5,13 +5,24 @@ allowed is read back."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
 from pathlib import Path
 
 import pytest
 
 from bot.cards.index import CardIndex
-from bot.services.decks import MAX_DECKS_PER_MEMBER, DeckNameError, DeckService, clean_deck_name, deck_bracket
+from bot.domain.rules.brackets import GameChangerSource
+from bot.services.decks import (
+    MAX_DECKS_PER_MEMBER,
+    DeckNameError,
+    DeckService,
+    check_deck_text,
+    clean_deck_name,
+    deck_bracket,
+    export_text,
+)
 
 DECKS = Path(__file__).parent.parent / "data" / "decks"
 GUILD, ALICE, BOB = 10, 100, 200
@@ -116,3 +127,159 @@ async def test_show_stores_the_verdict_it_shows_and_the_bracket_is_read_back(db,
     older = type(stored)(**{**stored.__dict__, "verdict": json.dumps({"status": "legal"})})
     assert deck_bracket(older) is None
     assert deck_bracket(type(stored)(**{**stored.__dict__, "verdict": json.dumps({"bracket": True})})) is None
+
+
+async def commander(guild_id: int) -> str:
+    return "commander"
+
+
+async def test_the_stored_verdict_keeps_every_field_under_the_names_its_readers_use(db, index) -> None:
+    """``/deck list``, the re-check notices and the bracket read the stored JSON back by these names."""
+    service = DeckService(db, index)
+    lotus = KAALIA.replace("1 Anger\n", "1 Black Lotus\n")
+    result = await service.register(GUILD, ALICE, "Lotus", lotus, "commander")
+    assert result.record is not None and result.record.cards_version == ""
+    assert json.loads(result.record.verdict) == {
+        "status": "illegal",
+        "legal": False,
+        "ruleset": "commander",
+        "color_identity": "WBR",
+        "card_count": 100,
+        "problems": [{"rule": "BANNED", "card": "Black Lotus", "key": "deck.problem.banned"}],
+        "bracket": result.check.bracket.minimum,
+    }
+
+
+async def test_asking_before_an_overwrite_still_shows_the_new_lists_check(db, index) -> None:
+    service = DeckService(db, index)
+    await service.register(GUILD, ALICE, "Kaalia", "1 Sol Ring", "commander")
+    asked = await service.register(GUILD, ALICE, "Kaalia", KAALIA, "commander")
+    assert asked.needs_confirmation and asked.record is None
+    assert asked.check.verdict.legal and asked.check.verdict.commanders == ("Kaalia of the Vast",)
+
+
+async def test_a_csv_upload_is_stored_as_the_plain_text_export_writes(db, index) -> None:
+    service = DeckService(db, index)
+    csv = (DECKS / "kaalia_moxfield.csv").read_text(encoding="utf-8")
+    result = await service.register(GUILD, ALICE, "Kaalia", csv, "commander", filename="Kaalia.CSV")
+    assert result.record is not None and result.record.raw_list.startswith(
+        "Commander\n1 Kaalia of the Vast\n"
+    )
+    assert result.record.raw_list == export_text(result.check.deck)
+
+
+def test_the_export_titles_each_section_in_order(index) -> None:
+    text = "Commander\n1 Kaalia of the Vast\n\nCompanion\n1 Lurrus of the Dream-Den\n\nDeck\n1 Sol Ring\n\nSideboard\n1 Lightning Bolt\n"
+    deck = check_deck_text(text, index, "commander").deck
+    assert export_text(deck) == text
+
+
+async def test_a_commander_named_by_the_option_stays_the_commander_on_every_recheck(db, index) -> None:
+    """A list pasted as 100 cards with ``commander:Kaalia``: re-checks and ``/deck show`` keep the option."""
+    pasted = KAALIA.replace("Commander: Kaalia of the Vast", "1 Kaalia of the Vast")
+    service = DeckService(db, index, "v1")
+    result = await service.register(
+        GUILD, ALICE, "Kaalia", pasted, "commander", commander_names=["Kaalia of the Vast"]
+    )
+    assert result.record is not None and tuple(result.record.commanders) == ("Kaalia of the Vast",)
+    assert result.record.status == "legal"
+    newer = DeckService(db, index, "v2")
+    assert await newer.recheck_stale(commander) == 1  # only the card data version changed
+    assert await newer.recheck_guild(GUILD, "commander") == 0
+    record = await newer.get(GUILD, ALICE, "Kaalia")
+    assert (record.status, record.cards_version) == ("legal", "v2")
+    shown = await newer.show(record, "commander")
+    assert shown.verdict.legal and (await newer.get(GUILD, ALICE, "Kaalia")).status == "legal"
+    deck = await newer.deck_cards(GUILD, ALICE, "Kaalia")
+    assert deck is not None and deck.record.name == "Kaalia"
+    assert [card.name for card in deck.commanders] == ["Kaalia of the Vast"]
+
+
+async def test_every_deck_whose_status_changed_is_counted_and_recorded_for_its_own_deck(
+    db, index, cards
+) -> None:
+    """Bob's deck is registered first, so Alice's changed deck is not deck 1: the change must name her deck."""
+    without_ring = CardIndex.from_cards(c for c in cards.values() if c.name != "Sol Ring")
+    old = DeckService(db, without_ring, "v1")
+    await old.register(GUILD, BOB, "Lands", "1 Mountain", "commander")
+    await old.register(GUILD, ALICE, "Kaalia", KAALIA, "commander")
+    await old.register(GUILD + 1, ALICE, "Elsewhere", KAALIA, "commander")
+    asked = []
+
+    async def ruleset_for(guild_id: int) -> str:
+        asked.append(guild_id)
+        return {GUILD: "commander", GUILD + 1: "commander"}[guild_id]
+
+    new = DeckService(db, index, "v2")
+    assert await new.recheck_stale(ruleset_for) == 3  # Bob's verdict is stored again under v2 too
+    assert sorted(asked) == [GUILD, GUILD, GUILD + 1]
+    changes = {(c.guild_id, c.user_id, c.name): c.new_status for c in await new.changes.pending()}
+    assert changes == {(GUILD, ALICE, "Kaalia"): "legal", (GUILD + 1, ALICE, "Elsewhere"): "legal"}
+
+
+async def test_a_problem_the_deck_already_had_is_no_news(db, index, cards) -> None:
+    """Unverifiable (an unknown land) and banned Black Lotus; new card data knows the land: the status
+    becomes illegal, and the ban it already had is not told as new."""
+    lotus = KAALIA.replace("1 Anger\n", "1 Black Lotus\n")
+    old = DeckService(db, CardIndex.from_cards(c for c in cards.values() if c.name != "Akoum Refuge"), "v1")
+    await old.register(GUILD, ALICE, "Lotus", lotus, "commander")
+    new = DeckService(db, index, "v2")
+    assert await new.recheck_stale(commander) == 1
+    (change,) = await new.changes.pending()
+    assert (change.old_status, change.new_status, change.problems) == ("unverifiable", "illegal", ())
+
+
+async def test_a_change_tells_at_most_five_new_problems(db, index, cards) -> None:
+    missing = {
+        "Akoum Refuge",
+        "Akroma's Vengeance",
+        "Akroma, Angel of Fury",
+        "Angel of Despair",
+        "Angelic Arbiter",
+        "Anger",
+    }
+    full = DeckService(db, index, "v1")
+    await full.register(GUILD, ALICE, "Kaalia", KAALIA, "commander")
+    stripped = DeckService(db, CardIndex.from_cards(c for c in cards.values() if c.name not in missing), "v2")
+    assert await stripped.recheck_stale(commander) == 1
+    (change,) = await stripped.changes.pending()
+    assert len(change.problems) == 5 and {card for _, card in change.problems} < missing
+
+
+async def test_a_failed_recheck_is_logged_with_the_deck_and_the_error(db, index, caplog) -> None:
+    service = DeckService(db, index, "v1")
+    record = (await service.register(GUILD, ALICE, "Kaalia", KAALIA, "commander")).record
+
+    async def broken(*args, **kwargs):
+        raise TimeoutError("the work pool gave up")
+
+    failing = DeckService(db, index, "v2", offload=broken)
+    with caplog.at_level(logging.WARNING, logger="bot.services.decks"):
+        assert await failing.recheck_guild(GUILD, "edh-2010") == 0
+    (logged,) = [r for r in caplog.records if r.name == "bot.services.decks"]
+    assert logged.getMessage() == f"re-check of deck {record.id} (Kaalia) failed: verdict left as it was"
+    assert logged.exc_info is not None and logged.exc_info[0] is TimeoutError
+
+
+async def test_a_headerless_csv_upload_is_read_as_csv_because_of_its_file_name(db, index) -> None:
+    """ "1,Sol Ring" reads as a card named "1,Sol Ring" in a pasted list; the file's .csv name decides."""
+    service = DeckService(db, index)
+    result = await service.register(
+        GUILD, ALICE, "Rocks", "1,Sol Ring\n1,Island\n", "commander", filename="rocks.csv"
+    )
+    check = result.check
+    assert check.decklist.format == "csv" and check.summary.lands == 1
+    assert [(c.count, c.card.name if c.card else None) for c in check.deck.cards] == [
+        (1, "Sol Ring"),
+        (1, "Island"),
+    ]
+    assert result.record is not None and result.record.raw_list == "Deck\n1 Sol Ring\n1 Island\n"
+
+
+def test_the_bracket_names_the_card_datas_date_when_the_data_flags_game_changers(cards) -> None:
+    """After a Scryfall sync every card carries its Game Changer flag: the report then cites the card data
+    (and its date) instead of the bundled list."""
+    synced = CardIndex.from_cards(dataclasses.replace(card, game_changer=False) for card in cards.values())
+    synced.data_date = "2026-11-30"
+    check = check_deck_text(KAALIA, synced, "commander")
+    assert check.bracket.game_changers_from == GameChangerSource(True, "2026-11-30")

@@ -241,3 +241,203 @@ def test_a_commanders_mana_value_comes_from_the_card_data_else_zero(card_index) 
     assert lookup("Atraxa, Praetors' Voice") == 4
     assert lookup("No Such Card Anywhere") == 0 and lookup(None) == 0 and lookup("") == 0
     assert mana_value_lookup(None)("Atraxa, Praetors' Voice") == 0
+
+
+async def start_table(db, tournaments: TournamentService, players, round_number: int = 1):
+    """A linked pod game of ``players`` at the current round's first table (not played yet)."""
+    heard = []
+    pods = PodService(db, notify=lambda name, record: heard.append(record))
+    tournament = await tournaments.active(GUILD)
+    table = (await tournaments.repo.pods(tournament.tournament_id, round_number))[0]
+    game = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        created_by=ORGANISER,
+        ruleset="commander",
+        players=[(u, NAMES[u]) for u in players],
+        tournament_id=tournament.tournament_id,
+        round_number=round_number,
+    )
+    await tournaments.link_game(table.pod_id, game.game_id)
+    await pods.change(game.game_id, players[0], pod.NEXT_TURN)
+    return pods, game.game_id, heard
+
+
+async def test_each_public_change_is_published_on_its_tournaments_own_topic(db) -> None:
+    """Standings and pairing messages refresh on the tournament's topic: a change published under
+    another topic (or none) would leave every open message stale."""
+    tournaments = service(db)
+    created = await tournaments.create(guild_id=GUILD, channel_id=CHANNEL, name="Friday", seed=7)
+    topic = tournament_topic(created.tournament_id)
+    assert db.changes.version(topic) == 1
+    for user in (ANN, BEN, CAT, DAN):
+        await tournaments.join(GUILD, user, NAMES[user])
+    assert db.changes.version(topic) == 5
+    _, game_id, record = await played_table(db, tournaments)
+    assert db.changes.version(topic) == 6  # the pairing
+    await tournaments.record_finished_game(record)
+    assert db.changes.version(topic) == 7  # the finished game (its vote opens)
+    for voter, votee in ((ANN, BEN), (BEN, ANN), (CAT, ANN)):
+        await tournaments.cast_vote(game_id, voter, votee)
+    assert db.changes.version(topic) == 7  # an open vote is secret: nothing public changed
+    status, outcome = await tournaments.cast_vote(game_id, DAN, ANN)
+    assert status.closed and outcome is not None and db.changes.version(topic) == 8
+    await tournaments.drop(GUILD, DAN)
+    await tournaments.finish(GUILD)
+    assert db.changes.version(topic) == 10
+
+
+async def test_a_player_who_reached_the_board_unpaired_neither_scores_nor_votes(db) -> None:
+    """Only the pairing's seats count: Eve, added to the board of a four-player table, is left out."""
+    tournaments = service(db)
+    await running(tournaments)
+    await tournaments.pair_next_round(GUILD)
+    pods, game_id, heard = await start_table(db, tournaments, [ANN, BEN, CAT, DAN, EVE])
+    for user in (BEN, CAT, DAN, EVE):
+        await pods.change(game_id, user, pod.CONCEDE, player=user)
+    game = await tournaments.record_finished_game(heard[-1])
+    assert game is not None and sorted(p.user_id for p in game.players) == [ANN, BEN, CAT, DAN]
+    await refused(tournaments.cast_vote(game_id, EVE, ANN), "vote_voter_not_at_table")
+
+
+async def test_another_tournaments_tables_are_not_this_ones(db) -> None:
+    """Two servers' tournaments in round 1: each sees its own unfinished tables and games only."""
+    tournaments = service(db)
+    other = 900
+    await tournaments.create(guild_id=other, channel_id=CHANNEL, name="Other", seed=3)
+    for user in range(101, 109):
+        await tournaments.join(other, user, f"p{user}")
+    await tournaments.pair_next_round(other)  # two tables of four
+    await running(tournaments)
+    await tournaments.pair_next_round(GUILD)
+    _, game_id, _ = await start_table(db, tournaments, [ANN, BEN, CAT, DAN])
+    mine = await tournaments.active(GUILD)
+    assert mine.tournament_id == 2 and mine.current_round == 1
+    assert await tournaments.unfinished_tables(mine) == [1]
+    assert len(await tournaments.unfinished_tables(await tournaments.active(other))) == 2
+    assert await tournaments.current_game_of(GUILD, ANN) == game_id
+
+
+async def test_the_current_game_is_of_the_current_round_only(db) -> None:
+    """Once round 2 is paired, a player's round-1 game is no longer their current game."""
+    tournaments = service(db)
+    await running(tournaments, scoring="standard", rounds=2)
+    _, game_id, _ = await played_table(db, tournaments)
+    assert await tournaments.current_game_of(GUILD, ANN) == game_id
+    await tournaments.pair_next_round(GUILD, force=True)
+    await refused(tournaments.current_game_of(GUILD, ANN), "no_current_game")
+
+
+async def test_refusals_name_the_game_they_are_about(db) -> None:
+    tournaments = service(db)
+    await running(tournaments)
+    _, game_id, record = await played_table(db, tournaments)
+    await tournaments.record_finished_game(record)
+    error = await refused(tournaments.game(404), "game_not_in_tournament")
+    assert error.values == {"game": 404}
+    error = await refused(tournaments.vote_status(405), "game_not_in_tournament")
+    assert error.values == {"game": 405}
+    error = await refused(tournaments.game_in_guild(game_id, GUILD + 1), "game_not_in_tournament")
+    assert error.values == {"game": game_id}
+    error = await refused(tournaments.report_mana_pool(GUILD, game_id, EVE, 3), "not_at_table")
+    assert error.values == {"game": game_id}
+    assert (await tournaments.game_in_guild(game_id, GUILD)).game_id == game_id
+
+
+async def test_a_vote_status_and_outcome_describe_their_own_game(db) -> None:
+    tournaments = service(db)
+    tournament = await running(tournaments)
+    _, game_id, record = await played_table(db, tournaments)
+    stored = await tournaments.record_finished_game(record)
+    status = await tournaments.vote_status(game_id)
+    assert (status.game_id, status.cast, status.total, status.closed) == (game_id, 0, 4, False)
+    assert status.deadline == (NOON + timedelta(minutes=10)).isoformat()
+    outcome = await tournaments.close_vote(game_id)
+    assert outcome is not None and outcome.game.game_id == game_id
+    assert (
+        outcome.game.players == stored.players
+        and outcome.tournament.tournament_id == tournament.tournament_id
+    )
+    assert (await tournaments.tournament_of(outcome.game)).tournament_id == tournament.tournament_id
+
+
+async def test_a_closed_votes_result_is_announced_once_and_its_message_remembered(db) -> None:
+    """After a restart the bot posts the results it never announced and edits the vote message it
+    remembers: both read what these calls stored."""
+    tournaments = service(db)
+    await running(tournaments)
+    _, game_id, record = await played_table(db, tournaments)
+    await tournaments.record_finished_game(record)
+    await tournaments.set_vote_message(game_id, 777)
+    assert (await tournaments.game(game_id)).vote_message_id == 777
+    assert await tournaments.unannounced_results() == []  # still voting
+    await tournaments.close_vote(game_id)
+    assert await tournaments.unannounced_results() == [game_id]
+    await tournaments.mark_announced(game_id)
+    assert await tournaments.unannounced_results() == []
+    announced = await db.scalar("SELECT announced_at FROM tournament_games WHERE game_id = ?", (game_id,))
+    assert announced == NOON.isoformat()
+
+
+async def test_custom_points_for_a_draw_and_a_vote_are_read_back_from_the_tournament(db) -> None:
+    tournaments = service(db)
+    created = await running(tournaments, scoring="custom", win=4, draw=2, survival=1, vote=3, elimination=5)
+    rule = TournamentService.rule(created)
+    assert (rule.win, rule.draw, rule.survival, rule.vote, rule.elimination) == (4, 2, 1, 3, 5)
+
+
+async def test_a_stopped_game_is_no_draw_for_those_still_in(db) -> None:
+    """Standard scoring gives a draw 1 point each; an organiser's stop is no draw: nobody scores."""
+    tournaments = service(db)
+    tournament = await running(tournaments, scoring="standard")
+    await tournaments.pair_next_round(GUILD)
+    pods, game_id, heard = await start_table(db, tournaments, [ANN, BEN, CAT, DAN])
+    await pods.change(game_id, BEN, pod.CONCEDE, player=BEN)
+    await pods.change(game_id, ORGANISER, pod.STOP, manager=True)
+    game = await tournaments.record_finished_game(heard[-1])
+    assert game is not None and game.stopped and not game.draw
+    points = {s.player: s.points for s in (await tournaments.standings(tournament)).standings}
+    assert points == {ANN: 0, BEN: 0, CAT: 0, DAN: 0}
+
+
+async def test_round_standings_count_that_rounds_games_and_no_corrections(db) -> None:
+    """The round view shows one round's games; corrections, dropped players and the seed's coin
+    belong to the tournament and show in every view that uses them."""
+    from bot.domain.tournament.standings import coin_flip
+
+    tournaments = service(db)
+    tournament = await running(tournaments, scoring="standard", rounds=2)
+    _, _, record = await played_table(db, tournaments)
+    await tournaments.record_finished_game(record)
+    await tournaments.correct(GUILD, CAT, 7, "late pairing", by_user_id=ORGANISER)
+    await tournaments.drop(GUILD, DAN)
+    first = await tournaments.standings(tournament, 1)
+    assert first.tournament == tournament and first.round_number == 1
+    assert first.names == {ANN: "Ann", BEN: "Ben", CAT: "Cat", DAN: "Dan"}
+    assert {s.player: s.points for s in first.standings} == {ANN: 5, BEN: 0, CAT: 0, DAN: 0}
+    overall = await tournaments.standings(tournament)
+    assert overall.round_number is None
+    assert {s.player: s.points for s in overall.standings} == {ANN: 5, BEN: 0, CAT: 7, DAN: 0}
+    assert {s.player for s in overall.standings if s.dropped} == {DAN}
+    assert all(s.coin == coin_flip(7, s.player) for s in overall.standings)
+    second = await tournaments.standings(tournament, 2)
+    assert {s.player: s.points for s in second.standings} == {ANN: 0, BEN: 0, CAT: 0, DAN: 0}
+
+
+async def test_the_prizes_count_commander_mana_and_no_pool_for_the_unreported(db, card_index) -> None:
+    """Atraxa (mana value 4) cast once: 4 commander mana; players without a confirmed report have a pool
+    of 0, not nothing."""
+    tournaments = TournamentService(db, clock=lambda: NOON, mana_value=mana_value_lookup(card_index))
+    tournament = await running(tournaments, scoring="standard")
+    await tournaments.pair_next_round(GUILD)
+    pods, game_id, heard = await start_table(db, tournaments, [ANN, BEN, CAT, DAN])
+    await pods.change(game_id, ANN, pod.COMMANDERS, player=ANN, names=["Atraxa, Praetors' Voice"])
+    await pods.change(game_id, ANN, pod.CAST, commander=pod.commander_key(ANN, 0))
+    report = await tournaments.report_mana_pool(GUILD, game_id, BEN, 9)
+    await tournaments.confirm_mana_pool(GUILD, report, CAT)
+    for user in (BEN, CAT, DAN):
+        await pods.change(game_id, user, pod.CONCEDE, player=user)
+    await tournaments.record_finished_game(heard[-1])
+    prizes = {s.player: s.prizes for s in (await tournaments.standings(tournament)).standings}
+    assert prizes[ANN].commander_mana == 4 and prizes[BEN].commander_mana == 0
+    assert {p: s.mana_pool for p, s in prizes.items()} == {ANN: 0, BEN: 9, CAT: 0, DAN: 0}
