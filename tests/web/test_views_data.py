@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.clock import FakeClock
 from bot.domain import pod
 from bot.domain.pod import commander_key
 from bot.services.pods import PodService, pod_topic
 from bot.services.stats import StatsService, stats_topic
+from bot.services.tournaments import TournamentService, mana_value_lookup, tournament_topic
 from bot.storage.db import Database
 from bot.storage.pages import PageLink
 from bot.web.views import NotShown, link_topic, page_data
@@ -155,3 +157,80 @@ async def test_the_leaderboard_ranks_by_rate_rounded_to_whole_percents(sources) 
         ],
         "minimum": 3,
     }
+
+
+# -- a tournament of pods ---------------------------------------------------------------------------------
+
+
+async def test_a_tournament_page_shows_its_round_tables_standings_and_who_dropped(tmp_path) -> None:
+    """Round 1 of 2 paired into one table of five: while its game is unlinked the table is "playing",
+    once the game is scored (standard scoring: no vote) "scored"; the standings are the service's, a
+    dropped player marked; names from the entrants, in seat order."""
+    db = await Database.open(tmp_path / "tournament.sqlite3")
+    try:
+        sources = _Sources(db)
+        pods, clock = PodService(db, notify=lambda name, record: heard.append(record)), FakeClock()
+        heard: list = []
+        sources.pods = pods
+        sources.tournaments = service = TournamentService(
+            db, clock=clock.now, mana_value=mana_value_lookup(None)
+        )
+        created = await service.create(
+            guild_id=GUILD,
+            channel_id=1,
+            name="Friday EDH",
+            created_by=ANN,
+            seed=7,
+            rounds=2,
+            scoring="standard",
+        )
+        names = {100 + i: f"P{i}" for i in range(5)}
+        for user, name in names.items():
+            await service.join(GUILD, user, name)
+        _, (pairing,) = await service.pair_next_round(GUILD)
+        link = PageLink("tournament", created.tournament_id, "t", GUILD)
+        data = await page_data(link, sources)
+        assert data.template == "tournament.html" and data.title == {"key": "", "text": "Friday EDH"}
+        assert data.topics == [tournament_topic(created.tournament_id), link_topic(link)]
+        seats = [names[u] for u in pairing.seats]
+        assert data.data["pairings"] == [{"table": 1, "seats": seats, "state": "playing"}]
+        assert (data.data["name"], data.data["round"], data.data["rounds"], data.data["finished"]) == (
+            "Friday EDH",
+            1,
+            2,
+            False,
+        )
+
+        game = await pods.start_game(
+            guild_id=GUILD,
+            channel_id=1,
+            created_by=ANN,
+            players=[(u, names[u]) for u in pairing.seats],
+            ruleset="commander",
+            tournament_id=created.tournament_id,
+            round_number=1,
+        )
+        await service.link_game(pairing.pod_id, game.game_id)
+        winner, *others = pairing.seats
+        await pods.change(game.game_id, winner, pod.NEXT_TURN)
+        for user in others:
+            await pods.change(game.game_id, user, pod.CONCEDE, player=user)
+        await service.record_finished_game(heard[-1])
+        await service.drop(GUILD, others[0])
+        data = (await page_data(link, sources)).data
+        assert data["pairings"] == [{"table": 1, "seats": seats, "state": "scored"}]
+        view = await service.standings(await service.repo.get(created.tournament_id))
+        assert data["standings"] == [
+            {
+                "rank": s.rank,
+                "name": names[s.player],
+                "points": s.points,
+                "games": 1,
+                "dropped": s.player == others[0],
+            }
+            for s in view.standings
+        ]
+        assert data["standings"][0]["name"] == names[winner] and data["standings"][0]["points"] > 0
+        assert sum(s["dropped"] for s in data["standings"]) == 1
+    finally:
+        await db.close()
