@@ -1,0 +1,341 @@
+"""The page server without Discord: a real SQLite database, the real pod and statistics services, the
+server on a real socket of 127.0.0.1 and an aiohttp client. What a viewer would see go wrong: a page of
+one kind shown for another, a language mixed up, an update sent twice or never, a stream that outlives
+its link, a viewer's place under the cap never given back, headers missing from one kind of answer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+
+import aiohttp
+import pytest
+
+from bot.config import load_config
+from bot.domain import pod
+from bot.i18n import t
+from bot.services.pods import PodService, pod_topic
+from bot.services.stats import StatsService
+from bot.storage.db import Database
+from bot.storage.pages import PageLink
+from bot.web import server as server_module
+from bot.web.guard import BUSY_PAGE
+from bot.web.server import SECURITY_HEADERS, PageLimits, PageServer, _event, page_server_for
+from tests.web.helpers import EventStream
+
+
+class _Sources:
+    """The services a running bot would hand the pages; ``stats`` may be switched off (an unloaded cog)."""
+
+    def __init__(self, pods: PodService, stats: StatsService | None, language: str = "en") -> None:
+        self.pods, self.stats = pods, stats
+        self.tournaments = self.match_tournaments = self.hydra_events = None
+        self.server_language = language
+        self.asked: list[int | None] = []
+
+    async def language(self, guild_id: int | None) -> str:
+        self.asked.append(guild_id)
+        return self.server_language
+
+
+@dataclass
+class _Served:
+    server: PageServer
+    sources: _Sources
+    pods: PodService
+    game_id: int
+    pod_link: PageLink
+    stats_link: PageLink  # the leaderboard of the guild whose id is the game's: the same resource number
+
+
+async def _open(tmp_path: Path, limits: PageLimits | None = None, **options) -> _Served:
+    db = await Database.open(tmp_path / "pages.sqlite3")
+    pods = PodService(db)
+    game = await pods.start_game(
+        guild_id=1, channel_id=2, created_by=10, ruleset="commander", players=[(10, "Ann"), (11, "Ben")]
+    )
+    sources = _Sources(pods, StatsService(db), **options)
+    server = PageServer(db, sources, port=0, limits=limits or PageLimits())
+    await server.start()
+    pod_link = await server.links.link("pod", game.game_id, guild_id=1, created_by=10)
+    stats_link = await server.links.link("stats", game.game_id, guild_id=game.game_id, created_by=10)
+    return _Served(server, sources, pods, game.game_id, pod_link, stats_link)
+
+
+async def _close(served: _Served) -> None:
+    await served.server.stop()
+    await served.server.db.close()
+
+
+@pytest.fixture
+async def served(tmp_path: Path):
+    served = await _open(tmp_path)
+    try:
+        yield served
+    finally:
+        await _close(served)
+
+
+async def _get(url: str, **params: str) -> tuple[int, str, dict[str, str]]:
+    async with aiohttp.ClientSession() as session, session.get(url, params=params) as response:
+        return response.status, await response.text(), dict(response.headers)
+
+
+# -- the render cache ------------------------------------------------------------------------------------
+
+
+async def test_a_game_and_a_leaderboard_with_the_same_number_are_two_pages(served) -> None:
+    """The cache is keyed by the link's kind as well as its number: game 1 and the leaderboard of
+    server 1 must each show their own page, read in either order."""
+    for _ in range(2):
+        _, game, _ = await _get(served.server.url(served.pod_link))
+        _, board, _ = await _get(served.server.url(served.stats_link))
+        assert "Ann" in game and 'data-testid="minimum"' not in game
+        assert 'data-testid="minimum"' in board and "Ann" not in board
+
+
+async def test_the_live_part_is_rendered_once_per_change_and_language(served) -> None:
+    """Without a change the same render is handed out again; each language has its own; a change
+    that does not show (a notice on the game's topic) keeps the encoded event, so no stream sends it."""
+    server, link = served.server, served.pod_link
+    first = await server.live_part(link, "en")  # its topics had no version yet: read once more
+    english = await server.live_part(link, "en")
+    assert english.event is first.event and await server.live_part(link, "en") is english
+    await server.live_part(link, "ja")
+    japanese = await server.live_part(link, "ja")
+    assert japanese is not english and "ターン1の前" in japanese.html and "ターン1の前" not in english.html
+    assert await server.live_part(link, "en") is english
+
+    server.hub.publish(pod_topic(served.game_id))
+    unchanged = await server.live_part(link, "en")
+    assert unchanged is not english and unchanged.event is english.event
+    assert await server.live_part(link, "en") is unchanged
+
+    await served.pods.change(served.game_id, 10, pod.LIFE, player=11, amount=-5)
+    changed = await server.live_part(link, "en")
+    assert changed.event is not english.event and ">35<" in changed.html
+    assert changed.event == _event("update", changed.html)
+
+
+def test_an_event_carries_the_html_on_one_data_line() -> None:
+    """A line break inside ``data:`` would start a new field for the browser: the lines are joined."""
+    assert _event("update", "<ul>\n  <li>a</li>\n\t<li>b</li>\n</ul>") == (
+        b"event: update\ndata: <ul> <li>a</li> <li>b</li> </ul>\n\n"
+    )
+
+
+# -- languages -------------------------------------------------------------------------------------------
+
+
+async def test_without_a_language_asked_the_page_speaks_the_servers(tmp_path) -> None:
+    """The guild's language decides unless ``?lang=`` names one of ours; the events link keeps the
+    page's language, so the live updates arrive in the words the page was loaded in."""
+    served = await _open(tmp_path, language="ja")
+    try:
+        url = served.server.url(served.pod_link)
+        for params, language in (({}, "ja"), ({"lang": "xx"}, "ja"), ({"lang": "en"}, "en")):
+            _, html, _ = await _get(url, **params)
+            assert f'<html lang="{language}">' in html, params
+            assert f'data-events="/p/{served.pod_link.token}/events?lang={language}"' in html
+        assert served.sources.asked == [1, 1]  # asked for the link's guild, and only when needed
+        _, html, _ = await _get(url)
+        assert "<title>ゲーム#1</title>" in html and 'class="kind-pod"' in html
+    finally:
+        await _close(served)
+
+
+async def test_an_unknown_link_is_english_unless_a_language_is_asked(tmp_path) -> None:
+    """A 404 has no guild to ask: English by default, else the asked language (never the guild's)."""
+    served = await _open(tmp_path, language="ja")
+    try:
+        base = f"{served.server.public_url}/p/nothing-here"
+        status, text, _ = await _get(base)
+        assert status == 404 and text == t("web.not_found", "en")
+        status, text, _ = await _get(base, lang="zh-Hans")
+        assert status == 404 and text == t("web.not_found", "zh-Hans")
+    finally:
+        await _close(served)
+
+
+async def test_a_page_whose_feature_is_not_loaded_is_404_in_its_language_and_its_stream_goes(
+    served,
+) -> None:
+    """An unloaded cog (no statistics service) makes the leaderboard a 404 like an unknown link; an
+    open stream is told ``gone`` rather than left waiting."""
+    served.sources.stats = None
+    status, text, _ = await _get(served.server.url(served.stats_link), lang="ja")
+    assert status == 404 and text == t("web.not_found", "ja")
+    url = served.server.url(served.stats_link) + "/events"
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        assert await EventStream(response).next() == ("gone", "")
+
+
+# -- the headers -----------------------------------------------------------------------------------------
+
+
+async def test_every_kind_of_answer_carries_the_security_headers(tmp_path) -> None:
+    """The token is in the address: the page, its stream, its static files, a 404 and a 503 must all
+    forbid referrers, indexing, caching, framing and other origins, with exactly these values."""
+    served = await _open(tmp_path, limits=PageLimits(max_viewers_per_link=1))
+    try:
+        url = served.server.url(served.pod_link)
+        answers = [await _get(url), await _get(f"{served.server.public_url}/static/live.js")]
+        answers.append(await _get(f"{served.server.public_url}/p/nothing"))
+        async with aiohttp.ClientSession() as session, session.get(url + "/events") as stream:
+            answers.append((stream.status, "", dict(stream.headers)))
+            answers.append(await _get(url + "/events"))  # beyond the cap of one
+        assert [status for status, _, _ in answers] == [200, 200, 404, 200, 503]
+        for _, _, headers in answers:
+            assert {name: headers.get(name) for name in SECURITY_HEADERS} == SECURITY_HEADERS
+        assert SECURITY_HEADERS["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self'")
+        assert answers[3][2]["Content-Type"] == "text/event-stream"
+        assert answers[3][2]["X-Accel-Buffering"] == "no"  # a proxy must not hold the updates back
+    finally:
+        await _close(served)
+
+
+# -- event streams ---------------------------------------------------------------------------------------
+
+
+async def test_a_viewer_over_the_links_cap_is_refused_and_other_links_still_stream(tmp_path) -> None:
+    """The cap counts streams per link: the second viewer of the game waits for a place with a 503 in
+    the four languages, the leaderboard's viewer is let in; the place comes back when the first leaves."""
+    served = await _open(tmp_path, limits=PageLimits(max_viewers_per_link=1))
+    try:
+        url = served.server.url(served.pod_link)
+        async with aiohttp.ClientSession() as session:
+            first = await session.get(url + "/events")
+            assert (await EventStream(first).next())[0] == "update"
+            status, text, headers = await _get(url + "/events")
+            assert (status, text, headers["Retry-After"]) == (503, BUSY_PAGE, "30")
+            assert headers["Content-Type"] == "text/html; charset=utf-8"
+            board = await session.get(served.server.url(served.stats_link) + "/events")
+            assert (await EventStream(board).next())[0] == "update"
+            assert served.server._viewers == {served.pod_link.token: 1, served.stats_link.token: 1}
+            first.close()
+            for _ in range(100):
+                if served.pod_link.token not in served.server._viewers:
+                    break
+                await asyncio.sleep(0.05)
+            assert served.server._viewers == {served.stats_link.token: 1}  # none left is no entry
+            again = await session.get(url + "/events")
+            assert (await EventStream(again).next())[0] == "update"
+            again.close()
+            board.close()
+    finally:
+        await _close(served)
+
+
+async def test_an_unchanged_render_is_not_sent_again_and_a_quiet_stream_gets_keep_alives(
+    served, monkeypatch
+) -> None:
+    """A notice that changes nothing on this page sends nothing; silence is broken by a comment line
+    (a proxy would otherwise close the idle stream); the next real change arrives as an update."""
+    monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 0.3)
+    async with aiohttp.ClientSession() as session:
+        response = await session.get(served.server.url(served.pod_link) + "/events")
+        assert (await response.content.readline()).startswith(b"event: update")
+        assert await response.content.readline() != b""  # its data line
+        assert await response.content.readline() == b"\n"
+        served.server.hub.publish(pod_topic(served.game_id))
+        async with asyncio.timeout(10):
+            assert await response.content.readline() == b": keep-alive\n"
+        await served.pods.change(served.game_id, 10, pod.LIFE, player=11, amount=-2)
+        async with asyncio.timeout(10):
+            line = await response.content.readline()
+            while line in (b": keep-alive\n", b"\n"):
+                line = await response.content.readline()
+        assert line == b"event: update\n" and b">38<" in await response.content.readline()
+        response.close()
+
+
+async def test_a_notice_on_the_links_topic_ends_the_stream_only_when_the_token_was_replaced(served) -> None:
+    """``revoke`` is published after the new token is stored: a stream whose token still works goes on
+    (the lookup says so); once replaced, the stream says ``gone`` and ends."""
+    link = served.pod_link
+    async with aiohttp.ClientSession() as session:
+        response = await session.get(served.server.url(link) + "/events")
+        stream = EventStream(response)
+        assert (await stream.next())[0] == "update"
+        await served.server.revoke(link)  # the same token: nothing replaced it
+        await served.pods.change(served.game_id, 10, pod.LIFE, player=11, amount=-1)
+        name, html = await stream.next(timeout=10)
+        assert name == "update" and ">39<" in html
+        await served.server.links.link("pod", served.game_id, guild_id=1, created_by=10, revoke=True)
+        await served.server.revoke(link)
+        assert await stream.next(timeout=10) == ("gone", "")
+        async with asyncio.timeout(10):
+            assert await response.content.read() == b""  # and the stream is over
+        response.close()
+
+
+async def test_a_stream_outlives_the_header_deadline_and_an_idle_connection_does_not(tmp_path) -> None:
+    """The header deadline stops once a request's headers arrived (an event stream lasts for hours)
+    and starts again after its answer: a kept-alive connection left idle is closed by it."""
+    served = await _open(tmp_path, limits=PageLimits(header_timeout=0.3))
+    try:
+        async with aiohttp.ClientSession() as session:
+            response = await session.get(served.server.url(served.pod_link) + "/events")
+            stream = EventStream(response)
+            assert (await stream.next())[0] == "update"
+            await asyncio.sleep(1)
+            await served.pods.change(served.game_id, 10, pod.LIFE, player=11, amount=-3)
+            name, html = await stream.next(timeout=10)
+            assert name == "update" and ">37<" in html
+            response.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", served.server.port)
+        path = f"/p/{served.pod_link.token}"
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert (await reader.readline()).startswith(b"HTTP/1.1 200")
+        async with asyncio.timeout(10):  # the answer, then the connection's close after the deadline
+            while await reader.read(65536):
+                pass
+        writer.close()
+    finally:
+        await _close(served)
+
+
+# -- lifecycle and settings ------------------------------------------------------------------------------
+
+
+async def test_the_flood_filter_is_on_the_noisy_loggers_only_while_the_server_runs(served) -> None:
+    """Left installed after a stop, it would swallow the next server's (or a test's) real errors."""
+    names = ("aiohttp.server", "asyncio")
+    flood = served.server._flood_filter
+    assert all(flood in logging.getLogger(name).filters for name in names)
+    await served.server.stop()
+    assert not any(flood in logging.getLogger(name).filters for name in names)
+    await served.server.start()  # _close stops it again
+
+
+async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -> None:
+    """Behind a reverse proxy the links name its address (a trailing slash in the setting or not);
+    without one, the address the server listens on."""
+    db = await Database.open(tmp_path / "pages.sqlite3")
+    try:
+        link = PageLink("pod", 7, "token-7", 1)
+        behind = PageServer(db, _Sources(PodService(db), None), public_url="https://pages.example.org/")
+        assert behind.url(link) == "https://pages.example.org/p/token-7"
+        local = PageServer(db, _Sources(PodService(db), None), host="127.0.0.2", port=8123)
+        assert local.url(link) == "http://127.0.0.2:8123/p/token-7"
+    finally:
+        await db.close()
+
+
+def test_the_page_server_takes_the_bots_web_settings(tmp_path: Path) -> None:
+    """Each ``[web]`` setting reaches the server it names (a limit read from the wrong key would let a
+    flood through or refuse every viewer)."""
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[web]\nhost = "0.0.0.0"\nport = 9100\npublic_url = "https://p.example"\nmax_connections = 77\n'
+        "max_viewers_per_link = 5\nheader_timeout_seconds = 4\n"
+    )
+    bot = SimpleNamespace(config=load_config(path, environ={}), db=SimpleNamespace(changes=None))
+    pages = page_server_for(bot)
+    assert (pages.host, pages.port, pages.public_url) == ("0.0.0.0", 9100, "https://p.example")
+    assert pages.limits == PageLimits(max_connections=77, max_viewers_per_link=5, header_timeout=4.0)
+    assert isinstance(pages.limits.header_timeout, float)
+    assert pages.db is bot.db and pages.sources.bot is bot

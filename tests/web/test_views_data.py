@@ -1,0 +1,236 @@
+"""What the pod and leaderboard pages are given to show, read from the real services over a real SQLite
+file (``page_data``, the one door from the services to the templates): every public fact of a seat,
+the names of commanders that have none, and the leaderboard's rounded rates. A fact wrong here is wrong
+on every overlay; a fact added here (a vote, a hand) would leak through any template."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.domain import pod
+from bot.domain.pod import commander_key
+from bot.services.pods import PodService, pod_topic
+from bot.services.stats import StatsService, stats_topic
+from bot.services.tournaments import TournamentService, mana_value_lookup, tournament_topic
+from bot.storage.db import Database
+from bot.storage.pages import PageLink
+from bot.web.views import NotShown, link_topic, page_data
+
+ANN, BEN, CAT = 10, 11, 12
+GUILD = 5
+
+
+class _Sources:
+    def __init__(self, db: Database) -> None:
+        self.pods, self.stats = PodService(db), StatsService(db)
+        self.tournaments = self.match_tournaments = self.hydra_events = None
+
+    async def language(self, guild_id: int | None) -> str:
+        return "en"
+
+
+@pytest.fixture
+async def sources(tmp_path: Path):
+    db = await Database.open(tmp_path / "views.sqlite3")
+    try:
+        yield _Sources(db)
+    finally:
+        await db.close()
+
+
+async def _game(sources: _Sources, *players: tuple[int, str]) -> int:
+    game = await sources.pods.start_game(
+        guild_id=GUILD, channel_id=1, created_by=ANN, ruleset="commander", players=list(players)
+    )
+    return game.game_id
+
+
+async def test_a_seat_shows_life_poison_marks_commanders_with_their_tax_and_damage_by_name(sources) -> None:
+    """Ann plays partners (Tymna, cast twice, and an unnamed second one), Ben has not named his commander,
+    Cat plays Atraxa. Damage is listed by commander name, or the owner's name (#2 for the second partner)
+    when unnamed; the monarch and the initiative are each one seat's."""
+    pods = sources.pods
+    game = await _game(sources, (ANN, "Ann"), (BEN, "Ben"), (CAT, "Cat"))
+    await pods.change(game, ANN, pod.COMMANDERS, player=ANN, names=["Tymna the Weaver", None])
+    await pods.change(game, CAT, pod.COMMANDERS, player=CAT, names=["Atraxa, Praetors' Voice"])
+    await pods.change(game, ANN, pod.NEXT_TURN)
+    tymna, second, bens = commander_key(ANN, 0), commander_key(ANN, 1), commander_key(BEN, 0)
+    await pods.change(game, ANN, pod.CAST, commander=tymna)
+    await pods.change(game, ANN, pod.CAST, commander=tymna)
+    await pods.change(game, ANN, pod.COMMANDER_DAMAGE, commander=tymna, target=BEN, amount=5)
+    await pods.change(game, ANN, pod.COMMANDER_DAMAGE, commander=second, target=BEN, amount=2)
+    await pods.change(game, BEN, pod.COMMANDER_DAMAGE, commander=bens, target=CAT, amount=3)
+    await pods.change(game, CAT, pod.POISON, player=ANN, amount=2)
+    await pods.change(game, BEN, pod.MONARCH, player=BEN)
+    await pods.change(game, CAT, pod.INITIATIVE, player=CAT)
+    data = await page_data(PageLink("pod", game, "t", GUILD), sources)
+
+    assert data.template == "pod.html" and data.title == {"key": "web.pod.title", "game": game}
+    assert data.topics == [pod_topic(game), f"page:pod:{game}"]
+    assert {k: v for k, v in data.data.items() if k != "players"} == {
+        "game": game,
+        "turn": 1,
+        "finished": False,
+        "columns": 3,
+    }
+    ann, ben, cat = data.data["players"]
+    assert ann == {
+        "name": "Ann",
+        "life": 40,
+        "poison": 2,
+        "alive": True,
+        "active": True,
+        "monarch": False,
+        "initiative": False,
+        "commanders": [{"name": "Tymna the Weaver", "tax": 4}],  # the unnamed partner has no line
+        "damage": [],
+    }
+    assert ben["damage"] == [
+        {"commander": "Tymna the Weaver", "amount": 5},
+        {"commander": "Ann #2", "amount": 2},
+    ]
+    assert (ben["life"], cat["life"]) == (33, 37)
+    assert (ben["active"], ben["monarch"], ben["initiative"], ben["commanders"]) == (False, True, False, [])
+    assert cat["damage"] == [{"commander": "Ben", "amount": 3}]
+    assert (cat["monarch"], cat["initiative"]) == (False, True)
+    assert cat["commanders"] == [{"name": "Atraxa, Praetors' Voice", "tax": 0}]
+
+
+async def test_before_turn_one_nobody_is_active_and_a_finished_game_says_who_is_out(sources) -> None:
+    """No active seat before the first turn (not the first seat); after a concession the game is over
+    and the conceded seat is out."""
+    pods = sources.pods
+    game = await _game(sources, (ANN, "Ann"), (BEN, "Ben"))
+    link = PageLink("pod", game, "t", GUILD)
+    before = (await page_data(link, sources)).data
+    assert before["turn"] == 0 and not any(p["active"] for p in before["players"])
+    await pods.change(game, ANN, pod.NEXT_TURN)
+    await pods.change(game, BEN, pod.CONCEDE, player=BEN)
+    after = (await page_data(link, sources)).data
+    assert after["finished"] is True
+    assert [(p["name"], p["alive"]) for p in after["players"]] == [("Ann", True), ("Ben", False)]
+
+
+async def test_the_seats_are_laid_out_in_at_most_four_columns(sources) -> None:
+    """Two seats side by side, a table of six in four columns (a fifth would not fit a stream overlay)."""
+    two = await _game(sources, (ANN, "Ann"), (BEN, "Ben"))
+    six = await _game(sources, *[(100 + i, f"P{i}") for i in range(6)])
+    assert (await page_data(PageLink("pod", two, "t", GUILD), sources)).data["columns"] == 2
+    assert (await page_data(PageLink("pod", six, "t", GUILD), sources)).data["columns"] == 4
+
+
+async def test_a_missing_game_or_an_unloaded_feature_is_not_shown(sources) -> None:
+    """A link to a deleted game, or to a page whose cog is not loaded, is a 404, never a crash."""
+    with pytest.raises(NotShown):
+        await page_data(PageLink("pod", 999, "t", GUILD), sources)
+    sources.pods = None
+    with pytest.raises(NotShown):
+        await page_data(PageLink("pod", 1, "t", GUILD), sources)
+    sources.stats = None
+    with pytest.raises(NotShown):
+        await page_data(PageLink("stats", GUILD, "t", GUILD), sources)
+    for kind in ("tournament", "hydra_event"):
+        with pytest.raises(NotShown):
+            await page_data(PageLink(kind, 1, "t", GUILD), sources)
+
+
+async def _won(sources: _Sources, winner: int, loser: int) -> None:
+    game = await _game(sources, (ANN, "Ann"), (BEN, "Ben"))
+    await sources.pods.change(game, winner, pod.NEXT_TURN)
+    await sources.pods.change(game, loser, pod.CONCEDE, player=loser)
+
+
+async def test_the_leaderboard_ranks_by_rate_rounded_to_whole_percents(sources) -> None:
+    """Ann won 2 of 3 (67 %, not 66), Ben 1 of 3 (33 %); ranks count from 1."""
+    for winner, loser in ((ANN, BEN), (ANN, BEN), (BEN, ANN)):
+        await _won(sources, winner, loser)
+    data = await page_data(PageLink("stats", GUILD, "t", GUILD), sources)
+    assert data.template == "stats.html" and data.title == {"key": "stats.page.title"}
+    assert data.topics == [stats_topic(GUILD), link_topic(PageLink("stats", GUILD, "t", GUILD))]
+    assert data.data == {
+        "ranked": [
+            {"rank": 1, "name": "Ann", "games": 3, "wins": 2, "rate": 67},
+            {"rank": 2, "name": "Ben", "games": 3, "wins": 1, "rate": 33},
+        ],
+        "minimum": 3,
+    }
+
+
+# -- a tournament of pods ---------------------------------------------------------------------------------
+
+
+async def test_a_tournament_page_shows_its_round_tables_standings_and_who_dropped(tmp_path) -> None:
+    """Round 1 of 2 paired into one table of five: while its game is unlinked the table is "playing",
+    once the game is scored (standard scoring: no vote) "scored"; the standings are the service's, a
+    dropped player marked; names from the entrants, in seat order."""
+    db = await Database.open(tmp_path / "tournament.sqlite3")
+    try:
+        sources = _Sources(db)
+        pods, clock = PodService(db, notify=lambda name, record: heard.append(record)), FakeClock()
+        heard: list = []
+        sources.pods = pods
+        sources.tournaments = service = TournamentService(
+            db, clock=clock.now, mana_value=mana_value_lookup(None)
+        )
+        created = await service.create(
+            guild_id=GUILD,
+            channel_id=1,
+            name="Friday EDH",
+            created_by=ANN,
+            seed=7,
+            rounds=2,
+            scoring="standard",
+        )
+        names = {100 + i: f"P{i}" for i in range(5)}
+        for user, name in names.items():
+            await service.join(GUILD, user, name)
+        _, (pairing,) = await service.pair_next_round(GUILD)
+        link = PageLink("tournament", created.tournament_id, "t", GUILD)
+        data = await page_data(link, sources)
+        assert data.template == "tournament.html" and data.title == {"key": "", "text": "Friday EDH"}
+        assert data.topics == [tournament_topic(created.tournament_id), link_topic(link)]
+        seats = [names[u] for u in pairing.seats]
+        assert data.data["pairings"] == [{"table": 1, "seats": seats, "state": "playing"}]
+        assert (data.data["name"], data.data["round"], data.data["rounds"], data.data["finished"]) == (
+            "Friday EDH",
+            1,
+            2,
+            False,
+        )
+
+        game = await pods.start_game(
+            guild_id=GUILD,
+            channel_id=1,
+            created_by=ANN,
+            players=[(u, names[u]) for u in pairing.seats],
+            ruleset="commander",
+            tournament_id=created.tournament_id,
+            round_number=1,
+        )
+        await service.link_game(pairing.pod_id, game.game_id)
+        winner, *others = pairing.seats
+        await pods.change(game.game_id, winner, pod.NEXT_TURN)
+        for user in others:
+            await pods.change(game.game_id, user, pod.CONCEDE, player=user)
+        await service.record_finished_game(heard[-1])
+        await service.drop(GUILD, others[0])
+        data = (await page_data(link, sources)).data
+        assert data["pairings"] == [{"table": 1, "seats": seats, "state": "scored"}]
+        view = await service.standings(await service.repo.get(created.tournament_id))
+        assert data["standings"] == [
+            {
+                "rank": s.rank,
+                "name": names[s.player],
+                "points": s.points,
+                "games": 1,
+                "dropped": s.player == others[0],
+            }
+            for s in view.standings
+        ]
+        assert data["standings"][0]["name"] == names[winner] and data["standings"][0]["points"] > 0
+        assert sum(s["dropped"] for s in data["standings"]) == 1
+    finally:
+        await db.close()
