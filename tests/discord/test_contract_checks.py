@@ -526,3 +526,68 @@ def test_the_message_routes_components_are_switches_on_their_type() -> None:
         "required": ["type"],
     }
     assert "oneOf" not in str(rows) and "anyOf" not in str(rows) and "$ref" not in str(schema)
+
+
+# -- a union left as the spec wrote it: the refusal names the fault of the branch the body meant ------------
+
+
+def leaves_of(schema: dict[str, Any], body: Any) -> list[tuple[list[Any], str]]:
+    """Each leaf error of a body under a union: (field path, keyword), as schema_problems reads them."""
+    validator = contract._Validator(schema)
+    return [
+        (list(leaf.absolute_path), str(leaf.validator))
+        for error in validator.iter_errors(body)
+        for leaf in contract._leaves(error)
+    ]
+
+
+def branch(kind: dict[str, Any], **fields: int) -> dict[str, Any]:
+    """An object branch: its ``type`` discriminator, and text fields of a maximum length."""
+    properties = {"type": kind, **{name: {"maxLength": n} for name, n in fields.items()}}
+    return {"type": "object", "properties": properties}
+
+
+@pytest.mark.parametrize("key", ["oneOf", "anyOf"])
+@pytest.mark.parametrize(
+    "other",
+    [
+        branch({"const": 1}),  # the other branch's tag is a const ...
+        branch({"enum": [1]}),  # ... or an enum ...
+        branch({"type": "integer"}),  # ... or the type of its tag
+        {"type": "array"},  # ... or the branch is no object at all
+    ],
+)
+def test_a_branch_whose_discriminator_the_body_does_not_carry_is_not_the_one_it_meant(key, other) -> None:
+    """The other branch fails on its discriminator alone (one error), the meant one on two fields; the
+    refusal is the meant branch's two faults, not the other's one."""
+    meant = branch({"const": "two"}, label=1, url=1)
+    body = {"type": "two", "label": "long", "url": "long"}
+    assert leaves_of({key: [other, meant]}, body) == [(["label"], "maxLength"), (["url"], "maxLength")]
+
+
+def test_a_field_of_the_meant_branch_that_breaks_an_enum_is_no_discriminator() -> None:
+    """Only an enum/const/type fault on the body itself or its ``type`` tells branches apart: the meant
+    branch's own style enum broken is still the meant branch's fault."""
+    meant = {
+        **branch({"const": "two"}, label=1),
+        "properties": {**branch({"const": "two"}, label=1)["properties"], "style": {"enum": [1]}},
+    }
+    body = {"type": "two", "label": "long", "style": 9}
+    assert leaves_of({"oneOf": [branch({"const": 1}), meant]}, body) == [
+        (["label"], "maxLength"),
+        (["style"], "enum"),
+    ]
+
+
+def test_of_two_plausible_branches_the_one_with_fewer_faults_is_named() -> None:
+    first = branch({"type": "string"}, label=1, url=1)
+    second = branch({"type": "string"}, label=1)
+    body = {"type": "any", "label": "long", "url": "long"}
+    assert leaves_of({"anyOf": [first, second]}, body) == [(["label"], "maxLength")]
+    assert leaves_of({"anyOf": [second, first]}, body) == [(["label"], "maxLength")]
+
+
+def test_a_body_no_branch_could_have_meant_is_refused_by_the_union_itself() -> None:
+    union = {"oneOf": [branch({"const": 1}, label=1), branch({"const": 2}, label=1)]}
+    assert leaves_of(union, {"type": 3, "label": "long"}) == [([], "oneOf")]
+    assert leaves_of(union, {"type": 3}) == [([], "oneOf")]
