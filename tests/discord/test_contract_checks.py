@@ -400,3 +400,194 @@ def test_a_commands_size_counts_each_texts_longest_localisation() -> None:
     assert contract.commands_problems([chat("ping", "d" * 7997)]) == [
         ((0,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (8000)")
     ]
+
+
+# -- the rewriting itself: each kind of union becomes what the docstring says, and nothing else does -------
+# The random bodies above judge only "valid or not", and a union left unrewritten judges the same (just
+# slower, with vaguer errors): these pin the rewriting's exact output, on small schemas shaped like the spec's.
+
+TAGGED_1_2 = {"type": "object", "required": ["type"], "properties": {"type": {"enum": [1, 2]}}}
+TAGGED_3 = {"type": "object", "required": ["type"], "properties": {"type": {"const": 3}}}
+SNOWFLAKE_REF = "#/components/schemas/SnowflakeType"
+
+
+def rewritten(schema: Any) -> Any:
+    return contract._Simplifier().node(schema)
+
+
+def snowflake() -> dict[str, Any]:
+    """The spec's SnowflakeType, widened to JSON numbers as the stand-in takes them."""
+    return {**contract.spec()["components"]["schemas"]["SnowflakeType"], "type": ["string", "integer"]}
+
+
+@pytest.mark.parametrize("key", ["oneOf", "anyOf"])
+def test_a_union_of_consts_becomes_an_enum_keeping_its_notes_and_dropping_discords_union_tag(key) -> None:
+    schema = {"description": "d", "x-discord-union": "tag", key: [{"const": 1, "title": "A"}, {"const": 2}]}
+    assert rewritten(schema) == {"description": "d", "enum": [1, 2]}
+
+
+def test_a_nullable_union_becomes_if_null_else_the_one_other_branch() -> None:
+    schema = {"description": "d", "oneOf": [{"type": "null"}, {"type": "string", "maxLength": 5}]}
+    assert rewritten(schema) == {
+        "description": "d",
+        "if": {"type": "null"},
+        "else": {"type": "string", "maxLength": 5},
+    }
+
+
+def test_a_union_told_apart_by_type_becomes_a_switch_with_a_guard_beside_the_schemas_own_all_of() -> None:
+    schema = {"anyOf": [TAGGED_1_2, TAGGED_3], "allOf": [{"title": "kept"}]}
+    guard = {"type": "object", "properties": {"type": {"enum": [1, 2, 3]}}, "required": ["type"]}
+    assert rewritten(schema) == {
+        "allOf": [{"title": "kept"}, guard],
+        contract.SWITCH: {"1": TAGGED_1_2, "2": TAGGED_1_2, "3": TAGGED_3},
+    }
+
+
+@pytest.mark.parametrize(
+    "branches",
+    [
+        [TAGGED_1_2, {"type": "object"}],  # a branch without a type tag
+        [{"type": "null"}, TAGGED_1_2, TAGGED_3],  # nullable, but more than one other branch
+        [TAGGED_1_2, {**TAGGED_3, "properties": {"type": {"const": 2}}}],  # two branches claim type 2
+        [{"type": "null"}],  # nothing but null
+        [{"type": "string"}, {"type": "integer"}],  # untagged: the nonce's kind of union
+    ],
+)
+def test_a_union_that_cannot_be_told_apart_by_type_is_left_as_the_spec_wrote_it(branches) -> None:
+    schema = {"oneOf": branches}
+    assert rewritten(schema) == schema
+
+
+@pytest.mark.parametrize(
+    ("branch", "tag"),
+    [
+        (TAGGED_1_2, [1, 2]),
+        (TAGGED_3, [3]),
+        ({"required": ["type"], "properties": {"type": {"type": "integer"}}}, None),  # typed, untagged
+        ({"required": ["name"], "properties": {"type": {"const": 1}}}, None),  # type not required
+        ({"required": None, "properties": {"type": {"const": 1}}}, None),
+        ({"required": ["type"], "properties": None}, None),
+        ({"required": ["type"], "properties": {"type": None}}, None),
+        ({"type": "null"}, None),
+        ("not a schema", None),
+    ],
+)
+def test_a_branchs_type_tag_is_its_required_type_propertys_enum_or_const(branch, tag) -> None:
+    assert contract._type_tag(branch) == tag
+
+
+def test_a_reference_is_inlined_and_one_with_notes_beside_it_joins_its_all_of() -> None:
+    assert rewritten({"$ref": SNOWFLAKE_REF}) == snowflake()
+    assert rewritten([{"$ref": SNOWFLAKE_REF}, 5]) == [snowflake(), 5]
+    assert rewritten({"$ref": SNOWFLAKE_REF, "description": "d", "allOf": [{"title": "t"}]}) == {
+        "description": "d",
+        "allOf": [{"title": "t"}, snowflake()],
+    }
+    assert rewritten({"items": {"$ref": SNOWFLAKE_REF}}) == {"items": snowflake()}
+
+
+def test_only_snowflakes_are_widened_to_json_numbers() -> None:
+    schemas = contract.spec()["components"]["schemas"]
+    assert rewritten({"$ref": "#/components/schemas/ApplicationTypes"}) == rewritten(
+        schemas["ApplicationTypes"]
+    )
+    assert rewritten({"$ref": "#/components/schemas/ApplicationTypes"}).get("type") != ["string", "integer"]
+
+
+def test_an_enum_beside_a_reference_to_its_enum_type_keeps_the_enum_alone() -> None:
+    assert rewritten({"enum": [1, 2], "allOf": [{"title": "the enum type"}]}) == {"enum": [1, 2]}
+    assert rewritten({"allOf": [{"title": "t"}]}) == {"allOf": [{"title": "t"}]}
+
+
+def test_a_reference_outside_the_components_and_a_recursive_one_stay_references_into_the_spec() -> None:
+    assert rewritten({"$ref": "#/paths/x"}) == {"$ref": contract.SPEC_URI + "#/paths/x"}
+    details = rewritten({"$ref": "#/components/schemas/ErrorDetails"})  # ErrorDetails contains itself
+    assert details["oneOf"][0]["additionalProperties"] == {
+        "$ref": contract.SPEC_URI + "#/components/schemas/ErrorDetails"
+    }
+    validator = contract._Validator(details, registry=contract._registry())
+    nested = {"content": {"0": {"_errors": [{"code": 50035, "message": "Invalid Form Body"}]}}}
+    assert validator.is_valid(nested)
+    assert not validator.is_valid({"content": {"0": {"_errors": [{"code": 50035}]}}})
+
+
+def test_the_message_routes_components_are_switches_on_their_type() -> None:
+    """On the spec itself: a message's top-level components and an action row's children each validate
+    against the one branch of their type, with a guard naming the types Discord has."""
+    schema = contract.validator_for("POST", "/channels/{channel_id}/messages").schema
+    rows = schema["properties"]["components"]["items"]
+    assert sorted(rows[contract.SWITCH], key=int) == ["1", "9", "10", "12", "13", "14", "17"]
+    children = rows[contract.SWITCH]["1"]["properties"]["components"]["items"]
+    assert sorted(children[contract.SWITCH], key=int) == ["2", "3", "5", "6", "7", "8"]
+    assert children["allOf"][-1] == {
+        "type": "object",
+        "properties": {"type": {"enum": [2, 8, 7, 6, 3, 5]}},
+        "required": ["type"],
+    }
+    assert "oneOf" not in str(rows) and "anyOf" not in str(rows) and "$ref" not in str(schema)
+
+
+# -- a union left as the spec wrote it: the refusal names the fault of the branch the body meant ------------
+
+
+def leaves_of(schema: dict[str, Any], body: Any) -> list[tuple[list[Any], str]]:
+    """Each leaf error of a body under a union: (field path, keyword), as schema_problems reads them."""
+    validator = contract._Validator(schema)
+    return [
+        (list(leaf.absolute_path), str(leaf.validator))
+        for error in validator.iter_errors(body)
+        for leaf in contract._leaves(error)
+    ]
+
+
+def branch(kind: dict[str, Any], **fields: int) -> dict[str, Any]:
+    """An object branch: its ``type`` discriminator, and text fields of a maximum length."""
+    properties = {"type": kind, **{name: {"maxLength": n} for name, n in fields.items()}}
+    return {"type": "object", "properties": properties}
+
+
+@pytest.mark.parametrize("key", ["oneOf", "anyOf"])
+@pytest.mark.parametrize(
+    "other",
+    [
+        branch({"const": 1}),  # the other branch's tag is a const ...
+        branch({"enum": [1]}),  # ... or an enum ...
+        branch({"type": "integer"}),  # ... or the type of its tag
+        {"type": "array"},  # ... or the branch is no object at all
+    ],
+)
+def test_a_branch_whose_discriminator_the_body_does_not_carry_is_not_the_one_it_meant(key, other) -> None:
+    """The other branch fails on its discriminator alone (one error), the meant one on two fields; the
+    refusal is the meant branch's two faults, not the other's one."""
+    meant = branch({"const": "two"}, label=1, url=1)
+    body = {"type": "two", "label": "long", "url": "long"}
+    assert leaves_of({key: [other, meant]}, body) == [(["label"], "maxLength"), (["url"], "maxLength")]
+
+
+def test_a_field_of_the_meant_branch_that_breaks_an_enum_is_no_discriminator() -> None:
+    """Only an enum/const/type fault on the body itself or its ``type`` tells branches apart: the meant
+    branch's own style enum broken is still the meant branch's fault."""
+    meant = {
+        **branch({"const": "two"}, label=1),
+        "properties": {**branch({"const": "two"}, label=1)["properties"], "style": {"enum": [1]}},
+    }
+    body = {"type": "two", "label": "long", "style": 9}
+    assert leaves_of({"oneOf": [branch({"const": 1}), meant]}, body) == [
+        (["label"], "maxLength"),
+        (["style"], "enum"),
+    ]
+
+
+def test_of_two_plausible_branches_the_one_with_fewer_faults_is_named() -> None:
+    first = branch({"type": "string"}, label=1, url=1)
+    second = branch({"type": "string"}, label=1)
+    body = {"type": "any", "label": "long", "url": "long"}
+    assert leaves_of({"anyOf": [first, second]}, body) == [(["label"], "maxLength")]
+    assert leaves_of({"anyOf": [second, first]}, body) == [(["label"], "maxLength")]
+
+
+def test_a_body_no_branch_could_have_meant_is_refused_by_the_union_itself() -> None:
+    union = {"oneOf": [branch({"const": 1}, label=1), branch({"const": 2}, label=1)]}
+    assert leaves_of(union, {"type": 3, "label": "long"}) == [([], "oneOf")]
+    assert leaves_of(union, {"type": 3}) == [([], "oneOf")]
