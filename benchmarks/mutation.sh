@@ -81,10 +81,14 @@ cp "$repo/benchmarks/mutation_fresh_caches.py" tests/_mutation_fresh_caches.py
 export PODKEEPER_ASSETS="$scratch/assets"
 
 to_toml_list() { local out="" item; for item in "$@"; do out+="\"$item\", "; done; echo "[${out%, }]"; }
+# mutmut copies (and its tests import) only its source_paths from mutants/: a glob under cogs/ needs the cogs
+# there too, or the tests would import the unmutated cogs of the checkout and every mutant would survive.
+sources=(bot)
+[ "${target:0:5}" = "cogs/" ] && sources+=(cogs)
 cat >> pyproject.toml <<TOML
 
 [tool.mutmut]
-source_paths = ["bot"]
+source_paths = $(to_toml_list "${sources[@]}")
 only_mutate = $(to_toml_list "$target")
 pytest_add_cli_args_test_selection = $(to_toml_list "${tests[@]}")
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "tests._mutation_fresh_caches", $marks, "-q", "-x"]

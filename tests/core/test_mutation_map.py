@@ -1,6 +1,6 @@
 """benchmarks/mutation_map.txt covers all of bot/domain (the mutation score is over the whole
-domain) and some of the rest of bot/: ``benchmarks/mutation.sh --map`` runs each line's glob against its
-tests, so a domain file in no line would never be mutated, a file in two lines would be counted twice, and
+domain) and some of the rest of bot/ and cogs/: ``benchmarks/mutation.sh --map`` runs each line's glob
+against its tests, so a domain file in no line would never be mutated, a file in two lines would be counted twice, and
 a test path that no longer exists would make mutmut run nothing at all for its line. A line tagged
 ``[postgres]`` runs its tests on PostgreSQL too (mutation.sh's header): code whose tests are PostgreSQL's alone
 judged without the tag would be judged by no test at all."""
@@ -36,7 +36,9 @@ def map_lines() -> list[tuple[str, list[str]]]:
 
 def test_every_domain_file_is_in_exactly_one_line_of_the_map_and_no_file_in_two() -> None:
     globs = [glob for glob, _ in map_lines()]
-    code = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "bot").rglob("*.py"))
+    code = sorted(  # the cogs too: mutation.sh mutates a glob under cogs/ as well
+        str(path.relative_to(ROOT)) for top in ("bot", "cogs") for path in (ROOT / top).rglob("*.py")
+    )
     matches = {path: [glob for glob in globs if fnmatch.fnmatch(path, glob)] for path in code}  # as mutmut
     assert {
         path: found
@@ -69,7 +71,7 @@ def test_a_line_whose_tests_need_postgresql_is_tagged_and_no_other_tag_is_used()
     """Without the tag such a line's mutants meet no test and are counted as survivors (or the run stops)."""
     for raw in (ROOT / "benchmarks" / "mutation_map.txt").read_text(encoding="utf-8").splitlines():
         glob = "".join(raw.partition("|")[0].split())
-        if glob.startswith("["):  # a glob of mutation.sh starts with bot/, so any bracket there is a tag
+        if glob.startswith("["):  # a glob of mutation.sh starts with bot/ or cogs/: a bracket there is a tag
             assert glob.startswith(POSTGRES_TAG), f"unknown tag: {raw}"
     untagged = [
         glob
