@@ -249,5 +249,5 @@ def test_a_refusal_aimed_at_sends_lets_the_channels_edits_through():
     edit = fake.handle("PATCH", f"{messages}/{posted.body['id']}", body={"content": "board, edited"})
     assert edit.status == 200
     refused = fake.handle("POST", messages, body={"content": "results"})
-    assert (refused.status, refused.body["retry_after"]) == (429, 120.0)
+    assert (refused.status, refused.body["code"], refused.body["retry_after"]) == (429, 20028, 120.0)
     assert fake.handle("POST", messages, body={"content": "results"}).status == 200  # once, then as usual
