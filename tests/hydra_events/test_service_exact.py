@@ -139,6 +139,7 @@ async def test_status_means_the_named_event_then_this_threads_then_one_not_over_
     assert (await events.for_status(GUILD, 1001)).event_id == here.event_id  # the thread's event
     assert (await events.for_status(GUILD, CHANNEL)).event_id == elsewhere.event_id  # the one not over
     assert (await events.for_status(GUILD, None, here.event_id)).event_id == here.event_id
+    assert (await events.for_status(GUILD, CHANNEL + 1, here.event_id)).event_id == here.event_id
     await refused(events.for_status(GUILD + 1, None, here.event_id), "no_event")
     await refused(events.for_status(GUILD + 1, 1001), "no_event")
     assert await events.cancel(here.event_id) and await events.cancel(elsewhere.event_id)
@@ -150,11 +151,14 @@ async def test_status_means_the_named_event_then_this_threads_then_one_not_over_
 
 
 async def test_a_game_knows_its_event_and_only_as_a_game_of_its_own_deck(events: HydraEventService) -> None:
+    await new_event(events)  # event 1: the game's is event 2, at its table 1
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann")])
     ((table, _),) = await begin(events, event.event_id)
     found = await events.event_of_game(table.game_id)
-    assert found is not None and found.event_id == event.event_id
+    assert (
+        found is not None and (found.event_id, table.table_no) == (event.event_id, 1) and event.event_id == 2
+    )
     assert await events.event_of_game(table.game_id, ("horde", "god")) is None
     assert await events.event_of_game(table.game_id + 1) is None
 
