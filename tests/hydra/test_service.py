@@ -187,3 +187,16 @@ async def test_two_processes_acting_on_one_table_never_store_an_action_twice(
         assert lines == [(1, "damage 1 2"), (2, "damage 1 1"), (3, "damage 2 1"), (4, "damage 4 1")]
     finally:
         await other_db.close()
+
+
+async def test_a_tables_heads_may_be_given_as_its_difficulty_and_its_idle_time_is_kept(
+    service: HydraService,
+) -> None:
+    """The event service opens Hydra tables by ``difficulty`` like every deck's; a table's own idle time
+    (after which it pauses) is stored, not the default."""
+    table = await service.create(
+        guild_id=1, channel_id=10, user_id=100, name="Ann", difficulty=4, idle_minutes=7
+    )
+    assert (table.row.deck, table.row.difficulty, table.row.idle_minutes) == ("hydra", 4, 7)
+    with pytest.raises(TypeError, match="^a Hydra table needs its heads$"):
+        await service.create(guild_id=1, channel_id=10, user_id=100, name="Ann")

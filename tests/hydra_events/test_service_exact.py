@@ -11,6 +11,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.domain.hydra_events import EventError
+from bot.services.event_tables import EventTables
 from bot.services.hydra import HydraService
 from bot.services.hydra_events import HydraEventService, hydra_event_topic
 from bot.storage.hydra_events import JOINED, RUNNING, SEATED, WAITING
@@ -139,6 +140,7 @@ async def test_status_means_the_named_event_then_this_threads_then_one_not_over_
     assert (await events.for_status(GUILD, 1001)).event_id == here.event_id  # the thread's event
     assert (await events.for_status(GUILD, CHANNEL)).event_id == elsewhere.event_id  # the one not over
     assert (await events.for_status(GUILD, None, here.event_id)).event_id == here.event_id
+    assert (await events.for_status(GUILD, CHANNEL + 1, here.event_id)).event_id == here.event_id
     await refused(events.for_status(GUILD + 1, None, here.event_id), "no_event")
     await refused(events.for_status(GUILD + 1, 1001), "no_event")
     assert await events.cancel(here.event_id) and await events.cancel(elsewhere.event_id)
@@ -150,11 +152,14 @@ async def test_status_means_the_named_event_then_this_threads_then_one_not_over_
 
 
 async def test_a_game_knows_its_event_and_only_as_a_game_of_its_own_deck(events: HydraEventService) -> None:
+    await new_event(events)  # event 1: the game's is event 2, at its table 1
     event = await new_event(events)
     await events.join(event.event_id, [(1, "Ann")])
     ((table, _),) = await begin(events, event.event_id)
     found = await events.event_of_game(table.game_id)
-    assert found is not None and found.event_id == event.event_id
+    assert (
+        found is not None and (found.event_id, table.table_no) == (event.event_id, 1) and event.event_id == 2
+    )
     assert await events.event_of_game(table.game_id, ("horde", "god")) is None
     assert await events.event_of_game(table.game_id + 1) is None
 
@@ -248,3 +253,66 @@ async def test_every_change_is_published_on_the_events_own_topic(db, events: Hyd
     await events.join(event.event_id, [(1, "Ann")])
     await events.leave(event.event_id, 1)
     assert db.changes.version(topic) == before + 2
+
+
+async def test_an_events_table_is_opened_in_its_server_channel_and_language(db, clock: FakeClock) -> None:
+    events = HydraEventService(db, HydraService(db), seed_for=lambda event, table: 5, clock=clock)
+    event = await events.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        user_id=9,
+        name="Hydra-Nacht",
+        start="in 1h",
+        heads=2,
+        table_size=4,
+        language="de",
+    )
+    await events.join(event.event_id, [(1, "Ann"), (2, "Bo")])
+    ((_, table),) = await begin(events, event.event_id)
+    assert (table.row.guild_id, table.row.channel_id, table.row.language) == (GUILD, CHANNEL, "de")
+    assert [s.user_id for s in table.seats] == [1, 2] and table.row.status == "playing"
+
+
+async def test_a_table_in_its_lobby_reads_as_not_begun(db) -> None:
+    """A table whose game has not started has no outcome, turn, score or first turn to join."""
+    hydra = HydraService(db)
+    lobby = await hydra.create(guild_id=GUILD, channel_id=CHANNEL, user_id=1, name="Ann", heads=2, seed=5)
+    view = await EventTables(hydra).view(lobby.game_id)
+    assert (view.game_id, view.playing, view.outcome, view.turn, view.score, view.left) == (
+        lobby.game_id,
+        False,
+        None,
+        0,
+        0,
+        0,
+    )
+    assert not view.in_first_turn and [(s.seat, s.user_id, s.standing) for s in view.seats] == [(1, 1, True)]
+
+
+async def test_a_playing_tables_view_counts_its_turn_score_and_log(events: HydraEventService) -> None:
+    event = await new_event(events)
+    await events.join(event.event_id, [(1, "Ann")])
+    ((table, _),) = await begin(events, event.event_id)
+    for line in ("attack 1 3", "end", "choose counter", "choose pass"):  # seed 5: one head severed
+        await events.hydra.act(table.game_id, 1, line)
+    view = await EventTables(events.hydra).view(table.game_id)
+    assert view.game_id == table.game_id and view.playing and view.outcome == "ongoing"
+    assert (view.turn, view.score, view.left) == (3, 1, 1)
+    assert [a.seq for a in view.actions] == list(range(1, len(view.actions) + 1))
+    assert [a.actor_id for a in view.actions if a.line == "attack 1 3"] == [1]
+
+
+async def test_a_late_player_changes_the_tables_tally_key_and_sits_only_within_the_limit(
+    events: HydraEventService,
+) -> None:
+    """A score tally is rebuilt when the set-up changes (a late player); an event's table size is the
+    limit a late group must fit, below the deck's own four."""
+    event = await new_event(events)
+    await events.join(event.event_id, [(1, "Ann")])
+    ((table, _),) = await begin(events, event.event_id)
+    keeper = EventTables(events.hydra)
+    before = (await keeper.view(table.game_id)).tally_key
+    assert await keeper.seat_late(table.game_id, [(2, "Bo"), (3, "Cy")], 2) is None
+    seated = await keeper.seat_late(table.game_id, [(2, "Bo")], 2)
+    assert seated is not None and [s.user_id for s in seated.seats] == [1, 2]
+    assert (await keeper.view(table.game_id)).tally_key != before

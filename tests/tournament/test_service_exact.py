@@ -16,6 +16,7 @@ from bot.services.tournaments import (
     TournamentService,
     mana_value_lookup,
     tournament_topic,
+    utc_now,
 )
 
 GUILD, CHANNEL, ORGANISER = 500, 600, 1
@@ -341,6 +342,8 @@ async def test_refusals_name_the_game_they_are_about(db) -> None:
     assert error.values == {"game": game_id}
     error = await refused(tournaments.report_mana_pool(GUILD, game_id, EVE, 3), "not_at_table")
     assert error.values == {"game": game_id}
+    error = await refused(tournaments.report_mana_pool(GUILD, 406, ANN, 3), "game_not_in_tournament")
+    assert error.values == {"game": 406}
     assert (await tournaments.game_in_guild(game_id, GUILD)).game_id == game_id
 
 
@@ -441,3 +444,9 @@ async def test_the_prizes_count_commander_mana_and_no_pool_for_the_unreported(db
     prizes = {s.player: s.prizes for s in (await tournaments.standings(tournament)).standings}
     assert prizes[ANN].commander_mana == 4 and prizes[BEN].commander_mana == 0
     assert {p: s.mana_pool for p, s in prizes.items()} == {ANN: 0, BEN: 9, CAT: 0, DAN: 0}
+
+
+def test_without_an_injected_clock_the_time_is_utc() -> None:
+    """Vote deadlines are stored as ISO text and compared across restarts: a local time would shift them."""
+    now = utc_now()
+    assert now.utcoffset() == timedelta(0) and abs(now - datetime.now(UTC)) < timedelta(minutes=1)
