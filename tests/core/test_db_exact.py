@@ -9,7 +9,9 @@ that keeps the lock, is what the looser tests beside these let through.
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FakeClock
-from bot.storage.db import Database, DatabaseError, available_migrations
+from bot.storage.db import Database, DatabaseError, ProcessLock, available_migrations
 
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")  # whole seconds, UTC
 
@@ -236,3 +238,48 @@ async def test_a_postgresql_database_is_named_without_its_password(db_url: str) 
         assert "s3cret" not in db.where
     finally:
         await db.close()
+
+
+@pytest.mark.sqlite_only
+async def test_a_second_bot_is_refused_with_the_whole_reason_and_the_way_out(db_path: Path) -> None:
+    first = await Database.open(db_path, exclusive=True)
+    try:
+        with pytest.raises(DatabaseError) as refused:
+            await Database.open(db_path, exclusive=True)
+        assert str(refused.value) == (
+            f"another Podkeeper bot (pid {os.getpid()}) is already running on {db_path}. "
+            "Two bots on one database would apply every button press twice; stop the other one first "
+            "or give this one its own [database] path."
+        )
+        assert refused.value.__cause__ is None and refused.value.__suppress_context__
+    finally:
+        await first.close()
+
+
+@pytest.mark.sqlite_only
+def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_process(
+    tmp_path: Path,
+) -> None:
+    """The pid replaces whatever an earlier, longer-lived bot wrote; a holder that wrote none (another
+    tool's flock) is still named."""
+    database = tmp_path / "deep" / "er" / "podkeeper.sqlite3"
+    lock = ProcessLock(database)
+    assert lock.path == tmp_path / "deep" / "er" / "podkeeper.sqlite3.lock"
+    lock.acquire()  # makes the folders
+    try:
+        assert lock.path.read_bytes() == str(os.getpid()).encode()
+    finally:
+        lock.release()
+    lock.path.write_text("1234567890123")
+    lock.acquire()
+    try:
+        assert lock.path.read_bytes() == str(os.getpid()).encode()
+    finally:
+        lock.release()
+    lock.path.write_text("")
+    with lock.path.open("rb") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(DatabaseError, match=r"^another Podkeeper bot \(pid another process\) is already"):
+            ProcessLock(database).acquire()
+    lock.acquire()  # the other one gone, the bot takes it
+    lock.release()
