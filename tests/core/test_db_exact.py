@@ -283,3 +283,13 @@ def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_p
             ProcessLock(database).acquire()
     lock.acquire()  # the other one gone, the bot takes it
     lock.release()
+
+
+@pytest.mark.postgresql_only
+async def test_a_server_that_refuses_the_database_is_named_in_the_refusal(db_url: str) -> None:
+    """A database the server does not have is the server's refusal (not a lost connection): told as one."""
+    missing = db_url.split("?", 1)[0].rsplit("/", 1)[0] + "/no_such_podkeeper_db"
+    with pytest.raises(DatabaseError) as refused:
+        await Database.open(missing)
+    assert str(refused.value).startswith(f"cannot connect to PostgreSQL at {missing}: ")
+    assert "no_such_podkeeper_db" in str(refused.value).split(": ", 1)[1]

@@ -109,3 +109,13 @@ async def test_a_killed_bots_write_lock_ends_although_its_forked_worker_lives(db
         await db.close()
         with contextlib.suppress(ProcessLookupError):
             os.kill(worker, signal.SIGKILL)
+
+
+async def test_sums_and_averages_are_python_ints_and_floats_on_both_engines(db: Database) -> None:
+    """PostgreSQL's SUM of BIGINTs and its AVG are NUMERIC: a Decimal compares equal to the int, but a
+    caller that formats or serialises it (JSON, "%d") breaks; the pool's codec reads them as SQLite does."""
+    await _things(db)
+    async with db.transaction() as conn:
+        await conn.executemany("INSERT INTO things (name) VALUES (?)", [("a",), ("b",)])
+    total, average = tuple(await db.fetchone("SELECT SUM(id), AVG(id) FROM things"))
+    assert (type(total), total, type(average), average) == (int, 3, float, 1.5)
