@@ -293,3 +293,18 @@ async def test_a_server_that_refuses_the_database_is_named_in_the_refusal(db_url
         await Database.open(missing)
     assert str(refused.value).startswith(f"cannot connect to PostgreSQL at {missing}: ")
     assert "no_such_podkeeper_db" in str(refused.value).split(": ", 1)[1]
+
+
+@pytest.mark.postgresql_only
+async def test_a_migration_longer_than_the_statement_timeout_still_runs(db_url: str, tmp_path: Path) -> None:
+    """``[database] statement_timeout_seconds`` is for the bot's changes: a migration of a large table may
+    take minutes, and one cancelled half-way would stop every start. It is lifted for the migration only."""
+    (tmp_path / "0001_slow.sql").write_text("SELECT pg_sleep(1.5);\n", encoding="utf-8")
+    db = await _emptied(db_url)
+    await db.close()
+    db = await Database.open(db_url, migrate=False, statement_timeout=1)
+    try:
+        assert [m.name for m in await db.migrate(available_migrations(tmp_path))] == ["slow"]
+        assert await db.scalar("SHOW statement_timeout") == "1s"  # the bot's own statements keep it
+    finally:
+        await db.close()
