@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FakeClock
-from bot.storage.db import Database, DatabaseError, ProcessLock, available_migrations
+from bot.storage.db import Database, DatabaseError, ProcessLock, available_migrations, split_sql
 
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")  # whole seconds, UTC
 
@@ -308,3 +308,10 @@ async def test_a_migration_longer_than_the_statement_timeout_still_runs(db_url: 
         assert await db.scalar("SHOW statement_timeout") == "1s"  # the bot's own statements keep it
     finally:
         await db.close()
+
+
+def test_a_statement_over_several_lines_keeps_its_lines_and_inner_comments() -> None:
+    """Only a comment between statements is dropped: one inside a statement is part of its text (and
+    harmless to both engines), and the lines stay lines."""
+    script = "-- header\nCREATE TABLE b (\n  -- the key\n  id INTEGER\n);\n-- trailing\n"
+    assert split_sql(script) == ["CREATE TABLE b (\n  -- the key\n  id INTEGER\n);"]
