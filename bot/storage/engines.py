@@ -171,7 +171,9 @@ class SqliteConnection(Connection):
             cursor = await self.raw.execute(sql, params)
         except sqlite3.IntegrityError as exc:
             raise IntegrityError(str(exc)) from exc
-        if cursor.lastrowid is None:
+        # An INSERT that made no row (``ON CONFLICT DO NOTHING`` meeting its conflict) leaves lastrowid at the
+        # previous INSERT's id, never None: its count is what tells.
+        if cursor.rowcount == 0 or cursor.lastrowid is None:
             raise IntegrityError("the INSERT made no row")
         return int(cursor.lastrowid)
 
@@ -221,6 +223,8 @@ class PostgresConnection(Connection):
             value = await self.raw.fetchval(text, *args)
         except _asyncpg().IntegrityConstraintViolationError as exc:
             raise IntegrityError(str(exc)) from exc
+        if value is None:  # no row to return: the INSERT made none
+            raise IntegrityError("the INSERT made no row")
         return int(value)
 
 
