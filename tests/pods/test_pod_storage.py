@@ -122,3 +122,59 @@ async def test_boards_behind_their_log_are_found_and_the_lists_are_newest_first(
     assert [g.game_id for g in await pods.recent(1, 10)] == [abandoned, unposted, never_drawn, behind, shown]
     assert [g.game_id for g in await pods.recent(1, 2)] == [abandoned, unposted]
     assert await pods.recent(2) == []
+
+
+async def test_an_events_data_is_stored_as_canonical_json_and_read_back_with_its_time(db) -> None:
+    """The data's text is the same whatever order its keys were built in: the privacy delete compares a
+    rewritten event's text with the stored one to count what it changed."""
+    pods = PodRepository(db)
+    game = await _game(pods)
+    await pods.append(
+        game,
+        Event(
+            seq=2, kind="life", actor=BOB, at="2026-03-01T20:02:00+00:00", data={"player": BOB, "amount": -3}
+        ),
+    )
+    stored = await db.scalar("SELECT data FROM pod_events WHERE game_id = ? AND seq = 2", (game,))
+    assert stored == '{"amount": -3, "player": 102}'
+    assert [(e.seq, e.actor, e.at) for e in await pods.events(game)] == [
+        (1, ALICE, "2026-03-01T20:00:00+00:00"),
+        (2, BOB, "2026-03-01T20:02:00+00:00"),
+    ]
+    row = await pods.game(game)
+    assert row is not None
+    assert (row.created_at, row.status, row.ended, row.ended_at, row.survivors) == (
+        "2026-03-01T20:00:00+00:00",
+        "open",
+        None,
+        None,
+        [],
+    )
+
+
+async def test_a_slower_older_edit_never_lowers_what_the_board_shows(db) -> None:
+    """Two edits of one board can land out of order: the board shows the newer, so the older's report must
+    not make the reconcile pass think the board is behind."""
+    pods = PodRepository(db)
+    game = await _game(pods)
+    await pods.set_message(game, channel_id=10, message_id=500)
+    for seq in (2, 3):
+        await pods.append(game, _event(seq, player=BOB, amount=-1))
+    await pods.set_shown(game, 3)
+    await pods.set_shown(game, 2)
+    assert await db.scalar("SELECT shown_seq FROM pod_games WHERE game_id = ?", (game,)) == 3
+    assert await pods.lagging_boards() == []
+    await pods.append(game, _event(4, player=BOB, amount=-1))
+    assert await pods.lagging_boards() == [game]
+
+
+async def test_the_recent_list_holds_ten_games_and_a_channels_open_games_are_newest_first(db) -> None:
+    pods = PodRepository(db)
+    games = [await _game(pods) for _ in range(11)]
+    elsewhere = await _game(pods, channel=11)
+    await pods.append(games[3], _event(2, "draw"), GameFinish(ended="draw", ended_at=None, survivors=[]))
+    await pods.set_message(games[0], channel_id=10, message_id=900)  # an updated row moves on PostgreSQL
+    assert [g.game_id for g in await pods.recent(1)] == [elsewhere, *reversed(games[2:])]
+    open_here = [g for g in reversed(games) if g != games[3]]
+    assert [g.game_id for g in await pods.open_in_channel(10)] == open_here
+    assert [g.game_id for g in await pods.open_in_channel(11)] == [elsewhere]
