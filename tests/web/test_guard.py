@@ -91,6 +91,19 @@ def test_a_soft_limit_already_at_the_hard_one_is_left_and_reported(soft_limit) -
     assert resource.getrlimit(resource.RLIMIT_NOFILE) == (hard, hard)
 
 
+def test_a_soft_limit_above_the_ceiling_is_never_lowered(soft_limit) -> None:
+    """An operator who gave the bot more descriptors than the ceiling keeps them: the ceiling bounds
+    what is asked for, it never takes away what is already there."""
+    _, hard = soft_limit
+    above = DESCRIPTOR_CEILING + 10
+    try:  # systemd's hard limit (524,288) allows it; elsewhere raising the hard limit needs root
+        resource.setrlimit(resource.RLIMIT_NOFILE, (above, max(hard, above)))
+    except (ValueError, OSError):
+        pytest.skip("the hard open-file limit is below the ceiling and may not be raised")
+    assert raise_descriptor_limit() == above
+    assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == above
+
+
 # -- the flood log ---------------------------------------------------------------------------------------
 
 
@@ -246,7 +259,7 @@ async def test_an_admitted_connection_passes_its_data_and_end_of_file_to_the_ser
     writer.close()
 
 
-async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two, monkeypatch) -> None:
+async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two, monkeypatch, caplog) -> None:
     """The 503 is sent and the sending side shut (so the viewer reads it, not a reset), then the socket
     is closed after ``LINGER_SECONDS`` and the lingering count goes back to zero."""
     monkeypatch.setattr(guard, "LINGER_SECONDS", 0.2)
@@ -258,6 +271,12 @@ async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two,
         assert await reader.read() == busy_response()  # the end of file arrives with the answer
     assert served.gate.lingering == 1
     await _until(lambda: served.gate.lingering == 0)
+    with pytest.raises((ConnectionResetError, BrokenPipeError)):  # the server's socket is gone
+        for _ in range(100):
+            writer.write(b"more")
+            await writer.drain()
+            await asyncio.sleep(0.02)
+    assert "Exception in callback" not in caplog.text
     for _, other in [*held, (reader, writer)]:
         other.close()
 
@@ -265,19 +284,19 @@ async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two,
 async def test_beyond_the_lingering_limit_a_refused_connection_is_closed_at_once(
     gate_of_two, monkeypatch
 ) -> None:
-    """A flood of refused connections must not hold a descriptor each for a second: past the limit the
-    answer is written and the socket closed without lingering (the count stays at the limit)."""
-    monkeypatch.setattr(guard, "MAX_LINGERING", 1)
+    """A flood of refused connections must not hold a descriptor each for a second: up to the limit
+    each one lingers (and is counted), past it the answer is written and the socket closed at once."""
+    monkeypatch.setattr(guard, "MAX_LINGERING", 2)
     served = gate_of_two
     held = [await asyncio.open_connection("127.0.0.1", served.port) for _ in range(2)]
     await _until(lambda: len(served.gate.open) == 2)
     refused = []
-    for _ in range(3):
+    for _ in range(4):
         reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
         async with asyncio.timeout(5):
             assert await reader.read() == busy_response()
         refused.append(writer)
-    assert served.gate.lingering == 1
+    assert served.gate.lingering == 2
     for writer in [*refused, *(w for _, w in held)]:
         writer.close()
 
