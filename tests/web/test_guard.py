@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+import socket
+import struct
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -161,6 +163,7 @@ class _Recorder(asyncio.Protocol):
     calls: list[str] = field(default_factory=list)
     data: bytearray = field(default_factory=bytearray)
     keep_open: bool = False  # what eof_received answers: True keeps our sending half open
+    lost_with: BaseException | None = None
 
     def connection_made(self, transport) -> None:
         self.calls.append("made")
@@ -175,6 +178,7 @@ class _Recorder(asyncio.Protocol):
 
     def connection_lost(self, exc) -> None:
         self.calls.append("lost")
+        self.lost_with = exc
 
     def pause_writing(self) -> None:
         self.calls.append("pause")
@@ -257,6 +261,20 @@ async def test_an_admitted_connection_passes_its_data_and_end_of_file_to_the_ser
     assert bytes(served.inners[0].data) == b"GET /p/x HTTP/1.1\r\n"
     assert served.inners[0].calls == ["made", "data", "eof", "lost"]
     writer.close()
+
+
+async def test_a_viewer_that_resets_its_connection_is_released_and_the_server_told_why(gate_of_two) -> None:
+    """A reset (a browser killed, a phone off the network) frees the place under the cap, and aiohttp's
+    protocol receives the error itself: it tells a reset from an orderly close."""
+    served = gate_of_two
+    _, writer = await asyncio.open_connection("127.0.0.1", served.port)
+    await _until(lambda: len(served.gate.open) == 1)
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends a reset
+    writer.transport.abort()
+    await _until(lambda: not served.gate.open)
+    assert served.inners[0].calls == ["made", "lost"]
+    assert isinstance(served.inners[0].lost_with, ConnectionResetError)
 
 
 async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two, monkeypatch, caplog) -> None:
