@@ -109,8 +109,9 @@ def test_a_soft_limit_above_the_ceiling_is_never_lowered(soft_limit) -> None:
 # -- the flood log ---------------------------------------------------------------------------------------
 
 
-def _flood(clock: FakeClock, quiet: float = 60.0) -> FloodLog:
-    return FloodLog("test flood", quiet_seconds=quiet, now=lambda: clock.now().timestamp())
+def _flood(clock: FakeClock) -> FloodLog:
+    """A flood log with its default quiet time (a minute: the gate's and the filter's) on ``clock``."""
+    return FloodLog("test flood", now=lambda: clock.now().timestamp())
 
 
 def test_a_flood_is_logged_when_it_starts_and_when_it_has_been_quiet_long_enough(caplog) -> None:
