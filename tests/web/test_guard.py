@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+import socket
+import struct
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -91,11 +93,25 @@ def test_a_soft_limit_already_at_the_hard_one_is_left_and_reported(soft_limit) -
     assert resource.getrlimit(resource.RLIMIT_NOFILE) == (hard, hard)
 
 
+def test_a_soft_limit_above_the_ceiling_is_never_lowered(soft_limit) -> None:
+    """An operator who gave the bot more descriptors than the ceiling keeps them: the ceiling bounds
+    what is asked for, it never takes away what is already there."""
+    _, hard = soft_limit
+    above = DESCRIPTOR_CEILING + 10
+    try:  # systemd's hard limit (524,288) allows it; elsewhere raising the hard limit needs root
+        resource.setrlimit(resource.RLIMIT_NOFILE, (above, max(hard, above)))
+    except (ValueError, OSError):
+        pytest.skip("the hard open-file limit is below the ceiling and may not be raised")
+    assert raise_descriptor_limit() == above
+    assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == above
+
+
 # -- the flood log ---------------------------------------------------------------------------------------
 
 
-def _flood(clock: FakeClock, quiet: float = 60.0) -> FloodLog:
-    return FloodLog("test flood", quiet_seconds=quiet, now=lambda: clock.now().timestamp())
+def _flood(clock: FakeClock) -> FloodLog:
+    """A flood log with its default quiet time (a minute: the gate's and the filter's) on ``clock``."""
+    return FloodLog("test flood", now=lambda: clock.now().timestamp())
 
 
 def test_a_flood_is_logged_when_it_starts_and_when_it_has_been_quiet_long_enough(caplog) -> None:
@@ -148,6 +164,7 @@ class _Recorder(asyncio.Protocol):
     calls: list[str] = field(default_factory=list)
     data: bytearray = field(default_factory=bytearray)
     keep_open: bool = False  # what eof_received answers: True keeps our sending half open
+    lost_with: BaseException | None = None
 
     def connection_made(self, transport) -> None:
         self.calls.append("made")
@@ -162,6 +179,7 @@ class _Recorder(asyncio.Protocol):
 
     def connection_lost(self, exc) -> None:
         self.calls.append("lost")
+        self.lost_with = exc
 
     def pause_writing(self) -> None:
         self.calls.append("pause")
@@ -246,7 +264,21 @@ async def test_an_admitted_connection_passes_its_data_and_end_of_file_to_the_ser
     writer.close()
 
 
-async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two, monkeypatch) -> None:
+async def test_a_viewer_that_resets_its_connection_is_released_and_the_server_told_why(gate_of_two) -> None:
+    """A reset (a browser killed, a phone off the network) frees the place under the cap, and aiohttp's
+    protocol receives the error itself: it tells a reset from an orderly close."""
+    served = gate_of_two
+    _, writer = await asyncio.open_connection("127.0.0.1", served.port)
+    await _until(lambda: len(served.gate.open) == 1)
+    sock = writer.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends a reset
+    writer.transport.abort()
+    await _until(lambda: not served.gate.open)
+    assert served.inners[0].calls == ["made", "lost"]
+    assert isinstance(served.inners[0].lost_with, ConnectionResetError)
+
+
+async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two, monkeypatch, caplog) -> None:
     """The 503 is sent and the sending side shut (so the viewer reads it, not a reset), then the socket
     is closed after ``LINGER_SECONDS`` and the lingering count goes back to zero."""
     monkeypatch.setattr(guard, "LINGER_SECONDS", 0.2)
@@ -258,6 +290,12 @@ async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two,
         assert await reader.read() == busy_response()  # the end of file arrives with the answer
     assert served.gate.lingering == 1
     await _until(lambda: served.gate.lingering == 0)
+    with pytest.raises((ConnectionResetError, BrokenPipeError)):  # the server's socket is gone
+        for _ in range(100):
+            writer.write(b"more")
+            await writer.drain()
+            await asyncio.sleep(0.02)
+    assert "Exception in callback" not in caplog.text
     for _, other in [*held, (reader, writer)]:
         other.close()
 
@@ -265,19 +303,19 @@ async def test_a_refused_connection_lingers_a_moment_then_is_closed(gate_of_two,
 async def test_beyond_the_lingering_limit_a_refused_connection_is_closed_at_once(
     gate_of_two, monkeypatch
 ) -> None:
-    """A flood of refused connections must not hold a descriptor each for a second: past the limit the
-    answer is written and the socket closed without lingering (the count stays at the limit)."""
-    monkeypatch.setattr(guard, "MAX_LINGERING", 1)
+    """A flood of refused connections must not hold a descriptor each for a second: up to the limit
+    each one lingers (and is counted), past it the answer is written and the socket closed at once."""
+    monkeypatch.setattr(guard, "MAX_LINGERING", 2)
     served = gate_of_two
     held = [await asyncio.open_connection("127.0.0.1", served.port) for _ in range(2)]
     await _until(lambda: len(served.gate.open) == 2)
     refused = []
-    for _ in range(3):
+    for _ in range(4):
         reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
         async with asyncio.timeout(5):
             assert await reader.read() == busy_response()
         refused.append(writer)
-    assert served.gate.lingering == 1
+    assert served.gate.lingering == 2
     for writer in [*refused, *(w for _, w in held)]:
         writer.close()
 

@@ -14,11 +14,13 @@ from types import SimpleNamespace
 import aiohttp
 import pytest
 
+from bot.clock import FakeClock
 from bot.config import load_config
 from bot.domain import pod
 from bot.i18n import t
 from bot.services.pods import PodService, pod_topic
 from bot.services.stats import StatsService
+from bot.services.tournaments import TournamentService, mana_value_lookup
 from bot.storage.db import Database
 from bot.storage.pages import PageLink
 from bot.web import server as server_module
@@ -339,3 +341,22 @@ def test_the_page_server_takes_the_bots_web_settings(tmp_path: Path) -> None:
     assert pages.limits == PageLimits(max_connections=77, max_viewers_per_link=5, header_timeout=4.0)
     assert isinstance(pages.limits.header_timeout, float)
     assert pages.db is bot.db and pages.sources.bot is bot
+
+
+async def test_each_page_is_titled_by_its_key_or_its_own_name(served) -> None:
+    """A game's and a leaderboard's titles are catalogue words (in the page's language); a tournament is
+    titled by the name its organiser gave it, shown as typed (escaped), and headed by it as well."""
+    server = served.server
+    _, board, _ = await _get(server.url(served.stats_link), lang="ja")
+    assert f"<title>{t('stats.page.title', 'ja')}</title>" in board and "<h1>" in board
+    _, game, _ = await _get(server.url(served.pod_link))
+    assert "<title>Game #1</title>" in game and '<header class="top">' not in game
+    tournaments = TournamentService(server.db, clock=FakeClock().now, mana_value=mana_value_lookup(None))
+    served.sources.tournaments = tournaments
+    created = await tournaments.create(
+        guild_id=1, channel_id=2, name="Friday <EDH>", created_by=10, seed=1, rounds=1
+    )
+    link = await server.links.link("tournament", created.tournament_id, guild_id=1, created_by=10)
+    status, html, _ = await _get(server.url(link))
+    assert status == 200 and "<title>Friday &lt;EDH&gt;</title>" in html
+    assert '<header class="top"><h1>Friday &lt;EDH&gt;</h1></header>' in html
