@@ -591,3 +591,200 @@ def test_a_body_no_branch_could_have_meant_is_refused_by_the_union_itself() -> N
     union = {"oneOf": [branch({"const": 1}, label=1), branch({"const": 2}, label=1)]}
     assert leaves_of(union, {"type": 3, "label": "long"}) == [([], "oneOf")]
     assert leaves_of(union, {"type": 3}) == [([], "oneOf")]
+
+
+# -- the message rules the schema can't say, each at its limit --------------------------------------------
+
+TOO_LONG_2000 = ("BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+EMBED_TOO_BIG = ("MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+
+
+def test_an_embed_counts_title_description_footer_author_and_fields_and_nothing_else() -> None:
+    embed = {
+        "title": "ab",
+        "description": "cde",
+        "footer": {"text": "ffff"},
+        "author": {"name": "ggggg", "url": "https://example.org/not-counted"},
+        "fields": [{"name": "hh", "value": "iii"}, "not a field", {"name": None, "value": 7}],
+        "url": "https://example.org/not-counted-either",
+    }
+    assert contract.embed_text_length(embed) == 2 + 3 + 4 + 5 + 2 + 3 + 1
+    assert contract.embed_text_length({"title": 5, "footer": "text", "author": ["name"], "fields": None}) == 0
+
+
+def test_content_and_embeds_are_refused_one_character_past_their_limit() -> None:
+    assert contract.message_problems({"content": "x" * 2000}) == []
+    assert contract.message_problems({"content": "x" * 2001}) == [(("content",), *TOO_LONG_2000)]
+    assert contract.message_problems({"content": None, "embeds": None, "components": None}) == []
+    fits = [{"title": "t" * 256, "description": "d" * 2744}, "not an embed", {"description": "d" * 3000}]
+    assert contract.message_problems({"embeds": fits}) == []
+    over = [*fits, {"footer": {"text": "f"}}]
+    assert contract.message_problems({"embeds": over}) == [(("embeds",), *EMBED_TOO_BIG)]
+
+
+def test_each_message_rule_reports_under_the_callbacks_data() -> None:
+    data = {
+        "content": "x" * 2001,
+        "embeds": [{"description": "d" * 6001}],
+        "components": [{"type": 1, "components": [{"type": 2, "style": 1}]}],
+        "allowed_mentions": {"parse": ["users"], "users": ["1"]},
+    }
+    assert contract.message_problems(data, ("data",)) == [
+        (("data", "content"), *TOO_LONG_2000),
+        (("data", "embeds"), *EMBED_TOO_BIG),
+        (
+            ("data", "components", 0, "components", 0, "custom_id"),
+            "BASE_TYPE_REQUIRED",
+            "This field is required",
+        ),
+        (
+            ("data", "allowed_mentions", "parse"),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            'parse:["users"] and users: [ids] are mutually exclusive.',
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mentions", "kinds"),
+    [
+        ({"parse": ["users", "roles"], "users": ["1"], "roles": ["2"]}, ["users", "roles"]),
+        ({"parse": ["roles"], "roles": ["2"], "users": ["1"]}, ["roles"]),
+        ({"parse": ["users"], "users": []}, []),  # an empty list names no one: no conflict
+        ({"users": ["1"], "roles": ["2"]}, []),
+        ({"parse": None, "users": ["1"]}, []),
+        ("not mentions", []),
+    ],
+)
+def test_parse_conflicts_only_with_a_non_empty_list_of_its_own_kind(mentions, kinds) -> None:
+    assert contract.allowed_mentions_problems(mentions, ("m",)) == [
+        (
+            ("m", "parse"),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+        )
+        for kind in kinds
+    ]
+
+
+@pytest.mark.parametrize("kind", [4, 5, 6, 7])
+def test_every_callback_that_carries_a_message_is_held_to_the_message_rules(kind) -> None:
+    body = {"type": kind, "data": {"content": "x" * 2001}}
+    assert contract.callback_problems(body) == [(("data", "content"), *TOO_LONG_2000)]
+    assert contract.cross_field_problems("POST", "/interactions/1/tok/callback", body) == [
+        (("data", "content"), *TOO_LONG_2000)
+    ]
+
+
+def test_a_modal_has_at_most_five_rows_and_autocomplete_values_at_most_100_characters() -> None:
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": f"t{i}"}]} for i in range(6)]
+    assert contract.callback_problems({"type": 9, "data": {"components": rows[:5]}}) == []
+    assert contract.callback_problems({"type": 9, "data": {"components": rows}}) == [
+        (("data", "components"), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+    ]
+    choices = [{"value": "v" * 101}, {"value": "v" * 100}, "not a choice", {"value": 10**120}]
+    assert contract.callback_problems({"type": 8, "data": {"choices": choices}}) == [
+        (("data", "choices", 0, "value"), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+    ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": 1, "data": {"content": "x" * 2001}},  # a pong carries no message
+        {"type": 10, "data": {"content": "x" * 2001}},
+        {"type": 4, "data": None},
+        {"type": 9, "data": {"components": None}},
+        {"type": 8, "data": {"choices": None}},
+    ],
+)
+def test_a_callback_without_a_message_of_its_own_is_not_held_to_the_message_rules(body) -> None:
+    assert contract.callback_problems(body) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"),
+    [
+        ("POST", "/channels/1/messages", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        ("PATCH", "/channels/1/messages/2", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        ("POST", "/webhooks/1/tok", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        (
+            "PATCH",
+            "/webhooks/1/tok/messages/@original",
+            {"content": "x" * 2001},
+            [(("content",), *TOO_LONG_2000)],
+        ),
+        ("PATCH", "/webhooks/1/tok/messages/3", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        ("DELETE", "/channels/1/messages/2", {"content": "x" * 2001}, []),
+        ("POST", "/channels/1/threads", {"content": "x" * 2001}, []),  # not a message route
+        ("PATCH", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "x" * 2001}}, []),
+        ("POST", "/applications/1/commands", [{"type": 1, "name": "Bad", "description": "d"}], []),
+        ("POST", "/channels/1/messages", ["not a body"], []),
+    ],
+)
+def test_each_route_gets_its_own_rules_and_others_none(method, path, body, expected) -> None:
+    assert contract.cross_field_problems(method, path, body) == expected
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "has_files", "empty"),
+    [
+        ("POST", "/channels/1/messages", {}, False, True),
+        ("POST", "/channels/1/messages", {"content": "", "embeds": [], "tts": True}, False, True),
+        ("POST", "/channels/1/messages", {}, True, False),  # a file is something to show
+        ("POST", "/channels/1/messages", {"sticker_ids": ["1"]}, False, False),
+        ("POST", "/channels/1/messages", {"poll": {"question": {"text": "q"}}}, False, False),
+        ("POST", "/channels/1/messages", {"attachments": [{"id": 0}]}, False, False),
+        ("POST", "/channels/1/messages", {"components": [{"type": 1}]}, False, False),
+        ("POST", "/channels/1/messages", "not a body", False, False),
+        ("PATCH", "/channels/1/messages", {}, False, False),  # only new messages
+        ("PATCH", "/channels/1/messages/2", {}, False, False),
+        ("POST", "/webhooks/1/tok", {}, False, True),
+        ("POST", "/webhooks/1/tok", {"embeds": [{"title": "t"}]}, False, False),
+        ("POST", "/channels/1/threads", {}, False, False),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {}}, False, True),
+        ("POST", "/interactions/1/tok/callback", {"type": 4}, False, True),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": "nothing"}, False, True),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "a"}}, False, False),
+        ("POST", "/interactions/1/tok/callback", {"type": 5, "data": {}}, False, False),  # a deferral
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {}}, True, False),
+    ],
+)
+def test_a_new_message_with_nothing_to_show_is_empty_and_nothing_else_is(
+    method, path, body, has_files, empty
+) -> None:
+    assert contract.is_empty_message(method, path, body, has_files) is empty
+
+
+def test_a_fault_both_layers_find_is_reported_once_with_the_rules_words() -> None:
+    """The schema allows 4,000 characters (Nitro's), the rule 2,000: past both, one refusal, the bot's."""
+    problems = contract.problems_of("POST", "/channels/1/messages", {"content": "x" * 4001})
+    assert problems == [(("content",), *TOO_LONG_2000)]
+    assert contract.problems_of(
+        "PUT", "/applications/1/commands", [{"type": 1, "name": "Bad", "description": "d"}]
+    ) == [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid: 'Bad'")]
+    assert contract.problems_of("PATCH", "/channels/1/messages/2", {"embeds": [{"title": 5}]}) == [
+        (("embeds", 0, "title"), "BASE_TYPE_BAD_TYPE", "5 is not of type 'string', 'null'")
+    ]
+    assert contract.problems_of("GET", "/channels/1/messages", {"content": "x" * 4001}) == []
+    assert contract.problems_of("DELETE", "/channels/1/messages/2", {"content": "x" * 4001}) == []
+
+
+def test_the_error_tree_nests_by_field_and_keeps_every_error_of_a_field() -> None:
+    tree = contract.error_tree(
+        [
+            ((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."),
+            (("embeds", 0, "title"), "A", "first"),
+            (("embeds", 0, "title"), "B", "second"),
+            (("embeds", 1), "C", "third"),
+        ]
+    )
+    assert tree == {
+        "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 100 or fewer in length."}],
+        "embeds": {
+            "0": {
+                "title": {"_errors": [{"code": "A", "message": "first"}, {"code": "B", "message": "second"}]}
+            },
+            "1": {"_errors": [{"code": "C", "message": "third"}]},
+        },
+    }
