@@ -788,3 +788,22 @@ def test_the_error_tree_nests_by_field_and_keeps_every_error_of_a_field() -> Non
             "1": {"_errors": [{"code": "C", "message": "third"}]},
         },
     }
+
+
+@pytest.mark.parametrize(
+    ("name", "valid"),
+    [
+        ("a~b", False),  # ASCII punctuation above the letters is outside Discord's alphabet ...
+        ("a|b", False),
+        ("a[b", False),
+        ("क\u0900", True),  # ... and the first mark of the Devanagari block, no letter, is inside it
+        ("ก\u0e31", True),  # a Thai vowel mark
+    ],
+)
+def test_a_command_name_takes_the_devanagari_and_thai_blocks_whole_and_no_other_symbol(name, valid) -> None:
+    problems = contract.commands_problems([chat(name)])
+    assert problems == (
+        []
+        if valid
+        else [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")]
+    )
