@@ -807,3 +807,52 @@ def test_a_command_name_takes_the_devanagari_and_thai_blocks_whole_and_no_other_
         if valid
         else [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")]
     )
+
+
+def test_row_rules_hold_in_every_action_row_past_other_kinds_of_rows_and_children() -> None:
+    """A container or text row before an action row, or a link button (no custom_id) before two
+    buttons sharing one, hides nothing: each later fault is still found."""
+    select = {"type": 3, "custom_id": "s"}
+    link = {"type": 2, "style": 5, "url": "https://example.org"}
+    rows = [
+        {"type": 17, "components": [select, {"type": 2, "style": 1, "custom_id": "c"}]},
+        "not a row",
+        {"type": 1, "components": [select, {"type": 2, "style": 1, "custom_id": "b"}]},
+        {
+            "type": 1,
+            "components": [
+                link,
+                {"type": 2, "style": 1, "custom_id": "d"},
+                {"type": 2, "style": 2, "custom_id": "d"},
+            ],
+        },
+        {"type": 1, "components": [{**select, "custom_id": "alone"}]},
+    ]
+    assert contract.component_problems(rows, ("components",), 5) == [
+        (
+            ("components", 2, "components"),
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "A select menu must be alone in its action row",
+        ),
+        (
+            ("components", 3, "components", 2, "custom_id"),
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            "Component custom id cannot be duplicated",
+        ),
+    ]
+    assert contract.component_problems(rows, ("components",), 4) == [
+        (("components",), "BASE_TYPE_MAX_LENGTH", "Must be 4 or fewer in length."),
+        *contract.component_problems(rows, ("components",), 5),
+    ]
+    assert contract.component_problems("not rows", ("components",), 5) == []
+
+
+def test_required_options_come_first_even_past_a_subcommand() -> None:
+    options = [option("s", kind=1), option("a"), option("b", required=True)]
+    assert contract.option_problems(chat(options=options), (0,), is_command=True) == [
+        (
+            (0, "options", 2, "required"),
+            "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+            "Required options must be placed before non-required options",
+        )
+    ]
