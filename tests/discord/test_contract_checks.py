@@ -856,3 +856,14 @@ def test_required_options_come_first_even_past_a_subcommand() -> None:
             "Required options must be placed before non-required options",
         )
     ]
+
+
+def test_a_refusal_quoting_a_long_value_is_cut_to_200_characters() -> None:
+    """jsonschema quotes the whole value; Discord's messages are short, so the stand-in keeps 200."""
+    title = ["x"] * 100
+    ((where, code, message),) = contract.problems_of(
+        "POST", "/channels/1/messages", {"embeds": [{"title": title}]}
+    )
+    assert (where, code) == (("embeds", 0, "title"), "BASE_TYPE_BAD_TYPE")
+    assert message == f"{title!r} is not of type 'string', 'null'"[:200]
+    assert len(message) == 200
