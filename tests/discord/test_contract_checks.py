@@ -867,3 +867,19 @@ def test_a_refusal_quoting_a_long_value_is_cut_to_200_characters() -> None:
     assert (where, code) == (("embeds", 0, "title"), "BASE_TYPE_BAD_TYPE")
     assert message == f"{title!r} is not of type 'string', 'null'"[:200]
     assert len(message) == 200
+
+
+def test_a_text_below_its_minimum_length_is_refused_in_discords_words() -> None:
+    poll = {"question": {"text": ""}, "answers": [{"poll_media": {"text": "a"}}]}
+    assert contract.problems_of("POST", "/channels/1/messages", {"poll": poll}) == [
+        (("poll", "question", "text"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    ]
+
+
+def test_one_of_keeps_its_meaning_a_body_two_branches_take_is_refused() -> None:
+    """The fast path returns early only when exactly one branch holds; two is as wrong as none."""
+    validator = contract._Validator({"oneOf": [{"type": "integer"}, {"minimum": 0}]})
+    assert [error.validator for error in validator.iter_errors(5)] == ["oneOf"]  # both branches hold
+    assert list(validator.iter_errors(-1)) == []  # only the integer branch
+    assert list(validator.iter_errors(0.5)) == []  # only the minimum branch
+    assert [error.validator for error in validator.iter_errors(-0.5)] == ["oneOf"]  # neither
