@@ -883,3 +883,20 @@ def test_one_of_keeps_its_meaning_a_body_two_branches_take_is_refused() -> None:
     assert list(validator.iter_errors(-1)) == []  # only the integer branch
     assert list(validator.iter_errors(0.5)) == []  # only the minimum branch
     assert [error.validator for error in validator.iter_errors(-0.5)] == ["oneOf"]  # neither
+
+
+def test_a_component_that_is_no_object_is_refused_as_one_not_looked_up_by_type() -> None:
+    """The switch reads a ``type`` only from an object: a number or the string "type" in a component list
+    is a wrong type, not a crash of the stand-in."""
+    assert contract.problems_of(
+        "POST", "/channels/1/messages", {"content": "a", "components": [5, "type"]}
+    ) == [
+        (("components", 0), "BASE_TYPE_BAD_TYPE", "5 is not of type 'object'"),
+        (("components", 1), "BASE_TYPE_BAD_TYPE", "'type' is not of type 'object'"),
+    ]
+
+
+def test_any_of_refuses_a_value_no_branch_takes_even_when_one_branch_takes_null() -> None:
+    validator = contract._Validator({"anyOf": [{"type": "null"}, {"type": "integer"}]})
+    assert [error.validator for error in validator.iter_errors("x")] == ["anyOf"]
+    assert list(validator.iter_errors(None)) == [] and list(validator.iter_errors(3)) == []
