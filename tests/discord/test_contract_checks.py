@@ -591,3 +591,312 @@ def test_a_body_no_branch_could_have_meant_is_refused_by_the_union_itself() -> N
     union = {"oneOf": [branch({"const": 1}, label=1), branch({"const": 2}, label=1)]}
     assert leaves_of(union, {"type": 3, "label": "long"}) == [([], "oneOf")]
     assert leaves_of(union, {"type": 3}) == [([], "oneOf")]
+
+
+# -- the message rules the schema can't say, each at its limit --------------------------------------------
+
+TOO_LONG_2000 = ("BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+EMBED_TOO_BIG = ("MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+
+
+def test_an_embed_counts_title_description_footer_author_and_fields_and_nothing_else() -> None:
+    embed = {
+        "title": "ab",
+        "description": "cde",
+        "footer": {"text": "ffff"},
+        "author": {"name": "ggggg", "url": "https://example.org/not-counted"},
+        "fields": [{"name": "hh", "value": "iii"}, "not a field", {"name": None, "value": 7}],
+        "url": "https://example.org/not-counted-either",
+    }
+    assert contract.embed_text_length(embed) == 2 + 3 + 4 + 5 + 2 + 3 + 1
+    assert contract.embed_text_length({"title": 5, "footer": "text", "author": ["name"], "fields": None}) == 0
+
+
+def test_content_and_embeds_are_refused_one_character_past_their_limit() -> None:
+    assert contract.message_problems({"content": "x" * 2000}) == []
+    assert contract.message_problems({"content": "x" * 2001}) == [(("content",), *TOO_LONG_2000)]
+    assert contract.message_problems({"content": None, "embeds": None, "components": None}) == []
+    fits = [{"title": "t" * 256, "description": "d" * 2744}, "not an embed", {"description": "d" * 3000}]
+    assert contract.message_problems({"embeds": fits}) == []
+    over = [*fits, {"footer": {"text": "f"}}]
+    assert contract.message_problems({"embeds": over}) == [(("embeds",), *EMBED_TOO_BIG)]
+
+
+def test_each_message_rule_reports_under_the_callbacks_data() -> None:
+    data = {
+        "content": "x" * 2001,
+        "embeds": [{"description": "d" * 6001}],
+        "components": [{"type": 1, "components": [{"type": 2, "style": 1}]}],
+        "allowed_mentions": {"parse": ["users"], "users": ["1"]},
+    }
+    assert contract.message_problems(data, ("data",)) == [
+        (("data", "content"), *TOO_LONG_2000),
+        (("data", "embeds"), *EMBED_TOO_BIG),
+        (
+            ("data", "components", 0, "components", 0, "custom_id"),
+            "BASE_TYPE_REQUIRED",
+            "This field is required",
+        ),
+        (
+            ("data", "allowed_mentions", "parse"),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            'parse:["users"] and users: [ids] are mutually exclusive.',
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mentions", "kinds"),
+    [
+        ({"parse": ["users", "roles"], "users": ["1"], "roles": ["2"]}, ["users", "roles"]),
+        ({"parse": ["roles"], "roles": ["2"], "users": ["1"]}, ["roles"]),
+        ({"parse": ["users"], "users": []}, []),  # an empty list names no one: no conflict
+        ({"users": ["1"], "roles": ["2"]}, []),
+        ({"parse": None, "users": ["1"]}, []),
+        ("not mentions", []),
+    ],
+)
+def test_parse_conflicts_only_with_a_non_empty_list_of_its_own_kind(mentions, kinds) -> None:
+    assert contract.allowed_mentions_problems(mentions, ("m",)) == [
+        (
+            ("m", "parse"),
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+        )
+        for kind in kinds
+    ]
+
+
+@pytest.mark.parametrize("kind", [4, 5, 6, 7])
+def test_every_callback_that_carries_a_message_is_held_to_the_message_rules(kind) -> None:
+    body = {"type": kind, "data": {"content": "x" * 2001}}
+    assert contract.callback_problems(body) == [(("data", "content"), *TOO_LONG_2000)]
+    assert contract.cross_field_problems("POST", "/interactions/1/tok/callback", body) == [
+        (("data", "content"), *TOO_LONG_2000)
+    ]
+
+
+def test_a_modal_has_at_most_five_rows_and_autocomplete_values_at_most_100_characters() -> None:
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": f"t{i}"}]} for i in range(6)]
+    assert contract.callback_problems({"type": 9, "data": {"components": rows[:5]}}) == []
+    assert contract.callback_problems({"type": 9, "data": {"components": rows}}) == [
+        (("data", "components"), "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+    ]
+    choices = [{"value": "v" * 101}, {"value": "v" * 100}, "not a choice", {"value": 10**120}]
+    assert contract.callback_problems({"type": 8, "data": {"choices": choices}}) == [
+        (("data", "choices", 0, "value"), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+    ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": 1, "data": {"content": "x" * 2001}},  # a pong carries no message
+        {"type": 10, "data": {"content": "x" * 2001}},
+        {"type": 4, "data": None},
+        {"type": 9, "data": {"components": None}},
+        {"type": 8, "data": {"choices": None}},
+    ],
+)
+def test_a_callback_without_a_message_of_its_own_is_not_held_to_the_message_rules(body) -> None:
+    assert contract.callback_problems(body) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"),
+    [
+        ("POST", "/channels/1/messages", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        ("PATCH", "/channels/1/messages/2", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        ("POST", "/webhooks/1/tok", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        (
+            "PATCH",
+            "/webhooks/1/tok/messages/@original",
+            {"content": "x" * 2001},
+            [(("content",), *TOO_LONG_2000)],
+        ),
+        ("PATCH", "/webhooks/1/tok/messages/3", {"content": "x" * 2001}, [(("content",), *TOO_LONG_2000)]),
+        ("DELETE", "/channels/1/messages/2", {"content": "x" * 2001}, []),
+        ("POST", "/channels/1/threads", {"content": "x" * 2001}, []),  # not a message route
+        ("PATCH", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "x" * 2001}}, []),
+        ("POST", "/applications/1/commands", [{"type": 1, "name": "Bad", "description": "d"}], []),
+        ("POST", "/channels/1/messages", ["not a body"], []),
+    ],
+)
+def test_each_route_gets_its_own_rules_and_others_none(method, path, body, expected) -> None:
+    assert contract.cross_field_problems(method, path, body) == expected
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "has_files", "empty"),
+    [
+        ("POST", "/channels/1/messages", {}, False, True),
+        ("POST", "/channels/1/messages", {"content": "", "embeds": [], "tts": True}, False, True),
+        ("POST", "/channels/1/messages", {}, True, False),  # a file is something to show
+        ("POST", "/channels/1/messages", {"sticker_ids": ["1"]}, False, False),
+        ("POST", "/channels/1/messages", {"poll": {"question": {"text": "q"}}}, False, False),
+        ("POST", "/channels/1/messages", {"attachments": [{"id": 0}]}, False, False),
+        ("POST", "/channels/1/messages", {"components": [{"type": 1}]}, False, False),
+        ("POST", "/channels/1/messages", "not a body", False, False),
+        ("PATCH", "/channels/1/messages", {}, False, False),  # only new messages
+        ("PATCH", "/channels/1/messages/2", {}, False, False),
+        ("POST", "/webhooks/1/tok", {}, False, True),
+        ("POST", "/webhooks/1/tok", {"embeds": [{"title": "t"}]}, False, False),
+        ("POST", "/channels/1/threads", {}, False, False),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {}}, False, True),
+        ("POST", "/interactions/1/tok/callback", {"type": 4}, False, True),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": "nothing"}, False, True),
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {"content": "a"}}, False, False),
+        ("POST", "/interactions/1/tok/callback", {"type": 5, "data": {}}, False, False),  # a deferral
+        ("POST", "/interactions/1/tok/callback", {"type": 4, "data": {}}, True, False),
+    ],
+)
+def test_a_new_message_with_nothing_to_show_is_empty_and_nothing_else_is(
+    method, path, body, has_files, empty
+) -> None:
+    assert contract.is_empty_message(method, path, body, has_files) is empty
+
+
+def test_a_fault_both_layers_find_is_reported_once_with_the_rules_words() -> None:
+    """The schema allows 4,000 characters (Nitro's), the rule 2,000: past both, one refusal, the bot's."""
+    problems = contract.problems_of("POST", "/channels/1/messages", {"content": "x" * 4001})
+    assert problems == [(("content",), *TOO_LONG_2000)]
+    assert contract.problems_of(
+        "PUT", "/applications/1/commands", [{"type": 1, "name": "Bad", "description": "d"}]
+    ) == [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid: 'Bad'")]
+    assert contract.problems_of("PATCH", "/channels/1/messages/2", {"embeds": [{"title": 5}]}) == [
+        (("embeds", 0, "title"), "BASE_TYPE_BAD_TYPE", "5 is not of type 'string', 'null'")
+    ]
+    assert contract.problems_of("GET", "/channels/1/messages", {"content": "x" * 4001}) == []
+    assert contract.problems_of("DELETE", "/channels/1/messages/2", {"content": "x" * 4001}) == []
+
+
+def test_the_error_tree_nests_by_field_and_keeps_every_error_of_a_field() -> None:
+    tree = contract.error_tree(
+        [
+            ((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."),
+            (("embeds", 0, "title"), "A", "first"),
+            (("embeds", 0, "title"), "B", "second"),
+            (("embeds", 1), "C", "third"),
+        ]
+    )
+    assert tree == {
+        "_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 100 or fewer in length."}],
+        "embeds": {
+            "0": {
+                "title": {"_errors": [{"code": "A", "message": "first"}, {"code": "B", "message": "second"}]}
+            },
+            "1": {"_errors": [{"code": "C", "message": "third"}]},
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "valid"),
+    [
+        ("a~b", False),  # ASCII punctuation above the letters is outside Discord's alphabet ...
+        ("a|b", False),
+        ("a[b", False),
+        ("क\u0900", True),  # ... and the first mark of the Devanagari block, no letter, is inside it
+        ("ก\u0e31", True),  # a Thai vowel mark
+    ],
+)
+def test_a_command_name_takes_the_devanagari_and_thai_blocks_whole_and_no_other_symbol(name, valid) -> None:
+    problems = contract.commands_problems([chat(name)])
+    assert problems == (
+        []
+        if valid
+        else [((0, "name"), "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {name!r}")]
+    )
+
+
+def test_row_rules_hold_in_every_action_row_past_other_kinds_of_rows_and_children() -> None:
+    """A container or text row before an action row, or a link button (no custom_id) before two
+    buttons sharing one, hides nothing: each later fault is still found."""
+    select = {"type": 3, "custom_id": "s"}
+    link = {"type": 2, "style": 5, "url": "https://example.org"}
+    rows = [
+        {"type": 17, "components": [select, {"type": 2, "style": 1, "custom_id": "c"}]},
+        "not a row",
+        {"type": 1, "components": [select, {"type": 2, "style": 1, "custom_id": "b"}]},
+        {
+            "type": 1,
+            "components": [
+                link,
+                {"type": 2, "style": 1, "custom_id": "d"},
+                {"type": 2, "style": 2, "custom_id": "d"},
+            ],
+        },
+        {"type": 1, "components": [{**select, "custom_id": "alone"}]},
+    ]
+    assert contract.component_problems(rows, ("components",), 5) == [
+        (
+            ("components", 2, "components"),
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "A select menu must be alone in its action row",
+        ),
+        (
+            ("components", 3, "components", 2, "custom_id"),
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            "Component custom id cannot be duplicated",
+        ),
+    ]
+    assert contract.component_problems(rows, ("components",), 4) == [
+        (("components",), "BASE_TYPE_MAX_LENGTH", "Must be 4 or fewer in length."),
+        *contract.component_problems(rows, ("components",), 5),
+    ]
+    assert contract.component_problems("not rows", ("components",), 5) == []
+
+
+def test_required_options_come_first_even_past_a_subcommand() -> None:
+    options = [option("s", kind=1), option("a"), option("b", required=True)]
+    assert contract.option_problems(chat(options=options), (0,), is_command=True) == [
+        (
+            (0, "options", 2, "required"),
+            "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+            "Required options must be placed before non-required options",
+        )
+    ]
+
+
+def test_a_refusal_quoting_a_long_value_is_cut_to_200_characters() -> None:
+    """jsonschema quotes the whole value; Discord's messages are short, so the stand-in keeps 200."""
+    title = ["x"] * 100
+    ((where, code, message),) = contract.problems_of(
+        "POST", "/channels/1/messages", {"embeds": [{"title": title}]}
+    )
+    assert (where, code) == (("embeds", 0, "title"), "BASE_TYPE_BAD_TYPE")
+    assert message == f"{title!r} is not of type 'string', 'null'"[:200]
+    assert len(message) == 200
+
+
+def test_a_text_below_its_minimum_length_is_refused_in_discords_words() -> None:
+    poll = {"question": {"text": ""}, "answers": [{"poll_media": {"text": "a"}}]}
+    assert contract.problems_of("POST", "/channels/1/messages", {"poll": poll}) == [
+        (("poll", "question", "text"), "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    ]
+
+
+def test_one_of_keeps_its_meaning_a_body_two_branches_take_is_refused() -> None:
+    """The fast path returns early only when exactly one branch holds; two is as wrong as none."""
+    validator = contract._Validator({"oneOf": [{"type": "integer"}, {"minimum": 0}]})
+    assert [error.validator for error in validator.iter_errors(5)] == ["oneOf"]  # both branches hold
+    assert list(validator.iter_errors(-1)) == []  # only the integer branch
+    assert list(validator.iter_errors(0.5)) == []  # only the minimum branch
+    assert [error.validator for error in validator.iter_errors(-0.5)] == ["oneOf"]  # neither
+
+
+def test_a_component_that_is_no_object_is_refused_as_one_not_looked_up_by_type() -> None:
+    """The switch reads a ``type`` only from an object: a number or the string "type" in a component list
+    is a wrong type, not a crash of the stand-in."""
+    assert contract.problems_of(
+        "POST", "/channels/1/messages", {"content": "a", "components": [5, "type"]}
+    ) == [
+        (("components", 0), "BASE_TYPE_BAD_TYPE", "5 is not of type 'object'"),
+        (("components", 1), "BASE_TYPE_BAD_TYPE", "'type' is not of type 'object'"),
+    ]
+
+
+def test_any_of_refuses_a_value_no_branch_takes_even_when_one_branch_takes_null() -> None:
+    validator = contract._Validator({"anyOf": [{"type": "null"}, {"type": "integer"}]})
+    assert [error.validator for error in validator.iter_errors("x")] == ["anyOf"]
+    assert list(validator.iter_errors(None)) == [] and list(validator.iter_errors(3)) == []
