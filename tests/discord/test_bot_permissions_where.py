@@ -38,11 +38,17 @@ async def test_a_board_in_a_channel_does_not_need_the_thread_sending_permission(
         assert not board.ephemeral and board.embeds
 
 
-async def test_a_table_in_a_thread_needs_the_threads_sending_permission_not_the_channels(tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [("hydra start", {"heads": 3}), ("challenge start", {"deck": "horde"})],  # its own list, the default one
+)
+async def test_a_table_in_a_thread_needs_the_threads_sending_permission_not_the_channels(
+    tmp_path, command: str, options: dict[str, object]
+) -> None:
     async with DiscordHarness.start(tmp_path) as h:
         thread = await a_pod_thread(h)
         deny(h, "send_messages")  # in #general: its threads still take the bot's messages
-        table = await h.slash("hydra start", heads=3, channel=thread)
+        table = await h.slash(command, channel=thread, **options)
         assert not table.ephemeral, table.content
 
 
