@@ -1,0 +1,143 @@
+"""How a held lease re-arms its timers, at the moments a mistake would fire a timer twice or never: a re-arm
+that failed while taking over (the retry must still finish what the previous owner left), pokes arriving
+while a re-arm runs (one more run, not one per poke, not none), a poke to a background job (still one
+job), a reconnected notice connection (the held kinds catch up, the others do not arm), and the lock's
+number itself (every version of the bot must contend for the same lock)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import asyncpg
+import pytest
+
+from bot.leases import LocalLeases, PostgresLeases, lock_key
+from bot.notify import PostgresNotifier
+from tests.scale._wait import until
+
+KIND = "hydra-turns"
+
+
+class Rearms:
+    """A kind's re-arm that records each call's ``taking_over``; ``failures`` calls raise first, and
+    ``gate`` (when set) holds a call until it is opened."""
+
+    def __init__(self, failures: int = 0) -> None:
+        self.calls: list[bool] = []
+        self.failures = failures
+        self.gate: asyncio.Event | None = None
+
+    async def __call__(self, taking_over: bool) -> None:
+        self.calls.append(taking_over)
+        if self.gate is not None:
+            await self.gate.wait()
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("the database is away")
+
+
+async def test_a_take_over_whose_rearm_failed_is_retried_as_a_take_over(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The retry after a failed take-over must still be a take-over: the cog finishes there what the
+    previous owner left half done (a vote message never posted), which a plain re-arm does not."""
+    leases = LocalLeases()
+    rearm = Rearms(failures=1)
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.leases"):
+            lease = await leases.register(KIND, rearm)
+        assert lease.held and lease.rearms == 0
+        [failed] = [r for r in caplog.records if r.levelno == logging.ERROR]
+        assert failed.getMessage() == f"could not arm the {KIND} timers" and failed.exc_info is not None
+        lease.poke()
+        await lease.wait_rearmed()
+        assert rearm.calls == [True, True] and lease.rearms == 1
+        lease.poke()
+        await lease.wait_rearmed()
+        assert rearm.calls == [True, True, False], "once it succeeded, later pokes arm timers only"
+    finally:
+        await leases.close()
+
+
+async def test_pokes_during_a_rearm_are_folded_into_one_more_rearm() -> None:
+    """Something stored while the timers are being armed may have been read too early: one more re-arm
+    follows, however many pokes came meanwhile."""
+    leases = LocalLeases()
+    rearm = Rearms()
+    try:
+        lease = await leases.register(KIND, rearm)
+        rearm.gate = asyncio.Event()
+        lease.poke()
+        await asyncio.sleep(0)  # the re-arm is running, held at the gate
+        assert rearm.calls == [True, False]
+        for _ in range(3):
+            lease.poke()
+        rearm.gate.set()
+        await lease.wait_rearmed()
+        assert rearm.calls == [True, False, False] and lease.rearms == 3
+    finally:
+        await leases.close()
+
+
+async def test_a_poke_to_a_running_background_job_starts_no_second_one() -> None:
+    leases = LocalLeases()
+    started: list[int] = []
+
+    async def purge() -> None:
+        started.append(1)
+        await asyncio.Event().wait()
+
+    try:
+        lease = await leases.loop("retention-purge", purge)
+        await until(lambda: started == [1])
+        lease.poke()
+        await lease.wait_rearmed()
+        await asyncio.sleep(0.05)
+        assert started == [1] and lease.rearms == 2
+    finally:
+        await leases.close()
+
+
+def test_the_lock_numbers_are_the_same_in_every_version() -> None:
+    """During a rolling update the old and the new version run side by side: a lock number computed
+    differently would let both hold the same kind and fire its timers twice."""
+    assert lock_key("", KIND) == 4032953182353336564
+    assert lock_key("test/public", "tournament-votes") == 3976711142770536008
+
+
+@pytest.mark.postgresql_only
+async def test_after_a_notice_reconnect_the_held_kinds_rearm_and_the_others_do_not(
+    pg_dsn: str, namespace: str
+) -> None:
+    """Pokes sent while a notice connection was cut are lost: the holder re-arms from the database once it
+    is back (not a take-over), and a process that does not hold the kind arms nothing."""
+    processes = [
+        PostgresLeases(pg_dsn, namespace, PostgresNotifier(pg_dsn, namespace), poll_seconds=3600)
+        for _ in range(2)
+    ]
+    for leases in processes:
+        await leases.start()
+    try:
+        held, idle = Rearms(), Rearms()
+        lease = await processes[0].register(KIND, held)
+        other = await processes[1].register(KIND, idle)
+        assert lease.held and not other.held
+        notifiers = [leases.notifier for leases in processes]
+        assert all(isinstance(n, PostgresNotifier) and n.session.alive for n in notifiers)
+        cut = [n.session.connection.get_server_pid() for n in notifiers]  # type: ignore[attr-defined]
+        admin = await asyncpg.connect(pg_dsn)
+        try:
+            for pid in cut:
+                await admin.execute("SELECT pg_terminate_backend($1)", pid)
+        finally:
+            await admin.close()
+        # both listen again on new sessions (and have resynced: nothing awaits between the two)
+        await until(lambda: all(n._pid not in (None, *cut) for n in notifiers), timeout=15)  # type: ignore[attr-defined]
+        await asyncio.sleep(0.05)
+        await lease.wait_rearmed()
+        assert held.calls == [True, False] and lease.rearms == 2
+        assert idle.calls == [] and not other.held
+    finally:
+        for leases in processes:
+            await leases.close()
