@@ -23,7 +23,7 @@ SLOW_SITE_SECONDS = 5.0
 
 class FakeDeckSites:
     """``/archidekt/api/decks/<id>/`` and ``/moxfield/v3|v2/decks/all/<id>``; a few ids misbehave on purpose:
-    ``403`` (private), ``500``, ``slow`` (answers after ``SLOW_SITE_SECONDS``), ``huge`` (endless body, no
+    ``401`` and ``403`` (private), ``500``, ``slow`` (answers after ``SLOW_SITE_SECONDS``), ``huge`` (endless body, no
     length), ``html``."""
 
     def __init__(self) -> None:
@@ -40,7 +40,7 @@ class FakeDeckSites:
 
     async def _answer(self, request: web.Request, deck_id: str, pattern: str) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
-        if deck_id in ("403", "500"):
+        if deck_id in ("401", "403", "500"):
             return web.json_response({"error": "nope"}, status=int(deck_id))
         if deck_id == "slow":
             await asyncio.sleep(SLOW_SITE_SECONDS)

@@ -116,3 +116,18 @@ async def test_automatic_sync_off_never_syncs_however_overdue(
     await clock.advance(days=30)
     assert await autosync.run_if_due() is None
     assert scryfall.requests == [] and await autosync.state.get() == SyncState()
+
+
+async def test_the_shortest_interval_is_one_day(
+    tmp_path,
+    db,
+    cards,  # noqa: F811
+    scryfall,  # noqa: F811
+) -> None:
+    """``sync_interval_days = 1`` (the least the config takes) syncs again one day after a success."""
+    clock = FakeClock(START)
+    autosync = CardAutoSync(
+        cards, db, config(tmp_path, scryfall.base, cards__sync_interval_days=1), clock=clock.now
+    )
+    assert await autosync.run_if_due() is not None
+    assert await autosync.next_due() == STAMPED + timedelta(days=1)
