@@ -11,6 +11,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.domain.hydra_events import EventError
+from bot.services.challenge import ChallengeService
 from bot.services.event_tables import EventTables
 from bot.services.hydra import HydraService
 from bot.services.hydra_events import HydraEventService, hydra_event_topic
@@ -316,3 +317,26 @@ async def test_a_late_player_changes_the_tables_tally_key_and_sits_only_within_t
     seated = await keeper.seat_late(table.game_id, [(2, "Bo")], 2)
     assert seated is not None and [s.user_id for s in seated.seats] == [1, 2]
     assert (await keeper.view(table.game_id)).tally_key != before
+
+
+async def test_a_seat_stands_until_its_player_is_out_or_a_shared_life_table_is_lost(db) -> None:
+    """Against the Hydra each player has a life total and falls alone; against the God the players share
+    one and stand or fall together."""
+    hydra = HydraService(db)
+    table = await hydra.create(guild_id=GUILD, channel_id=CHANNEL, user_id=1, name="Ann", heads=2, seed=5)
+    await hydra.join(table.game_id, 2, "Bo")
+    await hydra.start(table.game_id, 1)
+    await hydra.concede(table.game_id, 2)
+    assert [s.standing for s in (await EventTables(hydra).view(table.game_id)).seats] == [True, False]
+
+    decks = ChallengeService(db)
+    god = await decks.create(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=1, name="Ann", deck="god", difficulty=1
+    )
+    await decks.join(god.game_id, 2, "Bo")
+    await decks.start(god.game_id, 1)
+    keeper = EventTables(decks)
+    assert [s.standing for s in (await keeper.view(god.game_id)).seats] == [True, True]
+    await decks.concede(god.game_id, 2)
+    view = await keeper.view(god.game_id)
+    assert view.outcome == "lost" and [s.standing for s in view.seats] == [False, False]
