@@ -132,3 +132,50 @@ async def test_a_finished_table_seats_nobody_late(db: Database) -> None:
     assert await service.seat_late(table.game_id, [(102, "Cy")], limit=4) is None
     assert await service.answer_default(table.game_id, "counter") is None
     assert (await service.load(table.game_id)).user_ids == [100, 101]
+
+
+async def test_each_player_answers_for_their_own_seat_only_by_the_whole_key(db: Database) -> None:
+    """Where each player has a life total, ``concede 1`` or ``life 1 -19`` by another player would put
+    seat 1 out: refused, naming the seat that is theirs; their own seat's life they change freely."""
+    service = HydraService(db)
+    table = await hydra_table(service)
+    await refused(service.act(table.game_id, 101, "concede 1"), "hydra.error.not_your_choice")
+    error = await refused(service.act(table.game_id, 101, "life 1 -19"), "hydra.error.only_your_seat")
+    assert error.values == {"seat": 2}
+    result = await service.act(table.game_id, 101, "life 2 -1")
+    assert result.events and result.table.game.players[1].life == result.table.game.players[0].life - 1
+    assert result.table.actions[-1].at and result.table.actions[-1].actor_id == 101
+    await service.set_idle(table.game_id)
+    await refused(service.act(table.game_id, 100, "end"), "hydra.error.idle")
+
+
+async def test_a_full_table_and_a_second_seat_are_refused_by_their_keys(db: Database) -> None:
+    service = HydraService(db)
+    table = await hydra_table(service, start=False)
+    error = await refused(service.join(table.game_id, 101, "Bo"), "hydra.error.already_seated")
+    assert error.values == {"max": 4}
+    for user in (102, 103):
+        await service.join(table.game_id, user, f"P{user}")
+    error = await refused(service.join(table.game_id, 104, "Eve"), "hydra.error.table_full")
+    assert error.values == {"max": 4}
+
+
+async def test_a_member_concedes_a_shared_life_table_whole_and_its_end_is_dispatched(db: Database) -> None:
+    """Against the God the players share one life total: a concession is the table's, and the finished
+    table is told to the event and profile listeners with its server, turns and score."""
+    heard = []
+    service = ChallengeService(db, notify=lambda name, payload: heard.append(payload))
+    table = await service.create(guild_id=7, channel_id=10, user_id=100, name="Ann", deck="god", difficulty=1)
+    await service.join(table.game_id, 101, "Bo")
+    await service.start(table.game_id, 100)
+    result = await service.concede(table.game_id, 101)
+    assert [(a.line, a.actor_id) for a in result.table.actions] == [("concede", 101)]
+    (finished,) = heard
+    game = (await service.load(table.game_id)).game
+    assert (finished.game_id, finished.guild_id, finished.deck, finished.outcome) == (
+        table.game_id,
+        7,
+        "god",
+        "lost",
+    )
+    assert (finished.user_ids, finished.turns, finished.defeated) == ((100, 101), game.turn, game.defeated)
