@@ -299,6 +299,7 @@ async def test_a_playing_tables_view_counts_its_turn_score_and_log(events: Hydra
     view = await EventTables(events.hydra).view(table.game_id)
     assert view.game_id == table.game_id and view.playing and view.outcome == "ongoing"
     assert (view.turn, view.score, view.left) == (3, 1, 1)
+    assert not view.in_first_turn  # late players no longer sit down
     assert [a.seq for a in view.actions] == list(range(1, len(view.actions) + 1))
     assert [a.actor_id for a in view.actions if a.line == "attack 1 3"] == [1]
 
@@ -312,7 +313,9 @@ async def test_a_late_player_changes_the_tables_tally_key_and_sits_only_within_t
     await events.join(event.event_id, [(1, "Ann")])
     ((table, _),) = await begin(events, event.event_id)
     keeper = EventTables(events.hydra)
-    before = (await keeper.view(table.game_id)).tally_key
+    first = await keeper.view(table.game_id)
+    before = first.tally_key
+    assert first.in_first_turn
     assert await keeper.seat_late(table.game_id, [(2, "Bo"), (3, "Cy")], 2) is None
     seated = await keeper.seat_late(table.game_id, [(2, "Bo")], 2)
     assert seated is not None and [s.user_id for s in seated.seats] == [1, 2]
