@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.domain.challenge.core import ChallengeError
-from bot.services.challenge import ChallengeService
+from bot.services.challenge import ChallengeService, table_topic
 from bot.services.hydra import HydraService
 from bot.storage.challenge import FINISHED, IDLE, LOBBY, PLAYING
 from bot.storage.db import Database
@@ -179,3 +179,51 @@ async def test_a_member_concedes_a_shared_life_table_whole_and_its_end_is_dispat
         "lost",
     )
     assert (finished.user_ids, finished.turns, finished.defeated) == ((100, 101), game.turn, game.defeated)
+
+
+async def test_a_new_table_is_checked_before_it_is_stored_and_an_events_tables_are_not_capped(
+    db: Database,
+) -> None:
+    """The God's house rule of life per player is refused for the Horde before anything is stored; a
+    table opened without ``capped`` (an event's) is not counted against its opener's limit of five."""
+    service = ChallengeService(db)
+    await refused(
+        service.create(
+            guild_id=1,
+            channel_id=10,
+            user_id=100,
+            name="Ann",
+            deck="horde",
+            difficulty=3,
+            life_per_player=True,
+        ),
+        "challenge.error.house_rule_multiplayer",
+    )
+    assert await service.table_in_channel(10, (LOBBY,)) is None
+    god = await service.create(
+        guild_id=1, channel_id=10, user_id=100, name="Ann", deck="god", difficulty=1, life_per_player=True
+    )
+    assert (god.row.life_per_player, god.row.language) == (1, "en")
+    for _ in range(5):
+        await service.create(guild_id=1, channel_id=10, user_id=100, name="Ann", deck="horde", difficulty=3)
+    assert len(await service.open_tables()) == 6
+
+
+async def test_a_lobby_plays_nothing_and_a_started_table_seats_nobody_by_the_whole_keys(db: Database) -> None:
+    service = ChallengeService(db)
+    table = await service.create(
+        guild_id=1, channel_id=10, user_id=100, name="Ann", deck="horde", difficulty=3
+    )
+    await refused(service.act(table.game_id, 100, "end"), "hydra.error.not_playing")
+    await service.start(table.game_id, 100)
+    await refused(service.join(table.game_id, 101, "Bo"), "hydra.error.not_in_lobby")
+
+
+async def test_every_change_of_a_table_is_published_on_its_own_topic(db: Database) -> None:
+    service = HydraService(db)
+    table = await hydra_table(service, start=False)
+    topic = table_topic(table.game_id)
+    before = db.changes.version(topic)
+    await service.start(table.game_id, 100)
+    await service.act(table.game_id, 100, "attack 1 3")
+    assert db.changes.version(topic) == before + 2
