@@ -283,3 +283,12 @@ def test_the_bracket_names_the_card_datas_date_when_the_data_flags_game_changers
     synced.data_date = "2026-11-30"
     check = check_deck_text(KAALIA, synced, "commander")
     assert check.bracket.game_changers_from == GameChangerSource(True, "2026-11-30")
+
+
+async def test_a_new_server_ruleset_changes_verdicts_without_a_card_data_notice(db, index) -> None:
+    """The notice is about new card data; an organiser's ruleset change is announced by the organiser."""
+    service = DeckService(db, index, "v1")
+    await service.register(GUILD, BOB, "Partners", PARTNERS, "commander")
+    assert await service.recheck_guild(GUILD, "edh-2010") == 1
+    assert (await service.get(GUILD, BOB, "Partners")).status == "illegal"
+    assert await service.changes.pending() == []

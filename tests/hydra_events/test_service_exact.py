@@ -11,6 +11,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.domain.hydra_events import EventError
+from bot.services.challenge import ChallengeService
 from bot.services.event_tables import EventTables
 from bot.services.hydra import HydraService
 from bot.services.hydra_events import HydraEventService, hydra_event_topic
@@ -298,6 +299,7 @@ async def test_a_playing_tables_view_counts_its_turn_score_and_log(events: Hydra
     view = await EventTables(events.hydra).view(table.game_id)
     assert view.game_id == table.game_id and view.playing and view.outcome == "ongoing"
     assert (view.turn, view.score, view.left) == (3, 1, 1)
+    assert not view.in_first_turn  # late players no longer sit down
     assert [a.seq for a in view.actions] == list(range(1, len(view.actions) + 1))
     assert [a.actor_id for a in view.actions if a.line == "attack 1 3"] == [1]
 
@@ -311,8 +313,33 @@ async def test_a_late_player_changes_the_tables_tally_key_and_sits_only_within_t
     await events.join(event.event_id, [(1, "Ann")])
     ((table, _),) = await begin(events, event.event_id)
     keeper = EventTables(events.hydra)
-    before = (await keeper.view(table.game_id)).tally_key
+    first = await keeper.view(table.game_id)
+    before = first.tally_key
+    assert first.in_first_turn
     assert await keeper.seat_late(table.game_id, [(2, "Bo"), (3, "Cy")], 2) is None
     seated = await keeper.seat_late(table.game_id, [(2, "Bo")], 2)
     assert seated is not None and [s.user_id for s in seated.seats] == [1, 2]
     assert (await keeper.view(table.game_id)).tally_key != before
+
+
+async def test_a_seat_stands_until_its_player_is_out_or_a_shared_life_table_is_lost(db) -> None:
+    """Against the Hydra each player has a life total and falls alone; against the God the players share
+    one and stand or fall together."""
+    hydra = HydraService(db)
+    table = await hydra.create(guild_id=GUILD, channel_id=CHANNEL, user_id=1, name="Ann", heads=2, seed=5)
+    await hydra.join(table.game_id, 2, "Bo")
+    await hydra.start(table.game_id, 1)
+    await hydra.concede(table.game_id, 2)
+    assert [s.standing for s in (await EventTables(hydra).view(table.game_id)).seats] == [True, False]
+
+    decks = ChallengeService(db)
+    god = await decks.create(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=1, name="Ann", deck="god", difficulty=1
+    )
+    await decks.join(god.game_id, 2, "Bo")
+    await decks.start(god.game_id, 1)
+    keeper = EventTables(decks)
+    assert [s.standing for s in (await keeper.view(god.game_id)).seats] == [True, True]
+    await decks.concede(god.game_id, 2)
+    view = await keeper.view(god.game_id)
+    assert view.outcome == "lost" and [s.standing for s in view.seats] == [False, False]
