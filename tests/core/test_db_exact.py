@@ -326,3 +326,13 @@ def test_a_statement_over_several_lines_keeps_its_lines_and_inner_comments() -> 
     harmless to both engines), and the lines stay lines."""
     script = "-- header\nCREATE TABLE b (\n  -- the key\n  id INTEGER\n);\n-- trailing\n"
     assert split_sql(script) == ["CREATE TABLE b (\n  -- the key\n  id INTEGER\n);"]
+
+
+async def test_migrating_with_an_older_list_is_refused_before_any_change(db: Database) -> None:
+    """An older Podkeeper (its own, shorter list of migrations) on a newer database: refused, not run."""
+    current = await db.schema_version()
+    with pytest.raises(
+        DatabaseError, match=rf"schema version {current}, newer than this Podkeeper knows \(2\)"
+    ):
+        await db.migrate(available_migrations()[:2])
+    assert await db.schema_version() == current
