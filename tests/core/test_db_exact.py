@@ -13,6 +13,7 @@ import fcntl
 import logging
 import os
 import re
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -265,9 +266,14 @@ def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_p
     database = tmp_path / "deep" / "er" / "podkeeper.sqlite3"
     lock = ProcessLock(database)
     assert lock.path == tmp_path / "deep" / "er" / "podkeeper.sqlite3.lock"
-    lock.acquire()  # makes the folders
+    umask = os.umask(0o022)
+    try:
+        lock.acquire()  # makes the folders
+    finally:
+        os.umask(umask)
     try:
         assert lock.path.read_bytes() == str(os.getpid()).encode()
+        assert stat.S_IMODE(lock.path.stat().st_mode) == 0o644  # readable by an operator, not executable
     finally:
         lock.release()
     lock.path.write_text("1234567890123")
@@ -280,6 +286,11 @@ def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_p
     with lock.path.open("rb") as other:
         fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
         with pytest.raises(DatabaseError, match=r"^another Podkeeper bot \(pid another process\) is already"):
+            ProcessLock(database).acquire()
+    lock.path.write_bytes(b"\xff\xfe 42")  # garbage an older tool left: still a message, not a crash
+    with lock.path.open("rb") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(DatabaseError, match=r"^another Podkeeper bot \(pid \ufffd\ufffd 42\) is already"):
             ProcessLock(database).acquire()
     lock.acquire()  # the other one gone, the bot takes it
     lock.release()
@@ -315,3 +326,13 @@ def test_a_statement_over_several_lines_keeps_its_lines_and_inner_comments() -> 
     harmless to both engines), and the lines stay lines."""
     script = "-- header\nCREATE TABLE b (\n  -- the key\n  id INTEGER\n);\n-- trailing\n"
     assert split_sql(script) == ["CREATE TABLE b (\n  -- the key\n  id INTEGER\n);"]
+
+
+async def test_migrating_with_an_older_list_is_refused_before_any_change(db: Database) -> None:
+    """An older Podkeeper (its own, shorter list of migrations) on a newer database: refused, not run."""
+    current = await db.schema_version()
+    with pytest.raises(
+        DatabaseError, match=rf"schema version {current}, newer than this Podkeeper knows \(2\)"
+    ):
+        await db.migrate(available_migrations()[:2])
+    assert await db.schema_version() == current

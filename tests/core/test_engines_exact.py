@@ -119,3 +119,12 @@ async def test_sums_and_averages_are_python_ints_and_floats_on_both_engines(db: 
         await conn.executemany("INSERT INTO things (name) VALUES (?)", [("a",), ("b",)])
     total, average = tuple(await db.fetchone("SELECT SUM(id), AVG(id) FROM things"))
     assert (type(total), total, type(average), average) == (int, 3, float, 1.5)
+
+
+async def test_a_parameter_compared_with_a_sum_is_bound_on_both_engines(db: Database) -> None:
+    """``HAVING SUM(...) >= ?``: PostgreSQL types the parameter NUMERIC, which the pool's codec writes."""
+    await _things(db)
+    async with db.transaction() as conn:
+        await conn.executemany("INSERT INTO things (name) VALUES (?)", [("a",), ("b",)])
+    assert await db.scalar("SELECT COUNT(*) FROM things HAVING SUM(id) >= ?", (3,)) == 2
+    assert await db.scalar("SELECT COUNT(*) FROM things HAVING SUM(id) >= ?", (4,)) is None
