@@ -254,6 +254,35 @@ async def test_an_unchanged_render_is_not_sent_again_and_a_quiet_stream_gets_kee
         response.close()
 
 
+async def test_a_quiet_stream_gets_a_keep_alive_each_wait_without_any_notice(served, monkeypatch) -> None:
+    """Nothing changes at all: the stream still sends a comment line every keep-alive period (a proxy
+    closes a stream silent for a minute), and nothing else."""
+    monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 0.2)
+    async with aiohttp.ClientSession() as session:
+        response = await session.get(served.server.url(served.pod_link) + "/events")
+        for _ in range(3):  # the update: its name, its data, the blank line
+            await response.content.readline()
+        async with asyncio.timeout(10):
+            assert [await response.content.readline() for _ in range(4)] == [b": keep-alive\n", b"\n"] * 2
+        response.close()
+
+
+async def test_a_stream_speaks_the_language_of_its_page(tmp_path) -> None:
+    """The events link carries the page's ``?lang=``: the updates come in those words, not the
+    server's (and without one, in the server's)."""
+    served = await _open(tmp_path, language="zh-Hant")
+    try:
+        async with aiohttp.ClientSession() as session:
+            url = served.server.url(served.pod_link) + "/events"
+            for params, words in (({"lang": "ja"}, "ターン1の前"), ({}, "第1回合之前")):
+                response = await session.get(url, params=params)
+                name, html = await EventStream(response).next(timeout=10)
+                assert name == "update" and words in html, params
+                response.close()
+    finally:
+        await _close(served)
+
+
 async def test_a_notice_on_the_links_topic_ends_the_stream_only_when_the_token_was_replaced(served) -> None:
     """``revoke`` is published after the new token is stored: a stream whose token still works goes on
     (the lookup says so); once replaced, the stream says ``gone`` and ends."""

@@ -5,6 +5,7 @@ on every overlay; a fact added here (a vote, a hand) would leak through any temp
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from bot.clock import FakeClock
 from bot.domain import pod
 from bot.domain.pod import commander_key
+from bot.services.hydra import HydraService, hydra_game_topic
+from bot.services.hydra_events import HydraEventService, hydra_event_topic
 from bot.services.pods import PodService, pod_topic
 from bot.services.stats import StatsService, stats_topic
 from bot.services.tournaments import TournamentService, mana_value_lookup, tournament_topic
@@ -232,5 +235,85 @@ async def test_a_tournament_page_shows_its_round_tables_standings_and_who_droppe
         ]
         assert data["standings"][0]["name"] == names[winner] and data["standings"][0]["points"] > 0
         assert sum(s["dropped"] for s in data["standings"]) == 1
+    finally:
+        await db.close()
+
+
+# -- a Hydra event ----------------------------------------------------------------------------------------
+
+WIN_SCRIPT = ("attack 1 3", "end", "choose counter", "choose pass", "attack 2 3", "end")  # seed 5, 2 heads
+
+
+async def test_a_hydra_event_page_shows_each_table_and_player_as_the_summary_ranks_them(tmp_path) -> None:
+    """Two tables of two: one won in three turns (two heads severed), one still playing. Each table's
+    outcome, turns, heads and who sits there; the players ranked from 1 with their table; the counts; and
+    the page follows the event and each table's game."""
+    db = await Database.open(tmp_path / "hydra.sqlite3")
+    try:
+        sources = _Sources(db)
+        events = HydraEventService(db, HydraService(db), seed_for=lambda event, table: 5)
+        sources.hydra_events = events
+        event = await events.create(
+            guild_id=GUILD,
+            channel_id=2,
+            user_id=9,
+            name="Hydra night",
+            start="in 1h",
+            heads=2,
+            table_size=2,
+            language="en",
+            now=datetime.now(UTC),
+        )
+        for user in (1, 2, 3, 4):
+            await events.join(event.event_id, [(user, f"u{user}")])
+        await events.plan(event.event_id)
+        opened = await events.open_tables(event.event_id)
+        for table, _ in opened:
+            await events.attach_thread(event.event_id, table.table_no, 1000 + table.table_no)
+        await events.mark_running(event.event_id)
+        (won, won_game), (running, running_game) = opened
+        winner = won_game.seats[0].user_id
+        for line in WIN_SCRIPT:
+            await events.hydra.act(won.game_id, winner, line)
+
+        link = PageLink("hydra_event", event.event_id, "t", GUILD)
+        data = await page_data(link, sources)
+        assert data.template == "hydra_event.html" and data.title == {"key": "", "text": "Hydra night"}
+        assert data.topics == [
+            hydra_event_topic(event.event_id),
+            hydra_game_topic(won.game_id),
+            hydra_game_topic(running.game_id),
+            link_topic(link),
+        ]
+        names = {t.table_no: [f"u{s.user_id}" for s in g.seats] for t, g in opened}
+        tables = data.data["tables"]
+        assert [(t["table"], t["outcome"], t["turns"], t["severed"]) for t in tables] == [
+            (won.table_no, "won", 3, 2),
+            (running.table_no, "ongoing", tables[1]["turns"], 0),
+        ]
+        assert [(t["standing"], t["seated"]) for t in tables] == [(2, 2), (2, 2)]
+        assert [sorted(t["players"]) for t in tables] == [
+            sorted(names[won.table_no]),
+            sorted(names[running.table_no]),
+        ]
+        players = data.data["players"]
+        assert [p["rank"] for p in players] == [1, 2, 3, 4]
+        assert players[0]["table"] == won.table_no and players[0]["severed"] in (1, 2)
+        assert sum(p["severed"] for p in players) == 2 and all(p["standing"] for p in players)
+        status = await events.status(event.event_id)
+        assert [(p["name"], p["table"], p["severed"]) for p in players] == [
+            (p.name, p.table_no, p.severed) for p in status.summary.players
+        ]
+        assert {
+            k: data.data[k] for k in ("name", "status", "entrants", "won", "lost", "playing", "standing")
+        } == {
+            "name": "Hydra night",
+            "status": "running",
+            "entrants": 4,
+            "won": 1,
+            "lost": 0,
+            "playing": 1,
+            "standing": 4,
+        }
     finally:
         await db.close()
