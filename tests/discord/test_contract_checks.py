@@ -900,3 +900,27 @@ def test_any_of_refuses_a_value_no_branch_takes_even_when_one_branch_takes_null(
     validator = contract._Validator({"anyOf": [{"type": "null"}, {"type": "integer"}]})
     assert [error.validator for error in validator.iter_errors("x")] == ["anyOf"]
     assert list(validator.iter_errors(None)) == [] and list(validator.iter_errors(3)) == []
+
+
+@pytest.mark.parametrize(
+    ("button", "expected"),
+    [
+        (
+            {"style": 5, "url": "https://example.org", "custom_id": "x"},
+            [
+                (
+                    ("b", "custom_id"),
+                    "BUTTON_COMPONENT_LINK_HAS_CUSTOM_ID",
+                    "A link button cannot have a custom id",
+                )
+            ],
+        ),
+        ({"style": 5}, [(("b", "url"), "BASE_TYPE_REQUIRED", "A link button needs a url")]),
+        ({"style": 5, "url": "https://example.org"}, []),
+        ({"style": 6, "sku_id": "1"}, []),  # a premium button has neither
+        ({"style": 1}, [(("b", "custom_id"), "BASE_TYPE_REQUIRED", "This field is required")]),
+        ({"style": 4, "custom_id": "x"}, []),
+    ],
+)
+def test_each_button_rule_in_discords_words(button, expected) -> None:
+    assert contract.button_problems({"type": 2, **button}, ("b",)) == expected
