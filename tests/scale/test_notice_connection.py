@@ -1,16 +1,20 @@
 """The notice connection between its cuts: a quiet connection is checked but not replaced (each needless
 reconnect makes every page and every held kind read everything again), and the channel's name is the same
-in every version (a ``podkeeper cards sync`` of another version beside the bots must reach them)."""
+in every version (a ``podkeeper cards sync`` of another version beside the bots must reach them), the
+namespace is the database and schema, a dropped session is really ended, and a one-off notice that cannot
+be sent says why."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 
+import asyncpg
 import pytest
 
 from bot import notify
-from bot.notify import PostgresNotifier, channel_name
+from bot.notify import DedicatedSession, PostgresNotifier, channel_name, database_namespace, notify_once
 from tests.scale._wait import until
 
 
@@ -40,3 +44,41 @@ async def test_a_quiet_connection_is_checked_but_never_replaced(
     finally:
         await a.close()
         await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_the_namespace_is_the_database_and_the_schema_the_connection_lands_in(pg_dsn: str) -> None:
+    """Every process on one database and schema agrees on it whatever host name it uses, and another
+    schema of the same database (a test's, another bot's) is another namespace."""
+    here = await asyncpg.connect(pg_dsn)
+    public = await asyncpg.connect(pg_dsn, server_settings={"search_path": "public"})
+    try:
+        schema = await here.fetchval("SELECT current_schema()")
+        database = await here.fetchval("SELECT current_database()")
+        assert schema != "public"
+        assert await database_namespace(here) == f"{database}/{schema}"
+        assert await database_namespace(public) == f"{database}/public"
+    finally:
+        await here.close()
+        await public.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_dropped_session_is_terminated_and_no_longer_alive(pg_dsn: str) -> None:
+    session = DedicatedSession(pg_dsn)
+    connection = await session.open()
+    assert session.alive and session.namespace is not None
+    session.drop()  # a broken connection: no goodbye to a server that may be gone
+    assert connection.is_closed() and session.connection is None and not session.alive
+    session.drop()  # dropping again is harmless
+    await session.close()
+    assert session.connection is None
+
+
+async def test_a_one_off_notice_out_of_reach_says_why(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="bot.notify"):
+        await asyncio.wait_for(notify_once("postgresql://nobody@127.0.0.1:1/none", "change", "cards"), 5)
+    [said] = [r.getMessage() for r in caplog.records]
+    assert re.fullmatch(
+        r"could not tell the running bots \((?!None\)|%s\)).+\); they notice within minutes anyway", said
+    ), said
