@@ -82,3 +82,45 @@ async def test_a_one_off_notice_out_of_reach_says_why(caplog: pytest.LogCaptureF
     assert re.fullmatch(
         r"could not tell the running bots \((?!None\)|%s\)).+\); they notice within minutes anyway", said
     ), said
+
+
+@pytest.mark.postgresql_only
+async def test_notices_sent_at_shutdown_arrive_once_each_and_nothing_else(
+    pg_dsn: str, namespace: str
+) -> None:
+    a, b = PostgresNotifier(pg_dsn, namespace), PostgresNotifier(pg_dsn, namespace)
+    heard: list[str] = []
+    b.on("change", heard.append)
+    await a.start()
+    await b.start()
+    try:
+        a.send("change", "pod:1")
+        a.send("change", "pod:2")
+        await a.close()  # what is queued goes out in the close
+        await until(lambda: heard == ["pod:1", "pod:2"])
+        await asyncio.sleep(0.1)
+        assert heard == ["pod:1", "pod:2"] and b.received == 2, "an empty notice went out too"
+    finally:
+        await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_notice_of_a_kind_nobody_handles_is_ignored_quietly(
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A newer version's new kind of notice reaches the older processes of a rolling update too."""
+    a, b = PostgresNotifier(pg_dsn, namespace), PostgresNotifier(pg_dsn, namespace)
+    heard: list[str] = []
+    b.on("change", heard.append)
+    await a.start()
+    await b.start()
+    try:
+        with caplog.at_level(logging.ERROR):
+            a.send("a-kind-from-a-newer-version", "7")
+            a.send("change", "pod:3")
+            await until(lambda: heard == ["pod:3"])
+            await asyncio.sleep(0.1)
+        assert b.received == 2 and [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    finally:
+        await a.close()
+        await b.close()
