@@ -130,3 +130,19 @@ async def test_a_board_aimed_at_another_channel_is_judged_by_that_channels_permi
         assert "Attach Files" in refused.content and f"<#{games_id}>" in refused.content
         assert "View Channels" not in refused.content and "Embed Links" not in refused.content
         assert f"<#{h.channel('general').id}>" not in refused.content
+
+
+async def test_the_whole_refusal_is_in_the_members_language(tmp_path) -> None:
+    """Not only the permission's name: the sentence around it too (a refusal half in English)."""
+    async with DiscordHarness.start(tmp_path) as h:
+        deny(h, "embed_links")
+        refused = await h.slash("pod start", locale="ja", players=h.user("alice").mention)
+        general = h.channel("general").id
+        names = [t("core.permission.embed_links", "ja")]
+        assert refused.ephemeral
+        assert refused.content == t(
+            "core.error.bot_cannot_post", "ja", permissions=names, channel=f"<#{general}>"
+        )
+        assert refused.content != t(
+            "core.error.bot_cannot_post", "en", permissions=names, channel=f"<#{general}>"
+        )
