@@ -124,3 +124,20 @@ async def test_a_notice_of_a_kind_nobody_handles_is_ignored_quietly(
     finally:
         await a.close()
         await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_closed_notifier_leaves_no_task_or_connection_and_closes_again_harmlessly(
+    pg_dsn: str, namespace: str
+) -> None:
+    """A task dump names the listener ("notices"); once closed (a bot's shutdown, a test's end) neither
+    its task nor its connection is left behind, and a second close finds nothing to do."""
+    notifier = PostgresNotifier(pg_dsn, namespace)
+    await notifier.start()
+    connection = notifier.session.connection
+    assert [t for t in asyncio.all_tasks() if t.get_name() == "notices" and not t.done()] != []
+    await notifier.close()
+    await asyncio.sleep(0)
+    assert [t for t in asyncio.all_tasks() if t.get_name() == "notices" and not t.done()] == []
+    assert connection.is_closed() and notifier.session.connection is None and not notifier.session.alive
+    await notifier.close()
