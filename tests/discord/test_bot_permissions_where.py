@@ -7,6 +7,8 @@ command, and the role verdicts are checked against the stand-in's own refusal of
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
@@ -14,8 +16,9 @@ from bot.i18n import t
 from bot.invite import PERMISSIONS as INVITE_PERMISSIONS
 from bot.invite import permissions_integer
 from bot.testing import DiscordHarness
+from bot.testing.fakediscord import payloads as P
 from bot.testing.fakediscord.model import PERMISSIONS
-from cogs._permissions import role_grant_problem
+from cogs._permissions import refuse_unless_bot_can_post, role_grant_problem
 
 
 def deny(h: DiscordHarness, permission: str, channel: str = "general") -> None:
@@ -95,3 +98,51 @@ async def test_the_roles_the_bot_may_not_give_are_the_ones_discord_refuses(tmp_p
             h.check_contract()
         finally:
             h._expect_refusal = None
+
+
+async def test_a_board_aimed_at_another_channel_is_judged_by_that_channels_permissions(tmp_path) -> None:
+    """``refuse_unless_bot_can_post(channel=...)``: a board to be posted in another channel than the
+    command's is judged by the bot's permissions there (computed from its roles and overwrites), and the
+    refusal names that channel. Through a probe command, as a feature posting elsewhere would call it."""
+    verdicts: list[bool] = []
+
+    async def probe(interaction: discord.Interaction) -> None:
+        target = interaction.client.get_channel(games_id)
+        assert isinstance(target, discord.TextChannel)
+        refused = await refuse_unless_bot_can_post(interaction, channel=target)
+        verdicts.append(refused)
+        if not refused:
+            await interaction.response.send_message("posted")
+
+    async def add_probe(bot: Any) -> None:
+        bot.tree.command(name="probe", description="Post a board into #games")(probe)
+
+    async with DiscordHarness.start(tmp_path, on_boot=add_probe) as h:
+        games_id = h.channel("games").id
+        deny(h, "attach_files", "general")  # the command's own channel lacks it; #games does not
+        allowed = await h.slash("probe")
+        assert verdicts == [False] and allowed.content == "posted"
+        deny(h, "attach_files", "games")
+        h.fake.emit("CHANNEL_UPDATE", P.channel(h.channel("games")))  # as Discord tells of an admin's edit
+        await h.settle()
+        refused = await h.slash("probe")
+        assert verdicts == [False, True] and refused.ephemeral
+        assert "Attach Files" in refused.content and f"<#{games_id}>" in refused.content
+        assert "View Channels" not in refused.content and "Embed Links" not in refused.content
+        assert f"<#{h.channel('general').id}>" not in refused.content
+
+
+async def test_the_whole_refusal_is_in_the_members_language(tmp_path) -> None:
+    """Not only the permission's name: the sentence around it too (a refusal half in English)."""
+    async with DiscordHarness.start(tmp_path) as h:
+        deny(h, "embed_links")
+        refused = await h.slash("pod start", locale="ja", players=h.user("alice").mention)
+        general = h.channel("general").id
+        names = [t("core.permission.embed_links", "ja")]
+        assert refused.ephemeral
+        assert refused.content == t(
+            "core.error.bot_cannot_post", "ja", permissions=names, channel=f"<#{general}>"
+        )
+        assert refused.content != t(
+            "core.error.bot_cannot_post", "en", permissions=names, channel=f"<#{general}>"
+        )
