@@ -227,3 +227,15 @@ async def test_every_change_of_a_table_is_published_on_its_own_topic(db: Databas
     await service.start(table.game_id, 100)
     await service.act(table.game_id, 100, "attack 1 3")
     assert db.changes.version(topic) == before + 2
+
+
+async def test_the_open_tables_cap_counts_each_members_own_tables_in_this_server(db: Database) -> None:
+    """Ann has opened five unfinished tables here: she is refused a sixth, Bo and Ann elsewhere are not."""
+    service = ChallengeService(db)
+    options = {"channel_id": 10, "name": "Ann", "deck": "horde", "difficulty": 3, "capped": True}
+    for _ in range(5):
+        await service.create(guild_id=1, user_id=100, **options)
+    error = await refused(service.create(guild_id=1, user_id=100, **options), "hydra.error.too_many_tables")
+    assert error.values == {"limit": 5}
+    assert (await service.create(guild_id=1, user_id=101, **options)).row.created_by == 101
+    assert (await service.create(guild_id=2, user_id=100, **options)).row.guild_id == 2
