@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 
 from bot.clock import FakeClock
-from cogs._timers import Timers, sane_due
+from cogs._timers import TableTimers, Timers, sane_due
 
 
 def recorder(fired: list[str], name: str):  # noqa: ANN201 - a job
@@ -167,3 +167,57 @@ async def test_a_stored_deadline_re_armed_after_a_jump_back_fires_after_its_leng
     await clock.advance(seconds=1)
     await settle()
     assert fired == ["closed"]
+
+
+class Table:
+    """What ``TableTimers`` reads of a stored table: its game id and its actions so far."""
+
+    def __init__(self, game_id: int, actions: int) -> None:
+        self.game_id, self.actions = game_id, [object()] * actions
+
+
+class Tables(TableTimers):
+    """A cog's turn timers: each open table's default answer 30 s after it was armed."""
+
+    def __init__(self, clock: FakeClock, open_tables: list[Table]) -> None:
+        self.timers = Timers(clock, "hydra")
+        self.armed_at = {}
+        self.open = open_tables
+        self.service = self  # type: ignore[assignment]
+        self.defaults: list[int] = []
+
+    async def open_tables(self) -> list[Table]:
+        return self.open
+
+    def arm(self, table: Table) -> None:
+        self.armed_at[table.game_id] = len(table.actions)
+
+        async def default() -> None:
+            self.defaults.append(table.game_id)
+
+        self.arm_default(table.game_id, 30, default)
+
+
+async def test_a_poke_keeps_a_timer_armed_for_the_current_action_and_a_take_over_re_arms_all() -> None:
+    """Re-arming a question that is still waiting restarts its wait: a poke (another process acted at
+    another table) must leave it running, and re-arm only a table whose action count moved on."""
+    clock = FakeClock()
+    waiting, moved_on = Table(1, 3), Table(2, 5)
+    tables = Tables(clock, [waiting, moved_on])
+    await tables.arm_open_tables()  # this process took the lease over
+    await settle()
+    kept = tables.timers.task(1)
+    await clock.advance(seconds=20)
+    moved_on.actions.append(object())  # another process answered at table 2
+    await tables.arm_open_tables(taking_over=False)
+    await settle()
+    assert tables.timers.task(1) is kept and tables.armed_at == {1: 3, 2: 6}
+    await clock.advance(seconds=10)
+    await settle()
+    assert tables.defaults == [1], "table 1 waited its 30 s; table 2's wait started again"
+    await tables.arm_open_tables(taking_over=True)
+    await settle()
+    assert tables.timers.task(2) is not None and tables.timers.pending(1)
+    await clock.advance(seconds=30)
+    await settle()
+    assert sorted(tables.defaults) == [1, 1, 2]
