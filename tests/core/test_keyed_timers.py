@@ -130,9 +130,17 @@ async def test_spawned_work_is_kept_replaced_and_cancelled_like_a_timer() -> Non
     timers.spawn("board", leaderboard("new"))
     await settle()
     assert looks == ["old", "new"] and first.cancelled() and timers.task("board") is not first
+    assert timers.task("board").get_name() == "leaderboard-work-board"  # type: ignore[union-attr]
     timers.cancel("board")
     await settle()
     assert not timers.pending("board")
+
+    async def once() -> None:
+        looks.append("once")
+
+    timers.spawn("resume", once())
+    await settle()
+    assert looks[-1] == "once" and timers.task("resume") is None, "finished work is forgotten"
 
 
 def test_a_deadline_is_kept_unless_the_clock_jumped_back(caplog: pytest.LogCaptureFixture) -> None:
@@ -148,18 +156,28 @@ def test_a_deadline_is_kept_unless_the_clock_jumped_back(caplog: pytest.LogCaptu
         assert sane_due(due, armed, behind, "vote of game 3") == behind + timedelta(minutes=5)
         assert sane_due(due, armed, armed - timedelta(seconds=1), "vote") == due - timedelta(seconds=1)
     first, second = (r.getMessage() for r in caplog.records)
-    assert first.startswith("vote of game 3: the clock reads ") and "the clock jumped back?" in first
-    assert "waiting the deadline's full length (0:05:00) from now instead of until " in first
-    assert "1 day, 0:00:00 before the deadline was set" in first and second.startswith("vote: ")
+    assert first == (
+        f"vote of game 3: the clock reads {behind.isoformat(timespec='seconds')}, 1 day, 0:00:00 before the"
+        f" deadline was set ({armed.isoformat(timespec='seconds')}); the clock jumped back? waiting the"
+        f" deadline's full length (0:05:00) from now instead of until {due.isoformat(timespec='seconds')}"
+    )
+    assert second.startswith("vote: ")
+    # a deadline set to its own moment (no wait at all) fires at once after a jump back, not a day later
+    assert sane_due(due, due, due - timedelta(hours=1), "vote") == due - timedelta(hours=1)
 
 
-async def test_a_stored_deadline_re_armed_after_a_jump_back_fires_after_its_length() -> None:
+async def test_a_stored_deadline_re_armed_after_a_jump_back_fires_after_its_length(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     clock = FakeClock()
     armed = clock.now()
     clock.jump(days=-1)
     timers: Timers[int] = Timers(clock, "votes")
     fired: list[str] = []
-    timers.at(9, armed + timedelta(minutes=1), recorder(fired, "closed"), armed=armed)
+    with caplog.at_level(logging.WARNING, logger="cogs._timers"):
+        timers.at(9, armed + timedelta(minutes=1), recorder(fired, "closed"), armed=armed)
+    [said] = [r.getMessage() for r in caplog.records]
+    assert said.startswith("votes timer 9: the clock reads ")
     await settle()
     await clock.advance(seconds=59)
     await settle()
