@@ -166,3 +166,17 @@ async def test_cancel_stops_queued_and_later_edits() -> None:
     await clock.advance(seconds=10)
     await asyncio.sleep(0.01)
     assert board.edits == [] and not boards.pending()
+
+
+async def test_a_catch_up_refresh_waits_for_its_channels_lane() -> None:
+    """A start-up catch-up edit shares Discord's bucket with the channel's other boards: it takes turns."""
+    board = Board()
+    boards = updater(board)
+    lane = boards.lanes.lane(100)
+    await lane.acquire()  # board 2's edit in the same channel is under way
+    catch_up = asyncio.get_running_loop().create_task(boards.refresh_now(1))
+    await asyncio.sleep(0.05)
+    assert board.edits == []
+    lane.release()
+    await catch_up
+    assert board.edits == [1]

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 
 from bot.clock import FakeClock
-from cogs._timers import Timers, sane_due
+from cogs._timers import TableTimers, Timers, sane_due
 
 
 def recorder(fired: list[str], name: str):  # noqa: ANN201 - a job
@@ -130,9 +130,17 @@ async def test_spawned_work_is_kept_replaced_and_cancelled_like_a_timer() -> Non
     timers.spawn("board", leaderboard("new"))
     await settle()
     assert looks == ["old", "new"] and first.cancelled() and timers.task("board") is not first
+    assert timers.task("board").get_name() == "leaderboard-work-board"  # type: ignore[union-attr]
     timers.cancel("board")
     await settle()
     assert not timers.pending("board")
+
+    async def once() -> None:
+        looks.append("once")
+
+    timers.spawn("resume", once())
+    await settle()
+    assert looks[-1] == "once" and timers.task("resume") is None, "finished work is forgotten"
 
 
 def test_a_deadline_is_kept_unless_the_clock_jumped_back(caplog: pytest.LogCaptureFixture) -> None:
@@ -148,18 +156,28 @@ def test_a_deadline_is_kept_unless_the_clock_jumped_back(caplog: pytest.LogCaptu
         assert sane_due(due, armed, behind, "vote of game 3") == behind + timedelta(minutes=5)
         assert sane_due(due, armed, armed - timedelta(seconds=1), "vote") == due - timedelta(seconds=1)
     first, second = (r.getMessage() for r in caplog.records)
-    assert first.startswith("vote of game 3: the clock reads ") and "the clock jumped back?" in first
-    assert "waiting the deadline's full length (0:05:00) from now instead of until " in first
-    assert "1 day, 0:00:00 before the deadline was set" in first and second.startswith("vote: ")
+    assert first == (
+        f"vote of game 3: the clock reads {behind.isoformat(timespec='seconds')}, 1 day, 0:00:00 before the"
+        f" deadline was set ({armed.isoformat(timespec='seconds')}); the clock jumped back? waiting the"
+        f" deadline's full length (0:05:00) from now instead of until {due.isoformat(timespec='seconds')}"
+    )
+    assert second.startswith("vote: ")
+    # a deadline set to its own moment (no wait at all) fires at once after a jump back, not a day later
+    assert sane_due(due, due, due - timedelta(hours=1), "vote") == due - timedelta(hours=1)
 
 
-async def test_a_stored_deadline_re_armed_after_a_jump_back_fires_after_its_length() -> None:
+async def test_a_stored_deadline_re_armed_after_a_jump_back_fires_after_its_length(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     clock = FakeClock()
     armed = clock.now()
     clock.jump(days=-1)
     timers: Timers[int] = Timers(clock, "votes")
     fired: list[str] = []
-    timers.at(9, armed + timedelta(minutes=1), recorder(fired, "closed"), armed=armed)
+    with caplog.at_level(logging.WARNING, logger="cogs._timers"):
+        timers.at(9, armed + timedelta(minutes=1), recorder(fired, "closed"), armed=armed)
+    [said] = [r.getMessage() for r in caplog.records]
+    assert said.startswith("votes timer 9: the clock reads ")
     await settle()
     await clock.advance(seconds=59)
     await settle()
@@ -167,3 +185,57 @@ async def test_a_stored_deadline_re_armed_after_a_jump_back_fires_after_its_leng
     await clock.advance(seconds=1)
     await settle()
     assert fired == ["closed"]
+
+
+class Table:
+    """What ``TableTimers`` reads of a stored table: its game id and its actions so far."""
+
+    def __init__(self, game_id: int, actions: int) -> None:
+        self.game_id, self.actions = game_id, [object()] * actions
+
+
+class Tables(TableTimers):
+    """A cog's turn timers: each open table's default answer 30 s after it was armed."""
+
+    def __init__(self, clock: FakeClock, open_tables: list[Table]) -> None:
+        self.timers = Timers(clock, "hydra")
+        self.armed_at = {}
+        self.open = open_tables
+        self.service = self  # type: ignore[assignment]
+        self.defaults: list[int] = []
+
+    async def open_tables(self) -> list[Table]:
+        return self.open
+
+    def arm(self, table: Table) -> None:
+        self.armed_at[table.game_id] = len(table.actions)
+
+        async def default() -> None:
+            self.defaults.append(table.game_id)
+
+        self.arm_default(table.game_id, 30, default)
+
+
+async def test_a_poke_keeps_a_timer_armed_for_the_current_action_and_a_take_over_re_arms_all() -> None:
+    """Re-arming a question that is still waiting restarts its wait: a poke (another process acted at
+    another table) must leave it running, and re-arm only a table whose action count moved on."""
+    clock = FakeClock()
+    waiting, moved_on = Table(1, 3), Table(2, 5)
+    tables = Tables(clock, [waiting, moved_on])
+    await tables.arm_open_tables()  # this process took the lease over
+    await settle()
+    kept = tables.timers.task(1)
+    await clock.advance(seconds=20)
+    moved_on.actions.append(object())  # another process answered at table 2
+    await tables.arm_open_tables(taking_over=False)
+    await settle()
+    assert tables.timers.task(1) is kept and tables.armed_at == {1: 3, 2: 6}
+    await clock.advance(seconds=10)
+    await settle()
+    assert tables.defaults == [1], "table 1 waited its 30 s; table 2's wait started again"
+    await tables.arm_open_tables(taking_over=True)
+    await settle()
+    assert tables.timers.task(2) is not None and tables.timers.pending(1)
+    await clock.advance(seconds=30)
+    await settle()
+    assert sorted(tables.defaults) == [1, 1, 2]
