@@ -36,6 +36,7 @@ async def refusal(sites: FakeDeckSites, url: str, **overrides) -> DecklistRefuse
     [
         ("https://archidekt.com/decks/401", "url_private", {"site": "Archidekt", "id": "401", "status": 401}),
         ("https://archidekt.com/decks/403", "url_private", {"site": "Archidekt", "id": "403", "status": 403}),
+        ("https://archidekt.com/decks/500", "url_http_error", {"site": "Archidekt", "status": 500}),
         ("https://moxfield.com/decks/html", "url_bad_response", {"site": "Moxfield"}),
         ("https://moxfield.com/decks/slow", "url_timeout", {"site": "Moxfield", "seconds": 0}),
     ],
