@@ -193,6 +193,7 @@ async def test_every_kind_of_answer_carries_the_security_headers(tmp_path) -> No
         for _, _, headers in answers:
             assert {name: headers.get(name) for name in SECURITY_HEADERS} == SECURITY_HEADERS
         assert SECURITY_HEADERS["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self'")
+        assert answers[0][2]["Content-Type"] == "text/html; charset=utf-8"  # not shown as source text
         assert answers[3][2]["Content-Type"] == "text/event-stream"
         assert answers[3][2]["X-Accel-Buffering"] == "no"  # a proxy must not hold the updates back
     finally:
