@@ -5,9 +5,14 @@ recent and open games."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
+from bot.clock import FakeClock
+from bot.domain import pod
 from bot.domain.events import Event
+from bot.services.pods import PodService
 from bot.storage.db import Database, IntegrityError
 from bot.storage.pods import GameFinish, PodRepository
 
@@ -178,3 +183,28 @@ async def test_the_recent_list_holds_ten_games_and_a_channels_open_games_are_new
     open_here = [g for g in reversed(games) if g != games[3]]
     assert [g.game_id for g in await pods.open_in_channel(10)] == open_here
     assert [g.game_id for g in await pods.open_in_channel(11)] == [elsewhere]
+
+
+async def test_a_finish_with_its_record_writes_the_games_statistics_in_the_same_append(db) -> None:
+    """The statistics of a finished game are written with its last event, timed from when it was opened."""
+    clock = FakeClock(datetime(2026, 3, 1, 20, 0, tzinfo=UTC))
+    service = PodService(db, clock=lambda: clock.now().isoformat())
+    game = await service.start_game(
+        guild_id=1,
+        channel_id=10,
+        created_by=ALICE,
+        players=[(ALICE, "Alice"), (BOB, "Bob")],
+        ruleset="commander",
+    )
+    await service.change(game.game_id, ALICE, pod.NEXT_TURN)
+    clock.jump(minutes=25)
+    await service.change(game.game_id, BOB, pod.CONCEDE, player=BOB)
+    row = await db.fetchone(
+        "SELECT guild_id, counted, winner_id, player_count, duration_seconds FROM stats_games WHERE game_id = ?",
+        (game.game_id,),
+    )
+    assert row is not None and tuple(row) == (1, 1, ALICE, 2, 25 * 60)
+    players = await db.fetchall(
+        "SELECT user_id, place, won FROM stats_players WHERE game_id = ? ORDER BY user_id", (game.game_id,)
+    )
+    assert [tuple(p) for p in players] == [(ALICE, 1, 1), (BOB, 2, 0)]
