@@ -641,7 +641,19 @@ class PostgresDatabase(Database):
             await transaction.commit()
             note_commit()  # committed: an error reply after this must not say "nothing was changed"
         finally:
+            await self._give_back(raw)
+
+    async def _give_back(self, raw: Any) -> None:
+        """Return a connection to the pool after its transaction ended, whichever way.
+
+        The pool resets a returned connection with a query of its own; when the server went down just
+        after the commit, that reset fails and asyncpg re-raises it (having already dropped the
+        connection). The transaction's outcome is settled by then: a committed change must return as
+        committed, not as an error that makes the member press again and the change land twice."""
+        try:
             await self.pool.release(raw)
+        except Exception as exc:  # noqa: BLE001 - the pool dropped the broken connection; nothing to undo
+            log.warning("a PostgreSQL connection at %s broke on its way back to the pool: %s", self.where, exc)
 
     async def _started(self, scope: str | None) -> tuple[Any, Any]:
         """A pooled connection inside a begun transaction holding the write locks of ``scope``.
@@ -662,7 +674,7 @@ class PostgresDatabase(Database):
                 else:
                     await raw.execute(SCOPED_WRITE_LOCK_SQL, LOCK_CLASS, SCOPE_LOCK_CLASS, scope)
             except BaseException:
-                await self.pool.release(raw)
+                await self._give_back(raw)
                 raise
             return raw, transaction
 

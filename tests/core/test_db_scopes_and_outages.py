@@ -336,3 +336,35 @@ async def test_a_pool_of_one_connection_starts_and_a_zero_timeout_is_none(db_url
         assert await db.schema_version() == max(m.version for m in available_migrations())
     finally:
         await db.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_write_whose_connection_breaks_after_its_commit_returns_as_committed(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server drops the connection between the commit and the pool's reset of it (a restart just
+    then): the change is stored, so the write returns normally instead of an error that invites a
+    second press; the next write gets a fresh connection."""
+    import asyncpg
+
+    db = await Database.open(db_url, pool_size=1)
+    killer = await asyncpg.connect(db_url)
+    real_reset = asyncpg.Connection.reset
+    dropped: list[int] = []
+
+    async def reset_after_the_server_dropped_it(raw: asyncpg.Connection, **kwargs: object) -> None:
+        monkeypatch.setattr(asyncpg.Connection, "reset", real_reset)  # the first connection back only
+        dropped.append(raw.get_server_pid())
+        await killer.execute("SELECT pg_terminate_backend($1)", dropped[0])
+        await real_reset(raw, **kwargs)  # type: ignore[arg-type]
+
+    try:
+        monkeypatch.setattr(asyncpg.Connection, "reset", reset_after_the_server_dropped_it)
+        await db.execute(_NEW_GAME, scope=game_scope(1))
+        assert dropped  # the connection really broke on its way back
+        assert await _games(db) == 1
+        await asyncio.wait_for(db.execute(_NEW_GAME, scope=game_scope(1)), PATIENCE)
+        assert await _games(db) == 2
+    finally:
+        await killer.close()
+        await db.close()

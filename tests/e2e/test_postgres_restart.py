@@ -3,7 +3,7 @@
 A throwaway cluster of its own (initdb into a temporary folder, a free port on 127.0.0.1, run as the
 ``postgres`` user) is restarted while presses go on. A press either commits and says so, or fails and says
 so: after the restart every press that returned is in the log exactly once, the log has no gaps, presses
-succeed again without restarting the bot, and the presses that failed were refused, never half-stored.
+succeed again without restarting the bot, and a press that failed is stored whole or not at all.
 Writes that had not started and reads wait for the server (``bot.storage.db.while_reachable``), so only a
 press caught mid-statement fails.
 """
@@ -130,16 +130,15 @@ async def test_presses_go_on_after_a_postgresql_restart_and_none_that_returned_i
             for lane in range(4)
         ]
         stored: dict[int, int] = dict.fromkeys(games, 0)
-        failed = 0
+        failed: dict[int, int] = dict.fromkeys(games, 0)
 
         async def lane(game_id: int) -> None:
-            nonlocal failed
             for _ in range(60):
                 try:
                     await service.change(game_id, 101, pod.LIFE, player=102, amount=1)
                     stored[game_id] += 1
-                except Exception:  # noqa: BLE001 - the press was refused: a loud failure, nothing stored
-                    failed += 1
+                except Exception:  # noqa: BLE001 - the press failed loudly
+                    failed[game_id] += 1
                     service.forget(game_id)
                 await asyncio.sleep(0.02)
 
@@ -152,12 +151,17 @@ async def test_presses_go_on_after_a_postgresql_restart_and_none_that_returned_i
             rows = await db.fetchall("SELECT seq FROM pod_events WHERE game_id = ? ORDER BY seq", (game_id,))
             seqs = [row[0] for row in rows]
             assert seqs == list(range(1, len(seqs) + 1))  # no gap, no sequence number twice
-            assert len(seqs) == 1 + stored[game_id] + 1  # creation, every press that returned, one more
-            assert after[game_id].state.player(102).life == 40 + stored[game_id] + 1
-        assert sum(stored.values()) + failed == 4 * 60
+            # Creation, every press that returned, one more; and of the presses that failed, only those
+            # whose commit the server made but could not confirm before it went down (no client can know
+            # such a commit's outcome). A commit the server confirmed is never reported as failed: that
+            # would ask the member for a second press.
+            presses_stored = len(seqs) - 2
+            assert stored[game_id] <= presses_stored <= stored[game_id] + failed[game_id]
+            assert after[game_id].state.player(102).life == 40 + presses_stored + 1
+        assert sum(stored.values()) + sum(failed.values()) == 4 * 60
         # Only a press whose statements were on the wire when the server went down fails (one per lane at
         # most, twice if the shutdown and the start-up each catch one); the others wait for the server.
-        assert failed <= 2 * len(games), failed
+        assert sum(failed.values()) <= 2 * len(games), failed
     finally:
         await db.close()
 
