@@ -653,7 +653,9 @@ class PostgresDatabase(Database):
         try:
             await self.pool.release(raw)
         except Exception as exc:  # noqa: BLE001 - the pool dropped the broken connection; nothing to undo
-            log.warning("a PostgreSQL connection at %s broke on its way back to the pool: %s", self.where, exc)
+            log.warning(
+                "a PostgreSQL connection at %s broke on its way back to the pool: %s", self.where, exc
+            )
 
     async def _started(self, scope: str | None) -> tuple[Any, Any]:
         """A pooled connection inside a begun transaction holding the write locks of ``scope``.
