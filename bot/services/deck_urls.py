@@ -64,7 +64,9 @@ class DeckUrlFetcher:
         try:
             async with (
                 aiohttp.ClientSession(headers=headers, timeout=timeout) as session,
-                session.get(api_url, allow_redirects=True, max_redirects=3) as response,
+                # Redirects are followed (aiohttp's default for a GET), a site bouncing us around is not:
+                # ``max_redirects=3`` gives up at the third redirect answer.
+                session.get(api_url, max_redirects=3) as response,
             ):
                 _check_status(response.status, site, deck_id)
                 if (response.content_length or 0) > self.max_bytes:

@@ -21,13 +21,21 @@ MOXFIELD_ID = "Kx0aLiAvA5tTheVast-C11"
 SLOW_SITE_SECONDS = 5.0
 
 
+# Spaces before the recorded Moxfield answer of the ``padded`` deck: JSON allows them, and they make the body
+# arrive in several chunks whose first boundary always falls among them (a chunk is at most 64 KiB).
+PADDING = 100_000
+
+
 class FakeDeckSites:
     """``/archidekt/api/decks/<id>/`` and ``/moxfield/v3|v2/decks/all/<id>``; a few ids misbehave on purpose:
     ``401`` and ``403`` (private), ``500``, ``slow`` (answers after ``SLOW_SITE_SECONDS``), ``huge`` (endless body, no
-    length), ``html``."""
+    length), ``html``, ``empty`` (a JSON answer of no bytes), ``dropped`` (the connection closed halfway through
+    the promised body), ``padded`` (the recorded deck after ``PADDING`` spaces) and ``redirectN`` (a 302 to
+    ``redirect<N-1>``, ``redirect1``'s to the recorded Moxfield deck)."""
 
     def __init__(self) -> None:
         self.requests: list[tuple[str, str]] = []
+        self.raw_headers: list[tuple[bytes, bytes]] = []  # the last request's, names as they were sent
         self.base = ""
 
     async def archidekt(self, request: web.Request) -> web.StreamResponse:
@@ -40,6 +48,18 @@ class FakeDeckSites:
 
     async def _answer(self, request: web.Request, deck_id: str, pattern: str) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
+        self.raw_headers = list(request.raw_headers)
+        if deck_id.startswith("redirect"):
+            hops = int(deck_id.removeprefix("redirect"))
+            target = f"redirect{hops - 1}" if hops > 1 else MOXFIELD_ID
+            raise web.HTTPFound(request.path.rsplit("/", 1)[0] + "/" + target)
+        if deck_id == "dropped":
+            return await _dropped_halfway(request)
+        if deck_id == "empty":
+            return web.Response(body=b"", content_type="application/json")
+        if deck_id == "padded":
+            recorded = (URLS / pattern.format(MOXFIELD_ID)).read_bytes()
+            return web.Response(body=b" " * PADDING + recorded, content_type="application/json")
         if deck_id in ("401", "403", "500"):
             return web.json_response({"error": "nope"}, status=int(deck_id))
         if deck_id == "slow":
@@ -66,6 +86,17 @@ class FakeDeckSites:
 
     def urls_by_site(self) -> dict[str, str]:
         return {"archidekt": self.urls()["archidekt_api"], "moxfield": self.urls()["moxfield_api"]}
+
+
+async def _dropped_halfway(request: web.Request) -> web.StreamResponse:
+    """Promise 1000 bytes, send 10, hang up: what a site restarting or a proxy giving up mid-answer does."""
+    response = web.StreamResponse(headers={"Content-Type": "application/json"})
+    response.content_length = 1000
+    await response.prepare(request)
+    await response.write(b'{"name": "')
+    assert request.transport is not None
+    request.transport.close()
+    return response
 
 
 async def start_sites() -> tuple[FakeDeckSites, web.AppRunner]:
