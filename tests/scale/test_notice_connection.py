@@ -2,7 +2,8 @@
 reconnect makes every page and every held kind read everything again), and the channel's name is the same
 in every version (a ``podkeeper cards sync`` of another version beside the bots must reach them), the
 namespace is the database and schema, a dropped session is really ended, and a one-off notice that cannot
-be sent says why."""
+be sent says why. Then the exact edges: the ``connect`` given is used, an idle notifier sends nothing, a
+notice may have no rest, a close on a dead connection still succeeds, and finished handler tasks are let go."""
 
 from __future__ import annotations
 
@@ -141,3 +142,124 @@ async def test_a_closed_notifier_leaves_no_task_or_connection_and_closes_again_h
     assert [t for t in asyncio.all_tasks() if t.get_name() == "notices" and not t.done()] == []
     assert connection.is_closed() and notifier.session.connection is None and not notifier.session.alive
     await notifier.close()
+
+
+class CountingConnection(asyncpg.Connection):  # type: ignore[misc]
+    """A real connection that keeps every statement ``execute`` sent (the keepalive, each batch)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.statements: list[str] = []
+
+    async def execute(self, query: str, *args: object, **kwargs: object) -> str:
+        self.statements.append(query)
+        return await super().execute(query, *args, **kwargs)
+
+
+def counting_connect(dsn: str) -> object:
+    """The notifier's own ``connect``: named in ``pg_stat_activity`` and counting what it sends."""
+    return asyncpg.connect(
+        dsn, connection_class=CountingConnection, server_settings={"application_name": "podkeeper-notices"}
+    )
+
+
+@pytest.mark.postgresql_only
+async def test_the_notifier_connects_its_own_way_and_sends_nothing_while_idle(
+    pg_dsn: str, namespace: str
+) -> None:
+    """The ``connect`` given is the one used (its connection is named in ``pg_stat_activity``); an idle
+    notifier sends no statement between keepalives, and closing with nothing queued sends none either."""
+    notifier = PostgresNotifier(pg_dsn, namespace, connect=counting_connect)
+    await notifier.start()
+    connection = notifier.session.connection
+    try:
+        assert isinstance(connection, CountingConnection)
+        name = await connection.fetchval(
+            "SELECT application_name FROM pg_stat_activity WHERE pid = $1", connection.get_server_pid()
+        )
+        assert name == "podkeeper-notices"
+        await asyncio.sleep(0.2)  # far less than a keepalive: nothing is due
+        assert connection.statements == []
+    finally:
+        await notifier.close()
+    assert connection.statements == []
+
+
+@pytest.mark.postgresql_only
+async def test_a_notice_without_a_rest_arrives_with_an_empty_one(pg_dsn: str) -> None:
+    """``send(kind)`` and ``notify_once(dsn, kind)`` mean ``kind:``: the handler is called with ``""``."""
+    a, b = PostgresNotifier(pg_dsn), PostgresNotifier(pg_dsn)  # the test schema's namespace, as notify_once's
+    heard: list[str] = []
+    b.on("cards", heard.append)
+    await a.start()
+    await b.start()
+    try:
+        a.send("cards")
+        await until(lambda: heard == [""])
+        await notify_once(pg_dsn, "cards")
+        await until(lambda: heard == ["", ""])
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.postgresql_only
+async def test_a_notice_left_for_a_dead_connection_at_close_is_given_up_quietly(
+    pg_dsn: str, namespace: str
+) -> None:
+    """The server ended the connection (a restart, an admin) just before the bot's shutdown: the last
+    notice cannot go out, and closing still succeeds (best effort, never a failed shutdown)."""
+    notifier = PostgresNotifier(pg_dsn, namespace)
+    await notifier.start()
+    admin = await asyncpg.connect(pg_dsn)
+    try:
+        await admin.execute("SELECT pg_terminate_backend($1)", notifier.session.connection.get_server_pid())
+    finally:
+        await admin.close()
+    notifier.send("change", "pod:1")
+    await notifier.close()
+    assert notifier.session.connection is None
+
+
+async def test_postgresql_out_of_reach_names_no_channel_and_logs_the_reason(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Before any connection there is no channel (it comes from where the connection lands); the lost
+    connection is logged word for word with the reason."""
+    notifier = PostgresNotifier("postgresql://nobody@127.0.0.1:1/none")
+    with caplog.at_level(logging.WARNING, logger="bot.notify"):
+        await asyncio.wait_for(notifier.start(), 5)
+        await asyncio.wait_for(notifier.close(), 5)
+    assert notifier.channel == ""
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.notify"]
+    assert said and all(
+        re.fullmatch(r"notices: PostgreSQL connection lost \((?!None\)|%s\)).+\); reconnecting", line)
+        for line in said
+    ), said
+
+
+@pytest.mark.postgresql_only
+async def test_a_finished_handler_task_is_let_go_without_an_error(
+    pg_dsn: str, namespace: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A coroutine handler runs as a task the notifier keeps only until it is done: nothing piles up over
+    a bot's life, and its end is no error of the event loop's."""
+    a, b = PostgresNotifier(pg_dsn, namespace), PostgresNotifier(pg_dsn, namespace)
+    handled: list[str] = []
+
+    async def handler(rest: str) -> None:
+        handled.append(rest)
+
+    b.on("change", handler)
+    await a.start()
+    await b.start()
+    try:
+        with caplog.at_level(logging.ERROR):
+            a.send("change", "pod:5")
+            await until(lambda: handled == ["pod:5"])
+            await until(lambda: not b._tasks)
+            await asyncio.sleep(0.05)
+        assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    finally:
+        await a.close()
+        await b.close()
