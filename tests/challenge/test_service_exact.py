@@ -4,6 +4,8 @@ timed-out question is answered by its default (only the very question the timer 
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.domain.challenge.core import ChallengeError
@@ -239,3 +241,164 @@ async def test_the_open_tables_cap_counts_each_members_own_tables_in_this_server
     assert error.values == {"limit": 5}
     assert (await service.create(guild_id=1, user_id=101, **options)).row.created_by == 101
     assert (await service.create(guild_id=2, user_id=100, **options)).row.guild_id == 2
+
+
+# The Hydra's seed 0 with Ann and Bo: after these answers (each the question's default) its second turn
+# reveals Distract the Hydra, which asks each player in turn, Ann first, whether to sacrifice.
+TO_DISTRACT = ["end", "choose pass", "choose pass", "end", "choose pass"]
+
+
+async def test_a_question_asked_of_one_player_is_theirs_to_answer_by_the_whole_key(db: Database) -> None:
+    """While no question is open anyone may act; Distract the Hydra asks Ann, then Bo: only the player
+    asked may answer, the other is refused by the whole key."""
+    service = HydraService(db)
+    table = await service.create(guild_id=1, channel_id=10, user_id=100, name="Ann", heads=2, seed=0)
+    await service.join(table.game_id, 101, "Bo")
+    table = await service.start(table.game_id, 100)
+    assert table.game.pending is None and table.user_to_answer() is None
+    for line in TO_DISTRACT:
+        table = (await service.act(table.game_id, 100, line)).table
+    assert (table.game.pending.topic, table.user_to_answer()) == ("distract_sacrifice", 100)
+    await refused(service.act(table.game_id, 101, "choose decline"), "hydra.error.not_your_choice")
+    table = (await service.act(table.game_id, 100, "choose decline")).table
+    assert (table.game.pending.topic, table.user_to_answer()) == ("distract_sacrifice", 101)
+    await refused(service.act(table.game_id, 100, "choose decline"), "hydra.error.not_your_choice")
+    table = (await service.act(table.game_id, 101, "choose decline")).table
+    assert [(a.line, a.actor_id) for a in table.actions[-2:]] == [
+        ("choose decline", 100),
+        ("choose decline", 101),
+    ]
+
+
+async def test_each_call_waits_for_its_own_tables_lock_and_no_other(db: Database) -> None:
+    """Every change of a table is made under that table's lock, so two changes of one table never
+    interleave, and a change of another table never waits for it. While the test holds table A's lock,
+    each call on A is started, then a call on B runs to its end: by then no call on A has read A."""
+    service = HydraService(db)
+    a = await hydra_table(service)
+    b = await hydra_table(service)
+    read: list[int] = []
+    for name in ("game", "update_game"):
+        original = getattr(service.repo, name)
+
+        async def spy(game_id: int, *args, _original=original, **kwargs):
+            read.append(game_id)
+            return await _original(game_id, *args, **kwargs)
+
+        setattr(service.repo, name, spy)
+    calls = [
+        service.join(a.game_id, 102, "Cy"),
+        service.leave(a.game_id, 101),
+        service.set_heroes(a.game_id, 100, []),
+        service.start(a.game_id, 100),
+        service.seat_late(a.game_id, [(102, "Cy")], limit=4),
+        service.act(a.game_id, 100, "life 1 -1"),
+        service.answer_default(a.game_id, "counter"),
+        service.undo(a.game_id, 100),
+        service.set_idle(a.game_id),
+        service.resume(a.game_id, 100),
+        service.set_messages(a.game_id, turn_message_id=9),
+    ]
+    async with service.lock(a.game_id):
+        waiting = [asyncio.ensure_future(call) for call in calls]
+        await asyncio.wait_for(service.set_idle(b.game_id), 10)
+        assert a.game_id not in read and b.game_id in read
+        assert not any(task.done() for task in waiting)
+    await asyncio.gather(*waiting, return_exceptions=True)
+    assert a.game_id in read
+
+
+async def test_a_store_beaten_by_another_process_is_refused_and_leaves_no_trace(db: Database) -> None:
+    """Two processes share the database: this one judged Ann's ``life 1 -3`` on the log as it was, the
+    other stored Bo's action first. The store is refused as a conflict, and nothing of the refused action
+    stays behind: once the other process takes its action back, this one's table is the log again."""
+    here, there = HydraService(db), HydraService(db)
+    table = await hydra_table(here)
+    start_life = table.game.players[0].life
+    store = here.repo.append
+
+    async def the_other_process_first(*args, **kwargs):
+        await there.act(table.game_id, 101, "life 2 -1")
+        return await store(*args, **kwargs)
+
+    here.repo.append = the_other_process_first  # type: ignore[method-assign]
+    await refused(here.act(table.game_id, 100, "life 1 -3"), "hydra.error.conflict")
+    here.repo.append = store  # type: ignore[method-assign]
+    await there.undo(table.game_id, 101)
+    again = await here.load(table.game_id)
+    assert again.actions == [] and again.game.actions == []
+    assert again.game.players[0].life == start_life
+
+
+async def test_outsiders_and_missing_tables_are_refused_by_their_whole_keys(db: Database) -> None:
+    service = HydraService(db)
+    table = await hydra_table(service)
+    await refused(service.act(table.game_id, 999, "end"), "hydra.error.not_a_challenger")
+    await refused(service.load(table.game_id + 100), "hydra.error.no_table")
+    lobby = await hydra_table(service, start=False)
+    assert await service.answer_default(lobby.game_id, "counter") is None  # a lobby has no question
+
+
+async def test_a_tables_set_up_is_stored_and_replayed_whole_by_another_process(db: Database) -> None:
+    """The response-window options are stored as asked, and a process that never saw the table (no kept
+    game) replays it with the same set-up: the God's house rule, the windows, the numbering and rules."""
+    service = ChallengeService(db)
+    table = await service.create(
+        guild_id=1,
+        channel_id=10,
+        user_id=100,
+        name="Ann",
+        deck="god",
+        difficulty=1,
+        window_seconds=45,
+        all_windows=True,
+        life_per_player=True,
+    )
+    assert (table.row.window_seconds, table.row.all_windows) == (45, 1)
+    await service.join(table.game_id, 101, "Bo")
+    started = await service.start(table.game_id, 100)
+    replayed = (await ChallengeService(db).load(table.game_id)).game
+    kept = started.game
+    assert (replayed.life_per_player, replayed.all_windows, replayed.rules) == (True, True, kept.rules)
+    assert replayed.life == kept.life == 2 * 20
+    assert replayed is not kept
+
+
+async def test_a_tables_seed_is_drawn_from_the_whole_range_when_none_is_given(db: Database) -> None:
+    """Without a seed each table gets its own, from the range the CLI draws from (0 to 2**31 - 1): 32
+    tables' seeds all below a million would be a broken draw (a handful of possible games)."""
+    service = ChallengeService(db)
+    seeds = [
+        (
+            await service.create(
+                guild_id=1, channel_id=10, user_id=100, name="Ann", deck="horde", difficulty=3
+            )
+        ).row.seed
+        for _ in range(32)
+    ]
+    assert all(0 <= seed < 2**31 for seed in seeds)
+    assert max(seeds) >= 2**20
+
+
+async def test_the_hordes_head_start_turns_open_no_deck_turn(db: Database) -> None:
+    """At difficulty 3 the Horde gives the player two turns before its first: ending those is no new
+    deck's turn (no new turn message), ending the third is."""
+    service = ChallengeService(db)
+    table = await service.create(
+        guild_id=1, channel_id=10, user_id=100, name="Ann", deck="horde", difficulty=3, seed=0
+    )
+    await service.start(table.game_id, 100)
+    ends = [await service.act(table.game_id, 100, "end") for _ in range(3)]
+    assert [(bool(r.events), r.deck_turn_started) for r in ends] == [
+        (True, False),
+        (True, False),
+        (True, True),
+    ]
+
+
+async def test_late_players_are_seated_up_to_the_decks_seats_when_no_limit_is_given(db: Database) -> None:
+    service = HydraService(db)
+    table = await hydra_table(service)
+    seated = await service.seat_late(table.game_id, [(102, "Cy"), (103, "Di")])
+    assert seated is not None and seated.user_ids == [100, 101, 102, 103]
+    assert await service.seat_late(table.game_id, [(104, "Eve")]) is None
