@@ -49,17 +49,9 @@ class FakeDeckSites:
     async def _answer(self, request: web.Request, deck_id: str, pattern: str) -> web.StreamResponse:
         self.requests.append((request.path, request.headers.get("User-Agent", "")))
         self.raw_headers = list(request.raw_headers)
-        if deck_id.startswith("redirect"):
-            hops = int(deck_id.removeprefix("redirect"))
-            target = f"redirect{hops - 1}" if hops > 1 else MOXFIELD_ID
-            raise web.HTTPFound(request.path.rsplit("/", 1)[0] + "/" + target)
-        if deck_id == "dropped":
-            return await _dropped_halfway(request)
-        if deck_id == "empty":
-            return web.Response(body=b"", content_type="application/json")
-        if deck_id == "padded":
-            recorded = (URLS / pattern.format(MOXFIELD_ID)).read_bytes()
-            return web.Response(body=b" " * PADDING + recorded, content_type="application/json")
+        edge = await _transport_edge(request, deck_id, pattern)
+        if edge is not None:
+            return edge
         if deck_id in ("401", "403", "500"):
             return web.json_response({"error": "nope"}, status=int(deck_id))
         if deck_id == "slow":
@@ -86,6 +78,23 @@ class FakeDeckSites:
 
     def urls_by_site(self) -> dict[str, str]:
         return {"archidekt": self.urls()["archidekt_api"], "moxfield": self.urls()["moxfield_api"]}
+
+
+async def _transport_edge(request: web.Request, deck_id: str, pattern: str) -> web.StreamResponse | None:
+    """The answers that test the fetcher's HTTP handling rather than a site's deck (Moxfield-style ids:
+    Archidekt's are digits): redirects, a dropped connection, an empty and a padded body."""
+    if deck_id.startswith("redirect"):
+        hops = int(deck_id.removeprefix("redirect"))
+        target = f"redirect{hops - 1}" if hops > 1 else MOXFIELD_ID
+        raise web.HTTPFound(request.path.rsplit("/", 1)[0] + "/" + target)
+    if deck_id == "dropped":
+        return await _dropped_halfway(request)
+    if deck_id == "empty":
+        return web.Response(body=b"", content_type="application/json")
+    if deck_id == "padded":
+        recorded = (URLS / pattern.format(MOXFIELD_ID)).read_bytes()
+        return web.Response(body=b" " * PADDING + recorded, content_type="application/json")
+    return None
 
 
 async def _dropped_halfway(request: web.Request) -> web.StreamResponse:
