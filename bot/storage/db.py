@@ -359,7 +359,8 @@ class Database(ABC):
         return int(await self.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_version") or 0)
 
     async def check_schema_not_newer(self, migrations: list[Migration] | None = None) -> None:
-        known = max((m.version for m in (migrations or available_migrations())), default=0)
+        # No default for max(): an empty list falls back to the package's migrations, which are never empty.
+        known = max(m.version for m in (migrations or available_migrations()))
         current = await self.schema_version()
         if current > known:
             raise DatabaseError(
