@@ -192,6 +192,17 @@ async def test_a_file_database_opens_in_wal_without_a_warning(
 
 
 @pytest.mark.sqlite_only
+async def test_a_bot_closed_twice_frees_its_file_once_and_quietly(db_path: Path) -> None:
+    """A failed start's clean-up and then the shutdown may both close the database: the second close does
+    nothing, and the file's lock is free for the next bot."""
+    db = await Database.open(db_path, exclusive=True)
+    await db.close()
+    await db.close()
+    again = await Database.open(db_path, exclusive=True)
+    await again.close()
+
+
+@pytest.mark.sqlite_only
 async def test_a_backup_onto_an_existing_file_is_refused_untouched(db: Database, tmp_path: Path) -> None:
     target = tmp_path / "taken.sqlite3"
     target.write_text("keep me")
