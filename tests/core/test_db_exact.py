@@ -192,6 +192,20 @@ async def test_a_file_database_opens_in_wal_without_a_warning(
 
 
 @pytest.mark.sqlite_only
+async def test_a_file_sqlite_cannot_open_is_refused_by_name_and_frees_the_bots_lock(tmp_path: Path) -> None:
+    """The database path is a link into a folder that is gone (a data disk not mounted): it passes the
+    checks (nothing there to refuse), SQLite cannot open it, and the lock taken for it is freed again."""
+    link = tmp_path / "podkeeper.sqlite3"
+    link.symlink_to(tmp_path / "unmounted" / "podkeeper.sqlite3")
+    with pytest.raises(DatabaseError) as refused:
+        await Database.open(link, exclusive=True)
+    assert str(refused.value) == f"cannot open database {link}: unable to open database file"
+    lock = ProcessLock(link)
+    lock.acquire()  # free: the refused start kept nothing
+    lock.release()
+
+
+@pytest.mark.sqlite_only
 async def test_a_bot_closed_twice_frees_its_file_once_and_quietly(db_path: Path) -> None:
     """A failed start's clean-up and then the shutdown may both close the database: the second close does
     nothing, and the file's lock is free for the next bot."""
