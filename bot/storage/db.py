@@ -615,7 +615,7 @@ class PostgresDatabase(Database):
         """The pool; ``pool_size`` and ``statement_timeout`` as in :meth:`Database.open`, where the defaults are."""
         try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without)
             import asyncpg
-        except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
+        except ImportError:  # asyncpg is a runtime dependency, but a hand-made install may lack it
             raise DatabaseError(
                 "a postgresql:// database needs the asyncpg package (pip install asyncpg)"
             ) from None

@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import stat
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -319,6 +320,26 @@ def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_p
             ProcessLock(database).acquire()
     lock.acquire()  # the other one gone, the bot takes it
     lock.release()
+
+
+@pytest.mark.sqlite_only
+def test_releasing_a_lock_never_taken_or_already_released_does_nothing(tmp_path: Path) -> None:
+    lock = ProcessLock(tmp_path / "podkeeper.sqlite3")
+    lock.release()  # never taken
+    lock.acquire()
+    lock.release()
+    lock.release()  # already released
+    lock.acquire()  # and still free to take
+    lock.release()
+
+
+async def test_a_postgresql_url_without_asyncpg_installed_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # what an import finds where the package is missing
+    with pytest.raises(DatabaseError) as refused:
+        await Database.open("postgresql://bot@127.0.0.1:1/podkeeper")
+    assert str(refused.value) == "a postgresql:// database needs the asyncpg package (pip install asyncpg)"
 
 
 @pytest.mark.postgresql_only
