@@ -120,7 +120,7 @@ class ProcessLock:
 
     def release(self) -> None:
         if self._fd is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # pragma: no mutate (our own open descriptor unlocks)
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
