@@ -322,6 +322,13 @@ def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_p
     lock.release()
 
 
+async def test_an_average_reads_as_a_python_float_on_both_engines(db: Database) -> None:
+    """PostgreSQL's AVG is NUMERIC: without the codec the pool's connections are set up with, it arrives as
+    a Decimal, which compares equal to the float but is not one (JSON and arithmetic with floats refuse it)."""
+    average = await db.scalar("SELECT AVG(v) FROM (SELECT 1 AS v UNION ALL SELECT 2) AS two")
+    assert (type(average), average) == (float, 1.5)
+
+
 @pytest.mark.sqlite_only
 def test_releasing_a_lock_never_taken_or_already_released_does_nothing(tmp_path: Path) -> None:
     lock = ProcessLock(tmp_path / "podkeeper.sqlite3")
