@@ -509,7 +509,7 @@ def option_problems(item: dict[str, Any], where: Path_, *, is_command: bool) -> 
         )
     options = [o for o in item.get("options") or [] if isinstance(o, dict)]
     seen: set[str] = set()
-    optional_seen = False  # pragma: no mutate (read only for its truth: None would do the same)
+    optional_seen = False
     for index, option in enumerate(options):
         name = str(option.get("name"))
         if name in seen:
