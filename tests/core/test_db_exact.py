@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import stat
+import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -327,6 +328,44 @@ async def test_an_average_reads_as_a_python_float_on_both_engines(db: Database) 
     a Decimal, which compares equal to the float but is not one (JSON and arithmetic with floats refuse it)."""
     average = await db.scalar("SELECT AVG(v) FROM (SELECT 1 AS v UNION ALL SELECT 2) AS two")
     assert (type(average), average) == (float, 1.5)
+
+
+_READ_MIGRATIONS = (
+    "import sys\n"
+    "from bot.storage.db import available_migrations\n"
+    "sys.stdout.buffer.write('\\0'.join(m.sql() for m in available_migrations()).encode('utf-8'))\n"
+)
+
+
+def test_the_migrations_read_the_same_under_a_locale_that_is_not_utf8() -> None:
+    """A bot started with the C locale and Python's UTF-8 defaults switched off (an old service manager's
+    environment) reads files as ASCII unless told otherwise; the migrations hold non-ASCII text."""
+    expected = "\0".join(m.sql() for m in available_migrations())
+    assert not expected.isascii()  # the test means something only while a migration has such text
+    ascii_only = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    run = subprocess.run(
+        [sys.executable, "-c", _READ_MIGRATIONS],
+        cwd=Path(__file__).parents[2],
+        env=ascii_only,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr.decode("utf-8", "replace")
+    assert run.stdout.decode("utf-8") == expected
+
+
+@pytest.mark.sqlite_only
+def test_a_long_text_in_the_lock_file_is_named_by_its_first_64_bytes(tmp_path: Path) -> None:
+    """Whatever another tool left in the lock file, the refusal quotes a bounded part of it."""
+    database = tmp_path / "podkeeper.sqlite3"
+    lock = ProcessLock(database)
+    lock.path.write_text("9" * 64 + "8" * 36)
+    with lock.path.open("rb") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(DatabaseError) as refused:
+            lock.acquire()
+    assert str(refused.value).startswith(f"another Podkeeper bot (pid {'9' * 64}) is already running on ")
 
 
 @pytest.mark.sqlite_only
