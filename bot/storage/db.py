@@ -120,7 +120,7 @@ class ProcessLock:
 
     def release(self) -> None:
         if self._fd is not None:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # pragma: no mutate (our own open descriptor unlocks)
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None
@@ -356,10 +356,15 @@ class Database(ABC):
     async def schema_version(self) -> int:
         if "schema_version" not in await self.tables():
             return 0
-        return int(await self.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_version") or 0)
+        # "no mutate (case)": both engines read SQL keywords and unquoted names in any case.
+        newest = await self.scalar(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_version"  # pragma: no mutate (case)
+        )
+        return int(newest or 0)
 
     async def check_schema_not_newer(self, migrations: list[Migration] | None = None) -> None:
-        known = max((m.version for m in (migrations or available_migrations())), default=0)
+        # No default for max(): an empty list falls back to the package's migrations, which are never empty.
+        known = max(m.version for m in (migrations or available_migrations()))
         current = await self.schema_version()
         if current > known:
             raise DatabaseError(
@@ -380,23 +385,27 @@ class Database(ABC):
         migrations = available_migrations() if migrations is None else migrations
         async with self._migrating():
             await self.check_schema_not_newer(migrations)
-            async with self.transaction() as conn:
+            async with self.transaction() as conn:  # "no mutate (case)": as in schema_version
                 await conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_version ("
-                    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+                    "CREATE TABLE IF NOT EXISTS schema_version ("  # pragma: no mutate (case)
+                    " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"  # pragma: no mutate (case)
                 )
-            done = {int(row[0]) for row in await self.fetchall("SELECT version FROM schema_version")}
+            rows = await self.fetchall("SELECT version FROM schema_version")  # pragma: no mutate (case)
+            done = {int(row[0]) for row in rows}
             applied: list[Migration] = []
             for migration in migrations:
                 if migration.version in done:
                     continue
                 async with self.transaction() as conn:
-                    if self.engine == POSTGRESQL:  # a migration of a large table may take minutes, and may
-                        await conn.execute("SET LOCAL statement_timeout = 0")  # ([database] is for changes)
+                    # A migration of a large table may take minutes, and may: [database]'s timeout is for
+                    # the changes members make.
+                    if self.engine == POSTGRESQL:
+                        await conn.execute("SET LOCAL statement_timeout = 0")  # pragma: no mutate (case)
                     for statement in split_sql(migration.sql()):
                         await conn.execute(self.dialect.ddl(statement))
                     await conn.execute(
-                        "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                        "INSERT INTO schema_version (version, name, applied_at)"  # pragma: no mutate (case)
+                        " VALUES (?, ?, ?)",  # pragma: no mutate (case)
                         (migration.version, migration.name, now_iso()),
                     )
                 log.info("applied migration %04d_%s", migration.version, migration.name)
@@ -416,20 +425,21 @@ class SqliteDatabase(Database):
     engine = SQLITE
     dialect = SqliteConnection.dialect
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, process_lock: ProcessLock | None) -> None:
         super().__init__(f"sqlite:///{path}")
         self.conn = conn
         self.path = path
         self._connection_wrapper = SqliteConnection(conn)
         self._write_lock = asyncio.Lock()
-        self._process_lock: ProcessLock | None = None
+        self._process_lock = process_lock  # released by close
 
     @property
     def where(self) -> str:
         return str(self.path)
 
     @classmethod
-    async def connect(cls, path: Path, *, exclusive: bool = False) -> SqliteDatabase:
+    async def connect(cls, path: Path, *, exclusive: bool) -> SqliteDatabase:
+        """The open file; ``exclusive`` as in :meth:`Database.open`, where the defaults are."""
         process_lock = None
         if str(path) != ":memory:":
             check_is_sqlite(path)
@@ -444,8 +454,7 @@ class SqliteDatabase(Database):
                 process_lock.release()
             raise DatabaseError(f"cannot open database {path}: {exc}") from None
         conn.row_factory = aiosqlite.Row
-        db = cls(conn, path)
-        db._process_lock = process_lock
+        db = cls(conn, path, process_lock)
         try:
             await db._configure()
         except BaseException:
@@ -454,17 +463,18 @@ class SqliteDatabase(Database):
         return db
 
     async def _configure(self) -> None:
+        # "no mutate (case)": SQLite reads a PRAGMA's name and value in any case.
         try:
-            await self.conn.execute("PRAGMA busy_timeout = 5000")
-            mode = await self.scalar("PRAGMA journal_mode = WAL")
+            await self.conn.execute("PRAGMA busy_timeout = 5000")  # pragma: no mutate (case)
+            mode = await self.scalar("PRAGMA journal_mode = WAL")  # pragma: no mutate (case)
         except sqlite3.DatabaseError as exc:
             raise DatabaseError(
                 f"{self.path} is not a usable SQLite database ({exc}); refusing to touch it."
             ) from None
         if str(self.path) != ":memory:" and str(mode).lower() != "wal":
             log.warning("database %s is in %s mode, not WAL", self.path, mode)
-        await self.conn.execute("PRAGMA foreign_keys = ON")
-        await self.conn.execute("PRAGMA synchronous = NORMAL")
+        await self.conn.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate (case)
+        await self.conn.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate (case)
 
     async def close(self) -> None:
         async with self._write_lock:
@@ -601,10 +611,11 @@ class PostgresDatabase(Database):
         self._pool_reader = _PoolReader(pool, self.where)
 
     @classmethod
-    async def connect(cls, url: str, *, pool_size: int = 10, statement_timeout: int = 30) -> PostgresDatabase:
+    async def connect(cls, url: str, *, pool_size: int, statement_timeout: int) -> PostgresDatabase:
+        """The pool; ``pool_size`` and ``statement_timeout`` as in :meth:`Database.open`, where the defaults are."""
         try:  # imported here: only a postgresql:// database needs it (a SQLite bot starts without)
             import asyncpg
-        except ImportError:  # pragma: no cover - asyncpg is a runtime dependency
+        except ImportError:  # asyncpg is a runtime dependency, but a hand-made install may lack it
             raise DatabaseError(
                 "a postgresql:// database needs the asyncpg package (pip install asyncpg)"
             ) from None

@@ -14,6 +14,8 @@ import logging
 import os
 import re
 import stat
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -192,6 +194,31 @@ async def test_a_file_database_opens_in_wal_without_a_warning(
 
 
 @pytest.mark.sqlite_only
+async def test_a_file_sqlite_cannot_open_is_refused_by_name_and_frees_the_bots_lock(tmp_path: Path) -> None:
+    """The database path is a link into a folder that is gone (a data disk not mounted): it passes the
+    checks (nothing there to refuse), SQLite cannot open it, and the lock taken for it is freed again."""
+    link = tmp_path / "podkeeper.sqlite3"
+    link.symlink_to(tmp_path / "unmounted" / "podkeeper.sqlite3")
+    with pytest.raises(DatabaseError) as refused:
+        await Database.open(link, exclusive=True)
+    assert str(refused.value) == f"cannot open database {link}: unable to open database file"
+    lock = ProcessLock(link)
+    lock.acquire()  # free: the refused start kept nothing
+    lock.release()
+
+
+@pytest.mark.sqlite_only
+async def test_a_bot_closed_twice_frees_its_file_once_and_quietly(db_path: Path) -> None:
+    """A failed start's clean-up and then the shutdown may both close the database: the second close does
+    nothing, and the file's lock is free for the next bot."""
+    db = await Database.open(db_path, exclusive=True)
+    await db.close()
+    await db.close()
+    again = await Database.open(db_path, exclusive=True)
+    await again.close()
+
+
+@pytest.mark.sqlite_only
 async def test_a_backup_onto_an_existing_file_is_refused_untouched(db: Database, tmp_path: Path) -> None:
     target = tmp_path / "taken.sqlite3"
     target.write_text("keep me")
@@ -294,6 +321,71 @@ def test_the_lock_file_holds_the_bots_pid_alone_and_a_silent_holder_is_another_p
             ProcessLock(database).acquire()
     lock.acquire()  # the other one gone, the bot takes it
     lock.release()
+
+
+async def test_an_average_reads_as_a_python_float_on_both_engines(db: Database) -> None:
+    """PostgreSQL's AVG is NUMERIC: without the codec the pool's connections are set up with, it arrives as
+    a Decimal, which compares equal to the float but is not one (JSON and arithmetic with floats refuse it)."""
+    average = await db.scalar("SELECT AVG(v) FROM (SELECT 1 AS v UNION ALL SELECT 2) AS two")
+    assert (type(average), average) == (float, 1.5)
+
+
+_READ_MIGRATIONS = (
+    "import sys\n"
+    "from bot.storage.db import available_migrations\n"
+    "sys.stdout.buffer.write('\\0'.join(m.sql() for m in available_migrations()).encode('utf-8'))\n"
+)
+
+
+def test_the_migrations_read_the_same_under_a_locale_that_is_not_utf8() -> None:
+    """A bot started with the C locale and Python's UTF-8 defaults switched off (an old service manager's
+    environment) reads files as ASCII unless told otherwise; the migrations hold non-ASCII text."""
+    expected = "\0".join(m.sql() for m in available_migrations())
+    assert not expected.isascii()  # the test means something only while a migration has such text
+    ascii_only = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    run = subprocess.run(
+        [sys.executable, "-c", _READ_MIGRATIONS],
+        cwd=Path(__file__).parents[2],
+        env=ascii_only,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr.decode("utf-8", "replace")
+    assert run.stdout.decode("utf-8") == expected
+
+
+@pytest.mark.sqlite_only
+def test_a_long_text_in_the_lock_file_is_named_by_its_first_64_bytes(tmp_path: Path) -> None:
+    """Whatever another tool left in the lock file, the refusal quotes a bounded part of it."""
+    database = tmp_path / "podkeeper.sqlite3"
+    lock = ProcessLock(database)
+    lock.path.write_text("9" * 64 + "8" * 36)
+    with lock.path.open("rb") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(DatabaseError) as refused:
+            lock.acquire()
+    assert str(refused.value).startswith(f"another Podkeeper bot (pid {'9' * 64}) is already running on ")
+
+
+@pytest.mark.sqlite_only
+def test_releasing_a_lock_never_taken_or_already_released_does_nothing(tmp_path: Path) -> None:
+    lock = ProcessLock(tmp_path / "podkeeper.sqlite3")
+    lock.release()  # never taken
+    lock.acquire()
+    lock.release()
+    lock.release()  # already released
+    lock.acquire()  # and still free to take
+    lock.release()
+
+
+async def test_a_postgresql_url_without_asyncpg_installed_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # what an import finds where the package is missing
+    with pytest.raises(DatabaseError) as refused:
+        await Database.open("postgresql://bot@127.0.0.1:1/podkeeper")
+    assert str(refused.value) == "a postgresql:// database needs the asyncpg package (pip install asyncpg)"
 
 
 @pytest.mark.postgresql_only

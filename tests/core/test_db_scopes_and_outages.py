@@ -195,6 +195,43 @@ async def test_an_outage_longer_than_the_window_is_refused_naming_the_server(
     assert outage.tries == 2  # the first try, one wait of the window's length, the last try
 
 
+def _recorded_pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The pauses ``while_reachable`` asks for, taken without waiting them (they are its schedule)."""
+    pauses: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def note_the_pause(delay: float) -> None:
+        pauses.append(delay)
+        await real_sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", note_the_pause)
+    return pauses
+
+
+async def test_the_pauses_double_from_a_twentieth_of_a_second_up_to_one_for_the_whole_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pauses = _recorded_pauses(monkeypatch)
+    outage = _Outage(1000)
+    with pytest.raises(DatabaseError) as refused:
+        await while_reachable(outage, "db.example:5432")
+    assert pauses == [0.05, 0.1, 0.2, 0.4, 0.8] + [1.0] * 14  # 15.55 s in all: the first past 15
+    assert outage.tries == len(pauses) + 1
+    assert str(refused.value) == "PostgreSQL at db.example:5432 did not answer for 16 s: connection refused"
+
+
+async def test_an_outage_of_exactly_the_window_is_refused_without_another_try(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(db_module, "RECONNECT_SECONDS", 0.05 + 0.1)  # the sum of the first two pauses
+    pauses = _recorded_pauses(monkeypatch)
+    outage = _Outage(1000)
+    with pytest.raises(DatabaseError, match=r"^PostgreSQL at db.example:5432 did not answer for 0 s: "):
+        await while_reachable(outage, "db.example:5432")
+    assert pauses == [0.05, 0.1]
+    assert outage.tries == 3
+
+
 async def test_a_database_password_never_reaches_a_message() -> None:
     assert (
         redact("postgresql://bot:s3cret@db.example:5432/podkeeper")
@@ -256,6 +293,7 @@ def test_the_database_url_names_its_engine_and_file() -> None:
         "/var/lib/podkeeper.sqlite3",
     )
     assert parse_database_url(Path("data/podkeeper.sqlite3")) == ("sqlite", "data/podkeeper.sqlite3")
+    assert parse_database_url("sqlite://podkeeper.sqlite3") == ("sqlite", "podkeeper.sqlite3")  # two slashes
     with pytest.raises(
         DatabaseError, match=r"^database url 'sqlite:///' names no file; write sqlite:///path"
     ):
@@ -288,6 +326,27 @@ def test_migrations_are_split_into_statements_and_named_by_number(tmp_path: Path
     (tmp_path / "3_Bad.sql").write_text("SELECT 1;", encoding="utf-8")
     with pytest.raises(DatabaseError, match=r"^migration file 3_Bad.sql is not named NNNN_name.sql$"):
         available_migrations(tmp_path)
+
+
+def test_a_trigger_body_stays_in_its_statement_and_an_unended_last_one_keeps_its_lines() -> None:
+    """The ``;`` inside a trigger's ``BEGIN … END`` ends no statement (SQLite's own completeness test
+    decides, over the lines joined as written); a last statement without ``;`` is kept whole, and a
+    one-letter statement is a statement: only a stray ``;`` is dropped."""
+    script = (
+        "CREATE TABLE a (x INTEGER);\n"
+        "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n"
+        "  UPDATE a SET x = 1;\n"
+        "END;\n"
+        "X;\n"
+        "UPDATE a\n"
+        "  SET x = 2"
+    )
+    assert split_sql(script) == [
+        "CREATE TABLE a (x INTEGER);",
+        "CREATE TRIGGER t AFTER INSERT ON a BEGIN\n  UPDATE a SET x = 1;\nEND;",
+        "X;",
+        "UPDATE a\n  SET x = 2",
+    ]
 
 
 @pytest.mark.sqlite_only
@@ -340,7 +399,7 @@ async def test_a_pool_of_one_connection_starts_and_a_zero_timeout_is_none(db_url
 
 @pytest.mark.postgresql_only
 async def test_a_write_whose_connection_breaks_after_its_commit_returns_as_committed(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The server drops the connection between the commit and the pool's reset of it (a restart just
     then): the change is stored, so the write returns normally instead of an error that invites a
@@ -360,8 +419,12 @@ async def test_a_write_whose_connection_breaks_after_its_commit_returns_as_commi
 
     try:
         monkeypatch.setattr(asyncpg.Connection, "reset", reset_after_the_server_dropped_it)
-        await db.execute(_NEW_GAME, scope=game_scope(1))
+        with caplog.at_level(logging.WARNING, logger="bot.storage.db"):
+            await db.execute(_NEW_GAME, scope=game_scope(1))
         assert dropped  # the connection really broke on its way back
+        prefix = f"a PostgreSQL connection at {db.where} broke on its way back to the pool: "
+        [warning] = [r.getMessage() for r in caplog.records if r.name == "bot.storage.db"]
+        assert warning.startswith(prefix) and warning[len(prefix) :] not in ("", "None")  # with the reason
         assert await _games(db) == 1
         await asyncio.wait_for(db.execute(_NEW_GAME, scope=game_scope(1)), PATIENCE)
         assert await _games(db) == 2
