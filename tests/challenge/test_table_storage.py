@@ -263,6 +263,27 @@ async def test_a_profiles_best_win_is_the_most_heads_then_the_fewest_turns_and_t
     )
 
 
+async def test_a_best_win_missing_one_of_its_numbers_counts_as_none_and_the_next_win_replaces_it(
+    db: Database,
+) -> None:
+    """The heads and the turns of a best win are written together; a row holding only one of them (edited
+    by hand) is no best win to compare with, and the next win replaces it instead of failing its finish."""
+    clock = _on_clock(db)
+    hydra = HydraRepository(db)
+    for user, heads, turns in ((ANN, 9, None), (BEN, None, 4)):
+        await db.execute(
+            "INSERT INTO hydra_profiles (user_id, games, wins, heads_severed, best_win_heads, best_win_turns, "
+            "slayer_at, updated_at) VALUES (?, 1, 1, 9, ?, ?, ?, ?)",
+            (user, heads, turns, START.isoformat(), START.isoformat()),
+        )
+    clock.jump(hours=1)
+    game = await _hydra_table(hydra, difficulty=3)
+    await hydra.add_seat(game, BEN, "Ben", limit=4)
+    await hydra.append(game, 1, "end", ANN, Finish("won", 12, 3, 3))
+    for user in (ANN, BEN):
+        assert await hydra.profile(user) == HydraProfile(user, 2, 2, 12, 3, 12, START.isoformat())
+
+
 async def test_the_horde_and_the_god_keep_no_profiles(db: Database) -> None:
     deck = ChallengeRepository(db)
     game = await deck.create(
