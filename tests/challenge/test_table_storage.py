@@ -21,7 +21,7 @@ from bot.storage.challenge import (
     SeatError,
     table_scope,
 )
-from bot.storage.db import Database
+from bot.storage.db import Database, DatabaseError
 from bot.storage.hydra import HydraProfile, HydraRepository
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
@@ -184,6 +184,44 @@ async def test_the_log_reads_back_in_order_and_undo_removes_only_its_action(db: 
     )
     with pytest.raises(Exception):  # noqa: B017, PT011 - the engine's own error: a second writer of seq 3
         await hydra.append(game, 3, "pass", BEN)
+
+
+async def test_every_write_of_a_table_joins_a_transaction_of_that_table_and_a_finish_does_not(
+    db: Database,
+) -> None:
+    """Each write of one table is of the table's scope: made inside a transaction of that table it joins
+    it and rolls back with it. A finish is of no scope (it may update records other tables share, the
+    Hydra's profiles), so it is refused there, as a write of another table is."""
+    hydra = HydraRepository(db)
+    game = await _hydra_table(hydra)
+    await hydra.append(game, 1, "start", ANN)
+    with pytest.raises(RuntimeError, match="^undone$"):
+        async with db.transaction(hydra.scope(game)):
+            assert await hydra.add_seat(game, BEN, "Ben", limit=4) == 2
+            await hydra.add_seat(game, CAT, "Cat", limit=4)
+            await hydra.remove_seat(game, BEN)
+            await hydra.set_heroes(game, CAT, ["Ajani"])
+            await hydra.update_game(game, message_id=900)
+            await hydra.append(game, 2, "pass", ANN)
+            await hydra.delete_last(game, 1)
+            assert [(s.seat, s.user_id, s.heroes) for s in await hydra.seats(game)] == [
+                (1, ANN, ()),
+                (2, CAT, ("Ajani",)),
+            ]
+            raise RuntimeError("undone")
+    assert [(s.seat, s.user_id) for s in await hydra.seats(game)] == [(1, ANN)]
+    assert [a.line for a in await hydra.actions(game)] == ["start"]
+    row = await hydra.game(game)
+    assert row is not None and row.message_id is None
+    scope = hydra.scope(game)
+    with pytest.raises(DatabaseError, match=rf"^a write of every record inside a transaction of {scope}$"):
+        async with db.transaction(scope):
+            await hydra.append(game, 2, "end", ANN, Finish("won", 3, 5, 5))
+    other = await _hydra_table(hydra)
+    with pytest.raises(DatabaseError, match=rf"^a write of {scope} inside a transaction of hydra:{other}$"):
+        async with db.transaction(hydra.scope(other)):
+            await hydra.set_heroes(game, ANN, ["Ajani"])
+    assert [a.line for a in await hydra.actions(game)] == ["start"]
 
 
 async def test_only_the_allowed_columns_change_and_each_change_moves_updated_at(db: Database) -> None:
