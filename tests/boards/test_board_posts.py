@@ -1,6 +1,7 @@
 """When each live board was posted (bot/storage/boards.py), on both engines: the age a board is posted
 afresh by (Discord refuses edits of messages older than an hour) survives a restart, and a message that is
-no longer a board has no age, whether this process or an earlier one recorded it."""
+no longer a board has no age, whether this process or an earlier one recorded it; a known age is read
+from memory, not from the database on every refresh."""
 
 from __future__ import annotations
 

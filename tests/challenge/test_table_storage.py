@@ -1,7 +1,8 @@
 """The challenge tables' storage (bot/storage/challenge.py and hydra.py) on both engines, read straight from
 the repositories: every column a new table is given, the seats kept 1..n, the log read back in its order
 whatever order the engine keeps its rows in, a finish written with its action, the Hydra's profiles and
-their best win, and the lists and counts the cogs and the per-member cap read."""
+their best win, the lists and counts the cogs and the per-member cap read, and every write of a table
+joining a transaction of that table (a finish, of every record, refused there)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The pod games' storage (bot/storage/pods.py) on both engines, read back as the bot reads it after a
 restart: a game and its log, the finish written with its last event, the board presses stored with their
-change, the per-member cap's count, the boards the reconcile pass brings up to date, and the lists of
-recent and open games."""
+change, the per-member cap's count, the boards the reconcile pass brings up to date, the lists of
+recent and open games, and every write of a game joining a transaction of that game."""
 
 from __future__ import annotations
 
