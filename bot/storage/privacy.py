@@ -145,11 +145,11 @@ DELETED_NAME = "deleted member"
 # The event logs whose JSON data names members: (table, the key beside seq).
 _POD_GAME_EVENTS = ("pod_events", "game_id")
 _POD_MATCH_EVENTS = ("pod_match_events", "match_id")
-# The friends' rows of the invitations a member sent or was asked to (deleted before the invitations).
-_DELETE_INVITED = (
-    "DELETE FROM hydra_event_invited WHERE invite_key IN (SELECT invite_key FROM "
-    "hydra_event_invitations WHERE inviter_id = ?) OR invite_key IN (SELECT invite_key FROM "
-    "hydra_event_invited WHERE user_id = ?)"
+# The invitations a member sent or was asked to, read before any of their rows is deleted: deleting the
+# friends' rows first would leave an invitation that asked the member with nothing saying it did.
+_INVITATIONS_NAMING = (
+    "SELECT invite_key FROM hydra_event_invitations WHERE inviter_id = ? "
+    "UNION SELECT invite_key FROM hydra_event_invited WHERE user_id = ?"
 )
 # Rows that are the member's alone: deleted. (table, user column)
 OWN_ROWS: tuple[tuple[str, str], ...] = (
@@ -267,11 +267,14 @@ class PrivacyRepository:
                     (user_id,),
                 )
             if "hydra_event_invitations" in existing:  # an open invitation that names them is withdrawn
-                await conn.execute(_DELETE_INVITED, (user_id, user_id))
-                await conn.execute(
-                    "DELETE FROM hydra_event_invitations WHERE inviter_id = ? OR invite_key IN "  # pragma: no mutate (SQL: keywords and unquoted names in any case)
-                    "(SELECT invite_key FROM hydra_event_invited WHERE user_id = ?)",  # pragma: no mutate (SQL: keywords and unquoted names in any case)
-                    (user_id, user_id),
+                keys = [(row[0],) for row in await conn.fetchall(_INVITATIONS_NAMING, (user_id, user_id))]
+                await conn.executemany(
+                    "DELETE FROM hydra_event_invited WHERE invite_key = ?",  # pragma: no mutate (SQL: keywords and unquoted names in any case)
+                    keys,
+                )
+                await conn.executemany(
+                    "DELETE FROM hydra_event_invitations WHERE invite_key = ?",  # pragma: no mutate (SQL: keywords and unquoted names in any case)
+                    keys,
                 )
             for table, column in OWN_ROWS:
                 if table in existing:
