@@ -134,10 +134,10 @@ async def test_seats_fill_up_to_the_limit_once_each_and_close_up_when_someone_le
     hydra = HydraRepository(db)
     game = await _hydra_table(hydra)
     assert await hydra.add_seat(game, BEN, "Ben", limit=3) == 2
-    with pytest.raises(SeatError, match="already seated"):
+    with pytest.raises(SeatError, match="^already seated$"):
         await hydra.add_seat(game, BEN, "Ben", limit=3)
     assert await hydra.add_seat(game, CAT, "Cat", limit=3) == 3
-    with pytest.raises(SeatError, match="table full"):
+    with pytest.raises(SeatError, match="^table full$"):
         await hydra.add_seat(game, DAN, "Dan", limit=3)
     await hydra.set_heroes(game, CAT, ["Ajani", "Elspeth"])
     await hydra.remove_seat(game, ANN)  # the seats after seat 1 move up
@@ -149,6 +149,8 @@ async def test_seats_fill_up_to_the_limit_once_each_and_close_up_when_someone_le
     assert await hydra.add_seat(game, DAN, "Dan", limit=3) == 3
     other = await _hydra_table(hydra)
     assert [s.user_id for s in await hydra.seats(other)] == [ANN]  # another table's seats are its own
+    await hydra.remove_seat(other, ANN)  # every seat left: the next one sits in seat 1
+    assert await hydra.add_seat(other, BEN, "Ben", limit=3) == 1
 
 
 async def test_seats_are_read_in_seat_order_after_a_reshuffle_whatever_the_engine_keeps(db: Database) -> None:
