@@ -156,3 +156,24 @@ async def test_a_delete_takes_the_members_deck_notices_and_every_invitation_nami
     assert [tuple(r) for r in await db.fetchall("SELECT invite_key, user_id FROM hydra_event_invited")] == [
         (30, CY)
     ]
+
+
+async def test_a_delete_adds_up_every_rewritten_event_and_both_columns_of_a_table_naming_the_member(
+    db,
+) -> None:
+    """The counts a delete reports are sums: every event whose data it rewrote, and each column of a
+    table that can name the member twice (a season they opened and closed)."""
+    pods, privacy = PodRepository(db), PrivacyRepository(db)
+    game = await _game(pods, [(BEN, "Ben"), (ANN, "Ann")])  # Ben's: its actor columns are not Ann's
+    for seq in (2, 3):
+        await pods.append(
+            game, Event(seq=seq, kind="life", actor=BEN, at="2026-03-01T20:05:00+00:00", data={"player": ANN})
+        )
+    await db.execute(
+        "INSERT INTO seasons (season_id, guild_id, name, win_points, survive_points, elimination_points, "
+        "min_games, opened_by, opened_at, closed_by, closed_at) VALUES (1, 5, 'S', 3, 1, 1, 0, ?, 't', ?, 't')",
+        (ANN, ANN),
+    )
+    changed = await privacy.delete_user(ANN, PSEUDONYM)
+    assert (changed["pod_events"], changed["pod_games"], changed["seasons"]) == (3, 0, 2)
+    assert tuple(await db.fetchone("SELECT opened_by, closed_by FROM seasons")) == (PSEUDONYM, PSEUDONYM)
