@@ -19,8 +19,8 @@ class BoardPostRepository:
 
     async def record(self, message_id: int, channel_id: int, posted_at: datetime) -> None:
         await self.db.execute(
-            "INSERT INTO board_posts (message_id, channel_id, posted_at) VALUES (?, ?, ?) "
-            "ON CONFLICT (message_id) DO UPDATE SET posted_at = excluded.posted_at",
+            "INSERT INTO board_posts (message_id, channel_id, posted_at) VALUES (?, ?, ?) "  # pragma: no mutate (SQL: keywords and unquoted names in any case)
+            "ON CONFLICT (message_id) DO UPDATE SET posted_at = excluded.posted_at",  # pragma: no mutate (SQL: keywords and unquoted names in any case)
             (message_id, channel_id, posted_at.isoformat()),
         )
         self._cache[message_id] = posted_at
@@ -30,7 +30,10 @@ class BoardPostRepository:
         cached = self._cache.get(message_id)
         if cached is not None:
             return cached
-        row = await self.db.fetchone("SELECT posted_at FROM board_posts WHERE message_id = ?", (message_id,))
+        row = await self.db.fetchone(
+            "SELECT posted_at FROM board_posts WHERE message_id = ?",  # pragma: no mutate (SQL: keywords and unquoted names in any case)
+            (message_id,),
+        )
         if row is None:
             return None
         self._cache[message_id] = when = datetime.fromisoformat(row[0])
@@ -39,4 +42,7 @@ class BoardPostRepository:
     async def forget(self, message_id: int) -> None:
         """The message is no longer a board (it was replaced and pointed to the new one, or deleted)."""
         self._cache.pop(message_id, None)
-        await self.db.execute("DELETE FROM board_posts WHERE message_id = ?", (message_id,))
+        await self.db.execute(
+            "DELETE FROM board_posts WHERE message_id = ?",  # pragma: no mutate (SQL: keywords and unquoted names in any case)
+            (message_id,),
+        )

@@ -1,7 +1,8 @@
 """The challenge tables' storage (bot/storage/challenge.py and hydra.py) on both engines, read straight from
 the repositories: every column a new table is given, the seats kept 1..n, the log read back in its order
 whatever order the engine keeps its rows in, a finish written with its action, the Hydra's profiles and
-their best win, and the lists and counts the cogs and the per-member cap read."""
+their best win, the lists and counts the cogs and the per-member cap read, and every write of a table
+joining a transaction of that table (a finish, of every record, refused there)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from bot.storage.challenge import (
     SeatError,
     table_scope,
 )
-from bot.storage.db import Database
+from bot.storage.db import Database, DatabaseError
 from bot.storage.hydra import HydraProfile, HydraRepository
 
 START = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
@@ -133,10 +134,10 @@ async def test_seats_fill_up_to_the_limit_once_each_and_close_up_when_someone_le
     hydra = HydraRepository(db)
     game = await _hydra_table(hydra)
     assert await hydra.add_seat(game, BEN, "Ben", limit=3) == 2
-    with pytest.raises(SeatError, match="already seated"):
+    with pytest.raises(SeatError, match="^already seated$"):
         await hydra.add_seat(game, BEN, "Ben", limit=3)
     assert await hydra.add_seat(game, CAT, "Cat", limit=3) == 3
-    with pytest.raises(SeatError, match="table full"):
+    with pytest.raises(SeatError, match="^table full$"):
         await hydra.add_seat(game, DAN, "Dan", limit=3)
     await hydra.set_heroes(game, CAT, ["Ajani", "Elspeth"])
     await hydra.remove_seat(game, ANN)  # the seats after seat 1 move up
@@ -148,6 +149,8 @@ async def test_seats_fill_up_to_the_limit_once_each_and_close_up_when_someone_le
     assert await hydra.add_seat(game, DAN, "Dan", limit=3) == 3
     other = await _hydra_table(hydra)
     assert [s.user_id for s in await hydra.seats(other)] == [ANN]  # another table's seats are its own
+    await hydra.remove_seat(other, ANN)  # every seat left: the next one sits in seat 1
+    assert await hydra.add_seat(other, BEN, "Ben", limit=3) == 1
 
 
 async def test_seats_are_read_in_seat_order_after_a_reshuffle_whatever_the_engine_keeps(db: Database) -> None:
@@ -184,6 +187,44 @@ async def test_the_log_reads_back_in_order_and_undo_removes_only_its_action(db: 
     )
     with pytest.raises(Exception):  # noqa: B017, PT011 - the engine's own error: a second writer of seq 3
         await hydra.append(game, 3, "pass", BEN)
+
+
+async def test_every_write_of_a_table_joins_a_transaction_of_that_table_and_a_finish_does_not(
+    db: Database,
+) -> None:
+    """Each write of one table is of the table's scope: made inside a transaction of that table it joins
+    it and rolls back with it. A finish is of no scope (it may update records other tables share, the
+    Hydra's profiles), so it is refused there, as a write of another table is."""
+    hydra = HydraRepository(db)
+    game = await _hydra_table(hydra)
+    await hydra.append(game, 1, "start", ANN)
+    with pytest.raises(RuntimeError, match="^undone$"):
+        async with db.transaction(hydra.scope(game)):
+            assert await hydra.add_seat(game, BEN, "Ben", limit=4) == 2
+            await hydra.add_seat(game, CAT, "Cat", limit=4)
+            await hydra.remove_seat(game, BEN)
+            await hydra.set_heroes(game, CAT, ["Ajani"])
+            await hydra.update_game(game, message_id=900)
+            await hydra.append(game, 2, "pass", ANN)
+            await hydra.delete_last(game, 1)
+            assert [(s.seat, s.user_id, s.heroes) for s in await hydra.seats(game)] == [
+                (1, ANN, ()),
+                (2, CAT, ("Ajani",)),
+            ]
+            raise RuntimeError("undone")
+    assert [(s.seat, s.user_id) for s in await hydra.seats(game)] == [(1, ANN)]
+    assert [a.line for a in await hydra.actions(game)] == ["start"]
+    row = await hydra.game(game)
+    assert row is not None and row.message_id is None
+    scope = hydra.scope(game)
+    with pytest.raises(DatabaseError, match=rf"^a write of every record inside a transaction of {scope}$"):
+        async with db.transaction(scope):
+            await hydra.append(game, 2, "end", ANN, Finish("won", 3, 5, 5))
+    other = await _hydra_table(hydra)
+    with pytest.raises(DatabaseError, match=rf"^a write of {scope} inside a transaction of hydra:{other}$"):
+        async with db.transaction(hydra.scope(other)):
+            await hydra.set_heroes(game, ANN, ["Ajani"])
+    assert [a.line for a in await hydra.actions(game)] == ["start"]
 
 
 async def test_only_the_allowed_columns_change_and_each_change_moves_updated_at(db: Database) -> None:
@@ -261,6 +302,27 @@ async def test_a_profiles_best_win_is_the_most_heads_then_the_fewest_turns_and_t
         await db.scalar("SELECT updated_at FROM hydra_profiles WHERE user_id = ?", (ANN,))
         == (START + timedelta(hours=6)).isoformat()
     )
+
+
+async def test_a_best_win_missing_one_of_its_numbers_counts_as_none_and_the_next_win_replaces_it(
+    db: Database,
+) -> None:
+    """The heads and the turns of a best win are written together; a row holding only one of them (edited
+    by hand) is no best win to compare with, and the next win replaces it instead of failing its finish."""
+    clock = _on_clock(db)
+    hydra = HydraRepository(db)
+    for user, heads, turns in ((ANN, 9, None), (BEN, None, 4)):
+        await db.execute(
+            "INSERT INTO hydra_profiles (user_id, games, wins, heads_severed, best_win_heads, best_win_turns, "
+            "slayer_at, updated_at) VALUES (?, 1, 1, 9, ?, ?, ?, ?)",
+            (user, heads, turns, START.isoformat(), START.isoformat()),
+        )
+    clock.jump(hours=1)
+    game = await _hydra_table(hydra, difficulty=3)
+    await hydra.add_seat(game, BEN, "Ben", limit=4)
+    await hydra.append(game, 1, "end", ANN, Finish("won", 12, 3, 3))
+    for user in (ANN, BEN):
+        assert await hydra.profile(user) == HydraProfile(user, 2, 2, 12, 3, 12, START.isoformat())
 
 
 async def test_the_horde_and_the_god_keep_no_profiles(db: Database) -> None:

@@ -87,3 +87,59 @@ async def test_a_fresh_target_counts_as_empty_and_one_that_made_a_table_holds_da
         assert await db.scalar("SELECT next_id FROM challenge_table_ids") == 2
     finally:
         await source.close()
+
+
+async def test_a_source_holding_tables_no_migration_made_is_refused_naming_every_one(
+    db: Database, tmp_path: Path
+) -> None:
+    """Tables someone added to the source by hand have no place in the order the migrations give: the
+    copy names them all (the target lacks them) instead of failing on them."""
+    source = await Database.open(tmp_path / "source.sqlite3")
+    try:
+        for table in ("zz_notes", "aa_notes"):
+            await source.execute(f"CREATE TABLE {table} (note TEXT)")
+        with pytest.raises(
+            DatabaseError,
+            match=r"^the target .* lacks the tables aa_notes, zz_notes; not a Podkeeper database of this version$",
+        ):
+            await copy_database(source, db)
+    finally:
+        await source.close()
+
+
+async def test_a_target_holding_data_in_several_tables_is_refused_naming_each(
+    db: Database, tmp_path: Path
+) -> None:
+    source = await Database.open(tmp_path / "source.sqlite3")
+    try:
+        await db.execute("INSERT INTO board_posts (message_id, channel_id, posted_at) VALUES (1, 2, 't')")
+        await db.execute("UPDATE challenge_table_ids SET next_id = 2")
+        with pytest.raises(
+            DatabaseError, match=r" already holds data \(board_posts, challenge_table_ids\); refusing to mix "
+        ):
+            await copy_database(source, db)
+    finally:
+        await source.close()
+
+
+async def test_a_target_that_loses_rows_in_the_copy_is_reported_incomplete_by_table_and_counts(
+    db: Database, tmp_path: Path
+) -> None:
+    """The counts read back after the copy are its proof: a target whose own trigger drops the rows of one
+    table is told apart from a whole copy."""
+    source = await Database.open(tmp_path / "source.sqlite3")
+    try:
+        await source.execute("INSERT INTO board_posts (message_id, channel_id, posted_at) VALUES (1, 2, 't')")
+        await db.execute(
+            "CREATE FUNCTION drop_board_posts() RETURNS trigger AS $$ BEGIN RETURN NULL; END $$ LANGUAGE plpgsql"
+        )
+        await db.execute(
+            "CREATE TRIGGER drop_board_posts BEFORE INSERT ON board_posts "
+            "FOR EACH ROW EXECUTE FUNCTION drop_board_posts()"
+        )
+        with pytest.raises(
+            DatabaseError, match=r"^copy of board_posts has 0 rows, the source 1; the target is incomplete$"
+        ):
+            await copy_database(source, db)
+    finally:
+        await source.close()

@@ -120,3 +120,60 @@ async def test_departed_servers_keep_their_first_leaving_time_and_are_read_up_to
     assert await privacy.departed_before("2026-03-04T00:00:00+00:00") == [10, 20, 30]
     await privacy.mark_returned(20)
     assert await privacy.departed_before("2026-03-04T00:00:00+00:00") == [10, 30]
+
+
+async def test_a_delete_takes_the_members_deck_notices_and_every_invitation_naming_them(db) -> None:
+    """A deleted deck's pending verdict notice goes with it, and an invitation the member sent or was
+    asked to is withdrawn with all its friends' rows; everyone else's stay."""
+    for deck_id, user in ((1, ANN), (2, BEN)):
+        await db.execute(
+            "INSERT INTO decks (deck_id, guild_id, user_id, name, name_key, raw_list, commanders, resolved, "
+            "ruleset, status, verdict, cards_version, created_at, updated_at) "
+            "VALUES (?, 5, ?, 'Deck', 'deck', '', '[]', '[]', 'commander', 'legal', '{}', 'v1', 't', 't')",
+            (deck_id, user),
+        )
+        await db.execute(
+            "INSERT INTO deck_verdict_changes (deck_id, old_status, new_status, problems, changed_at) "
+            "VALUES (?, 'legal', 'illegal', '[]', 't')",
+            (deck_id,),
+        )
+    invitations = {10: (ANN, [BEN]), 20: (BEN, [ANN, CY]), 30: (BEN, [CY])}
+    for key, (inviter, friends) in invitations.items():
+        await db.execute(
+            "INSERT INTO hydra_event_invitations (invite_key, event_id, inviter_id, inviter_name, asked_at, "
+            "expires_at) VALUES (?, 1, ?, 'Someone', 't', 't')",
+            (key, inviter),
+        )
+        for seq, friend in enumerate(friends, 1):
+            await db.execute(
+                "INSERT INTO hydra_event_invited (invite_key, seq, user_id, name) VALUES (?, ?, ?, 'Friend')",
+                (key, seq, friend),
+            )
+    changed = await PrivacyRepository(db).delete_user(ANN, PSEUDONYM)
+    assert changed["decks"] == 1
+    assert [r[0] for r in await db.fetchall("SELECT deck_id FROM deck_verdict_changes")] == [2]
+    assert [r[0] for r in await db.fetchall("SELECT invite_key FROM hydra_event_invitations")] == [30]
+    assert [tuple(r) for r in await db.fetchall("SELECT invite_key, user_id FROM hydra_event_invited")] == [
+        (30, CY)
+    ]
+
+
+async def test_a_delete_adds_up_every_rewritten_event_and_both_columns_of_a_table_naming_the_member(
+    db,
+) -> None:
+    """The counts a delete reports are sums: every event whose data it rewrote, and each column of a
+    table that can name the member twice (a season they opened and closed)."""
+    pods, privacy = PodRepository(db), PrivacyRepository(db)
+    game = await _game(pods, [(BEN, "Ben"), (ANN, "Ann")])  # Ben's: its actor columns are not Ann's
+    for seq in (2, 3):
+        await pods.append(
+            game, Event(seq=seq, kind="life", actor=BEN, at="2026-03-01T20:05:00+00:00", data={"player": ANN})
+        )
+    await db.execute(
+        "INSERT INTO seasons (season_id, guild_id, name, win_points, survive_points, elimination_points, "
+        "min_games, opened_by, opened_at, closed_by, closed_at) VALUES (1, 5, 'S', 3, 1, 1, 0, ?, 't', ?, 't')",
+        (ANN, ANN),
+    )
+    changed = await privacy.delete_user(ANN, PSEUDONYM)
+    assert (changed["pod_events"], changed["pod_games"], changed["seasons"]) == (3, 0, 2)
+    assert tuple(await db.fetchone("SELECT opened_by, closed_by FROM seasons")) == (PSEUDONYM, PSEUDONYM)

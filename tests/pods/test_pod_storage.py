@@ -1,7 +1,7 @@
 """The pod games' storage (bot/storage/pods.py) on both engines, read back as the bot reads it after a
 restart: a game and its log, the finish written with its last event, the board presses stored with their
-change, the per-member cap's count, the boards the reconcile pass brings up to date, and the lists of
-recent and open games."""
+change, the per-member cap's count, the boards the reconcile pass brings up to date, the lists of
+recent and open games, and every write of a game joining a transaction of that game."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from bot.clock import FakeClock
 from bot.domain import pod
 from bot.domain.events import Event
 from bot.services.pods import PodService
-from bot.storage.db import Database, IntegrityError
-from bot.storage.pods import GameFinish, PodRepository
+from bot.storage.db import Database, DatabaseError, IntegrityError
+from bot.storage.pods import GameFinish, PodRepository, game_scope
 
 ALICE, BOB = 101, 102
 
@@ -208,3 +208,30 @@ async def test_a_finish_with_its_record_writes_the_games_statistics_in_the_same_
         "SELECT user_id, place, won FROM stats_players WHERE game_id = ? ORDER BY user_id", (game.game_id,)
     )
     assert [tuple(p) for p in players] == [(ALICE, 1, 1), (BOB, 2, 0)]
+
+
+async def test_every_write_of_a_game_joins_a_transaction_of_that_game_and_rolls_back_with_it(db) -> None:
+    """The service's retry after a conflict reads a game's log and appends to it inside one transaction of
+    the game's scope: each write of that game must be of the same scope (a write of every record, or of
+    another game, is refused there), and a failure undoes them all together."""
+    pods = PodRepository(db)
+    game = await _game(pods)
+    with pytest.raises(RuntimeError, match="^undone$"):
+        async with db.transaction(game_scope(game)):
+            await pods.append(game, _event(2, player=BOB, amount=-1), press_id=7001)
+            await pods.set_message(game, channel_id=10, message_id=700)
+            await pods.set_shown(game, 2)
+            await pods.append(
+                game, _event(3, "draw"), GameFinish(ended="draw", ended_at=None, survivors=[]), press_id=7002
+            )
+            assert [e.seq for e in await pods.events(game)] == [1, 2, 3]  # inside: its own writes
+            raise RuntimeError("undone")
+    assert [e.seq for e in await pods.events(game)] == [1]
+    row = await pods.game(game)
+    assert row is not None and (row.status, row.message_id) == ("open", None)
+    assert await pods.stored_presses([7001, 7002]) == set()
+    assert await db.scalar("SELECT shown_seq FROM pod_games WHERE game_id = ?", (game,)) is None
+    other = await _game(pods)
+    with pytest.raises(DatabaseError, match=rf"^a write of pod:{game} inside a transaction of pod:{other}$"):
+        async with db.transaction(game_scope(other)):
+            await pods.set_shown(game, 1)
