@@ -6,6 +6,7 @@ its link, a viewer's place under the cap never given back, headers missing from 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from bot.storage.pages import PageLink
 from bot.web import server as server_module
 from bot.web.guard import BUSY_PAGE
 from bot.web.server import SECURITY_HEADERS, PageLimits, PageServer, _event, page_server_for
+from bot.web.views import link_topic
 from tests.web.helpers import EventStream
 
 
@@ -120,6 +122,18 @@ async def test_the_live_part_is_rendered_once_per_change_and_language(served) ->
     changed = await server.live_part(link, "en")
     assert changed.event is not english.event and ">35<" in changed.html
     assert changed.event == _event("update", changed.html)
+
+
+async def test_a_topic_first_seen_in_a_read_is_read_again_at_the_next_look(served) -> None:
+    """A first read has no version from before it for its topics: a change landing during it would be
+    missed if the read were taken as current. So the next look reads again, even for topics that already
+    changed once (version 1 is a real version, not "unknown"); the look after that is served cached."""
+    server, link = served.server, served.pod_link
+    server.hub.publish(link_topic(link))
+    assert [server.hub.version(t) for t in (pod_topic(served.game_id), link_topic(link))] == [1, 1]
+    first = await server.live_part(link, "en")
+    again = await server.live_part(link, "en")
+    assert again is not first and await server.live_part(link, "en") is again
 
 
 def test_an_event_carries_the_html_on_one_data_line() -> None:
@@ -341,6 +355,29 @@ async def test_the_flood_filter_is_on_the_noisy_loggers_only_while_the_server_ru
     await served.server.stop()
     assert not any(flood in logging.getLogger(name).filters for name in names)
     await served.server.start()  # _close stops it again
+
+
+async def test_a_stopped_server_closes_its_kept_alive_connections(served) -> None:
+    """A viewer's connection kept alive between two requests must not outlive the server: after
+    ``stop`` the next request on it gets no answer, the connection is closed."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", served.server.port)
+    request = f"GET /p/{served.pod_link.token} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    try:
+        writer.write(request)
+        assert (await reader.readline()).startswith(b"HTTP/1.1 200")
+        length = 0
+        while (line := await reader.readline()) != b"\r\n":
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        await reader.readexactly(length)
+        await served.server.stop()
+        with contextlib.suppress(ConnectionError):
+            writer.write(request)
+        async with asyncio.timeout(10):
+            assert await reader.read() == b""
+    finally:
+        writer.close()
+        await served.server.start()  # the fixture stops it again
 
 
 async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -> None:
