@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -280,6 +281,84 @@ async def test_a_quiet_stream_gets_a_keep_alive_each_wait_without_any_notice(ser
         async with asyncio.timeout(10):
             assert [await response.content.readline() for _ in range(4)] == [b": keep-alive\n", b"\n"] * 2
         response.close()
+
+
+async def _until_no_viewers(server: PageServer) -> None:
+    for _ in range(400):  # a generous bound for a busy machine; a held place never comes back
+        if not server._viewers:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"still viewing: {server._viewers}")
+
+
+async def _shrink_the_servers_send_buffer(server: PageServer) -> None:
+    """On loopback the kernel grows a send buffer to megabytes for a reader that takes nothing; a fixed
+    small one makes the silence show after kilobytes (the server's side of the one open connection)."""
+    assert server.gate is not None
+    for _ in range(400):
+        if server.gate.open:
+            break
+        await asyncio.sleep(0.05)
+    (transport,) = server.gate.open
+    transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+
+
+async def test_a_viewer_that_stops_reading_is_let_go_and_its_place_comes_back(
+    tmp_path, monkeypatch, caplog
+) -> None:
+    """A viewer that takes nothing would hold its connection (and a descriptor) forever: once a write
+    has waited ``WRITE_TIMEOUT_SECONDS`` the stream ends, quietly (no error logged), and the place under
+    the link's cap is free for the next viewer. Keep-alives sent back to back fill the sockets' buffers."""
+    monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 0)
+    monkeypatch.setattr(server_module, "WRITE_TIMEOUT_SECONDS", 0.5)
+    caplog.set_level(logging.WARNING)
+    served = await _open(tmp_path, limits=PageLimits(max_viewers_per_link=1))
+    loop = asyncio.get_running_loop()
+    silent = socket.socket()
+    try:
+        silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        silent.setblocking(False)
+        await loop.sock_connect(silent, ("127.0.0.1", served.server.port))
+        await _shrink_the_servers_send_buffer(served.server)
+        path = f"/p/{served.pod_link.token}/events"
+        await loop.sock_sendall(silent, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        for _ in range(400):
+            if served.server._viewers:
+                break
+            await asyncio.sleep(0.05)
+        await _until_no_viewers(served.server)
+        monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 10.0)
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(served.server.url(served.pod_link) + "/events") as next_viewer,
+        ):
+            assert (
+                next_viewer.status == 200 and (await EventStream(next_viewer).next(timeout=10))[0] == "update"
+            )
+        assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    finally:
+        silent.close()
+        await _close(served)
+
+
+async def test_a_viewer_who_leaves_and_a_server_that_stops_end_their_streams_quietly(served, caplog) -> None:
+    """Both are the ordinary end of a stream, not an error: the viewer's place comes back, the stopping
+    server's viewer sees the stream end, and nothing is logged as an error."""
+    caplog.set_level(logging.WARNING)
+    url = served.server.url(served.pod_link) + "/events"
+    async with aiohttp.ClientSession() as session:
+        leaving = await session.get(url)
+        assert (await EventStream(leaving).next())[0] == "update"
+        leaving.close()
+        await _until_no_viewers(served.server)
+        staying = await session.get(url)
+        assert (await EventStream(staying).next())[0] == "update"
+        await served.server.stop()
+        async with asyncio.timeout(10):
+            assert await staying.content.read() == b""
+        staying.close()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    await served.server.start()  # the fixture stops it again
 
 
 async def test_a_stream_speaks_the_language_of_its_page(tmp_path) -> None:
