@@ -137,6 +137,21 @@ async def test_a_topic_first_seen_in_a_read_is_read_again_at_the_next_look(serve
     assert again is not first and await server.live_part(link, "en") is again
 
 
+async def test_the_templates_block_tags_leave_no_blank_lines_or_indentation_behind(served) -> None:
+    """A live part goes to every viewer on every change, inside one ``data:`` line: the template tags'
+    own lines must vanish (no blank line where an ``if`` stood) and so must their indentation (the
+    templates indent their HTML by two spaces, never more), on the page as in its live part."""
+    server = served.server
+    await served.pods.change(served.game_id, 10, pod.POISON, player=11, amount=1)
+    for link in (served.pod_link, served.stats_link):
+        _, page, _ = await _get(server.url(link))
+        part = (await server.live_part(link, "en")).html
+        for html in (page, part):
+            lines = html.splitlines()
+            assert all(line.strip() for line in lines), (link.kind, html)
+            assert max(len(line) - len(line.lstrip()) for line in lines) <= 2, (link.kind, html)
+
+
 def test_an_event_carries_the_html_on_one_data_line() -> None:
     """A line break inside ``data:`` would start a new field for the browser: the lines are joined."""
     assert _event("update", "<ul>\n  <li>a</li>\n\t<li>b</li>\n</ul>") == (
