@@ -85,7 +85,9 @@ async def served(tmp_path: Path):
 
 
 async def _get(url: str, **params: str) -> tuple[int, str, dict[str, str]]:
-    async with aiohttp.ClientSession() as session, session.get(url, params=params) as response:
+    """A whole answer; one that never ends (a stream where a page or a 503 was due) fails the test."""
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url, params=params) as response:
         return response.status, await response.text(), dict(response.headers)
 
 
