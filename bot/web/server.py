@@ -58,6 +58,7 @@ SECURITY_HEADERS = {
 
 
 GONE = b"event: gone\ndata: \n\n"
+UNSEEN = -1  # a version no topic has (they count from 0): a topic first seen in a read forces another
 
 
 @dataclass
@@ -114,7 +115,11 @@ class PageServer:
         app = web.Application(middlewares=[self._deadlines])
         app.router.add_get("/p/{token}", self.page)
         app.router.add_get("/p/{token}/events", self.events)
-        app.router.add_static("/static/", HERE / "static", show_index=False)
+        app.router.add_static(
+            "/static/",
+            HERE / "static",
+            show_index=False,  # pragma: no mutate (aiohttp's default, said aloud: no listing, ever)
+        )
         app.on_response_prepare.append(self._headers)
         return app
 
@@ -128,7 +133,7 @@ class PageServer:
             access_log=None,
             shutdown_timeout=1.0,
             handler_cancellation=True,
-            keepalive_timeout=self.limits.header_timeout,
+            keepalive_timeout=self.limits.header_timeout,  # pragma: no mutate (the gate closes it first)
         )
         await self._runner.setup()
         assert self._runner.server is not None
@@ -310,10 +315,13 @@ class PageServer:
             if cached is not None and cached.versions == self._versions(cached.data.topics):
                 return cached
             # Versions are read before the state, so a change landing during the read makes the next look
-            # stale; a topic first seen in this read has no "before" (-1), which forces one more read.
+            # stale; a topic first seen in this read has no "before" (UNSEEN), which forces one more read.
             before = {topic: self.hub.version(topic) for topic in (cached.data.topics if cached else ())}
             data = await page_data(link, self.sources)
-            versions = tuple(before.get(t, -1) for t in data.topics)
+            versions = tuple(
+                before.get(t, UNSEEN)  # pragma: no mutate (None, the default, is no version either)
+                for t in data.topics
+            )
             html = self.env.get_template(data.template).render(tr=Translate(language), **data.data)
             if cached is not None and cached.html == html:  # a change that does not show here (a vote)
                 rendered = _Rendered(versions, html, data, cached.event)

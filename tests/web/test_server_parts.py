@@ -125,6 +125,7 @@ async def test_the_live_part_is_rendered_once_per_change_and_language(served) ->
     changed = await server.live_part(link, "en")
     assert changed.event is not english.event and ">35<" in changed.html
     assert changed.event == _event("update", changed.html)
+    assert await server.live_part(link, "en") is changed  # its versions were read before it: current
 
 
 async def test_a_topic_first_seen_in_a_read_is_read_again_at_the_next_look(served) -> None:
@@ -474,6 +475,15 @@ async def test_a_stopped_server_closes_its_kept_alive_connections(served) -> Non
     finally:
         writer.close()
         await served.server.start()  # the fixture stops it again
+
+
+async def test_the_server_writes_no_log_line_per_request(served, caplog) -> None:
+    """A flood of viewers must not become a flood of log lines (the disk is the bot's too): aiohttp's
+    access log is off, for pages and for 404s alike."""
+    caplog.set_level(logging.DEBUG, logger="aiohttp.access")
+    assert (await _get(served.server.url(served.pod_link)))[0] == 200
+    assert (await _get(f"{served.server.public_url}/p/nothing"))[0] == 404
+    assert [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"] == []
 
 
 async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -> None:
