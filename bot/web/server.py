@@ -107,7 +107,7 @@ class PageServer:
         self._crowded = FloodLog("a page link has too many viewers")
         self._flood_filter = FloodFilter()
         self._listener: asyncio.Server | None = None
-        self.gate: ConnectionGate | None = None
+        self.gate: ConnectionGate | None = None  # pragma: no mutate (read only once start has set it)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 

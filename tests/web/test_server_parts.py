@@ -486,6 +486,23 @@ async def test_the_server_writes_no_log_line_per_request(served, caplog) -> None
     assert [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"] == []
 
 
+async def test_a_server_never_started_stops_quietly_and_by_default_takes_a_free_port(tmp_path) -> None:
+    """The bot stops its page server whether or not it ever listened (a taken port leaves it unstarted);
+    without a port given, it listens on one the system picks, never a fixed one."""
+    db = await Database.open(tmp_path / "pages.sqlite3")
+    try:
+        pages = PageServer(db, _Sources(PodService(db), None))
+        await pages.stop()
+        await pages.start()
+        try:
+            assert pages.port not in (0, 1)
+            assert (await _get(f"{pages.public_url}/p/nothing"))[0] == 404
+        finally:
+            await pages.stop()
+    finally:
+        await db.close()
+
+
 async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -> None:
     """Behind a reverse proxy the links name its address (a trailing slash in the setting or not);
     without one, the address the server listens on."""
