@@ -511,6 +511,8 @@ async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -
         link = PageLink("pod", 7, "token-7", 1)
         behind = PageServer(db, _Sources(PodService(db), None), public_url="https://pages.example.org/")
         assert behind.url(link) == "https://pages.example.org/p/token-7"
+        under = PageServer(db, _Sources(PodService(db), None), public_url="https://example.org/TX/")
+        assert under.url(link) == "https://example.org/TX/p/token-7"  # slashes only: the path keeps its X
         local = PageServer(db, _Sources(PodService(db), None), host="127.0.0.2", port=8123)
         assert local.url(link) == "http://127.0.0.2:8123/p/token-7"
     finally:
