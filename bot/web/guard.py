@@ -105,7 +105,7 @@ class GuardedProtocol(asyncio.Protocol):
 
     def __init__(self, gate: ConnectionGate, inner: Any) -> None:
         self.gate, self.inner = gate, inner
-        self.transport: asyncio.Transport | None = None
+        self.transport: asyncio.Transport | None = None  # pragma: no mutate (connection_made sets it first)
         self._deadline: asyncio.TimerHandle | None = None
 
     # -- the gate's part ----------------------------------------------------------------------------
@@ -206,7 +206,12 @@ class ConnectionGate:
 
     def of(self, transport: asyncio.BaseTransport | None) -> GuardedProtocol | None:
         """The guarded connection a request arrived on (None for one the gate did not make: tests)."""
-        return self.open.get(transport) if isinstance(transport, asyncio.Transport) else None
+        if not isinstance(transport, asyncio.Transport):  # pragma: no mutate (get gives a non-key None too)
+            return None
+        return self.open.get(transport)
+
+
+_AIOHTTP_ERROR = "Error handling request from "  # then the sender's address (aiohttp's web_protocol)
 
 
 class FloodFilter(logging.Filter):
@@ -221,12 +226,9 @@ class FloodFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if (
-            record.name == "aiohttp.server"
-            and message.startswith("Error handling request")
-            and _is_bad_http(record)
-        ):
-            self.malformed.refusing("answered 400, the first from " + message.rsplit(" ", 1)[-1])
+        if record.name == "aiohttp.server" and message.startswith(_AIOHTTP_ERROR) and _is_bad_http(record):
+            sender = message.removeprefix(_AIOHTTP_ERROR)
+            self.malformed.refusing("answered 400, the first from " + sender)
             return False
         if record.name == "asyncio" and message.startswith("socket.accept() out of system resource"):
             self.accept.refusing("new connections wait in the listen queue")

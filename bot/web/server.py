@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from bot.changes import ChangeHub
-from bot.i18n import LANGUAGES, Translate, language_for
+from bot.i18n import LANGUAGES, Translate, language_for, pick_language
 from bot.storage.db import Database
 from bot.storage.pages import PageLink, PageLinkRepository
 from bot.web.guard import (
@@ -58,6 +58,7 @@ SECURITY_HEADERS = {
 
 
 GONE = b"event: gone\ndata: \n\n"
+UNSEEN = -1  # a version no topic has (they count from 0): a topic first seen in a read forces another
 
 
 @dataclass
@@ -106,7 +107,7 @@ class PageServer:
         self._crowded = FloodLog("a page link has too many viewers")
         self._flood_filter = FloodFilter()
         self._listener: asyncio.Server | None = None
-        self.gate: ConnectionGate | None = None
+        self.gate: ConnectionGate | None = None  # pragma: no mutate (read only once start has set it)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
@@ -114,7 +115,11 @@ class PageServer:
         app = web.Application(middlewares=[self._deadlines])
         app.router.add_get("/p/{token}", self.page)
         app.router.add_get("/p/{token}/events", self.events)
-        app.router.add_static("/static/", HERE / "static", show_index=False)
+        app.router.add_static(
+            "/static/",
+            HERE / "static",
+            show_index=False,  # pragma: no mutate (aiohttp's default, said aloud: no listing, ever)
+        )
         app.on_response_prepare.append(self._headers)
         return app
 
@@ -128,7 +133,7 @@ class PageServer:
             access_log=None,
             shutdown_timeout=1.0,
             handler_cancellation=True,
-            keepalive_timeout=self.limits.header_timeout,
+            keepalive_timeout=self.limits.header_timeout,  # pragma: no mutate (the gate closes it first)
         )
         await self._runner.setup()
         assert self._runner.server is not None
@@ -199,7 +204,7 @@ class PageServer:
     async def _link(self, request: web.Request) -> PageLink:
         link = await self.links.by_token(request.match_info["token"])
         if link is None:
-            language = language_for(request.query.get("lang"), "en") or "en"
+            language = pick_language(request.query.get("lang"))  # no guild to ask: English by default
             raise web.HTTPNotFound(text=Translate(language)("web.not_found"))
         return link
 
@@ -217,18 +222,21 @@ class PageServer:
         except NotShown:
             raise web.HTTPNotFound(text=Translate(language)("web.not_found")) from None
         tr = Translate(language)
-        title = rendered.data.title
+        title = dict(rendered.data.title)
+        key = title.pop("key")  # a catalogue key and its values, or "" and the page's own name as text
         html = self.env.get_template("page.html").render(
             tr=tr,
             lang=language,
             kind=link.kind,
             live=rendered.html,
-            title=tr(title["key"], **{k: v for k, v in title.items() if k != "key"})
-            if title["key"]
-            else title["text"],
+            title=tr(key, **title) if key else title["text"],
             events_url=f"/p/{link.token}/events?lang={language}",
         )
-        return web.Response(text=html, content_type="text/html", charset="utf-8")
+        return web.Response(
+            text=html,
+            content_type="text/html",
+            charset="utf-8",  # pragma: no mutate (aiohttp's default for text)
+        )
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         link = await self._link(request)
@@ -242,7 +250,10 @@ class PageServer:
         language = await self._language(request, link)
         async with self._viewing(link.token):
             response = web.StreamResponse(
-                headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+                headers={
+                    hdrs.CONTENT_TYPE: "text/event-stream",
+                    "X-Accel-Buffering": "no",  # pragma: no mutate (a header name in any case is the same)
+                }
             )
             await response.prepare(request)
             # the viewer left or stopped reading, or the server is stopping
@@ -270,11 +281,11 @@ class PageServer:
         The token is looked up again only when its own topic says so (not once per viewer per change)."""
         revocation = link_topic(link)
         with self.hub.subscribe([revocation]) as subscription:
-            checked = self.hub.version(revocation)
-            sent: bytes | None = None
+            checked = self.hub.version(revocation)  # pragma: no mutate (a wrong one: one more lookup)
+            sent: bytes | None = None  # pragma: no mutate (any value that is no render's event)
             while True:
                 if self.hub.version(revocation) != checked:
-                    checked = self.hub.version(revocation)
+                    checked = self.hub.version(revocation)  # pragma: no mutate (as above)
                     if await self.links.by_token(link.token) is None:
                         await response.write(GONE)
                         return
@@ -295,21 +306,23 @@ class PageServer:
     async def live_part(self, link: PageLink, language: str) -> _Rendered:
         """The page's live part, rendered again only when one of its topics changed since the last time."""
         key = (link.kind, link.resource_id, language)
-        cached = self._cache.get(key)
+        cached = self._cache.get(key)  # pragma: no mutate (a fast path: the locked one reads the same)
         if cached is not None and cached.versions == self._versions(cached.data.topics):
             return cached
-        async with self._render_locks.setdefault(key, asyncio.Lock()):
+        lock = self._render_locks.setdefault(key, asyncio.Lock())  # pragma: no mutate (shared: only slower)
+        async with lock:
             cached = self._cache.get(key)
             if cached is not None and cached.versions == self._versions(cached.data.topics):
                 return cached
             # Versions are read before the state, so a change landing during the read makes the next look
-            # stale; a topic first seen in this read has no "before" (-1), which forces one more read.
+            # stale; a topic first seen in this read has no "before" (UNSEEN), which forces one more read.
             before = {topic: self.hub.version(topic) for topic in (cached.data.topics if cached else ())}
             data = await page_data(link, self.sources)
-            versions = tuple(before.get(t, -1) for t in data.topics)
-            html = self.env.get_template(data.template).render(
-                tr=Translate(language), lang=language, **data.data
+            versions = tuple(
+                before.get(t, UNSEEN)  # pragma: no mutate (None, the default, is no version either)
+                for t in data.topics
             )
+            html = self.env.get_template(data.template).render(tr=Translate(language), **data.data)
             if cached is not None and cached.html == html:  # a change that does not show here (a vote)
                 rendered = _Rendered(versions, html, data, cached.event)
             else:
@@ -339,8 +352,8 @@ def busy() -> web.Response:
         status=503,
         text=BUSY_PAGE,
         content_type="text/html",
-        charset="utf-8",
-        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        charset="utf-8",  # pragma: no mutate (aiohttp's default for text)
+        headers={hdrs.RETRY_AFTER: str(RETRY_AFTER_SECONDS)},
     )
 
 

@@ -110,7 +110,7 @@ def _pod_player(state: pod.PodState, player: pod.Player, active: bool) -> dict[s
         "active": active,
         "monarch": state.monarch == player.user_id,
         "initiative": state.initiative == player.user_id,
-        "commanders": [{"name": c.name or "", "tax": state.next_tax(c)} for c in player.commanders if c.name],
+        "commanders": [{"name": c.name, "tax": state.next_tax(c)} for c in player.commanders if c.name],
         "damage": damage,
     }
 
@@ -144,7 +144,7 @@ async def _tournament(tournament_id: int, sources: Sources) -> PageData:
     standings = [
         {
             "rank": s.rank,
-            "name": view.names.get(s.player, str(s.player)),
+            "name": _shown_name(view.names, s.player),
             "points": s.points,
             "games": s.tally.games,
             "dropped": s.dropped,
@@ -152,12 +152,12 @@ async def _tournament(tournament_id: int, sources: Sources) -> PageData:
         for s in view.standings
     ]
     round_number = tournament.current_round
-    pods = await service.repo.pods(tournament_id, round_number) if round_number else []
+    pods = await service.repo.pods(tournament_id, round_number)  # none before round 1
     games = {g.game_id: g for g in await service.repo.games(tournament_id)}
     pairings = [
         {
             "table": p.table_number,
-            "seats": [view.names.get(u, str(u)) for u in p.seats],
+            "seats": [_shown_name(view.names, u) for u in p.seats],
             "state": _game_state(games.get(p.game_id)),
         }
         for p in pods
@@ -180,11 +180,11 @@ async def _match_tournament(tournament: Any, service: Any) -> PageData:
     tie-breakers) and every round's pairs with their scores. It changes when a game of a match ends, so
     the page also follows each match's games (a new game is announced on the tournament's topic)."""
     view = await service.standings(tournament)
-    name = view.names.get
+    names = view.names
     standings = [
         {
             "rank": s.rank,
-            "name": name(s.player, str(s.player)),
+            "name": _shown_name(names, s.player),
             "points": s.match_points,
             "wins": s.record[0],
             "losses": s.record[1],
@@ -199,11 +199,11 @@ async def _match_tournament(tournament: Any, service: Any) -> PageData:
     shown = [
         {
             "round": r.round_number,
-            "bye": None if r.bye is None else name(r.bye, str(r.bye)),
+            "bye": None if r.bye is None else _shown_name(names, r.bye),
             "pairs": [
                 {
                     "table": p.table,
-                    "players": [name(u, str(u)) for u in p.players],
+                    "players": [_shown_name(names, u) for u in p.players],
                     "wins": list(p.wins),
                     "draws": p.draws,
                     "finished": p.finished,
@@ -228,6 +228,12 @@ async def _match_tournament(tournament: Any, service: Any) -> PageData:
         data,
         [tournament_topic(tournament.tournament_id), *games],
     )
+
+
+def _shown_name(names: dict[int, str], user: int) -> str:
+    """An entrant's name; a player outside the entrants (who sat at a game of the tournament that no
+    pairing links, so scored there) by their id, which a page may show but never fail on."""
+    return names.get(user, str(user))
 
 
 def _game_state(game: Any) -> str:

@@ -58,18 +58,18 @@ class EventStream:
         name, data = "message", []
         async with asyncio.timeout(timeout):
             while True:
-                line = (await self.response.content.readline()).decode().rstrip("\n")
+                raw = await self.response.content.readline()
+                if not raw and self.response.content.at_eof():
+                    raise EOFError  # checked first: the blank line that ends an event reads "" too
+                line = raw.decode().rstrip("\n")
                 if line.startswith(":"):
                     continue
                 if line.startswith("event: "):
                     name = line[7:]
                 elif line.startswith("data: ") or line == "data:":
                     data.append(line[6:])
-                elif line == "":
-                    if data or name != "message":
-                        return name, "\n".join(data)
-                elif not line and self.response.content.at_eof():
-                    raise EOFError
+                elif line == "" and (data or name != "message"):
+                    return name, "\n".join(data)
 
 
 async def open_stream(session: aiohttp.ClientSession, url: str) -> EventStream:

@@ -106,6 +106,19 @@ def test_a_soft_limit_above_the_ceiling_is_never_lowered(soft_limit) -> None:
     assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == above
 
 
+def test_a_soft_limit_above_a_lower_ceiling_is_left_where_it_is(soft_limit, monkeypatch) -> None:
+    """The same rule where the hard limit may not be raised: with the ceiling put below this process's
+    hard limit, a soft limit between the two is kept and reported, neither lowered nor raised."""
+    _, hard = soft_limit
+    ceiling, between = 1024, 1536  # room for the descriptors pytest holds while the limit is low
+    if hard != resource.RLIM_INFINITY and hard <= between:
+        pytest.skip("the hard limit leaves no room above the lowered ceiling")
+    monkeypatch.setattr(guard, "DESCRIPTOR_CEILING", ceiling)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (between, hard))
+    assert raise_descriptor_limit() == between
+    assert resource.getrlimit(resource.RLIMIT_NOFILE) == (between, hard)
+
+
 # -- the flood log ---------------------------------------------------------------------------------------
 
 

@@ -6,7 +6,9 @@ its link, a viewer's place under the cap never given back, headers missing from 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -26,6 +28,7 @@ from bot.storage.pages import PageLink
 from bot.web import server as server_module
 from bot.web.guard import BUSY_PAGE
 from bot.web.server import SECURITY_HEADERS, PageLimits, PageServer, _event, page_server_for
+from bot.web.views import link_topic
 from tests.web.helpers import EventStream
 
 
@@ -82,7 +85,9 @@ async def served(tmp_path: Path):
 
 
 async def _get(url: str, **params: str) -> tuple[int, str, dict[str, str]]:
-    async with aiohttp.ClientSession() as session, session.get(url, params=params) as response:
+    """A whole answer; one that never ends (a stream where a page or a 503 was due) fails the test."""
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url, params=params) as response:
         return response.status, await response.text(), dict(response.headers)
 
 
@@ -120,6 +125,34 @@ async def test_the_live_part_is_rendered_once_per_change_and_language(served) ->
     changed = await server.live_part(link, "en")
     assert changed.event is not english.event and ">35<" in changed.html
     assert changed.event == _event("update", changed.html)
+    assert await server.live_part(link, "en") is changed  # its versions were read before it: current
+
+
+async def test_a_topic_first_seen_in_a_read_is_read_again_at_the_next_look(served) -> None:
+    """A first read has no version from before it for its topics: a change landing during it would be
+    missed if the read were taken as current. So the next look reads again, even for topics that already
+    changed once (version 1 is a real version, not "unknown"); the look after that is served cached."""
+    server, link = served.server, served.pod_link
+    server.hub.publish(link_topic(link))
+    assert [server.hub.version(t) for t in (pod_topic(served.game_id), link_topic(link))] == [1, 1]
+    first = await server.live_part(link, "en")
+    again = await server.live_part(link, "en")
+    assert again is not first and await server.live_part(link, "en") is again
+
+
+async def test_the_templates_block_tags_leave_no_blank_lines_or_indentation_behind(served) -> None:
+    """A live part goes to every viewer on every change, inside one ``data:`` line: the template tags'
+    own lines must vanish (no blank line where an ``if`` stood) and so must their indentation (the
+    templates indent their HTML by two spaces, never more), on the page as in its live part."""
+    server = served.server
+    await served.pods.change(served.game_id, 10, pod.POISON, player=11, amount=1)
+    for link in (served.pod_link, served.stats_link):
+        _, page, _ = await _get(server.url(link))
+        part = (await server.live_part(link, "en")).html
+        for html in (page, part):
+            lines = html.splitlines()
+            assert all(line.strip() for line in lines), (link.kind, html)
+            assert max(len(line) - len(line.lstrip()) for line in lines) <= 2, (link.kind, html)
 
 
 def test_an_event_carries_the_html_on_one_data_line() -> None:
@@ -268,6 +301,84 @@ async def test_a_quiet_stream_gets_a_keep_alive_each_wait_without_any_notice(ser
         response.close()
 
 
+async def _until_no_viewers(server: PageServer) -> None:
+    for _ in range(400):  # a generous bound for a busy machine; a held place never comes back
+        if not server._viewers:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"still viewing: {server._viewers}")
+
+
+async def _shrink_the_servers_send_buffer(server: PageServer) -> None:
+    """On loopback the kernel grows a send buffer to megabytes for a reader that takes nothing; a fixed
+    small one makes the silence show after kilobytes (the server's side of the one open connection)."""
+    assert server.gate is not None
+    for _ in range(400):
+        if server.gate.open:
+            break
+        await asyncio.sleep(0.05)
+    (transport,) = server.gate.open
+    transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+
+
+async def test_a_viewer_that_stops_reading_is_let_go_and_its_place_comes_back(
+    tmp_path, monkeypatch, caplog
+) -> None:
+    """A viewer that takes nothing would hold its connection (and a descriptor) forever: once a write
+    has waited ``WRITE_TIMEOUT_SECONDS`` the stream ends, quietly (no error logged), and the place under
+    the link's cap is free for the next viewer. Keep-alives sent back to back fill the sockets' buffers."""
+    monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 0)
+    monkeypatch.setattr(server_module, "WRITE_TIMEOUT_SECONDS", 0.5)
+    caplog.set_level(logging.WARNING)
+    served = await _open(tmp_path, limits=PageLimits(max_viewers_per_link=1))
+    loop = asyncio.get_running_loop()
+    silent = socket.socket()
+    try:
+        silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        silent.setblocking(False)
+        await loop.sock_connect(silent, ("127.0.0.1", served.server.port))
+        await _shrink_the_servers_send_buffer(served.server)
+        path = f"/p/{served.pod_link.token}/events"
+        await loop.sock_sendall(silent, f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        for _ in range(400):
+            if served.server._viewers:
+                break
+            await asyncio.sleep(0.05)
+        await _until_no_viewers(served.server)
+        monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 10.0)
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(served.server.url(served.pod_link) + "/events") as next_viewer,
+        ):
+            assert (
+                next_viewer.status == 200 and (await EventStream(next_viewer).next(timeout=10))[0] == "update"
+            )
+        assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    finally:
+        silent.close()
+        await _close(served)
+
+
+async def test_a_viewer_who_leaves_and_a_server_that_stops_end_their_streams_quietly(served, caplog) -> None:
+    """Both are the ordinary end of a stream, not an error: the viewer's place comes back, the stopping
+    server's viewer sees the stream end, and nothing is logged as an error."""
+    caplog.set_level(logging.WARNING)
+    url = served.server.url(served.pod_link) + "/events"
+    async with aiohttp.ClientSession() as session:
+        leaving = await session.get(url)
+        assert (await EventStream(leaving).next())[0] == "update"
+        leaving.close()
+        await _until_no_viewers(served.server)
+        staying = await session.get(url)
+        assert (await EventStream(staying).next())[0] == "update"
+        await served.server.stop()
+        async with asyncio.timeout(10):
+            assert await staying.content.read() == b""
+        staying.close()
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    await served.server.start()  # the fixture stops it again
+
+
 async def test_a_stream_speaks_the_language_of_its_page(tmp_path) -> None:
     """The events link carries the page's ``?lang=``: the updates come in those words, not the
     server's (and without one, in the server's)."""
@@ -343,6 +454,55 @@ async def test_the_flood_filter_is_on_the_noisy_loggers_only_while_the_server_ru
     await served.server.start()  # _close stops it again
 
 
+async def test_a_stopped_server_closes_its_kept_alive_connections(served) -> None:
+    """A viewer's connection kept alive between two requests must not outlive the server: after
+    ``stop`` the next request on it gets no answer, the connection is closed."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", served.server.port)
+    request = f"GET /p/{served.pod_link.token} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    try:
+        writer.write(request)
+        assert (await reader.readline()).startswith(b"HTTP/1.1 200")
+        length = 0
+        while (line := await reader.readline()) != b"\r\n":
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        await reader.readexactly(length)
+        await served.server.stop()
+        with contextlib.suppress(ConnectionError):
+            writer.write(request)
+        async with asyncio.timeout(10):
+            assert await reader.read() == b""
+    finally:
+        writer.close()
+        await served.server.start()  # the fixture stops it again
+
+
+async def test_the_server_writes_no_log_line_per_request(served, caplog) -> None:
+    """A flood of viewers must not become a flood of log lines (the disk is the bot's too): aiohttp's
+    access log is off, for pages and for 404s alike."""
+    caplog.set_level(logging.DEBUG, logger="aiohttp.access")
+    assert (await _get(served.server.url(served.pod_link)))[0] == 200
+    assert (await _get(f"{served.server.public_url}/p/nothing"))[0] == 404
+    assert [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"] == []
+
+
+async def test_a_server_never_started_stops_quietly_and_by_default_takes_a_free_port(tmp_path) -> None:
+    """The bot stops its page server whether or not it ever listened (a taken port leaves it unstarted);
+    without a port given, it listens on one the system picks, never a fixed one."""
+    db = await Database.open(tmp_path / "pages.sqlite3")
+    try:
+        pages = PageServer(db, _Sources(PodService(db), None))
+        await pages.stop()
+        await pages.start()
+        try:
+            assert pages.port not in (0, 1)
+            assert (await _get(f"{pages.public_url}/p/nothing"))[0] == 404
+        finally:
+            await pages.stop()
+    finally:
+        await db.close()
+
+
 async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -> None:
     """Behind a reverse proxy the links name its address (a trailing slash in the setting or not);
     without one, the address the server listens on."""
@@ -351,6 +511,8 @@ async def test_links_show_the_public_address_without_a_doubled_slash(tmp_path) -
         link = PageLink("pod", 7, "token-7", 1)
         behind = PageServer(db, _Sources(PodService(db), None), public_url="https://pages.example.org/")
         assert behind.url(link) == "https://pages.example.org/p/token-7"
+        under = PageServer(db, _Sources(PodService(db), None), public_url="https://example.org/TX/")
+        assert under.url(link) == "https://example.org/TX/p/token-7"  # slashes only: the path keeps its X
         local = PageServer(db, _Sources(PodService(db), None), host="127.0.0.2", port=8123)
         assert local.url(link) == "http://127.0.0.2:8123/p/token-7"
     finally:

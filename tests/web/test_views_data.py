@@ -15,11 +15,14 @@ from bot.domain import pod
 from bot.domain.pod import commander_key
 from bot.services.hydra import HydraService, hydra_game_topic
 from bot.services.hydra_events import HydraEventService, hydra_event_topic
+from bot.services.match_tournaments import MatchTournaments
+from bot.services.matches import MatchService
 from bot.services.pods import PodService, pod_topic
 from bot.services.stats import StatsService, stats_topic
 from bot.services.tournaments import TournamentService, mana_value_lookup, tournament_topic
 from bot.storage.db import Database
 from bot.storage.pages import PageLink
+from bot.storage.tournaments import PodAssignment
 from bot.web.views import NotShown, link_topic, page_data
 
 ANN, BEN, CAT = 10, 11, 12
@@ -123,6 +126,23 @@ async def test_the_seats_are_laid_out_in_at_most_four_columns(sources) -> None:
     six = await _game(sources, *[(100 + i, f"P{i}") for i in range(6)])
     assert (await page_data(PageLink("pod", two, "t", GUILD), sources)).data["columns"] == 2
     assert (await page_data(PageLink("pod", six, "t", GUILD), sources)).data["columns"] == 4
+
+
+async def test_a_game_stored_with_one_seat_is_laid_out_in_one_column(sources) -> None:
+    """A game stored before a game needed two players still loads (the rule is checked at the start, not
+    in the fold) and its one seat fills one column, not half of two."""
+    created = pod.Event(
+        seq=1,
+        kind=pod.CREATE,
+        actor=ANN,
+        at=sources.pods.clock(),
+        data={"ruleset": "commander", "players": [{"user_id": ANN, "name": "Ann"}]},
+    )
+    game = await sources.pods.repo.create(
+        guild_id=GUILD, channel_id=1, ruleset="commander", first_event=created
+    )
+    data = (await page_data(PageLink("pod", game, "t", GUILD), sources)).data
+    assert [p["name"] for p in data["players"]] == ["Ann"] and data["columns"] == 1
 
 
 async def test_a_missing_game_or_an_unloaded_feature_is_not_shown(sources) -> None:
@@ -235,6 +255,196 @@ async def test_a_tournament_page_shows_its_round_tables_standings_and_who_droppe
         ]
         assert data["standings"][0]["name"] == names[winner] and data["standings"][0]["points"] > 0
         assert sum(s["dropped"] for s in data["standings"]) == 1
+    finally:
+        await db.close()
+
+
+STRANGER = 999  # not an entrant
+
+
+async def _play_out(
+    service: TournamentService, pods: PodService, heard: list, seats: list[int], **game
+) -> None:
+    """A game of the tournament won by the first of ``seats`` (the others concede), scored at once."""
+    started = await pods.start_game(
+        guild_id=GUILD,
+        channel_id=1,
+        created_by=seats[0],
+        players=[(u, f"u{u}") for u in seats],
+        ruleset="commander",
+        **game,
+    )
+    await pods.change(started.game_id, seats[0], pod.NEXT_TURN)
+    for user in seats[1:]:
+        await pods.change(started.game_id, user, pod.CONCEDE, player=user)
+    await service.record_finished_game(heard[-1])
+    return started.game_id
+
+
+async def test_the_page_pairs_the_running_round_only_and_shows_a_stranger_by_id(tmp_path) -> None:
+    """In round 2 the pairings are round 2's tables, not every round's; a player outside the entrants who
+    played a game of the tournament that no pairing links scores there and stands by their id; once the
+    organiser finishes the tournament the page says so."""
+    db = await Database.open(tmp_path / "tournament.sqlite3")
+    try:
+        sources, heard = _Sources(db), []
+        sources.pods = pods = PodService(db, notify=lambda name, record: heard.append(record))
+        sources.tournaments = service = TournamentService(
+            db, clock=FakeClock().now, mana_value=mana_value_lookup(None)
+        )
+        created = await service.create(
+            guild_id=GUILD,
+            channel_id=1,
+            name="Two rounds",
+            created_by=ANN,
+            seed=7,
+            rounds=2,
+            scoring="standard",
+        )
+        tournament = created.tournament_id
+        names = {100 + i: f"P{i}" for i in range(5)}
+        for user, name in names.items():
+            await service.join(GUILD, user, name)
+        _, (first,) = await service.pair_next_round(GUILD)
+        game = await _play_out(service, pods, heard, first.seats, tournament_id=tournament, round_number=1)
+        await service.link_game(first.pod_id, game)
+        _, (second,) = await service.pair_next_round(GUILD)
+        link = PageLink("tournament", tournament, "t", GUILD)
+        data = (await page_data(link, sources)).data
+        assert (data["round"], data["finished"]) == (2, False)
+        assert data["pairings"] == [
+            {"table": 1, "seats": [names[u] for u in second.seats], "state": "playing"}
+        ]
+
+        await _play_out(
+            service, pods, heard, [second.seats[0], STRANGER], tournament_id=tournament, round_number=2
+        )
+        standings = (await page_data(link, sources)).data["standings"]
+        assert [s["name"] for s in standings if s["name"] not in names.values()] == [str(STRANGER)]
+        await service.finish(GUILD)
+        assert (await page_data(link, sources)).data["finished"] is True
+    finally:
+        await db.close()
+
+
+# -- a tournament of matches ---------------------------------------------------------------------------
+
+
+async def _win_match(
+    matches: MatchService,
+    pods: PodService,
+    tournaments: TournamentService,
+    tournament_id: int,
+    table: PodAssignment,
+    round_number: int,
+) -> None:
+    """The table's match, linked to its pairing, won 2–0 by its first seat (the second concedes twice)."""
+    winner, loser = table.seats
+    match, game = await matches.start_match(
+        guild_id=GUILD,
+        channel_id=1,
+        created_by=winner,
+        players=[(winner, "w"), (loser, "l")],
+        ruleset="duel-zh",
+        tournament_id=tournament_id,
+        round_number=round_number,
+    )
+    await tournaments.link_game(table.pod_id, game.game_id)
+    for _ in range(2):
+        await pods.change(game.game_id, winner, pod.NEXT_TURN)
+        await pods.change(game.game_id, loser, pod.CONCEDE, player=loser)
+        if not (await matches.get(match.match_id)).state.finished:
+            _, game = await matches.next_game(match.match_id, loser, winner)
+
+
+async def test_a_match_tournament_page_shows_the_rounds_newest_first_with_scores_byes_and_drops(
+    tmp_path,
+) -> None:
+    """Four players: round 1 is two pairs and no bye (not a bye named "None"), table 1's match won 2–0,
+    table 2's unplayed; one player drops and round 2 pairs the three left with a bye. The running round
+    comes first; each pair keeps its table, seats, score and state; the standings mark the drop; the
+    title is the tournament's own name; a finished tournament says so."""
+    db = await Database.open(tmp_path / "matches.sqlite3")
+    try:
+        sources = _Sources(db)
+        sources.pods = pods = PodService(db)
+        matches = MatchService(db, pods)
+        sources.tournaments = tournaments = TournamentService(db)
+        created = await tournaments.create(
+            guild_id=GUILD, channel_id=1, name="Duels", rounds=2, created_by=ANN, seed=3
+        )
+        sources.match_tournaments = service = MatchTournaments(matches, tournaments.repo)
+        await service.set_matches(created.tournament_id)
+        names = {user: f"p{user}" for user in (1, 2, 3, 4)}
+        for user, name in names.items():
+            await tournaments.join(GUILD, user, name)
+        await service.pair_next_round(await tournaments.active(GUILD))
+        one, two = await tournaments.repo.pods(created.tournament_id, 1)
+        await _win_match(matches, pods, tournaments, created.tournament_id, one, 1)
+        dropped = two.seats[1]
+        await tournaments.drop(GUILD, dropped)
+        _, pairing = await service.pair_next_round(await tournaments.active(GUILD), force=True)
+        (three,) = await tournaments.repo.pods(created.tournament_id, 2)
+
+        link = PageLink("tournament", created.tournament_id, "t", GUILD)
+        page = await page_data(link, sources)
+        assert page.template == "match_tournament.html" and page.title == {"key": "", "text": "Duels"}
+        data = page.data
+        assert {k: v for k, v in data.items() if k not in ("standings", "match_rounds")} == {
+            "name": "Duels",
+            "round": 2,
+            "rounds": 2,
+            "finished": False,
+        }
+        assert data["match_rounds"] == [
+            {
+                "round": 2,
+                "bye": names[pairing.bye],
+                "pairs": [
+                    {
+                        "table": 1,
+                        "players": [names[u] for u in three.seats],
+                        "wins": [0, 0],
+                        "draws": 0,
+                        "finished": False,
+                    }
+                ],
+            },
+            {
+                "round": 1,
+                "bye": None,
+                "pairs": [
+                    {
+                        "table": 1,
+                        "players": [names[u] for u in one.seats],
+                        "wins": [2, 0],
+                        "draws": 0,
+                        "finished": True,
+                    },
+                    {
+                        "table": 2,
+                        "players": [names[u] for u in two.seats],
+                        "wins": [0, 0],
+                        "draws": 0,
+                        "finished": False,
+                    },
+                ],
+            },
+        ]
+        standings = {s["name"]: s for s in data["standings"]}
+        assert {name: s["dropped"] for name, s in standings.items()} == {
+            name: user == dropped for user, name in names.items()
+        }
+        winner = standings[names[one.seats[0]]]
+        assert (winner["rank"], winner["points"], winner["wins"], winner["losses"], winner["draws"]) == (
+            1,
+            3,
+            1,
+            0,
+            0,
+        )
+        await tournaments.finish(GUILD)
+        assert (await page_data(link, sources)).data["finished"] is True
     finally:
         await db.close()
 
