@@ -44,6 +44,12 @@ def updater(board: Board, **kwargs: object) -> BoardUpdater:
     return BoardUpdater(board.refresh, 0, channel_of=channel_of, **kwargs)  # type: ignore[arg-type]
 
 
+def task_named(name: str) -> asyncio.Task[object]:
+    """The running task of that name, as a task dump (``asyncio.all_tasks()``) lists it."""
+    [task] = [task for task in asyncio.all_tasks() if task.get_name() == name]
+    return task
+
+
 async def test_a_burst_of_presses_is_one_edit() -> None:
     board = Board()
     boards = updater(board)
@@ -141,6 +147,7 @@ async def test_a_long_retry_after_asks_once_more_later_on_the_bots_clock() -> No
     assert board.edits == [] and not boards.pending(), "the wait holds neither the key nor its lane"
     board.failures[1] = EditLater(45.0)  # a press meanwhile is refused again: still one later ask
     await boards.refresh_now(1)
+    assert not task_named("board-1-later").done(), "one later ask, not one per refusal"
     assert str(EditLater(45.0)) == "edit again in 45.0 s"
     await clock.advance(seconds=44)
     await asyncio.sleep(0)
@@ -183,12 +190,6 @@ async def test_a_catch_up_refresh_waits_for_its_channels_lane() -> None:
     lane.release()
     await catch_up
     assert board.edits == [1]
-
-
-def task_named(name: str) -> asyncio.Task[object]:
-    """The running task of that name, as a task dump (``asyncio.all_tasks()``) lists it."""
-    [task] = [task for task in asyncio.all_tasks() if task.get_name() == name]
-    return task
 
 
 async def let_go(task: asyncio.Task[object]) -> bool:
