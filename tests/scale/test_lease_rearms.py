@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from bot.leases import LocalLeases, PostgresLeases, lock_key
-from bot.notify import PostgresNotifier
+from bot.notify import LocalNotifier, PostgresNotifier
 from tests.scale._wait import until
 
 KIND = "hydra-turns"
@@ -141,3 +141,29 @@ async def test_after_a_notice_reconnect_the_held_kinds_rearm_and_the_others_do_n
     finally:
         for leases in processes:
             await leases.close()
+
+
+def lock_session_connect(dsn: str) -> object:
+    """The leases' own ``connect``: its connection is named in ``pg_stat_activity``."""
+    return asyncpg.connect(dsn, server_settings={"application_name": "podkeeper-leases"})
+
+
+@pytest.mark.postgresql_only
+async def test_the_lock_session_connects_the_way_it_is_told(pg_dsn: str, namespace: str) -> None:
+    """A ``connect`` given to the leases opens their lock session (the one whose locks the others see)."""
+    leases = PostgresLeases(
+        pg_dsn, namespace, LocalNotifier(), poll_seconds=3600, connect=lock_session_connect
+    )
+    await leases.start()
+    try:
+        lease = await leases.register(KIND, Rearms())
+        assert lease.held
+        pid = leases.backend_pid()
+        admin = await asyncpg.connect(pg_dsn)
+        try:
+            name = await admin.fetchval("SELECT application_name FROM pg_stat_activity WHERE pid = $1", pid)
+        finally:
+            await admin.close()
+        assert name == "podkeeper-leases"
+    finally:
+        await leases.close()
