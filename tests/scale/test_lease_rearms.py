@@ -1,8 +1,9 @@
 """How a held lease re-arms its timers, at the moments a mistake would fire a timer twice or never: a re-arm
 that failed while taking over (the retry must still finish what the previous owner left), pokes arriving
 while a re-arm runs (one more run, not one per poke, not none), a poke to a background job (still one
-job), a reconnected notice connection (the held kinds catch up, the others do not arm), and the lock's
-number itself (every version of the bot must contend for the same lock)."""
+job), a reconnected notice connection (the held kinds catch up, the others do not arm), the lock's
+number itself (every version of the bot must contend for the same lock), the lock session's own connect,
+and a start while PostgreSQL is out of reach (logged with its retry, polled from a named task)."""
 
 from __future__ import annotations
 
@@ -167,3 +168,25 @@ async def test_the_lock_session_connects_the_way_it_is_told(pg_dsn: str, namespa
         assert name == "podkeeper-leases"
     finally:
         await leases.close()
+
+
+OUT_OF_REACH = "postgresql://nobody@127.0.0.1:1/none"  # nothing listens on port 1: refused at once
+
+
+async def test_leases_out_of_reach_say_so_and_poll_in_a_task_named_for_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A process started while PostgreSQL is down logs why and when it tries again, and keeps polling
+    in a task a task dump names "leases"."""
+    leases = PostgresLeases(OUT_OF_REACH, "test", LocalNotifier(), poll_seconds=7)
+    with caplog.at_level(logging.WARNING, logger="bot.leases"):
+        await leases.start()
+    try:
+        [warning] = caplog.records
+        error = warning.args[0]  # type: ignore[index]
+        assert isinstance(error, OSError)
+        assert warning.getMessage() == f"leases: cannot reach PostgreSQL ({error}); trying again in 7 s"
+        assert [task for task in asyncio.all_tasks() if task.get_name() == "leases"]
+    finally:
+        await leases.close()
+    assert not [task for task in asyncio.all_tasks() if task.get_name() == "leases"]
