@@ -61,8 +61,8 @@ class JobLease:
         self.started = False  # followed (tried now and at every poll) once started
         self._rearm = rearm
         self._release = release
-        self._again = False
-        self._taking_over = False
+        self._again = False  # pragma: no mutate (never read before _rearm_loop sets it)
+        self._taking_over = False  # pragma: no mutate (read once held, and _gained sets it first)
         self._running: asyncio.Task[None] | None = None
         self.rearms = 0  # how often the timers were armed from the database (tests, benchmarks)
 

@@ -187,6 +187,32 @@ async def test_leases_out_of_reach_say_so_and_poll_in_a_task_named_for_them(
         assert isinstance(error, OSError)
         assert warning.getMessage() == f"leases: cannot reach PostgreSQL ({error}); trying again in 7 s"
         assert [task for task in asyncio.all_tasks() if task.get_name() == "leases"]
+        lease = await leases.register(KIND, Rearms())  # tried, not taken: nothing to try it on
+        assert not lease.held and leases.backend_pid() is None
     finally:
         await leases.close()
     assert not [task for task in asyncio.all_tasks() if task.get_name() == "leases"]
+
+
+@pytest.mark.postgresql_only
+async def test_one_poll_after_the_lock_session_died_reconnects_and_takes_the_lease_back(
+    pg_dsn: str, namespace: str
+) -> None:
+    """The poll that finds the lock session gone reconnects and, the lock being free, takes the kind back
+    at once, as a take-over (its timers were dropped with the lease)."""
+    leases = PostgresLeases(pg_dsn, namespace, LocalNotifier(), poll_seconds=3600)
+    await leases.start()
+    try:
+        rearms = Rearms()
+        lease = await leases.register(KIND, rearms)
+        lost = leases.backend_pid()
+        admin = await asyncpg.connect(pg_dsn)
+        try:  # waits until that backend is gone, its locks with it
+            assert await admin.fetchval("SELECT pg_terminate_backend($1, 30000)", lost)
+        finally:
+            await admin.close()
+        await leases.check()
+        assert lease.held and rearms.calls == [True, True]
+        assert leases.backend_pid() not in (None, lost)
+    finally:
+        await leases.close()
