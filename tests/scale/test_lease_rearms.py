@@ -216,3 +216,19 @@ async def test_one_poll_after_the_lock_session_died_reconnects_and_takes_the_lea
         assert leases.backend_pid() not in (None, lost)
     finally:
         await leases.close()
+
+
+async def test_a_rearm_under_way_is_named_for_its_kind_in_a_task_dump() -> None:
+    """A kind whose timers never come back is found in a task dump: its re-arm is named after it."""
+    leases = LocalLeases()
+    try:
+        rearm = Rearms()
+        lease = await leases.register(KIND, rearm)
+        rearm.gate = asyncio.Event()
+        lease.poke()
+        [running] = [task for task in asyncio.all_tasks() if task.get_name() == f"rearm-{KIND}"]
+        rearm.gate.set()
+        await lease.wait_rearmed()
+        assert running.done() and rearm.calls == [True, False]
+    finally:
+        await leases.close()
