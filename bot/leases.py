@@ -61,8 +61,8 @@ class JobLease:
         self.started = False  # followed (tried now and at every poll) once started
         self._rearm = rearm
         self._release = release
-        self._again = False
-        self._taking_over = False
+        self._again = False  # pragma: no mutate (never read before _rearm_loop sets it)
+        self._taking_over = False  # pragma: no mutate (read once held, and _gained sets it first)
         self._running: asyncio.Task[None] | None = None
         self.rearms = 0  # how often the timers were armed from the database (tests, benchmarks)
 
@@ -224,7 +224,11 @@ def lock_key(namespace: str, name: str) -> int:
     """The advisory lock of lease ``name``: a signed 64-bit number from the namespace (the schema, so
     test schemas in one database never contend) and the name."""
     digest = hashlib.sha256(f"podkeeper\0{namespace}\0{name}".encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
+    return int.from_bytes(
+        digest[:8],
+        "big",  # pragma: no mutate (the default byte order since Python 3.11, the oldest supported)
+        signed=True,
+    )
 
 
 class PostgresLeases(Leases):

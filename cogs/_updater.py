@@ -108,8 +108,9 @@ class BoardUpdater:
                 self._dirty.discard(key)
                 await self._refresh_once(key)
         # No await between the loop's last check and here: a press arriving now finds no task and
-        # starts a new one.
-        self._tasks.pop(key, None)
+        # starts a new one. This very task is the one stored under key (a press stores a new one only
+        # once the old is done), and a finished task must not stay referenced, one per board ever edited.
+        del self._tasks[key]
 
     async def _channel(self, key: int) -> int | None:
         try:
@@ -134,11 +135,15 @@ class BoardUpdater:
 
         async def later() -> None:
             await self.clock.sleep(seconds)
-            self._later.pop(key, None)
+            del self._later[key]  # this very task, stored below before it first runs
             self.request(key)
 
         self._later[key] = asyncio.get_running_loop().create_task(
-            later(), name=f"{self.what}-{key}-later", context=context_for_everyone()
+            later(),
+            name=f"{self.what}-{key}-later",
+            # The later ask only calls request, whose edit gets a context for everyone of its own: this
+            # one keeps the later task itself (which shows nothing) out of the presser's context.
+            context=context_for_everyone(),  # pragma: no mutate (request's own context decides the edit's)
         )
 
     async def refresh_now(self, key: int) -> None:

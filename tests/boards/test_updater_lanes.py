@@ -6,11 +6,14 @@ again later on the bot's clock, once, with the lane free meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import weakref
 
 import pytest
 
 from bot.clock import FakeClock
+from bot.i18n import name_commands_as_client, t
 from cogs._updater import BoardUpdater, ChannelLanes, EditLater, lanes_of
 
 CHANNELS = {1: 100, 2: 100, 3: 200}  # boards 1 and 2 share a channel, board 3 is elsewhere
@@ -39,6 +42,12 @@ class Board:
 
 def updater(board: Board, **kwargs: object) -> BoardUpdater:
     return BoardUpdater(board.refresh, 0, channel_of=channel_of, **kwargs)  # type: ignore[arg-type]
+
+
+def task_named(name: str) -> asyncio.Task[object]:
+    """The running task of that name, as a task dump (``asyncio.all_tasks()``) lists it."""
+    [task] = [task for task in asyncio.all_tasks() if task.get_name() == name]
+    return task
 
 
 async def test_a_burst_of_presses_is_one_edit() -> None:
@@ -138,6 +147,7 @@ async def test_a_long_retry_after_asks_once_more_later_on_the_bots_clock() -> No
     assert board.edits == [] and not boards.pending(), "the wait holds neither the key nor its lane"
     board.failures[1] = EditLater(45.0)  # a press meanwhile is refused again: still one later ask
     await boards.refresh_now(1)
+    assert not task_named("board-1-later").done(), "one later ask, not one per refusal"
     assert str(EditLater(45.0)) == "edit again in 45.0 s"
     await clock.advance(seconds=44)
     await asyncio.sleep(0)
@@ -180,3 +190,88 @@ async def test_a_catch_up_refresh_waits_for_its_channels_lane() -> None:
     lane.release()
     await catch_up
     assert board.edits == [1]
+
+
+async def let_go(task: asyncio.Task[object]) -> bool:
+    """Whether ``task``, once finished and the loop moved on, is held by no one (the updater included)."""
+    await asyncio.wait({task})
+    gone = weakref.ref(task)
+    del task
+    await asyncio.sleep(0)
+    gc.collect()
+    return gone() is None
+
+
+async def test_a_task_dump_names_each_edit_and_later_ask_by_its_board() -> None:
+    """A board stuck in its edit is found in a task dump by its kind and key, its later ask too."""
+    clock = FakeClock()
+    board = Board()
+    board.failures[3] = EditLater(45.0)
+    boards = BoardUpdater(board.refresh, 0, what="event announcement", channel_of=channel_of, clock=clock)
+    boards.request(3)
+    assert not task_named("event announcement-3").done()
+    await boards.flush()
+    assert not task_named("event announcement-3-later").done()
+    boards.cancel()
+
+
+async def test_a_finished_edit_is_let_go() -> None:
+    """A bot edits its boards for months: a finished edit's task must not stay held, one per board."""
+    board = Board()
+    boards = updater(board)
+    boards.request(1)
+    assert await let_go(task_named("board-1")) and board.edits == [1]
+
+
+async def test_a_later_ask_is_let_go_once_it_asked() -> None:
+    clock = FakeClock()
+    board = Board()
+    board.failures[1] = EditLater(45.0)
+    boards = updater(board, clock=clock)
+    boards.request(1)
+    await boards.flush()
+    later = asyncio.get_running_loop().create_task(let_go(task_named("board-1-later")))
+    await clock.advance(seconds=45)
+    assert await later
+    await boards.flush()
+    assert board.edits == [1]
+
+
+SHARED = "/ハイドラ 再開"  # how a Japanese message names /hydra resume, whatever client reads it
+
+
+async def test_edits_and_later_edits_name_commands_for_everyone_not_as_the_presser() -> None:
+    """A board is shown to everyone: its redraw after a press, or after a refusal, must not name commands
+    as the pressing member's Discord client lists them (an English client here)."""
+    clock = FakeClock()
+    shown: list[str] = []
+    later = asyncio.Event()
+
+    async def redraw(key: int) -> None:
+        if key == 2 and not later.is_set():
+            later.set()
+            raise EditLater(45.0)
+        shown.append(t("hydra.ui.paused", "ja", minutes=30))
+
+    boards = BoardUpdater(redraw, 0, channel_of=channel_of, clock=clock)
+    name_commands_as_client("en-US")
+    boards.request(1)
+    await boards.flush()
+    await boards.refresh_now(2)  # refused: asked again later, from a task of its own
+    await asyncio.sleep(0)  # the later ask parks on the clock
+    await clock.advance(seconds=45)
+    await asyncio.sleep(0)
+    await boards.flush()
+    assert len(shown) == 2 and all(SHARED in text for text in shown), shown
+
+
+async def test_waiting_for_edits_just_cancelled_returns() -> None:
+    """Shutdown cancels the queued edits and may then wait for them: a cancelled edit counts as done."""
+    board = Board()
+    boards = updater(board)
+    boards.delay = 5
+    boards.request(1)
+    boards.request(3)
+    boards.cancel()
+    await boards.flush()
+    assert board.edits == [] and not boards.pending()

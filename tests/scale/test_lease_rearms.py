@@ -1,8 +1,9 @@
 """How a held lease re-arms its timers, at the moments a mistake would fire a timer twice or never: a re-arm
 that failed while taking over (the retry must still finish what the previous owner left), pokes arriving
 while a re-arm runs (one more run, not one per poke, not none), a poke to a background job (still one
-job), a reconnected notice connection (the held kinds catch up, the others do not arm), and the lock's
-number itself (every version of the bot must contend for the same lock)."""
+job), a reconnected notice connection (the held kinds catch up, the others do not arm), the lock's
+number itself (every version of the bot must contend for the same lock), the lock session's own connect,
+and a start while PostgreSQL is out of reach (logged with its retry, polled from a named task)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot.leases import LocalLeases, PostgresLeases, lock_key
-from bot.notify import PostgresNotifier
+from bot.notify import LocalNotifier, PostgresNotifier
 from tests.scale._wait import until
 
 KIND = "hydra-turns"
@@ -141,3 +142,93 @@ async def test_after_a_notice_reconnect_the_held_kinds_rearm_and_the_others_do_n
     finally:
         for leases in processes:
             await leases.close()
+
+
+def lock_session_connect(dsn: str) -> object:
+    """The leases' own ``connect``: its connection is named in ``pg_stat_activity``."""
+    return asyncpg.connect(dsn, server_settings={"application_name": "podkeeper-leases"})
+
+
+@pytest.mark.postgresql_only
+async def test_the_lock_session_connects_the_way_it_is_told(pg_dsn: str, namespace: str) -> None:
+    """A ``connect`` given to the leases opens their lock session (the one whose locks the others see)."""
+    leases = PostgresLeases(
+        pg_dsn, namespace, LocalNotifier(), poll_seconds=3600, connect=lock_session_connect
+    )
+    await leases.start()
+    try:
+        lease = await leases.register(KIND, Rearms())
+        assert lease.held
+        pid = leases.backend_pid()
+        admin = await asyncpg.connect(pg_dsn)
+        try:
+            name = await admin.fetchval("SELECT application_name FROM pg_stat_activity WHERE pid = $1", pid)
+        finally:
+            await admin.close()
+        assert name == "podkeeper-leases"
+    finally:
+        await leases.close()
+
+
+OUT_OF_REACH = "postgresql://nobody@127.0.0.1:1/none"  # nothing listens on port 1: refused at once
+
+
+async def test_leases_out_of_reach_say_so_and_poll_in_a_task_named_for_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A process started while PostgreSQL is down logs why and when it tries again, and keeps polling
+    in a task a task dump names "leases"."""
+    leases = PostgresLeases(OUT_OF_REACH, "test", LocalNotifier(), poll_seconds=7)
+    with caplog.at_level(logging.WARNING, logger="bot.leases"):
+        await leases.start()
+    try:
+        [warning] = caplog.records
+        error = warning.args[0]  # type: ignore[index]
+        assert isinstance(error, OSError)
+        assert warning.getMessage() == f"leases: cannot reach PostgreSQL ({error}); trying again in 7 s"
+        assert [task for task in asyncio.all_tasks() if task.get_name() == "leases"]
+        lease = await leases.register(KIND, Rearms())  # tried, not taken: nothing to try it on
+        assert not lease.held and leases.backend_pid() is None
+    finally:
+        await leases.close()
+    assert not [task for task in asyncio.all_tasks() if task.get_name() == "leases"]
+
+
+@pytest.mark.postgresql_only
+async def test_one_poll_after_the_lock_session_died_reconnects_and_takes_the_lease_back(
+    pg_dsn: str, namespace: str
+) -> None:
+    """The poll that finds the lock session gone reconnects and, the lock being free, takes the kind back
+    at once, as a take-over (its timers were dropped with the lease)."""
+    leases = PostgresLeases(pg_dsn, namespace, LocalNotifier(), poll_seconds=3600)
+    await leases.start()
+    try:
+        rearms = Rearms()
+        lease = await leases.register(KIND, rearms)
+        lost = leases.backend_pid()
+        admin = await asyncpg.connect(pg_dsn)
+        try:  # waits until that backend is gone, its locks with it
+            assert await admin.fetchval("SELECT pg_terminate_backend($1, 30000)", lost)
+        finally:
+            await admin.close()
+        await leases.check()
+        assert lease.held and rearms.calls == [True, True]
+        assert leases.backend_pid() not in (None, lost)
+    finally:
+        await leases.close()
+
+
+async def test_a_rearm_under_way_is_named_for_its_kind_in_a_task_dump() -> None:
+    """A kind whose timers never come back is found in a task dump: its re-arm is named after it."""
+    leases = LocalLeases()
+    try:
+        rearm = Rearms()
+        lease = await leases.register(KIND, rearm)
+        rearm.gate = asyncio.Event()
+        lease.poke()
+        [running] = [task for task in asyncio.all_tasks() if task.get_name() == f"rearm-{KIND}"]
+        rearm.gate.set()
+        await lease.wait_rearmed()
+        assert running.done() and rearm.calls == [True, False]
+    finally:
+        await leases.close()
