@@ -20,9 +20,11 @@ The per-link cap on event streams lives in the server (``PageServer.events``), w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
 import time
+from asyncio.constants import ACCEPT_RETRY_DELAY
 from collections.abc import Callable
 from typing import Any
 
@@ -223,6 +225,7 @@ class FloodFilter(logging.Filter):
         super().__init__()
         self.malformed = FloodLog("malformed page requests")
         self.accept = FloodLog("page server out of descriptors")
+        self.accept_refused_at: float | None = None  # the loop's time of the last refused accept
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
@@ -231,6 +234,8 @@ class FloodFilter(logging.Filter):
             self.malformed.refusing("answered 400, the first from " + sender)
             return False
         if record.name == "asyncio" and message.startswith("socket.accept() out of system resource"):
+            with contextlib.suppress(RuntimeError):  # logged outside the loop: no retry to wait for
+                self.accept_refused_at = asyncio.get_running_loop().time()
             self.accept.refusing("new connections wait in the listen queue")
             return False
         return True
@@ -241,3 +246,18 @@ def _is_bad_http(record: logging.LogRecord) -> bool:
 
     error = record.exc_info[1] if record.exc_info else None
     return isinstance(error, HttpProcessingError)
+
+
+async def accept_retry_passed(flood_filter: FloodFilter) -> None:
+    """Wait until asyncio's own retry of a refused ``accept`` has run.
+
+    After running out of descriptors asyncio stops reading the listening socket and starts it again
+    ``ACCEPT_RETRY_DELAY`` seconds later, from a timer that closing the server does not cancel: a server
+    closed in between meets that timer on a closed socket, which asyncio logs as a traceback. Closing
+    after the retry leaves nothing behind."""
+    if flood_filter.accept_refused_at is None:
+        return
+    loop = asyncio.get_running_loop()
+    retry_at = flood_filter.accept_refused_at + ACCEPT_RETRY_DELAY
+    if retry_at > loop.time():
+        await asyncio.sleep(retry_at - loop.time() + 0.05)  # the retry's own timer, then this one

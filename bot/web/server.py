@@ -38,6 +38,7 @@ from bot.web.guard import (
     ConnectionGate,
     FloodFilter,
     FloodLog,
+    accept_retry_passed,
     connection_cap,
     raise_descriptor_limit,
 )
@@ -160,6 +161,7 @@ class PageServer:
         for task in list(self._streams):
             task.cancel()
         if self._listener is not None:
+            await accept_retry_passed(self._flood_filter)
             self._listener.close()
             self._listener = None
         for name in ("aiohttp.server", "asyncio"):

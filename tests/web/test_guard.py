@@ -457,3 +457,26 @@ def test_the_filter_turns_refused_accepts_into_one_line_and_leaves_other_asyncio
     ]
     assert flood.filter(_record("asyncio", "Task exception was never retrieved")) is True
     assert flood.filter(_record("bot", message)) is True
+
+
+async def test_a_server_closes_only_after_asyncios_retry_of_a_refused_accept() -> None:
+    """asyncio re-reads a listening socket that ran out of descriptors from a timer closing the server does
+    not cancel: the page server's stop waits that timer out, or it meets a closed socket (a traceback)."""
+    from asyncio.constants import ACCEPT_RETRY_DELAY
+
+    from bot.web.guard import FloodFilter, accept_retry_passed
+
+    flood_filter = FloodFilter()
+    loop = asyncio.get_running_loop()
+    await accept_retry_passed(flood_filter)  # nothing refused: nothing to wait for
+    assert flood_filter.accept_refused_at is None
+    record = logging.LogRecord(
+        "asyncio", logging.ERROR, __file__, 1, "socket.accept() out of system resource", (), None
+    )
+    assert not flood_filter.filter(record)
+    refused_at = flood_filter.accept_refused_at
+    assert refused_at is not None and refused_at <= loop.time()
+    retried: list[float] = []
+    loop.call_later(ACCEPT_RETRY_DELAY, lambda: retried.append(loop.time()))  # asyncio's own retry
+    await accept_retry_passed(flood_filter)
+    assert retried  # the retry ran before the server would close
