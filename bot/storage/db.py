@@ -419,6 +419,19 @@ class Database(ABC):
         )
 
 
+def journal_mode_warning(path: Path, mode: object) -> str | None:
+    """What to tell the operator when SQLite kept ``path`` out of WAL mode, or ``None``.
+
+    SQLite answers ``PRAGMA journal_mode = WAL`` with the mode it kept when the file system cannot give
+    WAL its shared memory (some network and FUSE mounts): the bot still works, but each writer then
+    blocks every reader. No file system here refuses WAL, so the decision and its words are a function of
+    their own, checked with the answers SQLite gives. ``:memory:`` has no WAL and needs none.
+    """
+    if str(path) == ":memory:" or str(mode).lower() == "wal":
+        return None
+    return f"database {path} is in {mode} mode, not WAL"
+
+
 class SqliteDatabase(Database):
     """The embedded default: one file, one aiosqlite connection (one writer thread), one bot."""
 
@@ -471,8 +484,9 @@ class SqliteDatabase(Database):
             raise DatabaseError(
                 f"{self.path} is not a usable SQLite database ({exc}); refusing to touch it."
             ) from None
-        if str(self.path) != ":memory:" and str(mode).lower() != "wal":
-            log.warning("database %s is in %s mode, not WAL", self.path, mode)
+        warning = journal_mode_warning(self.path, mode)
+        if warning is not None:
+            log.warning(warning)
         await self.conn.execute("PRAGMA foreign_keys = ON")  # pragma: no mutate (case)
         await self.conn.execute("PRAGMA synchronous = NORMAL")  # pragma: no mutate (case)
 

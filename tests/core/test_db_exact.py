@@ -22,7 +22,14 @@ from pathlib import Path
 import pytest
 
 from bot.clock import FakeClock
-from bot.storage.db import Database, DatabaseError, ProcessLock, available_migrations, split_sql
+from bot.storage.db import (
+    Database,
+    DatabaseError,
+    ProcessLock,
+    available_migrations,
+    journal_mode_warning,
+    split_sql,
+)
 
 _STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")  # whole seconds, UTC
 
@@ -191,6 +198,21 @@ async def test_a_file_database_opens_in_wal_without_a_warning(
         db = await Database.open(db_path)
         await db.close()
     assert caplog.records == []
+
+
+@pytest.mark.parametrize("kept", ["delete", "truncate", "persist", "off", "DELETE"])
+def test_a_file_kept_out_of_wal_is_named_with_the_mode_sqlite_kept(kept: str) -> None:
+    """A file system without WAL's shared memory: SQLite answers the WAL pragma with the mode it kept, in
+    whatever case it spells it, and the operator reads the file and that mode word for word."""
+    path = Path("/srv/podkeeper/podkeeper.sqlite3")
+    assert journal_mode_warning(path, kept) == f"database {path} is in {kept} mode, not WAL"
+
+
+@pytest.mark.parametrize(
+    ("path", "mode"), [("podkeeper.sqlite3", "wal"), ("podkeeper.sqlite3", "WAL"), (":memory:", "memory")]
+)
+def test_wal_and_an_in_memory_database_are_no_reason_to_warn(path: str, mode: str) -> None:
+    assert journal_mode_warning(Path(path), mode) is None
 
 
 @pytest.mark.sqlite_only
@@ -366,6 +388,61 @@ def test_a_long_text_in_the_lock_file_is_named_by_its_first_64_bytes(tmp_path: P
         with pytest.raises(DatabaseError) as refused:
             lock.acquire()
     assert str(refused.value).startswith(f"another Podkeeper bot (pid {'9' * 64}) is already running on ")
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.sqlite_only
+def test_a_forked_worker_closes_its_copy_of_the_lock_and_the_bot_keeps_it(tmp_path: Path) -> None:
+    """Workers are forked from the bot (``bot/workers.py``): each closes its inherited descriptor at once,
+    or a worker would keep the lock after the bot itself was killed, and the bot's own copy stays locked."""
+    lock = ProcessLock(tmp_path / "podkeeper.sqlite3")
+    lock.acquire()
+    fd = lock._fd
+    assert fd is not None
+    report, reported = os.pipe()
+    child = os.fork()
+    if child == 0:  # the worker: say what it holds, then leave without running pytest's teardown
+        try:
+            os.write(reported, b"closed" if lock._fd is None and not _is_open(fd) else b"kept")
+        finally:
+            os._exit(0)
+    os.close(reported)
+    try:
+        answer = os.read(report, 16)
+        os.waitpid(child, 0)
+        assert answer == b"closed"
+        with lock.path.open("rb") as other, pytest.raises(BlockingIOError):
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # still the bot's
+    finally:
+        os.close(report)
+    # The worker's hook once more, here, where a test runner sees it run: it closes the descriptor (the
+    # lock goes with the last copy) and forgets it, so a later release has nothing to close.
+    lock._forget_in_child()
+    assert not _is_open(fd)
+    lock.release()
+    with lock.path.open("rb") as other:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+@pytest.mark.sqlite_only
+def test_a_worker_whose_copy_of_the_lock_is_already_closed_starts_all_the_same(tmp_path: Path) -> None:
+    """A library that closes every inherited descriptor in its children may get there first: the worker's
+    hook then has nothing to close, and that is no error (an error in a fork hook is printed to the
+    worker's stderr, and the worker would keep a stale number)."""
+    lock = ProcessLock(tmp_path / "podkeeper.sqlite3")
+    lock.acquire()
+    assert lock._fd is not None
+    os.close(lock._fd)  # closed behind the lock's back
+    lock._forget_in_child()
+    assert lock._fd is None
+    lock.release()  # nothing left to close
 
 
 @pytest.mark.sqlite_only
