@@ -760,7 +760,7 @@ async def _mark_press_applied(conn: Connection) -> None:
     arrival = CURRENT_ARRIVAL.get()
     if arrival is not None and arrival.stored_by(asyncio.current_task()):
         await conn.execute(
-            "INSERT INTO applied_presses (press_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO applied_presses (press_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING",  # pragma: no mutate (case)
             (arrival.press_id, now_iso()),
         )
 
