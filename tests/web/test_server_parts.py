@@ -25,7 +25,7 @@ from bot.services.tournaments import TournamentService, mana_value_lookup
 from bot.storage.db import Database
 from bot.storage.pages import PageLink
 from bot.web import server as server_module
-from bot.web.guard import BUSY_PAGE
+from bot.web.guard import BUSY_PAGE, DESCRIPTOR_RESERVE
 from bot.web.server import SECURITY_HEADERS, PageLimits, PageServer, _event, page_server_for
 from bot.web.views import link_topic
 from tests.web.helpers import EventStream, client, stream_get
@@ -483,6 +483,59 @@ async def test_the_server_writes_no_log_line_per_request(served, caplog) -> None
     assert (await _get(served.server.url(served.pod_link)))[0] == 200
     assert (await _get(f"{served.server.public_url}/p/nothing"))[0] == 404
     assert [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"] == []
+
+
+async def test_a_low_open_file_limit_shrinks_the_connection_cap_and_the_start_says_so(
+    tmp_path, monkeypatch, caplog
+) -> None:
+    """The cap in force is the configured one cut to what the open-file limit leaves after the reserve:
+    with room for two connections, two are held and a third is answered 503 before any request is
+    read; the start's one log line names the address, the port the system picked, the links' public
+    address and both caps as they are in force."""
+    monkeypatch.setattr(server_module, "raise_descriptor_limit", lambda: DESCRIPTOR_RESERVE + 2)
+    caplog.set_level(logging.INFO, logger=server_module.log.name)
+    served = await _open(tmp_path, limits=PageLimits(max_connections=7, max_viewers_per_link=3))
+    held: list[asyncio.StreamWriter] = []
+    try:
+        port = served.server.port
+        assert [r.getMessage() for r in caplog.records if r.name == server_module.log.name] == [
+            f"live pages on http://127.0.0.1:{port} (links show http://127.0.0.1:{port}; at most 2 "
+            "connections, 3 viewers a link)"
+        ]
+        assert served.server.gate is not None and served.server.gate.cap == 2
+        for _ in range(2):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            held.append(writer)
+        for _ in range(300):  # both admitted (the gate counts them as the loop accepts them)
+            if len(served.server.gate.open) == 2:
+                break
+            await asyncio.sleep(0.05)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        held.append(writer)
+        async with asyncio.timeout(15):
+            answer = await reader.read()
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After: 30" in answer
+        assert len(served.server.gate.open) == 2
+    finally:
+        for writer in held:
+            writer.close()
+        await _close(served)
+
+
+async def test_the_start_names_the_public_address_its_links_show(tmp_path, caplog) -> None:
+    """Behind a reverse proxy the log says both: where the server listens and what its links show."""
+    caplog.set_level(logging.INFO, logger=server_module.log.name)
+    db = await Database.open(tmp_path / "pages.sqlite3")
+    pages = PageServer(db, _Sources(PodService(db), None), public_url="https://pages.example.org/")
+    try:
+        await pages.start()
+        (line,) = [r.getMessage() for r in caplog.records if r.name == server_module.log.name]
+        assert line.startswith(
+            f"live pages on http://127.0.0.1:{pages.port} (links show https://pages.example.org;"
+        )
+    finally:
+        await pages.stop()
+        await db.close()
 
 
 async def test_a_server_never_started_stops_quietly_and_by_default_takes_a_free_port(tmp_path) -> None:
