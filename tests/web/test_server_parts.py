@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+import aiohttp
 import pytest
 
 from bot.clock import FakeClock
@@ -536,6 +537,56 @@ async def test_the_start_names_the_public_address_its_links_show(tmp_path, caplo
     finally:
         await pages.stop()
         await db.close()
+
+
+async def test_the_server_listens_on_its_own_address_only(served) -> None:
+    """``host = "127.0.0.1"`` behind a reverse proxy means the pages are reachable on loopback alone:
+    the listener is bound to that address, and another address of the machine (127.0.0.2 is one on
+    Linux) finds nothing on the port."""
+    assert served.server._listener is not None
+    assert {sock.getsockname()[0] for sock in served.server._listener.sockets} == {"127.0.0.1"}
+    with pytest.raises(ConnectionRefusedError):
+        await asyncio.open_connection("127.0.0.2", served.server.port)
+
+
+class _StuckSources(_Sources):
+    """A page whose language lookup never returns: a request the server is still serving."""
+
+    async def language(self, guild_id: int | None) -> str:
+        self.asked.append(guild_id)
+        await asyncio.Event().wait()
+        raise AssertionError("never answered")
+
+
+async def test_a_request_still_being_served_holds_the_stop_for_a_short_grace_only(tmp_path) -> None:
+    """A page request caught in flight by a stop (a slow database, say) gets a grace to finish, then
+    is cut off: the bot's shutdown must not wait on it (aiohttp's default grace is a minute), and the
+    viewer is disconnected rather than left waiting for an answer that cannot come."""
+    served = await _open(tmp_path)
+    stuck = _StuckSources(served.pods, None)
+    served.server.sources = stuck
+    async with client() as session:
+        request = asyncio.create_task(_get_with(session, served.server.url(served.pod_link)))
+        try:
+            for _ in range(300):
+                if stuck.asked:
+                    break
+                await asyncio.sleep(0.05)
+            assert stuck.asked == [1], "the request never reached the page"
+            async with asyncio.timeout(10):
+                await served.server.stop()
+            # cut off (aiohttp's client tries a GET once more, and finds the port closed), not answered
+            with pytest.raises((aiohttp.ServerDisconnectedError, aiohttp.ClientConnectorError)):
+                await request
+        finally:
+            request.cancel()
+            await _close(served)
+
+
+async def _get_with(session: aiohttp.ClientSession, url: str) -> int:
+    async with session.get(url) as response:
+        await response.read()
+        return response.status
 
 
 async def test_a_server_never_started_stops_quietly_and_by_default_takes_a_free_port(tmp_path) -> None:
