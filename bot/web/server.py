@@ -143,8 +143,8 @@ class PageServer:
         self._listener = await asyncio.get_running_loop().create_server(
             self.gate.protocol, self.host, self.port
         )
-        if self.port == 0 and self._listener.sockets:  # an ephemeral port (tests)
-            self.port = self._listener.sockets[0].getsockname()[1]
+        # the port bound: the one asked for, or the one the system picked for port 0 (the tests')
+        self.port = self._listener.sockets[0].getsockname()[1]
         for name in ("aiohttp.server", "asyncio"):
             logging.getLogger(name).addFilter(self._flood_filter)
         log.info(

@@ -5,19 +5,41 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
 from bot.testing import DiscordHarness
+from bot.web.server import KEEPALIVE_SECONDS
 
 TOURNAMENT_CARDS = Path(__file__).parent.parent / "data" / "tournament_cards.jsonl"
 LINK = re.compile(r"http://\S+/p/[A-Za-z0-9_-]+")
+
+# The page tests' clients talk to a server on 127.0.0.1: an answer that has not come within seconds is a
+# broken server (a connection gate that holds every connection, say), and the test must fail then, not
+# after aiohttp's default of five minutes (a mutation run pays that wait once a mutant). Generous for a
+# busy 2-core machine all the same. A page's whole answer gets PAGE_TIMEOUT; an event stream lives as
+# long as its test wants, so its silence is bounded instead: the server breaks it with a keep-alive every
+# KEEPALIVE_SECONDS.
+PAGE_TIMEOUT = aiohttp.ClientTimeout(total=15)
+STREAM_TIMEOUT = aiohttp.ClientTimeout(total=None, sock_connect=10, sock_read=KEEPALIVE_SECONDS + 10)
 
 
 def start(tmp_path: Path, **options):
     """The harness with ``[web] enabled`` on an ephemeral port of 127.0.0.1."""
     options = {"members": ("alice", "bob", "carol", "dave"), "web__enabled": True, "web__port": 0} | options
     return DiscordHarness.start(tmp_path, **options)
+
+
+def client() -> aiohttp.ClientSession:
+    """A client session whose requests fail within PAGE_TIMEOUT (streams: see ``stream_get``)."""
+    return aiohttp.ClientSession(timeout=PAGE_TIMEOUT)
+
+
+def stream_get(session: aiohttp.ClientSession, url: str, **params: str) -> Any:
+    """``session.get`` of an event stream, with STREAM_TIMEOUT instead of the page's total (awaited or
+    used as ``async with``, like ``session.get``)."""
+    return session.get(url, params=params, timeout=STREAM_TIMEOUT)
 
 
 def cells(html: str, testid: str) -> list[list[str]]:
@@ -73,6 +95,6 @@ class EventStream:
 
 
 async def open_stream(session: aiohttp.ClientSession, url: str) -> EventStream:
-    response = await session.get(url + "/events")
+    response = await stream_get(session, url + "/events")
     assert response.status == 200 and response.headers["Content-Type"] == "text/event-stream"
     return EventStream(response)

@@ -3,16 +3,14 @@ cog unloaded (or reloaded) while the bot runs is seen by the next page read."""
 
 from __future__ import annotations
 
-import aiohttp
-
 from bot.web.server import BotSources
-from tests.web.helpers import pod_game, start
+from tests.web.helpers import client, pod_game, start
 
 
 async def test_a_page_whose_cog_was_unloaded_is_404_and_its_sources_say_none(tmp_path) -> None:
     """The leaderboard of a bot whose Stats cog is gone answers 404 (not a server error), and the pod
     page goes the same way once the Pods cog is gone; the other services are still found."""
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, game_url = await pod_game(h)
         link = await h.bot.pages.links.link("stats", h.guild.id, guild_id=h.guild.id, created_by=None)
         board_url = h.bot.pages.url(link)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +17,7 @@ from bot.i18n import LANGUAGES
 from bot.services.pods import PodService
 from bot.storage.db import Database
 from bot.web.server import PageServer
+from tests.web.helpers import client, stream_get
 
 
 async def test_a_subscription_wakes_once_for_a_burst_and_follows_its_topics() -> None:
@@ -99,11 +99,11 @@ async def served(tmp_path: Path):
 
 async def test_names_are_escaped_and_a_stopping_server_ends_open_streams(served) -> None:
     server, link, pods, game_id = served
-    async with aiohttp.ClientSession() as session:
+    async with client() as session:
         async with session.get(server.url(link)) as response:
             html = await response.text()
         assert "&lt;script&gt;" in html and "<script>alert" not in html
-        events = await session.get(server.url(link) + "/events")
+        events = await stream_get(session, server.url(link) + "/events")
         assert (await events.content.readline()).startswith(b"event: update")
         await pods.change(game_id, 10, pod.LIFE, player=11, amount=-1)
         await asyncio.wait_for(server.stop(), 5)  # the open stream does not hold the shutdown
@@ -119,7 +119,7 @@ async def test_names_are_escaped_and_a_stopping_server_ends_open_streams(served)
 )
 async def test_any_other_token_is_404_and_any_lang_gives_a_page(served, token: str, lang: str) -> None:
     server, link, _, _ = served
-    async with aiohttp.ClientSession() as session:
+    async with client() as session:
         if token != link.token:
             async with session.get(f"{server.public_url}/p/{token}") as response:
                 assert response.status == 404 and "Ben" not in await response.text()

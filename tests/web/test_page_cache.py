@@ -8,7 +8,7 @@ from __future__ import annotations
 import aiohttp
 
 from bot.i18n import t
-from tests.web.helpers import link_in, pod_game, start
+from tests.web.helpers import client, link_in, pod_game, start
 
 
 async def read(session: aiohttp.ClientSession, url: str, **params: str) -> tuple[int, str]:
@@ -17,7 +17,7 @@ async def read(session: aiohttp.ClientSession, url: str, **params: str) -> tuple
 
 
 async def test_two_games_pages_read_in_turn_each_show_their_own_board(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, first = await pod_game(h, "alice", "bob")
         await h.slash(
             "pod start", channel="games", players=f"{h.user('carol').mention} {h.user('dave').mention}"
@@ -32,7 +32,7 @@ async def test_two_games_pages_read_in_turn_each_show_their_own_board(tmp_path) 
 
 
 async def test_one_link_in_two_languages_answers_each_in_its_own(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, url = await pod_game(h, "alice", "bob")
         for _ in range(2):
             _, english = await read(session, url, lang="en")
@@ -49,7 +49,7 @@ async def test_one_link_in_two_languages_answers_each_in_its_own(tmp_path) -> No
 
 
 async def test_a_change_shows_on_the_next_read_of_a_cached_page(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, url = await pod_game(h, "alice", "bob")
         _, before = await read(session, url)
         assert ">40<" in before
@@ -59,7 +59,7 @@ async def test_a_change_shows_on_the_next_read_of_a_cached_page(tmp_path) -> Non
 
 
 async def test_an_unknown_link_says_so_in_the_asked_language_with_the_same_headers(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         base = f"http://127.0.0.1:{h.bot.pages.port}/p/no-such-token"
         for lang, language in (("ja", "ja"), ("zh-HK", "zh-Hant"), ("", "en")):
             async with session.get(base, params={"lang": lang} if lang else {}) as response:

@@ -3,16 +3,14 @@ commands, and nothing private on them (a vote before it closes, the Hydra's hidd
 
 from __future__ import annotations
 
-import aiohttp
-
 from bot.domain.hydra.cards import deck_list
 from tests.hydra_events.test_cog import booted, create, play
 from tests.tournament.test_cog import finish_linked_game, start_tournament
-from tests.web.helpers import TOURNAMENT_CARDS, cells, link_in, open_stream, start
+from tests.web.helpers import TOURNAMENT_CARDS, cells, client, link_in, open_stream, start
 
 
 async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> None:
-    async with start(tmp_path, cards_path=TOURNAMENT_CARDS) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path, cards_path=TOURNAMENT_CARDS) as h, client() as session:
         tournament = await start_tournament(h)
         h.add_member("erin")
         refused = await h.slash("tournament page", user="erin", locale="ja")
@@ -56,7 +54,7 @@ async def test_tournament_page_standings_pairings_and_secret_votes(tmp_path) -> 
 
 
 async def test_hydra_event_page_leaderboard_follows_play_and_hides_the_hydra(tmp_path) -> None:
-    async with start(tmp_path, on_boot=booted()) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path, on_boot=booted()) as h, client() as session:
         announcement = await create(h)
         for name in ("alice", "bob"):
             await h.click(announcement, label="Join", user=name)

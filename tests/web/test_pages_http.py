@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import re
 
-import aiohttp
-
 from bot.domain import pod
 from bot.web.server import KEEPALIVE_SECONDS
-from tests.web.helpers import link_in, open_stream, pod_game, start
+from tests.web.helpers import client, link_in, open_stream, pod_game, start
 
 
 async def test_overlay_link_page_and_live_update_pushed_by_the_change(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         game_id, url = await pod_game(h, "alice", "bob")
         assert url.startswith(f"http://127.0.0.1:{h.bot.pages.port}/p/")
         async with session.get(url) as page:
@@ -46,7 +44,7 @@ async def test_overlay_link_page_and_live_update_pushed_by_the_change(tmp_path) 
 
 
 async def test_unknown_tokens_and_paths_are_404_and_nothing_is_listed(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, url = await pod_game(h)
         base = f"http://127.0.0.1:{h.bot.pages.port}"
         for path in (
@@ -64,7 +62,7 @@ async def test_unknown_tokens_and_paths_are_404_and_nothing_is_listed(tmp_path) 
 
 
 async def test_revoking_makes_a_new_link_and_stops_the_old_one(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, old = await pod_game(h)
         stream = await open_stream(session, old)
         assert (await stream.next())[0] == "update"
@@ -96,7 +94,7 @@ async def test_only_players_get_the_overlay_and_a_disabled_server_says_so(tmp_pa
 
 
 async def test_draw_votes_never_reach_the_overlay(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         game_id, url = await pod_game(h, "alice", "bob", "carol")
         pods = h.bot.get_cog("Pods").service
         await pods.change(game_id, h.user("alice").id, pod.NEXT_TURN, manager=True)
@@ -123,7 +121,7 @@ async def test_a_taken_port_leaves_the_bot_running_without_pages(tmp_path) -> No
 
 
 async def test_page_language_from_lang_or_the_server(tmp_path) -> None:
-    async with start(tmp_path) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path) as h, client() as session:
         _, url = await pod_game(h)
         async with session.get(url + "?lang=ja") as response:
             html = await response.text()

@@ -6,19 +6,17 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import aiohttp
-
 from bot.web.guard import DESCRIPTOR_RESERVE, connection_cap
-from tests.web.helpers import open_stream, pod_game, start
+from tests.web.helpers import client, open_stream, pod_game, start
 
 
 async def test_a_link_beyond_its_viewer_cap_gets_a_polite_503_and_others_still_work(tmp_path, caplog) -> None:
-    async with start(tmp_path, web__max_viewers_per_link=2) as h, aiohttp.ClientSession() as session:
+    async with start(tmp_path, web__max_viewers_per_link=2) as h, client() as session:
         _, url = await pod_game(h)
         first, second = await open_stream(session, url), await open_stream(session, url)
         caplog.set_level(logging.WARNING)
         for _ in range(3):
-            async with session.get(url + "/events") as crowded:
+            async with session.get(url + "/events") as crowded:  # a 503, a whole answer
                 assert crowded.status == 503 and crowded.headers["Retry-After"] == "30"
                 assert "try again" in await crowded.text()
         assert [r.getMessage() for r in caplog.records].count(

@@ -26,10 +26,10 @@ from bot.services.tournaments import TournamentService, mana_value_lookup
 from bot.storage.db import Database
 from bot.storage.pages import PageLink
 from bot.web import server as server_module
-from bot.web.guard import BUSY_PAGE
+from bot.web.guard import BUSY_PAGE, DESCRIPTOR_RESERVE
 from bot.web.server import SECURITY_HEADERS, PageLimits, PageServer, _event, page_server_for
 from bot.web.views import link_topic
-from tests.web.helpers import EventStream
+from tests.web.helpers import EventStream, client, stream_get
 
 
 class _Sources:
@@ -86,8 +86,7 @@ async def served(tmp_path: Path):
 
 async def _get(url: str, **params: str) -> tuple[int, str, dict[str, str]]:
     """A whole answer; one that never ends (a stream where a page or a 503 was due) fails the test."""
-    timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url, params=params) as response:
+    async with client() as session, session.get(url, params=params) as response:
         return response.status, await response.text(), dict(response.headers)
 
 
@@ -204,7 +203,7 @@ async def test_a_page_whose_feature_is_not_loaded_is_404_in_its_language_and_its
     status, text, _ = await _get(served.server.url(served.stats_link), lang="ja")
     assert status == 404 and text == t("web.not_found", "ja")
     url = served.server.url(served.stats_link) + "/events"
-    async with aiohttp.ClientSession() as session, session.get(url) as response:
+    async with client() as session, stream_get(session, url) as response:
         assert await EventStream(response).next() == ("gone", "")
 
 
@@ -219,7 +218,7 @@ async def test_every_kind_of_answer_carries_the_security_headers(tmp_path) -> No
         url = served.server.url(served.pod_link)
         answers = [await _get(url), await _get(f"{served.server.public_url}/static/live.js")]
         answers.append(await _get(f"{served.server.public_url}/p/nothing"))
-        async with aiohttp.ClientSession() as session, session.get(url + "/events") as stream:
+        async with client() as session, stream_get(session, url + "/events") as stream:
             answers.append((stream.status, "", dict(stream.headers)))
             answers.append(await _get(url + "/events"))  # beyond the cap of one
         assert [status for status, _, _ in answers] == [200, 200, 404, 200, 503]
@@ -242,13 +241,13 @@ async def test_a_viewer_over_the_links_cap_is_refused_and_other_links_still_stre
     served = await _open(tmp_path, limits=PageLimits(max_viewers_per_link=1))
     try:
         url = served.server.url(served.pod_link)
-        async with aiohttp.ClientSession() as session:
-            first = await session.get(url + "/events")
+        async with client() as session:
+            first = await stream_get(session, url + "/events")
             assert (await EventStream(first).next())[0] == "update"
             status, text, headers = await _get(url + "/events")
             assert (status, text, headers["Retry-After"]) == (503, BUSY_PAGE, "30")
             assert headers["Content-Type"] == "text/html; charset=utf-8"
-            board = await session.get(served.server.url(served.stats_link) + "/events")
+            board = await stream_get(session, served.server.url(served.stats_link) + "/events")
             assert (await EventStream(board).next())[0] == "update"
             assert served.server._viewers == {served.pod_link.token: 1, served.stats_link.token: 1}
             first.close()
@@ -257,7 +256,7 @@ async def test_a_viewer_over_the_links_cap_is_refused_and_other_links_still_stre
                     break
                 await asyncio.sleep(0.05)
             assert served.server._viewers == {served.stats_link.token: 1}  # none left is no entry
-            again = await session.get(url + "/events")
+            again = await stream_get(session, url + "/events")
             assert (await EventStream(again).next())[0] == "update"
             again.close()
             board.close()
@@ -271,8 +270,8 @@ async def test_an_unchanged_render_is_not_sent_again_and_a_quiet_stream_gets_kee
     """A notice that changes nothing on this page sends nothing; silence is broken by a comment line
     (a proxy would otherwise close the idle stream); the next real change arrives as an update."""
     monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 0.3)
-    async with aiohttp.ClientSession() as session:
-        response = await session.get(served.server.url(served.pod_link) + "/events")
+    async with client() as session:
+        response = await stream_get(session, served.server.url(served.pod_link) + "/events")
         assert (await response.content.readline()).startswith(b"event: update")
         assert await response.content.readline() != b""  # its data line
         assert await response.content.readline() == b"\n"
@@ -292,8 +291,8 @@ async def test_a_quiet_stream_gets_a_keep_alive_each_wait_without_any_notice(ser
     """Nothing changes at all: the stream still sends a comment line every keep-alive period (a proxy
     closes a stream silent for a minute), and nothing else."""
     monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 0.2)
-    async with aiohttp.ClientSession() as session:
-        response = await session.get(served.server.url(served.pod_link) + "/events")
+    async with client() as session:
+        response = await stream_get(session, served.server.url(served.pod_link) + "/events")
         for _ in range(3):  # the update: its name, its data, the blank line
             await response.content.readline()
         async with asyncio.timeout(10):
@@ -347,8 +346,8 @@ async def test_a_viewer_that_stops_reading_is_let_go_and_its_place_comes_back(
         await _until_no_viewers(served.server)
         monkeypatch.setattr(server_module, "KEEPALIVE_SECONDS", 10.0)
         async with (
-            aiohttp.ClientSession() as session,
-            session.get(served.server.url(served.pod_link) + "/events") as next_viewer,
+            client() as session,
+            stream_get(session, served.server.url(served.pod_link) + "/events") as next_viewer,
         ):
             assert (
                 next_viewer.status == 200 and (await EventStream(next_viewer).next(timeout=10))[0] == "update"
@@ -364,12 +363,12 @@ async def test_a_viewer_who_leaves_and_a_server_that_stops_end_their_streams_qui
     server's viewer sees the stream end, and nothing is logged as an error."""
     caplog.set_level(logging.WARNING)
     url = served.server.url(served.pod_link) + "/events"
-    async with aiohttp.ClientSession() as session:
-        leaving = await session.get(url)
+    async with client() as session:
+        leaving = await stream_get(session, url)
         assert (await EventStream(leaving).next())[0] == "update"
         leaving.close()
         await _until_no_viewers(served.server)
-        staying = await session.get(url)
+        staying = await stream_get(session, url)
         assert (await EventStream(staying).next())[0] == "update"
         await served.server.stop()
         async with asyncio.timeout(10):
@@ -384,10 +383,10 @@ async def test_a_stream_speaks_the_language_of_its_page(tmp_path) -> None:
     server's (and without one, in the server's)."""
     served = await _open(tmp_path, language="zh-Hant")
     try:
-        async with aiohttp.ClientSession() as session:
+        async with client() as session:
             url = served.server.url(served.pod_link) + "/events"
             for params, words in (({"lang": "ja"}, "ターン1の前"), ({}, "第1回合之前")):
-                response = await session.get(url, params=params)
+                response = await stream_get(session, url, **params)
                 name, html = await EventStream(response).next(timeout=10)
                 assert name == "update" and words in html, params
                 response.close()
@@ -399,8 +398,8 @@ async def test_a_notice_on_the_links_topic_ends_the_stream_only_when_the_token_w
     """``revoke`` is published after the new token is stored: a stream whose token still works goes on
     (the lookup says so); once replaced, the stream says ``gone`` and ends."""
     link = served.pod_link
-    async with aiohttp.ClientSession() as session:
-        response = await session.get(served.server.url(link) + "/events")
+    async with client() as session:
+        response = await stream_get(session, served.server.url(link) + "/events")
         stream = EventStream(response)
         assert (await stream.next())[0] == "update"
         await served.server.revoke(link)  # the same token: nothing replaced it
@@ -420,8 +419,8 @@ async def test_a_stream_outlives_the_header_deadline_and_an_idle_connection_does
     and starts again after its answer: a kept-alive connection left idle is closed by it."""
     served = await _open(tmp_path, limits=PageLimits(header_timeout=0.3))
     try:
-        async with aiohttp.ClientSession() as session:
-            response = await session.get(served.server.url(served.pod_link) + "/events")
+        async with client() as session:
+            response = await stream_get(session, served.server.url(served.pod_link) + "/events")
             stream = EventStream(response)
             assert (await stream.next())[0] == "update"
             await asyncio.sleep(1)
@@ -432,8 +431,8 @@ async def test_a_stream_outlives_the_header_deadline_and_an_idle_connection_does
         reader, writer = await asyncio.open_connection("127.0.0.1", served.server.port)
         path = f"/p/{served.pod_link.token}"
         writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        assert (await reader.readline()).startswith(b"HTTP/1.1 200")
-        async with asyncio.timeout(10):  # the answer, then the connection's close after the deadline
+        async with asyncio.timeout(15):  # the answer, then the connection's close after the deadline
+            assert (await reader.readline()).startswith(b"HTTP/1.1 200")
             while await reader.read(65536):
                 pass
         writer.close()
@@ -461,12 +460,13 @@ async def test_a_stopped_server_closes_its_kept_alive_connections(served) -> Non
     request = f"GET /p/{served.pod_link.token} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
     try:
         writer.write(request)
-        assert (await reader.readline()).startswith(b"HTTP/1.1 200")
-        length = 0
-        while (line := await reader.readline()) != b"\r\n":
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        await reader.readexactly(length)
+        async with asyncio.timeout(15):  # a local server answers in milliseconds
+            assert (await reader.readline()).startswith(b"HTTP/1.1 200")
+            length = 0
+            while (line := await reader.readline()) != b"\r\n":
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            await reader.readexactly(length)
         await served.server.stop()
         with contextlib.suppress(ConnectionError):
             writer.write(request)
@@ -484,6 +484,109 @@ async def test_the_server_writes_no_log_line_per_request(served, caplog) -> None
     assert (await _get(served.server.url(served.pod_link)))[0] == 200
     assert (await _get(f"{served.server.public_url}/p/nothing"))[0] == 404
     assert [r.getMessage() for r in caplog.records if r.name == "aiohttp.access"] == []
+
+
+async def test_a_low_open_file_limit_shrinks_the_connection_cap_and_the_start_says_so(
+    tmp_path, monkeypatch, caplog
+) -> None:
+    """The cap in force is the configured one cut to what the open-file limit leaves after the reserve:
+    with room for two connections, two are held and a third is answered 503 before any request is
+    read; the start's one log line names the address, the port the system picked, the links' public
+    address and both caps as they are in force."""
+    monkeypatch.setattr(server_module, "raise_descriptor_limit", lambda: DESCRIPTOR_RESERVE + 2)
+    caplog.set_level(logging.INFO, logger=server_module.log.name)
+    served = await _open(tmp_path, limits=PageLimits(max_connections=7, max_viewers_per_link=3))
+    held: list[asyncio.StreamWriter] = []
+    try:
+        port = served.server.port
+        assert [r.getMessage() for r in caplog.records if r.name == server_module.log.name] == [
+            f"live pages on http://127.0.0.1:{port} (links show http://127.0.0.1:{port}; at most 2 "
+            "connections, 3 viewers a link)"
+        ]
+        assert served.server.gate is not None and served.server.gate.cap == 2
+        for _ in range(2):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            held.append(writer)
+        for _ in range(300):  # both admitted (the gate counts them as the loop accepts them)
+            if len(served.server.gate.open) == 2:
+                break
+            await asyncio.sleep(0.05)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        held.append(writer)
+        async with asyncio.timeout(15):
+            answer = await reader.read()
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After: 30" in answer
+        assert len(served.server.gate.open) == 2
+    finally:
+        for writer in held:
+            writer.close()
+        await _close(served)
+
+
+async def test_the_start_names_the_public_address_its_links_show(tmp_path, caplog) -> None:
+    """Behind a reverse proxy the log says both: where the server listens and what its links show."""
+    caplog.set_level(logging.INFO, logger=server_module.log.name)
+    db = await Database.open(tmp_path / "pages.sqlite3")
+    pages = PageServer(db, _Sources(PodService(db), None), public_url="https://pages.example.org/")
+    try:
+        await pages.start()
+        (line,) = [r.getMessage() for r in caplog.records if r.name == server_module.log.name]
+        assert line.startswith(
+            f"live pages on http://127.0.0.1:{pages.port} (links show https://pages.example.org;"
+        )
+    finally:
+        await pages.stop()
+        await db.close()
+
+
+async def test_the_server_listens_on_its_own_address_only(served) -> None:
+    """``host = "127.0.0.1"`` behind a reverse proxy means the pages are reachable on loopback alone:
+    the listener is bound to that address, and another address of the machine (127.0.0.2 is one on
+    Linux) finds nothing on the port."""
+    assert served.server._listener is not None
+    assert {sock.getsockname()[0] for sock in served.server._listener.sockets} == {"127.0.0.1"}
+    with pytest.raises(ConnectionRefusedError):
+        await asyncio.open_connection("127.0.0.2", served.server.port)
+
+
+class _StuckSources(_Sources):
+    """A page whose language lookup never returns: a request the server is still serving."""
+
+    async def language(self, guild_id: int | None) -> str:
+        self.asked.append(guild_id)
+        await asyncio.Event().wait()
+        raise AssertionError("never answered")
+
+
+async def test_a_request_still_being_served_holds_the_stop_for_a_short_grace_only(tmp_path) -> None:
+    """A page request caught in flight by a stop (a slow database, say) gets a grace to finish, then
+    is cut off: the bot's shutdown must not wait on it (aiohttp's default grace is a minute), and the
+    viewer is disconnected rather than left waiting for an answer that cannot come."""
+    served = await _open(tmp_path)
+    stuck = _StuckSources(served.pods, None)
+    served.server.sources = stuck
+    async with client() as session:
+        request = asyncio.create_task(_get_with(session, served.server.url(served.pod_link)))
+        try:
+            for _ in range(300):
+                if stuck.asked:
+                    break
+                await asyncio.sleep(0.05)
+            assert stuck.asked == [1], "the request never reached the page"
+            async with asyncio.timeout(10):
+                await served.server.stop()
+            # cut off (aiohttp's client tries a GET once more, and finds the port closed), not answered
+            with pytest.raises((aiohttp.ServerDisconnectedError, aiohttp.ClientConnectorError)):
+                await request
+        finally:
+            request.cancel()
+            await _close(served)
+
+
+async def _get_with(session: aiohttp.ClientSession, url: str) -> int:
+    async with session.get(url) as response:
+        await response.read()
+        return response.status
 
 
 async def test_a_server_never_started_stops_quietly_and_by_default_takes_a_free_port(tmp_path) -> None:
