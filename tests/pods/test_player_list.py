@@ -20,6 +20,11 @@ def test_mentions_ids_and_typed_words_keep_their_order() -> None:
     assert parse_players("") == [] and parse_players(" , ;@ ") == []
 
 
+def test_only_the_leading_at_signs_of_a_typed_name_are_dropped() -> None:
+    """Every other letter of the name stays, whatever it is: "@@Xena" is Xena, "X" and "Bob@" are names."""
+    assert parse_players("@@Xena X Bob@ x@y") == [Typed(("Xena", "X", "Bob@", "x@y"))]
+
+
 ids = st.integers(min_value=1, max_value=10**20)
 # Typed text of any script, spaces and punctuation, but no "<" or digits (so no mention or id inside it).
 words = st.text(st.characters(blacklist_categories=("Cs", "Nd"), blacklist_characters="<"), max_size=12)
