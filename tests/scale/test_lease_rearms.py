@@ -232,3 +232,40 @@ async def test_a_rearm_under_way_is_named_for_its_kind_in_a_task_dump() -> None:
         assert running.done() and rearm.calls == [True, False]
     finally:
         await leases.close()
+
+
+async def test_the_process_that_gains_a_kind_says_so_by_name(caplog: pytest.LogCaptureFixture) -> None:
+    """An operator reading which process runs which timers finds one line per kind gained, naming it."""
+    leases = LocalLeases()
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.leases"):
+            await leases.register(KIND, Rearms())
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.leases"] == [
+            f"lease {KIND}: this process runs these timers now"
+        ]
+    finally:
+        await leases.close()
+
+
+async def test_a_kind_registered_again_replaces_the_earlier_lease_and_stops_its_loop() -> None:
+    """A cog loaded again registers its kind again: the earlier lease no longer runs anything here, and a
+    background loop of the earlier registration is stopped, so one job runs, not two."""
+    leases = LocalLeases()
+    runs: list[asyncio.Task[None] | None] = []
+
+    async def purge() -> None:
+        runs.append(asyncio.current_task())
+        await asyncio.Event().wait()
+
+    try:
+        first = await leases.loop("retention-purge", purge)
+        await until(lambda: len(runs) == 1)
+        second = await leases.loop("retention-purge", purge)
+        await until(lambda: len(runs) == 2)
+        await asyncio.sleep(0)
+        assert first.held is False and second.held is True
+        assert leases.jobs == {"retention-purge": second}
+        earlier = runs[0]
+        assert earlier is not None and earlier.cancelled()
+    finally:
+        await leases.close()
