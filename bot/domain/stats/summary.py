@@ -63,10 +63,12 @@ def counts_for_statistics(record: PodGameRecord) -> bool:
 
 
 def combined_identity(identities: list[str | None]) -> str | None:
-    """The colour identity of a commander pair: the union of both (partners), in WUBRG order."""
-    if not identities or any(i is None for i in identities):
+    """The colour identity of a commander pair: the union of both (partners), in WUBRG order. None
+    without a commander, or when one of them is unknown (never guessed from the other)."""
+    known = [i for i in identities if i is not None]
+    if not identities or len(known) != len(identities):
         return None
-    letters = {c for i in identities for c in (i or "") if c in WUBRG}
+    letters = {c for i in known for c in i}
     return "".join(c for c in WUBRG if c in letters) or COLOURLESS
 
 
@@ -121,7 +123,7 @@ def summarise(
                 seat=player.seat,
                 commander=names[0] if names else None,
                 partner=names[1] if len(names) > 1 else None,
-                colour_identity=combined_identity([identities.get(n) for n in names]) if names else None,
+                colour_identity=combined_identity([identities.get(n) for n in names]),
                 deck=player.deck,
                 place=places.get(player.user_id, len(record.players)),
                 won=player.user_id == winner,
