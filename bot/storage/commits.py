@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import weakref
 
-_COMMITS: weakref.WeakKeyDictionary[asyncio.Task[object], int] = weakref.WeakKeyDictionary()
+# The tasks that committed at least once. Only "did it commit" is ever asked, so a set, not a count; weak,
+# so a finished interaction's task is let go with it.
+_COMMITTED: weakref.WeakSet[asyncio.Task[object]] = weakref.WeakSet()
 
 
 def note_commit() -> None:
@@ -24,10 +26,10 @@ def note_commit() -> None:
     except RuntimeError:  # no running loop (a synchronous caller): no interaction to tell
         return
     if task is not None:
-        _COMMITS[task] = _COMMITS.get(task, 0) + 1
+        _COMMITTED.add(task)
 
 
 def committed_in_this_task() -> bool:
     """True when the running task (the interaction being answered) committed a change."""
     task = asyncio.current_task()
-    return task is not None and _COMMITS.get(task, 0) > 0
+    return task is not None and task in _COMMITTED
