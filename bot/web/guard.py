@@ -12,6 +12,8 @@ unanswered in every server and asyncio logs a traceback for each refused ``accep
   closed (``ConnectionGate``), before aiohttp reads anything from it;
 * a connection must finish its request headers within ``header_timeout`` seconds (a half-sent request
   is closed), and the same deadline applies again between two requests on one kept-alive connection;
+  the deadline is the viewer's to meet, so it stops when the blank line that ends the headers arrives,
+  not when the bot gets round to the request (a loop slowed by the flood must not cut whole requests);
 * a flood is logged once when it starts and once when it ends, never once per connection.
 
 The per-link cap on event streams lives in the server (``PageServer.events``), which knows the links.
@@ -34,6 +36,7 @@ DESCRIPTOR_RESERVE = 128  # for Discord's gateway and REST, the database, card w
 DESCRIPTOR_CEILING = 65536  # never ask for more than this, whatever the hard limit allows
 RETRY_AFTER_SECONDS = 30
 LINGER_SECONDS = 1.0  # a refused connection stays half-open this long so its 503 arrives (not a reset)
+HEADERS_END = b"\r\n\r\n"  # the blank line after a request's header lines
 MAX_LINGERING = 64  # beyond this many refused connections still lingering, the next is just closed
 
 BUSY_PAGE = (
@@ -105,6 +108,8 @@ class GuardedProtocol(asyncio.Protocol):
     """aiohttp's protocol for one connection, behind the gate: refused beyond the cap, closed when its
     request headers do not arrive in time. Composition, not a subclass, so aiohttp's internals stay its own."""
 
+    _tail = b""  # the last bytes received while the headers are awaited (the blank line may be split)
+
     def __init__(self, gate: ConnectionGate, inner: Any) -> None:
         self.gate, self.inner = gate, inner
         self.transport: asyncio.Transport | None = None  # pragma: no mutate (connection_made sets it first)
@@ -122,9 +127,15 @@ class GuardedProtocol(asyncio.Protocol):
         self.expect_headers()
         self.inner.connection_made(transport)
 
+    @property
+    def awaiting_headers(self) -> bool:
+        """Whether the header deadline runs (a request's headers have not all arrived yet)."""
+        return self._deadline is not None
+
     def expect_headers(self) -> None:
         """(Re)start the deadline for the next request's headers."""
         self.headers_arrived()
+        self._tail = b""
         self._deadline = asyncio.get_running_loop().call_later(self.gate.header_timeout, self._too_slow)
 
     def headers_arrived(self) -> None:
@@ -147,8 +158,18 @@ class GuardedProtocol(asyncio.Protocol):
             self.inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._deadline is not None:
+            self._watch_for_headers_end(data)
         if self.inner is not None:
             self.inner.data_received(data)
+
+    def _watch_for_headers_end(self, data: bytes) -> None:
+        """Stop the deadline once the headers' blank line has arrived, whichever chunks it came in."""
+        seen = self._tail + data
+        if HEADERS_END in seen:
+            self.headers_arrived()
+        else:
+            self._tail = seen[-(len(HEADERS_END) - 1) :]
 
     def eof_received(self) -> bool | None:
         return self.inner.eof_received() if self.inner is not None else None

@@ -92,8 +92,10 @@ async def test_a_page_flood_leaves_ping_and_presses_served(tmp_path: Path, capsy
             served = sum(line is not None and line.startswith(b"HTTP/1.1 200") for line in statuses)
             refused = sum(line is not None and line.startswith(b"HTTP/1.1 503") for line in statuses)
             closed = statuses.count(b"")  # beyond the refusals that linger to be read: closed at once
+            # More served than the cap means admitted streams ended early and freed their places: the
+            # bot's log says why (a refusal of the gate, an error in a stream).
             assert served + refused + closed == VIEWERS and 0 < served <= OPEN_FILES - 128 and refused > 0, (
-                statuses
+                f"{served} served, {refused} refused, {closed} closed; the bot's log ends: {bot.log()[-3000:]}"
             )
 
             # Under the flood, the bot still answers, and a press is stored.

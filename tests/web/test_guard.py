@@ -385,6 +385,45 @@ async def test_headers_that_arrived_stop_the_deadline_and_the_next_request_resta
         writer.close()
 
 
+async def test_a_request_sent_whole_is_not_cut_while_the_server_has_yet_to_read_it() -> None:
+    """The deadline is the viewer's to meet: once the blank line after the headers arrived, a server too
+    busy to start the request (here one that never does) no longer closes the connection."""
+    async with _serve(cap=1, header_timeout=0.2) as served:
+        reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
+        writer.write(b"GET /p/x/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        await writer.drain()
+        await _until(lambda: served.inners and served.inners[0].data)
+        await asyncio.sleep(0.5)
+        ((transport, guarded),) = served.gate.open.items()
+        assert not transport.is_closing() and not guarded.awaiting_headers
+        assert served.inners[0].calls == ["made", "data"]
+        writer.close()
+
+
+async def test_the_headers_blank_line_is_found_across_chunks_and_only_for_the_request_awaited() -> None:
+    """However the blank line is split between packets it ends the headers; the bytes of an earlier
+    request (before the deadline was restarted) are no part of the next one's."""
+    gate = ConnectionGate(lambda: None, cap=1, header_timeout=30)
+    for chunks in ([b"GET / HTTP/1.1\r\nHost: x\r\n\r", b"\n"], [b"\r\n", b"\r", b"\n"], [b"\r\n\r\n"]):
+        guarded = GuardedProtocol(gate, None)
+        guarded.expect_headers()
+        for chunk in chunks[:-1]:
+            guarded.data_received(chunk)
+            assert guarded.awaiting_headers, chunks
+        guarded.data_received(chunks[-1])
+        assert not guarded.awaiting_headers, chunks
+    guarded = GuardedProtocol(gate, None)
+    guarded.expect_headers()
+    guarded.data_received(b"Host: x\r\n")
+    guarded.data_received(b"X-Slow: y\r\n")  # a line end, then another header: not the blank line
+    assert guarded.awaiting_headers
+    guarded.data_received(b"GET / HTTP/1.1\r\n\r")
+    guarded.expect_headers()  # that request was served; the next one's deadline starts afresh
+    guarded.data_received(b"\n")
+    assert guarded.awaiting_headers
+    guarded.headers_arrived()
+
+
 async def test_the_gate_finds_the_connection_a_request_came_on(gate_of_two) -> None:
     """The server's middleware looks up the guarded connection by its transport; anything the gate did
     not make (or no transport at all) is None."""
