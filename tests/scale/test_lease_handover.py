@@ -24,7 +24,7 @@ from bot.leases import (
 )
 from bot.notify import PostgresNotifier, database_namespace
 from bot.storage import db as storage
-from tests.scale._wait import until
+from tests.scale._wait import end_sessions, until
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -59,11 +59,7 @@ def process(dsn: str, namespace: str) -> PostgresLeases:
 
 async def end_session(dsn: str, leases: PostgresLeases) -> None:
     """What a network cut or a restarted server does to a process's lock session."""
-    admin = await asyncpg.connect(dsn)
-    try:
-        await admin.execute("SELECT pg_terminate_backend($1)", leases.backend_pid())
-    finally:
-        await admin.close()
+    await end_sessions(dsn, [leases.backend_pid()])
 
 
 async def test_polls_leave_a_held_lease_and_an_unstarted_one_alone(pg_dsn: str, namespace: str) -> None:
@@ -261,11 +257,7 @@ async def end_notices(dsn: str, leases: Leases) -> None:
     """Cut a process's notice connection (its LISTEN session), as a network cut would."""
     notifier = leases.notifier
     assert isinstance(notifier, PostgresNotifier) and notifier.session.connection is not None
-    admin = await asyncpg.connect(dsn)
-    try:
-        await admin.execute("SELECT pg_terminate_backend($1)", notifier.session.connection.get_server_pid())
-    finally:
-        await admin.close()
+    await end_sessions(dsn, [notifier.session.connection.get_server_pid()])
 
 
 async def test_a_background_job_runs_in_one_process_and_stops_where_its_lease_goes(

@@ -15,7 +15,7 @@ import pytest
 
 from bot.leases import LocalLeases, PostgresLeases, lock_key
 from bot.notify import LocalNotifier, PostgresNotifier
-from tests.scale._wait import until
+from tests.scale._wait import end_sessions, until
 
 KIND = "hydra-turns"
 
@@ -127,12 +127,7 @@ async def test_after_a_notice_reconnect_the_held_kinds_rearm_and_the_others_do_n
         notifiers = [leases.notifier for leases in processes]
         assert all(isinstance(n, PostgresNotifier) and n.session.alive for n in notifiers)
         cut = [n.session.connection.get_server_pid() for n in notifiers]  # type: ignore[attr-defined]
-        admin = await asyncpg.connect(pg_dsn)
-        try:
-            for pid in cut:
-                await admin.execute("SELECT pg_terminate_backend($1)", pid)
-        finally:
-            await admin.close()
+        await end_sessions(pg_dsn, cut)
         # both listen again on new sessions (and have resynced: nothing awaits between the two)
         await until(lambda: all(n._pid not in (None, *cut) for n in notifiers), timeout=15)  # type: ignore[attr-defined]
         await asyncio.sleep(0.05)
@@ -206,11 +201,7 @@ async def test_one_poll_after_the_lock_session_died_reconnects_and_takes_the_lea
         rearms = Rearms()
         lease = await leases.register(KIND, rearms)
         lost = leases.backend_pid()
-        admin = await asyncpg.connect(pg_dsn)
-        try:  # waits until that backend is gone, its locks with it
-            assert await admin.fetchval("SELECT pg_terminate_backend($1, 30000)", lost)
-        finally:
-            await admin.close()
+        await end_sessions(pg_dsn, [lost])  # its locks are gone with it
         await leases.check()
         assert lease.held and rearms.calls == [True, True]
         assert leases.backend_pid() not in (None, lost)

@@ -16,7 +16,7 @@ import pytest
 
 from bot.leases import JobLease, LocalLeases, PostgresLeases, leases_of, lock_key
 from bot.notify import PostgresNotifier
-from tests.scale._wait import until
+from tests.scale._wait import end_sessions, until
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -95,11 +95,8 @@ async def test_a_lost_lock_connection_stops_the_timers_and_one_process_owns_them
 ) -> None:
     async with contenders(pg_dsn, namespace, "hydra-turns", due={"turn-4"}) as (first, second):
         rearms_before = first.timers.rearms
-        admin = await asyncpg.connect(pg_dsn)
-        try:  # the first process lives on, but its lock session is gone (a network cut, a restarted server)
-            await admin.execute("SELECT pg_terminate_backend($1)", first.leases.backend_pid())
-        finally:
-            await admin.close()
+        # the first process lives on, but its lock session is gone (a network cut, a restarted server)
+        await end_sessions(pg_dsn, [first.leases.backend_pid()])
         # The first process learns that its session is gone only when its connection says so, which on a
         # busy machine may be after the second took the lock: wait until exactly one holds the kind (the
         # effects of a timer are guarded by the stored state, so that moment of overlap applies nothing

@@ -16,7 +16,7 @@ import pytest
 
 from bot import notify
 from bot.notify import DedicatedSession, PostgresNotifier, channel_name, database_namespace, notify_once
-from tests.scale._wait import until
+from tests.scale._wait import end_sessions, until
 
 
 def test_the_channel_name_is_the_same_in_every_version_and_fits_postgresql() -> None:
@@ -211,11 +211,7 @@ async def test_a_notice_left_for_a_dead_connection_at_close_is_given_up_quietly(
     notice cannot go out, and closing still succeeds (best effort, never a failed shutdown)."""
     notifier = PostgresNotifier(pg_dsn, namespace)
     await notifier.start()
-    admin = await asyncpg.connect(pg_dsn)
-    try:
-        await admin.execute("SELECT pg_terminate_backend($1)", notifier.session.connection.get_server_pid())
-    finally:
-        await admin.close()
+    await end_sessions(pg_dsn, [notifier.session.connection.get_server_pid()])
     notifier.send("change", "pod:1")
     await notifier.close()
     assert notifier.session.connection is None

@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import asyncpg
 import pytest
 
 from bot.notify import PostgresNotifier, notify_once
-from tests.scale._wait import until
+from tests.scale._wait import end_sessions, until
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -97,11 +96,7 @@ async def test_a_notice_sent_while_the_connection_is_cut_arrives_after_the_recon
     await a.start()
     await b.start()
     try:
-        admin = await asyncpg.connect(pg_dsn)
-        try:
-            await admin.execute("SELECT pg_terminate_backend($1)", a.session.connection.get_server_pid())
-        finally:
-            await admin.close()
+        await end_sessions(pg_dsn, [a.session.connection.get_server_pid()])
         with caplog.at_level(logging.WARNING, logger="bot.notify"):
             a.send("change", "pod:9")
             await until(lambda: heard == ["pod:9"], timeout=15)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-import asyncpg
 import pytest
 
 from bot.changes import ChangeHub
 from bot.notify import LocalNotifier, PostgresNotifier, channel_name, notify_once
-from tests.scale._wait import until
+from tests.scale._wait import end_sessions, until
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -76,11 +75,7 @@ async def test_after_a_lost_connection_every_reader_reads_again(pg_dsn: str, nam
     await notifier.start()
     try:
         with hub.subscribe(["hydra_event:5"]) as page:
-            admin = await asyncpg.connect(pg_dsn)
-            try:
-                await admin.execute("SELECT pg_terminate_backend($1)", notifier._pid)
-            finally:
-                await admin.close()
+            await end_sessions(pg_dsn, [notifier._pid])
             assert await page.wait(15.0), "a reconnect makes every page read the committed state again"
     finally:
         await notifier.close()
